@@ -1,0 +1,160 @@
+"""The five notes' mistake bounds, exactly, for one separator.
+
+Every bound is a ratio of squares, so it is rational: where a note writes
+γ, R or ‖w*‖ we keep γ², R², ‖w*‖². The separator is taken in the shared form
+``(b, v)`` (score ``v·x + b``), so the same geometric separator is measured by
+each note's yardstick; `Convention.to_canonical` converts from a
+convention's own coordinates.
+
+This module depends only on the data and a separator, not on a run: the
+checker compares a run against these numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .conventions import CONVENTIONS, dot
+from .dataset import Dataset
+
+__all__ = ["Geometry", "NoteBound", "geometry", "note_bound", "note_bounds"]
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The exact quantities of data and separator that the notes' bounds are made of.
+
+    Attributes
+    ----------
+    gamma : Fraction
+        ``min_i y_i·(v·x_i + b)``: the unnormalised margin; > 0 iff the separator separates.
+    worst_sample : int
+        An index i where that minimum is reached.
+    R_sq : Fraction
+        ``max_i ‖x~_i‖² = max_i (1 + ‖x_i‖²)``: the same for every bias convention (input ±1).
+    M_sq : Fraction
+        ``max_i ‖x_i‖²`` without the bias input (note 004's M²).
+    beta : Fraction
+        ``Σ_i ‖x~_i‖²`` (note 003's β, a sum).
+    ws_sq : Fraction
+        ``b² + ‖v‖²``: the squared norm of the augmented separator.
+    v_sq : Fraction
+        ``‖v‖²``: the squared norm of its non-bias part.
+    b_sq : Fraction
+        ``b²``.
+    """
+
+    gamma: Fraction
+    worst_sample: int
+    R_sq: Fraction
+    M_sq: Fraction
+    beta: Fraction
+    ws_sq: Fraction
+    v_sq: Fraction
+    b_sq: Fraction
+
+    @property
+    def separates(self) -> bool:
+        """True when every sample is strictly on its side: γ > 0."""
+        return self.gamma > 0
+
+
+def geometry(data: Dataset, b: Fraction, v: Sequence[Fraction]) -> Geometry:
+    """Measure the separator ``v·x + b`` on `data`.
+
+    Examples
+    --------
+    >>> from verify_perceptron.examples import example
+    >>> g = geometry(example("and"), Fraction(-4), (Fraction(3), Fraction(2)))
+    >>> g.gamma, g.R_sq, g.ws_sq
+    (Fraction(1, 1), Fraction(3, 1), Fraction(29, 1))
+    """
+    margins = [y * (dot(v, x) + b) for x, y in zip(data.X, data.y)]
+    worst = min(range(len(margins)), key=margins.__getitem__)
+    norms = [dot(x, x) for x in data.X]
+    v_sq = dot(v, v)
+    return Geometry(
+        gamma=margins[worst],
+        worst_sample=worst,
+        R_sq=1 + max(norms),
+        M_sq=max(norms),
+        beta=sum(norms, Fraction(0)) + len(norms),
+        ws_sq=b * b + v_sq,
+        v_sq=v_sq,
+        b_sq=b * b,
+    )
+
+
+@dataclass(frozen=True)
+class NoteBound:
+    """One note's mistake bound for one separator.
+
+    Attributes
+    ----------
+    convention : str
+        The note's convention.
+    note : str
+        The note's seed file.
+    formula : str
+        The bound as the note writes it.
+    constants : tuple of (str, Fraction)
+        The note's own constants, squared where the note has a root, in the note's names.
+    value : Fraction
+        The bound on the number of mistakes.
+    """
+
+    convention: str
+    note: str
+    formula: str
+    constants: tuple[tuple[str, Fraction], ...]
+    value: Fraction
+
+
+def note_bound(convention: str, g: Geometry) -> NoteBound:
+    """The bound of `convention`'s note for the separator measured by `g` (which must separate).
+
+    Examples
+    --------
+    >>> from verify_perceptron.examples import example
+    >>> g = geometry(example("and"), Fraction(-4), (Fraction(3), Fraction(2)))
+    >>> note_bound("classic", g).value, note_bound("sum-norm", g).value
+    (Fraction(87, 1), Fraction(232, 1))
+    """
+    if not g.separates:
+        raise ValueError(f"gamma={g.gamma} <= 0: the separator does not separate, no note's bound applies")
+    gamma_sq = g.gamma * g.gamma
+    if convention == "classic":
+        formula = "k <= (R/γ)²·‖w_opt‖²"
+        constants = (("γ", g.gamma), ("R²", g.R_sq), ("‖w_opt‖²", g.ws_sq))
+        value = g.R_sq * g.ws_sq / gamma_sq
+    elif convention == "hard-limiter":
+        formula = "n_max = β²·‖w0‖²/α²"
+        constants = (("α", g.gamma), ("β²", g.R_sq), ("‖w0‖²", g.ws_sq))
+        value = g.R_sq * g.ws_sq / gamma_sq
+    elif convention == "unit-ball":
+        # Rescaled so that ‖w*‖ = 1 and ‖x~‖ <= 1: γ becomes γ/(R·‖w*‖), squared here.
+        unit_gamma_sq = gamma_sq / (g.R_sq * g.ws_sq)
+        formula = "M <= 1/γ² (after rescaling to ‖w*‖ = 1, ‖x‖ <= 1)"
+        constants = (("γ²", unit_gamma_sq),)
+        value = 1 / unit_gamma_sq
+    elif convention == "sum-norm":
+        d_sq = gamma_sq / g.ws_sq  # D(ŵ) = min_μ t·x·ŵ/|ŵ|
+        formula = "N <= β/D², β = Σ_μ |x^μ|²"
+        constants = (("D²", d_sq), ("β", g.beta))
+        value = g.beta / d_sq
+    elif convention == "split-bias":
+        # ‖α*‖ = 1 normalises the non-bias part only: divide by ‖v‖.
+        rho_sq, alpha0_sq = gamma_sq / g.v_sq, g.b_sq / g.v_sq
+        formula = "k <= (α0*² + 1)(1 + M²)/ρ²"
+        constants = (("ρ²", rho_sq), ("α0*²", alpha0_sq), ("M²", g.M_sq))
+        value = (alpha0_sq + 1) * (1 + g.M_sq) / rho_sq
+    else:
+        raise ValueError(f"convention={convention!r} is not one of {', '.join(CONVENTIONS)}")
+    return NoteBound(convention, CONVENTIONS[convention].note, formula, constants, value)
+
+
+def note_bounds(g: Geometry) -> list[NoteBound]:
+    """All five notes' bounds for one separator, in note order."""
+    return [note_bound(name, g) for name in CONVENTIONS]

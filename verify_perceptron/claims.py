@@ -1,0 +1,197 @@
+"""The claims the convergence proofs make about the k-th update, as data.
+
+A `Claim` says ``lhs <= rhs`` about named quantities of one update (``w_ws``
+is w_k·w*, ``w_sq`` is ‖w_k‖², ...). Its two sides are plain Python
+functions of a namespace of quantities, so the same claim is evaluated with
+exact `Fraction` values at every update by `verify_perceptron.checks`, and
+with SymPy symbols by the symbolic proofs: the runtime check and the proof
+step are one object and cannot drift apart.
+
+Quantities of update k (online: one mistake; batch: ``n`` mistakes at once)
+---------------------------------------------------------------------------
+``a``           step size: w_k - w_{k-1} = a·Σ y_j·x~_j (η; 2η for hard-limiter; ε; λ; 1)
+``k``           updates so far; ``N`` mistakes so far (Σ_μ N_μ); ``n`` mistakes in this update
+``gamma``       min_i y_i·w*·x~_i, the separator's unnormalised margin
+``R_sq``        max_i ‖x~_i‖²;  ``beta`` = Σ_i ‖x~_i‖² (note 003)
+``ws_sq``       ‖w*‖²;  ``bound`` the note's mistake bound
+``w_ws``        w_k·w*;  ``prev_w_ws`` w_{k-1}·w*
+``w_sq``        ‖w_k‖²;  ``prev_w_sq`` ‖w_{k-1}‖²
+``step_sq``     ‖a·Σ_j y_j·x~_j‖², the squared length of the update the rule prescribes
+``sum_N_xsq``   Σ_μ N_μ·‖x~_μ‖² (note 003's a-posteriori form)
+``sum_n_sq``    Σ over updates of n² (batch);  ``n_max`` the largest n so far
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Claim", "CLAIMS", "claims_for"]
+
+Side = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """``lhs(q) <= rhs(q)`` at every update, with the proof it comes from.
+
+    Attributes
+    ----------
+    name : str
+        Stable identifier, used in reports and JSON.
+    text : str
+        The claim in the notation of this package.
+    source : str
+        Which note(s) and which step of their proof make it.
+    lhs, rhs : callable
+        Functions of a quantity namespace (attributes as in the module docstring).
+    uses : tuple of str
+        The quantities it reads, shown when it fails.
+    needs_separator : bool
+        True when it speaks about w*.
+    modes : tuple of str
+        The modes it is a theorem for.
+    conventions : tuple of str
+        The conventions whose notes make it (empty: all five).
+    """
+
+    name: str
+    text: str
+    source: str
+    lhs: Side
+    rhs: Side
+    uses: tuple[str, ...]
+    needs_separator: bool = True
+    modes: tuple[str, ...] = ("online", "batch")
+    conventions: tuple[str, ...] = ()
+
+    def slack(self, q: Any) -> Any:
+        """``rhs - lhs``: >= 0 exactly when the claim holds."""
+        return self.rhs(q) - self.lhs(q)
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        "lower-bound-step",
+        "w_k·w* - w_{k-1}·w* >= n·a·γ",
+        "all notes: each mistake adds a·y·x~·w* >= a·γ (000 eq. before (2), 001, 002 step 1, 003 numerator, 004)",
+        lambda q: q.n * q.a * q.gamma,
+        lambda q: q.w_ws - q.prev_w_ws,
+        ("n", "a", "gamma", "w_ws", "prev_w_ws"),
+    ),
+    Claim(
+        "lower-bound",
+        "w_k·w* >= N·a·γ",
+        "000 eq. (2) w_k·w_opt >= kγ; 001 w0·w(n+1) >= nα; 002 (1); 003 w·ŵ >= εN|ŵ|D; 004 >= kρ",
+        lambda q: q.N * q.a * q.gamma,
+        lambda q: q.w_ws,
+        ("N", "a", "gamma", "w_ws"),
+    ),
+    Claim(
+        "upper-bound-step",
+        "‖w_k‖² <= ‖w_{k-1}‖² + ‖a·Σ y·x~‖²",
+        "all notes: the cross term 2a·y·w_{k-1}·x~ <= 0 on a mistake (000, 001, 002 step 2, 003, 004)",
+        lambda q: q.w_sq,
+        lambda q: q.prev_w_sq + q.step_sq,
+        ("w_sq", "prev_w_sq", "step_sq"),
+        needs_separator=False,
+    ),
+    Claim(
+        "upper-bound-per-sample",
+        "‖w_k‖² <= a²·Σ_μ N_μ·‖x~_μ‖²",
+        "003: |w|² <= ε²·Σ_μ N_μ|x^μ|²; 001: ‖w(n+1)‖² <= Σ_k ‖x(k)‖²",
+        lambda q: q.w_sq,
+        lambda q: q.a**2 * q.sum_N_xsq,
+        ("w_sq", "a", "sum_N_xsq"),
+        needs_separator=False,
+        modes=("online",),
+    ),
+    Claim(
+        "upper-bound",
+        "‖w_k‖² <= N·a²·R²",
+        "000 eq. (3) ‖w_k‖² <= kR²; 001 <= nβ²; 002 (2) w·w <= M; 004 <= k(1+M²)",
+        lambda q: q.w_sq,
+        lambda q: q.N * q.a**2 * q.R_sq,
+        ("w_sq", "N", "a", "R_sq"),
+        needs_separator=False,
+        modes=("online",),
+    ),
+    Claim(
+        "upper-bound-batch",
+        "‖w_k‖² <= a²·R²·Σ n²",
+        "batch form (derived here: a batch of n mistakes has length <= a·n·R); the notes prove only the online form",
+        lambda q: q.w_sq,
+        lambda q: q.a**2 * q.R_sq * q.sum_n_sq,
+        ("w_sq", "a", "R_sq", "sum_n_sq"),
+        needs_separator=False,
+        modes=("batch",),
+    ),
+    Claim(
+        "cauchy-schwarz",
+        "(w_k·w*)² <= ‖w_k‖²·‖w*‖²",
+        "000 eq. (4), 001, 002 (cos θ <= 1), 003 (cos φ <= 1), 004",
+        lambda q: q.w_ws**2,
+        lambda q: q.w_sq * q.ws_sq,
+        ("w_ws", "w_sq", "ws_sq"),
+    ),
+    Claim(
+        "mistake-bound",
+        "N <= B (the note's bound)",
+        "000 eq. (5), 001 n_max, 002 M <= 1/γ², 003 N <= β/D², 004 theorem",
+        lambda q: q.N,
+        lambda q: q.bound,
+        ("N", "bound"),
+        modes=("online",),
+    ),
+    Claim(
+        "mistake-bound-batch",
+        "N <= n_max·B",
+        "batch form (derived here: γ²(Σn)² <= ‖w*‖²R²Σn² <= ‖w*‖²R²·n_max·Σn); the notes prove only the online form",
+        lambda q: q.N,
+        lambda q: q.n_max * q.bound,
+        ("N", "n_max", "bound"),
+        modes=("batch",),
+    ),
+    Claim(
+        "quadratic-lower-bound",
+        "‖w_k‖²·‖w*‖² >= (N·a·α)²",
+        "001 Lower Bound Derivation: ‖w(n+1)‖² >= n²α²/‖w0‖² (here with general η, a = 2η)",
+        lambda q: (q.N * q.a * q.gamma) ** 2,
+        lambda q: q.w_sq * q.ws_sq,
+        ("N", "a", "gamma", "w_sq", "ws_sq"),
+        conventions=("hard-limiter",),
+    ),
+    Claim(
+        "upper-bound-sum",
+        "‖w_k‖² <= a²·N·β",
+        "003 Denominator: |w|² <= ε²·N·Σ_μ |x^μ|² = ε²Nβ",
+        lambda q: q.w_sq,
+        lambda q: q.a**2 * q.N * q.beta,
+        ("w_sq", "a", "N", "beta"),
+        needs_separator=False,
+        modes=("online",),
+        conventions=("sum-norm",),
+    ),
+    Claim(
+        "angle",
+        "(w·ŵ)²·β >= γ²·N·‖w‖²  (cos²φ >= D²·N/β)",
+        "003: cos φ >= D·sqrt(N/β), squared (both sides are >= 0)",
+        lambda q: q.gamma**2 * q.N * q.w_sq,
+        lambda q: q.w_ws**2 * q.beta,
+        ("gamma", "N", "w_sq", "w_ws", "beta"),
+        modes=("online",),
+        conventions=("sum-norm",),
+    ),
+)
+
+
+def claims_for(convention: str, mode: str) -> list[Claim]:
+    """The claims that are theorems for this convention and mode, in report order.
+
+    Examples
+    --------
+    >>> [c.name for c in claims_for("sum-norm", "online")][-2:]
+    ['upper-bound-sum', 'angle']
+    """
+    return [c for c in CLAIMS if mode in c.modes and (not c.conventions or convention in c.conventions)]

@@ -1,0 +1,507 @@
+"""Datasets, exact from the first byte: CSV, LIBSVM/svmlight and NumPy files.
+
+A `Dataset` holds rational feature vectors and labels in {-1, +1}. Every
+loader converts at the boundary, once: decimal text through
+`verify_perceptron.rationals.parse_rational` (``"0.1"`` is 1/10), binary
+floats from ``.npy``/``.npz`` through `Fraction.from_float` (and the dataset
+says so in `Dataset.binary_float`). Whatever cannot be read exactly raises
+`DataError` naming the file, the line and the value.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import zipfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .errors import DataError
+from .rationals import as_rational, parse_rational
+
+__all__ = ["Dataset", "load_dataset", "load_csv", "load_libsvm", "load_numpy", "from_arrays", "LABEL_NAMES"]
+
+#: Column names recognised as the label column of a CSV file, in this order.
+LABEL_NAMES = ("label", "y", "target", "class")
+#: Largest dimension a sparse file may declare; a larger index is refused
+#: rather than allocated.
+MAX_FEATURES = 100_000
+#: Most cells (samples times features) a dataset may hold in memory.
+MAX_CELLS = 20_000_000
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """Labelled rational data: ``X[i]`` is sample i, ``y[i]`` its label (+1 or -1).
+
+    Parameters
+    ----------
+    X : tuple of tuple of Fraction
+        The samples, all of the same dimension, without any bias input.
+    y : tuple of int
+        Labels in {-1, +1}.
+    source : str
+        Where the data came from (a path or ``example:NAME``).
+    feature_names : tuple of str
+        One name per feature.
+    binary_float : bool
+        True when the values were read from binary floating point and converted
+        exactly (so ``0.1`` was the double nearest to 1/10).
+    labels : tuple of str
+        The original spelling of the negative and the positive label.
+
+    Examples
+    --------
+    >>> data = Dataset(X=((Fraction(0), Fraction(1)),), y=(1,))
+    >>> data.n_samples, data.n_features
+    (1, 2)
+    """
+
+    X: tuple[tuple[Fraction, ...], ...]
+    y: tuple[int, ...]
+    source: str = "<memory>"
+    feature_names: tuple[str, ...] = ()
+    binary_float: bool = False
+    labels: tuple[str, str] = ("-1", "1")
+    default_convention: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.X:
+            raise DataError(f"{self.source}: no samples")
+        width = len(self.X[0])
+        for i, row in enumerate(self.X):
+            if len(row) != width:
+                raise DataError(f"{self.source}: sample {i} has {len(row)} features, sample 0 has {width}")
+        if len(self.y) != len(self.X):
+            raise DataError(f"{self.source}: {len(self.X)} samples but {len(self.y)} labels")
+        for i, label in enumerate(self.y):
+            if label not in (-1, 1):
+                raise DataError(f"{self.source}: label y[{i}]={label!r} must be -1 or +1")
+        if not self.feature_names:
+            object.__setattr__(self, "feature_names", tuple(f"x{j + 1}" for j in range(width)))
+
+    @property
+    def n_samples(self) -> int:
+        """Number of samples."""
+        return len(self.X)
+
+    @property
+    def n_features(self) -> int:
+        """Dimension of a sample, without the bias input."""
+        return len(self.X[0])
+
+    def reordered(self, order: Sequence[int]) -> Dataset:
+        """The same data presented in another order (``order[i]`` is the old index).
+
+        Examples
+        --------
+        >>> from verify_perceptron.examples import example
+        >>> example("and").reordered([3, 2, 1, 0]).y
+        (1, -1, -1, -1)
+        """
+        if sorted(order) != list(range(self.n_samples)):
+            raise ValueError(f"order={list(order)!r} is not a permutation of range({self.n_samples})")
+        return Dataset(
+            X=tuple(self.X[i] for i in order),
+            y=tuple(self.y[i] for i in order),
+            source=self.source,
+            feature_names=self.feature_names,
+            binary_float=self.binary_float,
+            labels=self.labels,
+            default_convention=self.default_convention,
+        )
+
+
+# --- labels -------------------------------------------------------------------------------------
+
+
+def _label_key(raw: str | Fraction) -> str | Fraction:
+    """Labels compare as numbers when they are numbers (``1`` == ``1.0``), else as text."""
+    if isinstance(raw, Fraction):
+        return raw
+    try:
+        return parse_rational(raw)
+    except ValueError:
+        return raw.strip()
+
+
+def _map_labels(
+    raw_labels: Sequence[str | Fraction], *, positive: str | None, source: str, lines: Sequence[int] | None = None
+) -> tuple[tuple[int, ...], tuple[str, str]]:
+    """Map raw labels to {-1, +1}: {-1,+1} as is, {0,1} with 0 -> -1, or two values and `positive`."""
+    keys = [_label_key(r) for r in raw_labels]
+    distinct = list(dict.fromkeys(keys))
+    shown = ", ".join(repr(str(k)) for k in distinct[:5]) + (", ..." if len(distinct) > 5 else "")
+    if len(distinct) > 2:
+        third = distinct[2]
+        at = keys.index(third)
+        where = f"{source}:{lines[at]}" if lines else f"{source}: sample {at}"
+        raise DataError(f"{where}: label {str(third)!r} is a third label value ({shown}); exactly two are needed")
+    if positive is not None:
+        pos_key = _label_key(positive)
+        if pos_key not in distinct:
+            raise DataError(f"{source}: --positive {positive!r} is not one of the labels ({shown})")
+        if len(distinct) < 2:
+            raise DataError(f"{source}: only one class ({shown}); the perceptron needs two")
+        negative = next(k for k in distinct if k != pos_key)
+        return tuple(1 if k == pos_key else -1 for k in keys), (str(negative), str(pos_key))
+    if len(distinct) < 2:
+        raise DataError(f"{source}: only one class ({shown}); the perceptron needs two")
+    values = set(distinct)
+    if values == {Fraction(-1), Fraction(1)}:
+        return tuple(int(k) for k in keys), ("-1", "1")  # type: ignore[call-overload]
+    if values == {Fraction(0), Fraction(1)}:
+        return tuple(1 if k == 1 else -1 for k in keys), ("0", "1")
+    raise DataError(f"{source}: labels {shown} are neither {{-1, +1}} nor {{0, 1}}; name the positive one with --positive")
+
+
+def from_arrays(
+    X: Iterable[Iterable[object]],
+    y: Iterable[object],
+    *,
+    positive: str | None = None,
+    source: str = "<memory>",
+    feature_names: Sequence[str] = (),
+) -> Dataset:
+    """Build a `Dataset` from Python or NumPy values, converting each exactly.
+
+    Strings are read as literals, floats through `Fraction.from_float`.
+
+    Examples
+    --------
+    >>> data = from_arrays([["0.1", 1], ["3/7", 0]], [1, 0])
+    >>> data.X[0], data.y
+    ((Fraction(1, 10), Fraction(1, 1)), (1, -1))
+    """
+    binary_float = False
+    rows: list[tuple[Fraction, ...]] = []
+    for i, row in enumerate(X):
+        converted = []
+        for j, value in enumerate(row):
+            binary_float = binary_float or isinstance(value, float) or type(value).__name__.startswith("float")
+            try:
+                converted.append(as_rational(value, name=f"X[{i}][{j}]"))
+            except ValueError as error:
+                raise DataError(f"{source}: {error}") from None
+        rows.append(tuple(converted))
+    raw = [as_rational(v, name="y") if not isinstance(v, str) else v for v in y]
+    labels, spelling = _map_labels(raw, positive=positive, source=source)
+    if len(labels) != len(rows):
+        raise DataError(f"{source}: {len(rows)} samples but {len(labels)} labels")
+    return Dataset(
+        X=tuple(rows), y=labels, source=source, feature_names=tuple(feature_names),
+        binary_float=binary_float, labels=spelling,
+    )
+
+
+# --- CSV ------------------------------------------------------------------------------------------
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        parse_rational(cell)
+    except ValueError:
+        return False
+    return True
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise DataError(f"{path}: is a directory, not a data file") from None
+    except OSError as error:
+        raise DataError(f"{path}: cannot be read ({error.strerror})") from None
+    if b"\0" in data[:4096]:
+        raise DataError(f"{path}: is a binary file, not CSV or LIBSVM text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise DataError(f"{path}:{line}: not UTF-8 text (byte {data[error.start]:#04x})") from None
+
+
+def _label_column(header: list[str] | None, width: int, label_column: str | None, path: str) -> int:
+    names = [h.strip().lower() for h in header] if header else []
+    if label_column is not None:
+        if label_column.strip().lower() in names:
+            return names.index(label_column.strip().lower())
+        if label_column.strip().lstrip("-").isdigit():
+            index = int(label_column)
+            if 1 <= index <= width:
+                return index - 1
+            if -width <= index <= -1:
+                return width + index
+            raise DataError(f"{path}: --label-column {label_column} is outside columns 1..{width}")
+        known = ", ".join(header) if header else "none: the file has no header"
+        raise DataError(f"{path}: --label-column {label_column!r} is not a column name (columns: {known})")
+    for name in LABEL_NAMES:
+        if name in names:
+            return names.index(name)
+    return width - 1
+
+
+def load_csv(path: str, *, label_column: str | None = None, positive: str | None = None) -> Dataset:
+    """Read a CSV file exactly.
+
+    The first row is a header when none of its cells is a number, or when
+    one of them names a label column (``label``, ``y``, ``target``,
+    ``class``). The label column is ``label_column`` (a name or a 1-based
+    index), else the first recognised name, else the last column. Blank lines
+    and lines starting with ``#`` are skipped.
+
+    Raises
+    ------
+    DataError
+        On a ragged row, a cell that is not a finite rational literal, an
+        empty file, one class only or more than two label values.
+    """
+    text = _read_text(path)
+    reader = csv.reader(io.StringIO(text))
+    rows: list[tuple[int, list[str]]] = []
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as error:
+            raise DataError(f"{path}:{reader.line_num}: not valid CSV ({error})") from None
+        if not row or all(not c.strip() for c in row) or row[0].lstrip().startswith("#"):
+            continue
+        rows.append((reader.line_num, row))
+    if not rows:
+        raise DataError(f"{path}: empty file: no data rows")
+    first_line, first = rows[0]
+    lowered = {c.strip().lower() for c in first}
+    names_label = label_column is not None and label_column.strip().lower() in lowered
+    if not any(_is_number(c) for c in first) or names_label or lowered & set(LABEL_NAMES):
+        header: list[str] | None = [c.strip() for c in first]
+        rows = rows[1:]
+        if not rows:
+            raise DataError(f"{path}: only a header line, no data rows")
+    else:
+        header = None
+    width = len(header) if header else len(rows[0][1])
+    if width < 2:
+        raise DataError(f"{path}:{rows[0][0]}: one column only; a feature and a label are needed")
+    target = _label_column(header, width, label_column, path)
+    if len(rows) * (width - 1) > MAX_CELLS:
+        raise DataError(f"{path}: {len(rows)} x {width - 1} values exceed the limit of {MAX_CELLS} cells")
+    X: list[tuple[Fraction, ...]] = []
+    raw_labels: list[str] = []
+    lines: list[int] = []
+    for line, row in rows:
+        if len(row) != width:
+            raise DataError(f"{path}:{line}: ragged row: {len(row)} cells, expected {width}")
+        features = []
+        for j, cell in enumerate(row):
+            if j == target:
+                continue
+            try:
+                features.append(parse_rational(cell))
+            except ValueError as error:
+                column = header[j] if header else str(j + 1)
+                raise DataError(f"{path}:{line}: column {column}: {error}") from None
+        X.append(tuple(features))
+        raw_labels.append(row[target])
+        lines.append(line)
+    y, spelling = _map_labels(raw_labels, positive=positive, source=path, lines=lines)
+    names = tuple(h for j, h in enumerate(header) if j != target) if header else ()
+    return Dataset(X=tuple(X), y=y, source=path, feature_names=names, labels=spelling)
+
+
+# --- LIBSVM / svmlight ----------------------------------------------------------------------------
+
+
+def load_libsvm(path: str, *, positive: str | None = None, n_features: int | None = None) -> Dataset:
+    """Read LIBSVM/svmlight text: ``label index:value ...`` with 1-based indices.
+
+    Missing features are 0; ``qid:`` tokens and ``#`` comments are ignored.
+    The dimension is the largest index, or `n_features` when given.
+    """
+    text = _read_text(path)
+    entries: list[tuple[int, dict[int, Fraction]]] = []
+    raw_labels: list[str] = []
+    lines: list[int] = []
+    highest = 0
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        content = line.split("#", 1)[0].strip()
+        if not content:
+            continue
+        label, *tokens = content.split()
+        row: dict[int, Fraction] = {}
+        for token in tokens:
+            index_text, sep, value_text = token.partition(":")
+            if index_text == "qid":
+                continue
+            if not sep or not index_text.isdigit():
+                raise DataError(f"{path}:{line_no}: {token!r} is not index:value")
+            index = int(index_text) if len(index_text) <= 9 else MAX_FEATURES + 1
+            if index < 1:
+                raise DataError(f"{path}:{line_no}: index {index_text} in {token!r}; indices start at 1")
+            if index > MAX_FEATURES:
+                raise DataError(f"{path}:{line_no}: index {index_text} exceeds {MAX_FEATURES} features")
+            if index in row:
+                raise DataError(f"{path}:{line_no}: index {index} appears twice")
+            try:
+                row[index] = parse_rational(value_text)
+            except ValueError as error:
+                raise DataError(f"{path}:{line_no}: feature {index}: {error}") from None
+            highest = max(highest, index)
+        entries.append((line_no, row))
+        raw_labels.append(label)
+        lines.append(line_no)
+    if not entries:
+        raise DataError(f"{path}: empty file: no data rows")
+    width = highest if n_features is None else n_features
+    if width < highest:
+        raise DataError(f"{path}: index {highest} exceeds n_features={n_features}")
+    if width == 0:
+        raise DataError(f"{path}: no feature values at all")
+    if len(entries) * width > MAX_CELLS:
+        raise DataError(f"{path}: {len(entries)} x {width} values exceed the limit of {MAX_CELLS} cells")
+    zero = Fraction(0)
+    X = tuple(tuple(row.get(j, zero) for j in range(1, width + 1)) for _, row in entries)
+    y, spelling = _map_labels(raw_labels, positive=positive, source=path, lines=lines)
+    return Dataset(X=X, y=y, source=path, labels=spelling)
+
+
+# --- NumPy --------------------------------------------------------------------------------------
+
+
+_X_KEYS = ("X", "x", "data", "features")
+_Y_KEYS = ("y", "Y", "labels", "label", "target")
+
+
+def _exact_array(array: object, name: str, path: str) -> tuple[list[list[Fraction]], bool]:
+    import numpy as np
+
+    a = np.asarray(array)
+    if a.dtype.kind not in "biuf":
+        raise DataError(f"{path}: array {name!r} has dtype {a.dtype}; integers or floats are needed")
+    if a.dtype.kind == "f":
+        bad = ~np.isfinite(a)
+        if bad.any():
+            where = tuple(int(i) for i in np.argwhere(bad)[0])
+            raise DataError(f"{path}: {name}{list(where)} = {a[where]!r} is not a finite number")
+        convert = Fraction.from_float
+        rows = [[convert(float(v)) for v in row] for row in np.atleast_2d(a).reshape(a.shape[0] if a.ndim else 1, -1)]
+        return rows, True
+    rows = [[Fraction(int(v)) for v in row] for row in np.atleast_2d(a).reshape(a.shape[0] if a.ndim else 1, -1)]
+    return rows, False
+
+
+def load_numpy(path: str, *, label_column: str | None = None, positive: str | None = None) -> Dataset:
+    """Read ``.npy`` (a 2-D array, labels in the last column or `label_column`) or ``.npz``.
+
+    An ``.npz`` archive holds the features under ``X`` (or ``x``, ``data``,
+    ``features``) and the labels under ``y`` (or ``labels``, ``label``,
+    ``target``). Pickled objects are never loaded. Floats are converted
+    exactly with `Fraction.from_float`.
+    """
+    import numpy as np
+
+    try:
+        loaded = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file") from None
+    except ValueError as error:
+        raise DataError(f"{path}: cannot be read without unpickling objects ({error})") from None
+    except (OSError, EOFError, zipfile.BadZipFile) as error:
+        raise DataError(f"{path}: not a readable NumPy file ({error})") from None
+    if isinstance(loaded, np.lib.npyio.NpzFile):
+        with loaded:
+            x_key = next((k for k in _X_KEYS if k in loaded.files), None)
+            y_key = next((k for k in _Y_KEYS if k in loaded.files), None)
+            if x_key is None or y_key is None:
+                raise DataError(f"{path}: needs arrays X and y, found {sorted(loaded.files)}")
+            try:
+                Xa, ya = loaded[x_key], loaded[y_key]
+            except ValueError as error:
+                raise DataError(f"{path}: cannot be read without unpickling objects ({error})") from None
+        if Xa.ndim != 2:
+            raise DataError(f"{path}: X has shape {Xa.shape}; a 2-D array is needed")
+        if ya.ndim != 1 or ya.shape[0] != Xa.shape[0]:
+            raise DataError(f"{path}: y has shape {ya.shape}; expected ({Xa.shape[0]},)")
+        if Xa.size > MAX_CELLS:
+            raise DataError(f"{path}: {Xa.shape} values exceed the limit of {MAX_CELLS} cells")
+        rows, x_float = _exact_array(Xa, "X", path)
+        labels_raw, _ = _exact_array(ya.reshape(-1, 1), "y", path)
+        raw = [r[0] for r in labels_raw]
+    else:
+        a = loaded
+        if a.ndim != 2 or a.shape[1] < 2:
+            raise DataError(f"{path}: array of shape {a.shape}; a 2-D array with a label column is needed")
+        if a.size > MAX_CELLS:
+            raise DataError(f"{path}: {a.shape} values exceed the limit of {MAX_CELLS} cells")
+        width = a.shape[1]
+        target = width - 1
+        if label_column is not None:
+            text = label_column.strip()
+            if not text.lstrip("-").isdigit() or not (1 <= abs(int(text)) <= width):
+                raise DataError(f"{path}: --label-column {label_column!r} must be a column number 1..{width}")
+            target = int(text) - 1 if int(text) > 0 else width + int(text)
+        full, x_float = _exact_array(a, "array", path)
+        rows = [[v for j, v in enumerate(r) if j != target] for r in full]
+        raw = [r[target] for r in full]
+    y, spelling = _map_labels(raw, positive=positive, source=path)
+    return Dataset(X=tuple(tuple(r) for r in rows), y=y, source=path, binary_float=x_float, labels=spelling)
+
+
+def load_dataset(
+    path: str,
+    *,
+    format: str = "auto",
+    label_column: str | None = None,
+    positive: str | None = None,
+) -> Dataset:
+    """Read a dataset, choosing the reader from `format` or from the file's extension.
+
+    ``.npy``/``.npz`` are NumPy, ``.svm``, ``.libsvm``, ``.svmlight`` and
+    ``.txt`` whose first data line has ``index:value`` tokens are LIBSVM,
+    anything else is CSV.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "d.csv")
+    ...     _ = open(path, "w").write("x1,x2,label\\n0.1,3/7,1\\n-1,0,0\\n")
+    ...     data = load_dataset(path)
+    >>> data.X, data.y
+    (((Fraction(1, 10), Fraction(3, 7)), (Fraction(-1, 1), Fraction(0, 1))), (1, -1))
+    """
+    if format not in ("auto", "csv", "libsvm", "numpy"):
+        raise DataError(f"format={format!r} must be auto, csv, libsvm or numpy")
+    extension = os.path.splitext(path)[1].lower()
+    if format == "auto":
+        if extension in (".npy", ".npz"):
+            format = "numpy"
+        elif extension in (".svm", ".libsvm", ".svmlight"):
+            format = "libsvm"
+        elif extension == ".txt" and _looks_sparse(path):
+            format = "libsvm"
+        else:
+            format = "csv"
+    if format == "numpy":
+        return load_numpy(path, label_column=label_column, positive=positive)
+    if format == "libsvm":
+        return load_libsvm(path, positive=positive)
+    return load_csv(path, label_column=label_column, positive=positive)
+
+
+def _looks_sparse(path: str) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                content = line.split("#", 1)[0].split()
+                if content:
+                    return any(":" in token for token in content[1:])
+    except OSError:
+        return False
+    return False

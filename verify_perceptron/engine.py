@@ -1,0 +1,140 @@
+"""The reference engine: the perceptron of each note, in exact rational arithmetic.
+
+It is meant to be held beside the notes and ticked line by line: start from
+zero, present the samples in the given order, update on a mistake by the
+convention's rule, and repeat epochs until a pass makes no mistake.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from fractions import Fraction
+
+from .conventions import Convention, dot, get_convention
+from .dataset import Dataset
+from .errors import InvalidArgument
+from .rationals import as_rational
+from .trace import Trace, Update
+
+__all__ = ["train", "MODES"]
+
+MODES = ("online", "batch")
+
+Progress = Callable[[int, int], None]
+
+
+def _check_settings(convention: Convention | str, eta: object, mode: str, max_epochs: int) -> tuple[Convention, Fraction]:
+    conv = convention if isinstance(convention, Convention) else get_convention(convention)
+    try:
+        rate = as_rational(eta, name="eta")
+    except ValueError as error:
+        raise InvalidArgument(str(error)) from None
+    conv.check_rate(rate)
+    if mode not in MODES:
+        raise InvalidArgument(f"mode={mode!r} must be one of {', '.join(MODES)}")
+    if isinstance(max_epochs, bool) or not isinstance(max_epochs, int) or max_epochs < 1:
+        raise InvalidArgument(f"max_epochs={max_epochs!r} must be an integer >= 1")
+    return conv, rate
+
+
+def train(
+    data: Dataset,
+    convention: Convention | str = "classic",
+    *,
+    eta: object = 1,
+    mode: str = "online",
+    max_epochs: int = 1000,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> Trace:
+    """Run one note's perceptron on `data` and record every update.
+
+    Parameters
+    ----------
+    data : Dataset
+        The samples, presented in their order.
+    convention : Convention or str
+        Which note's perceptron (see `verify_perceptron.conventions`).
+    eta : rational
+        The learning rate (η, ε or λ); ``"1/2"``, ``Fraction(1, 2)`` and ``0.5`` all work.
+    mode : {"online", "batch"}
+        ``online`` updates after each mistake (the notes' incremental mode);
+        ``batch`` adds the updates of all mistakes of a pass at its end (note 003).
+    max_epochs : int
+        Stop after this many passes even if the last one made a mistake.
+    time_limit : float, optional
+        Stop after about this many seconds.
+    progress : callable, optional
+        Called as ``progress(epoch, n_updates)`` after each pass.
+
+    Returns
+    -------
+    Trace
+
+    Examples
+    --------
+    Note 000's AND example ends at [-4, 3, 2]:
+
+    >>> from verify_perceptron.examples import example
+    >>> trace = train(example("and"), "classic")
+    >>> [int(w) for w in trace.final_weights], trace.converged
+    ([-4, 3, 2], True)
+    """
+    conv, rate = _check_settings(convention, eta, mode, max_epochs)
+    samples = [conv.augment(x) for x in data.X]
+    w = tuple(Fraction(0) for _ in samples[0])  # all five notes start from w = 0
+    updates: list[Update] = []
+    mistakes = [0] * len(samples)
+    seen_at_epoch_end: dict[tuple[Fraction, ...], int] = {w: 0}  # epoch 0: the start
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    stop, cycle, epoch = "max-epochs", None, 0
+    while epoch < max_epochs:
+        epoch += 1
+        n_before = len(updates)
+        if mode == "online":
+            for i, (x, y) in enumerate(zip(samples, data.y)):
+                score = dot(w, x)
+                factor = conv.decide(score, y, rate)
+                if factor is not None:  # a mistake under the note's rule
+                    delta = tuple(factor * xj for xj in x)
+                    w = tuple(wj + dj for wj, dj in zip(w, delta))
+                    mistakes[i] += 1
+                    updates.append(Update(len(updates) + 1, epoch, (i,), (score,), delta, w))
+        else:
+            wrong, scores, total = [], [], [Fraction(0)] * len(w)
+            for i, (x, y) in enumerate(zip(samples, data.y)):
+                score = dot(w, x)  # every score of the pass uses the same w
+                factor = conv.decide(score, y, rate)
+                if factor is not None:
+                    wrong.append(i)
+                    scores.append(score)
+                    total = [t + factor * xj for t, xj in zip(total, x)]
+                    mistakes[i] += 1
+            if wrong:
+                delta = tuple(total)
+                w = tuple(wj + dj for wj, dj in zip(w, delta))
+                updates.append(Update(len(updates) + 1, epoch, tuple(wrong), tuple(scores), delta, w))
+        if progress is not None:
+            progress(epoch, len(updates))
+        if len(updates) == n_before:  # a pass without a mistake
+            stop = "converged"
+            break
+        if w in seen_at_epoch_end:  # the same state again: the run repeats forever
+            stop, cycle = "cycle", (seen_at_epoch_end[w], epoch)
+            break
+        seen_at_epoch_end[w] = epoch
+        if deadline is not None and time.monotonic() > deadline:
+            stop = "time-limit"
+            break
+    return Trace(
+        convention=conv.name,
+        rate=rate,
+        mode=mode,
+        updates=tuple(updates),
+        final_weights=w,
+        n_epochs=epoch,
+        stop=stop,
+        cycle=cycle,
+        mistakes_per_sample=tuple(mistakes),
+    )

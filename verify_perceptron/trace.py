@@ -1,0 +1,97 @@
+"""The record of a run: every update, in order, with the values that caused it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+__all__ = ["Update", "Trace", "STOP_REASONS"]
+
+Vector = tuple[Fraction, ...]
+
+#: Why a run ended: a pass without a mistake, the epoch limit, a weight vector seen before at an
+#: epoch boundary (the run provably cycles forever), or the time limit.
+STOP_REASONS = ("converged", "max-epochs", "cycle", "time-limit")
+
+
+@dataclass(frozen=True)
+class Update:
+    """The k-th change of the weights.
+
+    In online mode it is caused by one sample; in batch mode by every sample
+    misclassified during the pass, added together at its end.
+
+    Attributes
+    ----------
+    k : int
+        Update number, from 1.
+    epoch : int
+        The pass over the data it happened in, from 1.
+    samples : tuple of int
+        Indices (from 0) of the samples that caused it.
+    scores : tuple of Fraction
+        The score ``w_{k-1}·x~`` of each of those samples, which made it a mistake.
+    delta : tuple of Fraction
+        ``w_k - w_{k-1}``.
+    weights : tuple of Fraction
+        ``w_k``, in the convention's coordinate order.
+    """
+
+    k: int
+    epoch: int
+    samples: tuple[int, ...]
+    scores: tuple[Fraction, ...]
+    delta: Vector
+    weights: Vector
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A whole run of an engine.
+
+    Attributes
+    ----------
+    convention : str
+        The convention's name.
+    rate : Fraction
+        The learning rate (η, ε or λ; 1 where the note has none).
+    mode : str
+        ``online`` (the notes' incremental mode) or ``batch``.
+    updates : tuple of Update
+        Every update, in order.
+    final_weights : tuple of Fraction
+        The weights when the run stopped.
+    n_epochs : int
+        Passes over the data, the final pass without a mistake included.
+    stop : str
+        One of `STOP_REASONS`.
+    cycle : tuple of int, optional
+        ``(e1, e2)`` when the weights at the end of epoch e2 equal those at the end of epoch e1.
+    mistakes_per_sample : tuple of int
+        N_μ: how many mistakes each sample caused.
+    """
+
+    convention: str
+    rate: Fraction
+    mode: str
+    updates: tuple[Update, ...]
+    final_weights: Vector
+    n_epochs: int
+    stop: str
+    cycle: tuple[int, int] | None
+    mistakes_per_sample: tuple[int, ...]
+
+    @property
+    def converged(self) -> bool:
+        """True when the last pass made no mistake."""
+        return self.stop == "converged"
+
+    @property
+    def n_updates(self) -> int:
+        """Number of weight changes."""
+        return len(self.updates)
+
+    @property
+    def n_mistakes(self) -> int:
+        """Number of mistakes, Σ_μ N_μ (equal to `n_updates` in online mode)."""
+        return sum(self.mistakes_per_sample)

@@ -1,0 +1,197 @@
+"""The command line: ``verify-perceptron verify DATA`` and friends.
+
+This is the only module that prints or exits. Exit codes:
+
+=====  =====================================================================
+0      verified (or certified not separable): every checked claim held
+1      a violation: some claim failed at some update
+2      bad input or usage: the message names the file, line and value
+3      inconclusive: no convergence within the limits, and no proof of cycling
+4      internal error (a bug in this tool: please report it)
+=====  =====================================================================
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+from . import __version__
+from .checks import check_trace
+from .conventions import CONVENTIONS
+from .dataset import Dataset, load_dataset
+from .engine import MODES, train
+from .errors import DataError, InvalidArgument
+from .examples import EXAMPLES, example
+from .rationals import parse_rational
+from .report import build_report, render_json, render_text
+
+__all__ = ["main", "build_parser"]
+
+EXIT_USAGE = 2
+EXIT_INTERNAL = 4
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits with code 2 and one line of error, no traceback."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``verify-perceptron``."""
+    parser = _Parser(
+        prog="verify-perceptron",
+        description="Exact checks of the perceptron convergence theorem.",
+        epilog="exit codes: 0 verified, 1 violation, 2 bad input or usage, 3 inconclusive",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    verify = commands.add_parser(
+        "verify",
+        help="run a note's perceptron exactly and check every invariant at every update",
+        description="Run one note's perceptron exactly on DATA and check, at every update, "
+        "the invariants its convergence proof relies on.",
+        epilog="exit codes: 0 verified (or certified not separable), 1 violation, 2 bad input, 3 inconclusive",
+    )
+    source = verify.add_argument_group("data")
+    source.add_argument("data", nargs="?", metavar="DATA", help="CSV, LIBSVM/svmlight (.svm, .libsvm), or NumPy (.npy, .npz) file")
+    source.add_argument("--example", choices=sorted(EXAMPLES), help="a built-in example instead of DATA")
+    source.add_argument("--input-format", choices=("auto", "csv", "libsvm", "numpy"), default="auto",
+                        help="how to read DATA (default: from its extension)")
+    source.add_argument("--label-column", metavar="COLUMN", help="label column: a header name or a 1-based number")
+    source.add_argument("--positive", metavar="VALUE", help="the label value of the positive class (for labels other than ±1 or 0/1)")
+    run = verify.add_argument_group("run")
+    run.add_argument("--convention", "-c", default=None, metavar="NAME",
+                     help=f"one of {', '.join(CONVENTIONS)} or a note number (default: classic; an example's own note)")
+    run.add_argument("--eta", default="1", metavar="RATE", help="learning rate η (ε, λ), a rational such as 1/2 (default 1)")
+    run.add_argument("--mode", choices=MODES, default="online", help="online (incremental, default) or batch")
+    run.add_argument("--max-epochs", type=_positive_int, default=1000, metavar="N", help="stop after N passes (default 1000)")
+    run.add_argument("--time-limit", type=_positive_seconds, default=None, metavar="SECONDS", help="stop after about this long")
+    run.add_argument("--separator", default=None, metavar="W",
+                     help="w* in the convention's coordinates, e.g. --separator=-4,3,2 (default: the final weights)")
+    out = verify.add_argument_group("output")
+    out.add_argument("--format", choices=("text", "json"), default="text", help="text tables or JSON (default text)")
+    out.add_argument("--max-updates-shown", type=_positive_int, default=60, metavar="N",
+                     help="list at most N updates in the text report (all are checked)")
+    return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be >= 1")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(parse_rational(text))
+    except (ValueError, OverflowError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} must be > 0")
+    return value
+
+
+def _parse_separator(text: str) -> list[str]:
+    cleaned = text.strip().strip("[]()")
+    parts = [p for p in cleaned.replace(",", " ").split() if p]
+    if not parts:
+        raise InvalidArgument(f"--separator {text!r} holds no numbers")
+    for part in parts:
+        try:
+            parse_rational(part)
+        except ValueError as error:
+            raise InvalidArgument(f"--separator: {error}") from None
+    return parts
+
+
+class _Progress:
+    """A one-line progress display on a terminal, after the first second; silent otherwise."""
+
+    def __init__(self, stream: TextIO, enabled: bool) -> None:
+        self.stream, self.enabled = stream, enabled
+        self.start = time.monotonic()
+        self.shown = False
+
+    def __call__(self, epoch: int, n_updates: int) -> None:
+        if self.enabled and time.monotonic() - self.start > 1:
+            self.stream.write(f"\repoch {epoch}, {n_updates} updates, {time.monotonic() - self.start:.0f} s")
+            self.stream.flush()
+            self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def _load(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Dataset:
+    if args.example and args.data:
+        parser.error("give DATA or --example, not both")
+    if args.example:
+        return example(args.example)
+    if not args.data:
+        parser.error("DATA or --example NAME is required")
+    if os.path.isdir(args.data):
+        raise DataError(f"{args.data}: is a directory, not a data file")
+    return load_dataset(args.data, format=args.input_format, label_column=args.label_column, positive=args.positive)
+
+
+def _verify(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    data = _load(args, parser)
+    convention = args.convention or data.default_convention or "classic"
+    separator = None if args.separator is None else _parse_separator(args.separator)
+    progress = _Progress(sys.stderr, args.format == "text" and sys.stderr.isatty())
+    try:
+        trace = train(data, convention, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs,
+                      time_limit=args.time_limit, progress=progress)
+    finally:
+        progress.close()
+    check = check_trace(data, trace, separator=separator)
+    report = build_report(data, trace, check)
+    if args.format == "json":
+        sys.stdout.write(render_json(report))
+    else:
+        sys.stdout.write(render_text(report, max_updates=args.max_updates_shown))
+    return int(report["exit_code"])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code (the console script exits with it)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return _verify(args, parser)
+    except (DataError, InvalidArgument) as error:
+        sys.stderr.write(f"verify-perceptron: error: {error}\n")
+        return EXIT_USAGE
+    except MemoryError:
+        sys.stderr.write("verify-perceptron: error: out of memory; the data or the run is too large\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("verify-perceptron: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as error:  # a bug: say so in one line, never a traceback
+        sys.stderr.write(f"verify-perceptron: internal error: {type(error).__name__}: {error} (please report this)\n")
+        return EXIT_INTERNAL
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

@@ -12,6 +12,7 @@ checker compares a run against these numbers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -71,18 +72,25 @@ def geometry(data: Dataset, b: Fraction, v: Sequence[Fraction]) -> Geometry:
     >>> g.gamma, g.R_sq, g.ws_sq
     (Fraction(1, 1), Fraction(3, 1), Fraction(29, 1))
     """
-    margins = [y * (dot(v, x) + b) for x, y in zip(data.X, data.y)]
+    # In integers: x = N/L and (b, v) = (B, V)/M, so y·(v·x + b) = y·(V·N + B·L)/(L·M).
+    b, v = Fraction(b), tuple(Fraction(c) for c in v)
+    M = math.lcm(b.denominator, *(c.denominator for c in v))
+    B, V = int(b * M), [int(c * M) for c in v]
+    L = data.denominator
+    V_sq = sum(c * c for c in V)
+    raw = data.exact.matvec(V, slice(None), norm_sq=V_sq)
+    margins = [y * (r + B * L) for r, y in zip(raw, data.y)]
     worst = min(range(len(margins)), key=margins.__getitem__)
-    norms = [dot(x, x) for x in data.X]
-    v_sq = dot(v, v)
+    norms = data.row_norms_sq
+    L_sq = L * L
     return Geometry(
-        gamma=margins[worst],
+        gamma=Fraction(margins[worst], L * M),
         worst_sample=worst,
-        R_sq=1 + max(norms),
-        M_sq=max(norms),
-        beta=sum(norms, Fraction(0)) + len(norms),
-        ws_sq=b * b + v_sq,
-        v_sq=v_sq,
+        R_sq=1 + Fraction(max(norms), L_sq),
+        M_sq=Fraction(max(norms), L_sq),
+        beta=len(norms) + Fraction(sum(norms), L_sq),
+        ws_sq=b * b + Fraction(V_sq, M * M),
+        v_sq=Fraction(V_sq, M * M),
         b_sq=b * b,
     )
 
@@ -145,6 +153,8 @@ def note_bound(convention: str, g: Geometry) -> NoteBound:
         constants = (("D²", d_sq), ("β", g.beta))
         value = g.beta / d_sq
     elif convention == "split-bias":
+        if g.v_sq == 0:
+            raise ValueError("the separator's non-bias part is 0: note 004 normalises ‖α*‖ = 1, impossible here")
         # ‖α*‖ = 1 normalises the non-bias part only: divide by ‖v‖.
         rho_sq, alpha0_sq = gamma_sq / g.v_sq, g.b_sq / g.v_sq
         formula = "k <= (α0*² + 1)(1 + M²)/ρ²"

@@ -1,15 +1,25 @@
-"""The checker: every claim of the proofs, confirmed exactly at every update of a trace.
+"""The checker: every claim of the proofs, confirmed exactly at every update of a run.
 
-`check_trace` replays a `Trace` against its data. At each update it confirms
-that the update obeys the convention's rule (it was a mistake, its score and
-its step are what the rule gives) and evaluates every `Claim` that is a
-theorem for the convention and mode, exactly, with no square root anywhere.
-When the run claims convergence it also confirms that the final weights make
-no mistake on any sample.
+A `Checker` is told of each update as it happens (it is the engines'
+observer), so it needs memory for one weight vector, not for the trace. At
+each update it replays the update from the data and confirms that it obeys
+the convention's rule (it was a mistake, with the score the run reported,
+and it moved the weights by exactly the rule's step), then evaluates every
+`Claim` that is a theorem for the convention and mode, exactly, with no
+square root anywhere. At the end it confirms the run's totals and, when the
+run claims convergence, that the final weights make no mistake.
+
+It works in the integers of the fast engine (samples scaled by the common
+denominator L, weights W with w = (a/L)·W, separator W* = M·w*), where each
+update costs O(d) integer operations; every claim is homogeneous in those
+units (`verify_perceptron.claims.UNITS`), so each decision is the same as in
+rationals, and the values it reports are converted back to exact rationals.
 
 The separator w* is the user's, or by default the run's own final weights
 once the run has converged: they classify every sample correctly, so they
-are a valid w*.
+are a valid w*. `verify_run` runs an engine with the checker attached (twice
+in that default case, since w* is known only at the end); `check_trace`
+checks a recorded `Trace`.
 """
 
 from __future__ import annotations
@@ -19,15 +29,27 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from types import SimpleNamespace
 
+import math
+from collections.abc import Callable
+from typing import Any
+
+from . import engine, fast
+from ._intmath import ExactMatrix
 from .bounds import Geometry, NoteBound, geometry, note_bound, note_bounds
-from .claims import Claim, claims_for
-from .conventions import Convention, dot, get_convention
+from .claims import UNITS, Claim, claims_for
+from .conventions import Convention, get_convention
 from .dataset import Dataset
 from .errors import InvalidArgument, InvariantViolation
 from .rationals import as_rational
-from .trace import Trace, Update
+from .trace import Trace
 
-__all__ = ["Violation", "InvariantResult", "CheckResult", "check_trace", "assert_trace_verified"]
+__all__ = [
+    "Violation", "InvariantResult", "CheckResult", "Checker", "check_trace", "verify_run", "assert_trace_verified",
+    "ENGINES",
+]
+
+#: The engines `verify_run` can drive: the fast exact one and the reference that reads like the notes.
+ENGINES = ("fast", "reference")
 
 Vector = tuple[Fraction, ...]
 
@@ -103,6 +125,8 @@ class CheckResult:
         The w* used, in the convention's coordinates.
     separator_source : str or None
         ``"user"`` or ``"final"`` (the run's own final weights); None when there was none.
+    separator_note : str or None
+        How the separator was adjusted, if it was (a hard limiter's final weights made strict).
     geometry : Geometry or None
         The separator's exact measurements on the data.
     bounds : tuple of NoteBound
@@ -117,6 +141,7 @@ class CheckResult:
     geometry: Geometry | None
     bounds: tuple[NoteBound, ...] = field(default=())
     own_bound: NoteBound | None = None
+    separator_note: str | None = None
 
     @property
     def holds(self) -> bool:
@@ -134,24 +159,262 @@ class CheckResult:
         return all(r.skipped is None for r in self.invariants)
 
 
-def _resolve_separator(
-    data: Dataset, trace: Trace, conv: Convention, separator: Sequence[object] | None
-) -> tuple[Vector | None, str | None]:
-    width = data.n_features + 1
-    if separator is not None:
-        values = tuple(as_rational(v, name=f"separator[{j}]") for j, v in enumerate(separator))
-        if len(values) != width:
-            raise InvalidArgument(
-                f"separator has {len(values)} values; {conv.name} needs {width}: "
-                + ", ".join(conv.weight_names(data.n_features))
-            )
-        return values, "user"
-    if trace.converged:
-        return _strict(data, conv, trace.final_weights)
-    return None, None
+
+def _scaled_separator(separator: Sequence[Fraction]) -> tuple[list[int], int]:
+    """``(W*, M)`` with integer W* = M·w* and M the least common denominator."""
+    M = math.lcm(*(Fraction(v).denominator for v in separator))
+    return [int(Fraction(v) * M) for v in separator], M
 
 
-def _strict(data: Dataset, conv: Convention, w: Vector) -> tuple[Vector, str]:
+class Checker:
+    """Checks a run update by update, exactly: the engines' observer.
+
+    Parameters
+    ----------
+    data : Dataset
+        The data, in the order the run presents them.
+    convention : Convention or str
+        The run's convention.
+    rate : rational
+        The run's learning rate.
+    mode : {"online", "batch"}
+        The run's mode.
+    separator : sequence of rationals, optional
+        w* in the convention's coordinates; without it the claims about w* are skipped.
+    separator_source, separator_note : str, optional
+        Where w* came from and how it was adjusted, for the report.
+    claims : sequence of Claim, optional
+        The claims to evaluate (default: every theorem for the convention and mode).
+    matrix : ExactMatrix, optional
+        The scaled signed samples z_i = y_i·L·x~_i, if the caller has them already.
+
+    Examples
+    --------
+    >>> from verify_perceptron.examples import example
+    >>> from verify_perceptron import fast
+    >>> data = example("and")
+    >>> checker = Checker(data, "classic", rate=1, mode="online", separator=[-4, 3, 2])
+    >>> trace = fast.run(data, observer=checker)
+    >>> checker.finish(trace).holds
+    True
+    """
+
+    def __init__(
+        self,
+        data: Dataset,
+        convention: Convention | str,
+        *,
+        rate: object,
+        mode: str,
+        separator: Sequence[object] | None = None,
+        separator_source: str | None = None,
+        separator_note: str | None = None,
+        claims: Sequence[Claim] | None = None,
+        matrix: ExactMatrix | None = None,
+    ) -> None:
+        conv = convention if isinstance(convention, Convention) else get_convention(convention)
+        self.conv, self.mode, self.data = conv, mode, data
+        self.rate = as_rational(rate, name="eta")
+        self.a = conv.step_size(self.rate)
+        self.L = data.denominator
+        self.matrix = matrix if matrix is not None else ExactMatrix(fast.scaled_samples(data, conv)[1])
+        self.tie = [bool(t) for t in fast._tie_rule(conv, self.rate, data.y)]
+        width = data.n_features + 1
+        self.W = [0] * width  # the replayed weights, scaled: w = (a/L)·W
+        self.w_sq = 0
+        self.counts = [0] * data.n_samples
+        self.k = self.N = self.sum_n_sq = self.n_max = 0
+        self.sum_N_xsq = 0
+        self.epoch = 0
+
+        self.rule = InvariantResult(
+            "update-rule", f"each update is a mistake under {conv.name}'s rule and moves w by exactly that rule",
+            f"note {conv.note_number}'s algorithm",
+        )
+        self.separates = InvariantResult(
+            "separator-separates", "y_i·w*·x~_i > 0 for every sample i (γ > 0)", "the theorem's hypothesis (all notes)",
+        )
+        self.final = InvariantResult(
+            "final-weights-separate", "the final weights make no mistake on any sample", "the algorithm's stopping rule",
+        )
+        self.separator: tuple[Fraction, ...] | None = None
+        self.source, self.note = separator_source, separator_note
+        self.g: Geometry | None = None
+        self.bounds: tuple[NoteBound, ...] = ()
+        self.own: NoteBound | None = None
+        self.M = 1
+        self.margins: list[int] = []
+        self.gamma_scaled = 0
+        self.ws_sq_scaled = 0
+        self.w_ws = 0
+        if separator is None:
+            self.separates.holds, self.separates.skipped = None, "no separator: the run did not converge and none was given"
+        else:
+            values = tuple(as_rational(v, name=f"separator[{j}]") for j, v in enumerate(separator))
+            if len(values) != width:
+                raise InvalidArgument(
+                    f"separator has {len(values)} values; {conv.name} needs {width}: "
+                    + ", ".join(conv.weight_names(data.n_features))
+                )
+            self.separator = values
+            W_star, self.M = _scaled_separator(values)
+            self.ws_sq_scaled = sum(v * v for v in W_star)
+            # z_i·W* = y_i·L·M·(w*·x~_i): each sample's margin, scaled, exactly.
+            self.margins = self.matrix.matvec(W_star, slice(None), norm_sq=self.ws_sq_scaled)
+            b, v = conv.to_canonical(values)
+            self.g = geometry(data, b, v)
+            self.gamma_scaled = min(self.margins)
+            self.separates.n_checked = data.n_samples
+            self.separates.min_slack = self.g.gamma
+            if not self.g.separates:
+                i = self.g.worst_sample
+                self.separates.fail(Violation(0, 0, (i,), (("gamma", self.g.gamma),), f"y_{i}·w*·x~_{i} = {self.g.gamma} <= 0"))
+            else:
+                self.bounds = tuple(note_bounds(self.g))
+                self.own = note_bound(conv.name, self.g)
+        usable = self.g is not None and self.g.separates
+        chosen = list(claims) if claims is not None else claims_for(conv.name, mode)
+        self.claims: list[tuple[Claim, InvariantResult]] = []
+        for claim in chosen:
+            result = InvariantResult(claim.name, claim.text, claim.source)
+            if claim.needs_separator and not usable:
+                result.holds = None
+                result.skipped = "the separator does not separate" if self.g is not None else self.separates.skipped
+            self.claims.append((claim, result))
+        self.active = [(c, r) for c, r in self.claims if r.skipped is None]
+        self.usable = usable
+        self.snapshots: dict[str, dict[str, int | Fraction]] = {}
+        norms = self.matrix.norms_sq
+        self.norms = norms
+        self.constants: dict[str, int | Fraction] = {
+            "a": 1,
+            "R_sq": max(norms),
+            "beta": sum(norms),
+            "ws_sq": self.ws_sq_scaled,
+            "gamma": self.gamma_scaled,
+            "bound": self.own.value if self.own is not None else 0,
+        }
+
+    # --- per update -------------------------------------------------------------------------
+
+    def _fail_rule(self, k: int, epoch: int, samples: Sequence[int], message: str,
+                   values: tuple[tuple[str, Fraction], ...] = ()) -> None:
+        self.rule.fail(Violation(k, epoch, tuple(samples), values, message))
+
+    def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[object], *,
+                weights: Sequence[Fraction] | None = None, delta: Sequence[Fraction] | None = None) -> None:
+        """Check update k, caused by `samples` whose reported scaled scores z_i·W_(k-1) were `scores`.
+
+        `weights` and `delta`, in true units, are compared with the replay when a recorded trace has them.
+        """
+        self.rule.n_checked += 1
+        if k != self.k + 1 or epoch < max(self.epoch, 1):
+            self._fail_rule(k, epoch, samples, f"update {k} of epoch {epoch} follows update {self.k} of epoch {self.epoch}")
+        if not samples or (self.mode == "online" and len(samples) != 1) or list(samples) != sorted(set(samples)):
+            self._fail_rule(k, epoch, samples, f"samples {list(samples)} are not what one {self.mode} update can have")
+        self.k, self.epoch = k, epoch
+        Z = self.matrix.exact
+        W = self.W
+        step = [0] * len(W)
+        s_total = 0
+        for j, claimed in zip(samples, scores):
+            z = Z[j].tolist()
+            s = sum(map(int.__mul__, W, z)) if isinstance(z[0], int) else sum(int(w) * int(c) for w, c in zip(W, z))
+            if s != claimed:
+                shown_claim = claimed if isinstance(claimed, Fraction) else Fraction(claimed)  # type: ignore[arg-type]
+                self._fail_rule(k, epoch, samples, f"sample {j}'s score is not what the run reported", (
+                    ("recorded_score", self._score(j, shown_claim)), ("score", self._score(j, Fraction(s)))))
+            if not (s < 0 or (s == 0 and self.tie[j])):
+                self._fail_rule(k, epoch, samples, f"sample {j} is not a mistake under the rule", (
+                    ("label", Fraction(self.data.y[j])), ("score", self._score(j, Fraction(s)))))
+            step = [t + int(c) for t, c in zip(step, z)]
+            s_total += s
+            self.counts[j] += 1
+            self.sum_N_xsq += self.norms[j]
+        n = len(samples)
+        step_sq = self.norms[samples[0]] if n == 1 else sum(t * t for t in step)
+        prev_w_sq, prev_w_ws = self.w_sq, self.w_ws
+        self.W = [w + t for w, t in zip(W, step)]
+        self.w_sq = prev_w_sq + 2 * s_total + step_sq  # ‖W + D‖² = ‖W‖² + 2·W·D + ‖D‖²
+        if self.usable:
+            self.w_ws = prev_w_ws + sum(self.margins[j] for j in samples)
+        if delta is not None and tuple(delta) != self._true(step):
+            self._fail_rule(k, epoch, samples, f"the step is {_vec(delta)}, the rule gives {_vec(self._true(step))}")
+        if weights is not None and tuple(weights) != self._true(self.W):
+            self._fail_rule(k, epoch, samples,
+                            f"w_k is {_vec(weights)}, but w_(k-1) + the rule's step is {_vec(self._true(self.W))}")
+        self.N += n
+        self.sum_n_sq += n * n
+        self.n_max = max(self.n_max, n)
+        q = SimpleNamespace(
+            k=k, N=self.N, n=n, n_max=self.n_max, sum_n_sq=self.sum_n_sq, sum_N_xsq=self.sum_N_xsq,
+            w_sq=self.w_sq, prev_w_sq=prev_w_sq, step_sq=step_sq, w_ws=self.w_ws, prev_w_ws=prev_w_ws,
+            **self.constants,
+        )
+        for claim, result in self.active:
+            slack = claim.slack(q)
+            result.n_checked += 1
+            if result.min_slack is None or slack < result.min_slack:
+                result.min_slack, result.min_slack_at = slack, k
+                self.snapshots[claim.name] = dict(vars(q))
+            if slack < 0 and result.first_violation is None:
+                values = tuple(sorted((name, self._to_true(name, getattr(q, name))) for name in claim.uses))
+                result.fail(Violation(k, epoch, tuple(samples), values))
+
+    # --- units ------------------------------------------------------------------------------
+
+    def _to_true(self, name: str, value: int | Fraction) -> Fraction:
+        p, q, r = UNITS[name]
+        return Fraction(value) * self.a**p / (self.L**q * self.M**r)
+
+    def _true(self, vector: Sequence[int]) -> tuple[Fraction, ...]:
+        return tuple(Fraction(self.a.numerator * v, self.a.denominator * self.L) for v in vector)
+
+    def _score(self, j: int, s: Fraction) -> Fraction:
+        """A scaled score z_j·W back in true units: w·x~_j = (a/L²)·y_j·s."""
+        return self.a * self.data.y[j] * s / (self.L * self.L)
+
+    # --- the end ----------------------------------------------------------------------------
+
+    def finish(self, trace: Trace | None = None) -> CheckResult:
+        """Confirm the run's totals and final weights; return every claim's verdict."""
+        if trace is not None:
+            if trace.n_updates != self.k:
+                self._fail_rule(0, 0, (), f"the run reports {trace.n_updates} updates; {self.k} were observed")
+            if tuple(trace.mistakes_per_sample) != tuple(self.counts):
+                self._fail_rule(0, 0, (), "the run's per-sample mistake counts N_μ are not those of its updates")
+            if tuple(trace.final_weights) != self._true(self.W):
+                self._fail_rule(0, 0, (), "the run's final weights are not the sum of its updates")
+        results = [self.rule, self.separates]
+        if trace is not None and trace.converged:
+            # The run's own final weights (they equal the replay's unless the record is wrong),
+            # scaled by a positive factor to integers: no sign changes.
+            final, _ = _scaled_separator(tuple(w * self.L / self.a for w in trace.final_weights))
+            scores = self.matrix.matvec(final, slice(None), norm_sq=sum(v * v for v in final))
+            for i, s in enumerate(scores):
+                self.final.n_checked += 1
+                if s < 0 or (s == 0 and self.tie[i]):
+                    self.final.fail(Violation(0, 0, (i,), (
+                        ("label", Fraction(self.data.y[i])), ("score", self._score(i, Fraction(s)))),
+                        "a mistake after convergence"))
+                    break
+            results.append(self.final)
+        for claim, result in self.claims:
+            if result.min_slack is not None:
+                snapshot = self.snapshots[claim.name]
+                true_q = SimpleNamespace(**{name: self._to_true(name, v) for name, v in snapshot.items()})
+                result.min_slack = Fraction(claim.slack(true_q))
+            results.append(result)
+        return CheckResult(tuple(results), self.separator, self.source, self.g, self.bounds, self.own, self.note)
+
+    def status(self) -> str:
+        """One line for a progress display: updates so far and the mistake bound's slack."""
+        if self.own is not None:
+            return f"{self.N} mistakes, bound {float(self.own.value):.4g}"
+        return f"{self.N} mistakes"
+
+
+def _strict(data: Dataset, conv: Convention, final: Sequence[Fraction]) -> tuple[tuple[Fraction, ...], str | None]:
     """The final weights as w*, made strict when a hard limiter left a class -1 score at exactly 0.
 
     sgn(0) = -1 lets note 001's run stop with w·x~ = 0 on a class -1 sample, so
@@ -159,15 +422,19 @@ def _strict(data: Dataset, conv: Convention, w: Vector) -> tuple[Vector, str]:
     is then > 0; lowering the bias by half the smallest of them, δ, keeps those
     >= δ and makes every class -1 score <= -δ: a strict separator, exactly.
     """
+    w = tuple(final)
     b, v = conv.to_canonical(w)
-    scores = [dot(v, x) + b for x in data.X]
-    if all(y * s > 0 for s, y in zip(scores, data.y)):
-        return w, "final"
-    positive = [s for s, y in zip(scores, data.y) if y > 0 and s > 0]
-    if not positive or any(s > 0 for s, y in zip(scores, data.y) if y < 0):
-        return w, "final"  # not a clean hard-limiter stop: let the checks report it
+    W, M = _scaled_separator((b, *v))
+    L = data.denominator
+    raw = data.exact.matvec(W[1:], slice(None), norm_sq=sum(c * c for c in W))
+    scores = [Fraction(r + W[0] * L, L * M) for r in raw]  # v·x_i + b, exactly
+    if all(y * sc > 0 for sc, y in zip(scores, data.y)):
+        return w, None
+    positive = [sc for sc, y in zip(scores, data.y) if y > 0 and sc > 0]
+    if not positive or any(sc > 0 for sc, y in zip(scores, data.y) if y < 0):
+        return w, None  # not a clean hard-limiter stop: let the checks report it
     delta = min(positive) / 2
-    return conv.from_canonical(b - delta, v), f"final, bias lowered by {delta} (a class -1 score was 0)"
+    return conv.from_canonical(b - delta, v), f"bias lowered by {delta}: a class -1 score was exactly 0"
 
 
 def check_trace(
@@ -177,14 +444,14 @@ def check_trace(
     separator: Sequence[object] | None = None,
     claims: Sequence[Claim] | None = None,
 ) -> CheckResult:
-    """Check a trace against its data, exactly, at every update.
+    """Check a recorded trace against its data, exactly, at every update.
 
     Parameters
     ----------
     data : Dataset
         The data the trace was run on, in the same order.
     trace : Trace
-        The run to check (from `verify_perceptron.engine.train` or elsewhere).
+        The run to check, with all its updates (from `verify_perceptron.engine.train` or elsewhere).
     separator : sequence of rationals, optional
         w* in the convention's own coordinates; by default the run's final
         weights if it converged.
@@ -205,130 +472,106 @@ def check_trace(
     >>> result.holds, [r.n_checked for r in result.invariants][:3]
     (True, [18, 4, 4])
     """
-    conv = get_convention(trace.convention)
-    a = conv.step_size(trace.rate)
-    xs = [conv.augment(x) for x in data.X]
-    x_sq = [dot(x, x) for x in xs]
-    w_star, source = _resolve_separator(data, trace, conv, separator)
-    chosen = list(claims) if claims is not None else claims_for(conv.name, trace.mode)
-
-    g: Geometry | None = None
-    bounds: tuple[NoteBound, ...] = ()
-    own: NoteBound | None = None
-    results: list[InvariantResult] = []
-
-    rule = InvariantResult("update-rule", f"each update is a mistake under {conv.name}'s rule and moves w by exactly that rule", f"note {conv.note_number}'s algorithm")
-    separates = InvariantResult("separator-separates", "y_i·w*·x~_i > 0 for every sample i (γ > 0)", "the theorem's hypothesis (all notes)")
-    results += [rule, separates]
-    final = InvariantResult("final-weights-separate", "the final weights make no mistake on any sample", "the algorithm's stopping rule")
-    if w_star is None:
-        separates.holds, separates.skipped = None, "no separator: the run did not converge and none was given"
-    else:
-        b, v = conv.to_canonical(w_star)
-        g = geometry(data, b, v)
-        separates.n_checked = data.n_samples
-        separates.min_slack, separates.min_slack_at = g.gamma, None
-        if not g.separates:
-            i = g.worst_sample
-            separates.fail(Violation(0, 0, (i,), (("gamma", g.gamma),), f"y_{i}·w*·x~_{i} = {g.gamma} <= 0"))
-        else:
-            bounds = tuple(note_bounds(g))
-            own = note_bound(conv.name, g)
-    usable = g is not None and g.separates
-    per_claim = []
-    for claim in chosen:
-        result = InvariantResult(claim.name, claim.text, claim.source)
-        if claim.needs_separator and not usable:
-            result.holds = None
-            result.skipped = "the separator does not separate" if g is not None else separates.skipped
-        results.append(result)
-        per_claim.append((claim, result))
-
-    # Running quantities, updated once per update (each in O(d)).
-    prev: Vector = tuple(Fraction(0) for _ in xs[0])
-    prev_w_sq = Fraction(0)
-    prev_w_ws = Fraction(0)
-    n_mistakes = 0
-    sum_N_xsq = Fraction(0)
-    sum_n_sq = 0
-    n_max = 0
-    for update in trace.updates:
-        _check_rule(rule, conv, trace, xs, data.y, prev, update)
-        n = len(update.samples)
-        n_mistakes += n
-        sum_N_xsq += sum(x_sq[j] for j in update.samples)
-        sum_n_sq += n * n
-        n_max = max(n_max, n)
-        w = update.weights
-        w_sq = dot(w, w)
-        step = [Fraction(0)] * len(w)
-        for j in update.samples:
-            step = [s + a * data.y[j] * xj for s, xj in zip(step, xs[j])]
-        q = SimpleNamespace(
-            k=update.k, N=n_mistakes, n=n, a=a, w_sq=w_sq, prev_w_sq=prev_w_sq,
-            step_sq=dot(step, step), sum_N_xsq=sum_N_xsq, sum_n_sq=sum_n_sq, n_max=n_max,
+    if trace.updates_truncated:
+        raise InvalidArgument(
+            f"the trace keeps {len(trace.updates)} of its {trace.n_updates} updates; "
+            "check it while it runs (verify_run) or record all of them"
         )
-        if g is not None:
-            q.R_sq, q.beta, q.ws_sq = g.R_sq, g.beta, g.ws_sq
-        if usable and g is not None and own is not None and w_star is not None:
-            q.gamma, q.bound = g.gamma, own.value
-            q.w_ws, q.prev_w_ws = dot(w, w_star), prev_w_ws
-        else:
-            q.R_sq = 1 + max(x_sq) if g is None else g.R_sq
-            q.beta = sum(x_sq, Fraction(0))
-        for claim, result in per_claim:
-            if result.skipped is not None:
-                continue
-            slack = claim.slack(q)
-            result.record(slack, update.k)
-            if slack < 0:
-                values = tuple(sorted((name, Fraction(getattr(q, name))) for name in claim.uses))
-                result.fail(Violation(update.k, update.epoch, update.samples, values))
-        prev, prev_w_sq = w, w_sq
-        if usable:
-            prev_w_ws = q.w_ws
-    if trace.converged:
-        _check_final(final, conv, trace, xs, data.y)
-        results.insert(2, final)
-    return CheckResult(tuple(results), w_star, source, g, bounds, own)
+    conv = get_convention(trace.convention)
+    source, note = None, None
+    if separator is not None:
+        source = "user"
+    elif trace.converged:
+        separator, note = _strict(data, conv, trace.final_weights)
+        source = "final"
+    checker = Checker(data, conv, rate=trace.rate, mode=trace.mode, separator=separator,
+                      separator_source=source, separator_note=note, claims=claims)
+    a, L = checker.a, checker.L
+    for u in trace.updates:
+        # Reported scores back to the scaled units: z·W = y·(L²/a)·(w·x~).
+        scaled = [data.y[j] * score * L * L / a for j, score in zip(u.samples, u.scores)]
+        scores = [int(s) if s.denominator == 1 else s for s in scaled]
+        checker.observe(u.k, u.epoch, u.samples, scores, weights=u.weights, delta=u.delta)
+    return checker.finish(trace)
 
 
-def _check_rule(
-    result: InvariantResult, conv: Convention, trace: Trace, xs: list[Vector], ys: Sequence[int],
-    prev: Vector, update: Update,
-) -> None:
-    """Confirm that `update` is what the rule does to `prev`: every sample a mistake, the exact step."""
-    problem = None
-    expected = [Fraction(0)] * len(prev)
-    for j, recorded in zip(update.samples, update.scores):
-        score = dot(prev, xs[j])
-        factor = conv.decide(score, ys[j], trace.rate)
-        if score != recorded:
-            problem = (f"sample {j}'s score w_(k-1)·x~ is {score}, the trace says {recorded}", (("score", score), ("recorded_score", recorded)))
-            break
-        if factor is None:
-            problem = (f"sample {j} is not a mistake (score {score}, label {ys[j]:+d})", (("label", Fraction(ys[j])), ("score", score)))
-            break
-        expected = [e + factor * xj for e, xj in zip(expected, xs[j])]
-    if problem is None and tuple(expected) != update.delta:
-        problem = (f"the step is {_vec(update.delta)}, the rule gives {_vec(expected)}", ())
-    if problem is None:
-        after = tuple(p + d for p, d in zip(prev, update.delta))
-        if after != update.weights:
-            problem = (f"w_k is {_vec(update.weights)}, but w_(k-1) + step is {_vec(after)}", ())
-    result.n_checked += 1
-    if problem is not None:
-        result.fail(Violation(update.k, update.epoch, update.samples, tuple(problem[1]), problem[0]))
+class _Tee:
+    def __init__(self, *observers: Any) -> None:
+        self.observers = [o for o in observers if o is not None]
+
+    def observe(self, k: int, epoch: int, samples: list[int], scores: list[int]) -> None:
+        for observer in self.observers:
+            observer.observe(k, epoch, samples, scores)
 
 
-def _check_final(result: InvariantResult, conv: Convention, trace: Trace, xs: list[Vector], ys: Sequence[int]) -> None:
-    w = trace.final_weights
-    for i, (x, y) in enumerate(zip(xs, ys)):
-        score = dot(w, x)
-        result.n_checked += 1
-        if conv.decide(score, y, trace.rate) is not None:
-            result.fail(Violation(0, 0, (i,), (("label", Fraction(y)), ("score", score)), "a mistake after convergence"))
-            return
+def verify_run(
+    data: Dataset,
+    convention: Convention | str = "classic",
+    *,
+    eta: object = 1,
+    mode: str = "online",
+    max_epochs: int = 1000,
+    time_limit: float | None = None,
+    separator: Sequence[object] | None = None,
+    engine_name: str = "fast",
+    progress: Callable[[int, int, str], None] | None = None,
+    recorder: Any = None,
+    keep_updates: int | None = 1000,
+) -> tuple[Trace, CheckResult]:
+    """Run a note's perceptron with the checker attached; the `verify` command's work.
+
+    With no `separator` the run's own final weights serve as w*, known only
+    at the end, so a converging run is run twice, deterministically: the
+    second time with every claim checked. Memory does not grow with the
+    number of updates (beyond the first `keep_updates`, kept for the report).
+
+    Parameters
+    ----------
+    engine_name : {"fast", "reference"}
+        The fast exact engine, or the reference engine that reads like the notes.
+    progress : callable, optional
+        Called as ``progress(epoch, n_updates, status)`` after each pass.
+    recorder : observer, optional
+        Also told of every update of the final pass (to write a trace file).
+
+    Examples
+    --------
+    >>> from verify_perceptron.examples import example
+    >>> trace, result = verify_run(example("and"))
+    >>> [str(w) for w in trace.final_weights], result.holds, result.separator_source
+    (['-4', '3', '2'], True, 'final')
+    """
+    if engine_name not in ENGINES:
+        raise InvalidArgument(f"engine={engine_name!r} must be one of {', '.join(ENGINES)}")
+    conv, rate = engine._check_settings(convention, eta, mode, max_epochs)
+    if engine_name == "reference":
+        trace = engine.train(data, conv, eta=rate, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
+                             progress=None if progress is None else (lambda e, n: progress(e, n, "")))
+        if recorder is not None:
+            for u in trace.updates:
+                recorder.observe(u.k, u.epoch, list(u.samples), [
+                    int(data.y[j] * sc * data.denominator**2 / conv.step_size(rate)) for j, sc in zip(u.samples, u.scores)])
+        return trace, check_trace(data, trace, separator=separator)
+    matrix = ExactMatrix(fast.scaled_samples(data, conv)[1])
+
+    def attempt(w_star: Sequence[object] | None, source: str | None, note: str | None,
+                sink: Any) -> tuple[Trace, CheckResult]:
+        checker = Checker(data, conv, rate=rate, mode=mode, separator=w_star, separator_source=source,
+                          separator_note=note, matrix=matrix)
+        report = None if progress is None else (lambda e, n: progress(e, n, checker.status()))
+        trace = fast.run(data, conv, eta=rate, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
+                         progress=report, observer=_Tee(checker, sink), keep_updates=keep_updates, matrix=matrix)
+        return trace, checker.finish(trace)
+
+    if separator is not None:
+        return attempt(separator, "user", None, recorder)
+    trace, result = attempt(None, None, None, None)
+    if not trace.converged:
+        if recorder is not None:  # the run without a separator was the only one: replay it for the record
+            trace, result = attempt(None, None, None, recorder)
+        return trace, result
+    w_star, note = _strict(data, conv, trace.final_weights)
+    return attempt(w_star, "final", note, recorder)
 
 
 def _vec(v: Sequence[Fraction]) -> str:

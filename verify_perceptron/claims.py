@@ -27,7 +27,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Claim", "CLAIMS", "claims_for"]
+__all__ = ["Claim", "CLAIMS", "UNITS", "claims_for"]
+
+#: How each quantity scales when the checker works in integers: with samples scaled by L (so
+#: x~ = X/L), weights w = (a/L)·W and a separator w* = W*/M, a quantity's true value is its
+#: integer value times a**p / (L**q · M**r), for (p, q, r) below. Every claim is homogeneous in
+#: these units (each side scales alike), so its sign can be decided on the integers.
+UNITS: dict[str, tuple[int, int, int]] = {
+    "a": (1, 0, 0),
+    "k": (0, 0, 0), "N": (0, 0, 0), "n": (0, 0, 0), "n_max": (0, 0, 0), "sum_n_sq": (0, 0, 0), "bound": (0, 0, 0),
+    "gamma": (0, 1, 1),
+    "w_ws": (1, 1, 1), "prev_w_ws": (1, 1, 1),
+    "w_sq": (2, 2, 0), "prev_w_sq": (2, 2, 0), "step_sq": (2, 2, 0),
+    "sum_N_xsq": (0, 2, 0), "R_sq": (0, 2, 0), "beta": (0, 2, 0),
+    "ws_sq": (0, 0, 2),
+}
 
 Side = Callable[[Any], Any]
 

@@ -22,7 +22,7 @@ from typing import TextIO
 
 from . import __version__
 from .checks import check_trace
-from .conventions import CONVENTIONS
+from .conventions import CONVENTIONS, get_convention
 from .dataset import Dataset, load_dataset
 from .engine import MODES, train
 from .errors import DataError, InvalidArgument
@@ -136,22 +136,30 @@ class _Progress:
             self.stream.flush()
 
 
-def _load(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Dataset:
+def _load(args: argparse.Namespace) -> Dataset:
     if args.example and args.data:
-        parser.error("give DATA or --example, not both")
+        raise InvalidArgument(f"give DATA ({args.data}) or --example {args.example}, not both")
     if args.example:
+        for option, value in (("--label-column", args.label_column), ("--positive", args.positive)):
+            if value is not None:
+                raise InvalidArgument(f"{option} {value} applies to a data file, not to --example {args.example}")
         return example(args.example)
     if not args.data:
-        parser.error("DATA or --example NAME is required")
+        raise InvalidArgument("DATA or --example NAME is required")
     if os.path.isdir(args.data):
         raise DataError(f"{args.data}: is a directory, not a data file")
     return load_dataset(args.data, format=args.input_format, label_column=args.label_column, positive=args.positive)
 
 
-def _verify(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    data = _load(args, parser)
-    convention = args.convention or data.default_convention or "classic"
+def _verify(args: argparse.Namespace) -> int:
+    data = _load(args)
+    convention = get_convention(args.convention or data.default_convention or "classic")
     separator = None if args.separator is None else _parse_separator(args.separator)
+    if separator is not None and len(separator) != data.n_features + 1:
+        raise InvalidArgument(
+            f"--separator has {len(separator)} values; {convention.name} needs {data.n_features + 1}: "
+            + ", ".join(convention.weight_names(data.n_features))
+        )
     progress = _Progress(sys.stderr, args.format == "text" and sys.stderr.isatty())
     try:
         trace = train(data, convention, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs,
@@ -170,12 +178,15 @@ def _verify(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (the console script exits with it)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit:  # --help, --version, or a usage error already reported
+        return exit.code if isinstance(exit.code, int) else EXIT_USAGE
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
-        return _verify(args, parser)
+        return _verify(args)
     except (DataError, InvalidArgument) as error:
         sys.stderr.write(f"verify-perceptron: error: {error}\n")
         return EXIT_USAGE

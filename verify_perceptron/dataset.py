@@ -12,19 +12,24 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import os
+import re
 import zipfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
+from ._intmath import ExactMatrix
 from .errors import DataError
-from .rationals import as_rational, parse_rational
+from .rationals import as_rational, parse_rational, shown as _shown
 
 __all__ = ["Dataset", "load_dataset", "load_csv", "load_libsvm", "load_numpy", "from_arrays", "LABEL_NAMES"]
 
 #: Column names recognised as the label column of a CSV file, in this order.
 LABEL_NAMES = ("label", "y", "target", "class")
+_INTEGER = re.compile(r"[+-]?[0-9]{1,9}")
+
 #: Largest dimension a sparse file may declare; a larger index is refused
 #: rather than allocated.
 MAX_FEATURES = 100_000
@@ -32,65 +37,124 @@ MAX_FEATURES = 100_000
 MAX_CELLS = 20_000_000
 
 
-@dataclass(frozen=True)
 class Dataset:
     """Labelled rational data: ``X[i]`` is sample i, ``y[i]`` its label (+1 or -1).
 
+    The values are stored once, exactly, as an integer matrix over one common
+    denominator: ``X[i][j] == Fraction(numerators[i, j], denominator)``, in
+    lowest terms over the whole matrix. Scaling every sample by the same
+    positive number changes no decision of any of the five perceptrons, so
+    the fast engine works on `numerators` directly; `X` gives the same values
+    as `Fraction` for code that reads like the notes.
+
     Parameters
     ----------
-    X : tuple of tuple of Fraction
+    X : sequence of sequences of Fraction, optional
         The samples, all of the same dimension, without any bias input.
-    y : tuple of int
+    y : sequence of int
         Labels in {-1, +1}.
     source : str
         Where the data came from (a path or ``example:NAME``).
-    feature_names : tuple of str
-        One name per feature.
+    feature_names : sequence of str
+        One name per feature (default ``x1, x2, ...``).
     binary_float : bool
         True when the values were read from binary floating point and converted
         exactly (so ``0.1`` was the double nearest to 1/10).
-    labels : tuple of str
+    labels : (str, str)
         The original spelling of the negative and the positive label.
+    default_convention : str, optional
+        The convention an example's note uses.
+    numerators, denominator : array of int and int, optional
+        The values as integers over one positive denominator, instead of `X`.
 
     Examples
     --------
-    >>> data = Dataset(X=((Fraction(0), Fraction(1)),), y=(1,))
-    >>> data.n_samples, data.n_features
-    (1, 2)
+    >>> data = Dataset(X=((Fraction(1, 2), Fraction(1, 3)), (Fraction(0), Fraction(1))), y=(1, -1))
+    >>> data.n_samples, data.n_features, data.denominator, data.numerators.tolist()
+    (2, 2, 6, [[3, 2], [0, 6]])
+    >>> data.X[0]
+    (Fraction(1, 2), Fraction(1, 3))
     """
 
-    X: tuple[tuple[Fraction, ...], ...]
-    y: tuple[int, ...]
-    source: str = "<memory>"
-    feature_names: tuple[str, ...] = ()
-    binary_float: bool = False
-    labels: tuple[str, str] = ("-1", "1")
-    default_convention: str | None = field(default=None, compare=False)
-
-    def __post_init__(self) -> None:
-        if not self.X:
-            raise DataError(f"{self.source}: no samples")
-        width = len(self.X[0])
-        for i, row in enumerate(self.X):
-            if len(row) != width:
-                raise DataError(f"{self.source}: sample {i} has {len(row)} features, sample 0 has {width}")
-        if len(self.y) != len(self.X):
-            raise DataError(f"{self.source}: {len(self.X)} samples but {len(self.y)} labels")
+    def __init__(
+        self,
+        X: Sequence[Sequence[Fraction]] | None = None,
+        y: Sequence[int] = (),
+        source: str = "<memory>",
+        feature_names: Sequence[str] = (),
+        binary_float: bool = False,
+        labels: tuple[str, str] = ("-1", "1"),
+        default_convention: str | None = None,
+        *,
+        numerators: Any = None,
+        denominator: int = 1,
+    ) -> None:
+        self.source = source
+        if X is not None:
+            numerators, denominator = _common_denominator(X, source)
+        if numerators is None:
+            raise DataError(f"{source}: no samples")
+        self.numerators, self.denominator = _lowest_terms(numerators, denominator, source)
+        self.y = tuple(int(label) for label in y)
+        self.binary_float = binary_float
+        self.labels = labels
+        self.default_convention = default_convention
+        if len(self.y) != self.n_samples:
+            raise DataError(f"{source}: {self.n_samples} samples but {len(self.y)} labels")
         for i, label in enumerate(self.y):
             if label not in (-1, 1):
-                raise DataError(f"{self.source}: label y[{i}]={label!r} must be -1 or +1")
-        if not self.feature_names:
-            object.__setattr__(self, "feature_names", tuple(f"x{j + 1}" for j in range(width)))
+                raise DataError(f"{source}: label y[{i}]={label!r} must be -1 or +1")
+        self.feature_names = tuple(feature_names) or tuple(f"x{j + 1}" for j in range(self.n_features))
+        if len(set(self.y)) < 2:
+            raise DataError(f"{source}: only one class (label {self.y[0]:+d}); the perceptron needs two")
+        self._X: tuple[tuple[Fraction, ...], ...] | None = None
+        self._exact: ExactMatrix | None = None
+
+    @property
+    def X(self) -> tuple[tuple[Fraction, ...], ...]:
+        """The samples as exact `Fraction` tuples (built on first use)."""
+        if self._X is None:
+            d = self.denominator
+            self._X = tuple(tuple(Fraction(int(v), d) for v in row) for row in self.numerators.tolist())
+        return self._X
+
+    @property
+    def exact(self) -> ExactMatrix:
+        """`numerators` wrapped for exact, fast products with integer vectors (built on first use)."""
+        if self._exact is None:
+            self._exact = ExactMatrix(self.numerators)
+        return self._exact
+
+    @property
+    def row_norms_sq(self) -> list[int]:
+        """``‖numerators[i]‖²`` for each sample, exactly (so ‖x_i‖² is this over denominator²)."""
+        return self.exact.norms_sq
 
     @property
     def n_samples(self) -> int:
         """Number of samples."""
-        return len(self.X)
+        return int(self.numerators.shape[0])
 
     @property
     def n_features(self) -> int:
         """Dimension of a sample, without the bias input."""
-        return len(self.X[0])
+        return int(self.numerators.shape[1])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Dataset):
+            return NotImplemented
+        return (
+            self.denominator == other.denominator
+            and self.numerators.shape == other.numerators.shape
+            and bool((self.numerators == other.numerators).all())
+            and (self.y, self.source, self.feature_names, self.binary_float, self.labels)
+            == (other.y, other.source, other.feature_names, other.binary_float, other.labels)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Dataset(source={self.source!r}, n_samples={self.n_samples}, n_features={self.n_features})"
 
     def reordered(self, order: Sequence[int]) -> Dataset:
         """The same data presented in another order (``order[i]`` is the old index).
@@ -104,14 +168,76 @@ class Dataset:
         if sorted(order) != list(range(self.n_samples)):
             raise ValueError(f"order={list(order)!r} is not a permutation of range({self.n_samples})")
         return Dataset(
-            X=tuple(self.X[i] for i in order),
             y=tuple(self.y[i] for i in order),
             source=self.source,
             feature_names=self.feature_names,
             binary_float=self.binary_float,
             labels=self.labels,
             default_convention=self.default_convention,
+            numerators=self.numerators[list(order)],
+            denominator=self.denominator,
         )
+
+
+#: Largest magnitude kept in an int64 array; larger values use Python integers (dtype object).
+_INT64_SAFE = 2**62
+
+
+def _integer_array(rows: Any) -> Any:
+    """An int64 array when every value fits comfortably, else an object array of Python ints."""
+    import numpy as np
+
+    flat_max = max((abs(int(v)) for row in rows for v in row), default=0)
+    if flat_max < _INT64_SAFE:
+        return np.array(rows, dtype=np.int64).reshape(len(rows), -1)
+    array = np.empty((len(rows), len(rows[0]) if rows else 0), dtype=object)
+    for i, row in enumerate(rows):
+        array[i, :] = [int(v) for v in row]
+    return array
+
+
+def _common_denominator(X: Sequence[Sequence[Fraction]], source: str) -> tuple[Any, int]:
+    rows = [tuple(row) for row in X]
+    if not rows:
+        raise DataError(f"{source}: no samples")
+    width = len(rows[0])
+    for i, row in enumerate(rows):
+        if len(row) != width:
+            raise DataError(f"{source}: sample {i} has {len(row)} features, sample 0 has {width}")
+    if width == 0:
+        raise DataError(f"{source}: samples have no features")
+    common = 1
+    for row in rows:
+        for value in row:
+            common = math.lcm(common, Fraction(value).denominator)
+    ints = [[(Fraction(v).numerator * (common // Fraction(v).denominator)) for v in row] for row in rows]
+    return _integer_array(ints), common
+
+
+def _lowest_terms(numerators: Any, denominator: int, source: str) -> tuple[Any, int]:
+    """Divide numerators and denominator by their common factor, so equal data compare equal."""
+    import numpy as np
+
+    array = np.asarray(numerators)
+    if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] == 0:
+        raise DataError(f"{source}: numerators of shape {array.shape}; a non-empty 2-D array is needed")
+    if array.dtype.kind not in "iuO":
+        raise DataError(f"{source}: numerators of dtype {array.dtype}; integers are needed")
+    if isinstance(denominator, bool) or int(denominator) != denominator or denominator < 1:
+        raise DataError(f"{source}: denominator={denominator!r} must be a positive integer")
+    denominator = int(denominator)
+    if array.dtype.kind == "O":
+        common = denominator
+        for v in array.flat:
+            common = math.gcd(common, int(v))
+        if common > 1:
+            array = np.vectorize(lambda v: int(v) // common, otypes=[object])(array)
+        return array, denominator // common
+    array = array.astype(np.int64, copy=False)
+    common = math.gcd(denominator, int(np.gcd.reduce(array, axis=None)))
+    if common > 1:
+        array = array // common
+    return array, denominator // common
 
 
 # --- labels -------------------------------------------------------------------------------------
@@ -133,12 +259,12 @@ def _map_labels(
     """Map raw labels to {-1, +1}: {-1,+1} as is, {0,1} with 0 -> -1, or two values and `positive`."""
     keys = [_label_key(r) for r in raw_labels]
     distinct = list(dict.fromkeys(keys))
-    shown = ", ".join(repr(str(k)) for k in distinct[:5]) + (", ..." if len(distinct) > 5 else "")
+    shown = ", ".join(_shown(str(k)) for k in distinct[:5]) + (", ..." if len(distinct) > 5 else "")
     if len(distinct) > 2:
         third = distinct[2]
         at = keys.index(third)
         where = f"{source}:{lines[at]}" if lines else f"{source}: sample {at}"
-        raise DataError(f"{where}: label {str(third)!r} is a third label value ({shown}); exactly two are needed")
+        raise DataError(f"{where}: label {_shown(str(third))} is a third label value ({shown}); exactly two are needed")
     if positive is not None:
         pos_key = _label_key(positive)
         if pos_key not in distinct:
@@ -186,7 +312,15 @@ def from_arrays(
             except ValueError as error:
                 raise DataError(f"{source}: {error}") from None
         rows.append(tuple(converted))
-    raw = [as_rational(v, name="y") if not isinstance(v, str) else v for v in y]
+    raw: list[str | Fraction] = []
+    for i, v in enumerate(y):
+        if isinstance(v, str):
+            raw.append(v)
+            continue
+        try:
+            raw.append(Fraction(int(v)) if isinstance(v, bool) else as_rational(v, name=f"y[{i}]"))
+        except ValueError as error:
+            raise DataError(f"{source}: {error}") from None
     labels, spelling = _map_labels(raw, positive=positive, source=source)
     if len(labels) != len(rows):
         raise DataError(f"{source}: {len(rows)} samples but {len(labels)} labels")
@@ -231,7 +365,7 @@ def _label_column(header: list[str] | None, width: int, label_column: str | None
     if label_column is not None:
         if label_column.strip().lower() in names:
             return names.index(label_column.strip().lower())
-        if label_column.strip().lstrip("-").isdigit():
+        if _INTEGER.fullmatch(label_column.strip()):
             index = int(label_column)
             if 1 <= index <= width:
                 return index - 1
@@ -262,6 +396,10 @@ def load_csv(path: str, *, label_column: str | None = None, positive: str | None
         empty file, one class only or more than two label values.
     """
     text = _read_text(path)
+    # Comment lines go before the CSV parser sees them (a quote in a comment must not swallow
+    # the rows after it); an empty line keeps the line numbers right.
+    text = "\n".join("" if line.lstrip().startswith("#") else line for line in text.split("\n"))
+    csv.field_size_limit(2**31 - 1)  # a huge cell is the number parser's to refuse, by name
     reader = csv.reader(io.StringIO(text))
     rows: list[tuple[int, list[str]]] = []
     while True:
@@ -278,7 +416,11 @@ def load_csv(path: str, *, label_column: str | None = None, positive: str | None
         raise DataError(f"{path}: empty file: no data rows")
     first_line, first = rows[0]
     lowered = {c.strip().lower() for c in first}
-    names_label = label_column is not None and label_column.strip().lower() in lowered
+    names_label = (
+        label_column is not None
+        and not _INTEGER.fullmatch(label_column.strip())
+        and label_column.strip().lower() in lowered
+    )
     if not any(_is_number(c) for c in first) or names_label or lowered & set(LABEL_NAMES):
         header: list[str] | None = [c.strip() for c in first]
         rows = rows[1:]
@@ -339,7 +481,7 @@ def load_libsvm(path: str, *, positive: str | None = None, n_features: int | Non
             index_text, sep, value_text = token.partition(":")
             if index_text == "qid":
                 continue
-            if not sep or not index_text.isdigit():
+            if not sep or not (index_text.isascii() and index_text.isdigit()):
                 raise DataError(f"{path}:{line_no}: {token!r} is not index:value")
             index = int(index_text) if len(index_text) <= 9 else MAX_FEATURES + 1
             if index < 1:
@@ -407,11 +549,20 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: str | No
     import numpy as np
 
     try:
+        with open(path, "rb") as handle:
+            magic = handle.read(6)
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file") from None
+    except OSError as error:
+        raise DataError(f"{path}: cannot be read ({error.strerror})") from None
+    if magic != b"\x93NUMPY" and not magic.startswith(b"PK"):
+        raise DataError(f"{path}: not a NumPy file (no .npy or .npz header)")
+    try:
         loaded = np.load(path, allow_pickle=False)
     except FileNotFoundError:
         raise DataError(f"{path}: no such file") from None
-    except ValueError as error:
-        raise DataError(f"{path}: cannot be read without unpickling objects ({error})") from None
+    except ValueError:
+        raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only") from None
     except (OSError, EOFError, zipfile.BadZipFile) as error:
         raise DataError(f"{path}: not a readable NumPy file ({error})") from None
     if isinstance(loaded, np.lib.npyio.NpzFile):
@@ -422,8 +573,8 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: str | No
                 raise DataError(f"{path}: needs arrays X and y, found {sorted(loaded.files)}")
             try:
                 Xa, ya = loaded[x_key], loaded[y_key]
-            except ValueError as error:
-                raise DataError(f"{path}: cannot be read without unpickling objects ({error})") from None
+            except ValueError:
+                raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only") from None
         if Xa.ndim != 2:
             raise DataError(f"{path}: X has shape {Xa.shape}; a 2-D array is needed")
         if ya.ndim != 1 or ya.shape[0] != Xa.shape[0]:
@@ -443,7 +594,7 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: str | No
         target = width - 1
         if label_column is not None:
             text = label_column.strip()
-            if not text.lstrip("-").isdigit() or not (1 <= abs(int(text)) <= width):
+            if not _INTEGER.fullmatch(text) or not (1 <= abs(int(text)) <= width):
                 raise DataError(f"{path}: --label-column {label_column!r} must be a column number 1..{width}")
             target = int(text) - 1 if int(text) > 0 else width + int(text)
         full, x_float = _exact_array(a, "array", path)

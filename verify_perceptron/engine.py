@@ -86,7 +86,10 @@ def train(
     w = tuple(Fraction(0) for _ in samples[0])  # all five notes start from w = 0
     updates: list[Update] = []
     mistakes = [0] * len(samples)
-    seen_at_epoch_end: dict[tuple[Fraction, ...], int] = {w: 0}  # epoch 0: the start
+    # Brent's cycle detection: compare each epoch's end with one saved state, saved again at
+    # distances 1, 2, 4, ... A run that cycles is caught within about three times its tail plus
+    # period, in constant memory; the fast engine does the same, so both stop at the same epoch.
+    saved, saved_epoch, power = w, 0, 1
     deadline = None if time_limit is None else time.monotonic() + time_limit
     stop, cycle, epoch = "max-epochs", None, 0
     while epoch < max_epochs:
@@ -120,10 +123,11 @@ def train(
         if len(updates) == n_before:  # a pass without a mistake
             stop = "converged"
             break
-        if w in seen_at_epoch_end:  # the same state again: the run repeats forever
-            stop, cycle = "cycle", (seen_at_epoch_end[w], epoch)
+        if w == saved:  # the same state again: the run repeats forever
+            stop, cycle = "cycle", (saved_epoch, epoch)
             break
-        seen_at_epoch_end[w] = epoch
+        if epoch - saved_epoch == power:
+            saved, saved_epoch, power = w, epoch, 2 * power
         if deadline is not None and time.monotonic() > deadline:
             stop = "time-limit"
             break

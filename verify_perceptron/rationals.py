@@ -11,20 +11,26 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "parse_rational", "format_rational", "as_rational"]
+__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "parse_rational", "format_rational", "as_rational", "shown"]
 
 #: Most digits accepted in one literal (mantissa, numerator or denominator).
 MAX_DIGITS = 1000
 #: Largest decimal exponent accepted (``1e1000`` is fine, ``1e1001`` is not).
 MAX_EXPONENT = 1000
 
-_DECIMAL = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?")
-_RATIO = re.compile(r"([+-]?)(\d+)/(\d+)")
+_DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?")
+_RATIO = re.compile(r"([+-]?)([0-9]+)/([0-9]+)")
 _NON_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 
 
-def _shown(text: str) -> str:
-    """Quote a literal for a message, cut short when it is huge."""
+def shown(text: str) -> str:
+    """Quote a literal for a message, cut short when it is huge.
+
+    Examples
+    --------
+    >>> shown("1" * 100)
+    "'11111111111111111111...1111111111'"
+    """
     return repr(text if len(text) <= 40 else text[:20] + "..." + text[-10:])
 
 
@@ -66,35 +72,35 @@ def parse_rational(text: str) -> Fraction:
     if not s:
         raise ValueError("empty cell: a number is required")
     if len(s) > 4 * MAX_DIGITS:
-        raise ValueError(f"{_shown(s)} is {len(s)} characters long; at most {4 * MAX_DIGITS} are accepted")
+        raise ValueError(f"{shown(s)} is {len(s)} characters long; at most {4 * MAX_DIGITS} are accepted")
     ratio = _RATIO.fullmatch(s)
     if ratio:
         sign, num, den = ratio.groups()
         if max(len(num), len(den)) > MAX_DIGITS:
-            raise ValueError(f"{_shown(s)} has more than {MAX_DIGITS} digits")
+            raise ValueError(f"{shown(s)} has more than {MAX_DIGITS} digits")
         if int(den) == 0:
-            raise ValueError(f"{_shown(s)} divides by zero")
+            raise ValueError(f"{shown(s)} divides by zero")
         value = Fraction(int(num), int(den))
         return -value if sign == "-" else value
     decimal = _DECIMAL.fullmatch(s)
     if decimal is None or not (decimal.group(2) or decimal.group(3)):
         if s.lower() in _NON_FINITE:
-            raise ValueError(f"{_shown(s)} is not a finite number")
-        raise ValueError(f"{_shown(s)} is not a number (integer, decimal, 1.5e-3 or p/q)")
+            raise ValueError(f"{shown(s)} is not a finite number")
+        raise ValueError(f"{shown(s)} is not a number (integer, decimal, 1.5e-3 or p/q)")
     sign, whole, frac, exp = decimal.groups()
     frac = frac or ""
     digits = (whole or "") + frac
     if len(digits.lstrip("0")) > MAX_DIGITS:
-        raise ValueError(f"{_shown(s)} has more than {MAX_DIGITS} digits")
+        raise ValueError(f"{shown(s)} has more than {MAX_DIGITS} digits")
     exponent = 0
     if exp is not None:
         if len(exp.lstrip("+-").lstrip("0")) > 6 or abs(int(exp)) > MAX_EXPONENT:
-            raise ValueError(f"{_shown(s)} has exponent {exp.lstrip('+')}; at most {MAX_EXPONENT} is accepted")
+            raise ValueError(f"{shown(s)} has exponent {exp.lstrip('+')}; at most {MAX_EXPONENT} is accepted")
         exponent = int(exp)
     shift = exponent - len(frac)
     mantissa = int(digits)
     if mantissa != 0 and abs(shift) > MAX_EXPONENT + MAX_DIGITS:
-        raise ValueError(f"{_shown(s)} is out of the accepted range")
+        raise ValueError(f"{shown(s)} is out of the accepted range")
     value = Fraction(mantissa * 10**shift) if shift >= 0 else Fraction(mantissa, 10**-shift)
     return -value if sign == "-" else value
 
@@ -139,8 +145,11 @@ def as_rational(value: object, *, name: str = "value") -> Fraction:
     else:
         return Fraction(int(numerator), int(denominator))
     if hasattr(value, "is_integer") and hasattr(value, "as_integer_ratio"):
-        # NumPy floating scalars: exact through their integer ratio.
-        return as_rational(float(value), name=name)  # type: ignore[arg-type]
+        # NumPy floating scalars (long double included): exact through their integer ratio.
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(f"{name}={value!r} is not a finite number")
+        numerator, denominator = value.as_integer_ratio()  # type: ignore[attr-defined]
+        return Fraction(int(numerator), int(denominator))
     raise ValueError(f"{name}={value!r} of type {type(value).__name__} is not a rational number")
 
 

@@ -136,6 +136,7 @@ def build_report(data: Dataset, trace: Trace, check: CheckResult) -> dict[str, A
         "separator": None if check.separator is None else {
             "source": check.separator_source,
             "weights": _vector(check.separator),
+            "note": check.separator_note,
         },
         "constants": None if g is None else {
             "gamma": str(g.gamma), "R_sq": str(g.R_sq), "beta": str(g.beta), "ws_sq": str(g.ws_sq),
@@ -148,6 +149,7 @@ def build_report(data: Dataset, trace: Trace, check: CheckResult) -> dict[str, A
             "certificate_valid": certificate_problem is None,
             "certificate_problem": certificate_problem,
         },
+        "updates_truncated": trace.updates_truncated,
         "updates": [
             {
                 "k": u.k,
@@ -210,7 +212,9 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60) -> str:
     out.append(f"final w     {_bracket(r['coordinates'])} = {_bracket(r['final_weights'])}")
     if r["separator"]:
         c = r["constants"]
-        out.append(f"separator   w* = {_bracket(r['separator']['weights'])} ({r['separator']['source']})")
+        sep = r["separator"]
+        note = f"; {sep['note']}" if sep["note"] else ""
+        out.append(f"separator   w* = {_bracket(sep['weights'])} ({sep['source']}{note})")
         out.append(f"constants   γ = {c['gamma']}, R² = {c['R_sq']}, β = {c['beta']}, ‖w*‖² = {c['ws_sq']}"
                    "   (γ = min y·w*·x~, R² = max ‖x~‖², β = Σ ‖x~‖²)")
     else:

@@ -58,7 +58,8 @@ class Trace:
     mode : str
         ``online`` (the notes' incremental mode) or ``batch``.
     updates : tuple of Update
-        Every update, in order.
+        The updates, in order: every one, or the first ones when the run kept
+        only those (see `total_updates`).
     final_weights : tuple of Fraction
         The weights when the run stopped.
     n_epochs : int
@@ -69,6 +70,8 @@ class Trace:
         ``(e1, e2)`` when the weights at the end of epoch e2 equal those at the end of epoch e1.
     mistakes_per_sample : tuple of int
         N_μ: how many mistakes each sample caused.
+    total_updates : int, optional
+        The number of updates when `updates` holds only the first ones; None when it holds all.
     """
 
     convention: str
@@ -80,6 +83,7 @@ class Trace:
     stop: str
     cycle: tuple[int, int] | None
     mistakes_per_sample: tuple[int, ...]
+    total_updates: int | None = None
 
     @property
     def converged(self) -> bool:
@@ -89,7 +93,12 @@ class Trace:
     @property
     def n_updates(self) -> int:
         """Number of weight changes."""
-        return len(self.updates)
+        return len(self.updates) if self.total_updates is None else self.total_updates
+
+    @property
+    def updates_truncated(self) -> bool:
+        """True when `updates` holds only the first `n_updates` updates."""
+        return self.n_updates > len(self.updates)
 
     @property
     def n_mistakes(self) -> int:

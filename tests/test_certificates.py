@@ -1,0 +1,147 @@
+"""Gordan certificates of non-separability, from cycling runs, checked exactly."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from verify_perceptron.certificates import certificate_from_cycle, gordan_defect
+from verify_perceptron.conventions import CONVENTIONS
+from verify_perceptron.dataset import Dataset
+from verify_perceptron.engine import train
+from verify_perceptron.examples import example
+
+F = Fraction
+Q = F(1, 4)
+
+
+def data_of(X, y) -> Dataset:
+    return Dataset(X=tuple(tuple(Fraction(v) for v in row) for row in X), y=tuple(y))
+
+
+# ------------------------------------------------------------------------------------------------
+# XOR
+
+
+def test_xor_cycle_certificate_is_a_quarter_each_and_valid():
+    data = example("xor")
+    trace = train(data, "classic")
+    lam = certificate_from_cycle(trace)
+    assert lam == (Q, Q, Q, Q)
+    assert gordan_defect(data, lam) is None
+    # by hand: Σ λ_i·y_i·(1, x_i) = ¼[-(1,0,0) + (1,0,1) + (1,1,0) - (1,1,1)] = 0
+    total = [sum((l * y * c for l, y, c in zip(lam, data.y, col)), F(0))
+             for col in zip(*[(F(1), *x) for x in data.X])]
+    assert total == [0, 0, 0]
+
+
+@pytest.mark.parametrize("name", list(CONVENTIONS))
+@pytest.mark.parametrize("mode", ["online", "batch"])
+def test_xor_certificate_is_valid_for_every_convention(name, mode):
+    data = example("xor")
+    lam = certificate_from_cycle(train(data, name, mode=mode))
+    assert lam is not None and sum(lam) == 1
+    assert gordan_defect(data, lam) is None
+
+
+# ------------------------------------------------------------------------------------------------
+# gordan_defect rejects what is not a certificate
+
+
+def test_gordan_defect_rejects_a_negative_entry():
+    defect = gordan_defect(example("xor"), [F(-1, 4), F(1, 2), F(1, 2), F(1, 4)])
+    assert defect == "λ_0 = -1/4 < 0"
+
+
+def test_gordan_defect_rejects_weights_not_summing_to_one():
+    assert gordan_defect(example("xor"), [F(1, 2)] * 4) == "Σ λ_i = 2, not 1"
+    assert gordan_defect(example("xor"), [F(0)] * 4) == "Σ λ_i = 0, not 1"  # λ = 0 is no certificate
+
+
+def test_gordan_defect_rejects_a_nonzero_weighted_sum():
+    assert gordan_defect(example("and"), [Q] * 4) == "Σ λ_i·y_i·x~_i = [-1/2, 0, 0], not 0"
+    # a nonnegative combination summing to 1 that misses zero in a feature coordinate only
+    assert gordan_defect(example("xor"), [F(1, 2), F(1, 2), F(0), F(0)]) == "Σ λ_i·y_i·x~_i = [0, 0, 1/2], not 0"
+
+
+@pytest.mark.parametrize("lam", [[Q] * 3, [Q] * 5, []])
+def test_gordan_defect_rejects_a_wrong_length(lam):
+    assert gordan_defect(example("xor"), lam) == f"λ has {len(lam)} entries for 4 samples"
+
+
+def test_gordan_defect_accepts_other_valid_certificates():
+    # any convex combination of XOR's two "diagonal" certificates is one too
+    assert gordan_defect(example("xor"), [F(1, 4)] * 4) is None
+    same_point = data_of([(1, 2), (1, 2)], (1, -1))
+    assert gordan_defect(same_point, [F(1, 2), F(1, 2)]) is None
+    assert gordan_defect(same_point, [F(1, 3), F(2, 3)]) is not None
+
+
+# ------------------------------------------------------------------------------------------------
+# a point under both labels
+
+
+@pytest.mark.parametrize("name", list(CONVENTIONS))
+@pytest.mark.parametrize("mode", ["online", "batch"])
+def test_same_point_under_both_labels_cycles_with_a_valid_certificate(name, mode):
+    data = data_of([(F(1, 2), -3), (0, 1), (F(1, 2), -3)], (1, 1, -1))
+    trace = train(data, name, mode=mode)
+    assert trace.stop == "cycle"
+    lam = certificate_from_cycle(trace)
+    assert lam is not None and gordan_defect(data, lam) is None
+    assert all(v >= 0 for v in lam) and sum(lam) == 1
+
+
+def test_same_point_certificate_weights_the_two_copies_equally():
+    data = data_of([(3,), (3,)], (1, -1))
+    lam = certificate_from_cycle(train(data, "classic"))
+    assert lam == (F(1, 2), F(1, 2))
+
+
+# ------------------------------------------------------------------------------------------------
+# no certificate without a cycle
+
+
+@pytest.mark.parametrize("ex", ["and", "or", "modified-or"])
+@pytest.mark.parametrize("name", list(CONVENTIONS))
+def test_certificate_is_none_for_converged_runs(ex, name):
+    trace = train(example(ex), name)
+    assert trace.converged
+    assert certificate_from_cycle(trace) is None
+
+
+def test_certificate_is_none_when_stopped_by_the_epoch_limit():
+    trace = train(example("and"), "classic", max_epochs=2)
+    assert trace.stop == "max-epochs" and certificate_from_cycle(trace) is None
+
+
+# ------------------------------------------------------------------------------------------------
+# property: every cycle yields a valid certificate
+
+
+def small_rationals():
+    return st.builds(Fraction, st.integers(-2, 2), st.integers(1, 2))
+
+
+@st.composite
+def labelled(draw):
+    dim = draw(st.integers(1, 3))
+    n = draw(st.integers(2, 8))
+    X = tuple(tuple(draw(small_rationals()) for _ in range(dim)) for _ in range(n))
+    y = tuple(draw(st.sampled_from((-1, 1))) for _ in range(n))
+    assume(len(set(y)) == 2)
+    return Dataset(X=X, y=y)
+
+
+@given(data=labelled(), name=st.sampled_from(list(CONVENTIONS)), mode=st.sampled_from(["online", "batch"]))
+def test_every_cycle_yields_a_valid_certificate(data, name, mode):
+    trace = train(data, name, mode=mode, max_epochs=60)
+    lam = certificate_from_cycle(trace)
+    assert (lam is None) == (trace.cycle is None)
+    if lam is not None:
+        assert gordan_defect(data, lam) is None
+    if trace.converged:  # separable: a certificate would be a contradiction, so none exists
+        assert lam is None

@@ -1,0 +1,413 @@
+"""The `verify` command: exit codes, one-line errors, and the JSON and text reports.
+
+Almost every test calls `verify_perceptron.cli.main` in-process; two run the
+installed command in a subprocess, once each way it can be started.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verify_perceptron.cli import main
+
+AND_CSV = "x1,x2,label\n0,0,0\n0,1,0\n1,0,0\n1,1,1\n"  # note 000's AND: needs 9 epochs
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run the command in-process: (exit code, stdout, stderr). Usage errors exit through argparse."""
+    try:
+        code = main(argv)
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 2
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:
+    code, out, err = run([*argv, "--format", "json"], capsys)
+    assert err == ""
+    return code, json.loads(out)
+
+
+def write(tmp_path: Path, name: str, content: str | bytes) -> str:
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return str(path)
+
+
+def assert_bad_input(code: int, out: str, err: str, *fragments: str, usage: bool = False) -> str:
+    """Exit 2, nothing on stdout, no traceback, one error line naming every fragment; return that line."""
+    assert code == 2
+    assert out == ""
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    errors = [line for line in lines if "error:" in line]
+    assert len(errors) == 1, err
+    line = errors[0]
+    assert line.startswith("verify-perceptron")
+    if usage:  # argparse: a usage synopsis, then the error line last
+        assert lines[0].startswith("usage: verify-perceptron")
+        assert lines[-1] == line
+    else:
+        assert err == line + "\n"
+    for fragment in fragments:
+        assert fragment in line, (fragment, line)
+    return line
+
+
+# --- exit codes 0, 1, 3 ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["and", "or", "modified-or"])
+def test_separable_example_is_verified_with_exit_zero(name: str, capsys) -> None:
+    code, report = run_json(["verify", "--example", name], capsys)
+    assert code == 0
+    assert report["verdict"] == "verified"
+    assert report["exit_code"] == 0
+    assert report["converged"] is True
+
+
+def test_modified_or_in_batch_mode_is_verified(capsys) -> None:
+    code, report = run_json(["verify", "--example", "modified-or", "--mode", "batch"], capsys)
+    assert code == 0
+    assert report["verdict"] == "verified"
+    assert report["mode"] == "batch"
+    assert report["convention"] == "sum-norm"  # the example's own note
+
+
+def test_xor_is_certified_not_separable_with_exit_zero(capsys) -> None:
+    code, report = run_json(["verify", "--example", "xor"], capsys)
+    assert code == 0
+    assert report["verdict"] == "not-separable"
+    assert report["converged"] is False
+    assert report["stop"] == "cycle"
+    assert report["cycle"]["certificate"] == ["1/4", "1/4", "1/4", "1/4"]
+    assert report["cycle"]["certificate_valid"] is True
+
+
+def test_xor_text_report_says_not_separable(capsys) -> None:
+    code, out, err = run(["verify", "--example", "xor"], capsys)
+    assert code == 0
+    assert err == ""
+    assert "NOT SEPARABLE (certified)" in out
+    assert out.rstrip().endswith("(exit code 0)")
+
+
+def test_separable_data_stopped_after_one_epoch_is_inconclusive_exit_three(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "and.csv", AND_CSV)
+    code, report = run_json(["verify", path, "--max-epochs", "1"], capsys)
+    assert code == 3
+    assert report["verdict"] == "inconclusive"
+    assert report["stop"] == "max-epochs"
+    assert report["n_epochs"] == 1
+    assert report["separator"] is None
+    # the same data, given time, converge: it was the limit, not the data
+    code, report = run_json(["verify", path], capsys)
+    assert (code, report["verdict"], report["n_epochs"]) == (0, "verified", 9)
+
+
+def test_inconclusive_text_report_says_so_with_exit_code(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "and.csv", AND_CSV)
+    code, out, _ = run(["verify", path, "--max-epochs", "1"], capsys)
+    assert code == 3
+    assert "INCONCLUSIVE" in out
+    assert out.rstrip().endswith("(exit code 3)")
+
+
+def test_separator_that_does_not_separate_is_a_violation_exit_one(capsys) -> None:
+    code, report = run_json(["verify", "--example", "and", "--separator=1,1,1"], capsys)
+    assert code == 1
+    assert report["verdict"] == "violated"
+    assert report["separator"] == {"source": "user", "weights": ["1", "1", "1"], "note": None}
+    separates = next(i for i in report["invariants"] if i["name"] == "separator-separates")
+    assert separates["holds"] is False
+    assert separates["first_violation"]["values"] == {"gamma": "-2"}
+
+
+def test_violation_text_report_names_the_failed_invariant(capsys) -> None:
+    code, out, err = run(["verify", "--example", "and", "--separator=1,1,1"], capsys)
+    assert code == 1
+    assert err == ""
+    assert "FAIL separator-separates" in out
+    assert "VIOLATED: separator-separates" in out
+
+
+def test_user_separator_that_separates_is_verified(capsys) -> None:
+    code, report = run_json(["verify", "--example", "and", "--separator=-4,3,2"], capsys)
+    assert code == 0
+    assert report["separator"] == {"source": "user", "weights": ["-4", "3", "2"], "note": None}
+
+
+# --- exit code 2: bad data -------------------------------------------------------------------------
+
+
+def test_ragged_row_is_bad_input_naming_file_and_line(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "d.csv", "x1,x2,label\n1,2,1\n0,0\n")
+    assert_bad_input(*run(["verify", path], capsys), f"{path}:3:", "ragged")
+
+
+def test_non_numeric_cell_is_bad_input_naming_file_line_and_value(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "d.csv", "x1,x2,label\n1,2,1\n0,abc,0\n")
+    assert_bad_input(*run(["verify", path], capsys), f"{path}:3:", "'abc'")
+
+
+@pytest.mark.parametrize("cell", ["NaN", "nan", "inf", "-Infinity"])
+def test_non_finite_cell_is_bad_input_naming_file_line_and_value(tmp_path: Path, capsys, cell: str) -> None:
+    path = write(tmp_path, "d.csv", f"x1,x2,label\n1,2,1\n0,{cell},0\n")
+    assert_bad_input(*run(["verify", path], capsys), f"{path}:3:", repr(cell), "not a finite number")
+
+
+def test_empty_file_is_bad_input(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "d.csv", "")
+    assert_bad_input(*run(["verify", path], capsys), path, "empty")
+
+
+def test_one_class_only_is_bad_input(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "d.csv", "x,label\n1,1\n2,1\n")
+    assert_bad_input(*run(["verify", path], capsys), path, "only one class")
+
+
+def test_more_than_two_labels_is_bad_input_naming_line_and_label(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "d.csv", "x,label\n1,1\n2,0\n3,2\n")
+    assert_bad_input(*run(["verify", path], capsys), f"{path}:4:", "'2'", "third label")
+
+
+def test_absurd_exponent_in_data_is_bad_input_naming_line_and_literal(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "d.csv", "x1,x2,label\n1,2,1\n0,1e999999999,0\n")
+    assert_bad_input(*run(["verify", path], capsys), f"{path}:3:", "'1e999999999'")
+
+
+def test_number_with_millions_of_digits_is_bad_input_quickly(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "d.csv", "x1,x2,label\n1,2,1\n0," + "7" * 2_000_000 + ",0\n")
+    line = assert_bad_input(*run(["verify", path], capsys), f"{path}:3:")
+    assert len(line) < 300  # the digits are not echoed back
+
+
+def test_non_utf8_file_is_bad_input(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "d.csv", b"x,label\n1,1\n\xfe,0\n")
+    assert_bad_input(*run(["verify", path], capsys), f"{path}:3:", "0xfe")
+
+
+def test_directory_as_data_is_bad_input(tmp_path: Path, capsys) -> None:
+    assert_bad_input(*run(["verify", str(tmp_path)], capsys), str(tmp_path), "directory")
+
+
+def test_missing_file_is_bad_input(tmp_path: Path, capsys) -> None:
+    path = str(tmp_path / "absent.csv")
+    assert_bad_input(*run(["verify", path], capsys), path, "no such file")
+
+
+def test_pickled_numpy_file_is_bad_input(tmp_path: Path, capsys) -> None:
+    np = pytest.importorskip("numpy")
+    path = str(tmp_path / "d.npy")
+    np.save(path, np.array([[1, "a"], [0, "b"]], dtype=object), allow_pickle=True)
+    assert_bad_input(*run(["verify", path], capsys), path, "unpickling")
+
+
+def test_malformed_label_column_is_bad_input_not_internal_error(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "d.csv", "x1,x2,label\n1,2,1\n0,0,0\n")
+    assert_bad_input(*run(["verify", path, "--label-column=--1"], capsys), "--1")
+
+
+def test_label_column_number_keeps_every_headerless_row(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "d.csv", "1,5,6\n0,-7,-8\n1,9,9\n")
+    code, r = run_json(["verify", path, "--label-column", "1"], capsys)
+    assert code == 0
+    assert r["dataset"]["n_samples"] == 3  # today: 2, the first sample silently became the header "1,5,6"
+    assert r["dataset"]["feature_names"] == ["x1", "x2"]
+
+
+# --- exit code 2: bad settings ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("eta, fragment", [
+    ("0", "eta=0 must be > 0"),
+    ("-1", "eta=-1 must be > 0"),
+    ("abc", "eta='abc'"),
+    ("nan", "eta='nan'"),
+    ("1e999999", "'1e999999'"),
+    ("1/0", "'1/0'"),
+])
+def test_bad_eta_is_bad_input_naming_the_value(eta: str, fragment: str, capsys) -> None:
+    assert_bad_input(*run(["verify", "--example", "and", "--eta", eta], capsys), fragment)
+
+
+def test_hard_limiter_eta_above_one_is_bad_input(capsys) -> None:
+    argv = ["verify", "--example", "and", "--convention", "hard-limiter", "--eta", "3/2"]
+    assert_bad_input(*run(argv, capsys), "eta=3/2", "hard-limiter")
+
+
+def test_unit_ball_eta_other_than_one_is_bad_input(capsys) -> None:
+    argv = ["verify", "--example", "and", "--convention", "unit-ball", "--eta", "2"]
+    assert_bad_input(*run(argv, capsys), "eta=2", "unit-ball")
+
+
+def test_unknown_convention_is_bad_input_listing_the_known_ones(capsys) -> None:
+    argv = ["verify", "--example", "and", "--convention", "bogus"]
+    assert_bad_input(*run(argv, capsys), "'bogus'", "classic", "split-bias")
+
+
+@pytest.mark.parametrize("separator", ["--separator=1,1", "--separator=1,1,1,1"])
+def test_separator_of_wrong_length_is_bad_input(separator: str, capsys) -> None:
+    n = separator.count(",") + 1
+    assert_bad_input(*run(["verify", "--example", "and", separator], capsys), f"separator has {n} values", "needs 3")
+
+
+@pytest.mark.parametrize("separator, fragment", [("--separator=1,x,1", "'x'"), ("--separator=1,nan,1", "'nan'"),
+                                                 ("--separator=", "holds no numbers")])
+def test_separator_with_a_non_number_is_bad_input(separator: str, fragment: str, capsys) -> None:
+    assert_bad_input(*run(["verify", "--example", "and", separator], capsys), "--separator", fragment)
+
+
+def test_data_and_example_together_are_a_usage_error(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "and.csv", AND_CSV)
+    assert_bad_input(*run(["verify", path, "--example", "and"], capsys), "not both")
+
+
+def test_neither_data_nor_example_is_a_usage_error(capsys) -> None:
+    assert_bad_input(*run(["verify"], capsys), "DATA or --example")
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "many"])
+def test_max_epochs_below_one_or_not_a_number_is_a_usage_error(value: str, capsys) -> None:
+    assert_bad_input(*run(["verify", "--example", "and", "--max-epochs", value], capsys), "--max-epochs", value,
+                     usage=True)
+
+
+def test_unknown_example_is_a_usage_error(capsys) -> None:
+    assert_bad_input(*run(["verify", "--example", "nand"], capsys), "'nand'", usage=True)
+
+
+def test_no_command_prints_help_and_returns_two(capsys) -> None:
+    code, out, err = run([], capsys)
+    assert code == 2
+    assert out == ""
+    assert "verify" in err
+    assert "exit codes" in err
+
+
+# --- the reports -----------------------------------------------------------------------------------
+
+
+def test_json_report_has_the_documented_schema(capsys) -> None:
+    code, r = run_json(["verify", "--example", "and"], capsys)
+    assert code == 0
+    assert r["convention"] == "classic"
+    assert r["dataset"]["n_samples"] == 4
+    assert r["dataset"]["n_features"] == 2
+    assert r["dataset"]["source"] == "example:and"
+    assert r["converged"] is True
+    assert r["n_updates"] == 18
+    assert r["n_epochs"] == 9
+    assert r["final_weights"] == ["-4", "3", "2"]
+    assert r["separator"]["source"] == "final"
+    assert r["separator"]["weights"] == ["-4", "3", "2"]
+    assert r["invariants"], "no invariants reported"
+    for inv in r["invariants"]:
+        assert {"name", "holds", "n_checked", "min_slack", "first_violation"} <= inv.keys()
+        assert isinstance(inv["name"], str)
+        assert inv["holds"] is True
+        assert isinstance(inv["n_checked"], int) and inv["n_checked"] > 0
+        assert inv["min_slack"] is None or isinstance(inv["min_slack"], str)
+        assert inv["first_violation"] is None
+    assert len(r["bounds"]) == 5
+    for bound in r["bounds"]:
+        assert isinstance(bound["value"], str)
+        assert bound["n_mistakes"] == 18
+    own = next(b for b in r["bounds"] if b["own"])
+    assert own["value"] == "87"
+
+
+def test_json_exact_numbers_are_strings(capsys) -> None:
+    _, r = run_json(["verify", "--example", "and"], capsys)
+    assert r["eta"] == "1"
+    assert r["step_size"] == "1"
+    assert r["constants"] == {"gamma": "1", "R_sq": "3", "beta": "8", "ws_sq": "29"}
+    assert all(isinstance(w, str) for w in r["final_weights"])
+    for update in r["updates"]:
+        assert all(isinstance(v, str) for key in ("scores", "delta", "weights") for v in update[key])
+    assert r["updates"][-1]["weights"] == ["-4", "3", "2"]
+    lower = next(i for i in r["invariants"] if i["name"] == "lower-bound")
+    assert lower["min_slack"] == "3"
+
+
+def test_hard_limiter_with_rational_eta_on_a_csv(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "d.csv", "x1,x2,label\n1,2,1\n0,0,0\n")
+    code, r = run_json(["verify", path, "--convention", "hard-limiter", "--eta", "1/2"], capsys)
+    assert code == 0
+    assert r["verdict"] == "verified"
+    assert r["convention"] == "hard-limiter"
+    assert r["eta"] == "1/2"
+    assert r["step_size"] == "1"  # 2η
+    assert r["dataset"]["source"] == path
+    # w = 0 -> + 1/2·(1-(-1))·(1,1,2) = (1,1,2) -> + 1/2·(-1-1)·(1,0,0) = (0,1,2)
+    assert r["final_weights"] == ["0", "1", "2"]
+    # sgn(0) = -1 left sample 2 at score 0, so the separator is the final w with its bias lowered
+    assert r["separator"]["weights"] == ["-5/2", "1", "2"]
+    assert r["separator"]["source"].startswith("final")
+
+
+def test_decimal_data_give_exact_rational_weights(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "d.csv", "x,label\n0.1,1\n-0.2,0\n")
+    code, r = run_json(["verify", path], capsys)
+    assert code == 0
+    # (0,0) + (1, 1/10) = (1, 1/10); then - (1, -1/5) = (0, 3/10)
+    assert r["final_weights"] == ["0", "3/10"]
+    assert r["constants"]["gamma"] == "3/100"
+    assert r["constants"]["R_sq"] == "26/25"
+    assert r["dataset"]["binary_float"] is False
+
+
+def test_text_report_for_and_shows_final_weights_and_verified(capsys) -> None:
+    code, out, err = run(["verify", "--example", "and"], capsys)
+    assert code == 0
+    assert err == ""
+    assert "[-4, 3, 2]" in out
+    assert "VERIFIED" in out
+    assert "final w     [θ, w1, w2] = [-4, 3, 2]" in out
+    assert out.rstrip().endswith("(exit code 0)")
+
+
+def test_text_report_lists_at_most_the_requested_updates(capsys) -> None:
+    code, out, _ = run(["verify", "--example", "and", "--max-updates-shown", "12"], capsys)
+    assert code == 0
+    assert "(6 more)" in out
+
+
+# --- the installed command -------------------------------------------------------------------------
+
+
+def _console_script() -> str:
+    found = shutil.which("verify-perceptron") or os.path.join(os.path.dirname(sys.executable), "verify-perceptron")
+    if not os.path.exists(found):
+        pytest.skip("verify-perceptron console script is not installed")
+    return found
+
+
+def test_console_script_verifies_the_and_example() -> None:
+    done = subprocess.run([_console_script(), "verify", "--example", "and"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert done.stderr == ""
+    assert "[-4, 3, 2]" in done.stdout
+    assert "VERIFIED" in done.stdout
+
+
+def test_python_dash_m_emits_parseable_json() -> None:
+    done = subprocess.run([sys.executable, "-m", "verify_perceptron", "verify", "--example", "and", "--format", "json"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert done.stderr == ""
+    report = json.loads(done.stdout)
+    assert report["final_weights"] == ["-4", "3", "2"]
+    assert report["verdict"] == "verified"

@@ -1,0 +1,731 @@
+"""Datasets read exactly from CSV, LIBSVM and NumPy files, and every way a file can be bad.
+
+Each bad file must raise `DataError` whose message names the file, the line
+(for text files) and the offending value, quickly, whatever its size.
+"""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from verify_perceptron.dataset import (
+    LABEL_NAMES,
+    Dataset,
+    from_arrays,
+    load_csv,
+    load_dataset,
+    load_libsvm,
+    load_numpy,
+)
+from verify_perceptron.errors import DataError
+
+F = Fraction
+
+
+def write(tmp_path: Path, name: str, content: str | bytes) -> str:
+    """Write `content` to tmp_path/name and return the path as a string."""
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return str(path)
+
+
+def data_error(call, *args, **kwargs) -> str:
+    """The message of the DataError that `call(*args, **kwargs)` raises."""
+    with pytest.raises(DataError) as info:
+        call(*args, **kwargs)
+    return str(info.value)
+
+
+# --- CSV: label column -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["label", "y", "target", "class", "LABEL", "Y", "Target", "Class"])
+def test_csv_header_label_column_is_found_by_its_name_in_any_case(tmp_path: Path, name: str) -> None:
+    path = write(tmp_path, "d.csv", f"a,{name},b\n1,1,2\n3,0,4\n")
+    data = load_csv(path)
+    assert data.X == ((F(1), F(2)), (F(3), F(4)))
+    assert data.y == (1, -1)
+    assert data.feature_names == ("a", "b")
+    assert data.source == path
+
+
+def test_label_names_are_the_documented_four() -> None:
+    assert LABEL_NAMES == ("label", "y", "target", "class")
+
+
+def test_csv_label_column_chosen_by_name_case_insensitively(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "Outcome,p,q\n1,5,6\n-1,7,8\n")
+    data = load_csv(path, label_column="outcome")
+    assert data.X == ((F(5), F(6)), (F(7), F(8)))
+    assert data.y == (1, -1)
+    assert data.feature_names == ("p", "q")
+
+
+def test_csv_label_column_name_overrides_the_recognised_label_name(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "label,flag\n5,1\n7,0\n")
+    data = load_csv(path, label_column="flag")
+    assert data.X == ((F(5),), (F(7),))
+    assert data.y == (1, -1)
+
+
+@pytest.mark.parametrize("column, content", [
+    ("1", "0,5,6\n1,7,8\n"),
+    ("2", "5,0,6\n7,1,8\n"),
+    ("3", "5,6,0\n7,8,1\n"),
+    ("-1", "5,6,0\n7,8,1\n"),
+    (" 2 ", "5,0,6\n7,1,8\n"),
+])
+def test_csv_label_column_chosen_by_one_based_number(tmp_path: Path, column: str, content: str) -> None:
+    path = write(tmp_path, "d.csv", content)
+    data = load_csv(path, label_column=column)
+    assert data.X == ((F(5), F(6)), (F(7), F(8)))
+    assert data.y == (-1, 1)
+
+
+def test_label_column_number_equal_to_a_first_row_cell_keeps_that_row_as_data(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "1,5,6\n0,7,8\n")
+    data = load_csv(path, label_column="1")
+    assert data.X == ((F(5), F(6)), (F(7), F(8)))
+    assert data.y == (1, -1)
+
+
+def test_csv_without_header_takes_the_last_column_as_label(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "0.5,1/3,1\n-2,1e-2,0\n")
+    data = load_csv(path)
+    assert data.X == ((F(1, 2), F(1, 3)), (F(-2), F(1, 100)))
+    assert data.y == (1, -1)
+    assert data.feature_names == ("x1", "x2")
+
+
+def test_csv_comment_and_blank_lines_are_skipped(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "# a comment\n\nx1,label\n  # indented comment\n1,1\n\n , \n2,0\n# end\n")
+    data = load_csv(path)
+    assert data.X == ((F(1),), (F(2),))
+    assert data.y == (1, -1)
+
+
+def test_csv_line_numbers_count_skipped_lines(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "# c\n\nx1,label\n# c\n1,1\n\nbad,0\n")
+    message = data_error(load_csv, path)
+    assert f"{path}:7:" in message
+    assert "'bad'" in message
+
+
+def test_csv_decimals_scientific_and_fractions_are_exact(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x1,x2,x3,label\n0.1,1.5e-3,-22/25,1\n.5,5.,1E3,0\n")
+    data = load_csv(path)
+    assert data.X == ((F(1, 10), F(3, 2000), F(-22, 25)), (F(1, 2), F(5), F(1000)))
+    assert data.binary_float is False
+
+
+def test_csv_quoted_cells_and_padding_are_read(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", 'x1,x2,label\n"0.25", 3 ,"1"\n 1/4 ,"-3", 0\n')
+    data = load_csv(path)
+    assert data.X == ((F(1, 4), F(3)), (F(1, 4), F(-3)))
+    assert data.y == (1, -1)
+
+
+def test_csv_utf8_bom_is_not_part_of_the_first_header_name(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "\ufefflabel,x\n1,2\n0,3\n".encode())
+    data = load_csv(path)
+    assert data.feature_names == ("x",)
+    assert data.y == (1, -1)
+
+
+# --- CSV: labels -----------------------------------------------------------------------------------
+
+
+def test_labels_minus_one_plus_one_are_kept(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x,label\n1,+1\n2,-1\n3,1\n")
+    data = load_csv(path)
+    assert data.y == (1, -1, 1)
+    assert data.labels == ("-1", "1")
+
+
+def test_labels_zero_one_map_zero_to_minus_one(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x,label\n1,0\n2,1\n3,0\n")
+    data = load_csv(path)
+    assert data.y == (-1, 1, -1)
+    assert data.labels == ("0", "1")
+
+
+def test_labels_compare_as_numbers(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x,label\n1,1.0\n2,0\n3,1\n4,0.0\n")
+    assert load_csv(path).y == (1, -1, 1, -1)
+
+
+def test_text_labels_with_positive_map_positive_to_plus_one(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x,label\n1,dog\n2,cat\n3,dog\n")
+    data = load_csv(path, positive="dog")
+    assert data.y == (1, -1, 1)
+    assert data.labels == ("cat", "dog")
+
+
+def test_two_numeric_labels_with_positive_are_mapped(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x,label\n1,1/2\n2,3\n3,0.5\n")
+    data = load_csv(path, positive="1/2")
+    assert data.y == (1, -1, 1)
+    assert data.labels == ("3", "1/2")
+    assert load_csv(path, positive="0.5").y == (1, -1, 1)  # the same number spelled another way
+
+
+def test_positive_zero_turns_zero_one_labels_around(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x,label\n1,0\n2,1\n")
+    assert load_csv(path, positive="0").y == (1, -1)
+
+
+# --- CSV: errors -----------------------------------------------------------------------------------
+
+
+def test_ragged_row_is_data_error_naming_file_and_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x1,x2,label\n1,2,1\n3,0\n")
+    message = data_error(load_csv, path)
+    assert f"{path}:3:" in message
+    assert "ragged" in message
+    assert "2 cells, expected 3" in message
+
+
+def test_non_numeric_cell_is_data_error_naming_file_line_column_and_value(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x1,x2,label\n1,2,1\n3,abc,0\n")
+    message = data_error(load_csv, path)
+    assert f"{path}:3:" in message
+    assert "x2" in message
+    assert "'abc'" in message
+
+
+@pytest.mark.parametrize("cell", ["nan", "NaN", "inf", "-inf", "Infinity"])
+def test_non_finite_cell_is_data_error_naming_file_line_and_value(tmp_path: Path, cell: str) -> None:
+    path = write(tmp_path, "d.csv", f"x1,x2,label\n1,2,1\n3,{cell},0\n")
+    message = data_error(load_csv, path)
+    assert f"{path}:3:" in message
+    assert repr(cell) in message
+    assert "not a finite number" in message
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n"])
+def test_empty_file_is_data_error(tmp_path: Path, content: str) -> None:
+    path = write(tmp_path, "d.csv", content)
+    message = data_error(load_csv, path)
+    assert path in message
+    assert "empty" in message
+
+
+def test_header_only_is_data_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x1,x2,label\n")
+    message = data_error(load_csv, path)
+    assert path in message
+    assert "only a header" in message
+
+
+def test_single_column_is_data_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "1\n0\n")
+    message = data_error(load_csv, path)
+    assert f"{path}:1:" in message
+    assert "one column" in message
+
+
+def test_one_class_only_is_data_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x,label\n1,1\n2,1\n")
+    message = data_error(load_csv, path)
+    assert path in message
+    assert "only one class" in message
+    assert "'1'" in message
+
+
+def test_three_labels_is_data_error_naming_the_line_of_the_third(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x,label\n1,1\n2,0\n3,1\n4,2\n")
+    message = data_error(load_csv, path)
+    assert f"{path}:5:" in message
+    assert "'2'" in message
+    assert "third label" in message
+
+
+def test_labels_other_than_pm1_or_01_need_positive(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x,label\n1,1\n2,2\n")
+    message = data_error(load_csv, path)
+    assert path in message
+    assert "'1', '2'" in message
+    assert "--positive" in message
+
+
+def test_positive_not_among_the_labels_is_data_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x,label\n1,dog\n2,cat\n")
+    message = data_error(load_csv, path, positive="cow")
+    assert path in message
+    assert "'cow'" in message
+    assert "'dog', 'cat'" in message
+
+
+def test_unknown_label_column_name_is_data_error_listing_columns(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "a,b,c\n1,2,1\n0,0,0\n")
+    message = data_error(load_csv, path, label_column="zzz")
+    assert path in message
+    assert "'zzz'" in message
+    assert "a, b, c" in message
+
+
+def test_label_column_name_without_header_is_data_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "1,2,1\n0,0,0\n")
+    message = data_error(load_csv, path, label_column="label")
+    assert path in message
+    assert "no header" in message
+
+
+@pytest.mark.parametrize("column", ["0", "4", "-4", "99"])
+def test_label_column_out_of_range_is_data_error(tmp_path: Path, column: str) -> None:
+    path = write(tmp_path, "d.csv", "a,b,c\n1,2,1\n0,0,0\n")
+    message = data_error(load_csv, path, label_column=column)
+    assert path in message
+    assert column in message
+    assert "1..3" in message
+
+
+@pytest.mark.parametrize("column", ["--1", "²"])
+def test_malformed_label_column_number_is_data_error(tmp_path: Path, column: str) -> None:
+    path = write(tmp_path, "d.csv", "a,b,c\n1,2,1\n0,0,0\n")
+    message = data_error(load_csv, path, label_column=column)
+    assert column in message
+
+
+def test_absurd_exponent_is_data_error_naming_line_and_literal(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x1,x2,label\n1,2,1\n0,1e999999,0\n")
+    message = data_error(load_csv, path)
+    assert f"{path}:3:" in message
+    assert "'1e999999'" in message
+
+
+def test_five_thousand_digit_cell_is_data_error_showing_its_head(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x1,x2,label\n1,2,1\n0," + "8" * 5000 + ",0\n")
+    message = data_error(load_csv, path)
+    assert f"{path}:3:" in message
+    assert "8" * 20 in message
+    assert len(message) < 300
+
+
+def test_million_digit_cell_fails_fast_with_data_error_naming_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x1,x2,label\n1,2,1\n0," + "9" * 1_000_000 + ",0\n")
+    message = data_error(load_csv, path)
+    assert f"{path}:3:" in message
+    assert len(message) < 300
+
+
+def test_huge_label_value_is_cut_short_in_the_message(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x,label\n1,1\n2," + "7" * 100_000 + "\n3,0\n")
+    message = data_error(load_csv, path)
+    assert path in message
+    assert len(message) < 1000
+
+
+def test_quote_in_comment_line_does_not_swallow_data_rows(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", 'x1,x2,label\n# exported,"by tool\n1,2,1\n0,0,0\n')
+    data = load_csv(path)
+    assert data.X == ((F(1), F(2)), (F(0), F(0)))
+
+
+def test_non_utf8_bytes_are_data_error_naming_line_and_byte(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", b"x1,label\n1,1\n\xff,0\n")
+    message = data_error(load_csv, path)
+    assert f"{path}:3:" in message
+    assert "0xff" in message
+    assert "UTF-8" in message
+
+
+def test_binary_file_is_data_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", bytes(range(256)) * 4)
+    message = data_error(load_csv, path)
+    assert path in message
+    assert "binary" in message
+
+
+def test_directory_is_data_error(tmp_path: Path) -> None:
+    message = data_error(load_csv, str(tmp_path))
+    assert str(tmp_path) in message
+    assert "directory" in message
+
+
+def test_missing_file_is_data_error(tmp_path: Path) -> None:
+    path = str(tmp_path / "absent.csv")
+    message = data_error(load_csv, path)
+    assert path in message
+    assert "no such file" in message
+
+
+# --- LIBSVM ----------------------------------------------------------------------------------------
+
+
+def test_libsvm_sparse_indices_are_one_based_and_missing_values_zero(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.svm", "+1 1:0.5 3:2\n-1 2:1/3\n")
+    data = load_libsvm(path)
+    assert data.X == ((F(1, 2), F(0), F(2)), (F(0), F(1, 3), F(0)))
+    assert data.y == (1, -1)
+    assert data.n_features == 3
+    assert data.binary_float is False
+
+
+def test_libsvm_comments_blank_lines_and_qid_are_ignored(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.svm", "# header\n\n1 qid:7 1:1e-1 # trailing\n   \n0 qid:8 2:-4\n")
+    data = load_libsvm(path)
+    assert data.X == ((F(1, 10), F(0)), (F(0), F(-4)))
+    assert data.y == (1, -1)
+
+
+def test_libsvm_text_labels_with_positive(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.svm", "spam 1:1\nham 1:2\n")
+    assert load_libsvm(path, positive="spam").y == (1, -1)
+
+
+def test_libsvm_n_features_widens_the_rows(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.svm", "1 1:1\n-1 2:1\n")
+    assert load_libsvm(path, n_features=4).X == ((F(1), F(0), F(0), F(0)), (F(0), F(1), F(0), F(0)))
+    message = data_error(load_libsvm, path, n_features=1)
+    assert "index 2" in message
+
+
+def test_libsvm_index_zero_is_rejected(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.svm", "1 1:1\n-1 0:0.5\n")
+    message = data_error(load_libsvm, path)
+    assert f"{path}:2:" in message
+    assert "'0:0.5'" in message
+    assert "start at 1" in message
+
+
+def test_libsvm_duplicate_index_is_rejected(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.svm", "1 1:1 2:3 1:2\n-1 1:1\n")
+    message = data_error(load_libsvm, path)
+    assert f"{path}:1:" in message
+    assert "index 1 appears twice" in message
+
+
+@pytest.mark.parametrize("index", [10**9, 10**30, 100_001])
+def test_libsvm_huge_index_is_rejected_without_allocating(tmp_path: Path, index: int) -> None:
+    path = write(tmp_path, "d.svm", f"1 1:1\n-1 {index}:1\n")
+    message = data_error(load_libsvm, path)
+    assert f"{path}:2:" in message
+    assert str(index) in message
+
+
+@pytest.mark.parametrize("token", ["foo", "1", ":5", "a:1", "-1:2", "1=2"])
+def test_libsvm_token_that_is_not_index_value_is_rejected(tmp_path: Path, token: str) -> None:
+    path = write(tmp_path, "d.svm", f"1 1:1\n-1 {token}\n")
+    message = data_error(load_libsvm, path)
+    assert f"{path}:2:" in message
+    assert repr(token) in message
+
+
+@pytest.mark.parametrize("value", ["abc", "nan", "inf", "1e999999"])
+def test_libsvm_bad_value_names_line_feature_and_value(tmp_path: Path, value: str) -> None:
+    path = write(tmp_path, "d.svm", f"1 1:1\n-1 2:{value}\n")
+    message = data_error(load_libsvm, path)
+    assert f"{path}:2:" in message
+    assert "feature 2" in message
+    assert repr(value) in message
+
+
+def test_libsvm_without_any_feature_is_rejected(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.svm", "1\n-1\n")
+    assert "no feature values" in data_error(load_libsvm, path)
+
+
+def test_libsvm_empty_file_is_rejected(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.svm", "# nothing\n\n")
+    message = data_error(load_libsvm, path)
+    assert path in message
+    assert "empty" in message
+
+
+def test_libsvm_unicode_digit_index_is_data_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.svm", "1 ²:1\n-1 1:1\n")
+    message = data_error(load_libsvm, path)
+    assert "²" in message
+
+
+# --- NumPy -----------------------------------------------------------------------------------------
+
+
+class _Bomb:
+    """Unpickling this would create a directory: a witness that nothing was unpickled."""
+
+    def __init__(self, witness: Path) -> None:
+        self.witness = witness
+
+    def __reduce__(self):
+        return (os.mkdir, (str(self.witness),))
+
+
+def test_npy_int_array_with_label_last(tmp_path: Path) -> None:
+    path = str(tmp_path / "d.npy")
+    np.save(path, np.array([[0, 5, 0], [1, -2, 1]], dtype=np.int64))
+    data = load_numpy(path)
+    assert data.X == ((F(0), F(5)), (F(1), F(-2)))
+    assert data.y == (-1, 1)
+    assert data.binary_float is False
+    assert all(type(v) is Fraction for row in data.X for v in row)
+
+
+def test_npy_float_array_is_converted_exactly_from_binary(tmp_path: Path) -> None:
+    path = str(tmp_path / "d.npy")
+    np.save(path, np.array([[0.1, 0.5, 1.0], [-0.25, 3.0, -1.0]]))
+    data = load_numpy(path)
+    assert data.X == ((Fraction.from_float(0.1), F(1, 2)), (F(-1, 4), F(3)))
+    assert data.X[0][0] != F(1, 10)
+    assert data.y == (1, -1)
+    assert data.binary_float is True
+
+
+def test_npy_label_column_by_number(tmp_path: Path) -> None:
+    path = str(tmp_path / "d.npy")
+    np.save(path, np.array([[1, 7, 8], [0, 9, 10]]))
+    data = load_numpy(path, label_column="1")
+    assert data.X == ((F(7), F(8)), (F(9), F(10)))
+    assert data.y == (1, -1)
+    message = data_error(load_numpy, path, label_column="4")
+    assert path in message
+    assert "1..3" in message
+
+
+def test_npz_with_X_and_y(tmp_path: Path) -> None:
+    path = str(tmp_path / "d.npz")
+    np.savez(path, X=np.array([[1, 2], [3, 4], [5, 6]]), y=np.array([1, 0, 1]))
+    data = load_numpy(path)
+    assert data.X == ((F(1), F(2)), (F(3), F(4)), (F(5), F(6)))
+    assert data.y == (1, -1, 1)
+    assert data.binary_float is False
+
+
+def test_npz_alternative_key_names(tmp_path: Path) -> None:
+    path = str(tmp_path / "d.npz")
+    np.savez(path, features=np.array([[0.5], [2.0]]), labels=np.array([-1, 1]))
+    data = load_numpy(path)
+    assert data.X == ((F(1, 2),), (F(2),))
+    assert data.y == (-1, 1)
+    assert data.binary_float is True
+
+
+def test_npy_object_array_is_refused_and_never_unpickled(tmp_path: Path) -> None:
+    witness = tmp_path / "unpickled"
+    path = str(tmp_path / "d.npy")
+    np.save(path, np.array([[_Bomb(witness), 1], [2, 0]], dtype=object), allow_pickle=True)
+    message = data_error(load_numpy, path)
+    assert path in message
+    assert "unpickling" in message
+    assert not witness.exists()
+
+
+def test_npz_object_array_is_refused_and_never_unpickled(tmp_path: Path) -> None:
+    witness = tmp_path / "unpickled"
+    path = str(tmp_path / "d.npz")
+    np.savez(path, X=np.array([[_Bomb(witness)], [2]], dtype=object), y=np.array([1, 0]))
+    message = data_error(load_numpy, path)
+    assert path in message
+    assert "unpickling" in message
+    assert not witness.exists()
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_npy_non_finite_value_is_rejected_naming_its_position(tmp_path: Path, bad: float) -> None:
+    path = str(tmp_path / "d.npy")
+    np.save(path, np.array([[0.5, 1.0, 1.0], [2.0, bad, 0.0]]))
+    message = data_error(load_numpy, path)
+    assert path in message
+    assert "[1, 1]" in message
+    assert "not a finite number" in message
+
+
+@pytest.mark.parametrize("array", [np.array([1, 0, 1]), np.zeros((2, 2, 2)), np.array([[1], [0]]), np.array(5)])
+def test_npy_with_wrong_shape_is_rejected(tmp_path: Path, array: np.ndarray) -> None:
+    path = str(tmp_path / "d.npy")
+    np.save(path, array)
+    message = data_error(load_numpy, path)
+    assert path in message
+    assert str(array.shape) in message
+
+
+def test_npy_of_strings_is_rejected_by_dtype(tmp_path: Path) -> None:
+    path = str(tmp_path / "d.npy")
+    np.save(path, np.array([["1", "a"], ["0", "b"]]))
+    message = data_error(load_numpy, path)
+    assert path in message
+    assert "dtype" in message
+
+
+@pytest.mark.parametrize("X, y, expected", [
+    (np.array([1, 2]), np.array([1, 0]), "X has shape (2,)"),
+    (np.array([[1], [2]]), np.array([1, 0, 1]), "y has shape (3,)"),
+    (np.array([[1], [2]]), np.array([[1], [0]]), "y has shape (2, 1)"),
+])
+def test_npz_with_wrong_shapes_is_rejected(tmp_path: Path, X, y, expected: str) -> None:
+    path = str(tmp_path / "d.npz")
+    np.savez(path, X=X, y=y)
+    message = data_error(load_numpy, path)
+    assert path in message
+    assert expected in message
+
+
+def test_npz_without_X_and_y_names_what_it_found(tmp_path: Path) -> None:
+    path = str(tmp_path / "d.npz")
+    np.savez(path, A=np.array([[1], [2]]), y=np.array([1, 0]))
+    message = data_error(load_numpy, path)
+    assert "['A', 'y']" in message
+
+
+def test_text_file_named_npy_is_data_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.npy", "1,2,1\n0,0,0\n")
+    assert path in data_error(load_numpy, path)
+
+
+def test_missing_npy_is_data_error(tmp_path: Path) -> None:
+    path = str(tmp_path / "absent.npy")
+    message = data_error(load_numpy, path)
+    assert path in message
+    assert "no such file" in message
+
+
+def test_npy_malformed_label_column_is_data_error(tmp_path: Path) -> None:
+    path = str(tmp_path / "d.npy")
+    np.save(path, np.array([[1, 7, 8], [0, 9, 10]]))
+    assert "--1" in data_error(load_numpy, path, label_column="--1")
+
+
+# --- load_dataset: choosing the reader -------------------------------------------------------------
+
+
+def test_load_dataset_reads_npy_and_npz_by_extension(tmp_path: Path) -> None:
+    npy = str(tmp_path / "d.npy")
+    np.save(npy, np.array([[3, 1], [4, 0]]))
+    npz = str(tmp_path / "d.npz")
+    np.savez(npz, X=np.array([[3], [4]]), y=np.array([1, 0]))
+    assert load_dataset(npy).X == load_dataset(npz).X == ((F(3),), (F(4),))
+    assert load_dataset(npy).y == load_dataset(npz).y == (1, -1)
+
+
+@pytest.mark.parametrize("extension", [".svm", ".libsvm", ".svmlight", ".SVM"])
+def test_load_dataset_reads_sparse_extensions_as_libsvm(tmp_path: Path, extension: str) -> None:
+    path = write(tmp_path, "d" + extension, "1 2:5\n-1 1:1\n")
+    assert load_dataset(path).X == ((F(0), F(5)), (F(1), F(0)))
+
+
+def test_load_dataset_reads_sparse_looking_txt_as_libsvm(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.txt", "# comment\n1 2:5\n-1 1:1\n")
+    assert load_dataset(path).X == ((F(0), F(5)), (F(1), F(0)))
+
+
+def test_load_dataset_reads_dense_txt_and_other_extensions_as_csv(tmp_path: Path) -> None:
+    txt = write(tmp_path, "d.txt", "1,2,1\n3,4,0\n")
+    dat = write(tmp_path, "d.dat", "1,2,1\n3,4,0\n")
+    assert load_dataset(txt).X == load_dataset(dat).X == ((F(1), F(2)), (F(3), F(4)))
+
+
+def test_load_dataset_format_overrides_the_extension(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "1 2:5\n-1 1:1\n")
+    assert load_dataset(path, format="libsvm").X == ((F(0), F(5)), (F(1), F(0)))
+
+
+def test_load_dataset_passes_label_column_and_positive_to_csv(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "kind,x\nb,1\na,2\n")
+    data = load_dataset(path, label_column="kind", positive="a")
+    assert data.X == ((F(1),), (F(2),))
+    assert data.y == (-1, 1)
+
+
+def test_load_dataset_rejects_unknown_format(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "1,1\n2,0\n")
+    assert "'xml'" in data_error(load_dataset, path, format="xml")
+
+
+# --- Dataset and from_arrays -----------------------------------------------------------------------
+
+
+def _small() -> Dataset:
+    return Dataset(
+        X=((F(0), F(1)), (F(1, 2), F(2)), (F(3), F(-1))), y=(1, -1, 1), source="s.csv",
+        feature_names=("a", "b"), binary_float=True, labels=("no", "yes"), default_convention="sum-norm",
+    )
+
+
+def test_reordered_permutes_samples_and_labels_together() -> None:
+    data = _small()
+    moved = data.reordered([2, 0, 1])
+    assert moved.X == ((F(3), F(-1)), (F(0), F(1)), (F(1, 2), F(2)))
+    assert moved.y == (1, 1, -1)
+    assert (moved.source, moved.feature_names, moved.binary_float, moved.labels, moved.default_convention) == (
+        "s.csv", ("a", "b"), True, ("no", "yes"), "sum-norm")
+
+
+def test_reordered_by_the_identity_is_equal_and_reversing_twice_restores() -> None:
+    data = _small()
+    assert data.reordered([0, 1, 2]) == data
+    assert data.reordered([2, 1, 0]).reordered([2, 1, 0]) == data
+
+
+@pytest.mark.parametrize("order", [[0, 0, 1], [0, 1], [0, 1, 2, 3], [1, 2, 3]])
+def test_reordered_rejects_a_non_permutation(order: list[int]) -> None:
+    with pytest.raises(ValueError, match="not a permutation"):
+        _small().reordered(order)
+
+
+def test_dataset_sizes_and_default_feature_names() -> None:
+    data = Dataset(X=((F(1), F(2), F(3)), (F(0), F(0), F(0))), y=(-1, 1))
+    assert (data.n_samples, data.n_features, data.feature_names) == (2, 3, ("x1", "x2", "x3"))
+
+
+def test_dataset_of_one_class_is_refused() -> None:
+    with pytest.raises(DataError, match="only one class"):
+        Dataset(X=((F(1),), (F(2),)), y=(1, 1))
+
+
+@pytest.mark.parametrize("X, y, fragment", [
+    ((), (), "no samples"),
+    (((F(1),), (F(1), F(2))), (1, -1), "sample 1 has 2 features"),
+    (((F(1),),), (1, -1), "1 samples but 2 labels"),
+    (((F(1),), (F(2),)), (1, 0), "y[1]=0"),
+])
+def test_dataset_rejects_inconsistent_contents(X, y, fragment: str) -> None:
+    with pytest.raises(DataError, match=fragment.replace("[", r"\[").replace("]", r"\]")):
+        Dataset(X=X, y=y)
+
+
+def test_from_arrays_reads_strings_exactly_and_ints_as_ints() -> None:
+    data = from_arrays([["0.1", 1], ["3/7", 0]], [1, 0], feature_names=["p", "q"], source="mem")
+    assert data.X == ((F(1, 10), F(1)), (F(3, 7), F(0)))
+    assert data.y == (1, -1)
+    assert data.binary_float is False
+    assert (data.source, data.feature_names) == ("mem", ("p", "q"))
+
+
+def test_from_arrays_converts_floats_from_binary_and_says_so() -> None:
+    data = from_arrays(np.array([[0.1], [2.0]]), np.array([0, 1]))
+    assert data.X == ((Fraction.from_float(0.1),), (F(2),))
+    assert data.y == (-1, 1)
+    assert data.binary_float is True
+
+
+def test_from_arrays_maps_text_labels_with_positive() -> None:
+    data = from_arrays([[1], [2], [3]], ["dog", "cat", "dog"], positive="dog")
+    assert data.y == (1, -1, 1)
+    assert data.labels == ("cat", "dog")
+
+
+def test_from_arrays_bad_value_is_data_error_naming_source_and_position() -> None:
+    with pytest.raises(DataError) as info:
+        from_arrays([[1], [float("nan")]], [0, 1], source="mem")
+    assert "mem" in str(info.value)
+    assert "X[1][0]" in str(info.value)
+
+
+def test_from_arrays_length_mismatch_is_data_error() -> None:
+    with pytest.raises(DataError, match="2 samples but 3 labels"):
+        from_arrays([[1], [2]], [0, 1, 1])
+
+
+def test_from_arrays_non_finite_label_is_data_error_naming_source() -> None:
+    with pytest.raises(DataError) as info:
+        from_arrays([[1], [2]], [float("nan"), 1], source="mem")
+    assert "mem" in str(info.value)

@@ -1,0 +1,259 @@
+"""The report: verdicts and exit codes, text and JSON agreeing, exact numbers as strings."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from fractions import Fraction
+
+import pytest
+
+from verify_perceptron.checks import check_trace
+from verify_perceptron.engine import train
+from verify_perceptron.examples import example
+from verify_perceptron.report import EXIT_CODES, SCHEMA_VERSION, build_report, render_json, render_text
+
+F = Fraction
+
+
+def report_for(ex, convention="classic", *, separator=None, mode="online", max_epochs=1000, tamper=None):
+    data = example(ex)
+    trace = train(data, convention, mode=mode, max_epochs=max_epochs)
+    if tamper is not None:
+        trace = tamper(trace)
+    return build_report(data, trace, check_trace(data, trace, separator=separator))
+
+
+def tamper_weight(trace):
+    updates = list(trace.updates)
+    u = updates[4]
+    updates[4] = dataclasses.replace(u, weights=(u.weights[0] + 1, *u.weights[1:]))
+    return dataclasses.replace(trace, updates=tuple(updates))
+
+
+CASES = {
+    "verified": dict(ex="and"),
+    "verified-hard-limiter": dict(ex="and", convention="hard-limiter"),
+    "verified-batch": dict(ex="modified-or", convention="sum-norm", mode="batch"),
+    "violated-tampered": dict(ex="and", tamper=tamper_weight),
+    "violated-separator": dict(ex="and", separator=[1, 1, 1]),
+    "not-separable": dict(ex="xor"),
+    "inconclusive": dict(ex="and", max_epochs=1),
+}
+
+
+@pytest.fixture(params=list(CASES))
+def report(request):
+    return report_for(**CASES[request.param])
+
+
+# ------------------------------------------------------------------------------------------------
+# verdicts and exit codes
+
+
+def test_exit_codes_are_as_documented():
+    assert EXIT_CODES == {"verified": 0, "not-separable": 0, "violated": 1, "inconclusive": 3}
+
+
+def test_converged_genuine_run_is_verified_with_exit_0():
+    r = report_for("and")
+    assert (r["verdict"], r["exit_code"]) == ("verified", 0)
+    assert r["final_weights"] == ["-4", "3", "2"] and r["n_updates"] == 18
+    assert r["converged"] is True and r["stop"] == "converged"
+
+
+def test_tampered_run_is_violated_with_exit_1():
+    r = report_for("and", tamper=tamper_weight)
+    assert (r["verdict"], r["exit_code"]) == ("violated", 1)
+    rule = [i for i in r["invariants"] if i["name"] == "update-rule"][0]
+    assert rule["holds"] is False and rule["first_violation"]["update"] == 5
+
+
+def test_non_separating_separator_is_violated_with_exit_1():
+    r = report_for("and", separator=[1, 1, 1])
+    assert (r["verdict"], r["exit_code"]) == ("violated", 1)
+    sep = [i for i in r["invariants"] if i["name"] == "separator-separates"][0]
+    assert sep["first_violation"]["values"] == {"gamma": "-2"}
+    assert sep["first_violation"]["update"] is None and sep["first_violation"]["samples"] == [1]
+    assert r["bounds"] == []
+
+
+def test_xor_is_certified_not_separable_with_exit_0():
+    r = report_for("xor")
+    assert (r["verdict"], r["exit_code"]) == ("not-separable", 0)
+    assert r["cycle"] == {"epochs": [0, 1], "certificate": ["1/4"] * 4,
+                          "certificate_valid": True, "certificate_problem": None}
+    assert r["separator"] is None and r["constants"] is None
+
+
+def test_unfinished_run_is_inconclusive_with_exit_3():
+    r = report_for("and", max_epochs=1)
+    assert (r["verdict"], r["exit_code"]) == ("inconclusive", 3)
+    assert r["stop"] == "max-epochs" and r["cycle"] is None
+
+
+def test_verdict_and_exit_code_always_agree(report):
+    assert report["exit_code"] == EXIT_CODES[report["verdict"]]
+    assert report["schema_version"] == SCHEMA_VERSION
+
+
+def test_batch_reports_leave_online_bounds_unjudged():
+    r = report_for("modified-or", "sum-norm", mode="batch")
+    assert r["verdict"] == "verified"
+    assert r["bounds"] and all(b["holds"] is None for b in r["bounds"])
+    assert all(b["n_mistakes"] == 4 for b in r["bounds"])
+
+
+def test_bounds_in_report_are_the_exact_note_bounds():
+    r = report_for("and", separator=[-4, 3, 2])
+    assert [(b["convention"], b["value"], b["value_floor"]) for b in r["bounds"]] == [
+        ("classic", "87", 87), ("hard-limiter", "87", 87), ("unit-ball", "87", 87),
+        ("sum-norm", "232", 232), ("split-bias", "87", 87),
+    ]
+    assert [b["own"] for b in r["bounds"]] == [True, False, False, False, False]
+    assert r["constants"] == {"gamma": "1", "R_sq": "3", "beta": "8", "ws_sq": "29"}
+    assert r["separator"] == {"source": "user", "weights": ["-4", "3", "2"], "note": None}
+
+
+# ------------------------------------------------------------------------------------------------
+# text and JSON agree
+
+
+def invariant_rows(text):
+    """Table rows of the invariants section, split into cells on whitespace."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("invariants, checked exactly"))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.strip():
+            break
+        cells = line.split()
+        if cells[1].endswith(":") or line.startswith("  -- not checked"):
+            continue  # the notes under the table: a violation's text, the skipped claims
+        rows.append(cells)
+    return rows
+
+
+def test_text_lists_every_invariant_with_its_min_slack(report):
+    text = render_text(report)
+    rows = {cells[1]: cells for cells in invariant_rows(text)}
+    assert list(rows) == [i["name"] for i in report["invariants"]]
+    marks = {True: "ok", False: "FAIL", None: "--"}
+    for inv in report["invariants"]:
+        cells = rows[inv["name"]]
+        assert cells[0] == marks[inv["holds"]]
+        assert cells[2] == str(inv["n_checked"])
+        if inv["min_slack"] is not None:
+            assert cells[3] == inv["min_slack"]
+
+
+def test_text_shows_the_final_weights_and_verdict(report):
+    text = render_text(report)
+    assert "[" + ", ".join(report["final_weights"]) + "]" in text
+    assert f"(exit code {report['exit_code']})" in text
+    assert f"verdict: {report['verdict'].replace('-', ' ').upper()}" in text
+    for inv in report["invariants"]:
+        if inv["first_violation"]:
+            assert inv["first_violation"]["text"] in text
+
+
+def test_text_shows_every_update_when_few(report):
+    text = render_text(report)
+    for u in report["updates"]:
+        assert "[" + ", ".join(u["weights"]) + "]" in text
+
+
+def test_text_shows_bounds_and_certificate():
+    text = render_text(report_for("and", separator=[-4, 3, 2]))
+    assert "232" in text and "87" in text
+    xor = render_text(report_for("xor"))
+    assert "[1/4, 1/4, 1/4, 1/4]" in xor and "NOT SEPARABLE" in xor
+
+
+def test_long_runs_are_elided_in_text_but_all_in_json():
+    r = report_for("and")
+    text = render_text(r, max_updates=12)
+    assert "(6 more)" in text
+    assert len(r["updates"]) == 18
+
+
+# ------------------------------------------------------------------------------------------------
+# JSON
+
+
+def test_json_round_trips(report):
+    text = render_json(report)
+    assert json.loads(text) == report
+    assert text.endswith("\n")
+
+
+def _walk(value, path=""):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            assert isinstance(k, str)
+            yield from _walk(v, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk(v, f"{path}[{i}]")
+    else:
+        yield path, value
+
+
+def test_json_has_no_floats_or_fractions(report):
+    for path, value in _walk(report):
+        assert value is None or isinstance(value, (str, int, bool)), (path, value)
+        assert not isinstance(value, float), path
+
+
+def test_exact_numbers_are_strings(report):
+    exact = [report["eta"], report["step_size"], *report["final_weights"]]
+    if report["separator"]:
+        exact += report["separator"]["weights"]
+    if report["constants"]:
+        exact += list(report["constants"].values())
+    for inv in report["invariants"]:
+        if inv["min_slack"] is not None:
+            exact.append(inv["min_slack"])
+        if inv["first_violation"]:
+            exact += list(inv["first_violation"]["values"].values())
+    for b in report["bounds"]:
+        exact += [b["value"], *b["constants"].values()]
+    for u in report["updates"]:
+        exact += [*u["scores"], *u["delta"], *u["weights"]]
+    if report["cycle"]:
+        exact += report["cycle"]["certificate"]
+    assert exact
+    for value in exact:
+        assert isinstance(value, str)
+        assert str(F(value)) == value  # canonical exact rational spelling
+
+
+def test_fractional_values_are_reported_exactly():
+    r = report_for("and", separator=["-4/3", 1, "2/3"])
+    assert r["separator"]["weights"] == ["-4/3", "1", "2/3"]
+    assert r["constants"]["gamma"] == "1/3"
+    assert r["constants"]["ws_sq"] == "29/9"
+    assert [b["value"] for b in r["bounds"]] == ["87", "87", "87", "232", "87"]  # scale invariant
+
+
+def test_json_min_slack_matches_checker():
+    data = example("and")
+    trace = train(data, "classic")
+    check = check_trace(data, trace)
+    r = build_report(data, trace, check)
+    for inv, res in zip(r["invariants"], check.invariants):
+        assert inv["name"] == res.name
+        assert inv["min_slack"] == (None if res.min_slack is None else str(res.min_slack))
+        assert inv["holds"] is res.holds
+
+
+def test_mistake_count_above_a_note_bound_makes_the_report_violated():
+    # The bounds table judges the trace's own mistake count; inflate it past 87 (AND at [-4, 3, 2]).
+    data = example("and")
+    trace = train(data, "classic")
+    inflated = dataclasses.replace(trace, mistakes_per_sample=(100, 0, 0, 0))
+    check = check_trace(data, inflated, separator=[-4, 3, 2])
+    r = build_report(data, inflated, check)
+    assert [b["holds"] for b in r["bounds"]] == [False, False, False, True, False]  # 100 > 87, <= 232
+    assert (r["verdict"], r["exit_code"]) == ("violated", 1)
+    assert "(and a mistake bound)" in render_text(r)

@@ -14,6 +14,8 @@ import pytest
 
 import verify_perceptron.checks as checks_module
 import verify_perceptron.cli as cli
+import verify_perceptron.engine as engine_module
+import verify_perceptron.fast as fast_module
 from verify_perceptron.checks import assert_trace_verified, check_trace
 from verify_perceptron.claims import CLAIMS, Claim, claims_for
 from verify_perceptron.conventions import CONVENTIONS
@@ -391,19 +393,38 @@ def test_cli_verifies_the_genuine_and_run(capsys):
 
 
 def test_cli_exits_1_on_a_tampered_trace(monkeypatch, capsys):
-    real_train = cli.train
+    real_train = engine_module.train
 
     def tampered_train(*args, **kwargs):
         trace = real_train(*args, **kwargs)
         u = trace.updates[4]
         return tamper(trace, 5, weights=(u.weights[0] + 1, *u.weights[1:]))
 
-    monkeypatch.setattr(cli, "train", tampered_train)
-    assert cli.main(["verify", "--example", "and", "--format", "json"]) == 1
+    monkeypatch.setattr(engine_module, "train", tampered_train)
+    assert cli.main(["verify", "--example", "and", "--engine", "reference", "--format", "json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["verdict"] == "violated"
     rule = [i for i in report["invariants"] if i["name"] == "update-rule"][0]
     assert rule["holds"] is False and rule["first_violation"]["update"] == 5
+
+
+def test_cli_exits_1_when_the_fast_engine_reports_a_wrong_score(monkeypatch, capsys):
+    # The streaming checker recomputes every reported score exactly: a fast engine whose
+    # (float) product went wrong at update 5 is caught there.
+    real_run = fast_module.run
+
+    def corrupted_run(*args, observer=None, **kwargs):
+        class Corrupt:
+            def observe(self, k, epoch, samples, scores):
+                observer.observe(k, epoch, samples, [s - 1 for s in scores] if k == 5 else scores)
+        return real_run(*args, observer=Corrupt(), **kwargs)
+
+    monkeypatch.setattr(fast_module, "run", corrupted_run)
+    assert cli.main(["verify", "--example", "and", "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    rule = [i for i in report["invariants"] if i["name"] == "update-rule"][0]
+    assert rule["holds"] is False and rule["first_violation"]["update"] == 5
+    assert "recorded_score" in rule["first_violation"]["values"]
 
 
 def test_cli_exits_1_when_the_bound_is_too_small(monkeypatch, capsys):

@@ -18,16 +18,18 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TextIO
 
 from . import __version__
-from .checks import check_trace
+from .checks import ENGINES, verify_run
 from .conventions import CONVENTIONS, get_convention
 from .dataset import Dataset, load_dataset
-from .engine import MODES, train
+from .engine import MODES
 from .errors import DataError, InvalidArgument
 from .examples import EXAMPLES, example
-from .rationals import parse_rational
+from .rationals import as_rational, parse_rational
+from .recorder import TraceRecorder
 from .report import build_report, render_json, render_text
 
 __all__ = ["main", "build_parser"]
@@ -74,12 +76,16 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--mode", choices=MODES, default="online", help="online (incremental, default) or batch")
     run.add_argument("--max-epochs", type=_positive_int, default=1000, metavar="N", help="stop after N passes (default 1000)")
     run.add_argument("--time-limit", type=_positive_seconds, default=None, metavar="SECONDS", help="stop after about this long")
+    run.add_argument("--engine", choices=ENGINES, default="fast",
+                     help="fast (exact integers, vectorised; default) or reference (Fractions, reads like the notes)")
     run.add_argument("--separator", default=None, metavar="W",
                      help="w* in the convention's coordinates, e.g. --separator=-4,3,2 (default: the final weights)")
     out = verify.add_argument_group("output")
     out.add_argument("--format", choices=("text", "json"), default="text", help="text tables or JSON (default text)")
     out.add_argument("--max-updates-shown", type=_positive_int, default=60, metavar="N",
                      help="list at most N updates in the text report (all are checked)")
+    out.add_argument("--trace", metavar="FILE", default=None,
+                     help="write every update to FILE as JSON Lines while the run goes (the report keeps the first 1000)")
     return parser
 
 
@@ -103,6 +109,13 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
+def _rate(text: str) -> Fraction:
+    try:
+        return as_rational(text, name="eta")
+    except ValueError as error:
+        raise InvalidArgument(str(error)) from None
+
+
 def _parse_separator(text: str) -> list[str]:
     cleaned = text.strip().strip("[]()")
     parts = [p for p in cleaned.replace(",", " ").split() if p]
@@ -124,9 +137,11 @@ class _Progress:
         self.start = time.monotonic()
         self.shown = False
 
-    def __call__(self, epoch: int, n_updates: int) -> None:
-        if self.enabled and time.monotonic() - self.start > 1:
-            self.stream.write(f"\repoch {epoch}, {n_updates} updates, {time.monotonic() - self.start:.0f} s")
+    def __call__(self, epoch: int, n_updates: int, status: str = "") -> None:
+        elapsed = time.monotonic() - self.start
+        if self.enabled and elapsed > 1:
+            line = f"epoch {epoch}, {n_updates} updates" + (f", {status}" if status else "") + f", {elapsed:.0f} s"
+            self.stream.write("\r" + line[:100] + "\033[K")
             self.stream.flush()
             self.shown = True
 
@@ -161,12 +176,26 @@ def _verify(args: argparse.Namespace) -> int:
             + ", ".join(convention.weight_names(data.n_features))
         )
     progress = _Progress(sys.stderr, args.format == "text" and sys.stderr.isatty())
+    sink = None
+    if args.trace is not None:
+        if args.data and os.path.exists(args.trace) and os.path.samefile(args.trace, args.data):
+            raise InvalidArgument(f"--trace {args.trace} is the input file; it would be overwritten")
+        try:
+            sink = open(args.trace, "w", encoding="utf-8")
+        except OSError as error:
+            raise InvalidArgument(f"--trace {args.trace}: cannot be written ({error.strerror})") from None
     try:
-        trace = train(data, convention, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs,
-                      time_limit=args.time_limit, progress=progress)
+        recorder = None
+        if sink is not None:
+            recorder = TraceRecorder(sink, data, convention, convention.check_rate(_rate(args.eta)))
+        trace, check = verify_run(
+            data, convention, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs, time_limit=args.time_limit,
+            separator=separator, engine_name=args.engine, progress=progress, recorder=recorder,
+        )
     finally:
         progress.close()
-    check = check_trace(data, trace, separator=separator)
+        if sink is not None:
+            sink.close()
     report = build_report(data, trace, check)
     if args.format == "json":
         sys.stdout.write(render_json(report))

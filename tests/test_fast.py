@@ -1,0 +1,131 @@
+"""The fast exact engine makes the reference engine's run, update for update."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from verify_perceptron import engine, fast
+from verify_perceptron._intmath import FLOAT_EXACT_SQ, ExactMatrix, row_norms_sq
+from verify_perceptron.checks import Checker, check_trace, verify_run
+from verify_perceptron.conventions import CONVENTIONS
+from verify_perceptron.dataset import Dataset
+from verify_perceptron.examples import EXAMPLES, example
+
+F = Fraction
+
+
+def rate_for(convention: str, eta: Fraction) -> Fraction:
+    if convention == "unit-ball":
+        return F(1)
+    if convention == "hard-limiter":
+        return min(eta, F(1))
+    return eta
+
+
+@st.composite
+def datasets(draw: st.DrawFn, *, max_value: int = 3, max_denominator: int = 4) -> Dataset:
+    """Small rational data, often with exact ties (small integers and repeated points)."""
+    n_features = draw(st.integers(1, 3))
+    n_samples = draw(st.integers(2, 8))
+    value = st.builds(F, st.integers(-max_value, max_value), st.integers(1, max_denominator))
+    X = draw(st.lists(st.tuples(*[value] * n_features), min_size=n_samples, max_size=n_samples))
+    y = draw(st.lists(st.sampled_from((-1, 1)), min_size=n_samples, max_size=n_samples).filter(lambda ys: len(set(ys)) == 2))
+    return Dataset(X=X, y=y)
+
+
+def same_run(reference, quick) -> None:
+    assert quick.updates == reference.updates
+    assert quick.final_weights == reference.final_weights
+    assert (quick.n_epochs, quick.stop, quick.cycle) == (reference.n_epochs, reference.stop, reference.cycle)
+    assert quick.mistakes_per_sample == reference.mistakes_per_sample
+    assert quick.n_updates == reference.n_updates
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+@pytest.mark.parametrize("convention", sorted(CONVENTIONS))
+@pytest.mark.parametrize("mode", ["online", "batch"])
+def test_fast_engine_reproduces_the_reference_on_the_notes_examples(name, convention, mode):
+    data = example(name)
+    eta = rate_for(convention, F(1, 2))
+    same_run(engine.train(data, convention, eta=eta, mode=mode),
+             fast.run(data, convention, eta=eta, mode=mode, keep_updates=None))
+
+
+@given(data=datasets(), convention=st.sampled_from(sorted(CONVENTIONS)), mode=st.sampled_from(["online", "batch"]),
+       eta=st.builds(F, st.integers(1, 5), st.integers(1, 5)))
+def test_fast_engine_reproduces_the_reference_trace_ties_included(data, convention, mode, eta):
+    eta = rate_for(convention, eta)
+    same_run(engine.train(data, convention, eta=eta, mode=mode, max_epochs=60),
+             fast.run(data, convention, eta=eta, mode=mode, max_epochs=60, keep_updates=None))
+
+
+@given(data=datasets(max_value=7, max_denominator=9), convention=st.sampled_from(sorted(CONVENTIONS)))
+def test_streaming_checks_of_fast_runs_equal_checks_of_reference_traces(data, convention):
+    eta = rate_for(convention, F(1))
+    reference = engine.train(data, convention, eta=eta, max_epochs=40)
+    by_trace = check_trace(data, reference)
+    quick, streamed = verify_run(data, convention, eta=eta, max_epochs=40)
+    assert quick.final_weights == reference.final_weights
+    assert [(r.name, r.holds, r.n_checked, r.min_slack, r.min_slack_at) for r in streamed.invariants] == [
+        (r.name, r.holds, r.n_checked, r.min_slack, r.min_slack_at) for r in by_trace.invariants
+    ]
+
+
+def test_huge_values_take_the_int64_and_python_integer_paths_and_agree():
+    # Coordinates near 2^40 put ‖W‖²·max‖z‖² past 2^106 at once (float64 is no longer proven
+    # exact), and 2^70 past int64; the engine must switch representation and stay exact.
+    for scale in (2**40, 2**70):
+        X = [(F(scale + 1), F(-scale)), (F(-scale), F(scale - 3)), (F(scale // 2), F(scale // 3 + 1)), (F(1), F(-1))]
+        data = Dataset(X=X, y=(1, -1, 1, -1))
+        for convention in CONVENTIONS:
+            same_run(engine.train(data, convention, max_epochs=50),
+                     fast.run(data, convention, max_epochs=50, keep_updates=None))
+
+
+def test_exact_matrix_chooses_a_representation_the_guard_proves_exact():
+    m = ExactMatrix(np.array([[3, 4], [1, 2]]))
+    assert m.max_norm_sq == 25
+    assert m.backend(0) == "float64"
+    assert m.backend(FLOAT_EXACT_SQ // 25 - 1) == "float64"
+    assert m.backend(FLOAT_EXACT_SQ // 25 + 1) == "int64"
+    assert m.backend(2**126) == "object"
+    # A product float64 would round (2^53 + 1 is not a double): the guard sends it to int64, exactly.
+    big = [2**53 + 1, 0]
+    assert m.matvec(big, slice(0, 1), norm_sq=(2**53 + 1) ** 2) == [3 * (2**53 + 1)]
+    assert row_norms_sq(np.array([[2**40, 2**40]], dtype=object)) == [2**81]
+
+
+def test_fast_engine_keeps_only_the_first_updates_when_asked():
+    data = example("and")
+    trace = fast.run(data, keep_updates=5)
+    assert trace.n_updates == 18 and len(trace.updates) == 5 and trace.updates_truncated
+    assert trace.updates == engine.train(data).updates[:5]
+    with pytest.raises(ValueError, match="keeps 5 of its 18 updates"):
+        check_trace(data, trace)
+
+
+def test_checker_observing_the_fast_engine_with_a_user_separator_runs_once():
+    data = example("or")
+    checker = Checker(data, "classic", rate=1, mode="online", separator=[-1, 2, 2])
+    trace = fast.run(data, observer=checker)
+    result = checker.finish(trace)
+    assert result.holds and result.separator_source is None
+    assert [r.n_checked for r in result.invariants if r.name == "lower-bound"] == [trace.n_updates]
+
+
+def test_verify_run_without_separator_uses_the_final_weights_and_checks_every_update():
+    trace, result = verify_run(example("and"), engine_name="fast")
+    assert result.separator == trace.final_weights and result.separator_source == "final"
+    assert all(r.n_checked == 18 for r in result.invariants if r.name.startswith(("lower", "upper", "cauchy", "mistake")))
+
+
+def test_verify_run_time_limit_stops_with_time_limit():
+    X = [(F(i, 97), F((i * 37) % 101, 101)) for i in range(400)]
+    y = [1 if (x1 - x2 + F(1, 1000)) > 0 else -1 for x1, x2 in X]
+    trace, _ = verify_run(Dataset(X=X, y=y), time_limit=1e-9, max_epochs=10**6)
+    assert trace.stop == "time-limit" and not trace.converged

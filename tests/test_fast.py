@@ -53,7 +53,7 @@ def test_fast_engine_reproduces_the_reference_on_the_notes_examples(name, conven
     data = example(name)
     eta = rate_for(convention, F(1, 2))
     same_run(engine.train(data, convention, eta=eta, mode=mode),
-             fast.run(data, convention, eta=eta, mode=mode, keep_updates=None))
+             fast.run(data, convention, eta=eta, mode=mode, keep_updates=10**9))
 
 
 @given(data=datasets(), convention=st.sampled_from(sorted(CONVENTIONS)), mode=st.sampled_from(["online", "batch"]),
@@ -61,7 +61,7 @@ def test_fast_engine_reproduces_the_reference_on_the_notes_examples(name, conven
 def test_fast_engine_reproduces_the_reference_trace_ties_included(data, convention, mode, eta):
     eta = rate_for(convention, eta)
     same_run(engine.train(data, convention, eta=eta, mode=mode, max_epochs=60),
-             fast.run(data, convention, eta=eta, mode=mode, max_epochs=60, keep_updates=None))
+             fast.run(data, convention, eta=eta, mode=mode, max_epochs=60, keep_updates=10**9))
 
 
 @given(data=datasets(max_value=7, max_denominator=9), convention=st.sampled_from(sorted(CONVENTIONS)))
@@ -84,7 +84,7 @@ def test_huge_values_take_the_int64_and_python_integer_paths_and_agree():
         data = Dataset(X=X, y=(1, -1, 1, -1))
         for convention in CONVENTIONS:
             same_run(engine.train(data, convention, max_epochs=50),
-                     fast.run(data, convention, max_epochs=50, keep_updates=None))
+                     fast.run(data, convention, max_epochs=50, keep_updates=10**9))
 
 
 def test_exact_matrix_chooses_a_representation_the_guard_proves_exact():

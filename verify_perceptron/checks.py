@@ -34,7 +34,9 @@ from collections.abc import Callable
 from typing import Any
 
 from . import engine, fast
-from ._intmath import ExactMatrix
+import numpy as np
+
+from ._intmath import INT64_EXACT_SQ, ExactMatrix
 from .bounds import Geometry, NoteBound, geometry, note_bound, note_bounds
 from .claims import UNITS, Claim, claims_for
 from .conventions import Convention, get_convention
@@ -220,7 +222,9 @@ class Checker:
         self.matrix = matrix if matrix is not None else ExactMatrix(fast.scaled_samples(data, conv)[1])
         self.tie = [bool(t) for t in fast._tie_rule(conv, self.rate, data.y)]
         width = data.n_features + 1
-        self.W = [0] * width  # the replayed weights, scaled: w = (a/L)·W
+        # The replayed weights, scaled (w = (a/L)·W): int64 while ‖W‖²·max‖z‖² < 2^126 proves every
+        # dot product free of overflow, Python integers after that.
+        self.W: Any = np.zeros(width, dtype=np.int64 if self.matrix.exact.dtype != object else object)
         self.w_sq = 0
         self.counts = [0] * data.n_samples
         self.k = self.N = self.sum_n_sq = self.n_max = 0
@@ -314,12 +318,14 @@ class Checker:
             self._fail_rule(k, epoch, samples, f"samples {list(samples)} are not what one {self.mode} update can have")
         self.k, self.epoch = k, epoch
         Z = self.matrix.exact
+        if self.W.dtype != object and self.w_sq * self.matrix.max_norm_sq >= INT64_EXACT_SQ:
+            self.W = self.W.astype(object)
         W = self.W
-        step = [0] * len(W)
+        step: Any = np.zeros_like(W)
         s_total = 0
         for j, claimed in zip(samples, scores):
-            z = Z[j].tolist()
-            s = sum(map(int.__mul__, W, z)) if isinstance(z[0], int) else sum(int(w) * int(c) for w, c in zip(W, z))
+            z = Z[j] if W.dtype != object else Z[j].astype(object)
+            s = int(z @ W)  # exact: int64 under the guard above, Python integers beyond
             if s != claimed:
                 shown_claim = claimed if isinstance(claimed, Fraction) else Fraction(claimed)  # type: ignore[arg-type]
                 self._fail_rule(k, epoch, samples, f"sample {j}'s score is not what the run reported", (
@@ -327,22 +333,22 @@ class Checker:
             if not (s < 0 or (s == 0 and self.tie[j])):
                 self._fail_rule(k, epoch, samples, f"sample {j} is not a mistake under the rule", (
                     ("label", Fraction(self.data.y[j])), ("score", self._score(j, Fraction(s)))))
-            step = [t + int(c) for t, c in zip(step, z)]
+            step = step + z
             s_total += s
             self.counts[j] += 1
             self.sum_N_xsq += self.norms[j]
         n = len(samples)
-        step_sq = self.norms[samples[0]] if n == 1 else sum(t * t for t in step)
+        step_sq = self.norms[samples[0]] if n == 1 else sum(int(t) * int(t) for t in step.tolist())
         prev_w_sq, prev_w_ws = self.w_sq, self.w_ws
-        self.W = [w + t for w, t in zip(W, step)]
+        self.W = W + step
         self.w_sq = prev_w_sq + 2 * s_total + step_sq  # ‖W + D‖² = ‖W‖² + 2·W·D + ‖D‖²
         if self.usable:
             self.w_ws = prev_w_ws + sum(self.margins[j] for j in samples)
-        if delta is not None and tuple(delta) != self._true(step):
-            self._fail_rule(k, epoch, samples, f"the step is {_vec(delta)}, the rule gives {_vec(self._true(step))}")
-        if weights is not None and tuple(weights) != self._true(self.W):
+        if delta is not None and tuple(delta) != self._true(step.tolist()):
+            self._fail_rule(k, epoch, samples, f"the step is {_vec(delta)}, the rule gives {_vec(self._true(step.tolist()))}")
+        if weights is not None and tuple(weights) != self._true(self.W.tolist()):
             self._fail_rule(k, epoch, samples,
-                            f"w_k is {_vec(weights)}, but w_(k-1) + the rule's step is {_vec(self._true(self.W))}")
+                            f"w_k is {_vec(weights)}, but w_(k-1) + the rule's step is {_vec(self._true(self.W.tolist()))}")
         self.N += n
         self.sum_n_sq += n * n
         self.n_max = max(self.n_max, n)
@@ -368,7 +374,7 @@ class Checker:
         return Fraction(value) * self.a**p / (self.L**q * self.M**r)
 
     def _true(self, vector: Sequence[int]) -> tuple[Fraction, ...]:
-        return tuple(Fraction(self.a.numerator * v, self.a.denominator * self.L) for v in vector)
+        return tuple(Fraction(self.a.numerator * int(v), self.a.denominator * self.L) for v in vector)
 
     def _score(self, j: int, s: Fraction) -> Fraction:
         """A scaled score z_j·W back in true units: w·x~_j = (a/L²)·y_j·s."""
@@ -383,7 +389,7 @@ class Checker:
                 self._fail_rule(0, 0, (), f"the run reports {trace.n_updates} updates; {self.k} were observed")
             if tuple(trace.mistakes_per_sample) != tuple(self.counts):
                 self._fail_rule(0, 0, (), "the run's per-sample mistake counts N_μ are not those of its updates")
-            if tuple(trace.final_weights) != self._true(self.W):
+            if tuple(trace.final_weights) != self._true(self.W.tolist()):
                 self._fail_rule(0, 0, (), "the run's final weights are not the sum of its updates")
         results = [self.rule, self.separates]
         if trace is not None and trace.converged:
@@ -427,13 +433,13 @@ def _strict(data: Dataset, conv: Convention, final: Sequence[Fraction]) -> tuple
     W, M = _scaled_separator((b, *v))
     L = data.denominator
     raw = data.exact.matvec(W[1:], slice(None), norm_sq=sum(c * c for c in W))
-    scores = [Fraction(r + W[0] * L, L * M) for r in raw]  # v·x_i + b, exactly
-    if all(y * sc > 0 for sc, y in zip(scores, data.y)):
+    scores = [r + W[0] * L for r in raw]  # (v·x_i + b)·L·M, exactly, in integers
+    if all((sc > 0) == (y > 0) and sc != 0 for sc, y in zip(scores, data.y)):
         return w, None
     positive = [sc for sc, y in zip(scores, data.y) if y > 0 and sc > 0]
     if not positive or any(sc > 0 for sc, y in zip(scores, data.y) if y < 0):
         return w, None  # not a clean hard-limiter stop: let the checks report it
-    delta = min(positive) / 2
+    delta = Fraction(min(positive), 2 * L * M)
     return conv.from_canonical(b - delta, v), f"bias lowered by {delta}: a class -1 score was exactly 0"
 
 
@@ -516,7 +522,7 @@ def verify_run(
     engine_name: str = "fast",
     progress: Callable[[int, int, str], None] | None = None,
     recorder: Any = None,
-    keep_updates: int | None = 1000,
+    keep_updates: int | None = None,
 ) -> tuple[Trace, CheckResult]:
     """Run a note's perceptron with the checker attached; the `verify` command's work.
 

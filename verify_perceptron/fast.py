@@ -37,9 +37,12 @@ from ._intmath import FLOAT_EXACT_SQ, INT64_EXACT_SQ, ExactMatrix
 from .conventions import Convention
 from .dataset import Dataset
 from .engine import _check_settings
-from .trace import Trace, Update
+from .trace import LazyUpdates, Trace, Update
 
-__all__ = ["run", "Observer", "scaled_samples"]
+__all__ = ["run", "Observer", "scaled_samples", "KEEP_CELLS"]
+
+#: How many weights' worth of updates a run keeps for its report by default.
+KEEP_CELLS = 20_000
 
 
 class Observer(Protocol):
@@ -93,7 +96,7 @@ def run(
     time_limit: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     observer: Observer | None = None,
-    keep_updates: int | None = 1000,
+    keep_updates: int | None = None,
     matrix: ExactMatrix | None = None,
 ) -> Trace:
     """Run one note's perceptron exactly and fast; the same trace as `engine.train`.
@@ -105,8 +108,9 @@ def run(
     observer : Observer, optional
         Told of every update as it happens (the streaming checker).
     keep_updates : int or None
-        Keep the first this many updates in the returned trace (None: all), so
-        memory does not grow with the number of updates.
+        Keep the first this many updates in the returned trace, so memory does
+        not grow with the number of updates; None (the default) keeps the first
+        `KEEP_CELLS` weights' worth: 1000 updates of 20 weights, 20 of 1000.
     matrix : ExactMatrix, optional
         ``ExactMatrix(scaled_samples(data, convention)[1])``, if the caller has it already.
 
@@ -118,6 +122,8 @@ def run(
     (['-4', '3', '2'], 18, 9)
     """
     conv, rate = _check_settings(convention, eta, mode, max_epochs)
+    if keep_updates is None:
+        keep_updates = max(10, KEEP_CELLS // (data.n_features + 1))
     a = conv.step_size(rate)
     a_num, a_den = a.numerator, a.denominator
     L = data.denominator
@@ -134,7 +140,7 @@ def run(
     if rows.dtype == object:
         W[:] = 0
     mistakes = np.zeros(n, dtype=np.int64)
-    kept: list[Update] = []
+    kept: list[tuple[int, int, list[int], list[int], Any]] = []
     n_updates = 0
     deadline = None if time_limit is None else time.monotonic() + time_limit
     saved, saved_epoch, power = _ints(W), 0, 1
@@ -167,15 +173,18 @@ def run(
         n_updates += 1
         if observer is not None:
             observer.observe(n_updates, epoch, samples, scores)
-        if keep_updates is None or len(kept) < keep_updates:
-            if step is None:
-                step = [sum(col) for col in zip(*(_ints(matrix.exact[i]) for i in samples))]
-            kept.append(Update(
-                n_updates, epoch, tuple(samples),
-                tuple(Fraction(a_num * data.y[i] * s, a_den * L * L) for i, s in zip(samples, scores)),
-                tuple(Fraction(a_num * d, a_den * L) for d in step),
-                tuple(Fraction(a_num * v, a_den * L) for v in _ints(W)),
-            ))
+        if len(kept) < keep_updates:  # compactly; `build` makes the Update if it is read
+            kept.append((n_updates, epoch, samples, scores, W.copy()))
+
+    def build(record: tuple[int, int, list[int], list[int], Any]) -> Update:
+        k, at_epoch, samples, scores, weights = record
+        step = [sum(col) for col in zip(*(_ints(matrix.exact[i]) for i in samples))]
+        return Update(
+            k, at_epoch, tuple(samples),
+            tuple(Fraction(a_num * data.y[i] * s, a_den * L * L) for i, s in zip(samples, scores)),
+            tuple(Fraction(a_num * d, a_den * L) for d in step),
+            tuple(Fraction(a_num * v, a_den * L) for v in _ints(weights)),
+        )
 
     norms_sq = matrix.norms_sq
     while epoch < max_epochs:
@@ -236,7 +245,7 @@ def run(
         convention=conv.name,
         rate=rate,
         mode=mode,
-        updates=tuple(kept),
+        updates=LazyUpdates(kept, build),
         final_weights=tuple(Fraction(a_num * v, a_den * L) for v in _ints(W)),
         n_epochs=epoch,
         stop=stop,

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, overload
 
-__all__ = ["Update", "Trace", "STOP_REASONS"]
+__all__ = ["Update", "Trace", "LazyUpdates", "STOP_REASONS"]
 
 Vector = tuple[Fraction, ...]
 
@@ -45,6 +47,57 @@ class Update:
     weights: Vector
 
 
+class LazyUpdates(Sequence[Update]):
+    """A sequence of updates built on first access from a compact record (the fast engine's).
+
+    Building an `Update` means one `Fraction` per weight; a run that keeps its
+    first updates for the report pays that only if the report reads them.
+
+    Examples
+    --------
+    >>> lazy = LazyUpdates([1], lambda k: Update(k, 1, (0,), (Fraction(0),), (Fraction(1),), (Fraction(1),)))
+    >>> lazy[0].k, len(lazy), lazy == (lazy[0],)
+    (1, 1, True)
+    """
+
+    def __init__(self, records: list[Any], build: Callable[[Any], Update]) -> None:
+        self._records = records
+        self._build = build
+        self._built: list[Update | None] = [None] * len(records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    @overload
+    def __getitem__(self, index: int) -> Update: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Update, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Update | tuple[Update, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(f"update index {index} out of range({len(self)})")
+        built = self._built[index]
+        if built is None:
+            built = self._built[index] = self._build(self._records[index])
+        return built
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (tuple, list, LazyUpdates)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"LazyUpdates(<{len(self)} updates>)"
+
+
 @dataclass(frozen=True)
 class Trace:
     """A whole run of an engine.
@@ -77,7 +130,7 @@ class Trace:
     convention: str
     rate: Fraction
     mode: str
-    updates: tuple[Update, ...]
+    updates: Sequence[Update]
     final_weights: Vector
     n_epochs: int
     stop: str

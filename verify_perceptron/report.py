@@ -179,6 +179,10 @@ def _table(rows: list[list[str]], *, align: str) -> list[str]:
     return lines
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _bracket(values: Sequence[str]) -> str:
     return "[" + ", ".join(values) + "]"
 
@@ -208,7 +212,8 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60) -> str:
         if r["cycle"] else "cycles",
     }[r["stop"]]
     out.append(f"run         {r['mode']}, rate {r['eta']} (step size a = {r['step_size']}); "
-               f"{r['n_updates']} updates, {r['n_mistakes']} mistakes, {r['n_epochs']} epochs; {stop}")
+               f"{_count(r['n_updates'], 'update')}, {_count(r['n_mistakes'], 'mistake')}, "
+               f"{_count(r['n_epochs'], 'epoch')}; {stop}")
     out.append(f"final w     {_bracket(r['coordinates'])} = {_bracket(r['final_weights'])}")
     if r["separator"]:
         c = r["constants"]
@@ -232,6 +237,9 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60) -> str:
             rows.append([str(u["k"]), str(u["epoch"]), ",".join(map(str, u["samples"])),
                          ",".join(u["scores"]), _bracket(u["weights"])])
         out += _table(rows, align=">>>><")
+        if r["updates_truncated"]:
+            out.append(f"  (the report keeps the first {len(updates)} of {r['n_updates']} updates; every one was "
+                       "checked; --trace FILE writes them all)")
     else:
         out.append("  (none)")
     out.append("")

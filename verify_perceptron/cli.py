@@ -22,15 +22,19 @@ from fractions import Fraction
 from typing import TextIO
 
 from . import __version__
-from .checks import ENGINES, verify_run
-from .conventions import CONVENTIONS, get_convention
+from .certificates import certificate_from_cycle, gordan_defect
+from .checks import ENGINES, CheckResult, verify_run
+from .comparison import compare_bounds, order_statistics
+from .conventions import CONVENTIONS, Convention, get_convention
 from .dataset import Dataset, load_dataset
 from .engine import MODES
 from .errors import DataError, InvalidArgument
 from .examples import EXAMPLES, example
 from .rationals import as_rational, parse_rational
 from .recorder import TraceRecorder
-from .report import build_report, render_json, render_text
+from .report import build_report, comparison_lines, comparison_report, orders_lines, render_json, render_text
+from .separability import Separability, decide_separability
+from .trace import Trace
 
 __all__ = ["main", "build_parser"]
 
@@ -44,6 +48,16 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _data_options(command: argparse.ArgumentParser) -> None:
+    source = command.add_argument_group("data")
+    source.add_argument("data", nargs="?", metavar="DATA", help="CSV, LIBSVM/svmlight (.svm, .libsvm), or NumPy (.npy, .npz) file")
+    source.add_argument("--example", choices=sorted(EXAMPLES), help="a built-in example instead of DATA")
+    source.add_argument("--input-format", choices=("auto", "csv", "libsvm", "numpy"), default="auto",
+                        help="how to read DATA (default: from its extension)")
+    source.add_argument("--label-column", metavar="COLUMN", help="label column: a header name or a 1-based number")
+    source.add_argument("--positive", metavar="VALUE", help="the label value of the positive class (for labels other than ±1 or 0/1)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,13 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
         "the invariants its convergence proof relies on.",
         epilog="exit codes: 0 verified (or certified not separable), 1 violation, 2 bad input, 3 inconclusive",
     )
-    source = verify.add_argument_group("data")
-    source.add_argument("data", nargs="?", metavar="DATA", help="CSV, LIBSVM/svmlight (.svm, .libsvm), or NumPy (.npy, .npz) file")
-    source.add_argument("--example", choices=sorted(EXAMPLES), help="a built-in example instead of DATA")
-    source.add_argument("--input-format", choices=("auto", "csv", "libsvm", "numpy"), default="auto",
-                        help="how to read DATA (default: from its extension)")
-    source.add_argument("--label-column", metavar="COLUMN", help="label column: a header name or a 1-based number")
-    source.add_argument("--positive", metavar="VALUE", help="the label value of the positive class (for labels other than ±1 or 0/1)")
+    _data_options(verify)
     run = verify.add_argument_group("run")
     run.add_argument("--convention", "-c", default=None, metavar="NAME",
                      help=f"one of {', '.join(CONVENTIONS)} or a note number (default: classic; an example's own note)")
@@ -80,12 +88,34 @@ def build_parser() -> argparse.ArgumentParser:
                      help="fast (exact integers, vectorised; default) or reference (Fractions, reads like the notes)")
     run.add_argument("--separator", default=None, metavar="W",
                      help="w* in the convention's coordinates, e.g. --separator=-4,3,2 (default: the final weights)")
+    run.add_argument("--compare", action="store_true",
+                     help="add the five notes' bounds at the certified max-margin separator, with each convention's run")
     out = verify.add_argument_group("output")
     out.add_argument("--format", choices=("text", "json"), default="text", help="text tables or JSON (default text)")
     out.add_argument("--max-updates-shown", type=_positive_int, default=60, metavar="N",
                      help="list at most N updates in the text report (all are checked)")
     out.add_argument("--trace", metavar="FILE", default=None,
-                     help="write every update to FILE as JSON Lines while the run goes (the report keeps the first 1000)")
+                     help="write every update to FILE as JSON Lines while the run goes (the report keeps the first ones)")
+
+    bounds = commands.add_parser(
+        "bounds",
+        help="compare the five notes' mistake bounds on DATA, at the certified max-margin separator and others",
+        description="Decide separability exactly, certify the max-margin separator, and set each note's bound "
+        "beside the mistakes each note's perceptron makes.",
+        epilog="exit codes: 0 decided, 1 a bound below the mistakes made, 2 bad input, 3 undecided (time limit)",
+    )
+    _data_options(bounds)
+    opts = bounds.add_argument_group("comparison")
+    opts.add_argument("--convention", "-c", default="classic", metavar="NAME",
+                      help="the coordinates of --separator, and the run whose final weights are compared (default classic)")
+    opts.add_argument("--separator", default=None, metavar="W", help="a separator of yours, in --convention's coordinates")
+    opts.add_argument("--orders", type=_positive_int, default=None, metavar="K",
+                      help="also run K seeded random presentation orders (and every order when there are <= 8 samples)")
+    opts.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the orders (default 0)")
+    opts.add_argument("--max-epochs", type=_positive_int, default=1000, metavar="N", help="passes allowed to each run")
+    opts.add_argument("--time-limit", type=_positive_seconds, default=60.0, metavar="SECONDS",
+                      help="time for the exact solves and the runs (default 60)")
+    bounds.add_argument("--format", choices=("text", "json"), default="text", help="text tables or JSON (default text)")
     return parser
 
 
@@ -196,12 +226,73 @@ def _verify(args: argparse.Namespace) -> int:
         progress.close()
         if sink is not None:
             sink.close()
-    report = build_report(data, trace, check)
+    separability = _separability(data, convention, trace, check, args.time_limit)
+    comparison = None
+    if args.compare:
+        comparison = compare_bounds(
+            data,
+            user=None if separator is None else _canonical(convention, separator),
+            final=_canonical(convention, check.separator) if trace.converged and check.separator is not None else None,
+            time_limit=args.time_limit, max_epochs=args.max_epochs,
+        )
+    report = build_report(data, trace, check, separability=separability, comparison=comparison)
     if args.format == "json":
         sys.stdout.write(render_json(report))
     else:
         sys.stdout.write(render_text(report, max_updates=args.max_updates_shown))
     return int(report["exit_code"])
+
+
+def _canonical(convention: Convention, w: Sequence[object]) -> tuple[Fraction, ...]:
+    b, v = convention.to_canonical([as_rational(x, name="separator") for x in w])
+    return (b, *v)
+
+
+def _separability(data: Dataset, convention: Convention, trace: Trace, check: CheckResult,
+                  time_limit: float | None) -> Separability:
+    """Separable or not, with a certificate: from the run when it settles it, else decided exactly."""
+    g = check.geometry
+    if trace.converged and g is not None and g.separates and check.separator is not None:
+        scaled = tuple(w / g.gamma for w in _canonical(convention, check.separator))
+        return Separability(True, True, scaled, None, f"the {check.separator_source} separator, scaled by 1/γ")
+    cycle = certificate_from_cycle(trace)
+    if cycle is not None and gordan_defect(data, cycle) is None:
+        e1, e2 = trace.cycle or (0, 0)
+        return Separability(False, True, None, cycle, f"the run's cycle: mistakes per sample over epochs {e1 + 1}..{e2}")
+    return decide_separability(data, time_limit=30.0 if time_limit is None else max(time_limit, 1.0))
+
+
+def _bounds(args: argparse.Namespace) -> int:
+    data = _load(args)
+    convention = get_convention(args.convention)
+    separator = None if args.separator is None else _parse_separator(args.separator)
+    if separator is not None and len(separator) != data.n_features + 1:
+        raise InvalidArgument(
+            f"--separator has {len(separator)} values; {convention.name} needs {data.n_features + 1}: "
+            + ", ".join(convention.weight_names(data.n_features))
+        )
+    trace, check = verify_run(data, convention, max_epochs=args.max_epochs, time_limit=args.time_limit)
+    final = _canonical(convention, check.separator) if trace.converged and check.separator is not None else None
+    comparison = compare_bounds(
+        data, user=None if separator is None else _canonical(convention, separator), final=final,
+        time_limit=args.time_limit, max_epochs=args.max_epochs,
+    )
+    orders = None
+    if args.orders is not None:
+        orders = order_statistics(data, orders=args.orders, seed=args.seed, max_epochs=args.max_epochs,
+                                  time_limit=args.time_limit)
+    record = comparison_report(data, comparison, orders)
+    if args.format == "json":
+        sys.stdout.write(render_json(record))
+    else:
+        lines = [f"data        {data.source}: {data.n_samples} samples, {data.n_features} features", ""]
+        lines += comparison_lines(record)
+        if record["orders"] is not None:
+            lines += [""] + orders_lines(record["orders"])
+        sys.stdout.write("\n".join(lines) + "\n")
+    if any(e.converged and e.n_updates > e.value for e in comparison.entries):
+        return 1
+    return 0 if comparison.separability.separable is not None else 3
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -215,7 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
-        return _verify(args)
+        return _bounds(args) if args.command == "bounds" else _verify(args)
     except (DataError, InvalidArgument) as error:
         sys.stderr.write(f"verify-perceptron: error: {error}\n")
         return EXIT_USAGE

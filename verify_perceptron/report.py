@@ -16,11 +16,16 @@ from typing import Any
 
 from .certificates import certificate_from_cycle, gordan_defect
 from .checks import CheckResult, InvariantResult
+from .comparison import BoundComparison, OrderStatistics
 from .conventions import get_convention
 from .dataset import Dataset
+from .separability import Separability
 from .trace import Trace
 
-__all__ = ["SCHEMA_VERSION", "EXIT_CODES", "build_report", "render_json", "render_text"]
+__all__ = [
+    "SCHEMA_VERSION", "EXIT_CODES", "build_report", "render_json", "render_text", "comparison_report",
+    "comparison_lines", "orders_lines",
+]
 
 #: Bumped whenever a key of the JSON report changes meaning or disappears.
 SCHEMA_VERSION = 1
@@ -66,7 +71,14 @@ def _invariant(result: InvariantResult) -> dict[str, Any]:
     }
 
 
-def build_report(data: Dataset, trace: Trace, check: CheckResult) -> dict[str, Any]:
+def build_report(
+    data: Dataset,
+    trace: Trace,
+    check: CheckResult,
+    *,
+    separability: Separability | None = None,
+    comparison: BoundComparison | None = None,
+) -> dict[str, Any]:
     """The report as a JSON-ready dictionary (schema version `SCHEMA_VERSION`).
 
     Examples
@@ -93,7 +105,9 @@ def build_report(data: Dataset, trace: Trace, check: CheckResult) -> dict[str, A
             "constants": {name: str(value) for name, value in b.constants},
             "value": str(b.value),
             "value_floor": b.value.numerator // b.value.denominator,
+            "separator": check.separator_source,
             "n_mistakes": trace.n_mistakes,
+            "n_updates": trace.n_mistakes,
             "holds": trace.n_mistakes <= b.value if online else None,
         }
         for b in check.bounds
@@ -102,7 +116,8 @@ def build_report(data: Dataset, trace: Trace, check: CheckResult) -> dict[str, A
         verdict = "violated"
     elif trace.converged and check.complete:
         verdict = "verified"
-    elif certificate is not None and certificate_problem is None:
+    elif (certificate is not None and certificate_problem is None) or (
+            separability is not None and separability.separable is False and separability.certified):
         verdict = "not-separable"
     else:
         verdict = "inconclusive"
@@ -141,6 +156,9 @@ def build_report(data: Dataset, trace: Trace, check: CheckResult) -> dict[str, A
         "constants": None if g is None else {
             "gamma": str(g.gamma), "R_sq": str(g.R_sq), "beta": str(g.beta), "ws_sq": str(g.ws_sq),
         },
+        "separable": None if separability is None else separability.separable,
+        "certificate": None if separability is None else separability.as_dict()["certificate"],
+        "separability": None if separability is None else separability.as_dict(),
         "invariants": [_invariant(r) for r in check.invariants],
         "bounds": bounds,
         "cycle": None if trace.cycle is None else {
@@ -149,6 +167,7 @@ def build_report(data: Dataset, trace: Trace, check: CheckResult) -> dict[str, A
             "certificate_valid": certificate_problem is None,
             "certificate_problem": certificate_problem,
         },
+        "comparison": None if comparison is None else comparison.as_dict(),
         "updates_truncated": trace.updates_truncated,
         "updates": [
             {
@@ -162,6 +181,69 @@ def build_report(data: Dataset, trace: Trace, check: CheckResult) -> dict[str, A
             for u in trace.updates
         ],
     }
+
+
+def comparison_report(data: Dataset, comparison: BoundComparison, orders: OrderStatistics | None) -> dict[str, Any]:
+    """The `bounds` command's record: the comparison, and the presentation orders if run."""
+    record = comparison.as_dict()
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "dataset": {"source": data.source, "n_samples": data.n_samples, "n_features": data.n_features},
+        **record,
+        "orders": None if orders is None else orders.as_dict(),
+    }
+
+
+def comparison_lines(c: dict[str, Any]) -> list[str]:
+    """Text tables of a comparison record: one row per note, one column per separator."""
+    out: list[str] = []
+    mm = c["max_margin"]
+    if c["separable"] is False:
+        out.append("not separable: no note's bound applies; λ = " + _bracket(c["certificate"]["values"]))
+        return out
+    if c["separable"] is None:
+        out.append("separability undecided: " + "; ".join(c["findings"]))
+        return out
+    state = "certified optimal" if mm["certified"] else f"NOT certified optimal ({mm['problem']})"
+    out.append(f"max-margin separator (b, v) = {_bracket(mm['weights'])}, ‖w‖² = {mm['norm_sq']}, {state}; "
+               f"support vectors {mm['support']}, multipliers {_bracket(mm['multipliers'])}")
+    separators = [s["name"] for s in c["separators"] if s.get("skipped") is None]
+    for s in c["separators"]:
+        if s.get("skipped"):
+            out.append(f"separator {s['name']} {_bracket(s['weights'])} skipped: {s['skipped']}")
+    out.append("bounds of the five notes at each separator (mistakes made / bound)")
+    rows = [["note", "convention", "mistakes", *separators]]
+    by = {(b["convention"], b["separator"]): b for b in c["bounds"]}
+    for run in c["runs"]:
+        conv = run["convention"]
+        cells = []
+        for name in separators:
+            b = by.get((conv, name))
+            cells.append("" if b is None else f"{b['value']} ({b['ratio']})")
+        note = next((b["note"] for b in c["bounds"] if b["convention"] == conv), "")
+        stop = "" if run["stop"] == "converged" else f" ({run['stop']})"
+        rows.append([note, conv, f"{run['n_updates']}{stop}", *cells])
+    out += _table(rows, align="<<>" + ">" * len(separators))
+    for finding in c["findings"]:
+        out.append(f"  - {finding}")
+    return out
+
+
+def orders_lines(o: dict[str, Any]) -> list[str]:
+    """Text table of the mistakes over presentation orders."""
+    out = [f"mistakes over {o['orders']} random presentation orders (seed {o['seed']})"]
+    for title, key in (("sampled", "sampled"), ("every order", "exhaustive")):
+        if not o[key]:
+            continue
+        rows = [["convention", "orders", "min", "median", "max", "worst order"]]
+        for c in o[key]:
+            rows.append([c["convention"], str(c["n_orders"]), str(c["min"]), str(c["median"]), str(c["max"]),
+                         _bracket([str(i) for i in c["worst_order"]])])
+        out.append(f"  {title}:")
+        out += _table(rows, align="<>>>><")
+    for note in o["notes"]:
+        out.append(f"  - {note}")
+    return out
 
 
 def render_json(report: dict[str, Any]) -> str:
@@ -266,6 +348,18 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60) -> str:
             rows.append([_mark(b["holds"]), b["note"][:3] + own, b["convention"], b["formula"], b["value"], str(b["n_mistakes"])])
         out += _table(rows, align="<<<<>>")
         out.append("  (* the convention's own note" + ("" if r["mode"] == "online" else "; the notes prove these for online mode only") + ")")
+    sep = r["separability"]
+    if sep and sep["separable"] is False and not r["cycle"]:
+        out.append("")
+        out.append(f"not separable ({sep['method']}): λ = {_bracket(sep['certificate']['values'])} satisfies λ >= 0, "
+                   "Σλ = 1, Σ λ_i·y_i·x~_i = 0, checked exactly: the two classes' convex hulls meet, no separator "
+                   "exists, and the perceptron can never converge")
+    elif sep and sep["separable"] is None and r["stop"] != "converged":
+        out.append("")
+        out.append(f"separability undecided: {sep['problem']}")
+    if r["comparison"]:
+        out.append("")
+        out += comparison_lines(r["comparison"])
     if r["cycle"]:
         cyc = r["cycle"]
         out.append("")

@@ -17,7 +17,7 @@ def test_readme_examples_run_as_shown() -> None:
 def test_readme_two_commands_are_the_ci_command() -> None:
     text = README.read_text(encoding="utf-8")
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
-    test_command = 'python -m pip install ".[test]" && python -m pytest'
+    test_command = 'python -m pip install -e ".[test]" && python -m pytest'
     assert test_command in text
     assert test_command in ci
     assert "python -m pip install . && verify-perceptron verify --example and" in text

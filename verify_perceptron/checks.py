@@ -38,7 +38,7 @@ import numpy as np
 
 from ._intmath import INT64_EXACT_SQ, ExactMatrix
 from .bounds import Geometry, NoteBound, geometry, note_bound, note_bounds
-from .claims import UNITS, Claim, claims_for
+from .claims import QUANTITIES, UNITS, Claim, claims_for, compile_slacks
 from .conventions import Convention, get_convention
 from .dataset import Dataset
 from .errors import InvalidArgument, InvariantViolation
@@ -160,6 +160,11 @@ class CheckResult:
         """True when every claim was checked (none skipped for want of a separator)."""
         return all(r.skipped is None for r in self.invariants)
 
+
+
+#: The order in which `Checker.observe` lists the quantities (it must be `QUANTITIES`).
+_OBSERVED_ORDER = ("N", "R_sq", "a", "beta", "bound", "gamma", "k", "n", "n_max", "prev_w_sq", "prev_w_ws",
+                   "step_sq", "sum_N_xsq", "sum_n_sq", "w_sq", "w_ws", "ws_sq")
 
 
 def _scaled_separator(separator: Sequence[Fraction]) -> tuple[list[int], int]:
@@ -286,8 +291,10 @@ class Checker:
                 result.skipped = "the separator does not separate" if self.g is not None else self.separates.skipped
             self.claims.append((claim, result))
         self.active = [(c, r) for c, r in self.claims if r.skipped is None]
+        self.slacks = compile_slacks([c for c, _ in self.active])
+        assert QUANTITIES == _OBSERVED_ORDER, "observe() passes the quantities in a stale order"
         self.usable = usable
-        self.snapshots: dict[str, dict[str, int | Fraction]] = {}
+        self.snapshots: dict[str, tuple[int | Fraction, ...]] = {}
         norms = self.matrix.norms_sq
         self.norms = norms
         self.constants: dict[str, int | Fraction] = {
@@ -321,7 +328,7 @@ class Checker:
         if self.W.dtype != object and self.w_sq * self.matrix.max_norm_sq >= INT64_EXACT_SQ:
             self.W = self.W.astype(object)
         W = self.W
-        step: Any = np.zeros_like(W)
+        step: Any = None
         s_total = 0
         for j, claimed in zip(samples, scores):
             z = Z[j] if W.dtype != object else Z[j].astype(object)
@@ -333,7 +340,7 @@ class Checker:
             if not (s < 0 or (s == 0 and self.tie[j])):
                 self._fail_rule(k, epoch, samples, f"sample {j} is not a mistake under the rule", (
                     ("label", Fraction(self.data.y[j])), ("score", self._score(j, Fraction(s)))))
-            step = step + z
+            step = z if step is None else step + z
             s_total += s
             self.counts[j] += 1
             self.sum_N_xsq += self.norms[j]
@@ -352,20 +359,21 @@ class Checker:
         self.N += n
         self.sum_n_sq += n * n
         self.n_max = max(self.n_max, n)
-        q = SimpleNamespace(
-            k=k, N=self.N, n=n, n_max=self.n_max, sum_n_sq=self.sum_n_sq, sum_N_xsq=self.sum_N_xsq,
-            w_sq=self.w_sq, prev_w_sq=prev_w_sq, step_sq=step_sq, w_ws=self.w_ws, prev_w_ws=prev_w_ws,
-            **self.constants,
-        )
-        for claim, result in self.active:
-            slack = claim.slack(q)
+        if not self.active:
+            return
+        c = self.constants
+        # The quantities in QUANTITIES order (sorted names): one call evaluates every claim.
+        values = (self.N, c["R_sq"], c["a"], c["beta"], c["bound"], c["gamma"], k, n, self.n_max, prev_w_sq,
+                  prev_w_ws, step_sq, self.sum_N_xsq, self.sum_n_sq, self.w_sq, self.w_ws, c["ws_sq"])
+        for (claim, result), slack in zip(self.active, self.slacks(*values)):
             result.n_checked += 1
             if result.min_slack is None or slack < result.min_slack:
                 result.min_slack, result.min_slack_at = slack, k
-                self.snapshots[claim.name] = dict(vars(q))
+                self.snapshots[claim.name] = values
             if slack < 0 and result.first_violation is None:
-                values = tuple(sorted((name, self._to_true(name, getattr(q, name))) for name in claim.uses))
-                result.fail(Violation(k, epoch, tuple(samples), values))
+                q = dict(zip(QUANTITIES, values))
+                shown = tuple(sorted((name, self._to_true(name, q[name])) for name in claim.uses))
+                result.fail(Violation(k, epoch, tuple(samples), shown))
 
     # --- units ------------------------------------------------------------------------------
 
@@ -408,7 +416,7 @@ class Checker:
         for claim, result in self.claims:
             if result.min_slack is not None:
                 snapshot = self.snapshots[claim.name]
-                true_q = SimpleNamespace(**{name: self._to_true(name, v) for name, v in snapshot.items()})
+                true_q = SimpleNamespace(**{name: self._to_true(name, v) for name, v in zip(QUANTITIES, snapshot)})
                 result.min_slack = Fraction(claim.slack(true_q))
             results.append(result)
         return CheckResult(tuple(results), self.separator, self.source, self.g, self.bounds, self.own, self.note)

@@ -23,11 +23,13 @@ Quantities of update k (online: one mistake; batch: ``n`` mistakes at once)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from types import SimpleNamespace
 from typing import Any
 
-__all__ = ["Claim", "CLAIMS", "UNITS", "claims_for"]
+__all__ = ["Claim", "CLAIMS", "UNITS", "QUANTITIES", "claims_for", "compile_slacks"]
 
 #: How each quantity scales when the checker works in integers: with samples scaled by L (so
 #: x~ = X/L), weights w = (a/L)·W and a separator w* = W*/M, a quantity's true value is its
@@ -209,3 +211,83 @@ def claims_for(convention: str, mode: str) -> list[Claim]:
     ['upper-bound-sum', 'angle']
     """
     return [c for c in CLAIMS if mode in c.modes and (not c.conventions or convention in c.conventions)]
+
+
+#: Every quantity a claim may read, in the order `compile_slacks`'s function takes them.
+QUANTITIES: tuple[str, ...] = tuple(sorted(UNITS))
+
+
+class _Traced:
+    """Arithmetic on names, recorded as Python source (how `compile_slacks` reads a claim)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    @staticmethod
+    def _of(value: object) -> str:
+        if isinstance(value, _Traced):
+            return value.source
+        if isinstance(value, int) and not isinstance(value, bool):
+            return repr(value)
+        if isinstance(value, Fraction):
+            return f"_F({value.numerator}, {value.denominator})"
+        raise TypeError(f"claims may combine quantities with integers and Fractions only, not {value!r}")
+
+    def _op(self, op: str, other: object, reflected: bool = False) -> _Traced:
+        left, right = (self._of(other), self.source) if reflected else (self.source, self._of(other))
+        return _Traced(f"({left} {op} {right})")
+
+    def __add__(self, other: object) -> _Traced:
+        return self._op("+", other)
+
+    def __radd__(self, other: object) -> _Traced:
+        return self._op("+", other, True)
+
+    def __sub__(self, other: object) -> _Traced:
+        return self._op("-", other)
+
+    def __rsub__(self, other: object) -> _Traced:
+        return self._op("-", other, True)
+
+    def __mul__(self, other: object) -> _Traced:
+        return self._op("*", other)
+
+    def __rmul__(self, other: object) -> _Traced:
+        return self._op("*", other, True)
+
+    def __truediv__(self, other: object) -> _Traced:
+        # Exact division: an int numerator becomes a Fraction first, never a float.
+        return _Traced(f"(_F({self.source}) / {self._of(other)})")
+
+    def __rtruediv__(self, other: object) -> _Traced:
+        return _Traced(f"(_F({self._of(other)}) / {self.source})")
+
+    def __pow__(self, other: object) -> _Traced:
+        return self._op("**", other)
+
+    def __neg__(self) -> _Traced:
+        return _Traced(f"(-{self.source})")
+
+
+def compile_slacks(claims: Sequence[Claim]) -> Callable[..., tuple[Any, ...]]:
+    """One function computing every claim's slack from the quantities, positionally.
+
+    Each claim is traced once (its sides called on recording stand-ins) into
+    plain Python arithmetic, so the checker pays one call per update rather
+    than two per claim; the arithmetic is the claim's own, exact on ints and
+    Fractions alike.
+
+    Examples
+    --------
+    >>> slacks = compile_slacks([c for c in CLAIMS if c.name == "upper-bound"])
+    >>> values = dict.fromkeys(QUANTITIES, 0) | {"w_sq": 5, "N": 2, "a": 1, "R_sq": 3}
+    >>> slacks(*(values[name] for name in QUANTITIES))
+    (1,)
+    """
+    q = SimpleNamespace(**{name: _Traced(name) for name in QUANTITIES})
+    bodies = [f"{_Traced._of(c.rhs(q))} - {_Traced._of(c.lhs(q))}" for c in claims]
+    source = f"def slacks({', '.join(QUANTITIES)}):\n    return ({''.join(b + ', ' for b in bodies)})\n"
+    namespace: dict[str, Any] = {"_F": Fraction}
+    exec(compile(source, "<claims>", "exec"), namespace)  # source built above from the claims only
+    function: Callable[..., tuple[Any, ...]] = namespace["slacks"]
+    return function

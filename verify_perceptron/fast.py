@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from . import _kernel
 from ._intmath import FLOAT_EXACT_SQ, INT64_EXACT_SQ, ExactMatrix
 from .conventions import Convention
 from .dataset import Dataset
@@ -40,6 +41,10 @@ from .engine import _check_settings
 from .trace import LazyUpdates, Trace, Update
 
 __all__ = ["run", "Observer", "scaled_samples", "KEEP_CELLS"]
+
+#: Rows the compiled scan covers before BLAS blocks take over in float64 mode (past a few
+#: hundred rows a BLAS product per block is faster than the row-by-row C loop).
+C_SPAN = 256
 
 #: How many weights' worth of updates a run keeps for its report by default.
 KEEP_CELLS = 20_000
@@ -160,13 +165,15 @@ def run(
 
     def move(step: list[int], new_norm_sq: int) -> None:
         """W += step, exactly, in the representation the guard allows for the new ‖W‖²."""
-        nonlocal W, rows, kind, norm_sq, fast_limit
+        nonlocal W, W_int, rows, kind, norm_sq, fast_limit
         norm_sq = new_norm_sq
         exact = [w + t for w, t in zip(_ints(W), step)]
         kind = matrix.backend(norm_sq)
         rows = matrix.rows(kind)
         fast_limit = (limit.get(kind, 0) - 1) // max(matrix.max_norm_sq, 1)
         W = np.array(exact, dtype=rows.dtype)
+        if compiled and kind != "object":
+            W_int = np.array(exact, dtype=np.int64)
 
     def record(samples: list[int], scores: list[int], step: list[int] | None) -> None:
         nonlocal n_updates
@@ -187,30 +194,50 @@ def run(
         )
 
     norms_sq = matrix.norms_sq
+    # The compiled scan needs C-contiguous int64 rows and an int64 copy of W; it is used only
+    # while the int64 guard holds (kind float64 or int64), which is its precondition.
+    compiled = _kernel.AVAILABLE and Z.dtype == np.int64
+    if compiled:
+        Z = np.ascontiguousarray(Z)
+        tie_bytes = np.ascontiguousarray(tie, dtype=np.uint8)
+        W_int = np.zeros(width, dtype=np.int64)
     while epoch < max_epochs:
         epoch += 1
         before = n_updates
         if mode == "online":
-            p, block = 0, 128
+            p, block, compiled_turn = 0, 128, compiled
             while p < n:
-                end = p + block
-                scores = rows[p:end] @ W
-                hits = mistaken(scores, p, end)
-                j = int(hits.argmax())
-                if not hits[j]:  # no mistake in this block: the next one is twice as long
-                    p, block = end, 2 * block
-                    continue
-                i = p + j
-                s = int(scores[j])
+                if compiled_turn and kind != "object":
+                    # The C scan, row by row, over the next C_SPAN rows (all of them in int64 mode,
+                    # where it beats NumPy at any distance); BLAS blocks take over after that.
+                    compiled_turn = False
+                    stop_at = n if kind == "int64" else min(n, p + C_SPAN)
+                    i, s = _kernel.first_mistake(Z[:stop_at], W_int, tie_bytes[:stop_at], p)
+                    if i < 0:
+                        p, block = stop_at, 2 * C_SPAN
+                        continue
+                    j = i - p
+                else:
+                    end = p + block
+                    scores = rows[p:end] @ W
+                    hits = mistaken(scores, p, end)
+                    j = int(hits.argmax())
+                    if not hits[j]:  # no mistake in this block: the next one is twice as long
+                        p, block = end, 2 * block
+                        continue
+                    i = p + j
+                    s = int(scores[j])
                 new_norm_sq = norm_sq + 2 * s + norms_sq[i]  # ‖W + z‖² = ‖W‖² + 2·W·z + ‖z‖², exactly
                 if new_norm_sq <= fast_limit:
                     W += rows[i]  # exact: every coordinate of the new W is below the guard
                     norm_sq = new_norm_sq
+                    if compiled:
+                        W_int += Z[i]
                 else:
                     move(_ints(matrix.exact[i]), new_norm_sq)
                 mistakes[i] += 1
                 record([i], [s], None)
-                p, block = i + 1, 2 * (j + 1)
+                p, block, compiled_turn = i + 1, 2 * (j + 1), compiled
                 if deadline is not None and time.monotonic() > deadline:
                     out_of_time = True  # mid-epoch: the state is no epoch boundary
                     break

@@ -43,6 +43,10 @@ from verify_perceptron.checks import check_trace, verify_run  # noqa: E402
 from verify_perceptron.dataset import Dataset  # noqa: E402
 
 
+#: The Fraction reference runs on at most this many augmented values (5,000 x 51).
+REFERENCE_CELLS = 255_000
+
+
 def median_time(job: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     times, result = [], None
     for _ in range(repeat):
@@ -89,7 +93,7 @@ def bench_size(n: int, d: int, scale: int, repeat: int, reference_rows: int) -> 
     t_sk, sk_weights = median_time(lambda: sklearn_fit(X, y, epochs), repeat)
     exact = np.array([float(v) for v in trace.final_weights])
     sk_agrees = None if sk_weights is None else bool(np.allclose(sk_weights, exact, rtol=1e-9, atol=1e-9))
-    rows = min(n, reference_rows)
+    rows = min(n, reference_rows, REFERENCE_CELLS // (d + 1))
     small = head(data, rows)
     start = time.perf_counter()
     ref_trace = engine.train(small, max_epochs=10**6)

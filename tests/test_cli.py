@@ -374,7 +374,7 @@ def test_text_report_for_and_shows_final_weights_and_verified(capsys) -> None:
     assert err == ""
     assert "[-4, 3, 2]" in out
     assert "VERIFIED" in out
-    assert "final w     [θ, w1, w2] = [-4, 3, 2]" in out
+    assert "final w     [w0, w1, w2] = [-4, 3, 2]" in out
     assert out.rstrip().endswith("(exit code 0)")
 
 

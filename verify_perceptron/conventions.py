@@ -2,7 +2,7 @@
 
 Each `Convention` is data plus one small decision function that reads like
 its note. A weight vector is always kept in the convention's own coordinate
-order (``[θ, w1, ..., wm]`` for ``classic``, ``[w1, ..., wm, w0]`` for
+order (``[w0, w1, ..., wm]`` for ``classic``, ``[w1, ..., wm, w0]`` for
 ``sum-norm``, ...); `Convention.to_canonical` and `Convention.from_canonical`
 translate to and from the shared form ``(b, v)`` with score ``v·x + b``, so a
 separator can be carried from one note to another.
@@ -157,7 +157,7 @@ class Convention:
         return (bias, *x) if self.bias_first else (*x, bias)
 
     def weight_names(self, n_features: int) -> list[str]:
-        """Names of the weight coordinates, in order (``['θ', 'w1', 'w2']``)."""
+        """Names of the weight coordinates, in order (``['w0', 'w1', 'w2']``)."""
         names = [f"{'α' if self.name == 'split-bias' else 'w'}{j + 1}" for j in range(n_features)]
         return [self.bias_symbol, *names] if self.bias_first else [*names, self.bias_symbol]
 
@@ -182,8 +182,11 @@ class Convention:
 CONVENTIONS: dict[str, Convention] = {
     c.name: c
     for c in (
-        Convention("classic", "000_2170d352a53c42fd.txt", "constant input 1 first (w0 = θ), y·(w·x~) <= 0, w += η·y·x~",
-                   True, 1, "θ", "η", False, False, 1, _classic),
+        # Note 000 calls the first weight θ, but with x0 = +1 it multiplies +1 in w·x - θ:
+        # it is -θ (erratum E000.1 of the proofs), so it is named w0 here.
+        Convention("classic", "000_2170d352a53c42fd.txt",
+                   "constant input 1 first (w0 = -θ; the note writes θ, erratum E000.1), y·(w·x~) <= 0, w += η·y·x~",
+                   True, 1, "w0", "η", False, False, 1, _classic),
         Convention("hard-limiter", "001_dfb81ab7d9d1b7e8.txt",
                    "input +1 first (w0 = b), sgn(0) = -1, w += η·(d - y)·x~ with 0 < η <= 1",
                    True, 1, "b", "η", False, True, 2, _hard_limiter),

@@ -20,7 +20,7 @@ from fractions import Fraction
 from .conventions import CONVENTIONS, dot
 from .dataset import Dataset
 
-__all__ = ["Geometry", "NoteBound", "geometry", "note_bound", "note_bounds"]
+__all__ = ["Geometry", "NoteBound", "geometry", "geometry_from_scaled", "note_bound", "note_bounds"]
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,35 @@ def geometry(data: Dataset, b: Fraction, v: Sequence[Fraction]) -> Geometry:
         beta=len(norms) + Fraction(sum(norms), L_sq),
         ws_sq=b * b + Fraction(V_sq, M * M),
         v_sq=Fraction(V_sq, M * M),
+        b_sq=b * b,
+    )
+
+
+def geometry_from_scaled(
+    margins: Sequence[int], norms_sq: Sequence[int], *, L: int, M: int, ws_sq: Fraction, b: Fraction
+) -> Geometry:
+    """The same measurements from the checker's integers, without touching the data again.
+
+    `margins` are ``y_i·(L·x~_i)·(M·w*)`` and `norms_sq` are ``‖L·x~_i‖²``, for
+    samples scaled by their common denominator L and a separator by its own M.
+
+    Examples
+    --------
+    >>> g = geometry_from_scaled([4, 4, 4, 4], [1, 2, 2, 3], L=1, M=1, ws_sq=Fraction(29), b=Fraction(-4))
+    >>> g.gamma, g.R_sq, g.beta, g.v_sq
+    (Fraction(4, 1), Fraction(3, 1), Fraction(8, 1), Fraction(13, 1))
+    """
+    worst = min(range(len(margins)), key=margins.__getitem__)
+    L_sq = L * L
+    R_sq = Fraction(max(norms_sq), L_sq)
+    return Geometry(
+        gamma=Fraction(margins[worst], L * M),
+        worst_sample=worst,
+        R_sq=R_sq,
+        M_sq=R_sq - 1,
+        beta=Fraction(sum(norms_sq), L_sq),
+        ws_sq=ws_sq,
+        v_sq=ws_sq - b * b,
         b_sq=b * b,
     )
 

@@ -37,7 +37,7 @@ from . import engine, fast
 import numpy as np
 
 from ._intmath import INT64_EXACT_SQ, ExactMatrix
-from .bounds import Geometry, NoteBound, geometry, note_bound, note_bounds
+from .bounds import Geometry, NoteBound, geometry_from_scaled, note_bound, note_bounds
 from .claims import QUANTITIES, UNITS, Claim, claims_for, compile_slacks
 from .conventions import Convention, get_convention
 from .dataset import Dataset
@@ -270,8 +270,9 @@ class Checker:
             self.ws_sq_scaled = sum(v * v for v in W_star)
             # z_i·W* = y_i·L·M·(w*·x~_i): each sample's margin, scaled, exactly.
             self.margins = self.matrix.matvec(W_star, slice(None), norm_sq=self.ws_sq_scaled)
-            b, v = conv.to_canonical(values)
-            self.g = geometry(data, b, v)
+            b, _ = conv.to_canonical(values)
+            self.g = geometry_from_scaled(self.margins, self.matrix.norms_sq, L=self.L, M=self.M,
+                                          ws_sq=Fraction(self.ws_sq_scaled, self.M**2), b=b)
             self.gamma_scaled = min(self.margins)
             self.separates.n_checked = data.n_samples
             self.separates.min_slack = self.g.gamma
@@ -428,7 +429,8 @@ class Checker:
         return f"{self.N} mistakes"
 
 
-def _strict(data: Dataset, conv: Convention, final: Sequence[Fraction]) -> tuple[tuple[Fraction, ...], str | None]:
+def _strict(data: Dataset, conv: Convention, final: Sequence[Fraction],
+            matrix: ExactMatrix | None = None) -> tuple[tuple[Fraction, ...], str | None]:
     """The final weights as w*, made strict when a hard limiter left a class -1 score at exactly 0.
 
     sgn(0) = -1 lets note 001's run stop with w·x~ = 0 on a class -1 sample, so
@@ -438,10 +440,13 @@ def _strict(data: Dataset, conv: Convention, final: Sequence[Fraction]) -> tuple
     """
     w = tuple(final)
     b, v = conv.to_canonical(w)
-    W, M = _scaled_separator((b, *v))
+    if matrix is None:
+        matrix = ExactMatrix(fast.scaled_samples(data, conv)[1])
+    W, M = _scaled_separator(w)
+    # z_i·W = y_i·L·M·(w·x~_i), so y_i·(z_i·W) is (v·x_i + b)·L·M: each score, exactly, in integers.
+    signed = matrix.matvec(W, slice(None), norm_sq=sum(c * c for c in W))
+    scores = [y * s for y, s in zip(data.y, signed)]
     L = data.denominator
-    raw = data.exact.matvec(W[1:], slice(None), norm_sq=sum(c * c for c in W))
-    scores = [r + W[0] * L for r in raw]  # (v·x_i + b)·L·M, exactly, in integers
     if all((sc > 0) == (y > 0) and sc != 0 for sc, y in zip(scores, data.y)):
         return w, None
     positive = [sc for sc, y in zip(scores, data.y) if y > 0 and sc > 0]
@@ -584,7 +589,7 @@ def verify_run(
         if recorder is not None:  # the run without a separator was the only one: replay it for the record
             trace, result = attempt(None, None, None, recorder)
         return trace, result
-    w_star, note = _strict(data, conv, trace.final_weights)
+    w_star, note = _strict(data, conv, trace.final_weights, matrix)
     return attempt(w_star, "final", note, recorder)
 
 

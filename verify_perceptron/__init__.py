@@ -2,7 +2,10 @@
 
 The data flow one way, one module each::
 
-    rationals -> dataset -> conventions -> engine -> trace -> bounds -> claims -> checks -> report -> cli
+    rationals -> dataset -> conventions -> engine, fast -> trace -> bounds -> claims -> checks
+    -> certificates, separability, maxmargin, comparison -> report -> cli
+
+(the SymPy proofs in `verify_perceptron.proofs` sit beside the chain and load only on demand).
 
 Examples
 --------
@@ -21,7 +24,7 @@ __version__ = "0.1.0"
 
 from .bounds import Geometry, NoteBound, geometry, note_bound, note_bounds
 from .certificates import certificate_from_cycle, gordan_defect
-from .checks import CheckResult, InvariantResult, Violation, assert_trace_verified, check_trace
+from .checks import Checker, CheckResult, InvariantResult, Violation, assert_trace_verified, check_trace, verify_run
 from .claims import CLAIMS, Claim, claims_for
 from .conventions import CONVENTIONS, Convention, get_convention
 from .dataset import Dataset, from_arrays, load_csv, load_dataset, load_libsvm, load_numpy
@@ -29,15 +32,22 @@ from .engine import train
 from .errors import DataError, InvalidArgument, InvariantViolation, VerifyPerceptronError
 from .examples import EXAMPLES, example
 from .rationals import parse_rational
+from .comparison import BoundComparison, compare_bounds, order_statistics
+from .fast import run as run_fast
+from .maxmargin import MaxMargin, max_margin, max_margin_free_bias
 from .report import build_report, render_json, render_text
+from .separability import Separability, decide_separability
 from .trace import Trace, Update
 
 __all__ = [
     "__version__",
     "CLAIMS", "CONVENTIONS", "EXAMPLES",
-    "CheckResult", "Claim", "Convention", "DataError", "Dataset", "Geometry", "InvalidArgument",
-    "InvariantResult", "InvariantViolation", "NoteBound", "Trace", "Update", "VerifyPerceptronError", "Violation",
-    "assert_trace_verified", "build_report", "certificate_from_cycle", "check_trace", "claims_for", "example",
-    "from_arrays", "geometry", "get_convention", "gordan_defect", "load_csv", "load_dataset", "load_libsvm",
-    "load_numpy", "note_bound", "note_bounds", "parse_rational", "render_json", "render_text", "train",
+    "BoundComparison", "CheckResult", "Checker", "Claim", "Convention", "DataError", "Dataset", "Geometry",
+    "InvalidArgument", "InvariantResult", "InvariantViolation", "MaxMargin", "NoteBound", "Separability", "Trace",
+    "Update", "VerifyPerceptronError", "Violation",
+    "assert_trace_verified", "build_report", "certificate_from_cycle", "check_trace", "claims_for",
+    "compare_bounds", "decide_separability", "example", "from_arrays", "geometry", "get_convention",
+    "gordan_defect", "load_csv", "load_dataset", "load_libsvm", "load_numpy", "max_margin",
+    "max_margin_free_bias", "note_bound", "note_bounds", "order_statistics", "parse_rational", "render_json",
+    "render_text", "run_fast", "train", "verify_run",
 ]

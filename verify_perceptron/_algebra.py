@@ -28,13 +28,16 @@ import sympy as sp
 
 from .errors import InvalidArgument
 
-__all__ = ["Vec", "V", "BIAS_AXIS", "components", "dot", "in_ideal", "remainder", "lagrange_sos", "unsafe_denominator"]
+__all__ = [
+    "Vec", "V", "BIAS_AXIS", "components", "dot", "exact_expr", "in_ideal", "remainder", "lagrange_sos", "unsafe_denominator",
+]
 
 #: The name of the bias axis: orthogonal to every named vector, of length 1.
 BIAS_AXIS = "e0"
 
 
-def _expr(value: object, name: str) -> sp.Expr:
+def exact_expr(value: object, name: str) -> sp.Expr:
+    """`value` as an exact SymPy expression; a float is refused, naming `name`."""
     if isinstance(value, float):
         raise InvalidArgument(f"{name}={value!r} is a float; use an exact value (int, Fraction, SymPy)")
     if isinstance(value, Fraction):
@@ -70,7 +73,7 @@ class Vec:
         for name, value in sorted(coefficients.items()):
             if not isinstance(name, str) or not name:
                 raise InvalidArgument(f"vector name={name!r} must be a non-empty string")
-            coefficient = sp.expand(_expr(value, f"coefficient of {name}"))
+            coefficient = sp.expand(exact_expr(value, f"coefficient of {name}"))
             if coefficient != 0:
                 terms.append((name, coefficient))
         return cls(tuple(terms))
@@ -101,7 +104,7 @@ class Vec:
         return self + (-other)
 
     def __rmul__(self, factor: object) -> Vec:
-        scale = _expr(factor, "factor")
+        scale = exact_expr(factor, "factor")
         return Vec.of({name: scale * value for name, value in self.terms})
 
     __mul__ = __rmul__

@@ -17,11 +17,38 @@ from .errors import InvalidArgument
 from .rationals import as_rational
 from .trace import Trace, Update
 
-__all__ = ["train", "MODES"]
+__all__ = ["train", "MODES", "CycleWatch"]
 
 MODES = ("online", "batch")
 
 Progress = Callable[[int, int], None]
+
+
+class CycleWatch:
+    """Brent's cycle detection over the weights at epoch boundaries, in constant memory.
+
+    Each epoch's final weights are compared with one saved state, saved again
+    at distances 1, 2, 4, ... epochs. A deterministic run that returns to a
+    state repeats forever; it is caught within about three times its tail
+    plus period. Both engines use this one watch, so they stop at the same epoch.
+
+    Examples
+    --------
+    >>> watch = CycleWatch((0, 0))
+    >>> watch.seen_before((1, 0), 1), watch.seen_before((1, 0), 2)
+    (None, (1, 2))
+    """
+
+    def __init__(self, start: object) -> None:
+        self.saved, self.saved_epoch, self.power = start, 0, 1
+
+    def seen_before(self, state: object, epoch: int) -> tuple[int, int] | None:
+        """``(e1, epoch)`` when `state` equals the state after epoch e1, else None."""
+        if state == self.saved:
+            return self.saved_epoch, epoch
+        if epoch - self.saved_epoch == self.power:
+            self.saved, self.saved_epoch, self.power = state, epoch, 2 * self.power
+        return None
 
 
 def _check_settings(convention: Convention | str, eta: object, mode: str, max_epochs: int) -> tuple[Convention, Fraction]:
@@ -86,10 +113,7 @@ def train(
     w = tuple(Fraction(0) for _ in samples[0])  # all five notes start from w = 0
     updates: list[Update] = []
     mistakes = [0] * len(samples)
-    # Brent's cycle detection: compare each epoch's end with one saved state, saved again at
-    # distances 1, 2, 4, ... A run that cycles is caught within about three times its tail plus
-    # period, in constant memory; the fast engine does the same, so both stop at the same epoch.
-    saved, saved_epoch, power = w, 0, 1
+    repeats = CycleWatch(w)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     stop, cycle, epoch = "max-epochs", None, 0
     while epoch < max_epochs:
@@ -123,11 +147,10 @@ def train(
         if len(updates) == n_before:  # a pass without a mistake
             stop = "converged"
             break
-        if w == saved:  # the same state again: the run repeats forever
-            stop, cycle = "cycle", (saved_epoch, epoch)
+        cycle = repeats.seen_before(w, epoch)
+        if cycle is not None:  # the same state again: the run repeats forever
+            stop = "cycle"
             break
-        if epoch - saved_epoch == power:
-            saved, saved_epoch, power = w, epoch, 2 * power
         if deadline is not None and time.monotonic() > deadline:
             stop = "time-limit"
             break

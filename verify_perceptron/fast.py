@@ -37,7 +37,7 @@ from . import _kernel
 from ._intmath import FLOAT_EXACT_SQ, INT64_EXACT_SQ, ExactMatrix
 from .conventions import Convention
 from .dataset import Dataset
-from .engine import _check_settings
+from .engine import CycleWatch, _check_settings
 from .trace import LazyUpdates, Trace, Update
 
 __all__ = ["run", "Observer", "scaled_samples", "KEEP_CELLS"]
@@ -148,7 +148,7 @@ def run(
     kept: list[tuple[int, int, list[int], list[int], Any]] = []
     n_updates = 0
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    saved, saved_epoch, power = _ints(W), 0, 1
+    repeats = CycleWatch(_ints(W))
     stop, cycle, epoch = "max-epochs", None, 0
     out_of_time = False
 
@@ -259,12 +259,10 @@ def run(
         if n_updates == before:
             stop = "converged"
             break
-        current = _ints(W)
-        if current == saved:
-            stop, cycle = "cycle", (saved_epoch, epoch)
+        cycle = repeats.seen_before(_ints(W), epoch)
+        if cycle is not None:
+            stop = "cycle"
             break
-        if epoch - saved_epoch == power:
-            saved, saved_epoch, power = current, epoch, 2 * power
         if deadline is not None and time.monotonic() > deadline:
             stop = "time-limit"
             break

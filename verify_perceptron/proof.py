@@ -69,7 +69,9 @@ from typing import Any, Union
 import sympy as sp
 
 from . import claims as _claims
-from ._algebra import BIAS_AXIS, V, Vec, components, dot, lagrange_sos, remainder, unsafe_denominator, vector_components
+from ._algebra import (
+    BIAS_AXIS, V, Vec, components, dot, exact_expr, lagrange_sos, remainder, unsafe_denominator, vector_components,
+)
 from .errors import InvalidArgument
 
 __all__ = [
@@ -91,15 +93,7 @@ _OPS = ("<=", "<", ">=", ">", "==")
 _FLIP = {"<=": ">=", ">=": "<=", "<": ">", ">": "<", "==": "=="}
 
 
-def _sym(value: object, name: str) -> sp.Expr:
-    if isinstance(value, float):
-        raise InvalidArgument(f"{name}={value!r} is a float; use an exact value (int, Fraction, SymPy)")
-    if isinstance(value, Fraction):
-        return sp.Rational(value.numerator, value.denominator)
-    try:
-        return sp.sympify(value, strict=True)
-    except (sp.SympifyError, TypeError):
-        raise InvalidArgument(f"{name}={value!r} is not a SymPy expression") from None
+_sym = exact_expr  # one conversion rule for the whole proof layer: exact values only
 
 
 # --- statements -----------------------------------------------------------------------------------

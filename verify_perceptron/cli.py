@@ -91,7 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--compare", action="store_true",
                      help="add the five notes' bounds at the certified max-margin separator, with each convention's run")
     out = verify.add_argument_group("output")
-    out.add_argument("--format", choices=("text", "json"), default="text", help="text tables or JSON (default text)")
+    out.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text",
+                     help="text tables, JSON, Markdown, or one self-contained HTML file with plots (default text)")
+    out.add_argument("-o", "--output", metavar="FILE", default=None,
+                     help="write the report to FILE (atomically: a temporary file, then renamed; never over the input)")
     out.add_argument("--max-updates-shown", type=_positive_int, default=60, metavar="N",
                      help="list at most N updates in the text report (all are checked)")
     out.add_argument("--trace", metavar="FILE", default=None,
@@ -249,9 +252,20 @@ def _verify(args: argparse.Namespace) -> int:
         )
     report = build_report(data, trace, check, separability=separability, comparison=comparison)
     if args.format == "json":
-        sys.stdout.write(render_json(report))
+        text = render_json(report)
+    elif args.format in ("markdown", "html"):
+        from . import documents  # plotting loads only for these formats
+
+        render = documents.render_html if args.format == "html" else documents.render_markdown
+        text = render(report, data=data, max_updates=args.max_updates_shown)
     else:
-        sys.stdout.write(render_text(report, max_updates=args.max_updates_shown))
+        text = render_text(report, max_updates=args.max_updates_shown)
+    if args.output is not None:
+        from .documents import write_atomically
+
+        write_atomically(args.output, text, forbidden=[p for p in (args.data, args.trace) if p])
+    else:
+        sys.stdout.write(text)
     return int(report["exit_code"])
 
 
@@ -270,7 +284,8 @@ def _separability(data: Dataset, convention: Convention, trace: Trace, check: Ch
     cycle = certificate_from_cycle(trace)
     if cycle is not None and gordan_defect(data, cycle) is None:
         e1, e2 = trace.cycle or (0, 0)
-        return Separability(False, True, None, cycle, f"the run's cycle: mistakes per sample over epochs {e1 + 1}..{e2}")
+        span = f"epoch {e2}" if e2 == e1 + 1 else f"epochs {e1 + 1} to {e2}"
+        return Separability(False, True, None, cycle, f"the run's cycle: mistakes per sample over {span}")
     return decide_separability(data, time_limit=30.0 if time_limit is None else max(time_limit, 1.0))
 
 
@@ -332,6 +347,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _proofs(args)
         return _bounds(args) if args.command == "bounds" else _verify(args)
     except (DataError, InvalidArgument) as error:
+        sys.stderr.write(f"verify-perceptron: error: {error}\n")
+        return EXIT_USAGE
+    except ImportError as error:  # an optional extra (plots: matplotlib) is not installed
         sys.stderr.write(f"verify-perceptron: error: {error}\n")
         return EXIT_USAGE
     except MemoryError:

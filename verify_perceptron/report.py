@@ -363,7 +363,9 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60) -> str:
     if r["cycle"]:
         cyc = r["cycle"]
         out.append("")
-        out.append(f"not separable: over epochs {cyc['epochs'][0] + 1}..{cyc['epochs'][1]} the updates sum to zero, so "
+        e1, e2 = cyc["epochs"]
+        span = f"epoch {e2}" if e2 == e1 + 1 else f"epochs {e1 + 1} to {e2}"
+        out.append(f"not separable: over {span} the updates sum to zero, so "
                    f"λ = {_bracket(cyc['certificate'])} (mistakes per sample, normalised) satisfies λ >= 0, Σλ = 1, "
                    f"Σ λ_i·y_i·x~_i = 0: "
                    + ("checked exactly, no separator exists and the perceptron can never converge"

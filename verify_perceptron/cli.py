@@ -120,6 +120,27 @@ def build_parser() -> argparse.ArgumentParser:
                       help="time for the exact solves and the runs (default 60)")
     bounds.add_argument("--format", choices=("text", "json"), default="text", help="text tables or JSON (default text)")
 
+    check = commands.add_parser(
+        "check",
+        help="check someone's perceptron implementation against the exact reference, on generated data",
+        description="Run MODULE:CALLABLE (a fit(X, y) -> (w, b) function, a scikit-learn-style estimator, or one "
+        "that also reports its updates) on generated data and on the notes' examples, and compare it exactly "
+        "with the note's algorithm; on failure print a minimal counterexample.",
+        epilog="exit codes: 0 passed, 1 failed (a minimal counterexample is printed), 2 bad usage",
+    )
+    check.add_argument("target", metavar="MODULE:CALLABLE", help="the implementation, e.g. mypackage.perceptron:fit")
+    check.add_argument("--convention", "-c", default="classic", metavar="NAME", help="the note it implements (default classic)")
+    check.add_argument("--examples", type=_positive_int, default=100, metavar="N", help="generated datasets to try (default 100)")
+    check.add_argument("--dtype", choices=("float", "fraction", "object"), default="float",
+                       help="how the data are handed to it (default float: exactly representable values)")
+    check.add_argument("--labels", choices=("-1/+1", "0/1"), default="-1/+1", help="the labels it expects")
+    check.add_argument("--seed", type=int, default=None, metavar="S", help="seed of the search (default: fixed)")
+    check.add_argument("--eta", default=None, metavar="RATE", help="the learning rate it uses, if not 1")
+    check.add_argument("--rounding-stress", action="store_true", help="also give float implementations data that round")
+    check.add_argument("--detects-nonseparable", action="store_true",
+                       help="it claims to detect non-separable data (raise or return None): check that too")
+    check.add_argument("--max-epochs", type=_positive_int, default=None, metavar="N", help="epochs it is allowed")
+
     proofs = commands.add_parser(
         "proofs",
         help="check each note's convergence proof step by step in SymPy, and list the errata",
@@ -322,6 +343,18 @@ def _bounds(args: argparse.Namespace) -> int:
     return 0 if comparison.separability.separable is not None else 3
 
 
+def _check(args: argparse.Namespace) -> int:
+    from .harness import run_check_command  # Hypothesis loads here, never on the verify path
+
+    code, text = run_check_command(
+        args.target, convention=args.convention, examples=args.examples, dtype=args.dtype, labels=args.labels,
+        seed=args.seed, eta=args.eta, rounding_stress=args.rounding_stress,
+        detects_nonseparable=args.detects_nonseparable, max_epochs=args.max_epochs,
+    )
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return code
+
+
 def _proofs(args: argparse.Namespace) -> int:
     from . import proofs  # SymPy loads here, never on the verify path
 
@@ -345,6 +378,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "proofs":
             return _proofs(args)
+        if args.command == "check":
+            return _check(args)
         return _bounds(args) if args.command == "bounds" else _verify(args)
     except (DataError, InvalidArgument) as error:
         sys.stderr.write(f"verify-perceptron: error: {error}\n")

@@ -129,3 +129,20 @@ def test_verify_run_time_limit_stops_with_time_limit():
     y = [1 if (x1 - x2 + F(1, 1000)) > 0 else -1 for x1, x2 in X]
     trace, _ = verify_run(Dataset(X=X, y=y), time_limit=1e-9, max_epochs=10**6)
     assert trace.stop == "time-limit" and not trace.converged
+
+
+@given(data=datasets(max_value=7, max_denominator=9), convention=st.sampled_from(sorted(CONVENTIONS)))
+def test_signed_samples_are_the_labelled_scaled_samples(data, convention):
+    X, Z = fast.scaled_samples(data, CONVENTIONS[convention])
+    assert Z.tolist() == [[y * v for v in row] for row, y in zip(X.tolist(), data.y)]
+    L = data.denominator
+    assert [[Fraction(v, L) for v in row] for row in X.tolist()] == [list(CONVENTIONS[convention].augment(x)) for x in data.X]
+
+
+def test_a_verify_run_makes_no_float_copy_when_the_compiled_scan_is_there():
+    from verify_perceptron import _kernel
+    if not _kernel.AVAILABLE:
+        pytest.skip("the C scan is not built here")
+    matrix = ExactMatrix(fast.signed_samples(example("and"), CONVENTIONS["classic"]))
+    fast.run(example("and"), matrix=matrix)
+    assert matrix._as_float is None

@@ -58,14 +58,22 @@ class ExactMatrix:
         self.exact = matrix if matrix.dtype == object else matrix.astype(np.int64, copy=False)
         self.norms_sq = row_norms_sq(matrix)
         self.max_norm_sq = max(self.norms_sq, default=0)
-        small = matrix.dtype != object and (not matrix.size or int(np.abs(matrix).max()) < 2**53)
-        self.as_float = matrix.astype(np.float64) if small else None
+        # Whether a float64 copy would hold every entry exactly; the copy itself is made on first use.
+        self.float_exact = matrix.dtype != object and (not matrix.size or int(np.abs(matrix).max()) < 2**53)
+        self._as_float: Any = None
         self._as_object: Any = None
+
+    @property
+    def as_float(self) -> Any:
+        """The float64 copy (None when an entry has 53 bits or more), built on first use."""
+        if self._as_float is None and self.float_exact:
+            self._as_float = self.exact.astype(np.float64)
+        return self._as_float
 
     def backend(self, norm_sq: int) -> str:
         """``float64``, ``int64`` or ``object``: the fastest exact one for a vector of squared norm `norm_sq`."""
         bound = norm_sq * self.max_norm_sq
-        if self.as_float is not None and bound < FLOAT_EXACT_SQ:
+        if self.float_exact and bound < FLOAT_EXACT_SQ:
             return "float64"
         if self.exact.dtype != object and bound < INT64_EXACT_SQ:
             return "int64"
@@ -73,7 +81,7 @@ class ExactMatrix:
 
     def rows(self, kind: str) -> Any:
         """The matrix in representation `kind` (``float64``, ``int64`` or ``object``)."""
-        if kind == "float64" and self.as_float is not None:
+        if kind == "float64" and self.float_exact:
             return self.as_float
         if kind == "int64" and self.exact.dtype != object:
             return self.exact
@@ -86,6 +94,8 @@ class ExactMatrix:
     def matvec(self, vector: Any, rows: slice, *, norm_sq: int) -> list[int]:
         """Exact ``matrix[rows] @ vector`` as Python ints; `norm_sq` must be ``‖vector‖²`` (exactly)."""
         kind = self.backend(norm_sq)
+        if kind == "float64" and self._as_float is None:
+            kind = "int64"  # exact too (the float guard implies the int64 one); no float copy just for this
         if kind == "float64":
             assert self.as_float is not None
             product = self.as_float[rows] @ np.asarray(vector, dtype=np.float64)

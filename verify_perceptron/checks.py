@@ -224,7 +224,7 @@ class Checker:
         self.rate = as_rational(rate, name="eta")
         self.a = conv.step_size(self.rate)
         self.L = data.denominator
-        self.matrix = matrix if matrix is not None else ExactMatrix(fast.scaled_samples(data, conv)[1])
+        self.matrix = matrix if matrix is not None else ExactMatrix(fast.signed_samples(data, conv))
         self.tie = [bool(t) for t in fast._tie_rule(conv, self.rate, data.y)]
         width = data.n_features + 1
         # The replayed weights, scaled (w = (a/L)·W): int64 while ‖W‖²·max‖z‖² < 2^126 proves every
@@ -441,7 +441,7 @@ def _strict(data: Dataset, conv: Convention, final: Sequence[Fraction],
     w = tuple(final)
     b, v = conv.to_canonical(w)
     if matrix is None:
-        matrix = ExactMatrix(fast.scaled_samples(data, conv)[1])
+        matrix = ExactMatrix(fast.signed_samples(data, conv))
     W, M = _scaled_separator(w)
     # z_i·W = y_i·L·M·(w·x~_i), so y_i·(z_i·W) is (v·x_i + b)·L·M: each score, exactly, in integers.
     signed = matrix.matvec(W, slice(None), norm_sq=sum(c * c for c in W))
@@ -571,7 +571,7 @@ def verify_run(
                 recorder.observe(u.k, u.epoch, list(u.samples), [
                     int(data.y[j] * sc * data.denominator**2 / conv.step_size(rate)) for j, sc in zip(u.samples, u.scores)])
         return trace, check_trace(data, trace, separator=separator)
-    matrix = ExactMatrix(fast.scaled_samples(data, conv)[1])
+    matrix = ExactMatrix(fast.signed_samples(data, conv))
 
     def attempt(w_star: Sequence[object] | None, source: str | None, note: str | None,
                 sink: Any) -> tuple[Trace, CheckResult]:

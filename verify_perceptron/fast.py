@@ -22,6 +22,9 @@ found j rows in, the next block has about 2(j+1) rows. Each product runs in
 float64 (BLAS) while ``‖W‖²·max‖z‖² < 2^106`` proves it exact, in int64 while
 ``< 2^126`` proves it free of overflow, and in Python integers beyond
 (`verify_perceptron._intmath`). ‖W‖² is tracked exactly at every update.
+Where the optional C scan was built (`verify_perceptron._kernel`), it finds
+the next mistake row by row in int64 under the same guard instead, and no
+float64 copy of the samples is made.
 """
 
 from __future__ import annotations
@@ -40,11 +43,7 @@ from .dataset import Dataset
 from .engine import CycleWatch, _check_settings
 from .trace import LazyUpdates, Trace, Update
 
-__all__ = ["run", "Observer", "scaled_samples", "KEEP_CELLS"]
-
-#: Rows the compiled scan covers before BLAS blocks take over in float64 mode (past a few
-#: hundred rows a BLAS product per block is faster than the row-by-row C loop).
-C_SPAN = 256
+__all__ = ["run", "Observer", "scaled_samples", "signed_samples", "KEEP_CELLS"]
 
 #: How many weights' worth of updates a run keeps for its report by default.
 KEEP_CELLS = 20_000
@@ -71,8 +70,28 @@ def scaled_samples(data: Dataset, conv: Convention) -> tuple[Any, Any]:
     numerators = data.numerators
     bias = np.full((data.n_samples, 1), conv.bias_input * data.denominator, dtype=numerators.dtype)
     X = np.hstack([bias, numerators] if conv.bias_first else [numerators, bias])
-    y = np.asarray(data.y, dtype=np.int64 if X.dtype != object else object)
-    return X, X * y[:, None]
+    return X, signed_samples(data, conv)
+
+
+def signed_samples(data: Dataset, conv: Convention) -> Any:
+    """``Z`` of `scaled_samples` alone, z_i = y_i·L·x~_i, built in place (no temporary copies).
+
+    Examples
+    --------
+    >>> from verify_perceptron.conventions import CONVENTIONS
+    >>> from verify_perceptron.examples import example
+    >>> signed_samples(example("and"), CONVENTIONS["classic"])[0].tolist()
+    [-1, 0, 0]
+    """
+    numerators = data.numerators
+    n, m = numerators.shape
+    y = np.asarray(data.y, dtype=np.int64 if numerators.dtype != object else object)
+    Z = np.empty((n, m + 1), dtype=numerators.dtype)
+    features, bias = (slice(1, None), 0) if conv.bias_first else (slice(0, m), m)
+    Z[:, features] = numerators
+    Z[:, features] *= y[:, None]
+    Z[:, bias] = conv.bias_input * data.denominator * y
+    return Z
 
 
 def _tie_rule(conv: Convention, rate: Fraction, labels: tuple[int, ...]) -> Any:
@@ -117,7 +136,7 @@ def run(
         not grow with the number of updates; None (the default) keeps the first
         `KEEP_CELLS` weights' worth: 1000 updates of 20 weights, 20 of 1000.
     matrix : ExactMatrix, optional
-        ``ExactMatrix(scaled_samples(data, convention)[1])``, if the caller has it already.
+        ``ExactMatrix(signed_samples(data, convention))``, if the caller has it already.
 
     Examples
     --------
@@ -133,13 +152,22 @@ def run(
     a_num, a_den = a.numerator, a.denominator
     L = data.denominator
     if matrix is None:
-        matrix = ExactMatrix(scaled_samples(data, conv)[1])
+        matrix = ExactMatrix(signed_samples(data, conv))
     Z = matrix.exact
     tie = _tie_rule(conv, rate, data.y)
     all_ties, no_ties = bool(tie.all()), not tie.any()
     n, width = Z.shape
     norm_sq = 0  # ‖W‖², exactly
-    kind = matrix.backend(norm_sq)
+    # The compiled scan needs C-contiguous int64 rows and an int64 W; it is used while the int64
+    # guard holds, which is its precondition. With it the run keeps to int64 (no float64 copy
+    # of the samples is made), and Python integers beyond.
+    compiled = _kernel.AVAILABLE and Z.dtype == np.int64
+
+    def backend(norm: int) -> str:
+        chosen = matrix.backend(norm)
+        return "int64" if compiled and chosen == "float64" else chosen
+
+    kind = backend(norm_sq)
     rows = matrix.rows(kind)
     W: Any = np.zeros(width, dtype=rows.dtype)  # holds integers exactly, in the product's representation
     if rows.dtype == object:
@@ -168,11 +196,11 @@ def run(
         nonlocal W, W_int, rows, kind, norm_sq, fast_limit
         norm_sq = new_norm_sq
         exact = [w + t for w, t in zip(_ints(W), step)]
-        kind = matrix.backend(norm_sq)
+        kind = backend(norm_sq)
         rows = matrix.rows(kind)
         fast_limit = (limit.get(kind, 0) - 1) // max(matrix.max_norm_sq, 1)
         W = np.array(exact, dtype=rows.dtype)
-        if compiled and kind != "object":
+        if compiled and kind == "int64":
             W_int = np.array(exact, dtype=np.int64)
 
     def record(samples: list[int], scores: list[int], step: list[int] | None) -> None:
@@ -194,9 +222,6 @@ def run(
         )
 
     norms_sq = matrix.norms_sq
-    # The compiled scan needs C-contiguous int64 rows and an int64 copy of W; it is used only
-    # while the int64 guard holds (kind float64 or int64), which is its precondition.
-    compiled = _kernel.AVAILABLE and Z.dtype == np.int64
     if compiled:
         Z = np.ascontiguousarray(Z)
         tie_bytes = np.ascontiguousarray(tie, dtype=np.uint8)
@@ -207,15 +232,12 @@ def run(
         if mode == "online":
             p, block, compiled_turn = 0, 128, compiled
             while p < n:
-                if compiled_turn and kind != "object":
-                    # The C scan, row by row, over the next C_SPAN rows (all of them in int64 mode,
-                    # where it beats NumPy at any distance); BLAS blocks take over after that.
+                if compiled_turn and kind == "int64":
+                    # The C scan, row by row, to the next mistake or the end of the pass.
                     compiled_turn = False
-                    stop_at = n if kind == "int64" else min(n, p + C_SPAN)
-                    i, s = _kernel.first_mistake(Z[:stop_at], W_int, tie_bytes[:stop_at], p)
+                    i, s = _kernel.first_mistake(Z, W_int, tie_bytes, p)
                     if i < 0:
-                        p, block = stop_at, 2 * C_SPAN
-                        continue
+                        break
                     j = i - p
                 else:
                     end = p + block

@@ -14,7 +14,7 @@ from typing import TextIO
 
 from .conventions import Convention
 from .dataset import Dataset
-from .fast import scaled_samples
+from .fast import signed_samples
 
 __all__ = ["TraceRecorder"]
 
@@ -40,7 +40,7 @@ class TraceRecorder:
         self.a = conv.step_size(rate)
         self.L = data.denominator
         self.y = data.y
-        self.Z = scaled_samples(data, conv)[1]
+        self.Z = signed_samples(data, conv)
         self.W = [0] * self.Z.shape[1]
         self.n_written = 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import pytest
@@ -145,3 +146,22 @@ def test_every_cycle_yields_a_valid_certificate(data, name, mode):
         assert gordan_defect(data, lam) is None
     if trace.converged:  # separable: a certificate would be a contradiction, so none exists
         assert lam is None
+
+
+def test_cycle_certificate_counts_every_repeated_mistake_even_when_the_run_kept_few_updates():
+    # The fast engine keeps only the first updates for the report; the certificate must not be
+    # built from those alone (it once was, and came out invalid).
+    from verify_perceptron import fast
+
+    data = example("xor")
+    trace = fast.run(data, keep_updates=2)
+    assert trace.updates_truncated and trace.cycle_mistakes == (1, 1, 1, 1)
+    lam = certificate_from_cycle(trace)
+    assert lam == (Fraction(1, 4),) * 4 and gordan_defect(data, lam) is None
+
+
+def test_a_truncated_record_without_cycle_counts_gives_no_certificate():
+    from verify_perceptron import fast
+
+    trace = dataclasses.replace(fast.run(example("xor"), keep_updates=2), cycle_mistakes=None)
+    assert certificate_from_cycle(trace) is None

@@ -35,12 +35,17 @@ def certificate_from_cycle(trace: Trace) -> tuple[Fraction, ...] | None:
     """
     if trace.cycle is None:
         return None
-    first, last = trace.cycle
-    counts = [0] * len(trace.mistakes_per_sample)
-    for update in trace.updates:
-        if first < update.epoch <= last:
-            for j in update.samples:
-                counts[j] += 1
+    if trace.cycle_mistakes is not None:  # counted by the engine, whatever updates it kept
+        counts = list(trace.cycle_mistakes)
+    elif trace.updates_truncated:
+        return None  # the mistakes of the repeated epochs are not all in the record
+    else:
+        first, last = trace.cycle
+        counts = [0] * len(trace.mistakes_per_sample)
+        for update in trace.updates:
+            if first < update.epoch <= last:
+                for j in update.samples:
+                    counts[j] += 1
     total = sum(counts)
     return tuple(Fraction(c, total) for c in counts)
 

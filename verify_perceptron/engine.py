@@ -8,7 +8,7 @@ convention's rule, and repeat epochs until a pass makes no mistake.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from .conventions import Convention, dot, get_convention
@@ -32,22 +32,35 @@ class CycleWatch:
     state repeats forever; it is caught within about three times its tail
     plus period. Both engines use this one watch, so they stop at the same epoch.
 
+    It also keeps the per-sample mistake counts of the saved epoch, so that on
+    a repeat `cycle_mistakes` holds the mistakes made over the repeated epochs
+    (the certificate of non-separability), however many updates a run kept.
+
     Examples
     --------
-    >>> watch = CycleWatch((0, 0))
-    >>> watch.seen_before((1, 0), 1), watch.seen_before((1, 0), 2)
+    >>> watch = CycleWatch((0, 0), [0, 0])
+    >>> watch.seen_before((1, 0), 1, [1, 0]), watch.seen_before((1, 0), 2, [2, 1])
     (None, (1, 2))
+    >>> watch.cycle_mistakes
+    (1, 1)
     """
 
-    def __init__(self, start: object) -> None:
+    def __init__(self, start: object, counts: Sequence[int]) -> None:
         self.saved, self.saved_epoch, self.power = start, 0, 1
+        self.saved_counts = tuple(int(c) for c in counts)
+        self.cycle_mistakes: tuple[int, ...] | None = None
 
-    def seen_before(self, state: object, epoch: int) -> tuple[int, int] | None:
-        """``(e1, epoch)`` when `state` equals the state after epoch e1, else None."""
+    def seen_before(self, state: object, epoch: int, counts: Sequence[int]) -> tuple[int, int] | None:
+        """``(e1, epoch)`` when `state` equals the state after epoch e1, else None.
+
+        `counts` are the mistakes per sample so far (N_μ).
+        """
         if state == self.saved:
+            self.cycle_mistakes = tuple(int(c) - s for c, s in zip(counts, self.saved_counts))
             return self.saved_epoch, epoch
         if epoch - self.saved_epoch == self.power:
             self.saved, self.saved_epoch, self.power = state, epoch, 2 * self.power
+            self.saved_counts = tuple(int(c) for c in counts)
         return None
 
 
@@ -113,7 +126,7 @@ def train(
     w = tuple(Fraction(0) for _ in samples[0])  # all five notes start from w = 0
     updates: list[Update] = []
     mistakes = [0] * len(samples)
-    repeats = CycleWatch(w)
+    repeats = CycleWatch(w, mistakes)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     stop, cycle, epoch = "max-epochs", None, 0
     while epoch < max_epochs:
@@ -147,7 +160,7 @@ def train(
         if len(updates) == n_before:  # a pass without a mistake
             stop = "converged"
             break
-        cycle = repeats.seen_before(w, epoch)
+        cycle = repeats.seen_before(w, epoch, mistakes)
         if cycle is not None:  # the same state again: the run repeats forever
             stop = "cycle"
             break
@@ -164,4 +177,5 @@ def train(
         stop=stop,
         cycle=cycle,
         mistakes_per_sample=tuple(mistakes),
+        cycle_mistakes=repeats.cycle_mistakes,
     )

@@ -176,7 +176,7 @@ def run(
     kept: list[tuple[int, int, list[int], list[int], Any]] = []
     n_updates = 0
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    repeats = CycleWatch(_ints(W))
+    repeats = CycleWatch(_ints(W), mistakes)
     stop, cycle, epoch = "max-epochs", None, 0
     out_of_time = False
 
@@ -281,7 +281,7 @@ def run(
         if n_updates == before:
             stop = "converged"
             break
-        cycle = repeats.seen_before(_ints(W), epoch)
+        cycle = repeats.seen_before(_ints(W), epoch, mistakes)
         if cycle is not None:
             stop = "cycle"
             break
@@ -299,4 +299,5 @@ def run(
         cycle=cycle,
         mistakes_per_sample=tuple(int(m) for m in mistakes),
         total_updates=n_updates,
+        cycle_mistakes=repeats.cycle_mistakes,
     )

@@ -125,6 +125,8 @@ class Trace:
         N_μ: how many mistakes each sample caused.
     total_updates : int, optional
         The number of updates when `updates` holds only the first ones; None when it holds all.
+    cycle_mistakes : tuple of int, optional
+        With `cycle`: the mistakes per sample made over epochs e1+1..e2 (they sum to a zero step).
     """
 
     convention: str
@@ -137,6 +139,7 @@ class Trace:
     cycle: tuple[int, int] | None
     mistakes_per_sample: tuple[int, ...]
     total_updates: int | None = None
+    cycle_mistakes: tuple[int, ...] | None = None
 
     @property
     def converged(self) -> bool:

@@ -146,3 +146,20 @@ def test_a_verify_run_makes_no_float_copy_when_the_compiled_scan_is_there():
     matrix = ExactMatrix(fast.signed_samples(example("and"), CONVENTIONS["classic"]))
     fast.run(example("and"), matrix=matrix)
     assert matrix._as_float is None
+
+
+@pytest.mark.parametrize("convention", sorted(CONVENTIONS))
+def test_without_the_compiled_scan_the_numpy_path_makes_the_same_run(monkeypatch, convention):
+    from verify_perceptron import _kernel
+
+    monkeypatch.setattr(_kernel, "AVAILABLE", False)
+    for name in EXAMPLES:
+        data = example(name)
+        eta = rate_for(convention, F(1, 2))
+        same_run(engine.train(data, convention, eta=eta), fast.run(data, convention, eta=eta, keep_updates=10**9))
+    X = [(F(i, 97), F((i * 37) % 101, 101)) for i in range(300)]
+    y = [1 if x1 - x2 > F(1, 50) else -1 for x1, x2 in X]
+    data = Dataset(X=X, y=y)
+    same_run(engine.train(data, convention, eta=1 if convention == "unit-ball" else F(1, 2), max_epochs=30),
+             fast.run(data, convention, eta=1 if convention == "unit-ball" else F(1, 2), max_epochs=30,
+                      keep_updates=10**9))

@@ -80,19 +80,8 @@ def geometry(data: Dataset, b: Fraction, v: Sequence[Fraction]) -> Geometry:
     V_sq = sum(c * c for c in V)
     raw = data.exact.matvec(V, slice(None), norm_sq=V_sq)
     margins = [y * (r + B * L) for r, y in zip(raw, data.y)]
-    worst = min(range(len(margins)), key=margins.__getitem__)
-    norms = data.row_norms_sq
-    L_sq = L * L
-    return Geometry(
-        gamma=Fraction(margins[worst], L * M),
-        worst_sample=worst,
-        R_sq=1 + Fraction(max(norms), L_sq),
-        M_sq=Fraction(max(norms), L_sq),
-        beta=len(norms) + Fraction(sum(norms), L_sq),
-        ws_sq=b * b + Fraction(V_sq, M * M),
-        v_sq=Fraction(V_sq, M * M),
-        b_sq=b * b,
-    )
+    augmented_norms = [L * L + n for n in data.row_norms_sq]  # ‖L·x~_i‖² = L² + ‖L·x_i‖²
+    return geometry_from_scaled(margins, augmented_norms, L=L, M=M, ws_sq=b * b + Fraction(V_sq, M * M), b=b)
 
 
 def geometry_from_scaled(

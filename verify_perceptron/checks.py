@@ -43,7 +43,7 @@ from .conventions import Convention, get_convention
 from .dataset import Dataset
 from .errors import InvalidArgument, InvariantViolation
 from .rationals import as_rational
-from .trace import Trace
+from .trace import Trace, Update
 
 __all__ = [
     "Violation", "InvariantResult", "CheckResult", "Checker", "check_trace", "verify_run", "assert_trace_verified",
@@ -505,13 +505,20 @@ def check_trace(
         source = "final"
     checker = Checker(data, conv, rate=trace.rate, mode=trace.mode, separator=separator,
                       separator_source=source, separator_note=note, claims=claims)
-    a, L = checker.a, checker.L
     for u in trace.updates:
-        # Reported scores back to the scaled units: z·W = y·(L²/a)·(w·x~).
-        scaled = [data.y[j] * score * L * L / a for j, score in zip(u.samples, u.scores)]
-        scores = [int(s) if s.denominator == 1 else s for s in scaled]
-        checker.observe(u.k, u.epoch, u.samples, scores, weights=u.weights, delta=u.delta)
+        checker.observe(u.k, u.epoch, u.samples, _scaled_scores(data, u, checker.a),
+                        weights=u.weights, delta=u.delta)
     return checker.finish(trace)
+
+
+def _scaled_scores(data: Dataset, update: Update, a: Fraction) -> list[int | Fraction]:
+    """A recorded update's scores in the checker's units: z·W = y·(L²/a)·(w·x~), an int when whole.
+
+    (A tampered record may give a non-integer, which the checker then reports as a wrong score.)
+    """
+    L = data.denominator
+    scaled = [data.y[j] * score * L * L / a for j, score in zip(update.samples, update.scores)]
+    return [int(s) if s.denominator == 1 else s for s in scaled]
 
 
 class _Tee:
@@ -568,8 +575,7 @@ def verify_run(
                              progress=None if progress is None else (lambda e, n: progress(e, n, "")))
         if recorder is not None:
             for u in trace.updates:
-                recorder.observe(u.k, u.epoch, list(u.samples), [
-                    int(data.y[j] * sc * data.denominator**2 / conv.step_size(rate)) for j, sc in zip(u.samples, u.scores)])
+                recorder.observe(u.k, u.epoch, list(u.samples), _scaled_scores(data, u, conv.step_size(rate)))
         return trace, check_trace(data, trace, separator=separator)
     matrix = ExactMatrix(fast.signed_samples(data, conv))
 

@@ -193,15 +193,13 @@ def run(
 
     def move(step: list[int], new_norm_sq: int) -> None:
         """W += step, exactly, in the representation the guard allows for the new ‖W‖²."""
-        nonlocal W, W_int, rows, kind, norm_sq, fast_limit
+        nonlocal W, rows, kind, norm_sq, fast_limit
         norm_sq = new_norm_sq
         exact = [w + t for w, t in zip(_ints(W), step)]
         kind = backend(norm_sq)
         rows = matrix.rows(kind)
         fast_limit = (limit.get(kind, 0) - 1) // max(matrix.max_norm_sq, 1)
         W = np.array(exact, dtype=rows.dtype)
-        if compiled and kind == "int64":
-            W_int = np.array(exact, dtype=np.int64)
 
     def record(samples: list[int], scores: list[int], step: list[int] | None) -> None:
         nonlocal n_updates
@@ -225,17 +223,16 @@ def run(
     if compiled:
         Z = np.ascontiguousarray(Z)
         tie_bytes = np.ascontiguousarray(tie, dtype=np.uint8)
-        W_int = np.zeros(width, dtype=np.int64)
     while epoch < max_epochs:
         epoch += 1
         before = n_updates
         if mode == "online":
-            p, block, compiled_turn = 0, 128, compiled
+            p, block = 0, 128
             while p < n:
-                if compiled_turn and kind == "int64":
-                    # The C scan, row by row, to the next mistake or the end of the pass.
-                    compiled_turn = False
-                    i, s = _kernel.first_mistake(Z, W_int, tie_bytes, p)
+                if compiled and kind == "int64":
+                    # The C scan, row by row, to the next mistake or the end of the pass
+                    # (W is then an int64 array, which is what it reads).
+                    i, s = _kernel.first_mistake(Z, W, tie_bytes, p)
                     if i < 0:
                         break
                     j = i - p
@@ -253,13 +250,11 @@ def run(
                 if new_norm_sq <= fast_limit:
                     W += rows[i]  # exact: every coordinate of the new W is below the guard
                     norm_sq = new_norm_sq
-                    if compiled:
-                        W_int += Z[i]
                 else:
                     move(_ints(matrix.exact[i]), new_norm_sq)
                 mistakes[i] += 1
                 record([i], [s], None)
-                p, block, compiled_turn = i + 1, 2 * (j + 1), compiled
+                p, block = i + 1, 2 * (j + 1)
                 if deadline is not None and time.monotonic() > deadline:
                     out_of_time = True  # mid-epoch: the state is no epoch boundary
                     break

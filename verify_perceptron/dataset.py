@@ -402,6 +402,17 @@ def _most_fractional_digits(text: str) -> int:
     return low
 
 
+def _is_header(first: Sequence[str], label_column: str | None) -> bool:
+    """The first row is a header when none of its cells is a number, or one names the label column."""
+    lowered = {c.strip().lower() for c in first}
+    names_label = (
+        label_column is not None
+        and not _INTEGER.fullmatch(label_column.strip())
+        and label_column.strip().lower() in lowered
+    )
+    return not any(_is_number(c) for c in first) or names_label or bool(lowered & set(LABEL_NAMES))
+
+
 def _fast_csv(text: str, path: str, label_column: str | None, positive: str | None) -> Dataset | None:
     """The common case at C speed, exactly: plain decimals (no exponent, no quotes, no gaps).
 
@@ -423,10 +434,7 @@ def _fast_csv(text: str, path: str, label_column: str | None, positive: str | No
     if start is None:
         return None
     first = [c.strip() for c in lines[start].split(",")]
-    lowered = {c.lower() for c in first}
-    names_label = label_column is not None and not _INTEGER.fullmatch(label_column.strip()) and (
-        label_column.strip().lower() in lowered)
-    has_header = not any(_is_number(c) for c in first) or names_label or bool(lowered & set(LABEL_NAMES))
+    has_header = _is_header(first, label_column)
     header = first if has_header else None
     body_start = start + 1 if has_header else start
     body = lines[body_start:]
@@ -507,19 +515,13 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: str |
             break
         except csv.Error as error:
             raise DataError(f"{path}:{reader.line_num}: not valid CSV ({error})") from None
-        if not row or all(not c.strip() for c in row) or row[0].lstrip().startswith("#"):
+        if not row or all(not c.strip() for c in row):  # blank (comment lines were blanked above)
             continue
         rows.append((reader.line_num, row))
     if not rows:
         raise DataError(f"{path}: empty file: no data rows")
-    first_line, first = rows[0]
-    lowered = {c.strip().lower() for c in first}
-    names_label = (
-        label_column is not None
-        and not _INTEGER.fullmatch(label_column.strip())
-        and label_column.strip().lower() in lowered
-    )
-    if not any(_is_number(c) for c in first) or names_label or lowered & set(LABEL_NAMES):
+    first = rows[0][1]
+    if _is_header(first, label_column):
         header: list[str] | None = [c.strip() for c in first]
         rows = rows[1:]
         if not rows:

@@ -12,11 +12,13 @@ arbitrary-precision integers (dtype object) are exact at any size.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "ExactMatrix", "row_norms_sq"]
+__all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "ExactMatrix", "row_norms_sq", "exact_sum"]
 
 #: ‖w‖²·max‖z‖² below this proves a float64 product of integer arrays exact.
 FLOAT_EXACT_SQ = 2**106
@@ -24,19 +26,39 @@ FLOAT_EXACT_SQ = 2**106
 INT64_EXACT_SQ = 2**126
 
 
-def row_norms_sq(matrix: Any) -> list[int]:
-    """Exact ‖z_i‖² of each row of an integer matrix, as Python ints.
+def _biggest(matrix: Any) -> int:
+    """max |entry| of an integer array (0 when empty), without a temporary copy."""
+    return max(int(matrix.max(initial=0)), -int(matrix.min(initial=0)))
+
+
+def row_norms_sq(matrix: Any, biggest: int | None = None) -> Any:
+    """Exact ‖z_i‖² of each row of an integer matrix: int64 where every one provably fits, else Python ints.
+
+    `biggest`, max |entry|, is computed when not given.
 
     Examples
     --------
-    >>> row_norms_sq(np.array([[3, 4], [1, -1]]))
+    >>> row_norms_sq(np.array([[3, 4], [1, -1]])).tolist()
     [25, 2]
     """
     if matrix.dtype != object:
-        biggest = int(np.abs(matrix).max(initial=0))
+        biggest = _biggest(matrix) if biggest is None else biggest
         if biggest * biggest * max(matrix.shape[1], 1) < 2**63:
-            return [int(v) for v in np.einsum("ij,ij->i", matrix, matrix)]
-    return [sum(int(v) * int(v) for v in row) for row in matrix.tolist()]
+            return np.einsum("ij,ij->i", matrix, matrix, dtype=np.int64)
+    return np.array([sum(int(v) * int(v) for v in row) for row in matrix.tolist()], dtype=object)
+
+
+def exact_sum(values: Any) -> int:
+    """The exact sum of an integer array, as a Python int (int64 sums only where they cannot overflow).
+
+    Examples
+    --------
+    >>> exact_sum(np.array([2**62, 2**62, 2**62]))
+    13835058055282163712
+    """
+    if values.dtype != object and values.size and max(int(values.max()), -int(values.min())) * values.size < 2**63:
+        return int(values.sum())
+    return sum(values.tolist())
 
 
 class ExactMatrix:
@@ -55,13 +77,27 @@ class ExactMatrix:
     """
 
     def __init__(self, matrix: Any) -> None:
-        self.exact = matrix if matrix.dtype == object else matrix.astype(np.int64, copy=False)
-        self.norms_sq = row_norms_sq(matrix)
-        self.max_norm_sq = max(self.norms_sq, default=0)
+        # Integers of 16, 32 or 64 bits as they come (products run in int64), others as int64.
+        narrow = matrix.dtype in (np.int16, np.int32, np.int64)
+        self.exact = matrix if matrix.dtype == object or narrow else matrix.astype(np.int64)
+        biggest = None if self.exact.dtype == object else _biggest(self.exact)
+        #: ‖z_i‖² per row, exactly: int64 where that provably fits, else Python ints.
+        self.norms = row_norms_sq(self.exact, biggest)
+        self.max_norm_sq = int(self.norms.max(initial=0)) if self.norms.size else 0
         # Whether a float64 copy would hold every entry exactly; the copy itself is made on first use.
-        self.float_exact = matrix.dtype != object and (not matrix.size or int(np.abs(matrix).max()) < 2**53)
+        self.float_exact = biggest is not None and biggest < 2**53
+        # The last product, by direction: the checks ask for the final weights' scores several times.
+        self._last: tuple[tuple[int, ...], Any] | None = None
         self._as_float: Any = None
         self._as_object: Any = None
+        self._norms_list: list[int] | None = None
+
+    @property
+    def norms_sq(self) -> list[int]:
+        """`norms` as a list of Python ints."""
+        if self._norms_list is None:
+            self._norms_list = self.norms.tolist()
+        return self._norms_list
 
     @property
     def as_float(self) -> Any:
@@ -91,6 +127,33 @@ class ExactMatrix:
             self._as_object = self.exact.astype(object)
         return self._as_object
 
+    def products(self, vector: Sequence[int], *, norm_sq: int) -> Any:
+        """Exact ``matrix @ vector`` as an array: int64 where the guard proves it fits, else Python ints.
+
+        Examples
+        --------
+        >>> m = ExactMatrix(np.array([[1, 2], [3, 4]]))
+        >>> m.products([5, -6], norm_sq=61).tolist()
+        [-7, -9]
+        """
+        values = [int(v) for v in vector]
+        g = math.gcd(*values) or 1
+        direction = tuple(v // g for v in values)
+        fits = self.exact.dtype != object and norm_sq * self.max_norm_sq < INT64_EXACT_SQ
+        if self._last is not None and self._last[0] == direction:
+            product = self._last[1]
+        else:
+            if self.exact.dtype != object and (norm_sq // (g * g)) * self.max_norm_sq < INT64_EXACT_SQ:
+                # int64 arithmetic on rows of any width, without a widened copy of the matrix
+                product = np.einsum("ij,j->i", self.exact, np.asarray(direction, dtype=np.int64), dtype=np.int64)
+            else:
+                product = self.rows("object") @ np.asarray(direction, dtype=object)
+            self._last = (direction, product)
+        if not fits:
+            product = product.astype(object)
+        # g·(Z·direction), exactly; in int64 only when the guard bounds every |z_i·vector| below 2^63
+        return product * g if g > 1 else product.copy()
+
     def matvec(self, vector: Any, rows: slice, *, norm_sq: int) -> list[int]:
         """Exact ``matrix[rows] @ vector`` as Python ints; `norm_sq` must be ``‖vector‖²`` (exactly)."""
         kind = self.backend(norm_sq)
@@ -101,5 +164,6 @@ class ExactMatrix:
             product = self.as_float[rows] @ np.asarray(vector, dtype=np.float64)
             return [int(v) for v in product.tolist()]
         if kind == "int64":
-            return [int(v) for v in (self.exact[rows] @ np.asarray(vector, dtype=np.int64)).tolist()]
+            part = self.exact[rows]
+            return np.einsum("ij,j->i", part, np.asarray(vector, dtype=np.int64), dtype=np.int64).tolist()
         return [int(v) for v in (self.rows("object")[rows] @ np.asarray([int(v) for v in vector], dtype=object)).tolist()]

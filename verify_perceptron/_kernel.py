@@ -1,35 +1,42 @@
-"""The compiled next-mistake scan, when it was built, and the NumPy reference it must equal.
+"""The compiled online pass and checker replay, when they were built, and the reference they must equal.
 
 The fast engine keeps integer weights W and integer samples z_i (the rows
 of Z, labels folded in). Sample i is a mistake when its score
 s_i = z_i·W is < 0, or is 0 and the note counts a tie as a mistake
-(``tie[i]``). `first_mistake` finds the first mistake at or after a row,
-`add_row` makes the update W += z_i.
+(``tie[i]``). `online_pass` makes one online pass from a row, updating W in
+place and writing each mistake's row and score to a buffer, so the engine
+pays no Python call per update. `check_online` is the checker's side: it
+replays recorded updates from the data and evaluates every claim's compiled
+program (`verify_perceptron.claims.compile_program`) at each one, stopping
+before any update that needs Python's attention (a failed check, a
+violated claim, a value beyond 128 bits).
 
 `verify_perceptron._scan` is an optional C extension: `AVAILABLE` says
-whether it imported; if not, `first_mistake` and `add_row` are None and
-the caller keeps to NumPy (`first_mistake_reference` computes the same
-answer, but scans every remaining row where the engine's galloping stops
-early).
+whether it imported; if not, both functions are None and the callers keep
+to NumPy and Python. `online_pass_reference` is `online_pass` in plain
+Python, the definition the tests hold the C code to; the reference for
+`check_online` is the checker's own Python path (`Checker.observe`).
 
-Precondition
-------------
-``‖W‖²·max_i ‖z_i‖² < 2^126``, the engine's int64 guard
-(`verify_perceptron._intmath.INT64_EXACT_SQ`): by Cauchy-Schwarz every
-partial sum of every score then fits in int64. Both implementations stay
-exact when it fails: a score that does not fit in int64 raises
-OverflowError, never comes back wrong.
+Precondition of `online_pass`
+-----------------------------
+``‖W‖² <= limit`` and ``limit·max_i ‖z_i‖² < 2^126``, the engine's int64
+guard (`verify_perceptron._intmath.INT64_EXACT_SQ`): by Cauchy-Schwarz every
+partial sum of every score then fits in int64, in any order of summation.
+An update that would take ‖W‖² above `limit` is not made: the pass stops
+there and says so.
 
 Examples
 --------
+>>> import numpy as np
 >>> Z = np.array([[1, 2], [3, -4], [0, 0]], dtype=np.int64)
->>> W = np.array([1, 1], dtype=np.int64)
->>> tie = np.array([False, False, True])
->>> scan = first_mistake or first_mistake_reference
->>> scan(Z, W, tie, 0)  # row 1 scores 3 - 4 = -1
-(1, -1)
->>> scan(Z, W, tie, 2)  # row 2 scores 0, and a tie counts there
-(2, 0)
+>>> W, counts = np.array([1, 1], dtype=np.int64), np.zeros(3, dtype=np.int64)
+>>> tie, norms = np.array([False, False, True]), (Z * Z).sum(axis=1)
+>>> rows, scores = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64)
+>>> step = online_pass or online_pass_reference
+>>> step(Z, W, tie, norms, counts, rows, scores, 0, 2, 10**6)  # row 1 scores -1, row 2 ties
+(2, 3, 25, False)
+>>> W.tolist(), rows[:2].tolist(), scores[:2].tolist(), counts.tolist()
+([4, -3], [1, 2], [-1, 0], [0, 1, 1])
 """
 
 from __future__ import annotations
@@ -38,129 +45,101 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "online_pass", "check_online", "online_pass_reference"]
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "add_row", "first_mistake", "first_mistake_reference"]
-
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-
-FirstMistake = Callable[[Any, Any, Any, int], tuple[int, int]]
-AddRow = Callable[[Any, Any, int], None]
+OnlinePass = Callable[..., tuple[int, int, int, bool]]
+CheckOnline = Callable[..., tuple[int, tuple[int, ...], list[Any]]]
 
 
-def _load() -> tuple[FirstMistake | None, AddRow | None, str | None]:
+def _load() -> tuple[OnlinePass | None, CheckOnline | None, str | None]:
     """The extension's two functions, or None twice and why it did not import."""
     try:
         scan = importlib.import_module(f"{__package__}._scan")
-    except ImportError as error:
+        # A compiler without __int128 builds a module whose functions refuse to run.
+        scan.online_pass(*_PROBE)
+    except (ImportError, NotImplementedError) as error:
         return None, None, f"{type(error).__name__}: {error}"
-    return scan.first_mistake, scan.add_row, None
+    return scan.online_pass, scan.check_online, None
 
 
-#: ``first_mistake(Z, W, tie, start) -> (i, s)`` in C, or None; same contract as
-#: `first_mistake_reference`, and Z, W, tie must also be C-contiguous.
-first_mistake: FirstMistake | None
-#: ``add_row(W, Z, i)``: W += Z[i] in place in C (OverflowError leaves W unchanged), or None.
-add_row: AddRow | None
+def _probe() -> tuple[Any, ...]:
+    import numpy as np
+
+    empty = np.zeros((0, 1), dtype=np.int64)
+    none = np.zeros(0, dtype=np.int64)
+    one = np.zeros(1, dtype=np.int64)
+    return (empty, one.copy(), np.zeros(0, dtype=bool), none, none.copy(), one.copy(), one.copy(), 0, 0, 0)
+
+
+_PROBE = _probe()
+
+#: ``online_pass(Z, W, tie, norms, counts, out_i, out_s, start, w_sq, limit)`` in C, or None;
+#: the contract of `online_pass_reference`, with C-contiguous arrays.
+online_pass: OnlinePass | None
+#: ``check_online(...)`` in C, or None: see `verify_perceptron.checks.Checker.observe_chunk`.
+check_online: CheckOnline | None
 #: Why the extension did not import, or None if it did.
 IMPORT_ERROR: str | None
-first_mistake, add_row, IMPORT_ERROR = _load()
+online_pass, check_online, IMPORT_ERROR = _load()
 #: Did the compiled kernel import?
-AVAILABLE: bool = first_mistake is not None
+AVAILABLE: bool = online_pass is not None
 
 
-def _check_arguments(Z: Any, W: Any, tie: Any, start: int) -> None:
-    """The extension's own argument checks and messages, bar contiguity, which NumPy does not need."""
-    func = "first_mistake_reference()"
-    for name, array, ndim, kinds in (("Z", Z, 2, "int64"), ("W", W, 1, "int64"), ("tie", tie, 1, "bool or uint8")):
-        if not isinstance(array, np.ndarray):
-            raise TypeError(f"{func}: {name} must be a NumPy array, got {type(array).__name__}")
-        if array.dtype.name not in kinds.split(" or "):
-            raise TypeError(f"{func}: {name} must hold {kinds} items, got dtype={array.dtype}")
-        if array.ndim != ndim:
-            raise ValueError(f"{func}: {name} must be {ndim}-D, got ndim={array.ndim}")
-    n, d = Z.shape
-    if W.shape[0] != d:
-        raise ValueError(f"{func}: W has length {W.shape[0]} but Z has {d} columns (Z.shape=({n}, {d}))")
-    if tie.shape[0] != n:
-        raise ValueError(f"{func}: tie has length {tie.shape[0]} but Z has {n} rows")
-    if not isinstance(start, (int, np.integer)):
-        raise TypeError(f"{func}: start={start!r} must be an int, got {type(start).__name__}")
-    if not 0 <= start <= n:
-        raise ValueError(f"{func}: start={start!r} must satisfy 0 <= start <= n={n}")
-
-
-def first_mistake_reference(Z: Any, W: Any, tie: Any, start: int) -> tuple[int, int]:
-    """The first mistake at or after row `start`, in NumPy: what the C `first_mistake` must return.
+def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out_i: Any, out_s: Any,
+                          start: int, w_sq: int, limit: int) -> tuple[int, int, int, bool]:
+    """One online pass from row `start`, in place, in Python integers: what `online_pass` must do.
 
     Parameters
     ----------
     Z : numpy.ndarray of int64, shape (n, d)
         The samples, labels folded in: row i is z_i.
     W : numpy.ndarray of int64, shape (d,)
-        The weights.
-    tie : numpy.ndarray of bool or uint8, shape (n,)
+        The weights, updated in place.
+    tie : numpy.ndarray of bool, shape (n,)
         Whether a score of exactly 0 is a mistake for row i.
+    norms : numpy.ndarray of int64, shape (n,)
+        ‖z_i‖².
+    counts : numpy.ndarray of int64, shape (n,)
+        Mistakes per row, incremented in place.
+    out_i, out_s : numpy.ndarray of int64, one length >= 1
+        Receive each mistake's row and score, in order.
     start : int
-        The first row to look at, ``0 <= start <= n`` (n looks at none).
+        The first row, ``0 <= start <= n``.
+    w_sq, limit : int
+        ‖W‖², and the largest ‖W‖² an update may leave.
 
     Returns
     -------
-    (int, int)
-        ``(i, s)``: the first i >= start with s = Z[i]·W < 0, or == 0 and
-        ``tie[i]``; ``(-1, 0)`` if there is none.
-
-    Raises
-    ------
-    TypeError, ValueError
-        An argument of the wrong dtype, shape or value, named in the message.
-    OverflowError
-        A row scanned before the first mistake has a score outside int64:
-        the precondition ``‖W‖²·max‖z_i‖² < 2^126`` did not hold.
-
-    Notes
-    -----
-    The product runs in int64 when ``max|Z| · Σ|W_j| < 2^63`` proves every
-    partial sum fits (always the case under the precondition), and in
-    Python integers otherwise, so the answer is exact for any int64 input.
-
-    Examples
-    --------
-    Rows 1 and 2 both score 0, and only row 1 counts a tie as a mistake:
-
-    >>> Z = np.array([[2, 1], [1, -1], [-1, 1]], dtype=np.int64)
-    >>> W = np.array([1, 1], dtype=np.int64)
-    >>> first_mistake_reference(Z, W, np.array([False, True, False]), 0)
-    (1, 0)
-    >>> first_mistake_reference(Z, W, np.array([False, True, False]), 2)
-    (-1, 0)
-
-    A score beyond int64 is an error, not a wrapped-around value:
-
-    >>> Z, W = np.array([[2**62, 2**62]], dtype=np.int64), np.array([1, 1], dtype=np.int64)
-    >>> first_mistake_reference(Z, W, np.zeros(1, dtype=bool), 0)
-    ... # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    OverflowError: first_mistake_reference(): the score Z[0]·W = 9223372036854775808 does not fit in int64; ...
+    (m, position, w_sq, guarded) : int, int, int, bool
+        Mistakes written; the row to resume from; the new ‖W‖²; whether the
+        pass stopped at `position` because its update would exceed `limit`
+        (that update is not made).
     """
-    _check_arguments(Z, W, tie, start)
-    rows = Z[start:]
-    biggest = max(int(rows.max(initial=0)), -int(rows.min(initial=0)))
-    if biggest * sum(abs(w) for w in W.tolist()) < 2**63:
-        scores = rows @ W  # |any partial sum| <= max|z|·Σ|w_j| < 2^63: int64 is exact
-    else:
-        scores = rows.astype(object) @ W.astype(object)  # Python integers: exact at any size
-    # A row stops the scan at its mistake, or earlier at a score int64 cannot hold.
-    mistake = (scores < 0) | ((scores == 0) & tie[start:].astype(bool))
-    unrepresentable = (scores < INT64_MIN) | (scores > INT64_MAX)
-    stops = np.flatnonzero(mistake | unrepresentable)
-    if stops.size == 0:
-        return -1, 0
-    i, s = start + int(stops[0]), int(scores[stops[0]])
-    if not INT64_MIN <= s <= INT64_MAX:
-        raise OverflowError(
-            f"first_mistake_reference(): the score Z[{i}]·W = {s} does not fit in int64; "
-            "the precondition ‖W‖²·max‖Z[i]‖² < 2^126 was violated"
-        )
-    return i, s
+    n = len(Z)
+    if not 0 <= start <= n:
+        raise ValueError(f"online_pass_reference(): start={start!r} must satisfy 0 <= start <= n={n}")
+    if not 0 <= w_sq <= limit:
+        raise ValueError(f"online_pass_reference(): w_sq={w_sq!r} must satisfy 0 <= w_sq <= limit={limit!r}")
+    weights = [int(v) for v in W.tolist()]
+    m = 0
+    i = start
+    guarded = False
+    while i < n:
+        row = [int(v) for v in Z[i].tolist()]
+        s = sum(z * w for z, w in zip(row, weights))
+        if s < 0 or (s == 0 and tie[i]):
+            after = w_sq + 2 * s + int(norms[i])
+            if after > limit:
+                guarded = True
+                break
+            weights = [w + z for w, z in zip(weights, row)]
+            w_sq = after
+            counts[i] += 1
+            out_i[m], out_s[m] = i, s
+            m += 1
+            if m == len(out_i):
+                i += 1
+                break
+        i += 1
+    W[:] = weights
+    return m, i, w_sq, guarded

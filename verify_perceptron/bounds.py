@@ -16,7 +16,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
+import numpy as np
+
+from ._intmath import exact_sum
 from .conventions import CONVENTIONS, dot
 from .dataset import Dataset
 
@@ -85,7 +89,7 @@ def geometry(data: Dataset, b: Fraction, v: Sequence[Fraction]) -> Geometry:
 
 
 def geometry_from_scaled(
-    margins: Sequence[int], norms_sq: Sequence[int], *, L: int, M: int, ws_sq: Fraction, b: Fraction
+    margins: Any, norms_sq: Any, *, L: int, M: int, ws_sq: Fraction, b: Fraction
 ) -> Geometry:
     """The same measurements from the checker's integers, without touching the data again.
 
@@ -98,15 +102,16 @@ def geometry_from_scaled(
     >>> g.gamma, g.R_sq, g.beta, g.v_sq
     (Fraction(4, 1), Fraction(3, 1), Fraction(8, 1), Fraction(13, 1))
     """
-    worst = min(range(len(margins)), key=margins.__getitem__)
+    margins, norms_sq = np.asarray(margins), np.asarray(norms_sq)
+    worst = int(np.argmin(margins))  # the first smallest margin
     L_sq = L * L
-    R_sq = Fraction(max(norms_sq), L_sq)
+    R_sq = Fraction(int(norms_sq.max()), L_sq)
     return Geometry(
-        gamma=Fraction(margins[worst], L * M),
+        gamma=Fraction(int(margins[worst]), L * M),
         worst_sample=worst,
         R_sq=R_sq,
         M_sq=R_sq - 1,
-        beta=Fraction(sum(norms_sq), L_sq),
+        beta=Fraction(exact_sum(norms_sq), L_sq),
         ws_sq=ws_sq,
         v_sq=ws_sq - b * b,
         b_sq=b * b,

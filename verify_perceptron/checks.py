@@ -33,12 +33,12 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from . import engine, fast
+from . import _kernel, engine, fast
 import numpy as np
 
-from ._intmath import INT64_EXACT_SQ, ExactMatrix
+from ._intmath import INT64_EXACT_SQ, ExactMatrix, exact_sum
 from .bounds import Geometry, NoteBound, geometry_from_scaled, note_bound, note_bounds
-from .claims import QUANTITIES, UNITS, Claim, claims_for, compile_slacks
+from .claims import QUANTITIES, UNITS, Claim, claims_for, compile_program, compile_slacks
 from .conventions import Convention, get_convention
 from .dataset import Dataset
 from .errors import InvalidArgument, InvariantViolation
@@ -168,9 +168,29 @@ _OBSERVED_ORDER = ("N", "R_sq", "a", "beta", "bound", "gamma", "k", "n", "n_max"
 
 
 def _scaled_separator(separator: Sequence[Fraction]) -> tuple[list[int], int]:
-    """``(W*, M)`` with integer W* = M·w* and M the least common denominator."""
-    M = math.lcm(*(Fraction(v).denominator for v in separator))
-    return [int(Fraction(v) * M) for v in separator], M
+    """``(W*, M)`` with integer W* = M·w* and M the least common denominator (integer arithmetic only)."""
+    values = [v if isinstance(v, Fraction) else Fraction(v) for v in separator]
+    M = math.lcm(*(v.denominator for v in values))
+    return [v.numerator * (M // v.denominator) for v in values], M
+
+
+#: The quantities the C replay computes at each update, in the order of its ``slots`` argument.
+_REPLAYED = ("N", "k", "n", "n_max", "prev_w_sq", "prev_w_ws", "step_sq", "sum_N_xsq", "sum_n_sq", "w_sq", "w_ws")
+
+
+@dataclass(frozen=True)
+class _Replay:
+    """A checker's arrays and compiled claims for `verify_perceptron._kernel.check_online`."""
+
+    Z: Any
+    tie: Any
+    norms: Any
+    margins: Any
+    program: Any
+    scales: list[int]
+    quantities: tuple[int, ...]
+    slots: Any
+    limit: int
 
 
 class Checker:
@@ -225,13 +245,13 @@ class Checker:
         self.a = conv.step_size(self.rate)
         self.L = data.denominator
         self.matrix = matrix if matrix is not None else ExactMatrix(fast.signed_samples(data, conv))
-        self.tie = [bool(t) for t in fast._tie_rule(conv, self.rate, data.y)]
+        self.tie = fast._tie_rule(conv, self.rate, data.y_array)  # per sample: is a score of 0 a mistake?
         width = data.n_features + 1
         # The replayed weights, scaled (w = (a/L)·W): int64 while ‖W‖²·max‖z‖² < 2^126 proves every
         # dot product free of overflow, Python integers after that.
         self.W: Any = np.zeros(width, dtype=np.int64 if self.matrix.exact.dtype != object else object)
         self.w_sq = 0
-        self.counts = [0] * data.n_samples
+        self.counts = np.zeros(data.n_samples, dtype=np.int64)
         self.k = self.N = self.sum_n_sq = self.n_max = 0
         self.sum_N_xsq = 0
         self.epoch = 0
@@ -252,7 +272,7 @@ class Checker:
         self.bounds: tuple[NoteBound, ...] = ()
         self.own: NoteBound | None = None
         self.M = 1
-        self.margins: list[int] = []
+        self.margins: Any = np.zeros(data.n_samples, dtype=np.int64)
         self.gamma_scaled = 0
         self.ws_sq_scaled = 0
         self.w_ws = 0
@@ -269,11 +289,11 @@ class Checker:
             W_star, self.M = _scaled_separator(values)
             self.ws_sq_scaled = sum(v * v for v in W_star)
             # z_i·W* = y_i·L·M·(w*·x~_i): each sample's margin, scaled, exactly.
-            self.margins = self.matrix.matvec(W_star, slice(None), norm_sq=self.ws_sq_scaled)
+            self.margins = self.matrix.products(W_star, norm_sq=self.ws_sq_scaled)
             b, _ = conv.to_canonical(values)
-            self.g = geometry_from_scaled(self.margins, self.matrix.norms_sq, L=self.L, M=self.M,
+            self.g = geometry_from_scaled(self.margins, self.matrix.norms, L=self.L, M=self.M,
                                           ws_sq=Fraction(self.ws_sq_scaled, self.M**2), b=b)
-            self.gamma_scaled = min(self.margins)
+            self.gamma_scaled = int(self.margins.min())
             self.separates.n_checked = data.n_samples
             self.separates.min_slack = self.g.gamma
             if not self.g.separates:
@@ -295,13 +315,13 @@ class Checker:
         self.slacks = compile_slacks([c for c, _ in self.active])
         assert QUANTITIES == _OBSERVED_ORDER, "observe() passes the quantities in a stale order"
         self.usable = usable
+        self._compiled: _Replay | None | bool = False  # built by _replay() on first use
+        self._factors: dict[tuple[int, int, int], Fraction] = {}  # unit -> true value of 1, for _to_true
         self.snapshots: dict[str, tuple[int | Fraction, ...]] = {}
-        norms = self.matrix.norms_sq
-        self.norms = norms
         self.constants: dict[str, int | Fraction] = {
             "a": 1,
-            "R_sq": max(norms),
-            "beta": sum(norms),
+            "R_sq": self.matrix.max_norm_sq,
+            "beta": exact_sum(self.matrix.norms),
             "ws_sq": self.ws_sq_scaled,
             "gamma": self.gamma_scaled,
             "bound": self.own.value if self.own is not None else 0,
@@ -326,14 +346,12 @@ class Checker:
             self._fail_rule(k, epoch, samples, f"samples {list(samples)} are not what one {self.mode} update can have")
         self.k, self.epoch = k, epoch
         Z = self.matrix.exact
-        if self.W.dtype != object and self.w_sq * self.matrix.max_norm_sq >= INT64_EXACT_SQ:
-            self.W = self.W.astype(object)
-        W = self.W
+        W = self.W  # int64 only while ‖W‖²·max‖z‖² < 2^126 (set below), so z·W is exact in int64
         step: Any = None
         s_total = 0
         for j, claimed in zip(samples, scores):
-            z = Z[j] if W.dtype != object else Z[j].astype(object)
-            s = int(z @ W)  # exact: int64 under the guard above, Python integers beyond
+            z = Z[j].astype(object)
+            s = int((Z[j] if W.dtype != object else z) @ W)
             if s != claimed:
                 shown_claim = claimed if isinstance(claimed, Fraction) else Fraction(claimed)  # type: ignore[arg-type]
                 self._fail_rule(k, epoch, samples, f"sample {j}'s score is not what the run reported", (
@@ -341,20 +359,22 @@ class Checker:
             if not (s < 0 or (s == 0 and self.tie[j])):
                 self._fail_rule(k, epoch, samples, f"sample {j} is not a mistake under the rule", (
                     ("label", Fraction(self.data.y[j])), ("score", self._score(j, Fraction(s)))))
-            step = z if step is None else step + z
+            step = z if step is None else step + z  # Python integers: exact at any size
             s_total += s
             self.counts[j] += 1
-            self.sum_N_xsq += self.norms[j]
+            self.sum_N_xsq += int(self.matrix.norms[j])
         n = len(samples)
-        step_sq = self.norms[samples[0]] if n == 1 else sum(int(t) * int(t) for t in step.tolist())
+        step_sq = int(self.matrix.norms[samples[0]]) if n == 1 else sum(t * t for t in step.tolist())
         prev_w_sq, prev_w_ws = self.w_sq, self.w_ws
-        self.W = W + step
         self.w_sq = prev_w_sq + 2 * s_total + step_sq  # ‖W + D‖² = ‖W‖² + 2·W·D + ‖D‖²
+        self.W = W.astype(object) + step
+        if self.matrix.exact.dtype != object and self.w_sq * self.matrix.max_norm_sq < INT64_EXACT_SQ:
+            self.W = self.W.astype(np.int64)  # exact: |W_j| <= ‖W‖ < 2^63
         if self.usable:
-            self.w_ws = prev_w_ws + sum(self.margins[j] for j in samples)
+            self.w_ws = prev_w_ws + sum(int(self.margins[j]) for j in samples)
         if delta is not None and tuple(delta) != self._true(step.tolist()):
             self._fail_rule(k, epoch, samples, f"the step is {_vec(delta)}, the rule gives {_vec(self._true(step.tolist()))}")
-        if weights is not None and tuple(weights) != self._true(self.W.tolist()):
+        if weights is not None and not self._is_true(weights, self.W.tolist()):
             self._fail_rule(k, epoch, samples,
                             f"w_k is {_vec(weights)}, but w_(k-1) + the rule's step is {_vec(self._true(self.W.tolist()))}")
         self.N += n
@@ -376,11 +396,98 @@ class Checker:
                 shown = tuple(sorted((name, self._to_true(name, q[name])) for name in claim.uses))
                 result.fail(Violation(k, epoch, tuple(samples), shown))
 
+    def observe_chunk(self, first: int, epoch: int, rows: Any, scores: Any) -> None:
+        """Check online updates first, first + 1, ... of `epoch`, one mistake each on `rows`.
+
+        The same verdicts as calling `observe` on each in turn. Where the C
+        kernel was built, updates are replayed there (`verify_perceptron._kernel.check_online`),
+        and any update it stops at (a failed check, a violated claim, a value
+        beyond 128 bits, ‖W‖² past the int64 guard) is left to `observe`.
+        """
+        m, t = len(rows), 0
+        replay = self._replay() if first == self.k + 1 and epoch >= max(self.epoch, 1) else None
+        if replay is not None and not (isinstance(rows, np.ndarray) and rows.dtype == np.int64
+                                       and isinstance(scores, np.ndarray) and scores.dtype == np.int64):
+            replay = None
+        while t < m:
+            if replay is not None and self.W.dtype == np.int64:
+                self.epoch = epoch
+                t += self._replay_chunk(replay, rows[t:], scores[t:])
+                if t == m:
+                    break
+            self.observe(first + t, epoch, [int(rows[t])], [int(scores[t])])
+            t += 1
+
+    def _replay(self) -> _Replay | None:
+        """What the C replay needs, built once; None where it cannot run (then `observe` does it all)."""
+        if self._compiled is not False:
+            return self._compiled
+        self._compiled = None
+        Z = self.matrix.exact
+        if not (_kernel.AVAILABLE and self.mode == "online" and Z.dtype != object
+                and self.matrix.norms.dtype == np.int64 and self.margins.dtype == np.int64):
+            return None
+        c = self.constants
+        denominators = {name: v.denominator for name, v in c.items() if isinstance(v, Fraction) and v.denominator != 1}
+        try:
+            code, scales = compile_program([claim for claim, _ in self.active], denominators)
+        except ValueError:
+            return None
+        quantities = tuple(int(c[name].numerator if isinstance(c[name], Fraction) else c[name]) if name in c else 0
+                           for name in QUANTITIES)
+        if any(not -(2**127) <= v < 2**127 for v in quantities):
+            return None
+        self._compiled = _Replay(
+            Z=np.ascontiguousarray(Z), tie=self.tie, norms=self.matrix.norms,
+            margins=self.margins if self.usable else np.zeros(self.data.n_samples, dtype=np.int64), program=np.array(code, dtype=np.int64), scales=scales,
+            quantities=quantities, slots=np.array([QUANTITIES.index(name) for name in _REPLAYED], dtype=np.int64),
+            limit=(INT64_EXACT_SQ - 1) // max(self.matrix.max_norm_sq, 1),
+        )
+        return self._compiled
+
+    def _replay_chunk(self, replay: _Replay, rows: Any, scores: Any) -> int:
+        """Replay updates in C until one needs `observe`; merge the verdicts; return how many were replayed."""
+        failed = np.array([result.first_violation is not None for _, result in self.active], dtype=bool)
+        state = (self.k, self.N, self.w_sq, self.w_ws, self.sum_N_xsq, self.sum_n_sq, self.n_max, replay.limit)
+        assert _kernel.check_online is not None
+        done, state, verdicts = _kernel.check_online(
+            replay.Z, self.W, self.counts, replay.tie, replay.norms, replay.margins, np.ascontiguousarray(rows),
+            np.ascontiguousarray(scores), replay.program, replay.quantities, replay.slots, state, failed)
+        base = self.k
+        self.k, self.N, self.w_sq, self.w_ws, self.sum_N_xsq, self.sum_n_sq, self.n_max, _ = state
+        self.rule.n_checked += done
+        constant = {QUANTITIES.index(name): value for name, value in self.constants.items()}
+        for (claim, result), scale, verdict in zip(self.active, replay.scales, verdicts):
+            result.n_checked += done
+            if verdict is None:
+                continue
+            value, at, snapshot = verdict
+            slack = Fraction(value, scale) if scale != 1 else value  # the claim's own slack, exactly
+            if result.min_slack is None or slack < result.min_slack:
+                result.min_slack, result.min_slack_at = slack, base + at + 1
+                self.snapshots[claim.name] = tuple(constant.get(j, v) for j, v in enumerate(snapshot))
+        return done
+
     # --- units ------------------------------------------------------------------------------
 
     def _to_true(self, name: str, value: int | Fraction) -> Fraction:
-        p, q, r = UNITS[name]
-        return Fraction(value) * self.a**p / (self.L**q * self.M**r)
+        unit = UNITS[name]
+        factor = self._factors.get(unit)
+        if factor is None:
+            p, q, r = unit
+            factor = self._factors[unit] = self.a**p / (self.L**q * self.M**r)
+        return value * factor
+
+    def _is_true(self, weights: Sequence[Fraction], vector: Sequence[int]) -> bool:
+        """Is ``weights == _true(vector)``? In integers: w_j = (a/L)·V_j ⟺ p_j·L·a_den = a_num·V_j·q_j."""
+        a_num, a_den, L = self.a.numerator, self.a.denominator, self.L
+        if len(weights) != len(vector):
+            return False
+        for w, v in zip(weights, vector):
+            w = w if isinstance(w, Fraction) else Fraction(w)
+            if w.numerator * L * a_den != a_num * v * w.denominator:
+                return False
+        return True
 
     def _true(self, vector: Sequence[int]) -> tuple[Fraction, ...]:
         return tuple(Fraction(self.a.numerator * int(v), self.a.denominator * self.L) for v in vector)
@@ -396,28 +503,31 @@ class Checker:
         if trace is not None:
             if trace.n_updates != self.k:
                 self._fail_rule(0, 0, (), f"the run reports {trace.n_updates} updates; {self.k} were observed")
-            if tuple(trace.mistakes_per_sample) != tuple(self.counts):
+            if tuple(trace.mistakes_per_sample) != tuple(self.counts.tolist()):
                 self._fail_rule(0, 0, (), "the run's per-sample mistake counts N_μ are not those of its updates")
-            if tuple(trace.final_weights) != self._true(self.W.tolist()):
+            if not self._is_true(trace.final_weights, self.W.tolist()):
                 self._fail_rule(0, 0, (), "the run's final weights are not the sum of its updates")
         results = [self.rule, self.separates]
         if trace is not None and trace.converged:
             # The run's own final weights (they equal the replay's unless the record is wrong),
             # scaled by a positive factor to integers: no sign changes.
-            final, _ = _scaled_separator(tuple(w * self.L / self.a for w in trace.final_weights))
-            scores = self.matrix.matvec(final, slice(None), norm_sq=sum(v * v for v in final))
-            for i, s in enumerate(scores):
-                self.final.n_checked += 1
-                if s < 0 or (s == 0 and self.tie[i]):
-                    self.final.fail(Violation(0, 0, (i,), (
-                        ("label", Fraction(self.data.y[i])), ("score", self._score(i, Fraction(s)))),
-                        "a mistake after convergence"))
-                    break
+            # w = (a/L)·V, so V = W when the record is right (checked above); else scale the record.
+            same = self.rule.holds is not False and self._is_true(trace.final_weights, self.W.tolist())
+            final = self.W.tolist() if same else _scaled_separator(
+                tuple(w * self.L / self.a for w in trace.final_weights))[0]
+            scores = self.matrix.products(final, norm_sq=sum(v * v for v in final))
+            wrong = np.flatnonzero((scores < 0) | ((scores == 0) & self.tie))
+            self.final.n_checked += int(wrong[0]) + 1 if wrong.size else len(self.tie)
+            if wrong.size:
+                i = int(wrong[0])
+                self.final.fail(Violation(0, 0, (i,), (
+                    ("label", Fraction(self.data.y[i])), ("score", self._score(i, Fraction(int(scores[i]))))),
+                    "a mistake after convergence"))
             results.append(self.final)
         for claim, result in self.claims:
             if result.min_slack is not None:
-                snapshot = self.snapshots[claim.name]
-                true_q = SimpleNamespace(**{name: self._to_true(name, v) for name, v in zip(QUANTITIES, snapshot)})
+                snapshot = dict(zip(QUANTITIES, self.snapshots[claim.name]))
+                true_q = SimpleNamespace(**{name: self._to_true(name, snapshot[name]) for name in claim.uses})
                 result.min_slack = Fraction(claim.slack(true_q))
             results.append(result)
         return CheckResult(tuple(results), self.separator, self.source, self.g, self.bounds, self.own, self.note)
@@ -444,15 +554,16 @@ def _strict(data: Dataset, conv: Convention, final: Sequence[Fraction],
         matrix = ExactMatrix(fast.signed_samples(data, conv))
     W, M = _scaled_separator(w)
     # z_i·W = y_i·L·M·(w·x~_i), so y_i·(z_i·W) is (v·x_i + b)·L·M: each score, exactly, in integers.
-    signed = matrix.matvec(W, slice(None), norm_sq=sum(c * c for c in W))
-    scores = [y * s for y, s in zip(data.y, signed)]
+    y = data.y_array
+    scores = matrix.products(W, norm_sq=sum(c * c for c in W)) * y
     L = data.denominator
-    if all((sc > 0) == (y > 0) and sc != 0 for sc, y in zip(scores, data.y)):
+    positive_class = y > 0
+    if np.array_equal(scores > 0, positive_class) and not (scores == 0).any():
         return w, None
-    positive = [sc for sc, y in zip(scores, data.y) if y > 0 and sc > 0]
-    if not positive or any(sc > 0 for sc, y in zip(scores, data.y) if y < 0):
+    positive = scores[positive_class & (scores > 0)]
+    if not positive.size or (scores[~positive_class] > 0).any():
         return w, None  # not a clean hard-limiter stop: let the checks report it
-    delta = Fraction(min(positive), 2 * L * M)
+    delta = Fraction(int(positive.min()), 2 * L * M)
     return conv.from_canonical(b - delta, v), f"bias lowered by {delta}: a class -1 score was exactly 0"
 
 
@@ -529,6 +640,44 @@ class _Tee:
         for observer in self.observers:
             observer.observe(k, epoch, samples, scores)
 
+    def observe_chunk(self, first: int, epoch: int, rows: Any, scores: Any) -> None:
+        for observer in self.observers:
+            fast.feed(observer, first, epoch, rows, scores)
+
+
+class _Store:
+    """A run's updates, kept to be replayed once w* is known, up to `capacity` bytes (then dropped).
+
+    Memory therefore never grows past `capacity`, however many updates the
+    run makes; a run that needs more is run again instead (`complete` is False).
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity, self.used = capacity, 0
+        self.items: list[tuple[int, int, Any, Any]] = []
+        self.complete = True
+
+    def _room(self, size: int) -> bool:
+        self.used += size
+        if self.complete and self.used > self.capacity:
+            self.complete, self.items = False, []
+        return self.complete
+
+    def observe(self, k: int, epoch: int, samples: list[int], scores: list[int]) -> None:
+        if self._room(64 + 16 * len(samples) + sum(s.bit_length() // 8 for s in scores if isinstance(s, int))):
+            self.items.append((k, epoch, list(samples), list(scores)))
+
+    def observe_chunk(self, first: int, epoch: int, rows: Any, scores: Any) -> None:
+        if self._room(rows.nbytes + scores.nbytes):
+            self.items.append((first, epoch, rows.copy(), scores.copy()))
+
+    def replay(self, observer: Any) -> None:
+        for first, epoch, rows, scores in self.items:
+            if isinstance(rows, np.ndarray):
+                fast.feed(observer, first, epoch, rows, scores)
+            else:
+                observer.observe(first, epoch, rows, scores)
+
 
 def verify_run(
     data: Dataset,
@@ -547,9 +696,11 @@ def verify_run(
     """Run a note's perceptron with the checker attached; the `verify` command's work.
 
     With no `separator` the run's own final weights serve as w*, known only
-    at the end, so a converging run is run twice, deterministically: the
-    second time with every claim checked. Memory does not grow with the
-    number of updates (beyond the first `keep_updates`, kept for the report).
+    at the end: the run's updates are kept, up to a budget of half the
+    memory of the scaled samples, and replayed into the checker once w* is
+    known; a run with more updates than that is run again, deterministically,
+    with every claim checked. Memory does not grow with the number of
+    updates (beyond the first `keep_updates`, kept for the report).
 
     Parameters
     ----------
@@ -590,13 +741,22 @@ def verify_run(
 
     if separator is not None:
         return attempt(separator, "user", None, recorder)
-    trace, result = attempt(None, None, None, None)
-    if not trace.converged:
-        if recorder is not None:  # the run without a separator was the only one: replay it for the record
-            trace, result = attempt(None, None, None, recorder)
-        return trace, result
-    w_star, note = _strict(data, conv, trace.final_weights, matrix)
-    return attempt(w_star, "final", note, recorder)
+    # w* is the final weights, known at the end: run once keeping the updates (within a budget of
+    # half the samples' own memory), then replay them into the checker, which costs no scan.
+    store = _Store(capacity=max(2**20, matrix.exact.nbytes // 2))
+    report = None if progress is None else (lambda e, n: progress(e, n, f"{n} mistakes"))
+    trace = fast.run(data, conv, eta=rate, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
+                     progress=report, observer=store, keep_updates=keep_updates, matrix=matrix)
+    w_star, source, note = None, None, None
+    if trace.converged:
+        w_star, note = _strict(data, conv, trace.final_weights, matrix)
+        source = "final"
+    if not store.complete:
+        return attempt(w_star, source, note, recorder)
+    checker = Checker(data, conv, rate=rate, mode=mode, separator=w_star, separator_source=source,
+                      separator_note=note, matrix=matrix)
+    store.replay(_Tee(checker, recorder))
+    return trace, checker.finish(trace)
 
 
 def _vec(v: Sequence[Fraction]) -> str:

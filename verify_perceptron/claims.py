@@ -26,10 +26,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+import functools
+import math
 from types import SimpleNamespace
 from typing import Any
 
-__all__ = ["Claim", "CLAIMS", "UNITS", "QUANTITIES", "claims_for", "compile_slacks"]
+__all__ = ["Claim", "CLAIMS", "UNITS", "QUANTITIES", "OPS", "claims_for", "compile_slacks", "compile_program"]
 
 #: How each quantity scales when the checker works in integers: with samples scaled by L (so
 #: x~ = X/L), weights w = (a/L)·W and a separator w* = W*/M, a quantity's true value is its
@@ -284,6 +286,12 @@ def compile_slacks(claims: Sequence[Claim]) -> Callable[..., tuple[Any, ...]]:
     >>> slacks(*(values[name] for name in QUANTITIES))
     (1,)
     """
+    return _slacks_function(tuple(claims))
+
+
+@functools.lru_cache(maxsize=64)
+def _slacks_function(claims: tuple[Claim, ...]) -> Callable[..., tuple[Any, ...]]:
+    """`compile_slacks`'s work, done once per set of claims (checkers are made often, claims rarely change)."""
     q = SimpleNamespace(**{name: _Traced(name) for name in QUANTITIES})
     bodies = [f"{_Traced._of(c.rhs(q))} - {_Traced._of(c.lhs(q))}" for c in claims]
     source = f"def slacks({', '.join(QUANTITIES)}):\n    return ({''.join(b + ', ' for b in bodies)})\n"
@@ -291,3 +299,109 @@ def compile_slacks(claims: Sequence[Claim]) -> Callable[..., tuple[Any, ...]]:
     exec(compile(source, "<claims>", "exec"), namespace)  # source built above from the claims only
     function: Callable[..., tuple[Any, ...]] = namespace["slacks"]
     return function
+
+
+#: The operations of a claims program (`compile_program`), as the C replay numbers them
+#: (`verify_perceptron._scan`, enum OP_*): postfix code, one slack left per END.
+OPS: dict[str, int] = {"end": 0, "quantity": 1, "constant": 2, "+": 3, "-": 4, "*": 5, "neg": 6, "**": 7}
+
+_INT64 = 2**63
+
+
+class _Code:
+    """A traced value as postfix code computing ``scale`` times it, in integers only."""
+
+    def __init__(self, code: list[int], scale: int) -> None:
+        self.code, self.scale = code, scale
+
+    @staticmethod
+    def _of(value: object) -> _Code:
+        if isinstance(value, _Code):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and -_INT64 <= value < _INT64:
+            return _Code([OPS["constant"], value], 1)
+        raise ValueError(f"a claims program takes quantities and int64 constants, not {value!r}")
+
+    def _scaled(self, factor: int) -> list[int]:
+        """Code for factor·(scale·value)."""
+        if factor == 1:
+            return self.code
+        return self.code + _Code._of(factor).code + [OPS["*"]]
+
+    def _sum(self, other: object, op: str, reflected: bool = False) -> _Code:
+        left, right = (_Code._of(other), self) if reflected else (self, _Code._of(other))
+        scale = math.lcm(left.scale, right.scale)  # a common multiple makes both sides whole
+        return _Code(left._scaled(scale // left.scale) + right._scaled(scale // right.scale) + [OPS[op]], scale)
+
+    def __add__(self, other: object) -> _Code:
+        return self._sum(other, "+")
+
+    def __radd__(self, other: object) -> _Code:
+        return self._sum(other, "+", True)
+
+    def __sub__(self, other: object) -> _Code:
+        return self._sum(other, "-")
+
+    def __rsub__(self, other: object) -> _Code:
+        return self._sum(other, "-", True)
+
+    def __mul__(self, other: object) -> _Code:
+        right = _Code._of(other)
+        return _Code(self.code + right.code + [OPS["*"]], self.scale * right.scale)
+
+    def __rmul__(self, other: object) -> _Code:
+        return self.__mul__(other)
+
+    def __pow__(self, other: object) -> _Code:
+        if not isinstance(other, int) or isinstance(other, bool) or not 1 <= other <= 16:
+            raise ValueError(f"a claims program raises to powers 1..16 only, not {other!r}")
+        return _Code(self.code + [OPS["**"], other], self.scale**other)
+
+    def __neg__(self) -> _Code:
+        return _Code(self.code + [OPS["neg"]], self.scale)
+
+    def __truediv__(self, other: object) -> _Code:
+        raise ValueError("a claims program has no division")
+
+    __rtruediv__ = __truediv__
+
+
+def compile_program(claims: Sequence[Claim], denominators: dict[str, int]) -> tuple[list[int], list[int]]:
+    """Every claim's slack as integer postfix code, for the compiled replay.
+
+    A quantity listed in `denominators` has a non-integer value p/q; the
+    program reads its numerator p, and each claim's code computes its slack
+    times a positive integer, its scale, so that every intermediate value is
+    an integer. The sign and the update of the smallest slack are the
+    claim's own; the exact slack is the program's value divided by the scale.
+
+    Returns
+    -------
+    (code, scales) : list of int, list of int
+        The program (operations `OPS`, quantities by their index in
+        `QUANTITIES`, int64 constants) and one scale per claim.
+
+    Raises
+    ------
+    ValueError
+        A claim divides, or needs a constant outside int64.
+
+    Examples
+    --------
+    >>> mistake = [c for c in CLAIMS if c.name == "mistake-bound"]
+    >>> code, scales = compile_program(mistake, {"bound": 3})  # bound = p/3: 3·(p/3 - N) = p - 3·N
+    >>> scales
+    [3]
+    >>> dict(zip(QUANTITIES, range(99)))["bound"] in code
+    True
+    """
+    code: list[int] = []
+    scales: list[int] = []
+    q = SimpleNamespace(**{
+        name: _Code([OPS["quantity"], index], denominators.get(name, 1)) for index, name in enumerate(QUANTITIES)
+    })
+    for claim in claims:
+        slack = _Code._of(claim.rhs(q)) - _Code._of(claim.lhs(q))
+        code += slack.code + [OPS["end"]]
+        scales.append(slack.scale)
+    return code, scales

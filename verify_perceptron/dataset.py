@@ -20,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from ._intmath import ExactMatrix
 from .errors import DataError
 from .rationals import as_rational, parse_rational, shown as _shown
@@ -75,7 +77,6 @@ class Dataset:
     >>> data.X[0]
     (Fraction(1, 2), Fraction(1, 3))
     """
-
     def __init__(
         self,
         X: Sequence[Sequence[Fraction]] | None = None,
@@ -95,17 +96,24 @@ class Dataset:
         if numerators is None:
             raise DataError(f"{source}: no samples")
         self.numerators, self.denominator = _lowest_terms(numerators, denominator, source)
-        self.y = tuple(int(label) for label in y)
+        labels_in = np.asarray(y)
+        if labels_in.dtype.kind not in "iu" or labels_in.ndim != 1:  # Fractions, bools, ...: one by one
+            labels_in = np.array([int(label) for label in y], dtype=np.int64)
         self.binary_float = binary_float
         self.labels = labels
         self.default_convention = default_convention
-        if len(self.y) != self.n_samples:
-            raise DataError(f"{source}: {self.n_samples} samples but {len(self.y)} labels")
-        for i, label in enumerate(self.y):
-            if label not in (-1, 1):
-                raise DataError(f"{source}: label y[{i}]={label!r} must be -1 or +1")
+        if len(labels_in) != self.n_samples:
+            raise DataError(f"{source}: {self.n_samples} samples but {len(labels_in)} labels")
+        wrong = np.flatnonzero((labels_in != 1) & (labels_in != -1))
+        if wrong.size:
+            i = int(wrong[0])
+            raise DataError(f"{source}: label y[{i}]={int(labels_in[i])!r} must be -1 or +1")
+        #: The labels as an int64 array (``y`` holds them as a tuple of ints).
+        self.y_array = labels_in.astype(np.int64)
+        self.y_array.flags.writeable = False
+        self.y: tuple[int, ...] = tuple(self.y_array.tolist())
         self.feature_names = tuple(feature_names) or tuple(f"x{j + 1}" for j in range(self.n_features))
-        if len(set(self.y)) < 2:
+        if self.y_array.min() == self.y_array.max():
             raise DataError(f"{source}: only one class (label {self.y[0]:+d}); the perceptron needs two")
         self._X: tuple[tuple[Fraction, ...], ...] | None = None
         self._exact: ExactMatrix | None = None
@@ -185,8 +193,6 @@ _INT64_SAFE = 2**62
 
 def _integer_array(rows: Any) -> Any:
     """An int64 array when every value fits comfortably, else an object array of Python ints."""
-    import numpy as np
-
     flat_max = max((abs(int(v)) for row in rows for v in row), default=0)
     if flat_max < _INT64_SAFE:
         return np.array(rows, dtype=np.int64).reshape(len(rows), -1)
@@ -216,8 +222,6 @@ def _common_denominator(X: Sequence[Sequence[Fraction]], source: str) -> tuple[A
 
 def _lowest_terms(numerators: Any, denominator: int, source: str) -> tuple[Any, int]:
     """Divide numerators and denominator by their common factor, so equal data compare equal."""
-    import numpy as np
-
     array = np.asarray(numerators)
     if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] == 0:
         raise DataError(f"{source}: numerators of shape {array.shape}; a non-empty 2-D array is needed")
@@ -423,8 +427,6 @@ def _fast_csv(text: str, path: str, label_column: str | None, positive: str | No
     scaled value is below 2^49, so rounding recovers it exactly. Whatever
     falls outside this case returns None and goes through the general reader.
     """
-    import numpy as np
-
     if '"' in text:
         return None
     lines = text.split("\n")
@@ -621,8 +623,6 @@ _Y_KEYS = ("y", "Y", "labels", "label", "target")
 
 
 def _exact_array(array: object, name: str, path: str) -> tuple[list[list[Fraction]], bool]:
-    import numpy as np
-
     a = np.asarray(array)
     if a.dtype.kind not in "biuf":
         raise DataError(f"{path}: array {name!r} has dtype {a.dtype}; integers or floats are needed")
@@ -646,8 +646,6 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: str | No
     ``target``). Pickled objects are never loaded. Floats are converted
     exactly with `Fraction.from_float`.
     """
-    import numpy as np
-
     try:
         with open(path, "rb") as handle:
             magic = handle.read(6)

@@ -11,6 +11,8 @@ import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
+import numpy as np
+
 from .conventions import Convention, dot, get_convention
 from .dataset import Dataset
 from .errors import InvalidArgument
@@ -47,7 +49,7 @@ class CycleWatch:
 
     def __init__(self, start: object, counts: Sequence[int]) -> None:
         self.saved, self.saved_epoch, self.power = start, 0, 1
-        self.saved_counts = tuple(int(c) for c in counts)
+        self.saved_counts = np.array(counts, dtype=np.int64)
         self.cycle_mistakes: tuple[int, ...] | None = None
 
     def seen_before(self, state: object, epoch: int, counts: Sequence[int]) -> tuple[int, int] | None:
@@ -56,11 +58,11 @@ class CycleWatch:
         `counts` are the mistakes per sample so far (N_μ).
         """
         if state == self.saved:
-            self.cycle_mistakes = tuple(int(c) - s for c, s in zip(counts, self.saved_counts))
+            self.cycle_mistakes = tuple((np.array(counts, dtype=np.int64) - self.saved_counts).tolist())
             return self.saved_epoch, epoch
         if epoch - self.saved_epoch == self.power:
             self.saved, self.saved_epoch, self.power = state, epoch, 2 * self.power
-            self.saved_counts = tuple(int(c) for c in counts)
+            self.saved_counts = np.array(counts, dtype=np.int64)
         return None
 
 

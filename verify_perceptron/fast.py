@@ -14,17 +14,22 @@ is the note's, not a copy of it.
 
 Why it is fast
 --------------
-Between two mistakes the weights do not change, so the scores of the samples
-that follow the last update all come from the same W: the next mistake is
-found with one matrix-vector product over a block of rows. Blocks gallop: a
-block that held no mistake is followed by one twice as long; after a mistake
-found j rows in, the next block has about 2(j+1) rows. Each product runs in
-float64 (BLAS) while ``‖W‖²·max‖z‖² < 2^106`` proves it exact, in int64 while
-``< 2^126`` proves it free of overflow, and in Python integers beyond
-(`verify_perceptron._intmath`). ‖W‖² is tracked exactly at every update.
-Where the optional C scan was built (`verify_perceptron._kernel`), it finds
-the next mistake row by row in int64 under the same guard instead, and no
-float64 copy of the samples is made.
+Where the optional C kernel was built (`verify_perceptron._kernel`), an
+online pass runs in C from one update to the next: scores in int64 while
+``‖W‖²·max‖z‖² < 2^126`` proves every partial sum fits (Cauchy-Schwarz),
+with ‖W‖² tracked exactly at every update; the mistakes come back in chunks
+of rows and scores, so an update costs no Python call. Past the guard the
+run continues in Python integers.
+
+Without the kernel, the next mistake is found with one matrix-vector
+product over a block of rows: between two mistakes the weights do not
+change, so the scores of the samples that follow the last update all come
+from the same W. Blocks gallop: a block that held no mistake is followed by
+one twice as long; after a mistake found j rows in, the next block has about
+2(j+1) rows. Each product runs in float64 (BLAS) while
+``‖W‖²·max‖z‖² < 2^106`` proves it exact, in int64 while ``< 2^126`` proves
+it free of overflow, and in Python integers beyond
+(`verify_perceptron._intmath`).
 """
 
 from __future__ import annotations
@@ -43,17 +48,45 @@ from .dataset import Dataset
 from .engine import CycleWatch, _check_settings
 from .trace import LazyUpdates, Trace, Update
 
-__all__ = ["run", "Observer", "scaled_samples", "signed_samples", "KEEP_CELLS"]
+__all__ = ["run", "Observer", "feed", "scaled_samples", "signed_samples", "KEEP_CELLS", "CHUNK"]
 
 #: How many weights' worth of updates a run keeps for its report by default.
 KEEP_CELLS = 20_000
+#: The most online updates the compiled pass hands over at once.
+CHUNK = 4096
 
 
 class Observer(Protocol):
-    """Receives each update as it happens, in scaled integer units (see `scaled_samples`)."""
+    """Receives each update as it happens, in scaled integer units (see `scaled_samples`).
+
+    An observer may also have ``observe_chunk(first, epoch, rows, scores)``:
+    online updates first, first + 1, ... of `epoch`, one mistake each, on
+    `rows` with `scores` (int64 arrays, valid during the call only). Without
+    it, `feed` tells it of each update in turn.
+    """
 
     def observe(self, k: int, epoch: int, samples: list[int], scores: list[int]) -> None:
         """Update k of `epoch` was caused by `samples`, whose scores W_(k-1)·z_i were `scores`."""
+
+
+def feed(observer: Observer, first: int, epoch: int, rows: Any, scores: Any) -> None:
+    """Tell `observer` of a chunk of online updates: at once if it can take chunks, else one by one.
+
+    Examples
+    --------
+    >>> class Printer:
+    ...     def observe(self, k, epoch, samples, scores):
+    ...         print(k, epoch, samples, scores)
+    >>> feed(Printer(), 5, 2, np.array([3, 7]), np.array([0, -4]))
+    5 2 [3] [0]
+    6 2 [7] [-4]
+    """
+    chunk = getattr(observer, "observe_chunk", None)
+    if chunk is not None:
+        chunk(first, epoch, rows, scores)
+        return
+    for t, (i, s) in enumerate(zip(rows.tolist(), scores.tolist())):
+        observer.observe(first + t, epoch, [i], [s])
 
 
 def scaled_samples(data: Dataset, conv: Convention) -> tuple[Any, Any]:
@@ -76,32 +109,50 @@ def scaled_samples(data: Dataset, conv: Convention) -> tuple[Any, Any]:
 def signed_samples(data: Dataset, conv: Convention) -> Any:
     """``Z`` of `scaled_samples` alone, z_i = y_i·L·x~_i, built in place (no temporary copies).
 
+    It is stored in the narrowest of int16, int32 and int64 that holds every
+    entry (Python integers when the data need them): the scans read every
+    sample at every pass, so narrower rows are faster to stream.
+
     Examples
     --------
     >>> from verify_perceptron.conventions import CONVENTIONS
     >>> from verify_perceptron.examples import example
-    >>> signed_samples(example("and"), CONVENTIONS["classic"])[0].tolist()
-    [-1, 0, 0]
+    >>> Z = signed_samples(example("and"), CONVENTIONS["classic"])
+    >>> Z[0].tolist(), Z.dtype.name
+    ([-1, 0, 0], 'int16')
     """
     numerators = data.numerators
     n, m = numerators.shape
-    y = np.asarray(data.y, dtype=np.int64 if numerators.dtype != object else object)
-    Z = np.empty((n, m + 1), dtype=numerators.dtype)
+    if numerators.dtype == object:
+        dtype: Any = object
+    else:
+        biggest = max(int(numerators.max(initial=0)), -int(numerators.min(initial=0)),
+                      abs(conv.bias_input) * data.denominator)
+        dtype = next(t for t in (np.int16, np.int32, np.int64, object) if t is object or biggest <= np.iinfo(t).max)
+    y = data.y_array.astype(dtype)
+    Z = np.empty((n, m + 1), dtype=dtype)
     features, bias = (slice(1, None), 0) if conv.bias_first else (slice(0, m), m)
-    Z[:, features] = numerators
-    Z[:, features] *= y[:, None]
+    if dtype is object:
+        Z[:, features] = numerators
+        Z[:, features] *= y[:, None]
+    else:  # one pass, straight into the narrow array (every product fits: |y| = 1)
+        np.multiply(numerators, y[:, None], out=Z[:, features], casting="unsafe")
     Z[:, bias] = conv.bias_input * data.denominator * y
     return Z
 
 
-def _tie_rule(conv: Convention, rate: Fraction, labels: tuple[int, ...]) -> Any:
-    """Per sample: is a score of exactly 0 a mistake? Read off the note's own decide()."""
+def _tie_rule(conv: Convention, rate: Fraction, labels: Any) -> Any:
+    """Per sample (`labels` an int array): is a score of exactly 0 a mistake? Read off the note's own decide()."""
     for y in (-1, 1):
         # Away from 0 every note decides by sign alone: y·score < 0 is a mistake, > 0 is not.
         if conv.decide(Fraction(-y), y, rate) is None or conv.decide(Fraction(y), y, rate) is not None:
             raise AssertionError(f"{conv.name} does not decide by the sign of y·score")
     zero_is_mistake = {y: conv.decide(Fraction(0), y, rate) is not None for y in (-1, 1)}
-    return np.array([zero_is_mistake[y] for y in labels], dtype=bool)
+    return np.where(labels > 0, zero_is_mistake[1], zero_is_mistake[-1])
+
+
+#: The weights' representation for each kind of product (`ExactMatrix.backend`).
+_WEIGHTS: dict[str, Any] = {"float64": np.float64, "int64": np.int64, "object": object}
 
 
 def _ints(vector: Any) -> list[int]:
@@ -154,14 +205,14 @@ def run(
     if matrix is None:
         matrix = ExactMatrix(signed_samples(data, conv))
     Z = matrix.exact
-    tie = _tie_rule(conv, rate, data.y)
+    tie = _tie_rule(conv, rate, data.y_array)
     all_ties, no_ties = bool(tie.all()), not tie.any()
     n, width = Z.shape
     norm_sq = 0  # ‖W‖², exactly
-    # The compiled scan needs C-contiguous int64 rows and an int64 W; it is used while the int64
-    # guard holds, which is its precondition. With it the run keeps to int64 (no float64 copy
-    # of the samples is made), and Python integers beyond.
-    compiled = _kernel.AVAILABLE and Z.dtype == np.int64
+    # The compiled pass needs C-contiguous int64 rows and norms and an int64 W; it runs while the
+    # int64 guard holds, which is its precondition. With it the run keeps to int64 (no float64
+    # copy of the samples is made), and Python integers beyond.
+    compiled = _kernel.AVAILABLE and Z.dtype != object and matrix.norms.dtype == np.int64
 
     def backend(norm: int) -> str:
         chosen = matrix.backend(norm)
@@ -169,8 +220,8 @@ def run(
 
     kind = backend(norm_sq)
     rows = matrix.rows(kind)
-    W: Any = np.zeros(width, dtype=rows.dtype)  # holds integers exactly, in the product's representation
-    if rows.dtype == object:
+    W: Any = np.zeros(width, dtype=_WEIGHTS[kind])  # holds integers exactly, in the product's representation
+    if kind == "object":
         W[:] = 0
     mistakes = np.zeros(n, dtype=np.int64)
     kept: list[tuple[int, int, list[int], list[int], Any]] = []
@@ -199,7 +250,7 @@ def run(
         kind = backend(norm_sq)
         rows = matrix.rows(kind)
         fast_limit = (limit.get(kind, 0) - 1) // max(matrix.max_norm_sq, 1)
-        W = np.array(exact, dtype=rows.dtype)
+        W = np.array(exact, dtype=_WEIGHTS[kind])
 
     def record(samples: list[int], scores: list[int], step: list[int] | None) -> None:
         nonlocal n_updates
@@ -219,10 +270,25 @@ def run(
             tuple(Fraction(a_num * v, a_den * L) for v in _ints(weights)),
         )
 
-    norms_sq = matrix.norms_sq
     if compiled:
         Z = np.ascontiguousarray(Z)
-        tie_bytes = np.ascontiguousarray(tie, dtype=np.uint8)
+        norms64 = matrix.norms
+        out_i, out_s = np.empty(CHUNK, dtype=np.int64), np.empty(CHUNK, dtype=np.int64)
+
+    def record_chunk(chunk: Any, scores: Any, start_w: Any) -> None:
+        """The compiled pass's updates (rows `chunk`); `start_w` is W before them, while updates are kept."""
+        nonlocal n_updates
+        first = n_updates + 1
+        n_updates += len(chunk)
+        if observer is not None:
+            feed(observer, first, epoch, chunk, scores)
+        room = min(keep_updates - len(kept), len(chunk))
+        if room > 0:
+            # Each running sum is a weight vector of the run, inside the int64 guard.
+            weights = np.cumsum(np.vstack([start_w, Z[chunk[:room]]]), axis=0)[1:]
+            for t in range(room):
+                kept.append((first + t, epoch, [int(chunk[t])], [int(scores[t])], weights[t]))
+
     while epoch < max_epochs:
         epoch += 1
         before = n_updates
@@ -230,23 +296,33 @@ def run(
             p, block = 0, 128
             while p < n:
                 if compiled and kind == "int64":
-                    # The C scan, row by row, to the next mistake or the end of the pass
-                    # (W is then an int64 array, which is what it reads).
-                    i, s = _kernel.first_mistake(Z, W, tie_bytes, p)
-                    if i < 0:
+                    # The C pass, to the end of the rows, a full chunk, or an update past the guard.
+                    start_w = W.copy() if len(kept) < keep_updates else None
+                    m, p, norm_sq, guarded = _kernel.online_pass(Z, W, tie, norms64, mistakes, out_i, out_s,
+                                                                 p, norm_sq, fast_limit)
+                    if m:
+                        record_chunk(out_i[:m], out_s[:m], start_w)
+                    if guarded:  # this update leaves int64: Python integers from here on
+                        i = p
+                        s = sum(z * w for z, w in zip(_ints(matrix.exact[i]), _ints(W)))
+                        move(_ints(matrix.exact[i]), norm_sq + 2 * s + int(matrix.norms[i]))
+                        mistakes[i] += 1
+                        record([i], [s], None)
+                        p += 1
+                    if deadline is not None and time.monotonic() > deadline and p < n:
+                        out_of_time = True  # mid-epoch: the state is no epoch boundary
                         break
-                    j = i - p
-                else:
-                    end = p + block
-                    scores = rows[p:end] @ W
-                    hits = mistaken(scores, p, end)
-                    j = int(hits.argmax())
-                    if not hits[j]:  # no mistake in this block: the next one is twice as long
-                        p, block = end, 2 * block
-                        continue
-                    i = p + j
-                    s = int(scores[j])
-                new_norm_sq = norm_sq + 2 * s + norms_sq[i]  # ‖W + z‖² = ‖W‖² + 2·W·z + ‖z‖², exactly
+                    continue
+                end = p + block
+                scores = rows[p:end] @ W
+                hits = mistaken(scores, p, end)
+                j = int(hits.argmax())
+                if not hits[j]:  # no mistake in this block: the next one is twice as long
+                    p, block = end, 2 * block
+                    continue
+                i = p + j
+                s = int(scores[j])
+                new_norm_sq = norm_sq + 2 * s + int(matrix.norms[i])  # ‖W + z‖² = ‖W‖² + 2·W·z + ‖z‖², exactly
                 if new_norm_sq <= fast_limit:
                     W += rows[i]  # exact: every coordinate of the new W is below the guard
                     norm_sq = new_norm_sq
@@ -292,7 +368,7 @@ def run(
         n_epochs=epoch,
         stop=stop,
         cycle=cycle,
-        mistakes_per_sample=tuple(int(m) for m in mistakes),
+        mistakes_per_sample=tuple(mistakes.tolist()),
         total_updates=n_updates,
         cycle_mistakes=repeats.cycle_mistakes,
     )

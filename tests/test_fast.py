@@ -163,3 +163,37 @@ def test_without_the_compiled_scan_the_numpy_path_makes_the_same_run(monkeypatch
     same_run(engine.train(data, convention, eta=1 if convention == "unit-ball" else F(1, 2), max_epochs=30),
              fast.run(data, convention, eta=1 if convention == "unit-ball" else F(1, 2), max_epochs=30,
                       keep_updates=10**9))
+
+
+@given(magnitude=st.sampled_from([2**4, 2**14, 2**20, 2**30, 2**45, 2**61]), data=st.data(),
+       convention=st.sampled_from(sorted(CONVENTIONS)))
+def test_every_sample_width_and_weight_width_makes_the_reference_run(magnitude, data, convention):
+    # Samples are stored in int16, int32 or int64 by their size, and the compiled pass reads an
+    # int32 copy of W while ‖W‖² < 2^62: these magnitudes cross each of those lines.
+    n, d = data.draw(st.integers(2, 7)), data.draw(st.integers(1, 3))
+    entry = st.integers(-magnitude, magnitude)
+    X = data.draw(st.lists(st.lists(entry, min_size=d, max_size=d), min_size=n, max_size=n))
+    y = data.draw(st.lists(st.sampled_from((-1, 1)), min_size=n, max_size=n).filter(lambda ys: len(set(ys)) == 2))
+    dataset = Dataset(numerators=np.array(X, dtype=np.int64), denominator=1, y=y)
+    Z = fast.signed_samples(dataset, CONVENTIONS[convention])
+    biggest = max(1, max(abs(v) for row in X for v in row))
+    assert Z.dtype == (np.int16 if biggest < 2**15 else np.int32 if biggest < 2**31 else np.int64)
+    same_run(engine.train(dataset, convention, max_epochs=25),
+             fast.run(dataset, convention, max_epochs=25, keep_updates=10**9))
+
+
+@given(magnitude=st.sampled_from([2**4, 2**14, 2**20, 2**30, 2**45, 2**61]), data=st.data(),
+       convention=st.sampled_from(sorted(CONVENTIONS)), denominator=st.sampled_from([1, 3, 1000]))
+def test_the_one_pass_sample_matrix_equals_signed_samples_and_their_norms(magnitude, data, convention, denominator):
+    n, d = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 4))
+    X = data.draw(st.lists(st.lists(st.integers(-magnitude, magnitude), min_size=d, max_size=d), min_size=n, max_size=n))
+    y = data.draw(st.lists(st.sampled_from((-1, 1)), min_size=n, max_size=n))
+    numerators = np.array(X + [[1] * d], dtype=np.int64)  # a last sample of the other class: two labels
+    labels = y + [-y[0]]
+    dataset = Dataset(numerators=numerators, denominator=denominator, y=labels)
+    conv = CONVENTIONS[convention]
+    quick, plain = fast.sample_matrix(dataset, conv), ExactMatrix(fast.signed_samples(dataset, conv))
+    assert quick.exact.dtype == plain.exact.dtype
+    assert quick.exact.tolist() == plain.exact.tolist()
+    assert quick.norms.tolist() == plain.norms.tolist() and quick.max_norm_sq == plain.max_norm_sq
+    assert quick.float_exact == plain.float_exact

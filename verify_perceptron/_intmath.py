@@ -66,6 +66,8 @@ class ExactMatrix:
 
     It keeps the float64 copy when every entry fits in 53 bits, and chooses
     per product the fastest representation that the guard proves exact.
+    `norms` (the exact ‖z_i‖², int64 or Python ints) and `biggest` (max
+    |entry|) may be passed when the caller computed them already.
 
     Examples
     --------
@@ -76,13 +78,14 @@ class ExactMatrix:
     [1208925819614629174706176]
     """
 
-    def __init__(self, matrix: Any) -> None:
+    def __init__(self, matrix: Any, *, norms: Any = None, biggest: int | None = None) -> None:
         # Integers of 16, 32 or 64 bits as they come (products run in int64), others as int64.
         narrow = matrix.dtype in (np.int16, np.int32, np.int64)
         self.exact = matrix if matrix.dtype == object or narrow else matrix.astype(np.int64)
-        biggest = None if self.exact.dtype == object else _biggest(self.exact)
+        if self.exact.dtype != object and biggest is None:
+            biggest = _biggest(self.exact)
         #: ‖z_i‖² per row, exactly: int64 where that provably fits, else Python ints.
-        self.norms = row_norms_sq(self.exact, biggest)
+        self.norms = row_norms_sq(self.exact, biggest) if norms is None else norms
         self.max_norm_sq = int(self.norms.max(initial=0)) if self.norms.size else 0
         # Whether a float64 copy would hold every entry exactly; the copy itself is made on first use.
         self.float_exact = biggest is not None and biggest < 2**53

@@ -45,21 +45,22 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "online_pass", "check_online", "online_pass_reference"]
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "online_pass", "check_online", "signed_rows", "online_pass_reference"]
 
 OnlinePass = Callable[..., tuple[int, int, int, bool]]
 CheckOnline = Callable[..., tuple[int, tuple[int, ...], list[Any]]]
+SignedRows = Callable[..., "int | None"]
 
 
-def _load() -> tuple[OnlinePass | None, CheckOnline | None, str | None]:
-    """The extension's two functions, or None twice and why it did not import."""
+def _load() -> tuple[OnlinePass | None, CheckOnline | None, SignedRows | None, str | None]:
+    """The extension's functions, or None each and why it did not import."""
     try:
         scan = importlib.import_module(f"{__package__}._scan")
         # A compiler without __int128 builds a module whose functions refuse to run.
         scan.online_pass(*_PROBE)
     except (ImportError, NotImplementedError) as error:
-        return None, None, f"{type(error).__name__}: {error}"
-    return scan.online_pass, scan.check_online, None
+        return None, None, None, f"{type(error).__name__}: {error}"
+    return scan.online_pass, scan.check_online, scan.signed_rows, None
 
 
 def _probe() -> tuple[Any, ...]:
@@ -78,9 +79,12 @@ _PROBE = _probe()
 online_pass: OnlinePass | None
 #: ``check_online(...)`` in C, or None: see `verify_perceptron.checks.Checker.observe_chunk`.
 check_online: CheckOnline | None
+#: ``signed_rows(X, y, bias, bias_column, Z, norms)`` in C, or None: the signed samples and
+#: their squared norms in one pass (`verify_perceptron.fast.sample_matrix`).
+signed_rows: SignedRows | None
 #: Why the extension did not import, or None if it did.
 IMPORT_ERROR: str | None
-online_pass, check_online, IMPORT_ERROR = _load()
+online_pass, check_online, signed_rows, IMPORT_ERROR = _load()
 #: Did the compiled kernel import?
 AVAILABLE: bool = online_pass is not None
 

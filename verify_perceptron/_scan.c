@@ -1,28 +1,31 @@
 /*
- * verify_perceptron._scan: the next perceptron mistake, found exactly, in C.
+ * verify_perceptron._scan: online perceptron passes and the checker's replay, exactly, in C.
  *
  * The fast engine keeps the integer weights W and the integer samples z_i
- * (rows of Z, labels folded in). Sample i is a mistake at score
- * s_i = z_i . W when s_i < 0, or when s_i == 0 and the note counts a tie as
- * a mistake (tie[i]). first_mistake() returns the first such i at or after
- * `start`, with its score; add_row() performs the update W += z_i.
+ * (rows of Z, labels folded in, stored as int16, int32 or int64). Sample i
+ * is a mistake at score s_i = z_i . W when s_i < 0, or when s_i == 0 and
+ * the note counts a tie as a mistake (tie[i]).
  *
- * Precondition (the caller's guard, verify_perceptron._intmath):
- *     ||W||^2 * max_i ||z_i||^2 < 2^126.
+ * online_pass() runs the perceptron from a row to the end of the rows,
+ * updating W in place and writing each mistake (row, score) to a buffer.
+ * Its precondition (the caller's guard, verify_perceptron._intmath):
+ *     ||W||^2 <= limit and limit * max_i ||z_i||^2 < 2^126.
  * By Cauchy-Schwarz every product and every partial sum, in any order, is
- * then at most ||z_i||*||W|| < 2^63 in magnitude, so int64 holds it.
+ * then at most ||z_i||*||W|| < 2^63 in magnitude, so int64 sums are exact
+ * (and may be vectorised). ||W||^2 is tracked exactly in 128 bits; an
+ * update that would take it above `limit` is not made: the pass stops.
  *
- * The sum is nevertheless accumulated in 128 bits, with a count of the times
- * it wrapped past 2^127, so it is exact for ANY int64 inputs: a score that
- * fits in int64 is returned exactly even if a partial sum did not, and a
- * score that does not fit raises OverflowError instead of being returned
- * wrong. A violated precondition is therefore detected, never silent.
- * Compilers without __int128 (but with GCC's overflow builtins) check every
- * product and partial sum in int64 instead: there a violated precondition
- * may raise OverflowError even when the final score would have fitted.
+ * check_online() is the checker's side: it replays recorded updates,
+ * recomputing each score in 128-bit sums (exact for any int64 inputs,
+ * with a count of wrap-arounds), and evaluates the claims' compiled
+ * program with overflow-checked 128-bit arithmetic. It stops before any
+ * update that fails a check or does not fit, so the Python checker
+ * decides it: a violated precondition is detected, never silent.
  *
- * Arrays come in through the buffer protocol (NumPy arrays, memoryviews,
- * array.array), so the module needs nothing but Python's own headers.
+ * Both need __int128 (GCC, Clang); elsewhere they raise NotImplementedError
+ * and the package uses NumPy and Python instead. Arrays come in through the
+ * buffer protocol (NumPy arrays, memoryviews, array.array), so the module
+ * needs nothing but Python's own headers.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -303,7 +306,7 @@ from_int128(int128 value)
  * ||z||^2 * ||w||^2 < 2^126: by Cauchy-Schwarz every partial sum, in any order (so
  * vectorised too), is at most ||z||*||w|| < 2^63 in magnitude. */
 #define DEFINE_FAST_DOT(ZT, WT, NAME)                                                   \
-MULTIVERSION static int64_t                                                             \
+static inline __attribute__((always_inline)) int64_t                                    \
 NAME(const ZT *z, const WT *w, Py_ssize_t d)                                            \
 {                                                                                       \
     int64_t acc = 0;                                                                    \
@@ -326,7 +329,7 @@ DEFINE_FAST_DOT(int64_t, int64_t, fast_dot64_64)
 
 /* The pass itself, for rows of type ZT: see online_pass. */
 #define DEFINE_PASS(ZT, NAME, DOT32, DOT64)                                             \
-static Py_ssize_t                                                                       \
+MULTIVERSION static Py_ssize_t                                                          \
 NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, int64_t *w, int32_t *w32,                  \
      const unsigned char *ties, const int64_t *norm, int64_t *count, int64_t *rows,     \
      int64_t *scores, Py_ssize_t cap, Py_ssize_t *position, int128 *w_sq, int128 limit, \
@@ -485,6 +488,139 @@ done:
     return result;
 #else
     PyErr_SetString(PyExc_NotImplementedError, "online_pass() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
+/* ---- the samples -------------------------------------------------------- */
+
+PyDoc_STRVAR(signed_rows_doc,
+"signed_rows($module, X, y, bias, bias_column, Z, norms, /)\n"
+"--\n"
+"\n"
+"Z[i] = y[i] * (X[i] with `bias` inserted at column `bias_column`), and\n"
+"norms[i] = ||Z[i]||^2, in one pass. Returns max(norms) as an int, or None\n"
+"when some ||Z[i]||^2 does not fit in int64 (norms is then unusable).\n"
+"\n"
+"X is (n, m) C-contiguous int64, y int64 of length n (each -1 or 1), Z a\n"
+"writable C-contiguous (n, m + 1) array of int16, int32 or int64, norms a\n"
+"writable int64 vector of length n, bias_column 0 or m. An entry that\n"
+"does not fit in Z's items raises OverflowError naming it.");
+
+#if SCAN_WIDE
+#define DEFINE_SIGNED_ROWS(ZT, NAME, LO, HI)                                            \
+static Py_ssize_t                                                                       \
+NAME(const int64_t *x, const int64_t *y, int64_t bias, Py_ssize_t column, ZT *z,         \
+     int64_t *norms, Py_ssize_t n, Py_ssize_t m, int128 *biggest, int *wide)             \
+{                                                                                       \
+    const Py_ssize_t offset = column == 0 ? 1 : 0; /* features after a first bias */    \
+    for (Py_ssize_t i = 0; i < n; i++) {                                                \
+        const int64_t *row = x + i * m;                                                 \
+        const int128 sign = y[i];                                                       \
+        ZT *out = z + i * (m + 1);                                                      \
+        const int128 b = sign * bias;                                                   \
+        if (b < (LO) || b > (HI)) {                                                     \
+            return i;                                                                   \
+        }                                                                               \
+        out[column] = (ZT)b;                                                            \
+        int128 norm = b * b; /* <= 2^126 */                                             \
+        int overflow = 0;                                                               \
+        for (Py_ssize_t j = 0; j < m; j++) {                                            \
+            const int128 v = sign * row[j];                                             \
+            if (v < (LO) || v > (HI)) {                                                 \
+                return i;                                                               \
+            }                                                                           \
+            out[j + offset] = (ZT)v;                                                    \
+            overflow |= __builtin_add_overflow(norm, v * v, &norm);                     \
+        }                                                                               \
+        if (overflow || norm > INT64_MAX) {                                             \
+            *wide = 1;                                                                  \
+        }                                                                               \
+        else {                                                                          \
+            norms[i] = (int64_t)norm;                                                   \
+            if (norm > *biggest) {                                                      \
+                *biggest = norm;                                                        \
+            }                                                                           \
+        }                                                                               \
+    }                                                                                   \
+    return -1;                                                                          \
+}
+DEFINE_SIGNED_ROWS(int16_t, signed_rows16, INT16_MIN, INT16_MAX)
+DEFINE_SIGNED_ROWS(int32_t, signed_rows32, INT32_MIN, INT32_MAX)
+DEFINE_SIGNED_ROWS(int64_t, signed_rows64, INT64_MIN, INT64_MAX)
+#endif
+
+static PyObject *
+signed_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "signed_rows";
+    Py_buffer X = {0}, y = {0}, Z = {0}, norms = {0};
+    PyObject *result = NULL;
+    Py_ssize_t column;
+    long long bias;
+
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError,
+                     "signed_rows() takes 6 arguments (X, y, bias, bias_column, Z, norms), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "X", args[0], 2, INT64_ITEMS, 0, &X) < 0
+        || get_array(func, "y", args[1], 1, INT64_ITEMS, 0, &y) < 0
+        || get_array(func, "Z", args[4], 2, SAMPLE_ITEMS, 1, &Z) < 0
+        || get_array(func, "norms", args[5], 1, INT64_ITEMS, 1, &norms) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n = X.shape[0], m = X.shape[1];
+    if (Z.shape[0] != n || Z.shape[1] != m + 1 || y.shape[0] != n || norms.shape[0] != n) {
+        PyErr_Format(PyExc_ValueError,
+                     "signed_rows(): X is (%zd, %zd), so y and norms need %zd entries and Z shape (%zd, %zd); "
+                     "got %zd, %zd and (%zd, %zd)", n, m, n, n, m + 1, y.shape[0], norms.shape[0],
+                     Z.shape[0], Z.shape[1]);
+        goto done;
+    }
+    if (get_index(func, "bias_column", args[3], 0, m, "m", &column) < 0) {
+        goto done;
+    }
+    if (column != 0 && column != m) {
+        PyErr_Format(PyExc_ValueError, "signed_rows(): bias_column=%zd must be 0 or m=%zd", column, m);
+        goto done;
+    }
+    bias = PyLong_AsLongLong(args[2]);
+    if (bias == -1 && PyErr_Occurred()) {
+        goto done;
+    }
+    const int64_t *labels = y.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (labels[i] != 1 && labels[i] != -1) {
+            PyErr_Format(PyExc_ValueError, "signed_rows(): y[%zd]=%lld must be -1 or 1", i, (long long)labels[i]);
+            goto done;
+        }
+    }
+    int128 biggest = 0;
+    int wide = 0;
+    Py_ssize_t bad;
+    Py_BEGIN_ALLOW_THREADS
+    switch (Z.itemsize) {
+    case 2: bad = signed_rows16(X.buf, labels, bias, column, Z.buf, norms.buf, n, m, &biggest, &wide); break;
+    case 4: bad = signed_rows32(X.buf, labels, bias, column, Z.buf, norms.buf, n, m, &biggest, &wide); break;
+    default: bad = signed_rows64(X.buf, labels, bias, column, Z.buf, norms.buf, n, m, &biggest, &wide);
+    }
+    Py_END_ALLOW_THREADS
+    if (bad >= 0) {
+        PyErr_Format(PyExc_OverflowError, "signed_rows(): row %zd does not fit in Z's %zd-byte items",
+                     bad, Z.itemsize);
+        goto done;
+    }
+    result = wide ? Py_NewRef(Py_None) : from_int128(biggest);
+done:
+    PyBuffer_Release(&X);
+    PyBuffer_Release(&y);
+    PyBuffer_Release(&Z);
+    PyBuffer_Release(&norms);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "signed_rows() needs a compiler with __int128");
     return NULL;
 #endif
 }
@@ -811,6 +947,7 @@ done:
 static PyMethodDef scan_methods[] = {
     {"online_pass", (PyCFunction)(void (*)(void))online_pass, METH_FASTCALL, online_pass_doc},
     {"check_online", (PyCFunction)(void (*)(void))check_online, METH_FASTCALL, check_online_doc},
+    {"signed_rows", (PyCFunction)(void (*)(void))signed_rows, METH_FASTCALL, signed_rows_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -825,10 +962,8 @@ static PyModuleDef_Slot scan_slots[] = {
 };
 
 PyDoc_STRVAR(scan_doc,
-"The next perceptron mistake, found exactly in C (optional; see verify_perceptron._kernel).\n"
-"\n"
-"Precondition of first_mistake: ||W||^2 * max_i ||Z[i]||^2 < 2^126 (the fast\n"
-"engine's int64 guard). A violation raises OverflowError, never a wrong score.");
+"Online perceptron passes and the checker's replay, exactly, in C (optional; see\n"
+"verify_perceptron._kernel).");
 
 static struct PyModuleDef scan_module = {
     PyModuleDef_HEAD_INIT,

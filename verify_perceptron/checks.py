@@ -52,6 +52,8 @@ __all__ = [
 
 #: The engines `verify_run` can drive: the fast exact one and the reference that reads like the notes.
 ENGINES = ("fast", "reference")
+#: `verify_run` keeps a run's updates for the checker in at most max(this, half the samples' bytes).
+MIN_REPLAY_BYTES = 2**20
 
 Vector = tuple[Fraction, ...]
 
@@ -214,6 +216,10 @@ class Checker:
         The claims to evaluate (default: every theorem for the convention and mode).
     matrix : ExactMatrix, optional
         The scaled signed samples z_i = y_i·L·x~_i, if the caller has them already.
+    compiled : bool
+        Replay chunks of online updates in C where the kernel was built
+        (`observe_chunk`); False checks every update in Python. The verdicts
+        are the same either way.
 
     Examples
     --------
@@ -238,13 +244,14 @@ class Checker:
         separator_note: str | None = None,
         claims: Sequence[Claim] | None = None,
         matrix: ExactMatrix | None = None,
+        compiled: bool = True,
     ) -> None:
         conv = convention if isinstance(convention, Convention) else get_convention(convention)
         self.conv, self.mode, self.data = conv, mode, data
         self.rate = as_rational(rate, name="eta")
         self.a = conv.step_size(self.rate)
         self.L = data.denominator
-        self.matrix = matrix if matrix is not None else ExactMatrix(fast.signed_samples(data, conv))
+        self.matrix = matrix if matrix is not None else fast.sample_matrix(data, conv)
         self.tie = fast._tie_rule(conv, self.rate, data.y_array)  # per sample: is a score of 0 a mistake?
         width = data.n_features + 1
         # The replayed weights, scaled (w = (a/L)·W): int64 while ‖W‖²·max‖z‖² < 2^126 proves every
@@ -315,7 +322,7 @@ class Checker:
         self.slacks = compile_slacks([c for c, _ in self.active])
         assert QUANTITIES == _OBSERVED_ORDER, "observe() passes the quantities in a stale order"
         self.usable = usable
-        self._compiled: _Replay | None | bool = False  # built by _replay() on first use
+        self._compiled: _Replay | None | bool = False if compiled else None  # built by _replay() on first use
         self._factors: dict[tuple[int, int, int], Fraction] = {}  # unit -> true value of 1, for _to_true
         self.snapshots: dict[str, tuple[int | Fraction, ...]] = {}
         self.constants: dict[str, int | Fraction] = {
@@ -344,6 +351,11 @@ class Checker:
             self._fail_rule(k, epoch, samples, f"update {k} of epoch {epoch} follows update {self.k} of epoch {self.epoch}")
         if not samples or (self.mode == "online" and len(samples) != 1) or list(samples) != sorted(set(samples)):
             self._fail_rule(k, epoch, samples, f"samples {list(samples)} are not what one {self.mode} update can have")
+        outside = [j for j in samples if not 0 <= j < self.data.n_samples]
+        if outside:
+            self._fail_rule(k, epoch, samples, f"sample {outside[0]} does not exist (the data have {self.data.n_samples})")
+            self.k, self.epoch = k, epoch
+            return
         self.k, self.epoch = k, epoch
         Z = self.matrix.exact
         W = self.W  # int64 only while ‖W‖²·max‖z‖² < 2^126 (set below), so z·W is exact in int64
@@ -456,7 +468,6 @@ class Checker:
         base = self.k
         self.k, self.N, self.w_sq, self.w_ws, self.sum_N_xsq, self.sum_n_sq, self.n_max, _ = state
         self.rule.n_checked += done
-        constant = {QUANTITIES.index(name): value for name, value in self.constants.items()}
         for (claim, result), scale, verdict in zip(self.active, replay.scales, verdicts):
             result.n_checked += done
             if verdict is None:
@@ -464,8 +475,9 @@ class Checker:
             value, at, snapshot = verdict
             slack = Fraction(value, scale) if scale != 1 else value  # the claim's own slack, exactly
             if result.min_slack is None or slack < result.min_slack:
+                # (the snapshot's constants are numerators; `finish` reads the constants themselves)
                 result.min_slack, result.min_slack_at = slack, base + at + 1
-                self.snapshots[claim.name] = tuple(constant.get(j, v) for j, v in enumerate(snapshot))
+                self.snapshots[claim.name] = snapshot
         return done
 
     # --- units ------------------------------------------------------------------------------
@@ -526,7 +538,7 @@ class Checker:
             results.append(self.final)
         for claim, result in self.claims:
             if result.min_slack is not None:
-                snapshot = dict(zip(QUANTITIES, self.snapshots[claim.name]))
+                snapshot = dict(zip(QUANTITIES, self.snapshots[claim.name])) | self.constants
                 true_q = SimpleNamespace(**{name: self._to_true(name, snapshot[name]) for name in claim.uses})
                 result.min_slack = Fraction(claim.slack(true_q))
             results.append(result)
@@ -551,7 +563,7 @@ def _strict(data: Dataset, conv: Convention, final: Sequence[Fraction],
     w = tuple(final)
     b, v = conv.to_canonical(w)
     if matrix is None:
-        matrix = ExactMatrix(fast.signed_samples(data, conv))
+        matrix = fast.sample_matrix(data, conv)
     W, M = _scaled_separator(w)
     # z_i·W = y_i·L·M·(w·x~_i), so y_i·(z_i·W) is (v·x_i + b)·L·M: each score, exactly, in integers.
     y = data.y_array
@@ -728,7 +740,7 @@ def verify_run(
             for u in trace.updates:
                 recorder.observe(u.k, u.epoch, list(u.samples), _scaled_scores(data, u, conv.step_size(rate)))
         return trace, check_trace(data, trace, separator=separator)
-    matrix = ExactMatrix(fast.signed_samples(data, conv))
+    matrix = fast.sample_matrix(data, conv)
 
     def attempt(w_star: Sequence[object] | None, source: str | None, note: str | None,
                 sink: Any) -> tuple[Trace, CheckResult]:
@@ -743,7 +755,7 @@ def verify_run(
         return attempt(separator, "user", None, recorder)
     # w* is the final weights, known at the end: run once keeping the updates (within a budget of
     # half the samples' own memory), then replay them into the checker, which costs no scan.
-    store = _Store(capacity=max(2**20, matrix.exact.nbytes // 2))
+    store = _Store(capacity=max(MIN_REPLAY_BYTES, matrix.exact.nbytes // 2))
     report = None if progress is None else (lambda e, n: progress(e, n, f"{n} mistakes"))
     trace = fast.run(data, conv, eta=rate, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
                      progress=report, observer=store, keep_updates=keep_updates, matrix=matrix)

@@ -395,13 +395,21 @@ def compile_program(claims: Sequence[Claim], denominators: dict[str, int]) -> tu
     >>> dict(zip(QUANTITIES, range(99)))["bound"] in code
     True
     """
+    code, scales = _program(tuple(claims), tuple(sorted(denominators.items())))
+    return list(code), list(scales)
+
+
+@functools.lru_cache(maxsize=64)
+def _program(claims: tuple[Claim, ...], denominators: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """`compile_program`'s work, once per claims and denominators."""
+    scale_of = dict(denominators)
     code: list[int] = []
     scales: list[int] = []
     q = SimpleNamespace(**{
-        name: _Code([OPS["quantity"], index], denominators.get(name, 1)) for index, name in enumerate(QUANTITIES)
+        name: _Code([OPS["quantity"], index], scale_of.get(name, 1)) for index, name in enumerate(QUANTITIES)
     })
     for claim in claims:
         slack = _Code._of(claim.rhs(q)) - _Code._of(claim.lhs(q))
         code += slack.code + [OPS["end"]]
         scales.append(slack.scale)
-    return code, scales
+    return tuple(code), tuple(scales)

@@ -34,6 +34,7 @@ it free of overflow, and in Python integers beyond
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from fractions import Fraction
@@ -48,7 +49,7 @@ from .dataset import Dataset
 from .engine import CycleWatch, _check_settings
 from .trace import LazyUpdates, Trace, Update
 
-__all__ = ["run", "Observer", "feed", "scaled_samples", "signed_samples", "KEEP_CELLS", "CHUNK"]
+__all__ = ["run", "Observer", "feed", "scaled_samples", "signed_samples", "sample_matrix", "KEEP_CELLS", "CHUNK"]
 
 #: How many weights' worth of updates a run keeps for its report by default.
 KEEP_CELLS = 20_000
@@ -123,12 +124,7 @@ def signed_samples(data: Dataset, conv: Convention) -> Any:
     """
     numerators = data.numerators
     n, m = numerators.shape
-    if numerators.dtype == object:
-        dtype: Any = object
-    else:
-        biggest = max(int(numerators.max(initial=0)), -int(numerators.min(initial=0)),
-                      abs(conv.bias_input) * data.denominator)
-        dtype = next(t for t in (np.int16, np.int32, np.int64, object) if t is object or biggest <= np.iinfo(t).max)
+    dtype, _ = _narrowest(data, conv)
     y = data.y_array.astype(dtype)
     Z = np.empty((n, m + 1), dtype=dtype)
     features, bias = (slice(1, None), 0) if conv.bias_first else (slice(0, m), m)
@@ -141,14 +137,68 @@ def signed_samples(data: Dataset, conv: Convention) -> Any:
     return Z
 
 
+def _narrowest(data: Dataset, conv: Convention) -> tuple[Any, int | None]:
+    """The narrowest of int16/int32/int64 (or object) that holds every z_i, and the largest |entry|."""
+    numerators = data.numerators
+    if numerators.dtype == object:
+        return object, None
+    biggest = max(int(numerators.max(initial=0)), -int(numerators.min(initial=0)),
+                  abs(conv.bias_input) * data.denominator)
+    dtype = next((t for t in (np.int16, np.int32, np.int64) if biggest <= np.iinfo(t).max), object)
+    return dtype, biggest
+
+
+def sample_matrix(data: Dataset, conv: Convention) -> ExactMatrix:
+    """``ExactMatrix(signed_samples(data, conv))``, made in one pass in C where the kernel was built.
+
+    Examples
+    --------
+    >>> from verify_perceptron.conventions import CONVENTIONS
+    >>> from verify_perceptron.examples import example
+    >>> m = sample_matrix(example("and"), CONVENTIONS["classic"])
+    >>> m.exact[3].tolist(), m.norms.tolist(), m.max_norm_sq
+    ([1, 1, 1], [1, 2, 2, 3], 3)
+    """
+    dtype, biggest = _narrowest(data, conv)
+    numerators = data.numerators
+    if _kernel.signed_rows is None or dtype is object or numerators.dtype != np.int64:
+        return ExactMatrix(signed_samples(data, conv))
+    n, m = numerators.shape
+    Z = np.empty((n, m + 1), dtype=dtype)
+    norms = np.empty(n, dtype=np.int64)
+    largest = _kernel.signed_rows(np.ascontiguousarray(numerators), data.y_array,
+                                  conv.bias_input * data.denominator, 0 if conv.bias_first else m, Z, norms)
+    return ExactMatrix(Z, norms=None if largest is None else norms, biggest=biggest)
+
+
 def _tie_rule(conv: Convention, rate: Fraction, labels: Any) -> Any:
     """Per sample (`labels` an int array): is a score of exactly 0 a mistake? Read off the note's own decide()."""
+    positive, negative = (_zero_is_mistake(conv, rate)[y] for y in (1, -1))
+    if positive == negative:
+        return np.full(len(labels), positive)
+    return labels > 0 if positive else labels < 0
+
+
+@functools.lru_cache(maxsize=64)
+def _zero_is_mistake(conv: Convention, rate: Fraction) -> dict[int, bool]:
     for y in (-1, 1):
         # Away from 0 every note decides by sign alone: y·score < 0 is a mistake, > 0 is not.
         if conv.decide(Fraction(-y), y, rate) is None or conv.decide(Fraction(y), y, rate) is not None:
             raise AssertionError(f"{conv.name} does not decide by the sign of y·score")
-    zero_is_mistake = {y: conv.decide(Fraction(0), y, rate) is not None for y in (-1, 1)}
-    return np.where(labels > 0, zero_is_mistake[1], zero_is_mistake[-1])
+    return {y: conv.decide(Fraction(0), y, rate) is not None for y in (-1, 1)}
+
+
+class _Segment:
+    """The weights after each of a run of updates, computed only if a kept update is read."""
+
+    def __init__(self, start: Any, rows: Any) -> None:
+        self.start, self.rows, self._weights = start, rows, None
+
+    def weights(self) -> Any:
+        if self._weights is None:
+            # Each running sum is a weight vector of the run, inside the int64 guard.
+            self._weights = np.cumsum(np.vstack([self.start, self.rows]), axis=0)[1:]
+        return self._weights
 
 
 #: The weights' representation for each kind of product (`ExactMatrix.backend`).
@@ -203,7 +253,7 @@ def run(
     a_num, a_den = a.numerator, a.denominator
     L = data.denominator
     if matrix is None:
-        matrix = ExactMatrix(signed_samples(data, conv))
+        matrix = sample_matrix(data, conv)
     Z = matrix.exact
     tie = _tie_rule(conv, rate, data.y_array)
     all_ties, no_ties = bool(tie.all()), not tie.any()
@@ -262,6 +312,8 @@ def run(
 
     def build(record: tuple[int, int, list[int], list[int], Any]) -> Update:
         k, at_epoch, samples, scores, weights = record
+        if isinstance(weights, tuple):  # (segment, t): the t-th weights of a compiled chunk
+            weights = weights[0].weights()[weights[1]]
         step = [sum(col) for col in zip(*(_ints(matrix.exact[i]) for i in samples))]
         return Update(
             k, at_epoch, tuple(samples),
@@ -284,10 +336,9 @@ def run(
             feed(observer, first, epoch, chunk, scores)
         room = min(keep_updates - len(kept), len(chunk))
         if room > 0:
-            # Each running sum is a weight vector of the run, inside the int64 guard.
-            weights = np.cumsum(np.vstack([start_w, Z[chunk[:room]]]), axis=0)[1:]
-            for t in range(room):
-                kept.append((first + t, epoch, [int(chunk[t])], [int(scores[t])], weights[t]))
+            segment = _Segment(start_w, Z[chunk[:room]])
+            kept.extend((first + t, epoch, [i], [s], (segment, t))
+                        for t, i, s in zip(range(room), chunk[:room].tolist(), scores[:room].tolist()))
 
     while epoch < max_epochs:
         epoch += 1

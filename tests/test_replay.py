@@ -1,0 +1,215 @@
+"""The checker's compiled replay gives the verdicts of its Python path, update for update.
+
+`Checker.observe_chunk` replays online updates in C (`_kernel.check_online`)
+where the kernel was built, and leaves any update it stops at to
+`Checker.observe`. Here the same runs, genuine and tampered, are checked
+with ``compiled=True`` and ``compiled=False``, and the two `CheckResult`s
+must be equal, exactly. The claims program (`claims.compile_program`) is
+held to the claims themselves by a small interpreter written here.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from verify_perceptron import _kernel, checks, fast
+from verify_perceptron.checks import Checker, verify_run
+from verify_perceptron.claims import CLAIMS, OPS, QUANTITIES, Claim, claims_for, compile_program
+from verify_perceptron.conventions import CONVENTIONS
+from verify_perceptron.dataset import Dataset
+from verify_perceptron.examples import example
+
+needs_kernel = pytest.mark.skipif(not _kernel.AVAILABLE, reason=f"the C kernel is not built: {_kernel.IMPORT_ERROR}")
+ONLINE_RATES = {"classic": 1, "hard-limiter": Fraction(1, 2), "unit-ball": 1, "sum-norm": Fraction(2, 3),
+                "split-bias": 3}
+
+
+@st.composite
+def datasets(draw: st.DrawFn, *, max_value: int = 9) -> Dataset:
+    """Small integer-over-denominator datasets with both labels (separable or not)."""
+    n = draw(st.integers(2, 9))
+    d = draw(st.integers(1, 3))
+    denominator = draw(st.sampled_from([1, 2, 7, 1000]))
+    values = st.integers(-max_value, max_value)
+    numerators = np.array(draw(st.lists(st.lists(values, min_size=d, max_size=d), min_size=n, max_size=n)),
+                          dtype=np.int64)
+    y = draw(st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n).filter(lambda ys: len(set(ys)) == 2))
+    return Dataset(numerators=numerators, denominator=denominator, y=y)
+
+
+def run_checked(data, convention, *, compiled, separator=None, claims=None, feed=None, max_epochs=30):
+    """A fast run observed by a Checker; `feed` replaces the run's own chunks when given."""
+    checker = Checker(data, convention, rate=ONLINE_RATES[convention], mode="online", separator=separator,
+                      claims=claims, compiled=compiled)
+    trace = fast.run(data, convention, eta=ONLINE_RATES[convention], max_epochs=max_epochs,
+                     observer=None if feed else checker)
+    if feed:
+        feed(checker)
+    return checker.finish(trace)
+
+
+def both(data, convention, **options):
+    """The compiled and the Python verdicts, which must be equal."""
+    compiled = run_checked(data, convention, compiled=True, **options)
+    python = run_checked(data, convention, compiled=False, **options)
+    assert compiled == python
+    return compiled
+
+
+@needs_kernel
+@given(data=datasets(), convention=st.sampled_from(sorted(ONLINE_RATES)))
+def test_replay_equals_python_with_the_final_weights_or_none(data, convention):
+    trace = fast.run(data, convention, eta=ONLINE_RATES[convention], max_epochs=30)
+    separator = checks._strict(data, CONVENTIONS[convention], trace.final_weights)[0] if trace.converged else None
+    both(data, convention, separator=separator)
+
+
+@needs_kernel
+@given(data=datasets(), convention=st.sampled_from(sorted(ONLINE_RATES)),
+       separator=st.lists(st.integers(-5, 5), min_size=4, max_size=4))
+def test_replay_equals_python_with_any_separator(data, convention, separator):
+    both(data, convention, separator=separator[: data.n_features + 1])
+
+
+@needs_kernel
+@given(data=datasets(max_value=2**40), convention=st.sampled_from(sorted(ONLINE_RATES)))
+def test_replay_equals_python_when_values_leave_128_bits(data, convention):
+    # Entries near 2^40 over denominator 1000: squared terms of the claims pass 2^128 quickly,
+    # so the replay must stop and hand those updates to Python.
+    trace = fast.run(data, convention, eta=ONLINE_RATES[convention], max_epochs=30)
+    separator = checks._strict(data, CONVENTIONS[convention], trace.final_weights)[0] if trace.converged else None
+    both(data, convention, separator=separator)
+
+
+def chunk_feeder(rows, scores, first=1, epoch=1):
+    def feed(checker):
+        checker.observe_chunk(first, epoch, np.array(rows, dtype=np.int64), np.array(scores, dtype=np.int64))
+    return feed
+
+
+def and_data():
+    return example("and")
+
+
+@needs_kernel
+@pytest.mark.parametrize("rows, scores, message", [
+    ([0, 1], [0, 1], "sample 1 is not a mistake"),  # after update 1 on sample 0, sample 1 scores +1
+    ([0, 2], [0, 5], "sample 2's score is not what the run reported"),
+    ([0, 7], [0, 0], "sample 7 does not exist"),
+    ([0, -1], [0, 0], "sample -1 does not exist"),
+])
+def test_a_tampered_chunk_fails_the_rule_the_same_way_in_both_paths(rows, scores, message):
+    result = both(and_data(), "classic", separator=[-4, 3, 2], feed=chunk_feeder(rows, scores))
+    rule = result.invariants[0]
+    assert rule.holds is False and message in rule.first_violation.message
+
+
+@needs_kernel
+def test_a_chunk_that_skips_an_update_number_is_caught_in_both_paths():
+    result = both(and_data(), "classic", feed=chunk_feeder([0], [0], first=2))
+    assert result.invariants[0].holds is False
+
+
+FALSE_CLAIM = Claim("never-above-one", "‖w_k‖² <= 1", "a false claim, for the test", lambda q: q.w_sq,
+                    lambda q: 1, ("w_sq",), needs_separator=False)
+TENTH_BOUND = Claim("tenth-bound", "N <= B/10", "a tenth of the mistake bound, for the test", lambda q: 10 * q.N,
+                    lambda q: q.bound, ("N", "bound"))
+
+
+@needs_kernel
+@pytest.mark.parametrize("claim", [FALSE_CLAIM, TENTH_BOUND], ids=lambda c: c.name)
+def test_a_violated_claim_is_found_at_the_same_update_with_the_same_values(claim):
+    claims = [*claims_for("classic", "online"), claim]
+    result = both(and_data(), "classic", separator=[-4, 3, 2], claims=claims)
+    failed = [r for r in result.invariants if r.name == claim.name][0]
+    assert failed.holds is False and failed.first_violation.k >= 1
+
+
+@needs_kernel
+def test_verify_run_gives_the_same_result_with_and_without_the_replay_budget(monkeypatch):
+    data = example("and")
+    kept = verify_run(data, convention="classic")
+    monkeypatch.setattr(checks, "MIN_REPLAY_BYTES", 0)  # a budget of a few bytes: the run is made again
+    rerun = verify_run(data, convention="classic")
+    assert kept[1] == rerun[1]
+    assert kept[0].final_weights == rerun[0].final_weights and kept[0].n_updates == rerun[0].n_updates
+
+
+# ------------------------------------------------------------------------------------------------
+# the claims program
+
+
+def interpret(code, values):
+    """The program's meaning, by hand: postfix over `values`, one result per END."""
+    stack, out, pc = [], [], 0
+    names = {v: k for k, v in OPS.items()}
+    while pc < len(code):
+        op = names[code[pc]]
+        if op == "end":
+            out.append(stack.pop())
+        elif op in ("quantity", "constant", "**"):
+            pc += 1
+            if op == "quantity":
+                stack.append(values[code[pc]])
+            elif op == "constant":
+                stack.append(code[pc])
+            else:
+                stack.append(stack.pop() ** code[pc])
+        elif op == "neg":
+            stack.append(-stack.pop())
+        else:
+            right, left = stack.pop(), stack.pop()
+            stack.append({"+": left + right, "-": left - right, "*": left * right}[op])
+        pc += 1
+    return out
+
+
+@given(values=st.lists(st.integers(-10**6, 10**6), min_size=len(QUANTITIES), max_size=len(QUANTITIES)),
+       bound_denominator=st.integers(1, 50))
+def test_the_program_computes_each_claims_slack_times_its_scale(values, bound_denominator):
+    numerators = dict(zip(QUANTITIES, values))
+    code, scales = compile_program(CLAIMS, {"bound": bound_denominator} if bound_denominator > 1 else {})
+    true = dict(numerators, bound=Fraction(numerators["bound"], bound_denominator))
+    expected = [claim.slack(SimpleNamespace(**true)) for claim in CLAIMS]
+    got = interpret(code, [numerators[name] for name in QUANTITIES])
+    assert [Fraction(g, s) for g, s in zip(got, scales)] == expected
+    assert all(s > 0 for s in scales)
+
+
+def test_a_changed_claim_changes_its_program():
+    upper = [c for c in CLAIMS if c.name == "upper-bound"][0]
+    halved = Claim(upper.name, upper.text, upper.source, upper.lhs, lambda q: upper.rhs(q) * Fraction(1, 2),
+                   upper.uses, needs_separator=False)
+    values = [3] * len(QUANTITIES)
+    with pytest.raises(ValueError, match="int64 constants"):  # a Fraction constant has no program
+        compile_program([halved], {})
+    doubled = Claim(upper.name, upper.text, upper.source, lambda q: 2 * upper.lhs(q), upper.rhs, upper.uses)
+    assert interpret(compile_program([upper], {})[0], values) != interpret(compile_program([doubled], {})[0], values)
+
+
+def test_a_claim_that_divides_has_no_program():
+    dividing = Claim("ratio", "w_sq / N <= R_sq", "a test", lambda q: q.w_sq / q.N, lambda q: q.R_sq, ("w_sq",))
+    with pytest.raises(ValueError, match="no division"):
+        compile_program([dividing], {})
+
+
+@needs_kernel
+def test_verify_run_replays_every_update_of_a_plain_run_in_c(monkeypatch):
+    # Not a test of speed: it shows the differential tests above compare two different paths.
+    replayed = []
+    original = _kernel.check_online
+
+    def counting(*args):
+        done, state, verdicts = original(*args)
+        replayed.append(done)
+        return done, state, verdicts
+
+    monkeypatch.setattr(_kernel, "check_online", counting)
+    trace, result = verify_run(example("and"), convention="classic")
+    assert result.holds and sum(replayed) == trace.n_updates == 18

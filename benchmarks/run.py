@@ -6,7 +6,8 @@
 For each seeded separable dataset (see `datasets.py`) it times, as medians:
 
 - ``exact+checks``: `verify_run`, the fast exact engine with every invariant
-  checked at every update (two passes: w* is the final weights);
+  checked at every update (w* is the final weights, so the run's updates are
+  kept and replayed into the checker once it ends);
 - ``engine``: the fast exact engine alone;
 - ``numpy loop``: a plain NumPy float64 per-sample perceptron, same epochs;
 - ``sklearn``: ``Perceptron(shuffle=False, tol=None, eta0=1, alpha=0)`` for

@@ -122,6 +122,8 @@ def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out
     n = len(Z)
     if not 0 <= start <= n:
         raise ValueError(f"online_pass_reference(): start={start!r} must satisfy 0 <= start <= n={n}")
+    if not 0 <= limit < 2**126:
+        raise ValueError(f"online_pass_reference(): limit={limit!r} must satisfy 0 <= limit < 2^126")
     if not 0 <= w_sq <= limit:
         raise ValueError(f"online_pass_reference(): w_sq={w_sq!r} must satisfy 0 <= w_sq <= limit={limit!r}")
     weights = [int(v) for v in W.tolist()]

@@ -238,15 +238,41 @@ check_width(const char *func, const Py_buffer *Z, const Py_buffer *W)
 /* ---- 128-bit integers and Python ints --------------------------------- */
 
 #if SCAN_WIDE
-/* A Python int in [-2^127, 2^127) as int128; else OverflowError naming it. */
+static int to_int128_exact(const char *func, const char *name, PyObject *obj, int128 *out);
+
+/* A Python int (or any integer with __index__) in [-2^127, 2^127) as int128; else
+ * TypeError or OverflowError naming it. */
 static int
 to_int128(const char *func, const char *name, PyObject *obj, int128 *out)
 {
-    if (!PyLong_Check(obj)) {
+    if (!PyIndex_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s(): %s must be an int, got %.100s",
                      func, name, Py_TYPE(obj)->tp_name);
         return -1;
     }
+    PyObject *index = PyNumber_Index(obj); /* Python ints, NumPy integers, ... */
+    if (index == NULL) {
+        return -1;
+    }
+    int status = to_int128_exact(func, name, index, out);
+    Py_DECREF(index);
+    return status;
+}
+
+/* The limit of ||W||^2 both functions accept: below 2^126, so every |W_j| < 2^63. */
+static int
+check_limit(const char *func, int128 limit, PyObject *shown)
+{
+    if (limit < 0 || limit >= ((int128)1 << 126)) {
+        PyErr_Format(PyExc_ValueError, "%s(): limit=%R must satisfy 0 <= limit < 2^126", func, shown);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+to_int128_exact(const char *func, const char *name, PyObject *obj, int128 *out)
+{
     unsigned long long lo = PyLong_AsUnsignedLongLongMask(obj); /* the value mod 2^64 */
     if (lo == (unsigned long long)-1 && PyErr_Occurred()) {
         return -1;
@@ -400,10 +426,11 @@ PyDoc_STRVAR(online_pass_doc,
 "pass stopped at row `position` because its update would take ||W||^2 above\n"
 "`limit` (that update is then not made: the caller makes it).\n"
 "\n"
-"Z is (n, d) C-contiguous int64; W, norms, counts, out_i, out_s are contiguous\n"
+"Z is (n, d) C-contiguous int16, int32 or int64; W, norms, counts, out_i, out_s are contiguous\n"
 "int64 (W, counts, out_* writable, out_i and out_s of one length >= 1); tie\n"
 "holds bool or uint8 flags. Preconditions, which the caller guarantees:\n"
-"norms[i] = ||Z[i]||^2, w_sq = ||W||^2 <= limit, and limit * max norms < 2^126,\n"
+"norms[i] = ||Z[i]||^2, w_sq = ||W||^2 <= limit, and limit * max norms < 2^126\n"
+"(limit >= 2^126 is refused: ValueError),\n"
 "so that every partial sum of every score fits in int64 (Cauchy-Schwarz).\n"
 "The GIL is released while scanning; the arrays must not change meanwhile.");
 
@@ -446,6 +473,9 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     if (get_index(func, "start", args[7], 0, n, "n", &start) < 0
         || to_int128(func, "w_sq", args[8], &w_sq) < 0 || to_int128(func, "limit", args[9], &limit) < 0) {
+        goto done;
+    }
+    if (check_limit(func, limit, args[9]) < 0) {
         goto done;
     }
     if (w_sq < 0 || w_sq > limit) {
@@ -735,8 +765,10 @@ PyDoc_STRVAR(check_online_doc,
 "in `slots` are overwritten with this update's N, k, n, n_max, prev_w_sq,\n"
 "prev_w_ws, step_sq, sum_N_xsq, sum_n_sq, w_sq, w_ws). It stops BEFORE any update\n"
 "that fails a check, has a negative slack for a claim not yet marked in\n"
-"`failed`, starts with ||W||^2 above the state's limit, or needs more than 128\n"
-"bits, leaving that update to the caller.\n"
+"`failed`, starts or would end with ||W||^2 above the state's limit, or needs\n"
+"more than 128 bits, leaving that update to the caller. The limit must be\n"
+"below 2^126 (so every |W_j| < 2^63; ValueError otherwise) and should be\n"
+"(2^126 - 1) // max norms, the checker's own int64 guard.\n"
 "\n"
 "state = (k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max, limit) as Python ints.\n"
 "Returns ``(done, state, claims)``: updates replayed, the new state, and per\n"
@@ -826,6 +858,9 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (to_int128(func, "a state value", PyTuple_GET_ITEM(state, j), fields[j]) < 0) {
             goto done;
         }
+    }
+    if (check_limit(func, limit, PyTuple_GET_ITEM(state, 7)) < 0) {
+        goto done;
     }
 
     const int64_t *norm = norms.buf, *margin = margins.buf, *row_of = rows.buf, *reported = scores.buf;

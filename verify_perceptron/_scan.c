@@ -538,46 +538,53 @@ PyDoc_STRVAR(signed_rows_doc,
 "does not fit in Z's items raises OverflowError naming it.");
 
 #if SCAN_WIDE
-#define DEFINE_SIGNED_ROWS(ZT, NAME, LO, HI)                                            \
-static Py_ssize_t                                                                       \
+/* One row at a time: the checks of a row are folded into a flag (no branch per entry), and the
+ * squared norm is summed in ACC: int64 for int16 items (each square < 2^30, fewer than 2^33
+ * of them), int128 for int32 items (each < 2^62), int128 with overflow checks for int64. */
+#define DEFINE_SIGNED_ROWS(ZT, NAME, LO, HI, ACC, ADD)                                  \
+MULTIVERSION static Py_ssize_t                                                          \
 NAME(const int64_t *x, const int64_t *y, int64_t bias, Py_ssize_t column, ZT *z,         \
      int64_t *norms, Py_ssize_t n, Py_ssize_t m, int128 *biggest, int *wide)             \
 {                                                                                       \
     const Py_ssize_t offset = column == 0 ? 1 : 0; /* features after a first bias */    \
     for (Py_ssize_t i = 0; i < n; i++) {                                                \
         const int64_t *row = x + i * m;                                                 \
-        const int128 sign = y[i];                                                       \
+        const int64_t sign = y[i];                                                      \
         ZT *out = z + i * (m + 1);                                                      \
-        const int128 b = sign * bias;                                                   \
+        const int128 b = (int128)sign * bias;                                           \
         if (b < (LO) || b > (HI)) {                                                     \
             return i;                                                                   \
         }                                                                               \
         out[column] = (ZT)b;                                                            \
-        int128 norm = b * b; /* <= 2^126 */                                             \
-        int overflow = 0;                                                               \
+        ACC norm = (ACC)(b * b);                                                        \
+        int bad = 0, overflow = 0;                                                      \
         for (Py_ssize_t j = 0; j < m; j++) {                                            \
-            const int128 v = sign * row[j];                                             \
-            if (v < (LO) || v > (HI)) {                                                 \
-                return i;                                                               \
-            }                                                                           \
+            const int64_t v = sign < 0 ? -row[j] : row[j]; /* INT64_MIN wraps: caught below */ \
+            bad |= (v < (LO)) | (v > (HI)) | (row[j] == INT64_MIN);                     \
             out[j + offset] = (ZT)v;                                                    \
-            overflow |= __builtin_add_overflow(norm, v * v, &norm);                     \
+            ADD(norm, v, overflow);                                                     \
         }                                                                               \
-        if (overflow || norm > INT64_MAX) {                                             \
+        if (bad) {                                                                      \
+            return i;                                                                   \
+        }                                                                               \
+        if (overflow || (int128)norm > INT64_MAX) {                                     \
             *wide = 1;                                                                  \
         }                                                                               \
         else {                                                                          \
             norms[i] = (int64_t)norm;                                                   \
-            if (norm > *biggest) {                                                      \
+            if ((int128)norm > *biggest) {                                              \
                 *biggest = norm;                                                        \
             }                                                                           \
         }                                                                               \
     }                                                                                   \
     return -1;                                                                          \
 }
-DEFINE_SIGNED_ROWS(int16_t, signed_rows16, INT16_MIN, INT16_MAX)
-DEFINE_SIGNED_ROWS(int32_t, signed_rows32, INT32_MIN, INT32_MAX)
-DEFINE_SIGNED_ROWS(int64_t, signed_rows64, INT64_MIN, INT64_MAX)
+#define ADD_SMALL(norm, v, overflow) ((norm) += (v) * (v))
+#define ADD_WIDE(norm, v, overflow) ((norm) += (int128)(v) * (v))
+#define ADD_CHECKED(norm, v, overflow) ((overflow) |= __builtin_add_overflow((norm), (int128)(v) * (v), &(norm)))
+DEFINE_SIGNED_ROWS(int16_t, signed_rows16, INT16_MIN, INT16_MAX, int64_t, ADD_SMALL)
+DEFINE_SIGNED_ROWS(int32_t, signed_rows32, INT32_MIN, INT32_MAX, int128, ADD_WIDE)
+DEFINE_SIGNED_ROWS(int64_t, signed_rows64, INT64_MIN, INT64_MAX, int128, ADD_CHECKED)
 #endif
 
 static PyObject *
@@ -607,6 +614,10 @@ signed_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                      "signed_rows(): X is (%zd, %zd), so y and norms need %zd entries and Z shape (%zd, %zd); "
                      "got %zd, %zd and (%zd, %zd)", n, m, n, n, m + 1, y.shape[0], norms.shape[0],
                      Z.shape[0], Z.shape[1]);
+        goto done;
+    }
+    if (m >= ((Py_ssize_t)1 << 32)) {
+        PyErr_Format(PyExc_ValueError, "signed_rows(): X has %zd columns; at most 2^32 - 1", m);
         goto done;
     }
     if (get_index(func, "bias_column", args[3], 0, m, "m", &column) < 0) {

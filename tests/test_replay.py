@@ -213,3 +213,25 @@ def test_verify_run_replays_every_update_of_a_plain_run_in_c(monkeypatch):
     monkeypatch.setattr(_kernel, "check_online", counting)
     trace, result = verify_run(example("and"), convention="classic")
     assert result.holds and sum(replayed) == trace.n_updates == 18
+
+
+@needs_kernel
+def test_a_chunk_of_several_epochs_is_replayed_and_a_decreasing_epoch_is_caught():
+    data = example("and")
+    trace = fast.run(data, "classic", keep_updates=10**9)
+    rows = np.array([u.samples[0] for u in trace.updates], dtype=np.int64)
+    scores = np.array([checks._scaled_scores(data, u, Fraction(1))[0] for u in trace.updates])
+    epochs = np.array([u.epoch for u in trace.updates], dtype=np.int64)
+    for compiled in (True, False):
+        checker = Checker(data, "classic", rate=1, mode="online", separator=[-4, 3, 2], compiled=compiled)
+        checker.observe_chunk(1, epochs, rows, scores.astype(np.int64))
+        assert checker.finish(trace).holds
+    backwards = epochs.copy()
+    backwards[5] = backwards[4] - 1
+    verdicts = []
+    for compiled in (True, False):
+        checker = Checker(data, "classic", rate=1, mode="online", separator=[-4, 3, 2], compiled=compiled)
+        checker.observe_chunk(1, backwards, rows, scores.astype(np.int64))
+        verdicts.append(checker.finish(trace))
+    assert verdicts[0] == verdicts[1] and verdicts[0].invariants[0].holds is False
+    assert "update 6 of epoch" in verdicts[0].invariants[0].first_violation.message

@@ -408,26 +408,31 @@ class Checker:
                 shown = tuple(sorted((name, self._to_true(name, q[name])) for name in claim.uses))
                 result.fail(Violation(k, epoch, tuple(samples), shown))
 
-    def observe_chunk(self, first: int, epoch: int, rows: Any, scores: Any) -> None:
+    def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
         """Check online updates first, first + 1, ... of `epoch`, one mistake each on `rows`.
 
-        The same verdicts as calling `observe` on each in turn. Where the C
-        kernel was built, updates are replayed there (`verify_perceptron._kernel.check_online`),
+        `epoch` is an int, or an array of each update's epoch. The verdicts are
+        those of calling `observe` on each update in turn. Where the C kernel
+        was built, updates are replayed there (`verify_perceptron._kernel.check_online`),
         and any update it stops at (a failed check, a violated claim, a value
         beyond 128 bits, ‖W‖² past the int64 guard) is left to `observe`.
         """
         m, t = len(rows), 0
-        replay = self._replay() if first == self.k + 1 and epoch >= max(self.epoch, 1) else None
+        epochs = np.asarray(epoch) if isinstance(epoch, np.ndarray) else np.full(m, epoch)
+        ordered = m == 0 or (epochs[0] >= max(self.epoch, 1) and bool((epochs[1:] >= epochs[:-1]).all()))
+        replay = self._replay() if first == self.k + 1 and ordered else None
         if replay is not None and not (isinstance(rows, np.ndarray) and rows.dtype == np.int64
                                        and isinstance(scores, np.ndarray) and scores.dtype == np.int64):
             replay = None
         while t < m:
             if replay is not None and self.W.dtype == np.int64:
-                self.epoch = epoch
-                t += self._replay_chunk(replay, rows[t:], scores[t:])
+                done = self._replay_chunk(replay, rows[t:], scores[t:])
+                if done:
+                    t += done
+                    self.epoch = int(epochs[t - 1])
                 if t == m:
                     break
-            self.observe(first + t, epoch, [int(rows[t])], [int(scores[t])])
+            self.observe(first + t, int(epochs[t]), [int(rows[t])], [int(scores[t])])
             t += 1
 
     def _replay(self) -> _Replay | None:
@@ -449,10 +454,11 @@ class Checker:
                            for name in QUANTITIES)
         if any(not -(2**127) <= v < 2**127 for v in quantities):
             return None
+        margins = self.margins if self.usable else np.zeros(self.data.n_samples, dtype=np.int64)
         self._compiled = _Replay(
-            Z=np.ascontiguousarray(Z), tie=self.tie, norms=self.matrix.norms,
-            margins=self.margins if self.usable else np.zeros(self.data.n_samples, dtype=np.int64), program=np.array(code, dtype=np.int64), scales=scales,
-            quantities=quantities, slots=np.array([QUANTITIES.index(name) for name in _REPLAYED], dtype=np.int64),
+            Z=np.ascontiguousarray(Z), tie=self.tie, norms=self.matrix.norms, margins=margins,
+            program=np.array(code, dtype=np.int64), scales=scales, quantities=quantities,
+            slots=np.array([QUANTITIES.index(name) for name in _REPLAYED], dtype=np.int64),
             limit=(INT64_EXACT_SQ - 1) // max(self.matrix.max_norm_sq, 1),
         )
         return self._compiled
@@ -652,7 +658,7 @@ class _Tee:
         for observer in self.observers:
             observer.observe(k, epoch, samples, scores)
 
-    def observe_chunk(self, first: int, epoch: int, rows: Any, scores: Any) -> None:
+    def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
         for observer in self.observers:
             fast.feed(observer, first, epoch, rows, scores)
 
@@ -679,11 +685,18 @@ class _Store:
         if self._room(64 + 16 * len(samples) + sum(s.bit_length() // 8 for s in scores if isinstance(s, int))):
             self.items.append((k, epoch, list(samples), list(scores)))
 
-    def observe_chunk(self, first: int, epoch: int, rows: Any, scores: Any) -> None:
+    def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
         if self._room(rows.nbytes + scores.nbytes):
             self.items.append((first, epoch, rows.copy(), scores.copy()))
 
     def replay(self, observer: Any) -> None:
+        chunks = [item for item in self.items if isinstance(item[2], np.ndarray)]
+        if chunks and len(chunks) == len(self.items):  # all from the compiled pass: one chunk
+            epochs = np.concatenate([np.full(len(rows), epoch) for _, epoch, rows, _ in chunks])
+            rows = np.concatenate([rows for _, _, rows, _ in chunks])
+            scores = np.concatenate([scores for _, _, _, scores in chunks])
+            fast.feed(observer, chunks[0][0], epochs, rows, scores)
+            return
         for first, epoch, rows, scores in self.items:
             if isinstance(rows, np.ndarray):
                 fast.feed(observer, first, epoch, rows, scores)

@@ -61,17 +61,20 @@ class Observer(Protocol):
     """Receives each update as it happens, in scaled integer units (see `scaled_samples`).
 
     An observer may also have ``observe_chunk(first, epoch, rows, scores)``:
-    online updates first, first + 1, ... of `epoch`, one mistake each, on
-    `rows` with `scores` (int64 arrays, valid during the call only). Without
-    it, `feed` tells it of each update in turn.
+    online updates first, first + 1, ... of `epoch` (an int, or an int64 array
+    of each update's epoch), one mistake each, on `rows` with `scores` (int64
+    arrays, valid during the call only). Without it, `feed` tells it of each
+    update in turn.
     """
 
     def observe(self, k: int, epoch: int, samples: list[int], scores: list[int]) -> None:
         """Update k of `epoch` was caused by `samples`, whose scores W_(k-1)·z_i were `scores`."""
 
 
-def feed(observer: Observer, first: int, epoch: int, rows: Any, scores: Any) -> None:
+def feed(observer: Observer, first: int, epoch: Any, rows: Any, scores: Any) -> None:
     """Tell `observer` of a chunk of online updates: at once if it can take chunks, else one by one.
+
+    `epoch` is the chunk's epoch, or an array of each update's epoch.
 
     Examples
     --------
@@ -86,8 +89,9 @@ def feed(observer: Observer, first: int, epoch: int, rows: Any, scores: Any) -> 
     if chunk is not None:
         chunk(first, epoch, rows, scores)
         return
-    for t, (i, s) in enumerate(zip(rows.tolist(), scores.tolist())):
-        observer.observe(first + t, epoch, [i], [s])
+    epochs = epoch.tolist() if isinstance(epoch, np.ndarray) else [epoch] * len(rows)
+    for t, (i, s, e) in enumerate(zip(rows.tolist(), scores.tolist(), epochs)):
+        observer.observe(first + t, e, [i], [s])
 
 
 def scaled_samples(data: Dataset, conv: Convention) -> tuple[Any, Any]:

@@ -34,7 +34,7 @@ def _biggest(matrix: Any) -> int:
 def row_norms_sq(matrix: Any, biggest: int | None = None) -> Any:
     """Exact ‖z_i‖² of each row of an integer matrix: int64 where every one provably fits, else Python ints.
 
-    `biggest`, max |entry|, is computed when not given.
+    `biggest`, max |entry| or an upper bound on it, is computed when not given.
 
     Examples
     --------
@@ -66,8 +66,8 @@ class ExactMatrix:
 
     It keeps the float64 copy when every entry fits in 53 bits, and chooses
     per product the fastest representation that the guard proves exact.
-    `norms` (the exact ‖z_i‖², int64 or Python ints) and `biggest` (max
-    |entry|) may be passed when the caller computed them already.
+    `norms` (the exact ‖z_i‖², int64 or Python ints) and `biggest` (an
+    upper bound on max |entry|) may be passed when the caller knows them.
 
     Examples
     --------

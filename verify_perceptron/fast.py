@@ -163,16 +163,26 @@ def sample_matrix(data: Dataset, conv: Convention) -> ExactMatrix:
     >>> m.exact[3].tolist(), m.norms.tolist(), m.max_norm_sq
     ([1, 1, 1], [1, 2, 2, 3], 3)
     """
-    dtype, biggest = _narrowest(data, conv)
     numerators = data.numerators
-    if _kernel.signed_rows is None or dtype is object or numerators.dtype != np.int64:
+    bias = conv.bias_input * data.denominator
+    if _kernel.signed_rows is None or numerators.dtype != np.int64:
         return ExactMatrix(signed_samples(data, conv))
     n, m = numerators.shape
-    Z = np.empty((n, m + 1), dtype=dtype)
-    norms = np.empty(n, dtype=np.int64)
-    largest = _kernel.signed_rows(np.ascontiguousarray(numerators), data.y_array,
-                                  conv.bias_input * data.denominator, 0 if conv.bias_first else m, Z, norms)
-    return ExactMatrix(Z, norms=None if largest is None else norms, biggest=biggest)
+    X = np.ascontiguousarray(numerators)
+    # The narrowest width that holds every entry, found by trying: a row that does not fit stops
+    # the pass at once, so no separate pass over the data looks for the largest entry.
+    for dtype in (np.int16, np.int32, np.int64):
+        if abs(bias) > np.iinfo(dtype).max:
+            continue
+        Z = np.empty((n, m + 1), dtype=dtype)
+        norms = np.empty(n, dtype=np.int64)
+        try:
+            largest = _kernel.signed_rows(X, data.y_array, bias, 0 if conv.bias_first else m, Z, norms)
+        except OverflowError:
+            continue
+        bound = np.iinfo(dtype).max if dtype is not np.int64 else None  # entries are at most this
+        return ExactMatrix(Z, norms=None if largest is None else norms, biggest=bound)
+    return ExactMatrix(signed_samples(data, conv))  # an entry beyond int64: Python integers
 
 
 def _tie_rule(conv: Convention, rate: Fraction, labels: Any) -> Any:

@@ -235,3 +235,20 @@ def test_a_chunk_of_several_epochs_is_replayed_and_a_decreasing_epoch_is_caught(
         verdicts.append(checker.finish(trace))
     assert verdicts[0] == verdicts[1] and verdicts[0].invariants[0].holds is False
     assert "update 6 of epoch" in verdicts[0].invariants[0].first_violation.message
+
+
+@pytest.mark.parametrize("as_counts", [False, True], ids=["tuple", "Counts"])
+def test_wrong_per_sample_counts_are_caught_as_a_tuple_or_as_counts(as_counts):
+    import dataclasses
+
+    from verify_perceptron.trace import Counts
+
+    data = example("and")
+    checker = Checker(data, "classic", rate=1, mode="online", separator=[-4, 3, 2])
+    trace = fast.run(data, "classic", observer=checker)
+    assert isinstance(trace.mistakes_per_sample, Counts)
+    wrong = list(trace.mistakes_per_sample)
+    wrong[0] += 1
+    tampered = dataclasses.replace(trace, mistakes_per_sample=Counts(wrong) if as_counts else tuple(wrong))
+    rule = checker.finish(tampered).invariants[0]
+    assert rule.holds is False and "per-sample mistake counts" in rule.first_violation.message

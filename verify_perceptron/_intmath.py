@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from . import _kernel
+
 __all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "ExactMatrix", "row_norms_sq", "exact_sum"]
 
 #: ‖w‖²·max‖z‖² below this proves a float64 product of integer arrays exact.
@@ -147,8 +149,12 @@ class ExactMatrix:
             product = self._last[1]
         else:
             if self.exact.dtype != object and (norm_sq // (g * g)) * self.max_norm_sq < INT64_EXACT_SQ:
-                # int64 arithmetic on rows of any width, without a widened copy of the matrix
-                product = np.einsum("ij,j->i", self.exact, np.asarray(direction, dtype=np.int64), dtype=np.int64)
+                vector64 = np.asarray(direction, dtype=np.int64)
+                if _kernel.scores is not None and self.norms.dtype == np.int64 and self.exact.flags.c_contiguous:
+                    product = np.empty(len(self.exact), dtype=np.int64)
+                    _kernel.scores(self.exact, vector64, self.norms, product)  # checks the guard itself
+                else:  # int64 arithmetic on rows of any width, without a widened copy of the matrix
+                    product = np.einsum("ij,j->i", self.exact, vector64, dtype=np.int64)
             else:
                 product = self.rows("object") @ np.asarray(direction, dtype=object)
             self._last = (direction, product)

@@ -45,22 +45,24 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "online_pass", "check_online", "signed_rows", "online_pass_reference"]
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "online_pass", "check_online", "signed_rows", "scores",
+           "online_pass_reference"]
 
 OnlinePass = Callable[..., tuple[int, int, int, bool]]
 CheckOnline = Callable[..., tuple[int, tuple[int, ...], list[Any]]]
 SignedRows = Callable[..., "int | None"]
+Scores = Callable[[Any, Any, Any, Any], None]
 
 
-def _load() -> tuple[OnlinePass | None, CheckOnline | None, SignedRows | None, str | None]:
+def _load() -> tuple[OnlinePass | None, CheckOnline | None, SignedRows | None, Scores | None, str | None]:
     """The extension's functions, or None each and why it did not import."""
     try:
         scan = importlib.import_module(f"{__package__}._scan")
         # A compiler without __int128 builds a module whose functions refuse to run.
         scan.online_pass(*_PROBE)
     except (ImportError, NotImplementedError) as error:
-        return None, None, None, f"{type(error).__name__}: {error}"
-    return scan.online_pass, scan.check_online, scan.signed_rows, None
+        return None, None, None, None, f"{type(error).__name__}: {error}"
+    return scan.online_pass, scan.check_online, scan.signed_rows, scan.scores, None
 
 
 def _probe() -> tuple[Any, ...]:
@@ -82,9 +84,12 @@ check_online: CheckOnline | None
 #: ``signed_rows(X, y, bias, bias_column, Z, norms)`` in C, or None: the signed samples and
 #: their squared norms in one pass (`verify_perceptron.fast.sample_matrix`).
 signed_rows: SignedRows | None
+#: ``scores(Z, W, norms, out)`` in C, or None: out[i] = Z[i]·W for every row, in int64, after
+#: checking ‖W‖²·max(norms) < 2^126 itself (`verify_perceptron._intmath.ExactMatrix.products`).
+scores: Scores | None
 #: Why the extension did not import, or None if it did.
 IMPORT_ERROR: str | None
-online_pass, check_online, signed_rows, IMPORT_ERROR = _load()
+online_pass, check_online, signed_rows, scores, IMPORT_ERROR = _load()
 #: Did the compiled kernel import?
 AVAILABLE: bool = online_pass is not None
 

@@ -522,6 +522,106 @@ done:
 #endif
 }
 
+/* ---- all the scores ------------------------------------------------------ */
+
+PyDoc_STRVAR(scores_doc,
+"scores($module, Z, W, norms, out, /)\n"
+"--\n"
+"\n"
+"out[i] = Z[i] . W for every row, exactly, in int64. Returns None.\n"
+"\n"
+"Z is (n, d) C-contiguous int16, int32 or int64, W a contiguous int64 vector of\n"
+"length d, norms the exact ||Z[i]||^2 (int64, length n), out a writable int64\n"
+"vector of length n. The function computes ||W||^2 and max(norms) itself and\n"
+"raises ValueError unless their product is below 2^126, which bounds every\n"
+"partial sum below 2^63 (Cauchy-Schwarz), given that norms are right.");
+
+#if SCAN_WIDE
+#define DEFINE_SCORES(ZT, NAME, DOT32, DOT64)                                           \
+MULTIVERSION static void                                                                \
+NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, const int64_t *w, const int32_t *w32,      \
+     int narrow, int64_t *out)                                                          \
+{                                                                                       \
+    for (Py_ssize_t i = 0; i < n; i++) {                                                \
+        out[i] = narrow ? DOT32(z + i * d, w32, d) : DOT64(z + i * d, w, d);            \
+    }                                                                                   \
+}
+DEFINE_SCORES(int16_t, scores16, fast_dot16_32, fast_dot16_64)
+DEFINE_SCORES(int32_t, scores32, fast_dot32_32, fast_dot32_64)
+DEFINE_SCORES(int64_t, scores64, fast_dot64_32, fast_dot64_64)
+#endif
+
+static PyObject *
+scores(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "scores";
+    Py_buffer Z = {0}, W = {0}, norms = {0}, out = {0};
+    PyObject *result = NULL;
+    int32_t *w32 = NULL;
+
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "scores() takes 4 arguments (Z, W, norms, out), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "Z", args[0], 2, SAMPLE_ITEMS, 0, &Z) < 0
+        || get_array(func, "W", args[1], 1, INT64_ITEMS, 0, &W) < 0
+        || get_array(func, "norms", args[2], 1, INT64_ITEMS, 0, &norms) < 0
+        || get_array(func, "out", args[3], 1, INT64_ITEMS, 1, &out) < 0
+        || check_width(func, &Z, &W) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n = Z.shape[0], d = Z.shape[1];
+    if (check_rows(func, "norms", &norms, n) < 0 || check_rows(func, "out", &out, n) < 0) {
+        goto done;
+    }
+    const int64_t *w = W.buf, *norm = norms.buf;
+    int128 w_sq = 0, largest = 0;
+    int too_big = 0;
+    for (Py_ssize_t j = 0; j < d; j++) {
+        too_big |= __builtin_add_overflow(w_sq, (int128)w[j] * w[j], &w_sq);
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (norm[i] > largest) {
+            largest = norm[i];
+        }
+    }
+    /* w_sq * largest < 2^126, without forming the product */
+    if (too_big || (largest > 0 && w_sq > (((int128)1 << 126) - 1) / largest)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "scores(): ||W||^2 * max(norms) must be below 2^126 for int64 sums to be exact");
+        goto done;
+    }
+    const int narrow = w_sq < NARROW_SQ;
+    w32 = PyMem_Malloc((d > 0 ? d : 1) * sizeof(int32_t));
+    if (w32 == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t j = 0; narrow && j < d; j++) {
+        w32[j] = (int32_t)w[j];
+    }
+    Py_BEGIN_ALLOW_THREADS
+    switch (Z.itemsize) {
+    case 2: scores16(Z.buf, n, d, w, w32, narrow, out.buf); break;
+    case 4: scores32(Z.buf, n, d, w, w32, narrow, out.buf); break;
+    default: scores64(Z.buf, n, d, w, w32, narrow, out.buf);
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(w32);
+    PyBuffer_Release(&Z);
+    PyBuffer_Release(&W);
+    PyBuffer_Release(&norms);
+    PyBuffer_Release(&out);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "scores() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
 /* ---- the samples -------------------------------------------------------- */
 
 PyDoc_STRVAR(signed_rows_doc,
@@ -994,6 +1094,7 @@ static PyMethodDef scan_methods[] = {
     {"online_pass", (PyCFunction)(void (*)(void))online_pass, METH_FASTCALL, online_pass_doc},
     {"check_online", (PyCFunction)(void (*)(void))check_online, METH_FASTCALL, check_online_doc},
     {"signed_rows", (PyCFunction)(void (*)(void))signed_rows, METH_FASTCALL, signed_rows_doc},
+    {"scores", (PyCFunction)(void (*)(void))scores, METH_FASTCALL, scores_doc},
     {NULL, NULL, 0, NULL},
 };
 

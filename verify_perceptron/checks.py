@@ -43,7 +43,7 @@ from .conventions import Convention, get_convention
 from .dataset import Dataset
 from .errors import InvalidArgument, InvariantViolation
 from .rationals import as_rational
-from .trace import Trace, Update
+from .trace import Counts, Trace, Update
 
 __all__ = [
     "Violation", "InvariantResult", "CheckResult", "Checker", "check_trace", "verify_run", "assert_trace_verified",
@@ -521,7 +521,9 @@ class Checker:
         if trace is not None:
             if trace.n_updates != self.k:
                 self._fail_rule(0, 0, (), f"the run reports {trace.n_updates} updates; {self.k} were observed")
-            if tuple(trace.mistakes_per_sample) != tuple(self.counts.tolist()):
+            counts = trace.mistakes_per_sample
+            if not (np.array_equal(counts.array, self.counts) if isinstance(counts, Counts)
+                    else tuple(counts) == tuple(self.counts.tolist())):
                 self._fail_rule(0, 0, (), "the run's per-sample mistake counts N_μ are not those of its updates")
             if not self._is_true(trace.final_weights, self.W.tolist()):
                 self._fail_rule(0, 0, (), "the run's final weights are not the sum of its updates")

@@ -34,9 +34,10 @@ it free of overflow, and in Python integers beyond
 
 from __future__ import annotations
 
+import bisect
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -47,7 +48,7 @@ from ._intmath import FLOAT_EXACT_SQ, INT64_EXACT_SQ, ExactMatrix
 from .conventions import Convention
 from .dataset import Dataset
 from .engine import CycleWatch, _check_settings
-from .trace import LazyUpdates, Trace, Update
+from .trace import Counts, LazyUpdates, Trace, Update
 
 __all__ = ["run", "Observer", "feed", "scaled_samples", "signed_samples", "sample_matrix", "KEEP_CELLS", "CHUNK"]
 
@@ -202,6 +203,45 @@ def _zero_is_mistake(conv: Convention, rate: Fraction) -> dict[int, bool]:
     return {y: conv.decide(Fraction(0), y, rate) is not None for y in (-1, 1)}
 
 
+class _Kept(Sequence[tuple[int, int, list[int], list[int], Any]]):
+    """The kept updates' compact records, one by one or as runs of a compiled chunk.
+
+    A record is ``(k, epoch, samples, scores, weights)``; in a run, weights is
+    ``(segment, t)``, the t-th weights of a `_Segment`, computed when read.
+    """
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.parts: list[tuple[Any, ...]] = []
+        self.length = 0
+
+    def add(self, record: tuple[int, int, list[int], list[int], Any]) -> None:
+        self.starts.append(self.length)
+        self.parts.append((record,))
+        self.length += 1
+
+    def add_run(self, first: int, epoch: int, rows: list[int], scores: list[int], segment: _Segment) -> None:
+        self.starts.append(self.length)
+        self.parts.append((first, epoch, rows, scores, segment))
+        self.length += len(rows)
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.length))]
+        if not 0 <= index < self.length:
+            raise IndexError(index)
+        p = bisect.bisect_right(self.starts, index) - 1
+        part = self.parts[p]
+        if len(part) == 1:
+            return part[0]
+        first, epoch, rows, scores, segment = part
+        t = index - self.starts[p]
+        return first + t, epoch, [rows[t]], [scores[t]], (segment, t)
+
+
 class _Segment:
     """The weights after each of a run of updates, computed only if a kept update is read."""
 
@@ -273,9 +313,9 @@ def run(
     all_ties, no_ties = bool(tie.all()), not tie.any()
     n, width = Z.shape
     norm_sq = 0  # ‖W‖², exactly
-    # The compiled pass needs C-contiguous int64 rows and norms and an int64 W; it runs while the
-    # int64 guard holds, which is its precondition. With it the run keeps to int64 (no float64
-    # copy of the samples is made), and Python integers beyond.
+    # The compiled pass reads C-contiguous int16/int32/int64 rows, int64 norms and an int64 W; it
+    # runs while the int64 guard holds, which is its precondition. With it the run keeps to int64
+    # (no float64 copy of the samples is made), and Python integers beyond.
     compiled = _kernel.AVAILABLE and Z.dtype != object and matrix.norms.dtype == np.int64
 
     def backend(norm: int) -> str:
@@ -288,7 +328,7 @@ def run(
     if kind == "object":
         W[:] = 0
     mistakes = np.zeros(n, dtype=np.int64)
-    kept: list[tuple[int, int, list[int], list[int], Any]] = []
+    kept = _Kept()
     n_updates = 0
     deadline = None if time_limit is None else time.monotonic() + time_limit
     repeats = CycleWatch(_ints(W), mistakes)
@@ -322,7 +362,7 @@ def run(
         if observer is not None:
             observer.observe(n_updates, epoch, samples, scores)
         if len(kept) < keep_updates:  # compactly; `build` makes the Update if it is read
-            kept.append((n_updates, epoch, samples, scores, W.copy()))
+            kept.add((n_updates, epoch, samples, scores, W.copy()))
 
     def build(record: tuple[int, int, list[int], list[int], Any]) -> Update:
         k, at_epoch, samples, scores, weights = record
@@ -351,8 +391,7 @@ def run(
         room = min(keep_updates - len(kept), len(chunk))
         if room > 0:
             segment = _Segment(start_w, Z[chunk[:room]])
-            kept.extend((first + t, epoch, [i], [s], (segment, t))
-                        for t, i, s in zip(range(room), chunk[:room].tolist(), scores[:room].tolist()))
+            kept.add_run(first, epoch, chunk[:room].tolist(), scores[:room].tolist(), segment)
 
     while epoch < max_epochs:
         epoch += 1
@@ -433,7 +472,7 @@ def run(
         n_epochs=epoch,
         stop=stop,
         cycle=cycle,
-        mistakes_per_sample=tuple(mistakes.tolist()),
+        mistakes_per_sample=Counts(mistakes),
         total_updates=n_updates,
         cycle_mistakes=repeats.cycle_mistakes,
     )

@@ -48,12 +48,21 @@ from verify_perceptron.dataset import Dataset  # noqa: E402
 REFERENCE_CELLS = 255_000
 
 
-def median_time(job: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    times, result = [], None
+def median_time(job: Callable[[], Any], repeat: int, *, at_least: float = 0.05) -> tuple[float, Any]:
+    """Median seconds per call over `repeat` samples; a sample repeats a quick job for `at_least` seconds.
+
+    (A millisecond job timed once is mostly timer and scheduler noise.)
+    """
+    start = time.perf_counter()
+    result = job()
+    once = time.perf_counter() - start
+    number = max(1, int(at_least / max(once, 1e-9)))
+    times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        result = job()
-        times.append(time.perf_counter() - start)
+        for _ in range(number):
+            result = job()
+        times.append((time.perf_counter() - start) / number)
     return statistics.median(times), result
 
 

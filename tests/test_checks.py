@@ -302,10 +302,19 @@ def test_tight_claims_reach_zero_slack_and_fail_when_tightened(name):
     trace = train(data, "classic")
     genuine = result_named(check_trace(data, trace), name)
     assert genuine.holds is True and genuine.min_slack == 0
-    minus = dataclasses.replace(CLAIM[name], rhs=lambda q, rhs=CLAIM[name].rhs: rhs(q) - F(1, 1000))
-    failed = result_named(check_trace(data, trace, claims=[minus]), name)
+    # Tightened by a thousandth of its left side (which is > 0 there), so it stays homogeneous.
+    tighter = dataclasses.replace(CLAIM[name], lhs=lambda q, lhs=CLAIM[name].lhs: lhs(q) * F(1001, 1000))
+    failed = result_named(check_trace(data, trace, claims=[tighter]), name)
     assert failed.holds is False and failed.first_violation.k == genuine.min_slack_at
-    assert failed.min_slack == F(-1, 1000)
+    assert failed.min_slack < 0
+
+
+def test_a_claim_that_is_not_homogeneous_is_refused_naming_it():
+    # w_sq <= w_sq + 1/1000 mixes units: its sign would depend on the scaling the checker uses.
+    data = example("and")
+    mixed = dataclasses.replace(CLAIM["upper-bound-step"], rhs=lambda q: q.w_sq + F(1, 1000))
+    with pytest.raises(InvalidArgument, match="claim 'upper-bound-step' cannot be checked exactly here"):
+        check_trace(data, train(data, "classic"), claims=[mixed])
 
 
 def test_every_claim_is_checked_on_some_example_run():

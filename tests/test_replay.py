@@ -116,8 +116,8 @@ def test_a_chunk_that_skips_an_update_number_is_caught_in_both_paths():
     assert result.invariants[0].holds is False
 
 
-FALSE_CLAIM = Claim("never-above-one", "‖w_k‖² <= 1", "a false claim, for the test", lambda q: q.w_sq,
-                    lambda q: 1, ("w_sq",), needs_separator=False)
+FALSE_CLAIM = Claim("never-growing", "‖w_k‖² <= ‖w_{k-1}‖²", "a false claim, for the test", lambda q: q.w_sq,
+                    lambda q: q.prev_w_sq, ("w_sq", "prev_w_sq"), needs_separator=False)
 TENTH_BOUND = Claim("tenth-bound", "N <= B/10", "a tenth of the mistake bound, for the test", lambda q: 10 * q.N,
                     lambda q: q.bound, ("N", "bound"))
 

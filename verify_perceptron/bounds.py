@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ._intmath import exact_sum
-from .conventions import CONVENTIONS, dot
+from .conventions import CONVENTIONS
 from .dataset import Dataset
 
 __all__ = ["Geometry", "NoteBound", "geometry", "geometry_from_scaled", "note_bound", "note_bounds"]

@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from types import SimpleNamespace
 
 import math
 from collections.abc import Callable
@@ -38,7 +37,7 @@ import numpy as np
 
 from ._intmath import INT64_EXACT_SQ, ExactMatrix, exact_sum
 from .bounds import Geometry, NoteBound, geometry_from_scaled, note_bound, note_bounds
-from .claims import QUANTITIES, UNITS, Claim, claims_for, compile_program, compile_slacks
+from .claims import QUANTITIES, UNITS, Claim, claim_unit, claims_for, compile_program, compile_slacks
 from .conventions import Convention, get_convention
 from .dataset import Dataset
 from .errors import InvalidArgument, InvariantViolation
@@ -318,13 +317,17 @@ class Checker:
                 result.holds = None
                 result.skipped = "the separator does not separate" if self.g is not None else self.separates.skipped
             self.claims.append((claim, result))
+        for claim, _ in self.claims:
+            try:
+                claim_unit(claim)
+            except ValueError as error:
+                raise InvalidArgument(f"claim {claim.name!r} cannot be checked exactly here: {error}") from None
         self.active = [(c, r) for c, r in self.claims if r.skipped is None]
         self.slacks = compile_slacks([c for c, _ in self.active])
         assert QUANTITIES == _OBSERVED_ORDER, "observe() passes the quantities in a stale order"
         self.usable = usable
         self._compiled: _Replay | None | bool = False if compiled else None  # built by _replay() on first use
         self._factors: dict[tuple[int, int, int], Fraction] = {}  # unit -> true value of 1, for _to_true
-        self.snapshots: dict[str, tuple[int | Fraction, ...]] = {}
         self.constants: dict[str, int | Fraction] = {
             "a": 1,
             "R_sq": self.matrix.max_norm_sq,
@@ -402,7 +405,6 @@ class Checker:
             result.n_checked += 1
             if result.min_slack is None or slack < result.min_slack:
                 result.min_slack, result.min_slack_at = slack, k
-                self.snapshots[claim.name] = values
             if slack < 0 and result.first_violation is None:
                 q = dict(zip(QUANTITIES, values))
                 shown = tuple(sorted((name, self._to_true(name, q[name])) for name in claim.uses))
@@ -478,23 +480,24 @@ class Checker:
             result.n_checked += done
             if verdict is None:
                 continue
-            value, at, snapshot = verdict
+            value, at, _ = verdict  # (the quantities there are not needed: see `finish`)
             slack = Fraction(value, scale) if scale != 1 else value  # the claim's own slack, exactly
             if result.min_slack is None or slack < result.min_slack:
-                # (the snapshot's constants are numerators; `finish` reads the constants themselves)
                 result.min_slack, result.min_slack_at = slack, base + at + 1
-                self.snapshots[claim.name] = snapshot
         return done
 
     # --- units ------------------------------------------------------------------------------
 
     def _to_true(self, name: str, value: int | Fraction) -> Fraction:
-        unit = UNITS[name]
+        return value * self._unit_factor(UNITS[name])
+
+    def _unit_factor(self, unit: tuple[int, int, int]) -> Fraction:
+        """The true value of 1 in `unit` (p, q, r): a**p / (L**q · M**r)."""
         factor = self._factors.get(unit)
         if factor is None:
             p, q, r = unit
             factor = self._factors[unit] = self.a**p / (self.L**q * self.M**r)
-        return value * factor
+        return factor
 
     def _is_true(self, weights: Sequence[Fraction], vector: Sequence[int]) -> bool:
         """Is ``weights == _true(vector)``? In integers: w_j = (a/L)·V_j ⟺ p_j·L·a_den = a_num·V_j·q_j."""
@@ -546,9 +549,8 @@ class Checker:
             results.append(self.final)
         for claim, result in self.claims:
             if result.min_slack is not None:
-                snapshot = dict(zip(QUANTITIES, self.snapshots[claim.name])) | self.constants
-                true_q = SimpleNamespace(**{name: self._to_true(name, snapshot[name]) for name in claim.uses})
-                result.min_slack = Fraction(claim.slack(true_q))
+                # A homogeneous claim's true slack is its slack in the checker's units times its unit.
+                result.min_slack = Fraction(result.min_slack) * self._unit_factor(claim_unit(claim))
             results.append(result)
         return CheckResult(tuple(results), self.separator, self.source, self.g, self.bounds, self.own, self.note)
 

@@ -31,7 +31,8 @@ import math
 from types import SimpleNamespace
 from typing import Any
 
-__all__ = ["Claim", "CLAIMS", "UNITS", "QUANTITIES", "OPS", "claims_for", "compile_slacks", "compile_program"]
+__all__ = ["Claim", "CLAIMS", "UNITS", "QUANTITIES", "OPS", "claims_for", "claim_unit", "compile_slacks",
+           "compile_program"]
 
 #: How each quantity scales when the checker works in integers: with samples scaled by L (so
 #: x~ = X/L), weights w = (a/L)·W and a separator w* = W*/M, a quantity's true value is its
@@ -413,3 +414,83 @@ def _program(claims: tuple[Claim, ...], denominators: tuple[tuple[str, int], ...
         code += slack.code + [OPS["end"]]
         scales.append(slack.scale)
     return tuple(code), tuple(scales)
+
+
+Unit = tuple[int, int, int]
+
+
+class _Unit:
+    """A traced value's unit (p, q, r) of `UNITS`; sums of different units are refused."""
+
+    def __init__(self, unit: Unit | None) -> None:
+        self.unit = unit  # None: the number 0, which has every unit
+
+    @staticmethod
+    def _of(value: object) -> _Unit:
+        if isinstance(value, _Unit):
+            return value
+        if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+            return _Unit(None if value == 0 else (0, 0, 0))  # a number is unitless; 0 is any unit
+        raise ValueError(f"claims combine quantities with integers and Fractions only, not {value!r}")
+
+    def _sum(self, other: object) -> _Unit:
+        right = _Unit._of(other)
+        if self.unit is None or right.unit is None:
+            return right if self.unit is None else self
+        if right.unit != self.unit:
+            raise ValueError(f"a claim adds a quantity of unit {self.unit} to one of unit {right.unit}")
+        return self
+
+    __add__ = __radd__ = __sub__ = __rsub__ = _sum
+
+    def __mul__(self, other: object) -> _Unit:
+        right = _Unit._of(other)
+        if self.unit is None or right.unit is None:
+            return _Unit(None)
+        return _Unit((self.unit[0] + right.unit[0], self.unit[1] + right.unit[1], self.unit[2] + right.unit[2]))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: object) -> _Unit:
+        right = _Unit._of(other)
+        if right.unit is None:
+            raise ValueError("a claim divides by zero")
+        if self.unit is None:
+            return self
+        return _Unit((self.unit[0] - right.unit[0], self.unit[1] - right.unit[1], self.unit[2] - right.unit[2]))
+
+    def __rtruediv__(self, other: object) -> _Unit:
+        return _Unit._of(other) / self
+
+    def __pow__(self, other: object) -> _Unit:
+        if not isinstance(other, int) or isinstance(other, bool):
+            raise ValueError(f"a claim raises to integer powers only, not {other!r}")
+        if self.unit is None:
+            return self
+        return _Unit((other * self.unit[0], other * self.unit[1], other * self.unit[2]))
+
+    def __neg__(self) -> _Unit:
+        return self
+
+
+@functools.lru_cache(maxsize=256)
+def claim_unit(claim: Claim) -> Unit:
+    """The unit (p, q, r) of a claim's slack, in the sense of `UNITS`; ValueError if it has none.
+
+    A claim that adds quantities of different units is not homogeneous: its
+    sign could change with the scaling the checker works in, so it cannot be
+    checked there. A homogeneous claim's true slack is its scaled slack times
+    a**p / (L**q · M**r).
+
+    Examples
+    --------
+    >>> claim_unit([c for c in CLAIMS if c.name == "upper-bound"][0])  # ‖w‖² <= N·a²·R²: a²/L²
+    (2, 2, 0)
+    >>> claim_unit(Claim("mixed", "‖w‖² <= k", "test", lambda q: q.w_sq, lambda q: q.k, ("w_sq", "k")))
+    Traceback (most recent call last):
+    ...
+    ValueError: a claim adds a quantity of unit (0, 0, 0) to one of unit (2, 2, 0)
+    """
+    q = SimpleNamespace(**{name: _Unit(unit) for name, unit in UNITS.items()})
+    unit = (_Unit._of(claim.rhs(q)) - _Unit._of(claim.lhs(q))).unit
+    return (0, 0, 0) if unit is None else unit

@@ -432,7 +432,55 @@ PyDoc_STRVAR(online_pass_doc,
 "norms[i] = ||Z[i]||^2, w_sq = ||W||^2 <= limit, and limit * max norms < 2^126\n"
 "(limit >= 2^126 is refused: ValueError),\n"
 "so that every partial sum of every score fits in int64 (Cauchy-Schwarz).\n"
+"\n"
+"With an 11th argument, epochs = (out_e, saved, epoch, made, max_epochs,\n"
+"stop_epoch, per_epoch, work), the pass is pass `epoch` of a run (`made` mistakes\n"
+"in it so far) and goes on into the next epochs by itself wherever the caller\n"
+"would have nothing to do at the end of one: it stops at the end of an epoch\n"
+"without a mistake, of epoch max_epochs or stop_epoch, of an epoch whose W\n"
+"equals `saved` (int64, length d, or empty for none), of every epoch if\n"
+"per_epoch, or once `work` rows were scanned; or as above at the guard or a\n"
+"full buffer. out_e (as long as out_i) receives each mistake's epoch, and it\n"
+"returns ``(m, position, w_sq, guarded, epoch, made)``.\n"
 "The GIL is released while scanning; the arrays must not change meanwhile.");
+
+/* The epochs argument of online_pass, when given. */
+typedef struct {
+    Py_buffer out_e, saved;
+    long long epoch, made, max_epochs, stop_epoch, per_epoch, work;
+} Epochs;
+
+static int
+get_epochs(const char *func, PyObject *obj, Py_ssize_t cap, Py_ssize_t d, Epochs *e)
+{
+    PyObject *out_e, *saved;
+    if (!PyTuple_Check(obj)
+        || !PyArg_ParseTuple(obj, "OOLLLLLL", &out_e, &saved, &e->epoch, &e->made, &e->max_epochs,
+                             &e->stop_epoch, &e->per_epoch, &e->work)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): epochs must be a tuple (out_e, saved, epoch, made, max_epochs, stop_epoch, "
+                     "per_epoch, work) of two int64 arrays and six ints", func);
+        return -1;
+    }
+    if (get_array(func, "out_e", out_e, 1, INT64_ITEMS, 1, &e->out_e) < 0) {
+        return -1;
+    }
+    if (get_array(func, "saved", saved, 1, INT64_ITEMS, 0, &e->saved) < 0) {
+        PyBuffer_Release(&e->out_e);
+        return -1;
+    }
+    if (e->out_e.shape[0] != cap || (e->saved.shape[0] != 0 && e->saved.shape[0] != d)
+        || e->epoch < 1 || e->made < 0 || e->max_epochs < e->epoch || e->work < 1) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s(): epochs needs out_e as long as out_i (%zd), saved empty or of length d=%zd, "
+                     "1 <= epoch <= max_epochs, made >= 0 and work >= 1", func, cap, d);
+        PyBuffer_Release(&e->out_e);
+        PyBuffer_Release(&e->saved);
+        return -1;
+    }
+    return 0;
+}
 
 static PyObject *
 online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -440,14 +488,17 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #if SCAN_WIDE
     static const char func[] = "online_pass";
     Py_buffer Z = {0}, W = {0}, tie = {0}, norms = {0}, counts = {0}, out_i = {0}, out_s = {0};
+    Epochs ep = {0};
+    int with_epochs = nargs == 11;
     PyObject *result = NULL;
     Py_ssize_t start;
     int128 w_sq, limit;
+    int32_t *w32 = NULL;
 
-    if (nargs != 10) {
+    if (nargs != 10 && nargs != 11) {
         PyErr_Format(PyExc_TypeError,
                      "online_pass() takes 10 arguments (Z, W, tie, norms, counts, out_i, out_s, "
-                     "start, w_sq, limit), got %zd", nargs);
+                     "start, w_sq, limit), or 11 with epochs, got %zd", nargs);
         return NULL;
     }
     if (get_array(func, "Z", args[0], 2, SAMPLE_ITEMS, 0, &Z) < 0
@@ -483,31 +534,73 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                      args[8], args[9]);
         goto done;
     }
+    if (with_epochs && get_epochs(func, args[10], cap, d, &ep) < 0) {
+        with_epochs = 0; /* nothing to release */
+        goto done;
+    }
 
     const int64_t *norm = norms.buf;
     int64_t *w = W.buf, *count = counts.buf, *rows = out_i.buf, *scores = out_s.buf;
+    int64_t *epochs = with_epochs ? ep.out_e.buf : NULL;
+    const int64_t *saved = with_epochs ? ep.saved.buf : NULL;
+    const Py_ssize_t n_saved = with_epochs ? ep.saved.shape[0] : 0;
     const unsigned char *ties = tie.buf;
-    int32_t *w32 = PyMem_Malloc((d > 0 ? d : 1) * sizeof(int32_t));
+    w32 = PyMem_Malloc((d > 0 ? d : 1) * sizeof(int32_t));
     if (w32 == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     Py_ssize_t m = 0, i = start;
     int guarded = 0;
+    long long scanned = 0;
     Py_BEGIN_ALLOW_THREADS
-    switch (Z.itemsize) {
-    case 2: m = pass16(Z.buf, n, d, w, w32, ties, norm, count, rows, scores, cap, &i, &w_sq, limit, &guarded); break;
-    case 4: m = pass32(Z.buf, n, d, w, w32, ties, norm, count, rows, scores, cap, &i, &w_sq, limit, &guarded); break;
-    default: m = pass64(Z.buf, n, d, w, w32, ties, norm, count, rows, scores, cap, &i, &w_sq, limit, &guarded);
+    for (;;) {
+        Py_ssize_t got;
+        switch (Z.itemsize) {
+        case 2: got = pass16(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + m, cap - m, &i, &w_sq, limit, &guarded); break;
+        case 4: got = pass32(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + m, cap - m, &i, &w_sq, limit, &guarded); break;
+        default: got = pass64(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + m, cap - m, &i, &w_sq, limit, &guarded);
+        }
+        if (!with_epochs) {
+            m = got;
+            break;
+        }
+        for (Py_ssize_t t = m; t < m + got; t++) {
+            epochs[t] = ep.epoch;
+        }
+        m += got;
+        ep.made += got;
+        scanned += n;
+        if (guarded || i < n) {
+            break; /* at the guard, or the buffer filled before the end of the rows */
+        }
+        /* The end of epoch ep.epoch: go on only where the caller would have nothing to do. */
+        int same = n_saved == d;
+        for (Py_ssize_t j = 0; same && j < d; j++) {
+            same = w[j] == saved[j];
+        }
+        if (ep.made == 0 || ep.per_epoch || ep.epoch >= ep.max_epochs || ep.epoch == ep.stop_epoch || same
+            || m == cap || scanned >= ep.work) {
+            break;
+        }
+        ep.epoch++;
+        ep.made = 0;
+        i = 0;
     }
     Py_END_ALLOW_THREADS
-    PyMem_Free(w32);
 
     PyObject *norm_sq = from_int128(w_sq);
     if (norm_sq != NULL) {
-        result = Py_BuildValue("(nnNO)", m, i, norm_sq, guarded ? Py_True : Py_False);
+        result = with_epochs
+            ? Py_BuildValue("(nnNOLL)", m, i, norm_sq, guarded ? Py_True : Py_False, ep.epoch, ep.made)
+            : Py_BuildValue("(nnNO)", m, i, norm_sq, guarded ? Py_True : Py_False);
     }
 done:
+    PyMem_Free(w32);
+    if (with_epochs) {
+        PyBuffer_Release(&ep.out_e);
+        PyBuffer_Release(&ep.saved);
+    }
     PyBuffer_Release(&Z);
     PyBuffer_Release(&W);
     PyBuffer_Release(&tie);

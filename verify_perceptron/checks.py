@@ -690,8 +690,10 @@ class _Store:
             self.items.append((k, epoch, list(samples), list(scores)))
 
     def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
-        if self._room(rows.nbytes + scores.nbytes):
-            self.items.append((first, epoch, rows.copy(), scores.copy()))
+        if self._room(rows.nbytes + scores.nbytes + np.asarray(epoch).nbytes):
+            # (copies: the engine's buffers are reused as soon as this returns)
+            self.items.append((first, np.copy(epoch) if isinstance(epoch, np.ndarray) else epoch,
+                               rows.copy(), scores.copy()))
 
     def replay(self, observer: Any) -> None:
         chunks = [item for item in self.items if isinstance(item[2], np.ndarray)]

@@ -52,6 +52,13 @@ class CycleWatch:
         self.saved_counts = np.array(counts, dtype=np.int64)
         self.cycle_mistakes: tuple[int, ...] | None = None
 
+    @property
+    def fits_int64(self) -> bool:
+        """Whether the saved state is a vector of integers that int64 holds (for the compiled pass)."""
+        saved = self.saved
+        return isinstance(saved, (list, tuple)) and all(
+            isinstance(v, int) and -(2**63) <= v < 2**63 for v in saved)
+
     def seen_before(self, state: object, epoch: int, counts: Sequence[int]) -> tuple[int, int] | None:
         """``(e1, epoch)`` when `state` equals the state after epoch e1, else None.
 

@@ -56,6 +56,9 @@ __all__ = ["run", "Observer", "feed", "scaled_samples", "signed_samples", "sampl
 KEEP_CELLS = 20_000
 #: The most online updates the compiled pass hands over at once.
 CHUNK = 4096
+#: The most rows the compiled pass scans (in whole epochs) before it lets Python run.
+WORK = 2**24
+_NONE = np.zeros(0, dtype=np.int64)  # no saved weights to compare with
 
 
 class Observer(Protocol):
@@ -220,9 +223,9 @@ class _Kept(Sequence[tuple[int, int, list[int], list[int], Any]]):
         self.parts.append((record,))
         self.length += 1
 
-    def add_run(self, first: int, epoch: int, rows: list[int], scores: list[int], segment: _Segment) -> None:
+    def add_run(self, first: int, epochs: list[int], rows: list[int], scores: list[int], segment: _Segment) -> None:
         self.starts.append(self.length)
-        self.parts.append((first, epoch, rows, scores, segment))
+        self.parts.append((first, epochs, rows, scores, segment))
         self.length += len(rows)
 
     def __len__(self) -> int:
@@ -237,9 +240,9 @@ class _Kept(Sequence[tuple[int, int, list[int], list[int], Any]]):
         part = self.parts[p]
         if len(part) == 1:
             return part[0]
-        first, epoch, rows, scores, segment = part
+        first, epochs, rows, scores, segment = part
         t = index - self.starts[p]
-        return first + t, epoch, [rows[t]], [scores[t]], (segment, t)
+        return first + t, epochs[t], [rows[t]], [scores[t]], (segment, t)
 
 
 class _Segment:
@@ -379,38 +382,46 @@ def run(
     if compiled:
         Z = np.ascontiguousarray(Z)
         norms64 = matrix.norms
-        out_i, out_s = np.empty(CHUNK, dtype=np.int64), np.empty(CHUNK, dtype=np.int64)
+        out_i, out_s, out_e = (np.empty(CHUNK, dtype=np.int64) for _ in range(3))
 
-    def record_chunk(chunk: Any, scores: Any, start_w: Any) -> None:
-        """The compiled pass's updates (rows `chunk`); `start_w` is W before them, while updates are kept."""
+    def record_chunk(chunk: Any, scores: Any, epochs: Any, start_w: Any) -> None:
+        """The compiled pass's updates (rows `chunk`, of `epochs`); `start_w` is W before them, while kept."""
         nonlocal n_updates
         first = n_updates + 1
         n_updates += len(chunk)
         if observer is not None:
-            feed(observer, first, epoch, chunk, scores)
+            feed(observer, first, epochs if epochs[0] != epochs[-1] else int(epochs[0]), chunk, scores)
         room = min(keep_updates - len(kept), len(chunk))
         if room > 0:
             segment = _Segment(start_w, Z[chunk[:room]])
-            kept.add_run(first, epoch, chunk[:room].tolist(), scores[:room].tolist(), segment)
+            kept.add_run(first, epochs[:room].tolist(), chunk[:room].tolist(), scores[:room].tolist(), segment)
 
+    # Without a progress display or a time limit, the compiled pass runs on through the epochs
+    # at whose end there is nothing to do here (no convergence, no save or repeat of the cycle
+    # watch, the last epoch not reached), in chunks of at most WORK rows scanned.
+    per_epoch = int(progress is not None or deadline is not None)
     while epoch < max_epochs:
         epoch += 1
-        before = n_updates
+        made = 0  # mistakes in this epoch
         if mode == "online":
             p, block = 0, 128
             while p < n:
                 if compiled and kind == "int64":
-                    # The C pass, to the end of the rows, a full chunk, or an update past the guard.
+                    # The C pass: to the end of an epoch the loop below must see, a full chunk, or
+                    # an update past the guard.
                     start_w = W.copy() if len(kept) < keep_updates else None
-                    m, p, norm_sq, guarded = _kernel.online_pass(Z, W, tie, norms64, mistakes, out_i, out_s,
-                                                                 p, norm_sq, fast_limit)
+                    saved = np.array(repeats.saved, dtype=np.int64) if repeats.fits_int64 else _NONE
+                    m, p, norm_sq, guarded, epoch, made = _kernel.online_pass(
+                        Z, W, tie, norms64, mistakes, out_i, out_s, p, norm_sq, fast_limit,
+                        (out_e, saved, epoch, made, max_epochs, repeats.saved_epoch + repeats.power, per_epoch, WORK))
                     if m:
-                        record_chunk(out_i[:m], out_s[:m], start_w)
+                        record_chunk(out_i[:m], out_s[:m], out_e[:m], start_w)
                     if guarded:  # this update leaves int64: Python integers from here on
                         i = p
                         s = sum(z * w for z, w in zip(_ints(matrix.exact[i]), _ints(W)))
                         move(_ints(matrix.exact[i]), norm_sq + 2 * s + int(matrix.norms[i]))
                         mistakes[i] += 1
+                        made += 1
                         record([i], [s], None)
                         p += 1
                     if deadline is not None and time.monotonic() > deadline and p < n:
@@ -433,6 +444,7 @@ def run(
                 else:
                     move(_ints(matrix.exact[i]), new_norm_sq)
                 mistakes[i] += 1
+                made += 1
                 record([i], [s], None)
                 p, block = i + 1, 2 * (j + 1)
                 if deadline is not None and time.monotonic() > deadline:
@@ -447,13 +459,14 @@ def run(
                 after = [w + t for w, t in zip(_ints(W), step)]
                 move(step, sum(v * v for v in after))
                 mistakes[wrong] += 1
+                made = len(wrong)
                 record(wrong, s_values, step)
         if progress is not None:
             progress(epoch, n_updates)
         if out_of_time:
             stop = "time-limit"
             break
-        if n_updates == before:
+        if made == 0:
             stop = "converged"
             break
         cycle = repeats.seen_before(_ints(W), epoch, mistakes)

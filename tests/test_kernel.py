@@ -1182,3 +1182,104 @@ def test_exact_products_are_the_same_with_and_without_the_c_scores(monkeypatch):
     monkeypatch.setattr(_kernel, "scores", None)
     plain = ExactMatrix(Z).products(W, norm_sq=norm_sq)
     assert quick.tolist() == plain.tolist() == [sum(int(z) * w for z, w in zip(row, W)) for row in Z.tolist()]
+
+
+# ------------------------------------------------------------------------------------------------
+# online_pass with epochs: a run through several epochs in one call
+
+
+def epochs_by_hand(Z, W, tie, norms, counts, cap, start, w_sq, limit, epoch, made, max_epochs, stop_epoch,
+                   per_epoch, work, saved):
+    """The epochs mode by its definition: passes by hand, carried on while the caller has nothing to do."""
+    weights = [int(v) for v in W.tolist()]
+    rows, scores, epochs = [], [], []
+    n, i, guarded, scanned = len(Z), start, False, 0
+    while True:
+        while i < n:
+            s = sum(int(z) * w for z, w in zip(Z[i].tolist(), weights))
+            if s < 0 or (s == 0 and tie[i]):
+                after = w_sq + 2 * s + int(norms[i])
+                if after > limit:
+                    guarded = True
+                    break
+                weights = [w + int(z) for w, z in zip(weights, Z[i].tolist())]
+                w_sq = after
+                counts[i] += 1
+                rows.append(i), scores.append(s), epochs.append(epoch)
+                made += 1
+                if len(rows) == cap:
+                    i += 1
+                    break
+            i += 1
+        scanned += n
+        if guarded or i < n:
+            break
+        same = len(saved) == len(weights) and weights == [int(v) for v in saved.tolist()]
+        if (made == 0 or per_epoch or epoch >= max_epochs or epoch == stop_epoch or same or len(rows) == cap
+                or scanned >= work):
+            break
+        epoch, made, i = epoch + 1, 0, 0
+    W[:] = weights
+    return (len(rows), i, w_sq, guarded, epoch, made), rows, scores, epochs
+
+
+@needs_kernel
+@given(problem=pass_problems(max_rows=6, max_width=3), data=st.data())
+def test_c_epochs_equal_the_definition(problem, data):
+    Z, W, tie, norms, w_sq, limit = problem
+    n, d = Z.shape
+    cap = data.draw(st.integers(1, 12))
+    max_epochs = data.draw(st.integers(1, 6))
+    stop_epoch = data.draw(st.integers(1, 8))
+    per_epoch = data.draw(st.integers(0, 1))
+    work = data.draw(st.sampled_from([1, n + 1, 10**6]))
+    saved = np.zeros(0, dtype=np.int64) if data.draw(st.booleans()) else W.copy()  # the start recurs?
+    start = data.draw(st.integers(0, n))
+    counts_c, counts_h = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    W_c, W_h = W.copy(), W.copy()
+    out_i, out_s, out_e = (np.zeros(cap, dtype=np.int64) for _ in range(3))
+    got = _kernel.online_pass(np.ascontiguousarray(Z), W_c, tie, norms, counts_c, out_i, out_s, start, w_sq, limit,
+                              (out_e, saved, 1, 0, max_epochs, stop_epoch, per_epoch, work))
+    expected, rows, scores, epochs = epochs_by_hand(Z, W_h, tie, norms, counts_h, cap, start, w_sq, limit, 1, 0,
+                                                    max_epochs, stop_epoch, per_epoch, work, saved)
+    m = got[0]
+    assert got == expected
+    assert (out_i[:m].tolist(), out_s[:m].tolist(), out_e[:m].tolist()) == (rows, scores, epochs)
+    assert W_c.tolist() == W_h.tolist() and counts_c.tolist() == counts_h.tolist()
+
+
+@needs_kernel
+def test_c_epochs_run_the_and_example_to_convergence_in_one_call():
+    from verify_perceptron import fast
+    from verify_perceptron.conventions import CONVENTIONS
+    from verify_perceptron.examples import example
+
+    data = example("and")
+    matrix = fast.sample_matrix(data, CONVENTIONS["classic"])
+    Z, norms = np.ascontiguousarray(matrix.exact), matrix.norms
+    W, counts = np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64)
+    out_i, out_s, out_e = (np.zeros(64, dtype=np.int64) for _ in range(3))
+    tie = np.ones(4, dtype=bool)  # classic: a score of 0 is a mistake
+    got = _kernel.online_pass(Z, W, tie, norms, counts, out_i, out_s, 0, 0, largest_limit(norms),
+                              (out_e, np.zeros(0, dtype=np.int64), 1, 0, 100, 100, 0, 10**6))
+    assert got == (18, 4, 29, False, 9, 0)  # 18 updates; epoch 9 made none; ‖(-4, 3, 2)‖² = 29
+    assert W.tolist() == [-4, 3, 2]
+    from verify_perceptron.engine import train
+
+    reference = train(data, "classic")
+    assert out_e[:18].tolist() == [u.epoch for u in reference.updates]
+    assert out_i[:18].tolist() == [u.samples[0] for u in reference.updates]
+
+
+@needs_kernel
+@pytest.mark.parametrize("epochs, message", [
+    ((np.zeros(2, np.int64),), "epochs must be a tuple"),
+    ((np.zeros(1, np.int64), np.zeros(0, np.int64), 1, 0, 5, 5, 0, 10), "epochs needs out_e as long as out_i"),
+    ((np.zeros(2, np.int64), np.zeros(1, np.int64), 1, 0, 5, 5, 0, 10), "saved empty or of length d=2"),
+    ((np.zeros(2, np.int64), np.zeros(0, np.int64), 0, 0, 5, 5, 0, 10), "1 <= epoch <= max_epochs"),
+    ((np.zeros(2, np.int64), np.zeros(0, np.int64), 1, 0, 5, 5, 0, 0), "work >= 1"),
+    ((np.zeros(2, np.int32), np.zeros(0, np.int64), 1, 0, 5, 5, 0, 10), "out_e must hold int64 items"),
+])
+def test_c_epochs_reject_a_bad_epochs_argument(epochs, message):
+    with pytest.raises((TypeError, ValueError), match=re.escape(message)):
+        _kernel.online_pass(*pass_arguments(), epochs)

@@ -153,6 +153,11 @@ def peak_memory(n: int, d: int, scale: int) -> tuple[int, int]:
     return peak, data.numerators.nbytes
 
 
+def ms(seconds: float) -> str:
+    """Milliseconds with three significant figures."""
+    return f"{seconds * 1000:.3g} ms"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the two small sizes, 3 repeats")
@@ -161,16 +166,17 @@ def main() -> None:
     args = parser.parse_args()
     sizes = SIZES[:2] if args.quick else SIZES
     repeat = args.repeat or (3 if args.quick else 5)
-    print(f"# verify_perceptron benchmark: medians of {repeat} runs, {os.cpu_count()} cores\n")
+    print(f"# verify_perceptron benchmark: medians of {repeat} samples (a sample repeats a quick job for "
+          f"at least 50 ms), {os.cpu_count()} cores\n")
     print("| data | epochs | updates | exact+checks | engine | numpy loop | sklearn | ratio checks/sklearn "
           "| ratio checks/loop | reference (rows) | reference/fast | exact runs agree | sklearn agrees |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n, d, scale in sizes:
         r = bench_size(n, d, scale, repeat, args.reference_rows)
-        sk = "n/a" if r["sklearn"] is None else f"{r['sklearn']:.3f} s"
+        sk = "n/a" if r["sklearn"] is None else ms(r["sklearn"])
         ratio_sk = "n/a" if r["sklearn"] is None else f"{r['checks'] / r['sklearn']:.2f}"
-        print(f"| {r['size']} | {r['epochs']} | {r['updates']} | {r['checks']:.3f} s | {r['engine']:.3f} s "
-              f"| {r['loop']:.3f} s | {sk} | {ratio_sk} | {r['checks'] / r['loop']:.3f} "
+        print(f"| {r['size']} | {r['epochs']} | {r['updates']} | {ms(r['checks'])} | {ms(r['engine'])} "
+              f"| {ms(r['loop'])} | {sk} | {ratio_sk} | {r['checks'] / r['loop']:.3f} "
               f"| {r['reference']:.2f} s ({r['reference_rows']:,}) | {r['reference'] / r['fast_on_reference_rows']:.0f}x "
               f"| {r['exact_agree']} | {r['sklearn_agrees']} |")
         sys.stdout.flush()

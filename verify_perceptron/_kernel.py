@@ -1,21 +1,30 @@
-"""The compiled online pass and checker replay, when they were built, and the reference they must equal.
+"""The compiled kernel, when it was built, and the references it must equal.
 
 The fast engine keeps integer weights W and integer samples z_i (the rows
-of Z, labels folded in). Sample i is a mistake when its score
-s_i = z_i·W is < 0, or is 0 and the note counts a tie as a mistake
-(``tie[i]``). `online_pass` makes one online pass from a row, updating W in
-place and writing each mistake's row and score to a buffer, so the engine
-pays no Python call per update. `check_online` is the checker's side: it
-replays recorded updates from the data and evaluates every claim's compiled
-program (`verify_perceptron.claims.compile_program`) at each one, stopping
-before any update that needs Python's attention (a failed check, a
-violated claim, a value beyond 128 bits).
+of Z, labels folded in, stored as int16, int32 or int64). Sample i is a
+mistake when its score s_i = z_i·W is < 0, or is 0 and the note counts a
+tie as a mistake (``tie[i]``).
+
+- `online_pass` makes an online pass from a row, updating W in place and
+  writing each mistake's row and score to a buffer, so the engine pays no
+  Python call per update; given its `epochs` argument it carries on into
+  the following epochs wherever the engine would have nothing to do at an
+  epoch's end.
+- `check_online` is the checker's side: it replays recorded updates from the
+  data and evaluates every claim's compiled program
+  (`verify_perceptron.claims.compile_program`) at each one, stopping before
+  any update that needs Python's attention (a failed check, a violated
+  claim, a value beyond 128 bits).
+- `signed_rows` builds the samples z_i and their squared norms in one pass;
+  `scores` computes z_i·W for every row.
 
 `verify_perceptron._scan` is an optional C extension: `AVAILABLE` says
-whether it imported; if not, both functions are None and the callers keep
-to NumPy and Python. `online_pass_reference` is `online_pass` in plain
-Python, the definition the tests hold the C code to; the reference for
-`check_online` is the checker's own Python path (`Checker.observe`).
+whether it imported; if not, every function here is None and the callers
+keep to NumPy and Python. The references the tests hold the C code to:
+`online_pass_reference` (below) for `online_pass`; the checker's own Python
+path (`Checker.observe`) for `check_online`; `fast.signed_samples` with
+`_intmath.row_norms_sq` for `signed_rows`; NumPy's exact products for
+`scores`.
 
 Precondition of `online_pass`
 -----------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, overload
@@ -100,27 +100,61 @@ class LazyUpdates(Sequence[Update]):
         return f"LazyUpdates(<{len(self)} updates>)"
 
 
-class Counts(tuple):  # type: ignore[type-arg]
-    """A tuple of per-sample counts that also keeps them as a read-only int64 array.
+class Counts(Sequence[int]):
+    """Per-sample counts, kept as a read-only int64 array and read as a tuple of ints.
 
-    It is a tuple in every respect (equality, hashing, JSON); the array lets
-    a checker compare counts of 10^5 samples without a Python loop.
+    It compares equal to the tuple (or list) of the same counts, iterates,
+    indexes and hashes like one; the tuple itself is made only if it is
+    asked for, and a checker compares two `Counts` as arrays, without a
+    Python loop over 10^5 samples.
 
     Examples
     --------
-    >>> c = Counts(np.array([2, 0, 1]))
-    >>> c == (2, 0, 1), c.array.tolist()
-    (True, [2, 0, 1])
+    >>> c = Counts([2, 0, 1])
+    >>> c == (2, 0, 1), list(c), c[0], len(c), c.array.tolist()
+    (True, [2, 0, 1], 2, 3, [2, 0, 1])
     """
 
-    array: Any
+    __slots__ = ("array", "_tuple")
 
-    def __new__(cls, values: Any) -> Counts:
+    def __init__(self, values: Any) -> None:
         array = np.array(values, dtype=np.int64)
         array.flags.writeable = False
-        counts = super().__new__(cls, array.tolist())
-        counts.array = array
-        return counts
+        self.array = array
+        self._tuple: tuple[int, ...] | None = None
+
+    def _values(self) -> tuple[int, ...]:
+        if self._tuple is None:
+            self._tuple = tuple(self.array.tolist())
+        return self._tuple
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[int, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> int | tuple[int, ...]:
+        return self._values()[index]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._values())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Counts):
+            return bool(np.array_equal(self.array, other.array))
+        if isinstance(other, (tuple, list)):
+            return self._values() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"Counts({list(self._values())})"
 
 
 @dataclass(frozen=True)
@@ -146,8 +180,8 @@ class Trace:
         One of `STOP_REASONS`.
     cycle : tuple of int, optional
         ``(e1, e2)`` when the weights at the end of epoch e2 equal those at the end of epoch e1.
-    mistakes_per_sample : tuple of int
-        N_μ: how many mistakes each sample caused.
+    mistakes_per_sample : sequence of int
+        N_μ: how many mistakes each sample caused (a tuple, or `Counts`, which reads as one).
     total_updates : int, optional
         The number of updates when `updates` holds only the first ones; None when it holds all.
     cycle_mistakes : tuple of int, optional
@@ -162,7 +196,7 @@ class Trace:
     n_epochs: int
     stop: str
     cycle: tuple[int, int] | None
-    mistakes_per_sample: tuple[int, ...]
+    mistakes_per_sample: Sequence[int]
     total_updates: int | None = None
     cycle_mistakes: tuple[int, ...] | None = None
 
@@ -184,4 +218,5 @@ class Trace:
     @property
     def n_mistakes(self) -> int:
         """Number of mistakes, Σ_μ N_μ (equal to `n_updates` in online mode)."""
-        return sum(self.mistakes_per_sample)
+        counts = self.mistakes_per_sample
+        return int(counts.array.sum()) if isinstance(counts, Counts) else sum(counts)

@@ -216,13 +216,12 @@ def test_unconverged_run_without_separator_skips_the_w_star_claims():
 
 def test_too_small_note_bound_is_a_violation(monkeypatch, and_run):
     data, trace = and_run
-    real = checks_module.note_bound
+    real = checks_module.note_bounds
 
-    def tenth(convention, g):
-        bound = real(convention, g)
-        return dataclasses.replace(bound, value=bound.value / 10)  # 87/10
+    def tenth(g):
+        return [dataclasses.replace(bound, value=bound.value / 10) for bound in real(g)]  # 87/10
 
-    monkeypatch.setattr(checks_module, "note_bound", tenth)
+    monkeypatch.setattr(checks_module, "note_bounds", tenth)
     result = check_trace(data, trace)
     mb = result_named(result, "mistake-bound")
     assert mb.holds is False
@@ -437,9 +436,9 @@ def test_cli_exits_1_when_the_fast_engine_reports_a_wrong_score(monkeypatch, cap
 
 
 def test_cli_exits_1_when_the_bound_is_too_small(monkeypatch, capsys):
-    real = checks_module.note_bound
+    real = checks_module.note_bounds
     monkeypatch.setattr(
-        checks_module, "note_bound", lambda c, g: dataclasses.replace(real(c, g), value=real(c, g).value / 10)
+        checks_module, "note_bounds", lambda g: [dataclasses.replace(b, value=b.value / 10) for b in real(g)]
     )
     assert cli.main(["verify", "--example", "and"]) == 1
     out = capsys.readouterr().out

@@ -36,7 +36,7 @@ from . import _kernel, engine, fast
 import numpy as np
 
 from ._intmath import INT64_EXACT_SQ, ExactMatrix, exact_sum
-from .bounds import Geometry, NoteBound, geometry_from_scaled, note_bound, note_bounds
+from .bounds import Geometry, NoteBound, geometry_from_scaled, note_bounds
 from .claims import QUANTITIES, UNITS, Claim, claim_unit, claims_for, compile_program, compile_slacks
 from .conventions import Convention, get_convention
 from .dataset import Dataset
@@ -307,7 +307,7 @@ class Checker:
                 self.separates.fail(Violation(0, 0, (i,), (("gamma", self.g.gamma),), f"y_{i}·w*·x~_{i} = {self.g.gamma} <= 0"))
             else:
                 self.bounds = tuple(note_bounds(self.g))
-                self.own = note_bound(conv.name, self.g)
+                self.own = next(b for b in self.bounds if b.convention == conv.name)
         usable = self.g is not None and self.g.separates
         chosen = list(claims) if claims is not None else claims_for(conv.name, mode)
         self.claims: list[tuple[Claim, InvariantResult]] = []

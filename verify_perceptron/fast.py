@@ -400,6 +400,7 @@ def run(
     # at whose end there is nothing to do here (no convergence, no save or repeat of the cycle
     # watch, the last epoch not reached), in chunks of at most WORK rows scanned.
     per_epoch = int(progress is not None or deadline is not None)
+    saved_at, saved = -1, _NONE  # the cycle watch's saved weights, as the compiled pass reads them
     while epoch < max_epochs:
         epoch += 1
         made = 0  # mistakes in this epoch
@@ -410,7 +411,9 @@ def run(
                     # The C pass: to the end of an epoch the loop below must see, a full chunk, or
                     # an update past the guard.
                     start_w = W.copy() if len(kept) < keep_updates else None
-                    saved = np.array(repeats.saved, dtype=np.int64) if repeats.fits_int64 else _NONE
+                    if saved_at != repeats.saved_epoch:  # the watch saved new weights: pass them once
+                        saved_at = repeats.saved_epoch
+                        saved = np.array(repeats.saved, dtype=np.int64) if repeats.fits_int64 else _NONE
                     m, p, norm_sq, guarded, epoch, made = _kernel.online_pass(
                         Z, W, tie, norms64, mistakes, out_i, out_s, p, norm_sq, fast_limit,
                         (out_e, saved, epoch, made, max_epochs, repeats.saved_epoch + repeats.power, per_epoch, WORK))

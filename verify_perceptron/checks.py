@@ -24,17 +24,16 @@ checks a recorded `Trace`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-
-import math
-from collections.abc import Callable
 from typing import Any
 
-from . import _kernel, engine, fast
 import numpy as np
 
+from . import _kernel, engine, fast
 from ._intmath import INT64_EXACT_SQ, ExactMatrix, exact_sum
 from .bounds import Geometry, NoteBound, geometry_from_scaled, note_bounds
 from .claims import QUANTITIES, UNITS, Claim, claim_unit, claims_for, compile_program, compile_slacks
@@ -177,6 +176,17 @@ def _scaled_separator(separator: Sequence[Fraction]) -> tuple[list[int], int]:
 
 #: The quantities the C replay computes at each update, in the order of its ``slots`` argument.
 _REPLAYED = ("N", "k", "n", "n_max", "prev_w_sq", "prev_w_ws", "step_sq", "sum_N_xsq", "sum_n_sq", "w_sq", "w_ws")
+_SLOTS = np.array([QUANTITIES.index(name) for name in _REPLAYED], dtype=np.int64)
+_SLOTS.flags.writeable = False
+
+
+@functools.lru_cache(maxsize=64)
+def _program(claims: tuple[Claim, ...], denominators: tuple[tuple[str, int], ...]) -> tuple[Any, list[int]]:
+    """`compile_program` as the C replay reads it (a read-only int64 array), once per claims and denominators."""
+    code, scales = compile_program(claims, dict(denominators))
+    program = np.array(code, dtype=np.int64)
+    program.flags.writeable = False
+    return program, scales
 
 
 @dataclass(frozen=True)
@@ -449,7 +459,7 @@ class Checker:
         c = self.constants
         denominators = {name: v.denominator for name, v in c.items() if isinstance(v, Fraction) and v.denominator != 1}
         try:
-            code, scales = compile_program([claim for claim, _ in self.active], denominators)
+            program, scales = _program(tuple(claim for claim, _ in self.active), tuple(sorted(denominators.items())))
         except ValueError:
             return None
         quantities = tuple(int(c[name].numerator if isinstance(c[name], Fraction) else c[name]) if name in c else 0
@@ -459,8 +469,7 @@ class Checker:
         margins = self.margins if self.usable else np.zeros(self.data.n_samples, dtype=np.int64)
         self._compiled = _Replay(
             Z=np.ascontiguousarray(Z), tie=self.tie, norms=self.matrix.norms, margins=margins,
-            program=np.array(code, dtype=np.int64), scales=scales, quantities=quantities,
-            slots=np.array([QUANTITIES.index(name) for name in _REPLAYED], dtype=np.int64),
+            program=program, scales=scales, quantities=quantities, slots=_SLOTS,
             limit=(INT64_EXACT_SQ - 1) // max(self.matrix.max_norm_sq, 1),
         )
         return self._compiled

@@ -7,6 +7,7 @@ Each bad file must raise `DataError` whose message names the file, the line
 from __future__ import annotations
 
 import os
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -729,3 +730,9 @@ def test_from_arrays_non_finite_label_is_data_error_naming_source() -> None:
     with pytest.raises(DataError) as info:
         from_arrays([[1], [2]], [float("nan"), 1], source="mem")
     assert "mem" in str(info.value)
+
+
+@pytest.mark.parametrize("labels, bad", [([1.5, -1], "y[0]=1.5"), ([1, "x"], "y[1]='x'"), ([1, 0], "y[1]=0")])
+def test_a_label_that_is_not_exactly_plus_or_minus_one_is_refused_not_truncated(labels, bad):
+    with pytest.raises(DataError, match=re.escape(f"label {bad} must be -1 or +1")):
+        Dataset(numerators=np.array([[1], [2]]), y=labels)

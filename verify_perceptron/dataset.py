@@ -77,6 +77,7 @@ class Dataset:
     >>> data.X[0]
     (Fraction(1, 2), Fraction(1, 3))
     """
+
     def __init__(
         self,
         X: Sequence[Sequence[Fraction]] | None = None,
@@ -97,8 +98,8 @@ class Dataset:
             raise DataError(f"{source}: no samples")
         self.numerators, self.denominator = _lowest_terms(numerators, denominator, source)
         labels_in = np.asarray(y)
-        if labels_in.dtype.kind not in "iu" or labels_in.ndim != 1:  # Fractions, bools, ...: one by one
-            labels_in = np.array([int(label) for label in y], dtype=np.int64)
+        if labels_in.dtype.kind not in "iu" or labels_in.ndim != 1:  # Fractions, floats, ...: one by one
+            labels_in = np.array([_label_value(label, i, source) for i, label in enumerate(y)], dtype=np.int64)
         self.binary_float = binary_float
         self.labels = labels
         self.default_convention = default_convention
@@ -189,6 +190,17 @@ class Dataset:
 
 #: Largest magnitude kept in an int64 array; larger values use Python integers (dtype object).
 _INT64_SAFE = 2**62
+
+
+def _label_value(label: Any, i: int, source: str) -> int:
+    """A label given as a number: -1 or +1 exactly (so 1.5 is refused, not truncated to 1)."""
+    try:
+        value = int(label)
+    except (TypeError, ValueError):
+        raise DataError(f"{source}: label y[{i}]={label!r} must be -1 or +1") from None
+    if value != label or value not in (-1, 1):
+        raise DataError(f"{source}: label y[{i}]={label!r} must be -1 or +1")
+    return value
 
 
 def _integer_array(rows: Any) -> Any:

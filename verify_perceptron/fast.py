@@ -132,7 +132,7 @@ def signed_samples(data: Dataset, conv: Convention) -> Any:
     """
     numerators = data.numerators
     n, m = numerators.shape
-    dtype, _ = _narrowest(data, conv)
+    dtype = _narrowest(data, conv)
     y = data.y_array.astype(dtype)
     Z = np.empty((n, m + 1), dtype=dtype)
     features, bias = (slice(1, None), 0) if conv.bias_first else (slice(0, m), m)
@@ -145,15 +145,14 @@ def signed_samples(data: Dataset, conv: Convention) -> Any:
     return Z
 
 
-def _narrowest(data: Dataset, conv: Convention) -> tuple[Any, int | None]:
-    """The narrowest of int16/int32/int64 (or object) that holds every z_i, and the largest |entry|."""
+def _narrowest(data: Dataset, conv: Convention) -> Any:
+    """The narrowest of int16/int32/int64 that holds every entry of every z_i (object if none does)."""
     numerators = data.numerators
     if numerators.dtype == object:
-        return object, None
+        return object
     biggest = max(int(numerators.max(initial=0)), -int(numerators.min(initial=0)),
                   abs(conv.bias_input) * data.denominator)
-    dtype = next((t for t in (np.int16, np.int32, np.int64) if biggest <= np.iinfo(t).max), object)
-    return dtype, biggest
+    return next((t for t in (np.int16, np.int32, np.int64) if biggest <= np.iinfo(t).max), object)
 
 
 def sample_matrix(data: Dataset, conv: Convention) -> ExactMatrix:

@@ -165,14 +165,4 @@ class ExactMatrix:
 
     def matvec(self, vector: Any, rows: slice, *, norm_sq: int) -> list[int]:
         """Exact ``matrix[rows] @ vector`` as Python ints; `norm_sq` must be ``‖vector‖²`` (exactly)."""
-        kind = self.backend(norm_sq)
-        if kind == "float64" and self._as_float is None:
-            kind = "int64"  # exact too (the float guard implies the int64 one); no float copy just for this
-        if kind == "float64":
-            assert self.as_float is not None
-            product = self.as_float[rows] @ np.asarray(vector, dtype=np.float64)
-            return [int(v) for v in product.tolist()]
-        if kind == "int64":
-            part = self.exact[rows]
-            return np.einsum("ij,j->i", part, np.asarray(vector, dtype=np.int64), dtype=np.int64).tolist()
-        return [int(v) for v in (self.rows("object")[rows] @ np.asarray([int(v) for v in vector], dtype=object)).tolist()]
+        return self.products(vector, norm_sq=norm_sq)[rows].tolist()

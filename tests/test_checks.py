@@ -172,6 +172,16 @@ def test_claimed_convergence_with_wrong_final_weights_fails(and_run):
     assert not result.holds
 
 
+def test_wrong_fractional_final_weights_show_the_true_score_of_the_mistake(and_run):
+    # w = (1/3, 0, 0) scores w·x~ = 1/3 on sample 0 (class -1): a mistake, shown as 1/3, not as
+    # the score of the weights scaled to integers (1).
+    data, trace = and_run
+    bad = dataclasses.replace(trace, final_weights=vec(F(1, 3), 0, 0))
+    final = result_named(check_trace(data, bad, separator=[-4, 3, 2]), "final-weights-separate")
+    assert final.holds is False and final.first_violation.samples == (0,)
+    assert dict(final.first_violation.values)["score"] == F(1, 3)
+
+
 # ------------------------------------------------------------------------------------------------
 # a separator that does not separate
 

@@ -537,23 +537,22 @@ class Checker:
             if not (np.array_equal(counts.array, self.counts) if isinstance(counts, Counts)
                     else tuple(counts) == tuple(self.counts.tolist())):
                 self._fail_rule(0, 0, (), "the run's per-sample mistake counts N_μ are not those of its updates")
-            if not self._is_true(trace.final_weights, self.W.tolist()):
+            weights_match = self._is_true(trace.final_weights, self.W.tolist())
+            if not weights_match:
                 self._fail_rule(0, 0, (), "the run's final weights are not the sum of its updates")
         results = [self.rule, self.separates]
         if trace is not None and trace.converged:
-            # The run's own final weights (they equal the replay's unless the record is wrong),
-            # scaled by a positive factor to integers: no sign changes.
-            # w = (a/L)·V, so V = W when the record is right (checked above); else scale the record.
-            same = self.rule.holds is not False and self._is_true(trace.final_weights, self.W.tolist())
-            final = self.W.tolist() if same else _scaled_separator(
-                tuple(w * self.L / self.a for w in trace.final_weights))[0]
+            # The run's own final weights w = (a/L)·V: V is the replay's W when the record is right;
+            # else the record scaled to integers, V = M·(L/a)·w, whose scores are M times too large.
+            final, M = (self.W.tolist(), 1) if weights_match else _scaled_separator(
+                tuple(w * self.L / self.a for w in trace.final_weights))
             scores = self.matrix.products(final, norm_sq=sum(v * v for v in final))
             wrong = np.flatnonzero((scores < 0) | ((scores == 0) & self.tie))
             self.final.n_checked += int(wrong[0]) + 1 if wrong.size else len(self.tie)
             if wrong.size:
                 i = int(wrong[0])
                 self.final.fail(Violation(0, 0, (i,), (
-                    ("label", Fraction(self.data.y[i])), ("score", self._score(i, Fraction(int(scores[i]))))),
+                    ("label", Fraction(self.data.y[i])), ("score", self._score(i, Fraction(int(scores[i]), M)))),
                     "a mistake after convergence"))
             results.append(self.final)
         for claim, result in self.claims:

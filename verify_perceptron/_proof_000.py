@@ -14,7 +14,7 @@ from fractions import Fraction
 import sympy as sp
 
 from .errata import Erratum, Failure, Run, UpdateState
-from .proof import (C, CounterModel, Certificate, Fact, Induction, Place, Proof, Split, Step, T, V, Vec, VecEq,
+from .proof import (C, CounterModel, Fact, Induction, Place, Proof, Split, Step, T, V, Vec, VecEq,
                     eq, ge, gt, le)
 
 __all__ = ["PROOF", "ERRATA", "model_of"]

@@ -1575,7 +1575,7 @@ def _harness_report(result: HarnessResult) -> str:
         lines.append(f"counterexample{shrunk}:")
         lines += _case_lines(result.counterexample, indent="  ")
     generated = (f"generated: {_count(result.n_examples, 'dataset')} checked"
-                 + (f" before the first failure" if result.counterexample is not None
+                 + (" before the first failure" if result.counterexample is not None
                     and result.counterexample.name == "generated" else "")
                  + f", {result.n_rejected} set aside")
     lines.append(generated)

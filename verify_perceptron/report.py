@@ -308,7 +308,7 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60) -> str:
         out.append("separator   none: the run did not converge and no --separator was given")
     out.append("")
     updates = r["updates"]
-    out.append(f"updates (samples numbered from 0; score = w_(k-1)·x~ of the sample that caused the update)")
+    out.append("updates (samples numbered from 0; score = w_(k-1)·x~ of the sample that caused the update)")
     if updates:
         rows = [["k", "epoch", "sample", "score", "w_k"]]
         shown = updates if len(updates) <= max_updates else updates[: max_updates - 10] + [None] + updates[-10:]

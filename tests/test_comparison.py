@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.data_strategies import halves as datasets
 from verify_perceptron._mistakes import MistakeCounter
 from verify_perceptron.bounds import geometry, note_bound
 from verify_perceptron.comparison import compare_bounds, order_statistics
@@ -22,21 +23,6 @@ from verify_perceptron.examples import example
 
 F = Fraction
 TILTED = from_arrays([[0, 2], [-1, 3], [2, -2]], [1, 0, 1])
-
-
-def datasets(max_samples: int = 6, max_features: int = 2) -> st.SearchStrategy[Dataset]:
-    """Small two-class datasets of halves in [-3, 3]."""
-
-    @st.composite
-    def build(draw: st.DrawFn) -> Dataset:
-        m = draw(st.integers(1, max_features))
-        n = draw(st.integers(2, max_samples))
-        value = st.integers(-6, 6).map(lambda k: F(k, 2))
-        X = tuple(tuple(draw(value) for _ in range(m)) for _ in range(n))
-        y = draw(st.lists(st.sampled_from((-1, 1)), min_size=n, max_size=n).filter(lambda ys: len(set(ys)) == 2))
-        return Dataset(X=X, y=tuple(y))
-
-    return build()
 
 
 def final_separator(data: Dataset, convention: str) -> tuple[Fraction, ...]:

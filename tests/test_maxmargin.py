@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.data_strategies import halves as datasets
 from verify_perceptron import _activeset
 from verify_perceptron.certificates import gordan_defect
 from verify_perceptron.dataset import Dataset, from_arrays
@@ -97,21 +98,6 @@ def brute_force_free_bias(data: Dataset) -> tuple[Fraction, Vector] | None:
                 if best is None or norm < best[0]:
                     best = (norm, w)
     return best
-
-
-def datasets(max_samples: int = 6, max_features: int = 2) -> st.SearchStrategy[Dataset]:
-    """Small two-class datasets of halves in [-3, 3]."""
-
-    @st.composite
-    def build(draw: st.DrawFn) -> Dataset:
-        m = draw(st.integers(1, max_features))
-        n = draw(st.integers(2, max_samples))
-        value = st.integers(-6, 6).map(lambda k: F(k, 2))
-        X = tuple(tuple(draw(value) for _ in range(m)) for _ in range(n))
-        y = draw(st.lists(st.sampled_from((-1, 1)), min_size=n, max_size=n).filter(lambda ys: len(set(ys)) == 2))
-        return Dataset(X=X, y=tuple(y))
-
-    return build()
 
 
 #: Three points where the two problems differ: the free bias buys a larger margin ρ with a larger bias.

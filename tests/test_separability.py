@@ -9,6 +9,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from tests.data_strategies import halves as datasets
 from verify_perceptron.certificates import gordan_defect
 from verify_perceptron.dataset import Dataset, from_arrays
 from verify_perceptron.engine import train
@@ -24,21 +25,6 @@ from verify_perceptron.separability import (
 
 F = Fraction
 HALF = F(1, 2)
-
-
-def datasets(max_samples: int = 6, max_features: int = 2) -> st.SearchStrategy[Dataset]:
-    """Small datasets of halves in [-3, 3]; they shrink towards fewer samples and zeros."""
-
-    @st.composite
-    def build(draw: st.DrawFn) -> Dataset:
-        m = draw(st.integers(1, max_features))
-        n = draw(st.integers(2, max_samples))
-        value = st.integers(-6, 6).map(lambda k: F(k, 2))
-        X = tuple(tuple(draw(value) for _ in range(m)) for _ in range(n))
-        y = draw(st.lists(st.sampled_from((-1, 1)), min_size=n, max_size=n).filter(lambda ys: len(set(ys)) == 2))
-        return Dataset(X=X, y=tuple(y))
-
-    return build()
 
 
 # --- the notes' examples and the two classic non-separable cases ----------------------------------

@@ -2,7 +2,7 @@
 
 ``optional=True``: if the extension cannot be compiled (no compiler, no
 Python headers, a compiler without __int128 or GCC builtins), setuptools
-warns and installs the package without it, and `verify_perceptron._kernel`
+warns and installs the package without it, and `verify_perceptron.run.kernel`
 falls back to NumPy.
 """
 
@@ -10,6 +10,6 @@ from setuptools import Extension, setup
 
 setup(
     ext_modules=[
-        Extension("verify_perceptron._scan", ["verify_perceptron/_scan.c"], optional=True),
+        Extension("verify_perceptron.run._scan", ["verify_perceptron/run/_scan.c"], optional=True),
     ],
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from verify_perceptron.dataset import Dataset
+from verify_perceptron.data.dataset import Dataset
 
 #: (n_samples, n_features, scale): the sizes the benchmark runs.
 SIZES = ((1_000, 10, 1000), (10_000, 50, 1000), (100_000, 20, 1000), (3_200, 1_000, 250))

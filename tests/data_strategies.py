@@ -6,7 +6,7 @@ from fractions import Fraction as F
 
 from hypothesis import strategies as st
 
-from verify_perceptron.dataset import Dataset
+from verify_perceptron.data.dataset import Dataset
 
 
 def halves(max_samples: int = 6, max_features: int = 2) -> st.SearchStrategy[Dataset]:

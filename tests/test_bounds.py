@@ -8,13 +8,13 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from verify_perceptron.bounds import Geometry, geometry, note_bound, note_bounds
-from verify_perceptron.checks import check_trace
-from verify_perceptron.conventions import CONVENTIONS
-from verify_perceptron.dataset import Dataset
+from verify_perceptron.notes.bounds import Geometry, geometry, note_bound, note_bounds
+from verify_perceptron.check.checker import check_trace
+from verify_perceptron.notes.conventions import CONVENTIONS
+from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.errors import DataError
-from verify_perceptron.engine import train
-from verify_perceptron.examples import example
+from verify_perceptron.run.reference import train
+from verify_perceptron.data.examples import example
 
 F = Fraction
 AND_B, AND_V = F(-4), (F(3), F(2))

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from verify_perceptron.certificates import certificate_from_cycle, gordan_defect
-from verify_perceptron.conventions import CONVENTIONS
-from verify_perceptron.dataset import Dataset
-from verify_perceptron.engine import train
-from verify_perceptron.examples import example
+from verify_perceptron.certify.certificates import certificate_from_cycle, gordan_defect
+from verify_perceptron.notes.conventions import CONVENTIONS
+from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.run.reference import train
+from verify_perceptron.data.examples import example
 
 F = Fraction
 Q = F(1, 4)
@@ -151,7 +151,7 @@ def test_every_cycle_yields_a_valid_certificate(data, name, mode):
 def test_cycle_certificate_counts_every_repeated_mistake_even_when_the_run_kept_few_updates():
     # The fast engine keeps only the first updates for the report; the certificate must not be
     # built from those alone (it once was, and came out invalid).
-    from verify_perceptron import fast
+    from verify_perceptron.run import fast
 
     data = example("xor")
     trace = fast.run(data, keep_updates=2)
@@ -161,7 +161,7 @@ def test_cycle_certificate_counts_every_repeated_mistake_even_when_the_run_kept_
 
 
 def test_a_truncated_record_without_cycle_counts_gives_no_certificate():
-    from verify_perceptron import fast
+    from verify_perceptron.run import fast
 
     trace = dataclasses.replace(fast.run(example("xor"), keep_updates=2), cycle_mistakes=None)
     assert certificate_from_cycle(trace) is None

@@ -12,18 +12,18 @@ from fractions import Fraction
 
 import pytest
 
-import verify_perceptron.checks as checks_module
+import verify_perceptron.check.checker as checks_module
 import verify_perceptron.cli as cli
-import verify_perceptron.engine as engine_module
-import verify_perceptron.fast as fast_module
-from verify_perceptron.checks import assert_trace_verified, check_trace
-from verify_perceptron.claims import CLAIMS, Claim, claims_for
-from verify_perceptron.conventions import CONVENTIONS
-from verify_perceptron.dataset import Dataset
-from verify_perceptron.engine import train
+import verify_perceptron.run.reference as engine_module
+import verify_perceptron.run.fast as fast_module
+from verify_perceptron.check.checker import assert_trace_verified, check_trace
+from verify_perceptron.notes.claims import CLAIMS, Claim, claims_for
+from verify_perceptron.notes.conventions import CONVENTIONS
+from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.run.reference import train
 from verify_perceptron.errors import InvalidArgument, InvariantViolation
-from verify_perceptron.examples import example
-from verify_perceptron.trace import Trace, Update
+from verify_perceptron.data.examples import example
+from verify_perceptron.data.trace import Trace, Update
 
 F = Fraction
 CLAIM = {c.name: c for c in CLAIMS}

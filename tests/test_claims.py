@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify_perceptron.claims import CLAIMS, QUANTITIES, UNITS, claims_for, compile_slacks
+from verify_perceptron.notes.claims import CLAIMS, QUANTITIES, UNITS, claims_for, compile_slacks
 
 values = st.one_of(st.integers(-10**6, 10**6), st.builds(Fraction, st.integers(-1000, 1000), st.integers(1, 1000)))
 

@@ -12,14 +12,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.data_strategies import halves as datasets
-from verify_perceptron._mistakes import MistakeCounter
-from verify_perceptron.bounds import geometry, note_bound
-from verify_perceptron.comparison import compare_bounds, order_statistics
-from verify_perceptron.conventions import CONVENTIONS, get_convention
-from verify_perceptron.dataset import Dataset, from_arrays
-from verify_perceptron.engine import train
+from verify_perceptron.run.mistakes import MistakeCounter
+from verify_perceptron.notes.bounds import geometry, note_bound
+from verify_perceptron.certify.comparison import compare_bounds, order_statistics
+from verify_perceptron.notes.conventions import CONVENTIONS, get_convention
+from verify_perceptron.data.dataset import Dataset, from_arrays
+from verify_perceptron.run.reference import train
 from verify_perceptron.errors import InvalidArgument
-from verify_perceptron.examples import example
+from verify_perceptron.data.examples import example
 
 F = Fraction
 TILTED = from_arrays([[0, 2], [-1, 3], [2, -2]], [1, 0, 1])

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from verify_perceptron.dataset import (
+from verify_perceptron.data.dataset import (
     LABEL_NAMES,
     Dataset,
     from_arrays,

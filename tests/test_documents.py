@@ -16,15 +16,15 @@ from typing import Any
 
 import pytest
 
-from verify_perceptron import documents
-from verify_perceptron.checks import check_trace, verify_run
+from verify_perceptron.report import documents
+from verify_perceptron.check.checker import check_trace, verify_run
 from verify_perceptron.cli import main
-from verify_perceptron.documents import figure_captions, render_html, render_markdown, write_atomically
-from verify_perceptron.engine import train
+from verify_perceptron.report.documents import figure_captions, render_html, render_markdown, write_atomically
+from verify_perceptron.run.reference import train
 from verify_perceptron.errors import InvalidArgument
-from verify_perceptron.examples import example
-from verify_perceptron.plots import PlottingUnavailable
-from verify_perceptron.report import build_report
+from verify_perceptron.data.examples import example
+from verify_perceptron.report.plots import PlottingUnavailable
+from verify_perceptron.report.record import build_report
 
 Rows = list[list[str]]
 

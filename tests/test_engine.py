@@ -6,12 +6,12 @@ from fractions import Fraction
 
 import pytest
 
-from verify_perceptron.conventions import CONVENTIONS, get_convention
-from verify_perceptron.dataset import Dataset
-from verify_perceptron.engine import train
+from verify_perceptron.notes.conventions import CONVENTIONS, get_convention
+from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.run.reference import train
 from verify_perceptron.errors import InvalidArgument
-from verify_perceptron.examples import example
-from verify_perceptron.trace import STOP_REASONS
+from verify_perceptron.data.examples import example
+from verify_perceptron.data.trace import STOP_REASONS
 
 F = Fraction
 ALL = tuple(CONVENTIONS)

@@ -9,12 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify_perceptron import engine, fast
-from verify_perceptron._intmath import FLOAT_EXACT_SQ, ExactMatrix, row_norms_sq
-from verify_perceptron.checks import Checker, check_trace, verify_run
-from verify_perceptron.conventions import CONVENTIONS
-from verify_perceptron.dataset import Dataset
-from verify_perceptron.examples import EXAMPLES, example
+from verify_perceptron.run import reference as engine
+from verify_perceptron.run import fast
+from verify_perceptron.data.integers import FLOAT_EXACT_SQ, ExactMatrix, row_norms_sq
+from verify_perceptron.check.checker import Checker, check_trace, verify_run
+from verify_perceptron.notes.conventions import CONVENTIONS
+from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.data.examples import EXAMPLES, example
 
 F = Fraction
 
@@ -140,7 +141,7 @@ def test_signed_samples_are_the_labelled_scaled_samples(data, convention):
 
 
 def test_a_verify_run_makes_no_float_copy_when_the_compiled_scan_is_there():
-    from verify_perceptron import _kernel
+    from verify_perceptron.run import kernel as _kernel
     if not _kernel.AVAILABLE:
         pytest.skip("the C scan is not built here")
     matrix = ExactMatrix(fast.signed_samples(example("and"), CONVENTIONS["classic"]))
@@ -150,7 +151,7 @@ def test_a_verify_run_makes_no_float_copy_when_the_compiled_scan_is_there():
 
 @pytest.mark.parametrize("convention", sorted(CONVENTIONS))
 def test_without_the_compiled_scan_the_numpy_path_makes_the_same_run(monkeypatch, convention):
-    from verify_perceptron import _kernel
+    from verify_perceptron.run import kernel as _kernel
 
     monkeypatch.setattr(_kernel, "AVAILABLE", False)
     for name in EXAMPLES:

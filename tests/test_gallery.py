@@ -18,9 +18,9 @@ pytest.importorskip("sklearn")
 
 from verify_perceptron import gallery  # noqa: E402
 from verify_perceptron.cli import main  # noqa: E402
-from verify_perceptron.dataset import Dataset, load_dataset  # noqa: E402
+from verify_perceptron.data.dataset import Dataset, load_dataset  # noqa: E402
 from verify_perceptron.errors import InvalidArgument  # noqa: E402
-from verify_perceptron.examples import example  # noqa: E402
+from verify_perceptron.data.examples import example  # noqa: E402
 from verify_perceptron.gallery import ENTRIES, GENERATED_BY, gallery_files, iris_csv  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -80,7 +80,7 @@ def _drawing(svg: str) -> tuple[str | None, str | None, list[str]]:
 
 def test_committed_figures_say_what_a_fresh_drawing_says() -> None:
     pytest.importorskip("matplotlib")
-    from verify_perceptron.plots import available_figures, draw_figure, figure_svg
+    from verify_perceptron.report.plots import available_figures, draw_figure, figure_svg
 
     for entry in ENTRIES:
         report, data = entry_inputs(entry)

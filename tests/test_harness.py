@@ -25,7 +25,7 @@ import pytest
 from hypothesis import settings
 
 from tests import implementations as gallery
-from verify_perceptron.dataset import Dataset
+from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.errors import DataError, InvalidArgument, InvariantViolation
 from verify_perceptron.harness import (
     CaseResult,
@@ -457,7 +457,7 @@ def test_harness_settings_are_explicit_and_derandomized() -> None:
 
 
 def test_importing_the_harness_loads_no_hypothesis() -> None:
-    code = "import sys, verify_perceptron.harness, verify_perceptron.pytest_plugin; print('hypothesis' in sys.modules)"
+    code = "import sys, verify_perceptron.harness, verify_perceptron.harness.pytest_plugin; print('hypothesis' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
     assert out.strip() == "False"
 

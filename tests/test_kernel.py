@@ -23,9 +23,10 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from verify_perceptron import _kernel, checks
-from verify_perceptron._kernel import AVAILABLE, online_pass_reference
-from verify_perceptron.claims import CLAIMS, OPS, QUANTITIES, compile_program
+from verify_perceptron.run import kernel as _kernel
+from verify_perceptron.check import checker as checks
+from verify_perceptron.run.kernel import AVAILABLE, online_pass_reference
+from verify_perceptron.notes.claims import CLAIMS, OPS, QUANTITIES, compile_program
 
 needs_kernel = pytest.mark.skipif(not AVAILABLE, reason=f"the C kernel is not built: {_kernel.IMPORT_ERROR}")
 
@@ -36,7 +37,7 @@ IMPLEMENTATIONS = [
 ]
 
 INT64_MAX = 2**63 - 1
-#: The engine's guard: limit · max ‖z_i‖² < 2^126 (verify_perceptron._intmath.INT64_EXACT_SQ).
+#: The engine's guard: limit · max ‖z_i‖² < 2^126 (verify_perceptron.data.integers.INT64_EXACT_SQ).
 EXACT_SQ = 2**126
 #: What the tests put in the output buffers first: any of it left past m was not written.
 UNWRITTEN = -7
@@ -1172,7 +1173,7 @@ def test_c_scores_reject_bad_arguments_naming_them(args, error, message):
 
 @needs_kernel
 def test_exact_products_are_the_same_with_and_without_the_c_scores(monkeypatch):
-    from verify_perceptron._intmath import ExactMatrix
+    from verify_perceptron.data.integers import ExactMatrix
 
     rng = np.random.default_rng(3)
     Z = rng.integers(-1000, 1001, size=(500, 7)).astype(np.int16)
@@ -1250,9 +1251,9 @@ def test_c_epochs_equal_the_definition(problem, data):
 
 @needs_kernel
 def test_c_epochs_run_the_and_example_to_convergence_in_one_call():
-    from verify_perceptron import fast
-    from verify_perceptron.conventions import CONVENTIONS
-    from verify_perceptron.examples import example
+    from verify_perceptron.run import fast
+    from verify_perceptron.notes.conventions import CONVENTIONS
+    from verify_perceptron.data.examples import example
 
     data = example("and")
     matrix = fast.sample_matrix(data, CONVENTIONS["classic"])
@@ -1264,7 +1265,7 @@ def test_c_epochs_run_the_and_example_to_convergence_in_one_call():
                               (out_e, np.zeros(0, dtype=np.int64), 1, 0, 100, 100, 0, 10**6))
     assert got == (18, 4, 29, False, 9, 0)  # 18 updates; epoch 9 made none; ‖(-4, 3, 2)‖² = 29
     assert W.tolist() == [-4, 3, 2]
-    from verify_perceptron.engine import train
+    from verify_perceptron.run.reference import train
 
     reference = train(data, "classic")
     assert out_e[:18].tolist() == [u.epoch for u in reference.updates]

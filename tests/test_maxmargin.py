@@ -13,13 +13,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.data_strategies import halves as datasets
-from verify_perceptron import _activeset
-from verify_perceptron.certificates import gordan_defect
-from verify_perceptron.dataset import Dataset, from_arrays
+from verify_perceptron.certify import _activeset
+from verify_perceptron.certify.certificates import gordan_defect
+from verify_perceptron.data.dataset import Dataset, from_arrays
 from verify_perceptron.errors import InvalidArgument
-from verify_perceptron.examples import example
-from verify_perceptron.maxmargin import max_margin, max_margin_free_bias, optimality_defect
-from verify_perceptron.separability import augmented_rows, separator_defect
+from verify_perceptron.data.examples import example
+from verify_perceptron.certify.maxmargin import max_margin, max_margin_free_bias, optimality_defect
+from verify_perceptron.certify.separability import augmented_rows, separator_defect
 
 F = Fraction
 Vector = tuple[Fraction, ...]

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from verify_perceptron.checks import verify_run
-from verify_perceptron.conventions import CONVENTIONS
-from verify_perceptron.dataset import from_arrays
+from verify_perceptron.check.checker import verify_run
+from verify_perceptron.notes.conventions import CONVENTIONS
+from verify_perceptron.data.dataset import from_arrays
 from verify_perceptron.errors import InvalidArgument
-from verify_perceptron.examples import example
-from verify_perceptron.plots import (
+from verify_perceptron.data.examples import example
+from verify_perceptron.report.plots import (
     FIGURE_NAMES,
     PlottingUnavailable,
     available_figures,
@@ -25,7 +25,7 @@ from verify_perceptron.plots import (
     invariant_series,
     report_certificate,
 )
-from verify_perceptron.report import build_report
+from verify_perceptron.report.record import build_report
 
 F = Fraction
 
@@ -63,11 +63,11 @@ def test_verify_json_and_text_never_import_matplotlib() -> None:
 def test_importing_plots_documents_and_gallery_does_not_import_matplotlib() -> None:
     done = run_python(
         "import sys\n"
-        "import verify_perceptron.plots, verify_perceptron.documents, verify_perceptron.gallery\n"
-        "from verify_perceptron.documents import render_markdown\n"
-        "from verify_perceptron.checks import verify_run\n"
-        "from verify_perceptron.examples import example\n"
-        "from verify_perceptron.report import build_report\n"
+        "import verify_perceptron.report.plots, verify_perceptron.report.documents, verify_perceptron.gallery\n"
+        "from verify_perceptron.report.documents import render_markdown\n"
+        "from verify_perceptron.check.checker import verify_run\n"
+        "from verify_perceptron.data.examples import example\n"
+        "from verify_perceptron.report.record import build_report\n"
         "data = example('and')\n"
         "render_markdown(build_report(data, *verify_run(data)), data=data)\n"
         "print('matplotlib' in sys.modules)\n"
@@ -77,7 +77,7 @@ def test_importing_plots_documents_and_gallery_does_not_import_matplotlib() -> N
 
 
 def test_drawing_without_matplotlib_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    from verify_perceptron.plots import draw_invariants
+    from verify_perceptron.report.plots import draw_invariants
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
     with pytest.raises(PlottingUnavailable, match=r"pip install 'verify-perceptron\[plots\]'") as caught:
@@ -201,7 +201,7 @@ def test_available_figures_follow_the_report_and_the_data() -> None:
 
 def test_invariant_figure_draws_the_exact_values() -> None:
     pytest.importorskip("matplotlib")
-    from verify_perceptron.plots import draw_invariants
+    from verify_perceptron.report.plots import draw_invariants
 
     report = report_for("and")
     series = invariant_series(report)
@@ -221,7 +221,7 @@ def test_invariant_figure_draws_the_exact_values() -> None:
 
 def test_boundary_figure_has_one_panel_per_epoch_titled_with_its_weights() -> None:
     pytest.importorskip("matplotlib")
-    from verify_perceptron.plots import draw_boundaries
+    from verify_perceptron.report.plots import draw_boundaries
 
     report = report_for("and")
     titles = [ax.get_title() for ax in draw_boundaries(report, example("and")).axes if ax.get_visible()]
@@ -232,7 +232,7 @@ def test_boundary_figure_has_one_panel_per_epoch_titled_with_its_weights() -> No
 
 def test_long_runs_show_nine_epochs_the_last_included() -> None:
     pytest.importorskip("matplotlib")
-    from verify_perceptron.plots import draw_boundaries
+    from verify_perceptron.report.plots import draw_boundaries
 
     data = from_arrays([[0, 0], [0, 1], [1, 0], [1, 1], ["1/2", "1"]], [0, 0, 0, 1, 1])  # 15 epochs
     report = build_report(data, *verify_run(data))
@@ -243,7 +243,7 @@ def test_long_runs_show_nine_epochs_the_last_included() -> None:
 
 def test_certificate_figure_marks_the_common_point_exactly() -> None:
     pytest.importorskip("matplotlib")
-    from verify_perceptron.plots import draw_certificate
+    from verify_perceptron.report.plots import draw_certificate
 
     fig = draw_certificate(report_for("xor"), example("xor"))
     texts = [t.get_text() for t in fig.axes[0].texts]
@@ -254,7 +254,7 @@ def test_certificate_figure_marks_the_common_point_exactly() -> None:
 
 def test_bounds_figure_without_comparison_marks_this_runs_mistakes() -> None:
     pytest.importorskip("matplotlib")
-    from verify_perceptron.plots import draw_bounds
+    from verify_perceptron.report.plots import draw_bounds
 
     ax = draw_bounds(report_for("and")).axes[0]
     assert [t.get_text() for t in ax.get_yticklabels()] == [
@@ -266,7 +266,7 @@ def test_bounds_figure_without_comparison_marks_this_runs_mistakes() -> None:
 
 def test_svg_is_the_same_every_time_and_has_no_date() -> None:
     pytest.importorskip("matplotlib")
-    from verify_perceptron.plots import draw_figure, figure_png, figure_svg
+    from verify_perceptron.report.plots import draw_figure, figure_png, figure_svg
 
     report = report_for("modified-or")
     first = figure_svg(draw_figure("bounds", report))
@@ -277,7 +277,7 @@ def test_svg_is_the_same_every_time_and_has_no_date() -> None:
 
 
 def test_draw_figure_names_what_it_needs() -> None:
-    from verify_perceptron.plots import draw_figure
+    from verify_perceptron.report.plots import draw_figure
 
     with pytest.raises(InvalidArgument, match="figure='pie' is not one of boundaries, certificate"):
         draw_figure("pie", report_for("and"))

@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from verify_perceptron import claims
-from verify_perceptron._algebra import V, Vec, components, in_ideal, lagrange_sos, remainder, unsafe_denominator
+from verify_perceptron.notes import claims
+from verify_perceptron.proofs.algebra import V, Vec, components, in_ideal, lagrange_sos, remainder, unsafe_denominator
 from verify_perceptron.errors import InvalidArgument
-from verify_perceptron.proof import (C, CounterModel, Fact, Induction, Place, Proof, Split, Step, T, VecEq,
+from verify_perceptron.proofs.language import (C, CounterModel, Fact, Induction, Place, Proof, Split, Step, T, VecEq,
                                      StepResult, check_proof, eq, evaluate, ge, gt, le, lt, refutes)
 
 eta, y, k, g, R_sq = sp.symbols("eta y k gamma R_sq")

@@ -1,4 +1,4 @@
-"""The proof steps and the runtime check are one object: the claims of verify_perceptron.claims."""
+"""The proof steps and the runtime check are one object: the claims of verify_perceptron.notes.claims."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 import sympy as sp
 
-from verify_perceptron import claims
-from verify_perceptron.bounds import geometry, note_bound
-from verify_perceptron.checks import check_trace
-from verify_perceptron.claims import claims_for
-from verify_perceptron.conventions import CONVENTIONS
-from verify_perceptron.engine import train
-from verify_perceptron.errata import Run, update_states
-from verify_perceptron.examples import example
+from verify_perceptron.notes import claims
+from verify_perceptron.notes.bounds import geometry, note_bound
+from verify_perceptron.check.checker import check_trace
+from verify_perceptron.notes.claims import claims_for
+from verify_perceptron.notes.conventions import CONVENTIONS
+from verify_perceptron.run.reference import train
+from verify_perceptron.proofs.errata import Run, update_states
+from verify_perceptron.data.examples import example
 from verify_perceptron.proofs import NOTE_PROOFS, instantiated_claims, proof_reports
 
 MODES = ("online", "batch")
@@ -88,14 +88,14 @@ def test_weakening_a_claim_also_shows_in_both(monkeypatch: pytest.MonkeyPatch) -
 
 def test_a_broken_step_no_longer_backs_its_runtime_invariant(monkeypatch: pytest.MonkeyPatch) -> None:
     # Break step 000.10 (its certificate); the invariant it instantiates drops out of what the proofs back.
-    import verify_perceptron._proof_000 as note000
-    from verify_perceptron.proof import C, T
+    import verify_perceptron.proofs.note_000 as note000
+    from verify_perceptron.proofs.language import C, T
 
     induction = note000.PROOF.step("000.10").induction
     assert induction is not None
     broken = note000.PROOF.replace_step("000.10", induction=dataclasses.replace(induction, step=C(T(1, "IH"))))
     entries = tuple(dataclasses.replace(e, proof=broken) if e.proof.key == "000" else e for e in NOTE_PROOFS)
-    monkeypatch.setattr("verify_perceptron.proofs.NOTE_PROOFS", entries)
+    monkeypatch.setattr("verify_perceptron.proofs.catalog.NOTE_PROOFS", entries)
     names = [c.name for c in instantiated_claims("classic")]
     assert "upper-bound" not in names
     data = example("and")

@@ -18,11 +18,11 @@ from fractions import Fraction
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from verify_perceptron.bounds import geometry, note_bound
-from verify_perceptron.checks import check_trace
-from verify_perceptron.conventions import CONVENTIONS
-from verify_perceptron.dataset import Dataset
-from verify_perceptron.engine import train
+from verify_perceptron.notes.bounds import geometry, note_bound
+from verify_perceptron.check.checker import check_trace
+from verify_perceptron.notes.conventions import CONVENTIONS
+from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.run.reference import train
 
 ALL = ("classic", "hard-limiter", "unit-ball", "sum-norm", "split-bias")
 LE_ZERO_TIE_RULE = ("classic", "unit-ball", "sum-norm", "split-bias")

@@ -1,6 +1,6 @@
 """The pytest plugin: a one-line check in someone else's test suite, run here by pytester.
 
-Each inner run loads only this plugin (``-p verify_perceptron.pytest_plugin``,
+Each inner run loads only this plugin (``-p verify_perceptron.harness.pytest_plugin``,
 plugin autoloading off), as a project would once the ``pytest11`` entry point
 is installed, and checks the gallery's perceptrons.
 """
@@ -12,11 +12,11 @@ from importlib import metadata
 
 import pytest
 
-from verify_perceptron.pytest_plugin import MARKER, PerceptronChecker, perceptron_test
+from verify_perceptron.harness.pytest_plugin import MARKER, PerceptronChecker, perceptron_test
 
 pytest_plugins = ["pytester"]
 
-PLUGIN = "verify_perceptron.pytest_plugin"
+PLUGIN = "verify_perceptron.harness.pytest_plugin"
 
 
 @pytest.fixture
@@ -88,7 +88,7 @@ def test_command_line_options_override_examples_and_seed(run) -> None:  # type: 
 
 def test_a_module_level_one_liner_is_a_test(run) -> None:  # type: ignore[no-untyped-def]
     result = run("""
-        from verify_perceptron.pytest_plugin import perceptron_test
+        from verify_perceptron.harness.pytest_plugin import perceptron_test
 
         test_correct = perceptron_test("tests.implementations:exact_perceptron", dtype="fraction", examples=8)
         test_broken = perceptron_test("tests.implementations:wrong_sign", examples=8)

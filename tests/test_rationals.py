@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify_perceptron import rationals
-from verify_perceptron.rationals import MAX_DIGITS, MAX_EXPONENT, as_rational, format_rational, parse_rational
+from verify_perceptron.data import rationals
+from verify_perceptron.data.rationals import MAX_DIGITS, MAX_EXPONENT, as_rational, format_rational, parse_rational
 
 # --- accepted literals ---------------------------------------------------------------------------
 

@@ -18,12 +18,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify_perceptron import _kernel, checks, fast
-from verify_perceptron.checks import Checker, verify_run
-from verify_perceptron.claims import CLAIMS, OPS, QUANTITIES, Claim, claims_for, compile_program
-from verify_perceptron.conventions import CONVENTIONS
-from verify_perceptron.dataset import Dataset
-from verify_perceptron.examples import example
+from verify_perceptron.run import kernel as _kernel
+from verify_perceptron.check import checker as checks
+from verify_perceptron.run import fast
+from verify_perceptron.check.checker import Checker, verify_run
+from verify_perceptron.notes.claims import CLAIMS, OPS, QUANTITIES, Claim, claims_for, compile_program
+from verify_perceptron.notes.conventions import CONVENTIONS
+from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.data.examples import example
 
 needs_kernel = pytest.mark.skipif(not _kernel.AVAILABLE, reason=f"the C kernel is not built: {_kernel.IMPORT_ERROR}")
 ONLINE_RATES = {"classic": 1, "hard-limiter": Fraction(1, 2), "unit-ball": 1, "sum-norm": Fraction(2, 3),
@@ -241,7 +243,7 @@ def test_a_chunk_of_several_epochs_is_replayed_and_a_decreasing_epoch_is_caught(
 def test_wrong_per_sample_counts_are_caught_as_a_tuple_or_as_counts(as_counts):
     import dataclasses
 
-    from verify_perceptron.trace import Counts
+    from verify_perceptron.data.trace import Counts
 
     data = example("and")
     checker = Checker(data, "classic", rate=1, mode="online", separator=[-4, 3, 2])

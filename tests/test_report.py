@@ -8,10 +8,10 @@ from fractions import Fraction
 
 import pytest
 
-from verify_perceptron.checks import check_trace
-from verify_perceptron.engine import train
-from verify_perceptron.examples import example
-from verify_perceptron.report import EXIT_CODES, SCHEMA_VERSION, build_report, render_json, render_text
+from verify_perceptron.check.checker import check_trace
+from verify_perceptron.run.reference import train
+from verify_perceptron.data.examples import example
+from verify_perceptron.report.record import EXIT_CODES, SCHEMA_VERSION, build_report, render_json, render_text
 
 F = Fraction
 

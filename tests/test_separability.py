@@ -10,12 +10,12 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from tests.data_strategies import halves as datasets
-from verify_perceptron.certificates import gordan_defect
-from verify_perceptron.dataset import Dataset, from_arrays
-from verify_perceptron.engine import train
+from verify_perceptron.certify.certificates import gordan_defect
+from verify_perceptron.data.dataset import Dataset, from_arrays
+from verify_perceptron.run.reference import train
 from verify_perceptron.errors import InvalidArgument
-from verify_perceptron.examples import example
-from verify_perceptron.separability import (
+from verify_perceptron.data.examples import example
+from verify_perceptron.certify.separability import (
     augmented_rows,
     certify,
     decide_separability,

@@ -16,12 +16,12 @@ import pytest
 from hypothesis import Phase, find, given, settings
 from hypothesis import strategies as st
 
-from verify_perceptron.dataset import Dataset
+from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.errors import InvalidArgument
-from verify_perceptron.examples import example
-from verify_perceptron.maxmargin import max_margin_free_bias
-from verify_perceptron.separability import decide_separability
-from verify_perceptron.strategies import (
+from verify_perceptron.data.examples import example
+from verify_perceptron.certify.maxmargin import max_margin_free_bias
+from verify_perceptron.certify.separability import decide_separability
+from verify_perceptron.harness.strategies import (
     DATASET_KINDS,
     NUMBERS,
     datasets,
@@ -241,8 +241,8 @@ def test_worked_examples_are_the_notes_examples() -> None:
 def test_strategies_module_draws_nothing_at_import_and_stays_out_of_the_chain() -> None:
     code = (
         "import sys, verify_perceptron, verify_perceptron.cli as c; c.main(['verify', '--example', 'and', "
-        "'--format', 'json']); print(sorted(m for m in ('verify_perceptron.strategies', 'verify_perceptron.harness', "
-        "'verify_perceptron.pytest_plugin') if m in sys.modules))"
+        "'--format', 'json']); print(sorted(m for m in ('verify_perceptron.harness.strategies', 'verify_perceptron.harness', "
+        "'verify_perceptron.harness.pytest_plugin') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "[]"

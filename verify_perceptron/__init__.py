@@ -22,22 +22,22 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .bounds import Geometry, NoteBound, geometry, note_bound, note_bounds
-from .certificates import certificate_from_cycle, gordan_defect
-from .checks import Checker, CheckResult, InvariantResult, Violation, assert_trace_verified, check_trace, verify_run
-from .claims import CLAIMS, Claim, claims_for
-from .conventions import CONVENTIONS, Convention, get_convention
-from .dataset import Dataset, from_arrays, load_csv, load_dataset, load_libsvm, load_numpy
-from .engine import train
+from .notes.bounds import Geometry, NoteBound, geometry, note_bound, note_bounds
+from .certify.certificates import certificate_from_cycle, gordan_defect
+from .check.checker import Checker, CheckResult, InvariantResult, Violation, assert_trace_verified, check_trace, verify_run
+from .notes.claims import CLAIMS, Claim, claims_for
+from .notes.conventions import CONVENTIONS, Convention, get_convention
+from .data.dataset import Dataset, from_arrays, load_csv, load_dataset, load_libsvm, load_numpy
+from .run.reference import train
 from .errors import DataError, InvalidArgument, InvariantViolation, VerifyPerceptronError
-from .examples import EXAMPLES, example
-from .rationals import parse_rational
-from .comparison import BoundComparison, compare_bounds, order_statistics
-from .fast import run as run_fast
-from .maxmargin import MaxMargin, max_margin, max_margin_free_bias
-from .report import build_report, render_json, render_text
-from .separability import Separability, decide_separability
-from .trace import Trace, Update
+from .data.examples import EXAMPLES, example
+from .data.rationals import parse_rational
+from .certify.comparison import BoundComparison, compare_bounds, order_statistics
+from .run.fast import run as run_fast
+from .certify.maxmargin import MaxMargin, max_margin, max_margin_free_bias
+from .report.record import build_report, render_json, render_text
+from .certify.separability import Separability, decide_separability
+from .data.trace import Trace, Update
 
 __all__ = [
     "__version__",

@@ -22,19 +22,19 @@ from fractions import Fraction
 from typing import TextIO
 
 from . import __version__
-from .certificates import certificate_from_cycle, gordan_defect
-from .checks import ENGINES, CheckResult, verify_run
-from .comparison import compare_bounds, order_statistics
-from .conventions import CONVENTIONS, Convention, get_convention
-from .dataset import Dataset, load_dataset
-from .engine import MODES
+from .certify.certificates import certificate_from_cycle, gordan_defect
+from .check.checker import ENGINES, CheckResult, verify_run
+from .certify.comparison import compare_bounds, order_statistics
+from .notes.conventions import CONVENTIONS, Convention, get_convention
+from .data.dataset import Dataset, load_dataset
+from .run.reference import MODES
 from .errors import DataError, InvalidArgument
-from .examples import EXAMPLES, example
-from .rationals import as_rational, parse_rational
-from .recorder import TraceRecorder
-from .report import build_report, comparison_lines, comparison_report, orders_lines, render_json, render_text
-from .separability import Separability, decide_separability
-from .trace import Trace
+from .data.examples import EXAMPLES, example
+from .data.rationals import as_rational, parse_rational
+from .check.recorder import TraceRecorder
+from .report.record import build_report, comparison_lines, comparison_report, orders_lines, render_json, render_text
+from .certify.separability import Separability, decide_separability
+from .data.trace import Trace
 
 __all__ = ["main", "build_parser"]
 
@@ -275,14 +275,14 @@ def _verify(args: argparse.Namespace) -> int:
     if args.format == "json":
         text = render_json(report)
     elif args.format in ("markdown", "html"):
-        from . import documents  # plotting loads only for these formats
+        from .report import documents  # plotting loads only for these formats
 
         render = documents.render_html if args.format == "html" else documents.render_markdown
         text = render(report, data=data, max_updates=args.max_updates_shown)
     else:
         text = render_text(report, max_updates=args.max_updates_shown)
     if args.output is not None:
-        from .documents import write_atomically
+        from .report.documents import write_atomically
 
         write_atomically(args.output, text, forbidden=[p for p in (args.data, args.trace) if p])
     else:
@@ -344,7 +344,7 @@ def _bounds(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .harness import run_check_command  # Hypothesis loads here, never on the verify path
+    from .harness.harness import run_check_command  # Hypothesis loads here, never on the verify path
 
     code, text = run_check_command(
         args.target, convention=args.convention, examples=args.examples, dtype=args.dtype, labels=args.labels,

@@ -31,12 +31,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .dataset import Dataset, load_dataset
-from .documents import render_html, render_markdown, write_atomically
+from .data.dataset import Dataset, load_dataset
+from .report.documents import render_html, render_markdown, write_atomically
 from .errors import InvalidArgument
-from .examples import example
-from .plots import available_figures, draw_figure, figure_svg
-from .report import render_json
+from .data.examples import example
+from .report.plots import available_figures, draw_figure, figure_svg
+from .report.record import render_json
 
 __all__ = ["ENTRIES", "GENERATED_BY", "GalleryEntry", "default_directory", "gallery_files", "iris_csv",
            "write_gallery"]

@@ -1,0 +1,499 @@
+"""Exact dual active-set method for ``min ½‖x‖²`` subject to ``a_k·x >= 1`` for every row ``a_k``.
+
+This is Goldfarb and Idnani's dual method specialised to the identity Hessian,
+without square roots: instead of a QR factorisation it keeps the inverse of
+the Gram matrix ``G = N·Nᵀ`` of the active rows ``N``, updated by the block
+formulas when a row joins or leaves, so every quantity is rational.
+
+The method walks through points that are optimal for a subset of the rows:
+``x = Σ_{j∈A} u_j·a_j`` with ``u >= 0`` and ``a_j·x = 1`` on the active set A.
+It picks a violated row p and moves along
+
+    z = a_p - Nᵀ·r,    r = G⁻¹·N·a_p        (z ⊥ every active row; r: a_p's shadow in span N)
+
+raising ``u_p`` and lowering ``u_j`` by ``t·r_j``. Either p becomes active (a
+full step: ½‖x‖² strictly increases, so no active set comes back and the
+method ends), an active multiplier reaches 0 and leaves (a partial step), or
+``z = 0`` with every ``r_j <= 0``: then ``a_p + Σ_j (-r_j)·a_j = 0`` is a
+nonnegative combination of rows summing to zero, and no x satisfies all the
+rows (for the perceptron's rows ``y_i·x~_i`` that is Gordan's certificate).
+
+In exact arithmetic this decides every instance. The same loop run in floats
+only proposes a starting active set; the exact run from it (or from nothing,
+if the proposal is not dual feasible exactly) is what decides.
+
+Every pass over all the rows is integer arithmetic: the rows are kept as
+integers over one common denominator, and a point x = X/D is compared with
+them as ``A_k·X >= L·D``. Floats only choose which row to look at first. The
+starting Gram matrix is inverted fraction-free (Bareiss), on integers too.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Protocol, Union, cast
+
+from ..errors import InvalidArgument
+
+Number = Union[Fraction, float]
+Key = Hashable
+
+#: Relative tolerance of the float proposal only; the exact run has none.
+_FLOAT_TOL = 1e-10
+
+
+class Constraints(Protocol):
+    """Rows ``a_k`` of ``a_k·x >= 1``, possibly generated on demand."""
+
+    dim: int
+    has_floats: bool
+    row_scale: int
+
+    def row(self, key: Key, exact: bool) -> Sequence[Number]:
+        """Row `key`, as Fractions when `exact`, else as floats."""
+
+    def scaled_row(self, key: Key) -> Sequence[int]:
+        """Row `key` times `row_scale`: integers."""
+
+    def most_violated(self, x: Sequence[Number], exact: bool) -> Key | None:
+        """A row with ``a·x < 1`` (exactly, when `exact`), or None when there is none."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a run of the method ended.
+
+    ``status`` is ``optimal`` (x is the minimiser; ``active`` and
+    ``multipliers`` satisfy ``x = Σ u_j·a_j``), ``infeasible`` (``combination``
+    holds rows and nonnegative coefficients summing to 1 whose combination is
+    0), ``time-limit`` or ``iteration-limit`` (x is the last iterate, which
+    solves the problem restricted to ``active``).
+    """
+
+    status: str
+    x: tuple[Number, ...]
+    active: tuple[Key, ...]
+    multipliers: tuple[Number, ...]
+    combination: tuple[tuple[Key, Number], ...]
+    n_iterations: int
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The exact outcome, and the float proposal's point (a candidate only) if one was made."""
+
+    exact: Outcome
+    proposal: tuple[float, ...] | None
+
+
+def _dot(a: Sequence[Number], b: Sequence[Number], zero: Number = Fraction(0)) -> Number:
+    return sum((p * q for p, q in zip(a, b)), zero)
+
+
+def _integer_inverse(matrix: list[list[int]], deadline: float | None = None) -> tuple[list[list[int]], int] | None:
+    """``(R, d)`` with ``matrix·R = d·I`` and d != 0, or None if singular (or time ran out).
+
+    Fraction-free Gauss-Jordan (Bareiss): every update ``(p·m_ij - m_ik·m_kj) / p_prev`` divides
+    exactly, since each entry is a minor of the matrix, so the work is on integers without gcds.
+    """
+    k = len(matrix)
+    work = [list(row) + [int(i == j) for j in range(k)] for i, row in enumerate(matrix)]
+    previous = 1
+    for col in range(k):
+        if deadline is not None and time.monotonic() > deadline:
+            return None
+        pivot = next((i for i in range(col, k) if work[i][col] != 0), None)
+        if pivot is None:
+            return None
+        work[col], work[pivot] = work[pivot], work[col]
+        p = work[col][col]
+        for i in range(k):
+            if i != col:
+                f = work[i][col]
+                work[i] = [(p * a - f * b) // previous for a, b in zip(work[i], work[col])]
+        previous = p
+    return [row[k:] for row in work], previous
+
+
+class _State:
+    """Active set A, its rows N, G⁻¹ = (N·Nᵀ)⁻¹, multipliers u and the point x = Nᵀ·u."""
+
+    def __init__(self, dim: int, exact: bool) -> None:
+        zero: Number = Fraction(0) if exact else 0.0
+        self.zero = zero
+        self.exact = exact
+        self.keys: list[Key] = []
+        self.rows: list[Sequence[Number]] = []
+        self.ginv: list[list[Number]] = []
+        self.u: list[Number] = []
+        self.x: list[Number] = [zero] * dim
+
+    def add(self, key: Key, row: Sequence[Number], r: list[Number], s: Number, u_new: Number) -> None:
+        # Block inverse of [[G, g], [gᵀ, c]] with r = G⁻¹g and Schur complement s = c - gᵀr = ‖z‖².
+        if self.exact:
+            self.ginv = [[gij + ri * rj / s for gij, rj in zip(grow, r)] + [-ri / s] for grow, ri in zip(self.ginv, r)]
+            self.ginv.append([-rj / s for rj in r] + [1 / s])
+        self.keys.append(key)
+        self.rows.append(row)
+        self.u.append(u_new)
+
+    def drop(self, l: int) -> None:
+        # Inverse of G without row and column l, from the inverse M of G: M' = M_rest - M_rl·M_lr / M_ll.
+        if self.exact:
+            m = self.ginv
+            pivot = m[l][l]
+            rest = [i for i in range(len(m)) if i != l]
+            self.ginv = [[m[i][j] - m[i][l] * m[l][j] / pivot for j in rest] for i in rest]
+        del self.keys[l], self.rows[l], self.u[l]
+
+
+def _warm_state(cons: Constraints, start: Sequence[Key], deadline: float | None) -> _State | None:
+    """The exact optimum on the rows `start` as a starting point, if it is dual feasible (u >= 0)."""
+    if not start:
+        return None
+    # With rows a = A/s (A integers), G = A·Aᵀ/s², so G⁻¹ = s²·R/d where A·Aᵀ·R = d·I.
+    scaled = [cons.scaled_row(key) for key in start]
+    inverse = _integer_inverse([[sum(map(operator.mul, a, b)) for b in scaled] for a in scaled], deadline)
+    if inverse is None:
+        return None
+    adjugate, det = inverse
+    factor = Fraction(cons.row_scale**2, det)
+    ginv = [[factor * v for v in row] for row in adjugate]
+    u = [factor * sum(row) for row in adjugate]  # u = G⁻¹·1: the active rows at exactly 1
+    if any(value < 0 for value in u):
+        return None
+    rows = [tuple(cons.row(key, True)) for key in start]
+    state = _State(cons.dim, True)
+    state.keys, state.rows = list(start), list(rows)
+    state.ginv, state.u = [list[Number](row) for row in ginv], list[Number](u)
+    state.x = [sum((uj * a[c] for uj, a in zip(u, rows)), Fraction(0)) for c in range(cons.dim)]
+    return state
+
+
+def _directions(state: _State, a: Sequence[Number]) -> tuple[list[Number], list[Number], Number]:
+    """Exactly: r = G⁻¹·N·a, the step z = a - Nᵀ·r (⊥ every active row) and ‖z‖² = z·a."""
+    zero = state.zero
+    g = [_dot(row, a, zero) for row in state.rows]
+    r = [_dot(grow, g, zero) for grow in state.ginv]
+    z = [ac - sum((rj * row[c] for rj, row in zip(r, state.rows)), zero) for c, ac in enumerate(a)]
+    return r, z, _dot(z, a, zero)
+
+
+def _float_directions(state: _State, a: Sequence[Number]) -> tuple[list[Number], list[Number], Number]:
+    """The same in floats, by least squares (stable where the Gram matrix is ill-conditioned)."""
+    import numpy as np
+
+    target = np.asarray(a, dtype=float)
+    if not state.rows:
+        return [], [float(v) for v in target], float(target @ target)
+    basis = np.asarray(state.rows, dtype=float).T
+    r = np.linalg.lstsq(basis, target, rcond=None)[0]
+    z = target - basis @ r
+    return [float(v) for v in r], [float(v) for v in z], float(z @ z)
+
+
+def run(
+    cons: Constraints,
+    *,
+    exact: bool,
+    start: Sequence[Key] = (),
+    deadline: float | None = None,
+    max_iterations: int | None = None,
+) -> Outcome:
+    """Run the dual method, exactly or (as a proposal) in floats.
+
+    Examples
+    --------
+    Two rows on the line, 2x >= 1 and x >= 1: the optimum is x = 1, where only the second is active.
+
+    >>> out = run(explicit_rows([(Fraction(2),), (Fraction(1),)]), exact=True)
+    >>> out.status, out.x, out.active, out.multipliers
+    ('optimal', (Fraction(1, 1),), (1,), (Fraction(1, 1),))
+    """
+    state = _warm_state(cons, start, deadline) if exact else None
+    if state is None:
+        state = _State(cons.dim, exact)
+    zero = state.zero
+    one: Number = Fraction(1) if exact else 1.0
+    iterations = 0
+
+    def outcome(status: str, combination: tuple[tuple[Key, Number], ...] = ()) -> Outcome:
+        return Outcome(status, tuple(state.x), tuple(state.keys), tuple(state.u), combination, iterations)
+
+    while True:
+        p = cons.most_violated(state.x, exact)
+        if p is None:
+            return outcome("optimal")
+        a = cons.row(p, exact)
+        a_sq = _dot(a, a, zero)
+        u_p = zero
+        while True:
+            iterations += 1
+            if deadline is not None and time.monotonic() > deadline:
+                return outcome("time-limit")
+            if max_iterations is not None and iterations > max_iterations:
+                return outcome("iteration-limit")
+            r, z, z_sq = _directions(state, a) if exact else _float_directions(state, a)
+            # Partial step length: the first active multiplier to reach zero as u_j falls by t·r_j.
+            leave, t_partial = None, None
+            for j, (uj, rj) in enumerate(zip(state.u, r)):
+                if rj > (0 if exact else _FLOAT_TOL):
+                    ratio = uj / rj
+                    if t_partial is None or ratio < t_partial:
+                        leave, t_partial = j, ratio
+            if z_sq <= (0 if exact else _FLOAT_TOL**2 * a_sq):
+                if t_partial is None:
+                    # a_p = Σ r_j·a_j with every r_j <= 0: a nonnegative combination that is zero.
+                    weights = [(p, one)] + [(key, -rj) for key, rj in zip(state.keys, r) if rj != 0]
+                    total = sum((w for _, w in weights), zero)
+                    return outcome("infeasible", tuple((key, w / total) for key, w in weights))
+                step: Number = t_partial
+                full = False  # a_p lies in span N: only the multipliers move
+            else:
+                t_full = (1 - _dot(a, state.x, zero)) / z_sq  # > 0: row p is violated
+                full = t_partial is None or t_full <= t_partial
+                step = t_full if t_partial is None or full else t_partial
+                state.x = [xc + step * zc for xc, zc in zip(state.x, z)]
+            if not exact and not math.isfinite(step):
+                raise ArithmeticError(f"the float proposal diverged (step {step})")
+            state.u = [uj - step * rj for uj, rj in zip(state.u, r)]
+            u_p += step
+            if full:
+                state.add(p, a, r, z_sq, u_p)  # row p is now active, at exactly 1
+                break
+            assert leave is not None
+            state.u[leave] = zero  # exactly zero already in exact arithmetic; pinned for floats
+            state.drop(leave)
+
+
+def solve(cons: Constraints, *, deadline: float | None = None) -> Solution:
+    """Propose an active set in floats (if the rows convert), then decide exactly from it.
+
+    The proposal saves exact iterations on large data; it can be wrong in
+    any way without harm, since the exact run starts from it only if it is
+    exactly dual feasible and then continues to the exact optimum.
+    """
+    proposal: Outcome | None = None
+    if cons.has_floats:
+        # The proposal gets at most half of the time left, and a bounded number of steps.
+        budget = None if deadline is None else time.monotonic() + (deadline - time.monotonic()) / 2
+        try:
+            proposal = run(cons, exact=False, deadline=budget, max_iterations=50 * cons.dim + 500)
+        except (ArithmeticError, ValueError):
+            proposal = None
+    # An infeasible proposal's active set is dual feasible too: the exact run may confirm it quickly.
+    start = proposal.active if proposal is not None and proposal.status in ("optimal", "infeasible") else ()
+    exact = run(cons, exact=True, start=start, deadline=deadline)
+    point = tuple(float(v) for v in proposal.x) if proposal is not None else None
+    if point is not None and not all(math.isfinite(v) for v in point):
+        point = None
+    return Solution(exact, point)
+
+
+def deadline_after(time_limit: float | None) -> float | None:
+    """The monotonic clock's reading `time_limit` seconds from now (None: no limit)."""
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
+        raise InvalidArgument(f"time_limit={time_limit!r} must be a number of seconds > 0")
+    return time.monotonic() + time_limit
+
+
+def rationalize(point: Sequence[float]) -> tuple[Fraction, ...]:
+    """A float point as nearby short rationals: a candidate only, every use of it is checked exactly."""
+    return tuple(Fraction(v).limit_denominator(10**12) for v in point)
+
+
+def combination_by_row(outcome: Outcome, n_rows: int) -> tuple[Fraction, ...]:
+    """An infeasible outcome's combination of explicit rows as one coefficient per row."""
+    lam = [Fraction(0)] * n_rows
+    for key, weight in outcome.combination:
+        lam[cast(int, key)] += exact(weight)
+    return tuple(lam)
+
+
+def exact(value: Number) -> Fraction:
+    """`value`, checked to be a Fraction: no float may reach an exact result unnoticed."""
+    if not isinstance(value, Fraction):
+        raise TypeError(f"value={value!r} of type {type(value).__name__} in an exact result")
+    return value
+
+
+def exact_vector(values: Sequence[Number]) -> tuple[Fraction, ...]:
+    """`values`, each checked by `exact`."""
+    return tuple(exact(v) for v in values)
+
+
+# --- exact data as integers over one denominator ---------------------------------------------------
+
+
+def integer_matrix(rows: Sequence[Sequence[Fraction]]) -> tuple[list[tuple[int, ...]], int]:
+    """``(A, L)`` with ``rows[i][j] == A[i][j]/L`` exactly: integers over one least common denominator.
+
+    With the rows in this form a whole pass of exact comparisons ``row·w >= c`` is
+    integer arithmetic: for w = W/D it is ``A[i]·W >= c·L·D``.
+
+    Examples
+    --------
+    >>> integer_matrix([(Fraction(1, 2), Fraction(1, 3)), (Fraction(2), Fraction(0))])
+    ([(3, 2), (12, 0)], 6)
+    """
+    scale = 1
+    for row in rows:
+        for v in row:
+            scale = scale * v.denominator // math.gcd(scale, v.denominator)
+    return [tuple(v.numerator * (scale // v.denominator) for v in row) for row in rows], scale
+
+
+def integer_vector(values: Sequence[Fraction]) -> tuple[tuple[int, ...], int]:
+    """``(W, D)`` with ``values == W/D`` exactly, D > 0."""
+    rows, scale = integer_matrix([values])
+    return rows[0], scale
+
+
+def scaled_augmented(X: Sequence[Sequence[Fraction]], y: Sequence[int]) -> tuple[list[tuple[int, ...]], int]:
+    """``(A, L)`` with ``A[i] = y_i·L·(1, x_i)`` integers, so that ``y_i·w·x~_i = A[i]·w / L``."""
+    N, scale = integer_matrix(X)
+    return [tuple(label * v for v in (scale, *row)) for row, label in zip(N, y)], scale
+
+
+def _dot_int(a: Sequence[int], b: Sequence[int]) -> int:
+    return sum(map(operator.mul, a, b))
+
+
+def margins(A: Sequence[Sequence[int]], scale: int, w: Sequence[Fraction]) -> tuple[list[int], int]:
+    """``(M, E)`` with ``A[i]·w / scale == M[i]/E`` for every i: all margins over one denominator E > 0."""
+    W, D = integer_vector(w)
+    return [_dot_int(row, W) for row in A], scale * D
+
+
+def _float_matrix(A: Sequence[Sequence[int]], scale: int) -> Any | None:
+    """A/scale in float64, or None when a value does not fit (the exact method then works alone)."""
+    import numpy as np
+
+    try:
+        converted = np.array([[v / scale for v in row] for row in A], dtype=float)
+    except OverflowError:
+        return None
+    return converted if converted.size and np.isfinite(converted).all() else None
+
+
+def _float_point(x: Sequence[Number]) -> Any | None:
+    import numpy as np
+
+    try:
+        point = np.array([float(v) for v in x], dtype=float)
+    except OverflowError:
+        return None
+    return point if np.isfinite(point).all() else None
+
+
+# --- the two families of rows the toolkit needs --------------------------------------------------
+
+
+class _ExplicitRows:
+    """Rows ``A[k]/L``, keyed by k.
+
+    Floats only screen which row to try first; whether it is violated, and
+    that none is, is decided on integers: ``a·x >= 1`` iff ``A[k]·X >= L·D`` for x = X/D.
+    """
+
+    def __init__(self, A: Sequence[Sequence[int]], scale: int) -> None:
+        self.A = [tuple(r) for r in A]
+        self.scale = self.row_scale = scale
+        self.dim = len(self.A[0])
+        self.floats: Any = _float_matrix(self.A, scale)
+        self.has_floats = self.floats is not None
+
+    def scaled_row(self, key: Key) -> Sequence[int]:
+        return self.A[cast(int, key)]
+
+    def row(self, key: Key, exact: bool) -> Sequence[Number]:
+        k = cast(int, key)
+        if exact:
+            return tuple(Fraction(v, self.scale) for v in self.A[k])
+        return [float(v) for v in self.floats[k]]
+
+    def most_violated(self, x: Sequence[Number], exact: bool) -> Key | None:
+        point = None if self.floats is None else _float_point(x)
+        values = None if point is None else self.floats @ point
+        if not exact:
+            if values is None:
+                raise ArithmeticError("the rows or the point do not convert to float")
+            worst = int(values.argmin())
+            return worst if values[worst] < 1 - _FLOAT_TOL * (1 + abs(values[worst])) else None
+        X, D = integer_vector(exact_vector(x))
+        one = self.scale * D  # a·x >= 1 iff A[k]·X >= one
+        if values is not None:
+            guess = int(values.argmin())
+            if _dot_int(self.A[guess], X) < one:
+                return guess
+        exact_values = [_dot_int(row, X) for row in self.A]
+        worst = min(range(len(exact_values)), key=exact_values.__getitem__)
+        return worst if exact_values[worst] < one else None
+
+
+class _PairRows:
+    """The rows ``(x_i - x_j)/2`` for every positive sample i and negative sample j, made on demand.
+
+    ``min ½‖v‖²`` subject to these is the free-bias SVM ``min ‖v‖²``,
+    ``y_i·(v·x_i + b) >= 1``: a pair row says the two classes' scores are 2 apart.
+    The most violated pair is the lowest-scoring positive with the highest-scoring negative.
+    """
+
+    def __init__(self, N: Sequence[Sequence[int]], scale: int, y: Sequence[int]) -> None:
+        self.N = [tuple(r) for r in N]
+        self.scale = scale
+        self.row_scale = 2 * scale
+        self.pos = [i for i, label in enumerate(y) if label > 0]
+        self.neg = [i for i, label in enumerate(y) if label < 0]
+        self.dim = len(self.N[0])
+        self.floats: Any = _float_matrix(self.N, scale)
+        self.has_floats = self.floats is not None
+
+    def scaled_row(self, key: Key) -> Sequence[int]:
+        i, j = cast("tuple[int, int]", key)
+        return tuple(a - b for a, b in zip(self.N[i], self.N[j]))
+
+    def row(self, key: Key, exact: bool) -> Sequence[Number]:
+        i, j = cast("tuple[int, int]", key)
+        if exact:
+            return tuple(Fraction(a - b, 2 * self.scale) for a, b in zip(self.N[i], self.N[j]))
+        return [float(a - b) / 2 for a, b in zip(self.floats[i], self.floats[j])]
+
+    def most_violated(self, x: Sequence[Number], exact: bool) -> Key | None:
+        if not exact:
+            point = None if self.floats is None else _float_point(x)
+            if point is None:
+                raise ArithmeticError("the samples or the point do not convert to float")
+            s = self.floats @ point
+            i = min(self.pos, key=s.__getitem__)
+            j = max(self.neg, key=s.__getitem__)
+            gap = (s[i] - s[j]) / 2
+            return (i, j) if gap < 1 - _FLOAT_TOL * (1 + abs(gap)) else None
+        X, D = integer_vector(exact_vector(x))
+        scores = [_dot_int(row, X) for row in self.N]  # v·x_k = scores[k] / (L·D)
+        i = min(self.pos, key=scores.__getitem__)
+        j = max(self.neg, key=scores.__getitem__)
+        return (i, j) if scores[i] - scores[j] < 2 * self.scale * D else None
+
+
+def explicit_rows(rows: Sequence[Sequence[Fraction]]) -> Constraints:
+    """Constraints ``rows[k]·x >= 1``, keyed by k."""
+    return _ExplicitRows(*integer_matrix(rows))
+
+
+def augmented_rows_constraints(X: Sequence[Sequence[Fraction]], y: Sequence[int]) -> Constraints:
+    """Constraints ``y_i·w·x~_i >= 1`` with x~ = (1, x), keyed by sample index."""
+    return _ExplicitRows(*scaled_augmented(X, y))
+
+
+def pair_rows(X: Sequence[Sequence[Fraction]], y: Sequence[int]) -> Constraints:
+    """Constraints ``(x_i - x_j)/2·v >= 1`` for positive i and negative j, keyed by (i, j)."""
+    N, scale = integer_matrix(X)
+    return _PairRows(N, scale, y)

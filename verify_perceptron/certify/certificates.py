@@ -1,0 +1,81 @@
+"""Certificates of (non-)separability that anyone can check exactly.
+
+A run that returns to the same weights at two epoch boundaries e1 < e2 has
+added nothing over the epochs in between: Σ_j a·y_j·x~_j = 0 over the
+mistakes j of those epochs. Counting mistakes per sample, m_i, and
+normalising, λ = m/Σm is a certificate in Gordan's alternative:
+
+    λ >= 0,  Σ λ_i = 1,  Σ λ_i·y_i·x~_i = 0,
+
+which no strict separator w can survive (it would give 0 = w·Σλ_i y_i x~_i > 0).
+So a cycle is a proof, checkable in one line of arithmetic, that the data are
+not linearly separable, and that the perceptron can never converge on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from ..data.dataset import Dataset
+from ..data.trace import Trace
+
+__all__ = ["certificate_from_cycle", "gordan_defect"]
+
+
+def certificate_from_cycle(trace: Trace) -> tuple[Fraction, ...] | None:
+    """λ from the mistakes made during the repeated epochs, or None if the run did not cycle.
+
+    Examples
+    --------
+    >>> from verify_perceptron.run.reference import train
+    >>> from verify_perceptron.data.examples import example
+    >>> [str(v) for v in certificate_from_cycle(train(example("xor")))]
+    ['1/4', '1/4', '1/4', '1/4']
+    """
+    if trace.cycle is None:
+        return None
+    if trace.cycle_mistakes is not None:  # counted by the engine, whatever updates it kept
+        counts = list(trace.cycle_mistakes)
+    elif trace.updates_truncated:
+        return None  # the mistakes of the repeated epochs are not all in the record
+    else:
+        first, last = trace.cycle
+        counts = [0] * len(trace.mistakes_per_sample)
+        for update in trace.updates:
+            if first < update.epoch <= last:
+                for j in update.samples:
+                    counts[j] += 1
+    total = sum(counts)
+    return tuple(Fraction(c, total) for c in counts)
+
+
+def gordan_defect(data: Dataset, lam: Sequence[Fraction]) -> str | None:
+    """None when λ is a valid non-separability certificate for `data`, else what is wrong with it.
+
+    The augmented sample is (1, x); a bias input of -1 flips one coordinate
+    of the sum and leaves it zero or not alike, so this serves every convention.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> q = Fraction(1, 4)
+    >>> gordan_defect(example("xor"), [q, q, q, q]) is None
+    True
+    >>> gordan_defect(example("and"), [q, q, q, q])
+    'Σ λ_i·y_i·x~_i = [-1/2, 0, 0], not 0'
+    """
+    if len(lam) != data.n_samples:
+        return f"λ has {len(lam)} entries for {data.n_samples} samples"
+    for i, value in enumerate(lam):
+        if value < 0:
+            return f"λ_{i} = {value} < 0"
+    if sum(lam, Fraction(0)) != 1:
+        return f"Σ λ_i = {sum(lam, Fraction(0))}, not 1"
+    total = [Fraction(0)] * (data.n_features + 1)
+    for value, x, y in zip(lam, data.X, data.y):
+        for j, xj in enumerate((Fraction(1), *x)):
+            total[j] += value * y * xj
+    if any(total):
+        return "Σ λ_i·y_i·x~_i = [" + ", ".join(map(str, total)) + "], not 0"
+    return None

@@ -1,0 +1,168 @@
+"""Exact integer linear algebra on NumPy arrays, with proven overflow guards.
+
+A float64 holds every integer below 2^53 exactly, and a sum or product of
+such integers is computed exactly as long as its exact value stays below
+2^53 in magnitude (IEEE 754 rounds only results it cannot represent). For a
+matrix-vector product Z·w every product and every partial sum, in whatever
+order BLAS adds them, is bounded by Σ_j |z_j|·|w_j| <= ‖z‖·‖w‖ (Cauchy-Schwarz).
+So ``‖w‖²·max_i ‖z_i‖² < 2^106`` proves the float64 product exact, and
+``< 2^126`` does the same for int64 (bound 2^63). Beyond that, Python's
+arbitrary-precision integers (dtype object) are exact at any size.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..run import kernel as _kernel
+
+__all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "ExactMatrix", "row_norms_sq", "exact_sum"]
+
+#: ‖w‖²·max‖z‖² below this proves a float64 product of integer arrays exact.
+FLOAT_EXACT_SQ = 2**106
+#: ‖w‖²·max‖z‖² below this proves an int64 product free of overflow.
+INT64_EXACT_SQ = 2**126
+
+
+def _biggest(matrix: Any) -> int:
+    """max |entry| of an integer array (0 when empty), without a temporary copy."""
+    return max(int(matrix.max(initial=0)), -int(matrix.min(initial=0)))
+
+
+def row_norms_sq(matrix: Any, biggest: int | None = None) -> Any:
+    """Exact ‖z_i‖² of each row of an integer matrix: int64 where every one provably fits, else Python ints.
+
+    `biggest`, max |entry| or an upper bound on it, is computed when not given.
+
+    Examples
+    --------
+    >>> row_norms_sq(np.array([[3, 4], [1, -1]])).tolist()
+    [25, 2]
+    """
+    if matrix.dtype != object:
+        biggest = _biggest(matrix) if biggest is None else biggest
+        if biggest * biggest * max(matrix.shape[1], 1) < 2**63:
+            return np.einsum("ij,ij->i", matrix, matrix, dtype=np.int64)
+    return np.array([sum(int(v) * int(v) for v in row) for row in matrix.tolist()], dtype=object)
+
+
+def exact_sum(values: Any) -> int:
+    """The exact sum of an integer array, as a Python int (int64 sums only where they cannot overflow).
+
+    Examples
+    --------
+    >>> exact_sum(np.array([2**62, 2**62, 2**62]))
+    13835058055282163712
+    """
+    if values.dtype != object and values.size and max(int(values.max()), -int(values.min())) * values.size < 2**63:
+        return int(values.sum())
+    return sum(values.tolist())
+
+
+class ExactMatrix:
+    """An integer matrix whose products with integer vectors are exact, and fast when they can be.
+
+    It keeps the float64 copy when every entry fits in 53 bits, and chooses
+    per product the fastest representation that the guard proves exact.
+    `norms` (the exact ‖z_i‖², int64 or Python ints) and `biggest` (an
+    upper bound on max |entry|) may be passed when the caller knows them.
+
+    Examples
+    --------
+    >>> m = ExactMatrix(np.array([[1, 2], [3, 4]]))
+    >>> m.matvec([5, -6], slice(0, 2), norm_sq=61)
+    [-7, -9]
+    >>> m.matvec([2**80, 0], slice(0, 1), norm_sq=2**160)
+    [1208925819614629174706176]
+    """
+
+    def __init__(self, matrix: Any, *, norms: Any = None, biggest: int | None = None) -> None:
+        # Integers of 16, 32 or 64 bits as they come (products run in int64), others as int64.
+        narrow = matrix.dtype in (np.int16, np.int32, np.int64)
+        self.exact = matrix if matrix.dtype == object or narrow else matrix.astype(np.int64)
+        if self.exact.dtype != object and biggest is None:
+            biggest = _biggest(self.exact)
+        #: ‖z_i‖² per row, exactly: int64 where that provably fits, else Python ints.
+        self.norms = row_norms_sq(self.exact, biggest) if norms is None else norms
+        self.max_norm_sq = int(self.norms.max(initial=0)) if self.norms.size else 0
+        # Whether a float64 copy would hold every entry exactly; the copy itself is made on first use.
+        self.float_exact = biggest is not None and biggest < 2**53
+        # The last product, by direction: the checks ask for the final weights' scores several times.
+        self._last: tuple[tuple[int, ...], Any] | None = None
+        self._as_float: Any = None
+        self._as_object: Any = None
+        self._norms_list: list[int] | None = None
+
+    @property
+    def norms_sq(self) -> list[int]:
+        """`norms` as a list of Python ints."""
+        if self._norms_list is None:
+            self._norms_list = self.norms.tolist()
+        return self._norms_list
+
+    @property
+    def as_float(self) -> Any:
+        """The float64 copy (None when an entry has 53 bits or more), built on first use."""
+        if self._as_float is None and self.float_exact:
+            self._as_float = self.exact.astype(np.float64)
+        return self._as_float
+
+    def backend(self, norm_sq: int) -> str:
+        """``float64``, ``int64`` or ``object``: the fastest exact one for a vector of squared norm `norm_sq`."""
+        bound = norm_sq * self.max_norm_sq
+        if self.float_exact and bound < FLOAT_EXACT_SQ:
+            return "float64"
+        if self.exact.dtype != object and bound < INT64_EXACT_SQ:
+            return "int64"
+        return "object"
+
+    def rows(self, kind: str) -> Any:
+        """The matrix in representation `kind` (``float64``, ``int64`` or ``object``)."""
+        if kind == "float64" and self.float_exact:
+            return self.as_float
+        if kind == "int64" and self.exact.dtype != object:
+            return self.exact
+        if kind != "object":
+            raise ValueError(f"kind={kind!r} is not available for this matrix")
+        if self._as_object is None:
+            self._as_object = self.exact.astype(object)
+        return self._as_object
+
+    def products(self, vector: Sequence[int], *, norm_sq: int) -> Any:
+        """Exact ``matrix @ vector`` as an array: int64 where the guard proves it fits, else Python ints.
+
+        Examples
+        --------
+        >>> m = ExactMatrix(np.array([[1, 2], [3, 4]]))
+        >>> m.products([5, -6], norm_sq=61).tolist()
+        [-7, -9]
+        """
+        values = [int(v) for v in vector]
+        g = math.gcd(*values) or 1
+        direction = tuple(v // g for v in values)
+        fits = self.exact.dtype != object and norm_sq * self.max_norm_sq < INT64_EXACT_SQ
+        if self._last is not None and self._last[0] == direction:
+            product = self._last[1]
+        else:
+            if self.exact.dtype != object and (norm_sq // (g * g)) * self.max_norm_sq < INT64_EXACT_SQ:
+                vector64 = np.asarray(direction, dtype=np.int64)
+                if _kernel.scores is not None and self.norms.dtype == np.int64 and self.exact.flags.c_contiguous:
+                    product = np.empty(len(self.exact), dtype=np.int64)
+                    _kernel.scores(self.exact, vector64, self.norms, product)  # checks the guard itself
+                else:  # int64 arithmetic on rows of any width, without a widened copy of the matrix
+                    product = np.einsum("ij,j->i", self.exact, vector64, dtype=np.int64)
+            else:
+                product = self.rows("object") @ np.asarray(direction, dtype=object)
+            self._last = (direction, product)
+        if not fits:
+            product = product.astype(object)
+        # g·(Z·direction), exactly; in int64 only when the guard bounds every |z_i·vector| below 2^63
+        return product * g if g > 1 else product.copy()
+
+    def matvec(self, vector: Any, rows: slice, *, norm_sq: int) -> list[int]:
+        """Exact ``matrix[rows] @ vector`` as Python ints; `norm_sq` must be ``‖vector‖²`` (exactly)."""
+        return self.products(vector, norm_sq=norm_sq)[rows].tolist()

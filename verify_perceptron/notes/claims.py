@@ -1,0 +1,496 @@
+"""The claims the convergence proofs make about the k-th update, as data.
+
+A `Claim` says ``lhs <= rhs`` about named quantities of one update (``w_ws``
+is w_k·w*, ``w_sq`` is ‖w_k‖², ...). Its two sides are plain Python
+functions of a namespace of quantities, so the same claim is evaluated with
+exact `Fraction` values at every update by `verify_perceptron.check.checker`, and
+with SymPy symbols by the symbolic proofs: the runtime check and the proof
+step are one object and cannot drift apart.
+
+Quantities of update k (online: one mistake; batch: ``n`` mistakes at once)
+---------------------------------------------------------------------------
+``a``           step size: w_k - w_{k-1} = a·Σ y_j·x~_j (η; 2η for hard-limiter; ε; λ; 1)
+``k``           updates so far; ``N`` mistakes so far (Σ_μ N_μ); ``n`` mistakes in this update
+``gamma``       min_i y_i·w*·x~_i, the separator's unnormalised margin
+``R_sq``        max_i ‖x~_i‖²;  ``beta`` = Σ_i ‖x~_i‖² (note 003)
+``ws_sq``       ‖w*‖²;  ``bound`` the note's mistake bound
+``w_ws``        w_k·w*;  ``prev_w_ws`` w_{k-1}·w*
+``w_sq``        ‖w_k‖²;  ``prev_w_sq`` ‖w_{k-1}‖²
+``step_sq``     ‖a·Σ_j y_j·x~_j‖², the squared length of the update the rule prescribes
+``sum_N_xsq``   Σ_μ N_μ·‖x~_μ‖² (note 003's a-posteriori form)
+``sum_n_sq``    Σ over updates of n² (batch);  ``n_max`` the largest n so far
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+import functools
+import math
+from types import SimpleNamespace
+from typing import Any
+
+__all__ = ["Claim", "CLAIMS", "UNITS", "QUANTITIES", "OPS", "claims_for", "claim_unit", "compile_slacks",
+           "compile_program"]
+
+#: How each quantity scales when the checker works in integers: with samples scaled by L (so
+#: x~ = X/L), weights w = (a/L)·W and a separator w* = W*/M, a quantity's true value is its
+#: integer value times a**p / (L**q · M**r), for (p, q, r) below. Every claim is homogeneous in
+#: these units (each side scales alike), so its sign can be decided on the integers.
+UNITS: dict[str, tuple[int, int, int]] = {
+    "a": (1, 0, 0),
+    "k": (0, 0, 0), "N": (0, 0, 0), "n": (0, 0, 0), "n_max": (0, 0, 0), "sum_n_sq": (0, 0, 0), "bound": (0, 0, 0),
+    "gamma": (0, 1, 1),
+    "w_ws": (1, 1, 1), "prev_w_ws": (1, 1, 1),
+    "w_sq": (2, 2, 0), "prev_w_sq": (2, 2, 0), "step_sq": (2, 2, 0),
+    "sum_N_xsq": (0, 2, 0), "R_sq": (0, 2, 0), "beta": (0, 2, 0),
+    "ws_sq": (0, 0, 2),
+}
+
+Side = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """``lhs(q) <= rhs(q)`` at every update, with the proof it comes from.
+
+    Attributes
+    ----------
+    name : str
+        Stable identifier, used in reports and JSON.
+    text : str
+        The claim in the notation of this package.
+    source : str
+        Which note(s) and which step of their proof make it.
+    lhs, rhs : callable
+        Functions of a quantity namespace (attributes as in the module docstring).
+    uses : tuple of str
+        The quantities it reads, shown when it fails.
+    needs_separator : bool
+        True when it speaks about w*.
+    modes : tuple of str
+        The modes it is a theorem for.
+    conventions : tuple of str
+        The conventions whose notes make it (empty: all five).
+    """
+
+    name: str
+    text: str
+    source: str
+    lhs: Side
+    rhs: Side
+    uses: tuple[str, ...]
+    needs_separator: bool = True
+    modes: tuple[str, ...] = ("online", "batch")
+    conventions: tuple[str, ...] = ()
+
+    def slack(self, q: Any) -> Any:
+        """``rhs - lhs``: >= 0 exactly when the claim holds."""
+        return self.rhs(q) - self.lhs(q)
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        "lower-bound-step",
+        "w_k·w* - w_{k-1}·w* >= n·a·γ",
+        "all notes: each mistake adds a·y·x~·w* >= a·γ (000 eq. before (2), 001, 002 step 1, 003 numerator, 004)",
+        lambda q: q.n * q.a * q.gamma,
+        lambda q: q.w_ws - q.prev_w_ws,
+        ("n", "a", "gamma", "w_ws", "prev_w_ws"),
+    ),
+    Claim(
+        "lower-bound",
+        "w_k·w* >= N·a·γ",
+        "000 eq. (2) w_k·w_opt >= kγ; 001 w0·w(n+1) >= nα; 002 (1); 003 w·ŵ >= εN|ŵ|D; 004 >= kρ",
+        lambda q: q.N * q.a * q.gamma,
+        lambda q: q.w_ws,
+        ("N", "a", "gamma", "w_ws"),
+    ),
+    Claim(
+        "upper-bound-step",
+        "‖w_k‖² <= ‖w_{k-1}‖² + ‖a·Σ y·x~‖²",
+        "all notes: the cross term 2a·y·w_{k-1}·x~ <= 0 on a mistake (000, 001, 002 step 2, 003, 004)",
+        lambda q: q.w_sq,
+        lambda q: q.prev_w_sq + q.step_sq,
+        ("w_sq", "prev_w_sq", "step_sq"),
+        needs_separator=False,
+    ),
+    Claim(
+        "upper-bound-per-sample",
+        "‖w_k‖² <= a²·Σ_μ N_μ·‖x~_μ‖²",
+        "003: |w|² <= ε²·Σ_μ N_μ|x^μ|²; 001: ‖w(n+1)‖² <= Σ_k ‖x(k)‖²",
+        lambda q: q.w_sq,
+        lambda q: q.a**2 * q.sum_N_xsq,
+        ("w_sq", "a", "sum_N_xsq"),
+        needs_separator=False,
+        modes=("online",),
+    ),
+    Claim(
+        "upper-bound",
+        "‖w_k‖² <= N·a²·R²",
+        "000 eq. (3) ‖w_k‖² <= kR²; 001 <= nβ²; 002 (2) w·w <= M; 004 <= k(1+M²)",
+        lambda q: q.w_sq,
+        lambda q: q.N * q.a**2 * q.R_sq,
+        ("w_sq", "N", "a", "R_sq"),
+        needs_separator=False,
+        modes=("online",),
+    ),
+    Claim(
+        "upper-bound-batch",
+        "‖w_k‖² <= a²·R²·Σ n²",
+        "batch form (derived here: a batch of n mistakes has length <= a·n·R); the notes prove only the online form",
+        lambda q: q.w_sq,
+        lambda q: q.a**2 * q.R_sq * q.sum_n_sq,
+        ("w_sq", "a", "R_sq", "sum_n_sq"),
+        needs_separator=False,
+        modes=("batch",),
+    ),
+    Claim(
+        "cauchy-schwarz",
+        "(w_k·w*)² <= ‖w_k‖²·‖w*‖²",
+        "000 eq. (4), 001, 002 (cos θ <= 1), 003 (cos φ <= 1), 004",
+        lambda q: q.w_ws**2,
+        lambda q: q.w_sq * q.ws_sq,
+        ("w_ws", "w_sq", "ws_sq"),
+    ),
+    Claim(
+        "mistake-bound",
+        "N <= B (the note's bound)",
+        "000 eq. (5), 001 n_max, 002 M <= 1/γ², 003 N <= β/D², 004 theorem",
+        lambda q: q.N,
+        lambda q: q.bound,
+        ("N", "bound"),
+        modes=("online",),
+    ),
+    Claim(
+        "mistake-bound-batch",
+        "N <= n_max·B",
+        "batch form (derived here: γ²(Σn)² <= ‖w*‖²R²Σn² <= ‖w*‖²R²·n_max·Σn); the notes prove only the online form",
+        lambda q: q.N,
+        lambda q: q.n_max * q.bound,
+        ("N", "n_max", "bound"),
+        modes=("batch",),
+    ),
+    Claim(
+        "quadratic-lower-bound",
+        "‖w_k‖²·‖w*‖² >= (N·a·α)²",
+        "001 Lower Bound Derivation: ‖w(n+1)‖² >= n²α²/‖w0‖² (here with general η, a = 2η)",
+        lambda q: (q.N * q.a * q.gamma) ** 2,
+        lambda q: q.w_sq * q.ws_sq,
+        ("N", "a", "gamma", "w_sq", "ws_sq"),
+        conventions=("hard-limiter",),
+    ),
+    Claim(
+        "upper-bound-sum",
+        "‖w_k‖² <= a²·N·β",
+        "003 Denominator: |w|² <= ε²·N·Σ_μ |x^μ|² = ε²Nβ",
+        lambda q: q.w_sq,
+        lambda q: q.a**2 * q.N * q.beta,
+        ("w_sq", "a", "N", "beta"),
+        needs_separator=False,
+        modes=("online",),
+        conventions=("sum-norm",),
+    ),
+    Claim(
+        "angle",
+        "(w·ŵ)²·β >= γ²·N·‖w‖²  (cos²φ >= D²·N/β)",
+        "003: cos φ >= D·sqrt(N/β), squared (both sides are >= 0)",
+        lambda q: q.gamma**2 * q.N * q.w_sq,
+        lambda q: q.w_ws**2 * q.beta,
+        ("gamma", "N", "w_sq", "w_ws", "beta"),
+        modes=("online",),
+        conventions=("sum-norm",),
+    ),
+)
+
+
+def claims_for(convention: str, mode: str) -> list[Claim]:
+    """The claims that are theorems for this convention and mode, in report order.
+
+    Examples
+    --------
+    >>> [c.name for c in claims_for("sum-norm", "online")][-2:]
+    ['upper-bound-sum', 'angle']
+    """
+    return [c for c in CLAIMS if mode in c.modes and (not c.conventions or convention in c.conventions)]
+
+
+#: Every quantity a claim may read, in the order `compile_slacks`'s function takes them.
+QUANTITIES: tuple[str, ...] = tuple(sorted(UNITS))
+
+
+class _Traced:
+    """Arithmetic on names, recorded as Python source (how `compile_slacks` reads a claim)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    @staticmethod
+    def _of(value: object) -> str:
+        if isinstance(value, _Traced):
+            return value.source
+        if isinstance(value, int) and not isinstance(value, bool):
+            return repr(value)
+        if isinstance(value, Fraction):
+            return f"_F({value.numerator}, {value.denominator})"
+        raise TypeError(f"claims may combine quantities with integers and Fractions only, not {value!r}")
+
+    def _op(self, op: str, other: object, reflected: bool = False) -> _Traced:
+        left, right = (self._of(other), self.source) if reflected else (self.source, self._of(other))
+        return _Traced(f"({left} {op} {right})")
+
+    def __add__(self, other: object) -> _Traced:
+        return self._op("+", other)
+
+    def __radd__(self, other: object) -> _Traced:
+        return self._op("+", other, True)
+
+    def __sub__(self, other: object) -> _Traced:
+        return self._op("-", other)
+
+    def __rsub__(self, other: object) -> _Traced:
+        return self._op("-", other, True)
+
+    def __mul__(self, other: object) -> _Traced:
+        return self._op("*", other)
+
+    def __rmul__(self, other: object) -> _Traced:
+        return self._op("*", other, True)
+
+    def __truediv__(self, other: object) -> _Traced:
+        # Exact division: an int numerator becomes a Fraction first, never a float.
+        return _Traced(f"(_F({self.source}) / {self._of(other)})")
+
+    def __rtruediv__(self, other: object) -> _Traced:
+        return _Traced(f"(_F({self._of(other)}) / {self.source})")
+
+    def __pow__(self, other: object) -> _Traced:
+        return self._op("**", other)
+
+    def __neg__(self) -> _Traced:
+        return _Traced(f"(-{self.source})")
+
+
+def compile_slacks(claims: Sequence[Claim]) -> Callable[..., tuple[Any, ...]]:
+    """One function computing every claim's slack from the quantities, positionally.
+
+    Each claim is traced once (its sides called on recording stand-ins) into
+    plain Python arithmetic, so the checker pays one call per update rather
+    than two per claim; the arithmetic is the claim's own, exact on ints and
+    Fractions alike.
+
+    Examples
+    --------
+    >>> slacks = compile_slacks([c for c in CLAIMS if c.name == "upper-bound"])
+    >>> values = dict.fromkeys(QUANTITIES, 0) | {"w_sq": 5, "N": 2, "a": 1, "R_sq": 3}
+    >>> slacks(*(values[name] for name in QUANTITIES))
+    (1,)
+    """
+    return _slacks_function(tuple(claims))
+
+
+@functools.lru_cache(maxsize=64)
+def _slacks_function(claims: tuple[Claim, ...]) -> Callable[..., tuple[Any, ...]]:
+    """`compile_slacks`'s work, done once per set of claims (checkers are made often, claims rarely change)."""
+    q = SimpleNamespace(**{name: _Traced(name) for name in QUANTITIES})
+    bodies = [f"{_Traced._of(c.rhs(q))} - {_Traced._of(c.lhs(q))}" for c in claims]
+    source = f"def slacks({', '.join(QUANTITIES)}):\n    return ({''.join(b + ', ' for b in bodies)})\n"
+    namespace: dict[str, Any] = {"_F": Fraction}
+    exec(compile(source, "<claims>", "exec"), namespace)  # source built above from the claims only
+    function: Callable[..., tuple[Any, ...]] = namespace["slacks"]
+    return function
+
+
+#: The operations of a claims program (`compile_program`), as the C replay numbers them
+#: (`verify_perceptron._scan`, enum OP_*): postfix code, one slack left per END.
+OPS: dict[str, int] = {"end": 0, "quantity": 1, "constant": 2, "+": 3, "-": 4, "*": 5, "neg": 6, "**": 7}
+
+_INT64 = 2**63
+
+
+class _Code:
+    """A traced value as postfix code computing ``scale`` times it, in integers only."""
+
+    def __init__(self, code: list[int], scale: int) -> None:
+        self.code, self.scale = code, scale
+
+    @staticmethod
+    def _of(value: object) -> _Code:
+        if isinstance(value, _Code):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and -_INT64 <= value < _INT64:
+            return _Code([OPS["constant"], value], 1)
+        raise ValueError(f"a claims program takes quantities and int64 constants, not {value!r}")
+
+    def _scaled(self, factor: int) -> list[int]:
+        """Code for factor·(scale·value)."""
+        if factor == 1:
+            return self.code
+        return self.code + _Code._of(factor).code + [OPS["*"]]
+
+    def _sum(self, other: object, op: str, reflected: bool = False) -> _Code:
+        left, right = (_Code._of(other), self) if reflected else (self, _Code._of(other))
+        scale = math.lcm(left.scale, right.scale)  # a common multiple makes both sides whole
+        return _Code(left._scaled(scale // left.scale) + right._scaled(scale // right.scale) + [OPS[op]], scale)
+
+    def __add__(self, other: object) -> _Code:
+        return self._sum(other, "+")
+
+    def __radd__(self, other: object) -> _Code:
+        return self._sum(other, "+", True)
+
+    def __sub__(self, other: object) -> _Code:
+        return self._sum(other, "-")
+
+    def __rsub__(self, other: object) -> _Code:
+        return self._sum(other, "-", True)
+
+    def __mul__(self, other: object) -> _Code:
+        right = _Code._of(other)
+        return _Code(self.code + right.code + [OPS["*"]], self.scale * right.scale)
+
+    def __rmul__(self, other: object) -> _Code:
+        return self.__mul__(other)
+
+    def __pow__(self, other: object) -> _Code:
+        if not isinstance(other, int) or isinstance(other, bool) or not 1 <= other <= 16:
+            raise ValueError(f"a claims program raises to powers 1..16 only, not {other!r}")
+        return _Code(self.code + [OPS["**"], other], self.scale**other)
+
+    def __neg__(self) -> _Code:
+        return _Code(self.code + [OPS["neg"]], self.scale)
+
+    def __truediv__(self, other: object) -> _Code:
+        raise ValueError("a claims program has no division")
+
+    __rtruediv__ = __truediv__
+
+
+def compile_program(claims: Sequence[Claim], denominators: dict[str, int]) -> tuple[list[int], list[int]]:
+    """Every claim's slack as integer postfix code, for the compiled replay.
+
+    A quantity listed in `denominators` has a non-integer value p/q; the
+    program reads its numerator p, and each claim's code computes its slack
+    times a positive integer, its scale, so that every intermediate value is
+    an integer. The sign and the update of the smallest slack are the
+    claim's own; the exact slack is the program's value divided by the scale.
+
+    Returns
+    -------
+    (code, scales) : list of int, list of int
+        The program (operations `OPS`, quantities by their index in
+        `QUANTITIES`, int64 constants) and one scale per claim.
+
+    Raises
+    ------
+    ValueError
+        A claim divides, or needs a constant outside int64.
+
+    Examples
+    --------
+    >>> mistake = [c for c in CLAIMS if c.name == "mistake-bound"]
+    >>> code, scales = compile_program(mistake, {"bound": 3})  # bound = p/3: 3·(p/3 - N) = p - 3·N
+    >>> scales
+    [3]
+    >>> dict(zip(QUANTITIES, range(99)))["bound"] in code
+    True
+    """
+    code, scales = _program(tuple(claims), tuple(sorted(denominators.items())))
+    return list(code), list(scales)
+
+
+@functools.lru_cache(maxsize=64)
+def _program(claims: tuple[Claim, ...], denominators: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """`compile_program`'s work, once per claims and denominators."""
+    scale_of = dict(denominators)
+    code: list[int] = []
+    scales: list[int] = []
+    q = SimpleNamespace(**{
+        name: _Code([OPS["quantity"], index], scale_of.get(name, 1)) for index, name in enumerate(QUANTITIES)
+    })
+    for claim in claims:
+        slack = _Code._of(claim.rhs(q)) - _Code._of(claim.lhs(q))
+        code += slack.code + [OPS["end"]]
+        scales.append(slack.scale)
+    return tuple(code), tuple(scales)
+
+
+Unit = tuple[int, int, int]
+
+
+class _Unit:
+    """A traced value's unit (p, q, r) of `UNITS`; sums of different units are refused."""
+
+    def __init__(self, unit: Unit | None) -> None:
+        self.unit = unit  # None: the number 0, which has every unit
+
+    @staticmethod
+    def _of(value: object) -> _Unit:
+        if isinstance(value, _Unit):
+            return value
+        if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+            return _Unit(None if value == 0 else (0, 0, 0))  # a number is unitless; 0 is any unit
+        raise ValueError(f"claims combine quantities with integers and Fractions only, not {value!r}")
+
+    def _sum(self, other: object) -> _Unit:
+        right = _Unit._of(other)
+        if self.unit is None or right.unit is None:
+            return right if self.unit is None else self
+        if right.unit != self.unit:
+            raise ValueError(f"a claim adds a quantity of unit {self.unit} to one of unit {right.unit}")
+        return self
+
+    __add__ = __radd__ = __sub__ = __rsub__ = _sum
+
+    def __mul__(self, other: object) -> _Unit:
+        right = _Unit._of(other)
+        if self.unit is None or right.unit is None:
+            return _Unit(None)
+        return _Unit((self.unit[0] + right.unit[0], self.unit[1] + right.unit[1], self.unit[2] + right.unit[2]))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: object) -> _Unit:
+        right = _Unit._of(other)
+        if right.unit is None:
+            raise ValueError("a claim divides by zero")
+        if self.unit is None:
+            return self
+        return _Unit((self.unit[0] - right.unit[0], self.unit[1] - right.unit[1], self.unit[2] - right.unit[2]))
+
+    def __rtruediv__(self, other: object) -> _Unit:
+        return _Unit._of(other) / self
+
+    def __pow__(self, other: object) -> _Unit:
+        if not isinstance(other, int) or isinstance(other, bool):
+            raise ValueError(f"a claim raises to integer powers only, not {other!r}")
+        if self.unit is None:
+            return self
+        return _Unit((other * self.unit[0], other * self.unit[1], other * self.unit[2]))
+
+    def __neg__(self) -> _Unit:
+        return self
+
+
+@functools.lru_cache(maxsize=256)
+def claim_unit(claim: Claim) -> Unit:
+    """The unit (p, q, r) of a claim's slack, in the sense of `UNITS`; ValueError if it has none.
+
+    A claim that adds quantities of different units is not homogeneous: its
+    sign could change with the scaling the checker works in, so it cannot be
+    checked there. A homogeneous claim's true slack is its scaled slack times
+    a**p / (L**q · M**r).
+
+    Examples
+    --------
+    >>> claim_unit([c for c in CLAIMS if c.name == "upper-bound"][0])  # ‖w‖² <= N·a²·R²: a²/L²
+    (2, 2, 0)
+    >>> claim_unit(Claim("mixed", "‖w‖² <= k", "test", lambda q: q.w_sq, lambda q: q.k, ("w_sq", "k")))
+    Traceback (most recent call last):
+    ...
+    ValueError: a claim adds a quantity of unit (0, 0, 0) to one of unit (2, 2, 0)
+    """
+    q = SimpleNamespace(**{name: _Unit(unit) for name, unit in UNITS.items()})
+    unit = (_Unit._of(claim.rhs(q)) - _Unit._of(claim.lhs(q))).unit
+    return (0, 0, 0) if unit is None else unit

@@ -1,0 +1,790 @@
+"""The report as a document: Markdown, or one self-contained HTML file with its figures inside.
+
+Both formats are laid out once, as a list of blocks (headings, paragraphs,
+tables, figures), from the report dictionary alone (`build_report`, or the
+JSON of ``verify --format json`` loaded back), so they cannot disagree with
+each other or with the JSON: every number in them is the report's exact
+string, or computed exactly from it (the per-update values of the invariant
+curves, by `verify_perceptron.report.plots.invariant_series`).
+
+`render_html` embeds each figure as an SVG image in a ``data:`` URI: one
+file, no network, no JavaScript. `render_markdown` links figures the caller
+has written beside the document. Neither imports matplotlib unless figures
+are drawn; `write_atomically` writes the result where it belongs.
+
+Examples
+--------
+>>> from verify_perceptron.check.checker import verify_run
+>>> from verify_perceptron.data.examples import example
+>>> from verify_perceptron.report.record import build_report
+>>> data = example("and")
+>>> report = build_report(data, *verify_run(data))
+>>> text = render_markdown(report, data=data)
+>>> print(text.splitlines()[0])
+# Perceptron report: example:and
+>>> "| ok | `lower-bound` | 18 | `3` | 1 |" in text
+True
+>>> page = render_html(report, data=data, figures={})
+>>> page.startswith("<!DOCTYPE html>"), "<script" in page
+(True, False)
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import html
+import os
+import secrets
+import stat
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..data.dataset import Dataset
+from ..errors import InvalidArgument
+from .plots import (
+    FIGURE_NAMES,
+    available_figures,
+    epoch_ends,
+    hull_meeting,
+    invariant_series,
+    report_certificate,
+)
+
+__all__ = ["render_markdown", "render_html", "write_atomically", "figure_captions"]
+
+# --------------------------------------------------------------------------------------------
+# Blocks: what both formats show
+# --------------------------------------------------------------------------------------------
+
+#: Inline text: plain, ``code`` (exact numbers and formulas), or ``strong``.
+Span = tuple[str, str]
+
+
+def _t(text: str) -> Span:
+    return ("text", text)
+
+
+def _c(text: str) -> Span:
+    return ("code", text)
+
+
+def _b(text: str) -> Span:
+    return ("strong", text)
+
+
+@dataclass(frozen=True)
+class _Heading:
+    level: int
+    text: str
+    anchor: str
+
+
+@dataclass(frozen=True)
+class _Paragraph:
+    spans: tuple[Span, ...]
+    css: str = ""
+
+
+@dataclass(frozen=True)
+class _Bullets:
+    items: tuple[tuple[Span, ...], ...]
+
+
+@dataclass(frozen=True)
+class _Table:
+    """Rows of cells; each cell is text, shown as code when its column is in `code`."""
+
+    anchor: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    right: frozenset[int] = frozenset()
+    code: frozenset[int] = frozenset()
+    folded: bool = False
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class _Figure:
+    name: str
+    alt: str
+    caption: tuple[Span, ...]
+
+
+Block = _Heading | _Paragraph | _Bullets | _Table | _Figure
+
+
+@dataclass
+class _Document:
+    title: str
+    verdict: str
+    blocks: list[Block] = field(default_factory=list)
+
+
+def _bracket(values: Sequence[object]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+_MARKS = {True: "ok", False: "FAIL", None: "--"}
+
+_VERDICTS = {
+    "verified": "VERIFIED: every invariant held at every update",
+    "violated": "VIOLATED: a claim of the proof failed (see the invariants)",
+    "not-separable": "NOT SEPARABLE (certified): no separator exists; every invariant that needs none held",
+    "inconclusive": "INCONCLUSIVE: no convergence within the limits, and no proof that none is possible",
+}
+
+
+def _stop(r: Mapping[str, Any]) -> str:
+    if r["stop"] == "converged":
+        return f"converged: epoch {r['n_epochs']} made no mistake"
+    if r["stop"] == "cycle" and r["cycle"]:
+        e1, e2 = r["cycle"]["epochs"]
+        return f"cycles: the weights after epoch {e2} equal those after epoch {e1}"
+    if r["stop"] == "time-limit":
+        return f"stopped at the time limit after {_count(r['n_epochs'], 'epoch')}, not converged"
+    return f"stopped at the epoch limit ({_count(r['n_epochs'], 'epoch')}), not converged"
+
+
+def _own_bound(r: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    own = [b for b in r["bounds"] if b["own"]]
+    return own[0] if own else None
+
+
+def figure_captions(report: Mapping[str, Any]) -> dict[str, str]:
+    """One sentence per figure, with the report's own numbers; the documents print them under the figures.
+
+    Examples
+    --------
+    >>> from verify_perceptron.check.checker import verify_run
+    >>> from verify_perceptron.data.examples import example
+    >>> from verify_perceptron.report.record import build_report
+    >>> data = example("and")
+    >>> print(figure_captions(build_report(data, *verify_run(data)))["invariants"])  # doctest: +NORMALIZE_WHITESPACE
+    Top: at every update, w_k·w* stays above its lower bound N·a·γ and ‖w_k‖² below its upper bound N·a²·R²
+    (their exact values are in the table of updates). Bottom, on log-log axes: by Cauchy-Schwarz
+    (N·a·γ)²/‖w*‖² <= ‖w_k‖² <= N·a²·R²; the left side grows like N², the right like N, so they cross at
+    N = 87, the mistake bound of note 000. This run stopped after 18.
+    """
+    r = report
+    online = r["mode"] == "online"
+    upper = "N·a²·R²" if online else "a²·R²·Σn² (n: the mistakes of each batch update)"
+    own = _own_bound(r)
+    captions = {
+        "boundaries": (
+            "The decision boundary v·x + b = 0 at the end of each epoch, over the samples, as in note 000's figure. "
+            "The shaded side is predicted +1; ringed samples are still mistakes under the note's own rule "
+            "(a score of exactly 0 counts as a mistake" + (", or as class -1 for the hard limiter" if
+                                                           r["convention"] == "hard-limiter" else "") + ")."
+        ),
+        "certificate": (
+            "No line separates the classes: Gordan's certificate λ (λ >= 0, Σλ = 1, Σ λ_i·y_i·x~_i = 0) puts "
+            "weight 1/2 on each class, and Σ 2λ_i·x_i is then one point p of both classes' convex hulls. "
+            "A separator would put p strictly on both sides at once."
+        ),
+        "bounds": (
+            "Each note's mistake bound, bars in the order of the table, with the mistakes actually made marked. "
+            + ("The runs are each note's own perceptron, online from w = 0 in the data's order."
+               if r["comparison"] else "The mark is this run's number of mistakes.")
+        ),
+    }
+    gamma = Fraction(r["constants"]["gamma"]) if r["constants"] else None
+    if gamma is not None and gamma > 0 and online and own is not None:
+        captions["invariants"] = (
+            f"Top: at every update, w_k·w* stays above its lower bound N·a·γ and ‖w_k‖² below its upper bound "
+            f"{upper} (their exact values are in the table of updates). Bottom, on log-log axes: by Cauchy-Schwarz "
+            f"(N·a·γ)²/‖w*‖² <= ‖w_k‖² <= " + ("N·a²·β (note 003's form)" if r["convention"] == "sum-norm" else upper)
+            + f"; the left side grows like N², the right like N, so they cross at N = {own['value']}, the mistake "
+            f"bound of note {own['note'][:3]}. This run stopped after {r['n_mistakes']}."
+        )
+    elif gamma is not None and gamma > 0:
+        captions["invariants"] = (
+            f"At every update, w_k·w* stays above N·a·γ and ‖w_k‖² below {upper} (exact values in the table of "
+            "updates). The notes prove no mistake bound for batch runs."
+        )
+    else:
+        reason = ("The separator given does not separate the data (γ <= 0)" if gamma is not None
+                  else "There is no separator")
+        captions["invariants"] = (
+            f"{reason}, so only the upper invariant applies: ‖w_k‖² stays below {upper} at every update, however "
+            "long the run."
+        )
+    return captions
+
+
+def _summary(r: Mapping[str, Any]) -> _Table:
+    d = r["dataset"]
+    floats = "; values read from binary floating point, converted exactly" if d["binary_float"] else ""
+    rows: list[tuple[str, str]] = [
+        ("data", f"{d['source']}: {_count(d['n_samples'], 'sample')}, {_count(d['n_features'], 'feature')} "
+                 f"({_bracket(d['feature_names'])}); labels {d['labels']['negative']} -> -1, "
+                 f"{d['labels']['positive']} -> +1{floats}"),
+        ("convention", f"{r['convention']} (note {r['note'][:3]}): {r['convention_summary']}"),
+        ("run", f"{r['mode']}, rate {r['eta']}, step size a = {r['step_size']}; from w = 0, samples in order"),
+        ("outcome", f"{_count(r['n_updates'], 'update')}, {_count(r['n_mistakes'], 'mistake')}, "
+                    f"{_count(r['n_epochs'], 'epoch')}; {_stop(r)}"),
+        ("final weights", f"{_bracket(r['coordinates'])} = {_bracket(r['final_weights'])}"),
+    ]
+    if r["separator"]:
+        sep, c = r["separator"], r["constants"]
+        note = f"; {sep['note']}" if sep.get("note") else ""
+        rows.append(("separator w*", f"{_bracket(sep['weights'])} ({sep['source']}{note})"))
+        rows.append(("constants", f"γ = {c['gamma']}, R² = {c['R_sq']}, β = {c['beta']}, ‖w*‖² = {c['ws_sq']}"))
+    else:
+        rows.append(("separator w*", "none: the run did not converge and no separator was given"))
+    own = _own_bound(r)
+    if own is not None:
+        proved = "" if r["mode"] == "online" else "; the note proves it for online runs only"
+        rows.append(("mistake bound", f"{own['formula']} = {own['value']} (note {own['note'][:3]}, at w*); "
+                                      f"mistakes made: {own['n_mistakes']}{proved}"))
+    sep = r["separability"]
+    if sep:
+        state = {True: "yes", False: "no", None: "undecided"}[sep["separable"]]
+        detail = sep["method"] if sep["certified"] else (sep["problem"] or "")
+        rows.append(("separable", f"{state} ({detail})"))
+    return _Table("summary", ("", "value"), tuple(rows))
+
+
+def _invariants(r: Mapping[str, Any]) -> list[Block]:
+    rows = []
+    for inv in r["invariants"]:
+        at = "" if inv["min_slack_at"] is None else str(inv["min_slack_at"])
+        rows.append((_MARKS[inv["holds"]], inv["name"], str(inv["n_checked"]), inv["min_slack"] or "", at, inv["claim"]))
+    blocks: list[Block] = [
+        _Heading(2, "Invariants, checked exactly at every update", "invariants"),
+        _Paragraph((_t("Slack is the right side minus the left side: >= 0 when the claim holds. "
+                       "The tightest slack over the whole run, and the first update where it occurs."),)),
+        _Table("invariants", ("", "invariant", "checked", "min slack", "at k", "claim"), tuple(rows),
+               right=frozenset({2, 3, 4}), code=frozenset({1, 3, 5})),
+    ]
+    notes: list[tuple[Span, ...]] = []
+    skipped: dict[str, list[str]] = {}
+    for inv in r["invariants"]:
+        if inv["first_violation"]:
+            notes.append((_b(f"FAIL {inv['name']}: "), _t(inv["first_violation"]["text"])))
+        elif inv["skipped"]:
+            skipped.setdefault(inv["skipped"], []).append(inv["name"])
+    for reason, names in skipped.items():
+        notes.append((_t("not checked ("), _c(", ".join(names)), _t(f"): {reason}")))
+    if notes:
+        blocks.append(_Bullets(tuple(notes)))
+    return blocks
+
+
+def _bounds(r: Mapping[str, Any]) -> list[Block]:
+    if not r["bounds"]:
+        return []
+    rows = []
+    for b in r["bounds"]:
+        constants = ", ".join(f"{k} = {v}" for k, v in b["constants"].items())
+        rows.append((_MARKS[b["holds"]], b["note"][:3] + ("*" if b["own"] else ""), b["convention"], b["formula"],
+                     constants, b["value"], str(b["value_floor"]), str(b["n_mistakes"])))
+    batch = "" if r["mode"] == "online" else " The notes prove these for online runs only, so none is checked here."
+    return [
+        _Heading(2, "The five notes' mistake bounds at this separator", "bounds"),
+        _Paragraph((_t("Squared forms, exact; * marks the run's own note. The mistakes are this run's." + batch),)),
+        _Table("bounds", ("", "note", "convention", "bound", "constants", "value", "⌊value⌋", "mistakes"), tuple(rows),
+               right=frozenset({5, 6, 7}), code=frozenset({3, 4, 5})),
+    ]
+
+
+def _comparison(r: Mapping[str, Any]) -> list[Block]:
+    c = r["comparison"]
+    if c is None:
+        return []
+    blocks: list[Block] = [_Heading(2, "How tight is each note's bound?", "comparison")]
+    if c["separable"] is not True:
+        state = "not separable: no note's bound applies" if c["separable"] is False else "separability undecided"
+        return blocks + [_Paragraph((_t(state + "."),))]
+    mm = c["max_margin"]
+    state = "certified optimal" if mm["certified"] else f"not certified optimal ({mm['problem']})"
+    blocks.append(_Paragraph((
+        _t("Max-margin separator (b, v) = "), _c(_bracket(mm["weights"])), _t(", ‖w‖² = "), _c(mm["norm_sq"]),
+        _t(f", {state}; support vectors {_bracket(mm['support'])}, multipliers "), _c(_bracket(mm["multipliers"])),
+        _t(". Each cell is the bound, then mistakes made / bound."),
+    )))
+    separators = [s["name"] for s in c["separators"] if not s.get("skipped")]
+    by = {(b["convention"], b["separator"]): b for b in c["bounds"]}
+    rows = []
+    for run in c["runs"]:
+        conv = run["convention"]
+        note = next((b["note"][:3] for b in c["bounds"] if b["convention"] == conv), "")
+        stop = "" if run["stop"] == "converged" else f" ({run['stop']})"
+        cells = []
+        for name in separators:
+            b = by.get((conv, name))
+            cells.append("" if b is None else f"{b['value']} ({b['ratio']})")
+        rows.append((note, conv, f"{run['n_updates']}{stop}", *cells))
+    blocks.append(_Table("comparison", ("note", "convention", "mistakes", *separators), tuple(rows),
+                         right=frozenset(range(2, 3 + len(separators))),
+                         code=frozenset(range(3, 3 + len(separators)))))
+    skipped = [s for s in c["separators"] if s.get("skipped")]
+    items: list[tuple[Span, ...]] = [
+        (_t(f"separator {s['name']} "), _c(_bracket(s["weights"])), _t(f" skipped: {s['skipped']}")) for s in skipped]
+    items += [(_t(finding),) for finding in c["findings"]]
+    if items:
+        blocks.append(_Bullets(tuple(items)))
+    return blocks
+
+
+def _certificate(r: Mapping[str, Any], data: Dataset | None) -> list[Block]:
+    lam = report_certificate(r)
+    if lam is None:
+        return []
+    blocks: list[Block] = [_Heading(2, "Why it cannot converge: the certificate", "certificate")]
+    if r["cycle"] and r["cycle"]["certificate"]:
+        e1, e2 = r["cycle"]["epochs"]
+        epochs = f"epoch {e2}" if e2 == e1 + 1 else f"epochs {e1 + 1} to {e2}"
+        origin = (f"the run's cycle: the updates of {epochs} sum to zero, and the mistakes per sample over "
+                  "them, normalised, are λ")
+    else:
+        origin = f"the exact decision ({r['separability']['method']})"
+    nonzero = [(i, v) for i, v in enumerate(lam) if v != 0]
+    labels = r["dataset"]["labels"]
+    if data is not None:
+        header: tuple[str, ...] = ("sample", "λ_i", "class")
+        classes = {1: f"+1 ({labels['positive']})", -1: f"-1 ({labels['negative']})"}
+        rows: tuple[tuple[str, ...], ...] = tuple((str(i), str(v), classes[data.y[i]]) for i, v in nonzero)
+    else:
+        header, rows = ("sample", "λ_i"), tuple((str(i), str(v)) for i, v in nonzero)
+    blocks.append(_Paragraph((
+        _t(f"From {origin}: λ >= 0, Σλ = 1 and Σ λ_i·y_i·x~_i = 0, checked exactly. "
+           f"λ is nonzero at {len(nonzero)} of the {_count(len(lam), 'sample')}:"),
+    )))
+    blocks.append(_Table("lambda", header, rows, right=frozenset({0, 1}), code=frozenset({1})))
+    if data is not None:
+        meeting = hull_meeting(data, lam)
+        point = "(" + ", ".join(str(v) for v in meeting.point) + ")"
+        blocks.append(_Paragraph((
+            _t("So each class has weight 1/2, and p = Σ over either class of 2λ_i·x_i is the same point, "),
+            _c(point), _t(", in both classes' convex hulls: no line (no hyperplane) can have it strictly on both "
+                          "sides, so no separator exists and the perceptron can never converge."),
+        )))
+    return blocks
+
+
+def _shown(n: int, limit: int) -> list[int | None]:
+    """Row indices to show: all, or the first and the last ones with None for the gap."""
+    if n <= limit:
+        return list(range(n))
+    tail = min(10, limit // 2)
+    return list(range(limit - tail)) + [None] + list(range(n - tail, n))
+
+
+def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int) -> list[Block]:
+    updates = r["updates"]
+    if not updates:
+        return []
+    s = invariant_series(r, data)
+    online = r["mode"] == "online"
+    upper = "N·a²·R²" if online else "a²·R²·Σn²"
+    header = ["k", "epoch", "sample" if online else "samples", "score", "w_k", "N"]
+    with_separator = s.w_ws is not None and s.lower is not None
+    if with_separator:
+        header += ["w_k·w*", "N·a·γ"]
+    header += ["‖w_k‖²"] + ([upper] if s.upper is not None else [])
+    rows = []
+    for j in _shown(len(updates), max_updates):
+        if j is None:
+            rows.append(("…", "", "", "", f"({len(updates) - max_updates} more)", *[""] * (len(header) - 5)))
+            continue
+        u, i = updates[j], j + 1  # series index 0 is w_0 = 0
+        row = [str(u["k"]), str(u["epoch"]), ", ".join(map(str, u["samples"])), ", ".join(u["scores"]),
+               _bracket(u["weights"]), str(s.n_mistakes[i])]
+        if with_separator:
+            assert s.w_ws is not None and s.lower is not None
+            row += [str(s.w_ws[i]), str(s.lower[i])]
+        row.append(str(s.w_sq[i]))
+        if s.upper is not None:
+            row.append(str(s.upper[i]))
+        rows.append(tuple(row))
+    note = ""
+    if r["updates_truncated"]:
+        note = (f" The report keeps the first {len(updates)} of {r['n_updates']} updates; every one was checked "
+                "(verify --trace FILE writes them all).")
+    return [
+        _Heading(2, "Every update, and the invariants' two sides", "updates"),
+        _Paragraph((_t("Samples are numbered from 0; the score is w_(k-1)·x~ of the sample that caused the update; "
+                       f"w_k is in the convention's coordinates {_bracket(r['coordinates'])}. All values exact." + note),)),
+        _Table("updates", tuple(header), tuple(rows), right=frozenset(range(len(header))) - {4},
+               code=frozenset(range(3, len(header))) - {5}, folded=len(rows) > 25,
+               summary=f"{_count(len(updates), 'update')} (click to show)"),
+    ]
+
+
+def _epochs(r: Mapping[str, Any], level: int) -> list[Block]:
+    ends = epoch_ends(r)
+    if not ends or len(ends) > 60:
+        return []
+    rows = tuple((str(e.epoch), str(e.k), _bracket(e.weights), f"({e.bias}, {_bracket(e.normal)})") for e in ends)
+    return [
+        _Heading(level, "Weights at the end of each epoch", "epochs"),
+        _Table("epochs", ("epoch", "after update", "w", "(b, v): score v·x + b"), rows, right=frozenset({0, 1}),
+               code=frozenset({2, 3}), folded=len(rows) > 25, summary=f"{_count(len(rows), 'epoch')} (click to show)"),
+    ]
+
+
+_FIGURE_TITLES = {
+    "boundaries": "Decision boundaries, epoch by epoch",
+    "certificate": "Where the classes' convex hulls meet",
+    "invariants": "The two invariants of the proof",
+    "bounds": "Mistake bounds and mistakes made",
+}
+
+
+def _document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iterable[str], *,
+              title: str | None, description: str | None, command: str | None, max_updates: int) -> _Document:
+    r = report
+    if data is not None:
+        available_figures(r, data)  # checks that the data are the report's
+    doc = _Document(title or f"Perceptron report: {r['dataset']['source']}",
+                    f"{_VERDICTS[r['verdict']]} (exit code {r['exit_code']})")
+    if description:
+        doc.blocks.append(_Paragraph((_t(description),)))
+    if command:
+        doc.blocks.append(_Paragraph((_t("Reproduce with: "), _c(command))))
+    doc.blocks.append(_Paragraph((_b(doc.verdict),), css=f"verdict {r['verdict']}"))
+    doc.blocks.append(_Heading(2, "Summary", "summary"))
+    doc.blocks.append(_summary(r))
+    captions = figure_captions(r)
+    names = [n for n in FIGURE_NAMES if n in set(figure_names)]
+    for name in names:
+        doc.blocks.append(_Heading(2, _FIGURE_TITLES[name], f"figure-{name}"))
+        doc.blocks.append(_Figure(name, _FIGURE_TITLES[name], (_t(captions[name]),)))
+        if name == "boundaries":
+            doc.blocks += _epochs(r, 3)
+    if "boundaries" not in names:
+        doc.blocks += _epochs(r, 2)
+    doc.blocks += _invariants(r)
+    doc.blocks += _bounds(r)
+    doc.blocks += _comparison(r)
+    doc.blocks += _certificate(r, data)
+    doc.blocks += _updates(r, data, max_updates)
+    return doc
+
+
+_FOOTER = ("Generated by verify-perceptron from its JSON report (schema version {v}). Numbers are exact "
+           "(fractions as p/q); the figures convert them to floating point only to draw.")
+
+
+# --------------------------------------------------------------------------------------------
+# Markdown
+# --------------------------------------------------------------------------------------------
+
+# Characters that could start emphasis, code, links, HTML, strikethrough or split a table cell.
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_<|~"})
+
+
+def _md_text(text: str) -> str:
+    return text.translate(_MD_SPECIAL)
+
+
+def _md_code(text: str, *, in_table: bool = False) -> str:
+    if not text:
+        return ""
+    fence = "``" if "`" in text else "`"
+    body = text.replace("|", "\\|") if in_table else text
+    return f"{fence}{body}{fence}"
+
+
+def _md_spans(spans: Sequence[Span]) -> str:
+    out = []
+    for kind, text in spans:
+        if kind == "code":
+            out.append(_md_code(text))
+        elif kind == "strong":
+            out.append(f"**{_md_text(text)}**")
+        else:
+            out.append(_md_text(text))
+    return "".join(out)
+
+
+def _md_table(t: _Table) -> list[str]:
+    def cell(j: int, text: str) -> str:
+        return _md_code(text, in_table=True) if j in t.code and text not in ("", "…") else _md_text(text)
+
+    lines = ["| " + " | ".join(_md_text(h) if h else " " for h in t.header) + " |",
+             "|" + "|".join("---:" if j in t.right else "---" for j in range(len(t.header))) + "|"]
+    lines += ["| " + " | ".join(cell(j, c) for j, c in enumerate(row)) + " |" for row in t.rows]
+    return lines
+
+
+def render_markdown(
+    report: Mapping[str, Any],
+    *,
+    data: Dataset | None = None,
+    figures: Mapping[str, str] | None = None,
+    title: str | None = None,
+    description: str | None = None,
+    command: str | None = None,
+    max_updates: int = 60,
+) -> str:
+    """The report as GitHub-flavoured Markdown.
+
+    Parameters
+    ----------
+    report : mapping
+        The report dictionary (`build_report`, or ``verify --format json`` loaded back).
+    data : Dataset, optional
+        The report's data: adds the point where the hulls meet for non-separable data.
+    figures : mapping, optional
+        ``{figure name: image path or URL}`` for figures written beside the document
+        (names from `verify_perceptron.report.plots.FIGURE_NAMES`); none by default.
+    title, description : str, optional
+        A heading instead of ``Perceptron report: SOURCE``, and a paragraph under it.
+    command : str, optional
+        The command line that made the report, shown as "Reproduce with: ...".
+    max_updates : int
+        At most this many updates are listed (the first and the last ones); all were checked.
+    """
+    if max_updates < 1:
+        raise InvalidArgument(f"max_updates={max_updates} must be >= 1")
+    links = dict(figures or {})
+    unknown = sorted(set(links) - set(FIGURE_NAMES))
+    if unknown:
+        raise InvalidArgument(f"figures: {', '.join(unknown)} not among {', '.join(FIGURE_NAMES)}")
+    doc = _document(report, data, links, title=title, description=description,
+                    command=command, max_updates=max_updates)
+    out = [f"# {_md_text(doc.title)}", ""]
+    for block in doc.blocks:
+        if isinstance(block, _Heading):
+            out += ["#" * block.level + " " + _md_text(block.text), ""]
+        elif isinstance(block, _Paragraph):
+            out += [_md_spans(block.spans), ""]
+        elif isinstance(block, _Bullets):
+            out += ["- " + _md_spans(item) for item in block.items] + [""]
+        elif isinstance(block, _Table):
+            out += _md_table(block) + [""]
+        else:
+            out += [f"![{_md_text(block.alt)}]({links[block.name]})", "", _md_spans(block.caption), ""]
+    out.append(_md_text(_FOOTER.format(v=report["schema_version"])))
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------------------------
+# HTML
+# --------------------------------------------------------------------------------------------
+
+_CSS = """
+:root { color-scheme: light; }
+body { margin: 0; background: #fff; color: #1f2328;
+       font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+main { max-width: 1120px; margin: 0 auto; padding: 20px 28px 56px; }
+h1 { font-size: 1.75em; margin: 0.3em 0 0.5em; }
+h2 { font-size: 1.3em; margin: 1.9em 0 0.5em; padding-bottom: 0.2em; border-bottom: 1px solid #d8dee4; }
+h3 { font-size: 1.08em; margin: 1.4em 0 0.4em; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 0.9em; }
+p code { background: #f3f4f6; padding: 0.05em 0.3em; border-radius: 4px; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.92em; }
+th, td { border: 1px solid #d0d7de; padding: 4px 9px; text-align: left; vertical-align: top; }
+th { background: #f3f5f7; font-weight: 600; }
+tbody tr:nth-child(even) td { background: #fafbfc; }
+td.r, th.r { text-align: right; white-space: nowrap; }
+#summary td:first-child, #invariants td:nth-child(2) { white-space: nowrap; }
+#summary td:first-child { font-weight: 600; }
+td.ok { color: #1a7f37; font-weight: 600; } td.fail { color: #cf222e; font-weight: 700; } td.skip { color: #6e7781; }
+.verdict { padding: 10px 14px; border-left: 6px solid; border-radius: 6px; }
+.verdict.verified { background: #e9f6ec; border-color: #1a7f37; }
+.verdict.violated { background: #ffebe9; border-color: #cf222e; }
+.verdict.not-separable { background: #fff4e0; border-color: #bc4c00; }
+.verdict.inconclusive { background: #f3f4f6; border-color: #6e7781; }
+figure { margin: 0.8em 0 1.2em; }
+figure img { display: block; max-width: 100%; height: auto; margin: 0 auto; }
+figcaption { color: #3d444d; font-size: 0.93em; margin-top: 0.5em; }
+details > summary { cursor: pointer; color: #0550ae; margin: 0.4em 0; }
+footer { margin-top: 3em; color: #6e7781; font-size: 0.85em; }
+@media print { figure, table { break-inside: avoid; } details > * { display: block; } }
+""".strip()
+
+
+def _html_spans(spans: Sequence[Span]) -> str:
+    tags = {"code": "code", "strong": "strong"}
+    out = []
+    for kind, text in spans:
+        body = html.escape(text, quote=False)
+        out.append(f"<{tags[kind]}>{body}</{tags[kind]}>" if kind in tags else body)
+    return "".join(out)
+
+
+def _html_table(t: _Table) -> list[str]:
+    marks = {"ok": "ok", "FAIL": "fail", "--": "skip"}
+
+    def cell(j: int, text: str, tag: str) -> str:
+        classes = []
+        if j in t.right:
+            classes.append("r")
+        if tag == "td" and j == 0 and text in marks and t.header[0] == "":
+            classes.append(marks[text])
+        attr = f' class="{" ".join(classes)}"' if classes else ""
+        body = html.escape(text, quote=False)
+        if tag == "td" and j in t.code and text not in ("", "…"):
+            body = f"<code>{body}</code>"
+        return f"<{tag}{attr}>{body}</{tag}>"
+
+    lines = [f'<div class="scroll"><table id="{t.anchor}">',
+             "<thead><tr>" + "".join(cell(j, h, "th") for j, h in enumerate(t.header)) + "</tr></thead>", "<tbody>"]
+    lines += ["<tr>" + "".join(cell(j, c, "td") for j, c in enumerate(row)) + "</tr>" for row in t.rows]
+    lines.append("</tbody></table></div>")
+    if t.folded:
+        return [f"<details><summary>{html.escape(t.summary)}</summary>", *lines, "</details>"]
+    return lines
+
+
+def _svg_uri(svg: str) -> str:
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def render_html(
+    report: Mapping[str, Any],
+    *,
+    data: Dataset | None = None,
+    figures: Mapping[str, str] | None = None,
+    title: str | None = None,
+    description: str | None = None,
+    command: str | None = None,
+    max_updates: int = 60,
+) -> str:
+    """The report as one self-contained HTML page: figures inside as SVG images, no script, no network.
+
+    Parameters
+    ----------
+    report : mapping
+        The report dictionary (`build_report`, or ``verify --format json`` loaded back).
+    data : Dataset, optional
+        The report's data: needed for the decision boundaries and the certificate's figure.
+    figures : mapping, optional
+        ``{figure name: SVG text}`` to embed. By default every figure that applies
+        is drawn (`verify_perceptron.report.plots.report_figures`), which needs matplotlib and
+        raises `verify_perceptron.report.plots.PlottingUnavailable` without it; ``{}`` for none.
+    title, description, command, max_updates
+        As for `render_markdown`.
+    """
+    if max_updates < 1:
+        raise InvalidArgument(f"max_updates={max_updates} must be >= 1")
+    if figures is None:
+        from .plots import report_figures
+
+        figures = report_figures(report, data)
+    unknown = sorted(set(figures) - set(FIGURE_NAMES))
+    if unknown:
+        raise InvalidArgument(f"figures: {', '.join(unknown)} not among {', '.join(FIGURE_NAMES)}")
+    doc = _document(report, data, figures, title=title, description=description,
+                    command=command, max_updates=max_updates)
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{html.escape(doc.title)}</title>", f"<style>\n{_CSS}\n</style>", "</head>", "<body>", "<main>",
+           f"<h1>{html.escape(doc.title)}</h1>"]
+    for block in doc.blocks:
+        if isinstance(block, _Heading):
+            out.append(f'<h{block.level} id="{block.anchor}">{html.escape(block.text)}</h{block.level}>')
+        elif isinstance(block, _Paragraph):
+            css = f' class="{block.css}"' if block.css else ""
+            out.append(f"<p{css}>{_html_spans(block.spans)}</p>")
+        elif isinstance(block, _Bullets):
+            out += ["<ul>", *(f"<li>{_html_spans(item)}</li>" for item in block.items), "</ul>"]
+        elif isinstance(block, _Table):
+            out += _html_table(block)
+        else:
+            out += [f'<figure id="fig-{block.name}">',
+                    f'<img src="{_svg_uri(figures[block.name])}" alt="{html.escape(block.alt)}">',
+                    f"<figcaption>{_html_spans(block.caption)}</figcaption>", "</figure>"]
+    out += [f"<footer>{html.escape(_FOOTER.format(v=report['schema_version']))}</footer>", "</main>", "</body>",
+            "</html>"]
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------------------------
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    if a.exists() and b.exists():
+        return os.path.samefile(a, b)
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def write_atomically(
+    path: str | os.PathLike[str],
+    text: str | bytes,
+    *,
+    forbidden: Iterable[str | os.PathLike[str]] = (),
+) -> None:
+    """Write `text` to `path` all at once: a reader sees the old file or the new one, never a part.
+
+    The text goes to a new file in the same directory, is flushed to disk,
+    then renamed over `path` (`os.replace`, atomic on POSIX and Windows). An
+    existing file keeps its permissions; a new one gets the usual ones (the
+    umask applies). Text is written as UTF-8, byte for byte (no newline translation).
+
+    Parameters
+    ----------
+    path : path-like
+        The file to write.
+    text : str or bytes
+    forbidden : iterable of path-like
+        Files that must not be overwritten (the inputs): `path` naming any of
+        them, through a link or not, is refused.
+
+    Raises
+    ------
+    InvalidArgument
+        If `path` is one of `forbidden`, a directory, or cannot be written; nothing is changed then.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> target = os.path.join(folder, "report.md")
+    >>> write_atomically(target, "# report\\n")
+    >>> open(target, encoding="utf-8").read()
+    '# report\\n'
+    >>> write_atomically(target, "x", forbidden=[target])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.InvalidArgument: output ... is an input file (...); it would be overwritten
+    """
+    target = Path(path)
+    for other in forbidden:
+        if _same_file(target, Path(other)):
+            raise InvalidArgument(f"output {target} is an input file ({other}); it would be overwritten")
+    if target.is_dir():
+        raise InvalidArgument(f"output {target} is a directory, not a file")
+    directory = target.parent
+    if not directory.is_dir():
+        raise InvalidArgument(f"output {target}: the directory {directory} does not exist")
+    payload = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    try:
+        while True:
+            temporary = directory / f".{target.name}.{secrets.token_hex(6)}.tmp"
+            try:
+                fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+                break
+            except FileExistsError:
+                continue
+    except OSError as error:
+        raise InvalidArgument(f"output {target}: cannot be written ({error.strerror})") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if target.exists():
+            os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
+        os.replace(temporary, target)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise InvalidArgument(f"output {target}: cannot be written ({error.strerror})") from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

@@ -1,0 +1,165 @@
+"""The compiled kernel, when it was built, and the references it must equal.
+
+The fast engine keeps integer weights W and integer samples z_i (the rows
+of Z, labels folded in, stored as int16, int32 or int64). Sample i is a
+mistake when its score s_i = z_i·W is < 0, or is 0 and the note counts a
+tie as a mistake (``tie[i]``).
+
+- `online_pass` makes an online pass from a row, updating W in place and
+  writing each mistake's row and score to a buffer, so the engine pays no
+  Python call per update; given its `epochs` argument it carries on into
+  the following epochs wherever the engine would have nothing to do at an
+  epoch's end.
+- `check_online` is the checker's side: it replays recorded updates from the
+  data and evaluates every claim's compiled program
+  (`verify_perceptron.notes.claims.compile_program`) at each one, stopping before
+  any update that needs Python's attention (a failed check, a violated
+  claim, a value beyond 128 bits).
+- `signed_rows` builds the samples z_i and their squared norms in one pass;
+  `scores` computes z_i·W for every row.
+
+`verify_perceptron._scan` is an optional C extension: `AVAILABLE` says
+whether it imported; if not, every function here is None and the callers
+keep to NumPy and Python. The references the tests hold the C code to:
+`online_pass_reference` (below) for `online_pass`; the checker's own Python
+path (`Checker.observe`) for `check_online`; `fast.signed_samples` with
+`_intmath.row_norms_sq` for `signed_rows`; NumPy's exact products for
+`scores`.
+
+Precondition of `online_pass`
+-----------------------------
+``‖W‖² <= limit`` and ``limit·max_i ‖z_i‖² < 2^126``, the engine's int64
+guard (`verify_perceptron.data.integers.INT64_EXACT_SQ`): by Cauchy-Schwarz every
+partial sum of every score then fits in int64, in any order of summation.
+An update that would take ‖W‖² above `limit` is not made: the pass stops
+there and says so.
+
+Examples
+--------
+>>> import numpy as np
+>>> Z = np.array([[1, 2], [3, -4], [0, 0]], dtype=np.int64)
+>>> W, counts = np.array([1, 1], dtype=np.int64), np.zeros(3, dtype=np.int64)
+>>> tie, norms = np.array([False, False, True]), (Z * Z).sum(axis=1)
+>>> rows, scores = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64)
+>>> step = online_pass or online_pass_reference
+>>> step(Z, W, tie, norms, counts, rows, scores, 0, 2, 10**6)  # row 1 scores -1, row 2 ties
+(2, 3, 25, False)
+>>> W.tolist(), rows[:2].tolist(), scores[:2].tolist(), counts.tolist()
+([4, -3], [1, 2], [-1, 0], [0, 1, 1])
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "online_pass", "check_online", "signed_rows", "scores",
+           "online_pass_reference"]
+
+OnlinePass = Callable[..., tuple[int, int, int, bool]]
+CheckOnline = Callable[..., tuple[int, tuple[int, ...], list[Any]]]
+SignedRows = Callable[..., "int | None"]
+Scores = Callable[[Any, Any, Any, Any], None]
+
+
+def _load() -> tuple[OnlinePass | None, CheckOnline | None, SignedRows | None, Scores | None, str | None]:
+    """The extension's functions, or None each and why it did not import."""
+    try:
+        scan = importlib.import_module(f"{__package__}._scan")
+        # A compiler without __int128 builds a module whose functions refuse to run.
+        scan.online_pass(*_PROBE)
+    except (ImportError, NotImplementedError) as error:
+        return None, None, None, None, f"{type(error).__name__}: {error}"
+    return scan.online_pass, scan.check_online, scan.signed_rows, scan.scores, None
+
+
+def _probe() -> tuple[Any, ...]:
+    import numpy as np
+
+    empty = np.zeros((0, 1), dtype=np.int64)
+    none = np.zeros(0, dtype=np.int64)
+    one = np.zeros(1, dtype=np.int64)
+    return (empty, one.copy(), np.zeros(0, dtype=bool), none, none.copy(), one.copy(), one.copy(), 0, 0, 0)
+
+
+_PROBE = _probe()
+
+#: ``online_pass(Z, W, tie, norms, counts, out_i, out_s, start, w_sq, limit)`` in C, or None;
+#: the contract of `online_pass_reference`, with C-contiguous arrays.
+online_pass: OnlinePass | None
+#: ``check_online(...)`` in C, or None: see `verify_perceptron.check.checker.Checker.observe_chunk`.
+check_online: CheckOnline | None
+#: ``signed_rows(X, y, bias, bias_column, Z, norms)`` in C, or None: the signed samples and
+#: their squared norms in one pass (`verify_perceptron.run.fast.sample_matrix`).
+signed_rows: SignedRows | None
+#: ``scores(Z, W, norms, out)`` in C, or None: out[i] = Z[i]·W for every row, in int64, after
+#: checking ‖W‖²·max(norms) < 2^126 itself (`verify_perceptron.data.integers.ExactMatrix.products`).
+scores: Scores | None
+#: Why the extension did not import, or None if it did.
+IMPORT_ERROR: str | None
+online_pass, check_online, signed_rows, scores, IMPORT_ERROR = _load()
+#: Did the compiled kernel import?
+AVAILABLE: bool = online_pass is not None
+
+
+def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out_i: Any, out_s: Any,
+                          start: int, w_sq: int, limit: int) -> tuple[int, int, int, bool]:
+    """One online pass from row `start`, in place, in Python integers: what `online_pass` must do.
+
+    Parameters
+    ----------
+    Z : numpy.ndarray of int64, shape (n, d)
+        The samples, labels folded in: row i is z_i.
+    W : numpy.ndarray of int64, shape (d,)
+        The weights, updated in place.
+    tie : numpy.ndarray of bool, shape (n,)
+        Whether a score of exactly 0 is a mistake for row i.
+    norms : numpy.ndarray of int64, shape (n,)
+        ‖z_i‖².
+    counts : numpy.ndarray of int64, shape (n,)
+        Mistakes per row, incremented in place.
+    out_i, out_s : numpy.ndarray of int64, one length >= 1
+        Receive each mistake's row and score, in order.
+    start : int
+        The first row, ``0 <= start <= n``.
+    w_sq, limit : int
+        ‖W‖², and the largest ‖W‖² an update may leave.
+
+    Returns
+    -------
+    (m, position, w_sq, guarded) : int, int, int, bool
+        Mistakes written; the row to resume from; the new ‖W‖²; whether the
+        pass stopped at `position` because its update would exceed `limit`
+        (that update is not made).
+    """
+    n = len(Z)
+    if not 0 <= start <= n:
+        raise ValueError(f"online_pass_reference(): start={start!r} must satisfy 0 <= start <= n={n}")
+    if not 0 <= limit < 2**126:
+        raise ValueError(f"online_pass_reference(): limit={limit!r} must satisfy 0 <= limit < 2^126")
+    if not 0 <= w_sq <= limit:
+        raise ValueError(f"online_pass_reference(): w_sq={w_sq!r} must satisfy 0 <= w_sq <= limit={limit!r}")
+    weights = [int(v) for v in W.tolist()]
+    m = 0
+    i = start
+    guarded = False
+    while i < n:
+        row = [int(v) for v in Z[i].tolist()]
+        s = sum(z * w for z, w in zip(row, weights))
+        if s < 0 or (s == 0 and tie[i]):
+            after = w_sq + 2 * s + int(norms[i])
+            if after > limit:
+                guarded = True
+                break
+            weights = [w + z for w, z in zip(weights, row)]
+            w_sq = after
+            counts[i] += 1
+            out_i[m], out_s[m] = i, s
+            m += 1
+            if m == len(out_i):
+                i += 1
+                break
+        i += 1
+    W[:] = weights
+    return m, i, w_sq, guarded

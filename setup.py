@@ -1,15 +1,36 @@
-"""The optional C kernel; every other setting of the package lives in pyproject.toml.
+"""The optional C kernels; every other setting of the package lives in pyproject.toml.
 
-``optional=True``: if the extension cannot be compiled (no compiler, no
+One extension per part, each with its own Python wrapper, sharing only the
+header `verify_perceptron/data/_exact.h` (compiled into each, so the
+checker's replay links to nothing of the engine):
+
+- `verify_perceptron.data._rows`: the signed samples and their scores
+  (`verify_perceptron.data.kernel`);
+- `verify_perceptron.run._scan`: the engine's online passes
+  (`verify_perceptron.run.kernel`);
+- `verify_perceptron.check._replay`: the checker's replay
+  (`verify_perceptron.check.kernel`).
+
+``optional=True``: if an extension cannot be compiled (no compiler, no
 Python headers, a compiler without __int128 or GCC builtins), setuptools
-warns and installs the package without it, and `verify_perceptron.run.kernel`
-falls back to NumPy.
+warns and installs the package without it, and its wrapper falls back to
+NumPy and Python. MANIFEST.in puts the sources and the header in an sdist.
 """
 
 from setuptools import Extension, setup
 
+SHARED = "verify_perceptron/data/_exact.h"
+
+
+def kernel(name: str, source: str) -> Extension:
+    """An optional extension built from one C file and the shared header."""
+    return Extension(name, [source], include_dirs=["verify_perceptron/data"], depends=[SHARED], optional=True)
+
+
 setup(
     ext_modules=[
-        Extension("verify_perceptron.run._scan", ["verify_perceptron/run/_scan.c"], optional=True),
+        kernel("verify_perceptron.data._rows", "verify_perceptron/data/_rows.c"),
+        kernel("verify_perceptron.run._scan", "verify_perceptron/run/_scan.c"),
+        kernel("verify_perceptron.check._replay", "verify_perceptron/check/_replay.c"),
     ],
 )

@@ -1,30 +1,22 @@
-"""The compiled kernel, when it was built, and the references it must equal.
+"""The engine's compiled online pass, when it was built, and the reference it must equal.
 
 The fast engine keeps integer weights W and integer samples z_i (the rows
 of Z, labels folded in, stored as int16, int32 or int64). Sample i is a
 mistake when its score s_i = z_i·W is < 0, or is 0 and the note counts a
 tie as a mistake (``tie[i]``).
 
-- `online_pass` makes an online pass from a row, updating W in place and
-  writing each mistake's row and score to a buffer, so the engine pays no
-  Python call per update; given its `epochs` argument it carries on into
-  the following epochs wherever the engine would have nothing to do at an
-  epoch's end.
-- `check_online` is the checker's side: it replays recorded updates from the
-  data and evaluates every claim's compiled program
-  (`verify_perceptron.notes.claims.compile_program`) at each one, stopping before
-  any update that needs Python's attention (a failed check, a violated
-  claim, a value beyond 128 bits).
-- `signed_rows` builds the samples z_i and their squared norms in one pass;
-  `scores` computes z_i·W for every row.
+`online_pass` makes an online pass from a row, updating W in place and
+writing each mistake's row and score to a buffer, so the engine pays no
+Python call per update; given its `epochs` argument it carries on into the
+following epochs wherever the engine would have nothing to do at an
+epoch's end.
 
-`verify_perceptron._scan` is an optional C extension: `AVAILABLE` says
-whether it imported; if not, every function here is None and the callers
-keep to NumPy and Python. The references the tests hold the C code to:
-`online_pass_reference` (below) for `online_pass`; the checker's own Python
-path (`Checker.observe`) for `check_online`; `fast.signed_samples` with
-`_intmath.row_norms_sq` for `signed_rows`; NumPy's exact products for
-`scores`.
+`verify_perceptron.run._scan` is an optional C extension: `AVAILABLE` says
+whether it imported; if not, `online_pass` is None and the engine keeps to
+NumPy. The reference the tests hold the C code to is `online_pass_reference`
+(below). The checker's compiled replay (`verify_perceptron.check.kernel`)
+and the data layer's compiled rows and scores (`verify_perceptron.data.kernel`)
+are extensions of their own.
 
 Precondition of `online_pass`
 -----------------------------
@@ -54,24 +46,20 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "online_pass", "check_online", "signed_rows", "scores",
-           "online_pass_reference"]
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "online_pass", "online_pass_reference"]
 
 OnlinePass = Callable[..., tuple[int, int, int, bool]]
-CheckOnline = Callable[..., tuple[int, tuple[int, ...], list[Any]]]
-SignedRows = Callable[..., "int | None"]
-Scores = Callable[[Any, Any, Any, Any], None]
 
 
-def _load() -> tuple[OnlinePass | None, CheckOnline | None, SignedRows | None, Scores | None, str | None]:
-    """The extension's functions, or None each and why it did not import."""
+def _load() -> tuple[OnlinePass | None, str | None]:
+    """The extension's function, or None and why it did not import."""
     try:
         scan = importlib.import_module(f"{__package__}._scan")
         # A compiler without __int128 builds a module whose functions refuse to run.
         scan.online_pass(*_PROBE)
     except (ImportError, NotImplementedError) as error:
-        return None, None, None, None, f"{type(error).__name__}: {error}"
-    return scan.online_pass, scan.check_online, scan.signed_rows, scan.scores, None
+        return None, f"{type(error).__name__}: {error}"
+    return scan.online_pass, None
 
 
 def _probe() -> tuple[Any, ...]:
@@ -88,17 +76,9 @@ _PROBE = _probe()
 #: ``online_pass(Z, W, tie, norms, counts, out_i, out_s, start, w_sq, limit)`` in C, or None;
 #: the contract of `online_pass_reference`, with C-contiguous arrays.
 online_pass: OnlinePass | None
-#: ``check_online(...)`` in C, or None: see `verify_perceptron.check.checker.Checker.observe_chunk`.
-check_online: CheckOnline | None
-#: ``signed_rows(X, y, bias, bias_column, Z, norms)`` in C, or None: the signed samples and
-#: their squared norms in one pass (`verify_perceptron.run.fast.sample_matrix`).
-signed_rows: SignedRows | None
-#: ``scores(Z, W, norms, out)`` in C, or None: out[i] = Z[i]·W for every row, in int64, after
-#: checking ‖W‖²·max(norms) < 2^126 itself (`verify_perceptron.data.integers.ExactMatrix.products`).
-scores: Scores | None
 #: Why the extension did not import, or None if it did.
 IMPORT_ERROR: str | None
-online_pass, check_online, signed_rows, scores, IMPORT_ERROR = _load()
+online_pass, IMPORT_ERROR = _load()
 #: Did the compiled kernel import?
 AVAILABLE: bool = online_pass is not None
 

@@ -1,0 +1,441 @@
+/*
+ * verify_perceptron.check._replay: the checker's replay of online updates, exactly, in C.
+ * Its Python wrapper is verify_perceptron.check.kernel; the reference the tests hold it
+ * to is the checker's own Python path, verify_perceptron.check.checker.Checker.observe.
+ *
+ * check_online() replays recorded updates, recomputing each score in 128-bit
+ * sums (exact for any int64 inputs, with a count of wrap-arounds), and
+ * evaluates the claims' compiled program (verify_perceptron.notes.claims.
+ * compile_program) with overflow-checked 128-bit arithmetic. It stops before
+ * any update that fails a check or does not fit, so the Python checker
+ * decides it: a violated precondition is detected, never silent.
+ *
+ * It assumes nothing of the engine it checks and shares no code with it
+ * (verify_perceptron.run._scan): its scores hold for any int64 samples and
+ * weights, and the only bound it relies on is its own limit on ||W||^2,
+ * below 2^126, which keeps every |W_j| <= ||W|| < 2^63 in int64.
+ *
+ * It needs __int128 (GCC, Clang); elsewhere it raises NotImplementedError
+ * and the checker checks every update in Python. The argument parsing and
+ * 128-bit conversions it shares with the other extensions are in
+ * ../data/_exact.h.
+ */
+
+#include "_exact.h"
+
+#include <string.h>
+
+/* ---- 128-bit scores ----------------------------------------------------- */
+
+#if SCAN_WIDE
+/* acc += term, keeping acc + wraps * 2^128 exact: __builtin_add_overflow
+ * leaves the sum modulo 2^128 in acc, and wraps counts what it lost. */
+static inline void
+add_exact(int128 *acc, Py_ssize_t *wraps, int128 term)
+{
+    if (__builtin_add_overflow(*acc, term, acc)) {
+        *wraps += term > 0 ? 1 : -1;
+    }
+}
+#endif
+
+/* *s = z . w for vectors of length d (z of any sample type, w int64); 0 on success, -1 if the
+ * exact value does not fit in int64 (only possible when the precondition is violated). */
+#if SCAN_WIDE
+/* |z_j * w_j| <= 2^126 always fits in 128 bits. Two running sums, so that consecutive
+ * products need not wait for each other's addition; the exact score is
+ * even + odd + wraps * 2^128 throughout. wraps != 0 means |score| >= 2^128 - 2^127. */
+#define DEFINE_WIDE_DOT(ZT, NAME)                                                       \
+static int                                                                              \
+NAME(const ZT *z, const int64_t *w, Py_ssize_t d, int64_t *s)                           \
+{                                                                                       \
+    int128 even = 0, odd = 0;                                                           \
+    Py_ssize_t wraps = 0, j = 0;                                                        \
+    for (; j + 1 < d; j += 2) {                                                         \
+        add_exact(&even, &wraps, (int128)z[j] * w[j]);                                  \
+        add_exact(&odd, &wraps, (int128)z[j + 1] * w[j + 1]);                           \
+    }                                                                                   \
+    if (j < d) {                                                                        \
+        add_exact(&even, &wraps, (int128)z[j] * w[j]);                                  \
+    }                                                                                   \
+    add_exact(&even, &wraps, odd);                                                      \
+    if (wraps != 0 || even < INT64_MIN || even > INT64_MAX) {                           \
+        return -1;                                                                      \
+    }                                                                                   \
+    *s = (int64_t)even;                                                                 \
+    return 0;                                                                           \
+}
+DEFINE_WIDE_DOT(int16_t, wide_dot16)
+DEFINE_WIDE_DOT(int32_t, wide_dot32)
+DEFINE_WIDE_DOT(int64_t, wide_dot64)
+
+/* Row i of a C-contiguous sample matrix of `width`-byte items, dotted with w exactly. */
+static int
+wide_dot(const void *Z, int width, Py_ssize_t i, Py_ssize_t d, const int64_t *w, int64_t *s)
+{
+    switch (width) {
+    case 2: return wide_dot16((const int16_t *)Z + i * d, w, d, s);
+    case 4: return wide_dot32((const int32_t *)Z + i * d, w, d, s);
+    default: return wide_dot64((const int64_t *)Z + i * d, w, d, s);
+    }
+}
+
+/* w += row i, in int64 (the caller proves the sums fit). */
+static void
+add_sample(int64_t *w, const void *Z, int width, Py_ssize_t i, Py_ssize_t d)
+{
+    switch (width) {
+    case 2: { const int16_t *r = (const int16_t *)Z + i * d; for (Py_ssize_t j = 0; j < d; j++) w[j] += r[j]; break; }
+    case 4: { const int32_t *r = (const int32_t *)Z + i * d; for (Py_ssize_t j = 0; j < d; j++) w[j] += r[j]; break; }
+    default: { const int64_t *r = (const int64_t *)Z + i * d; for (Py_ssize_t j = 0; j < d; j++) w[j] += r[j]; }
+    }
+}
+#endif
+
+/* ---- the checker's replay ---------------------------------------------- */
+
+#if SCAN_WIDE
+/* The claims' program: postfix code over the quantities, one slack per END. */
+enum { OP_END = 0, OP_QUANTITY = 1, OP_CONSTANT = 2, OP_ADD = 3, OP_SUB = 4, OP_MUL = 5, OP_NEG = 6,
+       OP_POW = 7 };
+#define STACK_DEPTH 64
+#define MAX_QUANTITIES 64
+#define MAX_CLAIMS 64
+/* The per-update quantities the replay computes, in the order of `slots`. */
+enum { S_N, S_K, S_SMALL_N, S_N_MAX, S_PREV_W_SQ, S_PREV_W_WS, S_STEP_SQ, S_SUM_N_XSQ, S_SUM_N_SQ, S_W_SQ,
+       S_W_WS, N_SLOTS };
+
+/* Check the program's shape once: operands in range, stack within bounds, one value per END.
+ * Returns the number of claims, or -1 with ValueError. */
+static Py_ssize_t
+program_claims(const int64_t *code, Py_ssize_t length, Py_ssize_t n_quantities)
+{
+    Py_ssize_t depth = 0, claims = 0;
+    for (Py_ssize_t pc = 0; pc < length; pc++) {
+        const int64_t op = code[pc];
+        int pops, pushes = 1, operand = 0;
+        switch (op) {
+        case OP_END: pops = 1; pushes = 0; break;
+        case OP_QUANTITY: pops = 0; operand = 1; break;
+        case OP_CONSTANT: pops = 0; operand = 1; break;
+        case OP_ADD: case OP_SUB: case OP_MUL: pops = 2; break;
+        case OP_NEG: pops = 1; break;
+        case OP_POW: pops = 1; operand = 1; break;
+        default:
+            PyErr_Format(PyExc_ValueError, "check_online(): program[%zd]=%lld is no operation",
+                         pc, (long long)op);
+            return -1;
+        }
+        if (operand) {
+            if (++pc >= length) {
+                PyErr_SetString(PyExc_ValueError, "check_online(): program ends inside an operation");
+                return -1;
+            }
+            if ((op == OP_QUANTITY && (code[pc] < 0 || code[pc] >= n_quantities))
+                || (op == OP_POW && (code[pc] < 1 || code[pc] > 16))) {
+                PyErr_Format(PyExc_ValueError, "check_online(): program[%zd]=%lld is out of range",
+                             pc, (long long)code[pc]);
+                return -1;
+            }
+        }
+        if (depth < pops || depth - pops + pushes > STACK_DEPTH) {
+            PyErr_Format(PyExc_ValueError, "check_online(): the program's stack is wrong at [%zd]", pc);
+            return -1;
+        }
+        depth += pushes - pops;
+        if (op == OP_END) {
+            if (depth != 0) {
+                PyErr_Format(PyExc_ValueError, "check_online(): claim %zd leaves values behind", claims);
+                return -1;
+            }
+            claims++;
+        }
+    }
+    if (depth != 0 || claims > MAX_CLAIMS) {
+        PyErr_SetString(PyExc_ValueError, "check_online(): the program must end with END and have <= 64 claims");
+        return -1;
+    }
+    return claims;
+}
+
+/* Run the (checked) program on the quantities q: slack[c] for each claim. 0, or -1 when an
+ * intermediate value leaves 128 bits (the caller then decides the update in Python). */
+static int
+run_program(const int64_t *code, Py_ssize_t length, const int128 *q, int128 *slack)
+{
+    int128 stack[STACK_DEPTH];
+    Py_ssize_t top = 0, claim = 0;
+    for (Py_ssize_t pc = 0; pc < length; pc++) {
+        int128 x;
+        switch (code[pc]) {
+        case OP_END: slack[claim++] = stack[--top]; break;
+        case OP_QUANTITY: stack[top++] = q[code[++pc]]; break;
+        case OP_CONSTANT: stack[top++] = code[++pc]; break;
+        case OP_ADD: top--; if (__builtin_add_overflow(stack[top - 1], stack[top], &stack[top - 1])) return -1; break;
+        case OP_SUB: top--; if (__builtin_sub_overflow(stack[top - 1], stack[top], &stack[top - 1])) return -1; break;
+        case OP_MUL: top--; if (__builtin_mul_overflow(stack[top - 1], stack[top], &stack[top - 1])) return -1; break;
+        case OP_NEG: if (__builtin_sub_overflow((int128)0, stack[top - 1], &stack[top - 1])) return -1; break;
+        case OP_POW:
+            x = stack[top - 1];
+            for (int64_t e = code[++pc]; e > 1; e--) {
+                if (__builtin_mul_overflow(stack[top - 1], x, &stack[top - 1])) return -1;
+            }
+            break;
+        }
+    }
+    return 0;
+}
+#endif
+
+PyDoc_STRVAR(check_online_doc,
+"check_online($module, Z, W, counts, tie, norms, margins, rows, scores, program, quantities, slots,\n"
+"             state, failed, /)\n"
+"--\n"
+"\n"
+"The checker's replay of online updates, in place, until one needs Python.\n"
+"\n"
+"Update t was a mistake on row rows[t] with reported score scores[t]. The\n"
+"replay recomputes s = Z[i] . W exactly (128-bit sums), confirms s equals the\n"
+"report and is a mistake (s < 0, or s == 0 and tie[i]), makes W += Z[i] and\n"
+"counts[i] += 1, updates the running quantities, and evaluates `program`: the\n"
+"claims' slacks as postfix code over `quantities` (Python ints; the slots listed\n"
+"in `slots` are overwritten with this update's N, k, n, n_max, prev_w_sq,\n"
+"prev_w_ws, step_sq, sum_N_xsq, sum_n_sq, w_sq, w_ws). It stops BEFORE any update\n"
+"that fails a check, has a negative slack for a claim not yet marked in\n"
+"`failed`, starts or would end with ||W||^2 above the state's limit, or needs\n"
+"more than 128 bits, leaving that update to the caller. The limit must be\n"
+"below 2^126 (so every |W_j| < 2^63; ValueError otherwise) and should be\n"
+"(2^126 - 1) // max norms, the checker's own int64 guard.\n"
+"\n"
+"state = (k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max, limit) as Python ints.\n"
+"Returns ``(done, state, claims)``: updates replayed, the new state, and per\n"
+"claim None (done == 0) or (min slack, its update's position in `rows`, the\n"
+"quantities there as a tuple).");
+
+static PyObject *
+check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "check_online";
+    Py_buffer Z = {0}, W = {0}, counts = {0}, tie = {0}, norms = {0}, margins = {0}, rows = {0}, scores = {0},
+              program = {0}, slots = {0}, failed = {0};
+    PyObject *result = NULL, *claims = NULL;
+
+    if (nargs != 13) {
+        PyErr_Format(PyExc_TypeError, "check_online() takes 13 arguments, got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "Z", args[0], 2, SAMPLE_ITEMS, 0, &Z) < 0
+        || get_array(func, "W", args[1], 1, INT64_ITEMS, 1, &W) < 0
+        || get_array(func, "counts", args[2], 1, INT64_ITEMS, 1, &counts) < 0
+        || get_array(func, "tie", args[3], 1, FLAG_ITEMS, 0, &tie) < 0
+        || get_array(func, "norms", args[4], 1, INT64_ITEMS, 0, &norms) < 0
+        || get_array(func, "margins", args[5], 1, INT64_ITEMS, 0, &margins) < 0
+        || get_array(func, "rows", args[6], 1, INT64_ITEMS, 0, &rows) < 0
+        || get_array(func, "scores", args[7], 1, INT64_ITEMS, 0, &scores) < 0
+        || get_array(func, "program", args[8], 1, INT64_ITEMS, 0, &program) < 0
+        || get_array(func, "slots", args[10], 1, INT64_ITEMS, 0, &slots) < 0
+        || get_array(func, "failed", args[12], 1, FLAG_ITEMS, 0, &failed) < 0
+        || check_width(func, &Z, &W) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n = Z.shape[0], d = Z.shape[1], m = rows.shape[0];
+    if (check_rows(func, "counts", &counts, n) < 0 || check_rows(func, "tie", &tie, n) < 0
+        || check_rows(func, "norms", &norms, n) < 0 || check_rows(func, "margins", &margins, n) < 0) {
+        goto done;
+    }
+    if (scores.shape[0] != m) {
+        PyErr_Format(PyExc_ValueError, "check_online(): scores has length %zd but rows has %zd",
+                     scores.shape[0], m);
+        goto done;
+    }
+    PyObject *quantities = args[9], *state = args[11];
+    if (!PyTuple_Check(quantities) || PyTuple_GET_SIZE(quantities) > MAX_QUANTITIES) {
+        PyErr_SetString(PyExc_TypeError, "check_online(): quantities must be a tuple of at most 64 ints");
+        goto done;
+    }
+    const Py_ssize_t n_quantities = PyTuple_GET_SIZE(quantities);
+    int128 q[MAX_QUANTITIES], slack[MAX_CLAIMS], best[MAX_CLAIMS], snapshot[MAX_CLAIMS][MAX_QUANTITIES];
+    Py_ssize_t best_at[MAX_CLAIMS];
+    for (Py_ssize_t j = 0; j < n_quantities; j++) {
+        if (to_int128(func, "a quantity", PyTuple_GET_ITEM(quantities, j), &q[j]) < 0) {
+            goto done;
+        }
+    }
+    const int64_t *slot = slots.buf;
+    if (slots.shape[0] != N_SLOTS) {
+        PyErr_Format(PyExc_ValueError, "check_online(): slots must have %d entries, got %zd", N_SLOTS,
+                     slots.shape[0]);
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < N_SLOTS; j++) {
+        if (slot[j] < 0 || slot[j] >= n_quantities) {
+            PyErr_Format(PyExc_ValueError, "check_online(): slots[%zd]=%lld is out of range", j,
+                         (long long)slot[j]);
+            goto done;
+        }
+    }
+    const int64_t *code = program.buf;
+    const Py_ssize_t n_claims = program_claims(code, program.shape[0], n_quantities);
+    if (n_claims < 0) {
+        goto done;
+    }
+    if (failed.shape[0] != n_claims) {
+        PyErr_Format(PyExc_ValueError, "check_online(): failed has length %zd but the program has %zd claims",
+                     failed.shape[0], n_claims);
+        goto done;
+    }
+    int128 k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max, limit;
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != 8) {
+        PyErr_SetString(PyExc_TypeError, "check_online(): state must be a tuple of 8 ints");
+        goto done;
+    }
+    int128 *fields[8] = {&k, &N, &w_sq, &w_ws, &sum_N_xsq, &sum_n_sq, &n_max, &limit};
+    for (Py_ssize_t j = 0; j < 8; j++) {
+        if (to_int128(func, "a state value", PyTuple_GET_ITEM(state, j), fields[j]) < 0) {
+            goto done;
+        }
+    }
+    if (check_limit(func, limit, PyTuple_GET_ITEM(state, 7)) < 0) {
+        goto done;
+    }
+
+    const int64_t *norm = norms.buf, *margin = margins.buf, *row_of = rows.buf, *reported = scores.buf;
+    const int width = (int)Z.itemsize;
+    int64_t *w = W.buf, *count = counts.buf;
+    const unsigned char *ties = tie.buf, *already = failed.buf;
+    Py_ssize_t t = 0;
+    for (; t < m; t++) {
+        const int64_t i = row_of[t];
+        int64_t s;
+        if (i < 0 || i >= n || w_sq > limit || wide_dot(Z.buf, width, i, d, w, &s) < 0 || s != reported[t]
+            || !(s < 0 || (s == 0 && ties[i]))) {
+            break; /* not this update: Python decides it and says what is wrong */
+        }
+        int128 next[N_SLOTS];
+        if (__builtin_add_overflow(k, 1, &next[S_K]) || __builtin_add_overflow(N, 1, &next[S_N])) {
+            break;
+        }
+        next[S_SMALL_N] = 1;
+        next[S_N_MAX] = n_max > 1 ? n_max : 1;
+        next[S_PREV_W_SQ] = w_sq;
+        next[S_PREV_W_WS] = w_ws;
+        next[S_STEP_SQ] = norm[i];
+        /* ||W + z||^2 = ||W||^2 + 2 W.z + ||z||^2. Every sum is checked: a state that
+         * leaves 128 bits (or a new ||W||^2 above the limit) is Python's to decide. */
+        if (__builtin_add_overflow(sum_n_sq, 1, &next[S_SUM_N_SQ])
+            || __builtin_add_overflow(sum_N_xsq, (int128)norm[i], &next[S_SUM_N_XSQ])
+            || __builtin_add_overflow(w_sq, 2 * (int128)s + norm[i], &next[S_W_SQ])
+            || __builtin_add_overflow(w_ws, (int128)margin[i], &next[S_W_WS])
+            || next[S_W_SQ] > limit) {
+            break;
+        }
+        for (Py_ssize_t j = 0; j < N_SLOTS; j++) {
+            q[slot[j]] = next[j];
+        }
+        if (run_program(code, program.shape[0], q, slack) < 0) {
+            break;
+        }
+        int violated = 0;
+        for (Py_ssize_t c = 0; c < n_claims; c++) {
+            violated |= slack[c] < 0 && !already[c];
+        }
+        if (violated) {
+            break;
+        }
+        /* Commit the update. */
+        add_sample(w, Z.buf, width, i, d); /* |W_j| <= ||W||: the new w_sq <= limit < 2^126 */
+        count[i] += 1;
+        k = next[S_K];
+        N = next[S_N];
+        n_max = next[S_N_MAX];
+        sum_n_sq = next[S_SUM_N_SQ];
+        sum_N_xsq = next[S_SUM_N_XSQ];
+        w_sq = next[S_W_SQ];
+        w_ws = next[S_W_WS];
+        for (Py_ssize_t c = 0; c < n_claims; c++) {
+            if (t == 0 || slack[c] < best[c]) {
+                best[c] = slack[c];
+                best_at[c] = t;
+                memcpy(snapshot[c], q, n_quantities * sizeof(int128));
+            }
+        }
+    }
+
+    claims = PyList_New(n_claims);
+    if (claims == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < n_claims; c++) {
+        PyObject *entry;
+        if (t == 0) {
+            entry = Py_NewRef(Py_None);
+        }
+        else {
+            PyObject *values = PyTuple_New(n_quantities);
+            if (values == NULL) {
+                goto done;
+            }
+            for (Py_ssize_t j = 0; j < n_quantities; j++) {
+                PyObject *value = from_int128(snapshot[c][j]);
+                if (value == NULL) {
+                    Py_DECREF(values);
+                    goto done;
+                }
+                PyTuple_SET_ITEM(values, j, value);
+            }
+            entry = Py_BuildValue("(NnN)", from_int128(best[c]), best_at[c], values);
+            if (entry == NULL) {
+                goto done;
+            }
+        }
+        PyList_SET_ITEM(claims, c, entry);
+    }
+    result = Py_BuildValue("(n(NNNNNNNN)O)", t, from_int128(k), from_int128(N), from_int128(w_sq),
+                           from_int128(w_ws), from_int128(sum_N_xsq), from_int128(sum_n_sq),
+                           from_int128(n_max), from_int128(limit), claims);
+done:
+    Py_XDECREF(claims);
+    PyBuffer_Release(&Z);
+    PyBuffer_Release(&W);
+    PyBuffer_Release(&counts);
+    PyBuffer_Release(&tie);
+    PyBuffer_Release(&norms);
+    PyBuffer_Release(&margins);
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&scores);
+    PyBuffer_Release(&program);
+    PyBuffer_Release(&slots);
+    PyBuffer_Release(&failed);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "check_online() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
+/* ---- the module -------------------------------------------------------- */
+
+static PyMethodDef replay_methods[] = {
+    {"check_online", (PyCFunction)(void (*)(void))check_online, METH_FASTCALL, check_online_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+PyDoc_STRVAR(replay_doc,
+"The checker's replay of online updates, exactly, in C (optional; see\n"
+"verify_perceptron.check.kernel).");
+
+static struct PyModuleDef replay_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "verify_perceptron.check._replay",
+    .m_doc = replay_doc,
+    .m_size = 0,
+    .m_methods = replay_methods,
+    .m_slots = exact_module_slots,
+};
+
+PyMODINIT_FUNC
+PyInit__replay(void)
+{
+    return PyModuleDef_Init(&replay_module);
+}

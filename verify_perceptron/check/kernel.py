@@ -1,0 +1,59 @@
+"""The checker's compiled replay, when it was built: `check_online`.
+
+It replays recorded online updates from the data, recomputing each score
+with 128-bit sums, confirming the note's rule, and evaluating every claim
+through the postfix program `verify_perceptron.notes.claims.compile_program`
+makes; it stops before any update that needs Python's attention (a failed
+check, a newly violated claim, a value beyond 128 bits), which
+`verify_perceptron.check.checker.Checker.observe` then decides. The
+reference the tests hold it to is that Python path. It shares no code with
+the engine it checks (`verify_perceptron.run.kernel`).
+
+`verify_perceptron.check._replay` is an optional C extension: `AVAILABLE`
+says whether it imported; if not (or if it was built by a compiler without
+__int128), `check_online` is None and `IMPORT_ERROR` says why; the checker
+then checks every update in Python.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "check_online"]
+
+CheckOnline = Callable[..., tuple[int, tuple[int, ...], list[Any]]]
+
+
+def _load() -> tuple[CheckOnline | None, str | None]:
+    """The extension's function, or None and why it did not import."""
+    try:
+        replay = importlib.import_module(f"{__package__}._replay")
+        # A compiler without __int128 builds a module whose functions refuse to run.
+        replay.check_online(*_PROBE)
+    except (ImportError, NotImplementedError) as error:
+        return None, f"{type(error).__name__}: {error}"
+    return replay.check_online, None
+
+
+def _probe() -> tuple[Any, ...]:
+    """A replay of no updates on no rows, with no claims."""
+    import numpy as np
+
+    none = np.zeros(0, dtype=np.int64)
+    slots = np.zeros(11, dtype=np.int64)  # every computed quantity into the one quantity
+    return (np.zeros((0, 1), dtype=np.int64), np.zeros(1, dtype=np.int64), none, np.zeros(0, dtype=bool),
+            none.copy(), none.copy(), none.copy(), none.copy(), none.copy(), (0,), slots, (0,) * 8,
+            np.zeros(0, dtype=bool))
+
+
+_PROBE = _probe()
+
+#: ``check_online(...)`` in C, or None: see `verify_perceptron.check.checker.Checker.observe_chunk`.
+check_online: CheckOnline | None
+#: Why the extension did not import, or None if it did.
+IMPORT_ERROR: str | None
+check_online, IMPORT_ERROR = _load()
+#: Did the compiled replay import?
+AVAILABLE: bool = check_online is not None

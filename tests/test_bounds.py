@@ -9,7 +9,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from verify_perceptron.notes.bounds import Geometry, geometry, note_bound, note_bounds
-from verify_perceptron.check.checker import check_trace
+from verify_perceptron.check.traces import check_trace
 from verify_perceptron.notes.conventions import CONVENTIONS
 from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.errors import DataError

@@ -16,7 +16,7 @@ import verify_perceptron.check.checker as checks_module
 import verify_perceptron.cli as cli
 import verify_perceptron.run.reference as engine_module
 import verify_perceptron.run.fast as fast_module
-from verify_perceptron.check.checker import assert_trace_verified, check_trace
+from verify_perceptron.check.traces import assert_trace_verified, check_trace
 from verify_perceptron.notes.claims import CLAIMS, Claim, claims_for
 from verify_perceptron.notes.conventions import CONVENTIONS
 from verify_perceptron.data.dataset import Dataset

@@ -12,9 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.data_strategies import halves as datasets
-from verify_perceptron.run.mistakes import MistakeCounter
+from verify_perceptron.certify.orders import MistakeCounter
 from verify_perceptron.notes.bounds import geometry, note_bound
-from verify_perceptron.certify.comparison import compare_bounds, order_statistics
+from verify_perceptron.certify.comparison import compare_bounds
+from verify_perceptron.certify.orders import order_statistics
 from verify_perceptron.notes.conventions import CONVENTIONS, get_convention
 from verify_perceptron.data.dataset import Dataset, from_arrays
 from verify_perceptron.run.reference import train

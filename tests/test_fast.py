@@ -12,7 +12,10 @@ from hypothesis import strategies as st
 from verify_perceptron.run import reference as engine
 from verify_perceptron.run import fast
 from verify_perceptron.data.integers import FLOAT_EXACT_SQ, ExactMatrix, row_norms_sq
-from verify_perceptron.check.checker import Checker, check_trace, verify_run
+from verify_perceptron.check.checker import Checker
+from verify_perceptron.check.traces import check_trace
+from verify_perceptron.data import samples
+from verify_perceptron.pipeline import verify_run
 from verify_perceptron.notes.conventions import CONVENTIONS
 from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.data.examples import EXAMPLES, example
@@ -134,7 +137,7 @@ def test_verify_run_time_limit_stops_with_time_limit():
 
 @given(data=datasets(max_value=7, max_denominator=9), convention=st.sampled_from(sorted(CONVENTIONS)))
 def test_signed_samples_are_the_labelled_scaled_samples(data, convention):
-    X, Z = fast.scaled_samples(data, CONVENTIONS[convention])
+    X, Z = samples.scaled_samples(data, CONVENTIONS[convention])
     assert Z.tolist() == [[y * v for v in row] for row, y in zip(X.tolist(), data.y)]
     L = data.denominator
     assert [[Fraction(v, L) for v in row] for row in X.tolist()] == [list(CONVENTIONS[convention].augment(x)) for x in data.X]
@@ -144,7 +147,7 @@ def test_a_verify_run_makes_no_float_copy_when_the_compiled_scan_is_there():
     from verify_perceptron.run import kernel as _kernel
     if not _kernel.AVAILABLE:
         pytest.skip("the C scan is not built here")
-    matrix = ExactMatrix(fast.signed_samples(example("and"), CONVENTIONS["classic"]))
+    matrix = ExactMatrix(samples.signed_samples(example("and"), CONVENTIONS["classic"]))
     fast.run(example("and"), matrix=matrix)
     assert matrix._as_float is None
 
@@ -176,7 +179,7 @@ def test_every_sample_width_and_weight_width_makes_the_reference_run(magnitude, 
     X = data.draw(st.lists(st.lists(entry, min_size=d, max_size=d), min_size=n, max_size=n))
     y = data.draw(st.lists(st.sampled_from((-1, 1)), min_size=n, max_size=n).filter(lambda ys: len(set(ys)) == 2))
     dataset = Dataset(numerators=np.array(X, dtype=np.int64), denominator=1, y=y)
-    Z = fast.signed_samples(dataset, CONVENTIONS[convention])
+    Z = samples.signed_samples(dataset, CONVENTIONS[convention])
     biggest = max(1, max(abs(v) for row in X for v in row))
     assert Z.dtype == (np.int16 if biggest < 2**15 else np.int32 if biggest < 2**31 else np.int64)
     same_run(engine.train(dataset, convention, max_epochs=25),
@@ -193,7 +196,7 @@ def test_the_one_pass_sample_matrix_equals_signed_samples_and_their_norms(magnit
     labels = y + [-y[0]]
     dataset = Dataset(numerators=numerators, denominator=denominator, y=labels)
     conv = CONVENTIONS[convention]
-    quick, plain = fast.sample_matrix(dataset, conv), ExactMatrix(fast.signed_samples(dataset, conv))
+    quick, plain = samples.sample_matrix(dataset, conv), ExactMatrix(samples.signed_samples(dataset, conv))
     assert quick.exact.dtype == plain.exact.dtype
     assert quick.exact.tolist() == plain.exact.tolist()
     assert quick.norms.tolist() == plain.norms.tolist() and quick.max_norm_sq == plain.max_norm_sq

@@ -14,7 +14,7 @@ import sympy as sp
 
 from verify_perceptron.notes import claims
 from verify_perceptron.notes.bounds import geometry, note_bound
-from verify_perceptron.check.checker import check_trace
+from verify_perceptron.check.traces import check_trace
 from verify_perceptron.notes.claims import claims_for
 from verify_perceptron.notes.conventions import CONVENTIONS
 from verify_perceptron.run.reference import train

@@ -19,7 +19,7 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from verify_perceptron.notes.bounds import geometry, note_bound
-from verify_perceptron.check.checker import check_trace
+from verify_perceptron.check.traces import check_trace
 from verify_perceptron.notes.conventions import CONVENTIONS
 from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.run.reference import train

@@ -18,10 +18,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify_perceptron.run import kernel as _kernel
-from verify_perceptron.check import checker as checks
+from verify_perceptron.check import kernel as _kernel
+from verify_perceptron import pipeline
 from verify_perceptron.run import fast
-from verify_perceptron.check.checker import Checker, verify_run
+from verify_perceptron.check.checker import Checker
+from verify_perceptron.check.separator import strict_final_weights
+from verify_perceptron.check.traces import scaled_scores
+from verify_perceptron.data.samples import sample_matrix
+from verify_perceptron.pipeline import verify_run
 from verify_perceptron.notes.claims import CLAIMS, OPS, QUANTITIES, Claim, claims_for, compile_program
 from verify_perceptron.notes.conventions import CONVENTIONS
 from verify_perceptron.data.dataset import Dataset
@@ -68,7 +72,7 @@ def both(data, convention, **options):
 @given(data=datasets(), convention=st.sampled_from(sorted(ONLINE_RATES)))
 def test_replay_equals_python_with_the_final_weights_or_none(data, convention):
     trace = fast.run(data, convention, eta=ONLINE_RATES[convention], max_epochs=30)
-    separator = checks._strict(data, CONVENTIONS[convention], trace.final_weights)[0] if trace.converged else None
+    separator = strict_final_weights(data, CONVENTIONS[convention], trace.final_weights, sample_matrix(data, CONVENTIONS[convention]))[0] if trace.converged else None
     both(data, convention, separator=separator)
 
 
@@ -85,7 +89,7 @@ def test_replay_equals_python_when_values_leave_128_bits(data, convention):
     # Entries near 2^40 over denominator 1000: squared terms of the claims pass 2^128 quickly,
     # so the replay must stop and hand those updates to Python.
     trace = fast.run(data, convention, eta=ONLINE_RATES[convention], max_epochs=30)
-    separator = checks._strict(data, CONVENTIONS[convention], trace.final_weights)[0] if trace.converged else None
+    separator = strict_final_weights(data, CONVENTIONS[convention], trace.final_weights, sample_matrix(data, CONVENTIONS[convention]))[0] if trace.converged else None
     both(data, convention, separator=separator)
 
 
@@ -137,7 +141,7 @@ def test_a_violated_claim_is_found_at_the_same_update_with_the_same_values(claim
 def test_verify_run_gives_the_same_result_with_and_without_the_replay_budget(monkeypatch):
     data = example("and")
     kept = verify_run(data, convention="classic")
-    monkeypatch.setattr(checks, "MIN_REPLAY_BYTES", 0)  # a budget of a few bytes: the run is made again
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 0)  # a budget of a few bytes: the run is made again
     rerun = verify_run(data, convention="classic")
     assert kept[1] == rerun[1]
     assert kept[0].final_weights == rerun[0].final_weights and kept[0].n_updates == rerun[0].n_updates
@@ -222,7 +226,7 @@ def test_a_chunk_of_several_epochs_is_replayed_and_a_decreasing_epoch_is_caught(
     data = example("and")
     trace = fast.run(data, "classic", keep_updates=10**9)
     rows = np.array([u.samples[0] for u in trace.updates], dtype=np.int64)
-    scores = np.array([checks._scaled_scores(data, u, Fraction(1))[0] for u in trace.updates])
+    scores = np.array([scaled_scores(data, u, Fraction(1))[0] for u in trace.updates])
     epochs = np.array([u.epoch for u in trace.updates], dtype=np.int64)
     for compiled in (True, False):
         checker = Checker(data, "classic", rate=1, mode="online", separator=[-4, 3, 2], compiled=compiled)

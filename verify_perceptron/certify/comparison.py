@@ -16,7 +16,7 @@ at each of these separators, all written ``(b, v1, ..., vm)``:
 and sets each beside the mistakes the perceptron makes under each
 note's convention (the fast engine's run, identical to the reference's) (from w = 0, in the data's order, online, rate 1; from
 w = 0 the rate does not change the mistakes). Every bound depends on the
-samples only, not on their order, so `order_statistics` compares the same
+samples only, not on their order, so `verify_perceptron.certify.orders.order_statistics` compares the same
 numbers with runs over many presentation orders.
 
 Why bounds coincide: for one separator, notes 000, 001, 002 and 004 all
@@ -28,15 +28,12 @@ which values are equal as computed, not as assumed.
 
 from __future__ import annotations
 
-import itertools
-import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ._activeset import deadline_after
-from ..run.mistakes import Count, MistakeCounter
 from ..notes.bounds import Geometry, geometry, note_bound
 from ..notes.conventions import CONVENTIONS
 from ..data.dataset import Dataset
@@ -49,12 +46,9 @@ from .separability import Separability
 __all__ = [
     "BoundComparison",
     "BoundEntry",
-    "OrderCounts",
-    "OrderStatistics",
     "RunCount",
     "SeparatorUsed",
     "compare_bounds",
-    "order_statistics",
 ]
 
 Vector = tuple[Fraction, ...]
@@ -356,180 +350,3 @@ def compare_bounds(
 
 
 # --- presentation orders ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class OrderCounts:
-    """Mistakes of one convention's runs over many presentation orders.
-
-    Attributes
-    ----------
-    convention : str
-    n_orders : int
-        How many orders were run.
-    exhaustive : bool
-        True when they were all n! orders: then `max` is the exact worst case.
-    min, max : int
-        Fewest and most mistakes.
-    median : Fraction
-        The median (the mean of the middle two for an even count).
-    worst_order : tuple of int
-        The first order run that made `max` mistakes (``worst_order[k]`` is the k-th sample shown).
-    all_converged : bool
-        False when some run hit `max_epochs` or cycled: its count is then no final count.
-    """
-
-    convention: str
-    n_orders: int
-    exhaustive: bool
-    min: int
-    median: Fraction
-    max: int
-    worst_order: tuple[int, ...]
-    all_converged: bool
-
-    def as_dict(self) -> dict[str, object]:
-        """JSON-ready."""
-        return {
-            "convention": self.convention, "n_orders": self.n_orders, "exhaustive": self.exhaustive,
-            "min": self.min, "median": str(self.median), "max": self.max,
-            "worst_order": list(self.worst_order), "all_converged": self.all_converged,
-        }
-
-
-@dataclass(frozen=True)
-class OrderStatistics:
-    """Mistakes over `orders` seeded random orders and, for small data, over every order.
-
-    Attributes
-    ----------
-    orders, seed : int
-        The settings: `orders` orders drawn by ``random.Random(seed).shuffle``.
-    sampled : tuple of OrderCounts
-        One per convention, over the random orders (fewer if time ran out: see `notes`).
-    exhaustive : tuple of OrderCounts
-        One per convention over all n! orders, when n <= the limit and time allowed; else empty.
-    notes : tuple of str
-        What was cut short or left out, and why.
-    """
-
-    orders: int
-    seed: int
-    sampled: tuple[OrderCounts, ...]
-    exhaustive: tuple[OrderCounts, ...]
-    notes: tuple[str, ...]
-
-    def as_dict(self) -> dict[str, object]:
-        """JSON-ready."""
-        return {
-            "orders": self.orders, "seed": self.seed,
-            "sampled": [c.as_dict() for c in self.sampled],
-            "exhaustive": [c.as_dict() for c in self.exhaustive],
-            "notes": list(self.notes),
-        }
-
-
-def _run_all(counter: MistakeCounter, orders: Sequence[tuple[int, ...]], max_epochs: int, deadline: float | None) -> list[Count]:
-    """Counts for the orders in turn, stopping early (with fewer results) when the deadline passes."""
-    results = []
-    for k, order in enumerate(orders):
-        if deadline is not None and k % 64 == 0 and time.monotonic() > deadline:
-            break
-        results.append(counter.count(order, max_epochs=max_epochs))
-    return results
-
-
-def _summary(convention: str, orders: Sequence[tuple[int, ...]], results: Sequence[Count], exhaustive: bool) -> OrderCounts:
-    values = sorted(r.n_updates for r in results)
-    middle = len(values) // 2
-    median = Fraction(values[middle]) if len(values) % 2 else Fraction(values[middle - 1] + values[middle], 2)
-    worst = values[-1]
-    worst_order = next(o for o, r in zip(orders, results) if r.n_updates == worst)
-    return OrderCounts(
-        convention, len(values), exhaustive, values[0], median, worst, tuple(worst_order),
-        all(r.stop == "converged" for r in results),
-    )
-
-
-def _check_count(value: object, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InvalidArgument(f"{name}={value!r} must be an integer >= {low}")
-    return value
-
-
-def order_statistics(
-    data: Dataset,
-    *,
-    orders: int,
-    seed: int,
-    exhaustive_limit: int = 8,
-    max_epochs: int = 1000,
-    time_limit: float | None = None,
-) -> OrderStatistics:
-    """Mistakes per convention over `orders` seeded random orders, and over all orders for small data.
-
-    Parameters
-    ----------
-    data : Dataset
-    orders : int
-        How many random presentation orders (>= 1).
-    seed : int
-        Seed of ``random.Random`` that draws them, so a run can be repeated.
-    exhaustive_limit : int
-        Also run every one of the n! orders when n <= this (8! = 40320 runs per convention).
-    max_epochs : int
-        Passes allowed to each run.
-    time_limit : float, optional
-        Seconds; runs stop when they are spent. Sampled counts then cover the orders
-        run so far, and the exhaustive part is left out; `OrderStatistics.notes` says so.
-
-    Returns
-    -------
-    OrderStatistics
-
-    Notes
-    -----
-    Runs are counted by an integer version of the reference engine's loop,
-    which the tests hold to the engine's counts. Every note's bound depends
-    on the set of samples only, so one bound per note and separator (from
-    `compare_bounds`) applies to every order.
-
-    Examples
-    --------
-    >>> from verify_perceptron.data.examples import example
-    >>> stats = order_statistics(example("and"), orders=5, seed=0)
-    >>> [(c.convention, c.min, c.max) for c in stats.exhaustive][:2]
-    [('classic', 18, 22), ('hard-limiter', 10, 12)]
-    """
-    _check_count(orders, "orders", 1)
-    _check_count(seed, "seed", 0)
-    _check_count(exhaustive_limit, "exhaustive_limit", 0)
-    _check_count(max_epochs, "max_epochs", 1)
-    deadline = deadline_after(time_limit)
-    rng = random.Random(seed)
-    drawn = []
-    for _ in range(orders):
-        order = list(range(data.n_samples))
-        rng.shuffle(order)
-        drawn.append(tuple(order))
-    counters = [MistakeCounter(data, c) for c in CONVENTIONS]
-    sampled, notes = [], []
-    for counter in counters:
-        results = _run_all(counter, drawn, max_epochs, deadline)
-        if results:
-            sampled.append(_summary(counter.convention.name, drawn, results, False))
-        if len(results) < orders:
-            notes.append(f"{counter.convention.name}: time_limit={time_limit!r} ran out after {len(results)} of {orders} orders")
-    exhaustive: list[OrderCounts] = []
-    if data.n_samples > exhaustive_limit:
-        notes.append(f"no exhaustive run: {data.n_samples} samples > exhaustive_limit={exhaustive_limit}")
-    else:
-        every = list(itertools.permutations(range(data.n_samples)))
-        for counter in counters:
-            results = _run_all(counter, every, max_epochs, deadline)
-            if len(results) < len(every):  # a partial maximum is no worst case: leave it out
-                notes.append(f"no exhaustive run: time_limit={time_limit!r} ran out during the {len(every)} orders")
-                exhaustive = []
-                break
-            exhaustive.append(_summary(counter.convention.name, every, results, True))
-    return OrderStatistics(orders, seed, tuple(sampled), tuple(exhaustive), tuple(notes))

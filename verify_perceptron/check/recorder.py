@@ -14,7 +14,7 @@ from typing import TextIO
 
 from ..notes.conventions import Convention
 from ..data.dataset import Dataset
-from ..run.fast import signed_samples
+from ..data.samples import signed_samples
 
 __all__ = ["TraceRecorder"]
 
@@ -27,7 +27,7 @@ class TraceRecorder:
     >>> import io
     >>> from verify_perceptron.notes.conventions import CONVENTIONS
     >>> from verify_perceptron.data.examples import example
-    >>> from verify_perceptron import fast
+    >>> from verify_perceptron.run import fast
     >>> out = io.StringIO()
     >>> data = example("and")
     >>> _ = fast.run(data, observer=TraceRecorder(out, data, CONVENTIONS["classic"], Fraction(1)))

@@ -1,3 +1,3 @@
 """Where data come in: exact rationals, readers (CSV, LIBSVM, NumPy), the worked examples, the
-scaled-integer sample matrix, and the trace record every run writes.
-Imports nothing of the package but `errors` (and the compiled row builder of `run.kernel`)."""
+scaled-integer sample matrix (with its optional compiled row builder), and the trace record.
+Imports nothing of the package but `errors`: every other part builds on it."""

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..run import kernel as _kernel
+from . import kernel as _kernel
 
 __all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "ExactMatrix", "row_norms_sq", "exact_sum"]
 
@@ -86,6 +86,7 @@ class ExactMatrix:
         self.exact = matrix if matrix.dtype == object or narrow else matrix.astype(np.int64)
         if self.exact.dtype != object and biggest is None:
             biggest = _biggest(self.exact)
+        self.biggest = biggest  # an upper bound on max |entry|, when the entries are fixed-width
         #: ‖z_i‖² per row, exactly: int64 where that provably fits, else Python ints.
         self.norms = row_norms_sq(self.exact, biggest) if norms is None else norms
         self.max_norm_sq = int(self.norms.max(initial=0)) if self.norms.size else 0
@@ -96,6 +97,18 @@ class ExactMatrix:
         self._as_float: Any = None
         self._as_object: Any = None
         self._norms_list: list[int] | None = None
+
+    def reordered(self, order: Sequence[int]) -> ExactMatrix:
+        """The same rows in another order (row k is row ``order[k]``), their norms carried, not recomputed.
+
+        Examples
+        --------
+        >>> m = ExactMatrix(np.array([[1, 2], [3, 4]])).reordered([1, 0])
+        >>> m.exact.tolist(), m.norms.tolist()
+        ([[3, 4], [1, 2]], [25, 5])
+        """
+        index = np.asarray(order, dtype=np.intp)
+        return ExactMatrix(self.exact[index], norms=self.norms[index], biggest=self.biggest)
 
     @property
     def norms_sq(self) -> list[int]:

@@ -303,7 +303,7 @@ def _slacks_function(claims: tuple[Claim, ...]) -> Callable[..., tuple[Any, ...]
 
 
 #: The operations of a claims program (`compile_program`), as the C replay numbers them
-#: (`verify_perceptron._scan`, enum OP_*): postfix code, one slack left per END.
+#: (`verify_perceptron/check/_replay.c`, enum OP_*): postfix code, one slack left per END.
 OPS: dict[str, int] = {"end": 0, "quantity": 1, "constant": 2, "+": 3, "-": 4, "*": 5, "neg": 6, "**": 7}
 
 _INT64 = 2**63

@@ -21,13 +21,17 @@ name                      note    augmented sample x~        mistake when       
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
+
+import numpy as np
 
 from ..errors import InvalidArgument
 
-__all__ = ["Convention", "CONVENTIONS", "get_convention", "dot"]
+__all__ = ["Convention", "CONVENTIONS", "get_convention", "dot", "tie_rule"]
 
 Vector = tuple[Fraction, ...]
 
@@ -217,3 +221,26 @@ def get_convention(name: str) -> Convention:
         return CONVENTIONS[key]
     except KeyError:
         raise InvalidArgument(f"convention={name!r} is not one of {', '.join(CONVENTIONS)}") from None
+
+
+def tie_rule(conv: Convention, rate: Fraction, labels: Any) -> Any:
+    """Per sample (`labels` an int array): is a score of exactly 0 a mistake? Read off the note's own decide().
+
+    Examples
+    --------
+    >>> tie_rule(CONVENTIONS["hard-limiter"], Fraction(1), np.array([1, -1])).tolist()
+    [True, False]
+    """
+    positive, negative = (_zero_is_mistake(conv, rate)[y] for y in (1, -1))
+    if positive == negative:
+        return np.full(len(labels), positive)
+    return labels > 0 if positive else labels < 0
+
+
+@functools.lru_cache(maxsize=64)
+def _zero_is_mistake(conv: Convention, rate: Fraction) -> dict[int, bool]:
+    for y in (-1, 1):
+        # Away from 0 every note decides by sign alone: y·score < 0 is a mistake, > 0 is not.
+        if conv.decide(Fraction(-y), y, rate) is None or conv.decide(Fraction(y), y, rate) is not None:
+            raise AssertionError(f"{conv.name} does not decide by the sign of y·score")
+    return {y: conv.decide(Fraction(0), y, rate) is not None for y in (-1, 1)}

@@ -34,23 +34,25 @@ it free of overflow, and in Python integers beyond
 
 from __future__ import annotations
 
-import bisect
-import functools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
 import numpy as np
 
 from . import kernel as _kernel
-from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, ExactMatrix
-from ..notes.conventions import Convention
 from ..data.dataset import Dataset
-from .reference import CycleWatch, _check_settings
+from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, ExactMatrix
+from ..data.samples import sample_matrix
 from ..data.trace import Counts, LazyUpdates, Trace, Update
+from ..notes.conventions import Convention, tie_rule
+from ._kept import Kept, Segment
+from .cycles import CycleWatch
+from .settings import check_settings
 
-__all__ = ["run", "Observer", "feed", "scaled_samples", "signed_samples", "sample_matrix", "KEEP_CELLS", "CHUNK"]
+__all__ = ["run", "count_run", "Count", "Observer", "feed", "KEEP_CELLS", "CHUNK"]
 
 #: How many weights' worth of updates a run keeps for its report by default.
 KEEP_CELLS = 20_000
@@ -59,6 +61,10 @@ CHUNK = 4096
 #: The most rows the compiled pass scans (in whole epochs) before it lets Python run.
 WORK = 2**24
 _NONE = np.zeros(0, dtype=np.int64)  # no saved weights to compare with
+#: The weights' representation for each kind of product (`ExactMatrix.backend`).
+_WEIGHTS: dict[str, Any] = {"float64": np.float64, "int64": np.int64, "object": object}
+#: ‖W‖² times max‖z‖² below these keeps the float64 (or int64) product exact.
+_LIMITS = {"float64": FLOAT_EXACT_SQ, "int64": INT64_EXACT_SQ}
 
 
 class Observer(Protocol):
@@ -98,173 +104,187 @@ def feed(observer: Observer, first: int, epoch: Any, rows: Any, scores: Any) -> 
         observer.observe(first + t, e, [i], [s])
 
 
-def scaled_samples(data: Dataset, conv: Convention) -> tuple[Any, Any]:
-    """``(X, Z)``: the augmented samples times L, and the same times their labels, as integer arrays.
-
-    Examples
-    --------
-    >>> from verify_perceptron.notes.conventions import CONVENTIONS
-    >>> from verify_perceptron.data.examples import example
-    >>> X, Z = scaled_samples(example("and"), CONVENTIONS["sum-norm"])
-    >>> X[3].tolist(), Z[0].tolist()
-    ([1, 1, -1], [0, 0, 1])
-    """
-    numerators = data.numerators
-    bias = np.full((data.n_samples, 1), conv.bias_input * data.denominator, dtype=numerators.dtype)
-    X = np.hstack([bias, numerators] if conv.bias_first else [numerators, bias])
-    return X, signed_samples(data, conv)
-
-
-def signed_samples(data: Dataset, conv: Convention) -> Any:
-    """``Z`` of `scaled_samples` alone, z_i = y_i·L·x~_i, built in place (no temporary copies).
-
-    It is stored in the narrowest of int16, int32 and int64 that holds every
-    entry (Python integers when the data need them): the scans read every
-    sample at every pass, so narrower rows are faster to stream.
-
-    Examples
-    --------
-    >>> from verify_perceptron.notes.conventions import CONVENTIONS
-    >>> from verify_perceptron.data.examples import example
-    >>> Z = signed_samples(example("and"), CONVENTIONS["classic"])
-    >>> Z[0].tolist(), Z.dtype.name
-    ([-1, 0, 0], 'int16')
-    """
-    numerators = data.numerators
-    n, m = numerators.shape
-    dtype = _narrowest(data, conv)
-    y = data.y_array.astype(dtype)
-    Z = np.empty((n, m + 1), dtype=dtype)
-    features, bias = (slice(1, None), 0) if conv.bias_first else (slice(0, m), m)
-    if dtype is object:
-        Z[:, features] = numerators
-        Z[:, features] *= y[:, None]
-    else:  # one pass, straight into the narrow array (every product fits: |y| = 1)
-        np.multiply(numerators, y[:, None], out=Z[:, features], casting="unsafe")
-    Z[:, bias] = conv.bias_input * data.denominator * y
-    return Z
-
-
-def _narrowest(data: Dataset, conv: Convention) -> Any:
-    """The narrowest of int16/int32/int64 that holds every entry of every z_i (object if none does)."""
-    numerators = data.numerators
-    if numerators.dtype == object:
-        return object
-    biggest = max(int(numerators.max(initial=0)), -int(numerators.min(initial=0)),
-                  abs(conv.bias_input) * data.denominator)
-    return next((t for t in (np.int16, np.int32, np.int64) if biggest <= np.iinfo(t).max), object)
-
-
-def sample_matrix(data: Dataset, conv: Convention) -> ExactMatrix:
-    """``ExactMatrix(signed_samples(data, conv))``, made in one pass in C where the kernel was built.
-
-    Examples
-    --------
-    >>> from verify_perceptron.notes.conventions import CONVENTIONS
-    >>> from verify_perceptron.data.examples import example
-    >>> m = sample_matrix(example("and"), CONVENTIONS["classic"])
-    >>> m.exact[3].tolist(), m.norms.tolist(), m.max_norm_sq
-    ([1, 1, 1], [1, 2, 2, 3], 3)
-    """
-    numerators = data.numerators
-    bias = conv.bias_input * data.denominator
-    if _kernel.signed_rows is None or numerators.dtype != np.int64:
-        return ExactMatrix(signed_samples(data, conv))
-    n, m = numerators.shape
-    X = np.ascontiguousarray(numerators)
-    # The narrowest width that holds every entry, found by trying: a row that does not fit stops
-    # the pass at once, so no separate pass over the data looks for the largest entry.
-    for dtype in (np.int16, np.int32, np.int64):
-        if abs(bias) > np.iinfo(dtype).max:
-            continue
-        Z = np.empty((n, m + 1), dtype=dtype)
-        norms = np.empty(n, dtype=np.int64)
-        try:
-            largest = _kernel.signed_rows(X, data.y_array, bias, 0 if conv.bias_first else m, Z, norms)
-        except OverflowError:
-            continue
-        bound = np.iinfo(dtype).max if dtype is not np.int64 else None  # entries are at most this
-        return ExactMatrix(Z, norms=None if largest is None else norms, biggest=bound)
-    return ExactMatrix(signed_samples(data, conv))  # an entry beyond int64: Python integers
-
-
-def _tie_rule(conv: Convention, rate: Fraction, labels: Any) -> Any:
-    """Per sample (`labels` an int array): is a score of exactly 0 a mistake? Read off the note's own decide()."""
-    positive, negative = (_zero_is_mistake(conv, rate)[y] for y in (1, -1))
-    if positive == negative:
-        return np.full(len(labels), positive)
-    return labels > 0 if positive else labels < 0
-
-
-@functools.lru_cache(maxsize=64)
-def _zero_is_mistake(conv: Convention, rate: Fraction) -> dict[int, bool]:
-    for y in (-1, 1):
-        # Away from 0 every note decides by sign alone: y·score < 0 is a mistake, > 0 is not.
-        if conv.decide(Fraction(-y), y, rate) is None or conv.decide(Fraction(y), y, rate) is not None:
-            raise AssertionError(f"{conv.name} does not decide by the sign of y·score")
-    return {y: conv.decide(Fraction(0), y, rate) is not None for y in (-1, 1)}
-
-
-class _Kept(Sequence[tuple[int, int, list[int], list[int], Any]]):
-    """The kept updates' compact records, one by one or as runs of a compiled chunk.
-
-    A record is ``(k, epoch, samples, scores, weights)``; in a run, weights is
-    ``(segment, t)``, the t-th weights of a `_Segment`, computed when read.
-    """
-
-    def __init__(self) -> None:
-        self.starts: list[int] = []
-        self.parts: list[tuple[Any, ...]] = []
-        self.length = 0
-
-    def add(self, record: tuple[int, int, list[int], list[int], Any]) -> None:
-        self.starts.append(self.length)
-        self.parts.append((record,))
-        self.length += 1
-
-    def add_run(self, first: int, epochs: list[int], rows: list[int], scores: list[int], segment: _Segment) -> None:
-        self.starts.append(self.length)
-        self.parts.append((first, epochs, rows, scores, segment))
-        self.length += len(rows)
-
-    def __len__(self) -> int:
-        return self.length
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self.length))]
-        if not 0 <= index < self.length:
-            raise IndexError(index)
-        p = bisect.bisect_right(self.starts, index) - 1
-        part = self.parts[p]
-        if len(part) == 1:
-            return part[0]
-        first, epochs, rows, scores, segment = part
-        t = index - self.starts[p]
-        return first + t, epochs[t], [rows[t]], [scores[t]], (segment, t)
-
-
-class _Segment:
-    """The weights after each of a run of updates, computed only if a kept update is read."""
-
-    def __init__(self, start: Any, rows: Any) -> None:
-        self.start, self.rows, self._weights = start, rows, None
-
-    def weights(self) -> Any:
-        if self._weights is None:
-            # Each running sum is a weight vector of the run, inside the int64 guard.
-            self._weights = np.cumsum(np.vstack([self.start, self.rows]), axis=0)[1:]
-        return self._weights
-
-
-#: The weights' representation for each kind of product (`ExactMatrix.backend`).
-_WEIGHTS: dict[str, Any] = {"float64": np.float64, "int64": np.int64, "object": object}
-
-
 def _ints(vector: Any) -> list[int]:
     """A vector's exact integer values as Python ints (float64 entries hold integers exactly)."""
     values = vector.tolist()
     return [int(v) for v in values] if vector.dtype.kind == "f" else values
+
+
+class _Run:
+    """One fast run's state: the integer weights W in the representation the guard allows, and its records.
+
+    The true weights are w = (a/L)·W, with a the convention's step and L the
+    data's common denominator; ‖W‖² is tracked exactly at every update.
+    """
+
+    def __init__(self, matrix: ExactMatrix, tie: Any, *, observer: Observer | None, keep_updates: int,
+                 deadline: float | None, per_epoch: bool) -> None:
+        self.matrix, self.tie, self.observer = matrix, tie, observer
+        self.all_ties, self.no_ties = bool(tie.all()), not tie.any()
+        self.keep_updates, self.deadline = keep_updates, deadline
+        Z = matrix.exact
+        n, width = Z.shape
+        # The compiled pass reads C-contiguous int16/int32/int64 rows, int64 norms and an int64 W; it
+        # runs while the int64 guard holds, which is its precondition. With it the run keeps to int64
+        # (no float64 copy of the samples is made), and Python integers beyond.
+        self.compiled = _kernel.AVAILABLE and Z.dtype != object and matrix.norms.dtype == np.int64
+        self.norm_sq = 0  # ‖W‖², exactly
+        self._represent(0)
+        self.W: Any = np.zeros(width, dtype=_WEIGHTS[self.kind])  # integers exactly, in the product's representation
+        if self.kind == "object":
+            self.W[:] = 0
+        self.mistakes = np.zeros(n, dtype=np.int64)
+        self.kept = Kept()
+        self.n_updates = self.epoch = 0
+        self.repeats = CycleWatch(_ints(self.W), self.mistakes)
+        self.out_of_time = False
+        if self.compiled:
+            self.Z = np.ascontiguousarray(Z)
+            self.out_i, self.out_s, self.out_e = (np.empty(CHUNK, dtype=np.int64) for _ in range(3))
+        # Without a progress display or a time limit, the compiled pass runs on through the epochs
+        # at whose end there is nothing to do here (no convergence, no save or repeat of the cycle
+        # watch, the last epoch not reached), in chunks of at most WORK rows scanned.
+        self.per_epoch = int(per_epoch)
+        self.saved_at, self.saved = -1, _NONE  # the cycle watch's saved weights, as the compiled pass reads them
+
+    # --- the weights ------------------------------------------------------------------------
+
+    def _represent(self, norm_sq: int) -> None:
+        """Choose the product's representation for ‖W‖² = `norm_sq`, and the ‖W‖² up to which it holds."""
+        chosen = self.matrix.backend(norm_sq)
+        self.kind = "int64" if self.compiled and chosen == "float64" else chosen
+        self.rows = self.matrix.rows(self.kind)
+        self.fast_limit = (_LIMITS.get(self.kind, 0) - 1) // max(self.matrix.max_norm_sq, 1)
+
+    def move(self, step: list[int], new_norm_sq: int) -> None:
+        """W += step, exactly, in the representation the guard allows for the new ‖W‖²."""
+        exact = [w + t for w, t in zip(_ints(self.W), step)]
+        self.norm_sq = new_norm_sq
+        self._represent(new_norm_sq)
+        self.W = np.array(exact, dtype=_WEIGHTS[self.kind])
+
+    def mistaken(self, scores: Any, start: int, end: int) -> Any:
+        """Which of the scores of rows start..end are mistakes under the note's rule (ties included)."""
+        if self.all_ties:
+            return scores <= 0
+        if self.no_ties:
+            return scores < 0
+        return (scores < 0) | ((scores == 0) & self.tie[start:end])
+
+    # --- the records ------------------------------------------------------------------------
+
+    def record(self, samples: list[int], scores: list[int]) -> None:
+        """Count an update on `samples`, tell the observer, and keep it compactly while there is room."""
+        self.n_updates += 1
+        if self.observer is not None:
+            self.observer.observe(self.n_updates, self.epoch, samples, scores)
+        if len(self.kept) < self.keep_updates:  # `Update`s are made only if read
+            self.kept.add((self.n_updates, self.epoch, samples, scores, self.W.copy()))
+
+    def record_chunk(self, chunk: Any, scores: Any, epochs: Any, start_w: Any) -> None:
+        """The compiled pass's updates (rows `chunk`, of `epochs`); `start_w` is W before them, while kept."""
+        first = self.n_updates + 1
+        self.n_updates += len(chunk)
+        if self.observer is not None:
+            feed(self.observer, first, epochs if epochs[0] != epochs[-1] else int(epochs[0]), chunk, scores)
+        room = min(self.keep_updates - len(self.kept), len(chunk))
+        if room > 0:
+            segment = Segment(start_w, self.Z[chunk[:room]])
+            self.kept.add_run(first, epochs[:room].tolist(), chunk[:room].tolist(), scores[:room].tolist(), segment)
+
+    # --- the passes -------------------------------------------------------------------------
+
+    def online_epoch(self, max_epochs: int) -> int:
+        """One online pass (or, compiled, on through the epochs where nothing else is to do); its mistakes."""
+        n = len(self.mistakes)
+        p, block, made = 0, 128, 0
+        while p < n:
+            if self.compiled and self.kind == "int64":
+                p, made = self._compiled_steps(p, made, max_epochs)
+                if self.deadline is not None and time.monotonic() > self.deadline and p < n:
+                    self.out_of_time = True  # mid-epoch: the state is no epoch boundary
+                    break
+                continue
+            end = p + block
+            scores = self.rows[p:end] @ self.W
+            hits = self.mistaken(scores, p, end)
+            j = int(hits.argmax())
+            if not hits[j]:  # no mistake in this block: the next one is twice as long
+                p, block = end, 2 * block
+                continue
+            i = p + j
+            self._update(i, int(scores[j]))
+            made += 1
+            p, block = i + 1, 2 * (j + 1)
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                self.out_of_time = True  # mid-epoch: the state is no epoch boundary
+                break
+        return made
+
+    def _update(self, i: int, s: int) -> None:
+        """The online update on sample i, whose score was s: W += z_i in the cheapest exact representation."""
+        new_norm_sq = self.norm_sq + 2 * s + int(self.matrix.norms[i])  # ‖W + z‖² = ‖W‖² + 2·W·z + ‖z‖²
+        if new_norm_sq <= self.fast_limit:
+            self.W += self.rows[i]  # exact: every coordinate of the new W is below the guard
+            self.norm_sq = new_norm_sq
+        else:
+            self.move(_ints(self.matrix.exact[i]), new_norm_sq)
+        self.mistakes[i] += 1
+        self.record([i], [s])
+
+    def _compiled_steps(self, p: int, made: int, max_epochs: int) -> tuple[int, int]:
+        """The C pass from row p: to the end of an epoch the Python loop must see, a full chunk, or the guard."""
+        start_w = self.W.copy() if len(self.kept) < self.keep_updates else None
+        repeats = self.repeats
+        if self.saved_at != repeats.saved_epoch:  # the watch saved new weights: pass them once
+            self.saved_at = repeats.saved_epoch
+            self.saved = np.array(repeats.saved, dtype=np.int64) if repeats.fits_int64 else _NONE
+        m, p, self.norm_sq, guarded, self.epoch, made = _kernel.online_pass(
+            self.Z, self.W, self.tie, self.matrix.norms, self.mistakes, self.out_i, self.out_s, p, self.norm_sq,
+            self.fast_limit, (self.out_e, self.saved, self.epoch, made, max_epochs,
+                              repeats.saved_epoch + repeats.power, self.per_epoch, WORK))
+        if m:
+            self.record_chunk(self.out_i[:m], self.out_s[:m], self.out_e[:m], start_w)
+        if guarded:  # this update leaves int64: Python integers from here on
+            row = _ints(self.matrix.exact[p])
+            s = sum(z * w for z, w in zip(row, _ints(self.W)))
+            self.move(row, self.norm_sq + 2 * s + int(self.matrix.norms[p]))
+            self.mistakes[p] += 1
+            made += 1
+            self.record([p], [s])
+            p += 1
+        return p, made
+
+    def batch_epoch(self) -> int:
+        """One batch pass (note 003): every score from the same W, one update by their sum; its mistakes."""
+        scores = self.rows @ self.W
+        wrong = [int(i) for i in np.flatnonzero(self.mistaken(scores, 0, len(self.mistakes)))]
+        if wrong:
+            step = [sum(col) for col in zip(*(_ints(self.matrix.exact[i]) for i in wrong))]
+            s_values = [int(scores[i]) for i in wrong]
+            after = [w + t for w, t in zip(_ints(self.W), step)]
+            self.move(step, sum(v * v for v in after))
+            self.mistakes[wrong] += 1
+            self.record(wrong, s_values)
+        return len(wrong)
+
+    def epochs(self, mode: str, max_epochs: int, progress: Callable[[int, int], None] | None) -> tuple[str, Any]:
+        """Pass after pass until one makes no mistake, the weights repeat, or a limit; ``(stop, cycle)``."""
+        while self.epoch < max_epochs:
+            self.epoch += 1
+            made = self.online_epoch(max_epochs) if mode == "online" else self.batch_epoch()
+            if progress is not None:
+                progress(self.epoch, self.n_updates)
+            if self.out_of_time:
+                return "time-limit", None
+            if made == 0:
+                return "converged", None
+            cycle = self.repeats.seen_before(_ints(self.W), self.epoch, self.mistakes)
+            if cycle is not None:
+                return "cycle", cycle
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                return "time-limit", None
+        return "max-epochs", None
 
 
 def run(
@@ -280,7 +300,7 @@ def run(
     keep_updates: int | None = None,
     matrix: ExactMatrix | None = None,
 ) -> Trace:
-    """Run one note's perceptron exactly and fast; the same trace as `engine.train`.
+    """Run one note's perceptron exactly and fast; the same trace as `verify_perceptron.run.reference.train`.
 
     Parameters
     ----------
@@ -293,7 +313,7 @@ def run(
         not grow with the number of updates; None (the default) keeps the first
         `KEEP_CELLS` weights' worth: 1000 updates of 20 weights, 20 of 1000.
     matrix : ExactMatrix, optional
-        ``ExactMatrix(signed_samples(data, convention))``, if the caller has it already.
+        ``verify_perceptron.data.samples.sample_matrix(data, convention)``, if the caller has it already.
 
     Examples
     --------
@@ -302,69 +322,17 @@ def run(
     >>> [str(w) for w in trace.final_weights], trace.n_updates, trace.n_epochs
     (['-4', '3', '2'], 18, 9)
     """
-    conv, rate = _check_settings(convention, eta, mode, max_epochs)
+    conv, rate = check_settings(convention, eta, mode, max_epochs)
     if keep_updates is None:
         keep_updates = max(10, KEEP_CELLS // (data.n_features + 1))
     a = conv.step_size(rate)
-    a_num, a_den = a.numerator, a.denominator
     L = data.denominator
     if matrix is None:
         matrix = sample_matrix(data, conv)
-    Z = matrix.exact
-    tie = _tie_rule(conv, rate, data.y_array)
-    all_ties, no_ties = bool(tie.all()), not tie.any()
-    n, width = Z.shape
-    norm_sq = 0  # ‖W‖², exactly
-    # The compiled pass reads C-contiguous int16/int32/int64 rows, int64 norms and an int64 W; it
-    # runs while the int64 guard holds, which is its precondition. With it the run keeps to int64
-    # (no float64 copy of the samples is made), and Python integers beyond.
-    compiled = _kernel.AVAILABLE and Z.dtype != object and matrix.norms.dtype == np.int64
-
-    def backend(norm: int) -> str:
-        chosen = matrix.backend(norm)
-        return "int64" if compiled and chosen == "float64" else chosen
-
-    kind = backend(norm_sq)
-    rows = matrix.rows(kind)
-    W: Any = np.zeros(width, dtype=_WEIGHTS[kind])  # holds integers exactly, in the product's representation
-    if kind == "object":
-        W[:] = 0
-    mistakes = np.zeros(n, dtype=np.int64)
-    kept = _Kept()
-    n_updates = 0
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    repeats = CycleWatch(_ints(W), mistakes)
-    stop, cycle, epoch = "max-epochs", None, 0
-    out_of_time = False
-
-    def mistaken(scores: Any, start: int, end: int) -> Any:
-        if all_ties:
-            return scores <= 0
-        if no_ties:
-            return scores < 0
-        return (scores < 0) | ((scores == 0) & tie[start:end])
-
-    # ‖W‖² below this keeps the float64 (or int64) product exact: checked in O(1) per update.
-    limit = {"float64": FLOAT_EXACT_SQ, "int64": INT64_EXACT_SQ}
-    fast_limit = (limit.get(kind, 0) - 1) // max(matrix.max_norm_sq, 1)
-
-    def move(step: list[int], new_norm_sq: int) -> None:
-        """W += step, exactly, in the representation the guard allows for the new ‖W‖²."""
-        nonlocal W, rows, kind, norm_sq, fast_limit
-        norm_sq = new_norm_sq
-        exact = [w + t for w, t in zip(_ints(W), step)]
-        kind = backend(norm_sq)
-        rows = matrix.rows(kind)
-        fast_limit = (limit.get(kind, 0) - 1) // max(matrix.max_norm_sq, 1)
-        W = np.array(exact, dtype=_WEIGHTS[kind])
-
-    def record(samples: list[int], scores: list[int], step: list[int] | None) -> None:
-        nonlocal n_updates
-        n_updates += 1
-        if observer is not None:
-            observer.observe(n_updates, epoch, samples, scores)
-        if len(kept) < keep_updates:  # compactly; `build` makes the Update if it is read
-            kept.add((n_updates, epoch, samples, scores, W.copy()))
+    state = _Run(matrix, tie_rule(conv, rate, data.y_array), observer=observer, keep_updates=keep_updates,
+                 deadline=deadline, per_epoch=progress is not None or deadline is not None)
+    stop, cycle = state.epochs(mode, max_epochs, progress)
 
     def build(record: tuple[int, int, list[int], list[int], Any]) -> Update:
         k, at_epoch, samples, scores, weights = record
@@ -373,121 +341,53 @@ def run(
         step = [sum(col) for col in zip(*(_ints(matrix.exact[i]) for i in samples))]
         return Update(
             k, at_epoch, tuple(samples),
-            tuple(Fraction(a_num * data.y[i] * s, a_den * L * L) for i, s in zip(samples, scores)),
-            tuple(Fraction(a_num * d, a_den * L) for d in step),
-            tuple(Fraction(a_num * v, a_den * L) for v in _ints(weights)),
+            tuple(Fraction(a.numerator * data.y[i] * s, a.denominator * L * L) for i, s in zip(samples, scores)),
+            tuple(Fraction(a.numerator * d, a.denominator * L) for d in step),
+            tuple(Fraction(a.numerator * v, a.denominator * L) for v in _ints(weights)),
         )
 
-    if compiled:
-        Z = np.ascontiguousarray(Z)
-        norms64 = matrix.norms
-        out_i, out_s, out_e = (np.empty(CHUNK, dtype=np.int64) for _ in range(3))
-
-    def record_chunk(chunk: Any, scores: Any, epochs: Any, start_w: Any) -> None:
-        """The compiled pass's updates (rows `chunk`, of `epochs`); `start_w` is W before them, while kept."""
-        nonlocal n_updates
-        first = n_updates + 1
-        n_updates += len(chunk)
-        if observer is not None:
-            feed(observer, first, epochs if epochs[0] != epochs[-1] else int(epochs[0]), chunk, scores)
-        room = min(keep_updates - len(kept), len(chunk))
-        if room > 0:
-            segment = _Segment(start_w, Z[chunk[:room]])
-            kept.add_run(first, epochs[:room].tolist(), chunk[:room].tolist(), scores[:room].tolist(), segment)
-
-    # Without a progress display or a time limit, the compiled pass runs on through the epochs
-    # at whose end there is nothing to do here (no convergence, no save or repeat of the cycle
-    # watch, the last epoch not reached), in chunks of at most WORK rows scanned.
-    per_epoch = int(progress is not None or deadline is not None)
-    saved_at, saved = -1, _NONE  # the cycle watch's saved weights, as the compiled pass reads them
-    while epoch < max_epochs:
-        epoch += 1
-        made = 0  # mistakes in this epoch
-        if mode == "online":
-            p, block = 0, 128
-            while p < n:
-                if compiled and kind == "int64":
-                    # The C pass: to the end of an epoch the loop below must see, a full chunk, or
-                    # an update past the guard.
-                    start_w = W.copy() if len(kept) < keep_updates else None
-                    if saved_at != repeats.saved_epoch:  # the watch saved new weights: pass them once
-                        saved_at = repeats.saved_epoch
-                        saved = np.array(repeats.saved, dtype=np.int64) if repeats.fits_int64 else _NONE
-                    m, p, norm_sq, guarded, epoch, made = _kernel.online_pass(
-                        Z, W, tie, norms64, mistakes, out_i, out_s, p, norm_sq, fast_limit,
-                        (out_e, saved, epoch, made, max_epochs, repeats.saved_epoch + repeats.power, per_epoch, WORK))
-                    if m:
-                        record_chunk(out_i[:m], out_s[:m], out_e[:m], start_w)
-                    if guarded:  # this update leaves int64: Python integers from here on
-                        i = p
-                        s = sum(z * w for z, w in zip(_ints(matrix.exact[i]), _ints(W)))
-                        move(_ints(matrix.exact[i]), norm_sq + 2 * s + int(matrix.norms[i]))
-                        mistakes[i] += 1
-                        made += 1
-                        record([i], [s], None)
-                        p += 1
-                    if deadline is not None and time.monotonic() > deadline and p < n:
-                        out_of_time = True  # mid-epoch: the state is no epoch boundary
-                        break
-                    continue
-                end = p + block
-                scores = rows[p:end] @ W
-                hits = mistaken(scores, p, end)
-                j = int(hits.argmax())
-                if not hits[j]:  # no mistake in this block: the next one is twice as long
-                    p, block = end, 2 * block
-                    continue
-                i = p + j
-                s = int(scores[j])
-                new_norm_sq = norm_sq + 2 * s + int(matrix.norms[i])  # ‖W + z‖² = ‖W‖² + 2·W·z + ‖z‖², exactly
-                if new_norm_sq <= fast_limit:
-                    W += rows[i]  # exact: every coordinate of the new W is below the guard
-                    norm_sq = new_norm_sq
-                else:
-                    move(_ints(matrix.exact[i]), new_norm_sq)
-                mistakes[i] += 1
-                made += 1
-                record([i], [s], None)
-                p, block = i + 1, 2 * (j + 1)
-                if deadline is not None and time.monotonic() > deadline:
-                    out_of_time = True  # mid-epoch: the state is no epoch boundary
-                    break
-        else:
-            scores = rows @ W  # every score of the pass from the same W
-            wrong = [int(i) for i in np.flatnonzero(mistaken(scores, 0, n))]
-            if wrong:
-                step = [sum(col) for col in zip(*(_ints(matrix.exact[i]) for i in wrong))]
-                s_values = [int(scores[i]) for i in wrong]
-                after = [w + t for w, t in zip(_ints(W), step)]
-                move(step, sum(v * v for v in after))
-                mistakes[wrong] += 1
-                made = len(wrong)
-                record(wrong, s_values, step)
-        if progress is not None:
-            progress(epoch, n_updates)
-        if out_of_time:
-            stop = "time-limit"
-            break
-        if made == 0:
-            stop = "converged"
-            break
-        cycle = repeats.seen_before(_ints(W), epoch, mistakes)
-        if cycle is not None:
-            stop = "cycle"
-            break
-        if deadline is not None and time.monotonic() > deadline:
-            stop = "time-limit"
-            break
     return Trace(
         convention=conv.name,
         rate=rate,
         mode=mode,
-        updates=LazyUpdates(kept, build),
-        final_weights=tuple(Fraction(a_num * v, a_den * L) for v in _ints(W)),
-        n_epochs=epoch,
+        updates=LazyUpdates(state.kept, build),
+        final_weights=tuple(Fraction(a.numerator * v, a.denominator * L) for v in _ints(state.W)),
+        n_epochs=state.epoch,
         stop=stop,
         cycle=cycle,
-        mistakes_per_sample=Counts(mistakes),
-        total_updates=n_updates,
-        cycle_mistakes=repeats.cycle_mistakes,
+        mistakes_per_sample=Counts(state.mistakes),
+        total_updates=state.n_updates,
+        cycle_mistakes=state.repeats.cycle_mistakes,
     )
+
+
+@dataclass(frozen=True)
+class Count:
+    """One online run at rate 1: its mistakes (= updates), why it stopped, and its final weights."""
+
+    n_updates: int
+    stop: str
+    final_weights: tuple[Fraction, ...]
+
+
+def count_run(matrix: ExactMatrix, tie: Any, step: Fraction, L: int, *, max_epochs: int = 1000) -> Count:
+    """The online run on the rows of `matrix` in their order, counted only: no trace, no observer.
+
+    `tie` says per row whether a score of 0 is a mistake (`verify_perceptron.notes.conventions.tie_rule`),
+    `step` is the convention's step at rate 1 and `L` the data's common
+    denominator, so that the final weights are (step/L)·W. The loop is
+    `run`'s own; the presentation-order sweeps reorder the rows and call it.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> from verify_perceptron.notes.conventions import CONVENTIONS
+    >>> data, conv = example("and"), CONVENTIONS["classic"]
+    >>> tie = tie_rule(conv, Fraction(1), data.y_array)
+    >>> c = count_run(sample_matrix(data, conv), tie, conv.step_size(Fraction(1)), data.denominator)
+    >>> c.n_updates, c.stop, [str(w) for w in c.final_weights]
+    (18, 'converged', ['-4', '3', '2'])
+    """
+    state = _Run(matrix, tie, observer=None, keep_updates=0, deadline=None, per_epoch=False)
+    stop, _ = state.epochs("online", max_epochs, None)
+    return Count(state.n_updates, stop, tuple(Fraction(step.numerator * v, step.denominator * L) for v in _ints(state.W)))

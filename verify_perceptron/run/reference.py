@@ -11,80 +11,16 @@ import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-import numpy as np
-
-from ..notes.conventions import Convention, dot, get_convention
 from ..data.dataset import Dataset
-from ..errors import InvalidArgument
-from ..data.rationals import as_rational
 from ..data.trace import Trace, Update
+from ..notes.conventions import Convention, dot
+from .cycles import CycleWatch
+from .settings import check_settings
 
-__all__ = ["train", "MODES", "CycleWatch"]
-
-MODES = ("online", "batch")
+__all__ = ["train"]
 
 Progress = Callable[[int, int], None]
-
-
-class CycleWatch:
-    """Brent's cycle detection over the weights at epoch boundaries, in constant memory.
-
-    Each epoch's final weights are compared with one saved state, saved again
-    at distances 1, 2, 4, ... epochs. A deterministic run that returns to a
-    state repeats forever; it is caught within about three times its tail
-    plus period. Both engines use this one watch, so they stop at the same epoch.
-
-    It also keeps the per-sample mistake counts of the saved epoch, so that on
-    a repeat `cycle_mistakes` holds the mistakes made over the repeated epochs
-    (the certificate of non-separability), however many updates a run kept.
-
-    Examples
-    --------
-    >>> watch = CycleWatch((0, 0), [0, 0])
-    >>> watch.seen_before((1, 0), 1, [1, 0]), watch.seen_before((1, 0), 2, [2, 1])
-    (None, (1, 2))
-    >>> watch.cycle_mistakes
-    (1, 1)
-    """
-
-    def __init__(self, start: object, counts: Sequence[int]) -> None:
-        self.saved, self.saved_epoch, self.power = start, 0, 1
-        self.saved_counts = np.array(counts, dtype=np.int64)
-        self.cycle_mistakes: tuple[int, ...] | None = None
-
-    @property
-    def fits_int64(self) -> bool:
-        """Whether the saved state is a vector of integers that int64 holds (for the compiled pass)."""
-        saved = self.saved
-        return isinstance(saved, (list, tuple)) and all(
-            isinstance(v, int) and -(2**63) <= v < 2**63 for v in saved)
-
-    def seen_before(self, state: object, epoch: int, counts: Sequence[int]) -> tuple[int, int] | None:
-        """``(e1, epoch)`` when `state` equals the state after epoch e1, else None.
-
-        `counts` are the mistakes per sample so far (N_μ).
-        """
-        if state == self.saved:
-            self.cycle_mistakes = tuple((np.array(counts, dtype=np.int64) - self.saved_counts).tolist())
-            return self.saved_epoch, epoch
-        if epoch - self.saved_epoch == self.power:
-            self.saved, self.saved_epoch, self.power = state, epoch, 2 * self.power
-            self.saved_counts = np.array(counts, dtype=np.int64)
-        return None
-
-
-def _check_settings(convention: Convention | str, eta: object, mode: str, max_epochs: int) -> tuple[Convention, Fraction]:
-    conv = convention if isinstance(convention, Convention) else get_convention(convention)
-    try:
-        rate = as_rational(eta, name="eta")
-    except ValueError as error:
-        raise InvalidArgument(str(error)) from None
-    conv.check_rate(rate)
-    if mode not in MODES:
-        raise InvalidArgument(f"mode={mode!r} must be one of {', '.join(MODES)}")
-    if isinstance(max_epochs, bool) or not isinstance(max_epochs, int) or max_epochs < 1:
-        raise InvalidArgument(f"max_epochs={max_epochs!r} must be an integer >= 1")
-    return conv, rate
+Vector = tuple[Fraction, ...]
 
 
 def train(
@@ -130,40 +66,19 @@ def train(
     >>> [int(w) for w in trace.final_weights], trace.converged
     ([-4, 3, 2], True)
     """
-    conv, rate = _check_settings(convention, eta, mode, max_epochs)
+    conv, rate = check_settings(convention, eta, mode, max_epochs)
     samples = [conv.augment(x) for x in data.X]
-    w = tuple(Fraction(0) for _ in samples[0])  # all five notes start from w = 0
+    w: Vector = tuple(Fraction(0) for _ in samples[0])  # all five notes start from w = 0
     updates: list[Update] = []
     mistakes = [0] * len(samples)
     repeats = CycleWatch(w, mistakes)
     deadline = None if time_limit is None else time.monotonic() + time_limit
+    epoch_of = _online_epoch if mode == "online" else _batch_epoch
     stop, cycle, epoch = "max-epochs", None, 0
     while epoch < max_epochs:
         epoch += 1
         n_before = len(updates)
-        if mode == "online":
-            for i, (x, y) in enumerate(zip(samples, data.y)):
-                score = dot(w, x)
-                factor = conv.decide(score, y, rate)
-                if factor is not None:  # a mistake under the note's rule
-                    delta = tuple(factor * xj for xj in x)
-                    w = tuple(wj + dj for wj, dj in zip(w, delta))
-                    mistakes[i] += 1
-                    updates.append(Update(len(updates) + 1, epoch, (i,), (score,), delta, w))
-        else:
-            wrong, scores, total = [], [], [Fraction(0)] * len(w)
-            for i, (x, y) in enumerate(zip(samples, data.y)):
-                score = dot(w, x)  # every score of the pass uses the same w
-                factor = conv.decide(score, y, rate)
-                if factor is not None:
-                    wrong.append(i)
-                    scores.append(score)
-                    total = [t + factor * xj for t, xj in zip(total, x)]
-                    mistakes[i] += 1
-            if wrong:
-                delta = tuple(total)
-                w = tuple(wj + dj for wj, dj in zip(w, delta))
-                updates.append(Update(len(updates) + 1, epoch, tuple(wrong), tuple(scores), delta, w))
+        w = epoch_of(conv, rate, samples, data.y, w, epoch, mistakes, updates)
         if progress is not None:
             progress(epoch, len(updates))
         if len(updates) == n_before:  # a pass without a mistake
@@ -188,3 +103,36 @@ def train(
         mistakes_per_sample=tuple(mistakes),
         cycle_mistakes=repeats.cycle_mistakes,
     )
+
+
+def _online_epoch(conv: Convention, rate: Fraction, samples: Sequence[Vector], labels: Sequence[int], w: Vector,
+                  epoch: int, mistakes: list[int], updates: list[Update]) -> Vector:
+    """One pass in online (incremental) mode: update after each mistake; return the weights after it."""
+    for i, (x, y) in enumerate(zip(samples, labels)):
+        score = dot(w, x)
+        factor = conv.decide(score, y, rate)
+        if factor is not None:  # a mistake under the note's rule
+            delta = tuple(factor * xj for xj in x)
+            w = tuple(wj + dj for wj, dj in zip(w, delta))
+            mistakes[i] += 1
+            updates.append(Update(len(updates) + 1, epoch, (i,), (score,), delta, w))
+    return w
+
+
+def _batch_epoch(conv: Convention, rate: Fraction, samples: Sequence[Vector], labels: Sequence[int], w: Vector,
+                 epoch: int, mistakes: list[int], updates: list[Update]) -> Vector:
+    """One pass in batch mode (note 003): every score from the same w, one update by the sum at the end."""
+    wrong, scores, total = [], [], [Fraction(0)] * len(w)
+    for i, (x, y) in enumerate(zip(samples, labels)):
+        score = dot(w, x)  # every score of the pass uses the same w
+        factor = conv.decide(score, y, rate)
+        if factor is not None:
+            wrong.append(i)
+            scores.append(score)
+            total = [t + factor * xj for t, xj in zip(total, x)]
+            mistakes[i] += 1
+    if wrong:
+        delta = tuple(total)
+        w = tuple(wj + dj for wj, dj in zip(w, delta))
+        updates.append(Update(len(updates) + 1, epoch, tuple(wrong), tuple(scores), delta, w))
+    return w

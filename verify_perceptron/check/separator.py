@@ -1,0 +1,55 @@
+"""The separator w* the checker measures against: scaled to integers, or made strict from a run's end.
+
+The checker keeps w* as integers W* = M·w*, M the least common denominator
+of its entries. By default w* is the run's own final weights once the run
+has converged; a hard limiter may stop with a class -1 score of exactly 0,
+and `strict_final_weights` then moves its bias by an exact amount so that
+w* separates strictly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+
+from ..data.dataset import Dataset
+from ..data.integers import ExactMatrix
+from ..notes.conventions import Convention
+
+__all__ = ["scaled_separator", "strict_final_weights"]
+
+
+def scaled_separator(separator: Sequence[Fraction]) -> tuple[list[int], int]:
+    """``(W*, M)`` with integer W* = M·w* and M the least common denominator (integer arithmetic only)."""
+    values = [v if isinstance(v, Fraction) else Fraction(v) for v in separator]
+    M = math.lcm(*(v.denominator for v in values))
+    return [v.numerator * (M // v.denominator) for v in values], M
+
+
+def strict_final_weights(data: Dataset, conv: Convention, final: Sequence[Fraction],
+                         matrix: ExactMatrix) -> tuple[tuple[Fraction, ...], str | None]:
+    """The final weights as w*, made strict when a hard limiter left a class -1 score at exactly 0.
+
+    sgn(0) = -1 lets note 001's run stop with w·x~ = 0 on a class -1 sample, so
+    γ = 0 and the final weights are no strict separator. Every class +1 score
+    is then > 0; lowering the bias by half the smallest of them, δ, keeps those
+    >= δ and makes every class -1 score <= -δ: a strict separator, exactly.
+    """
+    w = tuple(final)
+    b, v = conv.to_canonical(w)
+    W, M = scaled_separator(w)
+    # z_i·W = y_i·L·M·(w·x~_i), so y_i·(z_i·W) is (v·x_i + b)·L·M: each score, exactly, in integers.
+    y = data.y_array
+    scores = matrix.products(W, norm_sq=sum(c * c for c in W)) * y
+    L = data.denominator
+    positive_class = y > 0
+    if np.array_equal(scores > 0, positive_class) and not (scores == 0).any():
+        return w, None
+    positive = scores[positive_class & (scores > 0)]
+    if not positive.size or (scores[~positive_class] > 0).any():
+        return w, None  # not a clean hard-limiter stop: let the checks report it
+    delta = Fraction(int(positive.min()), 2 * L * M)
+    return conv.from_canonical(b - delta, v), f"bias lowered by {delta}: a class -1 score was exactly 0"

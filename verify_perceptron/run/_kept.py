@@ -1,0 +1,63 @@
+"""The updates a fast run keeps for its report, compactly: one record each, or runs of a compiled chunk."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Kept", "Segment"]
+
+
+class Kept(Sequence[tuple[int, int, list[int], list[int], Any]]):
+    """The kept updates' compact records, one by one or as runs of a compiled chunk.
+
+    A record is ``(k, epoch, samples, scores, weights)``; in a run, weights is
+    ``(segment, t)``, the t-th weights of a `Segment`, computed when read.
+    """
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.parts: list[tuple[Any, ...]] = []
+        self.length = 0
+
+    def add(self, record: tuple[int, int, list[int], list[int], Any]) -> None:
+        self.starts.append(self.length)
+        self.parts.append((record,))
+        self.length += 1
+
+    def add_run(self, first: int, epochs: list[int], rows: list[int], scores: list[int], segment: Segment) -> None:
+        self.starts.append(self.length)
+        self.parts.append((first, epochs, rows, scores, segment))
+        self.length += len(rows)
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.length))]
+        if not 0 <= index < self.length:
+            raise IndexError(index)
+        p = bisect.bisect_right(self.starts, index) - 1
+        part = self.parts[p]
+        if len(part) == 1:
+            return part[0]
+        first, epochs, rows, scores, segment = part
+        t = index - self.starts[p]
+        return first + t, epochs[t], [rows[t]], [scores[t]], (segment, t)
+
+
+class Segment:
+    """The weights after each of a run of updates, computed only if a kept update is read."""
+
+    def __init__(self, start: Any, rows: Any) -> None:
+        self.start, self.rows, self._weights = start, rows, None
+
+    def weights(self) -> Any:
+        if self._weights is None:
+            # Each running sum is a weight vector of the run, inside the int64 guard.
+            self._weights = np.cumsum(np.vstack([self.start, self.rows]), axis=0)[1:]
+        return self._weights

@@ -1,0 +1,39 @@
+"""The settings every engine takes (convention, rate, mode, epochs), checked once the same way."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..data.rationals import as_rational
+from ..errors import InvalidArgument
+from ..notes.conventions import Convention, get_convention
+
+__all__ = ["MODES", "check_settings"]
+
+#: The notes' two modes: update after each mistake, or once per pass (note 003).
+MODES = ("online", "batch")
+
+
+def check_settings(convention: Convention | str, eta: object, mode: str, max_epochs: int) -> tuple[Convention, Fraction]:
+    """The convention and the exact rate, once every setting is checked; else `InvalidArgument` naming it.
+
+    Examples
+    --------
+    >>> check_settings("hard-limiter", "1/2", "online", 10)[1]
+    Fraction(1, 2)
+    >>> check_settings("classic", 1, "both", 10)
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.InvalidArgument: mode='both' must be one of online, batch
+    """
+    conv = convention if isinstance(convention, Convention) else get_convention(convention)
+    try:
+        rate = as_rational(eta, name="eta")
+    except ValueError as error:
+        raise InvalidArgument(str(error)) from None
+    conv.check_rate(rate)
+    if mode not in MODES:
+        raise InvalidArgument(f"mode={mode!r} must be one of {', '.join(MODES)}")
+    if isinstance(max_epochs, bool) or not isinstance(max_epochs, int) or max_epochs < 1:
+        raise InvalidArgument(f"max_epochs={max_epochs!r} must be an integer >= 1")
+    return conv, rate

@@ -14,15 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from verify_perceptron.data.dataset import (
-    LABEL_NAMES,
-    Dataset,
-    from_arrays,
-    load_csv,
-    load_dataset,
-    load_libsvm,
-    load_numpy,
-)
+from verify_perceptron.data.csv_files import LABEL_NAMES, load_csv
+from verify_perceptron.data.dataset import Dataset, from_arrays
+from verify_perceptron.data.libsvm_files import load_libsvm
+from verify_perceptron.data.numpy_files import load_numpy
+from verify_perceptron.data.readers import load_dataset
 from verify_perceptron.errors import DataError
 
 F = Fraction

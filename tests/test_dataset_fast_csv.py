@@ -8,7 +8,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify_perceptron.data.dataset import _fast_csv, _general_csv, _most_fractional_digits
+from verify_perceptron.data.csv_files import _fast_csv, _general_csv, _most_fractional_digits
 
 
 @st.composite

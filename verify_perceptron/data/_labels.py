@@ -1,0 +1,67 @@
+"""Labels as the files spell them, mapped to {-1, +1}: ``-1``/``+1`` as they are, ``0``/``1``
+with 0 -> -1, any other two values once the positive one is named."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from ..errors import DataError
+from .rationals import parse_rational, shown as _shown
+
+__all__ = ["label_key", "map_labels"]
+
+
+def label_key(raw: str | Fraction) -> str | Fraction:
+    """Labels compare as numbers when they are numbers (``1`` == ``1.0``), else as text."""
+    if isinstance(raw, Fraction):
+        return raw
+    try:
+        return parse_rational(raw)
+    except ValueError:
+        return raw.strip()
+
+
+def map_labels(
+    raw_labels: Sequence[str | Fraction], *, positive: str | None, source: str, lines: Sequence[int] | None = None
+) -> tuple[tuple[int, ...], tuple[str, str]]:
+    """Map raw labels to {-1, +1}: {-1,+1} as is, {0,1} with 0 -> -1, or two values and `positive`.
+
+    Returns the labels and their original spelling, negative first. `lines`
+    (one file line per sample) lets an error name the line of a third value.
+
+    Examples
+    --------
+    >>> map_labels(["0", "1.0", "1"], positive=None, source="t")
+    ((-1, 1, 1), ('0', '1'))
+    >>> map_labels(["cat", "dog"], positive="dog", source="t")
+    ((-1, 1), ('cat', 'dog'))
+    """
+    # Work on the distinct spellings (usually two), then map every sample through a dict.
+    key_of = {raw: label_key(raw) for raw in dict.fromkeys(raw_labels)}
+    distinct = list(dict.fromkeys(key_of.values()))
+    shown = ", ".join(_shown(str(k)) for k in distinct[:5]) + (", ..." if len(distinct) > 5 else "")
+    if len(distinct) > 2:
+        third = distinct[2]
+        at = next(i for i, raw in enumerate(raw_labels) if key_of[raw] == third)
+        where = f"{source}:{lines[at]}" if lines else f"{source}: sample {at}"
+        raise DataError(f"{where}: label {_shown(str(third))} is a third label value ({shown}); exactly two are needed")
+    if positive is not None:
+        pos_key = label_key(positive)
+        if pos_key not in distinct:
+            raise DataError(f"{source}: --positive {positive!r} is not one of the labels ({shown})")
+        if len(distinct) < 2:
+            raise DataError(f"{source}: only one class ({shown}); the perceptron needs two")
+        negative = next(k for k in distinct if k != pos_key)
+        value_of = {k: 1 if k == pos_key else -1 for k in distinct}
+        spelling = (str(negative), str(pos_key))
+    elif len(distinct) < 2:
+        raise DataError(f"{source}: only one class ({shown}); the perceptron needs two")
+    elif set(distinct) == {Fraction(-1), Fraction(1)}:
+        value_of, spelling = {k: int(k) for k in distinct}, ("-1", "1")  # type: ignore[call-overload]
+    elif set(distinct) == {Fraction(0), Fraction(1)}:
+        value_of, spelling = {k: 1 if k == 1 else -1 for k in distinct}, ("0", "1")
+    else:
+        raise DataError(f"{source}: labels {shown} are neither {{-1, +1}} nor {{0, 1}}; name the positive one with --positive")
+    label_of = {raw: value_of[key] for raw, key in key_of.items()}
+    return tuple(map(label_of.__getitem__, raw_labels)), spelling

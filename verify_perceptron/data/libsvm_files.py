@@ -1,0 +1,71 @@
+"""LIBSVM/svmlight files read exactly: ``label index:value ...`` lines with
+1-based indices, the missing features 0."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..errors import DataError
+from ._files import MAX_CELLS, read_text
+from ._labels import map_labels
+from .dataset import Dataset
+from .rationals import parse_rational
+
+__all__ = ["MAX_FEATURES", "load_libsvm"]
+
+#: Largest dimension a sparse file may declare; a larger index is refused
+#: rather than allocated.
+MAX_FEATURES = 100_000
+
+
+def load_libsvm(path: str, *, positive: str | None = None, n_features: int | None = None) -> Dataset:
+    """Read LIBSVM/svmlight text: ``label index:value ...`` with 1-based indices.
+
+    Missing features are 0; ``qid:`` tokens and ``#`` comments are ignored.
+    The dimension is the largest index, or `n_features` when given.
+    """
+    text = read_text(path)
+    entries: list[tuple[int, dict[int, Fraction]]] = []
+    raw_labels: list[str] = []
+    lines: list[int] = []
+    highest = 0
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        content = line.split("#", 1)[0].strip()
+        if not content:
+            continue
+        label, *tokens = content.split()
+        row: dict[int, Fraction] = {}
+        for token in tokens:
+            index_text, sep, value_text = token.partition(":")
+            if index_text == "qid":
+                continue
+            if not sep or not (index_text.isascii() and index_text.isdigit()):
+                raise DataError(f"{path}:{line_no}: {token!r} is not index:value")
+            index = int(index_text) if len(index_text) <= 9 else MAX_FEATURES + 1
+            if index < 1:
+                raise DataError(f"{path}:{line_no}: index {index_text} in {token!r}; indices start at 1")
+            if index > MAX_FEATURES:
+                raise DataError(f"{path}:{line_no}: index {index_text} exceeds {MAX_FEATURES} features")
+            if index in row:
+                raise DataError(f"{path}:{line_no}: index {index} appears twice")
+            try:
+                row[index] = parse_rational(value_text)
+            except ValueError as error:
+                raise DataError(f"{path}:{line_no}: feature {index}: {error}") from None
+            highest = max(highest, index)
+        entries.append((line_no, row))
+        raw_labels.append(label)
+        lines.append(line_no)
+    if not entries:
+        raise DataError(f"{path}: empty file: no data rows")
+    width = highest if n_features is None else n_features
+    if width < highest:
+        raise DataError(f"{path}: index {highest} exceeds n_features={n_features}")
+    if width == 0:
+        raise DataError(f"{path}: no feature values at all")
+    if len(entries) * width > MAX_CELLS:
+        raise DataError(f"{path}: {len(entries)} x {width} values exceed the limit of {MAX_CELLS} cells")
+    zero = Fraction(0)
+    X = tuple(tuple(row.get(j, zero) for j in range(1, width + 1)) for _, row in entries)
+    y, spelling = map_labels(raw_labels, positive=positive, source=path, lines=lines)
+    return Dataset(X=X, y=y, source=path, labels=spelling)

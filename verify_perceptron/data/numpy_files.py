@@ -1,0 +1,101 @@
+"""NumPy ``.npy`` and ``.npz`` files read exactly: integers as they are, floats
+through `Fraction.from_float`, pickled objects never."""
+
+from __future__ import annotations
+
+import zipfile
+from fractions import Fraction
+
+import numpy as np
+
+from ..errors import DataError
+from ._files import COLUMN_NUMBER, MAX_CELLS
+from ._labels import map_labels
+from .dataset import Dataset
+
+__all__ = ["load_numpy"]
+
+#: Names an ``.npz`` archive may give its features, then its labels, tried in this order.
+_X_KEYS = ("X", "x", "data", "features")
+_Y_KEYS = ("y", "Y", "labels", "label", "target")
+
+
+def _exact_array(array: object, name: str, path: str) -> tuple[list[list[Fraction]], bool]:
+    """The rows of `array` as Fractions, and whether they came from binary floats."""
+    a = np.asarray(array)
+    if a.dtype.kind not in "biuf":
+        raise DataError(f"{path}: array {name!r} has dtype {a.dtype}; integers or floats are needed")
+    if a.dtype.kind == "f":
+        bad = ~np.isfinite(a)
+        if bad.any():
+            where = tuple(int(i) for i in np.argwhere(bad)[0])
+            raise DataError(f"{path}: {name}{list(where)} = {a[where]!r} is not a finite number")
+        convert = Fraction.from_float
+        rows = [[convert(float(v)) for v in row] for row in np.atleast_2d(a).reshape(a.shape[0] if a.ndim else 1, -1)]
+        return rows, True
+    rows = [[Fraction(int(v)) for v in row] for row in np.atleast_2d(a).reshape(a.shape[0] if a.ndim else 1, -1)]
+    return rows, False
+
+
+def load_numpy(path: str, *, label_column: str | None = None, positive: str | None = None) -> Dataset:
+    """Read ``.npy`` (a 2-D array, labels in the last column or `label_column`) or ``.npz``.
+
+    An ``.npz`` archive holds the features under ``X`` (or ``x``, ``data``,
+    ``features``) and the labels under ``y`` (or ``labels``, ``label``,
+    ``target``). Pickled objects are never loaded. Floats are converted
+    exactly with `Fraction.from_float`.
+    """
+    try:
+        with open(path, "rb") as handle:
+            magic = handle.read(6)
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file") from None
+    except OSError as error:
+        raise DataError(f"{path}: cannot be read ({error.strerror})") from None
+    if magic != b"\x93NUMPY" and not magic.startswith(b"PK"):
+        raise DataError(f"{path}: not a NumPy file (no .npy or .npz header)")
+    try:
+        loaded = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file") from None
+    except ValueError:
+        raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only") from None
+    except (OSError, EOFError, zipfile.BadZipFile) as error:
+        raise DataError(f"{path}: not a readable NumPy file ({error})") from None
+    if isinstance(loaded, np.lib.npyio.NpzFile):
+        with loaded:
+            x_key = next((k for k in _X_KEYS if k in loaded.files), None)
+            y_key = next((k for k in _Y_KEYS if k in loaded.files), None)
+            if x_key is None or y_key is None:
+                raise DataError(f"{path}: needs arrays X and y, found {sorted(loaded.files)}")
+            try:
+                Xa, ya = loaded[x_key], loaded[y_key]
+            except ValueError:
+                raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only") from None
+        if Xa.ndim != 2:
+            raise DataError(f"{path}: X has shape {Xa.shape}; a 2-D array is needed")
+        if ya.ndim != 1 or ya.shape[0] != Xa.shape[0]:
+            raise DataError(f"{path}: y has shape {ya.shape}; expected ({Xa.shape[0]},)")
+        if Xa.size > MAX_CELLS:
+            raise DataError(f"{path}: {Xa.shape} values exceed the limit of {MAX_CELLS} cells")
+        rows, x_float = _exact_array(Xa, "X", path)
+        labels_raw, _ = _exact_array(ya.reshape(-1, 1), "y", path)
+        raw = [r[0] for r in labels_raw]
+    else:
+        a = loaded
+        if a.ndim != 2 or a.shape[1] < 2:
+            raise DataError(f"{path}: array of shape {a.shape}; a 2-D array with a label column is needed")
+        if a.size > MAX_CELLS:
+            raise DataError(f"{path}: {a.shape} values exceed the limit of {MAX_CELLS} cells")
+        width = a.shape[1]
+        target = width - 1
+        if label_column is not None:
+            text = label_column.strip()
+            if not COLUMN_NUMBER.fullmatch(text) or not (1 <= abs(int(text)) <= width):
+                raise DataError(f"{path}: --label-column {label_column!r} must be a column number 1..{width}")
+            target = int(text) - 1 if int(text) > 0 else width + int(text)
+        full, x_float = _exact_array(a, "array", path)
+        rows = [[v for j, v in enumerate(r) if j != target] for r in full]
+        raw = [r[target] for r in full]
+    y, spelling = map_labels(raw, positive=positive, source=path)
+    return Dataset(X=tuple(tuple(r) for r in rows), y=y, source=path, binary_float=x_float, labels=spelling)

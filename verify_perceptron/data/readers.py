@@ -1,0 +1,69 @@
+"""The front door for data files: `load_dataset` tells the kind of file from
+`format` or its name and hands it to the CSV, LIBSVM or NumPy reader."""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import DataError
+from .csv_files import load_csv
+from .dataset import Dataset
+from .libsvm_files import load_libsvm
+from .numpy_files import load_numpy
+
+__all__ = ["load_dataset"]
+
+
+def load_dataset(
+    path: str,
+    *,
+    format: str = "auto",
+    label_column: str | None = None,
+    positive: str | None = None,
+) -> Dataset:
+    """Read a dataset, choosing the reader from `format` or from the file's extension.
+
+    ``.npy``/``.npz`` are NumPy, ``.svm``, ``.libsvm``, ``.svmlight`` and
+    ``.txt`` whose first data line has ``index:value`` tokens are LIBSVM,
+    anything else is CSV.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "d.csv")
+    ...     _ = open(path, "w").write("x1,x2,label\\n0.1,3/7,1\\n-1,0,0\\n")
+    ...     data = load_dataset(path)
+    >>> data.X, data.y
+    (((Fraction(1, 10), Fraction(3, 7)), (Fraction(-1, 1), Fraction(0, 1))), (1, -1))
+    """
+    if format not in ("auto", "csv", "libsvm", "numpy"):
+        raise DataError(f"format={format!r} must be auto, csv, libsvm or numpy")
+    extension = os.path.splitext(path)[1].lower()
+    if format == "auto":
+        if extension in (".npy", ".npz"):
+            format = "numpy"
+        elif extension in (".svm", ".libsvm", ".svmlight"):
+            format = "libsvm"
+        elif extension == ".txt" and _looks_sparse(path):
+            format = "libsvm"
+        else:
+            format = "csv"
+    if format == "numpy":
+        return load_numpy(path, label_column=label_column, positive=positive)
+    if format == "libsvm":
+        return load_libsvm(path, positive=positive)
+    return load_csv(path, label_column=label_column, positive=positive)
+
+
+def _looks_sparse(path: str) -> bool:
+    """Whether the first data line of a text file has ``index:value`` tokens after its label."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                content = line.split("#", 1)[0].split()
+                if content:
+                    return any(":" in token for token in content[1:])
+    except OSError:
+        return False
+    return False

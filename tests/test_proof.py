@@ -11,8 +11,10 @@ import sympy as sp
 from verify_perceptron.notes import claims
 from verify_perceptron.proofs.algebra import V, Vec, components, in_ideal, lagrange_sos, remainder, unsafe_denominator
 from verify_perceptron.errors import InvalidArgument
-from verify_perceptron.proofs.language import (C, CounterModel, Fact, Induction, Place, Proof, Split, Step, T, VecEq,
-                                     StepResult, check_proof, eq, evaluate, ge, gt, le, lt, refutes)
+from verify_perceptron.proofs.checking import check_proof
+from verify_perceptron.proofs.counter import CounterModel, evaluate, refutes
+from verify_perceptron.proofs.language import C, Fact, Induction, Place, Proof, Split, Step, T, VecEq, eq, ge, gt, le, lt
+from verify_perceptron.proofs.results import StepResult
 
 eta, y, k, g, R_sq = sp.symbols("eta y k gamma R_sq")
 w_ws, prev_w_ws, x_ws, w_sq, prev_w_sq, w_x, x_sq, ws_sq, u_v, u_u = sp.symbols(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from verify_perceptron.errors import InvalidArgument
-from verify_perceptron.proofs.language import STATUSES
+from verify_perceptron.proofs.results import STATUSES
 from verify_perceptron.proofs import FORMATS, GENERATED_BY, NOTE_PROOFS, proof_data, proof_documents, render_proofs
 
 PROOFS_DIR = Path(__file__).resolve().parent.parent / "proofs"

@@ -12,7 +12,10 @@ import sympy as sp
 from verify_perceptron.run.reference import train
 from verify_perceptron.proofs.errata import update_states
 from verify_perceptron.errors import InvalidArgument
-from verify_perceptron.proofs.language import CounterModel, Proof, ProofResult, Rel, Step, VecEq, check_proof, evaluate, ge, refutes
+from verify_perceptron.proofs.checking import check_proof
+from verify_perceptron.proofs.counter import CounterModel, evaluate, refutes
+from verify_perceptron.proofs.language import Proof, Rel, Step, VecEq, ge
+from verify_perceptron.proofs.results import ProofResult
 from verify_perceptron.proofs import NOTE_PROOFS, ProofReport, proof_reports
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"  # shared/ sits beside the clone

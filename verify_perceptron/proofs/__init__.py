@@ -1,5 +1,5 @@
-"""The five notes' proofs restated step by step in SymPy and checked mechanically: the proof
-language, the algebra under it, one module per note, batch mode, errata, rendering.
+"""The five notes' proofs restated in SymPy and checked step by step: the proof language, the
+prover and its algebra, counter-models, one module per note, batch mode, errata, rendering.
 Beside the chain: may import `data`, `notes`, `run` and `errors`; SymPy loads only here."""
 
 from .catalog import (

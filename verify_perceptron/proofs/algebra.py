@@ -1,7 +1,7 @@
 """Exact algebra for the proof checker: vectors as components, ideal membership, Lagrange's identity.
 
-Nothing here decides a step on its own; `verify_perceptron.proofs.language` calls these
-helpers and reports. Three tools:
+Nothing here decides a step on its own; the checker (`verify_perceptron.proofs.checking`) calls
+these helpers and reports. Three tools:
 
 * `Vec` and `components`: a vector quantity is a linear combination of named
   vectors (plus ``e0``, a bias axis orthogonal to all of them, for note 004's

@@ -45,7 +45,9 @@ from ..notes.claims import Claim, claims_for
 from ..notes.conventions import get_convention
 from .errata import Counterexample, Erratum, ModelOf, find_counterexample
 from ..errors import InvalidArgument
-from .language import Proof, ProofResult, check_proof
+from .checking import check_proof
+from .language import Proof
+from .results import ProofResult
 
 __all__ = [
     "NoteProof", "ProofReport", "NOTE_PROOFS", "FORMATS", "GENERATED_BY",
@@ -153,7 +155,7 @@ def proof_reports(note: str | None = None) -> list[ProofReport]:
 def instantiated_claims(convention: str, mode: str = "online") -> list[Claim]:
     """The runtime claims of `convention` in `mode` that a verified proof step instantiates, in report order.
 
-    These are the predicates `verify_perceptron.check.checker.check_trace` evaluates at
+    These are the predicates `verify_perceptron.check.traces.check_trace` evaluates at
     every update; the tests confirm the list is all of them.
 
     Examples

@@ -6,7 +6,7 @@ note writes it (``written=True``, expected to be not derivable) and the
 corrected step (expected to be verified). Each `Failure` pairs a written step
 with a `Run`: a small dataset, a convention, a rate and a separator. The run
 is executed by the reference engine, exactly; `find_counterexample` walks its
-updates, turns each into a `verify_perceptron.proofs.language.CounterModel` (the note's
+updates, turns each into a `verify_perceptron.proofs.counter.CounterModel` (the note's
 symbols at that update) and stops at the first update where the written
 claim is false. The proof checker then confirms that the same values satisfy
 every assumption of the written step: the claim does not follow from them.
@@ -24,7 +24,8 @@ from ..data.dataset import Dataset, from_arrays
 from ..run.reference import train
 from ..errors import InvalidArgument
 from ..data.examples import example
-from .language import CounterModel, Place, Proof, refutes
+from .counter import CounterModel, refutes
+from .language import Place, Proof
 
 __all__ = ["Run", "Failure", "Erratum", "UpdateState", "Counterexample", "update_states", "find_counterexample", "exact_sqrt"]
 

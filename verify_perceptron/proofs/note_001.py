@@ -17,7 +17,8 @@ import sympy as sp
 
 from ..notes.conventions import dot
 from .errata import Erratum, Failure, Run, UpdateState
-from .language import C, CounterModel, Fact, Induction, Place, Proof, Split, Step, T, V, Vec, VecEq, eq, ge, gt, le
+from .counter import CounterModel
+from .language import C, Fact, Induction, Place, Proof, Split, Step, T, V, Vec, VecEq, eq, ge, gt, le
 
 __all__ = ["PROOF", "ERRATA", "model_of"]
 

@@ -19,7 +19,8 @@ import sympy as sp
 from ..notes.conventions import dot
 from .errata import Erratum, Failure, Run, UpdateState, exact_sqrt
 from ..errors import InvalidArgument
-from .language import C, CounterModel, Fact, Induction, Place, Proof, Split, Step, T, V, Vec, VecEq, eq, ge, gt, le, lt
+from .counter import CounterModel
+from .language import C, Fact, Induction, Place, Proof, Split, Step, T, V, Vec, VecEq, eq, ge, gt, le, lt
 
 __all__ = ["PROOF", "ERRATA", "model_of"]
 

@@ -17,8 +17,11 @@ from sympy.printing.latex import LatexPrinter
 from .algebra import BIAS_AXIS, Vec
 from ..notes import claims as _claims
 from .errata import Counterexample, Erratum
-from .language import (Certificate, CounterModel, Proof, ProofResult, Rel, Split, Statement, StepResult, Term, VecEq,
-                    evaluate)
+from .certificates import Certificate, Split, Term
+from .counter import CounterModel, evaluate
+from .language import Proof
+from .relations import Rel, Statement, VecEq
+from .results import ProofResult, StepResult
 
 __all__ = ["proof_record", "render_text", "render_json", "render_markdown", "GENERATED_BY"]
 

@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
-from verify_perceptron.report import documents
-from verify_perceptron.check.checker import check_trace, verify_run
+from verify_perceptron.report import files
+from verify_perceptron.check.traces import check_trace
+from verify_perceptron.pipeline import verify_run
 from verify_perceptron.cli import main
 from verify_perceptron.report.documents import figure_captions, render_html, render_markdown, write_atomically
 from verify_perceptron.run.reference import train
@@ -336,7 +337,7 @@ def test_write_atomically_leaves_the_old_file_and_no_debris_when_it_fails(
     def refuse(src: object, dst: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(documents.os, "replace", refuse)
+    monkeypatch.setattr(files.os, "replace", refuse)
     with pytest.raises(InvalidArgument, match="cannot be written \\(Permission denied\\)"):
         write_atomically(target, "new")
     assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["report.md"]

@@ -18,7 +18,8 @@ pytest.importorskip("sklearn")
 
 from verify_perceptron import gallery  # noqa: E402
 from verify_perceptron.cli import main  # noqa: E402
-from verify_perceptron.data.dataset import Dataset, load_dataset  # noqa: E402
+from verify_perceptron.data.dataset import Dataset  # noqa: E402
+from verify_perceptron.data.readers import load_dataset  # noqa: E402
 from verify_perceptron.errors import InvalidArgument  # noqa: E402
 from verify_perceptron.data.examples import example  # noqa: E402
 from verify_perceptron.gallery import ENTRIES, GENERATED_BY, gallery_files, iris_csv  # noqa: E402

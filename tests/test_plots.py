@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from verify_perceptron.check.checker import verify_run
+from verify_perceptron.pipeline import verify_run
 from verify_perceptron.notes.conventions import CONVENTIONS
 from verify_perceptron.data.dataset import from_arrays
 from verify_perceptron.errors import InvalidArgument
@@ -65,7 +65,7 @@ def test_importing_plots_documents_and_gallery_does_not_import_matplotlib() -> N
         "import sys\n"
         "import verify_perceptron.report.plots, verify_perceptron.report.documents, verify_perceptron.gallery\n"
         "from verify_perceptron.report.documents import render_markdown\n"
-        "from verify_perceptron.check.checker import verify_run\n"
+        "from verify_perceptron.pipeline import verify_run\n"
         "from verify_perceptron.data.examples import example\n"
         "from verify_perceptron.report.record import build_report\n"
         "data = example('and')\n"

@@ -8,10 +8,11 @@ from fractions import Fraction
 
 import pytest
 
-from verify_perceptron.check.checker import check_trace
+from verify_perceptron.check.traces import check_trace
 from verify_perceptron.run.reference import train
 from verify_perceptron.data.examples import example
-from verify_perceptron.report.record import EXIT_CODES, SCHEMA_VERSION, build_report, render_json, render_text
+from verify_perceptron.report.record import EXIT_CODES, SCHEMA_VERSION, build_report, render_json
+from verify_perceptron.report.text import render_text
 
 F = Fraction
 

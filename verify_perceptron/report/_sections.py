@@ -1,0 +1,383 @@
+"""What a report document says, section by section, as blocks of the document model.
+
+Every section reads only the report dictionary (and, where given, the data):
+each number is the report's exact string or computed exactly from it (the
+per-update values of the invariant curves, by
+`verify_perceptron.report.plots.series.invariant_series`). `document` puts the
+sections in order; `figure_captions` says what each figure shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from ..data.dataset import Dataset
+from ._document import Block, Bullets, Document, Figure, Heading, Paragraph, Span, Table
+from .plots.series import FIGURE_NAMES, available_figures, epoch_ends, hull_meeting, invariant_series, report_certificate
+
+__all__ = ["document", "figure_captions"]
+
+
+def _t(text: str) -> Span:
+    return ("text", text)
+
+
+def _c(text: str) -> Span:
+    return ("code", text)
+
+
+def _b(text: str) -> Span:
+    return ("strong", text)
+
+
+def _bracket(values: Sequence[object]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+_MARKS = {True: "ok", False: "FAIL", None: "--"}
+
+_VERDICTS = {
+    "verified": "VERIFIED: every invariant held at every update",
+    "violated": "VIOLATED: a claim of the proof failed (see the invariants)",
+    "not-separable": "NOT SEPARABLE (certified): no separator exists; every invariant that needs none held",
+    "inconclusive": "INCONCLUSIVE: no convergence within the limits, and no proof that none is possible",
+}
+
+
+def _stop(r: Mapping[str, Any]) -> str:
+    if r["stop"] == "converged":
+        return f"converged: epoch {r['n_epochs']} made no mistake"
+    if r["stop"] == "cycle" and r["cycle"]:
+        e1, e2 = r["cycle"]["epochs"]
+        return f"cycles: the weights after epoch {e2} equal those after epoch {e1}"
+    if r["stop"] == "time-limit":
+        return f"stopped at the time limit after {_count(r['n_epochs'], 'epoch')}, not converged"
+    return f"stopped at the epoch limit ({_count(r['n_epochs'], 'epoch')}), not converged"
+
+
+def _own_bound(r: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    own = [b for b in r["bounds"] if b["own"]]
+    return own[0] if own else None
+
+
+def figure_captions(report: Mapping[str, Any]) -> dict[str, str]:
+    """One sentence per figure, with the report's own numbers; the documents print them under the figures.
+
+    Examples
+    --------
+    >>> from verify_perceptron.pipeline import verify_run
+    >>> from verify_perceptron.data.examples import example
+    >>> from verify_perceptron.report.record import build_report
+    >>> data = example("and")
+    >>> print(figure_captions(build_report(data, *verify_run(data)))["invariants"])  # doctest: +NORMALIZE_WHITESPACE
+    Top: at every update, w_k·w* stays above its lower bound N·a·γ and ‖w_k‖² below its upper bound N·a²·R²
+    (their exact values are in the table of updates). Bottom, on log-log axes: by Cauchy-Schwarz
+    (N·a·γ)²/‖w*‖² <= ‖w_k‖² <= N·a²·R²; the left side grows like N², the right like N, so they cross at
+    N = 87, the mistake bound of note 000. This run stopped after 18.
+    """
+    r = report
+    online = r["mode"] == "online"
+    upper = "N·a²·R²" if online else "a²·R²·Σn² (n: the mistakes of each batch update)"
+    own = _own_bound(r)
+    captions = {
+        "boundaries": (
+            "The decision boundary v·x + b = 0 at the end of each epoch, over the samples, as in note 000's figure. "
+            "The shaded side is predicted +1; ringed samples are still mistakes under the note's own rule "
+            "(a score of exactly 0 counts as a mistake" + (", or as class -1 for the hard limiter" if
+                                                           r["convention"] == "hard-limiter" else "") + ")."
+        ),
+        "certificate": (
+            "No line separates the classes: Gordan's certificate λ (λ >= 0, Σλ = 1, Σ λ_i·y_i·x~_i = 0) puts "
+            "weight 1/2 on each class, and Σ 2λ_i·x_i is then one point p of both classes' convex hulls. "
+            "A separator would put p strictly on both sides at once."
+        ),
+        "bounds": (
+            "Each note's mistake bound, bars in the order of the table, with the mistakes actually made marked. "
+            + ("The runs are each note's own perceptron, online from w = 0 in the data's order."
+               if r["comparison"] else "The mark is this run's number of mistakes.")
+        ),
+    }
+    gamma = Fraction(r["constants"]["gamma"]) if r["constants"] else None
+    if gamma is not None and gamma > 0 and online and own is not None:
+        captions["invariants"] = (
+            f"Top: at every update, w_k·w* stays above its lower bound N·a·γ and ‖w_k‖² below its upper bound "
+            f"{upper} (their exact values are in the table of updates). Bottom, on log-log axes: by Cauchy-Schwarz "
+            f"(N·a·γ)²/‖w*‖² <= ‖w_k‖² <= " + ("N·a²·β (note 003's form)" if r["convention"] == "sum-norm" else upper)
+            + f"; the left side grows like N², the right like N, so they cross at N = {own['value']}, the mistake "
+            f"bound of note {own['note'][:3]}. This run stopped after {r['n_mistakes']}."
+        )
+    elif gamma is not None and gamma > 0:
+        captions["invariants"] = (
+            f"At every update, w_k·w* stays above N·a·γ and ‖w_k‖² below {upper} (exact values in the table of "
+            "updates). The notes prove no mistake bound for batch runs."
+        )
+    else:
+        reason = ("The separator given does not separate the data (γ <= 0)" if gamma is not None
+                  else "There is no separator")
+        captions["invariants"] = (
+            f"{reason}, so only the upper invariant applies: ‖w_k‖² stays below {upper} at every update, however "
+            "long the run."
+        )
+    return captions
+
+
+def _summary(r: Mapping[str, Any]) -> Table:
+    d = r["dataset"]
+    floats = "; values read from binary floating point, converted exactly" if d["binary_float"] else ""
+    rows: list[tuple[str, str]] = [
+        ("data", f"{d['source']}: {_count(d['n_samples'], 'sample')}, {_count(d['n_features'], 'feature')} "
+                 f"({_bracket(d['feature_names'])}); labels {d['labels']['negative']} -> -1, "
+                 f"{d['labels']['positive']} -> +1{floats}"),
+        ("convention", f"{r['convention']} (note {r['note'][:3]}): {r['convention_summary']}"),
+        ("run", f"{r['mode']}, rate {r['eta']}, step size a = {r['step_size']}; from w = 0, samples in order"),
+        ("outcome", f"{_count(r['n_updates'], 'update')}, {_count(r['n_mistakes'], 'mistake')}, "
+                    f"{_count(r['n_epochs'], 'epoch')}; {_stop(r)}"),
+        ("final weights", f"{_bracket(r['coordinates'])} = {_bracket(r['final_weights'])}"),
+    ]
+    if r["separator"]:
+        sep, c = r["separator"], r["constants"]
+        note = f"; {sep['note']}" if sep.get("note") else ""
+        rows.append(("separator w*", f"{_bracket(sep['weights'])} ({sep['source']}{note})"))
+        rows.append(("constants", f"γ = {c['gamma']}, R² = {c['R_sq']}, β = {c['beta']}, ‖w*‖² = {c['ws_sq']}"))
+    else:
+        rows.append(("separator w*", "none: the run did not converge and no separator was given"))
+    own = _own_bound(r)
+    if own is not None:
+        proved = "" if r["mode"] == "online" else "; the note proves it for online runs only"
+        rows.append(("mistake bound", f"{own['formula']} = {own['value']} (note {own['note'][:3]}, at w*); "
+                                      f"mistakes made: {own['n_mistakes']}{proved}"))
+    sep = r["separability"]
+    if sep:
+        state = {True: "yes", False: "no", None: "undecided"}[sep["separable"]]
+        detail = sep["method"] if sep["certified"] else (sep["problem"] or "")
+        rows.append(("separable", f"{state} ({detail})"))
+    return Table("summary", ("", "value"), tuple(rows))
+
+
+def _invariants(r: Mapping[str, Any]) -> list[Block]:
+    rows = []
+    for inv in r["invariants"]:
+        at = "" if inv["min_slack_at"] is None else str(inv["min_slack_at"])
+        rows.append((_MARKS[inv["holds"]], inv["name"], str(inv["n_checked"]), inv["min_slack"] or "", at, inv["claim"]))
+    blocks: list[Block] = [
+        Heading(2, "Invariants, checked exactly at every update", "invariants"),
+        Paragraph((_t("Slack is the right side minus the left side: >= 0 when the claim holds. "
+                      "The tightest slack over the whole run, and the first update where it occurs."),)),
+        Table("invariants", ("", "invariant", "checked", "min slack", "at k", "claim"), tuple(rows),
+              right=frozenset({2, 3, 4}), code=frozenset({1, 3, 5})),
+    ]
+    notes: list[tuple[Span, ...]] = []
+    skipped: dict[str, list[str]] = {}
+    for inv in r["invariants"]:
+        if inv["first_violation"]:
+            notes.append((_b(f"FAIL {inv['name']}: "), _t(inv["first_violation"]["text"])))
+        elif inv["skipped"]:
+            skipped.setdefault(inv["skipped"], []).append(inv["name"])
+    for reason, names in skipped.items():
+        notes.append((_t("not checked ("), _c(", ".join(names)), _t(f"): {reason}")))
+    if notes:
+        blocks.append(Bullets(tuple(notes)))
+    return blocks
+
+
+def _bounds(r: Mapping[str, Any]) -> list[Block]:
+    if not r["bounds"]:
+        return []
+    rows = []
+    for b in r["bounds"]:
+        constants = ", ".join(f"{k} = {v}" for k, v in b["constants"].items())
+        rows.append((_MARKS[b["holds"]], b["note"][:3] + ("*" if b["own"] else ""), b["convention"], b["formula"],
+                     constants, b["value"], str(b["value_floor"]), str(b["n_mistakes"])))
+    batch = "" if r["mode"] == "online" else " The notes prove these for online runs only, so none is checked here."
+    return [
+        Heading(2, "The five notes' mistake bounds at this separator", "bounds"),
+        Paragraph((_t("Squared forms, exact; * marks the run's own note. The mistakes are this run's." + batch),)),
+        Table("bounds", ("", "note", "convention", "bound", "constants", "value", "⌊value⌋", "mistakes"), tuple(rows),
+              right=frozenset({5, 6, 7}), code=frozenset({3, 4, 5})),
+    ]
+
+
+def _comparison(r: Mapping[str, Any]) -> list[Block]:
+    c = r["comparison"]
+    if c is None:
+        return []
+    blocks: list[Block] = [Heading(2, "How tight is each note's bound?", "comparison")]
+    if c["separable"] is not True:
+        state = "not separable: no note's bound applies" if c["separable"] is False else "separability undecided"
+        return blocks + [Paragraph((_t(state + "."),))]
+    mm = c["max_margin"]
+    state = "certified optimal" if mm["certified"] else f"not certified optimal ({mm['problem']})"
+    blocks.append(Paragraph((
+        _t("Max-margin separator (b, v) = "), _c(_bracket(mm["weights"])), _t(", ‖w‖² = "), _c(mm["norm_sq"]),
+        _t(f", {state}; support vectors {_bracket(mm['support'])}, multipliers "), _c(_bracket(mm["multipliers"])),
+        _t(". Each cell is the bound, then mistakes made / bound."),
+    )))
+    separators = [s["name"] for s in c["separators"] if not s.get("skipped")]
+    by = {(b["convention"], b["separator"]): b for b in c["bounds"]}
+    rows = []
+    for run in c["runs"]:
+        conv = run["convention"]
+        note = next((b["note"][:3] for b in c["bounds"] if b["convention"] == conv), "")
+        stop = "" if run["stop"] == "converged" else f" ({run['stop']})"
+        cells = []
+        for name in separators:
+            b = by.get((conv, name))
+            cells.append("" if b is None else f"{b['value']} ({b['ratio']})")
+        rows.append((note, conv, f"{run['n_updates']}{stop}", *cells))
+    blocks.append(Table("comparison", ("note", "convention", "mistakes", *separators), tuple(rows),
+                        right=frozenset(range(2, 3 + len(separators))),
+                        code=frozenset(range(3, 3 + len(separators)))))
+    skipped = [s for s in c["separators"] if s.get("skipped")]
+    items: list[tuple[Span, ...]] = [
+        (_t(f"separator {s['name']} "), _c(_bracket(s["weights"])), _t(f" skipped: {s['skipped']}")) for s in skipped]
+    items += [(_t(finding),) for finding in c["findings"]]
+    if items:
+        blocks.append(Bullets(tuple(items)))
+    return blocks
+
+
+def _certificate(r: Mapping[str, Any], data: Dataset | None) -> list[Block]:
+    lam = report_certificate(r)
+    if lam is None:
+        return []
+    blocks: list[Block] = [Heading(2, "Why it cannot converge: the certificate", "certificate")]
+    if r["cycle"] and r["cycle"]["certificate"]:
+        e1, e2 = r["cycle"]["epochs"]
+        epochs = f"epoch {e2}" if e2 == e1 + 1 else f"epochs {e1 + 1} to {e2}"
+        origin = (f"the run's cycle: the updates of {epochs} sum to zero, and the mistakes per sample over "
+                  "them, normalised, are λ")
+    else:
+        origin = f"the exact decision ({r['separability']['method']})"
+    nonzero = [(i, v) for i, v in enumerate(lam) if v != 0]
+    labels = r["dataset"]["labels"]
+    if data is not None:
+        header: tuple[str, ...] = ("sample", "λ_i", "class")
+        classes = {1: f"+1 ({labels['positive']})", -1: f"-1 ({labels['negative']})"}
+        rows: tuple[tuple[str, ...], ...] = tuple((str(i), str(v), classes[data.y[i]]) for i, v in nonzero)
+    else:
+        header, rows = ("sample", "λ_i"), tuple((str(i), str(v)) for i, v in nonzero)
+    blocks.append(Paragraph((
+        _t(f"From {origin}: λ >= 0, Σλ = 1 and Σ λ_i·y_i·x~_i = 0, checked exactly. "
+           f"λ is nonzero at {len(nonzero)} of the {_count(len(lam), 'sample')}:"),
+    )))
+    blocks.append(Table("lambda", header, rows, right=frozenset({0, 1}), code=frozenset({1})))
+    if data is not None:
+        meeting = hull_meeting(data, lam)
+        point = "(" + ", ".join(str(v) for v in meeting.point) + ")"
+        blocks.append(Paragraph((
+            _t("So each class has weight 1/2, and p = Σ over either class of 2λ_i·x_i is the same point, "),
+            _c(point), _t(", in both classes' convex hulls: no line (no hyperplane) can have it strictly on both "
+                          "sides, so no separator exists and the perceptron can never converge."),
+        )))
+    return blocks
+
+
+def _shown(n: int, limit: int) -> list[int | None]:
+    """Row indices to show: all, or the first and the last ones with None for the gap."""
+    if n <= limit:
+        return list(range(n))
+    tail = min(10, limit // 2)
+    return list(range(limit - tail)) + [None] + list(range(n - tail, n))
+
+
+def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int) -> list[Block]:
+    updates = r["updates"]
+    if not updates:
+        return []
+    s = invariant_series(r, data)
+    online = r["mode"] == "online"
+    upper = "N·a²·R²" if online else "a²·R²·Σn²"
+    header = ["k", "epoch", "sample" if online else "samples", "score", "w_k", "N"]
+    with_separator = s.w_ws is not None and s.lower is not None
+    if with_separator:
+        header += ["w_k·w*", "N·a·γ"]
+    header += ["‖w_k‖²"] + ([upper] if s.upper is not None else [])
+    rows = []
+    for j in _shown(len(updates), max_updates):
+        if j is None:
+            rows.append(("…", "", "", "", f"({len(updates) - max_updates} more)", *[""] * (len(header) - 5)))
+            continue
+        u, i = updates[j], j + 1  # series index 0 is w_0 = 0
+        row = [str(u["k"]), str(u["epoch"]), ", ".join(map(str, u["samples"])), ", ".join(u["scores"]),
+               _bracket(u["weights"]), str(s.n_mistakes[i])]
+        if with_separator:
+            assert s.w_ws is not None and s.lower is not None
+            row += [str(s.w_ws[i]), str(s.lower[i])]
+        row.append(str(s.w_sq[i]))
+        if s.upper is not None:
+            row.append(str(s.upper[i]))
+        rows.append(tuple(row))
+    note = ""
+    if r["updates_truncated"]:
+        note = (f" The report keeps the first {len(updates)} of {r['n_updates']} updates; every one was checked "
+                "(verify --trace FILE writes them all).")
+    return [
+        Heading(2, "Every update, and the invariants' two sides", "updates"),
+        Paragraph((_t("Samples are numbered from 0; the score is w_(k-1)·x~ of the sample that caused the update; "
+                      f"w_k is in the convention's coordinates {_bracket(r['coordinates'])}. All values exact." + note),)),
+        Table("updates", tuple(header), tuple(rows), right=frozenset(range(len(header))) - {4},
+              code=frozenset(range(3, len(header))) - {5}, folded=len(rows) > 25,
+              summary=f"{_count(len(updates), 'update')} (click to show)"),
+    ]
+
+
+def _epochs(r: Mapping[str, Any], level: int) -> list[Block]:
+    ends = epoch_ends(r)
+    if not ends or len(ends) > 60:
+        return []
+    rows = tuple((str(e.epoch), str(e.k), _bracket(e.weights), f"({e.bias}, {_bracket(e.normal)})") for e in ends)
+    return [
+        Heading(level, "Weights at the end of each epoch", "epochs"),
+        Table("epochs", ("epoch", "after update", "w", "(b, v): score v·x + b"), rows, right=frozenset({0, 1}),
+              code=frozenset({2, 3}), folded=len(rows) > 25, summary=f"{_count(len(rows), 'epoch')} (click to show)"),
+    ]
+
+
+_FOOTER = ("Generated by verify-perceptron from its JSON report (schema version {v}). Numbers are exact "
+           "(fractions as p/q); the figures convert them to floating point only to draw.")
+
+_FIGURE_TITLES = {
+    "boundaries": "Decision boundaries, epoch by epoch",
+    "certificate": "Where the classes' convex hulls meet",
+    "invariants": "The two invariants of the proof",
+    "bounds": "Mistake bounds and mistakes made",
+}
+
+
+def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iterable[str], *,
+             title: str | None, description: str | None, command: str | None, max_updates: int) -> Document:
+    """The whole document: verdict and summary, the figures named (in `FIGURE_NAMES` order), then the tables."""
+    r = report
+    if data is not None:
+        available_figures(r, data)  # checks that the data are the report's
+    doc = Document(title or f"Perceptron report: {r['dataset']['source']}",
+                   f"{_VERDICTS[r['verdict']]} (exit code {r['exit_code']})",
+                   footer=_FOOTER.format(v=r["schema_version"]))
+    if description:
+        doc.blocks.append(Paragraph((_t(description),)))
+    if command:
+        doc.blocks.append(Paragraph((_t("Reproduce with: "), _c(command))))
+    doc.blocks.append(Paragraph((_b(doc.verdict),), css=f"verdict {r['verdict']}"))
+    doc.blocks.append(Heading(2, "Summary", "summary"))
+    doc.blocks.append(_summary(r))
+    captions = figure_captions(r)
+    names = [n for n in FIGURE_NAMES if n in set(figure_names)]
+    for name in names:
+        doc.blocks.append(Heading(2, _FIGURE_TITLES[name], f"figure-{name}"))
+        doc.blocks.append(Figure(name, _FIGURE_TITLES[name], (_t(captions[name]),)))
+        if name == "boundaries":
+            doc.blocks += _epochs(r, 3)
+    if "boundaries" not in names:
+        doc.blocks += _epochs(r, 2)
+    doc.blocks += _invariants(r)
+    doc.blocks += _bounds(r)
+    doc.blocks += _comparison(r)
+    doc.blocks += _certificate(r, data)
+    doc.blocks += _updates(r, data, max_updates)
+    return doc

@@ -1,0 +1,90 @@
+"""The bounds figure: each note's mistake bound as a bar, beside the mistakes actually made."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from ...errors import InvalidArgument
+from ._style import SEPARATOR_COLOURS, fixed_style, new_figure, short
+
+if TYPE_CHECKING:  # only for annotations: importing this module never imports matplotlib
+    from matplotlib.figure import Figure
+
+__all__ = ["draw_bounds"]
+
+
+def draw_bounds(report: Mapping[str, Any]) -> Figure:
+    """Each note's mistake bound as a bar, with the mistakes actually made marked.
+
+    With the report's comparison (``verify --compare``): one bar per
+    separator for each note, and each note's own perceptron's mistakes.
+    Without: each note's bound at the run's separator, and this run's mistakes.
+    A logarithmic axis is used when the bounds dwarf the mistakes.
+    """
+    comparison = report["comparison"]
+    rows: list[tuple[str, str]] = []  # (note number, convention)
+    bars: dict[str, dict[str, Fraction]] = {}  # separator -> convention -> bound
+    made: dict[str, int] = {}
+    if comparison is not None and comparison["separable"]:
+        separators = [s["name"] for s in comparison["separators"] if not s.get("skipped")]
+        for entry in comparison["bounds"]:
+            if (entry["note"][:3], entry["convention"]) not in rows:
+                rows.append((entry["note"][:3], entry["convention"]))
+            bars.setdefault(entry["separator"], {})[entry["convention"]] = Fraction(entry["value"])
+        made = {run["convention"]: run["n_updates"] for run in comparison["runs"]}
+        legend_made = "mistakes made by the note's own perceptron (online, from w = 0)"
+    elif report["bounds"]:
+        separators = [f"{report['separator']['source']} separator"]
+        for b in report["bounds"]:
+            rows.append((b["note"][:3], b["convention"]))
+            bars.setdefault(separators[0], {})[b["convention"]] = Fraction(b["value"])
+        made = {b["convention"]: b["n_mistakes"] for b in report["bounds"]}
+        legend_made = f"mistakes made by this run ({report['convention']}, {report['mode']})"
+    else:
+        raise InvalidArgument("the report has no bounds to draw: no separator (and no comparison)")
+    values = [v for per in bars.values() for v in per.values()]
+    smallest = min([*values, *(Fraction(m) for m in made.values() if m > 0)] or [Fraction(1)])
+    logarithmic = max(values) / max(smallest, Fraction(1, 10**9)) > 30
+    with fixed_style():
+        fig = new_figure(10.0, 1.1 + 0.62 * len(rows) * max(1, len(separators)) ** 0.5 + 0.9)
+        ax = fig.subplots()
+        height = 0.8 / len(separators)
+        for j, name in enumerate(separators):
+            ys = [len(rows) - 1 - r + (len(separators) - 1 - 2 * j) * height / 2 for r in range(len(rows))]
+            widths = [float(bars.get(name, {}).get(conv, Fraction(0))) for _, conv in rows]
+            ax.barh(ys, widths, height=height * 0.92, color=SEPARATOR_COLOURS[j % len(SEPARATOR_COLOURS)],
+                    label=f"bound at the {name}" + ("" if name.endswith("separator") else " separator"), zorder=2)
+            for y, (_, conv) in zip(ys, rows):
+                value = bars.get(name, {}).get(conv)
+                if value is not None:
+                    ax.annotate(f" {short(value)}", (float(value), y), va="center", fontsize=8.5, zorder=3)
+        centres = [len(rows) - 1 - r for r in range(len(rows))]
+        labelled = False
+        for c, (_, conv) in zip(centres, rows):
+            x = made.get(conv)
+            if x is None:
+                continue
+            # A black bar across the whole group: the mistakes are one number per note, whatever the separator.
+            ax.plot([x, x], [c - 0.45, c + 0.45], color="black", linewidth=3, solid_capstyle="butt", zorder=4,
+                    label=None if labelled else legend_made)
+            labelled = True
+            ax.annotate(f"{x} mistakes", (x, c + 0.45), textcoords="offset points", xytext=(0, 2), ha="center",
+                        va="bottom", fontsize=8.5, fontweight="bold", zorder=5,
+                        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.85})
+        ax.set_yticks(centres, [f"{note} {conv}" for note, conv in rows])
+        ax.set_ylim(-0.6, len(rows) - 0.25)
+        if logarithmic:
+            ax.set_xscale("log")
+            ax.set_xlim(left=0.5)
+        right = max(float(v) for v in values)
+        ax.set_xlim(right=right * (4 if logarithmic else 1.18))
+        ax.set_xlabel("number of mistakes" + (" (log scale)" if logarithmic else ""))
+        ax.grid(axis="y", visible=False)
+        batch = "" if comparison is not None or report["mode"] == "online" else (
+            "\nbatch mode: the notes prove these bounds for online runs only")
+        ax.set_title("Each note's mistake bound (bars) and the mistakes made (black marks)" + batch)
+        fig.legend(loc="outside lower center", ncols=2)
+    return fig
+

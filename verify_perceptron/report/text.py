@@ -1,0 +1,240 @@
+"""The report record as plain text for a terminal: aligned tables, one section after another.
+
+Everything here reads only the dictionaries of `verify_perceptron.report.record`
+(`build_report`, `comparison_report`), so the text says what the JSON says.
+
+Examples
+--------
+>>> from verify_perceptron.pipeline import verify_run
+>>> from verify_perceptron.data.examples import example
+>>> from verify_perceptron.report.record import build_report
+>>> data = example("and")
+>>> print(render_text(build_report(data, *verify_run(data))).splitlines()[-1])
+verdict: VERIFIED: every invariant held at every update (exit code 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["render_text", "comparison_lines", "orders_lines"]
+
+
+def _table(rows: list[list[str]], *, align: str) -> list[str]:
+    """Columns padded to their widest cell; ``align`` has one ``<`` or ``>`` per column."""
+    widths = [max(len(row[j]) for row in rows) for j in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [cell.ljust(w) if a == "<" else cell.rjust(w) for cell, w, a in zip(row, widths, align)]
+        lines.append("  " + "  ".join(cells).rstrip())
+    return lines
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _bracket(values: Sequence[str]) -> str:
+    return "[" + ", ".join(values) + "]"
+
+
+def _mark(holds: bool | None) -> str:
+    return {True: "ok", False: "FAIL", None: "--"}[holds]
+
+
+def comparison_lines(c: dict[str, Any]) -> list[str]:
+    """Text tables of a comparison record: one row per note, one column per separator."""
+    out: list[str] = []
+    mm = c["max_margin"]
+    if c["separable"] is False:
+        out.append("not separable: no note's bound applies; λ = " + _bracket(c["certificate"]["values"]))
+        return out
+    if c["separable"] is None:
+        out.append("separability undecided: " + "; ".join(c["findings"]))
+        return out
+    state = "certified optimal" if mm["certified"] else f"NOT certified optimal ({mm['problem']})"
+    out.append(f"max-margin separator (b, v) = {_bracket(mm['weights'])}, ‖w‖² = {mm['norm_sq']}, {state}; "
+               f"support vectors {mm['support']}, multipliers {_bracket(mm['multipliers'])}")
+    separators = [s["name"] for s in c["separators"] if s.get("skipped") is None]
+    for s in c["separators"]:
+        if s.get("skipped"):
+            out.append(f"separator {s['name']} {_bracket(s['weights'])} skipped: {s['skipped']}")
+    out.append("bounds of the five notes at each separator (mistakes made / bound)")
+    rows = [["note", "convention", "mistakes", *separators]]
+    by = {(b["convention"], b["separator"]): b for b in c["bounds"]}
+    for run in c["runs"]:
+        conv = run["convention"]
+        cells = []
+        for name in separators:
+            b = by.get((conv, name))
+            cells.append("" if b is None else f"{b['value']} ({b['ratio']})")
+        note = next((b["note"] for b in c["bounds"] if b["convention"] == conv), "")
+        stop = "" if run["stop"] == "converged" else f" ({run['stop']})"
+        rows.append([note, conv, f"{run['n_updates']}{stop}", *cells])
+    out += _table(rows, align="<<>" + ">" * len(separators))
+    for finding in c["findings"]:
+        out.append(f"  - {finding}")
+    return out
+
+
+def orders_lines(o: dict[str, Any]) -> list[str]:
+    """Text table of the mistakes over presentation orders."""
+    out = [f"mistakes over {o['orders']} random presentation orders (seed {o['seed']})"]
+    for title, key in (("sampled", "sampled"), ("every order", "exhaustive")):
+        if not o[key]:
+            continue
+        rows = [["convention", "orders", "min", "median", "max", "worst order"]]
+        for c in o[key]:
+            rows.append([c["convention"], str(c["n_orders"]), str(c["min"]), str(c["median"]), str(c["max"]),
+                         _bracket([str(i) for i in c["worst_order"]])])
+        out.append(f"  {title}:")
+        out += _table(rows, align="<>>>><")
+    for note in o["notes"]:
+        out.append(f"  - {note}")
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# The sections of `render_text`, in the order it prints them
+# --------------------------------------------------------------------------------------------
+
+
+def _run_lines(r: dict[str, Any]) -> list[str]:
+    """The data, the convention, the run and its outcome, the final weights and the separator."""
+    d = r["dataset"]
+    labels = f"labels {d['labels']['negative']} -> -1, {d['labels']['positive']} -> +1"
+    floats = "; values read from binary floating point, converted exactly" if d["binary_float"] else ""
+    out = [f"data        {d['source']}: {d['n_samples']} samples, {d['n_features']} features ({labels}{floats})",
+           f"convention  {r['convention']} (note {r['note']}): {r['convention_summary']}"]
+    stop = {
+        "converged": f"converged: epoch {r['n_epochs']} made no mistake",
+        "max-epochs": f"stopped at the epoch limit ({r['n_epochs']} epochs) without converging",
+        "time-limit": f"stopped at the time limit after {r['n_epochs']} epochs without converging",
+        "cycle": f"cycles: the weights after epoch {r['cycle']['epochs'][1]} equal those after epoch {r['cycle']['epochs'][0]}"
+        if r["cycle"] else "cycles",
+    }[r["stop"]]
+    out.append(f"run         {r['mode']}, rate {r['eta']} (step size a = {r['step_size']}); "
+               f"{_count(r['n_updates'], 'update')}, {_count(r['n_mistakes'], 'mistake')}, "
+               f"{_count(r['n_epochs'], 'epoch')}; {stop}")
+    out.append(f"final w     {_bracket(r['coordinates'])} = {_bracket(r['final_weights'])}")
+    if r["separator"]:
+        c = r["constants"]
+        sep = r["separator"]
+        note = f"; {sep['note']}" if sep["note"] else ""
+        out.append(f"separator   w* = {_bracket(sep['weights'])} ({sep['source']}{note})")
+        out.append(f"constants   γ = {c['gamma']}, R² = {c['R_sq']}, β = {c['beta']}, ‖w*‖² = {c['ws_sq']}"
+                   "   (γ = min y·w*·x~, R² = max ‖x~‖², β = Σ ‖x~‖²)")
+    else:
+        out.append("separator   none: the run did not converge and no --separator was given")
+    return out
+
+
+def _update_lines(r: dict[str, Any], max_updates: int) -> list[str]:
+    """The updates table: all of them, or the first and the last 10 when there are more than `max_updates`."""
+    updates = r["updates"]
+    out = ["updates (samples numbered from 0; score = w_(k-1)·x~ of the sample that caused the update)"]
+    if not updates:
+        return out + ["  (none)"]
+    rows = [["k", "epoch", "sample", "score", "w_k"]]
+    shown = updates if len(updates) <= max_updates else updates[: max_updates - 10] + [None] + updates[-10:]
+    for u in shown:
+        if u is None:
+            rows.append(["...", "", "", "", f"({len(updates) - max_updates} more)"])
+            continue
+        rows.append([str(u["k"]), str(u["epoch"]), ",".join(map(str, u["samples"])),
+                     ",".join(u["scores"]), _bracket(u["weights"])])
+    out += _table(rows, align=">>>><")
+    if r["updates_truncated"]:
+        out.append(f"  (the report keeps the first {len(updates)} of {r['n_updates']} updates; every one was "
+                   "checked; --trace FILE writes them all)")
+    return out
+
+
+def _invariant_lines(r: dict[str, Any]) -> list[str]:
+    """The invariants table, then each first violation and the reasons claims went unchecked."""
+    out = ["invariants, checked exactly at every update (slack = right side - left side, >= 0 when it holds)"]
+    rows = [["", "invariant", "checked", "min slack", "at k", "claim"]]
+    for inv in r["invariants"]:
+        at = "" if inv["min_slack_at"] is None else str(inv["min_slack_at"])
+        rows.append([_mark(inv["holds"]), inv["name"], str(inv["n_checked"]), inv["min_slack"] or "", at, inv["claim"]])
+    out += _table(rows, align="<<>>><")
+    skipped: dict[str, list[str]] = {}
+    for inv in r["invariants"]:
+        if inv["first_violation"]:
+            out.append(f"  FAIL {inv['name']}: {inv['first_violation']['text']}")
+        elif inv["skipped"]:
+            skipped.setdefault(inv["skipped"], []).append(inv["name"])
+    for reason, names in skipped.items():
+        out.append(f"  -- not checked ({', '.join(names)}): {reason}")
+    return out
+
+
+def _bound_lines(r: dict[str, Any]) -> list[str]:
+    """The five notes' bounds at the separator; nothing without one."""
+    if not r["bounds"]:
+        return []
+    out = ["", "the five notes' mistake bounds at this separator (squared forms, exact)"]
+    rows = [["", "note", "convention", "bound", "= value", "mistakes"]]
+    for b in r["bounds"]:
+        own = "*" if b["own"] else ""
+        rows.append([_mark(b["holds"]), b["note"][:3] + own, b["convention"], b["formula"], b["value"], str(b["n_mistakes"])])
+    out += _table(rows, align="<<<<>>")
+    out.append("  (* the convention's own note" + ("" if r["mode"] == "online" else "; the notes prove these for online mode only") + ")")
+    return out
+
+
+def _separability_lines(r: dict[str, Any]) -> list[str]:
+    """The exact decision's certificate of non-separability, or why it is undecided (when it matters)."""
+    sep = r["separability"]
+    if sep and sep["separable"] is False and not r["cycle"]:
+        return ["", f"not separable ({sep['method']}): λ = {_bracket(sep['certificate']['values'])} satisfies λ >= 0, "
+                    "Σλ = 1, Σ λ_i·y_i·x~_i = 0, checked exactly: the two classes' convex hulls meet, no separator "
+                    "exists, and the perceptron can never converge"]
+    if sep and sep["separable"] is None and r["stop"] != "converged":
+        return ["", f"separability undecided: {sep['problem']}"]
+    return []
+
+
+def _cycle_lines(r: dict[str, Any]) -> list[str]:
+    """The certificate read off the run's cycle; nothing when the run did not cycle."""
+    cyc = r["cycle"]
+    if not cyc:
+        return []
+    e1, e2 = cyc["epochs"]
+    span = f"epoch {e2}" if e2 == e1 + 1 else f"epochs {e1 + 1} to {e2}"
+    return ["", f"not separable: over {span} the updates sum to zero, so "
+                f"λ = {_bracket(cyc['certificate'])} (mistakes per sample, normalised) satisfies λ >= 0, Σλ = 1, "
+                f"Σ λ_i·y_i·x~_i = 0: "
+                + ("checked exactly, no separator exists and the perceptron can never converge"
+                   if cyc["certificate_valid"] else f"INVALID: {cyc['certificate_problem']}")]
+
+
+def _verdict_line(r: dict[str, Any]) -> str:
+    verdicts = {
+        "verified": "VERIFIED: every invariant held at every update",
+        "violated": "VIOLATED: " + ", ".join(i["name"] for i in r["invariants"] if i["holds"] is False
+                                            ) + ("" if not any(b["holds"] is False for b in r["bounds"]) else " (and a mistake bound)"),
+        "not-separable": "NOT SEPARABLE (certified); every invariant that needs no separator held",
+        "inconclusive": "INCONCLUSIVE: no convergence and no proof that none is possible; raise --max-epochs",
+    }
+    return f"verdict: {verdicts[r['verdict']]} (exit code {r['exit_code']})"
+
+
+def render_text(report: dict[str, Any], *, max_updates: int = 60) -> str:
+    """The report as text tables, for a terminal.
+
+    At most `max_updates` updates are listed (the first and the last ones);
+    every update is checked whatever is listed.
+    """
+    r = report
+    out = _run_lines(r) + [""]
+    out += _update_lines(r, max_updates) + [""]
+    out += _invariant_lines(r)
+    out += _bound_lines(r)
+    out += _separability_lines(r)
+    if r["comparison"]:
+        out += [""] + comparison_lines(r["comparison"])
+    out += _cycle_lines(r)
+    out += ["", _verdict_line(r)]
+    return "\n".join(out) + "\n"

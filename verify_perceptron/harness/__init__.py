@@ -2,23 +2,15 @@
 public Hypothesis strategies and the pytest plugin. Beside the chain: nothing else imports it.
 May import everything below `report`; Hypothesis loads only here."""
 
-from .harness import (
-    DTYPES,
-    LABELS,
-    DEFAULT_EXAMPLES,
-    CheckOptions,
-    Finding,
-    FloatDecision,
-    CaseResult,
-    HarnessResult,
-    ImplementationFailure,
-    harness_settings,
-    load_target,
+from ._options import DEFAULT_EXAMPLES, DTYPES, LABELS, CheckOptions, harness_settings
+from ._results import CaseResult, Finding, FloatDecision, HarnessResult, ImplementationFailure
+from ._target import load_target
+from .check import (
+    assert_implementation_correct,
     check_dataset,
     check_implementation,
-    assert_implementation_correct,
-    run_check_command,
     reference_fit,
+    run_check_command,
 )
 
 __all__ = [

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from .harness import HarnessResult
+    from ._results import HarnessResult
 
 __all__ = ["PerceptronChecker", "perceptron_checker", "perceptron_test", "MARKER"]
 
@@ -87,7 +87,7 @@ class PerceptronChecker:
 
     def check(self, target: object, **options: Any) -> HarnessResult:
         """Run the check and return the result, pass or fail."""
-        from .harness import check_implementation
+        from .check import check_implementation
 
         return check_implementation(target, **{**self.defaults, **options})
 

@@ -1,0 +1,101 @@
+"""One dataset checked: the exact run, one call of the implementation, then the checks of the table
+in `check`'s docstring, in its order, and on failure the diagnosis of what went wrong."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ..data.dataset import Dataset
+from ..data.trace import Trace
+from ..notes.conventions import get_convention
+from ._agreement import _agreement, _choose_factor
+from ._checks import _ends_at_returned, _invariants, _learning_rate, _returned_weights, _separates
+from ._exact import Vector
+from ._exact_run import _exact_run
+from ._floats import _as_doubles, _rounding_notes
+from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions
+from ._reading import _read_updates
+from ._results import CaseResult, Finding, FloatDecision
+from ._target import _call, _inputs
+from ._variants import _diagnoses
+
+
+class _Case:
+    """Checks one dataset: `run` collects the findings, `diagnose` adds notes, `result` is the immutable record."""
+
+    def __init__(self, target: object, kind: str, name: str, data: Dataset, options: CheckOptions,
+                 label: tuple[str, tuple[str, str] | None], *, generated: bool) -> None:
+        self.target, self.kind, self.name, self.options, self.label = target, kind, name, options, label
+        self.conv, self.generated = get_convention(options.convention), generated
+        self.notes: list[str] = []
+        self.findings: list[Finding] = []
+        if options.dtype == "float":
+            data, note = _as_doubles(data)
+            if note:
+                self.notes.append(note)
+        self.data = data
+        self.weights: Vector | None = None
+        self.n_updates: int | None = None
+        self.factor: Fraction | None = None
+        self.rounding: FloatDecision | None = None
+        self.separable = True
+        self.reference: Trace | None = None
+
+    def run(self) -> None:
+        """The checks, in the table's order; `_Rejected` (before any call) when a generated dataset is set aside."""
+        conv, data, options = self.conv, self.data, self.options
+        exact = _exact_run(data, conv, options, self.name, generated=self.generated)
+        reference = self.reference = exact.trace
+        self.separable = exact.separable
+        X, y = _inputs(data, options)
+        call = _call(self.target, self.kind, X, y, options)
+        self.notes.extend(f"the implementation warned: {w}" for w in call.warnings)
+        # returns-weights, detects-nonseparable
+        weights, found = _returned_weights(call, exact, conv, data, options)
+        self.weights = weights
+        self.findings += found
+        if weights is None:
+            return
+        updates = self._reported_updates(call.updates, weights)  # reported-updates
+        self.findings += _separates(conv, data, weights)  # final-weights-separate
+        self.factor = c = _choose_factor(options.eta, conv, reference, weights, updates)
+        self.findings += _agreement(data, conv, reference, weights, updates, c, options.labels)
+        if not any(f.check == "agrees-with-reference" for f in self.findings):
+            self.findings += _learning_rate(conv, c)  # c is only meaningful once the weights agree
+        if updates is not None:
+            self.findings += _invariants(data, conv, reference, updates, c)  # update-rule, ...
+
+    def _reported_updates(self, raw: Any, weights: Vector) -> list[tuple[int, Vector]] | None:
+        """reported-updates: the updates read exactly, or None when there are none or they cannot be read."""
+        if raw is None:
+            return None
+        try:
+            updates, cut = _read_updates(raw, self.conv, self.data, self.options.output)
+        except Exception as error:  # noqa: BLE001 - a malformed update, or a broken iterator: the implementation's
+            broken = f"reading the updates raised {type(error).__name__}: {error}"
+            self.findings.append(Finding("reported-updates", str(error) if isinstance(error, ValueError) else broken))
+            return None
+        if cut:  # the list was longer: say so rather than judge a prefix silently
+            self.notes.append(f"only the first {MAX_REPORTED_UPDATES} reported updates were read")
+        self.findings += _ends_at_returned(updates, weights)
+        self.n_updates = len(updates)
+        return updates
+
+    def diagnose(self) -> None:
+        """Add what the output is consistent with, and where float rounding changed a decision."""
+        if not self.findings or self.weights is None or self.reference is None or not self.separable:
+            return
+        rate = self.options.eta or (self.factor if self.n_updates else None)
+        self.notes.extend(_diagnoses(self.data, self.conv, self.reference, self.weights, rate))
+        if self.options.dtype == "float":
+            factor = self.factor if self.factor is not None and self.factor > 0 else Fraction(1)
+            self.rounding, notes = _rounding_notes(self.data, self.conv, self.weights, self.options.eta or factor,
+                                                   self.options.max_epochs or REFERENCE_EPOCHS)
+            self.notes.extend(notes)
+
+    def result(self) -> CaseResult:
+        """The verdict on this dataset, as an immutable record."""
+        return CaseResult(self.name, self.data, self.options, self.label[0], tuple(self.findings), tuple(self.notes),
+                          self.label[1], self.separable, self.reference, self.weights, self.n_updates, self.factor,
+                          self.rounding)

@@ -1,0 +1,143 @@
+"""Float64 beside exact arithmetic: the doubles a float implementation is given, whether float64
+computes a whole exact run exactly, and where a float64 run first decides a sample differently."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..data.dataset import Dataset
+from ..data.trace import Trace
+from ..notes.conventions import Convention, dot
+from ._exact import Vector, _is_mistake
+from ._results import FloatDecision
+from ._wording import _rate_text, _vec
+
+_FLOAT_BITS = 53
+
+
+def _as_doubles(data: Dataset) -> tuple[Dataset, str | None]:
+    """The data as a float64 implementation sees them, exactly, and a note when that changed a value."""
+    changed: list[str] = []
+    rows: list[tuple[Fraction, ...]] = []
+    for i, row in enumerate(data.X):
+        new = []
+        for j, value in enumerate(row):
+            seen = Fraction.from_float(float(value))
+            if seen != value and len(changed) < 3:
+                changed.append(f"X[{i}][{j}] = {value} became {seen}")
+            new.append(seen)
+        rows.append(tuple(new))
+    if not changed:
+        return data, None
+    note = "float64 cannot hold every value; the data checked are the doubles the implementation got: " + "; ".join(changed)
+    return Dataset(X=tuple(rows), y=data.y, source=data.source, binary_float=True), note
+
+
+def _float_exact(data: Dataset, conv: Convention, reference: Trace, rate: Fraction | None) -> bool:
+    """True when float64 computes every score and step of the exact run exactly, in any summation order.
+
+    With values N/L (L a power of two) and weights W/L, every product is an
+    integer over L², and every partial sum of any order is a sum of some of the
+    products, so if Σ_j |W_j·N_ij| < 2^53 for every weight vector of the run
+    and every sample, no operation rounds. A rate p/2^k multiplies by |p|.
+    """
+    L = data.denominator
+    if L & (L - 1):
+        return False
+    # A short dyadic rate (1/2, 3/4) multiplies every product by its numerator. A long one (the double
+    # nearest to 0.1) rounds its steps whatever the data: that is the configuration's doing, reported
+    # as such, so the data are judged at rate 1.
+    scale = 1
+    if rate is not None and not rate.denominator & (rate.denominator - 1) and abs(rate.numerator) < 2**8:
+        scale = abs(rate.numerator)
+    limit = 2**_FLOAT_BITS
+    rows = [[abs(int(v * L)) for v in conv.augment(x)] for x in data.X]
+    for update in (None, *reference.updates):
+        W = [abs(int(w * L)) for w in (update.weights if update else [Fraction(0)] * len(rows[0]))]
+        if any(w * scale >= limit for w in W):
+            return False
+        for row in rows:
+            if sum(w * r for w, r in zip(W, row)) * scale >= limit:
+                return False
+    return True
+
+
+def _float_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int) -> tuple[Vector, FloatDecision | None, str | None]:
+    """The note's perceptron in float64 (products added in order, then the bias) beside the exact one.
+
+    Both runs visit the samples in the same order and make the same decisions
+    until float64 first decides a sample differently: that visit is returned
+    with the exact run's score and the float64 run's. Also returned: the float
+    run's final weights (exactly, in the convention's coordinates) and the
+    first update whose step float64 rounded.
+    """
+    a = conv.step_size(rate)
+    a_float = float(a)
+    X = [[float(v) for v in row] for row in data.X]
+    v, b = [0.0] * data.n_features, 0.0  # float64 weights, canonical: score v·x + b
+    exact_v, exact_b = [Fraction(0)] * data.n_features, Fraction(0)
+    first: FloatDecision | None = None
+    rounded: str | None = None
+    k = 0
+    seen: set[tuple[float, ...]] = set()
+    for epoch in range(1, max_epochs + 1):
+        clean = True
+        for i, (x, label) in enumerate(zip(X, data.y)):
+            s = 0.0
+            for wj, xj in zip(v, x):
+                s += wj * xj
+            s += b
+            mistake = _is_mistake(conv, Fraction.from_float(s), label)
+            if first is None:
+                exact = dot(exact_v, data.X[i]) + exact_b
+                exact_mistake = _is_mistake(conv, exact, label)
+                if exact_mistake != mistake:
+                    first = FloatDecision(k + 1, epoch, i, exact, s, exact_mistake)
+                elif exact_mistake:  # the same decision: the exact run takes the same step
+                    exact_v = [wj + a * label * xj for wj, xj in zip(exact_v, data.X[i])]
+                    exact_b += a * label
+            if not mistake:
+                continue
+            k, clean = k + 1, False
+            step = a_float * label
+            new_v, new_b = [wj + step * xj for wj, xj in zip(v, x)], b + step
+            if rounded is None:
+                want = [Fraction(wj) + a * label * Fraction(xj) for wj, xj in zip(v, x)] + [Fraction(b) + a * label]
+                got = [Fraction(w) for w in (*new_v, new_b)]
+                j = next((j for j in range(len(got)) if want[j] != got[j]), None)
+                if j is not None:
+                    where = f"w{j + 1}" if j < len(new_v) else "the bias"
+                    rounded = (f"update {k} (epoch {epoch}, sample {i}): float64 rounded the step on {where}: "
+                               f"exactly {want[j]}, float64 {float(got[j])!r} ({got[j]})")
+            v, b = new_v, new_b
+        state = (b, *v)
+        if clean or state in seen:
+            break
+        seen.add(state)
+    return conv.from_canonical(Fraction(b), tuple(Fraction(w) for w in v)), first, rounded
+
+
+def _rounding_notes(data: Dataset, conv: Convention, weights: Vector, rate: Fraction,
+                    max_epochs: int) -> tuple[FloatDecision | None, list[str]]:
+    """Where float64 changes a decision of this run, and whether that explains the implementation's output.
+
+    Returns the first decision float64 changed (None when none did, or when
+    `rate` is not a double) and the notes that say so.
+    """
+    if Fraction.from_float(float(rate)) != rate:
+        return None, []  # not a float64 rate: no float64 run to compare with
+    final, first, rounded = _float_run(data, conv, rate, max_epochs)
+    explains = final == weights
+    if first is None and not (rounded is not None and explains):
+        return None, []
+    notes = []
+    if first is not None:
+        notes.append(f"float rounding: a float64 run of the same algorithm (rate {_rate_text(rate)}, products "
+                     f"added in order, then the bias) first decides differently from the exact run "
+                     f"{first.describe()}")
+    if rounded is not None:
+        notes.append(f"float rounding: in that float64 run, {rounded}")
+    notes.append(f"float rounding: the float64 run ends at {_vec(final)}, which "
+                 + ("is exactly the implementation's result: float rounding explains the difference from "
+                    "the exact run" if explains else "is not the implementation's result either"))
+    return first, notes

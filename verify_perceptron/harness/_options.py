@@ -1,0 +1,178 @@
+"""How an implementation is called and judged: `CheckOptions`, the checks of its fields, the defaults,
+and the harness's own Hypothesis settings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from ..data.rationals import as_rational
+from ..errors import InvalidArgument
+from ..notes.conventions import get_convention
+
+if TYPE_CHECKING:  # Hypothesis loads only when a check runs
+    from hypothesis import settings as HypothesisSettings
+
+#: How the implementation receives X: NumPy float64, lists of Fraction, NumPy object arrays of Fraction.
+DTYPES = ("float", "fraction", "object")
+#: How it receives y: labels -1/+1 or 0/1.
+LABELS = ("-1/+1", "0/1")
+#: Generated datasets per check, unless told otherwise.
+DEFAULT_EXAMPLES = 100
+#: Epochs the exact run may take on a generated dataset before it is set aside as too slow.
+REFERENCE_EPOCHS = 200
+#: Most updates an implementation may report (a longer list is cut there, and the cut reported).
+MAX_REPORTED_UPDATES = 100_000
+
+_LABEL_ALIASES = {"-1/+1": "-1/+1", "-1,+1": "-1/+1", "-1/1": "-1/+1", "pm1": "-1/+1", "0/1": "0/1", "0,1": "0/1"}
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """How to call and judge an implementation; every field is echoed in the report.
+
+    Attributes
+    ----------
+    convention : str
+        The note whose perceptron the implementation claims to be (``classic`` by default).
+    dtype : {"float", "fraction", "object"}
+        How X is passed: NumPy float64, lists of `Fraction`, or a NumPy object array of `Fraction`.
+    labels : {"-1/+1", "0/1"}
+        How y is passed.
+    eta : Fraction or None
+        The learning rate the implementation uses, if declared; else inferred from its output.
+        A float declares that double (``0.1`` is 3602879701896397/36028797018963968), a
+        string the exact value it spells (``"1/10"``).
+    examples : int
+        Generated datasets to try, shared among the kinds of data (separable, tied,
+        duplicated, tiny-margin, scaled, and non-separable when detected), each searched
+        on its own so that each gets its share.
+    seed : int or None
+        None for the derandomized default search; an integer for another, reproducible one.
+    rounding_stress : bool
+        Give a float implementation values with 53 significant bits, so that float64 rounds.
+    detects_nonseparable : bool
+        The implementation signals non-separable data (by returning None, or raising one of
+        `nonseparable_errors`); such data are then generated too.
+    nonseparable_errors : tuple of exception types
+        Exceptions that mean "not separable".
+    max_epochs : int or None
+        The implementation's own limit of passes, if it has one: data needing more are not generated.
+    call_timeout : float or None
+        Seconds one call may take (POSIX main thread only); None for no limit.
+    worked_examples : bool
+        Also check the notes' worked examples.
+    output : {"auto", "pair", "augmented"}
+        How to read returned weights: ``(w, b)``, an augmented vector in the convention's
+        order, or ``auto`` (a pair when its first item is a vector).
+    accept_departures : tuple of str
+        Configuration departures (``shuffle``, ``tol``, ...) not to count as failures.
+    max_features, max_samples : int
+        Bounds of the generated datasets.
+    """
+
+    convention: str = "classic"
+    dtype: str = "float"
+    labels: str = "-1/+1"
+    eta: Fraction | None = None
+    examples: int = DEFAULT_EXAMPLES
+    seed: int | None = None
+    rounding_stress: bool = False
+    detects_nonseparable: bool = False
+    nonseparable_errors: tuple[type[BaseException], ...] = ()
+    max_epochs: int | None = None
+    call_timeout: float | None = 10.0
+    worked_examples: bool = True
+    output: str = "auto"
+    accept_departures: tuple[str, ...] = ()
+    max_features: int = 3
+    max_samples: int = 8
+
+    @property
+    def numbers(self) -> str:
+        """The values generated: dyadic for floats (exact in float64), floats under rounding stress, else rationals."""
+        if self.rounding_stress:
+            return "floats"
+        return "dyadic" if self.dtype == "float" else "rationals"
+
+
+def harness_settings(*, examples: int = DEFAULT_EXAMPLES, seed: int | None = None) -> HypothesisSettings:
+    """The harness's own Hypothesis settings: derandomized (unless `seed`), no database, no deadline.
+
+    They do not inherit the loaded profile, so a check gives the same
+    counterexample in CI, on a laptop, and under any test profile.
+
+    Examples
+    --------
+    >>> s = harness_settings(examples=50)
+    >>> s.max_examples, s.derandomize, s.database, s.deadline
+    (50, True, None, None)
+    """
+    from hypothesis import HealthCheck, Phase, Verbosity, settings
+
+    return settings(
+        settings.get_profile("default"),
+        max_examples=examples,
+        derandomize=seed is None,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+        verbosity=Verbosity.quiet,
+        print_blob=False,
+        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+    )
+
+
+def _options(
+    *, convention: str, dtype: str, labels: str, eta: object, examples: int, seed: int | None,
+    rounding_stress: bool, detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...],
+    max_epochs: int | None, call_timeout: float | None, worked_examples: bool, output: str,
+    accept_departures: Sequence[str], max_features: int, max_samples: int,
+) -> CheckOptions:
+    """`CheckOptions` from a front door's keyword arguments, each checked (`InvalidArgument` naming it)."""
+    conv = get_convention(convention)
+    if dtype not in DTYPES:
+        raise InvalidArgument(f"dtype={dtype!r} must be one of {', '.join(DTYPES)}")
+    if labels not in _LABEL_ALIASES:
+        raise InvalidArgument(f"labels={labels!r} must be one of {', '.join(LABELS)}")
+    rate = None
+    if eta is not None:
+        try:
+            rate = as_rational(eta, name="eta")
+        except ValueError as error:
+            raise InvalidArgument(str(error)) from None
+        if rate <= 0:
+            raise InvalidArgument(f"eta={eta!r} must be > 0")
+    for name, value, least in (("examples", examples, 1), ("max_features", max_features, 1),
+                               ("max_samples", max_samples, 2)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise InvalidArgument(f"{name}={value!r} must be an integer >= {least}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise InvalidArgument(f"seed={seed!r} must be an integer or None")
+    if max_epochs is not None and (isinstance(max_epochs, bool) or not isinstance(max_epochs, int) or max_epochs < 1):
+        raise InvalidArgument(f"max_epochs={max_epochs!r} must be an integer >= 1 or None")
+    if call_timeout is not None and not (isinstance(call_timeout, (int, float)) and call_timeout > 0):
+        raise InvalidArgument(f"call_timeout={call_timeout!r} must be a number of seconds > 0 or None")
+    if rounding_stress and dtype != "float":
+        raise InvalidArgument(f"rounding_stress=True needs dtype='float', not dtype={dtype!r}")
+    if output not in ("auto", "pair", "augmented"):
+        raise InvalidArgument(f"output={output!r} must be auto, pair or augmented")
+    errors: tuple[type[BaseException], ...] = ()
+    if isinstance(detects_nonseparable, type) and issubclass(detects_nonseparable, BaseException):
+        errors = (detects_nonseparable,)
+    elif isinstance(detects_nonseparable, tuple):
+        if not all(isinstance(e, type) and issubclass(e, BaseException) for e in detects_nonseparable):
+            raise InvalidArgument(f"detects_nonseparable={detects_nonseparable!r} must be a bool or exception types")
+        errors = detects_nonseparable
+    elif not isinstance(detects_nonseparable, bool):
+        raise InvalidArgument(f"detects_nonseparable={detects_nonseparable!r} must be a bool or exception types")
+    return CheckOptions(
+        convention=conv.name, dtype=dtype, labels=_LABEL_ALIASES[labels], eta=rate, examples=examples,
+        seed=seed, rounding_stress=bool(rounding_stress), detects_nonseparable=bool(detects_nonseparable),
+        nonseparable_errors=errors, max_epochs=max_epochs, call_timeout=call_timeout,
+        worked_examples=bool(worked_examples), output=output, accept_departures=tuple(accept_departures),
+        max_features=max_features, max_samples=max_samples,
+    )

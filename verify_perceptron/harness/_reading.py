@@ -1,0 +1,110 @@
+"""What an implementation gives back, read: its weights and reported updates split apart and converted,
+exactly, to the convention's coordinates (floats through `Fraction.from_float`)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..data.dataset import Dataset
+from ..data.rationals import as_rational
+from ..notes.conventions import Convention
+from ._exact import Vector
+from ._options import MAX_REPORTED_UPDATES
+from ._wording import _short
+
+
+def _split_return(raw: Any) -> tuple[Any, Any]:
+    """``(w, b, updates)`` or ``(augmented, updates)`` -> the weights and the updates; else the weights alone."""
+    if isinstance(raw, (tuple, list)) and _is_vector(raw[0]) if len(raw) else False:
+        if len(raw) == 3 and _looks_like_updates(raw[2]):
+            return (raw[0], raw[1]), raw[2]
+        if len(raw) == 2 and _looks_like_updates(raw[1]):
+            return raw[0], raw[1]
+    return raw, None
+
+
+def _looks_like_updates(value: Any) -> bool:
+    """A list of (index, weights) pairs, or an iterator (which a bias never is)."""
+    if isinstance(value, (str, bytes, np.ndarray)) or not hasattr(value, "__iter__"):
+        return False
+    if not isinstance(value, (list, tuple)):
+        return True
+    return all(isinstance(item, (list, tuple)) and len(item) == 2
+               and isinstance(item[0], (int, np.integer)) and not isinstance(item[0], bool) for item in value)
+
+
+def _estimator_weights(estimator: Any) -> tuple[Any, Any]:
+    if not hasattr(estimator, "coef_"):
+        raise AttributeError("after fit, the estimator has no coef_")
+    coef = np.asarray(estimator.coef_, dtype=object).ravel()
+    intercept = getattr(estimator, "intercept_", 0)
+    classes = getattr(estimator, "classes_", None)
+    # scikit-learn's coef_ scores classes_[1]; flip when that is the negative class
+    if classes is not None and len(classes) == 2 and classes[1] in (-1, 0) and classes[0] in (1,):
+        coef = -coef
+        intercept = -np.asarray(intercept, dtype=object)
+    return (coef, intercept), getattr(estimator, "updates_", None)
+
+
+def _is_vector(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim >= 1)
+
+
+def _flat(value: Any) -> list[Any]:
+    if isinstance(value, np.ndarray):
+        return list(value.astype(object).ravel())
+    if isinstance(value, (list, tuple)):
+        out: list[Any] = []
+        for item in value:
+            out.extend(_flat(item) if _is_vector(item) else [item])
+        return out
+    return [value]
+
+
+def _exact_weights(raw: Any, conv: Convention, n_features: int, output: str, what: str) -> Vector:
+    """The weights in the convention's coordinates, exactly; ValueError naming what is wrong."""
+    pair = output == "pair" or (output == "auto" and isinstance(raw, (tuple, list)) and len(raw) == 2
+                                and _is_vector(raw[0]))
+    if pair:
+        if not isinstance(raw, (tuple, list)) or len(raw) != 2:
+            raise ValueError(f"{what} is {_short(raw)}, not a pair (w, b)")
+        v_raw, b_raw = _flat(raw[0]), _flat(raw[1])
+        if len(v_raw) != n_features:
+            raise ValueError(f"{what}: w has {len(v_raw)} values for {n_features} features")
+        if len(b_raw) != 1:
+            raise ValueError(f"{what}: b has {len(b_raw)} values, not 1")
+        v = tuple(_exact(x, f"{what}: w[{j}]") for j, x in enumerate(v_raw))
+        return conv.from_canonical(_exact(b_raw[0], f"{what}: b"), v)
+    if raw is None or not (_is_vector(raw)):
+        raise ValueError(f"{what} is {_short(raw)}, neither (w, b) nor a weight vector")
+    flat = _flat(raw)
+    if len(flat) != n_features + 1:
+        raise ValueError(f"{what} has {len(flat)} values; {conv.name} needs {n_features + 1}: "
+                         + ", ".join(conv.weight_names(n_features)))
+    return tuple(_exact(x, f"{what}[{j}]") for j, x in enumerate(flat))
+
+
+def _exact(value: Any, name: str) -> Fraction:
+    if isinstance(value, np.ndarray) and value.size == 1:
+        value = value.reshape(()).item()
+    return as_rational(value, name=name)
+
+
+def _read_updates(raw: Any, conv: Convention, data: Dataset, output: str) -> tuple[list[tuple[int, Vector]], bool]:
+    """The reported updates as ``(sample index, exact weights)``, and whether the list was cut at
+    `MAX_REPORTED_UPDATES`; ValueError naming the first malformed update."""
+    n = data.n_samples
+    updates: list[tuple[int, Vector]] = []
+    for k, item in enumerate(raw, start=1):
+        if k > MAX_REPORTED_UPDATES:
+            return updates, True
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
+            raise ValueError(f"update {k} is {_short(item)}, not (sample index, weights)")
+        index, weights = item
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= int(index) < n:
+            raise ValueError(f"update {k}: sample index {index!r} is not in range({n})")
+        updates.append((int(index), _exact_weights(weights, conv, data.n_features, output, f"update {k}'s weights")))
+    return updates, False

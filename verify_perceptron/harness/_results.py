@@ -1,0 +1,312 @@
+"""The harness's verdicts as immutable records and how they read: a `Finding`, a `FloatDecision`, the
+`CaseResult` of one dataset, the `HarnessResult` of a whole check, `ImplementationFailure`, which
+carries its report; then the report's text (settings, cases, findings, a one-line reproduction)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..data.dataset import Dataset
+from ..data.trace import Trace
+from ..errors import InvariantViolation
+from ..notes.conventions import get_convention
+from ._exact import Vector
+from ._options import CheckOptions
+from ._wording import _count, _rate_text, _vec
+
+
+class ImplementationFailure(InvariantViolation):
+    """An implementation broke the algorithm or the theorem; the message is the harness's report."""
+
+
+# Tracebacks name the class where users import it from, not the private module that defines it.
+ImplementationFailure.__module__ = "verify_perceptron.harness"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing wrong with one case: the check that failed and what, exactly, it saw.
+
+    Examples
+    --------
+    >>> print(Finding("final-weights-separate", "sample 0 scores 0"))
+    final-weights-separate: sample 0 scores 0
+    """
+
+    check: str
+    message: str
+    update: int | None = None
+    sample: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.check}: {self.message}"
+
+
+@dataclass(frozen=True)
+class FloatDecision:
+    """Where float64 arithmetic decided a sample differently from exact arithmetic.
+
+    Attributes
+    ----------
+    update : int
+        The number the update would have (or had), counting from 1: the decision came after update - 1 updates.
+    epoch : int
+        The pass, from 1.
+    sample : int
+        The sample, from 0.
+    exact_score : Fraction
+        The score of those very weights on that sample, computed exactly.
+    float_score : float
+        The score float64 computed.
+    mistake_exactly : bool
+        Whether exact arithmetic calls it a mistake (float64 said the opposite).
+    """
+
+    update: int
+    epoch: int
+    sample: int
+    exact_score: Fraction
+    float_score: float
+    mistake_exactly: bool
+
+    def describe(self) -> str:
+        """One line: where, the exact score and the float64 score, and how each was judged.
+
+        Examples
+        --------
+        >>> print(FloatDecision(3, 2, 1, Fraction(0), 5.551115123125783e-17, True).describe())
+        at update 3 (epoch 2, sample 1): the exact score is 0 (a mistake), float64 computes 5.551115123125783e-17 (not a mistake)
+        """
+        said = "a mistake" if self.mistake_exactly else "not a mistake"
+        other = "not a mistake" if self.mistake_exactly else "a mistake"
+        return (f"at update {self.update} (epoch {self.epoch}, sample {self.sample}): the exact score is "
+                f"{self.exact_score} ({said}), float64 computes {self.float_score!r} ({other})")
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """The verdict on one dataset.
+
+    Attributes
+    ----------
+    name : str
+        ``generated``, ``worked example 'and'`` or ``given dataset``.
+    data : Dataset
+        The data exactly as the implementation saw them (floats are their exact values).
+    options : CheckOptions
+        The settings it was checked under.
+    target : str
+        The implementation, as ``module:name`` when it can be imported.
+    findings : tuple of Finding
+        What is wrong, in check order; empty when the case passed.
+    notes : tuple of str
+        Diagnoses (what the output is consistent with, where float rounding changed a decision),
+        warnings the implementation raised, and how the inputs were rounded.
+    target_code : (str, str) or None
+        How the reproduction names the implementation: an import statement (or "") and a Python
+        expression; None when it cannot be named from outside (a local function).
+    separable : bool
+        Whether the data are linearly separable (decided exactly).
+    reference : Trace or None
+        The exact run (learning rate 1) on these data.
+    weights : tuple of Fraction or None
+        The implementation's final weights, in the convention's coordinates.
+    n_updates : int or None
+        The number of updates it reported, if it did.
+    factor : Fraction or None
+        c: its weights divided by the exact run's (its learning rate).
+    rounding : FloatDecision or None
+        The first decision float64 rounding changed, when that explains a failure.
+    """
+
+    name: str
+    data: Dataset
+    options: CheckOptions
+    target: str
+    findings: tuple[Finding, ...]
+    notes: tuple[str, ...] = ()
+    target_code: tuple[str, str] | None = None
+    separable: bool = True
+    reference: Trace | None = None
+    weights: Vector | None = None
+    n_updates: int | None = None
+    factor: Fraction | None = None
+    rounding: FloatDecision | None = None
+
+    @property
+    def passed(self) -> bool:
+        """True when nothing was found wrong."""
+        return not self.findings
+
+    def literals(self) -> str:
+        """The dataset as exact Python literals (strings, read back exactly by `from_arrays`).
+
+        Examples
+        --------
+        >>> from verify_perceptron.data.examples import example
+        >>> print(CaseResult("given dataset", example("and"), CheckOptions(), "f", ()).literals())
+        X = [["0", "0"], ["0", "1"], ["1", "0"], ["1", "1"]]
+        y = [-1, -1, -1, 1]
+        """
+        return f"X = {_rows_literal(self.data)}\ny = {list(self.data.y)}"
+
+    def reproduction(self) -> str:
+        """A one-line shell command that checks this dataset again and prints the same report."""
+        return _reproduction(self.target_code, self.data, self.options)
+
+    def report(self) -> str:
+        """The whole verdict on this dataset, as text."""
+        return "\n".join(_case_lines(self, indent=""))
+
+
+@dataclass(frozen=True)
+class HarnessResult:
+    """The verdict on an implementation: the minimal counterexample if there is one.
+
+    Attributes
+    ----------
+    target : str
+        The implementation, as ``module:name`` when it can be imported.
+    options : CheckOptions
+        The settings it was checked under.
+    departures : tuple of Finding
+        Where its configuration departs from the note's algorithm (``shuffle=True``, ``tol=...``, a
+        learning rate binary floating point cannot hold), read from ``get_params()``.
+    counterexample : CaseResult or None
+        The shrunk failing case (or a failing worked example when no generated one failed).
+    worked_examples : tuple of CaseResult
+        The notes' worked examples.
+    n_examples : int
+        Generated datasets checked (up to the first failure, when there is one).
+    n_rejected : int
+        Generated datasets set aside (the exact run too slow, or float64 would round).
+    flaky : str or None
+        Set when the failure did not happen again on the same data (a non-deterministic implementation).
+    reports_updates : bool
+        Whether the implementation reported its updates, so that every update was checked.
+    """
+
+    target: str
+    options: CheckOptions
+    departures: tuple[Finding, ...]
+    counterexample: CaseResult | None
+    worked_examples: tuple[CaseResult, ...]
+    n_examples: int
+    n_rejected: int
+    flaky: str | None = None
+    reports_updates: bool = False
+
+    @property
+    def passed(self) -> bool:
+        """True when no case failed and the configuration departs from nothing (or only accepted things)."""
+        return (self.counterexample is None and not self.departures and self.flaky is None
+                and all(c.passed for c in self.worked_examples))
+
+    def report(self) -> str:
+        """The full report: settings, verdict, the counterexample with its reproduction, worked examples."""
+        return _harness_report(self)
+
+
+# --- the text of a verdict ----------------------------------------------------------------------
+
+
+def _rows_literal(data: Dataset) -> str:
+    return "[" + ", ".join("[" + ", ".join(f'"{v}"' for v in row) + "]" for row in data.X) + "]"
+
+
+def _reproduction(code: tuple[str, str] | None, data: Dataset, options: CheckOptions) -> str:
+    head, call = code if code is not None else ("", "YOUR_IMPLEMENTATION")
+    defaults = CheckOptions()
+    keywords = [f"convention={options.convention!r}", f"dtype={options.dtype!r}", f"labels={options.labels!r}"]
+    if options.eta is not None:
+        keywords.append(f"eta={str(options.eta)!r}")
+    if options.max_epochs is not None:
+        keywords.append(f"max_epochs={options.max_epochs}")
+    if options.detects_nonseparable != defaults.detects_nonseparable:
+        keywords.append("detects_nonseparable=True")
+    if options.output != defaults.output:
+        keywords.append(f"output={options.output!r}")
+    rows = "[" + ", ".join("[" + ", ".join(repr(str(v)) for v in row) + "]" for row in data.X) + "]"
+    return (f'python -c "from verify_perceptron.harness import check_dataset; {head}print(check_dataset({call}, '
+            f'{rows}, {list(data.y)}, {", ".join(keywords)}).report())"')
+
+
+_NUMBERS_SHOWN = {
+    "integers": "integer values",
+    "dyadic": "small dyadic values, on which float64 computes every score exactly",
+    "rationals": "rational values",
+    "floats": "float64 values with 53 significant bits: rounding stress",
+}
+
+
+def _settings_line(options: CheckOptions) -> str:
+    conv = get_convention(options.convention)
+    rate = f"learning rate {_rate_text(options.eta)}" if options.eta is not None else "learning rate inferred from the output"
+    limit = ("" if options.max_epochs is None else
+             f", at most {_count(options.max_epochs, 'epoch')} (data needing more are not generated)")
+    return (f"convention {conv.name} (note {conv.note_number}: {conv.summary}); dtype {options.dtype}, "
+            f"labels {options.labels}, {rate}{limit}")
+
+
+def _case_lines(case: CaseResult, *, indent: str) -> list[str]:
+    conv = get_convention(case.options.convention)
+    d = case.data
+    lines = [f"{indent}{case.name}: {d.n_samples} samples, {d.n_features} feature{'s' if d.n_features > 1 else ''}"
+             f"{'' if case.separable else ', not linearly separable'}: {'passed' if case.passed else 'FAILED'}"]
+    lines += [f"{indent}  {line}" for line in case.literals().splitlines()]
+    if case.findings:
+        lines.append(f"{indent}  what is wrong:")
+        lines += [f"{indent}    - {finding}" for finding in case.findings]
+    if case.notes:
+        lines.append(f"{indent}  notes:")
+        lines += [f"{indent}    - {note}" for note in case.notes]
+    ref = case.reference
+    if ref is not None and case.separable:
+        steps = ", ".join(f"sample {u.samples[0]} (score {u.scores[0]})" for u in ref.updates[:8])
+        more = ", ..." if ref.n_updates > 8 else ""
+        lines.append(f"{indent}  exact run (learning rate 1): {_count(ref.n_updates, 'update')} in "
+                     f"{_count(ref.n_epochs, 'epoch')} "
+                     f"[{steps}{more}], final weights {_vec(ref.final_weights)} "
+                     f"({', '.join(conv.weight_names(d.n_features))})")
+    if case.weights is not None:
+        reported = "updates not reported" if case.n_updates is None else f"{_count(case.n_updates, 'update')} reported"
+        lines.append(f"{indent}  implementation: final weights {_vec(case.weights)}, {reported}")
+    if not case.passed:
+        lines.append(f"{indent}  reproduce:")
+        lines.append(f"{indent}    {case.reproduction()}")
+    return lines
+
+
+def _harness_report(result: HarnessResult) -> str:
+    options = result.options
+    verdict = "passed" if result.passed else "FAILED"
+    lines = [f"check of {result.target}", f"  {_settings_line(options)}",
+             f"  data: up to {options.examples} generated datasets ({_NUMBERS_SHOWN[options.numbers]}"
+             + (", non-separable ones too" if options.detects_nonseparable else "")
+             + (")" if not options.worked_examples else ") and the notes' worked examples"),
+             "  checks: the final weights separate the data and equal the exact run's up to the learning rate"
+             + ("; every reported update obeys the rule and keeps the proof's invariants, the mistake bound included"
+                if result.reports_updates else "; the updates are not reported, so not checked one by one"),
+             f"verdict: {verdict}"]
+    if result.departures:
+        lines.append("configuration departs from the note's algorithm:")
+        lines += [f"  - {d.message}" for d in result.departures]
+    if result.flaky:
+        lines.append(f"not deterministic: {result.flaky}")
+    if result.counterexample is not None:
+        shrunk = " (shrunk to a minimal one)" if result.counterexample.name == "generated" else ""
+        lines.append(f"counterexample{shrunk}:")
+        lines += _case_lines(result.counterexample, indent="  ")
+    generated = (f"generated: {_count(result.n_examples, 'dataset')} checked"
+                 + (" before the first failure" if result.counterexample is not None
+                    and result.counterexample.name == "generated" else "")
+                 + f", {result.n_rejected} set aside")
+    lines.append(generated)
+    if result.worked_examples:
+        shown = []
+        for case in result.worked_examples:
+            status = "passed" if case.passed else f"FAILED ({case.findings[0].check})"
+            shown.append(f"{case.name.removeprefix('worked example ')} {status}")
+        lines.append("worked examples: " + ", ".join(shown))
+    return "\n".join(lines) + "\n"

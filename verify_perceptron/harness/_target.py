@@ -1,0 +1,216 @@
+"""The implementation under check: loading it by name, telling its kind (function, estimator class or
+instance), naming it in reports, and calling it on one dataset under a time limit."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import importlib
+import io
+import os
+import signal
+import sys
+import threading
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from ..data.dataset import Dataset
+from ..errors import InvalidArgument
+from ._options import CheckOptions
+from ._reading import _estimator_weights, _split_return
+
+
+def load_target(target: object) -> object:
+    """The implementation `target` names: ``"module:attribute"`` is imported, anything else returned as is.
+
+    The current directory is put on ``sys.path`` first (as ``python -m`` does),
+    so a module of the project being tested can be named.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> load_target("fractions:Fraction") is Fraction
+    True
+    >>> load_target("fractions")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.InvalidArgument: target='fractions' must be MODULE:CALLABLE, e.g. mypackage.perceptron:fit
+    """
+    if not isinstance(target, str):
+        return target
+    module_name, sep, attribute = target.partition(":")
+    if not sep or not module_name or not attribute:
+        raise InvalidArgument(f"target={target!r} must be MODULE:CALLABLE, e.g. mypackage.perceptron:fit")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        value: object = importlib.import_module(module_name)
+    except ImportError as error:
+        raise InvalidArgument(f"target={target!r}: cannot import {module_name} ({error})") from None
+    except Exception as error:  # noqa: BLE001 - the module's own fault, reported as the target's
+        raise InvalidArgument(f"target={target!r}: importing {module_name} raised {type(error).__name__}: {error}") from None
+    for part in attribute.split("."):
+        try:
+            value = getattr(value, part)
+        except AttributeError:
+            raise InvalidArgument(f"target={target!r}: {module_name} has no attribute {attribute}") from None
+    return value
+
+
+def _kind(target: object) -> str:
+    if isinstance(target, type):
+        if callable(getattr(target, "fit", None)):
+            return "estimator class"
+        raise InvalidArgument(f"target={_describe(target)[0]} is a class without a fit method")
+    if not _is_function(target) and callable(getattr(target, "fit", None)):
+        return "estimator"
+    if callable(target):
+        return "function"
+    raise InvalidArgument(f"target={target!r} is neither a fit(X, y) function nor an estimator with fit")
+
+
+def _is_function(target: object) -> bool:
+    import types
+
+    return isinstance(target, (types.FunctionType, types.BuiltinFunctionType, types.MethodType))
+
+
+def _describe(target: object) -> tuple[str, tuple[str, str] | None]:
+    """How reports name `target`, and how a reproduction can: ``(label, (import, expression) or None)``.
+
+    A function or class that imports back by ``module:qualname`` is named so; an
+    estimator instance by its class and repr (``sklearn.linear_model:Perceptron(tol=None)``).
+    """
+    if isinstance(target, str):
+        return target, ("", repr(target))
+    module, qualname = getattr(target, "__module__", None), getattr(target, "__qualname__", None)
+    if module and qualname and module != "__main__":
+        found: object = sys.modules.get(module)
+        for part in qualname.split("."):
+            found = getattr(found, part, None)
+        if found is target:
+            return f"{module}:{qualname}", ("", repr(f"{module}:{qualname}"))
+    cls = type(target)
+    if callable(getattr(target, "fit", None)) and not _is_function(target) and "<" not in cls.__qualname__:
+        shown = " ".join(repr(target).split())
+        public = _public_module(cls)
+        if shown.startswith(cls.__name__ + "(") and getattr(sys.modules.get(public), cls.__name__, None) is cls:
+            return f"{public}:{shown}", (f"from {public} import {cls.__name__}; ", shown)
+    if module and qualname:
+        return f"{module}:{qualname} (not importable by that name)", None
+    return f"a {cls.__name__} object (not importable by name)", None
+
+
+def _public_module(cls: type) -> str:
+    """The shortest loaded module path that exports `cls` (``sklearn.linear_model``, not ``..._perceptron``)."""
+    parts = cls.__module__.split(".")
+    for end in range(1, len(parts) + 1):
+        module = sys.modules.get(".".join(parts[:end]))
+        if module is not None and getattr(module, cls.__name__, None) is cls:
+            return ".".join(parts[:end])
+    return cls.__module__
+
+
+def _fresh(target: object, kind: str) -> Any:
+    """A new estimator for one dataset: the class built with no arguments, or the instance cloned."""
+    if kind == "estimator class":
+        return target()  # type: ignore[operator]
+    get_params = getattr(target, "get_params", None)
+    if callable(get_params):
+        try:
+            return type(target)(**get_params(deep=False))
+        except Exception:  # noqa: BLE001 - not a scikit-learn-style constructor: copy instead
+            pass
+    return copy.deepcopy(target)
+
+
+def _prepare(target: object) -> tuple[object, str, tuple[str, tuple[str, str] | None]]:
+    """The implementation loaded, its kind, and how reports name it."""
+    loaded = load_target(target)
+    kind = _kind(loaded)
+    return loaded, kind, (_describe(target) if isinstance(target, str) else _describe(loaded))
+
+
+class _TimedOut(BaseException):
+    """Raised inside the implementation when its time is up (a BaseException, so no `except Exception` eats it)."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float | None) -> Iterator[None]:
+    """Interrupt the block after `seconds` (SIGALRM; only in the main thread of a POSIX process with no timer set)."""
+    usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+              and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
+    if seconds is None or not usable:
+        yield
+        return
+
+    def on_alarm(signum: int, frame: object) -> None:
+        raise _TimedOut
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _inputs(data: Dataset, options: CheckOptions) -> tuple[Any, Any]:
+    """X and y in the form the implementation expects (fresh objects for every call)."""
+    labels = [label if options.labels == "-1/+1" else (1 if label > 0 else 0) for label in data.y]
+    if options.dtype == "float":
+        return np.array([[float(v) for v in row] for row in data.X], dtype=np.float64), np.array(labels, dtype=np.int64)
+    if options.dtype == "fraction":
+        return [list(row) for row in data.X], labels
+    X = np.empty((data.n_samples, data.n_features), dtype=object)
+    for i, row in enumerate(data.X):
+        X[i, :] = list(row)
+    y = np.empty(data.n_samples, dtype=object)
+    y[:] = labels
+    return X, y
+
+
+@dataclass(frozen=True)
+class _Call:
+    """What one call of the implementation gave: its weights and updates as returned, or why there are none."""
+
+    weights: Any = None
+    updates: Any = None
+    signalled: bool = False
+    error: str | None = None
+    warnings: tuple[str, ...] = ()
+
+
+def _call(target: object, kind: str, X: Any, y: Any, options: CheckOptions) -> _Call:
+    with warnings.catch_warnings(record=True) as records:
+        warnings.simplefilter("always")
+        outcome = _call_quietly(target, kind, X, y, options)
+    caught = tuple(dict.fromkeys(f"{r.category.__name__}: {r.message}" for r in records))
+    return replace(outcome, warnings=caught)
+
+
+def _call_quietly(target: object, kind: str, X: Any, y: Any, options: CheckOptions) -> _Call:
+    """One call, its printing discarded and its time limited; whatever it raises becomes the record's error."""
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), _time_limit(options.call_timeout):
+            if kind == "function":
+                raw = target(X, y)  # type: ignore[operator]
+                if raw is None:
+                    return _Call(signalled=True)
+                weights, updates = _split_return(raw)
+            else:
+                estimator = _fresh(target, kind)
+                estimator.fit(X, y)
+                weights, updates = _estimator_weights(estimator)
+    except _TimedOut:
+        return _Call(error=f"did not return within call_timeout={options.call_timeout} s")
+    except Exception as error:  # noqa: BLE001 - whatever it raises is a finding, or its signal
+        if options.nonseparable_errors and isinstance(error, options.nonseparable_errors):
+            return _Call(signalled=True)
+        return _Call(error=f"raised {type(error).__name__}: {error}")
+    return _Call(weights, updates)

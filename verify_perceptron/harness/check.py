@@ -1,0 +1,332 @@
+"""Check someone else's perceptron against the notes, exactly, on data Hypothesis chooses and shrinks.
+
+An implementation is any of
+
+- a function ``fit(X, y) -> (w, b)`` (score ``w·x + b``), or returning the
+  augmented weight vector in the convention's own order (``[w0, w1, ..., wm]``
+  for ``classic``);
+- a scikit-learn-style estimator, as a class (built with no arguments) or an
+  instance (cloned for every dataset): ``fit(X, y)``, then ``coef_`` and
+  ``intercept_``;
+- either of them also reporting its updates: the function returns
+  ``(w, b, updates)``, the estimator has ``updates_`` after ``fit``; each
+  update is ``(sample index, weights after it)``, the weights as a pair
+  ``(w, b)`` or an augmented vector. That unlocks checking every update.
+
+It gets its inputs as it expects them (``dtype``: NumPy float64, lists of
+`Fraction`, or NumPy object arrays of `Fraction`; ``labels``: -1/+1 or 0/1);
+its outputs are converted to exact rationals (floats through
+`Fraction.from_float`). Under the declared convention the harness then
+checks, exactly:
+
+=======================  ===========================================================================
+check                    claim
+=======================  ===========================================================================
+returns-weights          it returns finite weights of the right shape, in time, without raising
+detects-nonseparable     (when it claims to) it signals data that no hyperplane separates, and only those
+reported-updates         the reported updates are well formed and end at the returned weights
+final-weights-separate   the returned weights make no mistake on any sample (the stopping rule)
+agrees-with-reference    the result is c times the exact reference run's (`run.reference.train`),
+                         c > 0 the factor a learning rate introduces from w = 0; with updates,
+                         update by update
+learning-rate            that factor is a rate the note allows (none for ``unit-ball``, <= 1 for
+                         ``hard-limiter``)
+update-rule, ...         every reported update obeys the note's rule and keeps every invariant the
+                         proof uses, the mistake bound included (`check.traces.check_trace`)
+=======================  ===========================================================================
+
+A float implementation is, by default, given data on which float64 computes
+every score exactly (small dyadic values, confirmed for each dataset from the
+exact run), so a correct one never fails because of the data; ``rounding_stress``
+gives it values with 53 significant bits instead, and a failure then says
+where float rounding changed a decision (the update, the sample, the exact
+score and the float64 score).
+
+Failures are shrunk by Hypothesis to a minimal dataset, under the harness's
+own settings (`harness_settings`: derandomized, no database, no deadline), so
+the same implementation always gets the same counterexample. The report
+prints it as exact literals with a one-line Python reproduction.
+
+This module holds the front doors (`check_implementation`, `check_dataset`,
+`assert_implementation_correct`, `run_check_command`); `verify_perceptron.harness`
+re-exports them. One dataset's checks run in ``_case``, the search in ``_search``.
+
+Examples
+--------
+>>> import numpy as np
+>>> def fit(X, y):
+...     w, b = np.zeros(X.shape[1]), 0.0
+...     for _ in range(1000):
+...         clean = True
+...         for x, t in zip(X, y):
+...             if t * (w @ x + b) <= 0:  # mistake: y·(w·x~) <= 0
+...                 w, b, clean = w + t * x, b + t, False
+...         if clean:
+...             break
+...     return w, b
+>>> check_implementation(fit, examples=20).passed
+True
+>>> def strict(X, y):  # a score of exactly 0 is not taken for a mistake
+...     w, b = np.zeros(X.shape[1]), 0.0
+...     for _ in range(1000):
+...         clean = True
+...         for x, t in zip(X, y):
+...             if t * (w @ x + b) < 0:
+...                 w, b, clean = w + t * x, b + t, False
+...         if clean:
+...             break
+...     return w, b
+>>> result = check_implementation(strict, examples=20)
+>>> result.passed, result.counterexample.findings[0].check
+(False, 'final-weights-separate')
+>>> print(result.counterexample.literals())
+X = [["-1"], ["1"]]
+y = [-1, 1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from ..data.dataset import Dataset
+from ..notes.conventions import get_convention
+from ..run.reference import train
+from ._case import _Case
+from ._configuration import _declared, _departures, _params
+from ._options import DEFAULT_EXAMPLES, CheckOptions, _options
+from ._results import CaseResult, Finding, HarnessResult, ImplementationFailure
+from ._search import _search
+from ._target import _prepare
+
+if TYPE_CHECKING:  # Hypothesis loads only when a check runs
+    from hypothesis.strategies import SearchStrategy
+
+__all__ = [
+    "check_dataset",
+    "check_implementation",
+    "assert_implementation_correct",
+    "run_check_command",
+    "reference_fit",
+]
+
+
+def check_dataset(
+    target: object,
+    X: Sequence[Sequence[object]],
+    y: Sequence[object],
+    *,
+    convention: str = "classic",
+    dtype: str = "float",
+    labels: str = "-1/+1",
+    eta: object = None,
+    detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...] = False,
+    max_epochs: int | None = None,
+    call_timeout: float | None = 10.0,
+    output: str = "auto",
+) -> CaseResult:
+    """Check an implementation on one dataset (the reproduction a report prints).
+
+    Parameters
+    ----------
+    target : callable, estimator class or instance, or str
+        The implementation, or ``"module:name"``.
+    X, y : array-like
+        The data, exactly: literals such as ``"1/3"``, Fractions, ints or floats;
+        labels -1/+1 (or 0/1).
+    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output
+        As for `check_implementation`.
+
+    Returns
+    -------
+    CaseResult
+
+    Examples
+    --------
+    >>> def fit(X, y):
+    ...     return [0.0] * len(X[0]), 0.0  # never learns
+    >>> case = check_dataset(fit, [["-1"], ["1"]], [-1, 1])
+    >>> case.passed, case.findings[0].check
+    (False, 'final-weights-separate')
+    """
+    from ..data.dataset import from_arrays
+
+    options = _options(convention=convention, dtype=dtype, labels=labels, eta=eta, examples=1, seed=None,
+                       rounding_stress=False, detects_nonseparable=detects_nonseparable, max_epochs=max_epochs,
+                       call_timeout=call_timeout, worked_examples=False, output=output, accept_departures=(),
+                       max_features=3, max_samples=8)
+    loaded, kind, label = _prepare(target)
+    data = from_arrays(X, y)
+    case = _Case(loaded, kind, "given dataset", data, options, label, generated=False)
+    case.run()
+    case.diagnose()
+    return case.result()
+
+
+def check_implementation(
+    target: object, *, convention: str = "classic", dtype: str = "float", labels: str = "-1/+1", eta: object = None,
+    examples: int = DEFAULT_EXAMPLES, seed: int | None = None, rounding_stress: bool = False,
+    detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...] = False,
+    max_epochs: int | None = None, call_timeout: float | None = 10.0, worked_examples: bool = True,
+    output: str = "auto", accept_departures: Sequence[str] = (), max_features: int = 3, max_samples: int = 8,
+    data: SearchStrategy[Dataset] | None = None,
+) -> HarnessResult:
+    """Check a perceptron implementation on generated data; return the verdict and the minimal counterexample.
+
+    Parameters
+    ----------
+    target : callable, estimator class or instance, or str
+        ``fit(X, y) -> (w, b)`` (or ``(w, b, updates)``), a scikit-learn-style
+        estimator class or instance, or ``"module:name"`` naming one.
+    convention : str
+        The note whose perceptron it claims to be (default ``classic``).
+    dtype : {"float", "fraction", "object"}
+        How it receives X: NumPy float64, lists of Fraction, NumPy object arrays of Fraction.
+    labels : {"-1/+1", "0/1"}
+        How it receives y.
+    eta : rational, optional
+        Its learning rate, if you want it checked; else inferred from its
+        output (a scikit-learn ``eta0`` is read from ``get_params()``).
+    examples : int
+        Generated datasets to try, shared among the kinds of data (see `CheckOptions`).
+    seed : int, optional
+        Search with this seed instead of the derandomized default.
+    rounding_stress : bool
+        Give a float implementation values with 53 significant bits (float64 then rounds).
+    detects_nonseparable : bool or exception type(s)
+        It signals data that no hyperplane separates by returning None (or by
+        raising one of these exceptions); non-separable data are generated too.
+    max_epochs : int, optional
+        Its own limit of passes; data whose exact run needs more are not
+        generated (a scikit-learn ``max_iter`` is read from ``get_params()``).
+    call_timeout : float, optional
+        Seconds one call may take (POSIX, main thread).
+    worked_examples : bool
+        Also check the notes' worked examples.
+    output : {"auto", "pair", "augmented"}
+        How to read the returned weights.
+    accept_departures : sequence of str
+        Configuration departures not to count as failures (``"tol"``, ...).
+    max_features, max_samples : int
+        Bounds of the generated datasets.
+    data : SearchStrategy of Dataset, optional
+        Your own strategy (from `verify_perceptron.harness.strategies`) instead of the default mix.
+
+    Returns
+    -------
+    HarnessResult
+        ``passed``, the shrunk ``counterexample``, and ``report()``.
+
+    Examples
+    --------
+    >>> def fit(X, y):
+    ...     return [0.0] * len(X[0]), 0.0  # never learns
+    >>> result = check_implementation(fit, examples=10, worked_examples=False)
+    >>> result.passed, result.counterexample.findings[0].check
+    (False, 'final-weights-separate')
+    """
+    loaded, kind, label = _prepare(target)
+    params = _params(loaded, kind)
+    eta, max_epochs = _declared(params, eta=eta, max_epochs=max_epochs)
+    options = _options(convention=convention, dtype=dtype, labels=labels, eta=eta, examples=examples, seed=seed,
+                       rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
+                       max_epochs=max_epochs, call_timeout=call_timeout, worked_examples=worked_examples,
+                       output=output, accept_departures=accept_departures, max_features=max_features,
+                       max_samples=max_samples)
+    return _verdict(loaded, kind, label, options, _departures(params, options), data)
+
+
+def _verdict(target: object, kind: str, label: tuple[str, tuple[str, str] | None], options: CheckOptions,
+             departures: tuple[Finding, ...], strategy: SearchStrategy[Dataset] | None) -> HarnessResult:
+    """The notes' worked examples, then the search; the counterexample is the search's, else the first
+    failing worked example, diagnosed."""
+    worked: list[_Case] = []
+    if options.worked_examples:
+        from .strategies import worked_examples as notes_examples
+
+        for name, example_data in notes_examples(nonseparable=options.detects_nonseparable):
+            case = _Case(target, kind, f"worked example {name!r}", example_data, options, label, generated=False)
+            case.run()
+            worked.append(case)
+    counterexample, n_examples, n_rejected, flaky, with_updates = _search(target, kind, label, options, strategy)
+    if counterexample is None:  # no generated failure: show the first failing worked example, diagnosed
+        failing = next((c for c in worked if c.findings), None)
+        if failing is not None:
+            failing.diagnose()
+            counterexample = failing.result()
+    with_updates = with_updates or any(c.n_updates is not None for c in worked)
+    return HarnessResult(label[0], options, departures, counterexample, tuple(c.result() for c in worked), n_examples,
+                         n_rejected, flaky, with_updates)
+
+
+def assert_implementation_correct(target: object, **options: Any) -> HarnessResult:
+    """Like `check_implementation`, but raise `ImplementationFailure` (an AssertionError) with the report.
+
+    Examples
+    --------
+    >>> def fit(X, y):
+    ...     return [0.0] * len(X[0]), 0.0
+    >>> assert_implementation_correct(fit, examples=5, worked_examples=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.harness.ImplementationFailure: check of verify_perceptron.harness.check:fit (not importable by that name)
+    ...
+    verdict: FAILED
+    ...
+    """
+    result = check_implementation(target, **options)
+    if not result.passed:
+        raise ImplementationFailure(result.report())
+    return result
+
+
+def run_check_command(
+    target: str,
+    *,
+    convention: str = "classic",
+    examples: int = DEFAULT_EXAMPLES,
+    dtype: str = "float",
+    labels: str = "-1/+1",
+    seed: int | None = None,
+    eta: str | None = None,
+    rounding_stress: bool = False,
+    detects_nonseparable: bool = False,
+    max_epochs: int | None = None,
+) -> tuple[int, str]:
+    """The ``verify-perceptron check MODULE:CALLABLE`` command: ``(exit code, report text)``, printing nothing.
+
+    Exit code 0 when the implementation passed, 1 when it failed (the text then
+    holds the minimal counterexample and its reproduction). A target that
+    cannot be imported or used, or a bad option, raises `InvalidArgument`
+    (the CLI's exit code 2).
+
+    Examples
+    --------
+    >>> code, text = run_check_command("verify_perceptron.harness:reference_fit", dtype="fraction", examples=5)
+    >>> code, [line for line in text.splitlines() if line.startswith("verdict")]
+    (0, ['verdict: passed'])
+    """
+    result = check_implementation(target, convention=convention, examples=examples, dtype=dtype, labels=labels,
+                                  seed=seed, eta=eta, rounding_stress=rounding_stress,
+                                  detects_nonseparable=detects_nonseparable, max_epochs=max_epochs)
+    return (0 if result.passed else 1), result.report()
+
+
+def reference_fit(X: Sequence[Sequence[object]], y: Sequence[object]) -> tuple[list[Fraction], Fraction]:
+    """The reference engine as an implementation: ``fit(X, y) -> (w, b)``, exact, under ``classic``.
+
+    It takes labels -1/+1 or 0/1 and any exact values; a check of it passes
+    by construction, which makes it a baseline for the harness itself.
+
+    Examples
+    --------
+    >>> w, b = reference_fit([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1])
+    >>> [str(v) for v in w], str(b)
+    (['3', '2'], '-4')
+    """
+    from ..data.dataset import from_arrays
+
+    run = train(from_arrays(X, y), "classic", max_epochs=100_000)
+    b, v = get_convention("classic").to_canonical(run.final_weights)
+    return list(v), b

@@ -39,10 +39,11 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from benchmarks.datasets import SIZES, separable, write_csv  # noqa: E402
-from verify_perceptron.run import reference as engine
-from verify_perceptron.run import fast  # noqa: E402
-from verify_perceptron.check.checker import check_trace, verify_run  # noqa: E402
+from verify_perceptron.check.traces import check_trace  # noqa: E402
 from verify_perceptron.data.dataset import Dataset  # noqa: E402
+from verify_perceptron.pipeline import verify_run  # noqa: E402
+from verify_perceptron.run import fast  # noqa: E402
+from verify_perceptron.run import reference as engine  # noqa: E402
 
 
 #: The Fraction reference runs on at most this many augmented values (5,000 x 51).

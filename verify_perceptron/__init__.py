@@ -1,11 +1,12 @@
 """verify_perceptron: the perceptron convergence theorem, checked exactly.
 
-The data flow one way, one module each::
+The data flow one way, one folder per part::
 
-    rationals -> dataset -> conventions -> engine, fast -> trace -> bounds -> claims -> checks
-    -> certificates, separability, maxmargin, comparison -> report -> cli
+    data -> notes -> run -> check -> certify -> report -> cli
 
-(the SymPy proofs in `verify_perceptron.proofs` sit beside the chain and load only on demand).
+(`pipeline.verify_run` joins an engine and the checker, which never imports an
+engine. The harness and the SymPy proofs sit beside the chain and load only on
+demand. This module is the front door: it re-exports the public API.)
 
 Examples
 --------
@@ -22,22 +23,31 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .notes.bounds import Geometry, NoteBound, geometry, note_bound, note_bounds
-from .certify.certificates import certificate_from_cycle, gordan_defect
-from .check.checker import Checker, CheckResult, InvariantResult, Violation, assert_trace_verified, check_trace, verify_run
-from .notes.claims import CLAIMS, Claim, claims_for
-from .notes.conventions import CONVENTIONS, Convention, get_convention
-from .data.dataset import Dataset, from_arrays, load_csv, load_dataset, load_libsvm, load_numpy
-from .run.reference import train
 from .errors import DataError, InvalidArgument, InvariantViolation, VerifyPerceptronError
-from .data.examples import EXAMPLES, example
 from .data.rationals import parse_rational
-from .certify.comparison import BoundComparison, compare_bounds, order_statistics
-from .run.fast import run as run_fast
-from .certify.maxmargin import MaxMargin, max_margin, max_margin_free_bias
-from .report.record import build_report, render_json, render_text
-from .certify.separability import Separability, decide_separability
+from .data.dataset import Dataset, from_arrays
+from .data.csv_files import load_csv
+from .data.libsvm_files import load_libsvm
+from .data.numpy_files import load_numpy
+from .data.readers import load_dataset
+from .data.examples import EXAMPLES, example
 from .data.trace import Trace, Update
+from .notes.conventions import CONVENTIONS, Convention, get_convention
+from .notes.bounds import Geometry, NoteBound, geometry, note_bound, note_bounds
+from .notes.claims import CLAIMS, Claim, claims_for
+from .run.reference import train
+from .run.fast import run as run_fast
+from .check.checker import Checker
+from .check.results import CheckResult, InvariantResult, Violation
+from .check.traces import assert_trace_verified, check_trace
+from .pipeline import verify_run
+from .certify.certificates import certificate_from_cycle, gordan_defect
+from .certify.separability import Separability, decide_separability
+from .certify.maxmargin import MaxMargin, max_margin, max_margin_free_bias
+from .certify.comparison import BoundComparison, compare_bounds
+from .certify.orders import order_statistics
+from .report.record import build_report, render_json
+from .report.text import render_text
 
 __all__ = [
     "__version__",

@@ -23,16 +23,20 @@ from typing import TextIO
 
 from . import __version__
 from .certify.certificates import certificate_from_cycle, gordan_defect
-from .check.checker import ENGINES, CheckResult, verify_run
-from .certify.comparison import compare_bounds, order_statistics
+from .check.results import CheckResult
+from .pipeline import ENGINES, verify_run
+from .certify.comparison import compare_bounds
+from .certify.orders import order_statistics
 from .notes.conventions import CONVENTIONS, Convention, get_convention
-from .data.dataset import Dataset, load_dataset
-from .run.reference import MODES
+from .data.dataset import Dataset
+from .data.readers import load_dataset
+from .run.settings import MODES
 from .errors import DataError, InvalidArgument
 from .data.examples import EXAMPLES, example
 from .data.rationals import as_rational, parse_rational
 from .check.recorder import TraceRecorder
-from .report.record import build_report, comparison_lines, comparison_report, orders_lines, render_json, render_text
+from .report.record import build_report, comparison_report, render_json
+from .report.text import comparison_lines, orders_lines, render_text
 from .certify.separability import Separability, decide_separability
 from .data.trace import Trace
 
@@ -69,6 +73,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for add in (_verify_command, _bounds_command, _check_command, _proofs_command):
+        add(commands)
+    return parser
+
+
+def _verify_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """The `verify` command: run a note's perceptron and check every invariant."""
     verify = commands.add_parser(
         "verify",
         help="run a note's perceptron exactly and check every invariant at every update",
@@ -100,6 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--trace", metavar="FILE", default=None,
                      help="write every update to FILE as JSON Lines while the run goes (the report keeps the first ones)")
 
+
+def _bounds_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """The `bounds` command: the five notes' bounds beside the mistakes made."""
     bounds = commands.add_parser(
         "bounds",
         help="compare the five notes' mistake bounds on DATA, at the certified max-margin separator and others",
@@ -120,6 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="time for the exact solves and the runs (default 60)")
     bounds.add_argument("--format", choices=("text", "json"), default="text", help="text tables or JSON (default text)")
 
+
+def _check_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """The `check` command: someone's implementation against the exact reference."""
     check = commands.add_parser(
         "check",
         help="check someone's perceptron implementation against the exact reference, on generated data",
@@ -141,6 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="it claims to detect non-separable data (raise or return None): check that too")
     check.add_argument("--max-epochs", type=_positive_int, default=None, metavar="N", help="epochs it is allowed")
 
+
+def _proofs_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """The `proofs` command: each note's proof checked step by step in SymPy."""
     proofs = commands.add_parser(
         "proofs",
         help="check each note's convergence proof step by step in SymPy, and list the errata",
@@ -152,7 +172,6 @@ def build_parser() -> argparse.ArgumentParser:
     proofs.add_argument("--note", default=None, metavar="NAME",
                         help="one note: 000..004, batch, a convention name or a seed file (default: all)")
     proofs.add_argument("--format", choices=("text", "json", "markdown"), default="text")
-    return parser
 
 
 def _positive_int(text: str) -> int:
@@ -282,7 +301,7 @@ def _verify(args: argparse.Namespace) -> int:
     else:
         text = render_text(report, max_updates=args.max_updates_shown)
     if args.output is not None:
-        from .report.documents import write_atomically
+        from .report.files import write_atomically
 
         write_atomically(args.output, text, forbidden=[p for p in (args.data, args.trace) if p])
     else:
@@ -344,7 +363,7 @@ def _bounds(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .harness.harness import run_check_command  # Hypothesis loads here, never on the verify path
+    from .harness.check import run_check_command  # Hypothesis loads here, never on the verify path
 
     code, text = run_check_command(
         args.target, convention=args.convention, examples=args.examples, dtype=args.dtype, labels=args.labels,

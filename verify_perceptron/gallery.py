@@ -31,8 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .data.dataset import Dataset, load_dataset
-from .report.documents import render_html, render_markdown, write_atomically
+from .data.dataset import Dataset
+from .data.readers import load_dataset
+from .report.documents import render_html, render_markdown
+from .report.files import write_atomically
 from .errors import InvalidArgument
 from .data.examples import example
 from .report.plots import available_figures, draw_figure, figure_svg

@@ -35,6 +35,8 @@ MIN_REPLAY_BYTES = 2**20
 
 
 class _Tee:
+    """Tells every observer given (the checker, a trace recorder) of each update."""
+
     def __init__(self, *observers: Any) -> None:
         self.observers = [o for o in observers if o is not None]
 

@@ -191,16 +191,20 @@ def test_non_separating_separator_fails_and_skips_the_w_star_claims(and_run):
     result = check_trace(data, trace, separator=[1, 1, 1])
     sep = result_named(result, "separator-separates")
     assert sep.holds is False
-    assert sep.first_violation.samples == (1,)  # y·w*·x~ = -2 at (0, 1), the first worst sample
-    assert dict(sep.first_violation.values) == {"gamma": -2}
+    # The first sample w* fails, in the data's order: y·w*·x~ = -1 at (0, 0); γ = -2 is at (0, 1).
+    assert sep.first_violation.samples == (0,)
+    assert dict(sep.first_violation.values) == {"gamma": -2, "margin": -1}
     assert not result.holds and result.separator_source == "user"
+    # Cauchy-Schwarz holds for any w*; only the claims about γ (and the bound built on it) need separation.
     for name in SEPARATOR_CLAIMS:
-        if name in {c.name for c in claims_for("classic", "online")}:
+        if name in {c.name for c in claims_for("classic", "online")} and name != "cauchy-schwarz":
             skipped = result_named(result, name)
             assert skipped.holds is None and skipped.skipped == "the separator does not separate"
             assert skipped.n_checked == 0
     for name in ("update-rule", "upper-bound-step", "upper-bound-per-sample", "upper-bound"):
         assert result_named(result, name).holds is True
+    assert result_named(result, "cauchy-schwarz").holds is True
+    assert result_named(result, "cauchy-schwarz").n_checked == trace.n_updates
     assert result.bounds == () and result.own_bound is None
     assert [r.name for r in result.violations] == ["separator-separates"]
 
@@ -369,7 +373,7 @@ def test_hard_limiter_final_weights_themselves_are_no_strict_separator():
     trace = train(data, "hard-limiter")
     result = check_trace(data, trace, separator=trace.final_weights)
     sep = result_named(result, "separator-separates")
-    assert sep.holds is False and dict(sep.first_violation.values) == {"gamma": 0}
+    assert sep.holds is False and dict(sep.first_violation.values) == {"gamma": 0, "margin": 0}
     assert sep.first_violation.samples == (2,)
 
 
@@ -489,3 +493,15 @@ def test_an_overlong_recorded_step_is_caught_by_the_rule_and_claims_judge_the_re
     assert result_named(result, "update-rule").first_violation.k == 1
     assert result_named(result, "upper-bound").holds is True
     assert result_named(result, "upper-bound").min_slack == 0
+
+
+def test_a_non_separating_separator_is_still_held_to_cauchy_schwarz_at_every_update(and_run):
+    # (w_k·w*)² <= ‖w_k‖²·‖w*‖² does not need γ > 0, so it is checked for any w* given.
+    data, trace = and_run
+    cs = result_named(check_trace(data, trace, separator=[1, 1, 1]), "cauchy-schwarz")
+    assert cs.holds is True and cs.n_checked == trace.n_updates
+    # Stated wrongly (the product halved), it fails under the same non-separating w*.
+    broken = dataclasses.replace(next(c for c in CLAIMS if c.name == "cauchy-schwarz"),
+                                 rhs=lambda q: q.w_sq * q.ws_sq / 2)
+    result = check_trace(data, trace, separator=[1, 1, 1], claims=[broken])
+    assert result_named(result, "cauchy-schwarz").holds is False

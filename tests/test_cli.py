@@ -131,7 +131,7 @@ def test_separator_that_does_not_separate_is_a_violation_exit_one(capsys) -> Non
     assert report["separator"] == {"source": "user", "weights": ["1", "1", "1"], "note": None}
     separates = next(i for i in report["invariants"] if i["name"] == "separator-separates")
     assert separates["holds"] is False
-    assert separates["first_violation"]["values"] == {"gamma": "-2"}
+    assert separates["first_violation"]["values"] == {"gamma": "-2", "margin": "-1"}  # sample 0 fails first
 
 
 def test_violation_text_report_names_the_failed_invariant(capsys) -> None:

@@ -74,8 +74,8 @@ def test_non_separating_separator_is_violated_with_exit_1():
     r = report_for("and", separator=[1, 1, 1])
     assert (r["verdict"], r["exit_code"]) == ("violated", 1)
     sep = [i for i in r["invariants"] if i["name"] == "separator-separates"][0]
-    assert sep["first_violation"]["values"] == {"gamma": "-2"}
-    assert sep["first_violation"]["update"] is None and sep["first_violation"]["samples"] == [1]
+    assert sep["first_violation"]["values"] == {"gamma": "-2", "margin": "-1"}
+    assert sep["first_violation"]["update"] is None and sep["first_violation"]["samples"] == [0]  # the first, not the worst
     assert r["bounds"] == []
 
 

@@ -42,6 +42,8 @@ from .units import Units
 
 __all__ = ["Checker"]
 
+#: The quantities that mean something only for a w* that separates (γ > 0, and the bound built on it).
+_SEPARATION = frozenset({"gamma", "bound"})
 #: The order in which `Checker.observe` lists the quantities (it must be `QUANTITIES`).
 _OBSERVED_ORDER = ("N", "R_sq", "a", "beta", "bound", "gamma", "k", "n", "n_max", "prev_w_sq", "prev_w_ws",
                    "step_sq", "sum_N_xsq", "sum_n_sq", "w_sq", "w_ws", "ws_sq")
@@ -166,22 +168,27 @@ class Checker:
         self.separates.n_checked = data.n_samples
         self.separates.min_slack = self.g.gamma
         if not self.g.separates:
-            i = self.g.worst_sample
-            self.separates.fail(Violation(0, 0, (i,), (("gamma", self.g.gamma),), f"y_{i}·w*·x~_{i} = {self.g.gamma} <= 0"))
+            # The first sample in the data's order that w* does not separate, with its margin and γ.
+            i = int(np.flatnonzero(self.margins <= 0)[0])
+            margin = Fraction(int(self.margins[i]), self.L * self.M)
+            self.separates.fail(Violation(0, 0, (i,), (("gamma", self.g.gamma), ("margin", margin)),
+                                          f"y_{i}·w*·x~_{i} = {margin} <= 0"))
         else:
             self.bounds = tuple(note_bounds(self.g))
             self.own = next(b for b in self.bounds if b.convention == conv.name)
 
     def _take_claims(self, claims: Sequence[Claim] | None) -> None:
-        """The claims to evaluate (those needing w* skipped without a usable one), compiled once."""
+        """The claims to evaluate, compiled once: those about w* skipped without one, and those about
+        its margin γ (or the bound built on it) skipped when it does not separate."""
         usable = self.g is not None and self.g.separates
         chosen = list(claims) if claims is not None else claims_for(self.conv.name, self.mode)
         self.claims: list[tuple[Claim, InvariantResult]] = []
         for claim in chosen:
             result = InvariantResult(claim.name, claim.text, claim.source)
-            if claim.needs_separator and not usable:
-                result.holds = None
-                result.skipped = "the separator does not separate" if self.g is not None else self.separates.skipped
+            if claim.needs_separator and self.g is None:
+                result.holds, result.skipped = None, self.separates.skipped
+            elif claim.needs_separator and not usable and _SEPARATION & set(claim.uses):
+                result.holds, result.skipped = None, "the separator does not separate"
             self.claims.append((claim, result))
         for claim, _ in self.claims:
             try:
@@ -191,7 +198,6 @@ class Checker:
         self.active = [(c, r) for c, r in self.claims if r.skipped is None]
         self.slacks = compile_slacks([c for c, _ in self.active])
         assert QUANTITIES == _OBSERVED_ORDER, "observe() passes the quantities in a stale order"
-        self.usable = usable
         self.constants: dict[str, int | Fraction] = {
             "a": 1,
             "R_sq": self.matrix.max_norm_sq,
@@ -249,8 +255,7 @@ class Checker:
         self.W = W.astype(object) + step
         if self.matrix.exact.dtype != object and self.w_sq * self.matrix.max_norm_sq < INT64_EXACT_SQ:
             self.W = self.W.astype(np.int64)  # exact: |W_j| <= ‖W‖ < 2^63
-        if self.usable:
-            self.w_ws = prev_w_ws + sum(int(self.margins[j]) for j in samples)
+        self.w_ws = prev_w_ws + sum(int(self.margins[j]) for j in samples)  # margins are 0 without w*
         if delta is not None and tuple(delta) != self.units.weights(step.tolist()):
             self._fail_rule(k, epoch, samples, f"the step is {_vec(delta)}, the rule gives {_vec(self.units.weights(step.tolist()))}")
         if weights is not None and not self.units.is_weights(weights, self.W.tolist()):
@@ -306,7 +311,7 @@ class Checker:
         if self._compiled is False:
             self._compiled = None
             if self.mode == "online":
-                self._compiled = compiled_replay(self.matrix, self.tie, self.margins, self.usable,
+                self._compiled = compiled_replay(self.matrix, self.tie, self.margins,
                                                  [claim for claim, _ in self.active], self.constants)
         return self._compiled
 

@@ -67,11 +67,11 @@ class CompiledReplay:
             np.ascontiguousarray(scores), self.program, self.quantities, self.slots, (*state, self.limit), failed)
 
 
-def compiled_replay(matrix: ExactMatrix, tie: Any, margins: Any, usable: bool, claims: Sequence[Claim],
+def compiled_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Claim],
                     constants: Mapping[str, int | Fraction]) -> CompiledReplay | None:
     """What the C replay needs, or None where it cannot run (no kernel, Python integers, a claim it cannot compile).
 
-    `margins` are the scaled z_i·W*, used when the separator is `usable`;
+    `margins` are the scaled z_i·W* (zeros without a separator);
     `constants` the quantities fixed for the whole run, in the checker's units.
     """
     Z = matrix.exact
@@ -87,8 +87,6 @@ def compiled_replay(matrix: ExactMatrix, tie: Any, margins: Any, usable: bool, c
                        else 0 for name in QUANTITIES)
     if any(not -(2**127) <= v < 2**127 for v in quantities):
         return None
-    if not usable:
-        margins = np.zeros(len(tie), dtype=np.int64)
     return CompiledReplay(
         Z=np.ascontiguousarray(Z), tie=tie, norms=matrix.norms, margins=margins,
         program=program, scales=scales, quantities=quantities, slots=_SLOTS,

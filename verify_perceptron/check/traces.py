@@ -94,7 +94,7 @@ def assert_trace_verified(data: Dataset, trace: Trace, *, separator: Sequence[ob
     >>> assert_trace_verified(data, train(data), separator=[1, 1, 1])
     Traceback (most recent call last):
     ...
-    verify_perceptron.errors.InvariantViolation: y_i·w*·x~_i > 0 for every sample i (γ > 0) failed at sample 1 (y_1·w*·x~_1 = -2 <= 0): gamma was -2
+    verify_perceptron.errors.InvariantViolation: y_i·w*·x~_i > 0 for every sample i (γ > 0) failed at sample 0 (y_0·w*·x~_0 = -1 <= 0): gamma was -2, margin was -1
     """
     result = check_trace(data, trace, separator=separator)
     for r in result.violations:

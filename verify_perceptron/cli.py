@@ -47,11 +47,10 @@ EXIT_INTERNAL = 4
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that exits with code 2 and one line of error, no traceback."""
+    """argparse that exits with code 2 and one line of error, no usage block, no traceback."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
 def _data_options(command: argparse.ArgumentParser) -> None:
@@ -389,11 +388,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exit:  # --help, --version, or a usage error already reported
+        if args.command is None:
+            parser.error("a command is required: verify, bounds, check or proofs")
+    except SystemExit as exit:  # --help, --version, or a usage error already reported on one line
         return exit.code if isinstance(exit.code, int) else EXIT_USAGE
-    if args.command is None:
-        parser.print_help(sys.stderr)
-        return EXIT_USAGE
     try:
         if args.command == "proofs":
             return _proofs(args)

@@ -420,3 +420,12 @@ def test_python_dash_m_emits_parseable_json() -> None:
     report = json.loads(done.stdout)
     assert report["final_weights"] == ["-4", "3", "2"]
     assert report["verdict"] == "verified"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_fifo_as_data_or_as_trace_is_refused_at_once(tmp_path: Path, capsys) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # either open would block forever
+    assert_bad_input(*run(["verify", str(fifo)], capsys), str(fifo), "is a FIFO (named pipe), not a regular file")
+    assert_bad_input(*run(["verify", "--example", "and", "--trace", str(fifo)], capsys),
+                     f"--trace {fifo}", "is a FIFO (named pipe), not a regular file")

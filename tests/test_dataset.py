@@ -732,3 +732,22 @@ def test_from_arrays_non_finite_label_is_data_error_naming_source() -> None:
 def test_a_label_that_is_not_exactly_plus_or_minus_one_is_refused_not_truncated(labels, bad):
     with pytest.raises(DataError, match=re.escape(f"label {bad} must be -1 or +1")):
         Dataset(numerators=np.array([[1], [2]]), y=labels)
+
+
+# --- files that are not regular files ---------------------------------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+@pytest.mark.parametrize("loader", [load_csv, load_libsvm, load_numpy, load_dataset])
+def test_a_fifo_is_refused_before_it_is_opened(tmp_path, loader) -> None:
+    fifo = tmp_path / "data.csv"
+    os.mkfifo(fifo)  # opening it to read would wait for a writer forever
+    with pytest.raises(DataError, match=r"data\.csv: is a FIFO \(named pipe\), not a regular file"):
+        loader(str(fifo))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+@pytest.mark.parametrize("loader", [load_csv, load_libsvm, load_numpy, load_dataset])
+def test_a_device_is_refused_without_reading_it(loader) -> None:
+    with pytest.raises(DataError, match="/dev/zero: is a character device, not a regular file"):
+        loader("/dev/zero")

@@ -32,6 +32,7 @@ from .data.dataset import Dataset
 from .data.readers import load_dataset
 from .run.settings import MODES
 from .errors import DataError, InvalidArgument
+from .data.files import not_regular
 from .data.examples import EXAMPLES, example
 from .data.rationals import as_rational, parse_rational
 from .check.recorder import TraceRecorder
@@ -264,6 +265,9 @@ def _verify(args: argparse.Namespace) -> int:
     if args.trace is not None:
         if args.data and os.path.exists(args.trace) and os.path.samefile(args.trace, args.data):
             raise InvalidArgument(f"--trace {args.trace} is the input file; it would be overwritten")
+        kind = not_regular(args.trace)
+        if kind is not None:  # opening a FIFO would wait for a reader forever
+            raise InvalidArgument(f"--trace {args.trace}: is {kind}, not a regular file")
         try:
             sink = open(args.trace, "w", encoding="utf-8")
         except OSError as error:

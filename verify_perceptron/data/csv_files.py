@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import DataError
-from ._files import COLUMN_NUMBER, MAX_CELLS, read_text
+from .files import COLUMN_NUMBER, MAX_CELLS, read_text
 from ._labels import map_labels
 from .dataset import Dataset
 from .rationals import parse_rational

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..errors import DataError
-from ._files import MAX_CELLS, read_text
+from .files import MAX_CELLS, read_text
 from ._labels import map_labels
 from .dataset import Dataset
 from .rationals import parse_rational

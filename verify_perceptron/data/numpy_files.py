@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import DataError
-from ._files import COLUMN_NUMBER, MAX_CELLS
+from .files import COLUMN_NUMBER, MAX_CELLS, refuse_special
 from ._labels import map_labels
 from .dataset import Dataset
 
@@ -45,6 +45,7 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: str | No
     ``target``). Pickled objects are never loaded. Floats are converted
     exactly with `Fraction.from_float`.
     """
+    refuse_special(path)
     try:
         with open(path, "rb") as handle:
             magic = handle.read(6)

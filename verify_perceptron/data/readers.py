@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from ..errors import DataError
+from .files import refuse_special
 from .csv_files import load_csv
 from .dataset import Dataset
 from .libsvm_files import load_libsvm
@@ -58,6 +59,7 @@ def load_dataset(
 
 def _looks_sparse(path: str) -> bool:
     """Whether the first data line of a text file has ``index:value`` tokens after its label."""
+    refuse_special(path)  # never open a FIFO or a device to sniff it
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
             for line in handle:

@@ -3,11 +3,13 @@ cells a dataset may hold, and the spelling of a column number."""
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 
 from ..errors import DataError
 
-__all__ = ["COLUMN_NUMBER", "MAX_CELLS", "read_text"]
+__all__ = ["COLUMN_NUMBER", "MAX_CELLS", "not_regular", "read_text", "refuse_special"]
 
 #: A column number as ``--label-column`` spells it: a sign and at most nine digits, so
 #: ``int`` of it stays cheap whatever the user typed.
@@ -15,6 +17,37 @@ COLUMN_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
 
 #: Most cells (samples times features) a dataset may hold in memory.
 MAX_CELLS = 20_000_000
+
+
+def not_regular(path: str) -> str | None:
+    """What `path` is when it exists and is neither a regular file nor a directory (a FIFO, a device, a
+    socket), else None: opening such a file can block forever or never end.
+
+    Examples
+    --------
+    >>> not_regular("/dev/zero"), not_regular(__file__), not_regular("/no/such/file")
+    ('a character device', None, None)
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None  # missing or unreadable: the opener reports it
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    return "a socket" if stat.S_ISSOCK(mode) else "not a regular file"
+
+
+def refuse_special(path: str) -> None:
+    """Raise `DataError` naming `path` when it is a FIFO, a device or a socket (see `not_regular`)."""
+    kind = not_regular(path)
+    if kind is not None:
+        raise DataError(f"{path}: is {kind}, not a regular file: save the data to a file first")
 
 
 def read_text(path: str) -> str:
@@ -32,6 +65,7 @@ def read_text(path: str) -> str:
     ...     read_text(path)
     'x,label\\n'
     """
+    refuse_special(path)
     try:
         with open(path, "rb") as handle:
             data = handle.read()

@@ -341,3 +341,59 @@ def test_write_atomically_leaves_the_old_file_and_no_debris_when_it_fails(
     with pytest.raises(InvalidArgument, match="cannot be written \\(Permission denied\\)"):
         write_atomically(target, "new")
     assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["report.md"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_write_atomically_refuses_a_fifo_or_a_device_and_leaves_it_be(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(InvalidArgument, match="pipe is a FIFO \\(named pipe\\), not a regular file"):
+        write_atomically(fifo, "x")
+    assert fifo.is_fifo() and [p.name for p in tmp_path.iterdir()] == ["pipe"]
+    if os.path.exists("/dev/null"):
+        with pytest.raises(InvalidArgument, match="/dev/null is a character device, not a regular file"):
+            write_atomically("/dev/null", "x")
+
+
+def test_write_atomically_writes_through_a_link_and_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real.md"
+    real.write_text("old")
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    write_atomically(link, "new")
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_text() == "new" and sorted(p.name for p in tmp_path.iterdir()) == ["link.md", "real.md"]
+
+
+def test_a_terminated_cli_removes_the_report_it_was_writing(tmp_path: Path) -> None:
+    # SIGTERM while the report is written: the process ends through its exception path, and the
+    # temporary file goes with it. A slow write is simulated by a sitecustomize that sleeps in fsync.
+    import signal
+    import subprocess
+    import time
+
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import os, pathlib, time\n"
+        "_fsync = os.fsync\n"
+        "def fsync(fd):\n"
+        "    pathlib.Path(os.environ['VP_READY']).touch()\n"
+        "    time.sleep(30)\n"
+        "os.fsync = fsync\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    ready = tmp_path / "ready"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(hook), os.environ.get("PYTHONPATH", "")]),
+           "VP_READY": str(ready)}
+    process = subprocess.Popen([sys.executable, "-c", "from verify_perceptron.cli import run; run()",
+                                "verify", "--example", "and", "--format", "json", "-o", str(out / "r.json")],
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while not ready.exists() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.02)
+    assert ready.exists(), "the report was never written"
+    assert [p.name for p in out.iterdir()] != []  # the temporary file is there while it is written
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=20) == 128 + signal.SIGTERM
+    assert list(out.iterdir()) == []

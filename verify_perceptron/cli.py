@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -422,5 +423,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    """Console-script entry point."""
+    """Console-script entry point.
+
+    SIGTERM ends the process as an exception does, so a report being written
+    removes its temporary file (SIGKILL cannot be caught: nothing can).
+    """
+    signal.signal(signal.SIGTERM, _terminated)
     sys.exit(main())
+
+
+def _terminated(signum: int, frame: object) -> None:
+    sys.exit(128 + signum)

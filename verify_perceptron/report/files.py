@@ -9,6 +9,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..data.files import not_regular
 from ..errors import InvalidArgument
 
 __all__ = ["write_atomically"]
@@ -18,6 +19,37 @@ def _same_file(a: Path, b: Path) -> bool:
     if a.exists() and b.exists():
         return os.path.samefile(a, b)
     return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _writable_target(target: Path, forbidden: Iterable[str | os.PathLike[str]]) -> Path:
+    """The regular file to replace for `target` (a link's own file), or `InvalidArgument` saying why not."""
+    for other in forbidden:
+        if _same_file(target, Path(other)):
+            raise InvalidArgument(f"output {target} is an input file ({other}); it would be overwritten")
+    if target.is_dir():
+        raise InvalidArgument(f"output {target} is a directory, not a file")
+    kind = not_regular(str(target))
+    if kind is not None:  # renaming over it would replace a device or a pipe with a plain file
+        raise InvalidArgument(f"output {target} is {kind}, not a regular file")
+    if target.is_symlink():  # write the file the link names, and keep the link
+        target = Path(os.path.realpath(target))
+    if not target.parent.is_dir():
+        raise InvalidArgument(f"output {target}: the directory {target.parent} does not exist")
+    return target
+
+
+def _new_temporary(target: Path) -> tuple[int, Path]:
+    """A new hidden file beside `target`, open for writing: ``(descriptor, path)``."""
+    try:
+        while True:
+            temporary = target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
+            try:
+                flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+                return os.open(temporary, flags, 0o666), temporary
+            except FileExistsError:
+                continue
+    except OSError as error:
+        raise InvalidArgument(f"output {target}: cannot be written ({error.strerror})") from None
 
 
 def write_atomically(
@@ -42,10 +74,14 @@ def write_atomically(
         Files that must not be overwritten (the inputs): `path` naming any of
         them, through a link or not, is refused.
 
+    A symbolic link is followed: the file it names is replaced and the link
+    stays. A FIFO, a device or a socket is refused, never replaced.
+
     Raises
     ------
     InvalidArgument
-        If `path` is one of `forbidden`, a directory, or cannot be written; nothing is changed then.
+        If `path` is one of `forbidden`, a directory, not a regular file, or cannot be written; nothing
+        is changed then.
 
     Examples
     --------
@@ -60,26 +96,9 @@ def write_atomically(
     ...
     verify_perceptron.errors.InvalidArgument: output ... is an input file (...); it would be overwritten
     """
-    target = Path(path)
-    for other in forbidden:
-        if _same_file(target, Path(other)):
-            raise InvalidArgument(f"output {target} is an input file ({other}); it would be overwritten")
-    if target.is_dir():
-        raise InvalidArgument(f"output {target} is a directory, not a file")
-    directory = target.parent
-    if not directory.is_dir():
-        raise InvalidArgument(f"output {target}: the directory {directory} does not exist")
+    target = _writable_target(Path(path), forbidden)
     payload = text.encode("utf-8") if isinstance(text, str) else bytes(text)
-    try:
-        while True:
-            temporary = directory / f".{target.name}.{secrets.token_hex(6)}.tmp"
-            try:
-                fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-                break
-            except FileExistsError:
-                continue
-    except OSError as error:
-        raise InvalidArgument(f"output {target}: cannot be written ({error.strerror})") from None
+    fd, temporary = _new_temporary(target)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)

@@ -429,3 +429,10 @@ def test_a_fifo_as_data_or_as_trace_is_refused_at_once(tmp_path: Path, capsys) -
     assert_bad_input(*run(["verify", str(fifo)], capsys), str(fifo), "is a FIFO (named pipe), not a regular file")
     assert_bad_input(*run(["verify", "--example", "and", "--trace", str(fifo)], capsys),
                      f"--trace {fifo}", "is a FIFO (named pipe), not a regular file")
+
+
+@pytest.mark.parametrize("epochs", [str(2**63), str(10**30)])
+def test_a_max_epochs_beyond_int64_runs_as_any_large_one(epochs: str, capsys) -> None:
+    # No run reaches 2^62 epochs: the compiled pass takes that as the limit instead of failing.
+    code, out, err = run(["verify", "--example", "and", "--max-epochs", epochs], capsys)
+    assert (code, err) == (0, "") and "VERIFIED" in out

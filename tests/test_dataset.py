@@ -751,3 +751,17 @@ def test_a_fifo_is_refused_before_it_is_opened(tmp_path, loader) -> None:
 def test_a_device_is_refused_without_reading_it(loader) -> None:
     with pytest.raises(DataError, match="/dev/zero: is a character device, not a regular file"):
         loader("/dev/zero")
+
+
+def test_a_numpy_file_with_no_rows_is_refused_by_name(tmp_path) -> None:
+    np.save(tmp_path / "empty.npy", np.zeros((0, 3)))
+    np.savez(tmp_path / "empty.npz", X=np.zeros((0, 2)), y=np.zeros(0))
+    with pytest.raises(DataError, match=r"empty\.npy: array 'array' has no rows \(shape \(0, 3\)\)"):
+        load_numpy(str(tmp_path / "empty.npy"))
+    with pytest.raises(DataError, match=r"empty\.npz: array 'X' has no rows \(shape \(0, 2\)\)"):
+        load_numpy(str(tmp_path / "empty.npz"))
+
+
+def test_no_samples_at_all_says_so() -> None:
+    with pytest.raises(DataError, match="<memory>: no samples"):
+        from_arrays([], [])

@@ -286,6 +286,8 @@ def from_arrays(
             raw.append(Fraction(int(v)) if isinstance(v, bool) else as_rational(v, name=f"y[{i}]"))
         except ValueError as error:
             raise DataError(f"{source}: {error}") from None
+    if not rows and not raw:
+        raise DataError(f"{source}: no samples; the perceptron needs at least one of each class")
     labels, spelling = map_labels(raw, positive=positive, source=source)
     if len(labels) != len(rows):
         raise DataError(f"{source}: {len(rows)} samples but {len(labels)} labels")

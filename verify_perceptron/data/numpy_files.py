@@ -25,6 +25,8 @@ def _exact_array(array: object, name: str, path: str) -> tuple[list[list[Fractio
     a = np.asarray(array)
     if a.dtype.kind not in "biuf":
         raise DataError(f"{path}: array {name!r} has dtype {a.dtype}; integers or floats are needed")
+    if a.ndim and a.shape[0] == 0:
+        raise DataError(f"{path}: array {name!r} has no rows (shape {a.shape}); the perceptron needs samples")
     if a.dtype.kind == "f":
         bad = ~np.isfinite(a)
         if bad.any():

@@ -61,6 +61,8 @@ CHUNK = 4096
 #: The most rows the compiled pass scans (in whole epochs) before it lets Python run.
 WORK = 2**24
 _NONE = np.zeros(0, dtype=np.int64)  # no saved weights to compare with
+#: The compiled pass counts epochs in int64; no run reaches this many, so a larger `max_epochs` is this one.
+_EPOCH_CAP = 2**62
 #: The weights' representation for each kind of product (`ExactMatrix.backend`).
 _WEIGHTS: dict[str, Any] = {"float64": np.float64, "int64": np.int64, "object": object}
 #: ‖W‖² times max‖z‖² below these keeps the float64 (or int64) product exact.
@@ -241,7 +243,7 @@ class _Run:
             self.saved = np.array(repeats.saved, dtype=np.int64) if repeats.fits_int64 else _NONE
         m, p, self.norm_sq, guarded, self.epoch, made = _kernel.online_pass(
             self.Z, self.W, self.tie, self.matrix.norms, self.mistakes, self.out_i, self.out_s, p, self.norm_sq,
-            self.fast_limit, (self.out_e, self.saved, self.epoch, made, max_epochs,
+            self.fast_limit, (self.out_e, self.saved, self.epoch, made, min(max_epochs, _EPOCH_CAP),
                               repeats.saved_epoch + repeats.power, self.per_epoch, WORK))
         if m:
             self.record_chunk(self.out_i[:m], self.out_s[:m], self.out_e[:m], start_w)

@@ -436,3 +436,12 @@ def test_a_max_epochs_beyond_int64_runs_as_any_large_one(epochs: str, capsys) ->
     # No run reaches 2^62 epochs: the compiled pass takes that as the limit instead of failing.
     code, out, err = run(["verify", "--example", "and", "--max-epochs", epochs], capsys)
     assert (code, err) == (0, "") and "VERIFIED" in out
+
+
+def test_escape_sequences_in_the_data_are_shown_not_obeyed(tmp_path: Path, capsys) -> None:
+    # Labels and names come from the file; a terminal must not act on an ESC sequence among them.
+    path = write(tmp_path, "esc.csv", "x1,x2,label\n0,0,\x1b[2Jno\n0,1,\x1b[2Jno\n1,0,\x1b[2Jno\n1,1,yes\n")
+    code, out, err = run(["verify", path, "--positive", "yes"], capsys)
+    assert code == 0 and "\x1b" not in out and "\\x1b[2Jno" in out
+    code, out, err = run(["verify", path], capsys)  # no --positive: an error line naming the labels
+    assert code == 2 and "\x1b" not in err and "\\x1b" in err

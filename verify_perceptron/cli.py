@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import sys
 import time
@@ -175,6 +176,24 @@ def _proofs_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
     proofs.add_argument("--format", choices=("text", "json", "markdown"), default="text")
 
 
+#: Control characters a terminal would act on (ESC sequences, carriage returns, C1 codes), all but \n and \t.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _write(stream: TextIO, text: str) -> None:
+    r"""Write `text` for a person: every control character but newline and tab shown escaped, never obeyed.
+
+    Labels, feature names and file names come from the data; printed raw, an
+    ESC sequence among them would drive the terminal.
+
+    Examples
+    --------
+    >>> _write(sys.stdout, "label \x1b[2Jred\r\n")
+    label \x1b[2Jred\r
+    """
+    stream.write(_CONTROL.sub(lambda m: repr(m.group())[1:-1], text))
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -309,7 +328,7 @@ def _verify(args: argparse.Namespace) -> int:
 
         write_atomically(args.output, text, forbidden=[p for p in (args.data, args.trace) if p])
     else:
-        sys.stdout.write(text)
+        _write(sys.stdout, text)
     return int(report["exit_code"])
 
 
@@ -354,13 +373,13 @@ def _bounds(args: argparse.Namespace) -> int:
                                   time_limit=args.time_limit)
     record = comparison_report(data, comparison, orders)
     if args.format == "json":
-        sys.stdout.write(render_json(record))
+        _write(sys.stdout, render_json(record))
     else:
         lines = [f"data        {data.source}: {data.n_samples} samples, {data.n_features} features", ""]
         lines += comparison_lines(record)
         if record["orders"] is not None:
             lines += [""] + orders_lines(record["orders"])
-        sys.stdout.write("\n".join(lines) + "\n")
+        _write(sys.stdout, "\n".join(lines) + "\n")
     if any(e.converged and e.n_updates > e.value for e in comparison.entries):
         return 1
     return 0 if comparison.separability.separable is not None else 3
@@ -374,14 +393,14 @@ def _check(args: argparse.Namespace) -> int:
         seed=args.seed, eta=args.eta, rounding_stress=args.rounding_stress,
         detects_nonseparable=args.detects_nonseparable, max_epochs=args.max_epochs,
     )
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    _write(sys.stdout, text if text.endswith("\n") else text + "\n")
     return code
 
 
 def _proofs(args: argparse.Namespace) -> int:
     from . import proofs  # SymPy loads here, never on the verify path
 
-    sys.stdout.write(proofs.render_proofs(args.note, args.format))
+    _write(sys.stdout, proofs.render_proofs(args.note, args.format))
     records = proofs.proof_data(args.note)
     undecided = any(step["status"] == "undecided" for note in records for step in note["steps"])
     unshown = any(not erratum["failures"] for note in records for erratum in note["errata"])
@@ -404,21 +423,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(args)
         return _bounds(args) if args.command == "bounds" else _verify(args)
     except (DataError, InvalidArgument) as error:
-        sys.stderr.write(f"verify-perceptron: error: {error}\n")
+        _write(sys.stderr, f"verify-perceptron: error: {error}\n")
         return EXIT_USAGE
     except ImportError as error:  # an optional extra (plots: matplotlib) is not installed
-        sys.stderr.write(f"verify-perceptron: error: {error}\n")
+        _write(sys.stderr, f"verify-perceptron: error: {error}\n")
         return EXIT_USAGE
     except MemoryError:
-        sys.stderr.write("verify-perceptron: error: out of memory; the data or the run is too large\n")
+        _write(sys.stderr, "verify-perceptron: error: out of memory; the data or the run is too large\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
-        sys.stderr.write("verify-perceptron: interrupted\n")
+        _write(sys.stderr, "verify-perceptron: interrupted\n")
         return 130
     except BrokenPipeError:
         return 0
     except Exception as error:  # a bug: say so in one line, never a traceback
-        sys.stderr.write(f"verify-perceptron: internal error: {type(error).__name__}: {error} (please report this)\n")
+        _write(sys.stderr, f"verify-perceptron: internal error: {type(error).__name__}: {error} (please report this)\n")
         return EXIT_INTERNAL
 
 

@@ -445,3 +445,7 @@ def test_escape_sequences_in_the_data_are_shown_not_obeyed(tmp_path: Path, capsy
     assert code == 0 and "\x1b" not in out and "\\x1b[2Jno" in out
     code, out, err = run(["verify", path], capsys)  # no --positive: an error line naming the labels
     assert code == 2 and "\x1b" not in err and "\\x1b" in err
+
+
+def test_an_empty_convention_name_is_refused_not_read_as_the_default(capsys) -> None:
+    assert_bad_input(*run(["verify", "--example", "and", "--convention", ""], capsys), "convention=''")

@@ -765,3 +765,20 @@ def test_a_numpy_file_with_no_rows_is_refused_by_name(tmp_path) -> None:
 def test_no_samples_at_all_says_so() -> None:
     with pytest.raises(DataError, match="<memory>: no samples"):
         from_arrays([], [])
+
+
+def test_numerators_are_integers_exactly_or_refused() -> None:
+    # uint64 beyond int64 would wrap to -1; an object 1.5 would truncate to 1; "1" would be read.
+    big = Dataset(numerators=np.array([[2**64 - 1], [1]], dtype=np.uint64), denominator=1, y=[1, -1])
+    assert big.X[0][0] == 2**64 - 1
+    for bad in ([[1.5], [1]], [["1"], [2]], [[True], [1]]):
+        with pytest.raises(DataError, match=r"numerators\[0, 0\] = .* is not an integer"):
+            Dataset(numerators=np.array(bad, dtype=object), denominator=1, y=[1, -1])
+
+
+def test_load_csv_takes_a_label_column_number_as_an_int(tmp_path) -> None:
+    path = tmp_path / "d.csv"
+    path.write_text("label,x\n1,0\n-1,1\n")
+    assert load_csv(str(path), label_column=1).y == (1, -1)
+    with pytest.raises(DataError, match="label_column=1.5 must be a column name or a 1-based number"):
+        load_csv(str(path), label_column=1.5)  # type: ignore[arg-type]

@@ -360,3 +360,25 @@ def test_reordered_data_changes_the_run_but_not_its_validity():
     assert trace.converged
     b, v = CONVENTIONS["classic"].to_canonical(trace.final_weights)
     assert all(y * (sum((p * q for p, q in zip(v, x)), F(0)) + b) > 0 for x, y in zip(data.X, data.y))
+
+
+@pytest.mark.parametrize("time_limit", [-1, 0, float("nan"), float("-inf"), float("inf"), True, "5"])
+def test_a_time_limit_that_is_no_positive_finite_number_is_refused_by_every_engine(time_limit: object) -> None:
+    from verify_perceptron.pipeline import verify_run
+    from verify_perceptron.run.fast import run
+
+    for engine in (train, run, verify_run):
+        with pytest.raises(InvalidArgument, match=f"time_limit={time_limit!r:.4}"):
+            engine(example("and"), time_limit=time_limit)
+
+
+@pytest.mark.parametrize("data", [None, [[0, 1]], "and.csv"])
+def test_data_that_is_no_dataset_is_named_not_an_attribute_error(data: object) -> None:
+    from verify_perceptron.check.traces import check_trace
+    from verify_perceptron.run.fast import run
+
+    for engine in (train, run):
+        with pytest.raises(InvalidArgument, match="is not a Dataset"):
+            engine(data)
+    with pytest.raises(InvalidArgument, match="trace=None of type NoneType is not a Trace"):
+        check_trace(example("and"), None)  # type: ignore[arg-type]

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from verify_perceptron.data import rationals
 from verify_perceptron.data.rationals import MAX_DIGITS, MAX_EXPONENT, as_rational, format_rational, parse_rational
+from verify_perceptron.errors import InvalidArgument
 
 # --- accepted literals ---------------------------------------------------------------------------
 
@@ -329,7 +330,7 @@ def test_as_rational_converts_numpy_scalars_exactly() -> None:
     assert as_rational(np.float32(0.1)) == Fraction(*np.float32(0.1).as_integer_ratio())
 
 
-@pytest.mark.parametrize("value", [None, object(), 1 + 2j, [1], Decimal("0.1")])
+@pytest.mark.parametrize("value", [None, object(), 1 + 2j, [1]])  # (a Decimal is exact: accepted)
 def test_as_rational_rejects_other_types_naming_the_type(value: object) -> None:
     with pytest.raises(ValueError) as info:
         as_rational(value, name="x")
@@ -341,3 +342,19 @@ def test_as_rational_converts_numpy_longdouble_exactly() -> None:
     if value == np.float64(1 / 3):  # long double is plain double on this platform: nothing to lose
         pytest.skip("np.longdouble has no extra precision here")
     assert as_rational(value) == Fraction(*value.as_integer_ratio())
+
+
+def test_a_decimal_is_exact_and_a_non_finite_one_is_refused() -> None:
+    from decimal import Decimal
+
+    assert as_rational(Decimal("0.1")) == fractions.Fraction(1, 10)
+    assert as_rational(Decimal("-3.25E-2")) == fractions.Fraction(-13, 400)
+    for bad in (Decimal("NaN"), Decimal("Infinity")):
+        with pytest.raises(ValueError, match="is not a finite number"):
+            as_rational(bad, name="eta")
+
+
+@pytest.mark.parametrize("text", [None, 3, b"1/2"])
+def test_parse_rational_names_what_is_not_text(text: object) -> None:
+    with pytest.raises(InvalidArgument, match=f"text={text!r:.8} of type {type(text).__name__} is not a str"):
+        parse_rational(text)  # type: ignore[arg-type]

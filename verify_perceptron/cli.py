@@ -273,7 +273,9 @@ def _load(args: argparse.Namespace) -> Dataset:
 
 def _verify(args: argparse.Namespace) -> int:
     data = _load(args)
-    convention = get_convention(args.convention or data.default_convention or "classic")
+    # (an explicit --convention '' is a name like any other: get_convention refuses it)
+    convention = get_convention(args.convention if args.convention is not None
+                                else data.default_convention or "classic")
     separator = None if args.separator is None else _parse_separator(args.separator)
     if separator is not None and len(separator) != data.n_features + 1:
         raise InvalidArgument(

@@ -24,7 +24,7 @@ from .data.trace import Trace
 from .errors import InvalidArgument
 from .notes.conventions import Convention
 from .run import fast, reference
-from .run.settings import check_settings
+from .run.settings import check_data, check_settings, check_time_limit
 
 __all__ = ["ENGINES", "MIN_REPLAY_BYTES", "verify_run"]
 
@@ -134,6 +134,7 @@ def verify_run(
     if engine_name not in ENGINES:
         raise InvalidArgument(f"engine={engine_name!r} must be one of {', '.join(ENGINES)}")
     conv, rate = check_settings(convention, eta, mode, max_epochs)
+    data, time_limit = check_data(data), check_time_limit(time_limit)
     if engine_name == "reference":
         trace = reference.train(data, conv, eta=rate, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
                              progress=None if progress is None else (lambda e, n: progress(e, n, "")))

@@ -53,6 +53,9 @@ def check_trace(
     >>> result.holds, [r.n_checked for r in result.invariants][:3]
     (True, [18, 4, 4])
     """
+    for name, value, kind in (("data", data, Dataset), ("trace", trace, Trace)):
+        if not isinstance(value, kind):
+            raise InvalidArgument(f"{name}={value!r:.60} of type {type(value).__name__} is not a {kind.__name__}")
     if trace.updates_truncated:
         raise InvalidArgument(
             f"the trace keeps {len(trace.updates)} of its {trace.n_updates} updates; "

@@ -39,6 +39,10 @@ def load_csv(path: str, *, label_column: str | None = None, positive: str | None
         On a ragged row, a cell that is not a finite rational literal, an
         empty file, one class only or more than two label values.
     """
+    if label_column is not None and not isinstance(label_column, str):
+        if isinstance(label_column, bool) or not isinstance(label_column, int):
+            raise DataError(f"{path}: label_column={label_column!r} must be a column name or a 1-based number")
+        label_column = str(label_column)  # a 1-based number, as --label-column spells it
     text = read_text(path)
     # Comment lines go before the CSV parser sees them (a quote in a comment must not swallow
     # the rows after it); an empty line keeps the line numbers right.

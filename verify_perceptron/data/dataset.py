@@ -234,7 +234,12 @@ def _lowest_terms(numerators: Any, denominator: int, source: str) -> tuple[Any, 
     if isinstance(denominator, bool) or int(denominator) != denominator or denominator < 1:
         raise DataError(f"{source}: denominator={denominator!r} must be a positive integer")
     denominator = int(denominator)
+    if array.dtype.kind == "u" and array.size and int(array.max()) > np.iinfo(np.int64).max:
+        array = array.astype(object)  # as int64, 2^64 - 1 would wrap to -1
     if array.dtype.kind == "O":
+        for index, v in np.ndenumerate(array):  # int() would truncate 1.5 and read "1"
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise DataError(f"{source}: numerators{list(index)} = {v!r} is not an integer")
         common = denominator
         for v in array.flat:
             common = math.gcd(common, int(v))

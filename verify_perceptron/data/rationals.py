@@ -9,7 +9,10 @@ arithmetic is done, so a hostile file costs a parse, not a hang.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from fractions import Fraction
+
+from ..errors import InvalidArgument
 
 __all__ = ["MAX_DIGITS", "MAX_EXPONENT", "parse_rational", "format_rational", "as_rational", "shown"]
 
@@ -68,6 +71,8 @@ def parse_rational(text: str) -> Fraction:
     ...
     ValueError: '1e999999' has exponent 999999; at most 1000 is accepted
     """
+    if not isinstance(text, str):
+        raise InvalidArgument(f"text={text!r} of type {type(text).__name__} is not a str")
     s = text.strip()
     if not s:
         raise ValueError("empty cell: a number is required")
@@ -118,6 +123,8 @@ def as_rational(value: object, *, name: str = "value") -> Fraction:
     Fraction(3, 7)
     >>> as_rational(0.5)
     Fraction(1, 2)
+    >>> as_rational(Decimal("0.1"))
+    Fraction(1, 10)
     >>> as_rational(float("nan"), name="eta")
     Traceback (most recent call last):
     ...
@@ -138,6 +145,10 @@ def as_rational(value: object, *, name: str = "value") -> Fraction:
         if value != value or value in (float("inf"), float("-inf")):
             raise ValueError(f"{name}={value!r} is not a finite number")
         return Fraction.from_float(value)
+    if isinstance(value, Decimal):  # a decimal is exact: Decimal("0.1") is 1/10
+        if not value.is_finite():
+            raise ValueError(f"{name}={value!r} is not a finite number")
+        return Fraction(value)
     try:
         numerator, denominator = value.numerator, value.denominator  # type: ignore[attr-defined]
     except AttributeError:

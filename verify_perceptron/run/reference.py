@@ -15,7 +15,7 @@ from ..data.dataset import Dataset
 from ..data.trace import Trace, Update
 from ..notes.conventions import Convention, dot
 from .cycles import CycleWatch
-from .settings import check_settings
+from .settings import check_data, check_settings, check_time_limit
 
 __all__ = ["train"]
 
@@ -59,14 +59,13 @@ def train(
 
     Examples
     --------
-    Note 000's AND example ends at [-4, 3, 2]:
-
     >>> from verify_perceptron.data.examples import example
-    >>> trace = train(example("and"), "classic")
+    >>> trace = train(example("and"), "classic")  # note 000's AND example ends at [-4, 3, 2]
     >>> [int(w) for w in trace.final_weights], trace.converged
     ([-4, 3, 2], True)
     """
     conv, rate = check_settings(convention, eta, mode, max_epochs)
+    data, time_limit = check_data(data), check_time_limit(time_limit)
     samples = [conv.augment(x) for x in data.X]
     w: Vector = tuple(Fraction(0) for _ in samples[0])  # all five notes start from w = 0
     updates: list[Update] = []

@@ -782,3 +782,67 @@ def test_load_csv_takes_a_label_column_number_as_an_int(tmp_path) -> None:
     assert load_csv(str(path), label_column=1).y == (1, -1)
     with pytest.raises(DataError, match="label_column=1.5 must be a column name or a 1-based number"):
         load_csv(str(path), label_column=1.5)  # type: ignore[arg-type]
+
+
+# --- messages that point at the right place (issue 14) ----------------------------------------------
+
+
+def _message_of(loader, path) -> str:
+    with pytest.raises(DataError) as info:
+        loader(str(path))
+    return str(info.value)
+
+
+def test_an_unclosed_quote_is_reported_where_it_opens(tmp_path) -> None:
+    path = tmp_path / "q.csv"
+    path.write_text('a,b,label\n1,"2,1\n3,4,-1\n5,6,1\n')
+    assert _message_of(load_csv, path) == (f"{path}:2: ragged row: 2 cells, expected 3 "
+                                           "(a quote opened on this line runs to line 4)")
+
+
+def test_an_empty_label_is_reported_at_its_own_line(tmp_path) -> None:
+    path = tmp_path / "e.csv"
+    path.write_text("a,b,label\n1,2,1\n3,4,\n5,6,-1\n")
+    assert _message_of(load_csv, path) == f"{path}:3: empty label; every sample needs one"
+
+
+def test_a_libsvm_line_without_a_label_is_reported_at_that_line(tmp_path) -> None:
+    path = tmp_path / "n.svm"
+    path.write_text("1 1:2\n2:3\n-1 1:1\n")
+    assert _message_of(load_libsvm, path) == f"{path}:2: no label: the line starts with the feature '2:3'"
+
+
+def test_a_label_is_shown_as_the_file_spells_it_with_its_line(tmp_path) -> None:
+    path = tmp_path / "h.csv"
+    path.write_text("a,label\n1,0.5\n2,1\n")
+    message = _message_of(load_csv, path)
+    assert message.startswith(f"{path}:2: labels '0.5', '1' are neither") and "1/2" not in message
+
+
+def test_leading_zeros_do_not_make_a_libsvm_index_large(tmp_path) -> None:
+    path = tmp_path / "z.svm"
+    path.write_text("1 0000000001:1\n-1 1:2\n")
+    assert load_libsvm(str(path)).X == ((1,), (2,))
+
+
+def test_a_truncated_npy_is_called_unreadable_not_python_objects(tmp_path) -> None:
+    np.save(tmp_path / "t.npy", np.ones((100, 3)))
+    whole = (tmp_path / "t.npy").read_bytes()
+    (tmp_path / "t.npy").write_bytes(whole[:200])
+    message = _message_of(load_numpy, tmp_path / "t.npy")
+    assert message.startswith(f"{tmp_path / 't.npy'}: not a readable NumPy file") and "objects" not in message
+
+
+def test_an_array_header_declaring_too_many_cells_is_refused_before_any_allocation(tmp_path) -> None:
+    import io
+    import zipfile
+
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (10**11, 3)})
+    (tmp_path / "huge.npy").write_bytes(header.getvalue() + b"\0" * 64)  # 2.4 TB declared, 128 bytes on disk
+    assert _message_of(load_numpy, tmp_path / "huge.npy") == (
+        f"{tmp_path / 'huge.npy'}: declares shape (100000000000, 3), more than the limit of 20000000 cells")
+    with zipfile.ZipFile(tmp_path / "bomb.npz", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("X.npy", header.getvalue() + b"\0" * 1000)
+        archive.writestr("y.npy", header.getvalue())
+    assert "array 'X' declares shape (100000000000, 3)" in _message_of(load_numpy, tmp_path / "bomb.npz")

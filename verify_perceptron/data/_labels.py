@@ -37,15 +37,23 @@ def map_labels(
     >>> map_labels(["cat", "dog"], positive="dog", source="t")
     ((-1, 1), ('cat', 'dog'))
     """
+    def where(at: int) -> str:
+        return f"{source}:{lines[at]}" if lines else f"{source}: sample {at}"
+
     # Work on the distinct spellings (usually two), then map every sample through a dict.
     key_of = {raw: label_key(raw) for raw in dict.fromkeys(raw_labels)}
+    if "" in key_of.values():
+        at = next(i for i, raw in enumerate(raw_labels) if key_of[raw] == "")
+        raise DataError(f"{where(at)}: empty label; every sample needs one")
+    # Each distinct value as the file first spells it: 0.5 is shown as '0.5', not as 1/2.
+    spelled = {key: str(raw) for raw, key in reversed(key_of.items())}
     distinct = list(dict.fromkeys(key_of.values()))
-    shown = ", ".join(_shown(str(k)) for k in distinct[:5]) + (", ..." if len(distinct) > 5 else "")
+    shown = ", ".join(_shown(spelled[k]) for k in distinct[:5]) + (", ..." if len(distinct) > 5 else "")
     if len(distinct) > 2:
         third = distinct[2]
         at = next(i for i, raw in enumerate(raw_labels) if key_of[raw] == third)
-        where = f"{source}:{lines[at]}" if lines else f"{source}: sample {at}"
-        raise DataError(f"{where}: label {_shown(str(third))} is a third label value ({shown}); exactly two are needed")
+        raise DataError(f"{where(at)}: label {_shown(spelled[third])} is a third label value ({shown}); "
+                        "exactly two are needed")
     if positive is not None:
         pos_key = label_key(positive)
         if pos_key not in distinct:
@@ -62,6 +70,9 @@ def map_labels(
     elif set(distinct) == {Fraction(0), Fraction(1)}:
         value_of, spelling = {k: 1 if k == 1 else -1 for k in distinct}, ("0", "1")
     else:
-        raise DataError(f"{source}: labels {shown} are neither {{-1, +1}} nor {{0, 1}}; name the positive one with --positive")
+        odd = next(k for k in distinct if k not in (Fraction(-1), Fraction(0), Fraction(1)))
+        at = next(i for i, raw in enumerate(raw_labels) if key_of[raw] == odd)
+        raise DataError(f"{where(at)}: labels {shown} are neither {{-1, +1}} nor {{0, 1}}; "
+                        "name the positive one with --positive")
     label_of = {raw: value_of[key] for raw, key in key_of.items()}
     return tuple(map(label_of.__getitem__, raw_labels)), spelling

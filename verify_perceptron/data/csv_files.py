@@ -97,16 +97,20 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: str |
     csv.field_size_limit(2**31 - 1)  # a huge cell is the number parser's to refuse, by name
     reader = csv.reader(io.StringIO(text))
     rows: list[tuple[int, list[str]]] = []
+    ends: dict[int, int] = {}  # a record's first line -> its last, where a quoted cell spans lines
     while True:
+        start = reader.line_num + 1  # errors name the line a record starts on, not where it ends
         try:
             row = next(reader)
         except StopIteration:
             break
         except csv.Error as error:
-            raise DataError(f"{path}:{reader.line_num}: not valid CSV ({error})") from None
+            raise DataError(f"{path}:{start}: not valid CSV ({error})") from None
         if not row or all(not c.strip() for c in row):  # blank (comment lines were blanked above)
             continue
-        rows.append((reader.line_num, row))
+        rows.append((start, row))
+        if reader.line_num > start:
+            ends[start] = reader.line_num
     if not rows:
         raise DataError(f"{path}: empty file: no data rows")
     first = rows[0][1]
@@ -128,7 +132,8 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: str |
     lines: list[int] = []
     for line, row in rows:
         if len(row) != width:
-            raise DataError(f"{path}:{line}: ragged row: {len(row)} cells, expected {width}")
+            spans = f" (a quote opened on this line runs to line {ends[line]})" if line in ends else ""
+            raise DataError(f"{path}:{line}: ragged row: {len(row)} cells, expected {width}{spans}")
         features = []
         for j, cell in enumerate(row):
             if j == target:

@@ -34,6 +34,8 @@ def load_libsvm(path: str, *, positive: str | None = None, n_features: int | Non
         if not content:
             continue
         label, *tokens = content.split()
+        if ":" in label:  # the line starts with a feature: its label is missing
+            raise DataError(f"{path}:{line_no}: no label: the line starts with the feature {label!r}")
         row: dict[int, Fraction] = {}
         for token in tokens:
             index_text, sep, value_text = token.partition(":")
@@ -41,7 +43,8 @@ def load_libsvm(path: str, *, positive: str | None = None, n_features: int | Non
                 continue
             if not sep or not (index_text.isascii() and index_text.isdigit()):
                 raise DataError(f"{path}:{line_no}: {token!r} is not index:value")
-            index = int(index_text) if len(index_text) <= 9 else MAX_FEATURES + 1
+            digits = index_text.lstrip("0") or "0"  # leading zeros are no size: 0000000001 is 1
+            index = int(digits) if len(digits) <= 9 else MAX_FEATURES + 1
             if index < 1:
                 raise DataError(f"{path}:{line_no}: index {index_text} in {token!r}; indices start at 1")
             if index > MAX_FEATURES:

@@ -3,8 +3,10 @@ through `Fraction.from_float`, pickled objects never."""
 
 from __future__ import annotations
 
+import math
 import zipfile
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -39,6 +41,37 @@ def _exact_array(array: object, name: str, path: str) -> tuple[list[list[Fractio
     return rows, False
 
 
+def _declared_shape(handle: Any) -> tuple[int, ...] | None:
+    """The shape a ``.npy`` stream's header declares, read without reading the data; None if unreadable."""
+    try:
+        version = np.lib.format.read_magic(handle)
+        read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, _, _ = read(handle)
+    except (ValueError, OSError, EOFError, SyntaxError):
+        return None  # np.load will say what is wrong with it
+    return tuple(int(n) for n in shape)
+
+
+def _refuse_declared_size(path: str, is_npz: bool) -> None:
+    """Refuse, naming the file, any array whose header declares more than `MAX_CELLS` values (a lie or not),
+    before anything is read, allocated or decompressed."""
+    def check(shape: tuple[int, ...] | None, name: str) -> None:
+        if shape is not None and math.prod(shape) > MAX_CELLS:
+            raise DataError(f"{path}: {name}declares shape {shape}, more than the limit of {MAX_CELLS} cells")
+
+    try:
+        if not is_npz:
+            with open(path, "rb") as handle:
+                check(_declared_shape(handle), "")
+            return
+        with zipfile.ZipFile(path) as archive:
+            for member in archive.namelist():
+                with archive.open(member) as handle:
+                    check(_declared_shape(handle), f"array {member.removesuffix('.npy')!r} ")
+    except (OSError, zipfile.BadZipFile):
+        return  # np.load will say what is wrong with it
+
+
 def load_numpy(path: str, *, label_column: str | None = None, positive: str | None = None) -> Dataset:
     """Read ``.npy`` (a 2-D array, labels in the last column or `label_column`) or ``.npz``.
 
@@ -57,12 +90,15 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: str | No
         raise DataError(f"{path}: cannot be read ({error.strerror})") from None
     if magic != b"\x93NUMPY" and not magic.startswith(b"PK"):
         raise DataError(f"{path}: not a NumPy file (no .npy or .npz header)")
+    _refuse_declared_size(path, is_npz=magic.startswith(b"PK"))
     try:
         loaded = np.load(path, allow_pickle=False)
     except FileNotFoundError:
         raise DataError(f"{path}: no such file") from None
-    except ValueError:
-        raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only") from None
+    except ValueError as error:
+        if "allow_pickle" in str(error):
+            raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only") from None
+        raise DataError(f"{path}: not a readable NumPy file ({error})") from None
     except (OSError, EOFError, zipfile.BadZipFile) as error:
         raise DataError(f"{path}: not a readable NumPy file ({error})") from None
     if isinstance(loaded, np.lib.npyio.NpzFile):

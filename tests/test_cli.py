@@ -449,3 +449,16 @@ def test_escape_sequences_in_the_data_are_shown_not_obeyed(tmp_path: Path, capsy
 
 def test_an_empty_convention_name_is_refused_not_read_as_the_default(capsys) -> None:
     assert_bad_input(*run(["verify", "--example", "and", "--convention", ""], capsys), "convention=''")
+
+
+@pytest.mark.skipif(sys.platform == "win32" or sys.getfilesystemencoding() != "utf-8",
+                    reason="POSIX file names are bytes; this needs a UTF-8 file system encoding")
+def test_a_file_name_that_is_not_utf8_is_shown_escaped_under_a_strict_utf8_stdout(tmp_path: Path) -> None:
+    import subprocess
+
+    name = os.fsdecode(b"ok\xff.csv")  # a lone surrogate in Python
+    (tmp_path / name).write_text("a,label\n0,-1\n1,1\n")
+    done = subprocess.run([sys.executable, "-m", "verify_perceptron", "verify", name], cwd=tmp_path,
+                          capture_output=True, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode("utf-8").startswith("data        ok\\udcff.csv: 2 samples")

@@ -184,14 +184,17 @@ def _write(stream: TextIO, text: str) -> None:
     r"""Write `text` for a person: every control character but newline and tab shown escaped, never obeyed.
 
     Labels, feature names and file names come from the data; printed raw, an
-    ESC sequence among them would drive the terminal.
+    ESC sequence among them would drive the terminal. A file name's bytes that
+    are not UTF-8 are shown escaped too (``\udcff``).
 
     Examples
     --------
     >>> _write(sys.stdout, "label \x1b[2Jred\r\n")
     label \x1b[2Jred\r
     """
-    stream.write(_CONTROL.sub(lambda m: repr(m.group())[1:-1], text))
+    shown = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    # A file name that is not valid UTF-8 reaches Python as lone surrogates, which no stream can encode.
+    stream.write(shown.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 def _positive_int(text: str) -> int:

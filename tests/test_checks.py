@@ -279,6 +279,9 @@ MUTATION_CASES = {
     "quadratic-lower-bound": ("or", "hard-limiter", "online", None),
     "upper-bound-sum": ("lopsided", "sum-norm", "online", None),
     "angle": ("lopsided", "sum-norm", "online", [2, -1]),
+    "upper-bound-sum-batch": ("wide", "classic", "batch", None),
+    "upper-bound-per-sample-batch": ("wide", "classic", "batch", None),
+    "mistake-bound-sum-batch": ("wide", "classic", "batch", [0, 1]),
 }
 
 
@@ -340,6 +343,55 @@ def test_every_claim_is_checked_on_some_example_run():
                 assert result.holds, (name, convention, mode)
                 checked |= {r.name for r in result.invariants if r.n_checked > 0 and r.holds is True}
     assert {c.name for c in CLAIMS} <= checked
+
+
+NOTE_003_BATCH = ("upper-bound-sum-batch", "upper-bound-per-sample-batch", "mistake-bound-sum-batch")
+
+
+@pytest.mark.parametrize("convention", list(CONVENTIONS))
+def test_note_003_batch_claims_are_checked_for_every_convention(convention):
+    # Derived here for any step a: each is a theorem of every convention's batch mode, none of online mode.
+    assert set(NOTE_003_BATCH) <= {c.name for c in claims_for(convention, "batch")}
+    assert not set(NOTE_003_BATCH) & {c.name for c in claims_for(convention, "online")}
+    for name in ("and", "or", "modified-or"):
+        data = example(name)
+        trace = train(data, convention, mode="batch")
+        result = check_trace(data, trace)
+        for claim in NOTE_003_BATCH:
+            found = result_named(result, claim)
+            assert found.holds is True and found.n_checked == trace.n_updates, (name, claim)
+
+
+def test_a_batch_of_samples_that_are_no_mistakes_breaks_note_003s_batch_claims():
+    # WIDE, classic, batch: one update w = (0, 4) (both samples, N = 2, β = 10). A forged second
+    # batch adds both samples again although both score 8·y > 0: w = (0, 8), ‖w‖² = 64 > a²Nβ = 40,
+    # > a²·n_max·Σ N_μ‖x~_μ‖² = 2·20 = 40, and Nγ² = 4·4 > β‖w*‖² = 10 with w* = (0, 1).
+    trace = train(WIDE, "classic", mode="batch")
+    assert [u.samples for u in trace.updates] == [(0, 1)] and trace.final_weights == vec(0, 4)
+    forged = Update(2, 2, (0, 1), (F(-8), F(8)), vec(0, 4), vec(0, 8))
+    bad = dataclasses.replace(trace, updates=(*trace.updates, forged), final_weights=vec(0, 8))
+    result = check_trace(WIDE, bad, separator=[0, 1])
+    assert result_named(result, "update-rule").holds is False
+    expected = {"upper-bound-sum-batch": {"w_sq": 64, "a": 1, "N": 4, "beta": 10},
+                "upper-bound-per-sample-batch": {"w_sq": 64, "a": 1, "n_max": 2, "sum_N_xsq": 20},
+                "mistake-bound-sum-batch": {"N": 4, "gamma": 2, "beta": 10, "ws_sq": 1}}
+    for name, values in expected.items():
+        failed = result_named(result, name)
+        assert failed.holds is False and failed.first_violation.k == 2, name
+        assert dict(failed.first_violation.values) == values
+    genuine = check_trace(WIDE, trace, separator=[0, 1])
+    assert all(result_named(genuine, name).holds is True for name in expected)
+
+
+def test_note_003s_per_sample_form_fails_in_batch_mode_and_holds_with_n_max():
+    # Why the batch form carries n_max: from w = 0 both samples of WIDE are mistakes, and
+    # ‖(0, 4)‖² = 16 > a²·Σ_μ N_μ‖x~_μ‖² = 10 (the online claim), <= a²·n_max·10 = 20.
+    trace = train(WIDE, "classic", mode="batch")
+    online_form = dataclasses.replace(CLAIM["upper-bound-per-sample"], modes=("online", "batch"))
+    failed = result_named(check_trace(WIDE, trace, claims=[online_form]), "upper-bound-per-sample")
+    assert failed.holds is False and dict(failed.first_violation.values) == {"w_sq": 16, "a": 1, "sum_N_xsq": 10}
+    batch_form = result_named(check_trace(WIDE, trace), "upper-bound-per-sample-batch")
+    assert batch_form.holds is True and batch_form.min_slack == 4
 
 
 # ------------------------------------------------------------------------------------------------

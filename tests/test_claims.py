@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify_perceptron.notes.claims import CLAIMS, QUANTITIES, UNITS, claims_for, compile_slacks
+from verify_perceptron.notes.claims import CLAIMS, QUANTITIES, UNITS, claim_unit, claims_for, compile_slacks
 
 values = st.one_of(st.integers(-10**6, 10**6), st.builds(Fraction, st.integers(-1000, 1000), st.integers(1, 1000)))
 
@@ -46,3 +46,16 @@ def test_claims_for_picks_the_notes_own_extras_and_the_batch_forms() -> None:
     assert "quadratic-lower-bound" in {c.name for c in claims_for("hard-limiter", "batch")}
     batch = {c.name for c in claims_for("classic", "batch")}
     assert "upper-bound-batch" in batch and "upper-bound-per-sample" not in batch and "mistake-bound" not in batch
+
+
+def test_note_003s_batch_forms_hold_for_every_convention_and_say_they_are_derived_here() -> None:
+    forms = {c.name: c for c in CLAIMS if c.name in
+             ("upper-bound-sum-batch", "upper-bound-per-sample-batch", "mistake-bound-sum-batch")}
+    assert len(forms) == 3
+    for claim in forms.values():
+        assert claim.modes == ("batch",) and claim.conventions == ()
+        assert "derived here, not in the notes" in claim.source and claim.source.startswith("003")
+    # Homogeneous in the checker's units: ‖w‖² is a²/L², N·γ² and β·‖w*‖² are 1/(L²M²).
+    assert claim_unit(forms["upper-bound-sum-batch"]) == claim_unit(forms["upper-bound-per-sample-batch"]) == (2, 2, 0)
+    assert claim_unit(forms["mistake-bound-sum-batch"]) == (0, 2, 2)
+    assert forms["mistake-bound-sum-batch"].needs_separator and not forms["upper-bound-sum-batch"].needs_separator

@@ -31,6 +31,30 @@ def test_bounds_json_has_the_documented_keys_and_exact_values(capsys):
     assert {b["separator"] for b in r["bounds"]} >= {"max-margin", "final"}
 
 
+def test_bounds_json_sets_note_003s_bound_beside_each_batch_run(capsys):
+    code, r = run_json(["bounds", "--example", "and", "--format", "json"], capsys)
+    assert code == 0
+    runs = {b["convention"]: b for b in r["batch_runs"]}
+    assert (runs["classic"]["n_updates"], runs["classic"]["n_mistakes"]) == (9, 15)
+    assert (runs["hard-limiter"]["n_updates"], runs["hard-limiter"]["n_mistakes"]) == (3, 5)
+    entry = {(b["convention"], b["separator"]): b for b in r["batch_bounds"]}
+    assert entry["classic", "max-margin"] == {
+        "note": "003", "convention": "classic", "separator": "max-margin",
+        "value": "136", "n_mistakes": 15, "n_updates": 9, "converged": True, "ratio": "15/136",
+    }
+    assert {b["value"] for b in r["batch_bounds"] if b["separator"] == "max-margin"} == {"136"}
+
+
+def test_bounds_text_shows_note_003s_bound_in_batch_mode(capsys):
+    assert cli.main(["bounds", "--example", "modified-or"]) == 0
+    out = capsys.readouterr().out
+    assert "note 003's bound β·‖w‖²/γ² in batch mode, for every convention (derived here, not in the notes" in out
+    lines = out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("note 003's bound"))
+    assert lines[header + 1].split()[:3] == ["convention", "updates", "mistakes"]
+    assert lines[header + 3].split() == ["hard-limiter", "2", "4", "36", "(1/9)", "36", "(1/9)", "36", "(1/9)"]
+
+
 def test_bounds_with_a_user_separator_lists_it(capsys):
     code, r = run_json(["bounds", "--example", "and", "--separator=-4,3,2", "--format", "json"], capsys)
     assert code == 0

@@ -98,6 +98,37 @@ def test_no_run_exceeds_any_bound_and_max_margin_is_tightest(data: Dataset) -> N
         assert min(values) == result.entry(convention, "max-margin").value  # type: ignore[union-attr]
 
 
+def test_note_003_bound_stands_beside_every_conventions_batch_run() -> None:
+    # Note 003's batch mode (ε = 1): one batch update of all four patterns to (2, 2, -2); hard-limiter
+    # (score 0 is class -1, so pattern 1 is no mistake at w = 0) needs two. β/D² = 12·3/1 = 36 at (1, 1, 1).
+    data = example("modified-or")
+    result = compare_bounds(data)
+    assert [(r.convention, r.n_updates, r.n_mistakes, r.stop) for r in result.batch_runs] == [
+        ("classic", 1, 4, "converged"), ("hard-limiter", 2, 4, "converged"), ("unit-ball", 1, 4, "converged"),
+        ("sum-norm", 1, 4, "converged"), ("split-bias", 1, 4, "converged"),
+    ]
+    assert len(result.batch_entries) == len(result.batch_runs) * len(result.separators)
+    for entry in result.batch_entries:
+        assert entry.value == result.entry("sum-norm", entry.separator).value == 36  # type: ignore[union-attr]
+        assert (entry.n_mistakes, entry.ratio, entry.converged) == (4, F(1, 9), True)
+    for run in result.batch_runs:
+        trace = train(data, run.convention, mode="batch")
+        assert (run.n_updates, run.n_mistakes, run.stop) == (trace.n_updates, trace.n_mistakes, trace.stop)
+
+
+@given(datasets())
+def test_no_batch_run_exceeds_note_003s_bound_at_any_separator(data: Dataset) -> None:
+    result = compare_bounds(data, max_epochs=2000)
+    if result.separability.separable is not True:
+        assert result.batch_entries == () and result.batch_runs == ()
+        return
+    assert all(run.converged for run in result.batch_runs)
+    for entry in result.batch_entries:
+        g = next(s.geometry for s in result.separators if s.name == entry.separator)
+        assert entry.value == g.beta * g.ws_sq / g.gamma**2
+        assert entry.n_mistakes <= entry.value  # mistake-bound-sum-batch, derived here
+
+
 def test_note_004_bound_is_smallest_at_the_augmented_optimum_not_the_free_bias_svm() -> None:
     result = compare_bounds(TILTED)
     at_augmented = result.entry("split-bias", "max-margin")
@@ -164,6 +195,12 @@ def test_as_dict_has_the_issue_keys_and_is_json() -> None:
     # Note 003's incremental run ends at (1, 1, -1): b = 1, v = (1, 1), the optimum itself.
     assert [s["name"] for s in shown["separators"]] == ["max-margin", "free-bias-max-margin", "final"]
     assert shown["separators"][2]["weights"] == ["1", "1", "1"]
+    # Batch mode, added beside the online keys: note 003's bound and each convention's batch run.
+    assert shown["batch_runs"][3] == {"convention": "sum-norm", "n_updates": 1, "n_mistakes": 4, "stop": "converged"}
+    assert shown["batch_bounds"][3] == {
+        "note": "003", "convention": "sum-norm", "separator": "max-margin",
+        "value": "36", "n_mistakes": 4, "n_updates": 1, "converged": True, "ratio": "1/9",
+    }
 
 
 # --- presentation orders ---------------------------------------------------------------------------

@@ -49,7 +49,7 @@ def test_json_has_one_entry_per_proof_with_steps_and_errata() -> None:
             for failure in erratum["failures"]:
                 assert failure["status"] == "not-derivable" and failure["update"] >= 1
                 assert failure["claim_at_update"] in ("false", "undefined")
-    assert sum(len(d["errata"]) for d in data) == 11
+    assert sum(len(d["errata"]) for d in data) == 15
 
 
 def test_formats_agree_on_every_status() -> None:

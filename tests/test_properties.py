@@ -343,6 +343,28 @@ def test_checker_passes_every_true_trace(case, mode):
         assert result.geometry is not None and result.geometry.gamma > 0
 
 
+@given(case=separable(), rate=positive_rates(), hl_rate=positive_rates(at_most_one=True))
+@example(case=(AND_DATA, Fraction(-3, 2), (Fraction(1), Fraction(1))), rate=Fraction(1), hl_rate=Fraction(1))
+def test_note_003_bounds_hold_at_every_batch_update(case, rate, hl_rate):
+    # Note 003's ‖w‖² <= a²·N·β and N <= β/D² (derived here for batch mode, any convention), first
+    # recomputed from the trace alone, then as the checker's claims with the generating separator.
+    data, b, v = case
+    g = geometry(data, b, v)
+    for name in ALL:
+        eta = {"hard-limiter": hl_rate, "unit-ball": Fraction(1)}.get(name, rate)
+        trace = train(data, name, eta=eta, mode="batch")
+        a = CONVENTIONS[name].step_size(trace.rate)
+        n_mistakes = 0
+        for u in trace.updates:
+            n_mistakes += len(u.samples)
+            assert sum((w * w for w in u.weights), Fraction(0)) <= a * a * n_mistakes * g.beta, (name, u.k)
+        assert n_mistakes == trace.n_mistakes and n_mistakes * g.gamma**2 <= g.beta * g.ws_sq, name
+        result = check_trace(data, trace, separator=CONVENTIONS[name].from_canonical(b, v))
+        for claim in ("upper-bound-sum-batch", "upper-bound-per-sample-batch", "mistake-bound-sum-batch"):
+            (found,) = [r for r in result.invariants if r.name == claim]
+            assert found.holds is True and found.n_checked == trace.n_updates, (name, claim)
+
+
 @given(data=any_labels(), mode=st.sampled_from(MODES))
 def test_checker_passes_runs_that_do_not_converge(data, mode):
     for name in ALL:

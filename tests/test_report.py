@@ -105,6 +105,18 @@ def test_batch_reports_leave_online_bounds_unjudged():
     assert all(b["n_mistakes"] == 4 for b in r["bounds"])
 
 
+def test_batch_reports_check_note_003s_bound_as_an_invariant_and_say_so():
+    r = report_for("modified-or", "sum-norm", mode="batch")
+    invariants = {i["name"]: i for i in r["invariants"]}
+    # w* = (2, 2, -2), the final weights: γ = 2, ‖w*‖² = 12, β = 12, N = 4: 12·12 - 4·2² = 128.
+    assert invariants["mistake-bound-sum-batch"]["holds"] is True
+    assert invariants["mistake-bound-sum-batch"]["min_slack"] == "128"
+    assert invariants["upper-bound-sum-batch"]["min_slack"] == "36"  # a²Nβ - ‖w‖² = 48 - 12
+    text = render_text(r)
+    assert "note 003's also holds in batch mode, for every convention (derived here): mistake-bound-sum-batch" in text
+    assert "holds in batch mode" not in render_text(report_for("modified-or", "sum-norm"))
+
+
 def test_bounds_in_report_are_the_exact_note_bounds():
     r = report_for("and", separator=[-4, 3, 2])
     assert [(b["convention"], b["value"], b["value_floor"]) for b in r["bounds"]] == [

@@ -15,7 +15,10 @@ at each of these separators, all written ``(b, v1, ..., vm)``:
 
 and sets each beside the mistakes the perceptron makes under each
 note's convention (the fast engine's run, identical to the reference's) (from w = 0, in the data's order, online, rate 1; from
-w = 0 the rate does not change the mistakes). Every bound depends on the
+w = 0 the rate does not change the mistakes). Note 003's bound β·‖w‖²/γ²
+also holds in batch mode, for every convention (derived here, not in the
+notes: `verify_perceptron.proofs.batch`), so it is set beside each
+convention's batch run too (`BoundComparison.batch_entries`). Every bound depends on the
 samples only, not on their order, so `verify_perceptron.certify.orders.order_statistics` compares the same
 numbers with runs over many presentation orders.
 
@@ -29,7 +32,7 @@ which values are equal as computed, not as assumed.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -44,6 +47,8 @@ from ..data.rationals import as_rational
 from .separability import Separability
 
 __all__ = [
+    "BatchEntry",
+    "BatchRun",
     "BoundComparison",
     "BoundEntry",
     "RunCount",
@@ -60,6 +65,21 @@ class RunCount:
 
     convention: str
     n_updates: int
+    stop: str
+
+    @property
+    def converged(self) -> bool:
+        """True when the run ended with a pass without a mistake."""
+        return self.stop == "converged"
+
+
+@dataclass(frozen=True)
+class BatchRun:
+    """The run under one convention in batch mode: its updates (one per pass with a mistake) and mistakes."""
+
+    convention: str
+    n_updates: int
+    n_mistakes: int
     stop: str
 
     @property
@@ -128,6 +148,40 @@ class BoundEntry:
 
 
 @dataclass(frozen=True)
+class BatchEntry:
+    """Note 003's bound β·‖w‖²/γ² at one separator, beside one convention's batch run.
+
+    The notes prove no bound for batch mode; this one is derived here for every
+    convention (``mistake-bound-sum-batch``). ``ratio = n_mistakes / value``.
+    """
+
+    convention: str
+    separator: str
+    value: Fraction
+    n_mistakes: int
+    n_updates: int
+    converged: bool
+
+    @property
+    def ratio(self) -> Fraction:
+        """Mistakes made in batch mode over the bound."""
+        return Fraction(self.n_mistakes) / self.value
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready: exact numbers as strings."""
+        return {
+            "note": "003",
+            "convention": self.convention,
+            "separator": self.separator,
+            "value": str(self.value),
+            "n_mistakes": self.n_mistakes,
+            "n_updates": self.n_updates,
+            "converged": self.converged,
+            "ratio": str(self.ratio),
+        }
+
+
+@dataclass(frozen=True)
 class BoundComparison:
     """Every note's bound at every separator, the runs' mistakes, and what the numbers show.
 
@@ -145,6 +199,10 @@ class BoundComparison:
     findings : tuple of str
         Facts read off the exact numbers: which bounds coincide, by how much note 003's
         is larger, where each note's bound is tightest.
+    batch_runs : tuple of BatchRun
+        One batch-mode run per convention, in note order.
+    batch_entries : tuple of BatchEntry
+        Note 003's bound at each separator beside each batch run (empty without runs).
     """
 
     separability: Separability
@@ -154,6 +212,8 @@ class BoundComparison:
     separators: tuple[SeparatorUsed, ...]
     entries: tuple[BoundEntry, ...]
     findings: tuple[str, ...]
+    batch_runs: tuple[BatchRun, ...] = ()
+    batch_entries: tuple[BatchEntry, ...] = ()
 
     def entry(self, convention: str, separator: str) -> BoundEntry | None:
         """The entry for one convention and separator, if there is one."""
@@ -197,6 +257,9 @@ class BoundComparison:
             ],
             "bounds": [e.as_dict() for e in self.entries],
             "findings": list(self.findings),
+            "batch_runs": [{"convention": r.convention, "n_updates": r.n_updates, "n_mistakes": r.n_mistakes,
+                            "stop": r.stop} for r in self.batch_runs],
+            "batch_bounds": [e.as_dict() for e in self.batch_entries],
         }
 
 
@@ -306,6 +369,8 @@ def compare_bounds(
     [('max-margin', '51', 18), ('free-bias-max-margin', '51', 18), ('final', '87', 18)]
     >>> str(result.entry("sum-norm", "max-margin").value)
     '136'
+    >>> [(e.convention, str(e.value), e.n_mistakes) for e in result.batch_entries if e.separator == "max-margin"][:2]
+    [('classic', '136', 15), ('hard-limiter', '136', 5)]
     """
     deadline = deadline_after(time_limit)
     checked_user = None if user is None else _separator(data, user, "user")
@@ -346,7 +411,26 @@ def compare_bounds(
         for run in runs
     )
     findings = tuple(_findings(separators, entries))
-    return BoundComparison(separability, augmented, free, runs, tuple(separators), entries, findings)
+    batch_runs, batch_entries = _batch(data, separators, max_epochs, remaining)
+    return BoundComparison(separability, augmented, free, runs, tuple(separators), entries, findings,
+                           batch_runs, batch_entries)
+
+
+def _batch(data: Dataset, separators: Sequence[SeparatorUsed], max_epochs: int,
+           remaining: Callable[[], float | None]) -> tuple[tuple[BatchRun, ...], tuple[BatchEntry, ...]]:
+    """Each convention's batch run, and note 003's bound (which holds in batch mode) beside each, per separator."""
+    runs = tuple(
+        BatchRun(c, t.n_updates, t.n_mistakes, t.stop)
+        for c, t in ((c, fast_run(data, c, eta=1, mode="batch", max_epochs=max_epochs, time_limit=remaining(),
+                                  keep_updates=0)) for c in CONVENTIONS)
+    )
+    entries = tuple(
+        BatchEntry(run.convention, s.name, note_bound("sum-norm", s.geometry).value, run.n_mistakes, run.n_updates,
+                   run.converged)
+        for s in separators if s.skipped is None
+        for run in runs
+    )
+    return runs, entries
 
 
 # --- presentation orders ---------------------------------------------------------------------------

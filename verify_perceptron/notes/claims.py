@@ -27,9 +27,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 import functools
-import math
 from types import SimpleNamespace
 from typing import Any
+
+from ._tracers import OPS, Code, Traced, Unit, UnitValue
 
 __all__ = ["Claim", "CLAIMS", "UNITS", "QUANTITIES", "OPS", "claims_for", "claim_unit", "compile_slacks",
            "compile_program"]
@@ -147,6 +148,28 @@ CLAIMS: tuple[Claim, ...] = (
         modes=("batch",),
     ),
     Claim(
+        "upper-bound-sum-batch",
+        "‖w_k‖² <= a²·N·β",
+        "003's denominator bound, in batch mode (derived here, not in the notes: a batch of n distinct samples Y "
+        "has ‖Σ_Y y·x~‖² <= n·Σ_Y ‖x~‖² <= n·β); every convention",
+        lambda q: q.w_sq,
+        lambda q: q.a**2 * q.N * q.beta,
+        ("w_sq", "a", "N", "beta"),
+        needs_separator=False,
+        modes=("batch",),
+    ),
+    Claim(
+        "upper-bound-per-sample-batch",
+        "‖w_k‖² <= a²·n_max·Σ_μ N_μ·‖x~_μ‖²",
+        "003's a-posteriori form, in batch mode with a factor n_max (derived here, not in the notes: a batch of n "
+        "mistakes Y adds at most a²·n·Σ_Y ‖x~‖²; without n_max it fails); every convention",
+        lambda q: q.w_sq,
+        lambda q: q.a**2 * q.n_max * q.sum_N_xsq,
+        ("w_sq", "a", "n_max", "sum_N_xsq"),
+        needs_separator=False,
+        modes=("batch",),
+    ),
+    Claim(
         "cauchy-schwarz",
         "(w_k·w*)² <= ‖w_k‖²·‖w*‖²",
         "000 eq. (4), 001, 002 (cos θ <= 1), 003 (cos φ <= 1), 004",
@@ -170,6 +193,16 @@ CLAIMS: tuple[Claim, ...] = (
         lambda q: q.N,
         lambda q: q.n_max * q.bound,
         ("N", "n_max", "bound"),
+        modes=("batch",),
+    ),
+    Claim(
+        "mistake-bound-sum-batch",
+        "N·γ² <= β·‖w*‖²  (N <= β/D², D = γ/‖w*‖)",
+        "003's N <= β/D², in batch mode (derived here, not in the notes: (N·a·γ)² <= (w·w*)² <= ‖w‖²‖w*‖² "
+        "<= a²Nβ‖w*‖²); every convention",
+        lambda q: q.N * q.gamma**2,
+        lambda q: q.beta * q.ws_sq,
+        ("N", "gamma", "beta", "ws_sq"),
         modes=("batch",),
     ),
     Claim(
@@ -220,58 +253,6 @@ def claims_for(convention: str, mode: str) -> list[Claim]:
 QUANTITIES: tuple[str, ...] = tuple(sorted(UNITS))
 
 
-class _Traced:
-    """Arithmetic on names, recorded as Python source (how `compile_slacks` reads a claim)."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    @staticmethod
-    def _of(value: object) -> str:
-        if isinstance(value, _Traced):
-            return value.source
-        if isinstance(value, int) and not isinstance(value, bool):
-            return repr(value)
-        if isinstance(value, Fraction):
-            return f"_F({value.numerator}, {value.denominator})"
-        raise TypeError(f"claims may combine quantities with integers and Fractions only, not {value!r}")
-
-    def _op(self, op: str, other: object, reflected: bool = False) -> _Traced:
-        left, right = (self._of(other), self.source) if reflected else (self.source, self._of(other))
-        return _Traced(f"({left} {op} {right})")
-
-    def __add__(self, other: object) -> _Traced:
-        return self._op("+", other)
-
-    def __radd__(self, other: object) -> _Traced:
-        return self._op("+", other, True)
-
-    def __sub__(self, other: object) -> _Traced:
-        return self._op("-", other)
-
-    def __rsub__(self, other: object) -> _Traced:
-        return self._op("-", other, True)
-
-    def __mul__(self, other: object) -> _Traced:
-        return self._op("*", other)
-
-    def __rmul__(self, other: object) -> _Traced:
-        return self._op("*", other, True)
-
-    def __truediv__(self, other: object) -> _Traced:
-        # Exact division: an int numerator becomes a Fraction first, never a float.
-        return _Traced(f"(_F({self.source}) / {self._of(other)})")
-
-    def __rtruediv__(self, other: object) -> _Traced:
-        return _Traced(f"(_F({self._of(other)}) / {self.source})")
-
-    def __pow__(self, other: object) -> _Traced:
-        return self._op("**", other)
-
-    def __neg__(self) -> _Traced:
-        return _Traced(f"(-{self.source})")
-
-
 def compile_slacks(claims: Sequence[Claim]) -> Callable[..., tuple[Any, ...]]:
     """One function computing every claim's slack from the quantities, positionally.
 
@@ -293,78 +274,13 @@ def compile_slacks(claims: Sequence[Claim]) -> Callable[..., tuple[Any, ...]]:
 @functools.lru_cache(maxsize=64)
 def _slacks_function(claims: tuple[Claim, ...]) -> Callable[..., tuple[Any, ...]]:
     """`compile_slacks`'s work, done once per set of claims (checkers are made often, claims rarely change)."""
-    q = SimpleNamespace(**{name: _Traced(name) for name in QUANTITIES})
-    bodies = [f"{_Traced._of(c.rhs(q))} - {_Traced._of(c.lhs(q))}" for c in claims]
+    q = SimpleNamespace(**{name: Traced(name) for name in QUANTITIES})
+    bodies = [f"{Traced.of(c.rhs(q))} - {Traced.of(c.lhs(q))}" for c in claims]
     source = f"def slacks({', '.join(QUANTITIES)}):\n    return ({''.join(b + ', ' for b in bodies)})\n"
     namespace: dict[str, Any] = {"_F": Fraction}
     exec(compile(source, "<claims>", "exec"), namespace)  # source built above from the claims only
     function: Callable[..., tuple[Any, ...]] = namespace["slacks"]
     return function
-
-
-#: The operations of a claims program (`compile_program`), as the C replay numbers them
-#: (`verify_perceptron/check/_replay.c`, enum OP_*): postfix code, one slack left per END.
-OPS: dict[str, int] = {"end": 0, "quantity": 1, "constant": 2, "+": 3, "-": 4, "*": 5, "neg": 6, "**": 7}
-
-_INT64 = 2**63
-
-
-class _Code:
-    """A traced value as postfix code computing ``scale`` times it, in integers only."""
-
-    def __init__(self, code: list[int], scale: int) -> None:
-        self.code, self.scale = code, scale
-
-    @staticmethod
-    def _of(value: object) -> _Code:
-        if isinstance(value, _Code):
-            return value
-        if isinstance(value, int) and not isinstance(value, bool) and -_INT64 <= value < _INT64:
-            return _Code([OPS["constant"], value], 1)
-        raise ValueError(f"a claims program takes quantities and int64 constants, not {value!r}")
-
-    def _scaled(self, factor: int) -> list[int]:
-        """Code for factor·(scale·value)."""
-        if factor == 1:
-            return self.code
-        return self.code + _Code._of(factor).code + [OPS["*"]]
-
-    def _sum(self, other: object, op: str, reflected: bool = False) -> _Code:
-        left, right = (_Code._of(other), self) if reflected else (self, _Code._of(other))
-        scale = math.lcm(left.scale, right.scale)  # a common multiple makes both sides whole
-        return _Code(left._scaled(scale // left.scale) + right._scaled(scale // right.scale) + [OPS[op]], scale)
-
-    def __add__(self, other: object) -> _Code:
-        return self._sum(other, "+")
-
-    def __radd__(self, other: object) -> _Code:
-        return self._sum(other, "+", True)
-
-    def __sub__(self, other: object) -> _Code:
-        return self._sum(other, "-")
-
-    def __rsub__(self, other: object) -> _Code:
-        return self._sum(other, "-", True)
-
-    def __mul__(self, other: object) -> _Code:
-        right = _Code._of(other)
-        return _Code(self.code + right.code + [OPS["*"]], self.scale * right.scale)
-
-    def __rmul__(self, other: object) -> _Code:
-        return self.__mul__(other)
-
-    def __pow__(self, other: object) -> _Code:
-        if not isinstance(other, int) or isinstance(other, bool) or not 1 <= other <= 16:
-            raise ValueError(f"a claims program raises to powers 1..16 only, not {other!r}")
-        return _Code(self.code + [OPS["**"], other], self.scale**other)
-
-    def __neg__(self) -> _Code:
-        return _Code(self.code + [OPS["neg"]], self.scale)
-
-    def __truediv__(self, other: object) -> _Code:
-        raise ValueError("a claims program has no division")
-
-    __rtruediv__ = __truediv__
 
 
 def compile_program(claims: Sequence[Claim], denominators: dict[str, int]) -> tuple[list[int], list[int]]:
@@ -407,70 +323,13 @@ def _program(claims: tuple[Claim, ...], denominators: tuple[tuple[str, int], ...
     code: list[int] = []
     scales: list[int] = []
     q = SimpleNamespace(**{
-        name: _Code([OPS["quantity"], index], scale_of.get(name, 1)) for index, name in enumerate(QUANTITIES)
+        name: Code([OPS["quantity"], index], scale_of.get(name, 1)) for index, name in enumerate(QUANTITIES)
     })
     for claim in claims:
-        slack = _Code._of(claim.rhs(q)) - _Code._of(claim.lhs(q))
+        slack = Code.of(claim.rhs(q)) - Code.of(claim.lhs(q))
         code += slack.code + [OPS["end"]]
         scales.append(slack.scale)
     return tuple(code), tuple(scales)
-
-
-Unit = tuple[int, int, int]
-
-
-class _Unit:
-    """A traced value's unit (p, q, r) of `UNITS`; sums of different units are refused."""
-
-    def __init__(self, unit: Unit | None) -> None:
-        self.unit = unit  # None: the number 0, which has every unit
-
-    @staticmethod
-    def _of(value: object) -> _Unit:
-        if isinstance(value, _Unit):
-            return value
-        if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
-            return _Unit(None if value == 0 else (0, 0, 0))  # a number is unitless; 0 is any unit
-        raise ValueError(f"claims combine quantities with integers and Fractions only, not {value!r}")
-
-    def _sum(self, other: object) -> _Unit:
-        right = _Unit._of(other)
-        if self.unit is None or right.unit is None:
-            return right if self.unit is None else self
-        if right.unit != self.unit:
-            raise ValueError(f"a claim adds a quantity of unit {self.unit} to one of unit {right.unit}")
-        return self
-
-    __add__ = __radd__ = __sub__ = __rsub__ = _sum
-
-    def __mul__(self, other: object) -> _Unit:
-        right = _Unit._of(other)
-        if self.unit is None or right.unit is None:
-            return _Unit(None)
-        return _Unit((self.unit[0] + right.unit[0], self.unit[1] + right.unit[1], self.unit[2] + right.unit[2]))
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, other: object) -> _Unit:
-        right = _Unit._of(other)
-        if right.unit is None:
-            raise ValueError("a claim divides by zero")
-        if self.unit is None:
-            return self
-        return _Unit((self.unit[0] - right.unit[0], self.unit[1] - right.unit[1], self.unit[2] - right.unit[2]))
-
-    def __rtruediv__(self, other: object) -> _Unit:
-        return _Unit._of(other) / self
-
-    def __pow__(self, other: object) -> _Unit:
-        if not isinstance(other, int) or isinstance(other, bool):
-            raise ValueError(f"a claim raises to integer powers only, not {other!r}")
-        if self.unit is None:
-            return self
-        return _Unit((other * self.unit[0], other * self.unit[1], other * self.unit[2]))
-
-    def __neg__(self) -> _Unit:
-        return self
 
 
 @functools.lru_cache(maxsize=256)
@@ -491,6 +350,6 @@ def claim_unit(claim: Claim) -> Unit:
     ...
     ValueError: a claim adds a quantity of unit (0, 0, 0) to one of unit (2, 2, 0)
     """
-    q = SimpleNamespace(**{name: _Unit(unit) for name, unit in UNITS.items()})
-    unit = (_Unit._of(claim.rhs(q)) - _Unit._of(claim.lhs(q))).unit
+    q = SimpleNamespace(**{name: UnitValue(unit) for name, unit in UNITS.items()})
+    unit = (UnitValue.of(claim.rhs(q)) - UnitValue.of(claim.lhs(q))).unit
     return (0, 0, 0) if unit is None else unit

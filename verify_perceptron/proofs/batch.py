@@ -7,8 +7,12 @@ but proves convergence for incremental mode only. These steps derive what
 one batch of n mistakes raises ``w·w*`` by at least ``n·a·γ`` and ``‖w‖²``
 by at most ``a²n²R²``, because every mistake of the pass was judged against
 the same w. Hence ``N <= n_max·R²‖w*‖²/γ²``, and every note's bound B is at
-least ``R²‖w*‖²/γ²``. Sums over the n mistakes of a batch are checked by
-induction on the mistakes summed, j.
+least ``R²‖w*‖²/γ²``. Note 003's own bounds hold too, with no n_max: a batch
+holds each sample at most once, so ``‖Σ_Y y·x~‖² <= n·Σ_Y ‖x~‖² <= n·β``
+(Cauchy-Schwarz for n vectors, B.21-B.25), hence ``‖w‖² <= a²Nβ`` and
+``N·γ² <= β·‖w*‖²``, that is ``N <= β/D²`` (B.26-B.29). Sums over the n
+mistakes of a batch are checked by induction on the mistakes summed, j;
+sums over the samples by induction on the samples summed, P.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ w_ws, prev_w_ws, w_sq, prev_w_sq, ws_sq, U_ws, U_sq, w_U = sp.symbols(
     "w_ws prev_w_ws w_sq prev_w_sq ws_sq U_ws U_sq w_U")
 uj_ws, ujp_ws, uj_sq, ujp_sq, xj_ws, xj_sq, w_xj, w_uj, w_ujp = sp.symbols(
     "uj_ws ujp_ws uj_sq ujp_sq xj_ws xj_sq w_xj w_uj w_ujp")
+beta, s_Y, Sj, Sjp, P, dP, xP_sq, DP, DPp, CP, CPp, sxs, prev_sxs = sp.symbols(
+    "beta s_Y S_j S_jp P delta_P xP_sq D_P D_Pp C_P C_Pp sxs prev_sxs")
 
 _HERE = Place("toolkit", None, "batch mode, derived here")
 
@@ -58,6 +64,15 @@ SYMBOLS = (
     (xj_ws, r"\mathbf{x}_j\cdot\mathbf{w}^*", "x~_j·w*"), (xj_sq, r"\|\mathbf{x}_j\|^2", "‖x~_j‖²"),
     (w_xj, r"\mathbf{w}_{k-1}\cdot\mathbf{x}_j", "the score of the j-th mistake"),
     (w_uj, r"\mathbf{w}_{k-1}\cdot\mathbf{U}_j", "w_{k-1}·U_j"), (w_ujp, r"\mathbf{w}_{k-1}\cdot\mathbf{U}_{j-1}", "w_{k-1}·U_{j-1}"),
+    (beta, r"\beta", "Σ_i ‖x~_i‖² over every sample (note 003's β)"),
+    (s_Y, "s_Y", "Σ over the batch's mistakes of ‖x~_j‖²"),
+    (Sj, "S_j", "its first j terms"), (Sjp, "S_{j-1}", "its first j - 1 terms"),
+    (P, "P", "samples summed so far, in the data's order"),
+    (dP, r"\delta_P", "1 when sample P is a mistake of the batch, else 0"),
+    (xP_sq, r"\|\mathbf{x}^P\|^2", "‖x~_P‖²"),
+    (DP, "D_P", "Σ_{i<=P} δ_i‖x~_i‖²"), (DPp, "D_{P-1}", "Σ_{i<P} δ_i‖x~_i‖²"),
+    (CP, "C_P", "Σ_{i<=P} ‖x~_i‖²"), (CPp, "C_{P-1}", "Σ_{i<P} ‖x~_i‖²"),
+    (sxs, r"\Sigma_N", "Σ_μ N_μ‖x~_μ‖² after this batch"), (prev_sxs, r"\Sigma_{N,-}", "the same before it"),
 )
 
 VECTORS = (
@@ -105,6 +120,24 @@ FACTS = (
     Fact("full-j", eq(j, n), "definition", "the batch has n mistakes"),
     Fact("bound", ge(B, R_sq * ws_sq / gamma**2), "toolkit",
          "every note's bound for w* is at least R²‖w*‖²/γ² (notes 000, 001, 002, 004 equal it; 003's β >= R²)"),
+    Fact("S-step", eq(Sj, Sjp + xj_sq), "definition", "S_j = S_{j-1} + ‖x~_j‖²"),
+    Fact("S-first", eq(Sj, xj_sq), "initial", "S_1 = ‖x~_1‖²"),
+    Fact("full-S", eq(Sj, s_Y), "definition", "after the batch's last mistake S_j = s_Y"),
+    Fact("once", le(dP, 1), "algorithm", "a pass presents each sample once, so it is at most once among the batch's mistakes",
+         Place("003", 132, "Remark 2, batch mode", r"where Y is the set of the wrongly classified training patterns")),
+    Fact("xP_sq>=0", ge(xP_sq, 0), "symbol", "a squared norm"),
+    Fact("D-step", eq(DP, DPp + dP * xP_sq), "definition", "D_P = D_{P-1} + δ_P‖x~_P‖²"),
+    Fact("C-step", eq(CP, CPp + xP_sq), "definition", "C_P = C_{P-1} + ‖x~_P‖²"),
+    Fact("D-init", eq(DP, 0), "initial", "D_0 = 0"),
+    Fact("C-init", eq(CP, 0), "initial", "C_0 = 0"),
+    Fact("full-D", eq(DP, s_Y), "definition", "after the last sample D_P = s_Y: the batch's mistakes, in the data's order"),
+    Fact("full-C", eq(CP, beta), "definition", "β = Σ_i ‖x~_i‖², note 003's β",
+         Place("003", 258, "Denominator", r"\quad \beta = \sum_{\mu} |\mathbf{x}^{\mu}|^2")),
+    Fact("beta>=0", ge(beta, 0), "symbol", "a sum of squared norms"),
+    Fact("sxs-step", eq(sxs, prev_sxs + s_Y), "definition", "each mistake of the batch adds its ‖x~‖² to Σ_μ N_μ‖x~_μ‖²"),
+    Fact("sxs-init", eq(sxs, 0), "initial", "Σ_μ N_μ‖x~_μ‖² is 0 before the first update"),
+    Fact("prev_sxs>=0", ge(prev_sxs, 0), "symbol", "a sum of squared norms"),
+    Fact("s_Y>=0", ge(s_Y, 0), "symbol", "a sum of squared norms"),
 )
 
 STEPS = (
@@ -166,20 +199,65 @@ STEPS = (
                positive=C(T(1, "B.18"), divisor=("N>0", "a>0", "a>0", "gamma>0", "gamma>0")))),
     Step("B.20", _here("the convention's bound"), le(N, nmax * B), "inequality", ("B.19", "nmax>=0", "bound"),
          C(T(1, "B.19"), T(1, "nmax>=0", "bound")), claim="mistake-bound-batch"),
+    # Note 003's own bounds, with β = Σ_i ‖x~_i‖²: they need only that a batch holds each sample at most once.
+    Step("B.21", _here("length of a batch by its squared norms, term by term"), le(uj_sq, j * Sj), "induction",
+         ("part-step", "S-step", "label"),
+         induction=Induction(j, {j: j - 1, uj_sq: ujp_sq, Sj: Sjp}, previous_vectors={"Uj": V("Ujp")}, start=1,
+                             base_uses=("part-first", "S-first", "label"),
+                             step=C(T(1, "j>1", "IH"), T(1, "IH"), T(1, square=V("Ujp") - (j - 1) * yj * V("xj")),
+                                    divisor=("j>1",)),
+                             over="mistakes of the batch j"),
+         comment="(j-1)(j·S_j - ‖U_j‖²) = j·(IH) + ‖U_{j-1} - (j-1)y_j x~_j‖²"),
+    Step("B.22", _here("length of a batch by its squared norms"), le(U_sq, n * s_Y), "inequality",
+         ("B.21", "full", "full-j", "full-S"), C(T(1, "B.21")),
+         comment="‖Σ_Y y_j x~_j‖² <= |Y|·Σ_Y ‖x~_j‖², Cauchy-Schwarz for a sum of n vectors"),
+    Step("B.23", _here("a batch's squared norms, sample by sample"), le(DP, CP), "induction",
+         ("D-step", "C-step", "once", "xP_sq>=0"),
+         induction=Induction(P, {P: P - 1, DP: DPp, CP: CPp}, base_uses=("D-init", "C-init"),
+                             step=C(T(1, "IH"), T(1, "once", "xP_sq>=0")), over="samples P")),
+    Step("B.24", _here("a batch's squared norms"), le(s_Y, beta), "inequality", ("B.23", "full-D", "full-C"),
+         C(T(1, "B.23")), comment="the batch's mistakes are distinct samples: their ‖x~‖² are some of β's terms"),
+    Step("B.25", _here("length of a batch"), le(U_sq, n * beta), "inequality", ("B.22", "B.24", "n>=1"),
+         C(T(1, "B.22"), T(1, "n>=1", "B.24"), T(1, "B.24"))),
+    Step("B.26", _here("one batch, ‖w‖², note 003's form"), le(w_sq, prev_w_sq + a**2 * n * beta), "inequality",
+         ("B.9", "B.25"), C(T(1, "B.9"), T(1, "B.25", square=a))),
+    Step("B.27", _here("all batches, ‖w‖², note 003's form"), le(w_sq, a**2 * N * beta), "induction", ("B.26", "count"),
+         induction=Induction(k, {k: k - 1, w_sq: prev_w_sq, N: Np}, previous_vectors={"wk": V("w")},
+                             base_uses=("init", "N-init"), step=C(T(1, "IH"), T(1, "B.26")), over="batch updates k"),
+         claim="upper-bound-sum-batch", comment="note 003's |w|² <= ε²Nβ, in batch mode"),
+    Step("B.28", _here("joining note 003's bounds"), le(N**2 * a**2 * gamma**2, a**2 * N * beta * ws_sq), "inequality",
+         ("B.16", "B.27", "W>=0"), C(T(1, "B.16"), T(1, "W>=0", "B.27"))),
+    Step("B.29", _here("dividing by N·a²"), le(N * gamma**2, beta * ws_sq), "rearrangement",
+         ("B.28", "N-nat", "a>0", "beta>=0", "W>=0"),
+         Split(N, zero=C(T(1, "beta>=0", "W>=0")), positive=C(T(1, "B.28"), divisor=("N>0", "a>0", "a>0"))),
+         claim="mistake-bound-sum-batch", comment="note 003's N <= β/D² with D = γ/‖w*‖, in batch mode"),
+    Step("B.30", _here("one batch, ‖w‖², by its own samples"), le(w_sq, prev_w_sq + a**2 * n * s_Y), "inequality",
+         ("B.9", "B.22"), C(T(1, "B.9"), T(1, "B.22", square=a))),
+    Step("B.31", _here("all batches, ‖w‖², by the samples' mistakes"), le(w_sq, a**2 * nmax * sxs), "induction",
+         ("B.30", "sxs-step", "nmax-mono", "nmax>=n", "prev_sxs>=0", "s_Y>=0"),
+         induction=Induction(k, {k: k - 1, w_sq: prev_w_sq, nmax: nmax_p, sxs: prev_sxs}, previous_vectors={"wk": V("w")},
+                             base_uses=("init", "sxs-init"),
+                             step=C(T(1, "IH"), T(1, "B.30"), T(1, "nmax-mono", "prev_sxs>=0", square=a),
+                                    T(1, "nmax>=n", "s_Y>=0", square=a)),
+                             over="batch updates k"),
+         claim="upper-bound-per-sample-batch",
+         comment="note 003's |w|² <= ε²Σ_μ N_μ|x^μ|², which fails in batch mode, holds with a factor n_max"),
 )
 
 QUANTITIES = (
     ("a", a), ("k", k), ("N", N), ("n", n), ("gamma", gamma), ("R_sq", R_sq), ("ws_sq", ws_sq),
     ("w_ws", w_ws), ("prev_w_ws", prev_w_ws), ("w_sq", w_sq), ("prev_w_sq", prev_w_sq), ("step_sq", a**2 * U_sq),
-    ("sum_n_sq", Q), ("n_max", nmax), ("bound", B),
+    ("sum_n_sq", Q), ("n_max", nmax), ("bound", B), ("beta", beta), ("sum_N_xsq", sxs),
 )
 
 PROOF = Proof(
     key="batch", note=NOTE, convention="*", mode="batch",
-    title="Batch mode (note 003, Remark 2): N <= n_max·B, derived here",
+    title="Batch mode (note 003, Remark 2): N <= n_max·B and N <= β/D², derived here",
     summary=("No note proves convergence in batch mode; these steps derive the invariants the runtime checks "
              "there, for every convention. All mistakes of a pass are judged against the same w, so the "
              "batch's cross term is <= 0 and its length is at most a·n·R; hence ‖w‖² <= a²R²Σn² and "
-             "N <= n_max·R²‖w*‖²/γ² <= n_max·B."),
+             "N <= n_max·R²‖w*‖²/γ² <= n_max·B. A pass holds each sample at most once, so a batch's squared "
+             "length is at most a²·n·Σ_Y‖x~‖² <= a²·n·β: note 003's ‖w‖² <= a²Nβ and N <= β/D² hold as they "
+             "are, and its per-sample form with a factor n_max."),
     symbols=SYMBOLS, vectors=VECTORS, inner=INNER, facts=FACTS, steps=STEPS, quantities=QUANTITIES,
 )

@@ -210,8 +210,8 @@ def proof_documents(note: str | None = None) -> dict[str, str]:
 
 
 def default_directory() -> Path:
-    """The repository's ``proofs/`` folder (beside the package)."""
-    return Path(__file__).resolve().parent.parent / "proofs"
+    """The repository's ``proofs/`` folder (beside the package, two levels above this module)."""
+    return Path(__file__).resolve().parents[2] / "proofs"
 
 
 def write_proof_documents(directory: str | Path | None = None) -> list[Path]:

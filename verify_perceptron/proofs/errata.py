@@ -52,6 +52,9 @@ class Run:
         w* in the convention's coordinates; by default the run's final weights.
     constants : tuple of (str, Fraction)
         Values the note lets one choose (``("gamma", -100)``).
+    stop : str
+        How the run must end: ``"converged"``, or ``"cycle"`` for data that no
+        hyperplane separates (the engine then proves that the run repeats forever).
     """
 
     label: str
@@ -62,6 +65,7 @@ class Run:
     labels: tuple[int, ...] = ()
     separator: Vector | None = None
     constants: tuple[tuple[str, Fraction], ...] = ()
+    stop: str = "converged"
 
     def dataset(self) -> Dataset:
         """The run's data, exactly."""
@@ -87,7 +91,8 @@ class Run:
         rate = "" if get_convention(self.convention).rate_fixed else f", rate {self.eta}"
         sep = "" if self.separator is None else f", w* = ({', '.join(str(v) for v in self.separator)})"
         chosen = "".join(f", {k} = {v}" for k, v in self.constants)
-        return f"{self.label}: {what}, convention {self.convention}{rate}{sep}{chosen}"
+        ends = "" if self.stop == "converged" else f", a run that ends in a {self.stop}"
+        return f"{self.label}: {what}, convention {self.convention}{rate}{sep}{chosen}{ends}"
 
 
 @dataclass(frozen=True)
@@ -152,6 +157,10 @@ class UpdateState:
         N_μ, counting this update.
     first : int
         The sample of the first update.
+    presentations : int
+        How many presentations the run has made while its weights are still
+        `w`: up to the one before the next update, or, after the last update,
+        up to the end of the run (its final pass without a mistake included).
     """
 
     data: Dataset
@@ -169,6 +178,7 @@ class UpdateState:
     mistakes: tuple[int, ...]
     first: int
     samples: tuple[Vector, ...]
+    presentations: int
 
     @property
     def sum_xsq(self) -> Fraction:
@@ -194,23 +204,29 @@ def update_states(run: Run) -> Iterator[UpdateState]:
     >>> states = list(update_states(Run("AND", "classic", example="and")))
     >>> len(states), [str(v) for v in states[0].w], [str(v) for v in states[-1].w]
     (18, ['-1', '0', '0'], ['-4', '3', '2'])
+    >>> states[0].presentations, states[-1].presentations  # 9 passes over 4 samples, the last without a mistake
+    (3, 36)
     """
     data = run.dataset()
     conv = get_convention(run.convention)
     trace = train(data, conv, eta=run.eta, max_epochs=10_000)
-    if not trace.converged:
-        raise InvalidArgument(f"run {run.label!r} did not converge ({trace.stop})")
+    if trace.stop != run.stop:
+        raise InvalidArgument(f"run {run.label!r} ended in {trace.stop!r}, not in {run.stop!r}")
     separator = run.separator if run.separator is not None else trace.final_weights
     samples = tuple(conv.augment(x) for x in data.X)
     a = conv.step_size(trace.rate)
     mistakes = [0] * len(samples)
     prev: Vector = tuple(Fraction(0) for _ in samples[0])
     first = trace.updates[0].samples[0]
-    for update in trace.updates:
+    # An update's presentation is its place in the stream of samples, counted from 1; the weights
+    # it leaves stay until the presentation before the next update, or to the end of the run.
+    place = [(u.epoch - 1) * len(samples) + u.samples[0] + 1 for u in trace.updates]
+    kept = [p - 1 for p in place[1:]] + [trace.n_epochs * len(samples)]
+    for update, presentations in zip(trace.updates, kept):
         (i,) = update.samples
         mistakes[i] += 1
         yield UpdateState(data, conv, trace.rate, a, update.k, update.epoch, i, data.y[i], samples[i],
-                          prev, update.weights, tuple(separator), tuple(mistakes), first, samples)
+                          prev, update.weights, tuple(separator), tuple(mistakes), first, samples, presentations)
         prev = update.weights
 
 

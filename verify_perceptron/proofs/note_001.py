@@ -115,6 +115,7 @@ _DEF12 = _at(83, "Definition 12 and 'the case for C2 is analogous' (line 78)",
              r"\(\boldsymbol{w}_0^\mathrm{T}\boldsymbol{x} \leq 0\) for all \(\boldsymbol{x} \in C_2\)")
 _LOWER = _at(87, "Lower Bound Derivation", r"\geq \sum_{k=1}^{n} \alpha = n\alpha")
 _TELESCOPE = _at(89, "Upper Bound Derivation, telescoping", r"\leq \sum_{k=1}^{n} ||\boldsymbol{x}(k)||^2")
+_NMAX = _at(93, "Remark 14, n_max", r"n_{\max} \approx \frac{\beta^2 ||\boldsymbol{w}_0||^2}{\alpha^2}")
 _BOUND_VALUE = beta_sq * ws_sq / alpha**2
 
 STEPS = (
@@ -182,12 +183,15 @@ STEPS = (
     Step("001.14", _at(93, "Remark 14, both bounds", r"\leq ||\boldsymbol{w}(n+1)||^2 \leq n\beta^2"),
          le((2 * eta)**2 * n**2 * alpha**2, (2 * eta)**2 * n * beta_sq * ws_sq), "inequality",
          ("001.7", "001.13", "ws>0"), C(T(1, "001.7"), T(1, "ws>0", "001.13"))),
-    Step("001.15", _at(93, "Remark 14, n_max", r"n_{\max} \approx \frac{\beta^2 ||\boldsymbol{w}_0||^2}{\alpha^2}"),
+    Step("001.15", _NMAX,
          le(n, _BOUND_VALUE), "rearrangement", ("001.14", "eta", "n-nat", "alpha>0", "beta_sq>=0", "ws>0"),
          Split(n, zero=C(T(1, "beta_sq>=0", "ws>0"), divisor=("alpha>0", "alpha>0")),
                positive=C(T(Fraction(1, 4), "001.14"), divisor=("n>0", "eta", "eta", "alpha>0", "alpha>0"))),
-         claim="mistake-bound",
+         claim="mistake-bound", corrects="001.15w",
          comment="the note 'equates the approximate bounds'; what they give is the exact bound n <= β²‖w0‖²/α²"),
+    Step("001.15w", _NMAX, le(n, beta_sq * ws_sq / alpha1**2), "rearrangement",
+         ("001.14", "eta", "n-nat", "alpha1>0", "beta_sq>=0", "ws>0"), written=True, corrected_by="001.15",
+         comment="n_max with the note's α, the minimum over H1 only (line 87)"),
 )
 
 QUANTITIES = (
@@ -249,6 +253,18 @@ ERRATA = (
         "n of them (the same holds for the sum w0·w(n+1) = Σ w0·x(k)).",
         "001.11", (Failure("001.11w", Run("boolean AND, η = 1/2", "hard-limiter", _HALF, example="and")),),
         "An indexing slip: with the first weight vector zero every bound of the note holds.",
+    ),
+    Erratum(
+        "E001.5", _NMAX, r"n_{\max} \approx \frac{\beta^2 ||\boldsymbol{w}_0||^2}{\alpha^2}",
+        "With α as the note defines it (line 87: the minimum over H1 of w0·x), n_max is no bound on the number "
+        "of mistakes: not only does a step fail (E001.3), the conclusion is false. C2 vectors close to the "
+        "hyperplane keep causing mistakes while α, measured on C1 alone, stays large.",
+        "Take α = min over H of d·w0·x, the signed margin over both classes (w0·x < 0 on C2, see E001.2): "
+        "then n <= β²‖w0‖²/α².",
+        "001.15", (Failure("001.15w", Run("x = 1 in C1, x = 1/100 in C2, w0 = (-1/50, 1)", "hard-limiter", _HALF,
+                                          points=((Fraction(1),), (Fraction(1, 100),)), labels=(1, -1),
+                                          separator=(Fraction(-1, 50), Fraction(1)))),),
+        "n_max bounds the mistakes only with α over both classes; with the note's α a run exceeds it.",
     ),
 )
 

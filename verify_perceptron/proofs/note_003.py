@@ -10,6 +10,12 @@ augmented with -1 last: ``x -> (x, -1)``.
 Sums over patterns are checked by induction on the number of patterns summed
 (partial sums ``S_P``, ``T_P``, ``B_P``, ``C_P``); square roots are squared,
 and ``|ŵ|·D`` is kept as one symbol m, the smallest ``t^μ x^μ·ŵ``.
+
+Three claims around the proof are restated too, each as written and
+corrected: "fewer patterns than features are separable" (through Gordan's
+alternative, on the dual sum ``S = Σ_μ N_μ t^μ x^μ``), Remark 1's
+``y != t <=> (w·x)t <= 0`` (which needs sign(0) = 0), and the bound read
+with N as iterations (presentations) rather than updates.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import sympy as sp
 from ..notes.conventions import dot
 from .errata import Erratum, Failure, Run, UpdateState
 from .counter import CounterModel
-from .language import C, Fact, Induction, Place, Proof, Split, Step, T, V, Vec, VecEq, eq, ge, gt, le
+from .language import C, Fact, Induction, Place, Proof, Split, Step, T, V, Vec, VecEq, eq, ge, gt, le, lt
 
 __all__ = ["PROOF", "ERRATA", "model_of"]
 
@@ -33,10 +39,15 @@ w_ws, prev_w_ws, x_ws, w_sq, prev_w_sq, w_x, x_sq, ws_sq, S_ws = sp.symbols(
 P, tP, NP, TP, TPp, BP, BPp, CP, CPp = sp.symbols("P t_P N_P T_P T_Pp B_P B_Pp C_P C_Pp")
 sp_ws, spp_ws, xP_ws, xP_sq = sp.symbols("sp_ws spp_ws xP_ws xP_sq")
 sxs, prev_sxs = sp.symbols("sxs prev_sxs")
+S_sq, Nsq, kappa, n_pat, n_feat, iters, yo, rs = sp.symbols("S_sq N_sq kappa n_patterns n_features iterations y r")
 
 
 def _at(line: int, where: str, quote: str) -> Place:
     return Place("003", line, where, quote)
+
+
+_FEWER = _at(8, "why linear classifiers", "If the number of patterns is less than the number of features")
+_REMARK1 = _at(120, "Remark 1", r"(\mathbf{w} \cdot \mathbf{x}^\mu)t^\mu \leq 0")
 
 
 _TOOLKIT = Place("toolkit", None, "added so that every runtime invariant of this convention has a proof here")
@@ -70,6 +81,14 @@ SYMBOLS = (
     (xP_sq, r"|\mathbf{x}^P|^2", "|x^P|²"),
     (sxs, r"\Sigma_N", "Σ_μ N_μ|x^μ|², the sum over the updates so far of |x|²"),
     (prev_sxs, r"\Sigma_{N-1}", "the same sum before the N-th update"),
+    (S_sq, r"|\mathbf{S}|^2", "|Σ_μ N_μ t^μ x^μ|², the squared norm of the dual sum"),
+    (Nsq, r"\textstyle\sum_\mu N_\mu^2", "Σ_μ N_μ²"),
+    (kappa, r"\kappa", "least eigenvalue of the Gram matrix (x^μ·x^ν) of the augmented patterns"),
+    (n_pat, r"\#\mu", "number of patterns (the note's P)"),
+    (n_feat, "n", "number of features: the patterns lie in R^n before the -1 is added"),
+    (iters, "I", "iterations (presentations) made while the weights are w: until the next update or the end"),
+    (yo, r"y^\alpha", "the output sign(w·x^α) before the update"),
+    (rs, "r", "1/|w·x^α|, any r >= 0 when w·x^α = 0: with sign(0) = 0, y = r·(w·x)"),
 )
 
 VECTORS = (
@@ -89,6 +108,7 @@ INNER = (
     (w_sq, V("wn"), V("wn")), (prev_w_sq, V("w"), V("w")), (w_x, V("w"), V("x")),
     (x_sq, V("x"), V("x")), (ws_sq, V("h"), V("h")), (S_ws, V("S"), V("h")),
     (sp_ws, V("SP"), V("h")), (spp_ws, V("SPp"), V("h")), (xP_ws, V("xP"), V("h")), (xP_sq, V("xP"), V("xP")),
+    (S_sq, V("S"), V("S")),
 )
 
 _ALL = "after the last pattern the partial sums are the full ones"
@@ -134,6 +154,22 @@ FACTS = (
     Fact("N>0", gt(N, 0), "case", "after at least one update (cos φ needs w != 0)"),
     Fact("min-x", ge(t * x_ws, m), "definition", "m is the smallest t^μ x^μ·ŵ, so t^α x^α·ŵ >= m"),
     Fact("radius", le(x_sq, R_sq), "definition", "R² = max_μ |x^μ|²"),
+    # "Why linear classifiers" (line 8), through Gordan's alternative.
+    Fact("fewer", lt(n_pat, n_feat), "hypothesis", "the note's case: fewer patterns than features", _FEWER),
+    Fact("indep", ge(S_sq, kappa * Nsq), "hypothesis",
+         "general position: the augmented patterns are linearly independent, so their Gram matrix is positive "
+         "definite with least eigenvalue κ, and |Σ_μ c_μ x^μ|² >= κ·Σ_μ c_μ² (here c_μ = N_μ t^μ, t² = 1)"),
+    Fact("kappa>0", gt(kappa, 0), "hypothesis", "linearly independent: the Gram matrix has no zero eigenvalue"),
+    Fact("Nsq>=N", ge(Nsq, N), "definition", "N_μ² >= N_μ for a natural number, summed over μ"),
+    # "N iterations" (line 206).
+    Fact("I>=N", ge(iters, N), "definition", "an iteration presents one pattern; an update follows a presentation",
+         _at(204, "Convergence", "In each iteration, a specific training pattern is presented to the network.")),
+    # Remark 1 (line 120): the output y = sign(w·x).
+    Fact("sign±1", eq(yo**2, 1), "case", "sign(0) = +1 or -1: the outputs are ±1 (lines 96-98)",
+         _at(84, "the threshold trick", r"y = \text{sign}(\mathbf{w} \cdot \mathbf{x})")),
+    Fact("sign-agrees", ge(yo * w_x, 0), "definition", "sign(v) has the sign of v, whatever sign(0) is"),
+    Fact("sign0=0", eq(yo, rs * w_x), "case", "sign(0) = 0: y = (w·x)/|w·x|, and y = 0 when w·x = 0"),
+    Fact("r>=0", ge(rs, 0), "definition", "r = 1/|w·x^α|, or any r >= 0 when w·x^α = 0"),
 )
 
 _DUAL = _at(140, "Remark 3", r"with positive coefficients λ_{μ}")
@@ -142,6 +178,19 @@ _ANGLE = _at(266, "the angle φ", r"= D \sqrt{\frac{N}{\beta}}")
 _BOUND_VALUE = beta * ws_sq / m**2
 
 STEPS = (
+    Step("003.G1w", _FEWER, gt(S_sq, 0), "inequality", ("fewer", "N>0"), written=True, corrected_by="003.G1",
+         comment="Gordan: separable iff no non-negative, non-zero combination of the t^μ x^μ vanishes; after "
+                 "N > 0 updates the dual sum S = Σ_μ N_μ t^μ x^μ is one, so 'separable' claims |S|² > 0"),
+    Step("003.G1", _FEWER, gt(S_sq, 0), "inequality", ("indep", "kappa>0", "Nsq>=N", "N>0"),
+         C(T(1, "indep"), T(1, "kappa>0", "Nsq>=N"), T(1, "kappa>0", "N>0")), corrects="003.G1w",
+         comment="in general position no such combination vanishes, so a separating hyperplane exists"),
+    Step("003.R1w", _REMARK1, lt(yo * t, 0), "inequality", ("mistake", "label", "sign±1", "sign-agrees"),
+         written=True, corrected_by="003.R1",
+         comment="Remark 1 from right to left: an update ((w·x)t <= 0) means y != t, that is y·t < 0 for ±1 "
+                 "outputs; at a score of 0 the output sign(0) is one class's target"),
+    Step("003.R1", _REMARK1, le(yo * t, 0), "inequality", ("mistake", "sign0=0", "r>=0"),
+         C(T(1, "r>=0", "mistake")), corrects="003.R1w",
+         comment="with sign(0) = 0, y is -1, 0 or 1 and t = ±1: y·t <= 0 says y != t"),
     Step("003.1", _at(213, "dual form", r"\mathbf{w} = \varepsilon \sum_{\mu} N_{\mu} \mathbf{x}^{\mu} t^{\mu}"),
          VecEq(V("wn"), eps * V("S")), "induction", ("update", "count"),
          induction=Induction(N, {N: N - 1}, base_uses=("init", "dual-init"),
@@ -210,7 +259,11 @@ STEPS = (
          le(N, _BOUND_VALUE), "rearrangement", ("003.18", "N-nat", "m>0", "ws>0", "beta>0"),
          Split(N, zero=C(T(1, "beta>0", "ws>0"), divisor=("m>0", "m>0")),
                positive=C(T(1, "ws>0", "beta>0", "003.18"), divisor=("m>0", "m>0"))),
-         claim="mistake-bound", comment="β/D² = β|ŵ|²/m²; for N = 0 there is nothing to prove"),
+         claim="mistake-bound", corrects="003.19w", comment="β/D² = β|ŵ|²/m²; for N = 0 there is nothing to prove"),
+    Step("003.19w", _at(270, "conclusion, N read as iterations", r"\Rightarrow N \leq \beta / D^2"),
+         le(iters, _BOUND_VALUE), "rearrangement", ("003.18", "I>=N", "N-nat", "m>0", "ws>0", "beta>0"),
+         written=True, corrected_by="003.19",
+         comment="'N iterations' (line 206) are presentations, but the proof's N = Σ_μ N_μ counts updates"),
     Step("003.S1", _TOOLKIT, eq(w_ws, prev_w_ws + eps * t * x_ws), "identity", ("update",)),
     Step("003.S2", _TOOLKIT, ge(w_ws, prev_w_ws + eps * m), "inequality", ("003.S1", "min-x", "eps"),
          C(T(1, "eps", "min-x")), claim="lower-bound-step",
@@ -235,9 +288,15 @@ PROOF = Proof(
     summary=("Dual form w = εΣ N_μ t^μ x^μ; numerator w·ŵ >= εN|ŵ|D, denominator |w|² <= ε²Σ N_μ|x^μ|² <= ε²Nβ; "
              "cos φ >= D·sqrt(N/β) and cos φ <= 1 give N <= β/D². Sums over patterns are checked by "
              "induction on the patterns summed; the angle steps are squared and hold after the first update. "
-             "Remark 3 calls the dual coefficients positive; they are only non-negative."),
+             "Remark 3 calls the dual coefficients positive; they are only non-negative. The claim that fewer patterns "
+             "than features are separable needs general position, Remark 1 needs sign(0) = 0, and the bound counts "
+             "updates, not iterations."),
     symbols=SYMBOLS, vectors=VECTORS, inner=INNER, facts=FACTS, steps=STEPS, quantities=QUANTITIES,
 )
+
+_ONE = Fraction(1)
+_LINE4 = tuple((Fraction(v), Fraction(0), Fraction(0), Fraction(0)) for v in (1, 2, 3))  # on a line in R^4
+_TENS = tuple((Fraction(v),) for v in (10, 11, -10, -11))
 
 ERRATA = (
     Erratum(
@@ -248,7 +307,58 @@ ERRATA = (
         "003.2", (Failure("003.2w", Run("modified OR (note 003), ε = 1", "sum-norm", example="modified-or")),),
         "The convergence proof uses only λ_μ >= 0 (through N_μ >= 0).",
     ),
+    Erratum(
+        "E003.2", _FEWER, "If the number of patterns is less than the number of features, there is always a "
+        "hyperplane which separates the patterns fully.",
+        "Fewer patterns than features do not make them separable: patterns on one line, with targets +1, -1, +1 "
+        "along it, are separable in no dimension. By Gordan's alternative the patterns are separable iff no "
+        "non-negative, non-zero combination of the t^μ x^μ vanishes; the perceptron finds one itself when its "
+        "weights w = ε·Σ_μ N_μ t^μ x^μ return to 0 after N > 0 updates: λ_μ = N_μ/N is then a Gordan certificate.",
+        "It holds for patterns in general position: if the augmented patterns (x^μ, -1) are linearly independent "
+        "(so there are at most n + 1), no non-zero combination of them vanishes, and some hyperplane separates "
+        "them whatever their targets.",
+        "003.G1", (Failure("003.G1w", Run("three patterns on a line in R^4", "sum-norm", points=_LINE4,
+                                          labels=(1, -1, 1), stop="cycle")),),
+        "The convergence proof assumes separability and does not use this claim; the motivation needs 'in "
+        "general position'.",
+    ),
+    Erratum(
+        "E003.3", _at(206, "Convergence", "Suppose that we have already performed N iterations."),
+        "Suppose that we have already performed N iterations.",
+        "An iteration presents one pattern (line 204), but the proof then sets N = Σ_μ N_μ, the number of "
+        "updates, and every bound it derives is about that N. Read as iterations, N <= β/D² is false: "
+        "presentations without an update (a whole pass of them at the end) count too, and they can exceed "
+        "β/D² even for the separator that makes it smallest, the max-margin one.",
+        "N counts updates, the iterations in which a presentation triggers one: N = Σ_μ N_μ <= β/D².",
+        "003.19", (Failure("003.19w", Run("x = ±10, ±11, ŵ the max-margin separator", "sum-norm", points=_TENS,
+                                          labels=(1, 1, -1, -1), separator=(_ONE, Fraction(0)))),),
+        "The bound stands for updates. Presentations are at most P·(N + 1), since every pass but the last makes "
+        "an update, so the run still ends after finitely many iterations.",
+    ),
+    Erratum(
+        "E003.4", _at(118, "Remark 1", "is equivalent to the following"),
+        "The condition $y^\\mu \\neq t^\\mu$, under which updating of the synaptic weights takes place, is "
+        "equivalent to the following:",
+        "With y = sign(w·x) the equivalence with (w·x)t <= 0 needs sign(0) = 0, which the note never says; its "
+        "outputs are ±1 (lines 96-98). With sign(0) = +1 or -1 a score of exactly 0 gives y = ±1, so a pattern "
+        "of that class has y = t while (w·x)t = 0 <= 0 counts it as a mistake. Every run meets a score of 0: "
+        "its first presentation, at w = 0.",
+        "With sign(0) = 0 (y = 0 on the hyperplane, which is no target), (w·x)t <= 0 gives y·t <= 0, that is "
+        "y != t. The algorithm and the proof use (w·x)t <= 0 itself as the test for a mistake.",
+        "003.R1", (Failure("003.R1w", Run("modified OR (note 003), sign(0) = -1", "sum-norm", example="modified-or",
+                                          constants=(("sign0", -_ONE),))),
+                   Failure("003.R1w", Run("x = ±1, sign(0) = +1", "sum-norm", points=((_ONE,), (-_ONE,)),
+                                          labels=(1, -1), constants=(("sign0", _ONE),)))),
+        "The proof is unaffected: it uses (w·x)t <= 0 throughout (step 003.9).",
+    ),
 )
+
+
+def _sign(score: Fraction, run: Run) -> tuple[Fraction, Fraction]:
+    """(y, r): y = sign(score), with sign(0) the run's constant ``sign0`` (0 if it has none), r = 1/|score| or 0."""
+    if score == 0:
+        return dict(run.constants).get("sign0", Fraction(0)), Fraction(0)
+    return (Fraction(1) if score > 0 else Fraction(-1)), 1 / abs(score)
 
 
 def model_of(state: UpdateState, run: Run) -> CounterModel:
@@ -261,10 +371,12 @@ def model_of(state: UpdateState, run: Run) -> CounterModel:
     dual = tuple(sum((Fraction(c * yy) * x[j] for c, yy, x in zip(counts, labels, state.samples)), Fraction(0))
                  for j in range(len(h)))
     sq = dot(state.x, state.x)
+    output, r = _sign(dot(state.w_prev, state.x), run)
     return CounterModel.of(
         {eps: state.rate, t: state.y, N: state.k, Nmu: counts[mu], m: state.margin,
          beta: sum((dot(x, x) for x in state.samples), Fraction(0)), R_sq: state.R_sq,
-         sxs: state.sum_xsq, prev_sxs: state.sum_xsq - sq},
+         sxs: state.sum_xsq, prev_sxs: state.sum_xsq - sq, Nsq: sum(c * c for c in counts),
+         n_pat: len(counts), n_feat: state.data.n_features, iters: state.presentations, yo: output, rs: r},
         {"wn": state.w, "w": state.w_prev, "x": state.x, "h": h, "S": dual,
          "Sp": tuple(d - state.y * v for d, v in zip(dual, state.x))},
     )

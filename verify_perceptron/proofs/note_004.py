@@ -193,8 +193,10 @@ ERRATA = (
     Erratum(
         "E004.1", _MISTAKE, r"\quad < \quad 0",
         "The algorithm updates when y_i(x_i·α^(k) + α0^(k)) <= 0, so a misclassification implies only <= 0: "
-        "at k = 0 every score is exactly 0.",
-        "(α0^(k), α^(k))^T(y_i, y_i x_i) <= 0, which is all the norm bound needs.",
+        "at k = 0 every score is exactly 0. The display also names the weights α^(k); in the norm expansion "
+        "above it (line 477) the cross term is the score of α^(k-1), the weights the k-th update starts from.",
+        "(α0^(k-1), α^(k-1))^T(y_i, y_i x_i) <= 0: the score of the weights before the k-th update, the cross "
+        "term of the norm expansion, is <= 0, which is all the norm bound needs.",
         "004.8", (Failure("004.8w", Run("boolean AND", "split-bias", example="and")),),
         "The bound stands: the cross term is dropped with <= 0.",
     ),

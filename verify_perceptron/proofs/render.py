@@ -260,6 +260,7 @@ def proof_record(result: ProofResult, errata: Sequence[tuple[Erratum, Sequence[C
                 "claim": {"latex": names.statement(statement), "text": _text(statement)},
                 "run": ce.failure.run.describe(), "update": ce.state.k, "epoch": ce.state.epoch,
                 "sample": ce.state.sample, "claim_at_update": "undefined" if verdict is None else str(verdict).lower(),
+                "updates_per_sample": list(ce.state.mistakes),
                 "sides": _sides(statement, ce.model, proof),
                 "weights_before": [str(v) for v in ce.state.w_prev], "weights_after": [str(v) for v in ce.state.w],
                 "values": _model_values(names, proof, ce.model, [statement, *assumptions]),
@@ -321,9 +322,14 @@ def render_text(records: Sequence[dict[str, Any]]) -> str:
                 values = ", ".join(f"{v['name']} = {v['value']}" for v in f["values"])
                 sides = f"; lhs {f['sides']['lhs']}, rhs {f['sides']['rhs']}" if f["sides"] else ""
                 lines.append(f"    counterexample for {f['written_step']}: {f['run']}; update {f['update']} "
-                             f"(epoch {f['epoch']}, sample {f['sample']}): {values}{sides}")
+                             f"(epoch {f['epoch']}, sample {f['sample']}, updates per sample "
+                             f"{_tuple(f['updates_per_sample'])}): {values}{sides}")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _tuple(values: Sequence[object]) -> str:
+    return "(" + ", ".join(str(v) for v in values) + ")"
 
 
 def _md_place(place: dict[str, Any] | None) -> str:
@@ -413,7 +419,8 @@ def render_markdown(record: dict[str, Any]) -> str:
             if f["sides"] is not None:
                 sides = f" (left side {f['sides']['lhs']}, right side {f['sides']['rhs']})"
             out += [f"**Counterexample** to step {f['written_step']} ({f['status']}), ${f['claim']['latex']}$. "
-                    f"Run: {f['run']}. At update {f['update']} (epoch {f['epoch']}, sample {f['sample']}), "
+                    f"Run: {f['run']}. At update {f['update']} (epoch {f['epoch']}, sample {f['sample']}; "
+                    f"updates per sample so far {_tuple(f['updates_per_sample'])}), "
                     f"weights ({', '.join(f['weights_before'])}) → ({', '.join(f['weights_after'])}): {values}; "
                     f"every assumption of the step holds and the claim is {f['claim_at_update']}{sides}.", ""]
         out += [f"*Consequence:* {err['consequence']}", ""]

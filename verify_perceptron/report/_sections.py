@@ -194,7 +194,9 @@ def _bounds(r: Mapping[str, Any]) -> list[Block]:
         constants = ", ".join(f"{k} = {v}" for k, v in b["constants"].items())
         rows.append((_MARKS[b["holds"]], b["note"][:3] + ("*" if b["own"] else ""), b["convention"], b["formula"],
                      constants, b["value"], str(b["value_floor"]), str(b["n_mistakes"])))
-    batch = "" if r["mode"] == "online" else " The notes prove these for online runs only, so none is checked here."
+    batch = "" if r["mode"] == "online" else (
+        " The notes prove these for online runs only, so none is judged here; note 003's form, N·γ² <= β·‖w*‖²,"
+        " also holds in batch mode (derived here) and is checked at every update as mistake-bound-sum-batch.")
     return [
         Heading(2, "The five notes' mistake bounds at this separator", "bounds"),
         Paragraph((_t("Squared forms, exact; * marks the run's own note. The mistakes are this run's." + batch),)),

@@ -75,7 +75,27 @@ def comparison_lines(c: dict[str, Any]) -> list[str]:
     out += _table(rows, align="<<>" + ">" * len(separators))
     for finding in c["findings"]:
         out.append(f"  - {finding}")
-    return out
+    return out + _batch_lines(c, separators)
+
+
+def _batch_lines(c: dict[str, Any], separators: list[str]) -> list[str]:
+    """Note 003's bound beside each convention's batch run (derived here); nothing without batch runs."""
+    runs = c.get("batch_runs") or []  # absent from records written before batch runs were compared
+    if not runs:
+        return []
+    out = ["note 003's bound β·‖w‖²/γ² in batch mode, for every convention (derived here, not in the notes; "
+           "batch mistakes / bound)"]
+    rows = [["convention", "updates", "mistakes", *separators]]
+    by = {(b["convention"], b["separator"]): b for b in c.get("batch_bounds") or []}
+    for run in runs:
+        conv = run["convention"]
+        cells = []
+        for name in separators:
+            b = by.get((conv, name))
+            cells.append("" if b is None else f"{b['value']} ({b['ratio']})")
+        stop = "" if run["stop"] == "converged" else f" ({run['stop']})"
+        rows.append([conv, str(run["n_updates"]), f"{run['n_mistakes']}{stop}", *cells])
+    return out + _table(rows, align="<>>" + ">" * len(separators))
 
 
 def orders_lines(o: dict[str, Any]) -> list[str]:
@@ -180,7 +200,9 @@ def _bound_lines(r: dict[str, Any]) -> list[str]:
         own = "*" if b["own"] else ""
         rows.append([_mark(b["holds"]), b["note"][:3] + own, b["convention"], b["formula"], b["value"], str(b["n_mistakes"])])
     out += _table(rows, align="<<<<>>")
-    out.append("  (* the convention's own note" + ("" if r["mode"] == "online" else "; the notes prove these for online mode only") + ")")
+    batch = ("; the notes prove these for online mode only; note 003's also holds in batch mode, for every "
+             "convention (derived here): mistake-bound-sum-batch above")
+    out.append("  (* the convention's own note" + ("" if r["mode"] == "online" else batch) + ")")
     return out
 
 

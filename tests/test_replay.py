@@ -258,3 +258,41 @@ def test_wrong_per_sample_counts_are_caught_as_a_tuple_or_as_counts(as_counts):
     tampered = dataclasses.replace(trace, mistakes_per_sample=Counts(wrong) if as_counts else tuple(wrong))
     rule = checker.finish(tampered).invariants[0]
     assert rule.holds is False and "per-sample mistake counts" in rule.first_violation.message
+
+
+class _Counting:
+    """A recorder that keeps the update numbers it was told of."""
+
+    def __init__(self) -> None:
+        self.ks: list[int] = []
+
+    def observe(self, k, epoch, samples, scores) -> None:
+        self.ks.append(k)
+
+
+@pytest.mark.parametrize("name", ["and", "xor"])
+def test_past_the_replay_budget_a_run_is_made_again_only_when_it_converged(monkeypatch, name):
+    # A run that does not converge (xor cycles) is checked as it goes, once the budget is spent: one run.
+    # A converged one (and) is made again with w* known. Either way the recorder hears each update once.
+    data = example(name)
+    expected_trace, expected = verify_run(data)
+    runs = []
+    real_run = fast.run
+    monkeypatch.setattr(fast, "run", lambda *a, **k: runs.append(1) or real_run(*a, **k))
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 0)  # a budget of a few bytes: it overflows at once
+    recorder = _Counting()
+    trace, result = verify_run(data, recorder=recorder)
+    assert len(runs) == (2 if expected_trace.converged else 1)
+    assert recorder.ks == list(range(1, trace.n_updates + 1))
+    assert [(r.name, r.holds, r.n_checked, r.min_slack, r.skipped) for r in result.invariants] == \
+        [(r.name, r.holds, r.n_checked, r.min_slack, r.skipped) for r in expected.invariants]
+
+
+def test_a_time_limit_bounds_both_runs_together(monkeypatch):
+    # The second run of a converged check gets what is left of the limit, not the whole limit again.
+    seen = []
+    real_run = fast.run
+    monkeypatch.setattr(fast, "run", lambda *a, **k: seen.append(k["time_limit"]) or real_run(*a, **k))
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 0)
+    verify_run(example("and"), time_limit=30)
+    assert len(seen) == 2 and seen[0] == 30 and 0 < seen[1] < 30

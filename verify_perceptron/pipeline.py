@@ -9,7 +9,10 @@ w* is known.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -19,6 +22,7 @@ from .check.results import CheckResult
 from .check.separator import strict_final_weights
 from .check.traces import check_trace, scaled_scores
 from .data.dataset import Dataset
+from .data.integers import ExactMatrix
 from .data.samples import sample_matrix
 from .data.trace import Trace
 from .errors import InvalidArgument
@@ -50,32 +54,40 @@ class _Tee:
 
 
 class _Store:
-    """A run's updates, kept to be replayed once w* is known, up to `capacity` bytes (then dropped).
+    """A run's updates, kept to be replayed once w* is known, up to `capacity` bytes.
 
     Memory therefore never grows past `capacity`, however many updates the
-    run makes; a run that needs more is run again instead (`complete` is False).
+    run makes. Past it (`complete` turns False) the kept updates are handed to
+    `overflow`, and every later update goes straight there: a check that
+    needs no w* is then made during the run itself.
     """
 
-    def __init__(self, capacity: int) -> None:
-        self.capacity, self.used = capacity, 0
+    def __init__(self, capacity: int, overflow: Any) -> None:
+        self.capacity, self.used, self.overflow = capacity, 0, overflow
         self.items: list[tuple[int, int, Any, Any]] = []
         self.complete = True
 
     def _room(self, size: int) -> bool:
         self.used += size
         if self.complete and self.used > self.capacity:
-            self.complete, self.items = False, []
+            self.complete = False
+            self.replay(self.overflow)  # in order: what was kept, then (by the caller) this update
+            self.items = []
         return self.complete
 
     def observe(self, k: int, epoch: int, samples: list[int], scores: list[int]) -> None:
         if self._room(64 + 16 * len(samples) + sum(s.bit_length() // 8 for s in scores if isinstance(s, int))):
             self.items.append((k, epoch, list(samples), list(scores)))
+        else:
+            self.overflow.observe(k, epoch, samples, scores)
 
     def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
         if self._room(rows.nbytes + scores.nbytes + np.asarray(epoch).nbytes):
             # (copies: the engine's buffers are reused as soon as this returns)
             self.items.append((first, np.copy(epoch) if isinstance(epoch, np.ndarray) else epoch,
                                rows.copy(), scores.copy()))
+        else:
+            fast.feed(self.overflow, first, epoch, rows, scores)
 
     def replay(self, observer: Any) -> None:
         chunks = [item for item in self.items if isinstance(item[2], np.ndarray)]
@@ -111,9 +123,11 @@ def verify_run(
     With no `separator` the run's own final weights serve as w*, known only
     at the end: the run's updates are kept, up to a budget of half the
     memory of the scaled samples, and replayed into the checker once w* is
-    known; a run with more updates than that is run again, deterministically,
-    with every claim checked. Memory does not grow with the number of
-    updates (beyond the first `keep_updates`, kept for the report).
+    known. Past that budget the claims that need no w* are checked as the run
+    goes, which is the whole check when it does not converge; a converged run
+    is made again, deterministically, with every claim checked, within what
+    is left of `time_limit`. Memory does not grow with the number of updates
+    (beyond the first `keep_updates`, kept for the report).
 
     Parameters
     ----------
@@ -122,7 +136,7 @@ def verify_run(
     progress : callable, optional
         Called as ``progress(epoch, n_updates, status)`` after each pass.
     recorder : observer, optional
-        Also told of every update of the final pass (to write a trace file).
+        Also told of every update of the run, once (to write a trace file).
 
     Examples
     --------
@@ -142,32 +156,68 @@ def verify_run(
             for u in trace.updates:
                 recorder.observe(u.k, u.epoch, list(u.samples), scaled_scores(data, u, conv.step_size(rate)))
         return trace, check_trace(data, trace, separator=separator)
-    matrix = sample_matrix(data, conv)  # built once, shared by the engine and the checker
+    job = _Job(data, conv, rate, mode, max_epochs, time_limit, progress, keep_updates,
+               sample_matrix(data, conv))  # the samples built once, shared by the engine and the checker
+    if separator is not None:
+        return job.checked(separator, "user", None, recorder, time_limit)
+    return job.with_final_weights(recorder)
 
-    def attempt(w_star: Sequence[object] | None, source: str | None, note: str | None,
-                sink: Any) -> tuple[Trace, CheckResult]:
-        checker = Checker(data, conv, rate=rate, mode=mode, separator=w_star, separator_source=source,
-                          separator_note=note, matrix=matrix)
-        report = None if progress is None else (lambda e, n: progress(e, n, checker.status()))
-        trace = fast.run(data, conv, eta=rate, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
-                         progress=report, observer=_Tee(checker, sink), keep_updates=keep_updates, matrix=matrix)
+
+@dataclass(frozen=True)
+class _Job:
+    """One `verify_run` of the fast engine: its settings, and the sample matrix engine and checker share."""
+
+    data: Dataset
+    conv: Convention
+    rate: Fraction
+    mode: str
+    max_epochs: int
+    time_limit: float | None
+    progress: Callable[[int, int, str], None] | None
+    keep_updates: int | None
+    matrix: ExactMatrix
+
+    def run(self, observer: Any, seconds: float | None, status: Callable[[int], str]) -> Trace:
+        progress = self.progress
+        report = None if progress is None else (lambda e, n: progress(e, n, status(n)))
+        return fast.run(self.data, self.conv, eta=self.rate, mode=self.mode, max_epochs=self.max_epochs,
+                        time_limit=seconds, progress=report, observer=observer, keep_updates=self.keep_updates,
+                        matrix=self.matrix)
+
+    def checker(self, w_star: Sequence[object] | None = None, source: str | None = None,
+                note: str | None = None) -> Checker:
+        return Checker(self.data, self.conv, rate=self.rate, mode=self.mode, separator=w_star,
+                       separator_source=source, separator_note=note, matrix=self.matrix)
+
+    def checked(self, w_star: Sequence[object], source: str, note: str | None, sink: Any,
+                seconds: float | None) -> tuple[Trace, CheckResult]:
+        """A run with the checker (and `sink`) told of every update as it happens."""
+        checker = self.checker(w_star, source, note)
+        trace = self.run(_Tee(checker, sink), seconds, lambda n: checker.status())
         return trace, checker.finish(trace)
 
-    if separator is not None:
-        return attempt(separator, "user", None, recorder)
-    # w* is the final weights, known at the end: run once keeping the updates (within a budget of
-    # half the samples' own memory), then replay them into the checker, which costs no scan.
-    store = _Store(capacity=max(MIN_REPLAY_BYTES, matrix.exact.nbytes // 2))
-    report = None if progress is None else (lambda e, n: progress(e, n, f"{n} mistakes"))
-    trace = fast.run(data, conv, eta=rate, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
-                     progress=report, observer=store, keep_updates=keep_updates, matrix=matrix)
-    w_star, source, note = None, None, None
-    if trace.converged:
-        w_star, note = strict_final_weights(data, conv, trace.final_weights, matrix)
-        source = "final"
-    if not store.complete:
-        return attempt(w_star, source, note, recorder)
-    checker = Checker(data, conv, rate=rate, mode=mode, separator=w_star, separator_source=source,
-                      separator_note=note, matrix=matrix)
-    store.replay(_Tee(checker, recorder))
-    return trace, checker.finish(trace)
+    def with_final_weights(self, recorder: Any) -> tuple[Trace, CheckResult]:
+        """A run whose own final weights are w*, known only at its end.
+
+        The run keeps its updates (within half the samples' own memory) and
+        replays them into the checker once w* is known, which costs no scan.
+        Past the budget the updates go to a checker without w* as they come:
+        that check is the whole one when the run does not converge; a
+        converged run is made again with w* known, in the time that is left.
+        """
+        started = time.monotonic()
+        without_w_star = self.checker()
+        store = _Store(max(MIN_REPLAY_BYTES, self.matrix.exact.nbytes // 2), overflow=_Tee(without_w_star, recorder))
+        trace = self.run(store, self.time_limit, lambda n: f"{n} mistakes")
+        if not trace.converged:
+            if not store.complete:
+                return trace, without_w_star.finish(trace)
+            checker = self.checker()
+        else:
+            w_star, note = strict_final_weights(self.data, self.conv, trace.final_weights, self.matrix)
+            if not store.complete:  # (the recorder has had every update already)
+                left = None if self.time_limit is None else max(self.time_limit - (time.monotonic() - started), 1e-3)
+                return self.checked(w_star, "final", note, None, left)
+            checker = self.checker(w_star, "final", note)
+        store.replay(_Tee(checker, recorder))
+        return trace, checker.finish(trace)

@@ -462,3 +462,13 @@ def test_a_file_name_that_is_not_utf8_is_shown_escaped_under_a_strict_utf8_stdou
                           capture_output=True, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.decode("utf-8").startswith("data        ok\\udcff.csv: 2 samples")
+
+
+def test_a_semicolon_file_and_a_zero_based_libsvm_file_read_as_written(tmp_path: Path, capsys) -> None:
+    semi = write(tmp_path, "d.csv", "x1;x2;label\n0;0;-1\n0;1;-1\n1;0;-1\n1;1;1\n")
+    code, out, _ = run(["verify", semi], capsys)
+    assert code == 0 and "4 samples, 2 features" in out
+    zero = write(tmp_path, "d.svm", "-1 0:0 1:0\n-1 1:1\n-1 0:1\n1 0:1 1:1\n")
+    code, out, _ = run(["verify", zero], capsys)
+    assert code == 0 and "4 samples, 2 features" in out
+    assert_bad_input(*run(["verify", zero, "--one-based"], capsys), "index 0", "--zero-based")

@@ -386,9 +386,9 @@ def test_libsvm_n_features_widens_the_rows(tmp_path: Path) -> None:
     assert "index 2" in message
 
 
-def test_libsvm_index_zero_is_rejected(tmp_path: Path) -> None:
+def test_libsvm_index_zero_is_rejected_when_the_file_is_said_to_be_one_based(tmp_path: Path) -> None:
     path = write(tmp_path, "d.svm", "1 1:1\n-1 0:0.5\n")
-    message = data_error(load_libsvm, path)
+    message = data_error(load_libsvm, path, zero_based=False)
     assert f"{path}:2:" in message
     assert "'0:0.5'" in message
     assert "start at 1" in message
@@ -846,3 +846,41 @@ def test_an_array_header_declaring_too_many_cells_is_refused_before_any_allocati
         archive.writestr("X.npy", header.getvalue() + b"\0" * 1000)
         archive.writestr("y.npy", header.getvalue())
     assert "array 'X' declares shape (100000000000, 3)" in _message_of(load_numpy, tmp_path / "bomb.npz")
+
+
+def test_libsvm_zero_based_files_are_detected_as_scikit_learn_writes_them(tmp_path: Path) -> None:
+    # dump_svmlight_file writes 0-based indices by default: index 0 is feature 1.
+    zero = load_libsvm(write(tmp_path, "z.svm", "1 0:1 2:3\n-1 1:2\n"))
+    assert zero.X == ((1, 0, 3), (0, 2, 0))
+    one = write(tmp_path, "o.svm", "1 1:1 3:3\n-1 2:2\n")
+    assert load_libsvm(one).X == ((1, 0, 3), (0, 2, 0))  # no index 0: 1-based, as before
+    assert load_libsvm(one, zero_based=True).X == ((0, 1, 0, 3), (0, 0, 2, 0))
+    with pytest.raises(DataError, match="zero_based='yes' must be True, False or 'auto'"):
+        load_libsvm(one, zero_based="yes")
+
+
+@pytest.mark.parametrize(("text", "delimiter"), [
+    ("a;b;label\n0.5;1;1\n1;0;-1\n", None),
+    ("a\tb\tlabel\n0.5\t1\t1\n1\t0\t-1\n", None),
+    ("0.5 1 1\n1   0   -1\n", None),
+    ("a|b|label\n0.5|1|1\n1|0|-1\n", "|"),
+])
+def test_semicolons_tabs_and_white_space_separate_cells_too(tmp_path: Path, text: str, delimiter: str | None) -> None:
+    path = write(tmp_path, "d.csv", text)
+    if delimiter is not None:  # not a separator it knows: said, by name
+        with pytest.raises(DataError, match="--delimiter '\\|' is not one of"):
+            load_csv(path, delimiter=delimiter)
+        return
+    data = load_csv(path)
+    assert data.X == ((Fraction(1, 2), 1), (1, 0)) and data.y == (1, -1)
+
+
+def test_a_semicolon_file_with_decimal_commas_names_the_cell(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "a;b;label\n0,5;1;1\n1;0;-1\n")
+    assert "column a: '0,5' is not a number" in data_error(load_csv, path)
+
+
+def test_a_word_in_a_feature_column_suggests_it_may_be_the_labels(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "diagnosis,x,y\nM,1,2\nB,2,1\n")
+    assert data_error(load_csv, path).endswith("(if it holds the labels: --label-column diagnosis)")
+    assert load_csv(path, label_column="diagnosis", positive="M").y == (1, -1)

@@ -34,6 +34,7 @@ from .data.dataset import Dataset
 from .data.readers import load_dataset
 from .run.settings import MODES
 from .errors import DataError, InvalidArgument
+from .data._delimiters import DELIMITER_NAMES
 from .data.files import not_regular
 from .data.examples import EXAMPLES, example
 from .data.rationals import as_rational, parse_rational
@@ -64,6 +65,13 @@ def _data_options(command: argparse.ArgumentParser) -> None:
                         help="how to read DATA (default: from its extension)")
     source.add_argument("--label-column", metavar="COLUMN", help="label column: a header name or a 1-based number")
     source.add_argument("--positive", metavar="VALUE", help="the label value of the positive class (for labels other than ±1 or 0/1)")
+    source.add_argument("--delimiter", metavar="SEP", choices=sorted(DELIMITER_NAMES),
+                        help="CSV cell separator: , ; tab or whitespace (default: found from the first lines)")
+    based = source.add_mutually_exclusive_group()
+    based.add_argument("--zero-based", dest="zero_based", action="store_const", const=True, default="auto",
+                       help="LIBSVM indices start at 0 (default: so when the file holds index 0, as scikit-learn writes)")
+    based.add_argument("--one-based", dest="zero_based", action="store_const", const=False,
+                       help="LIBSVM indices start at 1 (index 0 is then an error)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -271,7 +279,8 @@ def _load(args: argparse.Namespace) -> Dataset:
         raise InvalidArgument("DATA or --example NAME is required")
     if os.path.isdir(args.data):
         raise DataError(f"{args.data}: is a directory, not a data file")
-    return load_dataset(args.data, format=args.input_format, label_column=args.label_column, positive=args.positive)
+    return load_dataset(args.data, format=args.input_format, label_column=args.label_column, positive=args.positive,
+                        delimiter=args.delimiter, zero_based=args.zero_based)
 
 
 def _verify(args: argparse.Namespace) -> int:

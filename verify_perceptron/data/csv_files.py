@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import DataError
 from .files import COLUMN_NUMBER, MAX_CELLS, read_text
+from ._delimiters import as_commas, find_delimiter
 from ._labels import map_labels
 from .dataset import Dataset
 from .rationals import parse_rational
@@ -24,14 +25,17 @@ __all__ = ["LABEL_NAMES", "load_csv"]
 LABEL_NAMES = ("label", "y", "target", "class")
 
 
-def load_csv(path: str, *, label_column: str | None = None, positive: str | None = None) -> Dataset:
+def load_csv(path: str, *, label_column: str | None = None, positive: str | None = None,
+             delimiter: str | None = None) -> Dataset:
     """Read a CSV file exactly.
 
     The first row is a header when none of its cells is a number, or when
     one of them names a label column (``label``, ``y``, ``target``,
     ``class``). The label column is ``label_column`` (a name or a 1-based
     index), else the first recognised name, else the last column. Blank lines
-    and lines starting with ``#`` are skipped.
+    and lines starting with ``#`` are skipped. Cells are separated by commas,
+    semicolons, tabs or white space, found from the first lines, or by
+    `delimiter` (``","``, ``";"``, ``"tab"``, ``"whitespace"``).
 
     Raises
     ------
@@ -47,8 +51,12 @@ def load_csv(path: str, *, label_column: str | None = None, positive: str | None
     # Comment lines go before the CSV parser sees them (a quote in a comment must not swallow
     # the rows after it); an empty line keeps the line numbers right.
     text = "\n".join("" if line.lstrip().startswith("#") else line for line in text.split("\n"))
-    quick = _fast_csv(text, path, label_column, positive)
-    return quick if quick is not None else _general_csv(text, path, label_column, positive)
+    separator = find_delimiter(text, delimiter, path)
+    commas = as_commas(text, separator)
+    if commas is None:  # commas or quotes inside cells: the csv module splits on the separator itself
+        return _general_csv(text, path, label_column, positive, separator)
+    quick = _fast_csv(commas, path, label_column, positive)
+    return quick if quick is not None else _general_csv(commas, path, label_column, positive)
 
 
 def _is_number(cell: str) -> bool:
@@ -92,10 +100,11 @@ def _is_header(first: Sequence[str], label_column: str | None) -> bool:
     return not any(_is_number(c) for c in first) or names_label or bool(lowered & set(LABEL_NAMES))
 
 
-def _general_csv(text: str, path: str, label_column: str | None, positive: str | None) -> Dataset:
+def _general_csv(text: str, path: str, label_column: str | None, positive: str | None,
+                 separator: str | None = ",") -> Dataset:
     """Any CSV: the csv module's parser and one exact literal per cell, each error named."""
     csv.field_size_limit(2**31 - 1)  # a huge cell is the number parser's to refuse, by name
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text), delimiter=separator or " ", skipinitialspace=separator is None)
     rows: list[tuple[int, list[str]]] = []
     ends: dict[int, int] = {}  # a record's first line -> its last, where a quoted cell spans lines
     while True:
@@ -142,7 +151,9 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: str |
                 features.append(parse_rational(cell))
             except ValueError as error:
                 column = header[j] if header else str(j + 1)
-                raise DataError(f"{path}:{line}: column {column}: {error}") from None
+                words = label_column is None and not any(c.isdigit() for c in cell) and any(c.isalpha() for c in cell)
+                hint = f" (if it holds the labels: --label-column {column})" if words else ""
+                raise DataError(f"{path}:{line}: column {column}: {error}{hint}") from None
         X.append(tuple(features))
         raw_labels.append(row[target])
         lines.append(line)

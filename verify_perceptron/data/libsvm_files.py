@@ -18,12 +18,17 @@ __all__ = ["MAX_FEATURES", "load_libsvm"]
 MAX_FEATURES = 100_000
 
 
-def load_libsvm(path: str, *, positive: str | None = None, n_features: int | None = None) -> Dataset:
-    """Read LIBSVM/svmlight text: ``label index:value ...`` with 1-based indices.
+def load_libsvm(path: str, *, positive: str | None = None, n_features: int | None = None,
+                zero_based: bool | str = "auto") -> Dataset:
+    """Read LIBSVM/svmlight text: ``label index:value ...``.
 
-    Missing features are 0; ``qid:`` tokens and ``#`` comments are ignored.
-    The dimension is the largest index, or `n_features` when given.
+    Indices are 1-based, or 0-based with ``zero_based=True``; with ``"auto"``
+    (the default, as scikit-learn's reader does) a file holding index 0 is
+    0-based. Missing features are 0; ``qid:`` tokens and ``#`` comments are
+    ignored. The dimension is the largest index, or `n_features` when given.
     """
+    if zero_based not in (True, False, "auto"):
+        raise DataError(f"{path}: zero_based={zero_based!r} must be True, False or 'auto'")
     text = read_text(path)
     entries: list[tuple[int, dict[int, Fraction]]] = []
     raw_labels: list[str] = []
@@ -45,8 +50,9 @@ def load_libsvm(path: str, *, positive: str | None = None, n_features: int | Non
                 raise DataError(f"{path}:{line_no}: {token!r} is not index:value")
             digits = index_text.lstrip("0") or "0"  # leading zeros are no size: 0000000001 is 1
             index = int(digits) if len(digits) <= 9 else MAX_FEATURES + 1
-            if index < 1:
-                raise DataError(f"{path}:{line_no}: index {index_text} in {token!r}; indices start at 1")
+            if index < 1 and zero_based is False:
+                raise DataError(f"{path}:{line_no}: index {index_text} in {token!r}; indices start at 1 "
+                                "(--zero-based reads 0-based files)")
             if index > MAX_FEATURES:
                 raise DataError(f"{path}:{line_no}: index {index_text} exceeds {MAX_FEATURES} features")
             if index in row:
@@ -61,14 +67,17 @@ def load_libsvm(path: str, *, positive: str | None = None, n_features: int | Non
         lines.append(line_no)
     if not entries:
         raise DataError(f"{path}: empty file: no data rows")
+    # 0-based when asked, or (auto, as scikit-learn decides) when some index is 0: feature j is index j - shift.
+    shift = 1 if zero_based is True or (zero_based == "auto" and any(0 in row for _, row in entries)) else 0
+    highest += shift
     width = highest if n_features is None else n_features
     if width < highest:
-        raise DataError(f"{path}: index {highest} exceeds n_features={n_features}")
+        raise DataError(f"{path}: index {highest - shift} exceeds n_features={n_features}")
     if width == 0:
         raise DataError(f"{path}: no feature values at all")
     if len(entries) * width > MAX_CELLS:
         raise DataError(f"{path}: {len(entries)} x {width} values exceed the limit of {MAX_CELLS} cells")
     zero = Fraction(0)
-    X = tuple(tuple(row.get(j, zero) for j in range(1, width + 1)) for _, row in entries)
+    X = tuple(tuple(row.get(j - shift, zero) for j in range(1, width + 1)) for _, row in entries)
     y, spelling = map_labels(raw_labels, positive=positive, source=path, lines=lines)
     return Dataset(X=X, y=y, source=path, labels=spelling)

@@ -21,12 +21,14 @@ def load_dataset(
     format: str = "auto",
     label_column: str | None = None,
     positive: str | None = None,
+    delimiter: str | None = None,
+    zero_based: bool | str = "auto",
 ) -> Dataset:
     """Read a dataset, choosing the reader from `format` or from the file's extension.
 
     ``.npy``/``.npz`` are NumPy, ``.svm``, ``.libsvm``, ``.svmlight`` and
     ``.txt`` whose first data line has ``index:value`` tokens are LIBSVM,
-    anything else is CSV.
+    anything else is CSV. `delimiter` goes to `load_csv`, `zero_based` to `load_libsvm`.
 
     Examples
     --------
@@ -53,8 +55,8 @@ def load_dataset(
     if format == "numpy":
         return load_numpy(path, label_column=label_column, positive=positive)
     if format == "libsvm":
-        return load_libsvm(path, positive=positive)
-    return load_csv(path, label_column=label_column, positive=positive)
+        return load_libsvm(path, positive=positive, zero_based=zero_based)
+    return load_csv(path, label_column=label_column, positive=positive, delimiter=delimiter)
 
 
 def _looks_sparse(path: str) -> bool:

@@ -472,3 +472,10 @@ def test_a_semicolon_file_and_a_zero_based_libsvm_file_read_as_written(tmp_path:
     code, out, _ = run(["verify", zero], capsys)
     assert code == 0 and "4 samples, 2 features" in out
     assert_bad_input(*run(["verify", zero, "--one-based"], capsys), "index 0", "--zero-based")
+
+
+def test_json_output_stays_valid_json_when_the_data_hold_control_characters(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "c.csv", "x1,x2,label\n0,0,\x9bno\x7f\n0,1,\x9bno\x7f\n1,0,\x9bno\x7f\n1,1,yes\n")
+    code, out, err = run(["verify", path, "--positive", "yes", "--format", "json"], capsys)
+    assert code == 0 and "\x9b" not in out and "\x7f" not in out
+    assert json.loads(out)["dataset"]["labels"]["negative"] == "\x9bno\x7f"  # escaped on the wire, exact once parsed

@@ -188,19 +188,23 @@ def _proofs_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-def _write(stream: TextIO, text: str) -> None:
+def _write(stream: TextIO, text: str, *, json: bool = False) -> None:
     r"""Write `text` for a person: every control character but newline and tab shown escaped, never obeyed.
 
     Labels, feature names and file names come from the data; printed raw, an
     ESC sequence among them would drive the terminal. A file name's bytes that
-    are not UTF-8 are shown escaped too (``\udcff``).
+    are not UTF-8 are shown escaped too (``\udcff``). In `json` text the escape
+    is JSON's own (``\u0085``), so the document stays valid.
 
     Examples
     --------
     >>> _write(sys.stdout, "label \x1b[2Jred\r\n")
     label \x1b[2Jred\r
+    >>> _write(sys.stdout, '"\x85"\n', json=True)
+    "\u0085"
     """
-    shown = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    escape = (lambda m: f"\\u{ord(m.group()):04x}") if json else (lambda m: repr(m.group())[1:-1])
+    shown = _CONTROL.sub(escape, text)
     # A file name that is not valid UTF-8 reaches Python as lone surrogates, which no stream can encode.
     stream.write(shown.encode("utf-8", "backslashreplace").decode("utf-8"))
 
@@ -342,7 +346,7 @@ def _verify(args: argparse.Namespace) -> int:
 
         write_atomically(args.output, text, forbidden=[p for p in (args.data, args.trace) if p])
     else:
-        _write(sys.stdout, text)
+        _write(sys.stdout, text, json=args.format == "json")
     return int(report["exit_code"])
 
 
@@ -387,7 +391,7 @@ def _bounds(args: argparse.Namespace) -> int:
                                   time_limit=args.time_limit)
     record = comparison_report(data, comparison, orders)
     if args.format == "json":
-        _write(sys.stdout, render_json(record))
+        _write(sys.stdout, render_json(record), json=True)
     else:
         lines = [f"data        {data.source}: {data.n_samples} samples, {data.n_features} features", ""]
         lines += comparison_lines(record)
@@ -414,7 +418,7 @@ def _check(args: argparse.Namespace) -> int:
 def _proofs(args: argparse.Namespace) -> int:
     from . import proofs  # SymPy loads here, never on the verify path
 
-    _write(sys.stdout, proofs.render_proofs(args.note, args.format))
+    _write(sys.stdout, proofs.render_proofs(args.note, args.format), json=args.format == "json")
     records = proofs.proof_data(args.note)
     undecided = any(step["status"] == "undecided" for note in records for step in note["steps"])
     unshown = any(not erratum["failures"] for note in records for erratum in note["errata"])

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from verify_perceptron.data.csv_files import LABEL_NAMES, load_csv
 from verify_perceptron.data.dataset import Dataset, from_arrays
@@ -884,3 +886,19 @@ def test_a_word_in_a_feature_column_suggests_it_may_be_the_labels(tmp_path: Path
     path = write(tmp_path, "d.csv", "diagnosis,x,y\nM,1,2\nB,2,1\n")
     assert data_error(load_csv, path).endswith("(if it holds the labels: --label-column diagnosis)")
     assert load_csv(path, label_column="diagnosis", positive="M").y == (1, -1)
+
+
+@given(st.lists(st.dictionaries(st.integers(1, 6), st.fractions(max_denominator=10**6).filter(bool)
+                                .map(lambda f: f * 10**30 if f.denominator == 7 else f), max_size=4),
+                min_size=2, max_size=6))
+def test_a_sparse_file_reads_as_the_dense_rows_it_stands_for(tmp_path_factory, rows) -> None:
+    # The LIBSVM reader builds integer numerators from the stored values only; it must equal the
+    # dataset of the dense rows in Fractions, huge numerators included.
+    width = max([1, *(i for row in rows for i in row)])
+    labels = [1 if r % 2 else -1 for r in range(len(rows))]
+    text = "".join(f"{y} " + " ".join(f"{i}:{v}" for i, v in sorted(row.items())) + "\n"
+                   for y, row in zip(labels, rows))
+    path = tmp_path_factory.mktemp("svm") / "d.svm"
+    path.write_text(text)
+    dense = [[row.get(j, Fraction(0)) for j in range(1, width + 1)] for row in rows]
+    assert load_libsvm(str(path), n_features=width) == Dataset(X=dense, y=labels, source=str(path))

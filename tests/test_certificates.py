@@ -165,3 +165,19 @@ def test_a_truncated_record_without_cycle_counts_gives_no_certificate():
 
     trace = dataclasses.replace(fast.run(example("xor"), keep_updates=2), cycle_mistakes=None)
     assert certificate_from_cycle(trace) is None
+
+
+@given(st.lists(st.tuples(st.fractions(max_denominator=50), st.fractions(max_denominator=50)), min_size=2, max_size=6),
+       st.integers(0, 2**70), st.data())
+def test_the_gordan_sum_in_integers_is_the_sum_in_fractions(points, scale, draw) -> None:
+    # Huge coordinates (scale) take the Python-integer path, small ones int64; both must equal the definition.
+    from verify_perceptron.certify.certificates import _signed_sum
+
+    X = [(a * scale, b) for a, b in points]
+    y = [1 if i % 2 else -1 for i in range(len(X))]
+    data = Dataset(X=X, y=y)
+    weights = draw.draw(st.lists(st.integers(0, 5), min_size=len(X), max_size=len(X)).filter(any))
+    lam = [Fraction(w, sum(weights)) for w in weights]
+    expected = [sum((v * yi * xj for v, yi, xj in zip(lam, y, column)), Fraction(0))
+                for column in zip(*[(Fraction(1), *x) for x in X])]
+    assert _signed_sum(data, lam) == expected

@@ -14,8 +14,11 @@ not linearly separable, and that the perceptron can never converge on them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
+
+import numpy as np
 
 from ..data.dataset import Dataset
 from ..data.trace import Trace
@@ -72,10 +75,27 @@ def gordan_defect(data: Dataset, lam: Sequence[Fraction]) -> str | None:
             return f"λ_{i} = {value} < 0"
     if sum(lam, Fraction(0)) != 1:
         return f"Σ λ_i = {sum(lam, Fraction(0))}, not 1"
-    total = [Fraction(0)] * (data.n_features + 1)
-    for value, x, y in zip(lam, data.X, data.y):
-        for j, xj in enumerate((Fraction(1), *x)):
-            total[j] += value * y * xj
+    total = _signed_sum(data, lam)
     if any(total):
         return "Σ λ_i·y_i·x~_i = [" + ", ".join(map(str, total)) + "], not 0"
     return None
+
+
+def _signed_sum(data: Dataset, lam: Sequence[Fraction]) -> list[Fraction]:
+    """Σ λ_i·y_i·(1, x_i), exactly, in integers: λ_i = p_i/D and x_i = n_i/L, so the sum is
+    Σ p_i·y_i·(L, n_i) / (D·L), over the samples with λ_i > 0 only (no Fraction per cell)."""
+    values = [v if isinstance(v, Fraction) else Fraction(v) for v in lam]
+    D = math.lcm(*(v.denominator for v in values))
+    L = data.denominator
+    rows = [i for i, v in enumerate(values) if v]
+    c = [values[i].numerator * (D // values[i].denominator) * data.y[i] for i in rows]
+    numerators = data.numerators[rows]
+    if numerators.dtype == object:
+        biggest = max((abs(int(v)) for v in numerators.flat), default=0)
+    else:
+        biggest = int(np.abs(numerators).max(initial=0))
+    if numerators.dtype != object and sum(abs(x) for x in c) * biggest < 2**63:
+        features = (np.array(c, dtype=np.int64) @ numerators).tolist()  # exact: every partial sum < 2^63
+    else:
+        features = [sum(ci * int(n) for ci, n in zip(c, column)) for column in numerators.T.tolist()]
+    return [Fraction(v, D * L) for v in (L * sum(c), *features)]

@@ -34,7 +34,7 @@ from .data.dataset import Dataset
 from .data.readers import load_dataset
 from .run.settings import MODES
 from .errors import DataError, InvalidArgument
-from .data._delimiters import DELIMITER_NAMES
+from .data.delimiters import DELIMITER_NAMES
 from .data.files import not_regular
 from .data.examples import EXAMPLES, example
 from .data.rationals import as_rational, parse_rational

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import DataError
 from .files import COLUMN_NUMBER, MAX_CELLS, read_text
-from ._delimiters import as_commas, find_delimiter
+from .delimiters import as_commas, find_delimiter
 from ._labels import map_labels
 from .dataset import Dataset
 from .rationals import parse_rational

@@ -181,3 +181,12 @@ def test_the_gordan_sum_in_integers_is_the_sum_in_fractions(points, scale, draw)
     expected = [sum((v * yi * xj for v, yi, xj in zip(lam, y, column)), Fraction(0))
                 for column in zip(*[(Fraction(1), *x) for x in X])]
     assert _signed_sum(data, lam) == expected
+
+
+def test_the_gordan_sum_of_zero_rows_with_huge_weights_stays_exact() -> None:
+    # All-zero features bound nothing: the weights' own size must still choose Python integers.
+    from verify_perceptron.certify.certificates import _signed_sum
+
+    tiny = Fraction(1, 3**50)
+    data = Dataset(X=((0,), (0,)), y=(1, -1))
+    assert _signed_sum(data, [1 - tiny, tiny]) == [1 - 2 * tiny, 0]

@@ -90,12 +90,9 @@ def _signed_sum(data: Dataset, lam: Sequence[Fraction]) -> list[Fraction]:
     rows = [i for i, v in enumerate(values) if v]
     c = [values[i].numerator * (D // values[i].denominator) * data.y[i] for i in rows]
     numerators = data.numerators[rows]
-    if numerators.dtype == object:
-        biggest = max((abs(int(v)) for v in numerators.flat), default=0)
-    else:
-        biggest = int(np.abs(numerators).max(initial=0))
-    if numerators.dtype != object and sum(abs(x) for x in c) * biggest < 2**63:
-        features = (np.array(c, dtype=np.int64) @ numerators).tolist()  # exact: every partial sum < 2^63
+    # int64 when Σ|c_i|·max(1, max|n|) < 2^63: then every c_i and every partial sum fits, exactly.
+    if numerators.dtype != object and sum(map(abs, c)) * max(1, int(np.abs(numerators).max(initial=0))) < 2**63:
+        features = (np.array(c, dtype=np.int64) @ numerators).tolist()
     else:
         features = [sum(ci * int(n) for ci, n in zip(c, column)) for column in numerators.T.tolist()]
     return [Fraction(v, D * L) for v in (L * sum(c), *features)]

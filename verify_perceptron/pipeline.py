@@ -21,14 +21,14 @@ from .check.checker import Checker
 from .check.results import CheckResult
 from .check.separator import strict_final_weights
 from .check.traces import check_trace, scaled_scores
-from .data.dataset import Dataset
+from .data.dataset import Dataset, require_dataset
 from .data.integers import ExactMatrix
 from .data.samples import sample_matrix
 from .data.trace import Trace
 from .errors import InvalidArgument
 from .notes.conventions import Convention
 from .run import fast, reference
-from .run.settings import check_data, check_settings, check_time_limit
+from .run.settings import check_settings, check_time_limit
 
 __all__ = ["ENGINES", "MIN_REPLAY_BYTES", "verify_run"]
 
@@ -148,7 +148,7 @@ def verify_run(
     if engine_name not in ENGINES:
         raise InvalidArgument(f"engine={engine_name!r} must be one of {', '.join(ENGINES)}")
     conv, rate = check_settings(convention, eta, mode, max_epochs)
-    data, time_limit = check_data(data), check_time_limit(time_limit)
+    data, time_limit = require_dataset(data), check_time_limit(time_limit)
     if engine_name == "reference":
         trace = reference.train(data, conv, eta=rate, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
                              progress=None if progress is None else (lambda e, n: progress(e, n, "")))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from ..data.dataset import Dataset
+from ..data.dataset import Dataset, require_dataset
 from ..data.samples import sample_matrix
 from ..data.trace import Trace, Update
 from ..errors import InvalidArgument, InvariantViolation
@@ -53,9 +53,9 @@ def check_trace(
     >>> result.holds, [r.n_checked for r in result.invariants][:3]
     (True, [18, 4, 4])
     """
-    for name, value, kind in (("data", data, Dataset), ("trace", trace, Trace)):
-        if not isinstance(value, kind):
-            raise InvalidArgument(f"{name}={value!r:.60} of type {type(value).__name__} is not a {kind.__name__}")
+    require_dataset(data)
+    if not isinstance(trace, Trace):
+        raise InvalidArgument(f"trace={trace!r:.60} of type {type(trace).__name__} is not a Trace")
     if trace.updates_truncated:
         raise InvalidArgument(
             f"the trace keeps {len(trace.updates)} of its {trace.n_updates} updates; "

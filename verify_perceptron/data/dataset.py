@@ -22,12 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import DataError
+from ..errors import DataError, InvalidArgument
 from ._labels import map_labels
 from .integers import ExactMatrix
 from .rationals import as_rational
 
-__all__ = ["Dataset", "from_arrays"]
+__all__ = ["Dataset", "from_arrays", "require_dataset"]
 
 
 class Dataset:
@@ -301,3 +301,19 @@ def from_arrays(
         binary_float=binary_float, labels=spelling,
     )
 
+
+def require_dataset(data: object) -> Dataset:
+    """`data` itself when it is a `Dataset`, else `InvalidArgument` naming what it is (for every API entry).
+
+    Examples
+    --------
+    >>> require_dataset([[0, 1]])
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.InvalidArgument: data=[[0, 1]] of type list is not a Dataset: make one with from_arrays, load_dataset or example
+    """
+    if not isinstance(data, Dataset):
+        shown = repr(data) if len(repr(data)) <= 60 else repr(data)[:57] + "..."
+        raise InvalidArgument(f"data={shown} of type {type(data).__name__} is not a Dataset: "
+                              "make one with from_arrays, load_dataset or example")
+    return data

@@ -43,14 +43,14 @@ from typing import Any, Protocol
 import numpy as np
 
 from . import kernel as _kernel
-from ..data.dataset import Dataset
+from ..data.dataset import Dataset, require_dataset
 from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, ExactMatrix
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, LazyUpdates, Trace, Update
 from ..notes.conventions import Convention, tie_rule
 from ._kept import Kept, Segment
 from .cycles import CycleWatch
-from .settings import check_data, check_settings, check_time_limit
+from .settings import check_settings, check_time_limit
 
 __all__ = ["run", "count_run", "Count", "Observer", "feed", "KEEP_CELLS", "CHUNK"]
 
@@ -325,7 +325,7 @@ def run(
     (['-4', '3', '2'], 18, 9)
     """
     conv, rate = check_settings(convention, eta, mode, max_epochs)
-    data, time_limit = check_data(data), check_time_limit(time_limit)
+    data, time_limit = require_dataset(data), check_time_limit(time_limit)
     if keep_updates is None:
         keep_updates = max(10, KEEP_CELLS // (data.n_features + 1))
     a = conv.step_size(rate)

@@ -11,11 +11,11 @@ import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from ..data.dataset import Dataset
+from ..data.dataset import Dataset, require_dataset
 from ..data.trace import Trace, Update
 from ..notes.conventions import Convention, dot
 from .cycles import CycleWatch
-from .settings import check_data, check_settings, check_time_limit
+from .settings import check_settings, check_time_limit
 
 __all__ = ["train"]
 
@@ -65,7 +65,7 @@ def train(
     ([-4, 3, 2], True)
     """
     conv, rate = check_settings(convention, eta, mode, max_epochs)
-    data, time_limit = check_data(data), check_time_limit(time_limit)
+    data, time_limit = require_dataset(data), check_time_limit(time_limit)
     samples = [conv.augment(x) for x in data.X]
     w: Vector = tuple(Fraction(0) for _ in samples[0])  # all five notes start from w = 0
     updates: list[Update] = []

@@ -5,12 +5,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..data.dataset import Dataset
 from ..data.rationals import as_rational
 from ..errors import InvalidArgument
 from ..notes.conventions import Convention, get_convention
 
-__all__ = ["MODES", "check_settings", "check_data", "check_time_limit"]
+__all__ = ["MODES", "check_settings", "check_time_limit"]
 
 #: The notes' two modes: update after each mistake, or once per pass (note 003).
 MODES = ("online", "batch")
@@ -39,23 +38,6 @@ def check_settings(convention: Convention | str, eta: object, mode: str, max_epo
     if isinstance(max_epochs, bool) or not isinstance(max_epochs, int) or max_epochs < 1:
         raise InvalidArgument(f"max_epochs={max_epochs!r} must be an integer >= 1")
     return conv, rate
-
-
-def check_data(data: object) -> Dataset:
-    """`data` itself when it is a `Dataset`, else `InvalidArgument` naming what it is.
-
-    Examples
-    --------
-    >>> check_data([[0, 1]])
-    Traceback (most recent call last):
-    ...
-    verify_perceptron.errors.InvalidArgument: data=[[0, 1]] of type list is not a Dataset: make one with from_arrays, load_dataset or example
-    """
-    if not isinstance(data, Dataset):
-        shown = repr(data) if len(repr(data)) <= 60 else repr(data)[:57] + "..."
-        raise InvalidArgument(f"data={shown} of type {type(data).__name__} is not a Dataset: "
-                              "make one with from_arrays, load_dataset or example")
-    return data
 
 
 def check_time_limit(time_limit: object) -> float | None:

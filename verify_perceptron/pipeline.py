@@ -68,21 +68,23 @@ class _Store:
         self.complete = True
 
     def _room(self, size: int) -> bool:
+        """Count `size` more bytes; past the capacity, hand what was kept to `overflow` (once)."""
         self.used += size
-        if self.complete and self.used > self.capacity:
+        if self.used > self.capacity:
             self.complete = False
             self.replay(self.overflow)  # in order: what was kept, then (by the caller) this update
             self.items = []
         return self.complete
 
     def observe(self, k: int, epoch: int, samples: list[int], scores: list[int]) -> None:
-        if self._room(64 + 16 * len(samples) + sum(s.bit_length() // 8 for s in scores if isinstance(s, int))):
+        if self.complete and self._room(
+                64 + 16 * len(samples) + sum(s.bit_length() // 8 for s in scores if isinstance(s, int))):
             self.items.append((k, epoch, list(samples), list(scores)))
         else:
             self.overflow.observe(k, epoch, samples, scores)
 
     def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
-        if self._room(rows.nbytes + scores.nbytes + np.asarray(epoch).nbytes):
+        if self.complete and self._room(rows.nbytes + scores.nbytes + np.asarray(epoch).nbytes):
             # (copies: the engine's buffers are reused as soon as this returns)
             self.items.append((first, np.copy(epoch) if isinstance(epoch, np.ndarray) else epoch,
                                rows.copy(), scores.copy()))

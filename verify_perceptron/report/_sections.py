@@ -9,13 +9,14 @@ sections in order; `figure_captions` says what each figure shows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
 from ..data.dataset import Dataset
 from ._document import Block, Bullets, Document, Figure, Heading, Paragraph, Span, Table
 from .plots.series import FIGURE_NAMES, available_figures, epoch_ends, hull_meeting, invariant_series, report_certificate
+from ._words import bracket, count
 
 __all__ = ["document", "figure_captions"]
 
@@ -30,14 +31,6 @@ def _c(text: str) -> Span:
 
 def _b(text: str) -> Span:
     return ("strong", text)
-
-
-def _bracket(values: Sequence[object]) -> str:
-    return "[" + ", ".join(str(v) for v in values) + "]"
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 _MARKS = {True: "ok", False: "FAIL", None: "--"}
@@ -57,8 +50,8 @@ def _stop(r: Mapping[str, Any]) -> str:
         e1, e2 = r["cycle"]["epochs"]
         return f"cycles: the weights after epoch {e2} equal those after epoch {e1}"
     if r["stop"] == "time-limit":
-        return f"stopped at the time limit after {_count(r['n_epochs'], 'epoch')}, not converged"
-    return f"stopped at the epoch limit ({_count(r['n_epochs'], 'epoch')}), not converged"
+        return f"stopped at the time limit after {count(r['n_epochs'], 'epoch')}, not converged"
+    return f"stopped at the epoch limit ({count(r['n_epochs'], 'epoch')}), not converged"
 
 
 def _own_bound(r: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -131,19 +124,19 @@ def _summary(r: Mapping[str, Any]) -> Table:
     d = r["dataset"]
     floats = "; values read from binary floating point, converted exactly" if d["binary_float"] else ""
     rows: list[tuple[str, str]] = [
-        ("data", f"{d['source']}: {_count(d['n_samples'], 'sample')}, {_count(d['n_features'], 'feature')} "
-                 f"({_bracket(d['feature_names'])}); labels {d['labels']['negative']} -> -1, "
+        ("data", f"{d['source']}: {count(d['n_samples'], 'sample')}, {count(d['n_features'], 'feature')} "
+                 f"({bracket(d['feature_names'])}); labels {d['labels']['negative']} -> -1, "
                  f"{d['labels']['positive']} -> +1{floats}"),
         ("convention", f"{r['convention']} (note {r['note'][:3]}): {r['convention_summary']}"),
         ("run", f"{r['mode']}, rate {r['eta']}, step size a = {r['step_size']}; from w = 0, samples in order"),
-        ("outcome", f"{_count(r['n_updates'], 'update')}, {_count(r['n_mistakes'], 'mistake')}, "
-                    f"{_count(r['n_epochs'], 'epoch')}; {_stop(r)}"),
-        ("final weights", f"{_bracket(r['coordinates'])} = {_bracket(r['final_weights'])}"),
+        ("outcome", f"{count(r['n_updates'], 'update')}, {count(r['n_mistakes'], 'mistake')}, "
+                    f"{count(r['n_epochs'], 'epoch')}; {_stop(r)}"),
+        ("final weights", f"{bracket(r['coordinates'])} = {bracket(r['final_weights'])}"),
     ]
     if r["separator"]:
         sep, c = r["separator"], r["constants"]
         note = f"; {sep['note']}" if sep.get("note") else ""
-        rows.append(("separator w*", f"{_bracket(sep['weights'])} ({sep['source']}{note})"))
+        rows.append(("separator w*", f"{bracket(sep['weights'])} ({sep['source']}{note})"))
         rows.append(("constants", f"γ = {c['gamma']}, R² = {c['R_sq']}, β = {c['beta']}, ‖w*‖² = {c['ws_sq']}"))
     else:
         rows.append(("separator w*", "none: the run did not converge and no separator was given"))
@@ -216,8 +209,8 @@ def _comparison(r: Mapping[str, Any]) -> list[Block]:
     mm = c["max_margin"]
     state = "certified optimal" if mm["certified"] else f"not certified optimal ({mm['problem']})"
     blocks.append(Paragraph((
-        _t("Max-margin separator (b, v) = "), _c(_bracket(mm["weights"])), _t(", ‖w‖² = "), _c(mm["norm_sq"]),
-        _t(f", {state}; support vectors {_bracket(mm['support'])}, multipliers "), _c(_bracket(mm["multipliers"])),
+        _t("Max-margin separator (b, v) = "), _c(bracket(mm["weights"])), _t(", ‖w‖² = "), _c(mm["norm_sq"]),
+        _t(f", {state}; support vectors {bracket(mm['support'])}, multipliers "), _c(bracket(mm["multipliers"])),
         _t(". Each cell is the bound, then mistakes made / bound."),
     )))
     separators = [s["name"] for s in c["separators"] if not s.get("skipped")]
@@ -237,7 +230,7 @@ def _comparison(r: Mapping[str, Any]) -> list[Block]:
                         code=frozenset(range(3, 3 + len(separators)))))
     skipped = [s for s in c["separators"] if s.get("skipped")]
     items: list[tuple[Span, ...]] = [
-        (_t(f"separator {s['name']} "), _c(_bracket(s["weights"])), _t(f" skipped: {s['skipped']}")) for s in skipped]
+        (_t(f"separator {s['name']} "), _c(bracket(s["weights"])), _t(f" skipped: {s['skipped']}")) for s in skipped]
     items += [(_t(finding),) for finding in c["findings"]]
     if items:
         blocks.append(Bullets(tuple(items)))
@@ -266,7 +259,7 @@ def _certificate(r: Mapping[str, Any], data: Dataset | None) -> list[Block]:
         header, rows = ("sample", "λ_i"), tuple((str(i), str(v)) for i, v in nonzero)
     blocks.append(Paragraph((
         _t(f"From {origin}: λ >= 0, Σλ = 1 and Σ λ_i·y_i·x~_i = 0, checked exactly. "
-           f"λ is nonzero at {len(nonzero)} of the {_count(len(lam), 'sample')}:"),
+           f"λ is nonzero at {len(nonzero)} of the {count(len(lam), 'sample')}:"),
     )))
     blocks.append(Table("lambda", header, rows, right=frozenset({0, 1}), code=frozenset({1})))
     if data is not None:
@@ -307,7 +300,7 @@ def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int) -> li
             continue
         u, i = updates[j], j + 1  # series index 0 is w_0 = 0
         row = [str(u["k"]), str(u["epoch"]), ", ".join(map(str, u["samples"])), ", ".join(u["scores"]),
-               _bracket(u["weights"]), str(s.n_mistakes[i])]
+               bracket(u["weights"]), str(s.n_mistakes[i])]
         if with_separator:
             assert s.w_ws is not None and s.lower is not None
             row += [str(s.w_ws[i]), str(s.lower[i])]
@@ -322,10 +315,10 @@ def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int) -> li
     return [
         Heading(2, "Every update, and the invariants' two sides", "updates"),
         Paragraph((_t("Samples are numbered from 0; the score is w_(k-1)·x~ of the sample that caused the update; "
-                      f"w_k is in the convention's coordinates {_bracket(r['coordinates'])}. All values exact." + note),)),
+                      f"w_k is in the convention's coordinates {bracket(r['coordinates'])}. All values exact." + note),)),
         Table("updates", tuple(header), tuple(rows), right=frozenset(range(len(header))) - {4},
               code=frozenset(range(3, len(header))) - {5}, folded=len(rows) > 25,
-              summary=f"{_count(len(updates), 'update')} (click to show)"),
+              summary=f"{count(len(updates), 'update')} (click to show)"),
     ]
 
 
@@ -333,11 +326,11 @@ def _epochs(r: Mapping[str, Any], level: int) -> list[Block]:
     ends = epoch_ends(r)
     if not ends or len(ends) > 60:
         return []
-    rows = tuple((str(e.epoch), str(e.k), _bracket(e.weights), f"({e.bias}, {_bracket(e.normal)})") for e in ends)
+    rows = tuple((str(e.epoch), str(e.k), bracket(e.weights), f"({e.bias}, {bracket(e.normal)})") for e in ends)
     return [
         Heading(level, "Weights at the end of each epoch", "epochs"),
         Table("epochs", ("epoch", "after update", "w", "(b, v): score v·x + b"), rows, right=frozenset({0, 1}),
-              code=frozenset({2, 3}), folded=len(rows) > 25, summary=f"{_count(len(rows), 'epoch')} (click to show)"),
+              code=frozenset({2, 3}), folded=len(rows) > 25, summary=f"{count(len(rows), 'epoch')} (click to show)"),
     ]
 
 

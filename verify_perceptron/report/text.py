@@ -15,8 +15,8 @@ verdict: VERIFIED: every invariant held at every update (exit code 0)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
+from ._words import bracket, count
 
 __all__ = ["render_text", "comparison_lines", "orders_lines"]
 
@@ -31,14 +31,6 @@ def _table(rows: list[list[str]], *, align: str) -> list[str]:
     return lines
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
-
-
-def _bracket(values: Sequence[str]) -> str:
-    return "[" + ", ".join(values) + "]"
-
-
 def _mark(holds: bool | None) -> str:
     return {True: "ok", False: "FAIL", None: "--"}[holds]
 
@@ -48,18 +40,18 @@ def comparison_lines(c: dict[str, Any]) -> list[str]:
     out: list[str] = []
     mm = c["max_margin"]
     if c["separable"] is False:
-        out.append("not separable: no note's bound applies; λ = " + _bracket(c["certificate"]["values"]))
+        out.append("not separable: no note's bound applies; λ = " + bracket(c["certificate"]["values"]))
         return out
     if c["separable"] is None:
         out.append("separability undecided: " + "; ".join(c["findings"]))
         return out
     state = "certified optimal" if mm["certified"] else f"NOT certified optimal ({mm['problem']})"
-    out.append(f"max-margin separator (b, v) = {_bracket(mm['weights'])}, ‖w‖² = {mm['norm_sq']}, {state}; "
-               f"support vectors {mm['support']}, multipliers {_bracket(mm['multipliers'])}")
+    out.append(f"max-margin separator (b, v) = {bracket(mm['weights'])}, ‖w‖² = {mm['norm_sq']}, {state}; "
+               f"support vectors {mm['support']}, multipliers {bracket(mm['multipliers'])}")
     separators = [s["name"] for s in c["separators"] if s.get("skipped") is None]
     for s in c["separators"]:
         if s.get("skipped"):
-            out.append(f"separator {s['name']} {_bracket(s['weights'])} skipped: {s['skipped']}")
+            out.append(f"separator {s['name']} {bracket(s['weights'])} skipped: {s['skipped']}")
     out.append("bounds of the five notes at each separator (mistakes made / bound)")
     rows = [["note", "convention", "mistakes", *separators]]
     by = {(b["convention"], b["separator"]): b for b in c["bounds"]}
@@ -107,7 +99,7 @@ def orders_lines(o: dict[str, Any]) -> list[str]:
         rows = [["convention", "orders", "min", "median", "max", "worst order"]]
         for c in o[key]:
             rows.append([c["convention"], str(c["n_orders"]), str(c["min"]), str(c["median"]), str(c["max"]),
-                         _bracket([str(i) for i in c["worst_order"]])])
+                         bracket([str(i) for i in c["worst_order"]])])
         out.append(f"  {title}:")
         out += _table(rows, align="<>>>><")
     for note in o["notes"]:
@@ -135,14 +127,14 @@ def _run_lines(r: dict[str, Any]) -> list[str]:
         if r["cycle"] else "cycles",
     }[r["stop"]]
     out.append(f"run         {r['mode']}, rate {r['eta']} (step size a = {r['step_size']}); "
-               f"{_count(r['n_updates'], 'update')}, {_count(r['n_mistakes'], 'mistake')}, "
-               f"{_count(r['n_epochs'], 'epoch')}; {stop}")
-    out.append(f"final w     {_bracket(r['coordinates'])} = {_bracket(r['final_weights'])}")
+               f"{count(r['n_updates'], 'update')}, {count(r['n_mistakes'], 'mistake')}, "
+               f"{count(r['n_epochs'], 'epoch')}; {stop}")
+    out.append(f"final w     {bracket(r['coordinates'])} = {bracket(r['final_weights'])}")
     if r["separator"]:
         c = r["constants"]
         sep = r["separator"]
         note = f"; {sep['note']}" if sep["note"] else ""
-        out.append(f"separator   w* = {_bracket(sep['weights'])} ({sep['source']}{note})")
+        out.append(f"separator   w* = {bracket(sep['weights'])} ({sep['source']}{note})")
         out.append(f"constants   γ = {c['gamma']}, R² = {c['R_sq']}, β = {c['beta']}, ‖w*‖² = {c['ws_sq']}"
                    "   (γ = min y·w*·x~, R² = max ‖x~‖², β = Σ ‖x~‖²)")
     else:
@@ -163,7 +155,7 @@ def _update_lines(r: dict[str, Any], max_updates: int) -> list[str]:
             rows.append(["...", "", "", "", f"({len(updates) - max_updates} more)"])
             continue
         rows.append([str(u["k"]), str(u["epoch"]), ",".join(map(str, u["samples"])),
-                     ",".join(u["scores"]), _bracket(u["weights"])])
+                     ",".join(u["scores"]), bracket(u["weights"])])
     out += _table(rows, align=">>>><")
     if r["updates_truncated"]:
         out.append(f"  (the report keeps the first {len(updates)} of {r['n_updates']} updates; every one was "
@@ -210,7 +202,7 @@ def _separability_lines(r: dict[str, Any]) -> list[str]:
     """The exact decision's certificate of non-separability, or why it is undecided (when it matters)."""
     sep = r["separability"]
     if sep and sep["separable"] is False and not r["cycle"]:
-        return ["", f"not separable ({sep['method']}): λ = {_bracket(sep['certificate']['values'])} satisfies λ >= 0, "
+        return ["", f"not separable ({sep['method']}): λ = {bracket(sep['certificate']['values'])} satisfies λ >= 0, "
                     "Σλ = 1, Σ λ_i·y_i·x~_i = 0, checked exactly: the two classes' convex hulls meet, no separator "
                     "exists, and the perceptron can never converge"]
     if sep and sep["separable"] is None and r["stop"] != "converged":
@@ -226,7 +218,7 @@ def _cycle_lines(r: dict[str, Any]) -> list[str]:
     e1, e2 = cyc["epochs"]
     span = f"epoch {e2}" if e2 == e1 + 1 else f"epochs {e1 + 1} to {e2}"
     return ["", f"not separable: over {span} the updates sum to zero, so "
-                f"λ = {_bracket(cyc['certificate'])} (mistakes per sample, normalised) satisfies λ >= 0, Σλ = 1, "
+                f"λ = {bracket(cyc['certificate'])} (mistakes per sample, normalised) satisfies λ >= 0, Σλ = 1, "
                 f"Σ λ_i·y_i·x~_i = 0: "
                 + ("checked exactly, no separator exists and the perceptron can never converge"
                    if cyc["certificate_valid"] else f"INVALID: {cyc['certificate_problem']}")]

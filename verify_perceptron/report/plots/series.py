@@ -44,6 +44,7 @@ from ...notes.claims import CLAIMS
 from ...notes.conventions import Convention, dot, get_convention
 from ...data.dataset import Dataset
 from ...errors import InvalidArgument
+from .._words import bracket
 
 __all__ = [
     "FIGURE_NAMES",
@@ -70,10 +71,6 @@ _CLAIMS = {c.name: c for c in CLAIMS}
 
 def _fractions(values: Sequence[str]) -> Vector:
     return tuple(Fraction(v) for v in values)
-
-
-def _bracket(values: Sequence[object]) -> str:
-    return "[" + ", ".join(str(v) for v in values) + "]"
 
 
 def check_data(report: Mapping[str, Any], data: Dataset) -> None:
@@ -367,8 +364,8 @@ def hull_meeting(data: Dataset, certificate: Sequence[Fraction]) -> HullMeeting:
         points[label] = tuple(sum((w * data.X[i][j] for i, w in members), Fraction(0)) for j in range(data.n_features))
     if points[1] != points[-1]:
         raise InvalidArgument(
-            f"certificate: Σ 2λ_i·x_i is {_bracket(points[1])} over the positive class but "
-            f"{_bracket(points[-1])} over the negative one: not a Gordan certificate"
+            f"certificate: Σ 2λ_i·x_i is {bracket(points[1])} over the positive class but "
+            f"{bracket(points[-1])} over the negative one: not a Gordan certificate"
         )
     return HullMeeting(points[1], sides[1], sides[-1])
 

@@ -278,6 +278,16 @@ def test_xor_classic_returns_to_zero_after_one_epoch():
     assert trace.final_weights == vec(0, 0, 0)
 
 
+def test_xor_hard_limiter_stops_at_its_first_repeat_of_period_one():
+    # Epoch 3's mistakes sum to a zero step, so w_3 = w_2: the run stops there (9 updates), not at
+    # Brent's next look (w_4 = w_3, 13 updates), and epoch 3's mistakes are the certificate.
+    trace = train(example("xor"), "hard-limiter")
+    assert (trace.cycle, trace.n_epochs, trace.n_updates) == ((2, 3), 3, 9)
+    assert [u.epoch for u in trace.updates] == [1, 1, 2, 2, 2, 3, 3, 3, 3]
+    assert trace.cycle_mistakes == (1, 1, 1, 1)
+    assert [sum(col) for col in zip(*(u.delta for u in trace.updates if u.epoch == 3))] == [0, 0, 0]
+
+
 def test_stop_reasons_are_documented():
     stops = {train(example(n), "classic", max_epochs=m).stop for n, m in [("and", 1000), ("and", 1), ("xor", 1000)]}
     assert stops == {"converged", "max-epochs", "cycle"}

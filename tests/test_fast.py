@@ -48,6 +48,7 @@ def same_run(reference, quick) -> None:
     assert (quick.n_epochs, quick.stop, quick.cycle) == (reference.n_epochs, reference.stop, reference.cycle)
     assert quick.mistakes_per_sample == reference.mistakes_per_sample
     assert quick.n_updates == reference.n_updates
+    assert quick.cycle_mistakes == reference.cycle_mistakes
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
@@ -167,6 +168,20 @@ def test_without_the_compiled_scan_the_numpy_path_makes_the_same_run(monkeypatch
     same_run(engine.train(data, convention, eta=1 if convention == "unit-ball" else F(1, 2), max_epochs=30),
              fast.run(data, convention, eta=1 if convention == "unit-ball" else F(1, 2), max_epochs=30,
                       keep_updates=10**9))
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_xor_under_the_hard_limiter_stops_at_the_first_repeat_compiled_or_not(monkeypatch, compiled):
+    # w_3 = w_2: epoch 3's four mistakes sum to a zero step. The run stops there, after 9 updates,
+    # whether the compiled pass goes on through the epochs by itself or NumPy makes each one.
+    from verify_perceptron.run import kernel as _kernel
+
+    if not compiled:
+        monkeypatch.setattr(_kernel, "AVAILABLE", False)
+    trace = fast.run(example("xor"), "hard-limiter", keep_updates=10**9)
+    assert (trace.stop, trace.cycle, trace.n_epochs, trace.n_updates) == ("cycle", (2, 3), 3, 9)
+    assert trace.cycle_mistakes == (1, 1, 1, 1)
+    same_run(engine.train(example("xor"), "hard-limiter"), trace)
 
 
 @given(magnitude=st.sampled_from([2**4, 2**14, 2**20, 2**30, 2**45, 2**61]), data=st.data(),

@@ -483,8 +483,11 @@ def test_kernel_is_built_when_required():
 
 
 def epochs_by_hand(Z, W, tie, norms, counts, cap, start, w_sq, limit, epoch, made, max_epochs, stop_epoch,
-                   per_epoch, work, saved):
-    """The epochs mode by its definition: passes by hand, carried on while the caller has nothing to do."""
+                   per_epoch, work, saved, previous):
+    """The epochs mode by its definition: passes by hand, carried on while the caller has nothing to do.
+
+    `previous` (W after the epoch before, or empty if unknown) is updated in place at each epoch gone past.
+    """
     weights = [int(v) for v in W.tolist()]
     rows, scores, epochs = [], [], []
     n, i, guarded, scanned = len(Z), start, False, 0
@@ -509,9 +512,12 @@ def epochs_by_hand(Z, W, tie, norms, counts, cap, start, w_sq, limit, epoch, mad
         if guarded or i < n:
             break
         same = len(saved) == len(weights) and weights == [int(v) for v in saved.tolist()]
-        if (made == 0 or per_epoch or epoch >= max_epochs or epoch == stop_epoch or same or len(rows) == cap
-                or scanned >= work):
+        known = len(previous) == len(weights)
+        repeat = known and weights == [int(v) for v in previous.tolist()]  # a period of one epoch
+        if (made == 0 or per_epoch or epoch >= max_epochs or epoch == stop_epoch or same or not known or repeat
+                or len(rows) == cap or scanned >= work):
             break
+        previous[:] = weights
         epoch, made, i = epoch + 1, 0, 0
     W[:] = weights
     return (len(rows), i, w_sq, guarded, epoch, made), rows, scores, epochs
@@ -528,18 +534,22 @@ def test_c_epochs_equal_the_definition(problem, data):
     per_epoch = data.draw(st.integers(0, 1))
     work = data.draw(st.sampled_from([1, n + 1, 10**6]))
     saved = np.zeros(0, dtype=np.int64) if data.draw(st.booleans()) else W.copy()  # the start recurs?
+    # The epoch before: unknown, W itself (an epoch with a zero net step repeats it) or other weights.
+    previous = data.draw(st.sampled_from([np.zeros(0, dtype=np.int64), W.copy(), W + 1]))
+    previous_c, previous_h = previous.copy(), previous.copy()
     start = data.draw(st.integers(0, n))
     counts_c, counts_h = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     W_c, W_h = W.copy(), W.copy()
     out_i, out_s, out_e = (np.zeros(cap, dtype=np.int64) for _ in range(3))
     got = _kernel.online_pass(np.ascontiguousarray(Z), W_c, tie, norms, counts_c, out_i, out_s, start, w_sq, limit,
-                              (out_e, saved, 1, 0, max_epochs, stop_epoch, per_epoch, work))
+                              (out_e, saved, previous_c, 1, 0, max_epochs, stop_epoch, per_epoch, work))
     expected, rows, scores, epochs = epochs_by_hand(Z, W_h, tie, norms, counts_h, cap, start, w_sq, limit, 1, 0,
-                                                    max_epochs, stop_epoch, per_epoch, work, saved)
+                                                    max_epochs, stop_epoch, per_epoch, work, saved, previous_h)
     m = got[0]
     assert got == expected
     assert (out_i[:m].tolist(), out_s[:m].tolist(), out_e[:m].tolist()) == (rows, scores, epochs)
     assert W_c.tolist() == W_h.tolist() and counts_c.tolist() == counts_h.tolist()
+    assert previous_c.tolist() == previous_h.tolist()
 
 
 @needs_kernel
@@ -555,7 +565,7 @@ def test_c_epochs_run_the_and_example_to_convergence_in_one_call():
     out_i, out_s, out_e = (np.zeros(64, dtype=np.int64) for _ in range(3))
     tie = np.ones(4, dtype=bool)  # classic: a score of 0 is a mistake
     got = _kernel.online_pass(Z, W, tie, norms, counts, out_i, out_s, 0, 0, largest_limit(norms),
-                              (out_e, np.zeros(0, dtype=np.int64), 1, 0, 100, 100, 0, 10**6))
+                              (out_e, np.zeros(0, dtype=np.int64), np.zeros(3, dtype=np.int64), 1, 0, 100, 100, 0, 10**6))
     assert got == (18, 4, 29, False, 9, 0)  # 18 updates; epoch 9 made none; ‖(-4, 3, 2)‖² = 29
     assert W.tolist() == [-4, 3, 2]
     from verify_perceptron.run.reference import train
@@ -566,13 +576,51 @@ def test_c_epochs_run_the_and_example_to_convergence_in_one_call():
 
 
 @needs_kernel
+def test_c_epochs_stop_at_the_first_repeat_of_period_one():
+    # XOR under the hard limiter: the weights after epoch 3 equal those after epoch 2 (its four mistakes
+    # sum to a zero step); the pass stops there, after 9 mistakes, not one epoch or more later.
+    from verify_perceptron.run import fast
+    from verify_perceptron.notes.conventions import CONVENTIONS, tie_rule
+    from verify_perceptron.data.examples import example
+    from fractions import Fraction
+
+    data, conv = example("xor"), CONVENTIONS["hard-limiter"]
+    matrix = fast.sample_matrix(data, conv)
+    Z, norms = np.ascontiguousarray(matrix.exact), matrix.norms
+    W, counts, previous = np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(3, dtype=np.int64)
+    out_i, out_s, out_e = (np.zeros(64, dtype=np.int64) for _ in range(3))
+    tie = tie_rule(conv, Fraction(1), data.y_array)
+    got = _kernel.online_pass(Z, W, tie, norms, counts, out_i, out_s, 0, 0, largest_limit(norms),
+                              (out_e, np.zeros(0, dtype=np.int64), previous, 1, 0, 100, 100, 0, 10**6))
+    assert got[0] == 9 and got[1] == 4 and got[4:] == (3, 4)  # 9 mistakes; epoch 3 made 4 of them
+    assert previous.tolist() == W.tolist()  # W after epoch 2, which epoch 3 came back to
+    assert out_e[:9].tolist() == [1, 1, 2, 2, 2, 3, 3, 3, 3] and out_i[:9].tolist() == [1, 3, 1, 2, 3, 0, 1, 2, 3]
+    unknown = _kernel.online_pass(Z, np.zeros(3, dtype=np.int64), tie, norms, np.zeros(4, dtype=np.int64), out_i,
+                                  out_s, 0, 0, largest_limit(norms),
+                                  (out_e, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 1, 0, 100, 100,
+                                   0, 10**6))
+    assert unknown[4] == 1  # the epoch before unknown: the pass stops at the end of this one
+
+
+@needs_kernel
 @pytest.mark.parametrize("epochs, message", [
     ((np.zeros(2, np.int64),), "epochs must be a tuple"),
-    ((np.zeros(1, np.int64), np.zeros(0, np.int64), 1, 0, 5, 5, 0, 10), "epochs needs out_e as long as out_i"),
-    ((np.zeros(2, np.int64), np.zeros(1, np.int64), 1, 0, 5, 5, 0, 10), "saved empty or of length d=2"),
-    ((np.zeros(2, np.int64), np.zeros(0, np.int64), 0, 0, 5, 5, 0, 10), "1 <= epoch <= max_epochs"),
-    ((np.zeros(2, np.int64), np.zeros(0, np.int64), 1, 0, 5, 5, 0, 0), "work >= 1"),
-    ((np.zeros(2, np.int32), np.zeros(0, np.int64), 1, 0, 5, 5, 0, 10), "out_e must hold int64 items"),
+    ((np.zeros(2, np.int64), np.zeros(0, np.int64), 1, 0, 5, 5, 0, 10), "epochs must be a tuple"),
+    ((np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), 1, 0, 5, 5, 0, 10),
+     "epochs needs out_e as long as out_i"),
+    ((np.zeros(2, np.int64), np.zeros(1, np.int64), np.zeros(0, np.int64), 1, 0, 5, 5, 0, 10),
+     "saved and previous each empty or of length d=2"),
+    ((np.zeros(2, np.int64), np.zeros(0, np.int64), np.zeros(3, np.int64), 1, 0, 5, 5, 0, 10),
+     "saved and previous each empty or of length d=2"),
+    ((np.zeros(2, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), 0, 0, 5, 5, 0, 10),
+     "1 <= epoch <= max_epochs"),
+    ((np.zeros(2, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), 1, 0, 5, 5, 0, 0), "work >= 1"),
+    ((np.zeros(2, np.int32), np.zeros(0, np.int64), np.zeros(0, np.int64), 1, 0, 5, 5, 0, 10),
+     "out_e must hold int64 items"),
+    ((np.zeros(2, np.int64), np.zeros(0, np.int64), np.zeros(2, np.int32), 1, 0, 5, 5, 0, 10),
+     "previous must hold int64 items"),
+    ((np.zeros(2, np.int64), np.zeros(0, np.int64), read_only(np.zeros(2, np.int64)), 1, 0, 5, 5, 0, 10),
+     "previous must be writable"),
 ])
 def test_c_epochs_reject_a_bad_epochs_argument(epochs, message):
     with pytest.raises((TypeError, ValueError), match=re.escape(message)):

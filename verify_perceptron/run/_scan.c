@@ -99,51 +99,63 @@ PyDoc_STRVAR(online_pass_doc,
 "(limit >= 2^126 is refused: ValueError),\n"
 "so that every partial sum of every score fits in int64 (Cauchy-Schwarz).\n"
 "\n"
-"With an 11th argument, epochs = (out_e, saved, epoch, made, max_epochs,\n"
+"With an 11th argument, epochs = (out_e, saved, previous, epoch, made, max_epochs,\n"
 "stop_epoch, per_epoch, work), the pass is pass `epoch` of a run (`made` mistakes\n"
 "in it so far) and goes on into the next epochs by itself wherever the caller\n"
 "would have nothing to do at the end of one: it stops at the end of an epoch\n"
 "without a mistake, of epoch max_epochs or stop_epoch, of an epoch whose W\n"
-"equals `saved` (int64, length d, or empty for none), of every epoch if\n"
-"per_epoch, or once `work` rows were scanned; or as above at the guard or a\n"
-"full buffer. out_e (as long as out_i) receives each mistake's epoch, and it\n"
-"returns ``(m, position, w_sq, guarded, epoch, made)``.\n"
+"equals `saved` (int64, length d, or empty for none) or `previous`, of every\n"
+"epoch if per_epoch, or once `work` rows were scanned; or as above at the guard\n"
+"or a full buffer. `previous` (writable int64) holds W after the epoch before\n"
+"`epoch` (length d), or is empty when the caller does not know it: the pass then\n"
+"stops at the end of this epoch. Before it goes on into the next epoch it copies\n"
+"W into `previous`, so an epoch whose W equals `previous` is a repeat of period 1.\n"
+"out_e (as long as out_i) receives each mistake's epoch, and it returns\n"
+"``(m, position, w_sq, guarded, epoch, made)``.\n"
 "The GIL is released while scanning; the arrays must not change meanwhile.");
 
 #if SCAN_WIDE
 /* The epochs argument of online_pass, when given. */
 typedef struct {
-    Py_buffer out_e, saved;
+    Py_buffer out_e, saved, previous;
     long long epoch, made, max_epochs, stop_epoch, per_epoch, work;
 } Epochs;
+
+static void
+release_epochs(Epochs *e)
+{
+    PyBuffer_Release(&e->out_e);
+    PyBuffer_Release(&e->saved);
+    PyBuffer_Release(&e->previous);
+}
 
 static int
 get_epochs(const char *func, PyObject *obj, Py_ssize_t cap, Py_ssize_t d, Epochs *e)
 {
-    PyObject *out_e, *saved;
+    PyObject *out_e, *saved, *previous;
     if (!PyTuple_Check(obj)
-        || !PyArg_ParseTuple(obj, "OOLLLLLL", &out_e, &saved, &e->epoch, &e->made, &e->max_epochs,
-                             &e->stop_epoch, &e->per_epoch, &e->work)) {
+        || !PyArg_ParseTuple(obj, "OOOLLLLLL", &out_e, &saved, &previous, &e->epoch, &e->made,
+                             &e->max_epochs, &e->stop_epoch, &e->per_epoch, &e->work)) {
         PyErr_Clear();
         PyErr_Format(PyExc_TypeError,
-                     "%s(): epochs must be a tuple (out_e, saved, epoch, made, max_epochs, stop_epoch, "
-                     "per_epoch, work) of two int64 arrays and six ints", func);
+                     "%s(): epochs must be a tuple (out_e, saved, previous, epoch, made, max_epochs, "
+                     "stop_epoch, per_epoch, work) of three int64 arrays and six ints", func);
         return -1;
     }
-    if (get_array(func, "out_e", out_e, 1, INT64_ITEMS, 1, &e->out_e) < 0) {
-        return -1;
-    }
-    if (get_array(func, "saved", saved, 1, INT64_ITEMS, 0, &e->saved) < 0) {
-        PyBuffer_Release(&e->out_e);
+    /* A failed get_array leaves its buffer empty ({0}), which PyBuffer_Release ignores. */
+    if (get_array(func, "out_e", out_e, 1, INT64_ITEMS, 1, &e->out_e) < 0
+        || get_array(func, "saved", saved, 1, INT64_ITEMS, 0, &e->saved) < 0
+        || get_array(func, "previous", previous, 1, INT64_ITEMS, 1, &e->previous) < 0) {
+        release_epochs(e);
         return -1;
     }
     if (e->out_e.shape[0] != cap || (e->saved.shape[0] != 0 && e->saved.shape[0] != d)
+        || (e->previous.shape[0] != 0 && e->previous.shape[0] != d)
         || e->epoch < 1 || e->made < 0 || e->max_epochs < e->epoch || e->work < 1) {
         PyErr_Format(PyExc_ValueError,
-                     "%s(): epochs needs out_e as long as out_i (%zd), saved empty or of length d=%zd, "
-                     "1 <= epoch <= max_epochs, made >= 0 and work >= 1", func, cap, d);
-        PyBuffer_Release(&e->out_e);
-        PyBuffer_Release(&e->saved);
+                     "%s(): epochs needs out_e as long as out_i (%zd), saved and previous each empty or "
+                     "of length d=%zd, 1 <= epoch <= max_epochs, made >= 0 and work >= 1", func, cap, d);
+        release_epochs(e);
         return -1;
     }
     return 0;
@@ -212,6 +224,8 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int64_t *epochs = with_epochs ? ep.out_e.buf : NULL;
     const int64_t *saved = with_epochs ? ep.saved.buf : NULL;
     const Py_ssize_t n_saved = with_epochs ? ep.saved.shape[0] : 0;
+    int64_t *previous = with_epochs ? ep.previous.buf : NULL;
+    const Py_ssize_t n_previous = with_epochs ? ep.previous.shape[0] : 0;
     const unsigned char *ties = tie.buf;
     w32 = PyMem_Malloc((d > 0 ? d : 1) * sizeof(int32_t));
     if (w32 == NULL) {
@@ -243,14 +257,18 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             break; /* at the guard, or the buffer filled before the end of the rows */
         }
         /* The end of epoch ep.epoch: go on only where the caller would have nothing to do. */
-        int same = n_saved == d;
+        int same = n_saved == d, known = n_previous == d, repeat = known;
         for (Py_ssize_t j = 0; same && j < d; j++) {
             same = w[j] == saved[j];
         }
+        for (Py_ssize_t j = 0; repeat && j < d; j++) {
+            repeat = w[j] == previous[j]; /* W after the epoch before: a period of one epoch */
+        }
         if (ep.made == 0 || ep.per_epoch || ep.epoch >= ep.max_epochs || ep.epoch == ep.stop_epoch || same
-            || m == cap || scanned >= ep.work) {
+            || !known || repeat || m == cap || scanned >= ep.work) {
             break;
         }
+        memcpy(previous, w, (size_t)d * sizeof(int64_t)); /* W after this epoch, for the next one's end */
         ep.epoch++;
         ep.made = 0;
         i = 0;
@@ -266,8 +284,7 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 done:
     PyMem_Free(w32);
     if (with_epochs) {
-        PyBuffer_Release(&ep.out_e);
-        PyBuffer_Release(&ep.saved);
+        release_epochs(&ep);
     }
     PyBuffer_Release(&Z);
     PyBuffer_Release(&W);

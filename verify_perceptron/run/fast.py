@@ -49,7 +49,7 @@ from ..data.samples import sample_matrix
 from ..data.trace import Counts, LazyUpdates, Trace, Update
 from ..notes.conventions import Convention, tie_rule
 from ._kept import Kept, Segment
-from .cycles import CycleWatch
+from .cycles import CycleWatch, fits_int64
 from .settings import check_settings, check_time_limit
 
 __all__ = ["run", "count_run", "Count", "Observer", "feed", "KEEP_CELLS", "CHUNK"]
@@ -138,7 +138,8 @@ class _Run:
         self.mistakes = np.zeros(n, dtype=np.int64)
         self.kept = Kept()
         self.n_updates = self.epoch = 0
-        self.repeats = CycleWatch(_ints(self.W), self.mistakes)
+        self.mode = "online"
+        self.repeats = CycleWatch(_ints(self.W), self.mistakes, self._one_epoch)
         self.out_of_time = False
         if self.compiled:
             self.Z = np.ascontiguousarray(Z)
@@ -148,6 +149,7 @@ class _Run:
         # watch, the last epoch not reached), in chunks of at most WORK rows scanned.
         self.per_epoch = int(per_epoch)
         self.saved_at, self.saved = -1, _NONE  # the cycle watch's saved weights, as the compiled pass reads them
+        self.last_at, self.previous = -1, _NONE  # and its weights after the previous epoch, which the pass moves on
 
     # --- the weights ------------------------------------------------------------------------
 
@@ -241,10 +243,17 @@ class _Run:
         if self.saved_at != repeats.saved_epoch:  # the watch saved new weights: pass them once
             self.saved_at = repeats.saved_epoch
             self.saved = np.array(repeats.saved, dtype=np.int64) if repeats.fits_int64 else _NONE
+        if self.last_at != repeats.last_epoch:  # empty when not in int64: the pass then stops at the epoch's end
+            self.last_at = repeats.last_epoch
+            self.previous = np.array(repeats.last, dtype=np.int64) if fits_int64(repeats.last) else _NONE
+        epoch = self.epoch
         m, p, self.norm_sq, guarded, self.epoch, made = _kernel.online_pass(
             self.Z, self.W, self.tie, self.matrix.norms, self.mistakes, self.out_i, self.out_s, p, self.norm_sq,
-            self.fast_limit, (self.out_e, self.saved, self.epoch, made, min(max_epochs, _EPOCH_CAP),
-                              repeats.saved_epoch + repeats.power, self.per_epoch, WORK))
+            self.fast_limit, (self.out_e, self.saved, self.previous, self.epoch, made,
+                              min(max_epochs, _EPOCH_CAP), repeats.saved_epoch + repeats.power, self.per_epoch, WORK))
+        if self.epoch != epoch:  # the pass went on past epoch boundaries, comparing W with the previous one's
+            self.last_at = self.epoch - 1
+            repeats.passed(_ints(self.previous), self.last_at)
         if m:
             self.record_chunk(self.out_i[:m], self.out_s[:m], self.out_e[:m], start_w)
         if guarded:  # this update leaves int64: Python integers from here on
@@ -256,6 +265,17 @@ class _Run:
             self.record([p], [s])
             p += 1
         return p, made
+
+    def _one_epoch(self, weights: list[int]) -> Any:
+        """The mistakes per sample of one pass from W = `weights`, on a scratch run (a period-1 certificate)."""
+        scratch = _Run(self.matrix, self.tie, observer=None, keep_updates=0, deadline=None, per_epoch=True)
+        scratch.move(weights, sum(v * v for v in weights))
+        scratch.epoch = 1
+        if self.mode == "online":
+            scratch.online_epoch(1)
+        else:
+            scratch.batch_epoch()
+        return scratch.mistakes.tolist()
 
     def batch_epoch(self) -> int:
         """One batch pass (note 003): every score from the same W, one update by their sum; its mistakes."""
@@ -272,6 +292,7 @@ class _Run:
 
     def epochs(self, mode: str, max_epochs: int, progress: Callable[[int, int], None] | None) -> tuple[str, Any]:
         """Pass after pass until one makes no mistake, the weights repeat, or a limit; ``(stop, cycle)``."""
+        self.mode = mode
         while self.epoch < max_epochs:
             self.epoch += 1
             made = self.online_epoch(max_epochs) if mode == "online" else self.batch_epoch()

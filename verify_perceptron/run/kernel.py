@@ -9,7 +9,9 @@ tie as a mistake (``tie[i]``).
 writing each mistake's row and score to a buffer, so the engine pays no
 Python call per update; given its `epochs` argument it carries on into the
 following epochs wherever the engine would have nothing to do at an
-epoch's end.
+epoch's end. That includes the cycle watch (`verify_perceptron.run.cycles`):
+the pass stops at an epoch whose weights equal the watch's saved ones or
+those after the epoch before (a period of one epoch), which it keeps itself.
 
 `verify_perceptron.run._scan` is an optional C extension: `AVAILABLE` says
 whether it imported; if not, `online_pass` is None and the engine keeps to

@@ -96,3 +96,57 @@ def test_loader_falls_back_to_none_without_the_extension(monkeypatch):
                     reason="set VERIFY_PERCEPTRON_REQUIRE_KERNEL=1 to demand the compiled kernel")
 def test_kernel_is_built_when_required():
     assert _kernel.AVAILABLE, f"VERIFY_PERCEPTRON_REQUIRE_KERNEL=1 but the C kernel did not import: {_kernel.IMPORT_ERROR}"
+
+
+# ------------------------------------------------------------------------------------------------
+# rational_cells: a table of literals as int64 numerators over int64 denominators
+
+_cell = st.one_of(
+    st.text(alphabet="0123456789+-./eE \t\r", max_size=12),  # literals and near-literals of every shape
+    st.builds(lambda p, q: f"{p}/{q}", st.integers(-(2**64), 2**64), st.integers(0, 2**64)),
+    st.builds(lambda m, f, e: f"{m}.{f}e{e}", st.integers(-(10**19), 10**19), st.integers(0, 10**6),
+              st.integers(-1100, 1100)),
+    st.sampled_from(["1e1000", "1e1001", "0e1001", "9" * 19, "9" * 20, "0." + "0" * 18 + "1", "0." + "0" * 19 + "1",
+                     "1e0000000000000000000000005", "x", "1_0", "nan", "\u00a01", "1\u00a0", "0" * 4001]),
+)
+
+
+@needs_kernel
+@given(st.lists(_cell, min_size=1, max_size=12), st.integers(1, 3))
+def test_c_rational_cells_read_what_rational_parts_reads_or_leave_it_to_python(cells: list[str], cols: int) -> None:
+    from verify_perceptron.data.rationals import rational_parts
+
+    cells = [c.replace(",", "").replace("\n", "") for c in cells]
+    cells += ["0"] * (-len(cells) % cols)
+    rows = len(cells) // cols
+    lines = [",".join(cells[i * cols:(i + 1) * cols]) for i in range(rows)]
+    nums, dens = np.full(len(cells), 7, dtype=np.int64), np.full(len(cells), 7, dtype=np.int64)
+    left = _kernel.rational_cells("\n".join(lines).encode(), rows, cols, -1, nums, dens)
+    assert left == int((dens == 0).sum())
+    for cell, n, d in zip(cells, nums.tolist(), dens.tolist()):
+        try:
+            expected = rational_parts(cell)
+        except ValueError:
+            assert d == 0 and n == 0, cell  # refused: Python names it
+            continue
+        assert d == 0 or (n, d) == expected, cell
+        short = set(cell) <= set("0123456789+-./ \t\r") and len(cell.strip(" \t\r")) < 19
+        if short and abs(expected[0]) < 10**18 and expected[1] < 10**18:
+            assert (n, d) == expected, cell  # what fits is read in C, not left over
+
+
+@needs_kernel
+def test_c_rational_cells_skip_the_label_column_and_refuse_a_table_of_another_shape() -> None:
+    nums, dens = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64)
+    assert _kernel.rational_cells(b"1,2\n3,4", 2, 2, -1, nums, dens) == 0 and nums.tolist() == [1, 2, 3, 4]
+    assert _kernel.rational_cells(b"1,x,1/2\n3,y,0.4", 2, 3, 1, nums, dens) == 0
+    assert nums.tolist() == [1, 1, 3, 2] and dens.tolist() == [1, 2, 1, 5]
+    for text in (b"1,2\n3", b"1,2,3\n4", b"1,2\n3,4\n5,6", b"1\n2,3,4", b"1,2\n\n"):
+        with pytest.raises(ValueError, match="does not hold 2 cells"):
+            _kernel.rational_cells(text, 2, 2, -1, nums, dens)
+    with pytest.raises(ValueError, match="need 4 items"):
+        _kernel.rational_cells(b"1,2\n3,4", 2, 2, -1, nums[:3], dens)
+    with pytest.raises(ValueError, match="skip"):
+        _kernel.rational_cells(b"1,2\n3,4", 2, 2, 2, nums, dens)
+    with pytest.raises(TypeError, match="int64"):
+        _kernel.rational_cells(b"1,2\n3,4", 2, 2, -1, nums.astype(np.int32), dens)

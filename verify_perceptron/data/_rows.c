@@ -272,11 +272,237 @@ done:
 #endif
 }
 
+/* ---- rational cells ----------------------------------------------------- */
+
+PyDoc_STRVAR(rational_cells_doc,
+"rational_cells($module, text, n_rows, n_cols, skip, numerators, denominators, /)\n"
+"--\n"
+"\n"
+"Read `text` (bytes: n_rows lines joined by '\\n', each of n_cols cells joined\n"
+"by ',') into numerators[k] / denominators[k], k counting the cells row by row\n"
+"without column `skip` (the labels; -1 skips none), each in lowest terms with\n"
+"a positive denominator. A cell this function cannot read exactly in int64\n"
+"(too many digits, an exponent it does not apply, or not a literal at all)\n"
+"gets denominator 0 and is left to the Python parser, which also names the\n"
+"errors. Returns the number of such cells.\n"
+"\n"
+"Accepted: blanks (space, tab, CR) around [+-]digits/digits, or\n"
+"[+-]digits[.digits][(e|E)[+-]digits] with a digit before or after the\n"
+"point; each value is exactly the one verify_perceptron.data.rationals\n"
+"reads from the same text. numerators and denominators are writable int64\n"
+"vectors of n_rows * (n_cols, less one if a column is skipped) items. A line\n"
+"with another number of cells raises ValueError.");
+
+/* Append the decimal digits from *p (up to `end`) to *value, times ten each; returns how many digits
+ * were read, or -1 when the value leaves uint64 (leading zeros never overflow). */
+static Py_ssize_t
+digits_into(const char **p, const char *end, uint64_t *value)
+{
+    const char *start = *p;
+    uint64_t v = *value;
+    int overflow = 0;
+    for (; *p < end && **p >= '0' && **p <= '9'; (*p)++) {
+        overflow |= __builtin_mul_overflow(v, (uint64_t)10, &v);
+        overflow |= __builtin_add_overflow(v, (uint64_t)(**p - '0'), &v);
+    }
+    *value = v;
+    return overflow ? -1 : *p - start;
+}
+
+/* gcd(a, b) for b > 0, by the binary method (no division). */
+static uint64_t
+gcd64(uint64_t a, uint64_t b)
+{
+    if (a == 0 || b == 1) {
+        return b;
+    }
+    const int twos = __builtin_ctzll(a | b);
+    a >>= __builtin_ctzll(a);
+    do {
+        b >>= __builtin_ctzll(b);
+        if (a > b) {
+            const uint64_t t = a;
+            a = b;
+            b = t;
+        }
+        b -= a;
+    } while (b != 0);
+    return a << twos;
+}
+
+/* One cell [s, e): 1 and *num / *den in lowest terms, or 0 when the Python parser must read it.
+ * Every text accepted here is accepted by rationals.rational_parts with the same value: the
+ * grammar is its grammar (a subset of it), and a value is kept only when it fits exactly. */
+static int
+rational_cell(const char *s, const char *e, int64_t *num, int64_t *den)
+{
+    while (s < e && (*s == ' ' || *s == '\t' || *s == '\r')) {
+        s++;
+    }
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r')) {
+        e--;
+    }
+    if (s == e || e - s > 4000) {
+        return 0;
+    }
+    const int negative = *s == '-';
+    if (*s == '+' || *s == '-') {
+        s++;
+    }
+    uint64_t m = 0, q = 1;
+    const Py_ssize_t whole = digits_into(&s, e, &m);
+    Py_ssize_t frac = 0;
+    int64_t exponent = 0;
+    if (whole < 0) {
+        return 0;
+    }
+    if (s < e && *s == '/') { /* p/q: digits on both sides, q not 0 */
+        s++;
+        q = 0;
+        if (whole == 0 || digits_into(&s, e, &q) <= 0 || s != e || q == 0) {
+            return 0;
+        }
+    }
+    else {
+        if (s < e && *s == '.') {
+            s++;
+            frac = digits_into(&s, e, &m);
+            if (frac < 0) {
+                return 0;
+            }
+        }
+        if (whole + frac == 0) {
+            return 0;
+        }
+        if (s < e && (*s == 'e' || *s == 'E')) {
+            s++;
+            const int minus = s < e && *s == '-';
+            if (s < e && (*s == '+' || *s == '-')) {
+                s++;
+            }
+            uint64_t x = 0;
+            const Py_ssize_t n = digits_into(&s, e, &x);
+            if (n <= 0 || x > 1000) { /* beyond MAX_EXPONENT: the Python parser refuses it, by name */
+                return 0;
+            }
+            exponent = minus ? -(int64_t)x : (int64_t)x;
+        }
+        if (s != e) {
+            return 0;
+        }
+        if (m == 0) {
+            *num = 0;
+            *den = 1;
+            return 1;
+        }
+        int64_t shift = exponent - frac;
+        for (; shift > 0; shift--) {
+            if (__builtin_mul_overflow(m, (uint64_t)10, &m)) {
+                return 0;
+            }
+        }
+        if (shift < -19) {
+            return 0;
+        }
+        for (; shift < 0; shift++) {
+            q *= 10; /* at most 10^19 < 2^64 */
+        }
+    }
+    if (m > (uint64_t)INT64_MAX || q > (uint64_t)INT64_MAX) {
+        return 0;
+    }
+    const uint64_t g = gcd64(m, q);
+    *num = negative ? -(int64_t)(m / g) : (int64_t)(m / g);
+    *den = (int64_t)(q / g);
+    return 1;
+}
+
+static PyObject *
+rational_cells(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const char func[] = "rational_cells";
+    Py_buffer text = {0}, nums = {0}, dens = {0};
+    PyObject *result = NULL;
+    Py_ssize_t sizes[3], left = 0;
+
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError, "rational_cells() takes 6 arguments (text, n_rows, n_cols, skip, "
+                     "numerators, denominators), got %zd", nargs);
+        return NULL;
+    }
+    for (int a = 0; a < 3; a++) {
+        sizes[a] = PyLong_AsSsize_t(args[a + 1]);
+        if (sizes[a] == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    const Py_ssize_t rows = sizes[0], cols = sizes[1], skip = sizes[2];
+    if (rows < 0 || cols < 1 || skip < -1 || skip >= cols || (rows > 0 && cols > PY_SSIZE_T_MAX / rows)) {
+        PyErr_Format(PyExc_ValueError, "rational_cells(): n_rows=%zd, n_cols=%zd, skip=%zd: need n_rows >= 0, "
+                     "n_cols >= 1 and -1 <= skip < n_cols", rows, cols, skip);
+        return NULL;
+    }
+    const Py_ssize_t count = rows * (cols - (skip >= 0));
+    if (PyObject_GetBuffer(args[0], &text, PyBUF_SIMPLE) < 0
+        || get_array(func, "numerators", args[4], 1, INT64_ITEMS, 1, &nums) < 0
+        || get_array(func, "denominators", args[5], 1, INT64_ITEMS, 1, &dens) < 0) {
+        goto done;
+    }
+    if (nums.shape[0] != count || dens.shape[0] != count) {
+        PyErr_Format(PyExc_ValueError, "rational_cells(): numerators and denominators need %zd items, got %zd and %zd",
+                     count, nums.shape[0], dens.shape[0]);
+        goto done;
+    }
+    const char *p = text.buf, *const end = p + text.len;
+    int64_t *num = nums.buf, *den = dens.buf;
+    Py_ssize_t bad_row = -1, k = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < rows && bad_row < 0; i++) {
+        for (Py_ssize_t j = 0; j < cols; j++) {
+            const char *stop = p;
+            while (stop < end && *stop != ',' && *stop != '\n') {
+                stop++;
+            }
+            /* the last cell of a line ends at '\n' (or at the end of the last line), the others at ',' */
+            if (j == cols - 1 ? (stop < end && *stop != '\n') || (stop == end && i != rows - 1)
+                              : stop == end || *stop != ',') {
+                bad_row = i;
+                break;
+            }
+            if (j != skip) {
+                if (!rational_cell(p, stop, num + k, den + k)) {
+                    num[k] = 0;
+                    den[k] = 0;
+                    left++;
+                }
+                k++;
+            }
+            p = stop < end ? stop + 1 : stop;
+        }
+    }
+    if (bad_row < 0 && rows > 0 && p < end) {
+        bad_row = rows; /* more text than n_rows lines */
+    }
+    Py_END_ALLOW_THREADS
+    if (bad_row >= 0) {
+        PyErr_Format(PyExc_ValueError, "rational_cells(): line %zd of the text does not hold %zd cells "
+                     "(or the text holds more than %zd lines)", bad_row, cols, rows);
+        goto done;
+    }
+    result = PyLong_FromSsize_t(left);
+done:
+    PyBuffer_Release(&text);
+    PyBuffer_Release(&nums);
+    PyBuffer_Release(&dens);
+    return result;
+}
+
 /* ---- the module -------------------------------------------------------- */
 
 static PyMethodDef rows_methods[] = {
     {"signed_rows", (PyCFunction)(void (*)(void))signed_rows, METH_FASTCALL, signed_rows_doc},
     {"scores", (PyCFunction)(void (*)(void))scores, METH_FASTCALL, scores_doc},
+    {"rational_cells", (PyCFunction)(void (*)(void))rational_cells, METH_FASTCALL, rational_cells_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import csv
 import io
+import math
+import operator
 import re
-from collections.abc import Sequence
-from fractions import Fraction
+from collections.abc import Callable, Iterator, Sequence
+from typing import NoReturn
 
 import numpy as np
 
@@ -17,6 +19,8 @@ from .files import COLUMN_NUMBER, MAX_CELLS, read_text
 from .delimiters import as_commas, find_delimiter
 from ._labels import map_labels
 from .dataset import Dataset
+from . import kernel as _kernel
+from .denominators import MAX_DENOMINATOR_BITS, check_limit, over_common_denominator, parse_cells, read_table
 from .rationals import parse_rational
 
 __all__ = ["LABEL_NAMES", "load_csv"]
@@ -26,7 +30,7 @@ LABEL_NAMES = ("label", "y", "target", "class")
 
 
 def load_csv(path: str, *, label_column: str | None = None, positive: str | None = None,
-             delimiter: str | None = None) -> Dataset:
+             delimiter: str | None = None, max_denominator_bits: int = MAX_DENOMINATOR_BITS) -> Dataset:
     """Read a CSV file exactly.
 
     The first row is a header when none of its cells is a number, or when
@@ -35,14 +39,19 @@ def load_csv(path: str, *, label_column: str | None = None, positive: str | None
     index), else the first recognised name, else the last column. Blank lines
     and lines starting with ``#`` are skipped. Cells are separated by commas,
     semicolons, tabs or white space, found from the first lines, or by
-    `delimiter` (``","``, ``";"``, ``"tab"``, ``"whitespace"``).
+    `delimiter` (``","``, ``";"``, ``"tab"``, ``"whitespace"``). The values
+    are stored over their least common denominator, which may have at most
+    `max_denominator_bits` bits.
 
     Raises
     ------
     DataError
         On a ragged row, a cell that is not a finite rational literal, an
-        empty file, one class only or more than two label values.
+        empty file, one class only, more than two label values, or a common
+        denominator past `max_denominator_bits` (naming the first value that
+        takes it there).
     """
+    limit = check_limit(max_denominator_bits)
     if label_column is not None and not isinstance(label_column, str):
         if isinstance(label_column, bool) or not isinstance(label_column, int):
             raise DataError(f"{path}: label_column={label_column!r} must be a column name or a 1-based number")
@@ -50,13 +59,14 @@ def load_csv(path: str, *, label_column: str | None = None, positive: str | None
     text = read_text(path)
     # Comment lines go before the CSV parser sees them (a quote in a comment must not swallow
     # the rows after it); an empty line keeps the line numbers right.
-    text = "\n".join("" if line.lstrip().startswith("#") else line for line in text.split("\n"))
+    if "#" in text:
+        text = "\n".join("" if line.lstrip().startswith("#") else line for line in text.split("\n"))
     separator = find_delimiter(text, delimiter, path)
     commas = as_commas(text, separator)
     if commas is None:  # commas or quotes inside cells: the csv module splits on the separator itself
-        return _general_csv(text, path, label_column, positive, separator)
-    quick = _fast_csv(commas, path, label_column, positive)
-    return quick if quick is not None else _general_csv(commas, path, label_column, positive)
+        return _general_csv(text, path, label_column, positive, separator, limit)
+    quick = _fast_csv(commas, path, label_column, positive, limit)
+    return quick if quick is not None else _general_csv(commas, path, label_column, positive, ",", limit)
 
 
 def _is_number(cell: str) -> bool:
@@ -101,7 +111,7 @@ def _is_header(first: Sequence[str], label_column: str | None) -> bool:
 
 
 def _general_csv(text: str, path: str, label_column: str | None, positive: str | None,
-                 separator: str | None = ",") -> Dataset:
+                 separator: str | None = ",", max_bits: int = MAX_DENOMINATOR_BITS) -> Dataset:
     """Any CSV: the csv module's parser and one exact literal per cell, each error named."""
     csv.field_size_limit(2**31 - 1)  # a huge cell is the number parser's to refuse, by name
     reader = csv.reader(io.StringIO(text), delimiter=separator or " ", skipinitialspace=separator is None)
@@ -136,33 +146,59 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: str |
     target = _label_column(header, width, label_column, path)
     if len(rows) * (width - 1) > MAX_CELLS:
         raise DataError(f"{path}: {len(rows)} x {width - 1} values exceed the limit of {MAX_CELLS} cells")
-    X: list[tuple[Fraction, ...]] = []
-    raw_labels: list[str] = []
-    lines: list[int] = []
-    for line, row in rows:
-        if len(row) != width:
-            spans = f" (a quote opened on this line runs to line {ends[line]})" if line in ends else ""
-            raise DataError(f"{path}:{line}: ragged row: {len(row)} cells, expected {width}{spans}")
-        features = []
-        for j, cell in enumerate(row):
-            if j == target:
-                continue
-            try:
-                features.append(parse_rational(cell))
-            except ValueError as error:
-                column = header[j] if header else str(j + 1)
-                words = label_column is None and not any(c.isdigit() for c in cell) and any(c.isalpha() for c in cell)
-                hint = f" (if it holds the labels: --label-column {column})" if words else ""
-                raise DataError(f"{path}:{line}: column {column}: {error}{hint}") from None
-        X.append(tuple(features))
-        raw_labels.append(row[target])
-        lines.append(line)
+
+    def cells() -> Iterator[str]:  # row by row, so a ragged row is named before the cells after it are read
+        for line, row in rows:
+            if len(row) != width:
+                spans = f" (a quote opened on this line runs to line {ends[line]})" if line in ends else ""
+                raise DataError(f"{path}:{line}: ragged row: {len(row)} cells, expected {width}{spans}")
+            yield from (cell for j, cell in enumerate(row) if j != target)
+
+    def cell_text(k: int) -> str:
+        row = rows[k // (width - 1)][1]
+        return row[k % (width - 1) + (k % (width - 1) >= target)]
+
+    lines = [line for line, _ in rows]
+    place, fail = _cell_places(path, header, target, label_column, lines, width - 1, cell_text)
+    nums, dens = parse_cells(cells(), fail)
+    return _dataset(nums, dens, len(rows), place, max_bits, [row[target] for _, row in rows], lines,
+                    positive, path, header, target)
+
+
+_Place = Callable[[int], "tuple[str, str]"]
+_Fail = Callable[[int, ValueError], NoReturn]
+
+
+def _cell_places(path: str, header: list[str] | None, target: int, label_column: str | None,
+                 lines: Sequence[int], m: int, cell_text: Callable[[int], str]) -> tuple[_Place, _Fail]:
+    """For the flat index k of a feature cell: its place and text (`place`), and the error naming it (`fail`)."""
+    def column(k: int) -> str:
+        j = k % m + (k % m >= target)  # the file's column: the label column is not among the m features
+        return header[j] if header else str(j + 1)
+
+    def place(k: int) -> tuple[str, str]:
+        return f"{path}:{lines[k // m]}: column {column(k)}", cell_text(k)
+
+    def fail(k: int, error: ValueError) -> NoReturn:
+        cell = cell_text(k)
+        words = label_column is None and not any(c.isdigit() for c in cell) and any(c.isalpha() for c in cell)
+        hint = f" (if it holds the labels: --label-column {column(k)})" if words else ""
+        raise DataError(f"{path}:{lines[k // m]}: column {column(k)}: {error}{hint}") from None
+
+    return place, fail
+
+
+def _dataset(nums: object, dens: object, n: int, place: _Place, max_bits: int, raw_labels: list[str],
+             lines: Sequence[int], positive: str | None, path: str, header: list[str] | None, target: int) -> Dataset:
+    """The Dataset of flat cells (numerators, denominators) in `n` rows, with its labels and names."""
+    scaled, denominator = over_common_denominator(nums, dens, max_bits=max_bits, where=place)
     y, spelling = map_labels(raw_labels, positive=positive, source=path, lines=lines)
     names = tuple(h for j, h in enumerate(header) if j != target) if header else ()
-    return Dataset(X=tuple(X), y=y, source=path, feature_names=names, labels=spelling)
+    return Dataset(y=y, source=path, feature_names=names, labels=spelling,
+                   numerators=scaled.reshape(n, -1), denominator=denominator)
 
 
-# --- the fast path: plain decimals ------------------------------------------------------------
+# --- the fast path: one comma between cells ------------------------------------------------------------
 
 #: Deletes the characters a plain decimal cell may hold (and the separators between cells).
 _PLAIN_DECIMAL = str.maketrans("", "", "0123456789+-. \t,\n")
@@ -182,15 +218,15 @@ def _most_fractional_digits(text: str) -> int:
     return low
 
 
-def _fast_csv(text: str, path: str, label_column: str | None, positive: str | None) -> Dataset | None:
-    """The common case at C speed, exactly: plain decimals (no exponent, no quotes, no gaps).
+def _fast_csv(text: str, path: str, label_column: str | None, positive: str | None,
+              max_bits: int = MAX_DENOMINATOR_BITS) -> Dataset | None:
+    """The common case at C speed, exactly: one comma between cells, no quotes, no gaps, no ragged row.
 
-    Such a cell is m/10^f with f <= s, the most fractional digits in the file.
-    NumPy's float parse gives the double nearest to it, off by a relative
-    2^-53 at most; times 10^s (an exact double for s <= 22) it is off from the
-    integer m·10^(s-f) by less than |m|·2^-51, which is below 1/2 while the
-    scaled value is below 2^49, so rounding recovers it exactly. Whatever
-    falls outside this case returns None and goes through the general reader.
+    The cells are read by the C reader into integers (``read_table``); where
+    it is not built, plain decimals go through NumPy's float parser instead
+    (`_plain_decimals`) and any other cell through the Python parser. A
+    bad cell raises the general reader's error; a file outside this case
+    returns None and goes through the general reader.
     """
     if '"' in text:
         return None
@@ -206,7 +242,7 @@ def _fast_csv(text: str, path: str, label_column: str | None, positive: str | No
     body_start = start + 1 if has_header else start
     body = lines[body_start:]
     width = len(first)
-    if not body or width < 2 or any(not line.strip() for line in body):
+    if not body or width < 2:
         return None
     try:
         target = _label_column(header, width, label_column, path)
@@ -214,34 +250,64 @@ def _fast_csv(text: str, path: str, label_column: str | None, positive: str | No
         return None
     if len(body) * (width - 1) > MAX_CELLS:
         return None
-    if any(line.count(",") != width - 1 for line in body):  # ragged: the general reader names the line
-        return None
-    if target == width - 1:  # the usual layout: split each line once, at its last comma
-        parts = [line.rpartition(",") for line in body]
-        raw_labels = [p[2] for p in parts]
-        features = "\n".join([p[0] for p in parts])
+    offset = sum(len(line) + 1 for line in lines[:body_start])
+    body_text = text[offset:offset + sum(map(len, body)) + len(body) - 1]  # "\n".join(body), not rebuilt
+    m = width - 1
+
+    def cell_text(k: int) -> str:
+        cells = body[k // m].split(",")
+        del cells[target]
+        return cells[k % m]
+
+    numbers = list(range(body_start + 1, body_start + 1 + len(body)))
+    place, fail = _cell_places(path, header, target, label_column, numbers, m, cell_text)
+    plain = None
+    if _kernel.rational_cells is None and set(map(operator.methodcaller("count", ","), body)) == {m}:
+        features = ([line.rpartition(",")[0] for line in body] if target == m
+                    else [",".join(c for j, c in enumerate(line.split(",")) if j != target) for line in body])
+        plain = _plain_decimals(features, m, max_bits)
+    if plain is not None:
+        scaled, denominator = plain
     else:
-        rows = [line.split(",") for line in body]
-        if any(len(row) != width for row in rows):
+        table = read_table(body_text, len(body), width, target, fail)
+        if table is None:  # a blank or ragged line: the general reader names it
             return None
-        raw_labels = [row[target] for row in rows]
-        features = "\n".join(",".join(c for j, c in enumerate(row) if j != target) for row in rows)
-    if features.translate(_PLAIN_DECIMAL):  # a character beyond digits, sign, point, space
-        return None
-    digits = _most_fractional_digits(features)
-    if digits > 15:
-        return None
-    columns = [j for j in range(width) if j != target]
-    try:
-        values = np.loadtxt(io.StringIO("\n".join(body)), delimiter=",", usecols=columns, dtype=np.float64, ndmin=2)
-    except ValueError:  # "1.2.3", "--1", an empty cell: the general reader names it
-        return None
-    scaled = values * 10.0**digits
-    if values.shape != (len(body), width - 1) or not bool(np.all(np.abs(scaled) < 2.0**49)):
-        return None
-    numerators = np.rint(scaled).astype(np.int64)
-    line_numbers = list(range(body_start + 1, body_start + 1 + len(body)))
-    y, spelling = map_labels(raw_labels, positive=positive, source=path, lines=line_numbers)
+        scaled, denominator = over_common_denominator(*table, max_bits=max_bits, where=place)
+    if target == m:  # the usual layout: one split per line, at its last comma
+        raw_labels = [line.rpartition(",")[2] for line in body]
+    else:
+        raw_labels = [line.split(",", target + 1)[target] for line in body]
+    y, spelling = map_labels(raw_labels, positive=positive, source=path, lines=numbers)
     names = tuple(h for j, h in enumerate(header) if j != target) if header else ()
     return Dataset(y=y, source=path, feature_names=names, labels=spelling,
-                   numerators=numerators, denominator=10**digits)
+                   numerators=scaled.reshape(len(body), m), denominator=denominator)
+
+
+def _plain_decimals(features: list[str], m: int, max_bits: int) -> tuple[np.ndarray, int] | None:
+    """Plain decimals (no exponent) through NumPy's float parser, exactly; None for anything else.
+
+    Such a cell is k/10^f with f <= s, the most fractional digits in the file.
+    NumPy's float parse gives the double nearest to it, off by a relative
+    2^-53 at most; times 10^s (an exact double for s <= 22) it is off from the
+    integer k·10^(s-f) by less than |k|·2^-51, which is below 1/2 while the
+    scaled value is below 2^49, so rounding recovers it exactly. Used where
+    the C reader is not built.
+    """
+    text = "\n".join(features)
+    if text.translate(_PLAIN_DECIMAL):  # a character beyond digits, sign, point, space
+        return None
+    digits = _most_fractional_digits(text)
+    if digits > 15:
+        return None
+    try:
+        values = np.loadtxt(io.StringIO(text), delimiter=",", dtype=np.float64, ndmin=2)
+    except ValueError:  # "1.2.3", "--1", an empty cell: the Python parser names it
+        return None
+    scaled = values * 10.0**digits
+    if values.shape != (len(features), m) or not bool(np.all(np.abs(scaled) < 2.0**49)):
+        return None
+    numerators = np.rint(scaled).astype(np.int64)
+    common = math.gcd(10**digits, int(np.gcd.reduce(numerators, axis=None)))
+    if (10**digits // common).bit_length() > max_bits:  # the exact reader names the value
+        return None
+    return numerators // common, 10**digits // common

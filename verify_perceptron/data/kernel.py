@@ -3,14 +3,19 @@
 - `signed_rows` builds the samples z_i = y_i·L·x~_i and their squared norms
   in one pass (`verify_perceptron.data.samples.sample_matrix`);
 - `scores` computes z_i·W for every row in int64 after checking
-  ‖W‖²·max‖z_i‖² < 2^126 itself (`verify_perceptron.data.integers.ExactMatrix.products`).
+  ‖W‖²·max‖z_i‖² < 2^126 itself (`verify_perceptron.data.integers.ExactMatrix.products`);
+- `rational_cells` reads a comma-separated table of rational literals into
+  int64 numerators and denominators, leaving to Python the cells it cannot
+  read exactly in int64 (`verify_perceptron.data.denominators.read_table`).
 
 `verify_perceptron.data._rows` is an optional C extension: `AVAILABLE` says
 whether it imported; if not (or if it was built by a compiler without
 __int128), both functions are None and `IMPORT_ERROR` says why; the callers
 then use NumPy. The references the tests hold them to: NumPy's exact
-products and `verify_perceptron.data.samples.signed_samples` with
-`verify_perceptron.data.integers.row_norms_sq`.
+products, `verify_perceptron.data.samples.signed_samples` with
+`verify_perceptron.data.integers.row_norms_sq`, and
+`verify_perceptron.data.rationals.rational_parts` for `rational_cells`
+(which needs no __int128: it is there whenever the module imported).
 
 Examples
 --------
@@ -32,10 +37,11 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores"]
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells"]
 
 SignedRows = Callable[..., "int | None"]
 Scores = Callable[[Any, Any, Any, Any], None]
+RationalCells = Callable[[bytes, int, int, int, Any, Any], int]
 
 
 def _load() -> tuple[SignedRows | None, Scores | None, str | None]:
@@ -69,3 +75,17 @@ IMPORT_ERROR: str | None
 signed_rows, scores, IMPORT_ERROR = _load()
 #: Did the compiled row functions import?
 AVAILABLE: bool = signed_rows is not None
+
+
+def _load_cells() -> RationalCells | None:
+    """The extension's cell reader, or None if the extension did not import."""
+    try:
+        return importlib.import_module(f"{__package__}._rows").rational_cells  # type: ignore[no-any-return]
+    except (ImportError, AttributeError):
+        return None
+
+
+#: ``rational_cells(text, n_rows, n_cols, skip, numerators, denominators)`` in C, or None: the cells of a
+#: comma-separated table, but column `skip`, as int64 numerators over int64 denominators in lowest terms;
+#: a cell it cannot read exactly gets denominator 0. Returns how many such cells there are.
+rational_cells: RationalCells | None = _load_cells()

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import math
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -13,30 +11,33 @@ from ..errors import DataError
 from .files import MAX_CELLS, read_text
 from ._labels import map_labels
 from .dataset import Dataset
-from .rationals import parse_rational
+from .denominators import MAX_DENOMINATOR_BITS, as_arrays, check_limit, over_common_denominator
+from .rationals import rational_parts
 
 __all__ = ["MAX_FEATURES", "load_libsvm"]
 
 #: Largest dimension a sparse file may declare; a larger index is refused
 #: rather than allocated.
 MAX_FEATURES = 100_000
-#: Numerators below this in magnitude are stored as int64 (with room to spare), larger ones as Python ints.
-_INT64_SAFE = 2**62
 
 
 def load_libsvm(path: str, *, positive: str | None = None, n_features: int | None = None,
-                zero_based: bool | str = "auto") -> Dataset:
+                zero_based: bool | str = "auto", max_denominator_bits: int = MAX_DENOMINATOR_BITS) -> Dataset:
     """Read LIBSVM/svmlight text: ``label index:value ...``.
 
     Indices are 1-based, or 0-based with ``zero_based=True``; with ``"auto"``
     (the default, as scikit-learn's reader does) a file holding index 0 is
     0-based. Missing features are 0; ``qid:`` tokens and ``#`` comments are
     ignored. The dimension is the largest index, or `n_features` when given.
+    The values are stored over their least common denominator, refused past
+    `max_denominator_bits` bits by a `DataError` naming the value that takes
+    it there.
     """
+    limit = check_limit(max_denominator_bits)
     if zero_based not in (True, False, "auto"):
         raise DataError(f"{path}: zero_based={zero_based!r} must be True, False or 'auto'")
     text = read_text(path)
-    entries: list[tuple[int, dict[int, Fraction]]] = []
+    entries: list[tuple[int, dict[int, tuple[int, int]]]] = []
     raw_labels: list[str] = []
     lines: list[int] = []
     highest = 0
@@ -47,7 +48,7 @@ def load_libsvm(path: str, *, positive: str | None = None, n_features: int | Non
         label, *tokens = content.split()
         if ":" in label:  # the line starts with a feature: its label is missing
             raise DataError(f"{path}:{line_no}: no label: the line starts with the feature {label!r}")
-        row: dict[int, Fraction] = {}
+        row: dict[int, tuple[int, int]] = {}  # index -> (numerator, denominator) in lowest terms
         for token in tokens:
             index_text, sep, value_text = token.partition(":")
             if index_text == "qid":
@@ -64,7 +65,7 @@ def load_libsvm(path: str, *, positive: str | None = None, n_features: int | Non
             if index in row:
                 raise DataError(f"{path}:{line_no}: index {index} appears twice")
             try:
-                row[index] = parse_rational(value_text)
+                row[index] = rational_parts(value_text)
             except ValueError as error:
                 raise DataError(f"{path}:{line_no}: feature {index}: {error}") from None
             highest = max(highest, index)
@@ -84,22 +85,32 @@ def load_libsvm(path: str, *, positive: str | None = None, n_features: int | Non
     if len(entries) * width > MAX_CELLS:
         raise DataError(f"{path}: {len(entries)} x {width} values exceed the limit of {MAX_CELLS} cells")
     y, spelling = map_labels(raw_labels, positive=positive, source=path, lines=lines)
-    numerators, denominator = _dense_numerators([row for _, row in entries], width, shift)
+    numerators, denominator = _dense_numerators(entries, width, shift, limit, text, path)
     return Dataset(numerators=numerators, denominator=denominator, y=y, source=path, labels=spelling)
 
 
-def _dense_numerators(rows: list[dict[int, Fraction]], width: int, shift: int) -> tuple[Any, int]:
+def _dense_numerators(entries: list[tuple[int, dict[int, tuple[int, int]]]], width: int, shift: int,
+                      max_bits: int, text: str, path: str) -> tuple[Any, int]:
     """The rows as integer numerators over one common denominator, built from the stored values only.
 
     A sparse file is mostly zeros: they stay zeros of the integer array and
-    never become `Fraction` objects (200 rows of 100,000 features would make
+    are never parsed or scaled (200 rows of 100,000 features would make
     20,000,000 of them). The file's index i goes to column i - 1 + `shift`.
     """
-    denominator = math.lcm(1, *(v.denominator for row in rows for v in row.values()))
-    scaled = [{j: v.numerator * (denominator // v.denominator) for j, v in row.items()} for row in rows]
-    big = any(abs(v) >= _INT64_SAFE for row in scaled for v in row.values())
-    numerators = np.zeros((len(rows), width), dtype=object if big else np.int64)  # (object zeros are ints)
-    for r, row in enumerate(scaled):
-        for index, value in row.items():
-            numerators[r, index - 1 + shift] = value
+    at = [(r, index) for r, (_, row) in enumerate(entries) for index in row]
+    values = [value for _, row in entries for value in row.values()]
+    nums, dens = as_arrays([n for n, _ in values], [d for _, d in values])
+
+    def where(k: int) -> tuple[str, str]:
+        r, index = at[k]
+        line = entries[r][0]
+        token = next((t for t in text.splitlines()[line - 1].split("#", 1)[0].split()
+                      if t.partition(":")[0].lstrip("0") == str(index).lstrip("0")), "")
+        return f"{path}:{line}: feature {index}", token.partition(":")[2]
+
+    scaled, denominator = over_common_denominator(nums, dens, max_bits=max_bits, where=where)
+    numerators = np.zeros((len(entries), width), dtype=scaled.dtype)  # (object zeros are ints)
+    if at:
+        rows, columns = zip(*at)
+        numerators[list(rows), [c - 1 + shift for c in columns]] = scaled
     return numerators, denominator

@@ -8,13 +8,14 @@ arithmetic is done, so a hostile file costs a parse, not a hang.
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal
 from fractions import Fraction
 
 from ..errors import InvalidArgument
 
-__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "parse_rational", "format_rational", "as_rational", "shown"]
+__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "parse_rational", "rational_parts", "format_rational", "as_rational", "shown"]
 
 #: Most digits accepted in one literal (mantissa, numerator or denominator).
 MAX_DIGITS = 1000
@@ -71,6 +72,22 @@ def parse_rational(text: str) -> Fraction:
     ...
     ValueError: '1e999999' has exponent 999999; at most 1000 is accepted
     """
+    numerator, denominator = rational_parts(text)
+    return Fraction(numerator, denominator)
+
+
+def rational_parts(text: str) -> tuple[int, int]:
+    """Read one exact rational from text as two integers, numerator and denominator, in lowest terms.
+
+    The same literals and the same errors as `parse_rational`, without
+    building a `Fraction` (the file readers put whole columns over one
+    denominator themselves). The denominator is positive.
+
+    Examples
+    --------
+    >>> rational_parts("0.250"), rational_parts("-6/4"), rational_parts("1e3"), rational_parts("-0")
+    ((1, 4), (-3, 2), (1000, 1), (0, 1))
+    """
     if not isinstance(text, str):
         raise InvalidArgument(f"text={text!r} of type {type(text).__name__} is not a str")
     s = text.strip()
@@ -83,16 +100,26 @@ def parse_rational(text: str) -> Fraction:
         sign, num, den = ratio.groups()
         if max(len(num), len(den)) > MAX_DIGITS:
             raise ValueError(f"{shown(s)} has more than {MAX_DIGITS} digits")
-        if int(den) == 0:
+        numerator, denominator = int(num), int(den)
+        if denominator == 0:
             raise ValueError(f"{shown(s)} divides by zero")
-        value = Fraction(int(num), int(den))
-        return -value if sign == "-" else value
+    else:
+        numerator, denominator = _decimal_parts(s)
+        sign = s[0]
+    common = math.gcd(numerator, denominator)
+    if common > 1:
+        numerator, denominator = numerator // common, denominator // common
+    return (-numerator if sign == "-" else numerator), denominator
+
+
+def _decimal_parts(s: str) -> tuple[int, int]:
+    """|value| of a stripped decimal or scientific literal as (numerator, power of ten), its limits checked."""
     decimal = _DECIMAL.fullmatch(s)
     if decimal is None or not (decimal.group(2) or decimal.group(3)):
         if s.lower() in _NON_FINITE:
             raise ValueError(f"{shown(s)} is not a finite number")
         raise ValueError(f"{shown(s)} is not a number (integer, decimal, 1.5e-3 or p/q)")
-    sign, whole, frac, exp = decimal.groups()
+    _, whole, frac, exp = decimal.groups()
     frac = frac or ""
     digits = (whole or "") + frac
     if len(digits.lstrip("0")) > MAX_DIGITS:
@@ -104,10 +131,11 @@ def parse_rational(text: str) -> Fraction:
         exponent = int(exp)
     shift = exponent - len(frac)
     mantissa = int(digits)
-    if mantissa != 0 and abs(shift) > MAX_EXPONENT + MAX_DIGITS:
+    if mantissa == 0:
+        return 0, 1
+    if abs(shift) > MAX_EXPONENT + MAX_DIGITS:
         raise ValueError(f"{shown(s)} is out of the accepted range")
-    value = Fraction(mantissa * 10**shift) if shift >= 0 else Fraction(mantissa, 10**-shift)
-    return -value if sign == "-" else value
+    return (mantissa * 10**shift, 1) if shift >= 0 else (mantissa, 10**-shift)
 
 
 def as_rational(value: object, *, name: str = "value") -> Fraction:

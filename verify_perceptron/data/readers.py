@@ -9,6 +9,7 @@ from ..errors import DataError
 from .files import refuse_special
 from .csv_files import load_csv
 from .dataset import Dataset
+from .denominators import MAX_DENOMINATOR_BITS
 from .libsvm_files import load_libsvm
 from .numpy_files import load_numpy
 
@@ -23,12 +24,16 @@ def load_dataset(
     positive: str | None = None,
     delimiter: str | None = None,
     zero_based: bool | str = "auto",
+    max_denominator_bits: int = MAX_DENOMINATOR_BITS,
 ) -> Dataset:
     """Read a dataset, choosing the reader from `format` or from the file's extension.
 
     ``.npy``/``.npz`` are NumPy, ``.svm``, ``.libsvm``, ``.svmlight`` and
     ``.txt`` whose first data line has ``index:value`` tokens are LIBSVM,
-    anything else is CSV. `delimiter` goes to `load_csv`, `zero_based` to `load_libsvm`.
+    anything else is CSV. `delimiter` goes to `load_csv`, `zero_based` to `load_libsvm`;
+    `max_denominator_bits` bounds the common denominator of a CSV or LIBSVM
+    file's values (`verify_perceptron.data.denominators.MAX_DENOMINATOR_BITS`
+    by default); a NumPy file's binary floats need at most 1,074 bits.
 
     Examples
     --------
@@ -55,8 +60,9 @@ def load_dataset(
     if format == "numpy":
         return load_numpy(path, label_column=label_column, positive=positive)
     if format == "libsvm":
-        return load_libsvm(path, positive=positive, zero_based=zero_based)
-    return load_csv(path, label_column=label_column, positive=positive, delimiter=delimiter)
+        return load_libsvm(path, positive=positive, zero_based=zero_based, max_denominator_bits=max_denominator_bits)
+    return load_csv(path, label_column=label_column, positive=positive, delimiter=delimiter,
+                    max_denominator_bits=max_denominator_bits)
 
 
 def _looks_sparse(path: str) -> bool:

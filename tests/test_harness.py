@@ -429,6 +429,8 @@ def test_check_command_function_returns_exit_code_and_text() -> None:
         ({"rounding_stress": True, "dtype": "fraction"}, "rounding_stress=True needs dtype='float'"),
         ({"output": "dict"}, "output='dict' must be auto, pair or augmented"),
         ({"detects_nonseparable": "yes"}, "detects_nonseparable='yes' must be a bool or exception types"),
+        ({"accept_departures": ["shufle"]}, "accept_departures: 'shufle' is not a departure the harness knows"),
+        ({"accept_departures": "tol"}, "accept_departures='tol' must be a list of names, not one string"),
     ],
 )
 def test_bad_options_are_refused_naming_the_value(options: dict[str, Any], message: str) -> None:

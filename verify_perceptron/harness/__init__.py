@@ -3,7 +3,8 @@ public Hypothesis strategies and the pytest plugin. Beside the chain: nothing el
 May import everything below `report`; Hypothesis loads only here."""
 
 from ._options import DEFAULT_EXAMPLES, DTYPES, LABELS, CheckOptions, harness_settings
-from ._results import CaseResult, Finding, FloatDecision, HarnessResult, ImplementationFailure
+from ._process import CommandImplementation, command_implementation
+from ._results import CaseResult, Diagnosis, Finding, FloatDecision, HarnessResult, ImplementationFailure
 from ._target import load_target
 from .check import (
     assert_implementation_correct,
@@ -20,6 +21,9 @@ __all__ = [
     "CheckOptions",
     "Finding",
     "FloatDecision",
+    "Diagnosis",
+    "CommandImplementation",
+    "command_implementation",
     "CaseResult",
     "HarnessResult",
     "ImplementationFailure",

@@ -9,6 +9,7 @@ from typing import Any
 from ..data.dataset import Dataset
 from ..data.trace import Trace
 from ..notes.conventions import get_convention
+from ._accepted import _with_accepted
 from ._agreement import _agreement, _choose_factor
 from ._checks import _ends_at_returned, _invariants, _learning_rate, _returned_weights, _separates
 from ._exact import Vector
@@ -16,7 +17,7 @@ from ._exact_run import _exact_run
 from ._floats import _as_doubles, _rounding_notes
 from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions
 from ._reading import _read_updates
-from ._results import CaseResult, Finding, FloatDecision
+from ._results import CaseResult, Diagnosis, Finding, FloatDecision
 from ._target import _call, _inputs
 from ._variants import _diagnoses
 
@@ -41,6 +42,8 @@ class _Case:
         self.rounding: FloatDecision | None = None
         self.separable = True
         self.reference: Trace | None = None
+        self.output = ""
+        self.diagnoses: list[Diagnosis] = []
 
     def run(self) -> None:
         """The checks, in the table's order; `_Rejected` (before any call) when a generated dataset is set aside."""
@@ -50,6 +53,7 @@ class _Case:
         self.separable = exact.separable
         X, y = _inputs(data, options)
         call = _call(self.target, self.kind, X, y, options)
+        self.output = call.output
         self.notes.extend(f"the implementation warned: {w}" for w in call.warnings)
         # returns-weights, detects-nonseparable
         weights, found = _returned_weights(call, exact, conv, data, options)
@@ -63,6 +67,8 @@ class _Case:
         self.findings += _agreement(data, conv, reference, weights, updates, c, options.labels)
         if not any(f.check == "agrees-with-reference" for f in self.findings):
             self.findings += _learning_rate(conv, c)  # c is only meaningful once the weights agree
+        self.findings, accepted = _with_accepted(options, conv, data, reference, weights, c, self.findings)
+        self.notes += accepted
         if updates is not None:
             self.findings += _invariants(data, conv, reference, updates, c)  # update-rule, ...
 
@@ -87,15 +93,22 @@ class _Case:
         if not self.findings or self.weights is None or self.reference is None or not self.separable:
             return
         rate = self.options.eta or (self.factor if self.n_updates else None)
-        self.notes.extend(_diagnoses(self.data, self.conv, self.reference, self.weights, rate))
+        self.diagnoses = _diagnoses(self.data, self.conv, self.reference, self.weights, rate)
+        self.notes.extend(d.text for d in self.diagnoses)
         if self.options.dtype == "float":
             factor = self.factor if self.factor is not None and self.factor > 0 else Fraction(1)
             self.rounding, notes = _rounding_notes(self.data, self.conv, self.weights, self.options.eta or factor,
                                                    self.options.max_epochs or REFERENCE_EPOCHS)
             self.notes.extend(notes)
+            if notes and notes[-1].endswith("float rounding explains the difference from the exact run"):
+                first = self.rounding
+                where = {} if first is None else {"update": first.update, "epoch": first.epoch,
+                                                  "sample": first.sample, "exact_score": str(first.exact_score),
+                                                  "float_score": first.float_score}
+                self.diagnoses.append(Diagnosis("float-rounding", where, notes[-1]))
 
     def result(self) -> CaseResult:
         """The verdict on this dataset, as an immutable record."""
         return CaseResult(self.name, self.data, self.options, self.label[0], tuple(self.findings), tuple(self.notes),
                           self.label[1], self.separable, self.reference, self.weights, self.n_updates, self.factor,
-                          self.rounding)
+                          self.rounding, self.output, tuple(self.diagnoses))

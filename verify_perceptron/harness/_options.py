@@ -26,6 +26,11 @@ REFERENCE_EPOCHS = 200
 #: Most updates an implementation may report (a longer list is cut there, and the cut reported).
 MAX_REPORTED_UPDATES = 100_000
 
+#: The configuration departures that can be accepted (`CheckOptions.accept_departures`): scikit-learn's
+#: parameters, and ``float-rate`` for a declared rate that is an inexact double.
+DEPARTURES = ("shuffle", "tol", "early_stopping", "penalty", "fit_intercept", "learning_rate", "loss", "average",
+              "class_weight", "eta0", "learning_rate_init", "float-rate")
+
 _LABEL_ALIASES = {"-1/+1": "-1/+1", "-1,+1": "-1/+1", "-1/1": "-1/+1", "pm1": "-1/+1", "0/1": "0/1", "0,1": "0/1"}
 
 
@@ -68,7 +73,8 @@ class CheckOptions:
         How to read returned weights: ``(w, b)``, an augmented vector in the convention's
         order, or ``auto`` (a pair when its first item is a vector).
     accept_departures : tuple of str
-        Configuration departures (``shuffle``, ``tol``, ...) not to count as failures.
+        Configuration departures (``shuffle``, ``tol``, ...; one of `DEPARTURES`) not to count as
+        failures; ``eta0``/``float-rate``, ``tol`` and ``shuffle`` also change the reference (``_accepted``).
     max_features, max_samples : int
         Bounds of the generated datasets.
     """
@@ -160,6 +166,12 @@ def _options(
         raise InvalidArgument(f"rounding_stress=True needs dtype='float', not dtype={dtype!r}")
     if output not in ("auto", "pair", "augmented"):
         raise InvalidArgument(f"output={output!r} must be auto, pair or augmented")
+    if isinstance(accept_departures, str):
+        raise InvalidArgument(f"accept_departures={accept_departures!r} must be a list of names, not one string")
+    for name in accept_departures:
+        if name not in DEPARTURES:
+            raise InvalidArgument(f"accept_departures: {name!r} is not a departure the harness knows "
+                                  f"({', '.join(DEPARTURES)})")
     errors: tuple[type[BaseException], ...] = ()
     if isinstance(detects_nonseparable, type) and issubclass(detects_nonseparable, BaseException):
         errors = (detects_nonseparable,)

@@ -4,6 +4,7 @@ carries its report; then the report's text (settings, cases, findings, a one-lin
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -41,6 +42,21 @@ class Finding:
 
     def __str__(self) -> str:
         return f"{self.check}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """A cause that reproduces the implementation's output exactly: a code, its parameters, and the sentence.
+
+    Examples
+    --------
+    >>> Diagnosis("order", {"order": [1, 0]}, "consistent with ... the order [1, 0]").code
+    'order'
+    """
+
+    code: str
+    parameters: dict[str, object]
+    text: str
 
 
 @dataclass(frozen=True)
@@ -118,6 +134,10 @@ class CaseResult:
         c: its weights divided by the exact run's (its learning rate).
     rounding : FloatDecision or None
         The first decision float64 rounding changed, when that explains a failure.
+    output : str
+        What the implementation printed (stdout and stderr) on these data; shown only on failure.
+    diagnoses : tuple of Diagnosis
+        The notes' causes that reproduce its output, as codes with parameters (their text is in `notes`).
     """
 
     name: str
@@ -133,14 +153,22 @@ class CaseResult:
     n_updates: int | None = None
     factor: Fraction | None = None
     rounding: FloatDecision | None = None
+    output: str = ""
+    diagnoses: tuple[Diagnosis, ...] = ()
 
     @property
     def passed(self) -> bool:
         """True when nothing was found wrong."""
         return not self.findings
 
+    @property
+    def labels(self) -> list[int]:
+        """The labels as the implementation received them (0/1 under ``labels="0/1"``)."""
+        return [label if self.options.labels == "-1/+1" else (1 if label > 0 else 0) for label in self.data.y]
+
     def literals(self) -> str:
-        """The dataset as exact Python literals (strings, read back exactly by `from_arrays`).
+        """The dataset as exact Python literals (strings, read back exactly by `from_arrays`), the labels
+        in the encoding the implementation received.
 
         Examples
         --------
@@ -149,11 +177,11 @@ class CaseResult:
         X = [["0", "0"], ["0", "1"], ["1", "0"], ["1", "1"]]
         y = [-1, -1, -1, 1]
         """
-        return f"X = {_rows_literal(self.data)}\ny = {list(self.data.y)}"
+        return f"X = {_rows_literal(self.data)}\ny = {self.labels}"
 
     def reproduction(self) -> str:
         """A one-line shell command that checks this dataset again and prints the same report."""
-        return _reproduction(self.target_code, self.data, self.options)
+        return _reproduction(self.target_code, self.data, self.labels, self.options)
 
     def report(self) -> str:
         """The whole verdict on this dataset, as text."""
@@ -215,8 +243,9 @@ def _rows_literal(data: Dataset) -> str:
     return "[" + ", ".join("[" + ", ".join(f'"{v}"' for v in row) + "]" for row in data.X) + "]"
 
 
-def _reproduction(code: tuple[str, str] | None, data: Dataset, options: CheckOptions) -> str:
+def _reproduction(code: tuple[str, str] | None, data: Dataset, labels: list[int], options: CheckOptions) -> str:
     head, call = code if code is not None else ("", "YOUR_IMPLEMENTATION")
+    path = _import_path(call)
     defaults = CheckOptions()
     keywords = [f"convention={options.convention!r}", f"dtype={options.dtype!r}", f"labels={options.labels!r}"]
     if options.eta is not None:
@@ -227,9 +256,45 @@ def _reproduction(code: tuple[str, str] | None, data: Dataset, options: CheckOpt
         keywords.append("detects_nonseparable=True")
     if options.output != defaults.output:
         keywords.append(f"output={options.output!r}")
+    if options.call_timeout != defaults.call_timeout:
+        keywords.append(f"call_timeout={options.call_timeout!r}")
+    if options.accept_departures:
+        keywords.append(f"accept_departures={options.accept_departures!r}")
     rows = "[" + ", ".join("[" + ", ".join(repr(str(v)) for v in row) + "]" for row in data.X) + "]"
-    return (f'python -c "from verify_perceptron.harness import check_dataset; {head}print(check_dataset({call}, '
-            f'{rows}, {list(data.y)}, {", ".join(keywords)}).report())"')
+    code = (f"from verify_perceptron.harness import check_dataset; {path}{head}print(check_dataset({call}, "
+            f"{rows}, {labels}, {', '.join(keywords)}).report())")
+    if any(c in code for c in '"$`\\!'):  # the shell would read these inside double quotes
+        return f"python -c {shlex.quote(code)}"
+    return f'python -c "{code}"'
+
+
+def _import_path(call: str) -> str:
+    """``import sys; sys.path.insert(0, DIR); `` when the implementation's module comes from a folder that
+    is not always on the path (the project being tested), so that the line works from any directory."""
+    import importlib.util
+    import os
+    import site
+
+    if not call.startswith(("'", '"')) or ":" not in call:
+        return ""
+    module = call[1:].split(":", 1)[0].strip()
+    try:
+        spec = importlib.util.find_spec(module.split(".")[0])
+    except (ImportError, ValueError):
+        return ""
+    if spec is None or spec.origin in ("built-in", "frozen"):
+        return ""
+    if spec.origin:  # a module, or a package's __init__
+        top = os.path.dirname(spec.origin)
+        root = os.path.abspath(os.path.dirname(top) if spec.submodule_search_locations else top)
+    elif spec.submodule_search_locations:  # a namespace package (a tests/ folder without __init__)
+        root = os.path.abspath(os.path.dirname(list(spec.submodule_search_locations)[0]))
+    else:
+        return ""
+    always = {os.path.abspath(p) for p in (*site.getsitepackages(), site.getusersitepackages())}
+    if root in always or root == os.path.abspath(os.path.dirname(os.__file__)):
+        return ""
+    return f"import sys; sys.path.insert(0, {root!r}); "
 
 
 _NUMBERS_SHOWN = {
@@ -272,10 +337,31 @@ def _case_lines(case: CaseResult, *, indent: str) -> list[str]:
     if case.weights is not None:
         reported = "updates not reported" if case.n_updates is None else f"{_count(case.n_updates, 'update')} reported"
         lines.append(f"{indent}  implementation: final weights {_vec(case.weights)}, {reported}")
+    if not case.passed and case.output:
+        lines.append(f"{indent}  output of the implementation (stdout and stderr, {_count(len(case.output), 'character')}):")
+        lines += [f"{indent}    | {line}" for line in _truncated(case.output).splitlines()]
     if not case.passed:
         lines.append(f"{indent}  reproduce:")
         lines.append(f"{indent}    {case.reproduction()}")
     return lines
+
+
+#: How much of an implementation's output a report shows: its start and, mostly, its end (where errors are).
+_OUTPUT_HEAD, _OUTPUT_TAIL = 400, 1600
+
+
+def _truncated(text: str) -> str:
+    """`text`, or its first and last characters with the number cut between them.
+
+    Examples
+    --------
+    >>> _truncated("x" * 3000).count("x"), "[... 1000 characters cut ...]" in _truncated("x" * 3000)
+    (2000, True)
+    """
+    if len(text) <= _OUTPUT_HEAD + _OUTPUT_TAIL:
+        return text
+    cut = len(text) - _OUTPUT_HEAD - _OUTPUT_TAIL
+    return f"{text[:_OUTPUT_HEAD]}\n[... {cut} characters cut ...]\n{text[-_OUTPUT_TAIL:]}"
 
 
 def _harness_report(result: HarnessResult) -> str:

@@ -20,7 +20,9 @@ import numpy as np
 
 from ..data.dataset import Dataset
 from ..errors import InvalidArgument
+from ._expression import resolve_expression
 from ._options import CheckOptions
+from ._process import CommandFailed, CommandImplementation
 from ._reading import _estimator_weights, _split_return
 
 
@@ -28,13 +30,18 @@ def load_target(target: object) -> object:
     """The implementation `target` names: ``"module:attribute"`` is imported, anything else returned as is.
 
     The current directory is put on ``sys.path`` first (as ``python -m`` does),
-    so a module of the project being tested can be named.
+    so a module of the project being tested can be named. The part after the
+    colon may also call what it names with literal arguments
+    (``"sklearn.linear_model:Perceptron(shuffle=False, tol=None)"``), read
+    with `ast`, never evaluated as code.
 
     Examples
     --------
     >>> from fractions import Fraction
     >>> load_target("fractions:Fraction") is Fraction
     True
+    >>> load_target("fractions:Fraction(1, 3)")
+    Fraction(1, 3)
     >>> load_target("fractions")
     Traceback (most recent call last):
     ...
@@ -42,26 +49,24 @@ def load_target(target: object) -> object:
     """
     if not isinstance(target, str):
         return target
-    module_name, sep, attribute = target.partition(":")
-    if not sep or not module_name or not attribute:
+    module_name, sep, expression = target.partition(":")
+    module_name = module_name.strip()
+    if not sep or not module_name or not expression.strip():
         raise InvalidArgument(f"target={target!r} must be MODULE:CALLABLE, e.g. mypackage.perceptron:fit")
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
-        value: object = importlib.import_module(module_name)
+        module: object = importlib.import_module(module_name)
     except ImportError as error:
         raise InvalidArgument(f"target={target!r}: cannot import {module_name} ({error})") from None
     except Exception as error:  # noqa: BLE001 - the module's own fault, reported as the target's
         raise InvalidArgument(f"target={target!r}: importing {module_name} raised {type(error).__name__}: {error}") from None
-    for part in attribute.split("."):
-        try:
-            value = getattr(value, part)
-        except AttributeError:
-            raise InvalidArgument(f"target={target!r}: {module_name} has no attribute {attribute}") from None
-    return value
+    return resolve_expression(module, expression, target)
 
 
 def _kind(target: object) -> str:
+    if isinstance(target, CommandImplementation):
+        return "command"
     if isinstance(target, type):
         if callable(getattr(target, "fit", None)):
             return "estimator class"
@@ -87,6 +92,10 @@ def _describe(target: object) -> tuple[str, tuple[str, str] | None]:
     """
     if isinstance(target, str):
         return target, ("", repr(target))
+    if isinstance(target, CommandImplementation):
+        return (f"command {target.template!r} (in {target.cwd})",
+                ("from verify_perceptron.harness import command_implementation; ",
+                 f"command_implementation({target.template!r}, cwd={target.cwd!r})"))
     module, qualname = getattr(target, "__module__", None), getattr(target, "__qualname__", None)
     if module and qualname and module != "__main__":
         found: object = sys.modules.get(module)
@@ -184,6 +193,7 @@ class _Call:
     signalled: bool = False
     error: str | None = None
     warnings: tuple[str, ...] = ()
+    output: str = ""
 
 
 def _call(target: object, kind: str, X: Any, y: Any, options: CheckOptions) -> _Call:
@@ -195,9 +205,19 @@ def _call(target: object, kind: str, X: Any, y: Any, options: CheckOptions) -> _
 
 
 def _call_quietly(target: object, kind: str, X: Any, y: Any, options: CheckOptions) -> _Call:
-    """One call, its printing discarded and its time limited; whatever it raises becomes the record's error."""
+    """One call, its printing kept (shown only if it fails) and its time limited; whatever it raises
+    becomes the record's error."""
+    if kind == "command":
+        return _call_command(target, X, y, options)  # type: ignore[arg-type]
+    printed = io.StringIO()
+    outcome = _call_python(target, kind, X, y, options, printed)
+    return replace(outcome, output=printed.getvalue())
+
+
+def _call_python(target: object, kind: str, X: Any, y: Any, options: CheckOptions, printed: io.StringIO) -> _Call:
     try:
-        with contextlib.redirect_stdout(io.StringIO()), _time_limit(options.call_timeout):
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed), \
+                _time_limit(options.call_timeout):
             if kind == "function":
                 raw = target(X, y)  # type: ignore[operator]
                 if raw is None:
@@ -214,3 +234,25 @@ def _call_quietly(target: object, kind: str, X: Any, y: Any, options: CheckOptio
             return _Call(signalled=True)
         return _Call(error=f"raised {type(error).__name__}: {error}")
     return _Call(weights, updates)
+
+
+def _call_command(target: CommandImplementation, X: Any, y: Any, options: CheckOptions) -> _Call:
+    """One run of the command; its weights laid out as ``(w, b)`` unless ``output="augmented"``."""
+    try:
+        flat, updates, output = target.run(X, y, dtype=options.dtype, timeout=options.call_timeout)
+    except CommandFailed as failure:
+        reason, _, output = str(failure).partition("\n")
+        return _Call(error=f"(the command) {reason}", output=output)
+    if flat is None:
+        return _Call(signalled=True, output=output)
+    d = len(X[0])
+    if len(flat) != d + 1:
+        return _Call(error=f"(the command) wrote {len(flat)} value{'s' * (len(flat) != 1)} to its weights file; "
+                     f"{d + 1} needed: w1 ... w{d}, then the bias", output=output)
+
+    def laid_out(values: list[Any]) -> Any:
+        return values if options.output == "augmented" or not values else (values[:-1], values[-1])
+
+    if updates is not None:
+        updates = [(i, laid_out(w)) for i, w in updates]
+    return _Call(laid_out(flat), updates, output=output)

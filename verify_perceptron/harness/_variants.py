@@ -12,6 +12,7 @@ from ..notes.conventions import Convention
 from ..run.reference import train
 from ._exact import Vector, _is_mistake, _scaled
 from ._options import REFERENCE_EPOCHS
+from ._results import Diagnosis
 from ._wording import _count, _vec
 
 _VARIANTS: tuple[tuple[str, str], ...] = (
@@ -89,13 +90,14 @@ def _proportional(mine: Vector, theirs: Vector) -> bool:
 
 
 def _variant_match(weights: Vector, ends: list[tuple[int, ...]], scale: int, rate: Fraction | None,
-                   how: str) -> str | None:
+                   how: str) -> tuple[str, dict[str, object]] | None:
     """How the variant's run reaches `weights`: at the end of some epoch, with the learning rate
     `rate` (w = (rate/scale)·U), or, when the rate is unknown (None), at its converged end, up to the
-    positive factor a rate introduces from w = 0."""
+    positive factor a rate introduces from w = 0. Also returned: the parameters of the match (its end,
+    the epoch)."""
     if rate is None:
         if how == "converged" and _proportional(weights, tuple(Fraction(u) for u in ends[-1])):
-            return "and converges there"
+            return "and converges there", {"end": "converged"}
         rate = Fraction(1)  # the usual rate: an exact match with it is still a fact worth showing
     target = tuple(w * scale / rate for w in weights)
     if any(t.denominator != 1 for t in target):
@@ -104,14 +106,15 @@ def _variant_match(weights: Vector, ends: list[tuple[int, ...]], scale: int, rat
     for epoch, state in enumerate(ends, start=1):
         if state == wanted:
             if how == "converged" and epoch == len(ends):
-                return "and converges there"
+                return "and converges there", {"end": "converged"}
             if how == "cycles":
-                return "which never converges on these data: an epoch limit stops it"
-            return f"stopped after {_count(epoch, 'epoch')}"
+                return "which never converges on these data: an epoch limit stops it", {"end": "epoch-limit"}
+            return f"stopped after {_count(epoch, 'epoch')}", {"end": "stopped", "epochs": epoch}
     return None
 
 
-def _diagnoses(data: Dataset, conv: Convention, reference: Trace, weights: Vector, rate: Fraction | None) -> list[str]:
+def _diagnoses(data: Dataset, conv: Convention, reference: Trace, weights: Vector,
+               rate: Fraction | None) -> list[Diagnosis]:
     """Simple departures from the note's algorithm whose output on these data is exactly the implementation's.
 
     `rate` is the implementation's learning rate when known (declared, or read off its updates);
@@ -126,18 +129,23 @@ def _diagnoses(data: Dataset, conv: Convention, reference: Trace, weights: Vecto
             match = _variant_match(weights, ends, scale, rate, how)
             if match is not None:
                 detail = f" (rate {bias_rate} on the bias)" if variant == "bias-rate" else ""
-                found.append(f"consistent with the {conv.name} perceptron that {text}{detail}, {match}")
+                params = {**match[1], **({"bias_rate": str(bias_rate)} if variant == "bias-rate" else {})}
+                found.append(Diagnosis(variant, params,
+                                       f"consistent with the {conv.name} perceptron that {text}{detail}, {match[0]}"))
                 break
     if reference.converged and not _proportional(weights, reference.final_weights):
         for k, update in enumerate(reference.updates[:-1], start=1):
             if weights == _scaled(rate or Fraction(1), update.weights) or (rate is None and _proportional(weights, update.weights)):
-                found.append(f"consistent with the exact run stopped after update {k} of {reference.n_updates} "
-                             f"(epoch {update.epoch}): an early stop, or earlier weights returned")
+                found.append(Diagnosis("early-stop", {"update": k, "of": reference.n_updates, "epoch": update.epoch},
+                                       f"consistent with the exact run stopped after update {k} of "
+                                       f"{reference.n_updates} (epoch {update.epoch}): an early stop, or earlier "
+                                       "weights returned"))
                 break
     exact = _scaled(rate or Fraction(1), reference.final_weights)
     if all(w.denominator == 1 for w in weights) and any(w.denominator != 1 for w in exact):
-        found.append(f"the weights are whole numbers where the exact run's are {_vec(exact)}: a step truncated or "
-                     "rounded to an integer (an integer weight array?)")
+        found.append(Diagnosis("integer-weights", {"exact": [str(v) for v in exact]},
+                               f"the weights are whole numbers where the exact run's are {_vec(exact)}: a step "
+                               "truncated or rounded to an integer (an integer weight array?)"))
     if 2 <= data.n_samples <= 4:
         for order in itertools.permutations(range(data.n_samples)):
             if list(order) == sorted(order):
@@ -145,7 +153,8 @@ def _diagnoses(data: Dataset, conv: Convention, reference: Trace, weights: Vecto
             run = train(data.reordered(order), conv, max_epochs=REFERENCE_EPOCHS)
             if run.converged and (_proportional(weights, run.final_weights) if rate is None
                                   else weights == _scaled(rate, run.final_weights)):
-                found.append(f"consistent with the exact run with the samples presented in the order {list(order)} "
-                             "instead of the given one (shuffled?)")
+                found.append(Diagnosis("order", {"order": list(order)},
+                                       f"consistent with the exact run with the samples presented in the order "
+                                       f"{list(order)} instead of the given one (shuffled?)"))
                 break
     return found

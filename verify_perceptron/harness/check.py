@@ -8,7 +8,10 @@ An implementation is any of
 - a scikit-learn-style estimator, as a class (built with no arguments) or an
   instance (cloned for every dataset): ``fit(X, y)``, then ``coef_`` and
   ``intercept_``;
-- either of them also reporting its updates: the function returns
+- a program in any language, `command_implementation("CMD {train} {out}")`: each
+  dataset is written as CSV, its weights read back from the file it writes
+  (the protocol is in ``_process``; ``docs/harness.md``);
+- either of the first two also reporting its updates: the function returns
   ``(w, b, updates)``, the estimator has ``updates_`` after ``fit``; each
   update is ``(sample index, weights after it)``, the weights as a pair
   ``(w, b)`` or an augmented vector. That unlocks checking every update.
@@ -91,11 +94,13 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..data.dataset import Dataset
+from ..errors import InvalidArgument
 from ..notes.conventions import get_convention
 from ..run.reference import train
 from ._case import _Case
 from ._configuration import _declared, _departures, _params
 from ._options import DEFAULT_EXAMPLES, CheckOptions, _options
+from ._process import command_implementation
 from ._results import CaseResult, Finding, HarnessResult, ImplementationFailure
 from ._search import _search
 from ._target import _prepare
@@ -109,6 +114,7 @@ __all__ = [
     "assert_implementation_correct",
     "run_check_command",
     "reference_fit",
+    "command_implementation",
 ]
 
 
@@ -125,6 +131,7 @@ def check_dataset(
     max_epochs: int | None = None,
     call_timeout: float | None = 10.0,
     output: str = "auto",
+    accept_departures: Sequence[str] = (),
 ) -> CaseResult:
     """Check an implementation on one dataset (the reproduction a report prints).
 
@@ -135,7 +142,7 @@ def check_dataset(
     X, y : array-like
         The data, exactly: literals such as ``"1/3"``, Fractions, ints or floats;
         labels -1/+1 (or 0/1).
-    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output
+    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures
         As for `check_implementation`.
 
     Returns
@@ -154,7 +161,8 @@ def check_dataset(
 
     options = _options(convention=convention, dtype=dtype, labels=labels, eta=eta, examples=1, seed=None,
                        rounding_stress=False, detects_nonseparable=detects_nonseparable, max_epochs=max_epochs,
-                       call_timeout=call_timeout, worked_examples=False, output=output, accept_departures=(),
+                       call_timeout=call_timeout, worked_examples=False, output=output,
+                       accept_departures=accept_departures,
                        max_features=3, max_samples=8)
     loaded, kind, label = _prepare(target)
     data = from_arrays(X, y)
@@ -207,7 +215,9 @@ def check_implementation(
     output : {"auto", "pair", "augmented"}
         How to read the returned weights.
     accept_departures : sequence of str
-        Configuration departures not to count as failures (``"tol"``, ...).
+        Configuration departures not to count as failures (``"tol"``, ...); ``eta0`` (or
+        ``float-rate``), ``tol`` and ``shuffle`` also change the reference compared with
+        (the float64 run at the declared rate; the exact run stopped at any epoch's end; no order).
     max_features, max_samples : int
         Bounds of the generated datasets.
     data : SearchStrategy of Dataset, optional
@@ -282,7 +292,7 @@ def assert_implementation_correct(target: object, **options: Any) -> HarnessResu
 
 
 def run_check_command(
-    target: str,
+    target: str | None,
     *,
     convention: str = "classic",
     examples: int = DEFAULT_EXAMPLES,
@@ -290,27 +300,67 @@ def run_check_command(
     labels: str = "-1/+1",
     seed: int | None = None,
     eta: str | None = None,
+    float_eta: str | None = None,
     rounding_stress: bool = False,
     detects_nonseparable: bool = False,
     max_epochs: int | None = None,
+    command: str | None = None,
+    call_timeout: float | None = 10.0,
+    accept: Sequence[str] = (),
+    output: str = "auto",
+    format: str = "text",
 ) -> tuple[int, str]:
-    """The ``verify-perceptron check MODULE:CALLABLE`` command: ``(exit code, report text)``, printing nothing.
+    """The ``verify-perceptron check MODULE:EXPR`` (or ``--command CMD``) command: ``(exit code, text)``.
 
     Exit code 0 when the implementation passed, 1 when it failed (the text then
     holds the minimal counterexample and its reproduction). A target that
     cannot be imported or used, or a bad option, raises `InvalidArgument`
-    (the CLI's exit code 2).
+    (the CLI's exit code 2). `float_eta` declares the double nearest to a
+    decimal (``"0.1"``), `eta` the exact value it spells; `command` runs an
+    implementation in any language (`command_implementation`); `format` is
+    ``text``, ``json`` or ``junit``.
 
     Examples
     --------
     >>> code, text = run_check_command("verify_perceptron.harness:reference_fit", dtype="fraction", examples=5)
     >>> code, [line for line in text.splitlines() if line.startswith("verdict")]
     (0, ['verdict: passed'])
+    >>> run_check_command("verify_perceptron.harness:reference_fit", float_eta="x")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.InvalidArgument: float_eta='x' must be a decimal number > 0, e.g. 0.1
     """
-    result = check_implementation(target, convention=convention, examples=examples, dtype=dtype, labels=labels,
-                                  seed=seed, eta=eta, rounding_stress=rounding_stress,
-                                  detects_nonseparable=detects_nonseparable, max_epochs=max_epochs)
-    return (0 if result.passed else 1), result.report()
+    from ._formats import FORMATS, render
+
+    if format not in FORMATS:
+        raise InvalidArgument(f"format={format!r} must be one of {', '.join(FORMATS)}")
+    if (target is None) == (command is None):
+        raise InvalidArgument("give either MODULE:EXPR or command='CMD {train} {out}', not "
+                              + ("both" if target is not None else "neither"))
+    rate: object = eta
+    if float_eta is not None:
+        if eta is not None:
+            raise InvalidArgument(f"eta={eta!r} and float_eta={float_eta!r}: give one learning rate, not both")
+        rate = _float_rate(float_eta)
+    implementation: object = target if command is None else command_implementation(command)
+    result = check_implementation(implementation, convention=convention, examples=examples, dtype=dtype,
+                                  labels=labels, seed=seed, eta=rate, rounding_stress=rounding_stress,
+                                  detects_nonseparable=detects_nonseparable, max_epochs=max_epochs,
+                                  call_timeout=call_timeout, accept_departures=tuple(accept), output=output)
+    return (0 if result.passed else 1), render(result, format)
+
+
+def _float_rate(text: str) -> float:
+    """The double nearest to the decimal `text` (``--float-eta 0.1``): a finite float > 0."""
+    import math
+
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise InvalidArgument(f"float_eta={text!r} must be a decimal number > 0, e.g. 0.1")
+    return value
 
 
 def reference_fit(X: Sequence[Sequence[object]], y: Sequence[object]) -> tuple[list[Fraction], Fraction]:

@@ -1,0 +1,198 @@
+"""``check --command``: an implementation in any language, run as a process.
+
+The proof that the protocol works is a C perceptron (`tests/implementations/perceptron.c`),
+compiled here where a C compiler exists: it passes, and the same source compiled with
+``-DBROKEN`` (``< 0`` where the note has ``<= 0``) fails with the minimal counterexample.
+The protocol's failures (exit status, timeout, unreadable output) are shown with small Python
+scripts run as commands, so they are tested on every machine.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from verify_perceptron.cli import main
+from verify_perceptron.errors import InvalidArgument
+from verify_perceptron.harness import check_dataset, check_implementation, command_implementation, run_check_command
+from verify_perceptron.harness._process import _csv
+
+SOURCE = Path(__file__).resolve().parent / "implementations" / "perceptron.c"
+FAST = {"examples": 30}
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The C perceptron, correct and broken, compiled once for the module; skipped without a compiler."""
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        pytest.skip("no C compiler (cc, gcc or clang) on this machine: the C implementation cannot be built")
+    folder = tmp_path_factory.mktemp("c-perceptron")
+    built = {}
+    for name, flags in (("correct", []), ("broken", ["-DBROKEN"])):
+        built[name] = folder / name
+        subprocess.run([cc, "-O2", *flags, "-o", str(built[name]), str(SOURCE)], check=True, capture_output=True)
+    return built
+
+
+def script(tmp_path: Path, body: str) -> str:
+    """A command running the Python script `body` as ``SCRIPT {train} {out} {updates}``."""
+    path = tmp_path / "impl.py"
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return f"{sys.executable} {path} {{train}} {{out}} {{updates}}"
+
+
+# --- the C implementation -----------------------------------------------------------------------------
+
+
+def test_the_compiled_c_perceptron_passes_update_by_update(compiled: dict[str, Path]) -> None:
+    result = check_implementation(command_implementation(f"{compiled['correct']} {{train}} {{out}} {{updates}}"),
+                                  **FAST)
+    assert result.passed, result.report()
+    assert result.reports_updates and result.n_examples == FAST["examples"]
+    assert all(case.passed for case in result.worked_examples)
+
+
+def test_the_c_perceptron_with_a_strict_tie_fails_with_a_counterexample(compiled: dict[str, Path]) -> None:
+    result = check_implementation(command_implementation(f"{compiled['broken']} {{train}} {{out}}"), **FAST)
+    assert not result.passed
+    case = result.counterexample
+    assert case is not None and case.name == "generated"
+    assert case.literals() == 'X = [["-1"], ["1"]]\ny = [-1, 1]'
+    assert [f.check for f in case.findings] == ["final-weights-separate", "agrees-with-reference"]
+    assert [d.code for d in case.diagnoses] == ["ties-not-mistakes"]
+    assert case.weights == (Fraction(0), Fraction(0))
+    report = case.report()
+    assert "output of the implementation (stdout and stderr, 8 characters):\n    | epoch 1" in report
+    assert "command_implementation(" in case.reproduction()
+
+
+def test_the_command_line_checks_the_c_perceptron(compiled: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--command", f"{compiled['correct']} {{train}} {{out}}", "--examples", "10"]) == 0
+    assert "verdict: passed" in capsys.readouterr().out
+    assert main(["check", "--command", f"{compiled['broken']} {{train}} {{out}}", "--examples", "10"]) == 1
+    out = capsys.readouterr().out
+    assert "verdict: FAILED" in out and 'X = [["-1"], ["1"]]' in out
+
+
+def test_the_command_reproduction_runs_from_another_directory(compiled: dict[str, Path], tmp_path: Path) -> None:
+    case = check_dataset(command_implementation(f"{compiled['broken']} {{train}} {{out}}"), [["-1"], ["1"]], [-1, 1])
+    command = case.reproduction()
+    root = str(Path(__file__).resolve().parent.parent)
+    path = f"{Path(sys.executable).parent}:/usr/bin:/bin"
+    out = subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True, cwd=tmp_path, check=True,
+                         env={"PATH": path, "PYTHONPATH": root}).stdout
+    assert out == case.report() + "\n"
+
+
+# --- the protocol, with Python scripts as commands ----------------------------------------------------------
+
+EXACT = """
+    import json, sys
+    from fractions import Fraction
+    rows = [line.strip().split(",") for line in open(sys.argv[1]) if line.strip()]
+    X, y = [[Fraction(v) for v in row[:-1]] for row in rows], [int(row[-1]) for row in rows]
+    w, b, log = [Fraction(0)] * len(X[0]), Fraction(0), open(sys.argv[3], "w")
+    for epoch in range(1000):
+        clean = True
+        for i, (x, t) in enumerate(zip(X, y)):
+            if t * (sum(a * c for a, c in zip(w, x)) + b) <= 0:
+                w, b, clean = [a + t * c for a, c in zip(w, x)], b + t, False
+                log.write(json.dumps({"sample": i, "weights": [str(v) for v in [*w, b]]}) + "\\n")
+        if clean:
+            break
+    open(sys.argv[2], "w").write("\\n".join(str(v) for v in [*w, b]) + "\\n")
+"""
+
+
+def test_an_exact_command_writing_fractions_passes(tmp_path: Path) -> None:
+    result = check_implementation(command_implementation(script(tmp_path, EXACT)), dtype="fraction", examples=8,
+                                  worked_examples=False)
+    assert result.passed, result.report()
+    assert result.reports_updates
+
+
+def test_the_csv_holds_exact_values_and_the_labels_as_received() -> None:
+    import numpy as np
+
+    assert _csv(np.array([[0.1, -2.0]]), np.array([0])) == "0.1,-2.0,0\n"
+    assert _csv([[Fraction(1, 3), Fraction(2)]], [-1]) == "1/3,2,-1\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("import sys; sys.stderr.write('boom\\n'); sys.exit(3)", "the implementation (the command) exited with status 3"),
+        ("import sys", "the implementation (the command) wrote no weights file ({out})"),
+        ("import sys; open(sys.argv[2], 'w').write('1\\nabc\\n')", "line 2 of its weights file: 'abc' is not a number"),
+        ("import sys; open(sys.argv[2], 'w').write('1\\n')", "wrote 1 value to its weights file; 2 needed: w1 ... w1, then the bias"),
+    ],
+)
+def test_a_command_that_fails_is_a_finding_naming_why(tmp_path: Path, body: str, message: str) -> None:
+    case = check_dataset(command_implementation(script(tmp_path, body)), [["-1"], ["1"]], [-1, 1])
+    assert [f.check for f in case.findings] == ["returns-weights"]
+    assert message in case.findings[0].message, case.findings[0].message
+
+
+def test_a_command_that_does_not_return_in_time_is_killed(tmp_path: Path) -> None:
+    command = script(tmp_path, "import time; print('working', flush=True); time.sleep(30)")
+    start = time.monotonic()
+    case = check_dataset(command_implementation(command), [["-1"], ["1"]], [-1, 1], call_timeout=0.5)
+    assert time.monotonic() - start < 5
+    assert case.findings[0].message == "on these data the implementation (the command) did not return within call_timeout=0.5 s"
+    assert "working" in case.output
+
+
+def test_a_malformed_updates_line_is_named(tmp_path: Path) -> None:
+    body = ("import sys; open(sys.argv[3], 'w').write('{\"sample\": 0}\\n'); "
+            "open(sys.argv[2], 'w').write('2\\n1\\n')")
+    case = check_dataset(command_implementation(script(tmp_path, body)), [["-1"], ["1"]], [-1, 1])
+    assert "line 1 of its updates file is not" in case.findings[0].message
+
+
+@pytest.mark.parametrize(
+    ("template", "message"),
+    [
+        ("./fit {train}", "command='./fit {train}' must contain {out}"),
+        ("./fit {out}", "must contain {train}"),
+        ("./fit {train} {out} {model}", "unknown placeholder or stray brace in '{model}'"),
+        ("./fit '{train} {out}", "cannot be split into words"),
+        ("", "must be a command line"),
+        ("./no-such-program {train} {out}", "the program './no-such-program' is not found (from "),
+        ("no-such-program-anywhere {train} {out}", "the program 'no-such-program-anywhere' is not found on PATH"),
+    ],
+)
+def test_bad_command_templates_are_refused(template: str, message: str) -> None:
+    with pytest.raises(InvalidArgument, match=re.escape(message)):
+        command_implementation(template)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--command", "./fit {train}"], "command='./fit {train}' must contain {out}"),
+        (["--command", "./fit {train} {out}"], "the program './fit' is not found"),
+        (["tests.implementations:perceptron", "--command", "./fit {train} {out}"],
+         "argument --command: not allowed with argument MODULE:EXPR"),
+        ([], "one of the arguments MODULE:EXPR --command is required"),
+        (["tests.implementations:perceptron", "--timeout", "0"], "--timeout"),
+    ],
+)
+def test_bad_command_line_input_exits_2_with_one_line(argv: list[str], message: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
+
+
+def test_run_check_command_runs_a_command() -> None:
+    with pytest.raises(InvalidArgument, match="not both"):
+        run_check_command("tests.implementations:perceptron", command="x {train} {out}")

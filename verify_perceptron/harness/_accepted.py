@@ -1,0 +1,90 @@
+"""Accepted departures change the reference a case is compared with, not only the report's wording.
+
+- ``eta0``, ``learning_rate_init`` or ``float-rate`` (a learning rate binary
+  floating point cannot hold): the reference becomes the float64 run of the
+  note's algorithm at that very double (`_floats._float_run`); final weights
+  equal to its result pass.
+- ``tol`` (a stop on the loss, not on the first clean pass): the reference
+  becomes the exact run stopped at the end of any epoch; final weights equal
+  to c times the exact run's weights at an epoch's end pass, separating or not.
+- ``shuffle`` (a random order each epoch): there is no presentation order to
+  compare with, so agrees-with-reference is not checked; the final weights
+  must still separate the data, and reported updates keep the proof's invariants.
+
+The other departures (``penalty``, ``loss``, ...) have no exact reference: accepting
+them removes their line from the report and nothing else.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..data.dataset import Dataset
+from ..data.trace import Trace
+from ..notes.conventions import Convention
+from ._exact import Vector, _scaled
+from ._floats import _float_run
+from ._options import REFERENCE_EPOCHS, CheckOptions
+from ._results import Finding
+from ._wording import _count, _rate_text
+
+#: The names under which a float learning rate's rounding is accepted.
+FLOAT_RATE = ("eta0", "learning_rate_init", "float-rate")
+#: The checks an accepted departure may replace.
+_REPLACED = ("agrees-with-reference", "final-weights-separate", "learning-rate")
+
+
+def _with_accepted(options: CheckOptions, conv: Convention, data: Dataset, reference: Trace, weights: Vector,
+                   factor: Fraction, findings: list[Finding]) -> tuple[list[Finding], list[str]]:
+    """The findings once the accepted departures' references replace the note's, and notes saying so."""
+    accepted = set(options.accept_departures)
+    if not accepted or not any(f.check in _REPLACED for f in findings):
+        return findings, []
+    if accepted & set(FLOAT_RATE) and options.dtype == "float" and options.eta is not None:
+        rate = options.eta
+        final, _, _ = _float_run(data, conv, rate, options.max_epochs or REFERENCE_EPOCHS)
+        if final == weights:
+            return _without(findings, _REPLACED), [
+                f"compared with the float64 run at rate {_rate_text(rate)} (float rate accepted): it ends at exactly "
+                "the implementation's weights"]
+    if "tol" in accepted:
+        ends = _epoch_ends(reference)
+        for epoch, end in enumerate(ends):
+            # the rate: the declared one, else whichever positive factor the weights show
+            c = factor if options.eta is not None or not any(end) else _ratio(weights, end)
+            if c is not None and weights == _scaled(c, end):
+                return _without(findings, _REPLACED), [
+                    f"compared with the exact run stopped early (tol accepted): the weights are {c} times the "
+                    f"exact run's after {_count(epoch, 'epoch')}"]
+    if "shuffle" in accepted:
+        return _without(findings, ("agrees-with-reference", "learning-rate")), [
+            "agrees-with-reference not checked: shuffle accepted, so there is no presentation order to compare with"]
+    return findings, []
+
+
+def _epoch_ends(reference: Trace) -> list[Vector]:
+    """The exact run's weights at the start and after each epoch (the zero vector first)."""
+    if not reference.updates:
+        return [reference.final_weights]
+    zero = tuple(Fraction(0) for _ in reference.final_weights)
+    ends: list[Vector] = [zero]
+    last_epoch = 0
+    for update in reference.updates:
+        if update.epoch != last_epoch:
+            ends.extend([ends[-1]] * (update.epoch - last_epoch - 1))
+            last_epoch = update.epoch
+            ends.append(update.weights)
+        else:
+            ends[-1] = update.weights
+    return ends
+
+
+def _ratio(mine: Vector, theirs: Vector) -> Fraction | None:
+    """c > 0 with mine = c·theirs read off the first non-zero coordinate of `theirs` (None if not positive)."""
+    j = next(j for j, t in enumerate(theirs) if t != 0)
+    c = mine[j] / theirs[j]
+    return c if c > 0 else None
+
+
+def _without(findings: list[Finding], checks: tuple[str, ...]) -> list[Finding]:
+    return [f for f in findings if f.check not in checks]

@@ -1,0 +1,139 @@
+"""A verdict for machines: the JSON record (findings and diagnoses as codes with parameters) and JUnit
+XML (one test case per dataset and per configuration check, a failing dataset a failed test case whose
+message is the counterexample), in the structure pytest's ``--junitxml`` writes and CI systems read."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from xml.etree import ElementTree
+
+from ._results import CaseResult, HarnessResult, _case_lines, _truncated
+from ._wording import _count
+
+#: The formats ``check --format`` writes.
+FORMATS = ("text", "json", "junit")
+
+
+def render(result: HarnessResult, fmt: str) -> str:
+    """The verdict as ``text`` (the report), ``json`` or ``junit`` XML.
+
+    Examples
+    --------
+    >>> from verify_perceptron.harness import check_implementation, reference_fit
+    >>> result = check_implementation(reference_fit, dtype="fraction", examples=3, worked_examples=False)
+    >>> json.loads(render(result, "json"))["passed"]
+    True
+    >>> render(result, "junit").splitlines()[1][:40]
+    '<testsuites name="verify-perceptron" tes'
+    """
+    if fmt == "json":
+        return json.dumps(result_record(result), indent=2) + "\n"
+    if fmt == "junit":
+        return junit_xml(result)
+    if fmt == "text":
+        return result.report()
+    raise ValueError(f"format={fmt!r} must be one of {', '.join(FORMATS)}")
+
+
+def result_record(result: HarnessResult) -> dict[str, Any]:
+    """The verdict as plain JSON-ready data; exact values as strings (``"1/3"``), decimals beside them."""
+    options = result.options
+    return {
+        "target": result.target,
+        "passed": result.passed,
+        "options": {"convention": options.convention, "dtype": options.dtype, "labels": options.labels,
+                    "eta": None if options.eta is None else str(options.eta),
+                    "eta_decimal": None if options.eta is None else float(options.eta),
+                    "max_epochs": options.max_epochs, "examples": options.examples, "seed": options.seed,
+                    "call_timeout": options.call_timeout, "accept_departures": list(options.accept_departures)},
+        "departures": [{"code": "departure", "name": d.message.split("=", 1)[0], "message": d.message}
+                       for d in result.departures],
+        "flaky": result.flaky,
+        "counterexample": None if result.counterexample is None else case_record(result.counterexample),
+        "worked_examples": [{"name": c.name, "passed": c.passed, "checks": [f.check for f in c.findings]}
+                            for c in result.worked_examples],
+        "n_examples": result.n_examples,
+        "n_rejected": result.n_rejected,
+        "reports_updates": result.reports_updates,
+    }
+
+
+def case_record(case: CaseResult) -> dict[str, Any]:
+    """One dataset's verdict: data (labels as the implementation received them), findings, diagnoses."""
+    return {
+        "name": case.name,
+        "passed": case.passed,
+        "separable": case.separable,
+        "X": [[str(v) for v in row] for row in case.data.X],
+        "y": case.labels,
+        "findings": [{"check": f.check, "message": f.message, "update": f.update, "sample": f.sample}
+                     for f in case.findings],
+        "diagnosis": [{"code": d.code, "parameters": d.parameters, "text": d.text} for d in case.diagnoses],
+        "notes": list(case.notes),
+        "weights": None if case.weights is None else [str(w) for w in case.weights],
+        "weights_decimal": None if case.weights is None else [float(w) for w in case.weights],
+        "reference_weights": None if case.reference is None else [str(w) for w in case.reference.final_weights],
+        "factor": None if case.factor is None else str(case.factor),
+        "n_updates": case.n_updates,
+        "output": _truncated(case.output) if case.output and not case.passed else "",
+        "reproduction": None if case.passed else case.reproduction(),
+    }
+
+
+def junit_xml(result: HarnessResult) -> str:
+    """JUnit XML: ``testsuites/testsuite/testcase[/failure]``, as pytest's ``--junitxml`` lays it out.
+
+    The test cases: the configuration (when it departs), determinism (when
+    it failed), the generated data (failing with the counterexample as the
+    message and its report as the text), and each worked example.
+    """
+    cases: list[tuple[str, str, str | None, str]] = []  # (classname, name, failure message or None, text)
+    suite = f"check of {result.target} under {result.options.convention}"
+    if result.departures:
+        cases.append(("configuration", "configuration", "configuration departs from the note's algorithm: "
+                      + "; ".join(d.message for d in result.departures), ""))
+    if result.flaky:
+        cases.append(("determinism", "same data, same result", result.flaky, ""))
+    generated = result.counterexample if result.counterexample is not None and result.counterexample.name == "generated" else None
+    cases.append(("generated", f"{_count(result.n_examples, 'generated dataset')}", *_failure(generated)))
+    for case in result.worked_examples:
+        cases.append(("worked_examples", case.name.removeprefix("worked example ").strip("'"),
+                      *_failure(None if case.passed else case)))
+    failures = sum(1 for c in cases if c[2] is not None)
+    root = ElementTree.Element("testsuites", name="verify-perceptron", tests=str(len(cases)), failures=str(failures),
+                               errors="0", skipped="0")
+    testsuite = ElementTree.SubElement(root, "testsuite", name=suite, tests=str(len(cases)), failures=str(failures),
+                                       errors="0", skipped="0", time="0")
+    ElementTree.SubElement(ElementTree.SubElement(testsuite, "properties"), "property", name="target",
+                           value=result.target)
+    for classname, name, message, text in cases:
+        element = ElementTree.SubElement(testsuite, "testcase", classname=f"verify_perceptron.check.{classname}",
+                                         name=name, time="0")
+        if message is not None:
+            failure = ElementTree.SubElement(element, "failure", message=message, type="PerceptronCheckFailure")
+            failure.text = text
+    for element in root.iter():  # XML 1.0 has no place for most control characters: show them escaped
+        element.text = _xml_safe(element.text)
+        for key, value in element.attrib.items():
+            element.set(key, _xml_safe(value) or "")
+    ElementTree.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_safe(text: str | None) -> str | None:
+    """`text` with every character XML 1.0 cannot hold shown as its ``\\xNN`` escape."""
+    return None if text is None else _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _failure(case: CaseResult | None) -> tuple[str | None, str]:
+    """The failure message (the counterexample in one line) and text (its report), or (None, "") when it passed."""
+    if case is None:
+        return None, ""
+    finding = case.findings[0]
+    data = case.literals().replace("\n", "; ")
+    return f"{finding}; counterexample: {data}", "\n".join(_case_lines(case, indent=""))

@@ -17,6 +17,8 @@ Examples
 ['-4', '3', '2']
 >>> vp.check_trace(data, trace).holds
 True
+>>> vp.verify(data).verdict
+'verified'
 """
 
 from __future__ import annotations
@@ -48,16 +50,28 @@ from .certify.comparison import BoundComparison, compare_bounds
 from .certify.orders import order_statistics
 from .report.record import build_report, render_json
 from .report.text import render_text
+from .api.verification import Verification, verify
+
+
+def __getattr__(name: str) -> object:
+    # The estimator loads on first use: with scikit-learn installed it subclasses its bases, and importing
+    # scikit-learn takes seconds the command line and most scripts should not pay.
+    if name == "ExactPerceptron":
+        from .api.estimator import ExactPerceptron
+
+        return ExactPerceptron
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "__version__",
     "CLAIMS", "CONVENTIONS", "EXAMPLES",
-    "BoundComparison", "CheckResult", "Checker", "Claim", "Convention", "DataError", "Dataset", "Geometry",
-    "InvalidArgument", "InvariantResult", "InvariantViolation", "MaxMargin", "NoteBound", "Separability", "Trace",
-    "Update", "VerifyPerceptronError", "Violation",
+    "BoundComparison", "CheckResult", "Checker", "Claim", "Convention", "DataError", "Dataset", "ExactPerceptron",
+    "Geometry", "InvalidArgument", "InvariantResult", "InvariantViolation", "MaxMargin", "NoteBound", "Separability",
+    "Trace", "Update", "Verification", "VerifyPerceptronError", "Violation",
     "assert_trace_verified", "build_report", "certificate_from_cycle", "check_trace", "claims_for",
     "compare_bounds", "decide_separability", "example", "from_arrays", "geometry", "get_convention",
     "gordan_defect", "load_csv", "load_dataset", "load_libsvm", "load_numpy", "max_margin",
     "max_margin_free_bias", "note_bound", "note_bounds", "order_statistics", "parse_rational", "render_json",
-    "render_text", "run_fast", "train", "verify_run",
+    "render_text", "run_fast", "train", "verify", "verify_run",
 ]

@@ -1,6 +1,6 @@
 """The exact `Dataset`: rational samples stored once as integers over one common
 denominator, with labels in {-1, +1}, and `from_arrays`, which builds one from
-Python or NumPy values.
+values in memory (lists, NumPy arrays, pandas DataFrames: `verify_perceptron.data.arrays`).
 
 The file readers live beside it (`verify_perceptron.data.readers.load_dataset`
 chooses among `~verify_perceptron.data.csv_files.load_csv`,
@@ -16,7 +16,7 @@ naming the source, the line and the value.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -24,8 +24,8 @@ import numpy as np
 
 from ..errors import DataError, InvalidArgument
 from ._labels import map_labels
+from .arrays import exact_labels, exact_table
 from .integers import ExactMatrix
-from .rationals import as_rational
 
 __all__ = ["Dataset", "from_arrays", "require_dataset"]
 
@@ -254,51 +254,49 @@ def _lowest_terms(numerators: Any, denominator: int, source: str) -> tuple[Any, 
 
 
 def from_arrays(
-    X: Iterable[Iterable[object]],
-    y: Iterable[object],
+    X: Any,
+    y: Any,
     *,
     positive: str | None = None,
     source: str = "<memory>",
     feature_names: Sequence[str] = (),
+    floats: str = "binary",
 ) -> Dataset:
-    """Build a `Dataset` from Python or NumPy values, converting each exactly.
+    """Build a `Dataset` from values in memory, converting each exactly.
 
-    Strings are read as literals, floats through `Fraction.from_float`.
+    Parameters
+    ----------
+    X : 2-D array-like
+        A list of rows, a NumPy array or a pandas DataFrame (whose column
+        names become the feature names); values are numbers or literals
+        such as ``"3/7"`` or ``"1.5e-3"``.
+    y : 1-D array-like
+        One label per sample (a list, an array, a Series): -1/+1, 0/1, or any
+        two values with `positive` naming the positive one.
+    floats : {"binary", "decimal"}
+        How floats are read (`verify_perceptron.data.arrays`): ``"binary"``
+        (default) as the binary number each is, which the report says;
+        ``"decimal"`` through the shortest decimal that reads back as it,
+        so ``0.1`` is 1/10.
 
     Examples
     --------
     >>> data = from_arrays([["0.1", 1], ["3/7", 0]], [1, 0])
     >>> data.X[0], data.y
     ((Fraction(1, 10), Fraction(1, 1)), (1, -1))
+    >>> from_arrays([[0.1], [2.0]], [0, 1]).X[0][0] == Fraction(1, 10)
+    False
+    >>> from_arrays([[0.1], [2.0]], [0, 1], floats="decimal").X[0][0]
+    Fraction(1, 10)
     """
-    binary_float = False
-    rows: list[tuple[Fraction, ...]] = []
-    for i, row in enumerate(X):
-        converted = []
-        for j, value in enumerate(row):
-            binary_float = binary_float or isinstance(value, float) or type(value).__name__.startswith("float")
-            try:
-                converted.append(as_rational(value, name=f"X[{i}][{j}]"))
-            except ValueError as error:
-                raise DataError(f"{source}: {error}") from None
-        rows.append(tuple(converted))
-    raw: list[str | Fraction] = []
-    for i, v in enumerate(y):
-        if isinstance(v, str):
-            raw.append(v)
-            continue
-        try:
-            raw.append(Fraction(int(v)) if isinstance(v, bool) else as_rational(v, name=f"y[{i}]"))
-        except ValueError as error:
-            raise DataError(f"{source}: {error}") from None
-    if not rows and not raw:
-        raise DataError(f"{source}: no samples; the perceptron needs at least one of each class")
-    labels, spelling = map_labels(raw, positive=positive, source=source)
-    if len(labels) != len(rows):
-        raise DataError(f"{source}: {len(rows)} samples but {len(labels)} labels")
+    table = exact_table(X, floats=floats, source=source)
+    labels, spelling = map_labels(exact_labels(y, floats=floats, source=source), positive=positive, source=source)
+    if len(labels) != len(table.numerators):
+        raise DataError(f"{source}: {len(table.numerators)} samples but {len(labels)} labels")
     return Dataset(
-        X=tuple(rows), y=labels, source=source, feature_names=tuple(feature_names),
-        binary_float=binary_float, labels=spelling,
+        y=labels, source=source, feature_names=tuple(feature_names) or table.feature_names or (),
+        binary_float=table.binary_float, labels=spelling,
+        numerators=table.numerators, denominator=table.denominator,
     )
 
 

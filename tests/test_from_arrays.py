@@ -1,0 +1,232 @@
+"""`from_arrays` and `verify_perceptron.data.arrays`: lists, NumPy arrays, DataFrames and Series, read exactly.
+
+pandas is not a dependency: the DataFrame and Series support is duck-typed
+(``to_numpy()``, ``columns``, ``dtypes``), so most tests use the small
+stand-ins below; `test_real_pandas_frames_and_series` runs the same cases on real pandas
+objects when it is installed (it is skipped otherwise).
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from fractions import Fraction as F
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from verify_perceptron.data.arrays import check_floats, exact_labels, exact_table
+from verify_perceptron.data.dataset import from_arrays
+from verify_perceptron.errors import DataError, InvalidArgument
+
+
+class FakeFrame:
+    """A DataFrame as `from_arrays` sees one: named columns, each with its own dtype."""
+
+    def __init__(self, columns: dict[str, list[Any]]) -> None:
+        self.columns = list(columns)
+        self._arrays = [np.asarray(v) for v in columns.values()]
+        self.dtypes = [a.dtype for a in self._arrays]
+
+    def to_numpy(self, dtype: Any = None) -> Any:
+        if dtype is object:  # each value keeps its column's type, as pandas does
+            return np.array([list(row) for row in zip(*(a.tolist() for a in self._arrays))], dtype=object)
+        return np.column_stack(self._arrays)  # one common dtype: ints and floats together become floats
+
+
+class FakeSeries:
+    def __init__(self, values: list[Any]) -> None:
+        self._values = np.asarray(values)
+
+    def to_numpy(self) -> Any:
+        return self._values
+
+
+def _values(table: Any) -> list[list[F]]:
+    return [[F(int(v), table.denominator) for v in row] for row in table.numerators.tolist()]
+
+
+def _in_lowest_terms(table: Any) -> bool:
+    return math.gcd(table.denominator, *(int(v) for v in table.numerators.flat)) == 1
+
+
+# --- DataFrames and Series --------------------------------------------------------------------------
+
+
+def test_a_frame_and_a_series_are_read_with_the_column_names() -> None:
+    frame = FakeFrame({"height": [1, 2, 3], "weight": [F(1, 3), 2, 0]})
+    data = from_arrays(frame, FakeSeries(["no", "yes", "no"]), positive="yes")
+    assert data.feature_names == ("height", "weight")
+    assert data.X == ((F(1), F(1, 3)), (F(2), F(2)), (F(3), F(0)))
+    assert data.y == (-1, 1, -1)
+    assert data.labels == ("no", "yes")
+
+
+def test_explicit_feature_names_win_over_the_columns() -> None:
+    data = from_arrays(FakeFrame({"a": [0, 1]}), [0, 1], feature_names=["size"])
+    assert data.feature_names == ("size",)
+
+
+def test_mixed_columns_keep_a_large_integer_exact() -> None:
+    # Upcast together to float64, 2^60 + 1 would become 2^60.
+    frame = FakeFrame({"count": [0, 2**60 + 1], "ratio": [0.5, 0.25]})
+    assert np.column_stack(frame._arrays)[1, 0] == 2.0**60  # what one common dtype would do
+    data = from_arrays(frame, [0, 1])
+    assert data.X[1] == (F(2**60 + 1), F(1, 4))
+
+
+def test_labels_may_come_as_a_one_column_frame_or_an_n_by_one_array() -> None:
+    assert exact_labels(np.array([[0], [1]])) == [F(0), F(1)]
+    assert from_arrays([[0], [1]], FakeFrame({"target": [1, 0]})).y == (1, -1)
+
+
+def test_labels_of_two_columns_are_refused_with_their_shape() -> None:
+    with pytest.raises(DataError, match=r"y has shape \(2, 2\); one label per sample"):
+        from_arrays([[0], [1]], np.array([[0, 1], [1, 0]]))
+
+
+@pytest.mark.parametrize("labels, expected", [
+    (np.array([True, False]), (1, -1)),
+    (np.array([0.0, 1.0]), (-1, 1)),
+    (np.array([-1, 1], dtype=np.int8), (-1, 1)),
+    (np.array(["b", "a"]), None),
+])
+def test_array_labels_of_every_kind(labels: Any, expected: Any) -> None:
+    if expected is None:
+        assert from_arrays([[0], [1]], labels, positive="b").y == (1, -1)
+    else:
+        assert from_arrays([[0], [1]], labels).y == expected
+
+
+def test_a_third_label_in_an_array_is_named_with_its_sample() -> None:
+    with pytest.raises(DataError, match="sample 2: label '7' is a third label value"):
+        from_arrays([[0], [1], [2]], np.array([0, 1, 7]))
+
+
+def test_real_pandas_frames_and_series() -> None:
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"x1": [0.1, 0.9], "n": [2**60 + 1, 3], "target": ["no", "yes"]})
+    data = from_arrays(frame[["x1", "n"]], frame["target"], positive="yes", floats="decimal")
+    assert data.feature_names == ("x1", "n")
+    assert data.X == ((F(1, 10), F(2**60 + 1)), (F(9, 10), F(3)))
+    assert data.y == (-1, 1)
+    with pytest.raises(DataError, match=r"X\[1\]\[0\]=(nan|<NA>)"):  # (pandas 3 gives NaN, 2 gives NA)
+        from_arrays(pd.DataFrame({"a": pd.array([1, None], dtype="Int64")}), [0, 1])
+
+
+# --- floats: binary by default, decimal on request --------------------------------------------------
+
+
+def test_floats_are_binary_by_default_and_the_dataset_says_so() -> None:
+    data = from_arrays(np.array([[0.1], [2.0]]), [0, 1])
+    assert data.X[0][0] == F.from_float(0.1) == F(3602879701896397, 36028797018963968)
+    assert data.binary_float is True
+
+
+@pytest.mark.parametrize("X", [np.array([[0.1], [0.3]]), [[0.1], [0.3]], np.array([[0.1], [0.3]], dtype=object),
+                               np.array([[0.1], [0.3]], dtype=np.float32), FakeFrame({"a": [0.1, 0.3]})])
+def test_decimal_floats_read_each_value_as_its_shortest_decimal(X: Any) -> None:
+    data = from_arrays(X, [0, 1], floats="decimal")
+    assert data.X == ((F(1, 10),), (F(3, 10),))
+    assert data.binary_float is False
+
+
+def test_a_float32_is_read_as_its_own_shortest_decimal_not_float64s() -> None:
+    value = np.float32(0.1)
+    assert repr(float(value)) == "0.10000000149011612"  # the float64 reading it must not take
+    assert _values(exact_table(np.array([[value]]), floats="decimal")) == [[F(1, 10)]]
+
+
+def test_literals_and_exact_types_are_the_same_under_both_readings() -> None:
+    row = ["0.1", F(1, 3), Decimal("2.5"), 7]
+    for floats in ("binary", "decimal"):
+        assert _values(exact_table([row], floats=floats)) == [[F(1, 10), F(1, 3), F(5, 2), F(7)]]
+
+
+def test_an_unknown_float_reading_is_refused_by_name() -> None:
+    with pytest.raises(InvalidArgument, match="floats='exact' must be one of binary, decimal"):
+        from_arrays([[1]], [1], floats="exact")
+    assert check_floats("binary") == "binary"
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=2, max_dims=2, max_side=5), elements=finite))
+def test_binary_reading_equals_fraction_from_float_in_lowest_terms(a: Any) -> None:
+    table = exact_table(a)
+    assert _values(table) == [[F.from_float(float(v)) for v in row] for row in a]
+    assert _in_lowest_terms(table)
+
+
+@given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=2, max_dims=2, max_side=5), elements=finite))
+def test_decimal_reading_equals_the_shortest_repr_in_lowest_terms(a: Any) -> None:
+    table = exact_table(a, floats="decimal")
+    assert _values(table) == [[F(repr(float(v))) for v in row] for row in a]
+    assert _in_lowest_terms(table)
+
+
+@given(hnp.arrays(np.float32, hnp.array_shapes(min_dims=2, max_dims=2, max_side=4),
+                  elements=st.floats(width=32, allow_nan=False, allow_infinity=False)))
+def test_float32_decimal_reading_reads_back_as_the_same_float32(a: Any) -> None:
+    values = _values(exact_table(a, floats="decimal"))
+    assert [[np.float32(float(v)) for v in row] for row in values] == a.tolist()
+
+
+def test_a_wide_span_of_exponents_stays_exact_in_python_integers() -> None:
+    a = np.array([[5e-324, 1.7976931348623157e308], [-0.0, 3.0]])
+    table = exact_table(a)
+    assert table.numerators.dtype == object
+    assert _values(table) == [[F.from_float(5e-324), F.from_float(1.7976931348623157e308)], [F(0), F(3)]]
+
+
+# --- errors: one line naming the value --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("X", [np.array([[1.0], [np.nan]]), [[1.0], [float("nan")]],
+                               np.array([[1.0], [np.nan]], dtype=object)])
+def test_nan_is_refused_naming_its_place(X: Any) -> None:
+    with pytest.raises(DataError, match=r"mem: X\[1\]\[0\]=nan is not a finite number \(NaN"):
+        from_arrays(X, [0, 1], source="mem")
+
+
+@pytest.mark.parametrize("floats", ["binary", "decimal"])
+def test_infinity_is_refused_under_both_readings(floats: str) -> None:
+    with pytest.raises(DataError, match=r"X\[0\]\[1\]=inf is not a finite number"):
+        from_arrays(np.array([[1.0, np.inf], [0.0, 0.0]]), [0, 1], floats=floats)
+
+
+@pytest.mark.parametrize("X, message", [
+    (np.array([1.0, 2.0]), r"X has shape \(2,\); a 2-D array is needed, one row per sample \(Reshape your data"),
+    ([1, 2], r"X\[0\]=1 is not a row of values: X must be 2-D"),
+    (np.zeros((2, 0)), r"X has 0 feature\(s\) \(shape=\(2, 0\)\) while a minimum of 1 is required\."),
+    (np.zeros((0, 3)), "no samples"),
+    (np.array([[1 + 2j], [0j]]), "Complex data not supported: X has dtype complex128"),
+    (np.array([[True], [False]]), "X has dtype bool; numbers are needed"),
+    ([[1, 2], [3]], "sample 1 has 1 features, sample 0 has 2"),
+    ([[{"a": 1}], [2]], r"X\[0\]\[0\]=\{'a': 1\} of type dict is not a rational number"),
+])
+def test_malformed_samples_are_refused_with_a_clear_message(X: Any, message: str) -> None:
+    with pytest.raises(DataError, match=message):
+        from_arrays(X, [0, 1])
+
+
+def test_a_sparse_matrix_is_refused_not_densified() -> None:
+    class Sparse:
+        shape, nnz = (2, 3), 1
+
+        def toarray(self) -> Any:  # pragma: no cover - must not be called
+            raise AssertionError("densified")
+
+    with pytest.raises(DataError, match=r"X is a sparse matrix of shape \(2, 3\); sparse input is not supported"):
+        from_arrays(Sparse(), [0, 1])
+
+
+def test_integer_arrays_are_taken_as_they_are_and_uint64_beyond_int64_stays_exact() -> None:
+    data = from_arrays(np.array([[2**64 - 1], [1]], dtype=np.uint64), [1, 0])
+    assert data.X == ((F(2**64 - 1),), (F(1),))
+    assert data.binary_float is False

@@ -1,0 +1,280 @@
+"""`verify`: the ``verify`` command's work from Python, and `Verification`, the report it returns.
+
+`verify` takes what a notebook holds (a DataFrame and a label column, arrays,
+lists, a `Dataset`) or a file path, runs a note's perceptron exactly with the
+checker attached (`verify_perceptron.pipeline.verify_run`), settles
+separability as the command does, and builds the same report record
+(`verify_perceptron.report.record.build_report`). The `Verification` prints
+as the text report, shows as the HTML report in Jupyter (`_repr_html_`), and
+keeps the run, the check and the record for code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import os
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from ..certify.comparison import BoundComparison, compare_bounds
+from ..certify.separability import Separability, separability_of_run
+from ..check.results import CheckResult
+from ..data.arrays import check_floats
+from ..data.dataset import Dataset, from_arrays
+from ..data.readers import load_dataset
+from ..data.trace import Trace
+from ..errors import InvalidArgument
+from ..notes.conventions import Convention, get_convention
+from ..pipeline import verify_run
+from ..report.record import build_report, render_json
+from ..report.text import render_text
+
+__all__ = ["Verification", "run_verification", "verify"]
+
+#: Height of the frame the HTML report is shown in by Jupyter (it scrolls inside).
+FRAME_HEIGHT = 640
+
+
+class Verification:
+    """One checked run and its report: prints as text, shows as HTML in Jupyter.
+
+    Attributes
+    ----------
+    data : Dataset
+        The data, exactly as run.
+    trace : Trace
+        The run (`verify_perceptron.data.trace.Trace`).
+    check : CheckResult
+        Every invariant's result (`verify_perceptron.check.results.CheckResult`).
+    separability : Separability
+        Separable or not, with its certificate, as the ``verify`` command settles it.
+    comparison : BoundComparison or None
+        The five notes' bounds, when asked for (``compare=True``).
+    report : dict
+        The report record, the JSON report's content (`verify_perceptron.report.record.build_report`).
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> result = run_verification(example("and"), "classic")
+    >>> result
+    <Verification of example:and (classic): verified, 18 updates>
+    >>> result.verdict, result.holds, result.report["final_weights"]
+    ('verified', True, ['-4', '3', '2'])
+    >>> print(result.text.splitlines()[0])
+    data        example:and: 4 samples, 2 features (labels 0 -> -1, 1 -> +1)
+    """
+
+    def __init__(self, data: Dataset, trace: Trace, check: CheckResult, separability: Separability,
+                 comparison: BoundComparison | None = None, *, max_updates: int = 60) -> None:
+        if isinstance(max_updates, bool) or not isinstance(max_updates, int) or max_updates < 1:
+            raise InvalidArgument(f"max_updates={max_updates!r} must be an integer >= 1")
+        self.data, self.trace, self.check = data, trace, check
+        self.separability, self.comparison = separability, comparison
+        self.max_updates = max_updates
+        self._frame: str | None = None
+        self.report: dict[str, Any] = build_report(data, trace, check, separability=separability,
+                                                   comparison=comparison)
+
+    @property
+    def verdict(self) -> str:
+        """``verified``, ``violated``, ``not-separable`` or ``inconclusive`` (the report's verdict)."""
+        return str(self.report["verdict"])
+
+    @property
+    def holds(self) -> bool:
+        """True when every checked claim held at every update."""
+        return self.check.holds
+
+    @property
+    def exit_code(self) -> int:
+        """The ``verify`` command's exit code for this report (0, 1 or 3)."""
+        return int(self.report["exit_code"])
+
+    @property
+    def text(self) -> str:
+        """The text report, as ``verify-perceptron verify`` prints it."""
+        return render_text(self.report, max_updates=self.max_updates)
+
+    @property
+    def json(self) -> str:
+        """The JSON report, as ``verify --format json`` writes it."""
+        return render_json(self.report)
+
+    def html(self, *, figures: bool = True) -> str:
+        """The report as one self-contained HTML page, as ``verify --format html`` writes it.
+
+        With `figures` (the default) the figures are drawn when matplotlib is
+        installed, and left out when it is not.
+        """
+        from ..report import documents  # plotting loads only here
+        from ..report.plots import PlottingUnavailable
+
+        try:
+            return documents.render_html(self.report, data=self.data, max_updates=self.max_updates,
+                                         figures=None if figures else {})
+        except (PlottingUnavailable, ImportError):
+            return documents.render_html(self.report, data=self.data, max_updates=self.max_updates, figures={})
+
+    def markdown(self) -> str:
+        """The report as Markdown (without figures), as ``verify --format markdown`` writes it."""
+        from ..report import documents
+
+        return documents.render_markdown(self.report, data=self.data, max_updates=self.max_updates)
+
+    def _repr_html_(self) -> str:
+        """The HTML report for Jupyter, in a frame of its own so its style cannot touch the notebook's.
+
+        The page is drawn once (figures take a few seconds) and kept for the next display.
+        """
+        if self._frame is None:
+            page = html.escape(self.html(), quote=True)
+            self._frame = (f'<iframe srcdoc="{page}" sandbox="" title="perceptron report" '
+                           f'style="width: 100%; height: {FRAME_HEIGHT}px; border: 1px solid #d0d7de;"></iframe>')
+        return self._frame
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's plain display: the text report."""
+        printer.text(repr(self) if cycle else self.text)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return (f"<Verification of {self.data.source} ({self.report['convention']}): "
+                f"{self.verdict}, {self.trace.n_updates} updates>")
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A run's updates may be built on demand by a closure, which pickle cannot carry: carry them built.
+        state = dict(self.__dict__)
+        state["trace"] = dataclasses.replace(self.trace, updates=tuple(self.trace.updates))
+        return state
+
+
+def _canonical(convention: Convention, w: Sequence[Fraction]) -> tuple[Fraction, ...]:
+    b, v = convention.to_canonical(w)
+    return (b, *v)
+
+
+def run_verification(
+    data: Dataset,
+    convention: Convention | str,
+    *,
+    eta: object = 1,
+    mode: str = "online",
+    max_epochs: int = 1000,
+    time_limit: float | None = None,
+    separator: Sequence[object] | None = None,
+    engine: str = "fast",
+    compare: bool = False,
+    max_updates: int = 60,
+) -> Verification:
+    """`data` run and checked under `convention`, with separability settled: the `Verification`.
+
+    The settings are `verify`'s; `data` is a `Dataset` already.
+    """
+    conv = convention if isinstance(convention, Convention) else get_convention(convention)
+    trace, check = verify_run(data, conv, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
+                              separator=separator, engine_name=engine)
+    separability = separability_of_run(data, conv, trace, check, time_limit)
+    comparison = None
+    if compare:
+        comparison = compare_bounds(
+            data,
+            user=None if separator is None or check.separator is None else _canonical(conv, check.separator),
+            final=_canonical(conv, check.separator) if trace.converged and check.separator is not None else None,
+            time_limit=time_limit, max_epochs=max_epochs,
+        )
+    return Verification(data, trace, check, separability, comparison, max_updates=max_updates)
+
+
+def _dataset(X: Any, y: Any, *, floats: str, positive: str | None, feature_names: Sequence[str],
+             label_column: str | None, source: str | None) -> Dataset:
+    """The data `verify` was given, as a `Dataset`: a path read by its reader, values in memory converted."""
+    if isinstance(X, Dataset):
+        if y is not None:
+            raise InvalidArgument(f"y={y!r} with a Dataset: its labels are part of it")
+        return X
+    if isinstance(X, (str, os.PathLike)):
+        if y is not None:
+            raise InvalidArgument(f"y={y!r} with the file {os.fspath(X)!r}: name its label column with label_column")
+        if floats != "binary":
+            raise InvalidArgument(f"floats={floats!r} applies to values in memory; a file's numbers are read "
+                                  "as written (CSV, LIBSVM) or as binary (.npy)")
+        return load_dataset(os.fspath(X), label_column=label_column, positive=positive)
+    if isinstance(y, str) and hasattr(X, "columns") and hasattr(X, "drop"):  # verify(df, "target")
+        if y not in list(X.columns):
+            raise InvalidArgument(f"y={y!r} is not a column of X (columns: {', '.join(map(str, X.columns))})")
+        X, y = X.drop(columns=[y]), X[y]
+    if y is None:
+        raise InvalidArgument("y is needed with X in memory: the labels, or the name of X's label column")
+    return from_arrays(X, y, positive=positive, source=source or "<memory>", feature_names=feature_names,
+                       floats=floats)
+
+
+def verify(
+    X: Any,
+    y: Any = None,
+    *,
+    convention: str | None = None,
+    eta: object = "1",
+    mode: str = "online",
+    max_epochs: int = 1000,
+    time_limit: float | None = None,
+    separator: Sequence[object] | None = None,
+    engine: str = "fast",
+    compare: bool = False,
+    floats: str = "binary",
+    positive: str | None = None,
+    feature_names: Sequence[str] = (),
+    label_column: str | None = None,
+    source: str | None = None,
+    max_updates: int = 60,
+) -> Verification:
+    """Run a note's perceptron exactly on the data and check every invariant: ``verify-perceptron verify``.
+
+    Parameters
+    ----------
+    X : DataFrame, array, list of rows, Dataset, or path
+        The samples (a DataFrame's columns name the features), a `Dataset`, or
+        a data file (CSV, LIBSVM, NumPy) as the command reads it.
+    y : array-like or str, optional
+        The labels (any two values; `positive` names the positive one unless
+        they are -1/+1 or 0/1), or the name of X's label column. Not with a
+        `Dataset` or a path (a file's label column is `label_column`).
+    convention : str, optional
+        One of the five notes' conventions or a note number (default: classic,
+        or an example's own note).
+    eta, mode, max_epochs, time_limit, separator, engine, compare
+        As the command's ``--eta``, ``--mode``, ``--max-epochs``,
+        ``--time-limit``, ``--separator``, ``--engine`` and ``--compare``.
+    floats : {"binary", "decimal"}
+        How floats in memory are read: as the binary numbers they are (the
+        default, and the report says so), or through their shortest decimal
+        representation, so that 0.1 is 1/10.
+    source : str, optional
+        The data's name in the report (default ``<memory>``, or the path).
+    max_updates : int
+        At most this many updates are listed in the text and HTML reports (all are checked).
+
+    Returns
+    -------
+    Verification
+        Prints as the text report, shows as the HTML report in Jupyter.
+
+    Examples
+    --------
+    >>> result = verify([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1])
+    >>> result.verdict, result.report["final_weights"]
+    ('verified', ['-4', '3', '2'])
+    >>> verify([[0.1], [0.3]], [0, 1], floats="decimal").data.X
+    ((Fraction(1, 10),), (Fraction(3, 10),))
+    """
+    check_floats(floats)
+    data = _dataset(X, y, floats=floats, positive=positive, feature_names=feature_names,
+                    label_column=label_column, source=source)
+    return run_verification(data, convention if convention is not None else data.default_convention or "classic",
+                            eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit, separator=separator,
+                            engine=engine, compare=compare, max_updates=max_updates)

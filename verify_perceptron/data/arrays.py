@@ -1,0 +1,284 @@
+"""Values held in memory, read exactly: lists, NumPy arrays, pandas DataFrames and Series.
+
+`exact_table` turns the samples into integers over one common denominator,
+and `exact_labels` reads the labels as `map_labels` expects them; the
+`Dataset` is built from both by `verify_perceptron.data.dataset.from_arrays`.
+A DataFrame is recognised by its ``to_numpy()`` and ``columns`` (pandas is
+never imported), a Series by ``to_numpy()``.
+
+How a float is read is a choice, `floats`:
+
+- ``"binary"`` (the default): the binary number it is, exactly
+  (``Fraction.from_float``): ``0.1`` is 3602879701896397/2^55, and the
+  dataset says so (`Dataset.binary_float`, and the report after it);
+- ``"decimal"``: the shortest decimal that reads back as the same float
+  (Python's ``repr``, NumPy's ``unique`` formatting for float32): ``0.1`` is
+  1/10, as the person who typed it meant.
+
+Integers, `Fraction`, `Decimal` and strings (``"3/7"``, ``"1.5e-3"``) are
+exact either way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..errors import DataError, InvalidArgument
+from .rationals import as_rational
+
+__all__ = ["FLOAT_READINGS", "ExactTable", "check_floats", "exact_labels", "exact_table"]
+
+#: The two readings of a binary float: as the binary number it is, or as its shortest decimal.
+FLOAT_READINGS = ("binary", "decimal")
+#: Largest magnitude kept in an int64 array; larger values use Python integers (dtype object).
+_INT64_SAFE = 2**62
+
+
+@dataclass(frozen=True)
+class ExactTable:
+    """Samples as integers over one positive denominator: ``X[i][j] == numerators[i, j] / denominator``.
+
+    `numerators` is an int64 array, or an object array of Python ints when a
+    value is too large; `feature_names` are a DataFrame's column names (None
+    for other inputs); `binary_float` is True when a float was read as binary.
+    """
+
+    numerators: Any
+    denominator: int
+    feature_names: tuple[str, ...] | None
+    binary_float: bool
+
+
+def check_floats(floats: object) -> str:
+    """`floats` itself when it is one of `FLOAT_READINGS`, else `InvalidArgument` naming it.
+
+    Examples
+    --------
+    >>> check_floats("decimal")
+    'decimal'
+    >>> check_floats("exact")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.InvalidArgument: floats='exact' must be one of binary, decimal
+    """
+    if not isinstance(floats, str) or floats not in FLOAT_READINGS:
+        raise InvalidArgument(f"floats={floats!r} must be one of {', '.join(FLOAT_READINGS)}")
+    return floats
+
+
+def _non_finite(name: str, value: Any) -> str:
+    return f"{name}={float(value)!r} is not a finite number (NaN and infinity have no exact value)"
+
+
+def _is_float(value: object) -> bool:
+    return isinstance(value, (float, np.floating))
+
+
+def _shortest_decimal(value: Any) -> Fraction:
+    """The shortest decimal that reads back as the finite float `value` in its own precision (float32's for a
+    float32), exactly. (The text is a float's repr, at most 17 digits and a 3-digit exponent: safe for `Decimal`.)"""
+    text = repr(float(value)) if isinstance(value, float) else np.format_float_scientific(value, unique=True)
+    return as_rational(Decimal(text))
+
+
+def _exact(value: object, name: str, floats: str, source: str) -> Fraction:
+    """One value as a Fraction, floats read as `floats` says; `DataError` naming `source` and `name`."""
+    try:
+        if _is_float(value) and not math.isfinite(value):  # type: ignore[arg-type]
+            raise ValueError(_non_finite(name, value))
+        if floats == "decimal" and _is_float(value):
+            return _shortest_decimal(value)
+        return as_rational(value, name=name)
+    except (ValueError, OverflowError) as error:
+        raise DataError(f"{source}: {error}") from None
+
+
+def _over_one_denominator(values: list[Fraction]) -> tuple[Any, int]:
+    """Fractions as a 1-D integer array over their least common denominator."""
+    common = 1
+    for d in {v.denominator for v in values}:
+        common = math.lcm(common, d)
+    ints = [v.numerator * (common // v.denominator) for v in values]
+    big = max((abs(v) for v in ints), default=0) >= _INT64_SAFE
+    return np.array(ints, dtype=object if big else np.int64), common
+
+
+def _decimal_column(values: Any) -> tuple[Any, int]:
+    """A 1-D array of finite floats read as their shortest decimals, over their least common denominator."""
+    if values.dtype == np.float64:  # the common case without a Fraction per value: (numerator, power of ten)
+        pairs = [Decimal(repr(v)).as_integer_ratio() for v in values.tolist()]
+    else:
+        pairs = [(f.numerator, f.denominator) for f in map(_shortest_decimal, values)]
+    common = 1
+    for d in {d for _, d in pairs}:
+        common = math.lcm(common, d)
+    ints = [n * (common // d) for n, d in pairs]
+    big = max((abs(v) for v in ints), default=0) >= _INT64_SAFE
+    return np.array(ints, dtype=object if big else np.int64), common
+
+
+def _binary_floats(a: Any) -> tuple[Any, int]:
+    """A finite float16/32/64 array as integers over a power of two, exactly and without a loop."""
+    mantissa, exponent = np.frexp(a.astype(np.float64))  # a == mantissa·2^exponent, 1/2 <= |mantissa| < 1
+    m = np.ldexp(mantissa, 53).astype(np.int64)  # every double is m·2^(exponent-53) with |m| < 2^53
+    nonzero = m != 0
+    # m odd (its trailing zeros moved into the exponent), so the smallest power below is the lowest terms' one
+    zeros = np.where(nonzero, np.frexp((m & -m).astype(np.float64))[1] - 1, 0)
+    m, e = m >> zeros, exponent.astype(np.int64) - 53 + zeros
+    if not nonzero.any():
+        return np.zeros(a.shape, dtype=np.int64), 1
+    power = max(0, -int(e[nonzero].min()))  # the denominator is 2^power
+    shift = np.where(nonzero, e + power, 0)
+    if int(shift.max()) + 53 < 62:
+        return m << shift, 2**power
+    ints = [v << s for v, s in zip(m.ravel().tolist(), shift.ravel().tolist())]
+    return np.array(ints, dtype=object).reshape(a.shape), 2**power
+
+
+def _first_bad(mask: Any) -> tuple[int, int]:
+    i, j = (int(k) for k in np.argwhere(mask)[0])
+    return i, j
+
+
+def _array_table(a: Any, floats: str, source: str) -> tuple[Any, int, bool]:
+    """A 2-D NumPy array as (numerators, denominator, binary_float)."""
+    kind = a.dtype.kind
+    if kind == "c":
+        raise DataError(f"{source}: Complex data not supported: X has dtype {a.dtype}")
+    if kind in "iu":
+        return a, 1, False
+    if kind == "b":
+        raise DataError(f"{source}: X has dtype bool; numbers are needed (X.astype(int) reads True as 1)")
+    if kind == "f" and a.dtype.itemsize <= 8:
+        bad = ~np.isfinite(a)
+        if bad.any():
+            i, j = _first_bad(bad)
+            raise DataError(f"{source}: {_non_finite(f'X[{i}][{j}]', a[i, j])}")
+        if floats == "binary":
+            numerators, denominator = _binary_floats(a)
+            return numerators, denominator, True
+        values, inverse = np.unique(a, return_inverse=True)  # each distinct value is read once
+        column, denominator = _decimal_column(values)
+        return column[inverse.reshape(a.shape)], denominator, False
+    rows = [[_exact(v, f"X[{i}][{j}]", floats, source) for j, v in enumerate(row)] for i, row in enumerate(a)]
+    binary = floats == "binary" and any(_is_float(v) for v in a.flat)
+    column, denominator = _over_one_denominator([v for row in rows for v in row])
+    return column.reshape(a.shape), denominator, binary
+
+
+def _list_table(X: Iterable[Any], floats: str, source: str) -> tuple[Any, int, bool]:
+    """Rows given as Python iterables (lists, tuples, generators), each value converted on its own."""
+    rows: list[list[Fraction]] = []
+    binary = False
+    for i, row in enumerate(X):
+        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            raise DataError(f"{source}: X[{i}]={row!r} is not a row of values: X must be 2-D, one row per sample "
+                            "(Reshape your data: [[v] for v in X] for one feature)")
+        values = list(row)
+        binary = binary or (floats == "binary" and any(_is_float(v) for v in values))
+        rows.append([_exact(v, f"X[{i}][{j}]", floats, source) for j, v in enumerate(values)])
+        if len(rows[-1]) != len(rows[0]):
+            raise DataError(f"{source}: sample {i} has {len(rows[-1])} features, sample 0 has {len(rows[0])}")
+    column, denominator = _over_one_denominator([v for row in rows for v in row])
+    return column.reshape(len(rows), len(rows[0]) if rows else 0), denominator, binary
+
+
+def _as_array(X: Any, source: str) -> tuple[Any, tuple[str, ...] | None]:
+    """`X` as a NumPy array with a DataFrame's column names, or as it is when it is a plain iterable."""
+    if hasattr(X, "toarray") and hasattr(X, "nnz"):  # scipy.sparse, never densified behind the user's back
+        raise DataError(f"{source}: X is a sparse matrix of shape {X.shape}; sparse input is not supported: pass X.toarray()")
+    if hasattr(X, "to_numpy") and hasattr(X, "columns"):
+        names = tuple(str(c) for c in X.columns)
+        dtypes = getattr(X, "dtypes", ())
+        # Mixed columns would be upcast to float64 together (an int64 beyond 2^53 rounded): keep each value's type.
+        mixed = len({str(t) for t in dtypes}) > 1
+        return (X.to_numpy(dtype=object) if mixed else X.to_numpy()), names
+    if hasattr(X, "to_numpy"):  # a Series
+        return X.to_numpy(), None
+    if isinstance(X, np.ndarray) or hasattr(X, "__array__"):
+        return np.asarray(X), None
+    return X, None
+
+
+def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>") -> ExactTable:
+    """The samples `X` as integers over one common denominator, every value converted exactly.
+
+    Parameters
+    ----------
+    X : 2-D array-like
+        Rows of numbers or literals: a list of lists, a NumPy array, a pandas
+        DataFrame (its column names become `ExactTable.feature_names`).
+    floats : {"binary", "decimal"}
+        How a float is read: as the binary number it is, or as its shortest decimal.
+    source : str
+        Named at the start of every error message.
+
+    Examples
+    --------
+    >>> table = exact_table(np.array([[0.5, 0.25], [1.0, -2.0]]))
+    >>> table.numerators.tolist(), table.denominator, table.binary_float
+    ([[2, 1], [4, -8]], 4, True)
+    >>> exact_table([[0.1]], floats="decimal").denominator
+    10
+    >>> exact_table([1, 2])
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: <memory>: X[0]=1 is not a row of values: X must be 2-D, one row per sample (Reshape your data: [[v] for v in X] for one feature)
+    """
+    check_floats(floats)
+    values, names = _as_array(X, source)
+    if isinstance(values, np.ndarray):
+        if values.ndim != 2:
+            hint = " (Reshape your data: X.reshape(-1, 1) for one feature)" if values.ndim == 1 else ""
+            raise DataError(f"{source}: X has shape {values.shape}; a 2-D array is needed, one row per sample{hint}")
+        numerators, denominator, binary = _array_table(values, floats, source)
+    else:
+        numerators, denominator, binary = _list_table(values, floats, source)
+    n, d = numerators.shape
+    if n == 0:
+        raise DataError(f"{source}: no samples; the perceptron needs at least one of each class")
+    if d == 0:
+        raise DataError(f"{source}: X has 0 feature(s) (shape=({n}, 0)) while a minimum of 1 is required.")
+    return ExactTable(numerators, denominator, names, binary)
+
+
+def _label(value: object, i: int, floats: str, source: str) -> str | Fraction:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return Fraction(int(value))
+    return _exact(value, f"y[{i}]", floats, source)
+
+
+def exact_labels(y: Any, *, floats: str = "binary", source: str = "<memory>") -> list[str | Fraction]:
+    """The labels as `map_labels` reads them: text as it is, numbers as exact Fractions.
+
+    A Series, a one-column DataFrame and an ``(n, 1)`` array are read as one
+    label per sample.
+
+    Examples
+    --------
+    >>> exact_labels(np.array([0.0, 1.0])), exact_labels(["cat", True])
+    ([Fraction(0, 1), Fraction(1, 1)], ['cat', Fraction(1, 1)])
+    """
+    check_floats(floats)
+    if hasattr(y, "to_numpy") or isinstance(y, np.ndarray) or hasattr(y, "__array__"):
+        values = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
+        if values.ndim == 2 and values.shape[1] == 1:
+            values = values[:, 0]
+        if values.ndim != 1:
+            raise DataError(f"{source}: y has shape {values.shape}; one label per sample (1-D) is needed")
+        if values.dtype.kind in "iub" or (values.dtype.kind == "f" and values.dtype.itemsize <= 8):
+            distinct, inverse = np.unique(values, return_inverse=True)
+            if len(distinct) <= 2 and np.isfinite(distinct.astype(np.float64)).all():  # read each class once
+                read = [_label(v, 0, floats, source) for v in list(distinct)]
+                return [read[k] for k in inverse.tolist()]
+        return [_label(v, i, floats, source) for i, v in enumerate(values.tolist())]
+    return [_label(v, i, floats, source) for i, v in enumerate(y)]

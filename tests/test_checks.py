@@ -74,7 +74,7 @@ def test_genuine_and_run_passes_every_check(and_run):
     assert [r.name for r in result.invariants] == [
         "update-rule", "separator-separates", "final-weights-separate",
         "lower-bound-step", "lower-bound", "upper-bound-step", "upper-bound-per-sample",
-        "upper-bound", "cauchy-schwarz", "mistake-bound",
+        "upper-bound", "cauchy-schwarz", "mistake-bound", "soft-margin-bound",
     ]
     assert all(r.holds is True for r in result.invariants)
     assert result.separator == vec(-4, 3, 2) and result.separator_source == "final"

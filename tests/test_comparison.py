@@ -157,7 +157,17 @@ def test_findings_name_the_coincidences_and_the_factor() -> None:
         "(R² = 3, ‖w‖² = 17, γ = 1)",
         "at every separator sum-norm's bound is β/R² = 8/3 times the others': note 003 sums ‖x~_i‖² (β = 8) "
         "where the others take the largest (R² = 3)",
+        "the bound without separation (Freund and Schapire 1999, derived here), N <= ((R‖u‖ + D)/ρ)², taken at each "
+        "separator u with ρ = γ, has D = 0 and is R²‖u‖²/γ², note 000's value",
     )
+
+
+def test_not_separable_data_get_the_bound_without_separation_for_each_run() -> None:
+    result = compare_bounds(example("xor"))
+    assert [e.convention for e in result.soft_margin] == list(CONVENTIONS)
+    for e in result.soft_margin:
+        assert e.stop == "cycle" and e.bound is not None and e.n_mistakes <= e.bound[0] <= e.bound[1]
+    assert result.as_dict()["soft_margin"][1]["n_mistakes"] == result.soft_margin[1].n_mistakes
 
 
 def test_a_user_separator_that_does_not_separate_gets_no_bound() -> None:

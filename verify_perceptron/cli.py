@@ -24,14 +24,13 @@ from fractions import Fraction
 from typing import TextIO
 
 from . import __version__
-from .certify.certificates import certificate_from_cycle, gordan_defect
-from .check.results import CheckResult
 from .pipeline import ENGINES, verify_run
 from .certify.comparison import compare_bounds
 from .certify.orders import order_statistics
 from .notes.conventions import CONVENTIONS, Convention, get_convention
 from .data.dataset import Dataset
 from .data.readers import load_dataset
+from .data.denominators import MAX_DENOMINATOR_BITS
 from .run.settings import MODES
 from .errors import DataError, InvalidArgument
 from .data.delimiters import DELIMITER_NAMES
@@ -41,8 +40,7 @@ from .data.rationals import as_rational, parse_rational
 from .check.recorder import TraceRecorder
 from .report.record import build_report, comparison_report, render_json
 from .report.text import comparison_lines, orders_lines, render_text
-from .certify.separability import Separability, decide_separability
-from .data.trace import Trace
+from .certify.separability import separability_of_run
 
 __all__ = ["main", "build_parser"]
 
@@ -67,6 +65,8 @@ def _data_options(command: argparse.ArgumentParser) -> None:
     source.add_argument("--positive", metavar="VALUE", help="the label value of the positive class (for labels other than ±1 or 0/1)")
     source.add_argument("--delimiter", metavar="SEP", choices=sorted(DELIMITER_NAMES),
                         help="CSV cell separator: , ; tab or whitespace (default: found from the first lines)")
+    source.add_argument("--max-denominator-bits", type=_positive_int, default=MAX_DENOMINATOR_BITS, metavar="N",
+                        help=f"refuse CSV/LIBSVM values whose common denominator passes N bits (default {MAX_DENOMINATOR_BITS})")
     based = source.add_mutually_exclusive_group()
     based.add_argument("--zero-based", dest="zero_based", action="store_const", const=True, default="auto",
                        help="LIBSVM indices start at 0 (default: so when the file holds index 0, as scikit-learn writes)")
@@ -150,12 +150,21 @@ def _check_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser
     check = commands.add_parser(
         "check",
         help="check someone's perceptron implementation against the exact reference, on generated data",
-        description="Run MODULE:CALLABLE (a fit(X, y) -> (w, b) function, a scikit-learn-style estimator, or one "
-        "that also reports its updates) on generated data and on the notes' examples, and compare it exactly "
-        "with the note's algorithm; on failure print a minimal counterexample.",
+        description="Run MODULE:EXPR (a fit(X, y) -> (w, b) function, a scikit-learn-style estimator, or one "
+        "that also reports its updates; EXPR may call it with literal arguments) or --command CMD (any language) "
+        "on generated data and on the notes' examples, and compare it exactly with the note's algorithm; on "
+        "failure print a minimal counterexample.",
         epilog="exit codes: 0 passed, 1 failed (a minimal counterexample is printed), 2 bad usage",
     )
-    check.add_argument("target", metavar="MODULE:CALLABLE", help="the implementation, e.g. mypackage.perceptron:fit")
+    which = check.add_mutually_exclusive_group(required=True)  # one implementation: by name or as a command
+    which.add_argument("target", nargs="?", default=None, metavar="MODULE:EXPR",
+                       help="the implementation, e.g. mypackage.perceptron:fit or "
+                       "'sklearn.linear_model:Perceptron(shuffle=False, tol=None)'")
+    which.add_argument("--command", dest="external", default=None, metavar="CMD",
+                       help="run an implementation in any language instead: 'CMD {train} {out} [{updates}]' reads the "
+                       "CSV {train}, writes its weights w1..wd, b one a line to {out} (see docs/harness.md)")
+    check.add_argument("--format", choices=("text", "json", "junit"), default="text",
+                       help="the report as text, JSON, or JUnit XML for CI (default text)")
     check.add_argument("--convention", "-c", default="classic", metavar="NAME", help="the note it implements (default classic)")
     check.add_argument("--examples", type=_positive_int, default=100, metavar="N", help="generated datasets to try (default 100)")
     check.add_argument("--dtype", choices=("float", "fraction", "object"), default="float",
@@ -163,6 +172,13 @@ def _check_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser
     check.add_argument("--labels", choices=("-1/+1", "0/1"), default="-1/+1", help="the labels it expects")
     check.add_argument("--seed", type=int, default=None, metavar="S", help="seed of the search (default: fixed)")
     check.add_argument("--eta", default=None, metavar="RATE", help="the learning rate it uses, if not 1")
+    check.add_argument("--float-eta", default=None, metavar="DECIMAL",
+                       help="its rate is the double nearest to DECIMAL (0.1 is 3602879701896397/36028797018963968)")
+    check.add_argument("--accept", action="append", default=[], metavar="NAME[,NAME]",
+                       help="departures to accept (shuffle, tol, eta0, float-rate, ...): eta0/float-rate, tol and "
+                       "shuffle also change the reference compared with")
+    check.add_argument("--timeout", type=_positive_seconds, default=10.0, metavar="SECONDS",
+                       help="seconds one call of the implementation may take (default 10)")
     check.add_argument("--rounding-stress", action="store_true", help="also give float implementations data that round")
     check.add_argument("--detects-nonseparable", action="store_true",
                        help="it claims to detect non-separable data (raise or return None): check that too")
@@ -180,7 +196,7 @@ def _proofs_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
         "undecided or an erratum without its counterexample, 2 bad usage",
     )
     proofs.add_argument("--note", default=None, metavar="NAME",
-                        help="one note: 000..004, batch, a convention name or a seed file (default: all)")
+                        help="one note: 000..004, batch, soft-margin, a convention name or a seed file (default: all)")
     proofs.add_argument("--format", choices=("text", "json", "markdown"), default="text")
 
 
@@ -284,7 +300,8 @@ def _load(args: argparse.Namespace) -> Dataset:
     if os.path.isdir(args.data):
         raise DataError(f"{args.data}: is a directory, not a data file")
     return load_dataset(args.data, format=args.input_format, label_column=args.label_column, positive=args.positive,
-                        delimiter=args.delimiter, zero_based=args.zero_based)
+                        delimiter=args.delimiter, zero_based=args.zero_based,
+                        max_denominator_bits=args.max_denominator_bits)
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -322,7 +339,7 @@ def _verify(args: argparse.Namespace) -> int:
         progress.close()
         if sink is not None:
             sink.close()
-    separability = _separability(data, convention, trace, check, args.time_limit)
+    separability = separability_of_run(data, convention, trace, check, args.time_limit)
     comparison = None
     if args.compare:
         comparison = compare_bounds(
@@ -353,21 +370,6 @@ def _verify(args: argparse.Namespace) -> int:
 def _canonical(convention: Convention, w: Sequence[object]) -> tuple[Fraction, ...]:
     b, v = convention.to_canonical([as_rational(x, name="separator") for x in w])
     return (b, *v)
-
-
-def _separability(data: Dataset, convention: Convention, trace: Trace, check: CheckResult,
-                  time_limit: float | None) -> Separability:
-    """Separable or not, with a certificate: from the run when it settles it, else decided exactly."""
-    g = check.geometry
-    if trace.converged and g is not None and g.separates and check.separator is not None:
-        scaled = tuple(w / g.gamma for w in _canonical(convention, check.separator))
-        return Separability(True, True, scaled, None, f"the {check.separator_source} separator, scaled by 1/γ")
-    cycle = certificate_from_cycle(trace)
-    if cycle is not None and gordan_defect(data, cycle) is None:
-        e1, e2 = trace.cycle or (0, 0)
-        span = f"epoch {e2}" if e2 == e1 + 1 else f"epochs {e1 + 1} to {e2}"
-        return Separability(False, True, None, cycle, f"the run's cycle: mistakes per sample over {span}")
-    return decide_separability(data, time_limit=30.0 if time_limit is None else max(time_limit, 1.0))
 
 
 def _bounds(args: argparse.Namespace) -> int:
@@ -409,9 +411,11 @@ def _check(args: argparse.Namespace) -> int:
     code, text = run_check_command(
         args.target, convention=args.convention, examples=args.examples, dtype=args.dtype, labels=args.labels,
         seed=args.seed, eta=args.eta, rounding_stress=args.rounding_stress,
-        detects_nonseparable=args.detects_nonseparable, max_epochs=args.max_epochs,
+        detects_nonseparable=args.detects_nonseparable, max_epochs=args.max_epochs, command=args.external,
+        float_eta=args.float_eta, call_timeout=args.timeout, format=args.format,
+        accept=[name.strip() for given in args.accept for name in given.split(",") if name.strip()],
     )
-    _write(sys.stdout, text if text.endswith("\n") else text + "\n")
+    _write(sys.stdout, text if text.endswith("\n") else text + "\n", json=args.format == "json")
     return code
 
 

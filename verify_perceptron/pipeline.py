@@ -20,6 +20,8 @@ import numpy as np
 from .check.checker import Checker
 from .check.results import CheckResult
 from .check.separator import strict_final_weights
+from .check.mistake_map import MistakeMap
+from .check.soft_margin import best_reference
 from .check.traces import check_trace, scaled_scores
 from .data.dataset import Dataset, require_dataset
 from .data.integers import ExactMatrix
@@ -30,12 +32,14 @@ from .notes.conventions import Convention
 from .run import fast, reference
 from .run.settings import check_settings, check_time_limit
 
-__all__ = ["ENGINES", "MIN_REPLAY_BYTES", "verify_run"]
+__all__ = ["ENGINES", "MIN_MAP_BYTES", "MIN_REPLAY_BYTES", "verify_run"]
 
 #: The engines `verify_run` can drive: the fast exact one and the reference that reads like the notes.
 ENGINES = ("fast", "reference")
 #: `verify_run` keeps a run's updates for the checker in at most max(this, half the samples' bytes).
 MIN_REPLAY_BYTES = 2**20
+#: ... and, past that, which samples were mistakes (one bit per presentation) in max(this, the samples' bytes).
+MIN_MAP_BYTES = 2**24
 
 
 class _Tee:
@@ -187,14 +191,18 @@ class _Job:
                         matrix=self.matrix)
 
     def checker(self, w_star: Sequence[object] | None = None, source: str | None = None,
-                note: str | None = None) -> Checker:
+                note: str | None = None, last: Trace | None = None) -> Checker:
+        """A checker against w*; without one, `last` (a finished run) gives u, the best weights it visited."""
+        u = None if last is None or self.mode != "online" else best_reference(self.matrix, last)
         return Checker(self.data, self.conv, rate=self.rate, mode=self.mode, separator=w_star,
-                       separator_source=source, separator_note=note, matrix=self.matrix)
+                       separator_source=source, separator_note=note, matrix=self.matrix,
+                       reference=None if u is None else u[0], reference_source="" if u is None else u[1],
+                       reference_counts=None if u is None else last.mistakes_per_sample)
 
-    def checked(self, w_star: Sequence[object], source: str, note: str | None, sink: Any,
-                seconds: float | None) -> tuple[Trace, CheckResult]:
+    def checked(self, w_star: Sequence[object] | None, source: str | None, note: str | None, sink: Any,
+                seconds: float | None, last: Trace | None = None) -> tuple[Trace, CheckResult]:
         """A run with the checker (and `sink`) told of every update as it happens."""
-        checker = self.checker(w_star, source, note)
+        checker = self.checker(w_star, source, note, last)
         trace = self.run(_Tee(checker, sink), seconds, lambda n: checker.status())
         return trace, checker.finish(trace)
 
@@ -209,12 +217,14 @@ class _Job:
         """
         started = time.monotonic()
         without_w_star = self.checker()
-        store = _Store(max(MIN_REPLAY_BYTES, self.matrix.exact.nbytes // 2), overflow=_Tee(without_w_star, recorder))
+        kept = MistakeMap(self.data.n_samples, max(MIN_MAP_BYTES, self.matrix.exact.nbytes))
+        store = _Store(max(MIN_REPLAY_BYTES, self.matrix.exact.nbytes // 2),
+                       overflow=_Tee(without_w_star, recorder, kept if self.mode == "online" else None))
         trace = self.run(store, self.time_limit, lambda n: f"{n} mistakes")
         if not trace.converged:
             if not store.complete:
-                return trace, without_w_star.finish(trace)
-            checker = self.checker()
+                return trace, self._soft_margin_afterwards(trace, without_w_star, kept)
+            checker = self.checker(last=trace)
         else:
             w_star, note = strict_final_weights(self.data, self.conv, trace.final_weights, self.matrix)
             if not store.complete:  # (the recorder has had every update already)
@@ -223,3 +233,23 @@ class _Job:
             checker = self.checker(w_star, "final", note)
         store.replay(_Tee(checker, recorder))
         return trace, checker.finish(trace)
+
+    def _soft_margin_afterwards(self, trace: Trace, checker: Checker, kept: MistakeMap) -> CheckResult:
+        """`checker`'s result, with the soft-margin bound checked at every update from the run's kept mistakes.
+
+        For a run that did not converge, u (the best weights it visited) is
+        known only at its end; the checker saw the updates during the run,
+        and the mistakes were kept apart, one bit per presentation.
+        """
+        u = None if self.mode != "online" else best_reference(self.matrix, trace)
+        if u is not None:
+            checker.take_reference(u[0], u[1], trace.mistakes_per_sample)
+            if checker.soft is not None and kept.complete:
+                for first, epoch, rows in kept.chunks():
+                    checker.soft.observe_chunk(first, epoch, rows)
+            elif checker.soft is not None:
+                checker.soft, checker.soft_result = None, checker.soft.result
+                checker.soft_result.holds = None
+                checker.soft_result.skipped = (f"the run's mistakes passed the {kept.capacity:,} bytes kept to replay "
+                                               "them; give --separator to check it during the run")
+        return checker.finish(trace)

@@ -45,6 +45,7 @@ from ..errors import InvalidArgument
 from .maxmargin import MaxMargin, max_margin, max_margin_free_bias
 from ..data.rationals import as_rational
 from .separability import Separability
+from .soft_bounds import SoftMarginEntry, soft_margin_entries
 
 __all__ = [
     "BatchEntry",
@@ -203,6 +204,9 @@ class BoundComparison:
         One batch-mode run per convention, in note order.
     batch_entries : tuple of BatchEntry
         Note 003's bound at each separator beside each batch run (empty without runs).
+    soft_margin : tuple of SoftMarginEntry
+        For data that are not separable, each convention's online run beside the bound
+        without separation (`verify_perceptron.certify.soft_bounds`).
     """
 
     separability: Separability
@@ -214,6 +218,7 @@ class BoundComparison:
     findings: tuple[str, ...]
     batch_runs: tuple[BatchRun, ...] = ()
     batch_entries: tuple[BatchEntry, ...] = ()
+    soft_margin: tuple[SoftMarginEntry, ...] = ()
 
     def entry(self, convention: str, separator: str) -> BoundEntry | None:
         """The entry for one convention and separator, if there is one."""
@@ -260,6 +265,7 @@ class BoundComparison:
             "batch_runs": [{"convention": r.convention, "n_updates": r.n_updates, "n_mistakes": r.n_mistakes,
                             "stop": r.stop} for r in self.batch_runs],
             "batch_bounds": [e.as_dict() for e in self.batch_entries],
+            "soft_margin": [e.as_dict() for e in self.soft_margin],
         }
 
 
@@ -335,6 +341,11 @@ def _findings(separators: Sequence[SeparatorUsed], entries: Sequence[BoundEntry]
     return facts
 
 
+#: What the bound without separation (`verify_perceptron.certify.soft_bounds`) is for separable data.
+_WITHOUT_SEPARATION = ("the bound without separation (Freund and Schapire 1999, derived here), N <= ((R‖u‖ + D)/ρ)², "
+                       "taken at each separator u with ρ = γ, has D = 0 and is R²‖u‖²/γ², note 000's value")
+
+
 def compare_bounds(
     data: Dataset,
     *,
@@ -356,10 +367,6 @@ def compare_bounds(
         Seconds for the whole comparison (the max-margin solves and the runs).
     max_epochs : int
         Passes allowed to each run.
-
-    Returns
-    -------
-    BoundComparison
 
     Examples
     --------
@@ -383,8 +390,10 @@ def compare_bounds(
     augmented = max_margin(data, time_limit=remaining(), candidates=candidates)
     separability = augmented.separability
     if separability.separable is not True:
-        reason = "not separable: no note's bound applies" if separability.separable is False else f"undecided: {separability.problem}"
-        return BoundComparison(separability, augmented, None, (), (), (), (reason,))
+        refuted = separability.separable is False
+        reason = "not separable: no note's bound applies" if refuted else f"undecided: {separability.problem}"
+        soft = soft_margin_entries(data, max_epochs=max_epochs, remaining=remaining) if refuted else ()
+        return BoundComparison(separability, augmented, None, (), (), (), (reason,), soft_margin=soft)
     free = max_margin_free_bias(data, time_limit=remaining(), candidates=candidates) if len(set(data.y)) == 2 else None
 
     separators: list[SeparatorUsed] = []
@@ -410,7 +419,7 @@ def compare_bounds(
         for s in separators if s.skipped is None
         for run in runs
     )
-    findings = tuple(_findings(separators, entries))
+    findings = tuple(_findings(separators, entries)) + (_WITHOUT_SEPARATION,)
     batch_runs, batch_entries = _batch(data, separators, max_epochs, remaining)
     return BoundComparison(separability, augmented, free, runs, tuple(separators), entries, findings,
                            batch_runs, batch_entries)

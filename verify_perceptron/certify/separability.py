@@ -38,8 +38,11 @@ from ._activeset import (
     scaled_augmented,
     solve,
 )
-from .certificates import gordan_defect
+from .certificates import certificate_from_cycle, gordan_defect
+from ..check.results import CheckResult
 from ..data.dataset import Dataset
+from ..data.trace import Trace
+from ..notes.conventions import Convention
 from ..errors import InvalidArgument
 from ..data.rationals import as_rational
 
@@ -48,6 +51,7 @@ __all__ = [
     "augmented_rows",
     "certify",
     "decide_separability",
+    "separability_of_run",
     "normalize_separator",
     "separator_defect",
 ]
@@ -266,3 +270,26 @@ def decide_separability(data: Dataset, *, time_limit: float | None = None) -> Se
     """
     deadline = deadline_after(time_limit)
     return _from_solution(data, solve(augmented_rows_constraints(data.X, data.y), deadline=deadline))
+
+
+def separability_of_run(data: Dataset, convention: Convention, trace: Trace, check: CheckResult,
+                        time_limit: float | None) -> Separability:
+    """Separable or not, with a certificate: from a checked run when it settles it, else decided exactly.
+
+    A converged run's separator, scaled by 1/γ, is a certificate of
+    separability; a run that cycled gives Gordan's λ from its mistakes
+    (checked exactly). Otherwise `decide_separability` decides, within
+    `time_limit` (at least 1 s; 30 s when None).
+    """
+    g = check.geometry
+    if trace.converged and g is not None and g.separates and check.separator is not None:
+        b, v = convention.to_canonical(check.separator)
+        scaled = tuple(w / g.gamma for w in (b, *v))
+        return Separability(True, True, scaled, None, f"the {check.separator_source} separator, scaled by 1/γ")
+    cycle = certificate_from_cycle(trace)
+    if cycle is not None and gordan_defect(data, cycle) is None:
+        e1, e2 = trace.cycle or (0, 0)
+        span = f"epoch {e2}" if e2 == e1 + 1 else f"epochs {e1 + 1} to {e2}"
+        return Separability(False, True, None, cycle, f"the run's cycle: mistakes per sample over {span}")
+    return decide_separability(data, time_limit=30.0 if time_limit is None else max(time_limit, 1.0))
+

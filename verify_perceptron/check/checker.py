@@ -33,11 +33,12 @@ from ..data.samples import sample_matrix
 from ..data.trace import Counts, Trace
 from ..errors import InvalidArgument
 from ..notes.bounds import Geometry, NoteBound, geometry_from_scaled, note_bounds
-from ..notes.claims import QUANTITIES, Claim, claim_unit, claims_for, compile_slacks
+from ..notes.claims import QUANTITIES, SOFT_MARGIN, Claim, claim_unit, claims_for, compile_slacks
 from ..notes.conventions import Convention, get_convention, tie_rule
 from .replay import CompiledReplay, compiled_replay
 from .results import CheckResult, InvariantResult, Violation
 from .separator import scaled_separator
+from .soft_margin import SoftMarginCheck, soft_margin_check
 from .units import Units
 
 __all__ = ["Checker"]
@@ -46,7 +47,7 @@ __all__ = ["Checker"]
 _SEPARATION = frozenset({"gamma", "bound"})
 #: The order in which `Checker.observe` lists the quantities (it must be `QUANTITIES`).
 _OBSERVED_ORDER = ("N", "R_sq", "a", "beta", "bound", "gamma", "k", "n", "n_max", "prev_w_sq", "prev_w_ws",
-                   "step_sq", "sum_N_xsq", "sum_n_sq", "w_sq", "w_ws", "ws_sq")
+                   "rho", "step_sq", "sum_N_dsq", "sum_N_xsq", "sum_n_sq", "w_sq", "w_ws", "ws_sq")
 
 
 def _vec(v: Sequence[Fraction]) -> str:
@@ -79,6 +80,13 @@ class Checker:
         Replay chunks of online updates in C where the kernel was built
         (`observe_chunk`); False checks every update in Python. The verdicts
         are the same either way.
+    reference : sequence of rationals, optional
+        u for the soft-margin bound (`verify_perceptron.check.soft_margin`),
+        checked in online mode with the default claims: by default w*.
+    reference_source : str
+        Where `reference` came from, for the report.
+    reference_counts : sequence of int, optional
+        The finished run's mistakes per sample, to choose the bound's ρ (else one per sample).
 
     Examples
     --------
@@ -104,6 +112,9 @@ class Checker:
         claims: Sequence[Claim] | None = None,
         matrix: ExactMatrix | None = None,
         compiled: bool = True,
+        reference: Sequence[object] | None = None,
+        reference_source: str = "last",
+        reference_counts: Sequence[int] | None = None,
     ) -> None:
         conv = convention if isinstance(convention, Convention) else get_convention(convention)
         self.conv, self.mode, self.data = conv, mode, data
@@ -134,6 +145,8 @@ class Checker:
         self._take_separator(separator)
         self.units = Units(self.a, L=self.L, M=self.M, labels=data.y)
         self._take_claims(claims)
+        self.default_claims = claims is None
+        self.take_reference(reference, reference_source, reference_counts)
         self._compiled: CompiledReplay | None | bool = False if compiled else None  # built on first use
 
     def _take_separator(self, separator: Sequence[object] | None) -> None:
@@ -207,6 +220,33 @@ class Checker:
             "bound": self.own.value if self.own is not None else 0,
         }
 
+    def take_reference(self, reference: Sequence[object] | None, source: str = "last",
+                       counts: Sequence[int] | None = None) -> None:
+        """Set u, the soft-margin bound's reference (else w*): online mode, default claims, before it is told of updates.
+
+        Its check (`soft`) can also be told of the run's mistakes directly,
+        when they were kept apart (`verify_perceptron.check.mistake_map`).
+        """
+        self.soft: SoftMarginCheck | None = None
+        self.soft_result: InvariantResult | None = None
+        if self.mode != "online" or not self.default_claims:
+            return
+        if reference is None and self.separator is not None:
+            reference, source = self.separator, self.source or "user"
+        if reference is None:
+            reason = "no reference vector u: no weights the run visited are non-zero; give --separator (it need not separate)"
+        else:
+            values = tuple(as_rational(v, name=f"reference[{j}]") for j, v in enumerate(reference))
+            if len(values) != self.data.n_features + 1:
+                raise InvalidArgument(f"reference has {len(values)} values; {self.conv.name} needs "
+                                      f"{self.data.n_features + 1}")
+            check = soft_margin_check(self.matrix, values, L=self.L, source=source, counts=counts)
+            reason = check if isinstance(check, str) else None
+            self.soft = None if isinstance(check, str) else check
+        if reason is not None:
+            self.soft_result = InvariantResult(SOFT_MARGIN.name, SOFT_MARGIN.text, SOFT_MARGIN.source,
+                                               holds=None, skipped=reason)
+
     # --- per update -------------------------------------------------------------------------
 
     def _fail_rule(self, k: int, epoch: int, samples: Sequence[int], message: str,
@@ -219,6 +259,13 @@ class Checker:
 
         `weights` and `delta`, in true units, are compared with the replay when a recorded trace has them.
         """
+        self._observe(k, epoch, samples, scores, weights, delta)
+        if self.soft is not None:
+            self.soft.observe(k, epoch, samples)
+
+    def _observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[object],
+                 weights: Sequence[Fraction] | None = None, delta: Sequence[Fraction] | None = None) -> None:
+        """`observe` without the soft-margin bound (which `observe_chunk` tells of a whole chunk at once)."""
         self.rule.n_checked += 1
         if k != self.k + 1 or epoch < max(self.epoch, 1):
             self._fail_rule(k, epoch, samples, f"update {k} of epoch {epoch} follows update {self.k} of epoch {self.epoch}")
@@ -269,7 +316,7 @@ class Checker:
         c = self.constants
         # The quantities in QUANTITIES order (sorted names): one call evaluates every claim.
         values = (self.N, c["R_sq"], c["a"], c["beta"], c["bound"], c["gamma"], k, n, self.n_max, prev_w_sq,
-                  prev_w_ws, step_sq, self.sum_N_xsq, self.sum_n_sq, self.w_sq, self.w_ws, c["ws_sq"])
+                  prev_w_ws, 0, step_sq, 0, self.sum_N_xsq, self.sum_n_sq, self.w_sq, self.w_ws, c["ws_sq"])
         for (claim, result), slack in zip(self.active, self.slacks(*values)):
             result.n_checked += 1
             if result.min_slack is None or slack < result.min_slack:
@@ -290,6 +337,8 @@ class Checker:
         """
         m, t = len(rows), 0
         epochs = np.asarray(epoch) if isinstance(epoch, np.ndarray) else np.full(m, epoch)
+        if self.soft is not None:
+            self.soft.observe_chunk(first, epochs, rows)
         ordered = m == 0 or (epochs[0] >= max(self.epoch, 1) and bool((epochs[1:] >= epochs[:-1]).all()))
         replay = self._replay() if first == self.k + 1 and ordered else None
         if replay is not None and not (isinstance(rows, np.ndarray) and rows.dtype == np.int64
@@ -303,7 +352,7 @@ class Checker:
                     self.epoch = int(epochs[t - 1])
                 if t == m:
                     break
-            self.observe(first + t, int(epochs[t]), [int(rows[t])], [int(scores[t])])
+            self._observe(first + t, int(epochs[t]), [int(rows[t])], [int(scores[t])])
             t += 1
 
     def _replay(self) -> CompiledReplay | None:
@@ -367,7 +416,13 @@ class Checker:
                 # A homogeneous claim's true slack is its slack in the checker's units times its unit.
                 result.min_slack = Fraction(result.min_slack) * self.units.factor(claim_unit(claim))
             results.append(result)
-        return CheckResult(tuple(results), self.separator, self.source, self.g, self.bounds, self.own, self.note)
+        summary = None
+        if self.soft is not None:
+            self.soft_result, summary = self.soft.finish()
+        if self.soft_result is not None:
+            results.append(self.soft_result)
+        return CheckResult(tuple(results), self.separator, self.source, self.g, self.bounds, self.own, self.note,
+                           summary)
 
     def status(self) -> str:
         """One line for a progress display: updates so far and the mistake bound's slack."""

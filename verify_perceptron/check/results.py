@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from ..notes.bounds import Geometry, NoteBound
+
+if TYPE_CHECKING:
+    from .soft_margin import SoftMarginSummary
 
 __all__ = ["Violation", "InvariantResult", "CheckResult"]
 
@@ -91,6 +95,8 @@ class CheckResult:
         All five notes' bounds for this separator (empty if it does not separate).
     own_bound : NoteBound or None
         The bound of the trace's own convention.
+    soft_margin : SoftMarginSummary or None
+        The soft-margin bound's constants and values (online runs with a reference u).
     """
 
     invariants: tuple[InvariantResult, ...]
@@ -100,6 +106,7 @@ class CheckResult:
     bounds: tuple[NoteBound, ...] = field(default=())
     own_bound: NoteBound | None = None
     separator_note: str | None = None
+    soft_margin: SoftMarginSummary | None = None
 
     @property
     def holds(self) -> bool:

@@ -14,6 +14,7 @@ from ..notes.conventions import get_convention
 from .checker import Checker
 from .results import CheckResult
 from .separator import strict_final_weights
+from .soft_margin import best_reference
 
 __all__ = ["check_trace", "assert_trace_verified", "scaled_scores"]
 
@@ -35,7 +36,9 @@ def check_trace(
         The run to check, with all its updates (from `verify_perceptron.run.reference.train` or elsewhere).
     separator : sequence of rationals, optional
         w* in the convention's own coordinates; by default the run's final
-        weights if it converged.
+        weights if it converged. It is also the soft-margin bound's u; without
+        it, a run that did not converge takes as u the best of the weights it
+        visited (`verify_perceptron.check.soft_margin.best_reference`).
     claims : sequence of Claim, optional
         The claims to evaluate; by default every claim that is a theorem for
         the convention and mode.
@@ -68,8 +71,11 @@ def check_trace(
     elif trace.converged:
         separator, note = strict_final_weights(data, conv, trace.final_weights, sample_matrix(data, conv))
         source = "final"
+    u = best_reference(sample_matrix(data, conv), trace) if separator is None and trace.mode == "online" else None
     checker = Checker(data, conv, rate=trace.rate, mode=trace.mode, separator=separator,
-                      separator_source=source, separator_note=note, claims=claims)
+                      separator_source=source, separator_note=note, claims=claims,
+                      reference=None if u is None else u[0], reference_source="" if u is None else u[1],
+                      reference_counts=None if u is None else trace.mistakes_per_sample)
     for u in trace.updates:
         checker.observe(u.k, u.epoch, u.samples, scaled_scores(data, u, checker.a),
                         weights=u.weights, delta=u.delta)

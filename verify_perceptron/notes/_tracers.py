@@ -74,6 +74,9 @@ class Traced:
     def __neg__(self) -> Traced:
         return Traced(f"(-{self.source})")
 
+    def __abs__(self) -> Traced:
+        return Traced(f"abs({self.source})")
+
 
 #: The operations of a claims program (`compile_program`), as the C replay numbers them
 #: (`verify_perceptron/check/_replay.c`, enum OP_*): postfix code, one slack left per END.
@@ -138,6 +141,9 @@ class Code:
     def __truediv__(self, other: object) -> Code:
         raise ValueError("a claims program has no division")
 
+    def __abs__(self) -> Code:
+        raise ValueError("a claims program has no absolute value")
+
     __rtruediv__ = __truediv__
 
 
@@ -197,3 +203,5 @@ class UnitValue:
 
     def __neg__(self) -> UnitValue:
         return self
+
+    __abs__ = __neg__

@@ -19,6 +19,8 @@ Quantities of update k (online: one mistake; batch: ``n`` mistakes at once)
 ``step_sq``     ‖a·Σ_j y_j·x~_j‖², the squared length of the update the rule prescribes
 ``sum_N_xsq``   Σ_μ N_μ·‖x~_μ‖² (note 003's a-posteriori form)
 ``sum_n_sq``    Σ over updates of n² (batch);  ``n_max`` the largest n so far
+``rho``         a target margin ρ > 0 for a reference u that need not separate (`SOFT_MARGIN`; u is w*)
+``sum_N_dsq``   Σ_μ N_μ·d_μ², d_μ = max(0, ρ − y_μ·u·x~_μ): the shortfalls of the mistakes made
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from typing import Any
 
 from ._tracers import OPS, Code, Traced, Unit, UnitValue
 
-__all__ = ["Claim", "CLAIMS", "UNITS", "QUANTITIES", "OPS", "claims_for", "claim_unit", "compile_slacks",
+__all__ = ["Claim", "CLAIMS", "SOFT_MARGIN", "UNITS", "QUANTITIES", "OPS", "claims_for", "claim_unit", "compile_slacks",
            "compile_program"]
 
 #: How each quantity scales when the checker works in integers: with samples scaled by L (so
@@ -47,6 +49,7 @@ UNITS: dict[str, tuple[int, int, int]] = {
     "w_sq": (2, 2, 0), "prev_w_sq": (2, 2, 0), "step_sq": (2, 2, 0),
     "sum_N_xsq": (0, 2, 0), "R_sq": (0, 2, 0), "beta": (0, 2, 0),
     "ws_sq": (0, 0, 2),
+    "rho": (0, 1, 1), "sum_N_dsq": (0, 2, 2),
 }
 
 Side = Callable[[Any], Any]
@@ -235,6 +238,25 @@ CLAIMS: tuple[Claim, ...] = (
         modes=("online",),
         conventions=("sum-norm",),
     ),
+)
+
+
+def _excess(q: Any) -> Any:
+    """N·ρ² − R²‖u‖² − D²: the soft-margin bound holds iff this is at most 2·R·‖u‖·D."""
+    return q.N * q.rho**2 - q.R_sq * q.ws_sq - q.sum_N_dsq
+
+
+#: The mistake bound without separation (Freund and Schapire 1999): N·ρ² <= (R·‖u‖ + D)², in squares.
+#: Not one of `CLAIMS`: it reads quantities of its own and is checked by `verify_perceptron.check.soft_margin`.
+SOFT_MARGIN = Claim(
+    "soft-margin-bound",
+    "N·ρ² <= (R·‖u‖ + D)²,  D² = Σ_μ N_μ·d_μ²,  d_μ = max(0, ρ − y_μ·u·x~_μ)  (u need not separate)",
+    "derived here, not in the notes: Freund and Schapire (1999), Theorem 2, after Block and Novikoff, with D "
+    "over the mistakes; t·|t| <= 4R²‖u‖²D² for t = N·ρ² − R²‖u‖² − D² is the same claim without a root",
+    lambda q: _excess(q) * abs(_excess(q)),
+    lambda q: 4 * q.R_sq * q.ws_sq * q.sum_N_dsq,
+    ("N", "rho", "R_sq", "ws_sq", "sum_N_dsq"),
+    modes=("online",),
 )
 
 

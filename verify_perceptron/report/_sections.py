@@ -16,6 +16,7 @@ from typing import Any
 from ..data.dataset import Dataset
 from ._document import Block, Bullets, Document, Figure, Heading, Paragraph, Span, Table
 from .plots.series import FIGURE_NAMES, available_figures, epoch_ends, hull_meeting, invariant_series, report_certificate
+from ._soft_margin import soft_margin_sentences
 from ._words import bracket, count
 
 __all__ = ["document", "figure_captions"]
@@ -38,7 +39,7 @@ _MARKS = {True: "ok", False: "FAIL", None: "--"}
 _VERDICTS = {
     "verified": "VERIFIED: every invariant held at every update",
     "violated": "VIOLATED: a claim of the proof failed (see the invariants)",
-    "not-separable": "NOT SEPARABLE (certified): no separator exists; every invariant that needs none held",
+    "not-separable": "NOT SEPARABLE (certified): no separator exists; every invariant checked held",
     "inconclusive": "INCONCLUSIVE: no convergence within the limits, and no proof that none is possible",
 }
 
@@ -345,6 +346,19 @@ _FIGURE_TITLES = {
 }
 
 
+def _soft_margin(r: Mapping[str, Any]) -> list[Block]:
+    sentences = soft_margin_sentences(r, r["dataset"]["n_samples"])
+    if not sentences:
+        return []
+    return [
+        Heading(2, "The mistake bound that needs no separator", "soft-margin"),
+        Paragraph((_t("Freund and Schapire (1999), after Block and Novikoff; derived here, not in the notes: "
+                      "for any u and ρ > 0, N·ρ² <= (R·‖u‖ + D)² with D² the mistakes' squared shortfalls. "
+                      "It is checked at every update as "), _c("soft-margin-bound"), _t("."))),
+        Bullets(tuple((_t(sentence),) for sentence in sentences)),
+    ]
+
+
 def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iterable[str], *,
              title: str | None, description: str | None, command: str | None, max_updates: int) -> Document:
     """The whole document: verdict and summary, the figures named (in `FIGURE_NAMES` order), then the tables."""
@@ -372,6 +386,7 @@ def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iter
         doc.blocks += _epochs(r, 2)
     doc.blocks += _invariants(r)
     doc.blocks += _bounds(r)
+    doc.blocks += _soft_margin(r)
     doc.blocks += _comparison(r)
     doc.blocks += _certificate(r, data)
     doc.blocks += _updates(r, data, max_updates)

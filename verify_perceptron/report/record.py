@@ -23,6 +23,7 @@ from ..notes.conventions import Convention, get_convention
 from ..data.dataset import Dataset
 from ..certify.separability import Separability
 from ..data.trace import Trace
+from ._soft_margin import soft_margin_record
 
 __all__ = ["SCHEMA_VERSION", "EXIT_CODES", "build_report", "render_json", "comparison_report"]
 
@@ -189,6 +190,7 @@ def build_report(
         "separability": None if separability is None else separability.as_dict(),
         "invariants": [_invariant(r) for r in check.invariants],
         "bounds": bounds,
+        "soft_margin": soft_margin_record(check.soft_margin),
         "cycle": None if trace.cycle is None else {
             "epochs": list(trace.cycle),
             "certificate": None if certificate is None else _vector(certificate),

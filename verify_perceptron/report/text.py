@@ -15,7 +15,9 @@ verdict: VERIFIED: every invariant held at every update (exit code 0)
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
+from ._soft_margin import decimal_down, decimal_up, readable, soft_margin_sentences
 from ._words import bracket, count
 
 __all__ = ["render_text", "comparison_lines", "orders_lines"]
@@ -41,7 +43,7 @@ def comparison_lines(c: dict[str, Any]) -> list[str]:
     mm = c["max_margin"]
     if c["separable"] is False:
         out.append("not separable: no note's bound applies; λ = " + bracket(c["certificate"]["values"]))
-        return out
+        return out + _soft_margin_rows(c)
     if c["separable"] is None:
         out.append("separability undecided: " + "; ".join(c["findings"]))
         return out
@@ -68,6 +70,22 @@ def comparison_lines(c: dict[str, Any]) -> list[str]:
     for finding in c["findings"]:
         out.append(f"  - {finding}")
     return out + _batch_lines(c, separators)
+
+
+def _soft_margin_rows(c: dict[str, Any]) -> list[str]:
+    """Each convention's online run beside the bound without separation; nothing when there are none."""
+    entries = c.get("soft_margin") or []
+    if not entries:
+        return []
+    out = ["the bound without separation, N <= ((R‖u‖ + D)/ρ)² (Freund and Schapire 1999; derived here, not in the "
+           "notes), at each online run's end, u the best weights it visited, D over its mistakes"]
+    rows = [["convention", "mistakes", "bound (enclosure)", "ρ", "u"]]
+    for e in entries:
+        stop = "" if e["stop"] == "converged" else f" ({e['stop']})"
+        bound = "no u with a positive margin" if e["bound"] is None else \
+            f"[{decimal_down(Fraction(e['bound']['lower']))}, {decimal_up(Fraction(e['bound']['upper']))}]"
+        rows.append([e["convention"], f"{e['n_mistakes']}{stop}", bound, readable(e["rho"] or ""), e["reference"] or ""])
+    return out + _table(rows, align="<><><")
 
 
 def _batch_lines(c: dict[str, Any], separators: list[str]) -> list[str]:
@@ -198,6 +216,15 @@ def _bound_lines(r: dict[str, Any]) -> list[str]:
     return out
 
 
+def _soft_margin_lines(r: dict[str, Any]) -> list[str]:
+    """The soft-margin bound's constants and values; nothing when it was not computed."""
+    sentences = soft_margin_sentences(r, r["dataset"]["n_samples"])
+    if not sentences:
+        return []
+    return ["", "the mistake bound that needs no separator (Freund and Schapire 1999; derived here, not in the "
+                "notes): N·ρ² <= (R·‖u‖ + D)², checked above as soft-margin-bound"] + [f"  {s}" for s in sentences]
+
+
 def _separability_lines(r: dict[str, Any]) -> list[str]:
     """The exact decision's certificate of non-separability, or why it is undecided (when it matters)."""
     sep = r["separability"]
@@ -229,7 +256,7 @@ def _verdict_line(r: dict[str, Any]) -> str:
         "verified": "VERIFIED: every invariant held at every update",
         "violated": "VIOLATED: " + ", ".join(i["name"] for i in r["invariants"] if i["holds"] is False
                                             ) + ("" if not any(b["holds"] is False for b in r["bounds"]) else " (and a mistake bound)"),
-        "not-separable": "NOT SEPARABLE (certified); every invariant that needs no separator held",
+        "not-separable": "NOT SEPARABLE (certified); every invariant checked held",
         "inconclusive": "INCONCLUSIVE: no convergence and no proof that none is possible; raise --max-epochs",
     }
     return f"verdict: {verdicts[r['verdict']]} (exit code {r['exit_code']})"
@@ -246,6 +273,7 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60) -> str:
     out += _update_lines(r, max_updates) + [""]
     out += _invariant_lines(r)
     out += _bound_lines(r)
+    out += _soft_margin_lines(r)
     out += _separability_lines(r)
     if r["comparison"]:
         out += [""] + comparison_lines(r["comparison"])

@@ -1,0 +1,233 @@
+"""The mistake bound without separation: its exact test, its filter, its check at every update, and its reports."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import verify_perceptron.pipeline as pipeline
+from verify_perceptron.check.checker import Checker
+from verify_perceptron.check.mistake_map import MistakeMap
+from verify_perceptron.check.soft_margin import SoftMarginCheck, best_reference
+from verify_perceptron.check.traces import check_trace
+from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.data.examples import example
+from verify_perceptron.data.samples import sample_matrix
+from verify_perceptron.notes.conventions import CONVENTIONS, get_convention
+from verify_perceptron.notes.soft_margin import SoftMargin, choose_margin
+from verify_perceptron.pipeline import verify_run
+from verify_perceptron.report.record import build_report
+from verify_perceptron.report.text import render_text
+from verify_perceptron.run.reference import train
+
+
+def below_root_form(x: Fraction, bound: SoftMargin, D_sq: int) -> bool:
+    """x·ρ² <= (√B + √C)², decided by squaring in rationals (t <= 0 or t² <= 4BC), as the issue asks."""
+    B = bound.R_sq * bound.u_sq
+    t = x * bound.rho**2 - B - D_sq
+    return t <= 0 or t * t <= 4 * B * D_sq
+
+
+@given(b=st.integers(1, 40), c=st.integers(0, 40), rho=st.integers(1, 12), N=st.integers(0, 400))
+def test_the_squared_test_is_the_root_form_on_perfect_squares(b: int, c: int, rho: int, N: int) -> None:
+    # With B = b² and D² = c², the bound (b + c)²/ρ² is rational, so the root form is decided in integers.
+    bound = SoftMargin(rho, b * b, 1, np.zeros(1, dtype=np.int64), 1)
+    assert bound.holds(N, c * c) == (N * rho * rho <= (b + c) ** 2)
+
+
+@given(B=st.integers(1, 10**6), C=st.integers(0, 10**6), rho=st.integers(1, 1000), N=st.integers(0, 10**6))
+def test_the_squared_test_agrees_with_50_digits(B: int, C: int, rho: int, N: int) -> None:
+    bound = SoftMargin(rho, B, 1, np.zeros(1, dtype=np.int64), 1)
+    with mpmath.workdps(50):
+        gap = (mpmath.sqrt(B) + mpmath.sqrt(C)) ** 2 - N * rho * rho
+    if abs(gap) > mpmath.mpf(10) ** -30:  # (an exact tie needs B·C square: the test above covers those)
+        assert bound.holds(N, C) == (gap > 0)
+
+
+@given(B=st.integers(1, 10**40), C=st.integers(0, 10**40), rho=st.integers(1, 10**15))
+def test_the_enclosure_contains_the_bound(B: int, C: int, rho: int) -> None:
+    bound = SoftMargin(rho, B, 1, np.zeros(1, dtype=np.int64), 1)
+    lo, hi = bound.interval(C)
+    assert lo <= hi and hi - lo <= hi * Fraction(1, 2**90)
+    assert below_root_form(lo, bound, C)
+    assert not below_root_form(hi, bound, C) or hi == lo
+
+
+def test_a_tampered_count_is_a_violation_at_the_first_update_past_the_bound() -> None:
+    # AND's w* = (-3, 2, 2) has margins 3, 1, 1, 1 (R² = 3, ‖u‖² = 17); with ρ = 1, D = 0 and N <= 3·17 = 51.
+    data = example("and")
+    margins = sample_matrix(data, get_convention("classic")).products([-3, 2, 2], norm_sq=17).tolist()
+    assert margins == [3, 1, 1, 1]
+    bound = SoftMargin.from_margins(margins, rho=1, R_sq=3, u_sq=17, scale=1)
+    check = SoftMarginCheck(bound, reference=(Fraction(-3), Fraction(2), Fraction(2)), source="user", L=1, M=1)
+    check.observe_chunk(1, 1, np.full(60, 3))  # a count no run can reach: 60 mistakes on the last sample
+    result, summary = check.finish()
+    assert result.holds is False and result.first_violation.k == 52
+    assert dict(result.first_violation.values)["N"] == 52
+    assert summary.n_mistakes == 60 and summary.bound[0] <= 51 <= summary.bound[1]
+
+
+def test_the_checker_reports_an_inflated_trace_as_a_soft_margin_violation() -> None:
+    data = example("and")
+    checker = Checker(data, "classic", rate=1, mode="online", separator=[-3, 2, 2])
+    for k in range(1, 61):
+        checker.observe(k, k, [3], [0])  # not mistakes either: the update rule fails as well
+    names = {r.name for r in checker.finish().violations}
+    assert {"update-rule", "soft-margin-bound"} <= names
+
+
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=300), st.integers(1, 7), st.integers(0, 3))
+def test_the_filter_decides_as_the_integers_do(rows: list[int], rho: int, R: int) -> None:
+    margins = [rho, rho - 1, 0, -2, rho + 3, 1 - rho]
+    bound = SoftMargin.from_margins(margins, rho=rho, R_sq=R * R + 1, u_sq=1, scale=1)
+    chunked = SoftMarginCheck(bound, reference=(Fraction(1),), source="test", L=1, M=1)
+    chunked.observe_chunk(1, 1, np.array(rows))
+    one_by_one = SoftMarginCheck(bound, reference=(Fraction(1),), source="test", L=1, M=1)
+    for k, row in enumerate(rows, 1):
+        one_by_one.observe(k, 1, [row])
+    exact_first = next((k for k in range(1, len(rows) + 1)
+                        if not bound.holds(k, sum(int(bound.deficits_sq[j]) for j in rows[:k]))), None)
+    for check in (chunked, one_by_one):
+        result, summary = check.finish()
+        assert result.n_checked == len(rows)
+        assert (result.first_violation.k if result.first_violation else None) == exact_first
+        assert summary.D_sq == sum(int(bound.deficits_sq[j]) for j in rows)
+
+
+def test_the_filter_is_exact_at_a_tie() -> None:
+    # B = 4, ρ = 1, one sample with d = 2: after N mistakes D² = 4N, bound (2 + 2√N)²: N = 16 ties nothing, but
+    # with the sample's d = 0 the bound is exactly 4 and the fifth mistake is the first past it.
+    bound = SoftMargin.from_margins([1], rho=1, R_sq=4, u_sq=1, scale=1)
+    check = SoftMarginCheck(bound, reference=(Fraction(1),), source="test", L=1, M=1)
+    check.observe_chunk(1, 1, np.zeros(5, dtype=np.int64))
+    result, _ = check.finish()
+    assert result.first_violation.k == 5
+
+
+def test_choose_margin_takes_the_least_bound_of_its_candidates() -> None:
+    margins, counts = [5, 3, 3, -1, 8, 2], [2, 1, 0, 4, 1, 3]
+    rho, value = choose_margin(margins, counts, R_sq=50, u_sq=2)
+    for candidate in {m for m in margins if m > 0}:
+        D_sq = sum(c * max(0, candidate - m) ** 2 for m, c in zip(margins, counts))
+        assert value <= (math.sqrt(100) + math.sqrt(D_sq)) ** 2 / candidate**2 * (1 + 1e-12)
+    assert rho in margins
+
+
+@pytest.mark.parametrize("convention", list(CONVENTIONS))
+def test_xor_is_checked_at_every_update(convention: str) -> None:
+    data = example("xor")
+    trace, result = verify_run(data, convention)
+    soft = next(r for r in result.invariants if r.name == "soft-margin-bound")
+    assert soft.holds is True and soft.n_checked == trace.n_updates > 0
+    assert result.soft_margin is not None and result.soft_margin.n_mistakes == trace.n_mistakes
+
+
+def test_iris_versicolor_virginica_is_checked_at_every_update() -> None:
+    datasets = pytest.importorskip("sklearn.datasets")
+    X, y = datasets.load_iris(return_X_y=True)
+    keep = y > 0
+    data = Dataset([[Fraction(str(v)) for v in row] for row in X[keep]], [1 if t == 2 else -1 for t in y[keep]])
+    trace, result = verify_run(data, "classic", max_epochs=300)
+    assert trace.stop == "max-epochs"
+    soft = next(r for r in result.invariants if r.name == "soft-margin-bound")
+    assert soft.holds is True and soft.n_checked == trace.n_updates
+    lo, hi = result.soft_margin.bound
+    assert trace.n_mistakes <= lo <= hi
+
+
+def _random_labels(n: int = 2000, d: int = 10) -> Dataset:
+    rng = np.random.default_rng(7)
+    return Dataset(numerators=rng.integers(-1000, 1001, size=(n, d)), denominator=1000,
+                   y=rng.choice([-1, 1], size=n).tolist())
+
+
+def test_random_labels_are_checked_at_every_update_from_the_kept_mistakes() -> None:
+    data = _random_labels()
+    trace, result = verify_run(data, "classic", max_epochs=100)
+    assert trace.n_updates * 16 > pipeline.MIN_REPLAY_BYTES  # past the replay budget: the mistake map path
+    soft = next(r for r in result.invariants if r.name == "soft-margin-bound")
+    assert soft.holds is True and soft.n_checked == trace.n_updates
+    lo, _ = result.soft_margin.bound
+    assert trace.n_mistakes <= lo
+
+
+def test_the_mistake_map_path_and_the_kept_updates_path_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _random_labels(400, 5)
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 1024)
+    _, by_map = verify_run(data, "classic", max_epochs=40)
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 2**30)
+    _, by_replay = verify_run(data, "classic", max_epochs=40)
+    assert by_map.soft_margin == by_replay.soft_margin
+    assert [(r.name, r.holds, r.n_checked) for r in by_map.invariants] == \
+        [(r.name, r.holds, r.n_checked) for r in by_replay.invariants]
+
+
+def test_a_mistake_map_past_its_capacity_says_the_bound_was_not_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "MIN_MAP_BYTES", 64)
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 1024)
+    data = _random_labels(400, 5)  # 51 bytes an epoch, against the samples' own 4,800 bytes
+    _, result = verify_run(data, "classic", max_epochs=200)
+    soft = next(r for r in result.invariants if r.name == "soft-margin-bound")
+    assert soft.holds is None and "passed the" in (soft.skipped or "")
+
+
+def test_the_mistake_map_refuses_what_it_cannot_replay() -> None:
+    kept = MistakeMap(n_samples=4, capacity=100)
+    kept.observe(1, 1, [2], [0])
+    kept.observe(2, 1, [1], [0])  # a sample before the last one in the same epoch: not an online pass
+    assert not kept.complete
+    batch = MistakeMap(n_samples=4, capacity=100)
+    batch.observe(1, 1, [0, 1], [0, 0])
+    assert not batch.complete
+
+
+def test_best_reference_prefers_a_visited_direction_to_zero_weights() -> None:
+    data = example("xor")
+    trace = train(data, "classic")
+    assert not any(trace.final_weights)
+    u, source = best_reference(sample_matrix(data, get_convention("classic")), trace)
+    assert any(u) and "update" in source
+
+
+def test_batch_runs_have_no_soft_margin_row() -> None:
+    data = example("xor")
+    _, result = verify_run(data, "classic", mode="batch")
+    assert all(r.name != "soft-margin-bound" for r in result.invariants) and result.soft_margin is None
+
+
+def test_the_report_shows_the_bound_as_an_enclosure() -> None:
+    data = example("xor")
+    trace, result = verify_run(data, "hard-limiter")
+    report = build_report(data, trace, result)
+    record = report["soft_margin"]
+    assert Fraction(record["bound"]["lower"]) <= result.soft_margin.bound[0]
+    assert Fraction(record["bound"]["upper"]) >= result.soft_margin.bound[1]
+    text = render_text(report)
+    assert "the mistake bound that needs no separator" in text and record["bound"]["lower"] in text
+
+
+def test_check_trace_checks_a_run_that_did_not_converge() -> None:
+    data = example("xor")
+    result = check_trace(data, train(data, "sum-norm"))
+    soft = next(r for r in result.invariants if r.name == "soft-margin-bound")
+    assert soft.holds is True and soft.n_checked == 4
+
+
+def test_a_bound_below_the_filter_range_is_decided_in_integers() -> None:
+    # ρ so large that √(B/ρ²) is far below 1: the filter stands aside and the integers decide (N = 1 > 2^-400).
+    bound = SoftMargin.from_margins([2**200], rho=2**200, R_sq=1, u_sq=1, scale=1)
+    for feed in ("chunk", "one"):
+        check = SoftMarginCheck(bound, reference=(Fraction(1),), source="test", L=1, M=1)
+        if feed == "chunk":
+            check.observe_chunk(1, 1, np.zeros(3, dtype=np.int64))
+        else:
+            for k in range(1, 4):
+                check.observe(k, 1, [0])
+        result, _ = check.finish()
+        assert result.first_violation.k == 1 and result.n_checked == 3

@@ -1,0 +1,283 @@
+"""The soft-margin bound, checked at every online update: a mistake count that no separation is needed for.
+
+`SoftMarginCheck` is told of the same updates as the `Checker` and confirms
+`verify_perceptron.notes.claims.SOFT_MARGIN`, N·ρ² <= (R·‖u‖ + D)², after each
+one, for a reference u and target margin ρ fixed before the first update
+(`verify_perceptron.notes.soft_margin`). It reads only which sample each
+update was on: N grows by one and D² by that sample's d².
+
+Most updates are settled by a floating-point filter, the rest exactly. The
+filter tests √N <= √(B/ρ²) + √(D²/ρ²), B = R²‖u‖², in float64: B/ρ² and each
+sample's d²/ρ² are quotients of integers, each rounded once (relative error
+at most u = 2^-53); D²/ρ² after an update is the quotient before a chunk
+plus a running float sum of at most 2^16 of those per-sample terms, all
+>= 0, so its relative error is below (2^16 + 2)·u < 2^-36; the roots and the
+sum add a few u more. The computed right side is therefore within a factor
+1 ± 2^-35 of the true one, and √N (N < 2^53) within 1 ± u. An update is taken
+as holding only when √N·(1 + 2^-20) <= the computed side, far outside those
+errors. Underflow cannot matter: the filter is used only when √(B/ρ²) >= 2^-100
+(it is >= 1 when ρ is a margin of u on a sample, as `choose_margin` takes
+it, since then ρ <= ‖u‖·R), so the right side is far above the subnormal
+range. Every other update, a violation included, is decided in integers by
+`SoftMargin.holds`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..data.integers import ExactMatrix
+from ..data.trace import Trace
+from ..notes.claims import SOFT_MARGIN
+from ..notes.soft_margin import SoftMargin, choose_margin
+from .results import InvariantResult, Violation
+from .separator import scaled_separator
+
+__all__ = ["SoftMarginCheck", "SoftMarginSummary", "soft_margin_check", "best_reference", "VISITED"]
+
+#: How many of the weights a run visited (besides its last ones) `best_reference` tries as u.
+VISITED = 32
+
+#: The filter's safety factor: far above its rounding errors (a few times 2^-53), far below any real slack.
+_FILTER = 1.0 + 2.0**-20
+#: Updates the filter sums at once: a float sum of this many terms is off by at most about 2^16·2^-53.
+_CHUNK = 2**16
+
+
+def _quotient(a: int, b: int) -> float:
+    """a/b for integers, correctly rounded (Python's int / int), or inf past float64's range."""
+    try:
+        return a / b
+    except OverflowError:
+        return math.inf
+
+
+@dataclass(frozen=True)
+class SoftMarginSummary:
+    """The soft-margin bound's constants and its value where it was tightest and at the end, for the report.
+
+    Intervals are exact rationals ``(lo, hi)`` enclosing an irrational bound.
+    """
+
+    source: str
+    reference: tuple[Fraction, ...]
+    rho: Fraction
+    R_sq: Fraction
+    u_sq: Fraction
+    pass_D_sq: Fraction
+    short_samples: int
+    n_mistakes: int
+    D_sq: Fraction
+    bound: tuple[Fraction, Fraction]
+    tightest_at: int | None
+    tightest_mistakes: int
+    tightest_bound: tuple[Fraction, Fraction] | None
+
+
+class SoftMarginCheck:
+    """Confirms N·ρ² <= (R·‖u‖ + D)² after every online update, exactly.
+
+    Parameters
+    ----------
+    bound : SoftMargin
+        u, ρ and the samples' shortfalls, in the checker's scaled integers.
+    reference : sequence of Fraction
+        u in the convention's coordinates (for the report).
+    source : str
+        Where u came from.
+    L, M : int
+        The data's common denominator and u's scale (U = M·u is integral).
+
+    Examples
+    --------
+    >>> bound = SoftMargin.from_margins([3, -1], rho=2, R_sq=4, u_sq=1, scale=1)  # N <= ((2 + 3·√N_1)/2)²
+    >>> check = SoftMarginCheck(bound, reference=(Fraction(1),), source="user", L=1, M=1)
+    >>> for k in range(1, 6):
+    ...     check.observe(k, 1, [0])  # five mistakes on sample 0, whose d is 0: the bound is 1
+    >>> result, summary = check.finish()
+    >>> result.holds, result.first_violation.k, summary.n_mistakes
+    (False, 2, 5)
+    """
+
+    def __init__(self, bound: SoftMargin, *, reference: Sequence[Fraction], source: str, L: int, M: int) -> None:
+        self.bound, self.L, self.M = bound, L, M
+        self.reference, self.source = tuple(reference), source
+        self.n_samples = len(bound.deficits_sq)
+        self.N = 0
+        self.D_sq = 0
+        self.result = InvariantResult(SOFT_MARGIN.name, SOFT_MARGIN.text, SOFT_MARGIN.source)
+        self.tightest: tuple[float, int, int, int] | None = None  # (N / bound, k, N, D²) where N is nearest
+        self._rho_sq = bound.rho * bound.rho
+        self._root_B = math.sqrt(_quotient(bound.R_sq * bound.u_sq, self._rho_sq))
+        self._filter = self._root_B >= 2.0**-100  # else every update is decided in integers
+        self._largest = int(bound.deficits_sq.max(initial=0))
+        # d_i²/ρ² per sample, each rounded once (int / int), for the filter's running sums
+        self._sq_over_rho = np.array([_quotient(int(v), self._rho_sq) for v in bound.deficits_sq], dtype=np.float64)
+
+    def _side(self, D_sq: int) -> float:
+        """(√B + √D²)/ρ in floating point, for the filter."""
+        return self._root_B + math.sqrt(_quotient(D_sq, self._rho_sq))
+
+    def observe(self, k: int, epoch: int, samples: Sequence[int]) -> None:
+        """Update k was a mistake on `samples` (one, online)."""
+        for j in samples:
+            if not 0 <= j < self.n_samples:
+                return  # the checker reports a sample that does not exist
+            self.N += 1
+            self.D_sq += int(self.bound.deficits_sq[j])
+            side = self._side(self.D_sq)
+            self._remember(self.N / (side * side), k, self.N, self.D_sq)
+            if not self._filter or math.sqrt(self.N) * _FILTER > side:
+                self._decide(k, epoch, j, self.N, self.D_sq)
+            else:
+                self.result.n_checked += 1
+
+    def observe_chunk(self, first: int, epochs: Any, rows: Any) -> None:
+        """Updates first, first + 1, ... on `rows`, in `epochs` (an int, or an array with one per update)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        epochs = np.broadcast_to(np.asarray(epochs, dtype=np.int64), (len(rows),))
+        if len(rows) and (rows.min() < 0 or rows.max() >= self.n_samples):
+            for t in range(len(rows)):  # (the checker reports the sample that does not exist)
+                self.observe(first + t, int(epochs[t]), [int(rows[t])])
+            return
+        for start in range(0, len(rows), _CHUNK):
+            self._filtered(first + start, epochs[start:start + _CHUNK], rows[start:start + _CHUNK])
+
+    def _filtered(self, first: int, epochs: Any, rows: Any) -> None:
+        """Up to `_CHUNK` updates: the filter for all, integers where it is not sure."""
+        m = len(rows)
+        if m == 0:
+            return
+        base = _quotient(self.D_sq, self._rho_sq)
+        side = self._root_B + np.sqrt(base + np.cumsum(self._sq_over_rho[rows]))
+        N = np.arange(self.N + 1, self.N + m + 1, dtype=np.int64)
+        doubtful = np.flatnonzero((np.sqrt(N.astype(np.float64)) * _FILTER > side) | (not self._filter))
+        self.result.n_checked += m - len(doubtful)
+        ratio = N / (side * side)
+        t = int(np.argmax(ratio))
+        if self.tightest is None or float(ratio[t]) > self.tightest[0]:
+            self._remember(float(ratio[t]), first + t, int(N[t]), self._exact(rows[:t + 1]))
+        for t in doubtful.tolist():
+            self._decide(first + t, int(epochs[t]), int(rows[t]), int(N[t]), self._exact(rows[:t + 1]))
+        self.N, self.D_sq = int(N[-1]), self._exact(rows)
+
+    def _exact(self, rows: Any) -> int:
+        """D² after the updates on `rows` (which follow those seen), exactly."""
+        counts = np.bincount(rows, minlength=self.n_samples)
+        squares = self.bound.deficits_sq
+        if squares.dtype == np.int64 and self._largest * len(rows) < 2**63:
+            return self.D_sq + int(counts @ squares)  # every partial sum is below 2^63
+        hit = np.flatnonzero(counts)
+        return self.D_sq + sum(int(c) * int(v) for c, v in zip(counts[hit], squares[hit]))
+
+    def _decide(self, k: int, epoch: int, j: int, N: int, D_sq: int) -> None:
+        """The exact verdict at update k (N mistakes, shortfalls D² so far)."""
+        self.result.n_checked += 1
+        if not self.bound.holds(N, D_sq):
+            true = self.bound.true(self.L, self.M)
+            self.result.fail(Violation(k, epoch, (j,), (
+                ("N", Fraction(N)), ("R_sq", true["R_sq"]), ("rho", true["rho"]),
+                ("sum_N_dsq", Fraction(D_sq, (self.L * self.M) ** 2)), ("ws_sq", true["u_sq"]))))
+
+    def _remember(self, ratio: float, k: int, N: int, D_sq: int) -> None:
+        if self.tightest is None or ratio > self.tightest[0]:
+            self.tightest = (ratio, k, N, D_sq)
+
+    def finish(self) -> tuple[InvariantResult, SoftMarginSummary]:
+        """The verdict, and the summary for the report."""
+        true = self.bound.true(self.L, self.M)
+        scale = (self.L * self.M) ** 2
+        tightest = self.tightest
+        summary = SoftMarginSummary(
+            source=self.source, reference=self.reference, rho=true["rho"], R_sq=true["R_sq"], u_sq=true["u_sq"],
+            pass_D_sq=true["pass_D_sq"], short_samples=int(np.count_nonzero(self.bound.deficits_sq)),
+            n_mistakes=self.N, D_sq=Fraction(self.D_sq, scale), bound=self.bound.interval(self.D_sq),
+            tightest_at=None if tightest is None else tightest[1],
+            tightest_mistakes=0 if tightest is None else tightest[2],
+            tightest_bound=None if tightest is None else self.bound.interval(tightest[3]),
+        )
+        return self.result, summary
+
+
+def soft_margin_check(matrix: ExactMatrix, reference: Sequence[Fraction], *, L: int, source: str,
+                      counts: Any = None) -> SoftMarginCheck | str:
+    """The check for reference u (convention coordinates), or why it cannot be made.
+
+    ρ is chosen by `verify_perceptron.notes.soft_margin.choose_margin` for the
+    per-sample mistake counts `counts` when a finished run gives them, else
+    for one mistake on every sample.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> from verify_perceptron.data.samples import sample_matrix
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> data = example("xor")
+    >>> Z = sample_matrix(data, get_convention("classic"))
+    >>> check = soft_margin_check(Z, [Fraction(-1), Fraction(1), Fraction(1)], L=1,
+    ...                           source="user")
+    >>> check.bound.true(1, 1)["rho"], check.bound.true(1, 1)["pass_D_sq"]
+    (Fraction(1, 1), Fraction(6, 1))
+    >>> soft_margin_check(Z, [Fraction(0)] * 3, L=1, source="user")
+    'u = 0 has no direction'
+    """
+    W, M = scaled_separator(tuple(reference))
+    u_sq = sum(v * v for v in W)
+    if u_sq == 0:
+        return "u = 0 has no direction"
+    margins = matrix.products(W, norm_sq=u_sq)
+    weights = np.ones(len(margins), dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
+    chosen = choose_margin(margins.tolist(), weights.tolist(), R_sq=matrix.max_norm_sq, u_sq=u_sq)
+    if chosen is None:
+        return "u has no positive margin y·u·x~ on any sample"
+    rho = chosen[0]
+    bound = SoftMargin.from_margins(margins.tolist(), rho=rho, R_sq=matrix.max_norm_sq, u_sq=u_sq, scale=L * M)
+    return SoftMarginCheck(bound, reference=reference, source=source, L=L, M=M)
+
+
+def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, ...], str] | None:
+    """u for a run that did not converge: of the weights it visited, the one whose bound is smallest at its end.
+
+    The candidates are the run's last weights and up to `VISITED` of the
+    weights after its kept updates, evenly spaced; each is measured with ρ
+    chosen for the run's mistake counts (`choose_margin`). Returns
+    ``(u, source)``, or None when no candidate has a positive margin.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> from verify_perceptron.data.samples import sample_matrix
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> from verify_perceptron.run.reference import train
+    >>> data = example("xor")
+    >>> trace = train(data)  # cycles back to w = 0
+    >>> u, source = best_reference(sample_matrix(data, get_convention("classic")), trace)
+    >>> [str(v) for v in u], source
+    (['0', '0', '1'], 'the weights after update 2, the best of 3 the run visited')
+    """
+    kept = list(trace.updates)
+    step = max(1, -(-len(kept) // VISITED))
+    candidates = [(tuple(trace.final_weights), "the run's last weights")] + [
+        (tuple(u.weights), f"the weights after update {u.k}") for u in kept[::step]]
+    best: tuple[float, tuple[Fraction, ...], str] | None = None
+    counts = np.asarray(trace.mistakes_per_sample, dtype=np.int64).tolist()
+    seen = set()
+    for u, name in candidates:
+        W, _ = scaled_separator(u)
+        u_sq = sum(v * v for v in W)
+        if u_sq == 0 or tuple(W) in seen:
+            continue
+        seen.add(tuple(W))
+        chosen = choose_margin(matrix.products(W, norm_sq=u_sq).tolist(), counts, R_sq=matrix.max_norm_sq, u_sq=u_sq)
+        if chosen is not None and (best is None or chosen[1] < best[0]):
+            best = (chosen[1], u, name)
+    if best is None:
+        return None
+    tried = len(seen)
+    return best[1], best[2] + (f", the best of {tried} the run visited" if tried > 1 else "")

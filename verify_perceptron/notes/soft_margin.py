@@ -1,0 +1,181 @@
+"""The mistake bound that needs no separation (Freund and Schapire 1999, after Block and Novikoff): not in the notes.
+
+Take any reference vector u ≠ 0 (a candidate separator that may make
+mistakes) and any target margin ρ > 0, and call d_i = max(0, ρ − y_i·u·x~_i)
+sample i's shortfall from that margin. A perceptron that updates on
+y·w·x~ <= 0, from w = 0, by a constant step a·y·x~, has after N mistakes
+
+    w·u = a·Σ y·u·x~ >= a·Σ (ρ − d) >= a·(N·ρ − √N·D)      (Cauchy-Schwarz on Σ d)
+    ‖w‖² <= a²·N·R²                                          (the notes' upper bound)
+
+with D² = Σ_μ N_μ·d_μ², the shortfalls of the mistakes made (N_μ of them on
+sample μ). As w·u <= ‖w‖·‖u‖, N·ρ − √N·D <= √N·R·‖u‖, that is
+
+    N·ρ² <= (R·‖u‖ + D)².
+
+Freund and Schapire state it with D² summed over every presentation, which
+is larger (each mistake is a presentation and d >= 0); the form over the
+mistakes is the stronger one, and it is the one checked. With D = 0 (u
+separates with margin ρ) it is the notes' R²·‖u‖²/ρ². The proof, step by
+step, is in `verify_perceptron.proofs.soft_margin`.
+
+Everything here is in the checker's scaled integers: with samples
+z_i = y_i·L·x~_i and U = M·u, a sample's margin is m_i = z_i·U = L·M·y_i·u·x~_i,
+and ρ, d and D are kept multiplied by L·M, R² by L², ‖u‖² by M², so that each
+comparison is the same as in rationals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+import math
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import numpy as np
+
+__all__ = ["SoftMargin", "choose_margin", "CANDIDATES"]
+
+#: At most this many of the samples' margins are tried as ρ (evenly spaced in order).
+CANDIDATES = 256
+
+
+@dataclass(frozen=True)
+class SoftMargin:
+    """The bound N·ρ² <= (R·‖u‖ + D)² for one reference u and target margin ρ, in scaled integers.
+
+    Attributes
+    ----------
+    rho : int
+        L·M·ρ (> 0).
+    R_sq : int
+        L²·R², R² = max_i ‖x~_i‖².
+    u_sq : int
+        M²·‖u‖² (> 0).
+    deficits_sq : numpy.ndarray
+        Per sample, (L·M·d_i)², d_i = max(0, ρ − y_i·u·x~_i): int64 where it fits, else Python integers.
+    scale : int
+        L·M, the factor between these integers and the true values.
+
+    Examples
+    --------
+    >>> bound = SoftMargin.from_margins([3, -1], rho=2, R_sq=4, u_sq=1, scale=1)  # d = (0, 3)
+    >>> bound.deficits_sq.tolist()
+    [0, 9]
+    >>> bound.holds(4, 0), bound.holds(5, 0)  # D = 0: N <= R²·‖u‖²/ρ² = 1
+    (False, False)
+    >>> bound.holds(1, 0), bound.holds(6, 9)  # D = 3: N <= ((2 + 3)/2)² = 25/4
+    (True, True)
+    >>> bound.holds(7, 9)
+    False
+    """
+
+    rho: int
+    R_sq: int
+    u_sq: int
+    deficits_sq: Any
+    scale: int
+
+    @classmethod
+    def from_margins(cls, margins: Sequence[int] | Any, *, rho: int, R_sq: int, u_sq: int, scale: int) -> SoftMargin:
+        """The bound for target `rho`, from the samples' scaled margins m_i = z_i·U."""
+        if rho <= 0 or u_sq <= 0:
+            raise ValueError(f"the soft-margin bound needs rho > 0 and ‖u‖² > 0, got rho={rho}, u_sq={u_sq}")
+        values = [max(0, rho - int(m)) for m in margins]
+        squares = [d * d for d in values]
+        fits = not squares or max(squares) < 2**62
+        return cls(rho, R_sq, u_sq, np.array(squares, dtype=np.int64 if fits else object), scale)
+
+    def holds(self, n_mistakes: int, D_sq: int) -> bool:
+        """Exactly: is N·ρ² <= (R·‖u‖ + D)², for N = `n_mistakes` and D² = `D_sq` (scaled)?
+
+        With t = N·ρ² − R²‖u‖² − D², it holds iff t <= 2·R·‖u‖·D, that is iff
+        t <= 0 or t² <= 4·R²‖u‖²·D²: squares, no root.
+        """
+        B = self.R_sq * self.u_sq
+        t = n_mistakes * self.rho * self.rho - B - D_sq
+        return t <= 0 or t * t <= 4 * B * D_sq
+
+    def true(self, L: int, M: int) -> dict[str, Fraction]:
+        """ρ, R², ‖u‖² and Σ_i d_i² over one pass, in true units, for data scale `L` and u scale `M`.
+
+        Examples
+        --------
+        >>> SoftMargin.from_margins([3, -1], rho=2, R_sq=4, u_sq=1, scale=2).true(2, 1)
+        {'rho': Fraction(1, 1), 'R_sq': Fraction(1, 1), 'u_sq': Fraction(1, 1), 'pass_D_sq': Fraction(9, 4)}
+        """
+        return {"rho": Fraction(self.rho, L * M), "R_sq": Fraction(self.R_sq, L * L), "u_sq": Fraction(self.u_sq, M * M),
+                "pass_D_sq": Fraction(sum(int(v) for v in self.deficits_sq), (L * M) ** 2)}
+
+    def interval(self, D_sq: int, *, bits: int = 100) -> tuple[Fraction, Fraction]:
+        """Rationals ``(lo, hi)`` enclosing the irrational bound ((R·‖u‖ + D)/ρ)², with D² = `D_sq` (scaled).
+
+        Computed with mpmath's interval arithmetic at `bits` bits, so the
+        enclosure is rigorous; its ends are returned exactly (they are binary
+        fractions), and `holds` decides on the same side of each end as they do.
+
+        Examples
+        --------
+        >>> lo, hi = SoftMargin.from_margins([3, -1], rho=2, R_sq=4, u_sq=1, scale=1).interval(2)
+        >>> lo < hi, float(hi - lo) < 1e-25, round(float(lo), 6)  # (2 + √2)²/4
+        (True, True, 2.914214)
+        """
+        iv = mpmath.iv
+        saved = iv.prec
+        iv.prec = bits
+        try:
+            value = ((iv.sqrt(iv.mpf(self.R_sq * self.u_sq)) + iv.sqrt(iv.mpf(D_sq))) / iv.mpf(self.rho)) ** 2
+            low, high = value._mpi_
+        finally:
+            iv.prec = saved
+        return _exact(low), _exact(high)
+
+
+def _exact(value: Any) -> Fraction:
+    """An mpmath raw binary float (sign, mantissa, exponent, bits) as the rational it is."""
+    sign, mantissa, exponent, _ = value
+    number = Fraction(int(mantissa)) * (Fraction(2) ** int(exponent))
+    return -number if sign else number
+
+
+def choose_margin(margins: Any, counts: Any, *, R_sq: int, u_sq: int) -> tuple[int, float] | None:
+    """The target ρ, among the samples' positive scaled margins, that makes the bound smallest, and that bound.
+
+    For counts N_μ (the mistakes on each sample, or 1 each when they are not
+    known yet), the bound at the end of the run is ((R‖u‖ + D(ρ))/ρ)² with
+    D(ρ)² = Σ_{m_μ < ρ} N_μ·(ρ − m_μ)² (exact); it is compared at each
+    candidate (at most `CANDIDATES` of them) in floating point. The choice only picks which true theorem is checked, so
+    no float decides anything checked. None when no margin is positive. The
+    bound is returned as a float (it is the same in scaled and true units).
+
+    Examples
+    --------
+    >>> rho, value = choose_margin([4, 1, -2], [1, 1, 1], R_sq=25, u_sq=1)  # ρ = 1: (5 + 3)²/1 = 64
+    >>> rho, round(value, 4)  # ρ = 4: d = (0, 3, 6), (5 + √45)²/16
+    (4, 8.5676)
+    >>> choose_margin([0, -1], [1, 1], R_sq=1, u_sq=1) is None
+    True
+    """
+    pairs = sorted((int(m), int(c)) for m, c in zip(margins, counts))
+    candidates = sorted({m for m, _ in pairs if m > 0})
+    if not candidates:
+        return None
+    if len(candidates) > CANDIDATES:  # evenly spaced in order, the smallest (D = 0 if u separates) kept
+        candidates = [candidates[i * (len(candidates) - 1) // (CANDIDATES - 1)] for i in range(CANDIDATES)]
+    best, best_value, below = None, math.inf, 0
+    c0 = c1 = c2 = 0  # Σ N_μ, Σ N_μ·m_μ, Σ N_μ·m_μ² over the samples with m_μ < ρ
+    B = R_sq * u_sq
+    for rho in candidates:
+        while below < len(pairs) and pairs[below][0] < rho:
+            m, c = pairs[below]
+            c0, c1, c2, below = c0 + c, c1 + c * m, c2 + c * m * m, below + 1
+        D_sq = c0 * rho * rho - 2 * c1 * rho + c2  # exact: Σ N_μ·(ρ − m_μ)²
+        try:
+            value = (math.sqrt(B / (rho * rho)) + math.sqrt(D_sq / (rho * rho))) ** 2  # int / int: rounded once
+        except OverflowError:
+            value = math.inf
+        if best is None or value < best_value:
+            best, best_value = rho, value
+    return None if best is None else (best, float(best_value))

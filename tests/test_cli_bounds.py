@@ -112,3 +112,12 @@ def test_verify_compare_adds_the_comparison_section(capsys):
 def test_bounds_separator_with_the_wrong_length_is_bad_input(capsys):
     assert cli.main(["bounds", "--example", "and", "--separator=1,2"]) == 2
     assert "needs 3" in capsys.readouterr().err
+
+
+def test_verify_compare_with_a_separator_does_not_call_it_the_final_weights(capsys) -> None:
+    from verify_perceptron.cli import main
+
+    code = main(["verify", "--example", "and", "--separator=-3,2,2", "--compare", "--format", "json"])
+    record = json.loads(capsys.readouterr().out)["comparison"]
+    names = [s["name"] for s in record["separators"]]
+    assert code == 0 and "user" in names and "final" not in names

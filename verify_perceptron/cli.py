@@ -345,7 +345,7 @@ def _verify(args: argparse.Namespace) -> int:
         comparison = compare_bounds(
             data,
             user=None if separator is None else _canonical(convention, separator),
-            final=_canonical(convention, check.separator) if trace.converged and check.separator is not None else None,
+            final=_canonical(convention, check.separator) if check.separator_source == "final" else None,
             time_limit=args.time_limit, max_epochs=args.max_epochs,
         )
     report = build_report(data, trace, check, separability=separability, comparison=comparison)

@@ -184,7 +184,7 @@ def run_verification(
         comparison = compare_bounds(
             data,
             user=None if separator is None or check.separator is None else _canonical(conv, check.separator),
-            final=_canonical(conv, check.separator) if trace.converged and check.separator is not None else None,
+            final=_canonical(conv, check.separator) if check.separator_source == "final" else None,
             time_limit=time_limit, max_epochs=max_epochs,
         )
     return Verification(data, trace, check, separability, comparison, max_updates=max_updates)

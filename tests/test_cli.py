@@ -104,20 +104,43 @@ def test_xor_text_report_says_not_separable(capsys) -> None:
     assert out.rstrip().endswith("(exit code 0)")
 
 
-def test_separable_data_stopped_after_one_epoch_is_inconclusive_exit_three(tmp_path: Path, capsys) -> None:
+def test_separable_data_stopped_after_one_epoch_are_verified_against_the_certified_separator(
+        tmp_path: Path, capsys) -> None:
     path = write(tmp_path, "and.csv", AND_CSV)
     code, report = run_json(["verify", path, "--max-epochs", "1"], capsys)
-    assert code == 3
-    assert report["verdict"] == "inconclusive"
-    assert report["stop"] == "max-epochs"
-    assert report["n_epochs"] == 1
-    assert report["separator"] is None
+    assert (code, report["verdict"], report["stop"], report["n_epochs"]) == (0, "stopped-separable", "max-epochs", 1)
+    assert report["separator"]["source"] == "certified" and report["separator"]["weights"] == ["-3", "2", "2"]
+    assert all(i["holds"] is True for i in report["invariants"]), report["invariants"]
+    assert "--max-epochs 52" in report["advice"]  # note 000's bound at the max-margin separator is 51
+    code, report = run_json(["verify", path, "--max-epochs", "1", "--require-convergence"], capsys)
+    assert (code, report["verdict"], report["exit_code"]) == (3, "stopped-separable", 3)
     # the same data, given time, converge: it was the limit, not the data
     code, report = run_json(["verify", path], capsys)
     assert (code, report["verdict"], report["n_epochs"]) == (0, "verified", 9)
 
 
-def test_inconclusive_text_report_says_so_with_exit_code(tmp_path: Path, capsys) -> None:
+@pytest.mark.parametrize("name", ["wine", "breast_cancer"])
+def test_real_separable_data_stopped_at_the_limit_exit_zero_or_three_on_request(
+        name: str, tmp_path: Path, capsys) -> None:
+    datasets = pytest.importorskip("sklearn.datasets")
+    X, y = getattr(datasets, f"load_{name}")(return_X_y=True)
+    keep = y < 2  # wine: classes 0 and 1; breast cancer: both
+    rows = [",".join(f"{v:g}" for v in x) + f",{t}" for x, t in zip(X[keep], y[keep])]
+    path = write(tmp_path, f"{name}.csv", "\n".join(rows) + "\n")
+    code, report = run_json(["verify", path, "--max-epochs", "5"], capsys)
+    assert (code, report["verdict"], report["separator"]["source"]) == (0, "stopped-separable", "certified")
+    assert report["separable"] is True and all(i["holds"] is True for i in report["invariants"])
+    code, _ = run_json(["verify", path, "--max-epochs", "5", "--require-convergence"], capsys)
+    assert code == 3
+
+
+def test_inconclusive_text_report_says_so_with_exit_code(tmp_path: Path, capsys,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # Separability left undecided (as past a time limit on large data): the run's stop settles nothing.
+    from verify_perceptron.certify.separability import Separability
+
+    undecided = Separability(None, False, None, None, "test", "undecided in this test")
+    monkeypatch.setattr("verify_perceptron.cli.separability_of_run", lambda *args: undecided)
     path = write(tmp_path, "and.csv", AND_CSV)
     code, out, _ = run(["verify", path, "--max-epochs", "1"], capsys)
     assert code == 3

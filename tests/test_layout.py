@@ -30,7 +30,7 @@ ALLOWED = {
     "harness": {"data", "notes", "run", "check", "certify", "errors"},
     "__init__": {"data", "notes", "run", "check", "certify", "pipeline", "report", "api", "errors"},
     "api": {"data", "notes", "run", "check", "certify", "pipeline", "report", "errors"},
-    "cli": {"data", "notes", "run", "check", "certify", "pipeline", "report", "proofs", "harness", "errors",
+    "cli": {"data", "notes", "run", "check", "certify", "pipeline", "report", "api", "proofs", "harness", "errors",
             "__init__"},
     "gallery": {"data", "errors", "report", "cli"},
     "__main__": {"cli"},

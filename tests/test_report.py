@@ -53,7 +53,7 @@ def report(request):
 
 
 def test_exit_codes_are_as_documented():
-    assert EXIT_CODES == {"verified": 0, "not-separable": 0, "violated": 1, "inconclusive": 3}
+    assert EXIT_CODES == {"verified": 0, "stopped-separable": 0, "not-separable": 0, "violated": 1, "inconclusive": 3}
 
 
 def test_converged_genuine_run_is_verified_with_exit_0():

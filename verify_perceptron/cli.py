@@ -40,6 +40,7 @@ from .data.rationals import as_rational, parse_rational
 from .check.recorder import TraceRecorder
 from .report.record import build_report, comparison_report, render_json
 from .report.text import comparison_lines, orders_lines, render_text
+from .api.verification import against_certified
 from .certify.separability import separability_of_run
 
 __all__ = ["main", "build_parser"]
@@ -111,6 +112,8 @@ def _verify_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
                      help="w* in the convention's coordinates, e.g. --separator=-4,3,2 (default: the final weights)")
     run.add_argument("--compare", action="store_true",
                      help="add the five notes' bounds at the certified max-margin separator, with each convention's run")
+    run.add_argument("--require-convergence", action="store_true",
+                     help="exit 3, not 0, when separable data stopped at a limit before converging")
     out = verify.add_argument_group("output")
     out.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text",
                      help="text tables, JSON, Markdown, or one self-contained HTML file with plots (default text)")
@@ -305,6 +308,7 @@ def _load(args: argparse.Namespace) -> Dataset:
 
 
 def _verify(args: argparse.Namespace) -> int:
+    started = time.monotonic()
     data = _load(args)
     # (an explicit --convention '' is a name like any other: get_convention refuses it)
     convention = get_convention(args.convention if args.convention is not None
@@ -340,6 +344,10 @@ def _verify(args: argparse.Namespace) -> int:
         if sink is not None:
             sink.close()
     separability = separability_of_run(data, convention, trace, check, args.time_limit)
+    trace, check = against_certified(
+        data, convention, trace, check, separability, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs,
+        time_left=lambda: None if args.time_limit is None else args.time_limit - (time.monotonic() - started),
+        engine=args.engine)
     comparison = None
     if args.compare:
         comparison = compare_bounds(
@@ -348,7 +356,8 @@ def _verify(args: argparse.Namespace) -> int:
             final=_canonical(convention, check.separator) if check.separator_source == "final" else None,
             time_limit=args.time_limit, max_epochs=args.max_epochs,
         )
-    report = build_report(data, trace, check, separability=separability, comparison=comparison)
+    report = build_report(data, trace, check, separability=separability, comparison=comparison,
+                          require_convergence=args.require_convergence)
     if args.format == "json":
         text = render_json(report)
     elif args.format in ("markdown", "html"):

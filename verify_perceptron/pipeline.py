@@ -123,6 +123,8 @@ def verify_run(
     progress: Callable[[int, int, str], None] | None = None,
     recorder: Any = None,
     keep_updates: int | None = None,
+    separator_source: str = "user",
+    separator_note: str | None = None,
 ) -> tuple[Trace, CheckResult]:
     """Run a note's perceptron with the checker attached; the `verify` command's work.
 
@@ -143,6 +145,9 @@ def verify_run(
         Called as ``progress(epoch, n_updates, status)`` after each pass.
     recorder : observer, optional
         Also told of every update of the run, once (to write a trace file).
+    separator_source, separator_note : str, optional
+        Where `separator` came from (``"user"``, or ``"certified"`` for a certified
+        max-margin separator), for the report.
 
     Examples
     --------
@@ -165,7 +170,7 @@ def verify_run(
     job = _Job(data, conv, rate, mode, max_epochs, time_limit, progress, keep_updates,
                sample_matrix(data, conv))  # the samples built once, shared by the engine and the checker
     if separator is not None:
-        return job.checked(separator, "user", None, recorder, time_limit)
+        return job.checked(separator, separator_source, separator_note, recorder, time_limit)
     return job.with_final_weights(recorder)
 
 

@@ -50,13 +50,13 @@ from ._activeset import (
     rationalize,
     solve,
 )
-from ..notes.conventions import dot
+from ..notes.conventions import Convention, dot
 from ..data.dataset import Dataset
 from ..errors import InvalidArgument
 from ..data.rationals import as_rational
 from .separability import Separability, certify, normalize_separator, separator_defect
 
-__all__ = ["KINDS", "MaxMargin", "max_margin", "max_margin_free_bias", "optimality_defect"]
+__all__ = ["KINDS", "MaxMargin", "certified_separator", "max_margin", "max_margin_free_bias", "optimality_defect"]
 
 Vector = tuple[Fraction, ...]
 
@@ -376,3 +376,33 @@ def max_margin_free_bias(
             lam[j] += c / 2
         return _not_separable(data, "free-bias", lam)
     return _fallback(data, "free-bias", solution, extra, f"not certified: stopped at the {out.status}")
+
+
+def certified_separator(data: Dataset, convention: Convention, separability: Separability, *,
+                        time_limit: float | None = None) -> tuple[tuple[Fraction, ...], str] | None:
+    """The separator a run that stopped at a limit is checked against: the max-margin one, in `convention`'s coordinates.
+
+    Returns ``(w*, note)`` for data certified separable (the augmented
+    max-margin separator when it is certified within `time_limit`, else the
+    separability certificate's own separator), or None when separability is
+    not certified.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> from .separability import decide_separability
+    >>> data = example("and")
+    >>> w, note = certified_separator(data, get_convention("classic"), decide_separability(data))
+    >>> [str(v) for v in w], note
+    (['-3', '2', '2'], 'the certified augmented max-margin separator')
+    """
+    if separability.separable is not True or not separability.certified or separability.separator is None:
+        return None
+    best = max_margin(data, time_limit=time_limit, candidates=[separability.separator])
+    if best.certified and best.weights is not None:
+        b, *v = best.weights
+        return tuple(convention.from_canonical(b, v)), "the certified augmented max-margin separator"
+    b, *v = separability.separator
+    return tuple(convention.from_canonical(b, v)), f"the separability certificate's separator ({separability.method})"
+

@@ -40,6 +40,8 @@ _VERDICTS = {
     "verified": "VERIFIED: every invariant held at every update",
     "violated": "VIOLATED: a claim of the proof failed (see the invariants)",
     "not-separable": "NOT SEPARABLE (certified): no separator exists; every invariant checked held",
+    "stopped-separable": "VERIFIED AS FAR AS IT RAN: separable (a certified separator), stopped at a limit; every "
+                         "invariant held at every update against that separator",
     "inconclusive": "INCONCLUSIVE: no convergence within the limits, and no proof that none is possible",
 }
 
@@ -373,6 +375,8 @@ def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iter
     if command:
         doc.blocks.append(Paragraph((_t("Reproduce with: "), _c(command))))
     doc.blocks.append(Paragraph((_b(doc.verdict),), css=f"verdict {r['verdict']}"))
+    if r.get("advice"):
+        doc.blocks.append(Paragraph((_t(f"Advice: {r['advice']}."),)))
     doc.blocks.append(Heading(2, "Summary", "summary"))
     doc.blocks.append(_summary(r))
     captions = figure_captions(r)

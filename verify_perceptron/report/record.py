@@ -31,7 +31,7 @@ __all__ = ["SCHEMA_VERSION", "EXIT_CODES", "build_report", "render_json", "compa
 SCHEMA_VERSION = 1
 
 #: verdict -> process exit code
-EXIT_CODES = {"verified": 0, "not-separable": 0, "violated": 1, "inconclusive": 3}
+EXIT_CODES = {"verified": 0, "stopped-separable": 0, "not-separable": 0, "violated": 1, "inconclusive": 3}
 
 
 def _q(value: Fraction | int | None) -> str | None:
@@ -92,10 +92,26 @@ def _verdict(trace: Trace, check: CheckResult, bounds: list[dict[str, Any]], *, 
         return "violated"
     if trace.converged and check.complete:
         return "verified"
+    if trace.stop in ("max-epochs", "time-limit") and check.complete and check.geometry is not None \
+            and check.geometry.separates:
+        return "stopped-separable"  # every claim held against a separator: verified as far as the run went
     if certified_cycle or (
             separability is not None and separability.separable is False and separability.certified):
         return "not-separable"
     return "inconclusive"
+
+
+def _advice(trace: Trace, verdict: str, bounds: list[dict[str, Any]]) -> str | None:
+    """What would settle a run that stopped at a limit: the bound says how far convergence can be."""
+    if verdict not in ("stopped-separable", "inconclusive"):
+        return None
+    limit = "--time-limit" if trace.stop == "time-limit" else "--max-epochs"
+    own = next((b for b in bounds if b["own"]), None)
+    if verdict == "inconclusive" or own is None or trace.mode != "online":
+        return f"raise {limit}: the run stopped before it converged and separability was not settled"
+    return (f"note {own['note'][:3]}'s bound allows at most {own['value_floor']} mistakes, so the run converges within "
+            f"{own['value_floor'] + 1} epochs: --max-epochs {own['value_floor'] + 1}"
+            + (" and a --time-limit long enough for them" if limit == "--time-limit" else ""))
 
 
 def _dataset(data: Dataset) -> dict[str, Any]:
@@ -144,8 +160,12 @@ def build_report(
     *,
     separability: Separability | None = None,
     comparison: BoundComparison | None = None,
+    require_convergence: bool = False,
 ) -> dict[str, Any]:
     """The report as a JSON-ready dictionary (schema version `SCHEMA_VERSION`).
+
+    With `require_convergence`, a run verified only as far as it went (the
+    verdict ``stopped-separable``) exits 3 rather than 0.
 
     Examples
     --------
@@ -168,7 +188,8 @@ def build_report(
     return {
         "schema_version": SCHEMA_VERSION,
         "verdict": verdict,
-        "exit_code": EXIT_CODES[verdict],
+        "exit_code": 3 if require_convergence and verdict == "stopped-separable" else EXIT_CODES[verdict],
+        "advice": _advice(trace, verdict, bounds),
         "convention": conv.name,
         "note": conv.note,
         "convention_summary": conv.summary,

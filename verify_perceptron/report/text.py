@@ -257,7 +257,10 @@ def _verdict_line(r: dict[str, Any]) -> str:
         "violated": "VIOLATED: " + ", ".join(i["name"] for i in r["invariants"] if i["holds"] is False
                                             ) + ("" if not any(b["holds"] is False for b in r["bounds"]) else " (and a mistake bound)"),
         "not-separable": "NOT SEPARABLE (certified); every invariant checked held",
-        "inconclusive": "INCONCLUSIVE: no convergence and no proof that none is possible; raise --max-epochs",
+        "stopped-separable": f"VERIFIED AS FAR AS IT RAN: separable (w* = the {(r['separator'] or {}).get('source')} "
+                             f"separator); the run stopped at the {'time' if r['stop'] == 'time-limit' else 'epoch'} "
+                             f"limit after {count(r['n_updates'], 'update')}, and every invariant held at every one",
+        "inconclusive": "INCONCLUSIVE: no convergence and no proof that none is possible",
     }
     return f"verdict: {verdicts[r['verdict']]} (exit code {r['exit_code']})"
 
@@ -278,5 +281,5 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60) -> str:
     if r["comparison"]:
         out += [""] + comparison_lines(r["comparison"])
     out += _cycle_lines(r)
-    out += ["", _verdict_line(r)]
+    out += [""] + ([f"advice: {r['advice']}"] if r.get("advice") else []) + [_verdict_line(r)]
     return "\n".join(out) + "\n"

@@ -132,6 +132,13 @@ def test_real_separable_data_stopped_at_the_limit_exit_zero_or_three_on_request(
     assert report["separable"] is True and all(i["holds"] is True for i in report["invariants"])
     code, _ = run_json(["verify", path, "--max-epochs", "5", "--require-convergence"], capsys)
     assert code == 3
+    # Numbers for people: no line of the text report or of bounds is longer than 200 characters ...
+    for argv in (["verify", path, "--max-epochs", "5"], ["bounds", path, "--max-epochs", "5"]):
+        code, out, _ = run(argv, capsys)
+        assert code == 0 and max(map(len, out.splitlines())) <= 200, max(out.splitlines(), key=len)[:120]
+    # ... while --exact keeps every value whole, as the JSON has them.
+    code, exact, _ = run(["verify", path, "--max-epochs", "5", "--exact"], capsys)
+    assert code == 0 and "≈" not in exact and ", ".join(report["separator"]["weights"]) in exact
 
 
 def test_inconclusive_text_report_says_so_with_exit_code(tmp_path: Path, capsys,

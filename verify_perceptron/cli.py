@@ -121,6 +121,9 @@ def _verify_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
                      help="write the report to FILE (atomically: a temporary file, then renamed; never over the input)")
     out.add_argument("--max-updates-shown", type=_positive_int, default=60, metavar="N",
                      help="list at most N updates in the text report (all are checked)")
+    out.add_argument("--exact", action="store_true",
+                     help="show every number whole in text, Markdown and HTML (default: long ones as ≈ decimals; "
+                     "JSON is always exact)")
     out.add_argument("--trace", metavar="FILE", default=None,
                      help="write every update to FILE as JSON Lines while the run goes (the report keeps the first ones)")
 
@@ -142,6 +145,7 @@ def _bounds_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
     opts.add_argument("--orders", type=_positive_int, default=None, metavar="K",
                       help="also run K seeded random presentation orders (and every order when there are <= 8 samples)")
     opts.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the orders (default 0)")
+    opts.add_argument("--exact", action="store_true", help="show every number whole (default: long ones as ≈ decimals)")
     opts.add_argument("--max-epochs", type=_positive_int, default=1000, metavar="N", help="passes allowed to each run")
     opts.add_argument("--time-limit", type=_positive_seconds, default=60.0, metavar="SECONDS",
                       help="time for the exact solves and the runs (default 60)")
@@ -364,9 +368,9 @@ def _verify(args: argparse.Namespace) -> int:
         from .report import documents  # plotting loads only for these formats
 
         render = documents.render_html if args.format == "html" else documents.render_markdown
-        text = render(report, data=data, max_updates=args.max_updates_shown)
+        text = render(report, data=data, max_updates=args.max_updates_shown, exact=args.exact)
     else:
-        text = render_text(report, max_updates=args.max_updates_shown)
+        text = render_text(report, max_updates=args.max_updates_shown, exact=args.exact)
     if args.output is not None:
         from .report.files import write_atomically
 
@@ -405,7 +409,7 @@ def _bounds(args: argparse.Namespace) -> int:
         _write(sys.stdout, render_json(record), json=True)
     else:
         lines = [f"data        {data.source}: {data.n_samples} samples, {data.n_features} features", ""]
-        lines += comparison_lines(record)
+        lines += comparison_lines(record, exact=args.exact)
         if record["orders"] is not None:
             lines += [""] + orders_lines(record["orders"])
         _write(sys.stdout, "\n".join(lines) + "\n")

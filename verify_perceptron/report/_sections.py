@@ -16,6 +16,7 @@ from typing import Any
 from ..data.dataset import Dataset
 from ._document import Block, Bullets, Document, Figure, Heading, Paragraph, Span, Table
 from .plots.series import FIGURE_NAMES, available_figures, epoch_ends, hull_meeting, invariant_series, report_certificate
+from ._readable import readable
 from ._soft_margin import soft_margin_sentences
 from ._words import bracket, count
 
@@ -284,8 +285,10 @@ def _shown(n: int, limit: int) -> list[int | None]:
     return list(range(limit - tail)) + [None] + list(range(n - tail, n))
 
 
-def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int) -> list[Block]:
+def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int, shown: Mapping[str, Any]) -> list[Block]:
+    """The updates table: values from `shown` (shortened, or `r` itself), the invariants' sides from `r`'s series."""
     updates = r["updates"]
+    number = (lambda value: value) if shown is r else (lambda value: readable(str(value)))
     if not updates:
         return []
     s = invariant_series(r, data)
@@ -301,15 +304,15 @@ def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int) -> li
         if j is None:
             rows.append(("…", "", "", "", f"({len(updates) - max_updates} more)", *[""] * (len(header) - 5)))
             continue
-        u, i = updates[j], j + 1  # series index 0 is w_0 = 0
+        u, i = shown["updates"][j], j + 1  # series index 0 is w_0 = 0
         row = [str(u["k"]), str(u["epoch"]), ", ".join(map(str, u["samples"])), ", ".join(u["scores"]),
                bracket(u["weights"]), str(s.n_mistakes[i])]
         if with_separator:
             assert s.w_ws is not None and s.lower is not None
-            row += [str(s.w_ws[i]), str(s.lower[i])]
-        row.append(str(s.w_sq[i]))
+            row += [number(s.w_ws[i]), number(s.lower[i])]
+        row.append(number(s.w_sq[i]))
         if s.upper is not None:
-            row.append(str(s.upper[i]))
+            row.append(number(s.upper[i]))
         rows.append(tuple(row))
     note = ""
     if r["updates_truncated"]:
@@ -318,7 +321,9 @@ def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int) -> li
     return [
         Heading(2, "Every update, and the invariants' two sides", "updates"),
         Paragraph((_t("Samples are numbered from 0; the score is w_(k-1)·x~ of the sample that caused the update; "
-                      f"w_k is in the convention's coordinates {bracket(r['coordinates'])}. All values exact." + note),)),
+                      f"w_k is in the convention's coordinates {bracket(shown['coordinates'])}. "
+                      + ("All values exact." if shown is r else "Long values are shown as ≈ decimals; the JSON and "
+                         "--exact have them exact.") + note),)),
         Table("updates", tuple(header), tuple(rows), right=frozenset(range(len(header))) - {4},
               code=frozenset(range(3, len(header))) - {5}, folded=len(rows) > 25,
               summary=f"{count(len(updates), 'update')} (click to show)"),
@@ -362,7 +367,8 @@ def _soft_margin(r: Mapping[str, Any]) -> list[Block]:
 
 
 def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iterable[str], *,
-             title: str | None, description: str | None, command: str | None, max_updates: int) -> Document:
+             title: str | None, description: str | None, command: str | None, max_updates: int,
+             exact: bool = False) -> Document:
     """The whole document: verdict and summary, the figures named (in `FIGURE_NAMES` order), then the tables."""
     r = report
     if data is not None:
@@ -377,8 +383,9 @@ def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iter
     doc.blocks.append(Paragraph((_b(doc.verdict),), css=f"verdict {r['verdict']}"))
     if r.get("advice"):
         doc.blocks.append(Paragraph((_t(f"Advice: {r['advice']}."),)))
+    shown = r if exact else readable(dict(r))  # long numbers shortened for reading; figures use `r`, exact
     doc.blocks.append(Heading(2, "Summary", "summary"))
-    doc.blocks.append(_summary(r))
+    doc.blocks.append(_summary(shown))
     captions = figure_captions(r)
     names = [n for n in FIGURE_NAMES if n in set(figure_names)]
     for name in names:
@@ -388,10 +395,10 @@ def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iter
             doc.blocks += _epochs(r, 3)
     if "boundaries" not in names:
         doc.blocks += _epochs(r, 2)
-    doc.blocks += _invariants(r)
-    doc.blocks += _bounds(r)
-    doc.blocks += _soft_margin(r)
-    doc.blocks += _comparison(r)
+    doc.blocks += _invariants(shown)
+    doc.blocks += _bounds(shown)
+    doc.blocks += _soft_margin(shown)
+    doc.blocks += _comparison(shown)
     doc.blocks += _certificate(r, data)
-    doc.blocks += _updates(r, data, max_updates)
+    doc.blocks += _updates(r, data, max_updates, shown)
     return doc

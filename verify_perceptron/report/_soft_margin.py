@@ -10,7 +10,7 @@ from typing import Any
 from ..check.soft_margin import SoftMarginSummary
 from ._words import bracket, count
 
-__all__ = ["soft_margin_record", "soft_margin_sentences", "decimal_down", "decimal_up", "readable"]
+__all__ = ["soft_margin_record", "soft_margin_sentences", "decimal_down", "decimal_up"]
 
 
 def decimal_down(x: Fraction, digits: int = 10) -> str:
@@ -36,19 +36,6 @@ def _rounded(x: Fraction, digits: int, *, up: bool) -> str:
     return str(value.normalize(context)) if value else "0"
 
 
-def readable(value: str, limit: int = 24) -> str:
-    """An exact value as written when short, else ``≈`` its 6-digit decimal (the JSON keeps it exact).
-
-    Examples
-    --------
-    >>> readable("3/4"), readable("12345678901234567890123/7")
-    ('3/4', '≈ 1.76367e+21')
-    """
-    if len(value) <= limit:
-        return value
-    return f"≈ {float(Fraction(value)):.6g}"
-
-
 def soft_margin_record(summary: SoftMarginSummary | None) -> dict[str, Any] | None:
     """The JSON record: exact constants, and each irrational bound as an enclosure [lower, upper]."""
     if summary is None:
@@ -70,15 +57,14 @@ def soft_margin_record(summary: SoftMarginSummary | None) -> dict[str, Any] | No
 
 
 def soft_margin_sentences(r: Mapping[str, Any], n_samples: int) -> list[str]:
-    """Three sentences on the soft-margin bound for a report record ``r``; none when it was not computed."""
+    """Four sentences on the soft-margin bound for a report record ``r``; none when it was not computed."""
     s = r.get("soft_margin")
     if not s:
         return []
-    out = [f"u = {bracket([readable(v) for v in s['u']])} ({s['reference']}), ρ = {readable(s['rho'])}, "
-           f"‖u‖² = {readable(s['u_sq'])}, R² = {readable(s['R_sq'])}; "
-           f"{s['short_samples']} of {n_samples} samples fall short of ρ (d_i = max(0, ρ − y_i·u·x~_i) > 0), "
-           f"Σ d_i² over one pass = {readable(s['pass_D_sq'])}",
-           f"after {count(s['n_mistakes'], 'mistake')}, D² = Σ_μ N_μ·d_μ² = {readable(s['D_sq'])} and the bound "
+    out = [f"u = {bracket(s['u'])} ({s['reference']})",
+           f"ρ = {s['rho']}, ‖u‖² = {s['u_sq']}, R² = {s['R_sq']}; {s['short_samples']} of {n_samples} samples "
+           f"fall short of ρ (d_i = max(0, ρ − y_i·u·x~_i) > 0), Σ d_i² over one pass = {s['pass_D_sq']}",
+           f"after {count(s['n_mistakes'], 'mistake')}, D² = Σ_μ N_μ·d_μ² = {s['D_sq']} and the bound "
            f"((R·‖u‖ + D)/ρ)² lies in [{s['bound']['lower']}, {s['bound']['upper']}] (a rigorous enclosure; "
            "it is irrational)"]
     t = s["tightest"]

@@ -62,6 +62,7 @@ def render_markdown(
     description: str | None = None,
     command: str | None = None,
     max_updates: int = 60,
+    exact: bool = False,
 ) -> str:
     """The report as GitHub-flavoured Markdown.
 
@@ -80,13 +81,15 @@ def render_markdown(
         The command line that made the report, shown as "Reproduce with: ...".
     max_updates : int
         At most this many updates are listed (the first and the last ones); all were checked.
+    exact : bool
+        Every number whole; by default long ones are shown as short decimals (the JSON keeps them exact).
     """
     if max_updates < 1:
         raise InvalidArgument(f"max_updates={max_updates} must be >= 1")
     links = dict(figures or {})
     _check_figures(links)
     doc = document(report, data, links, title=title, description=description,
-                   command=command, max_updates=max_updates)
+                   command=command, max_updates=max_updates, exact=exact)
     return to_markdown(doc, links)
 
 
@@ -99,6 +102,7 @@ def render_html(
     description: str | None = None,
     command: str | None = None,
     max_updates: int = 60,
+    exact: bool = False,
 ) -> str:
     """The report as one self-contained HTML page: figures inside as SVG images, no script, no network.
 
@@ -112,7 +116,7 @@ def render_html(
         ``{figure name: SVG text}`` to embed. By default every figure that applies
         is drawn (`verify_perceptron.report.plots.report_figures`), which needs matplotlib and
         raises `verify_perceptron.report.plots.PlottingUnavailable` without it; ``{}`` for none.
-    title, description, command, max_updates
+    title, description, command, max_updates, exact
         As for `render_markdown`.
     """
     if max_updates < 1:
@@ -123,5 +127,5 @@ def render_html(
         figures = report_figures(report, data)
     _check_figures(figures)
     doc = document(report, data, figures, title=title, description=description,
-                   command=command, max_updates=max_updates)
+                   command=command, max_updates=max_updates, exact=exact)
     return to_html(doc, figures)

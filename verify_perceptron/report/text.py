@@ -15,9 +15,11 @@ verdict: VERIFIED: every invariant held at every update (exit code 0)
 
 from __future__ import annotations
 
+import textwrap
 from fractions import Fraction
 from typing import Any
-from ._soft_margin import decimal_down, decimal_up, readable, soft_margin_sentences
+from ._readable import readable
+from ._soft_margin import decimal_down, decimal_up, soft_margin_sentences
 from ._words import bracket, count
 
 __all__ = ["render_text", "comparison_lines", "orders_lines"]
@@ -37,8 +39,9 @@ def _mark(holds: bool | None) -> str:
     return {True: "ok", False: "FAIL", None: "--"}[holds]
 
 
-def comparison_lines(c: dict[str, Any]) -> list[str]:
-    """Text tables of a comparison record: one row per note, one column per separator."""
+def comparison_lines(c: dict[str, Any], *, exact: bool = False) -> list[str]:
+    """Text tables of a comparison record: one row per note, one column per separator (shortened unless `exact`)."""
+    c = c if exact else readable(c)
     out: list[str] = []
     mm = c["max_margin"]
     if c["separable"] is False:
@@ -48,8 +51,8 @@ def comparison_lines(c: dict[str, Any]) -> list[str]:
         out.append("separability undecided: " + "; ".join(c["findings"]))
         return out
     state = "certified optimal" if mm["certified"] else f"NOT certified optimal ({mm['problem']})"
-    out.append(f"max-margin separator (b, v) = {bracket(mm['weights'])}, ‖w‖² = {mm['norm_sq']}, {state}; "
-               f"support vectors {mm['support']}, multipliers {bracket(mm['multipliers'])}")
+    out.append(f"max-margin separator (b, v) = {bracket(mm['weights'])}, ‖w‖² = {mm['norm_sq']}, {state}")
+    out.append(f"  support vectors {bracket(mm['support'])}, multipliers {bracket(mm['multipliers'])}")
     separators = [s["name"] for s in c["separators"] if s.get("skipped") is None]
     for s in c["separators"]:
         if s.get("skipped"):
@@ -67,8 +70,8 @@ def comparison_lines(c: dict[str, Any]) -> list[str]:
         stop = "" if run["stop"] == "converged" else f" ({run['stop']})"
         rows.append([note, conv, f"{run['n_updates']}{stop}", *cells])
     out += _table(rows, align="<<>" + ">" * len(separators))
-    for finding in c["findings"]:
-        out.append(f"  - {finding}")
+    for finding in c["findings"]:  # prose: wrapped to stay readable on a terminal
+        out += textwrap.wrap(finding, 150, initial_indent="  - ", subsequent_indent="    ")
     return out + _batch_lines(c, separators)
 
 
@@ -84,7 +87,7 @@ def _soft_margin_rows(c: dict[str, Any]) -> list[str]:
         stop = "" if e["stop"] == "converged" else f" ({e['stop']})"
         bound = "no u with a positive margin" if e["bound"] is None else \
             f"[{decimal_down(Fraction(e['bound']['lower']))}, {decimal_up(Fraction(e['bound']['upper']))}]"
-        rows.append([e["convention"], f"{e['n_mistakes']}{stop}", bound, readable(e["rho"] or ""), e["reference"] or ""])
+        rows.append([e["convention"], f"{e['n_mistakes']}{stop}", bound, e["rho"] or "", e["reference"] or ""])
     return out + _table(rows, align="<><><")
 
 
@@ -265,13 +268,15 @@ def _verdict_line(r: dict[str, Any]) -> str:
     return f"verdict: {verdicts[r['verdict']]} (exit code {r['exit_code']})"
 
 
-def render_text(report: dict[str, Any], *, max_updates: int = 60) -> str:
+def render_text(report: dict[str, Any], *, max_updates: int = 60, exact: bool = False) -> str:
     """The report as text tables, for a terminal.
 
     At most `max_updates` updates are listed (the first and the last ones);
-    every update is checked whatever is listed.
+    every update is checked whatever is listed. Long numbers and vectors
+    are shortened for reading (`verify_perceptron.report._readable`) unless
+    `exact`; the JSON always has them whole.
     """
-    r = report
+    r = report if exact else readable(report)
     out = _run_lines(r) + [""]
     out += _update_lines(r, max_updates) + [""]
     out += _invariant_lines(r)
@@ -279,7 +284,7 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60) -> str:
     out += _soft_margin_lines(r)
     out += _separability_lines(r)
     if r["comparison"]:
-        out += [""] + comparison_lines(r["comparison"])
+        out += [""] + comparison_lines(r["comparison"], exact=True)  # (r is already shortened unless exact)
     out += _cycle_lines(r)
     out += [""] + ([f"advice: {r['advice']}"] if r.get("advice") else []) + [_verdict_line(r)]
     return "\n".join(out) + "\n"

@@ -115,6 +115,17 @@ class Convention:
     decide: Callable[[Fraction, int, Fraction], Fraction | None]
 
     @property
+    def note_title(self) -> str:
+        """The note as a reader would find it: its authors or title and where in its course it sits.
+
+        Examples
+        --------
+        >>> get_convention("sum-norm").note_title
+        'slides "Linear Classification - The Perceptron"'
+        """
+        return NOTE_TITLES[self.note]
+
+    @property
     def note_number(self) -> str:
         """The note's three-digit number (``"000"``)."""
         return self.note[:3]
@@ -182,6 +193,15 @@ class Convention:
         bias = self.bias_input * b  # bias_input is ±1, its own inverse
         return (bias, *v) if self.bias_first else (*v, bias)
 
+
+#: Each seed note as it names itself (its header, title or first heading); the seed files are in ../shared/seeds.
+NOTE_TITLES: dict[str, str] = {
+    "000_2170d352a53c42fd.txt": 'B. Ahmed and V. Pavlu, "The Perceptron Algorithm", lecture 5',
+    "001_dfb81ab7d9d1b7e8.txt": '"Lecture Notes on the Perceptron Algorithm"',
+    "002_a1550050d12f1cd2.txt": 'course web page "Perceptron Algorithm" (Video II)',
+    "003_a6cf23fd4ca930da.txt": 'slides "Linear Classification - The Perceptron"',
+    "004_0d14cbbd3b612206.txt": 'slides 09_perceptron.tex, "Rosenblatt\'s Perceptron (1957)"',
+}
 
 CONVENTIONS: dict[str, Convention] = {
     c.name: c

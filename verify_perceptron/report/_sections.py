@@ -131,7 +131,8 @@ def _summary(r: Mapping[str, Any]) -> Table:
         ("data", f"{d['source']}: {count(d['n_samples'], 'sample')}, {count(d['n_features'], 'feature')} "
                  f"({bracket(d['feature_names'])}); labels {d['labels']['negative']} -> -1, "
                  f"{d['labels']['positive']} -> +1{floats}"),
-        ("convention", f"{r['convention']} (note {r['note'][:3]}): {r['convention_summary']}"),
+        ("convention", f"{r['convention']} (note {r['note'][:3]}: {r.get('note_title') or r['note']}): "
+                       f"{r['convention_summary']}"),
         ("run", f"{r['mode']}, rate {r['eta']}, step size a = {r['step_size']}; from w = 0, samples in order"),
         ("outcome", f"{count(r['n_updates'], 'update')}, {count(r['n_mistakes'], 'mistake')}, "
                     f"{count(r['n_epochs'], 'epoch')}; {_stop(r)}"),

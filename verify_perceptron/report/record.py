@@ -192,6 +192,7 @@ def build_report(
         "advice": _advice(trace, verdict, bounds),
         "convention": conv.name,
         "note": conv.note,
+        "note_title": conv.note_title,
         "convention_summary": conv.summary,
         "mode": trace.mode,
         "eta": str(trace.rate),

@@ -66,7 +66,7 @@ def comparison_lines(c: dict[str, Any], *, exact: bool = False) -> list[str]:
         for name in separators:
             b = by.get((conv, name))
             cells.append("" if b is None else f"{b['value']} ({b['ratio']})")
-        note = next((b["note"] for b in c["bounds"] if b["convention"] == conv), "")
+        note = next((b["note"][:3] for b in c["bounds"] if b["convention"] == conv), "")
         stop = "" if run["stop"] == "converged" else f" ({run['stop']})"
         rows.append([note, conv, f"{run['n_updates']}{stop}", *cells])
     out += _table(rows, align="<<>" + ">" * len(separators))
@@ -139,7 +139,8 @@ def _run_lines(r: dict[str, Any]) -> list[str]:
     labels = f"labels {d['labels']['negative']} -> -1, {d['labels']['positive']} -> +1"
     floats = "; values read from binary floating point, converted exactly" if d["binary_float"] else ""
     out = [f"data        {d['source']}: {d['n_samples']} samples, {d['n_features']} features ({labels}{floats})",
-           f"convention  {r['convention']} (note {r['note']}): {r['convention_summary']}"]
+           f"convention  {r['convention']} (note {r['note'][:3]}: {r.get('note_title') or r['note']}): "
+           f"{r['convention_summary']}"]
     stop = {
         "converged": f"converged: epoch {r['n_epochs']} made no mistake",
         "max-epochs": f"stopped at the epoch limit ({r['n_epochs']} epochs) without converging",

@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -509,3 +510,13 @@ def test_json_output_stays_valid_json_when_the_data_hold_control_characters(tmp_
     code, out, err = run(["verify", path, "--positive", "yes", "--format", "json"], capsys)
     assert code == 0 and "\x9b" not in out and "\x7f" not in out
     assert json.loads(out)["dataset"]["labels"]["negative"] == "\x9bno\x7f"  # escaped on the wire, exact once parsed
+
+
+def test_the_time_limit_bounds_every_phase(tmp_path: Path, capsys) -> None:
+    # 300 rows of 1/p for the first 300 primes: a 2,766-bit common denominator, slow in every phase.
+    primes = [p for p in range(2, 2000) if all(p % q for q in range(2, int(p**0.5) + 1))][:300]
+    path = write(tmp_path, "primes.csv", "".join(f"1/{p},{1 if i % 2 else -1}\n" for i, p in enumerate(primes)))
+    started = time.monotonic()
+    code, out, err = run(["verify", path, "--time-limit", "1"], capsys)
+    assert code == 3 and time.monotonic() - started < 1 + 3  # the limit, the grace second, and some slack
+    assert err == "" or ("ran out while" in err and err.count("\n") == 1)

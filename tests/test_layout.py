@@ -31,8 +31,11 @@ ALLOWED = {
     "__init__": {"data", "notes", "run", "check", "certify", "pipeline", "report", "api", "errors"},
     "api": {"data", "notes", "run", "check", "certify", "pipeline", "report", "errors"},
     "cli": {"data", "notes", "run", "check", "certify", "pipeline", "report", "api", "proofs", "harness", "errors",
+            "deadline", "arguments",
             "__init__"},
     "gallery": {"data", "errors", "report", "cli"},
+    "deadline": set(),
+    "arguments": {"data", "notes", "run", "pipeline", "errors", "__init__"},
     "__main__": {"cli"},
 }
 #: Where each heavy library may load: SymPy in the proofs, Hypothesis in the harness, matplotlib in the plots.

@@ -1,0 +1,201 @@
+"""The command line's grammar: the `verify`, `bounds`, `check` and `proofs` subcommands and their options.
+
+`verify_perceptron.cli` parses with `build_parser` and does the work; a usage
+error is one line and exit code 2 (`EXIT_USAGE`), never argparse's usage block.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from . import __version__
+from .data.delimiters import DELIMITER_NAMES
+from .data.denominators import MAX_DENOMINATOR_BITS
+from .data.examples import EXAMPLES
+from .data.rationals import parse_rational
+from .notes.conventions import CONVENTIONS
+from .pipeline import ENGINES
+from .run.settings import MODES
+
+__all__ = ["EXIT_USAGE", "build_parser"]
+
+#: The exit code of bad input or usage.
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits with code 2 and one line of error, no usage block, no traceback."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _data_options(command: argparse.ArgumentParser) -> None:
+    source = command.add_argument_group("data")
+    source.add_argument("data", nargs="?", metavar="DATA", help="CSV, LIBSVM/svmlight (.svm, .libsvm), or NumPy (.npy, .npz) file")
+    source.add_argument("--example", choices=sorted(EXAMPLES), help="a built-in example instead of DATA")
+    source.add_argument("--input-format", choices=("auto", "csv", "libsvm", "numpy"), default="auto",
+                        help="how to read DATA (default: from its extension)")
+    source.add_argument("--label-column", metavar="COLUMN", help="label column: a header name or a 1-based number")
+    source.add_argument("--positive", metavar="VALUE", help="the label value of the positive class (for labels other than ±1 or 0/1)")
+    source.add_argument("--delimiter", metavar="SEP", choices=sorted(DELIMITER_NAMES),
+                        help="CSV cell separator: , ; tab or whitespace (default: found from the first lines)")
+    source.add_argument("--max-denominator-bits", type=_positive_int, default=MAX_DENOMINATOR_BITS, metavar="N",
+                        help=f"refuse CSV/LIBSVM values whose common denominator passes N bits (default {MAX_DENOMINATOR_BITS})")
+    based = source.add_mutually_exclusive_group()
+    based.add_argument("--zero-based", dest="zero_based", action="store_const", const=True, default="auto",
+                       help="LIBSVM indices start at 0 (default: so when the file holds index 0, as scikit-learn writes)")
+    based.add_argument("--one-based", dest="zero_based", action="store_const", const=False,
+                       help="LIBSVM indices start at 1 (index 0 is then an error)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``verify-perceptron``."""
+    parser = _Parser(
+        prog="verify-perceptron",
+        description="Exact checks of the perceptron convergence theorem.",
+        epilog="exit codes: 0 verified, 1 violation, 2 bad input or usage, 3 inconclusive",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for add in (_verify_command, _bounds_command, _check_command, _proofs_command):
+        add(commands)
+    return parser
+
+
+def _verify_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """The `verify` command: run a note's perceptron and check every invariant."""
+    verify = commands.add_parser(
+        "verify",
+        help="run a note's perceptron exactly and check every invariant at every update",
+        description="Run one note's perceptron exactly on DATA and check, at every update, "
+        "the invariants its convergence proof relies on.",
+        epilog="exit codes: 0 verified (or certified not separable), 1 violation, 2 bad input, 3 inconclusive",
+    )
+    _data_options(verify)
+    run = verify.add_argument_group("run")
+    run.add_argument("--convention", "-c", default=None, metavar="NAME",
+                     help=f"one of {', '.join(CONVENTIONS)} or a note number (default: classic; an example's own note)")
+    run.add_argument("--eta", default="1", metavar="RATE", help="learning rate η (ε, λ), a rational such as 1/2 (default 1)")
+    run.add_argument("--mode", choices=MODES, default="online", help="online (incremental, default) or batch")
+    run.add_argument("--max-epochs", type=_positive_int, default=1000, metavar="N", help="stop after N passes (default 1000)")
+    run.add_argument("--time-limit", type=_positive_seconds, default=None, metavar="SECONDS", help="stop after about this long")
+    run.add_argument("--engine", choices=ENGINES, default="fast",
+                     help="fast (exact integers, vectorised; default) or reference (Fractions, reads like the notes)")
+    run.add_argument("--separator", default=None, metavar="W",
+                     help="w* in the convention's coordinates, e.g. --separator=-4,3,2 (default: the final weights)")
+    run.add_argument("--compare", action="store_true",
+                     help="add the five notes' bounds at the certified max-margin separator, with each convention's run")
+    run.add_argument("--require-convergence", action="store_true",
+                     help="exit 3, not 0, when separable data stopped at a limit before converging")
+    out = verify.add_argument_group("output")
+    out.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text",
+                     help="text tables, JSON, Markdown, or one self-contained HTML file with plots (default text)")
+    out.add_argument("-o", "--output", metavar="FILE", default=None,
+                     help="write the report to FILE (atomically: a temporary file, then renamed; never over the input)")
+    out.add_argument("--max-updates-shown", type=_positive_int, default=60, metavar="N",
+                     help="list at most N updates in the text report (all are checked)")
+    out.add_argument("--exact", action="store_true",
+                     help="show every number whole in text, Markdown and HTML (default: long ones as ≈ decimals; "
+                     "JSON is always exact)")
+    out.add_argument("--trace", metavar="FILE", default=None,
+                     help="write every update to FILE as JSON Lines while the run goes (the report keeps the first ones)")
+
+
+def _bounds_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """The `bounds` command: the five notes' bounds beside the mistakes made."""
+    bounds = commands.add_parser(
+        "bounds",
+        help="compare the five notes' mistake bounds on DATA, at the certified max-margin separator and others",
+        description="Decide separability exactly, certify the max-margin separator, and set each note's bound "
+        "beside the mistakes each note's perceptron makes.",
+        epilog="exit codes: 0 decided, 1 a bound below the mistakes made, 2 bad input, 3 undecided (time limit)",
+    )
+    _data_options(bounds)
+    opts = bounds.add_argument_group("comparison")
+    opts.add_argument("--convention", "-c", default="classic", metavar="NAME",
+                      help="the coordinates of --separator, and the run whose final weights are compared (default classic)")
+    opts.add_argument("--separator", default=None, metavar="W", help="a separator of yours, in --convention's coordinates")
+    opts.add_argument("--orders", type=_positive_int, default=None, metavar="K",
+                      help="also run K seeded random presentation orders (and every order when there are <= 8 samples)")
+    opts.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the orders (default 0)")
+    opts.add_argument("--exact", action="store_true", help="show every number whole (default: long ones as ≈ decimals)")
+    opts.add_argument("--max-epochs", type=_positive_int, default=1000, metavar="N", help="passes allowed to each run")
+    opts.add_argument("--time-limit", type=_positive_seconds, default=60.0, metavar="SECONDS",
+                      help="time for the exact solves and the runs (default 60)")
+    bounds.add_argument("--format", choices=("text", "json"), default="text", help="text tables or JSON (default text)")
+
+
+def _check_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """The `check` command: someone's implementation against the exact reference."""
+    check = commands.add_parser(
+        "check",
+        help="check someone's perceptron implementation against the exact reference, on generated data",
+        description="Run MODULE:EXPR (a fit(X, y) -> (w, b) function, a scikit-learn-style estimator, or one "
+        "that also reports its updates; EXPR may call it with literal arguments) or --command CMD (any language) "
+        "on generated data and on the notes' examples, and compare it exactly with the note's algorithm; on "
+        "failure print a minimal counterexample.",
+        epilog="exit codes: 0 passed, 1 failed (a minimal counterexample is printed), 2 bad usage",
+    )
+    which = check.add_mutually_exclusive_group(required=True)  # one implementation: by name or as a command
+    which.add_argument("target", nargs="?", default=None, metavar="MODULE:EXPR",
+                       help="the implementation, e.g. mypackage.perceptron:fit or "
+                       "'sklearn.linear_model:Perceptron(shuffle=False, tol=None)'")
+    which.add_argument("--command", dest="external", default=None, metavar="CMD",
+                       help="run an implementation in any language instead: 'CMD {train} {out} [{updates}]' reads the "
+                       "CSV {train}, writes its weights w1..wd, b one a line to {out} (see docs/harness.md)")
+    check.add_argument("--format", choices=("text", "json", "junit"), default="text",
+                       help="the report as text, JSON, or JUnit XML for CI (default text)")
+    check.add_argument("--convention", "-c", default="classic", metavar="NAME", help="the note it implements (default classic)")
+    check.add_argument("--examples", type=_positive_int, default=100, metavar="N", help="generated datasets to try (default 100)")
+    check.add_argument("--dtype", choices=("float", "fraction", "object"), default="float",
+                       help="how the data are handed to it (default float: exactly representable values)")
+    check.add_argument("--labels", choices=("-1/+1", "0/1"), default="-1/+1", help="the labels it expects")
+    check.add_argument("--seed", type=int, default=None, metavar="S", help="seed of the search (default: fixed)")
+    check.add_argument("--eta", default=None, metavar="RATE", help="the learning rate it uses, if not 1")
+    check.add_argument("--float-eta", default=None, metavar="DECIMAL",
+                       help="its rate is the double nearest to DECIMAL (0.1 is 3602879701896397/36028797018963968)")
+    check.add_argument("--accept", action="append", default=[], metavar="NAME[,NAME]",
+                       help="departures to accept (shuffle, tol, eta0, float-rate, ...): eta0/float-rate, tol and "
+                       "shuffle also change the reference compared with")
+    check.add_argument("--timeout", type=_positive_seconds, default=10.0, metavar="SECONDS",
+                       help="seconds one call of the implementation may take (default 10)")
+    check.add_argument("--rounding-stress", action="store_true", help="also give float implementations data that round")
+    check.add_argument("--detects-nonseparable", action="store_true",
+                       help="it claims to detect non-separable data (raise or return None): check that too")
+    check.add_argument("--max-epochs", type=_positive_int, default=None, metavar="N", help="epochs it is allowed")
+
+
+def _proofs_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """The `proofs` command: each note's proof checked step by step in SymPy."""
+    proofs = commands.add_parser(
+        "proofs",
+        help="check each note's convergence proof step by step in SymPy, and list the errata",
+        description="Restate each note's convergence proof as SymPy steps, check every step mechanically, and "
+        "report the steps that do not follow as written, with corrections and counterexamples from exact runs.",
+        epilog="exit codes: 0 every step verified or reported as an erratum with a counterexample, 1 a step "
+        "undecided or an erratum without its counterexample, 2 bad usage",
+    )
+    proofs.add_argument("--note", default=None, metavar="NAME",
+                        help="one note: 000..004, batch, soft-margin, a convention name or a seed file (default: all)")
+    proofs.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be >= 1")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(parse_rational(text))
+    except (ValueError, OverflowError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} must be > 0")
+    return value

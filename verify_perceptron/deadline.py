@@ -19,6 +19,8 @@ __all__ = ["Deadline", "TimeUp", "deadline", "GRACE"]
 
 #: Seconds allowed past the limit before the backstop fires.
 GRACE = 1.0
+#: Seconds between repeats of the backstop, should its exception be swallowed where it lands.
+_AGAIN = 0.05
 
 
 class TimeUp(Exception):
@@ -42,7 +44,9 @@ class Deadline:
             self.armed = False
 
     def _fire(self, signum: int, frame: object) -> None:
-        self.armed = False
+        # A handler's exception can land where it is swallowed (a garbage-collector callback, a
+        # finalizer): the timer stays armed and fires again shortly, until `cancel` or the exception ends it.
+        signal.setitimer(signal.ITIMER_REAL, _AGAIN)
         raise TimeUp(self.seconds or 0.0, self.phase)
 
 

@@ -7,6 +7,7 @@ installed command in a subprocess, once each way it can be started.
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -520,3 +521,14 @@ def test_the_time_limit_bounds_every_phase(tmp_path: Path, capsys) -> None:
     code, out, err = run(["verify", path, "--time-limit", "1"], capsys)
     assert code == 3 and time.monotonic() - started < 1 + 3  # the limit, the grace second, and some slack
     assert err == "" or ("ran out while" in err and err.count("\n") == 1)
+
+
+def test_markdown_to_a_file_writes_its_figures_beside_it_and_links_them(tmp_path: Path, capsys) -> None:
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "report.md"
+    code, _, err = run(["verify", "--example", "and", "--format", "markdown", "-o", str(target)], capsys)
+    assert code == 0 and err == ""
+    links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", target.read_text(encoding="utf-8"))
+    assert links and all(link.startswith("report_figures/") for link in links)
+    for link in links:
+        assert (tmp_path / link).read_text(encoding="utf-8").lstrip().startswith(("<?xml", "<svg"))

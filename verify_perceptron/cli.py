@@ -190,8 +190,11 @@ def _verify(args: argparse.Namespace, clock: Deadline) -> int:
     elif args.format in ("markdown", "html"):
         from .report import documents  # plotting loads only for these formats
 
-        render = documents.render_html if args.format == "html" else documents.render_markdown
-        text = render(report, data=data, max_updates=args.max_updates_shown, exact=args.exact)
+        if args.format == "html":
+            text = documents.render_html(report, data=data, max_updates=args.max_updates_shown, exact=args.exact)
+        else:
+            text = documents.render_markdown(report, data=data, max_updates=args.max_updates_shown, exact=args.exact,
+                                             figures=_figures_beside(args, report, data))
     else:
         text = render_text(report, max_updates=args.max_updates_shown, exact=args.exact)
     clock.cancel()  # the report is made: writing it must not be cut short
@@ -202,6 +205,29 @@ def _verify(args: argparse.Namespace, clock: Deadline) -> int:
     else:
         _write(sys.stdout, text, json=args.format == "json")
     return int(report["exit_code"])
+
+
+def _figures_beside(args: argparse.Namespace, report: dict[str, object], data: Dataset) -> dict[str, str]:
+    """With ``-o FILE.md``, the figures as SVG files in ``FILE_figures/`` beside it; their links for the document.
+
+    None without ``-o`` (standard output has no place for files) or without matplotlib (said on stderr).
+    """
+    if args.output is None:
+        return {}
+    from .report.files import write_atomically
+    from .report.plots import PlottingUnavailable, report_figures
+
+    try:
+        drawn = report_figures(report, data)
+    except PlottingUnavailable as error:
+        _write(sys.stderr, f"verify-perceptron: no figures in the Markdown report: {error}\n")
+        return {}
+    folder = os.path.splitext(args.output)[0] + "_figures"
+    if drawn:
+        os.makedirs(folder, exist_ok=True)
+    for name, svg in drawn.items():
+        write_atomically(os.path.join(folder, f"{name}.svg"), svg, forbidden=[p for p in (args.data, args.trace) if p])
+    return {name: f"{os.path.basename(folder)}/{name}.svg" for name in drawn}
 
 
 def _canonical(convention: Convention, w: Sequence[object]) -> tuple[Fraction, ...]:

@@ -33,7 +33,12 @@ def _rounded(x: Fraction, digits: int, *, up: bool) -> str:
     """Decimal division, correctly rounded in the direction asked (`decimal` rounds exactly)."""
     context = Context(prec=digits, rounding=ROUND_CEILING if up else ROUND_FLOOR, Emax=MAX_EMAX, Emin=MIN_EMIN)
     value = context.divide(Decimal(x.numerator), Decimal(x.denominator))
-    return str(value.normalize(context)) if value else "0"
+    if not value:
+        return "0"
+    if -7 < value.adjusted() < 15:  # plain digits; trailing zeros after the point dropped
+        text = format(value, "f")
+        return text.rstrip("0").rstrip(".") if "." in text else text
+    return format(value.normalize(context), "e")
 
 
 def soft_margin_record(summary: SoftMarginSummary | None) -> dict[str, Any] | None:

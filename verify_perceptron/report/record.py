@@ -109,8 +109,12 @@ def _advice(trace: Trace, verdict: str, bounds: list[dict[str, Any]]) -> str | N
     own = next((b for b in bounds if b["own"]), None)
     if verdict == "inconclusive" or own is None or trace.mode != "online":
         return f"raise {limit}: the run stopped before it converged and separability was not settled"
-    return (f"note {own['note'][:3]}'s bound allows at most {own['value_floor']} mistakes, so the run converges within "
-            f"{own['value_floor'] + 1} epochs: --max-epochs {own['value_floor'] + 1}"
+    most = own["value_floor"]
+    if most >= 10**9:  # convergence is certain, not near: no limit a run could reach settles it
+        return (f"note {own['note'][:3]}'s bound allows at most {most} mistakes: the run will converge, but may "
+                "need about as many epochs; every update it made was checked")
+    return (f"note {own['note'][:3]}'s bound allows at most {most} mistakes, so the run converges within "
+            f"{most + 1} epochs: --max-epochs {most + 1}"
             + (" and a --time-limit long enough for them" if limit == "--time-limit" else ""))
 
 

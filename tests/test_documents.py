@@ -397,3 +397,16 @@ def test_a_terminated_cli_removes_the_report_it_was_writing(tmp_path: Path) -> N
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=20) == 128 + signal.SIGTERM
     assert list(out.iterdir()) == []
+
+
+def test_a_report_with_figures_says_why_there_is_no_boundary_figure_beyond_two_features() -> None:
+    from verify_perceptron.data.dataset import Dataset
+    from verify_perceptron.pipeline import verify_run
+    from verify_perceptron.report.documents import render_markdown
+    from verify_perceptron.report.record import build_report
+
+    data = Dataset([[1, 0, 2], [0, 1, 1], [-1, -1, 0]], [1, 1, -1])
+    report = build_report(data, *verify_run(data))
+    with_figures = render_markdown(report, data=data, figures={"invariants": "f/invariants.svg"})
+    assert "No decision-boundary figure" in with_figures and "these data have 3" in with_figures
+    assert "No decision-boundary figure" not in render_markdown(report, data=data)  # no figures, nothing to explain

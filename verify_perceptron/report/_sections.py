@@ -395,6 +395,10 @@ def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iter
         if name == "boundaries":
             doc.blocks += _epochs(r, 3)
     if "boundaries" not in names:
+        features = r["dataset"]["n_features"]
+        if names and features != 2:  # a reader of a report with figures would look for this one
+            doc.blocks.append(Paragraph((_t(f"No decision-boundary figure: it is drawn in the plane, for two "
+                                            f"features, and these data have {features}."),)))
         doc.blocks += _epochs(r, 2)
     doc.blocks += _invariants(shown)
     doc.blocks += _bounds(shown)

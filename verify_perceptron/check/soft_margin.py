@@ -261,10 +261,10 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
     >>> [str(v) for v in u], source
     (['0', '0', '1'], 'the weights after update 2, the best of 3 the run visited')
     """
-    kept = list(trace.updates)
+    kept = trace.updates  # built on demand by the fast engine: only the sampled ones are made
     step = max(1, -(-len(kept) // VISITED))
     candidates = [(tuple(trace.final_weights), "the run's last weights")] + [
-        (tuple(u.weights), f"the weights after update {u.k}") for u in kept[::step]]
+        (tuple(u.weights), f"the weights after update {u.k}") for u in (kept[i] for i in range(0, len(kept), step))]
     best: tuple[float, tuple[Fraction, ...], str] | None = None
     counts = np.asarray(trace.mistakes_per_sample, dtype=np.int64).tolist()
     seen = set()

@@ -250,3 +250,19 @@ def test_algebra_helpers() -> None:
     assert unsafe_denominator(1 / (a * b), [a]) == b
     assert components(["u", "v"])["u"][0] == 0 and len(components(["u", "v"])["v"]) == 3
     assert (2 * V("x") - V("x") + V("y")).terms == (("x", 1), ("y", 1))
+
+
+def test_a_derivation_past_its_time_budget_is_undecided_never_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    from verify_perceptron.proofs import _prover
+    from verify_perceptron.proofs.checking import check_proof
+    from verify_perceptron.proofs.soft_margin import PROOF
+
+    _prover.derive.cache_clear()
+    monkeypatch.setattr(_prover, "STEP_SECONDS", 1e-6)
+    try:
+        result = check_proof(PROOF)
+        statuses = {r.status for r in result.steps}
+        assert "verified" not in statuses
+        assert any("did not finish within" in r.reason for r in result.steps)
+    finally:
+        _prover.derive.cache_clear()  # the budget's verdicts must not outlive it

@@ -4,8 +4,11 @@ Lagrange's identity or induction, memoised in `derive`.
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Mapping
+import signal
+import threading
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 import sympy as sp
@@ -17,7 +20,45 @@ from .language import Proof
 from .relations import Rel, Statement, VecEq, ge, gt
 from .results import Check
 
-__all__ = ["derive"]
+__all__ = ["derive", "STEP_SECONDS"]
+
+#: The longest one derivation may take (every step of the notes takes well under 2 s). Past it the step
+#: is undecided, never a pass: a mutated step can send the algebra (a Gröbner basis) on a very long road.
+STEP_SECONDS = 20.0
+
+
+class _OutOfTime(BaseException):
+    """The derivation's time is up (a BaseException, so that no ``except Exception`` inside SymPy eats it)."""
+
+
+@contextlib.contextmanager
+def _budget(seconds: float) -> Iterator[None]:
+    """Interrupt the block after `seconds` (SIGALRM; only in the main thread, with no other timer running)."""
+    usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+              and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
+    if not usable:
+        yield
+        return
+    active = [True]
+
+    def on_alarm(signum: int, frame: object) -> None:
+        if active[0]:
+            signal.setitimer(signal.ITIMER_REAL, 0.05)  # again soon, should it land where it is swallowed
+            raise _OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        yield
+    finally:
+        while True:  # disarm, even if the alarm lands in the middle of disarming
+            try:
+                active[0] = False
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                break
+            except _OutOfTime:
+                continue
+        signal.signal(signal.SIGALRM, previous)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -32,14 +73,17 @@ def derive(inner: tuple[tuple[sp.Symbol, Vec, Vec], ...], statement: Statement, 
     """
     model = Proof("derivation", "", "", "", inner=inner)
     try:
-        if kind == "induction":
-            if induction is None:
-                raise CheckFailed("an induction step needs its base and step")
-            return tuple(_prove_induction(model, statement, induction, dict(known_items), dict(base_items))), None
-        detail = _prove_statement(model, statement, kind, justification, dict(known_items), vectors)
-        return (Check("certificate" if kind != "identity" else "identity", True, detail),), None
+        with _budget(STEP_SECONDS):
+            if kind == "induction":
+                if induction is None:
+                    raise CheckFailed("an induction step needs its base and step")
+                return tuple(_prove_induction(model, statement, induction, dict(known_items), dict(base_items))), None
+            detail = _prove_statement(model, statement, kind, justification, dict(known_items), vectors)
+            return (Check("certificate" if kind != "identity" else "identity", True, detail),), None
     except CheckFailed as error:
         return (), str(error)
+    except _OutOfTime:
+        return (), f"the algebra did not finish within {STEP_SECONDS:g} s"
 
 
 def _prove_statement(proof: Proof, statement: Statement, kind: str, justification: Certificate | Split | None,

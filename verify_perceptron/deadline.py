@@ -1,26 +1,89 @@
-"""The command line's backstop for `--time-limit`: every phase ends within the limit plus a second.
+"""Time limits that interrupt: one SIGALRM timer for the command line's `--time-limit`, the prover and the harness.
 
-The run itself watches the clock and stops cleanly with a partial report;
-loading, the separability decision and the report's own arithmetic mostly
-do too, but not every step can (one very long integer operation, say).
-`deadline` arms a one-shot timer (SIGALRM, main thread, POSIX) at the limit
-plus a grace second; when it fires, `TimeUp` is raised in whatever phase is
-running, which the command line reports in one line with exit code 3.
+`alarm` raises an exception of the caller's choosing in the main thread once
+its seconds are up (SIGALRM, POSIX; nothing elsewhere, or while another timer
+runs). An exception raised by a signal handler can land where Python drops
+it (a garbage-collector callback, a finalizer), so the timer fires again
+every 50 ms until the block ends, and is disarmed even if it lands while
+being disarmed.
+
+`deadline` is the command line's backstop for `--time-limit`: the run itself
+watches the clock and stops cleanly with a partial report, but not every
+phase can (one very long integer operation, say); at the limit plus a grace
+second `TimeUp` is raised in whatever phase is running, which the command
+line reports in one line with exit code 3.
 """
 
 from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-__all__ = ["Deadline", "TimeUp", "deadline", "GRACE"]
+__all__ = ["Alarm", "Deadline", "TimeUp", "alarm", "deadline", "GRACE"]
 
 #: Seconds allowed past the limit before the backstop fires.
 GRACE = 1.0
-#: Seconds between repeats of the backstop, should its exception be swallowed where it lands.
+#: Seconds between repeats of an alarm, should its exception be swallowed where it lands.
 _AGAIN = 0.05
+
+
+class Alarm:
+    """An armed timer (`armed`), which `cancel` disarms for the rest of its block."""
+
+    def __init__(self, make: Callable[[], BaseException]) -> None:
+        self.make, self.armed = make, False
+        self._raised: list[BaseException] = []
+
+    def _fire(self, signum: int, frame: object) -> None:
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, _AGAIN)  # again soon, should this one be swallowed
+            error = self.make()
+            self._raised.append(error)
+            raise error
+
+    def cancel(self) -> None:
+        """Disarm, even if the alarm lands in the middle of disarming."""
+        while self.armed:
+            try:
+                self.armed = False
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            except BaseException as error:  # only our own alarm is retried; anything else goes on
+                if not any(error is raised for raised in self._raised):
+                    raise
+                self.armed = True
+
+
+@contextmanager
+def alarm(seconds: float | None, make: Callable[[], BaseException]) -> Iterator[Alarm]:
+    """Raise ``make()`` in the block after `seconds`; nothing without seconds or a usable timer.
+
+    Examples
+    --------
+    >>> import time
+    >>> try:
+    ...     with alarm(0.01, lambda: TimeoutError("up")) as timer:
+    ...         time.sleep(3)
+    ... except TimeoutError as error:
+    ...     print(error, timer.armed)
+    up False
+    """
+    timer = Alarm(make)
+    usable = (seconds is not None and hasattr(signal, "setitimer")
+              and threading.current_thread() is threading.main_thread()
+              and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
+    if not usable:
+        yield timer
+        return
+    previous = signal.signal(signal.SIGALRM, timer._fire)
+    try:
+        timer.armed = True
+        signal.setitimer(signal.ITIMER_REAL, float(seconds))  # type: ignore[arg-type]
+        yield timer
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGALRM, previous)
 
 
 class TimeUp(Exception):
@@ -35,19 +98,18 @@ class Deadline:
     """What the command is doing now (`phase`), for the message; `cancel` disarms the timer."""
 
     def __init__(self, seconds: float | None) -> None:
-        self.seconds, self.phase, self.armed = seconds, "starting", False
+        self.seconds, self.phase = seconds, "starting"
+        self.timer: Alarm | None = None
+
+    @property
+    def armed(self) -> bool:
+        """True while the backstop can still fire."""
+        return self.timer is not None and self.timer.armed
 
     def cancel(self) -> None:
         """Disarm: what follows (writing the report) must not be cut short."""
-        if self.armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            self.armed = False
-
-    def _fire(self, signum: int, frame: object) -> None:
-        # A handler's exception can land where it is swallowed (a garbage-collector callback, a
-        # finalizer): the timer stays armed and fires again shortly, until `cancel` or the exception ends it.
-        signal.setitimer(signal.ITIMER_REAL, _AGAIN)
-        raise TimeUp(self.seconds or 0.0, self.phase)
+        if self.timer is not None:
+            self.timer.cancel()
 
 
 @contextmanager
@@ -66,16 +128,7 @@ def deadline(seconds: float | None) -> Iterator[Deadline]:
     the time limit of 0.01 s ran out while waiting
     """
     clock = Deadline(seconds)
-    usable = (seconds is not None and hasattr(signal, "setitimer")
-              and threading.current_thread() is threading.main_thread())
-    previous = None
-    if usable:
-        previous = signal.signal(signal.SIGALRM, clock._fire)
-        signal.setitimer(signal.ITIMER_REAL, float(seconds) + GRACE)  # type: ignore[arg-type]
-        clock.armed = True
-    try:
+    with alarm(None if seconds is None else seconds + GRACE,
+               lambda: TimeUp(seconds or 0.0, clock.phase)) as timer:
+        clock.timer = timer
         yield clock
-    finally:
-        clock.cancel()
-        if usable:
-            signal.signal(signal.SIGALRM, previous)

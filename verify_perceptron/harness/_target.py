@@ -8,17 +8,15 @@ import copy
 import importlib
 import io
 import os
-import signal
 import sys
-import threading
 import warnings
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from ..data.dataset import Dataset
+from ..deadline import alarm
 from ..errors import InvalidArgument
 from ._expression import resolve_expression
 from ._options import CheckOptions
@@ -148,27 +146,6 @@ class _TimedOut(BaseException):
     """Raised inside the implementation when its time is up (a BaseException, so no `except Exception` eats it)."""
 
 
-@contextlib.contextmanager
-def _time_limit(seconds: float | None) -> Iterator[None]:
-    """Interrupt the block after `seconds` (SIGALRM; only in the main thread of a POSIX process with no timer set)."""
-    usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-              and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
-    if seconds is None or not usable:
-        yield
-        return
-
-    def on_alarm(signum: int, frame: object) -> None:
-        raise _TimedOut
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def _inputs(data: Dataset, options: CheckOptions) -> tuple[Any, Any]:
     """X and y in the form the implementation expects (fresh objects for every call)."""
     labels = [label if options.labels == "-1/+1" else (1 if label > 0 else 0) for label in data.y]
@@ -217,7 +194,7 @@ def _call_quietly(target: object, kind: str, X: Any, y: Any, options: CheckOptio
 def _call_python(target: object, kind: str, X: Any, y: Any, options: CheckOptions, printed: io.StringIO) -> _Call:
     try:
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed), \
-                _time_limit(options.call_timeout):
+                alarm(options.call_timeout, _TimedOut):
             if kind == "function":
                 raw = target(X, y)  # type: ignore[operator]
                 if raw is None:

@@ -4,15 +4,13 @@ Lagrange's identity or induction, memoised in `derive`.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import signal
-import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 
 import sympy as sp
 
+from ..deadline import alarm
 from ._context import CheckFailed, Context, Known
 from .algebra import Vec, lagrange_sos, remainder, unsafe_denominator
 from .certificates import Certificate, Induction, Split
@@ -31,36 +29,6 @@ class _OutOfTime(BaseException):
     """The derivation's time is up (a BaseException, so that no ``except Exception`` inside SymPy eats it)."""
 
 
-@contextlib.contextmanager
-def _budget(seconds: float) -> Iterator[None]:
-    """Interrupt the block after `seconds` (SIGALRM; only in the main thread, with no other timer running)."""
-    usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-              and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
-    if not usable:
-        yield
-        return
-    active = [True]
-
-    def on_alarm(signum: int, frame: object) -> None:
-        if active[0]:
-            signal.setitimer(signal.ITIMER_REAL, 0.05)  # again soon, should it land where it is swallowed
-            raise _OutOfTime
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        yield
-    finally:
-        while True:  # disarm, even if the alarm lands in the middle of disarming
-            try:
-                active[0] = False
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                break
-            except _OutOfTime:
-                continue
-        signal.signal(signal.SIGALRM, previous)
-
-
 @functools.lru_cache(maxsize=16384)
 def derive(inner: tuple[tuple[sp.Symbol, Vec, Vec], ...], statement: Statement, kind: str,
            justification: Certificate | Split | None, induction: Induction | None, vectors: tuple[Vec, Vec] | None,
@@ -73,7 +41,7 @@ def derive(inner: tuple[tuple[sp.Symbol, Vec, Vec], ...], statement: Statement, 
     """
     model = Proof("derivation", "", "", "", inner=inner)
     try:
-        with _budget(STEP_SECONDS):
+        with alarm(STEP_SECONDS, _OutOfTime):
             if kind == "induction":
                 if induction is None:
                     raise CheckFailed("an induction step needs its base and step")

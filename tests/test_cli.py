@@ -149,7 +149,7 @@ def test_inconclusive_text_report_says_so_with_exit_code(tmp_path: Path, capsys,
     from verify_perceptron.certify.separability import Separability
 
     undecided = Separability(None, False, None, None, "test", "undecided in this test")
-    monkeypatch.setattr("verify_perceptron.cli.separability_of_run", lambda *args: undecided)
+    monkeypatch.setattr("verify_perceptron.api.verification.separability_of_run", lambda *args: undecided)
     path = write(tmp_path, "and.csv", AND_CSV)
     code, out, _ = run(["verify", path, "--max-epochs", "1"], capsys)
     assert code == 3

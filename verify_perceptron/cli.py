@@ -36,10 +36,9 @@ from .data.rationals import as_rational, parse_rational
 from .check.recorder import TraceRecorder
 from .report.record import build_report, comparison_report, render_json
 from .report.text import comparison_lines, orders_lines, render_text
-from .api.verification import against_certified
+from .api.verification import settle
 from .arguments import EXIT_USAGE, build_parser
 from .deadline import Deadline, TimeUp, deadline
-from .certify.separability import separability_of_run
 
 __all__ = ["main", "build_parser"]
 
@@ -169,19 +168,9 @@ def _verify(args: argparse.Namespace, clock: Deadline) -> int:
         if sink is not None:
             sink.close()
     clock.phase = "deciding separability"
-    separability = separability_of_run(data, convention, trace, check, args.time_limit)
-    trace, check = against_certified(
-        data, convention, trace, check, separability, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs,
-        time_left=lambda: None if args.time_limit is None else args.time_limit - (time.monotonic() - started),
-        engine=args.engine)
-    comparison = None
-    if args.compare:
-        comparison = compare_bounds(
-            data,
-            user=None if separator is None else _canonical(convention, separator),
-            final=_canonical(convention, check.separator) if check.separator_source == "final" else None,
-            time_limit=args.time_limit, max_epochs=args.max_epochs,
-        )
+    trace, check, separability, comparison = settle(
+        data, convention, trace, check, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs,
+        time_limit=args.time_limit, started=started, engine=args.engine, compare=args.compare)
     clock.phase = "building the report"
     report = build_report(data, trace, check, separability=separability, comparison=comparison,
                           require_convergence=args.require_convergence)

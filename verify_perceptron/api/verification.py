@@ -33,7 +33,7 @@ from ..pipeline import verify_run
 from ..report.record import build_report, render_json
 from ..report.text import render_text
 
-__all__ = ["Verification", "against_certified", "run_verification", "verify"]
+__all__ = ["Verification", "against_certified", "run_verification", "settle", "verify"]
 
 #: Height of the frame the HTML report is shown in by Jupyter (it scrolls inside).
 FRAME_HEIGHT = 640
@@ -179,6 +179,25 @@ def against_certified(data: Dataset, convention: Convention, trace: Trace, check
                       separator=found[0], separator_source="certified", separator_note=found[1], engine_name=engine)
 
 
+def settle(data: Dataset, convention: Convention, trace: Trace, check: CheckResult, *, eta: object, mode: str,
+           max_epochs: int, time_limit: float | None, started: float, engine: str = "fast", compare: bool = False,
+           ) -> tuple[Trace, CheckResult, Separability, BoundComparison | None]:
+    """What `verify` does after the run (for the CLI and `run_verification` alike), within what is left of
+    `time_limit` since `started`: separability settled, a run stopped at a limit made again against the
+    certified separator (`against_certified`), and with `compare` the five notes' bounds."""
+    separability = separability_of_run(data, convention, trace, check, time_limit)
+    trace, check = against_certified(
+        data, convention, trace, check, separability, eta=eta, mode=mode, max_epochs=max_epochs, engine=engine,
+        time_left=lambda: None if time_limit is None else time_limit - (time.monotonic() - started))
+    comparison = None
+    if compare:
+        comparison = compare_bounds(
+            data, user=_canonical(convention, check.separator) if check.separator_source == "user" else None,
+            final=_canonical(convention, check.separator) if check.separator_source == "final" else None,
+            time_limit=time_limit, max_epochs=max_epochs)
+    return trace, check, separability, comparison
+
+
 def run_verification(
     data: Dataset,
     convention: Convention | str,
@@ -200,18 +219,9 @@ def run_verification(
     conv = convention if isinstance(convention, Convention) else get_convention(convention)
     trace, check = verify_run(data, conv, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
                               separator=separator, engine_name=engine)
-    separability = separability_of_run(data, conv, trace, check, time_limit)
-    trace, check = against_certified(
-        data, conv, trace, check, separability, eta=eta, mode=mode, max_epochs=max_epochs, engine=engine,
-        time_left=lambda: None if time_limit is None else time_limit - (time.monotonic() - started))
-    comparison = None
-    if compare:
-        comparison = compare_bounds(
-            data,
-            user=None if separator is None or check.separator is None else _canonical(conv, check.separator),
-            final=_canonical(conv, check.separator) if check.separator_source == "final" else None,
-            time_limit=time_limit, max_epochs=max_epochs,
-        )
+    trace, check, separability, comparison = settle(
+        data, conv, trace, check, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
+        started=started, engine=engine, compare=compare)
     return Verification(data, trace, check, separability, comparison, max_updates=max_updates)
 
 

@@ -71,8 +71,7 @@ def soft_margin_entries(data: Dataset, *, max_epochs: int,
         if check is None or isinstance(check, str):
             entries.append(SoftMarginEntry(name, trace.n_mistakes, trace.stop, None, None, None, None))
             continue
-        squares = check.bound.deficits_sq
-        D_sq = sum(int(c) * int(v) for c, v in zip(trace.mistakes_per_sample, squares) if c)
+        D_sq = check.bound.shortfalls(trace.mistakes_per_sample)
         true = check.bound.true(check.L, check.M)
         entries.append(SoftMarginEntry(name, trace.n_mistakes, trace.stop, check.source, true["rho"],
                                        Fraction(D_sq, (check.L * check.M) ** 2), check.bound.interval(D_sq)))

@@ -116,7 +116,6 @@ class SoftMarginCheck:
         self._rho_sq = bound.rho * bound.rho
         self._root_B = math.sqrt(_quotient(bound.R_sq * bound.u_sq, self._rho_sq))
         self._filter = self._root_B >= 2.0**-100  # else every update is decided in integers
-        self._largest = int(bound.deficits_sq.max(initial=0))
         # d_i²/ρ² per sample, each rounded once (int / int), for the filter's running sums
         self._sq_over_rho = np.array([_quotient(int(v), self._rho_sq) for v in bound.deficits_sq], dtype=np.float64)
 
@@ -169,12 +168,7 @@ class SoftMarginCheck:
 
     def _exact(self, rows: Any) -> int:
         """D² after the updates on `rows` (which follow those seen), exactly."""
-        counts = np.bincount(rows, minlength=self.n_samples)
-        squares = self.bound.deficits_sq
-        if squares.dtype == np.int64 and self._largest * len(rows) < 2**63:
-            return self.D_sq + int(counts @ squares)  # every partial sum is below 2^63
-        hit = np.flatnonzero(counts)
-        return self.D_sq + sum(int(c) * int(v) for c, v in zip(counts[hit], squares[hit]))
+        return self.D_sq + self.bound.shortfalls(np.bincount(rows, minlength=self.n_samples))
 
     def _decide(self, k: int, epoch: int, j: int, N: int, D_sq: int) -> None:
         """The exact verdict at update k (N mistakes, shortfalls D² so far)."""

@@ -98,6 +98,22 @@ class SoftMargin:
         t = n_mistakes * self.rho * self.rho - B - D_sq
         return t <= 0 or t * t <= 4 * B * D_sq
 
+    def shortfalls(self, counts: Any) -> int:
+        """D² = Σ_μ N_μ·d_μ² (scaled) for mistakes `counts` per sample, exactly.
+
+        Examples
+        --------
+        >>> SoftMargin.from_margins([3, -1], rho=2, R_sq=4, u_sq=1, scale=1).shortfalls([5, 2])  # 2·3²
+        18
+        """
+        counts = np.asarray(counts, dtype=np.int64)
+        squares = self.deficits_sq
+        total = int(counts.sum())
+        if squares.dtype == np.int64 and int(squares.max(initial=0)) * total < 2**63:
+            return int(counts @ squares)  # every partial sum is below 2^63
+        hit = np.flatnonzero(counts)
+        return sum(int(c) * int(v) for c, v in zip(counts[hit], squares[hit]))
+
     def true(self, L: int, M: int) -> dict[str, Fraction]:
         """ρ, R², ‖u‖² and Σ_i d_i² over one pass, in true units, for data scale `L` and u scale `M`.
 

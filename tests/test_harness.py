@@ -118,21 +118,36 @@ NAMED = {
     "forgets_bias": ("never moves the bias weight", "the bias weight w0 did not move"),
     "zero_one_labels": ("uses the 0/1 label as the update's sign",
                         "they did not move at all (the 0/1 label 0 used as the update's sign?)"),
-    "fixed_epochs": ("consistent with the exact run stopped after update 5",
+    "fixed_epochs": ("the classic perceptron capped at 3 epochs",
                      "the implementation stopped after 5 updates, but the exact run goes on"),
-    "wrong_sign": ("moves the weights the wrong way (w -= η·y·x~), stopped after 100 epochs",
+    "wrong_sign": ("moves the weights the wrong way (w -= η·y·x~), which never converges",
                    "the opposite sign (w -= η·y·x~ instead of w += η·y·x~)"),
     "skips_last_sample": ("never presents the last sample", "never presents the last sample"),
-    "shuffles": ("presented in the order", "the samples are presented in order and 0 comes first"),
-    "best_so_far": ("earlier weights returned", "are not the weights after the last reported update"),
+    "shuffles": ("another order in each epoch", "the samples are presented in order and 0 comes first"),
+    "best_so_far": ("the weights of best training accuracy met after an update", "are not the weights after the last reported update"),
     "bias_wrong_sign": ("moves the bias weight the wrong way", "the bias weight w0 moved the wrong way"),
     "rate_on_bias_only": ("(rate 1/2 on the bias)", "the bias weight w0 moved 1/2 times the rule's step"),
-    "integer_weights": ("whole numbers where the exact run's are", "whole numbers where the rule gives fractions"),
+    "integer_weights": ("keeps its weights as integers", "whole numbers where the rule gives fractions"),
 }
 
 
+#: The diagnosis each must get, and no other: the one cause that reproduces it on every dataset tried.
+DIAGNOSED = {"strict_negative": "ties-not-mistakes", "forgets_bias": "no-bias-update", "zero_one_labels": "labels-0-1",
+             "fixed_epochs": "epoch-cap", "wrong_sign": "wrong-sign", "skips_last_sample": "skips-last-sample",
+             "shuffles": "shuffled", "best_so_far": "best-so-far", "bias_wrong_sign": "bias-wrong-sign",
+             "rate_on_bias_only": "bias-rate", "integer_weights": "integer-weights"}
+
+
 def test_every_broken_implementation_of_the_gallery_is_tested() -> None:
-    assert set(NAMED) == set(gallery.BROKEN)
+    assert set(NAMED) == set(gallery.BROKEN) == set(DIAGNOSED)
+
+
+@pytest.mark.parametrize("form", ["", "_reporting"])
+@pytest.mark.parametrize("name", sorted(DIAGNOSED))
+def test_each_broken_implementation_gets_exactly_its_own_diagnosis(name: str, form: str) -> None:
+    result = gallery_result(name + form)
+    assert [d.code for d in result.diagnoses] == [DIAGNOSED[name]], result.report()
+    assert result.counterexample is not None and result.counterexample.notes[0].startswith("diagnosis: ")
 
 
 @pytest.mark.parametrize("form", ["", "_reporting"])

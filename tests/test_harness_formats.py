@@ -107,8 +107,8 @@ def test_junit_output_escapes_control_characters_of_the_implementation() -> None
 @pytest.mark.parametrize(
     ("name", "labels", "code", "parameters"),
     [
-        ("strict_negative", "-1/+1", "ties-not-mistakes", {"end": "converged"}),
-        ("fixed_epochs", "-1/+1", "early-stop", {"update": 8, "of": 18, "epoch": 3}),
+        ("strict_negative", "-1/+1", "ties-not-mistakes", {}),
+        ("fixed_epochs", "-1/+1", "epoch-cap", {"epochs": 3}),
         ("rate_on_bias_only", "-1/+1", "bias-rate", {"bias_rate": "1/2"}),
         ("zero_one_labels", "0/1", "labels-0-1", {}),
     ],
@@ -120,7 +120,7 @@ def test_json_gives_the_diagnosis_as_a_code_with_parameters(name: str, labels: s
     record = json.loads(text)
     assert exit_code == 1 and record["passed"] is False
     found = {d["code"]: d["parameters"] for d in record["counterexample"]["diagnosis"]}
-    assert code in found, found
+    assert list(found) == [code] and record["diagnosis"]["code"] == code, found
     assert parameters.items() <= found[code].items()
     assert record["counterexample"]["findings"][0]["check"]
 

@@ -3,23 +3,27 @@ in `check`'s docstring, in its order, and on failure the diagnosis of what went 
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from typing import Any
 
 from ..data.dataset import Dataset
 from ..data.trace import Trace
+from ..errors import InvalidArgument
 from ..notes.conventions import get_convention
 from ._accepted import _with_accepted
 from ._agreement import _agreement, _choose_factor
 from ._checks import _ends_at_returned, _invariants, _learning_rate, _returned_weights, _separates
+from ._diagnosis import diagnose
+from ._evidence import Evidence
 from ._exact import Vector
-from ._exact_run import _exact_run
+from ._exact_run import _exact_run, _Rejected
 from ._floats import _as_doubles, _rounding_notes
+from ._probes import neighbours
 from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions
 from ._reading import _read_updates
 from ._results import CaseResult, Diagnosis, Finding, FloatDecision
 from ._target import _call, _inputs
-from ._variants import _diagnoses
 
 
 class _Case:
@@ -88,24 +92,43 @@ class _Case:
         self.n_updates = len(updates)
         return updates
 
-    def diagnose(self) -> None:
-        """Add what the output is consistent with, and where float rounding changed a decision."""
+    def diagnose(self, evidence: Evidence | None = None) -> None:
+        """Name the cause: the one that reproduces the implementation on every dataset in `evidence`
+        (this one only when None), and where float rounding changed a decision."""
         if not self.findings or self.weights is None or self.reference is None or not self.separable:
             return
+        evidence = evidence or Evidence()
+        for near in neighbours(self.data):  # datasets that tell causes apart, tried for the diagnosis
+            seen, weights, _ = self.recheck(near, self.options.labels, self.conv.name)
+            evidence.add(seen, weights)
+        factor = self.factor if self.factor is not None and self.factor > 0 else Fraction(1)
         rate = self.options.eta or (self.factor if self.n_updates else None)
-        self.diagnoses = _diagnoses(self.data, self.conv, self.reference, self.weights, rate)
-        self.notes.extend(d.text for d in self.diagnoses)
+        self.diagnoses = diagnose(self.data, self.weights, self.conv, self.options, evidence, self.recheck, rate,
+                                  self.options.eta or factor)
+        first, *others = self.diagnoses
+        self.notes.append(f"diagnosis: {first.text}")
+        self.notes.extend(f"also consistent: {d.text}" for d in others)
         if self.options.dtype == "float":
-            factor = self.factor if self.factor is not None and self.factor > 0 else Fraction(1)
             self.rounding, notes = _rounding_notes(self.data, self.conv, self.weights, self.options.eta or factor,
                                                    self.options.max_epochs or REFERENCE_EPOCHS)
             self.notes.extend(notes)
-            if notes and notes[-1].endswith("float rounding explains the difference from the exact run"):
-                first = self.rounding
-                where = {} if first is None else {"update": first.update, "epoch": first.epoch,
-                                                  "sample": first.sample, "exact_score": str(first.exact_score),
-                                                  "float_score": first.float_score}
-                self.diagnoses.append(Diagnosis("float-rounding", where, notes[-1]))
+            first_change = self.rounding
+            if first_change is not None:
+                where = {"update": first_change.update, "epoch": first_change.epoch, "sample": first_change.sample,
+                         "exact_score": str(first_change.exact_score), "float_score": first_change.float_score}
+                self.diagnoses = [Diagnosis(d.code, {**d.parameters, **where}, d.text) if d.code == "float-rounding"
+                                  else d for d in self.diagnoses]
+
+    def recheck(self, data: Dataset, labels: str, convention: str) -> tuple[Dataset, Vector | None, bool]:
+        """Call the implementation again on `data` given with `labels`, checked under `convention`: the
+        data as it saw them, its weights, and whether it passed."""
+        options = dataclasses.replace(self.options, labels=labels, convention=convention)
+        case = _Case(self.target, self.kind, "probe", data, options, self.label, generated=False)
+        try:
+            case.run()
+        except (InvalidArgument, _Rejected):
+            return case.data, None, False
+        return case.data, case.weights, not case.findings
 
     def result(self) -> CaseResult:
         """The verdict on this dataset, as an immutable record."""

@@ -9,7 +9,7 @@ import re
 from typing import Any
 from xml.etree import ElementTree
 
-from ._results import CaseResult, HarnessResult, _case_lines, _truncated
+from ._results import CaseResult, Diagnosis, HarnessResult, _case_lines, _truncated
 from ._wording import _count
 
 #: The formats ``check --format`` writes.
@@ -51,6 +51,8 @@ def result_record(result: HarnessResult) -> dict[str, Any]:
         "departures": [{"code": "departure", "name": d.message.split("=", 1)[0], "message": d.message}
                        for d in result.departures],
         "flaky": result.flaky,
+        "diagnosis": _diagnosis_record(result.diagnoses[0]) if result.diagnoses else None,
+        "also_consistent": [_diagnosis_record(d) for d in result.diagnoses[1:]],
         "counterexample": None if result.counterexample is None else case_record(result.counterexample),
         "worked_examples": [{"name": c.name, "passed": c.passed, "checks": [f.check for f in c.findings]}
                             for c in result.worked_examples],
@@ -70,7 +72,7 @@ def case_record(case: CaseResult) -> dict[str, Any]:
         "y": case.labels,
         "findings": [{"check": f.check, "message": f.message, "update": f.update, "sample": f.sample}
                      for f in case.findings],
-        "diagnosis": [{"code": d.code, "parameters": d.parameters, "text": d.text} for d in case.diagnoses],
+        "diagnosis": [_diagnosis_record(d) for d in case.diagnoses],
         "notes": list(case.notes),
         "weights": None if case.weights is None else [str(w) for w in case.weights],
         "weights_decimal": None if case.weights is None else [float(w) for w in case.weights],
@@ -80,6 +82,10 @@ def case_record(case: CaseResult) -> dict[str, Any]:
         "output": _truncated(case.output) if case.output and not case.passed else "",
         "reproduction": None if case.passed else case.reproduction(),
     }
+
+
+def _diagnosis_record(diagnosis: Diagnosis) -> dict[str, Any]:
+    return {"code": diagnosis.code, "parameters": diagnosis.parameters, "text": diagnosis.text}
 
 
 def junit_xml(result: HarnessResult) -> str:

@@ -213,6 +213,8 @@ class HarnessResult:
         Set when the failure did not happen again on the same data (a non-deterministic implementation).
     reports_updates : bool
         Whether the implementation reported its updates, so that every update was checked.
+    flaky_diagnosis : Diagnosis or None
+        For an implementation that is not deterministic: a random start, or else a random order.
     """
 
     target: str
@@ -224,6 +226,13 @@ class HarnessResult:
     n_rejected: int
     flaky: str | None = None
     reports_updates: bool = False
+    flaky_diagnosis: Diagnosis | None = None
+
+    @property
+    def diagnoses(self) -> tuple[Diagnosis, ...]:
+        """What the failure is, the diagnosis first (then other causes that fit as well); empty when passed."""
+        found = self.counterexample.diagnoses if self.counterexample is not None else ()
+        return found or ((self.flaky_diagnosis,) if self.flaky_diagnosis is not None else ())
 
     @property
     def passed(self) -> bool:
@@ -380,6 +389,8 @@ def _harness_report(result: HarnessResult) -> str:
         lines += [f"  - {d.message}" for d in result.departures]
     if result.flaky:
         lines.append(f"not deterministic: {result.flaky}")
+        if result.flaky_diagnosis is not None:
+            lines.append(f"  diagnosis: {result.flaky_diagnosis.text}")
     if result.counterexample is not None:
         shrunk = " (shrunk to a minimal one)" if result.counterexample.name == "generated" else ""
         lines.append(f"counterexample{shrunk}:")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..data.dataset import Dataset
 from ..errors import InvalidArgument
 from ._case import _Case
+from ._evidence import Evidence
 from ._exact_run import _Rejected
 from ._options import CheckOptions, harness_settings
 from ._results import CaseResult
@@ -40,8 +41,13 @@ def _strategies(options: CheckOptions, strategy: SearchStrategy[Dataset] | None)
 
 
 def _search(target: object, kind: str, label: tuple[str, tuple[str, str] | None], options: CheckOptions,
-            strategy: SearchStrategy[Dataset] | None) -> tuple[CaseResult | None, int, int, str | None, bool]:
-    """Hypothesis's search and shrink; the minimal failing case (polished and diagnosed), or None."""
+            strategy: SearchStrategy[Dataset] | None,
+            evidence: Evidence) -> tuple[CaseResult | None, int, int, str | None, bool]:
+    """Hypothesis's search and shrink; the minimal failing case (polished and diagnosed), or None.
+
+    Every dataset the implementation returned weights on goes into `evidence` (the diagnosis's), and
+    the one tried last is kept there for a probe of an implementation that is not deterministic.
+    """
     from hypothesis import assume, given, seed
     from hypothesis.errors import Flaky, Unsatisfiable
 
@@ -60,6 +66,9 @@ def _search(target: object, kind: str, label: tuple[str, tuple[str, str] | None]
             counts["rejected"] += 1
             reasons[str(reason)] += 1
             assume(False)
+        evidence.last = data
+        if case.separable:
+            evidence.add(case.data, case.weights)
         if not last:
             counts["checked"] += 1
         if case.n_updates is not None:
@@ -96,8 +105,8 @@ def _search(target: object, kind: str, label: tuple[str, tuple[str, str] | None]
     with_updates = counts["with updates"] > 0
     if not last:
         return None, counts["checked"], counts["rejected"], flaky, with_updates
-    minimal = _polish(last[0], target, kind, label, options)
-    minimal.diagnose()
+    minimal = _polish(last[0], target, kind, label, options, evidence)
+    minimal.diagnose(evidence)
     return minimal.result(), counts["checked"], counts["rejected"], flaky, with_updates
 
 
@@ -125,7 +134,7 @@ def _smaller(data: Dataset) -> Iterator[Dataset]:
 
 
 def _polish(case: _Case, target: object, kind: str, label: tuple[str, tuple[str, str] | None],
-            options: CheckOptions) -> _Case:
+            options: CheckOptions, evidence: Evidence) -> _Case:
     """Keep removing features and samples while the implementation still fails (on data the harness
     would use): a case from which no single feature or sample can be dropped."""
     improved = True
@@ -137,6 +146,8 @@ def _polish(case: _Case, target: object, kind: str, label: tuple[str, tuple[str,
                 candidate.run()
             except _Rejected:
                 continue
+            if candidate.separable:
+                evidence.add(candidate.data, candidate.weights)
             if candidate.findings:
                 case, improved = candidate, True
                 break

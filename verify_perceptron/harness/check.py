@@ -99,7 +99,9 @@ from ..notes.conventions import get_convention
 from ..run.reference import train
 from ._case import _Case
 from ._configuration import _declared, _departures, _params
+from ._evidence import Evidence
 from ._options import DEFAULT_EXAMPLES, CheckOptions, _options
+from ._probes import nondeterminism_probe
 from ._process import command_implementation
 from ._results import CaseResult, Finding, HarnessResult, ImplementationFailure
 from ._search import _search
@@ -252,6 +254,7 @@ def _verdict(target: object, kind: str, label: tuple[str, tuple[str, str] | None
     """The notes' worked examples, then the search; the counterexample is the search's, else the first
     failing worked example, diagnosed."""
     worked: list[_Case] = []
+    evidence = Evidence()
     if options.worked_examples:
         from .strategies import worked_examples as notes_examples
 
@@ -259,15 +262,22 @@ def _verdict(target: object, kind: str, label: tuple[str, tuple[str, str] | None
             case = _Case(target, kind, f"worked example {name!r}", example_data, options, label, generated=False)
             case.run()
             worked.append(case)
-    counterexample, n_examples, n_rejected, flaky, with_updates = _search(target, kind, label, options, strategy)
+            if case.separable:
+                evidence.add(case.data, case.weights)
+    counterexample, n_examples, n_rejected, flaky, with_updates = _search(target, kind, label, options, strategy,
+                                                                          evidence)
+    flaky_diagnosis = None
     if counterexample is None:  # no generated failure: show the first failing worked example, diagnosed
         failing = next((c for c in worked if c.findings), None)
         if failing is not None:
-            failing.diagnose()
+            failing.diagnose(evidence)
             counterexample = failing.result()
+    if flaky is not None and evidence.last is not None:
+        probe = _Case(target, kind, "probe", evidence.last, options, label, generated=False)
+        flaky_diagnosis = nondeterminism_probe(probe.data, probe.conv, probe.recheck, options.labels)
     with_updates = with_updates or any(c.n_updates is not None for c in worked)
     return HarnessResult(label[0], options, departures, counterexample, tuple(c.result() for c in worked), n_examples,
-                         n_rejected, flaky, with_updates)
+                         n_rejected, flaky, with_updates, flaky_diagnosis)
 
 
 def assert_implementation_correct(target: object, **options: Any) -> HarnessResult:

@@ -1,0 +1,283 @@
+"""Diagnosis by evidence: each known cause of a failure is a model, run exactly on every dataset the
+check tried; a cause is named only when its model reproduces the implementation's weights on all of
+them, with one learning rate, and then with the parameter it needed (T, ε, the convention, ...).
+
+Causes are tried in order: those whose model is a single run (another convention, a changed rule,
+an epoch cap, a tolerance, averaged or best-so-far weights, float rounding), then the probes that
+call the implementation again (`_probes`: a nonzero start, another label encoding), and last two
+that only say a run exists (some presentation order per epoch; some stop before convergence),
+which are named only when nothing more specific explains the evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+
+from ..notes.conventions import CONVENTIONS, Convention, dot
+from ._evidence import Observation, explained
+from ._exact import Vector, _is_mistake
+from ._models import Change, Simulation, orders_reaching, simulate
+from ._results import Diagnosis
+from ._wording import _count
+
+#: What each changed rule does, as a report says it.
+RULES: dict[str, str] = {
+    "ties-not-mistakes": "counts a mistake only when the score is strictly on the wrong side, so a score of exactly 0 "
+                         "is let through",
+    "no-bias-update": "never moves the bias weight",
+    "bias-wrong-sign": "moves the bias weight the wrong way (by -η·y)",
+    "wrong-sign": "moves the weights the wrong way (w -= η·y·x~)",
+    "labels-0-1": "uses the 0/1 label as the update's sign, so mistakes on class 0 never move the weights",
+    "skips-last-sample": "never presents the last sample (a loop that stops one short)",
+    "updates-every-sample": "updates on every sample, mistake or not",
+    "integer-weights": "keeps its weights as integers, truncating every step toward 0 (an integer weight array?)",
+}
+#: The rates tried for a learning rate applied to the bias step alone.
+BIAS_RATES = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 10), Fraction(2), Fraction(1, 100))
+#: The longest fixed run an average is looked for in.
+AVERAGE_EPOCHS = 200
+#: The largest tolerance looked for (at learning rate 1), and the most runs spent sweeping up to it.
+MAX_TOLERANCE, TOLERANCE_RUNS = Fraction(1), 400
+#: The most samples whose per-epoch orders are searched.
+MAX_ORDERED_SAMPLES = 4
+
+Model = Callable[[Observation], "list[Vector] | None"]
+
+
+class _Runs:
+    """Model runs, each made once per dataset and change."""
+
+    def __init__(self, conv: Convention, rounded: bool) -> None:
+        self.conv, self.rounded = conv, rounded
+        self._runs: dict[tuple[int, Change, str], Simulation] = {}
+
+    def explained(self, observations: list[Observation], model: Model, rate: Fraction | None) -> Fraction | None:
+        """`explained`, within float64 rounding when the implementation computes in float64."""
+        return explained(observations, model, rate, rounded=self.rounded)
+
+    def __call__(self, o: Observation, change: Change = Change(), conv: Convention | None = None) -> Simulation:
+        conv = conv or self.conv
+        key = (id(o.data), change, conv.name)
+        if key not in self._runs:
+            self._runs[key] = simulate(o.data, conv, change)
+        return self._runs[key]
+
+
+def model_causes(observations: list[Observation], conv: Convention, rate: Fraction | None,
+                 rounded: bool = False) -> list[Diagnosis]:
+    """Every single-run cause whose model reproduces every observation (the counterexample first);
+    `rounded` for a float64 implementation (`explained`)."""
+    runs = _Runs(conv, rounded)
+    n = len(observations)
+    found = [d for d in (*_conventions(observations, conv, runs), *_rules(observations, conv, runs, rate),
+                         _epoch_cap(observations, runs, rate), _tolerance(observations, conv, runs, rate),
+                         *_averages(observations, runs, rate), _best_so_far(observations, runs, rate))
+             if d is not None]
+    return [Diagnosis(d.code, {**d.parameters, "datasets": n}, f"{d.text}: it reproduces the "
+                                                                "implementation's weights on every dataset tried")
+            for d in found]
+
+
+def search_causes(observations: list[Observation], conv: Convention, rate: Fraction | None,
+                  rounded: bool = False) -> list[Diagnosis]:
+    """The causes that only say some run exists: per-epoch orders, or a stop before convergence."""
+    runs = _Runs(conv, rounded)
+    n = len(observations)
+    found = []
+    first = observations[0]
+    orders = orders_reaching(first.data, conv, _unscaled(first.weights, rate, runs(first)))
+    if orders is not None and runs.explained(observations, lambda o: _some_order(o, conv, runs, rate), rate) is not None:
+        found.append(Diagnosis("shuffled", {"orders": [list(p) for p in orders], "datasets": n},
+                               f"consistent with the {conv.name} perceptron presenting the samples in another order "
+                               f"in each epoch (shuffled?): on the counterexample the epochs' orders "
+                               f"{[list(p) for p in orders]} give its weights; every other dataset tried allows such "
+                               "an order"))
+    c = runs.explained(observations, lambda o: [runs(o).weights(U) for U in runs(o).ends] + _updates(o, runs), rate)
+    if c is not None:
+        found.append(Diagnosis("early-stop", {"datasets": n},
+                               f"consistent with the {conv.name} perceptron stopped before it converged (an early "
+                               f"stop on the loss, or earlier weights returned): on every dataset tried the weights "
+                               "are those of its run at some point"))
+    return found
+
+
+# --- the causes ----------------------------------------------------------------------------------------
+
+
+def _conventions(observations: list[Observation], conv: Convention, runs: _Runs) -> Iterator[Diagnosis | None]:
+    """Another note's perceptron (another tie rule), read in the checked convention's coordinates."""
+    fits = []
+    for other in CONVENTIONS.values():
+        if other.name == conv.name:
+            continue
+
+        def model(o: Observation, other: Convention = other) -> list[Vector] | None:
+            run = runs(o, Change(), other)
+            if run.stop != "converged":
+                return None
+            return [conv.from_canonical(*other.to_canonical(run.final()))]
+
+        c = runs.explained(observations, model, None)
+        if c is not None:
+            fits.append((other, c))
+    if fits:
+        other, c = fits[0]
+        also = [o.name for o, _ in fits[1:]]
+        same = f" (and equally under {', '.join(also)}, whose rules agree on these data)" if also else ""
+        yield Diagnosis("other-convention", {"convention": other.name, "also": also, "rate": str(c)},
+                        f"it is note {other.note_number}'s {other.name} perceptron ({other.summary}), at rate {c}: "
+                        f"it passes under --convention {other.name}{same}, not under {conv.name}")
+
+
+def _rules(observations: list[Observation], conv: Convention, runs: _Runs,
+           rate: Fraction | None) -> Iterator[Diagnosis | None]:
+    """The note's perceptron with one rule changed (see `RULES`), or a rate on the bias step alone."""
+    changes = [Change(v) for v in RULES if not (conv.name == "unit-ball" and v == "labels-0-1")]
+    if conv.name != "unit-ball":
+        changes += [Change("bias-rate", bias_rate=r) for r in BIAS_RATES]
+    for change in changes:
+        def model(o: Observation, change: Change = change) -> list[Vector]:
+            run = runs(o, change)
+            return [run.final()] if run.stop == "converged" else [run.weights(U) for U in run.ends]
+
+        if runs.explained(observations, model, rate) is None:
+            continue
+        first = runs(observations[0], change)
+        if first.stop == "converged":
+            how = "and converges there"
+        else:
+            target = _unscaled(observations[0].weights, rate, first)
+            epoch = next((t for t, U in enumerate(first.ends, 1) if first.weights(U) == target), None)
+            how = "which never converges on the counterexample: " + (
+                f"an epoch limit stopped it after {_count(epoch, 'epoch')}" if epoch else "an epoch limit stopped it")
+        variant = change.variant or ""
+        text = RULES.get(variant, "scales the bias step by a learning rate the other weights do not get")
+        detail = f" (rate {change.bias_rate} on the bias)" if variant == "bias-rate" else ""
+        params = {"bias_rate": str(change.bias_rate)} if variant == "bias-rate" else {}
+        yield Diagnosis(variant, params, f"the {conv.name} perceptron that {text}{detail}, {how}")
+        return  # one changed rule is the diagnosis; a second one fitting too is a coincidence of small data
+
+
+def _epoch_cap(observations: list[Observation], runs: _Runs, rate: Fraction | None) -> Diagnosis | None:
+    """A cap of T epochs: the run returns what it has after T epochs, converged or not."""
+    first = runs(observations[0])
+    target = _unscaled(observations[0].weights, rate, first)
+    candidates = [t for t, U in enumerate(first.ends[:-1], 1) if target is not None and first.weights(U) == target]
+    if not candidates and rate is None:  # the rate is unknown: any positive multiple of an epoch's end
+        candidates = [t for t, U in enumerate(first.ends[:-1], 1)
+                      if runs.explained([observations[0]], lambda o, U=U: [first.weights(U)], None) is not None]
+    fitting = [T for T in candidates
+               if runs.explained(observations, lambda o, T=T: [runs(o).weights(runs(o).ends[min(T, len(runs(o).ends)) - 1])],
+                            rate) is not None]
+    if not fitting:
+        return None
+    T = fitting[0]
+    return Diagnosis("epoch-cap", {"epochs": T},
+                     f"the {runs.conv.name} perceptron capped at {_count(T, 'epoch')}: it returns its weights after "
+                     f"epoch {T}, converged or not")
+
+
+def _tolerance(observations: list[Observation], conv: Convention, runs: _Runs,
+               rate: Fraction | None) -> Diagnosis | None:
+    """A tolerance ε: a score y·(w·x~) <= ε counts as a mistake. Sweeps ε over the counterexample's
+    breakpoints; the interval reported is where every dataset's run stays the same."""
+    if conv.decide(Fraction(0), 1, Fraction(1)) is None or conv.decide(Fraction(0), -1, Fraction(1)) is None:
+        return None  # a tolerance widens the rule y·(w·x~) <= 0; the hard limiters' ties are another rule
+    first = observations[0]
+    L = first.data.denominator
+    epsilon = Fraction(1, 2 * L * L)  # below every positive score: the note's own run
+    for _ in range(TOLERANCE_RUNS):
+        run = runs(first, Change(tolerance=epsilon))
+        if run.hi is None or epsilon > MAX_TOLERANCE:
+            return None
+        if run.stop == "converged" and epsilon > Fraction(1, 2 * L * L):
+            change = Change(tolerance=epsilon)
+            c = runs.explained(observations, lambda o: [runs(o, change).final()] if runs(o, change).stop == "converged"
+                          else None, rate)
+            if c is not None:
+                lo = max(runs(o, change).lo for o in observations)
+                hi = min(h for h in (runs(o, change).hi for o in observations) if h is not None)
+                return _tolerance_diagnosis(conv, c * lo, c * hi)
+        epsilon = run.hi
+    return None
+
+
+def _tolerance_diagnosis(conv: Convention, lo: Fraction, hi: Fraction) -> Diagnosis:
+    decimals = [f"1e-{k}" for k in range(1, 13) if lo <= Fraction(1, 10**k) < hi]
+    inside = f"; {decimals[0]} lies in it" if decimals else ""
+    return Diagnosis("tolerance", {"at_least": str(lo), "below": str(hi), "decimal": decimals[0] if decimals else None},
+                     f"the {conv.name} perceptron with a tolerance ε: a score y·(w·x~) <= ε counts as a mistake, for "
+                     f"any ε with {lo} <= ε < {hi} (≈ {float(lo):.3g} to {float(hi):.3g}{inside})")
+
+
+def _averages(observations: list[Observation], runs: _Runs, rate: Fraction | None) -> Iterator[Diagnosis | None]:
+    """Averaged weights: over a fixed run of T epochs, or over the run up to its clean epoch."""
+    def until_clean(o: Observation) -> list[Vector] | None:
+        run = runs(o)
+        return [run.average(len(run.ends))] if run.stop == "converged" else None
+
+    if runs.explained(observations, until_clean, rate) is not None:
+        yield Diagnosis("averaged", {"epochs": None},
+                        f"the averaged {runs.conv.name} perceptron: it returns the average of the weights after every "
+                        "presentation, up to the end of its first epoch without a mistake")
+        return
+    fixed = Change(epochs=AVERAGE_EPOCHS)
+    first = runs(observations[0], fixed)
+    for T in range(1, AVERAGE_EPOCHS + 1):
+        if runs.explained([observations[0]], lambda o, T=T: [first.average(T)], rate) is None:
+            continue
+        if runs.explained(observations, lambda o, T=T: [runs(o, fixed).average(T)], rate) is not None:
+            yield Diagnosis("averaged", {"epochs": T},
+                            f"the averaged {runs.conv.name} perceptron run for exactly {_count(T, 'epoch')}: it "
+                            "returns the average of the weights after every presentation")
+            return
+
+
+def _best_so_far(observations: list[Observation], runs: _Runs, rate: Fraction | None) -> Diagnosis | None:
+    """The weights of best training accuracy met after an update (predicting +1 when w·x~ >= 0), not the last."""
+    change = Change(accuracy=True)
+
+    def model(o: Observation) -> list[Vector] | None:
+        run = runs(o, change)
+        return [run.weights(run.best)] if run.best is not None and run.stop == "converged" else None
+
+    if runs.explained(observations, model, rate) is None:
+        return None
+    return Diagnosis("best-so-far", {}, f"the {runs.conv.name} perceptron returning the weights of best training "
+                                        "accuracy met after an update (predicting +1 when w·x~ >= 0), not the last "
+                                        "ones (a pocket algorithm)")
+
+
+# --- helpers ---------------------------------------------------------------------------------------------
+
+
+def _unscaled(weights: Vector, rate: Fraction | None, run: Simulation) -> Vector | None:
+    """The weights at learning rate 1: divided by the declared rate, or by the factor the converged run shows."""
+    if rate is not None:
+        return tuple(w / rate for w in weights)
+    c = explained([Observation(None, weights)], lambda o: [run.final()], None)  # type: ignore[arg-type]
+    return tuple(w / c for w in weights) if c else weights
+
+
+def _some_order(o: Observation, conv: Convention, runs: _Runs, rate: Fraction | None) -> list[Vector] | None:
+    """The note's final weights when they are the observation's, else those of some per-epoch order (on more
+    than `MAX_ORDERED_SAMPLES` samples, any separating weights: the orders are too many to search)."""
+    final = runs(o).final()
+    if runs.explained([o], lambda _: [final], rate) is not None:
+        return [final]
+    target = _unscaled(o.weights, rate, runs(o))
+    if target is None:
+        return None
+    if o.data.n_samples > MAX_ORDERED_SAMPLES:  # too many orders to search: a shuffled run converges, so it separates
+        separates = all(not _is_mistake(conv, dot(target, conv.augment(x)), y) for x, y in zip(o.data.X, o.data.y))
+        return [target] if separates else None
+    return [target] if orders_reaching(o.data, conv, target) is not None else None
+
+
+def _updates(o: Observation, runs: _Runs) -> list[Vector]:
+    """The note's weights after each of its updates (not only at epochs' ends)."""
+    from ..run.reference import train
+
+    return [u.weights for u in train(o.data, runs.conv, max_epochs=len(runs(o).ends) + 1).updates]
+

@@ -1,0 +1,66 @@
+"""What a failure is: the one known cause that explains every dataset the check tried, found in order
+(single-run models, then probes of the implementation, then the causes that only say a run exists),
+or the plain statement that no single known cause explains it."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..data.dataset import Dataset
+from ..notes.conventions import Convention
+from ._causes import model_causes, search_causes
+from ._evidence import Evidence, Observation
+from ._exact import Vector
+from ._floats import _float_run
+from ._options import REFERENCE_EPOCHS, CheckOptions
+from ._probes import Recheck, labels_probe, start_probe
+from ._results import Diagnosis
+from ._wording import _count, _rate_text
+
+UNEXPLAINED = "unexplained"
+
+
+def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOptions, evidence: Evidence | None,
+             recheck: Recheck, rate: Fraction | None, float_rate: Fraction) -> list[Diagnosis]:
+    """The causes that reproduce the implementation on every dataset tried, the first one the diagnosis.
+
+    `data` and `weights` are the failing case; `evidence` every other dataset the check tried (None:
+    this one only); `recheck` calls the implementation again; `rate` is its learning rate when known
+    (declared, or read off its first reported step), `float_rate` the one a float64 run is tried at.
+    """
+    observations = (evidence or Evidence()).leading(data, weights)
+    rounded = options.dtype == "float"
+    found = model_causes(observations, conv, rate, rounded)
+    if options.dtype == "float":
+        rounding = _float_rounding(observations, conv, float_rate, options.max_epochs)
+        if rounding is not None:
+            found.append(rounding)
+    if found:
+        return found
+    for probe in (lambda: start_probe(data, conv, recheck, options.labels),
+                  lambda: labels_probe(observations, conv, recheck, options.labels)):
+        diagnosis = probe()
+        if diagnosis is not None:
+            return [diagnosis]
+    found = search_causes(observations, conv, rate, rounded)
+    if found:
+        return found
+    return [Diagnosis(UNEXPLAINED, {"datasets": len(observations)},
+                      f"no single known cause explains it: none of the models (another convention, a changed rule, "
+                      f"an epoch cap, a tolerance, averaged or best-so-far weights, a nonzero start, another label "
+                      "encoding, another order, an early stop) reproduces its weights on every dataset tried")]
+
+
+def _float_rounding(observations: list[Observation], conv: Convention, rate: Fraction,
+                    max_epochs: int | None) -> Diagnosis | None:
+    """float-rounding: the note's algorithm in float64 at the rate ends at the implementation's weights
+    on every dataset tried, and the exact run does not on the counterexample."""
+    if Fraction.from_float(float(rate)) != rate:
+        return None
+    for o in observations:
+        final, _, _ = _float_run(o.data, conv, rate, max_epochs or REFERENCE_EPOCHS)
+        if final != o.weights:
+            return None
+    return Diagnosis("float-rounding", {"rate": str(rate), "datasets": len(observations)},
+                     f"float rounding: the {conv.name} perceptron computed in float64 at rate {_rate_text(rate)} "
+                     "ends at exactly the implementation's weights on every dataset tried")

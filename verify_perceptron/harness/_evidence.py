@@ -1,0 +1,106 @@
+"""The evidence a diagnosis rests on: every dataset a check tried, with the weights the implementation
+returned on it, and the one learning rate that must relate a model's weights to them all."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..data.dataset import Dataset
+from ._exact import Vector
+
+#: Most datasets kept as evidence (the counterexample always is; then the first ones tried).
+MAX_OBSERVATIONS = 400
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One dataset the check tried (exactly as the implementation saw it) and the weights it returned."""
+
+    data: Dataset
+    weights: Vector
+
+
+class Evidence:
+    """Every observation of one check, the counterexample first; `add` keeps each dataset once.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.dataset import from_arrays
+    >>> evidence = Evidence()
+    >>> data = from_arrays([[-1], [1]], [-1, 1])
+    >>> evidence.add(data, (Fraction(0), Fraction(2))); evidence.add(data, (Fraction(0), Fraction(2)))
+    >>> len(evidence.observations)
+    1
+    """
+
+    def __init__(self) -> None:
+        self.observations: list[Observation] = []
+        self.last: Dataset | None = None  # the dataset tried last (for a probe when no case failed twice alike)
+        self._seen: set[tuple[object, ...]] = set()
+
+    def add(self, data: Dataset, weights: Vector | None) -> None:
+        """Keep a dataset and what the implementation returned on it (nothing when it returned no weights)."""
+        key = (data.X, data.y)
+        if weights is None or key in self._seen or len(self.observations) >= MAX_OBSERVATIONS:
+            return
+        self._seen.add(key)
+        self.observations.append(Observation(data, weights))
+
+    def leading(self, data: Dataset, weights: Vector) -> list[Observation]:
+        """All observations with (`data`, `weights`) first: the counterexample is tried before the rest."""
+        first = Observation(data, weights)
+        return [first, *(o for o in self.observations if (o.data.X, o.data.y) != (data.X, data.y))]
+
+
+def explained(observations: Iterable[Observation], model: Callable[[Observation], list[Vector] | None],
+              rate: Fraction | None, *, rounded: bool = False) -> Fraction | None:
+    """The one factor c > 0 with weights = c·(one of the model's outputs) on every observation, or None.
+
+    `model` gives, per observation, the weights it allows (at learning rate 1), or None when it
+    cannot run there. `rate` is the declared learning rate (then c must be it); else c is whatever
+    the observations show, the same on all. With `rounded` (a float64 implementation), weights that
+    are c·model rounded to the nearest double also fit, c then a fraction of denominator <= 10^6:
+    an average or a quotient the implementation computed in float64.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.dataset import from_arrays
+    >>> data = from_arrays([[-1], [1]], [-1, 1])
+    >>> seen = [Observation(data, (Fraction(0), Fraction(1)))]
+    >>> explained(seen, lambda o: [(Fraction(0), Fraction(2))], None)
+    Fraction(1, 2)
+    >>> explained(seen, lambda o: [(Fraction(0), Fraction(2))], Fraction(1)) is None
+    True
+    """
+    candidates: set[Fraction] | None = None if rate is None else {rate}
+    for observation in observations:
+        allowed = model(observation)
+        if not allowed:
+            return None
+        fits = {f for f in (_ratio(observation.weights, m, rounded) for m in allowed) if f is not None}
+        if Fraction(0) in fits:  # zero weights, a zero model: any rate fits
+            continue
+        candidates = fits if candidates is None else candidates & fits
+        if not candidates:
+            return None
+    return Fraction(1) if not candidates else min(candidates)
+
+
+def _ratio(weights: Vector, model: Vector, rounded: bool = False) -> Fraction | None:
+    """c >= 0 with weights = c·model (0 when both are zero), or with `rounded` weights = the doubles
+    nearest to c·model; None when there is none."""
+    if len(weights) != len(model):
+        return None
+    if not any(model):
+        return Fraction(0) if not any(weights) else None
+    j = max(range(len(model)), key=lambda i: abs(model[i]))
+    c = weights[j] / model[j]
+    if c > 0 and all(w == c * m for w, m in zip(weights, model)):
+        return c
+    if rounded and c > 0:
+        c = c.limit_denominator(10**6)
+        if all(w == Fraction(float(c * m)) for w, m in zip(weights, model)):
+            return c
+    return None

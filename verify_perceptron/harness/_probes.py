@@ -1,0 +1,110 @@
+"""Causes found by calling the implementation again on data built to show them: a weight that moves
+although its feature is 0 in every sample (the weights did not start at 0), the same data twice
+(seeded or not), and the datasets already tried under the other label encoding."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+from ..data.dataset import Dataset
+from ..notes.conventions import Convention
+from ._evidence import Observation
+from ._exact import Vector
+from ._results import Diagnosis
+from ._wording import _count
+
+#: Calls the implementation on data, under a label encoding and a convention: the data as it saw
+#: them, its weights (None when it returned none) and whether the case passed every check.
+Recheck = Callable[[Dataset, str, str], "tuple[Dataset, Vector | None, bool]"]
+#: Most datasets re-checked under another label encoding.
+MAX_RECHECKS = 100
+
+
+def with_zero_feature(data: Dataset) -> Dataset:
+    """`data` with one more feature, 0 in every sample.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.dataset import from_arrays
+    >>> [[str(v) for v in x] for x in with_zero_feature(from_arrays([[-1], [1]], [-1, 1])).X]
+    [['-1', '0'], ['1', '0']]
+    """
+    return Dataset(X=tuple((*x, Fraction(0)) for x in data.X), y=data.y, source=data.source,
+                   binary_float=data.binary_float)
+
+
+def neighbours(data: Dataset) -> list[Dataset]:
+    """Datasets near a counterexample that tell causes apart: its rows rotated and reversed, each feature
+    negated, the labels swapped, the values doubled and halved, its first sample repeated.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.dataset import from_arrays
+    >>> [[[str(v) for v in x] for x in d.X] for d in neighbours(from_arrays([[-1], [1]], [-1, 1]))][:2]
+    [[['1'], ['-1']], [['1'], ['-1']]]
+    """
+    n = data.n_samples
+    made: list[tuple[tuple[tuple[Fraction, ...], ...], tuple[int, ...]]] = []
+    for shift in range(1, n):
+        made.append((data.X[shift:] + data.X[:shift], data.y[shift:] + data.y[:shift]))
+    made.append((data.X[::-1], data.y[::-1]))
+    for j in range(data.n_features):
+        made.append((tuple(tuple(-v if i == j else v for i, v in enumerate(x)) for x in data.X), data.y))
+    made.append((data.X, tuple(-t for t in data.y)))
+    for factor in (Fraction(2), Fraction(1, 2)):
+        made.append((tuple(tuple(factor * v for v in x) for x in data.X), data.y))
+    made.append((data.X + data.X[:1], data.y + data.y[:1]))
+    return [Dataset(X=X, y=y, source=data.source, binary_float=data.binary_float) for X, y in made]
+
+
+def start_probe(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -> Diagnosis | None:
+    """nonzero-start: the weight of a feature that is 0 in every sample can only keep its start value.
+
+    Returns the diagnosis when that weight is not 0, saying whether a second call gives the same value
+    (a seeded start) or not.
+    """
+    probe = with_zero_feature(data)
+    _, weights, _ = recheck(probe, labels, conv.name)
+    if weights is None:
+        return None
+    value = conv.to_canonical(weights)[1][-1]
+    if value == 0:
+        return None
+    _, again, _ = recheck(probe, labels, conv.name)
+    seeded = again is not None and conv.to_canonical(again)[1][-1] == value
+    name = conv.weight_names(probe.n_features)[probe.n_features - (0 if conv.bias_first else 1)]
+    how = ("the same value on a second call: a seeded random start" if seeded else
+           f"a different value ({conv.to_canonical(again)[1][-1] if again else 'none'}) on a second call: an "
+           "unseeded random start")
+    return Diagnosis("nonzero-start", {"weight": name, "value": str(value), "seeded": seeded},
+                     f"the weights do not start at 0: with a feature added that is 0 in every sample, its weight "
+                     f"{name} ends at {value} (≈ {float(value):.3g}), and no update can move it; {how}")
+
+
+def nondeterminism_probe(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -> Diagnosis:
+    """For an implementation that gave two answers on the same data: a random start, or else a random order."""
+    start = start_probe(data, conv, recheck, labels)
+    if start is not None:
+        return start
+    return Diagnosis("nondeterministic", {},
+                     "two calls on the same data give different weights, and a feature that is 0 everywhere keeps "
+                     "weight 0 (the start is 0): consistent with an unseeded random order (shuffling)")
+
+
+def labels_probe(observations: list[Observation], conv: Convention, recheck: Recheck,
+                 labels: str) -> Diagnosis | None:
+    """label-encoding: every dataset tried passes when given with the other labels (0/1 for -1/+1),
+    under the checked convention or else under one other convention."""
+    from ..notes.conventions import CONVENTIONS
+
+    other = "0/1" if labels == "-1/+1" else "-1/+1"
+    tried = observations[:MAX_RECHECKS]
+    for name in (conv.name, *(c for c in CONVENTIONS if c != conv.name)):
+        if all(recheck(o.data, other, name)[2] for o in tried):
+            flags = f"--labels {other}" + ("" if name == conv.name else f" --convention {name}")
+            also = "" if name == conv.name else f", and it is the {name} perceptron"
+            return Diagnosis("label-encoding", {"labels": other, "convention": name, "datasets": len(tried)},
+                             f"it expects labels {other}{also}: given them, it passes on every dataset tried "
+                             f"(check it with {flags})")
+    return None

@@ -1,0 +1,157 @@
+"""Diagnosis by evidence: the models are the note's algorithm when unchanged, a cause is named only when
+its model reproduces every dataset tried, and a failure no model explains is said to be unexplained."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+
+from tests.data_strategies import halves
+from verify_perceptron.data.dataset import Dataset, from_arrays
+from verify_perceptron.harness import check_dataset, check_implementation
+from verify_perceptron.harness._causes import model_causes
+from verify_perceptron.harness._evidence import Evidence, Observation, explained
+from verify_perceptron.harness._models import Change, orders_reaching, simulate
+from verify_perceptron.harness._probes import neighbours, with_zero_feature
+from verify_perceptron.notes.conventions import CONVENTIONS, get_convention
+from verify_perceptron.run.reference import train
+
+
+@given(halves())
+@pytest.mark.parametrize("name", list(CONVENTIONS))
+def test_the_unchanged_model_is_the_notes_run(name: str, data: Dataset) -> None:
+    conv = get_convention(name)
+    run, model = train(data, conv, max_epochs=60), simulate(data, conv)
+    if run.stop == "converged":
+        assert model.stop == "converged" and model.final() == run.final_weights
+        assert len(model.ends) == run.n_epochs
+
+
+@given(halves(max_samples=4))
+def test_a_fixed_run_averages_every_presentation(data: Dataset) -> None:
+    conv = get_convention("classic")
+    run = simulate(data, conv, Change(epochs=3))
+    # the same average, presentation by presentation, in Fractions
+    w, total = [F(0)] * (data.n_features + 1), [F(0)] * (data.n_features + 1)
+    for _ in range(3):
+        for x, y in zip(data.X, data.y):
+            z = conv.augment(x)
+            if y * sum(a * b for a, b in zip(w, z)) <= 0:
+                w = [a + y * b for a, b in zip(w, z)]
+            total = [t + a for t, a in zip(total, w)]
+    assert run.average(3) == tuple(t / (3 * data.n_samples) for t in total)
+
+
+def test_a_tolerance_run_knows_the_interval_it_holds_on() -> None:
+    data = from_arrays([["-1"], ["1/1024"]], [-1, 1])
+    run = simulate(data, get_convention("classic"), Change(tolerance=F(1, 10**6)))
+    assert run.lo <= F(1, 10**6) < run.hi
+    wider = simulate(data, get_convention("classic"), Change(tolerance=run.hi))
+    assert wider.ends != run.ends  # at hi, a visit that was not a mistake becomes one
+
+
+def test_orders_are_searched_per_epoch() -> None:
+    data = from_arrays([[-1, 0], [1, 0], [-1, 1]], [-1, 1, -1])
+    conv = get_convention("classic")
+    assert simulate(data, conv).final() == (F(0), F(2), F(0))
+    orders = orders_reaching(data, conv, (F(0), F(2), F(-1)))
+    assert orders is not None and len(set(orders)) > 1  # no single order gives it
+    assert orders_reaching(data, conv, (F(5), F(5), F(5))) is None
+
+
+def test_one_rate_must_fit_every_observation() -> None:
+    a, b = from_arrays([[-1], [1]], [-1, 1]), from_arrays([[-2], [1]], [-1, 1])
+    seen = [Observation(a, (F(0), F(1))), Observation(b, (F(0), F(2)))]
+    same = {id(a): (F(0), F(2)), id(b): (F(0), F(4))}
+    other = {id(a): (F(0), F(2)), id(b): (F(0), F(2))}
+    assert explained(seen, lambda o: [same[id(o.data)]], None) == F(1, 2)
+    assert explained(seen, lambda o: [other[id(o.data)]], None) is None  # rates 1/2 and 1 disagree
+    assert explained(seen, lambda o: [same[id(o.data)]], F(1)) is None  # the declared rate does not fit
+    assert explained(seen, lambda o: None, None) is None
+
+
+def test_float_rounding_of_an_average_fits_only_when_rounding_is_allowed() -> None:
+    data = from_arrays([[-1], [1]], [-1, 1])
+    exact = (F(-1, 20), F(39, 20))
+    doubles = tuple(F(float(v)) for v in exact)
+    assert explained([Observation(data, doubles)], lambda o: [exact], None) is None
+    assert explained([Observation(data, doubles)], lambda o: [exact], None, rounded=True) == 1
+
+
+def test_a_cause_that_fits_the_counterexample_but_not_another_dataset_is_not_named() -> None:
+    conv = get_convention("classic")
+    tie = from_arrays([[-1], [1]], [-1, 1])  # the exact run meets scores of 0 here
+    plain = from_arrays([[-2], [3]], [-1, 1])
+    strict = simulate(tie, conv, Change("ties-not-mistakes")).final()
+    assert [d.code for d in model_causes([Observation(tie, strict)], conv, None)] == ["ties-not-mistakes"]
+    # a second dataset on which the implementation did something no strict rule does
+    wrong = Observation(plain, (F(7), F(1)))
+    assert "ties-not-mistakes" not in [d.code for d in model_causes([Observation(tie, strict), wrong], conv, None)]
+
+
+def test_neighbours_are_separable_and_differ_from_the_counterexample() -> None:
+    data = from_arrays([["-1", "0"], ["1", "1/2"], ["-1", "1"]], [-1, 1, -1])
+    near = neighbours(data)
+    assert len(near) == 2 + 1 + 2 + 1 + 2 + 1
+    assert all(train(d, "classic", max_epochs=1000).converged for d in near)
+    assert all((d.X, d.y) != (data.X, data.y) for d in near)
+    assert with_zero_feature(data).X[1] == (F(1), F(1, 2), F(0))
+
+
+def test_evidence_keeps_each_dataset_once_and_the_counterexample_first() -> None:
+    evidence = Evidence()
+    a, b = from_arrays([[-1], [1]], [-1, 1]), from_arrays([[-2], [1]], [-1, 1])
+    evidence.add(a, (F(0), F(2)))
+    evidence.add(b, (F(1), F(2)))
+    evidence.add(b, (F(1), F(2)))
+    evidence.add(a, None)
+    assert [o.data for o in evidence.leading(b, (F(1), F(2)))] == [b, a]
+
+
+# --- whole checks ------------------------------------------------------------------------------------------------
+
+
+def _off_by_a_half(X: Any, y: Any) -> Any:
+    """The classic perceptron, then half a unit added to the bias: no known cause does that."""
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    w, b = np.zeros(X.shape[1]), 0.0
+    for _ in range(1000):
+        clean = True
+        for i in range(len(X)):
+            if y[i] * (w @ X[i] + b) <= 0:
+                w, b, clean = w + y[i] * X[i], b + y[i], False
+        if clean:
+            break
+    return w, b + 0.5
+
+
+def test_a_failure_no_model_explains_is_said_to_be_unexplained() -> None:
+    result = check_implementation(_off_by_a_half, examples=20)
+    assert [d.code for d in result.diagnoses] == ["unexplained"]
+    assert result.counterexample is not None
+    assert result.counterexample.notes[0].startswith("diagnosis: no single known cause explains it")
+
+
+def test_a_correct_implementation_gets_no_diagnosis() -> None:
+    from verify_perceptron.harness import reference_fit
+
+    result = check_implementation(reference_fit, dtype="fraction", examples=20)
+    assert result.passed and result.diagnoses == ()
+
+
+def test_a_single_dataset_is_diagnosed_with_its_neighbours() -> None:
+    def capped(X: Any, y: Any) -> Any:
+        X, y = np.asarray(X, dtype=float), np.asarray(y)
+        w, b = np.zeros(X.shape[1]), 0.0
+        for _ in range(2):
+            for i in range(len(X)):
+                if y[i] * (w @ X[i] + b) <= 0:
+                    w, b = w + y[i] * X[i], b + y[i]
+        return w, b
+
+    case = check_dataset(capped, [["0", "0"], ["0", "1"], ["1", "0"], ["1", "1"]], [0, 0, 0, 1])
+    assert [d.code for d in case.diagnoses] == ["epoch-cap"] and case.diagnoses[0].parameters["epochs"] == 2

@@ -79,14 +79,41 @@ def test_junit_output_of_a_pass_has_no_failure() -> None:
     assert len(root.findall(".//testcase")) == 4
 
 
-def test_junit_output_is_read_by_junitparser() -> None:
-    junitparser = pytest.importorskip("junitparser", reason="junitparser is not installed; the structure test "
-                                      "above checks the XML against pytest's own --junitxml instead")
-    _, text = run_check_command("tests.implementations:strict_negative", examples=10, format="junit")
-    xml = junitparser.JUnitXml.fromstring(text)
-    suite = next(iter(xml))
-    failed = [case for case in suite if not case.is_passed]
-    assert len(failed) == 4 and "counterexample" in failed[0].result[0].message
+@pytest.fixture(scope="module")
+def junit_schema(pytest_junit: ElementTree.Element) -> Any:
+    """The JUnit schema of tests/schemas/junit.xsd, held first to what pytest's own --junitxml writes."""
+    xmlschema = pytest.importorskip("xmlschema")
+    schema = xmlschema.XMLSchema(str(ROOT / "tests" / "schemas" / "junit.xsd"))
+    schema.validate(ElementTree.tostring(pytest_junit, encoding="unicode"))  # a real producer's output is valid
+    return schema
+
+
+def test_junit_output_is_valid_against_the_schema_a_real_producer_meets(junit_schema: Any) -> None:
+    for target in ("strict_negative", "perceptron"):
+        _, text = run_check_command(f"tests.implementations:{target}", examples=5, format="junit")
+        junit_schema.validate(text)
+    _, text = run_check_command("tests.implementations:strict_negative", examples=5, format="junit")
+    decoded = junit_schema.to_dict(text)
+    failures = [case["failure"][0] for case in decoded["testsuite"][0]["testcase"] if "failure" in case]
+    assert failures and "diagnosis: ties-not-mistakes" in failures[0]["@message"]
+
+
+@pytest.mark.parametrize("mutation", [
+    ("<testcase ", "<testcase nameless=\"1\" ", "name"),  # a test case must be named
+    ("failures=\"4\"", "failures=\"-4\"", "failures"),  # counts are not negative
+    ("<failure ", "<failed ", "failed"),  # an outcome CI systems do not know
+])
+def test_the_junit_schema_rejects_broken_reports(junit_schema: Any, mutation: tuple[str, str, str]) -> None:
+    import xmlschema
+
+    _, text = run_check_command("tests.implementations:strict_negative", examples=5, format="junit")
+    old, new, _ = mutation
+    broken = text.replace("</failure>", "</failed>").replace(old, new) if old == "<failure " else text.replace(old, new, 1)
+    if old == "<testcase ":
+        broken = broken.replace('name="1 generated dataset"', "", 1)
+    assert broken != text
+    with pytest.raises(xmlschema.XMLSchemaValidationError):
+        junit_schema.validate(broken)
 
 
 def test_junit_output_escapes_control_characters_of_the_implementation() -> None:

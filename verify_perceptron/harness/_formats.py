@@ -142,4 +142,5 @@ def _failure(case: CaseResult | None) -> tuple[str | None, str]:
         return None, ""
     finding = case.findings[0]
     data = case.literals().replace("\n", "; ")
-    return f"{finding}; counterexample: {data}", "\n".join(_case_lines(case, indent=""))
+    diagnosis = f"; diagnosis: {case.diagnoses[0].code}" if case.diagnoses else ""
+    return f"{finding}; counterexample: {data}{diagnosis}", "\n".join(_case_lines(case, indent=""))

@@ -384,13 +384,14 @@ def _harness_report(result: HarnessResult) -> str:
              + ("; every reported update obeys the rule and keeps the proof's invariants, the mistake bound included"
                 if result.reports_updates else "; the updates are not reported, so not checked one by one"),
              f"verdict: {verdict}"]
+    if result.diagnoses:
+        first = result.diagnoses[0]
+        lines.append(f"diagnosis ({first.code}): {first.text}")
     if result.departures:
         lines.append("configuration departs from the note's algorithm:")
         lines += [f"  - {d.message}" for d in result.departures]
     if result.flaky:
         lines.append(f"not deterministic: {result.flaky}")
-        if result.flaky_diagnosis is not None:
-            lines.append(f"  diagnosis: {result.flaky_diagnosis.text}")
     if result.counterexample is not None:
         shrunk = " (shrunk to a minimal one)" if result.counterexample.name == "generated" else ""
         lines.append(f"counterexample{shrunk}:")

@@ -40,7 +40,8 @@ def test_bounds_json_sets_note_003s_bound_beside_each_batch_run(capsys):
     entry = {(b["convention"], b["separator"]): b for b in r["batch_bounds"]}
     assert entry["classic", "max-margin"] == {
         "note": "003", "convention": "classic", "separator": "max-margin",
-        "value": "136", "n_mistakes": 15, "n_updates": 9, "converged": True, "ratio": "15/136",
+        "value": "136", "value_floor": 136, "n_mistakes": 15, "n_updates": 9, "converged": True, "ratio": "15/136",
+        "ratio_decimal": 15 / 136,
     }
     assert {b["value"] for b in r["batch_bounds"] if b["separator"] == "max-margin"} == {"136"}
 

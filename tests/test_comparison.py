@@ -200,7 +200,7 @@ def test_as_dict_has_the_issue_keys_and_is_json() -> None:
     }
     assert shown["bounds"][0] == {
         "note": "000", "convention": "classic", "separator": "max-margin",
-        "value": "9", "n_updates": 3, "converged": True, "ratio": "1/3",
+        "value": "9", "value_floor": 9, "n_updates": 3, "converged": True, "ratio": "1/3", "ratio_decimal": 1 / 3,
     }
     # Note 003's incremental run ends at (1, 1, -1): b = 1, v = (1, 1), the optimum itself.
     assert [s["name"] for s in shown["separators"]] == ["max-margin", "free-bias-max-margin", "final"]
@@ -209,7 +209,8 @@ def test_as_dict_has_the_issue_keys_and_is_json() -> None:
     assert shown["batch_runs"][3] == {"convention": "sum-norm", "n_updates": 1, "n_mistakes": 4, "stop": "converged"}
     assert shown["batch_bounds"][3] == {
         "note": "003", "convention": "sum-norm", "separator": "max-margin",
-        "value": "36", "n_mistakes": 4, "n_updates": 1, "converged": True, "ratio": "1/9",
+        "value": "36", "value_floor": 36, "n_mistakes": 4, "n_updates": 1, "converged": True, "ratio": "1/9",
+        "ratio_decimal": 1 / 9,
     }
 
 

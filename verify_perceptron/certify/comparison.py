@@ -142,9 +142,11 @@ class BoundEntry:
             "convention": self.convention,
             "separator": self.separator,
             "value": str(self.value),
+            "value_floor": self.value.numerator // self.value.denominator,
             "n_updates": self.n_updates,
             "converged": self.converged,
             "ratio": str(self.ratio),
+            "ratio_decimal": float(self.ratio),
         }
 
 
@@ -175,10 +177,12 @@ class BatchEntry:
             "convention": self.convention,
             "separator": self.separator,
             "value": str(self.value),
+            "value_floor": self.value.numerator // self.value.denominator,
             "n_mistakes": self.n_mistakes,
             "n_updates": self.n_updates,
             "converged": self.converged,
             "ratio": str(self.ratio),
+            "ratio_decimal": float(self.ratio),
         }
 
 

@@ -180,26 +180,41 @@ def _epoch_cap(observations: list[Observation], runs: _Runs, rate: Fraction | No
 
 def _tolerance(observations: list[Observation], conv: Convention, runs: _Runs,
                rate: Fraction | None) -> Diagnosis | None:
-    """A tolerance ε: a score y·(w·x~) <= ε counts as a mistake. Sweeps ε over the counterexample's
-    breakpoints; the interval reported is where every dataset's run stays the same."""
+    """A tolerance ε: a score y·(w·x~) <= ε counts as a mistake.
+
+    A run with tolerance ε is the same run for every ε in its interval [lo, hi),
+    so ε is swept upward from below every positive score, jumping each time
+    past the interval of a dataset the current ε does not reproduce (no ε
+    below that jump can): the first ε that reproduces every dataset is found
+    with one run per dataset and interval crossed.
+    """
     if conv.decide(Fraction(0), 1, Fraction(1)) is None or conv.decide(Fraction(0), -1, Fraction(1)) is None:
         return None  # a tolerance widens the rule y·(w·x~) <= 0; the hard limiters' ties are another rule
-    first = observations[0]
-    L = first.data.denominator
+    L = max(o.data.denominator for o in observations)
     epsilon = Fraction(1, 2 * L * L)  # below every positive score: the note's own run
+    held: dict[int, Simulation] = {}
     for _ in range(TOLERANCE_RUNS):
-        run = runs(first, Change(tolerance=epsilon))
-        if run.hi is None or epsilon > MAX_TOLERANCE:
+        if epsilon > MAX_TOLERANCE:
             return None
-        if run.stop == "converged" and epsilon > Fraction(1, 2 * L * L):
-            change = Change(tolerance=epsilon)
-            c = runs.explained(observations, lambda o: [runs(o, change).final()] if runs(o, change).stop == "converged"
-                          else None, rate)
-            if c is not None:
-                lo = max(runs(o, change).lo for o in observations)
-                hi = min(h for h in (runs(o, change).hi for o in observations) if h is not None)
-                return _tolerance_diagnosis(conv, c * lo, c * hi)
-        epsilon = run.hi
+        c = rate
+        for o in observations:
+            run = held.get(id(o.data))
+            if run is None or epsilon < run.lo or (run.hi is not None and epsilon >= run.hi):
+                run = held[id(o.data)] = simulate(o.data, conv, Change(tolerance=epsilon))
+            fits = run.stop == "converged" and runs.explained([o], lambda _: [run.final()], c) is not None
+            if not fits:
+                if run.hi is None:
+                    return None
+                epsilon = run.hi
+                break
+            if c is None and any(o.weights):
+                c = runs.explained([o], lambda _: [run.final()], None)
+        else:
+            if epsilon == Fraction(1, 2 * L * L):
+                return None  # the note's own run: no tolerance
+            lo = max(r.lo for r in held.values())
+            hi = min((r.hi for r in held.values() if r.hi is not None), default=MAX_TOLERANCE)
+            return _tolerance_diagnosis(conv, (c or Fraction(1)) * lo, (c or Fraction(1)) * hi)
     return None
 
 

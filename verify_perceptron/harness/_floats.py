@@ -36,13 +36,27 @@ def _as_doubles(data: Dataset) -> tuple[Dataset, str | None]:
 def _float_exact(data: Dataset, conv: Convention, reference: Trace, rate: Fraction | None) -> bool:
     """True when float64 computes every score and step of the exact run exactly, in any summation order.
 
-    With values N/L (L a power of two) and weights W/L, every product is an
-    integer over L², and every partial sum of any order is a sum of some of the
-    products, so if Σ_j |W_j·N_ij| < 2^53 for every weight vector of the run
-    and every sample, no operation rounds. A rate p/2^k multiplies by |p|.
+    Every value is dyadic. For one weight vector w and one sample x~, each
+    product w_j·x~_j is a multiple of g = 2^-(a+b), where 2^a and 2^b are the
+    largest denominators of w and of x~; every partial sum of any order is a
+    sum of some of the products, so if Σ_j |w_j·x~_j| < 2^53·g, no product and
+    no sum rounds. A step w + y·x~ is exact when the new weights hold in 53
+    bits, which is checked on the next weights. A rate p/2^k multiplies each
+    product by |p|: it is folded into the weights.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.dataset import from_arrays
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> from verify_perceptron.run.reference import train
+    >>> near = from_arrays([["-1"], ["1"], [str(Fraction(1, 2**30))]], [-1, 1, 1])
+    >>> _float_exact(near, get_convention("classic"), train(near, "classic"), None)
+    True
+    >>> thirds = from_arrays([["-1"], ["1/3"]], [-1, 1])
+    >>> _float_exact(thirds, get_convention("classic"), train(thirds, "classic"), None)
+    False
     """
-    L = data.denominator
-    if L & (L - 1):
+    if any(v.denominator & (v.denominator - 1) for x in data.X for v in x):
         return False
     # A short dyadic rate (1/2, 3/4) multiplies every product by its numerator. A long one (the double
     # nearest to 0.1) rounds its steps whatever the data: that is the configuration's doing, reported
@@ -50,14 +64,15 @@ def _float_exact(data: Dataset, conv: Convention, reference: Trace, rate: Fracti
     scale = 1
     if rate is not None and not rate.denominator & (rate.denominator - 1) and abs(rate.numerator) < 2**8:
         scale = abs(rate.numerator)
+    rows = [(conv.augment(x), max(v.denominator for v in conv.augment(x))) for x in data.X]
     limit = 2**_FLOAT_BITS
-    rows = [[abs(int(v * L)) for v in conv.augment(x)] for x in data.X]
     for update in (None, *reference.updates):
-        W = [abs(int(w * L)) for w in (update.weights if update else [Fraction(0)] * len(rows[0]))]
-        if any(w * scale >= limit for w in W):
+        w = [scale * v for v in update.weights] if update else [Fraction(0)] * len(rows[0][0])
+        grid_w = max(v.denominator for v in w)
+        if any(abs(v * grid_w) >= limit for v in w):
             return False
-        for row in rows:
-            if sum(w * r for w, r in zip(W, row)) * scale >= limit:
+        for row, grid_x in rows:
+            if sum(abs(a * b) for a, b in zip(w, row)) * grid_w * grid_x >= limit:
                 return False
     return True
 

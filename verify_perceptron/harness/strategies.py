@@ -16,6 +16,10 @@ strategy                       draws
 `tiny_margin_datasets`         separable data with one sample very close to the hyperplane
 `scaled_datasets`              separable data whose features are scaled by 2^e, e large
                                or small (large and tiny magnitudes)
+`slow_datasets`                separable data whose exact run needs at least 100 epochs
+                               (a margin small relative to R): epoch caps show
+`near_tie_datasets`            separable data on which the final weights score one sample
+                               in (0, 2^-20]: a tolerance on the score shows
 `nonseparable_datasets`        data that no hyperplane separates: a sample of one class
                                lies in the convex hull of the other
 `datasets`                     any of the separable kinds above
@@ -66,6 +70,7 @@ from ..data.dataset import Dataset
 from ..data.examples import example
 from ..errors import InvalidArgument
 from ._bounds import NUMBERS
+from ._hard_cases import near_tie_datasets, slow_datasets
 from ._nonseparable import nonseparable_datasets
 from ._separable import (
     duplicated_datasets,
@@ -83,13 +88,15 @@ __all__ = [
     "duplicated_datasets",
     "tiny_margin_datasets",
     "scaled_datasets",
+    "slow_datasets",
+    "near_tie_datasets",
     "nonseparable_datasets",
     "datasets",
     "worked_examples",
 ]
 
 #: The separable kinds `datasets` mixes, in the order it prefers when shrinking.
-DATASET_KINDS = ("separable", "tied", "duplicated", "tiny-margin", "scaled")
+DATASET_KINDS = ("separable", "tied", "duplicated", "tiny-margin", "scaled", "many-epochs", "near-tie")
 
 
 # --- everything separable -------------------------------------------------------------------------
@@ -114,7 +121,7 @@ def datasets(
     ----------
     kinds : sequence of str
         Any of `DATASET_KINDS`: ``separable``, ``tied``, ``duplicated``,
-        ``tiny-margin``, ``scaled``.
+        ``tiny-margin``, ``scaled``, ``many-epochs``, ``near-tie``.
     convention : str
         The convention whose exact run the ``tied`` data must tie.
     numbers : {"integers", "dyadic", "rationals", "floats"}
@@ -144,7 +151,7 @@ def datasets(
     >>> datasets(kinds=["round"])
     Traceback (most recent call last):
     ...
-    verify_perceptron.errors.InvalidArgument: kinds=['round'] must be a non-empty selection of separable, tied, duplicated, tiny-margin, scaled
+    verify_perceptron.errors.InvalidArgument: kinds=['round'] must be a non-empty selection of separable, tied, duplicated, tiny-margin, scaled, many-epochs, near-tie
     """
     if isinstance(kinds, str) or not kinds or any(k not in DATASET_KINDS for k in kinds):
         raise InvalidArgument(f"kinds={kinds!r} must be a non-empty selection of {', '.join(DATASET_KINDS)}")
@@ -159,6 +166,10 @@ def datasets(
         "tiny-margin": lambda: tiny_margin_datasets(**fine),
         "scaled": lambda: scaled_datasets(min_exponent=min_scale_exponent, max_exponent=max_scale_exponent,
                                           **bounds),
+        "many-epochs": lambda: slow_datasets(convention=convention, max_features=max_features,
+                                             max_samples=max_samples),
+        "near-tie": lambda: near_tie_datasets(separable_datasets(**{**bounds, "max_samples": max(2, max_samples - 1)}),
+                                              convention=convention),
     }
     separable = st.one_of([makers[k]() for k in dict.fromkeys(kinds)])
     if nonseparable:  # as often as all the separable kinds together

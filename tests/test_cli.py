@@ -361,7 +361,7 @@ def test_json_report_has_the_documented_schema(capsys) -> None:
         assert isinstance(inv["n_checked"], int) and inv["n_checked"] > 0
         assert inv["min_slack"] is None or isinstance(inv["min_slack"], str)
         assert inv["first_violation"] is None
-    assert len(r["bounds"]) == 5
+    assert len(r["bounds"]) == 6
     for bound in r["bounds"]:
         assert isinstance(bound["value"], str)
         assert bound["n_mistakes"] == 18

@@ -67,7 +67,8 @@ def test_and_bounds_at_max_margin_and_final_are_exact() -> None:
     assert result.entry("classic", "final").value == 87  # type: ignore[union-attr]
     assert result.entry("sum-norm", "max-margin").value == 136  # type: ignore[union-attr]
     assert [(r.convention, r.n_updates) for r in result.runs] == [
-        ("classic", 18), ("hard-limiter", 10), ("unit-ball", 18), ("sum-norm", 18), ("split-bias", 18),
+        ("classic", 18), ("hard-limiter", 10), ("hard-limiter-plus", 11), ("unit-ball", 18), ("sum-norm", 18),
+        ("split-bias", 18),
     ]
 
 
@@ -78,7 +79,8 @@ def test_four_bounds_coincide_and_sum_norm_is_larger_by_beta_over_r_sq(name: str
     for separator in result.separators:
         assert separator.skipped is None
         g = separator.geometry
-        assert result.groups(separator.name) == (("classic", "hard-limiter", "unit-ball", "split-bias"), ("sum-norm",))
+        assert result.groups(separator.name) == (("classic", "hard-limiter", "hard-limiter-plus", "unit-ball",
+                                                  "split-bias"), ("sum-norm",))
         classic = result.entry("classic", separator.name).value  # type: ignore[union-attr]
         assert classic == g.R_sq * g.ws_sq / g.gamma**2
         assert result.entry("sum-norm", separator.name).value == classic * g.beta / g.R_sq  # type: ignore[union-attr]
@@ -104,12 +106,16 @@ def test_note_003_bound_stands_beside_every_conventions_batch_run() -> None:
     data = example("modified-or")
     result = compare_bounds(data)
     assert [(r.convention, r.n_updates, r.n_mistakes, r.stop) for r in result.batch_runs] == [
-        ("classic", 1, 4, "converged"), ("hard-limiter", 2, 4, "converged"), ("unit-ball", 1, 4, "converged"),
+        ("classic", 1, 4, "converged"), ("hard-limiter", 2, 4, "converged"),
+        ("hard-limiter-plus", 2, 3, "converged"), ("unit-ball", 1, 4, "converged"),
         ("sum-norm", 1, 4, "converged"), ("split-bias", 1, 4, "converged"),
     ]
     assert len(result.batch_entries) == len(result.batch_runs) * len(result.separators)
     for entry in result.batch_entries:
         assert entry.value == result.entry("sum-norm", entry.separator).value == 36  # type: ignore[union-attr]
+        if entry.convention == "hard-limiter-plus":  # sgn(0) = +1: class +1 ties are no mistakes
+            assert (entry.n_mistakes, entry.ratio, entry.converged) == (3, F(1, 12), True)
+            continue
         assert (entry.n_mistakes, entry.ratio, entry.converged) == (4, F(1, 9), True)
     for run in result.batch_runs:
         trace = train(data, run.convention, mode="batch")
@@ -153,7 +159,8 @@ def test_findings_name_the_coincidences_and_the_factor() -> None:
     findings = compare_bounds(example("and")).findings
     assert findings == (
         "free-bias-max-margin is the same separator as max-margin: the same bounds",
-        "at max-margin: the bounds of classic, hard-limiter, unit-ball, split-bias coincide, 51 = R²·‖w‖²/γ² "
+        "at max-margin: the bounds of classic, hard-limiter, hard-limiter-plus, unit-ball, split-bias coincide, "
+        "51 = R²·‖w‖²/γ² "
         "(R² = 3, ‖w‖² = 17, γ = 1)",
         "at every separator sum-norm's bound is β/R² = 8/3 times the others': note 003 sums ‖x~_i‖² (β = 8) "
         "where the others take the largest (R² = 3)",
@@ -206,8 +213,8 @@ def test_as_dict_has_the_issue_keys_and_is_json() -> None:
     assert [s["name"] for s in shown["separators"]] == ["max-margin", "free-bias-max-margin", "final"]
     assert shown["separators"][2]["weights"] == ["1", "1", "1"]
     # Batch mode, added beside the online keys: note 003's bound and each convention's batch run.
-    assert shown["batch_runs"][3] == {"convention": "sum-norm", "n_updates": 1, "n_mistakes": 4, "stop": "converged"}
-    assert shown["batch_bounds"][3] == {
+    assert shown["batch_runs"][4] == {"convention": "sum-norm", "n_updates": 1, "n_mistakes": 4, "stop": "converged"}
+    assert shown["batch_bounds"][4] == {
         "note": "003", "convention": "sum-norm", "separator": "max-margin",
         "value": "36", "value_floor": 36, "n_mistakes": 4, "n_updates": 1, "converged": True, "ratio": "1/9",
         "ratio_decimal": 1 / 9,
@@ -239,7 +246,7 @@ def test_exhaustive_worst_case_matches_the_reference_engine(name: str) -> None:
 def test_and_worst_case_over_all_orders() -> None:
     stats = order_statistics(example("and"), orders=5, seed=0)
     assert [(c.convention, c.min, c.median, c.max) for c in stats.exhaustive] == [
-        ("classic", 18, 20, 22), ("hard-limiter", 10, 12, 12), ("unit-ball", 18, 20, 22),
+        ("classic", 18, 20, 22), ("hard-limiter", 10, 12, 12), ("hard-limiter-plus", 11, 14, 15), ("unit-ball", 18, 20, 22),
         ("sum-norm", 18, 20, 22), ("split-bias", 18, 20, 22),
     ]
     assert stats.notes == ()
@@ -293,4 +300,4 @@ def test_iris_setosa_vs_versicolor_runs_stay_within_every_bound() -> None:
     data = from_arrays(rows, [int(t) for t in bunch.target if t < 2], source="iris 0 vs 1")
     result = compare_bounds(data, final=final_separator(data, "classic"), time_limit=60)
     assert result.max_margin is not None and result.max_margin.certified
-    assert len(result.entries) == 15 and all(e.converged and e.n_updates <= e.value for e in result.entries)
+    assert len(result.entries) == 18 and all(e.converged and e.n_updates <= e.value for e in result.entries)

@@ -26,7 +26,7 @@ F = Fraction
 def rate_for(convention: str, eta: Fraction) -> Fraction:
     if convention == "unit-ball":
         return F(1)
-    if convention == "hard-limiter":
+    if convention in ("hard-limiter", "hard-limiter-plus"):
         return min(eta, F(1))
     return eta
 

@@ -258,7 +258,7 @@ def test_bounds_figure_without_comparison_marks_this_runs_mistakes() -> None:
 
     ax = draw_bounds(report_for("and")).axes[0]
     assert [t.get_text() for t in ax.get_yticklabels()] == [
-        "000 classic", "001 hard-limiter", "002 unit-ball", "003 sum-norm", "004 split-bias"]
+        "000 classic", "001 hard-limiter", "001 hard-limiter-plus", "002 unit-ball", "003 sum-norm", "004 split-bias"]
     assert sorted({t.get_text().strip() for t in ax.texts}) == ["18 mistakes", "232", "87"]
     with pytest.raises(InvalidArgument, match="no bounds to draw"):
         draw_bounds(report_for("xor"))

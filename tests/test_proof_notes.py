@@ -193,7 +193,8 @@ def test_weakening_a_strict_hypothesis_fails_a_step_that_uses_it(key: str) -> No
 
 
 @pytest.mark.parametrize(("key", "fact", "final"), [
-    ("000", "gamma>0", "000.13"), ("001", "alpha>0", "001.15"), ("002", "gamma>0", "002.18"),
+    ("000", "gamma>0", "000.13"), ("001", "alpha>0", "001.15"), ("hard-limiter-plus", "alpha>0", "001.15"),
+    ("002", "gamma>0", "002.18"),
     ("003", "m>0", "003.19"), ("004", "rho>0", "004.16"), ("batch", "gamma>0", "B.19"),
 ])
 def test_margin_zero_breaks_the_final_bound(key: str, fact: str, final: str) -> None:
@@ -222,3 +223,19 @@ def test_exact_values_only() -> None:
                 for _, value in ce.model.scalars:
                     assert value.is_Rational
                 assert all(isinstance(v, Fraction) for v in ce.state.w)
+
+
+def test_the_mirrored_tie_enters_only_through_the_mistake_fact() -> None:
+    """hard-limiter-plus: note 001's chain holds from d·w·x <= 0; a rule that lets a positive score be a
+    mistake (a tolerance, d·w·x <= 1) breaks the upper bound's step, and note 001's own statement of
+    the fact differs from the mirrored one only in its words."""
+    proof = REPORTS["hard-limiter-plus"].result.proof
+    original = REPORTS["001"].result.proof
+    assert proof.fact("mistake").statement == original.fact("mistake").statement
+    assert "sgn(0) = +1" in proof.fact("mistake").text and "sgn(0) = -1" in original.fact("mistake").text
+    statement = proof.fact("mistake").statement
+    assert isinstance(statement, Rel)
+    tolerant = proof.replace_fact("mistake", statement=Rel(statement.lhs, "<=", statement.rhs + 1))
+    users = [s.id for s in restated(proof) if "mistake" in s.uses]
+    result = check_proof(tolerant)
+    assert users and any(result.result(u).status != "verified" for u in users)

@@ -120,10 +120,10 @@ def test_batch_reports_check_note_003s_bound_as_an_invariant_and_say_so():
 def test_bounds_in_report_are_the_exact_note_bounds():
     r = report_for("and", separator=[-4, 3, 2])
     assert [(b["convention"], b["value"], b["value_floor"]) for b in r["bounds"]] == [
-        ("classic", "87", 87), ("hard-limiter", "87", 87), ("unit-ball", "87", 87),
+        ("classic", "87", 87), ("hard-limiter", "87", 87), ("hard-limiter-plus", "87", 87), ("unit-ball", "87", 87),
         ("sum-norm", "232", 232), ("split-bias", "87", 87),
     ]
-    assert [b["own"] for b in r["bounds"]] == [True, False, False, False, False]
+    assert [b["own"] for b in r["bounds"]] == [True, False, False, False, False, False]
     assert r["constants"] == {"gamma": "1", "R_sq": "3", "beta": "8", "ws_sq": "29"}
     assert r["separator"] == {"source": "user", "weights": ["-4", "3", "2"], "note": None}
 
@@ -246,7 +246,7 @@ def test_fractional_values_are_reported_exactly():
     assert r["separator"]["weights"] == ["-4/3", "1", "2/3"]
     assert r["constants"]["gamma"] == "1/3"
     assert r["constants"]["ws_sq"] == "29/9"
-    assert [b["value"] for b in r["bounds"]] == ["87", "87", "87", "232", "87"]  # scale invariant
+    assert [b["value"] for b in r["bounds"]] == ["87", "87", "87", "87", "232", "87"]  # scale invariant
 
 
 def test_json_min_slack_matches_checker():
@@ -267,6 +267,6 @@ def test_mistake_count_above_a_note_bound_makes_the_report_violated():
     inflated = dataclasses.replace(trace, mistakes_per_sample=(100, 0, 0, 0))
     check = check_trace(data, inflated, separator=[-4, 3, 2])
     r = build_report(data, inflated, check)
-    assert [b["holds"] for b in r["bounds"]] == [False, False, False, True, False]  # 100 > 87, <= 232
+    assert [b["holds"] for b in r["bounds"]] == [False, False, False, False, True, False]  # 100 > 87, <= 232
     assert (r["verdict"], r["exit_code"]) == ("violated", 1)
     assert "(and a mistake bound)" in render_text(r)

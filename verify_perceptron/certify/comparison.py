@@ -235,7 +235,7 @@ class BoundComparison:
         --------
         >>> from verify_perceptron.data.examples import example
         >>> compare_bounds(example("and")).groups("max-margin")
-        (('classic', 'hard-limiter', 'unit-ball', 'split-bias'), ('sum-norm',))
+        (('classic', 'hard-limiter', 'hard-limiter-plus', 'unit-ball', 'split-bias'), ('sum-norm',))
         """
         values: dict[Fraction, list[str]] = {}
         for e in self.entries:

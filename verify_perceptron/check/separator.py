@@ -2,9 +2,10 @@
 
 The checker keeps w* as integers W* = M·w*, M the least common denominator
 of its entries. By default w* is the run's own final weights once the run
-has converged; a hard limiter may stop with a class -1 score of exactly 0,
-and `strict_final_weights` then moves its bias by an exact amount so that
-w* separates strictly.
+has converged; a hard limiter may stop with a score of exactly 0 on the class
+its sgn(0) names (-1 for note 001, +1 for ``hard-limiter-plus``), and
+`strict_final_weights` then moves its bias by an exact amount so that w*
+separates strictly.
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ def scaled_separator(separator: Sequence[Fraction]) -> tuple[list[int], int]:
 
 def strict_final_weights(data: Dataset, conv: Convention, final: Sequence[Fraction],
                          matrix: ExactMatrix) -> tuple[tuple[Fraction, ...], str | None]:
-    """The final weights as w*, made strict when a hard limiter left a class -1 score at exactly 0.
+    """The final weights as w*, made strict when a hard limiter left a score at exactly 0.
 
     sgn(0) = -1 lets note 001's run stop with w·x~ = 0 on a class -1 sample, so
     γ = 0 and the final weights are no strict separator. Every class +1 score
     is then > 0; lowering the bias by half the smallest of them, δ, keeps those
     >= δ and makes every class -1 score <= -δ: a strict separator, exactly.
+    With sgn(0) = +1 the same holds with the classes' roles exchanged.
     """
     w = tuple(final)
     b, v = conv.to_canonical(w)
@@ -48,8 +50,12 @@ def strict_final_weights(data: Dataset, conv: Convention, final: Sequence[Fracti
     positive_class = y > 0
     if np.array_equal(scores > 0, positive_class) and not (scores == 0).any():
         return w, None
-    positive = scores[positive_class & (scores > 0)]
-    if not positive.size or (scores[~positive_class] > 0).any():
-        return w, None  # not a clean hard-limiter stop: let the checks report it
-    delta = Fraction(int(positive.min()), 2 * L * M)
-    return conv.from_canonical(b - delta, v), f"bias lowered by {delta}: a class -1 score was exactly 0"
+    if (scores[positive_class] > 0).all() and (scores[~positive_class] <= 0).all():
+        # sgn(0) = -1 (note 001): a class -1 score is 0; lower the bias by half the least class +1 score
+        delta = Fraction(int(scores[positive_class].min()), 2 * L * M)
+        return conv.from_canonical(b - delta, v), f"bias lowered by {delta}: a class -1 score was exactly 0"
+    if (scores[positive_class] >= 0).all() and (scores[~positive_class] < 0).all():
+        # sgn(0) = +1 (hard-limiter-plus): a class +1 score is 0; raise the bias by half the least |class -1 score|
+        delta = Fraction(int(-scores[~positive_class].max()), 2 * L * M)
+        return conv.from_canonical(b + delta, v), f"bias raised by {delta}: a class +1 score was exactly 0"
+    return w, None  # not a clean hard-limiter stop: let the checks report it

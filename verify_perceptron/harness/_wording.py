@@ -37,8 +37,8 @@ def _short(value: Any) -> str:
 
 def _judged(conv: Convention, score: Fraction, label: int) -> str:
     """How the note's rule judges this score: "a mistake under classic (y·(w·x~) = 0 <= 0)", or "not a mistake ..."."""
-    if conv.name == "hard-limiter":
-        out = 1 if score > 0 else -1
+    if conv.name in ("hard-limiter", "hard-limiter-plus"):
+        out = 1 if score > 0 or (score == 0 and conv.name == "hard-limiter-plus") else -1
         verdict = "a mistake" if out != label else "not a mistake"
         return f"{verdict} under {conv.name} (sgn(w·x~) = {out:+d}, label {label:+d})"
     product = score * label

@@ -160,7 +160,7 @@ def note_bound(convention: str, g: Geometry) -> NoteBound:
         formula = "k <= (R/γ)²·‖w_opt‖²"
         constants = (("γ", g.gamma), ("R²", g.R_sq), ("‖w_opt‖²", g.ws_sq))
         value = g.R_sq * g.ws_sq / gamma_sq
-    elif convention == "hard-limiter":
+    elif convention in ("hard-limiter", "hard-limiter-plus"):
         formula = "n_max = β²·‖w0‖²/α²"
         constants = (("α", g.gamma), ("β²", g.R_sq), ("‖w0‖²", g.ws_sq))
         value = g.R_sq * g.ws_sq / gamma_sq

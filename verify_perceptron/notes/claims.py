@@ -215,7 +215,7 @@ CLAIMS: tuple[Claim, ...] = (
         lambda q: (q.N * q.a * q.gamma) ** 2,
         lambda q: q.w_sq * q.ws_sq,
         ("N", "a", "gamma", "w_sq", "ws_sq"),
-        conventions=("hard-limiter",),
+        conventions=("hard-limiter", "hard-limiter-plus"),  # tie-free: the lower bound and Cauchy-Schwarz
     ),
     Claim(
         "upper-bound-sum",

@@ -63,6 +63,13 @@ def _hard_limiter(score: Fraction, d: int, eta: Fraction) -> Fraction | None:
     return eta * (d - output) if output != d else None
 
 
+def _hard_limiter_plus(score: Fraction, d: int, eta: Fraction) -> Fraction | None:
+    # note 001's rule with the tie the other way, as textbook and library code writes it:
+    # y(n) = +1 if w·x >= 0 else -1; w(n+1) = w(n) + η·[d(n) - y(n)]·x(n).
+    output = 1 if score >= 0 else -1
+    return eta * (d - output) if output != d else None
+
+
 def _unit_ball(score: Fraction, y: int, eta: Fraction) -> Fraction | None:
     # note 002: if y·(w·x) <= 0 then w <- w + y·x (no learning rate)
     return Fraction(y) if y * score <= 0 else None
@@ -214,6 +221,12 @@ CONVENTIONS: dict[str, Convention] = {
         Convention("hard-limiter", "001_dfb81ab7d9d1b7e8.txt",
                    "input +1 first (w0 = b), sgn(0) = -1, w += η·(d - y)·x~ with 0 < η <= 1",
                    True, 1, "b", "η", False, True, 2, _hard_limiter),
+        # Not a note of its own: note 001's perceptron with sgn(0) = +1. On every mistake d·(w·x~) <= 0
+        # still holds, so note 001's proof carries over unchanged (proofs/hard-limiter-plus.md).
+        Convention("hard-limiter-plus", "001_dfb81ab7d9d1b7e8.txt",
+                   "note 001 with sgn(0) = +1 (predict +1 when w·x~ >= 0, as textbook code does), "
+                   "w += η·(d - y)·x~ with 0 < η <= 1",
+                   True, 1, "b", "η", False, True, 2, _hard_limiter_plus),
         Convention("unit-ball", "002_a1550050d12f1cd2.txt", "constant 1 last, y·(w·x~) <= 0, w += y·x~ (no learning rate)",
                    False, 1, "b", "", True, False, 1, _unit_ball),
         Convention("sum-norm", "003_a6cf23fd4ca930da.txt", "input -1 last (threshold w0), (w·x~)·t <= 0, w += ε·t·x~",
@@ -223,9 +236,11 @@ CONVENTIONS: dict[str, Convention] = {
     )
 }
 
-_ALIASES = {c.note_number: c.name for c in CONVENTIONS.values()}
-_ALIASES.update({f"note-{c.note_number}": c.name for c in CONVENTIONS.values()})
-_ALIASES.update({c.note: c.name for c in CONVENTIONS.values()})
+#: A note's number, ``note-NNN`` or its seed file names the note's own convention (the first with that note).
+_ALIASES: dict[str, str] = {}
+for _c in CONVENTIONS.values():
+    for _alias in (_c.note_number, f"note-{_c.note_number}", _c.note):
+        _ALIASES.setdefault(_alias, _c.name)
 
 
 def get_convention(name: str) -> Convention:

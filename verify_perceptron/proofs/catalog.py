@@ -39,6 +39,7 @@ from . import note_001 as _proof_001
 from . import note_002 as _proof_002
 from . import note_003 as _proof_003
 from . import note_004 as _proof_004
+from . import hard_limiter_plus as _proof_hard_limiter_plus
 from . import batch as _proof_batch
 from . import soft_margin as _proof_soft_margin
 from .render import GENERATED_BY, proof_record, render_json, render_markdown, render_text
@@ -71,15 +72,17 @@ class NoteProof:
     @property
     def document(self) -> str:
         """The Markdown file name under ``proofs/`` (``000-classic.md``, ``batch.md``)."""
-        if self.proof.convention == "*":
+        if self.proof.convention in ("*", self.proof.key):
             return f"{self.proof.key}.md"
         return f"{self.proof.key}-{self.proof.convention}.md"
 
 
-#: Every restated proof, in note order; the last two, batch mode and the bound without separation, no note proves.
+#: Every restated proof, in note order (note 001's hard limiter with sgn(0) = +1 beside note 001); the last two,
+#: batch mode and the bound without separation, no note proves.
 NOTE_PROOFS: tuple[NoteProof, ...] = (
     NoteProof(_proof_000.PROOF, _proof_000.ERRATA, _proof_000.model_of),
     NoteProof(_proof_001.PROOF, _proof_001.ERRATA, _proof_001.model_of),
+    NoteProof(_proof_hard_limiter_plus.PROOF),
     NoteProof(_proof_002.PROOF, _proof_002.ERRATA, _proof_002.model_of),
     NoteProof(_proof_003.PROOF, _proof_003.ERRATA, _proof_003.model_of),
     NoteProof(_proof_004.PROOF, _proof_004.ERRATA, _proof_004.model_of),
@@ -114,7 +117,7 @@ def select(note: str | None = None, entries: Sequence[NoteProof] = NOTE_PROOFS) 
     >>> select("007")
     Traceback (most recent call last):
     ...
-    verify_perceptron.errors.InvalidArgument: note='007' is not one of 000, 001, 002, 003, 004, batch, soft-margin (or a convention, or a seed file)
+    verify_perceptron.errors.InvalidArgument: note='007' is not one of 000, 001, hard-limiter-plus, 002, 003, 004, batch, soft-margin (or a convention, or a seed file)
     """
     if note is None:
         return list(entries)

@@ -86,8 +86,9 @@ def figure_captions(report: Mapping[str, Any]) -> dict[str, str]:
         "boundaries": (
             "The decision boundary v·x + b = 0 at the end of each epoch, over the samples, as in note 000's figure. "
             "The shaded side is predicted +1; ringed samples are still mistakes under the note's own rule "
-            "(a score of exactly 0 counts as a mistake" + (", or as class -1 for the hard limiter" if
-                                                           r["convention"] == "hard-limiter" else "") + ")."
+            "(a score of exactly 0 counts as a mistake" + {"hard-limiter": ", or as class -1 for the hard limiter",
+                                                           "hard-limiter-plus": ", or as class +1 for this hard limiter"
+                                                           }.get(r["convention"], "") + ")."
         ),
         "certificate": (
             "No line separates the classes: Gordan's certificate λ (λ >= 0, Σλ = 1, Σ λ_i·y_i·x~_i = 0) puts "

@@ -77,6 +77,9 @@ def _verify_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
     run.add_argument("--convention", "-c", default=None, metavar="NAME",
                      help=f"one of {', '.join(CONVENTIONS)} or a note number (default: classic; an example's own note)")
     run.add_argument("--eta", default="1", metavar="RATE", help="learning rate η (ε, λ), a rational such as 1/2 (default 1)")
+    run.add_argument("--averaged", action="store_true",
+                     help="also average the weights over every presentation (the averaged perceptron) and check "
+                     "what the proof gives the average")
     run.add_argument("--mode", choices=MODES, default="online", help="online (incremental, default) or batch")
     run.add_argument("--max-epochs", type=_positive_int, default=1000, metavar="N", help="stop after N passes (default 1000)")
     run.add_argument("--time-limit", type=_positive_seconds, default=None, metavar="SECONDS", help="stop after about this long")
@@ -164,6 +167,9 @@ def _check_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser
     check.add_argument("--detects-nonseparable", action="store_true",
                        help="it claims to detect non-separable data (raise or return None): check that too")
     check.add_argument("--max-epochs", type=_positive_int, default=None, metavar="N", help="epochs it is allowed")
+    check.add_argument("--averaged", action="store_true",
+                       help="it returns the averaged perceptron's weights (over every presentation; over exactly "
+                       "--max-epochs epochs when given)")
 
 
 def _proofs_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TextIO
+from typing import Any, TextIO
 
 from .pipeline import verify_run
 from .certify.comparison import compare_bounds
@@ -34,6 +34,8 @@ from .data.files import not_regular
 from .data.examples import example
 from .data.rationals import as_rational, parse_rational
 from .check.recorder import TraceRecorder
+from .check.results import CheckResult
+from .data.trace import Trace
 from .report.record import build_report, comparison_report, render_json
 from .report.text import comparison_lines, orders_lines, render_text
 from .api.verification import settle
@@ -174,6 +176,8 @@ def _verify(args: argparse.Namespace, clock: Deadline) -> int:
     clock.phase = "building the report"
     report = build_report(data, trace, check, separability=separability, comparison=comparison,
                           require_convergence=args.require_convergence)
+    if args.averaged:
+        _add_averaged(report, data, trace, check)
     if args.format == "json":
         text = render_json(report)
     elif args.format in ("markdown", "html"):
@@ -194,6 +198,20 @@ def _verify(args: argparse.Namespace, clock: Deadline) -> int:
     else:
         _write(sys.stdout, text, json=args.format == "json")
     return int(report["exit_code"])
+
+
+def _add_averaged(report: dict[str, Any], data: Dataset, trace: Trace, check: CheckResult) -> None:
+    """``--averaged``: the average of the run's weights over its presentations and its claims, in the report;
+    a broken claim makes the verdict ``violated``."""
+    from .check.averaged import check_averaged
+    from .report._averaged import averaged_record
+
+    if trace.mode != "online":
+        raise InvalidArgument("--averaged averages the presentations of an online run; drop --mode batch")
+    result = check_averaged(data, trace, check.separator)
+    report["averaged"] = averaged_record(result)
+    if not result.holds:
+        report["verdict"], report["exit_code"] = "violated", 1
 
 
 def _figures_beside(args: argparse.Namespace, report: dict[str, object], data: Dataset) -> dict[str, str]:
@@ -269,7 +287,7 @@ def _check(args: argparse.Namespace) -> int:
         args.target, convention=args.convention, examples=args.examples, dtype=args.dtype, labels=args.labels,
         seed=args.seed, eta=args.eta, rounding_stress=args.rounding_stress,
         detects_nonseparable=args.detects_nonseparable, max_epochs=args.max_epochs, command=args.external,
-        float_eta=args.float_eta, call_timeout=args.timeout, format=args.format,
+        float_eta=args.float_eta, call_timeout=args.timeout, format=args.format, averaged=args.averaged,
         accept=[name.strip() for given in args.accept for name in given.split(",") if name.strip()],
     )
     _write(sys.stdout, text if text.endswith("\n") else text + "\n", json=args.format == "json")

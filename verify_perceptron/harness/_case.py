@@ -13,6 +13,7 @@ from ..errors import InvalidArgument
 from ..notes.conventions import get_convention
 from ._accepted import _with_accepted
 from ._agreement import _agreement, _choose_factor
+from ._averaged import averaged_agreement
 from ._checks import _ends_at_returned, _invariants, _learning_rate, _returned_weights, _separates
 from ._diagnosis import diagnose
 from ._evidence import Evidence
@@ -66,6 +67,12 @@ class _Case:
         if weights is None:
             return
         updates = self._reported_updates(call.updates, weights)  # reported-updates
+        if options.averaged:  # the average need not separate; its reported updates are the online run's
+            found, self.factor = averaged_agreement(data, conv, reference, weights, options)
+            self.findings += found
+            if updates is not None and not found:
+                self.findings += _invariants(data, conv, reference, updates, self.factor)
+            return
         self.findings += _separates(conv, data, weights)  # final-weights-separate
         self.factor = c = _choose_factor(options.eta, conv, reference, weights, updates)
         self.findings += _agreement(data, conv, reference, weights, updates, c, options.labels)
@@ -88,7 +95,8 @@ class _Case:
             return None
         if cut:  # the list was longer: say so rather than judge a prefix silently
             self.notes.append(f"only the first {MAX_REPORTED_UPDATES} reported updates were read")
-        self.findings += _ends_at_returned(updates, weights)
+        if not self.options.averaged:  # an average is not the weights after the last update
+            self.findings += _ends_at_returned(updates, weights)
         self.n_updates = len(updates)
         return updates
 

@@ -77,6 +77,9 @@ class CheckOptions:
         failures; ``eta0``/``float-rate``, ``tol`` and ``shuffle`` also change the reference (``_accepted``).
     max_features, max_samples : int
         Bounds of the generated datasets.
+    averaged : bool
+        It returns the averaged perceptron's weights (`run.averaged`): the average over every
+        presentation, up to the first clean epoch, or over exactly `max_epochs` epochs when given.
     """
 
     convention: str = "classic"
@@ -95,6 +98,7 @@ class CheckOptions:
     accept_departures: tuple[str, ...] = ()
     max_features: int = 3
     max_samples: int = 8
+    averaged: bool = False
 
     @property
     def numbers(self) -> str:
@@ -136,7 +140,7 @@ def _options(
     *, convention: str, dtype: str, labels: str, eta: object, examples: int, seed: int | None,
     rounding_stress: bool, detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...],
     max_epochs: int | None, call_timeout: float | None, worked_examples: bool, output: str,
-    accept_departures: Sequence[str], max_features: int, max_samples: int,
+    accept_departures: Sequence[str], max_features: int, max_samples: int, averaged: bool = False,
 ) -> CheckOptions:
     """`CheckOptions` from a front door's keyword arguments, each checked (`InvalidArgument` naming it)."""
     conv = get_convention(convention)
@@ -172,6 +176,8 @@ def _options(
         if name not in DEPARTURES:
             raise InvalidArgument(f"accept_departures: {name!r} is not a departure the harness knows "
                                   f"({', '.join(DEPARTURES)})")
+    if not isinstance(averaged, bool):
+        raise InvalidArgument(f"averaged={averaged!r} must be True or False")
     errors: tuple[type[BaseException], ...] = ()
     if isinstance(detects_nonseparable, type) and issubclass(detects_nonseparable, BaseException):
         errors = (detects_nonseparable,)
@@ -186,5 +192,5 @@ def _options(
         seed=seed, rounding_stress=bool(rounding_stress), detects_nonseparable=bool(detects_nonseparable),
         nonseparable_errors=errors, max_epochs=max_epochs, call_timeout=call_timeout,
         worked_examples=bool(worked_examples), output=output, accept_departures=tuple(accept_departures),
-        max_features=max_features, max_samples=max_samples,
+        max_features=max_features, max_samples=max_samples, averaged=averaged,
     )

@@ -269,6 +269,8 @@ def _reproduction(code: tuple[str, str] | None, data: Dataset, labels: list[int]
         keywords.append(f"call_timeout={options.call_timeout!r}")
     if options.accept_departures:
         keywords.append(f"accept_departures={options.accept_departures!r}")
+    if options.averaged:
+        keywords.append("averaged=True")
     rows = "[" + ", ".join("[" + ", ".join(repr(str(v)) for v in row) + "]" for row in data.X) + "]"
     code = (f"from verify_perceptron.harness import check_dataset; {path}{head}print(check_dataset({call}, "
             f"{rows}, {labels}, {', '.join(keywords)}).report())")

@@ -134,6 +134,7 @@ def check_dataset(
     call_timeout: float | None = 10.0,
     output: str = "auto",
     accept_departures: Sequence[str] = (),
+    averaged: bool = False,
 ) -> CaseResult:
     """Check an implementation on one dataset (the reproduction a report prints).
 
@@ -144,7 +145,7 @@ def check_dataset(
     X, y : array-like
         The data, exactly: literals such as ``"1/3"``, Fractions, ints or floats;
         labels -1/+1 (or 0/1).
-    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures
+    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures, averaged
         As for `check_implementation`.
 
     Returns
@@ -165,7 +166,7 @@ def check_dataset(
                        rounding_stress=False, detects_nonseparable=detects_nonseparable, max_epochs=max_epochs,
                        call_timeout=call_timeout, worked_examples=False, output=output,
                        accept_departures=accept_departures,
-                       max_features=3, max_samples=8)
+                       max_features=3, max_samples=8, averaged=averaged)
     loaded, kind, label = _prepare(target)
     data = from_arrays(X, y)
     case = _Case(loaded, kind, "given dataset", data, options, label, generated=False)
@@ -180,7 +181,7 @@ def check_implementation(
     detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...] = False,
     max_epochs: int | None = None, call_timeout: float | None = 10.0, worked_examples: bool = True,
     output: str = "auto", accept_departures: Sequence[str] = (), max_features: int = 3, max_samples: int = 8,
-    data: SearchStrategy[Dataset] | None = None,
+    data: SearchStrategy[Dataset] | None = None, averaged: bool = False,
 ) -> HarnessResult:
     """Check a perceptron implementation on generated data; return the verdict and the minimal counterexample.
 
@@ -224,6 +225,9 @@ def check_implementation(
         Bounds of the generated datasets.
     data : SearchStrategy of Dataset, optional
         Your own strategy (from `verify_perceptron.harness.strategies`) instead of the default mix.
+    averaged : bool
+        It returns the averaged perceptron's weights (the average over every presentation, up to the
+        first clean epoch, or over exactly `max_epochs` epochs when given), which need not separate.
 
     Returns
     -------
@@ -245,7 +249,7 @@ def check_implementation(
                        rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
                        max_epochs=max_epochs, call_timeout=call_timeout, worked_examples=worked_examples,
                        output=output, accept_departures=accept_departures, max_features=max_features,
-                       max_samples=max_samples)
+                       max_samples=max_samples, averaged=averaged)
     return _verdict(loaded, kind, label, options, _departures(params, options), data)
 
 
@@ -319,6 +323,7 @@ def run_check_command(
     accept: Sequence[str] = (),
     output: str = "auto",
     format: str = "text",
+    averaged: bool = False,
 ) -> tuple[int, str]:
     """The ``verify-perceptron check MODULE:EXPR`` (or ``--command CMD``) command: ``(exit code, text)``.
 
@@ -356,7 +361,8 @@ def run_check_command(
     result = check_implementation(implementation, convention=convention, examples=examples, dtype=dtype,
                                   labels=labels, seed=seed, eta=rate, rounding_stress=rounding_stress,
                                   detects_nonseparable=detects_nonseparable, max_epochs=max_epochs,
-                                  call_timeout=call_timeout, accept_departures=tuple(accept), output=output)
+                                  call_timeout=call_timeout, accept_departures=tuple(accept), output=output,
+                                  averaged=averaged)
     return (0 if result.passed else 1), render(result, format)
 
 

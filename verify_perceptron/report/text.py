@@ -19,6 +19,7 @@ import textwrap
 from fractions import Fraction
 from typing import Any
 from ._readable import readable
+from ._averaged import averaged_lines
 from ._soft_margin import decimal_down, decimal_up, soft_margin_sentences
 from ._words import bracket, count
 
@@ -283,6 +284,7 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60, exact: bool = 
     out += _invariant_lines(r)
     out += _bound_lines(r)
     out += _soft_margin_lines(r)
+    out += averaged_lines(r)
     out += _separability_lines(r)
     if r["comparison"]:
         out += [""] + comparison_lines(r["comparison"], exact=True)  # (r is already shortened unless exact)

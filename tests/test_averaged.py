@@ -1,0 +1,126 @@
+"""The averaged perceptron: its weights read off a trace equal the presentation-by-presentation average,
+the three claims hold on real runs and fail on broken ones, and the average need not separate."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from fractions import Fraction as F
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+
+from tests.data_strategies import halves
+from verify_perceptron.check.averaged import check_averaged
+from verify_perceptron.cli import main
+from verify_perceptron.data.dataset import Dataset, from_arrays
+from verify_perceptron.data.examples import example
+from verify_perceptron.errors import InvalidArgument
+from verify_perceptron.harness import check_implementation
+from verify_perceptron.notes.conventions import CONVENTIONS, get_convention
+from verify_perceptron.run.averaged import averaged_weights
+from verify_perceptron.run.reference import train
+
+
+def brute_force(data: Dataset, convention: str, epochs: int) -> tuple[F, ...]:
+    """The note's run presentation by presentation, summing the weights after each one."""
+    conv = get_convention(convention)
+    eta = F(1)
+    w = [F(0)] * (data.n_features + 1)
+    total = [F(0)] * len(w)
+    for _ in range(epochs):
+        for x, y in zip(data.X, data.y):
+            z = conv.augment(x)
+            step = conv.decide(sum((a * b for a, b in zip(w, z)), F(0)), y, eta)
+            if step is not None:
+                w = [a + step * b for a, b in zip(w, z)]
+            total = [t + a for t, a in zip(total, w)]
+    return tuple(t / (epochs * data.n_samples) for t in total)
+
+
+@given(halves(max_samples=5))
+@pytest.mark.parametrize("convention", list(CONVENTIONS))
+def test_the_average_read_off_the_trace_is_the_presentation_by_presentation_one(convention: str,
+                                                                                data: Dataset) -> None:
+    run = train(data, convention, max_epochs=100)
+    if run.stop != "converged":
+        return
+    assert averaged_weights(run, data.n_samples) == brute_force(data, convention, run.n_epochs)
+    assert averaged_weights(run, data.n_samples, epochs=run.n_epochs + 3) == brute_force(data, convention,
+                                                                                         run.n_epochs + 3)
+
+
+@given(halves(max_samples=5))
+def test_the_claims_hold_on_every_converged_run(data: Dataset) -> None:
+    run = train(data, "classic", max_epochs=100)
+    if run.stop != "converged":
+        return
+    result = check_averaged(data, run, run.final_weights if all(
+        y * sum(a * b for a, b in zip(run.final_weights, (F(1), *x))) > 0 for x, y in zip(data.X, data.y)) else None)
+    assert result.holds and result.presentations == run.n_epochs * data.n_samples
+
+
+def test_a_broken_trace_breaks_the_claims() -> None:
+    data = example("and")
+    run = train(data, "classic")
+    inflated = dataclasses.replace(run, updates=[dataclasses.replace(u, weights=tuple(10 * v for v in u.weights))
+                                                 for u in run.updates])
+    result = check_averaged(data, inflated, separator=(-4, 3, 2))
+    broken = {c.name: c.first_violation for c in result.claims if not c.holds}
+    assert "averaged-upper" in broken and broken["averaged-upper"] is not None
+    negated = dataclasses.replace(run, updates=[dataclasses.replace(u, weights=tuple(-v for v in u.weights))
+                                                for u in run.updates])
+    wrong_way = check_averaged(data, negated, separator=(-4, 3, 2))  # weights moving away from w*
+    assert not next(c for c in wrong_way.claims if c.name == "averaged-lower").holds
+    with pytest.raises(InvalidArgument, match="does not separate"):
+        check_averaged(data, run, separator=(4, -3, -2))
+
+
+def test_the_average_need_not_separate_though_the_run_converged() -> None:
+    data = from_arrays([["0", "1/2"], ["1/2", "0"]], [-1, 1])
+    run = train(data, "classic")
+    assert run.converged
+    result = check_averaged(data, run, run.final_weights)
+    assert not result.separates and result.holds
+
+
+def test_epochs_beyond_a_run_that_did_not_converge_are_refused() -> None:
+    run = train(example("xor"), "classic", max_epochs=5)
+    with pytest.raises(InvalidArgument, match="not known"):
+        averaged_weights(run, 4, epochs=10)
+    with pytest.raises(InvalidArgument, match="online"):
+        averaged_weights(train(example("and"), "classic", mode="batch"), 4)
+
+
+def test_verify_reports_the_average_and_its_claims(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "--example", "and", "--averaged"]) == 0
+    out = capsys.readouterr().out
+    assert "averaged perceptron: w̄ = [-23/9, 25/12, 4/3] over 36 presentations" in out
+    assert main(["verify", "--example", "and", "--averaged", "--format", "json"]) == 0
+    record = json.loads(capsys.readouterr().out)["averaged"]
+    assert record["weights"] == ["-23/9", "25/12", "4/3"] and [c["holds"] for c in record["claims"]] == [True] * 3
+    assert main(["verify", "--example", "and", "--averaged", "--mode", "batch"]) == 2
+
+
+def _last_weights(X: Any, y: Any) -> Any:
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    w, b = np.zeros(X.shape[1]), 0.0
+    for _ in range(1000):
+        clean = True
+        for xi, yi in zip(X, y):
+            if yi * (w @ xi + b) <= 0:
+                w, b, clean = w + yi * xi, b + yi, False
+        if clean:
+            break
+    return w, b
+
+
+def test_the_harness_holds_a_declared_averaged_implementation_to_the_average() -> None:
+    result = check_implementation(_last_weights, averaged=True, examples=10, worked_examples=False)
+    assert not result.passed
+    assert result.counterexample is not None
+    assert "exact averaged weights" in result.counterexample.findings[0].message
+    with pytest.raises(InvalidArgument, match="averaged='yes'"):
+        check_implementation(_last_weights, averaged="yes")  # type: ignore[arg-type]

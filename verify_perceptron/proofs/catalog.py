@@ -42,6 +42,7 @@ from . import note_004 as _proof_004
 from . import hard_limiter_plus as _proof_hard_limiter_plus
 from . import batch as _proof_batch
 from . import soft_margin as _proof_soft_margin
+from . import averaged as _proof_averaged
 from .render import GENERATED_BY, proof_record, render_json, render_markdown, render_text
 from ..notes.claims import Claim, claims_for
 from ..notes.conventions import get_convention
@@ -77,8 +78,8 @@ class NoteProof:
         return f"{self.proof.key}-{self.proof.convention}.md"
 
 
-#: Every restated proof, in note order (note 001's hard limiter with sgn(0) = +1 beside note 001); the last two,
-#: batch mode and the bound without separation, no note proves.
+#: Every restated proof, in note order (note 001's hard limiter with sgn(0) = +1 beside note 001); the last three,
+#: batch mode, the bound without separation and the averaged perceptron, no note proves.
 NOTE_PROOFS: tuple[NoteProof, ...] = (
     NoteProof(_proof_000.PROOF, _proof_000.ERRATA, _proof_000.model_of),
     NoteProof(_proof_001.PROOF, _proof_001.ERRATA, _proof_001.model_of),
@@ -88,6 +89,7 @@ NOTE_PROOFS: tuple[NoteProof, ...] = (
     NoteProof(_proof_004.PROOF, _proof_004.ERRATA, _proof_004.model_of),
     NoteProof(_proof_batch.PROOF),
     NoteProof(_proof_soft_margin.PROOF),
+    NoteProof(_proof_averaged.PROOF),
 )
 
 
@@ -117,7 +119,7 @@ def select(note: str | None = None, entries: Sequence[NoteProof] = NOTE_PROOFS) 
     >>> select("007")
     Traceback (most recent call last):
     ...
-    verify_perceptron.errors.InvalidArgument: note='007' is not one of 000, 001, hard-limiter-plus, 002, 003, 004, batch, soft-margin (or a convention, or a seed file)
+    verify_perceptron.errors.InvalidArgument: note='007' is not one of 000, 001, hard-limiter-plus, 002, 003, 004, batch, soft-margin, averaged (or a convention, or a seed file)
     """
     if note is None:
         return list(entries)

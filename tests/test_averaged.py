@@ -6,13 +6,12 @@ from __future__ import annotations
 import dataclasses
 import json
 from fractions import Fraction as F
-from typing import Any
 
-import numpy as np
 import pytest
 from hypothesis import given
 
 from tests.data_strategies import halves
+from tests.implementations import gallery
 from verify_perceptron.check.averaged import check_averaged
 from verify_perceptron.cli import main
 from verify_perceptron.data.dataset import Dataset, from_arrays
@@ -104,23 +103,10 @@ def test_verify_reports_the_average_and_its_claims(capsys: pytest.CaptureFixture
     assert main(["verify", "--example", "and", "--averaged", "--mode", "batch"]) == 2
 
 
-def _last_weights(X: Any, y: Any) -> Any:
-    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
-    w, b = np.zeros(X.shape[1]), 0.0
-    for _ in range(1000):
-        clean = True
-        for xi, yi in zip(X, y):
-            if yi * (w @ xi + b) <= 0:
-                w, b, clean = w + yi * xi, b + yi, False
-        if clean:
-            break
-    return w, b
-
-
 def test_the_harness_holds_a_declared_averaged_implementation_to_the_average() -> None:
-    result = check_implementation(_last_weights, averaged=True, examples=10, worked_examples=False)
+    result = check_implementation(gallery.fit_correct, averaged=True, examples=10, worked_examples=False)
     assert not result.passed
     assert result.counterexample is not None
     assert "exact averaged weights" in result.counterexample.findings[0].message
     with pytest.raises(InvalidArgument, match="averaged='yes'"):
-        check_implementation(_last_weights, averaged="yes")  # type: ignore[arg-type]
+        check_implementation(gallery.fit_correct, averaged="yes")  # type: ignore[arg-type]

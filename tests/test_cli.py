@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -132,6 +133,13 @@ def test_real_separable_data_stopped_at_the_limit_exit_zero_or_three_on_request(
     code, report = run_json(["verify", path, "--max-epochs", "5"], capsys)
     assert (code, report["verdict"], report["separator"]["source"]) == (0, "stopped-separable", "certified")
     assert report["separable"] is True and all(i["holds"] is True for i in report["invariants"])
+    # each irrational quantity is an enclosure that contains it: its ends squared bracket the exact square
+    c, box = {k: Fraction(v) for k, v in report["constants"].items()}, report["enclosures"]
+    squares = {"R": c["R_sq"], "ws_norm": c["ws_sq"], "margin": c["gamma"] ** 2 / c["ws_sq"],
+               "ratio": c["R_sq"] * c["ws_sq"] / c["gamma"] ** 2}
+    for name, square in squares.items():
+        lo, hi = Fraction(box[name]["lower"]), Fraction(box[name]["upper"])
+        assert 0 <= lo <= hi and lo * lo <= square <= hi * hi, name
     code, _ = run_json(["verify", path, "--max-epochs", "5", "--require-convergence"], capsys)
     assert code == 3
     # Numbers for people: no line of the text report or of bounds is longer than 200 characters ...

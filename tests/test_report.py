@@ -270,3 +270,23 @@ def test_mistake_count_above_a_note_bound_makes_the_report_violated():
     assert [b["holds"] for b in r["bounds"]] == [False, False, False, False, True, False]  # 100 > 87, <= 232
     assert (r["verdict"], r["exit_code"]) == ("violated", 1)
     assert "(and a mistake bound)" in render_text(r)
+
+
+def test_enclosures_contain_the_irrational_quantities_and_an_error_would_show() -> None:
+    from verify_perceptron.report._enclosures import enclosures
+
+    data = example("and")
+    check = check_trace(data, train(data, "classic"))
+    g = check.geometry
+    assert g is not None
+    boxes = enclosures(g)
+    squares = {"R": g.R_sq, "ws_norm": g.ws_sq, "margin": g.gamma ** 2 / g.ws_sq, "ratio": g.R_sq * g.ws_sq / g.gamma ** 2}
+    for name, square in squares.items():
+        lo, hi = boxes[name]
+        assert lo * lo <= square <= hi * hi and hi - lo < Fraction(1, 10**20), name
+    # an enclosure of the wrong quantity (R for ‖w*‖) fails the same test
+    lo, hi = boxes["R"]
+    assert not lo * lo <= g.ws_sq <= hi * hi
+    r = build_report(data, train(data, "classic"), check)
+    assert set(r["enclosures"]) == {"R", "ws_norm", "margin", "ratio"}
+    assert "roots       R ∈ [1.73205, 1.732051]" in render_text(r)

@@ -23,6 +23,7 @@ from ..notes.conventions import Convention, get_convention
 from ..data.dataset import Dataset
 from ..certify.separability import Separability
 from ..data.trace import Trace
+from ._enclosures import enclosure_record
 from ._soft_margin import soft_margin_record
 
 __all__ = ["SCHEMA_VERSION", "EXIT_CODES", "build_report", "render_json", "comparison_report"]
@@ -140,6 +141,7 @@ def _separator_and_constants(check: CheckResult) -> dict[str, Any]:
         "constants": None if g is None else {
             "gamma": str(g.gamma), "R_sq": str(g.R_sq), "beta": str(g.beta), "ws_sq": str(g.ws_sq),
         },
+        "enclosures": enclosure_record(g),
     }
 
 

@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any
 from ._readable import readable
 from ._averaged import averaged_lines
+from ._enclosures import enclosure_line
 from ._soft_margin import decimal_down, decimal_up, soft_margin_sentences
 from ._words import bracket, count
 
@@ -160,6 +161,9 @@ def _run_lines(r: dict[str, Any]) -> list[str]:
         out.append(f"separator   w* = {bracket(sep['weights'])} ({sep['source']}{note})")
         out.append(f"constants   γ = {c['gamma']}, R² = {c['R_sq']}, β = {c['beta']}, ‖w*‖² = {c['ws_sq']}"
                    "   (γ = min y·w*·x~, R² = max ‖x~‖², β = Σ ‖x~‖²)")
+        roots = enclosure_line(r.get("enclosures"))
+        if roots:
+            out.append(roots)
     else:
         out.append("separator   none: the run did not converge and no --separator was given")
     return out

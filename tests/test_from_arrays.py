@@ -230,3 +230,19 @@ def test_integer_arrays_are_taken_as_they_are_and_uint64_beyond_int64_stays_exac
     data = from_arrays(np.array([[2**64 - 1], [1]], dtype=np.uint64), [1, 0])
     assert data.X == ((F(2**64 - 1),), (F(1),))
     assert data.binary_float is False
+
+
+def test_the_report_says_when_floats_were_read_as_decimals() -> None:
+    from verify_perceptron.report.record import build_report
+    from verify_perceptron.report.text import render_text
+    from verify_perceptron.check.traces import check_trace
+    from verify_perceptron.run.reference import train
+
+    X, y = [[0.1, 1.0], [0.3, 0.0], [0.2, 2.0]], [1, 0, 1]
+    for floats, said in (("decimal", True), ("binary", False)):
+        data = from_arrays(X, y, floats=floats)
+        trace = train(data, "classic")
+        text = render_text(build_report(data, trace, check_trace(data, trace)))
+        assert ("floats read as their shortest decimals, 0.1 as 1/10" in text) is said
+        assert ("values read from binary floating point, converted exactly" in text) is not said
+    assert from_arrays([["0.1", "1"], ["0.3", "0"]], [1, 0], floats="decimal").source == "<memory>"  # no float in it

@@ -81,6 +81,23 @@ def _is_float(value: object) -> bool:
     return isinstance(value, (float, np.floating))
 
 
+def holds_floats(X: Any) -> bool:
+    """Whether `X` (an array, a DataFrame, or a list of rows) holds a binary float; False for anything else
+    (a generator is not read: it could not be read again).
+
+    Examples
+    --------
+    >>> holds_floats([[1, "0.5"]]), holds_floats([[1, 0.5]]), holds_floats(np.zeros((2, 2)))
+    (False, True, True)
+    """
+    a = X.to_numpy() if hasattr(X, "to_numpy") and hasattr(X, "columns") else X
+    if isinstance(a, np.ndarray):
+        return a.dtype.kind == "f" or (a.dtype.kind == "O" and any(_is_float(v) for v in a.flat))
+    if not isinstance(a, (list, tuple)):
+        return False
+    return any(_is_float(v) for row in a if isinstance(row, (list, tuple, np.ndarray)) for v in row)
+
+
 def _shortest_decimal(value: Any) -> Fraction:
     """The shortest decimal that reads back as the finite float `value` in its own precision (float32's for a
     float32), exactly. (The text is a float's repr, at most 17 digits and a 3-digit exponent: safe for `Decimal`.)"""

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import DataError, InvalidArgument
 from ._labels import map_labels
-from .arrays import exact_labels, exact_table
+from .arrays import exact_labels, exact_table, holds_floats
 from .integers import ExactMatrix
 
 __all__ = ["Dataset", "from_arrays", "require_dataset"]
@@ -286,13 +286,16 @@ def from_arrays(
     ((Fraction(1, 10), Fraction(1, 1)), (1, -1))
     >>> from_arrays([[0.1], [2.0]], [0, 1]).X[0][0] == Fraction(1, 10)
     False
-    >>> from_arrays([[0.1], [2.0]], [0, 1], floats="decimal").X[0][0]
-    Fraction(1, 10)
+    >>> decimal = from_arrays([[0.1], [2.0]], [0, 1], floats="decimal")
+    >>> decimal.X[0][0], decimal.source
+    (Fraction(1, 10), '<memory> (floats read as their shortest decimals, 0.1 as 1/10)')
     """
     table = exact_table(X, floats=floats, source=source)
     labels, spelling = map_labels(exact_labels(y, floats=floats, source=source), positive=positive, source=source)
     if len(labels) != len(table.numerators):
         raise DataError(f"{source}: {len(table.numerators)} samples but {len(labels)} labels")
+    if floats == "decimal" and holds_floats(X):  # said in every report: these values are not the binary ones
+        source = f"{source} (floats read as their shortest decimals, 0.1 as 1/10)"
     return Dataset(
         y=labels, source=source, feature_names=tuple(feature_names) or table.feature_names or (),
         binary_float=table.binary_float, labels=spelling,

@@ -410,3 +410,5 @@ def test_a_report_with_figures_says_why_there_is_no_boundary_figure_beyond_two_f
     with_figures = render_markdown(report, data=data, figures={"invariants": "f/invariants.svg"})
     assert "No decision-boundary figure" in with_figures and "these data have 3" in with_figures
     assert "No decision-boundary figure" not in render_markdown(report, data=data)  # no figures, nothing to explain
+    projected = render_markdown(report, data=data, figures={"projection": "f/projection.svg"})
+    assert "No decision-boundary figure" not in projected and "plane of w\\* and the final weights" in projected

@@ -191,7 +191,7 @@ def test_available_figures_follow_the_report_and_the_data() -> None:
     assert available_figures(report_for("and")) == ("invariants", "bounds")
     assert available_figures(report_for("and"), and_data) == ("boundaries", "invariants", "bounds")
     assert available_figures(report_for("xor"), example("xor")) == ("boundaries", "certificate", "invariants")
-    assert set(FIGURE_NAMES) == {"boundaries", "certificate", "invariants", "bounds"}
+    assert set(FIGURE_NAMES) == {"boundaries", "projection", "certificate", "invariants", "bounds"}
     with pytest.raises(InvalidArgument, match="data has 3 samples of 2 features, but the report is about 4 samples"):
         available_figures(report_for("and"), from_arrays([[0, 0], [1, 1], [0, 1]], [0, 1, 1]))
 
@@ -279,14 +279,49 @@ def test_svg_is_the_same_every_time_and_has_no_date() -> None:
 def test_draw_figure_names_what_it_needs() -> None:
     from verify_perceptron.report.plots import draw_figure
 
-    with pytest.raises(InvalidArgument, match="figure='pie' is not one of boundaries, certificate"):
+    with pytest.raises(InvalidArgument, match="figure='pie' is not one of boundaries, projection, certificate"):
         draw_figure("pie", report_for("and"))
     with pytest.raises(InvalidArgument, match="figure='boundaries' needs the data"):
         draw_figure("boundaries", report_for("and"))
 
 
-def test_three_features_have_no_boundary_figure() -> None:
+def test_three_features_have_a_projection_instead_of_the_boundary_figure() -> None:
     data = from_arrays([[0, 0, 1], [1, 1, 0]], [0, 1])
     report = build_report(data, *verify_run(data))
-    assert available_figures(report, data) == ("invariants", "bounds")
+    assert available_figures(report, data) == ("projection", "invariants", "bounds")
     assert dataclasses.is_dataclass(invariant_series(report))
+
+
+def test_the_projection_keeps_every_sample_on_its_side_of_both_boundaries() -> None:
+    import numpy as np
+
+    from verify_perceptron.report.plots.projection import projection_basis
+
+    data = from_arrays([[3, 1, 0, 2], [1, 2, 2, 0], [0, 0, 3, 1], [2, 3, 1, 1], [4, 0, 1, 3]], [1, 0, 0, 1, 1])
+    trace, check = verify_run(data)
+    for normal in (check.separator, trace.final_weights):
+        b, v = float(normal[0]), np.array([float(c) for c in normal[1:]])
+        u1, u2 = projection_basis(np.array([float(c) for c in check.separator[1:]]),
+                                  np.array([float(c) for c in trace.final_weights[1:]]))
+        assert abs(u1 @ u2) < 1e-12 and abs(np.linalg.norm(u1) - 1) < 1e-12 and abs(np.linalg.norm(u2) - 1) < 1e-12
+        in_plane = (v @ u1, v @ u2)
+        for x in data.X:
+            point = np.array([float(c) for c in x])
+            exact = normal[0] + sum(w * c for w, c in zip(normal[1:], x))
+            drawn = b + in_plane[0] * (point @ u1) + in_plane[1] * (point @ u2)
+            assert abs(drawn - float(exact)) < 1e-9 * (1 + abs(float(exact)))
+    # a normal outside the plane would not keep the sides: the check above can fail
+    u1, u2 = projection_basis([1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0])
+    assert abs(np.array([0.0, 0.0, 1.0, 0.0]) @ u1) + abs(np.array([0.0, 0.0, 1.0, 0.0]) @ u2) == 0
+
+
+def test_the_projection_is_drawn_for_many_features() -> None:
+    pytest.importorskip("matplotlib")
+    from verify_perceptron.report.plots import draw_figure
+
+    data = from_arrays([[3, 1, 0, 2], [1, 2, 2, 0], [0, 0, 3, 1], [2, 3, 1, 1], [4, 0, 1, 3]], [1, 0, 0, 1, 1])
+    report = build_report(data, *verify_run(data))
+    figure = draw_figure("projection", report, data)
+    assert "plane of w* and the final weights" in figure.texts[0].get_text()
+    with pytest.raises(InvalidArgument, match="needs the data"):
+        draw_figure("projection", report)

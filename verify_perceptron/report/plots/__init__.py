@@ -8,7 +8,8 @@ needed, the `~verify_perceptron.data.dataset.Dataset`, and computes in
 `hull_meeting`, and `available_figures`, the figures a report can have.
 
 The drawing layer has one module per figure (`draw_invariants`,
-`draw_boundaries`, `draw_certificate`, `draw_bounds`); this module draws them
+`draw_boundaries`, `draw_projection` for more than two features,
+`draw_certificate`, `draw_bounds`); this module draws them
 by name (`draw_figure`, and `report_figures` for all that apply) and renders
 them (`figure_svg`, `figure_png`). It converts to float only to place ink.
 matplotlib is imported when a figure is drawn, never when this package is
@@ -43,6 +44,7 @@ from ...data.dataset import Dataset
 from ...errors import InvalidArgument
 from ._style import PlottingUnavailable, fixed_style
 from .boundaries import draw_boundaries
+from .projection import draw_projection
 from .bounds import draw_bounds
 from .certificate import draw_certificate
 from .invariants import draw_invariants
@@ -71,6 +73,7 @@ __all__ = [
     "available_figures",
     "convex_hull",
     "draw_boundaries",
+    "draw_projection",
     "draw_bounds",
     "draw_certificate",
     "draw_figure",
@@ -89,6 +92,7 @@ _DRAW = {
     "invariants": lambda report, data: draw_invariants(report, data),
     "bounds": lambda report, data: draw_bounds(report),
     "boundaries": lambda report, data: draw_boundaries(report, data),
+    "projection": lambda report, data: draw_projection(report, data),
     "certificate": lambda report, data: draw_certificate(report, data),
 }
 
@@ -97,7 +101,7 @@ def draw_figure(name: str, report: Mapping[str, Any], data: Dataset | None = Non
     """One figure by name (see `FIGURE_NAMES`)."""
     if name not in _DRAW:
         raise InvalidArgument(f"figure={name!r} is not one of {', '.join(FIGURE_NAMES)}")
-    if name in ("boundaries", "certificate") and data is None:
+    if name in ("boundaries", "projection", "certificate") and data is None:
         raise InvalidArgument(f"figure={name!r} needs the data (data=None)")
     return _DRAW[name](report, data)
 

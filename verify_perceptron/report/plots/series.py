@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 #: Every figure a report can have, in the order documents show them.
-FIGURE_NAMES = ("boundaries", "certificate", "invariants", "bounds")
+FIGURE_NAMES = ("boundaries", "projection", "certificate", "invariants", "bounds")
 
 Vector = tuple[Fraction, ...]
 
@@ -417,6 +417,8 @@ def available_figures(report: Mapping[str, Any], data: Dataset | None = None) ->
     names = []
     if two_d and report["n_epochs"] >= 1:
         names.append("boundaries")
+    if data is not None and data.n_features > 2 and report["separator"] is not None and report["n_epochs"] >= 1:
+        names.append("projection")
     if two_d and report_certificate(report) is not None:
         names.append("certificate")
     if report["updates"] and (report["separator"] is not None or data is not None):

@@ -337,11 +337,18 @@ def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int, shown
     ]
 
 
-def _epochs(r: Mapping[str, Any], level: int) -> list[Block]:
+def _epochs(r: Mapping[str, Any], level: int, exact: bool = True) -> list[Block]:
+    """The weights at each epoch's end; unless `exact`, long vectors shortened and long numbers as decimals."""
     ends = epoch_ends(r)
     if not ends or len(ends) > 60:
         return []
-    rows = tuple((str(e.epoch), str(e.k), bracket(e.weights), f"({e.bias}, {bracket(e.normal)})") for e in ends)
+
+    def shown(values: Iterable[Fraction]) -> str:
+        texts = [str(v) for v in values]
+        return bracket(texts if exact else readable(texts))
+
+    rows = tuple((str(e.epoch), str(e.k), shown(e.weights), f"({shown([e.bias])[1:-1]}, {shown(e.normal)})")
+                 for e in ends)
     return [
         Heading(level, "Weights at the end of each epoch", "epochs"),
         Table("epochs", ("epoch", "after update", "w", "(b, v): score v·x + b"), rows, right=frozenset({0, 1}),
@@ -394,19 +401,19 @@ def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iter
     shown = r if exact else readable(dict(r))  # long numbers shortened for reading; figures use `r`, exact
     doc.blocks.append(Heading(2, "Summary", "summary"))
     doc.blocks.append(_summary(shown))
-    captions = figure_captions(r)
+    captions = figure_captions(r) if exact else readable(figure_captions(r))
     names = [n for n in FIGURE_NAMES if n in set(figure_names)]
     for name in names:
         doc.blocks.append(Heading(2, _FIGURE_TITLES[name], f"figure-{name}"))
         doc.blocks.append(Figure(name, _FIGURE_TITLES[name], (_t(captions[name]),)))
         if name == "boundaries":
-            doc.blocks += _epochs(r, 3)
+            doc.blocks += _epochs(r, 3, exact)
     if "boundaries" not in names:
         features = r["dataset"]["n_features"]
         if names and features != 2 and "projection" not in names:  # a reader with figures would look for one
             doc.blocks.append(Paragraph((_t(f"No decision-boundary figure: it is drawn in the plane, for two "
                                             f"features, and these data have {features}."),)))
-        doc.blocks += _epochs(r, 2)
+        doc.blocks += _epochs(r, 2, exact)
     doc.blocks += _invariants(shown)
     doc.blocks += _bounds(shown)
     doc.blocks += _soft_margin(shown)

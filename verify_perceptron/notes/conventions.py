@@ -1,4 +1,5 @@
-"""The five notes' conventions: where the bias goes, what counts as a mistake, how w moves.
+"""The five notes' conventions, and note 001's with the tie mirrored: where the bias goes, what counts as a
+mistake, how w moves.
 
 Each `Convention` is data plus one small decision function that reads like
 its note. A weight vector is always kept in the convention's own coordinate

@@ -202,7 +202,7 @@ def _bounds(r: Mapping[str, Any]) -> list[Block]:
         " The notes prove these for online runs only, so none is judged here; note 003's form, N·γ² <= β·‖w*‖²,"
         " also holds in batch mode (derived here) and is checked at every update as mistake-bound-sum-batch.")
     return [
-        Heading(2, "The five notes' mistake bounds at this separator", "bounds"),
+        Heading(2, "The notes' mistake bounds at this separator", "bounds"),
         Paragraph((_t("Squared forms, exact; * marks the run's own note. The mistakes are this run's." + batch),)),
         Table("bounds", ("", "note", "convention", "bound", "constants", "value", "⌊value⌋", "mistakes"), tuple(rows),
               right=frozenset({5, 6, 7}), code=frozenset({3, 4, 5})),

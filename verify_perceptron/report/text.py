@@ -59,7 +59,7 @@ def comparison_lines(c: dict[str, Any], *, exact: bool = False) -> list[str]:
     for s in c["separators"]:
         if s.get("skipped"):
             out.append(f"separator {s['name']} {bracket(s['weights'])} skipped: {s['skipped']}")
-    out.append("bounds of the five notes at each separator (mistakes made / bound)")
+    out.append("the notes' bounds at each separator (mistakes made / bound)")
     rows = [["note", "convention", "mistakes", *separators]]
     by = {(b["convention"], b["separator"]): b for b in c["bounds"]}
     for run in c["runs"]:
@@ -210,10 +210,10 @@ def _invariant_lines(r: dict[str, Any]) -> list[str]:
 
 
 def _bound_lines(r: dict[str, Any]) -> list[str]:
-    """The five notes' bounds at the separator; nothing without one."""
+    """The notes' bounds at the separator (hard-limiter-plus takes note 001's); nothing without one."""
     if not r["bounds"]:
         return []
-    out = ["", "the five notes' mistake bounds at this separator (squared forms, exact)"]
+    out = ["", "the notes' mistake bounds at this separator (squared forms, exact)"]
     rows = [["", "note", "convention", "bound", "= value", "mistakes"]]
     for b in r["bounds"]:
         own = "*" if b["own"] else ""

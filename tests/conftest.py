@@ -16,4 +16,7 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", max_examples=30, deadline=None)
+# The fuzz campaign (tests/test_fuzz.py): pytest --hypothesis-profile fuzz tests/test_fuzz.py
+settings.register_profile("fuzz", max_examples=20_000, deadline=None, derandomize=False,
+                          suppress_health_check=list(HealthCheck))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

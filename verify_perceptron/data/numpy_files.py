@@ -4,7 +4,10 @@ through `Fraction.from_float`, pickled objects never."""
 from __future__ import annotations
 
 import math
+import struct
+import tokenize
 import zipfile
+import zlib
 from fractions import Fraction
 from typing import Any
 
@@ -41,13 +44,18 @@ def _exact_array(array: object, name: str, path: str) -> tuple[list[list[Fractio
     return rows, False
 
 
+#: What a damaged .npy or .npz makes NumPy's reader raise besides ValueError: a header that does not
+#: parse (tokenize's error, a syntax error), a stream or archive that ends early or does not inflate.
+_UNREADABLE = (OSError, EOFError, SyntaxError, tokenize.TokenError, zipfile.BadZipFile, zlib.error, struct.error)
+
+
 def _declared_shape(handle: Any) -> tuple[int, ...] | None:
     """The shape a ``.npy`` stream's header declares, read without reading the data; None if unreadable."""
     try:
         version = np.lib.format.read_magic(handle)
         read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
         shape, _, _ = read(handle)
-    except (ValueError, OSError, EOFError, SyntaxError):
+    except (ValueError, *_UNREADABLE):
         return None  # np.load will say what is wrong with it
     return tuple(int(n) for n in shape)
 
@@ -99,8 +107,8 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: str | No
         if "allow_pickle" in str(error):
             raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only") from None
         raise DataError(f"{path}: not a readable NumPy file ({error})") from None
-    except (OSError, EOFError, zipfile.BadZipFile) as error:
-        raise DataError(f"{path}: not a readable NumPy file ({error})") from None
+    except _UNREADABLE as error:
+        raise DataError(f"{path}: not a readable NumPy file ({type(error).__name__}: {error})") from None
     if isinstance(loaded, np.lib.npyio.NpzFile):
         with loaded:
             x_key = next((k for k in _X_KEYS if k in loaded.files), None)
@@ -109,8 +117,12 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: str | No
                 raise DataError(f"{path}: needs arrays X and y, found {sorted(loaded.files)}")
             try:
                 Xa, ya = loaded[x_key], loaded[y_key]
-            except ValueError:
+            except ValueError as error:
+                if "allow_pickle" not in str(error):
+                    raise DataError(f"{path}: not a readable NumPy file ({error})") from None
                 raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only") from None
+            except _UNREADABLE as error:
+                raise DataError(f"{path}: not a readable NumPy file ({type(error).__name__}: {error})") from None
         if Xa.ndim != 2:
             raise DataError(f"{path}: X has shape {Xa.shape}; a 2-D array is needed")
         if ya.ndim != 1 or ya.shape[0] != Xa.shape[0]:

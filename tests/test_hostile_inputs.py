@@ -1,0 +1,56 @@
+"""The hostile-input corpus (`tests/hostile_corpus.py`) through the CLI: for every case the expected exit
+code, one line on stderr with the expected fragment (naming the file, the line, the value where there is
+one), no traceback, at most 2 s, all within an address space of 1 GiB."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.hostile_corpus import SECONDS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_hostile_input_gets_its_exit_code_and_one_line(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "tests.hostile_corpus", str(tmp_path)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(results) >= 35
+    broken = []
+    for r in results:
+        lines = r["stderr"].strip().splitlines()
+        if r["code"] != r["expected"]:
+            broken.append(f"{r['name']}: exit {r['code']}, expected {r['expected']}: {r['stderr'][:200]}")
+        elif r["expected"] and (len(lines) != 1 or r["fragment"] not in lines[0]):
+            broken.append(f"{r['name']}: stderr {r['stderr'][:300]!r} should be one line holding {r['fragment']!r}")
+        elif "Traceback" in r["stderr"]:
+            broken.append(f"{r['name']}: a traceback")
+        elif r["seconds"] > SECONDS:
+            broken.append(f"{r['name']}: {r['seconds']:.2f} s")
+    assert not broken, "\n".join(broken)
+
+
+def test_the_contract_check_itself_fails_on_a_wrong_expectation(tmp_path: Path) -> None:
+    # A case expecting the wrong exit code is caught by the same comparison the test above makes.
+    from tests.hostile_corpus import Case
+
+    case = Case("and.csv verifies", ("verify", "and.csv"), 2, "error")
+    (tmp_path / "and.csv").write_text("x1,x2,y\n0,0,0\n0,1,0\n1,0,0\n1,1,1\n")
+    import contextlib
+    import io
+    import os
+
+    from verify_perceptron.cli import main
+
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            code = main(list(case.argv))
+    finally:
+        os.chdir(here)
+    assert code == 0 != case.code

@@ -122,3 +122,12 @@ def test_verify_compare_with_a_separator_does_not_call_it_the_final_weights(caps
     record = json.loads(capsys.readouterr().out)["comparison"]
     names = [s["name"] for s in record["separators"]]
     assert code == 0 and "user" in names and "final" not in names
+
+
+def test_bounds_text_of_non_separable_data_shows_each_enclosure(capsys) -> None:
+    # Found by the fuzz suite: the shortened record's '≈ 17.4853' was read back as an enclosure's end.
+    from verify_perceptron.cli import main
+
+    assert main(["bounds", "--example", "xor"]) == 0
+    out = capsys.readouterr().out
+    assert "classic             4 (cycle)  [17.48528137, 17.48528138]" in out

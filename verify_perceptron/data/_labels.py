@@ -36,6 +36,10 @@ def map_labels(
     ((-1, 1, 1), ('0', '1'))
     >>> map_labels(["cat", "dog"], positive="dog", source="t")
     ((-1, 1), ('cat', 'dog'))
+    >>> map_labels(["0", "-1"], positive=None, source="t")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: t: sample 1: labels '0', '-1' are neither {-1, +1} nor {0, 1}; name the positive one with --positive
     """
     def where(at: int) -> str:
         return f"{source}:{lines[at]}" if lines else f"{source}: sample {at}"
@@ -70,7 +74,8 @@ def map_labels(
     elif set(distinct) == {Fraction(0), Fraction(1)}:
         value_of, spelling = {k: 1 if k == 1 else -1 for k in distinct}, ("0", "1")
     else:
-        odd = next(k for k in distinct if k not in (Fraction(-1), Fraction(0), Fraction(1)))
+        # the first value outside -1, 0, +1; or, for a pair such as {-1, 0}, the second value seen
+        odd = next((k for k in distinct if k not in (Fraction(-1), Fraction(0), Fraction(1))), distinct[1])
         at = next(i for i, raw in enumerate(raw_labels) if key_of[raw] == odd)
         raise DataError(f"{where(at)}: labels {shown} are neither {{-1, +1}} nor {{0, 1}}; "
                         "name the positive one with --positive")

@@ -43,12 +43,12 @@ def _mark(holds: bool | None) -> str:
 
 def comparison_lines(c: dict[str, Any], *, exact: bool = False) -> list[str]:
     """Text tables of a comparison record: one row per note, one column per separator (shortened unless `exact`)."""
-    c = c if exact else readable(c)
+    whole, c = c, (c if exact else readable(c))  # the enclosures round their exact ends outward themselves
     out: list[str] = []
     mm = c["max_margin"]
     if c["separable"] is False:
         out.append("not separable: no note's bound applies; λ = " + bracket(c["certificate"]["values"]))
-        return out + _soft_margin_rows(c)
+        return out + _soft_margin_rows(whole, readable_too=not exact)
     if c["separable"] is None:
         out.append("separability undecided: " + "; ".join(c["findings"]))
         return out
@@ -77,8 +77,12 @@ def comparison_lines(c: dict[str, Any], *, exact: bool = False) -> list[str]:
     return out + _batch_lines(c, separators)
 
 
-def _soft_margin_rows(c: dict[str, Any]) -> list[str]:
-    """Each convention's online run beside the bound without separation; nothing when there are none."""
+def _soft_margin_rows(c: dict[str, Any], *, readable_too: bool = False) -> list[str]:
+    """Each convention's online run beside the bound without separation; nothing when there are none.
+
+    `c` is the exact record: each enclosure's ends are rounded outward here (a shortened ``≈`` value has
+    lost its direction); with `readable_too`, ρ and u are shortened for reading.
+    """
     entries = c.get("soft_margin") or []
     if not entries:
         return []
@@ -89,7 +93,8 @@ def _soft_margin_rows(c: dict[str, Any]) -> list[str]:
         stop = "" if e["stop"] == "converged" else f" ({e['stop']})"
         bound = "no u with a positive margin" if e["bound"] is None else \
             f"[{decimal_down(Fraction(e['bound']['lower']))}, {decimal_up(Fraction(e['bound']['upper']))}]"
-        rows.append([e["convention"], f"{e['n_mistakes']}{stop}", bound, e["rho"] or "", e["reference"] or ""])
+        rho, reference = (readable(e["rho"]), readable(e["reference"])) if readable_too else (e["rho"], e["reference"])
+        rows.append([e["convention"], f"{e['n_mistakes']}{stop}", bound, rho or "", reference or ""])
     return out + _table(rows, align="<><><")
 
 

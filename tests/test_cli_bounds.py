@@ -131,3 +131,12 @@ def test_bounds_text_of_non_separable_data_shows_each_enclosure(capsys) -> None:
     assert main(["bounds", "--example", "xor"]) == 0
     out = capsys.readouterr().out
     assert "classic             4 (cycle)  [17.48528137, 17.48528138]" in out
+
+
+def test_verify_with_compare_on_non_separable_data_in_every_format(capsys) -> None:
+    # Found by the fuzz suite: the verify report passed its shortened comparison on as if exact.
+    from verify_perceptron.cli import main
+
+    for fmt in ("text", "json", "markdown"):
+        assert main(["verify", "--example", "xor", "--compare", "--format", fmt]) == 0, fmt
+    assert "[17.48528137, 17.48528138]" in capsys.readouterr().out

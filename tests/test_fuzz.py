@@ -127,3 +127,20 @@ def test_random_argument_vectors_exit_with_a_documented_code(argv: list[str]) ->
     assert "Traceback" not in err.getvalue()
     if code == 2:
         assert len(err.getvalue().strip().splitlines()) == 1, (argv, err.getvalue())
+
+
+def test_found_by_the_campaign_an_npz_with_an_unknown_compression_method_is_bad_input() -> None:
+    # zipfile raises NotImplementedError for a compression method it does not know (here 99).
+    content = bytearray(_npz())
+    for at in [i for i in range(len(content) - 4) if content[i:i + 4] in (b"PK\x03\x04", b"PK\x01\x02")]:
+        offset = 8 if content[at + 2:at + 4] == b"\x03\x04" else 10
+        content[at + offset:at + offset + 2] = (99).to_bytes(2, "little")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "data.npz"
+        path.write_bytes(bytes(content))
+        try:
+            load_dataset(str(path))
+        except DataError as error:
+            assert "not a readable NumPy file" in str(error)
+        else:
+            raise AssertionError("an unreadable .npz was loaded")

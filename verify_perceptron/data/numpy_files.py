@@ -46,7 +46,8 @@ def _exact_array(array: object, name: str, path: str) -> tuple[list[list[Fractio
 
 #: What a damaged .npy or .npz makes NumPy's reader raise besides ValueError: a header that does not
 #: parse (tokenize's error, a syntax error), a stream or archive that ends early or does not inflate.
-_UNREADABLE = (OSError, EOFError, SyntaxError, tokenize.TokenError, zipfile.BadZipFile, zlib.error, struct.error)
+_UNREADABLE = (OSError, EOFError, SyntaxError, tokenize.TokenError, zipfile.BadZipFile, zlib.error, struct.error,
+               NotImplementedError, RuntimeError)  # zipfile: an unsupported compression method, an encrypted member
 
 
 def _declared_shape(handle: Any) -> tuple[int, ...] | None:
@@ -76,7 +77,7 @@ def _refuse_declared_size(path: str, is_npz: bool) -> None:
             for member in archive.namelist():
                 with archive.open(member) as handle:
                     check(_declared_shape(handle), f"array {member.removesuffix('.npy')!r} ")
-    except (OSError, zipfile.BadZipFile):
+    except _UNREADABLE:
         return  # np.load will say what is wrong with it
 
 

@@ -296,7 +296,7 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60, exact: bool = 
     out += averaged_lines(r)
     out += _separability_lines(r)
     if r["comparison"]:
-        out += [""] + comparison_lines(r["comparison"], exact=True)  # (r is already shortened unless exact)
+        out += [""] + comparison_lines(report["comparison"], exact=exact)  # the exact record: it shortens it
     out += _cycle_lines(r)
     out += [""] + ([f"advice: {r['advice']}"] if r.get("advice") else []) + [_verdict_line(r)]
     return "\n".join(out) + "\n"

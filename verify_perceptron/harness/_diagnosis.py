@@ -15,7 +15,7 @@ from ._floats import _float_run
 from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._probes import Recheck, labels_probe, start_probe
 from ._results import Diagnosis
-from ._wording import _count, _rate_text
+from ._wording import _rate_text
 
 UNEXPLAINED = "unexplained"
 
@@ -46,8 +46,8 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     if found:
         return found
     return [Diagnosis(UNEXPLAINED, {"datasets": len(observations)},
-                      f"no single known cause explains it: none of the models (another convention, a changed rule, "
-                      f"an epoch cap, a tolerance, averaged or best-so-far weights, a nonzero start, another label "
+                      "no single known cause explains it: none of the models (another convention, a changed rule, "
+                      "an epoch cap, a tolerance, averaged or best-so-far weights, a nonzero start, another label "
                       "encoding, another order, an early stop) reproduces its weights on every dataset tried")]
 
 

@@ -12,7 +12,6 @@ from ..notes.conventions import Convention
 from ._evidence import Observation
 from ._exact import Vector
 from ._results import Diagnosis
-from ._wording import _count
 
 #: Calls the implementation on data, under a label encoding and a convention: the data as it saw
 #: them, its weights (None when it returned none) and whether the case passed every check.

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 
 from . import note_001
-from .language import Fact, Proof
+from .language import Fact
 
 __all__ = ["PROOF", "FACTS", "STEPS"]
 

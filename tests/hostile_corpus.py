@@ -109,6 +109,7 @@ def build(folder: Path) -> list[Case]:
         Case("-o onto the input", ("verify", "and.csv", "-o", "and.csv"), 2, "and.csv"),
         Case("--max-epochs -5", ("verify", "and.csv", "--max-epochs", "-5"), 2, "--max-epochs: -5 must be >= 1"),
         Case("--time-limit 0", ("verify", "and.csv", "--time-limit", "0"), 2, "--time-limit: 0 must be > 0"),
+        Case("--time-limit 10^40", ("verify", "and.csv", "--time-limit", "1" + "0" * 40), 2, "must be at most"),
         Case("--mode fast", ("verify", "and.csv", "--mode", "fast"), 2, "invalid choice: 'fast'"),
         Case("--convention ''", ("verify", "and.csv", "--convention", ""), 2, "convention=''"),
         Case("--eta 3/2 for note 001", ("verify", "and.csv", "-c", "hard-limiter", "--eta", "3/2"), 2, "eta=3/2"),

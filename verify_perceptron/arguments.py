@@ -197,6 +197,10 @@ def _positive_int(text: str) -> int:
     return value
 
 
+#: The longest time limit a timer is set for.
+MAX_SECONDS = 1e9
+
+
 def _positive_seconds(text: str) -> float:
     try:
         value = float(parse_rational(text))
@@ -204,4 +208,6 @@ def _positive_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text} must be > 0")
+    if value > MAX_SECONDS:  # a timer cannot be set that far (the platform's time_t); leave the option out instead
+        raise argparse.ArgumentTypeError(f"{text} must be at most {MAX_SECONDS:.0f} seconds (about 31 years)")
     return value

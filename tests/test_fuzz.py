@@ -144,3 +144,16 @@ def test_found_by_the_campaign_an_npz_with_an_unknown_compression_method_is_bad_
             assert "not a readable NumPy file" in str(error)
         else:
             raise AssertionError("an unreadable .npz was loaded")
+
+
+def test_found_by_the_campaign_an_npz_member_name_that_is_not_utf8_is_bad_input() -> None:
+    # The general-purpose flag 0x800 says the member's name is UTF-8; a byte 0xb0 in it is not.
+    content = bytearray(_npz())
+    at = content.index(b"PK\x03\x04")
+    name = content.index(b"X.npy")
+    content[at + 7] |= 0x08  # bit 11 of the flags: the name is UTF-8
+    content[name] = 0xB0
+    central = content.index(b"PK\x01\x02")
+    content[central + 9] |= 0x08
+    content[content.index(b"X.npy", central)] = 0xB0
+    _load(".npz", bytes(content))

@@ -110,3 +110,11 @@ def test_the_harness_holds_a_declared_averaged_implementation_to_the_average() -
     assert "exact averaged weights" in result.counterexample.findings[0].message
     with pytest.raises(InvalidArgument, match="averaged='yes'"):
         check_implementation(gallery.fit_correct, averaged="yes")  # type: ignore[arg-type]
+
+
+def test_check_command_line_takes_averaged(capsys: pytest.CaptureFixture[str]) -> None:
+    target = "tests.implementations.gallery:AveragedPerceptron"
+    assert main(["check", target, "--averaged", "--max-epochs", "10", "--examples", "10"]) == 0
+    assert "verdict: passed" in capsys.readouterr().out
+    assert main(["check", target, "--averaged", "--max-epochs", "9", "--examples", "10"]) == 1
+    assert "diagnosis (averaged)" in capsys.readouterr().out

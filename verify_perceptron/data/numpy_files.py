@@ -77,6 +77,8 @@ def _refuse_declared_size(path: str, is_npz: bool) -> None:
             for member in archive.namelist():
                 with archive.open(member) as handle:
                     check(_declared_shape(handle), f"array {member.removesuffix('.npy')!r} ")
+    except DataError:
+        raise  # a DataError is a ValueError: the refusal itself, not a damaged file
     except (ValueError, *_UNREADABLE):  # ValueError: a member name that is not UTF-8, among others
         return  # np.load will say what is wrong with it
 

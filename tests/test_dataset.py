@@ -843,11 +843,38 @@ def test_an_array_header_declaring_too_many_cells_is_refused_before_any_allocati
     np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (10**11, 3)})
     (tmp_path / "huge.npy").write_bytes(header.getvalue() + b"\0" * 64)  # 2.4 TB declared, 128 bytes on disk
     assert _message_of(load_numpy, tmp_path / "huge.npy") == (
-        f"{tmp_path / 'huge.npy'}: declares shape (100000000000, 3), more than the limit of 20000000 cells")
+        f"{tmp_path / 'huge.npy'}: declares shape (100000000000, 3), more than the limit of 20000000 cells; "
+        "raise it with --max-cells N (max_cells= in Python)")
     with zipfile.ZipFile(tmp_path / "bomb.npz", "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("X.npy", header.getvalue() + b"\0" * 1000)
         archive.writestr("y.npy", header.getvalue())
     assert "array 'X' declares shape (100000000000, 3)" in _message_of(load_numpy, tmp_path / "bomb.npz")
+
+
+def test_the_cell_limit_is_the_users_to_lower_or_raise_in_every_reader(tmp_path: Path) -> None:
+    csv = write(tmp_path, "d.csv", "x1,x2,label\n1,2,1\n3,4,-1\n5,6,1\n")
+    svm = write(tmp_path, "d.svm", "+1 1:1 5:2\n-1 2:3\n")
+    npy = tmp_path / "d.npy"
+    np.save(npy, np.array([[1, 2, 1], [3, 4, -1]]))
+    assert load_csv(csv, max_cells=6).n_samples == 3  # 3 samples x 2 features: exactly at the limit
+    assert _message_of(lambda p: load_csv(p, max_cells=5), csv) == (
+        f"{csv}: 3 x 2 values, more than the limit of 5 cells; raise it with --max-cells N (max_cells= in Python)")
+    assert load_libsvm(svm, max_cells=10).n_features == 5
+    assert "2 x 5 values, more than the limit of 9 cells" in _message_of(lambda p: load_libsvm(p, max_cells=9), svm)
+    assert load_numpy(str(npy), max_cells=6).n_samples == 2  # the header's 2 x 3 values
+    assert "declares shape (2, 3), more than the limit of 5 cells" in _message_of(
+        lambda p: load_numpy(p, max_cells=5), npy)
+    for bad in (0, -1, 2.5, True, "10"):
+        with pytest.raises(DataError, match=f"max_cells={bad!r} must be a positive integer"):
+            load_dataset(str(csv), max_cells=bad)
+
+
+def test_a_text_file_larger_than_the_cell_limit_allows_is_refused_from_its_size(tmp_path: Path) -> None:
+    path = write(tmp_path, "d.csv", "x1,label\n" + "0.5,1\n-0.5,-1\n" * 5)  # 79 bytes for 10 cells
+    assert load_csv(path, max_cells=10).n_samples == 10  # 160 bytes allowed
+    message = _message_of(lambda p: load_csv(p, max_cells=4), path)
+    assert message == (f"{path}: 79 bytes, more than the 64 bytes allowed for the limit of 4 cells (16 a cell); "
+                       "raise it with --max-cells N (max_cells= in Python)")
 
 
 def test_libsvm_zero_based_files_are_detected_as_scikit_learn_writes_them(tmp_path: Path) -> None:

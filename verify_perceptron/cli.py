@@ -128,7 +128,7 @@ def _load(args: argparse.Namespace) -> Dataset:
         raise DataError(f"{args.data}: is a directory, not a data file")
     return load_dataset(args.data, format=args.input_format, label_column=args.label_column, positive=args.positive,
                         delimiter=args.delimiter, zero_based=args.zero_based,
-                        max_denominator_bits=args.max_denominator_bits)
+                        max_denominator_bits=args.max_denominator_bits, max_cells=args.max_cells)
 
 
 def _verify(args: argparse.Namespace, clock: Deadline) -> int:

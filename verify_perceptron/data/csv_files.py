@@ -15,7 +15,7 @@ from typing import NoReturn
 import numpy as np
 
 from ..errors import DataError
-from .files import COLUMN_NUMBER, MAX_CELLS, read_text
+from .files import COLUMN_NUMBER, MAX_CELLS, check_max_cells, read_text, refuse_cells
 from .delimiters import as_commas, find_delimiter
 from ._labels import map_labels
 from .dataset import Dataset
@@ -30,7 +30,8 @@ LABEL_NAMES = ("label", "y", "target", "class")
 
 
 def load_csv(path: str, *, label_column: str | None = None, positive: str | None = None,
-             delimiter: str | None = None, max_denominator_bits: int = MAX_DENOMINATOR_BITS) -> Dataset:
+             delimiter: str | None = None, max_denominator_bits: int = MAX_DENOMINATOR_BITS,
+             max_cells: int = MAX_CELLS) -> Dataset:
     """Read a CSV file exactly.
 
     The first row is a header when none of its cells is a number, or when
@@ -41,7 +42,8 @@ def load_csv(path: str, *, label_column: str | None = None, positive: str | None
     semicolons, tabs or white space, found from the first lines, or by
     `delimiter` (``","``, ``";"``, ``"tab"``, ``"whitespace"``). The values
     are stored over their least common denominator, which may have at most
-    `max_denominator_bits` bits.
+    `max_denominator_bits` bits; the file may hold at most `max_cells` values
+    (samples times features, `verify_perceptron.data.files.MAX_CELLS` by default).
 
     Raises
     ------
@@ -49,14 +51,14 @@ def load_csv(path: str, *, label_column: str | None = None, positive: str | None
         On a ragged row, a cell that is not a finite rational literal, an
         empty file, one class only, more than two label values, or a common
         denominator past `max_denominator_bits` (naming the first value that
-        takes it there).
+        takes it there), or more values than `max_cells`.
     """
-    limit = check_limit(max_denominator_bits)
+    limit, cap = check_limit(max_denominator_bits), check_max_cells(max_cells)
     if label_column is not None and not isinstance(label_column, str):
         if isinstance(label_column, bool) or not isinstance(label_column, int):
             raise DataError(f"{path}: label_column={label_column!r} must be a column name or a 1-based number")
         label_column = str(label_column)  # a 1-based number, as --label-column spells it
-    text = read_text(path)
+    text = read_text(path, cap)
     # Comment lines go before the CSV parser sees them (a quote in a comment must not swallow
     # the rows after it); an empty line keeps the line numbers right.
     if "#" in text:
@@ -64,9 +66,9 @@ def load_csv(path: str, *, label_column: str | None = None, positive: str | None
     separator = find_delimiter(text, delimiter, path)
     commas = as_commas(text, separator)
     if commas is None:  # commas or quotes inside cells: the csv module splits on the separator itself
-        return _general_csv(text, path, label_column, positive, separator, limit)
-    quick = _fast_csv(commas, path, label_column, positive, limit)
-    return quick if quick is not None else _general_csv(commas, path, label_column, positive, ",", limit)
+        return _general_csv(text, path, label_column, positive, separator, limit, cap)
+    quick = _fast_csv(commas, path, label_column, positive, limit, cap)
+    return quick if quick is not None else _general_csv(commas, path, label_column, positive, ",", limit, cap)
 
 
 def _is_number(cell: str) -> bool:
@@ -111,7 +113,8 @@ def _is_header(first: Sequence[str], label_column: str | None) -> bool:
 
 
 def _general_csv(text: str, path: str, label_column: str | None, positive: str | None,
-                 separator: str | None = ",", max_bits: int = MAX_DENOMINATOR_BITS) -> Dataset:
+                 separator: str | None = ",", max_bits: int = MAX_DENOMINATOR_BITS,
+                 max_cells: int = MAX_CELLS) -> Dataset:
     """Any CSV: the csv module's parser and one exact literal per cell, each error named."""
     csv.field_size_limit(2**31 - 1)  # a huge cell is the number parser's to refuse, by name
     reader = csv.reader(io.StringIO(text), delimiter=separator or " ", skipinitialspace=separator is None)
@@ -144,8 +147,7 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: str |
     if width < 2:
         raise DataError(f"{path}:{rows[0][0]}: one column only; a feature and a label are needed")
     target = _label_column(header, width, label_column, path)
-    if len(rows) * (width - 1) > MAX_CELLS:
-        raise DataError(f"{path}: {len(rows)} x {width - 1} values exceed the limit of {MAX_CELLS} cells")
+    refuse_cells(path, f"{len(rows)} x {width - 1} values", len(rows) * (width - 1), max_cells)
 
     def cells() -> Iterator[str]:  # row by row, so a ragged row is named before the cells after it are read
         for line, row in rows:
@@ -219,7 +221,7 @@ def _most_fractional_digits(text: str) -> int:
 
 
 def _fast_csv(text: str, path: str, label_column: str | None, positive: str | None,
-              max_bits: int = MAX_DENOMINATOR_BITS) -> Dataset | None:
+              max_bits: int = MAX_DENOMINATOR_BITS, max_cells: int = MAX_CELLS) -> Dataset | None:
     """The common case at C speed, exactly: one comma between cells, no quotes, no gaps, no ragged row.
 
     The cells are read by the C reader into integers (``read_table``); where
@@ -248,8 +250,8 @@ def _fast_csv(text: str, path: str, label_column: str | None, positive: str | No
         target = _label_column(header, width, label_column, path)
     except DataError:
         return None
-    if len(body) * (width - 1) > MAX_CELLS:
-        return None
+    if len(body) * (width - 1) > max_cells:
+        return None  # the general reader refuses it, naming the shape
     offset = sum(len(line) + 1 for line in lines[:body_start])
     body_text = text[offset:offset + sum(map(len, body)) + len(body) - 1]  # "\n".join(body), not rebuilt
     m = width - 1

@@ -9,14 +9,52 @@ import stat
 
 from ..errors import DataError
 
-__all__ = ["COLUMN_NUMBER", "MAX_CELLS", "not_regular", "read_text", "refuse_special"]
+__all__ = ["BYTES_PER_CELL", "COLUMN_NUMBER", "MAX_CELLS", "check_max_cells", "not_regular", "read_text",
+           "refuse_cells", "refuse_special"]
 
 #: A column number as ``--label-column`` spells it: a sign and at most nine digits, so
 #: ``int`` of it stays cheap whatever the user typed.
 COLUMN_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
 
-#: Most cells (samples times features) a dataset may hold in memory.
+#: Most cells (samples times features) a dataset may hold in memory, unless the user says otherwise
+#: (``--max-cells N``, ``max_cells=`` in Python).
 MAX_CELLS = 20_000_000
+
+#: Bytes a CSV or LIBSVM file may have per cell of the limit, checked from the file's size before it is read:
+#: 16 bytes hold a cell such as ``-0.123456789012,`` (a 20,000,000-cell limit admits a 320 MB file).
+BYTES_PER_CELL = 16
+
+
+def check_max_cells(max_cells: object) -> int:
+    """`max_cells` as a positive int, else `DataError` naming it.
+
+    Examples
+    --------
+    >>> check_max_cells(1000)
+    1000
+    >>> check_max_cells(0)
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: max_cells=0 must be a positive integer
+    """
+    if isinstance(max_cells, bool) or not isinstance(max_cells, int) or max_cells < 1:
+        raise DataError(f"max_cells={max_cells!r} must be a positive integer")
+    return max_cells
+
+
+def refuse_cells(path: str, what: str, cells: int, max_cells: int) -> None:
+    """Raise `DataError` naming `path` and `what` (a shape, a size) when `cells` passes `max_cells`.
+
+    Examples
+    --------
+    >>> refuse_cells("d.svm", "200 x 100000 values", 200 * 100000, 10**6)
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: d.svm: 200 x 100000 values, more than the limit of 1000000 cells; raise it with --max-cells N (max_cells= in Python)
+    """
+    if cells > max_cells:
+        raise DataError(f"{path}: {what}, more than the limit of {max_cells} cells; "
+                        "raise it with --max-cells N (max_cells= in Python)")
 
 
 def not_regular(path: str) -> str | None:
@@ -50,11 +88,19 @@ def refuse_special(path: str) -> None:
         raise DataError(f"{path}: is {kind}, not a regular file: save the data to a file first")
 
 
-def read_text(path: str) -> str:
+def _refuse_size(path: str, size: int, max_cells: int) -> None:
+    if size > BYTES_PER_CELL * max_cells:
+        raise DataError(f"{path}: {size} bytes, more than the {BYTES_PER_CELL * max_cells} bytes allowed for the limit "
+                        f"of {max_cells} cells ({BYTES_PER_CELL} a cell); raise it with --max-cells N "
+                        "(max_cells= in Python)")
+
+
+def read_text(path: str, max_cells: int = MAX_CELLS) -> str:
     """The UTF-8 text of a CSV or LIBSVM file, every failure a `DataError` naming the file.
 
-    A byte-order mark is dropped; a NUL byte near the start means a binary
-    file, refused before any parsing.
+    A file larger than `BYTES_PER_CELL` bytes per cell of `max_cells` is
+    refused from its size, before it is read. A byte-order mark is dropped;
+    a NUL byte near the start means a binary file, refused before any parsing.
 
     Examples
     --------
@@ -66,15 +112,18 @@ def read_text(path: str) -> str:
     'x,label\\n'
     """
     refuse_special(path)
+    limit = BYTES_PER_CELL * max_cells
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            _refuse_size(path, os.fstat(handle.fileno()).st_size, max_cells)
+            data = handle.read(limit + 1)  # a file that grows while it is read is cut here, and refused
     except FileNotFoundError:
         raise DataError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise DataError(f"{path}: is a directory, not a data file") from None
     except OSError as error:
         raise DataError(f"{path}: cannot be read ({error.strerror})") from None
+    _refuse_size(path, len(data), max_cells)
     if b"\0" in data[:4096]:
         raise DataError(f"{path}: is a binary file, not CSV or LIBSVM text")
     try:

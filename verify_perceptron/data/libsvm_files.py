@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import DataError
-from .files import MAX_CELLS, read_text
+from .files import MAX_CELLS, check_max_cells, read_text, refuse_cells
 from ._labels import map_labels
 from .dataset import Dataset
 from .denominators import MAX_DENOMINATOR_BITS, as_arrays, check_limit, over_common_denominator
@@ -22,7 +22,8 @@ MAX_FEATURES = 100_000
 
 
 def load_libsvm(path: str, *, positive: str | None = None, n_features: int | None = None,
-                zero_based: bool | str = "auto", max_denominator_bits: int = MAX_DENOMINATOR_BITS) -> Dataset:
+                zero_based: bool | str = "auto", max_denominator_bits: int = MAX_DENOMINATOR_BITS,
+                max_cells: int = MAX_CELLS) -> Dataset:
     """Read LIBSVM/svmlight text: ``label index:value ...``.
 
     Indices are 1-based, or 0-based with ``zero_based=True``; with ``"auto"``
@@ -31,12 +32,13 @@ def load_libsvm(path: str, *, positive: str | None = None, n_features: int | Non
     ignored. The dimension is the largest index, or `n_features` when given.
     The values are stored over their least common denominator, refused past
     `max_denominator_bits` bits by a `DataError` naming the value that takes
-    it there.
+    it there. The dense dataset may hold at most `max_cells` values (rows
+    times the dimension), checked before it is allocated.
     """
-    limit = check_limit(max_denominator_bits)
+    limit, cap = check_limit(max_denominator_bits), check_max_cells(max_cells)
     if zero_based not in (True, False, "auto"):
         raise DataError(f"{path}: zero_based={zero_based!r} must be True, False or 'auto'")
-    text = read_text(path)
+    text = read_text(path, cap)
     entries: list[tuple[int, dict[int, tuple[int, int]]]] = []
     raw_labels: list[str] = []
     lines: list[int] = []
@@ -82,8 +84,7 @@ def load_libsvm(path: str, *, positive: str | None = None, n_features: int | Non
         raise DataError(f"{path}: index {highest - shift} exceeds n_features={n_features}")
     if width == 0:
         raise DataError(f"{path}: no feature values at all")
-    if len(entries) * width > MAX_CELLS:
-        raise DataError(f"{path}: {len(entries)} x {width} values exceed the limit of {MAX_CELLS} cells")
+    refuse_cells(path, f"{len(entries)} x {width} values", len(entries) * width, cap)
     y, spelling = map_labels(raw_labels, positive=positive, source=path, lines=lines)
     numerators, denominator = _dense_numerators(entries, width, shift, limit, text, path)
     return Dataset(numerators=numerators, denominator=denominator, y=y, source=path, labels=spelling)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import DataError
-from .files import COLUMN_NUMBER, MAX_CELLS, refuse_special
+from .files import COLUMN_NUMBER, MAX_CELLS, check_max_cells, refuse_cells, refuse_special
 from ._labels import map_labels
 from .dataset import Dataset
 
@@ -61,12 +61,12 @@ def _declared_shape(handle: Any) -> tuple[int, ...] | None:
     return tuple(int(n) for n in shape)
 
 
-def _refuse_declared_size(path: str, is_npz: bool) -> None:
-    """Refuse, naming the file, any array whose header declares more than `MAX_CELLS` values (a lie or not),
+def _refuse_declared_size(path: str, is_npz: bool, max_cells: int) -> None:
+    """Refuse, naming the file, any array whose header declares more than `max_cells` values (a lie or not),
     before anything is read, allocated or decompressed."""
     def check(shape: tuple[int, ...] | None, name: str) -> None:
-        if shape is not None and math.prod(shape) > MAX_CELLS:
-            raise DataError(f"{path}: {name}declares shape {shape}, more than the limit of {MAX_CELLS} cells")
+        if shape is not None:
+            refuse_cells(path, f"{name}declares shape {shape}", math.prod(shape), max_cells)
 
     try:
         if not is_npz:
@@ -83,14 +83,17 @@ def _refuse_declared_size(path: str, is_npz: bool) -> None:
         return  # np.load will say what is wrong with it
 
 
-def load_numpy(path: str, *, label_column: str | None = None, positive: str | None = None) -> Dataset:
+def load_numpy(path: str, *, label_column: str | None = None, positive: str | None = None,
+               max_cells: int = MAX_CELLS) -> Dataset:
     """Read ``.npy`` (a 2-D array, labels in the last column or `label_column`) or ``.npz``.
 
     An ``.npz`` archive holds the features under ``X`` (or ``x``, ``data``,
     ``features``) and the labels under ``y`` (or ``labels``, ``label``,
     ``target``). Pickled objects are never loaded. Floats are converted
-    exactly with `Fraction.from_float`.
+    exactly with `Fraction.from_float`. An array whose header declares more
+    than `max_cells` values is refused before it is read or decompressed.
     """
+    cap = check_max_cells(max_cells)
     refuse_special(path)
     try:
         with open(path, "rb") as handle:
@@ -101,7 +104,7 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: str | No
         raise DataError(f"{path}: cannot be read ({error.strerror})") from None
     if magic != b"\x93NUMPY" and not magic.startswith(b"PK"):
         raise DataError(f"{path}: not a NumPy file (no .npy or .npz header)")
-    _refuse_declared_size(path, is_npz=magic.startswith(b"PK"))
+    _refuse_declared_size(path, magic.startswith(b"PK"), cap)
     try:
         loaded = np.load(path, allow_pickle=False)
     except FileNotFoundError:
@@ -130,8 +133,7 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: str | No
             raise DataError(f"{path}: X has shape {Xa.shape}; a 2-D array is needed")
         if ya.ndim != 1 or ya.shape[0] != Xa.shape[0]:
             raise DataError(f"{path}: y has shape {ya.shape}; expected ({Xa.shape[0]},)")
-        if Xa.size > MAX_CELLS:
-            raise DataError(f"{path}: {Xa.shape} values exceed the limit of {MAX_CELLS} cells")
+        refuse_cells(path, f"X of shape {Xa.shape}", Xa.size, cap)
         rows, x_float = _exact_array(Xa, "X", path)
         labels_raw, _ = _exact_array(ya.reshape(-1, 1), "y", path)
         raw = [r[0] for r in labels_raw]
@@ -139,8 +141,7 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: str | No
         a = loaded
         if a.ndim != 2 or a.shape[1] < 2:
             raise DataError(f"{path}: array of shape {a.shape}; a 2-D array with a label column is needed")
-        if a.size > MAX_CELLS:
-            raise DataError(f"{path}: {a.shape} values exceed the limit of {MAX_CELLS} cells")
+        refuse_cells(path, f"an array of shape {a.shape}", a.size, cap)
         width = a.shape[1]
         target = width - 1
         if label_column is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from ..errors import DataError
-from .files import refuse_special
+from .files import MAX_CELLS, refuse_special
 from .csv_files import load_csv
 from .dataset import Dataset
 from .denominators import MAX_DENOMINATOR_BITS
@@ -25,6 +25,7 @@ def load_dataset(
     delimiter: str | None = None,
     zero_based: bool | str = "auto",
     max_denominator_bits: int = MAX_DENOMINATOR_BITS,
+    max_cells: int = MAX_CELLS,
 ) -> Dataset:
     """Read a dataset, choosing the reader from `format` or from the file's extension.
 
@@ -34,6 +35,9 @@ def load_dataset(
     `max_denominator_bits` bounds the common denominator of a CSV or LIBSVM
     file's values (`verify_perceptron.data.denominators.MAX_DENOMINATOR_BITS`
     by default); a NumPy file's binary floats need at most 1,074 bits.
+    `max_cells` bounds the values (samples times features) of any file
+    (`verify_perceptron.data.files.MAX_CELLS` by default), checked from
+    its size or header before anything is allocated.
 
     Examples
     --------
@@ -58,11 +62,12 @@ def load_dataset(
         else:
             format = "csv"
     if format == "numpy":
-        return load_numpy(path, label_column=label_column, positive=positive)
+        return load_numpy(path, label_column=label_column, positive=positive, max_cells=max_cells)
     if format == "libsvm":
-        return load_libsvm(path, positive=positive, zero_based=zero_based, max_denominator_bits=max_denominator_bits)
+        return load_libsvm(path, positive=positive, zero_based=zero_based, max_denominator_bits=max_denominator_bits,
+                           max_cells=max_cells)
     return load_csv(path, label_column=label_column, positive=positive, delimiter=delimiter,
-                    max_denominator_bits=max_denominator_bits)
+                    max_denominator_bits=max_denominator_bits, max_cells=max_cells)
 
 
 def _looks_sparse(path: str) -> bool:

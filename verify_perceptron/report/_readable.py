@@ -34,7 +34,13 @@ def _number(value: str) -> str:
     return f"≈ {float(Fraction(value)):.6g}"
 
 
+#: A comma-joined list of exact numbers, matched in one pass (a weight vector may hold 10^5 entries).
+_NUMBERS = re.compile(r"-?\d+(?:/\d+)?(?:,-?\d+(?:/\d+)?)*")
+
+
 def _numeric(values: list[Any]) -> bool:
+    if set(map(type, values)) == {str}:
+        return _NUMBERS.fullmatch(",".join(values)) is not None
     return all(isinstance(v, int) and not isinstance(v, bool) or isinstance(v, str) and _NUMBER.fullmatch(v)
                for v in values)
 
@@ -46,17 +52,21 @@ def _names(values: list[Any]) -> bool:
 
 def _list(values: list[Any]) -> list[Any]:
     """A list of numbers shortened for reading (other lists are walked entry by entry)."""
-    if values and _names(values) and not _numeric(values):
-        return values if len(values) <= LONG else values[:4] + [f"… {len(values) - 6} more …"] + values[-2:]
-    if not values or not _numeric(values):
+    if not values:
+        return []
+    if not _numeric(values):
+        if _names(values):
+            return values if len(values) <= LONG else values[:4] + [f"… {len(values) - 6} more …"] + values[-2:]
         return [readable(v) for v in values]
-    shown = [_number(v) if isinstance(v, str) else v for v in values]
-    if len(shown) <= LONG:
-        return shown
-    nonzero = [(i, v) for i, v in enumerate(shown) if str(v) != "0"]
+    def shown(v: Any) -> Any:
+        return _number(v) if isinstance(v, str) else v
+
+    if len(values) <= LONG:
+        return [shown(v) for v in values]
+    nonzero = [i for i, v in enumerate(values) if v != "0" and v != 0]  # only what is shown is formatted
     if len(nonzero) <= LONG // 2:
-        return [f"{i}: {v}" for i, v in nonzero] + [f"({len(shown) - len(nonzero)} zeros)"]
-    return shown[:4] + [f"… {len(shown) - 6} more …"] + shown[-2:]
+        return [f"{i}: {shown(values[i])}" for i in nonzero] + [f"({len(values) - len(nonzero)} zeros)"]
+    return [shown(v) for v in values[:4]] + [f"… {len(values) - 6} more …"] + [shown(v) for v in values[-2:]]
 
 
 def readable(record: Any) -> Any:

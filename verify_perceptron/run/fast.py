@@ -35,7 +35,7 @@ it free of overflow, and in Python integers beyond
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
@@ -56,6 +56,10 @@ __all__ = ["run", "count_run", "Count", "Observer", "feed", "KEEP_CELLS", "CHUNK
 
 #: How many weights' worth of updates a run keeps for its report by default.
 KEEP_CELLS = 20_000
+
+#: The zero every exact vector this engine builds shares (Fractions are immutable).
+_ZERO = Fraction(0)
+
 #: The most online updates the compiled pass hands over at once.
 CHUNK = 4096
 #: The most rows the compiled pass scans (in whole epochs) before it lets Python run.
@@ -366,16 +370,22 @@ def run(
         return Update(
             k, at_epoch, tuple(samples),
             tuple(Fraction(a.numerator * data.y[i] * s, a.denominator * L * L) for i, s in zip(samples, scores)),
-            tuple(Fraction(a.numerator * d, a.denominator * L) for d in step),
-            tuple(Fraction(a.numerator * v, a.denominator * L) for v in _ints(weights)),
+            _scaled(step), _scaled(_ints(weights)),
         )
+
+    def _scaled(values: Sequence[int]) -> tuple[Fraction, ...]:
+        """a·v/L for each integer v: one shared zero, and no gcd per entry when a/L is an integer
+        (vectors of 10^5 mostly zero entries are common in sparse data)."""
+        if a.denominator * L == 1:
+            return tuple(_ZERO if v == 0 else Fraction(a.numerator * v) for v in values)
+        return tuple(_ZERO if v == 0 else Fraction(a.numerator * v, a.denominator * L) for v in values)
 
     return Trace(
         convention=conv.name,
         rate=rate,
         mode=mode,
         updates=LazyUpdates(state.kept, build),
-        final_weights=tuple(Fraction(a.numerator * v, a.denominator * L) for v in _ints(state.W)),
+        final_weights=_scaled(_ints(state.W)),
         n_epochs=state.epoch,
         stop=stop,
         cycle=cycle,

@@ -296,3 +296,61 @@ def test_a_time_limit_bounds_both_runs_together(monkeypatch):
     monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 0)
     verify_run(example("and"), time_limit=30)
     assert len(seen) == 2 and seen[0] == 30 and 0 < seen[1] < 30
+
+
+class _OneByOne(Checker):
+    """The checker with its batch shortcut turned off: every sample of an update is looked at alone."""
+
+    def _batch_samples(self, k, epoch, samples, scores):
+        step, s_total = None, 0
+        for j, claimed in zip(samples, scores):
+            z = self.matrix.exact[j].astype(object)
+            s = int(z @ self.W.astype(object))
+            self._check_sample(k, epoch, samples, j, claimed, s)
+            step, s_total = (z if step is None else step + z), s_total + s
+            self.counts[j] += 1
+            self.sum_N_xsq += int(self.matrix.norms[j])
+        return step, s_total
+
+
+def batch_checked(checker_class, data, convention, *, separator=None, tamper=None):
+    """A batch run observed by `checker_class`; ``tamper(checker, k, samples, scores)`` edits each update first."""
+    checker = checker_class(data, convention, rate=ONLINE_RATES[convention], mode="batch", separator=separator)
+
+    class Observer:
+        def observe(self, k, epoch, samples, scores):
+            samples, scores = tamper(checker, k, list(samples), list(scores)) if tamper else (samples, scores)
+            checker.observe(k, epoch, samples, scores)
+
+    trace = fast.run(data, convention, eta=ONLINE_RATES[convention], mode="batch", max_epochs=30, observer=Observer())
+    return checker.finish(trace)
+
+
+@given(data=datasets(max_value=2**20), convention=st.sampled_from(sorted(ONLINE_RATES)),
+       separator=st.lists(st.integers(-5, 5), min_size=4, max_size=4))
+def test_batch_updates_checked_at_once_give_the_verdicts_of_one_sample_at_a_time(data, convention, separator):
+    separator = separator[: data.n_features + 1]
+    assert batch_checked(Checker, data, convention, separator=separator) == batch_checked(
+        _OneByOne, data, convention, separator=separator)
+
+
+def _with_a_correct_sample(checker, k, samples, scores):
+    """Update 2 also names a sample it did not miss, with that sample's true score: only the rule can fail."""
+    if k != 2:
+        return samples, scores
+    extra = next(j for j in range(checker.data.n_samples) if j not in samples)
+    samples = sorted([*samples, extra])
+    return samples, [int(checker.matrix.exact[j].astype(object) @ checker.W.astype(object)) for j in samples]
+
+
+@pytest.mark.parametrize("tamper, message", [
+    (lambda c, k, s, v: (s, [v[0] + 1, *v[1:]]) if k == 1 else (s, v), "score is not what the run reported"),
+    (lambda c, k, s, v: (s, [*v[:-1], v[-1] - 1]) if k == 3 else (s, v), "score is not what the run reported"),
+    (_with_a_correct_sample, "is not a mistake under the rule"),
+])
+def test_a_tampered_batch_update_fails_the_rule_the_same_way_at_once_and_one_by_one(tamper, message):
+    data = example("and")  # batch on AND: updates of 4, 1, 2, 1, ... samples
+    at_once, one_by_one = (batch_checked(cls, data, "classic", tamper=tamper) for cls in (Checker, _OneByOne))
+    rule = at_once.invariants[0]
+    assert rule.holds is False and message in rule.first_violation.message
+    assert at_once == one_by_one

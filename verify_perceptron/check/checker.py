@@ -279,22 +279,18 @@ class Checker:
         self.k, self.epoch = k, epoch
         Z = self.matrix.exact
         W = self.W  # int64 only while ‖W‖²·max‖z‖² < 2^126 (set below), so z·W is exact in int64
-        step: Any = None
-        s_total = 0
-        for j, claimed in zip(samples, scores):
-            z = Z[j].astype(object)
-            s = int((Z[j] if W.dtype != object else z) @ W)
-            if s != claimed:
-                shown_claim = claimed if isinstance(claimed, Fraction) else Fraction(claimed)  # type: ignore[arg-type]
-                self._fail_rule(k, epoch, samples, f"sample {j}'s score is not what the run reported", (
-                    ("recorded_score", self.units.score(j, shown_claim)), ("score", self.units.score(j, Fraction(s)))))
-            if not (s < 0 or (s == 0 and self.tie[j])):
-                self._fail_rule(k, epoch, samples, f"sample {j} is not a mistake under the rule", (
-                    ("label", Fraction(self.data.y[j])), ("score", self.units.score(j, Fraction(s)))))
-            step = z if step is None else step + z  # Python integers: exact at any size
-            s_total += s
-            self.counts[j] += 1
-            self.sum_N_xsq += int(self.matrix.norms[j])
+        if len(samples) > 1 and W.dtype != object and Z.dtype != object:
+            step, s_total = self._batch_samples(k, epoch, samples, scores)
+        else:
+            step, s_total = None, 0
+            for j, claimed in zip(samples, scores):
+                z = Z[j].astype(object)
+                s = int((Z[j] if W.dtype != object else z) @ W)
+                self._check_sample(k, epoch, samples, j, claimed, s)
+                step = z if step is None else step + z  # Python integers: exact at any size
+                s_total += s
+                self.counts[j] += 1
+                self.sum_N_xsq += int(self.matrix.norms[j])
         n = len(samples)
         step_sq = int(self.matrix.norms[samples[0]]) if n == 1 else sum(t * t for t in step.tolist())
         prev_w_sq, prev_w_ws = self.w_sq, self.w_ws
@@ -325,6 +321,37 @@ class Checker:
                 q = dict(zip(QUANTITIES, values))
                 shown = tuple(sorted((name, self.units.true(name, q[name])) for name in claim.uses))
                 result.fail(Violation(k, epoch, tuple(samples), shown))
+
+    def _check_sample(self, k: int, epoch: int, samples: Sequence[int], j: int, claimed: object, s: int) -> None:
+        """Sample j of update k: its score z_j·W_(k-1) is `s`; it must be the one reported and a mistake."""
+        if s != claimed:
+            shown_claim = claimed if isinstance(claimed, Fraction) else Fraction(claimed)  # type: ignore[arg-type]
+            self._fail_rule(k, epoch, samples, f"sample {j}'s score is not what the run reported", (
+                ("recorded_score", self.units.score(j, shown_claim)), ("score", self.units.score(j, Fraction(s)))))
+        if not (s < 0 or (s == 0 and self.tie[j])):
+            self._fail_rule(k, epoch, samples, f"sample {j} is not a mistake under the rule", (
+                ("label", Fraction(self.data.y[j])), ("score", self.units.score(j, Fraction(s)))))
+
+    def _batch_samples(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[object]) -> tuple[Any, int]:
+        """A batch update's samples at once, while W is int64: the same checks and sums as one by one.
+
+        The scores Z_j·W are exact in int64 under the guard on ‖W‖²; the step
+        Σ z_j is summed in Python integers. Only the first sample that fails
+        is looked at one by one (a violation keeps only its first instance).
+        """
+        rows = np.asarray(samples, dtype=np.intp)
+        products = self.matrix.exact[rows] @ self.W
+        values = products.tolist()
+        tie = np.asarray(self.tie, dtype=bool)[rows]
+        wrong = ~((products < 0) | ((products == 0) & tie))
+        if values != list(scores) or wrong.any():
+            for j, claimed, s in zip(samples, scores, values):
+                if s != claimed or not (s < 0 or (s == 0 and self.tie[j])):
+                    self._check_sample(k, epoch, samples, j, claimed, s)
+                    break
+        np.add.at(self.counts, rows, 1)  # a repeated sample (already a violation) counts twice, as one by one
+        self.sum_N_xsq += sum(self.matrix.norms[rows].tolist())
+        return self.matrix.exact[rows].sum(axis=0, dtype=object), sum(values)
 
     def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
         """Check online updates first, first + 1, ... of `epoch`, one mistake each on `rows`.

@@ -64,8 +64,12 @@ def _list(values: list[Any]) -> list[Any]:
     if len(values) <= LONG:
         return [shown(v) for v in values]
     nonzero = [i for i, v in enumerate(values) if v != "0" and v != 0]  # only what is shown is formatted
+    zeros = f"({len(values) - len(nonzero)} zeros)"
     if len(nonzero) <= LONG // 2:
-        return [f"{i}: {shown(values[i])}" for i in nonzero] + [f"({len(values) - len(nonzero)} zeros)"]
+        return [f"{i}: {shown(values[i])}" for i in nonzero] + [zeros]
+    if len(nonzero) <= len(values) // 2:  # mostly zeros (a certificate λ): the non-zero entries by index
+        return ([f"{i}: {shown(values[i])}" for i in nonzero[:4]] + [f"… {len(nonzero) - 6} more non-zero …"]
+                + [f"{i}: {shown(values[i])}" for i in nonzero[-2:]] + [zeros])
     return [shown(v) for v in values[:4]] + [f"… {len(values) - 6} more …"] + [shown(v) for v in values[-2:]]
 
 
@@ -78,6 +82,8 @@ def readable(record: Any) -> Any:
     {'value': '≈ 7.22964e+18', 'gamma': '1/3', 'weights': ['0', '1', '2', '3', '… 4 more …', '8', '9']}
     >>> readable({"lambda": ["0", "1/2", "0", "0", "0", "0", "0", "0", "0", "1/2"]})
     {'lambda': ['1: 1/2', '9: 1/2', '(8 zeros)']}
+    >>> readable([str(i % 3 // 2) for i in range(30)])
+    ['2: 1', '5: 1', '8: 1', '11: 1', '… 4 more non-zero …', '26: 1', '29: 1', '(20 zeros)']
     >>> readable("β/R² = 11938373663562561600697/309345173896923063300 times the others'")
     "β/R² = ≈ 38.5924 times the others'"
     """

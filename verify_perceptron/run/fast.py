@@ -54,7 +54,8 @@ from .settings import check_settings, check_time_limit
 
 __all__ = ["run", "count_run", "Count", "Observer", "feed", "KEEP_CELLS", "CHUNK"]
 
-#: How many weights' worth of updates a run keeps for its report by default.
+#: How many weights' worth of updates a run keeps for its report by default; also the most samples
+#: (with their scores) the kept batch updates may name, past the first update, which is always kept.
 KEEP_CELLS = 20_000
 
 #: The zero every exact vector this engine builds shares (Fractions are immutable).
@@ -141,6 +142,7 @@ class _Run:
             self.W[:] = 0
         self.mistakes = np.zeros(n, dtype=np.int64)
         self.kept = Kept()
+        self.kept_samples = 0  # the samples the kept updates name (a batch update may name all of them)
         self.n_updates = self.epoch = 0
         self.mode = "online"
         self.repeats = CycleWatch(_ints(self.W), self.mistakes, self._one_epoch)
@@ -186,7 +188,11 @@ class _Run:
         self.n_updates += 1
         if self.observer is not None:
             self.observer.observe(self.n_updates, self.epoch, samples, scores)
-        if len(self.kept) < self.keep_updates:  # `Update`s are made only if read
+        if len(self.kept) < self.keep_updates:
+            if self.kept and self.kept_samples + len(samples) > KEEP_CELLS:
+                self.keep_updates = len(self.kept)  # full: what is kept stays the run's first updates
+                return
+            self.kept_samples += len(samples)  # `Update`s are made only if read
             self.kept.add((self.n_updates, self.epoch, samples, scores, self.W.copy()))
 
     def record_chunk(self, chunk: Any, scores: Any, epochs: Any, start_w: Any) -> None:
@@ -284,10 +290,11 @@ class _Run:
     def batch_epoch(self) -> int:
         """One batch pass (note 003): every score from the same W, one update by their sum; its mistakes."""
         scores = self.rows @ self.W
-        wrong = [int(i) for i in np.flatnonzero(self.mistaken(scores, 0, len(self.mistakes)))]
+        rows = np.flatnonzero(self.mistaken(scores, 0, len(self.mistakes)))
+        wrong = rows.tolist()
         if wrong:
-            step = [sum(col) for col in zip(*(_ints(self.matrix.exact[i]) for i in wrong))]
-            s_values = [int(scores[i]) for i in wrong]
+            step = self.matrix.exact[rows].sum(axis=0, dtype=object).tolist()  # Python integers: exact
+            s_values = [int(v) for v in scores[rows].tolist()]
             after = [w + t for w, t in zip(_ints(self.W), step)]
             self.move(step, sum(v * v for v in after))
             self.mistakes[wrong] += 1

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from verify_perceptron.deadline import TimeUp, deadline
+from verify_perceptron.deadline import TimeUp, deadline, process_age
 
 
 def test_a_cancelled_deadline_never_fires() -> None:
@@ -39,3 +39,18 @@ def test_an_exception_swallowed_where_it_lands_comes_back() -> None:
 def test_no_limit_no_timer() -> None:
     with deadline(None) as clock:
         assert not clock.armed
+
+
+def test_what_the_process_spent_before_counts_against_the_limit() -> None:
+    # 0.5 s of limit and its grace second, of which 1.4 s were spent before main: the alarm is due at once.
+    started = time.monotonic()
+    with pytest.raises(TimeUp, match="the time limit of 0.5 s ran out while starting"):
+        with deadline(0.5, spent=1.4):
+            time.sleep(5)
+    assert time.monotonic() - started < 1.0  # not the 1.5 s the limit alone would allow
+
+
+def test_the_process_age_is_read_and_grows() -> None:
+    first = process_age()
+    time.sleep(0.05)
+    assert 0.0 < first < process_age()

@@ -40,7 +40,7 @@ from .report.record import build_report, comparison_report, render_json
 from .report.text import comparison_lines, orders_lines, render_text
 from .api.verification import settle
 from .arguments import EXIT_USAGE, build_parser
-from .deadline import Deadline, TimeUp, deadline
+from .deadline import Deadline, TimeUp, deadline, process_age
 
 __all__ = ["main", "build_parser"]
 
@@ -304,8 +304,13 @@ def _proofs(args: argparse.Namespace) -> int:
     return 1 if undecided or unshown else 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code (the console script exits with it)."""
+def main(argv: Sequence[str] | None = None, *, spent: float = 0.0) -> int:
+    """Run the command line; return the exit code (the console script exits with it).
+
+    `spent` is the seconds the process used before (the console script passes
+    `verify_perceptron.deadline.process_age`): ``--time-limit S`` then bounds
+    the whole process by S plus the grace second.
+    """
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -318,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _proofs(args)
         if args.command == "check":
             return _check(args)
-        with deadline(args.time_limit) as clock:  # a backstop: every phase ends by the limit plus a second
+        with deadline(args.time_limit, spent=spent) as clock:  # a backstop: every phase ends by the limit plus a second
             return _bounds(args, clock) if args.command == "bounds" else _verify(args, clock)
     except TimeUp as error:
         _write(sys.stderr, f"verify-perceptron: {error}; nothing was verified (exit code 3)\n")
@@ -349,7 +354,7 @@ def run() -> None:
     removes its temporary file (SIGKILL cannot be caught: nothing can).
     """
     signal.signal(signal.SIGTERM, _terminated)
-    sys.exit(main())
+    sys.exit(main(spent=process_age()))
 
 
 def _terminated(signum: int, frame: object) -> None:

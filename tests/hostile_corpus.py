@@ -96,6 +96,8 @@ def build(folder: Path) -> list[Case]:
         Case("LIBSVM index 99,999 in 18 bytes", ("verify", "far_index.svm"), 0, ""),
         Case("200 LIBSVM rows of index 100,000, --max-cells 10^6", ("verify", "wide.svm", "--max-cells", "1000000"),
              2, "wide.svm: 200 x 100000 values, more than the limit of 1000000 cells; raise it with --max-cells"),
+        Case("200 LIBSVM rows of index 100,000, --time-limit 0.25", ("verify", "wide.svm", "--time-limit", "0.25"), 3,
+             "the time limit of 0.25 s ran out while"),
         Case("a file larger than --max-cells allows", ("verify", "primes.csv", "--max-cells", "100"), 2,
              "primes.csv: 3004 bytes, more than the 1600 bytes allowed"),
         Case("--max-cells 0", ("verify", "and.csv", "--max-cells", "0"), 2, "--max-cells: 0 must be >= 1"),

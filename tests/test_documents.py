@@ -412,3 +412,22 @@ def test_a_report_with_figures_says_why_there_is_no_boundary_figure_beyond_two_f
     assert "No decision-boundary figure" not in render_markdown(report, data=data)  # no figures, nothing to explain
     projected = render_markdown(report, data=data, figures={"projection": "f/projection.svg"})
     assert "No decision-boundary figure" not in projected and "plane of w\\* and the final weights" in projected
+
+
+def test_markdown_and_html_show_each_square_root_as_an_interval_that_contains_it() -> None:
+    from fractions import Fraction
+
+    data = example("and")
+    trace = train(data, "classic")
+    check = check_trace(data, trace)
+    g = check.geometry
+    squares = {"R": g.R_sq, "‖w\\*‖": g.ws_sq, "γ/‖w\\*‖": g.gamma ** 2 / g.ws_sq,
+               "R·‖w\\*‖/γ": g.R_sq * g.ws_sq / g.gamma ** 2}
+    report = build_report(data, trace, check)
+    markdown = render_markdown(report, data=data, figures={})
+    row = next(line for line in markdown.splitlines() if line.startswith("| square roots |"))
+    for name, square in squares.items():
+        lo, hi = (Fraction(v) for v in re.search(re.escape(name) + r" ∈ \[([\d.]+), ([\d.]+)\]", row).groups())
+        assert lo * lo <= square <= hi * hi, name
+    html = render_html(report, data=data)
+    assert "square roots</td><td>R ∈ [1.73205, 1.732051], ‖w*‖ ∈ [5.385164, 5.385165]" in html

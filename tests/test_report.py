@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import json
 from fractions import Fraction
 
@@ -290,3 +291,57 @@ def test_enclosures_contain_the_irrational_quantities_and_an_error_would_show() 
     r = build_report(data, train(data, "classic"), check)
     assert set(r["enclosures"]) == {"R", "ws_norm", "margin", "ratio"}
     assert "roots       R ∈ [1.73205, 1.732051]" in render_text(r)
+
+
+def _wide_report() -> dict:
+    """30 features of long decimals and a batch run: wide weights, samples and scores in every row."""
+    import numpy as np
+
+    from verify_perceptron.data.dataset import Dataset
+    from verify_perceptron.pipeline import verify_run
+
+    rng = np.random.default_rng(7)
+    numerators = rng.integers(-10**6, 10**6, size=(40, 30))
+    data = Dataset(numerators=numerators, denominator=10**4, y=[1 if v > 0 else -1 for v in numerators[:, 0]])
+    return build_report(data, *verify_run(data, "classic", mode="batch", max_epochs=5))
+
+
+@pytest.mark.parametrize("width", [50, 80, 120])
+def test_the_updates_table_fits_the_terminal_width_it_is_given(width: int) -> None:
+    report = _wide_report()
+    whole = render_text(report).splitlines()
+    fitted = render_text(report, width=width).splitlines()
+    start = next(i for i, line in enumerate(fitted) if line.startswith("updates ("))
+    rows = fitted[start + 1: fitted.index("", start)]
+    assert len(rows) == len(report["updates"]) + 1 and all(len(line) <= width for line in rows[1:]), rows
+    assert max(len(line) for line in whole[start + 1: whole.index("", start)]) > width  # there was cutting to do
+    for row, update in zip(rows[1:], report["updates"]):
+        k, epoch, samples, scores, weights = re.fullmatch(r"\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*?)\s+(\[.*\])", row).groups()
+        assert (int(k), int(epoch)) == (update["k"], update["epoch"])  # never cut
+        assert samples.split(",")[0] == str(update["samples"][0]) and weights.startswith("[") and weights.endswith("]")
+        hidden = re.search(r"… (\d+) more …", weights)
+        shown = weights[1:-1].split(", ")
+        assert len(shown) - (1 if hidden else 0) + (int(hidden.group(1)) if hidden else 0) == 31  # every entry counted
+    assert render_text(report, width=width, exact=True) == render_text(report, exact=True)  # exact: never cut
+
+
+def test_the_command_line_fits_the_table_to_columns_only_on_the_terminal(tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    report_path = tmp_path / "wide.csv"
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    X = rng.integers(-10**6, 10**6, size=(40, 30)) / 10**4
+    np.savetxt(report_path, np.column_stack([X, np.where(X[:, 0] > 0, 1, -1)]), delimiter=",", fmt="%.4f")
+    env = {**os.environ, "COLUMNS": "72"}
+    command = [sys.executable, "-m", "verify_perceptron", "verify", str(report_path), "--max-epochs", "3"]
+    narrow = subprocess.run(command, capture_output=True, text=True, env=env).stdout.splitlines()
+    table = narrow[narrow.index(next(l for l in narrow if l.startswith("updates ("))) + 1:]
+    table = table[: table.index("")]
+    assert all(len(line) <= 72 for line in table)
+    env.pop("COLUMNS")
+    piped = subprocess.run(command, capture_output=True, text=True, env=env).stdout.splitlines()
+    assert max(map(len, piped)) > 72  # a pipe without COLUMNS: not cut

@@ -131,6 +131,19 @@ def _load(args: argparse.Namespace) -> Dataset:
                         max_denominator_bits=args.max_denominator_bits, max_cells=args.max_cells)
 
 
+def _terminal_width(args: argparse.Namespace) -> int | None:
+    """The columns the text report may use: the terminal's (or ``COLUMNS``) when it goes to one, else None."""
+    if args.output is not None:
+        return None
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and 0 < int(columns) < 10_000:
+        return max(40, int(columns))
+    try:
+        return max(40, os.get_terminal_size(sys.stdout.fileno()).columns) if sys.stdout.isatty() else None
+    except (OSError, ValueError, AttributeError):  # a stdout without a file descriptor (captured, replaced)
+        return None
+
+
 def _verify(args: argparse.Namespace, clock: Deadline) -> int:
     started = time.monotonic()
     clock.phase = "loading the data"
@@ -189,7 +202,7 @@ def _verify(args: argparse.Namespace, clock: Deadline) -> int:
             text = documents.render_markdown(report, data=data, max_updates=args.max_updates_shown, exact=args.exact,
                                              figures=_figures_beside(args, report, data))
     else:
-        text = render_text(report, max_updates=args.max_updates_shown, exact=args.exact)
+        text = render_text(report, max_updates=args.max_updates_shown, exact=args.exact, width=_terminal_width(args))
     clock.cancel()  # the report is made: writing it must not be cut short
     if args.output is not None:
         from .report.files import write_atomically

@@ -16,7 +16,7 @@ import mpmath
 from ..notes.bounds import Geometry
 from ._soft_margin import decimal_down, decimal_up
 
-__all__ = ["enclosures", "enclosure_record", "enclosure_line"]
+__all__ = ["enclosures", "enclosure_record", "enclosure_line", "enclosure_text"]
 
 #: Bits of the interval arithmetic: far more than the 6 to 10 digits shown.
 BITS = 100
@@ -62,7 +62,19 @@ def enclosure_record(g: Geometry | None) -> dict[str, dict[str, str]] | None:
 
 
 def enclosure_line(record: dict[str, dict[str, str]] | None) -> str | None:
-    """One text line: ``R ∈ [lo, hi], ‖w*‖ ∈ [...], γ/‖w*‖ ∈ [...], R·‖w*‖/γ ∈ [...]``."""
+    """The text report's line: ``roots`` and `enclosure_text`."""
+    text = enclosure_text(record)
+    return None if text is None else f"roots       {text}"
+
+
+def enclosure_text(record: dict[str, dict[str, str]] | None) -> str | None:
+    """``R ∈ [lo, hi], ‖w*‖ ∈ [...], γ/‖w*‖ ∈ [...], R·‖w*‖/γ ∈ [...]   (mpmath interval enclosures)``.
+
+    Examples
+    --------
+    >>> print(enclosure_text({name: {"lower": "1.414", "upper": "1.415"} for name in ("R", "ws_norm", "margin", "ratio")}))
+    R ∈ [1.414, 1.415], ‖w*‖ ∈ [1.414, 1.415], γ/‖w*‖ ∈ [1.414, 1.415], R·‖w*‖/γ ∈ [1.414, 1.415]   (mpmath interval enclosures)
+    """
     if not record:
         return None
     shown = {"R": "R", "ws_norm": "‖w*‖", "margin": "γ/‖w*‖", "ratio": "R·‖w*‖/γ"}
@@ -71,5 +83,4 @@ def enclosure_line(record: dict[str, dict[str, str]] | None) -> str | None:
         lo, hi = record[name]["lower"], record[name]["upper"]
         return f"{shown[name]} ∈ [{decimal_down(Fraction(lo), 7)}, {decimal_up(Fraction(hi), 7)}]"
 
-    return ("roots       " + ", ".join(short(n) for n in shown)
-            + "   (mpmath interval enclosures)")
+    return ", ".join(short(n) for n in shown) + "   (mpmath interval enclosures)"

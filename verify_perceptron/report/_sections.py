@@ -16,6 +16,7 @@ from typing import Any
 from ..data.dataset import Dataset
 from ._document import Block, Bullets, Document, Figure, Heading, Paragraph, Span, Table
 from .plots.series import FIGURE_NAMES, available_figures, epoch_ends, hull_meeting, invariant_series, report_certificate
+from ._enclosures import enclosure_text
 from ._readable import readable
 from ._soft_margin import soft_margin_sentences
 from ._words import bracket, count
@@ -130,7 +131,8 @@ def figure_captions(report: Mapping[str, Any]) -> dict[str, str]:
     return captions
 
 
-def _summary(r: Mapping[str, Any]) -> Table:
+def _summary(r: Mapping[str, Any], enclosures: Mapping[str, Any] | None = None) -> Table:
+    """The summary table of `r` (a record as shown); `enclosures`, the exact record's, give the square roots."""
     d = r["dataset"]
     floats = "; values read from binary floating point, converted exactly" if d["binary_float"] else ""
     rows: list[tuple[str, str]] = [
@@ -149,6 +151,9 @@ def _summary(r: Mapping[str, Any]) -> Table:
         note = f"; {sep['note']}" if sep.get("note") else ""
         rows.append(("separator w*", f"{bracket(sep['weights'])} ({sep['source']}{note})"))
         rows.append(("constants", f"γ = {c['gamma']}, R² = {c['R_sq']}, β = {c['beta']}, ‖w*‖² = {c['ws_sq']}"))
+        roots = enclosure_text(enclosures)  # type: ignore[arg-type]
+        if roots is not None:
+            rows.append(("square roots", roots))
     else:
         rows.append(("separator w*", "none: the run did not converge and no separator was given"))
     own = _own_bound(r)
@@ -400,7 +405,7 @@ def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iter
         doc.blocks.append(Paragraph((_t(f"Advice: {r['advice']}."),)))
     shown = r if exact else readable(dict(r))  # long numbers shortened for reading; figures use `r`, exact
     doc.blocks.append(Heading(2, "Summary", "summary"))
-    doc.blocks.append(_summary(shown))
+    doc.blocks.append(_summary(shown, r.get("enclosures")))
     captions = figure_captions(r) if exact else readable(figure_captions(r))
     names = [n for n in FIGURE_NAMES if n in set(figure_names)]
     for name in names:

@@ -15,6 +15,7 @@ verdict: VERIFIED: every invariant held at every update (exit code 0)
 
 from __future__ import annotations
 
+import re
 import textwrap
 from fractions import Fraction
 from typing import Any
@@ -174,8 +175,85 @@ def _run_lines(r: dict[str, Any]) -> list[str]:
     return out
 
 
-def _update_lines(r: dict[str, Any], max_updates: int) -> list[str]:
-    """The updates table: all of them, or the first and the last 10 when there are more than `max_updates`."""
+_MORE = re.compile(r"… (\d+) more( non-zero)? …")
+
+
+def _cut_vector(entries: list[str], room: int) -> str:
+    """``[...]`` of `entries` in at most `room` characters (while it keeps its first entry), the entries
+    taken out folded into the ``… N more …`` count; a sparse vector's ``(N zeros)`` stays last.
+
+    Examples
+    --------
+    >>> _cut_vector(["1", "2", "3", "4", "… 25 more …", "8", "9"], 24)
+    '[1, … 28 more …, 8, 9]'
+    >>> _cut_vector(["-60", "-34", "173", "-38", "73"], 22)
+    '[-60, … 3 more …, 73]'
+    >>> _cut_vector(["1: -1", "5: 2", "7: 3", "11: 1", "… 10 more non-zero …", "19: 4", "20: 5", "(99980 zeros)"], 40)
+    '[1: -1, … 15 more non-zero …, (99980 zeros)]'
+    >>> _cut_vector(["1: -1", "99999: 1", "(99998 zeros)"], 20)  # no shorter with a marker
+    '[1: -1, 99999: 1, (99998 zeros)]'
+    """
+    tail = [entries[-1]] if entries and re.fullmatch(r"\(\d+ zeros\)", entries[-1]) else []
+    body = entries[: len(entries) - len(tail)]
+    noun = " non-zero" if tail else ""
+    at = next((i for i, e in enumerate(body) if _MORE.fullmatch(e)), None)
+    while len(bracket(body + tail)) > room:
+        if at is None:
+            if len(body) < 3 - bool(tail):
+                break
+            at = len(body) - (2 if not tail else 1)
+            body.insert(at, f"… 0 more{noun} …")
+        hidden = int(_MORE.fullmatch(body[at]).group(1))  # type: ignore[union-attr]
+        if at > 1:  # take the entry before the marker
+            del body[at - 1]
+            at -= 1
+        elif len(body) - at > 1:  # else the ones after it, the last one included
+            del body[at + 1]
+        else:
+            break
+        body[at] = f"… {hidden + 1} more{noun} …"
+    cut, whole = bracket(body + tail), bracket(entries)
+    return cut if len(cut) < len(whole) else whole  # a marker may cost more than the entry it replaced
+
+
+def _cut(cell: str, room: int) -> str:
+    """A list of samples or scores in at most `room` characters, cut after a whole entry: ``1,2,…``.
+
+    Examples
+    --------
+    >>> _cut("0,1,2,3,4,5", 6), _cut("123456789", 5)
+    ('0,1,…', '123456789')
+    """
+    if len(cell) <= room:
+        return cell
+    entries = cell.split(",")
+    for keep in range(len(entries) - 1, 0, -1):
+        shorter = ",".join(entries[:keep] + ["…"])
+        if len(shorter) <= room or keep == 1:
+            return shorter
+    return cell
+
+
+def _fitted(rows: list[list[str]], width: int) -> list[list[str]]:
+    """The updates table's rows with samples, scores and w_k cut so that each line has at most `width`
+    characters, where that leaves each of them some room; k and epoch are never cut."""
+    widths = [max(len(row[j]) for row in rows) for j in range(5)]
+    room = width - 2 - 2 * 4 - widths[0] - widths[1]  # the indent, four gaps, k and epoch
+    if sum(widths[2:]) <= room:
+        return rows
+    share = max(8, room // 4)
+    caps = [min(widths[2], share), min(widths[3], share)]
+    caps.append(max(12, room - sum(caps)))
+
+    def vector(cell: str, cap: int) -> str:  # the header's "w_k" and the "(N more)" row are not vectors
+        return _cut_vector(cell[1:-1].split(", "), cap) if cell.startswith("[") and len(cell) > cap else cell
+
+    return [row[:2] + [_cut(row[2], caps[0]), _cut(row[3], caps[1]), vector(row[4], caps[2])] for row in rows]
+
+
+def _update_lines(r: dict[str, Any], max_updates: int, width: int | None = None) -> list[str]:
+    """The updates table: all of them, or the first and the last 10 when there are more than `max_updates`;
+    cut to `width` characters a line when it is given (a terminal's width)."""
     updates = r["updates"]
     out = ["updates (samples numbered from 0; score = w_(k-1)·x~ of the sample that caused the update)"]
     if not updates:
@@ -188,7 +266,7 @@ def _update_lines(r: dict[str, Any], max_updates: int) -> list[str]:
             continue
         rows.append([str(u["k"]), str(u["epoch"]), ",".join(map(str, u["samples"])),
                      ",".join(u["scores"]), bracket(u["weights"])])
-    out += _table(rows, align=">>>><")
+    out += _table(rows if width is None else _fitted(rows, width), align=">>>><")
     if r["updates_truncated"]:
         out.append(f"  (the report keeps the first {len(updates)} of {r['n_updates']} updates; every one was "
                    "checked; --trace FILE writes them all)")
@@ -279,17 +357,20 @@ def _verdict_line(r: dict[str, Any]) -> str:
     return f"verdict: {verdicts[r['verdict']]} (exit code {r['exit_code']})"
 
 
-def render_text(report: dict[str, Any], *, max_updates: int = 60, exact: bool = False) -> str:
+def render_text(report: dict[str, Any], *, max_updates: int = 60, exact: bool = False,
+                width: int | None = None) -> str:
     """The report as text tables, for a terminal.
 
     At most `max_updates` updates are listed (the first and the last ones);
     every update is checked whatever is listed. Long numbers and vectors
     are shortened for reading (`verify_perceptron.report._readable`) unless
-    `exact`; the JSON always has them whole.
+    `exact`; the JSON always has them whole. Given `width` (a terminal's
+    columns), the updates table's samples, scores and weights are cut to
+    fit it, after a whole entry and with ``…`` (never with `exact`).
     """
     r = report if exact else readable(report)
     out = _run_lines(r) + [""]
-    out += _update_lines(r, max_updates) + [""]
+    out += _update_lines(r, max_updates, None if exact else width) + [""]
     out += _invariant_lines(r)
     out += _bound_lines(r)
     out += _soft_margin_lines(r)

@@ -289,8 +289,40 @@ def test_enclosures_contain_the_irrational_quantities_and_an_error_would_show() 
     lo, hi = boxes["R"]
     assert not lo * lo <= g.ws_sq <= hi * hi
     r = build_report(data, train(data, "classic"), check)
-    assert set(r["enclosures"]) == {"R", "ws_norm", "margin", "ratio"}
+    assert set(r["enclosures"]) == {"R", "ws_norm", "margin", "ratio", "cos_final", "cos_bound"}
     assert "roots       R ∈ [1.73205, 1.732051]" in render_text(r)
+
+
+@pytest.mark.parametrize("convention", ["classic", "hard-limiter", "hard-limiter-plus", "unit-ball", "sum-norm",
+                                        "split-bias"])
+@pytest.mark.parametrize("name", ["and", "or", "modified-or"])
+def test_the_angle_to_w_star_and_the_proofs_bound_on_it_are_enclosures_in_order(convention: str, name: str) -> None:
+    from verify_perceptron.pipeline import verify_run
+
+    data = example(name)
+    trace, check = verify_run(data, convention, separator=None)
+    r = build_report(data, trace, check)
+    box = {k: (Fraction(v["lower"]), Fraction(v["upper"])) for k, v in r["enclosures"].items()}
+    w, ws, g = trace.final_weights, check.separator, check.geometry
+    dot = sum(a * b for a, b in zip(w, ws))
+    cos_sq = dot * dot / (sum(a * a for a in w) * g.ws_sq)
+    bound_sq = r["n_updates"] * g.gamma ** 2 / (g.R_sq * g.ws_sq)
+    (lo, hi), (b_lo, b_hi) = box["cos_final"], box["cos_bound"]
+    assert 0 < lo <= hi <= 1 and lo * lo <= cos_sq <= hi * hi  # dot > 0: the run converged to a separator
+    assert 0 < b_lo <= b_hi and b_lo * b_lo <= bound_sq <= b_hi * b_hi
+    assert b_lo <= hi  # the proofs' consequence, cos >= √N·γ/(R·‖w*‖), seen in the enclosures
+
+
+def test_no_angle_bound_is_shown_where_a_bound_it_rests_on_failed() -> None:
+    data = example("and")
+    trace = train(data, "classic")
+    inflated = dataclasses.replace(trace, final_weights=tuple(3 * v for v in trace.final_weights))
+    check = check_trace(data, trace, separator=[-3, 2, 2])
+    failed = dataclasses.replace(check, invariants=tuple(
+        dataclasses.replace(i, holds=False) if i.name == "upper-bound" else i for i in check.invariants))
+    r = build_report(data, inflated, failed)
+    assert "cos_final" in r["enclosures"] and "cos_bound" not in r["enclosures"]
+    assert "the bound the proofs give" not in render_text(r) and "angle       cos∠(w, w*) ∈" in render_text(r)
 
 
 def _wide_report() -> dict:

@@ -1,6 +1,7 @@
 """The irrational quantities people ask for, as rigorous enclosures: R, ‖w*‖, the normalised margin
-γ/‖w*‖ and R·‖w*‖/γ (the square root of note 000's bound), each computed with mpmath's interval
-arithmetic from the exact constants and given as rationals [lower, upper] that contain it.
+γ/‖w*‖ and R·‖w*‖/γ (the square root of note 000's bound), and the angle between the final weights
+and w* with the proofs' bound on it, each computed with mpmath's interval arithmetic from the exact
+values and given as rationals [lower, upper] that contain it.
 
 The checker never uses them (it compares squares of rationals); they are for reading, and a test
 squares each end in rationals to confirm that it encloses the exact value.
@@ -8,6 +9,7 @@ squares each end in rationals to confirm that it encloses the exact value.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -16,7 +18,7 @@ import mpmath
 from ..notes.bounds import Geometry
 from ._soft_margin import decimal_down, decimal_up
 
-__all__ = ["enclosures", "enclosure_record", "enclosure_line", "enclosure_text"]
+__all__ = ["angle_enclosures", "angle_text", "enclosures", "enclosure_record", "enclosure_line", "enclosure_text"]
 
 #: Bits of the interval arithmetic: far more than the 6 to 10 digits shown.
 BITS = 100
@@ -54,17 +56,70 @@ def enclosures(g: Geometry) -> dict[str, tuple[Fraction, Fraction]]:
         iv.prec = saved
 
 
-def enclosure_record(g: Geometry | None) -> dict[str, dict[str, str]] | None:
-    """JSON-ready: each enclosure's ends as decimals rounded outward (still enclosing)."""
+def angle_enclosures(w: Sequence[Fraction], ws: Sequence[Fraction], g: Geometry,
+                     n_updates: int | None) -> dict[str, tuple[Fraction, Fraction]]:
+    """``cos_final``: cos∠(w, w*) of the final weights; ``cos_bound``: √N·γ/(R·‖w*‖), given `n_updates` N.
+
+    The lower bound w_N·w* >= N·a·γ and the upper bound ‖w_N‖² <= N·a²·R²
+    give cos∠(w_N, w*) >= √N·γ/(R·‖w*‖) (a cancels): the angle the proofs
+    close. Pass N only where the report checked both bounds at every update.
+    Nothing for final weights of zero.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> from verify_perceptron.notes.bounds import geometry
+    >>> g = geometry(example("and"), Fraction(-3), (Fraction(2), Fraction(2)))
+    >>> box = angle_enclosures([Fraction(-4), Fraction(3), Fraction(2)], [Fraction(-3), Fraction(2), Fraction(2)], g, 18)
+    >>> lo, hi = box["cos_final"]; lo * lo <= Fraction(22 ** 2, 29 * 17) <= hi * hi  # (w·w*)² / (‖w‖²·‖w*‖²)
+    True
+    """
+    dot, w_sq = sum(a * b for a, b in zip(w, ws)), sum(a * a for a in w)
+    if w_sq == 0 or g.gamma <= 0:
+        return {}
+    iv = mpmath.iv
+    saved = iv.prec
+    iv.prec = BITS
+    try:
+        def exact(x: Fraction) -> Any:
+            return iv.mpf(x.numerator) / iv.mpf(x.denominator)
+
+        values = {"cos_final": exact(Fraction(dot)) / iv.sqrt(exact(Fraction(w_sq)) * exact(g.ws_sq))}
+        if n_updates:
+            values["cos_bound"] = iv.sqrt(exact(n_updates * g.gamma ** 2 / (g.R_sq * g.ws_sq)))
+        return {name: (_rational(v._mpi_[0]), _rational(v._mpi_[1])) for name, v in values.items()}
+    finally:
+        iv.prec = saved
+
+
+def enclosure_record(g: Geometry | None, w: Sequence[Fraction] = (), ws: Sequence[Fraction] | None = None,
+                     n_updates: int | None = None) -> dict[str, dict[str, str]] | None:
+    """JSON-ready: each enclosure's ends as decimals rounded outward (still enclosing); with the final
+    weights `w` and the separator `ws`, their angle too (`angle_enclosures`)."""
     if g is None or g.gamma <= 0:
         return None
-    return {name: {"lower": decimal_down(lo), "upper": decimal_up(hi)} for name, (lo, hi) in enclosures(g).items()}
+    boxes = enclosures(g)
+    if ws is not None:
+        boxes.update(angle_enclosures(w, ws, g, n_updates))
+    return {name: {"lower": decimal_down(lo), "upper": decimal_up(hi)} for name, (lo, hi) in boxes.items()}
 
 
 def enclosure_line(record: dict[str, dict[str, str]] | None) -> str | None:
-    """The text report's line: ``roots`` and `enclosure_text`."""
-    text = enclosure_text(record)
-    return None if text is None else f"roots       {text}"
+    """The text report's lines: ``roots`` and `enclosure_text`, then ``angle`` and `angle_text` if known."""
+    roots, angle = enclosure_text(record), angle_text(record)
+    if roots is None:
+        return None
+    return f"roots       {roots}" + ("" if angle is None else f"\nangle       {angle}")
+
+
+def _interval(record: dict[str, dict[str, str]], name: str) -> str:
+    lo, hi = record[name]["lower"], record[name]["upper"]
+    return f"{_NAMES[name]} ∈ [{decimal_down(Fraction(lo), 7)}, {decimal_up(Fraction(hi), 7)}]"
+
+
+_NAMES = {"R": "R", "ws_norm": "‖w*‖", "margin": "γ/‖w*‖", "ratio": "R·‖w*‖/γ",
+          "cos_final": "cos∠(w, w*)", "cos_bound": "√N·γ/(R·‖w*‖)"}
+_NOTE = "   (mpmath interval enclosures)"
 
 
 def enclosure_text(record: dict[str, dict[str, str]] | None) -> str | None:
@@ -77,10 +132,20 @@ def enclosure_text(record: dict[str, dict[str, str]] | None) -> str | None:
     """
     if not record:
         return None
-    shown = {"R": "R", "ws_norm": "‖w*‖", "margin": "γ/‖w*‖", "ratio": "R·‖w*‖/γ"}
+    return ", ".join(_interval(record, n) for n in ("R", "ws_norm", "margin", "ratio")) + _NOTE
 
-    def short(name: str) -> str:
-        lo, hi = record[name]["lower"], record[name]["upper"]
-        return f"{shown[name]} ∈ [{decimal_down(Fraction(lo), 7)}, {decimal_up(Fraction(hi), 7)}]"
 
-    return ", ".join(short(n) for n in shown) + "   (mpmath interval enclosures)"
+def angle_text(record: dict[str, dict[str, str]] | None) -> str | None:
+    """``cos∠(w, w*) ∈ [...] >= √N·γ/(R·‖w*‖) ∈ [...]``: the final angle, and the proofs' bound when checked.
+
+    Examples
+    --------
+    >>> print(angle_text({"cos_final": {"lower": "0.5", "upper": "0.6"}, "cos_bound": {"lower": "0.1", "upper": "0.2"}}))
+    cos∠(w, w*) ∈ [0.5, 0.6] >= √N·γ/(R·‖w*‖) ∈ [0.1, 0.2], the bound the proofs give at the last update   (mpmath interval enclosures)
+    """
+    if not record or "cos_final" not in record:
+        return None
+    text = _interval(record, "cos_final")
+    if "cos_bound" in record:
+        text += f" >= {_interval(record, 'cos_bound')}, the bound the proofs give at the last update"
+    return text + _NOTE

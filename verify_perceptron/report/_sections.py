@@ -16,7 +16,7 @@ from typing import Any
 from ..data.dataset import Dataset
 from ._document import Block, Bullets, Document, Figure, Heading, Paragraph, Span, Table
 from .plots.series import FIGURE_NAMES, available_figures, epoch_ends, hull_meeting, invariant_series, report_certificate
-from ._enclosures import enclosure_text
+from ._enclosures import angle_text, enclosure_text
 from ._readable import readable
 from ._soft_margin import soft_margin_sentences
 from ._words import bracket, count
@@ -154,6 +154,9 @@ def _summary(r: Mapping[str, Any], enclosures: Mapping[str, Any] | None = None) 
         roots = enclosure_text(enclosures)  # type: ignore[arg-type]
         if roots is not None:
             rows.append(("square roots", roots))
+        angle = angle_text(enclosures)  # type: ignore[arg-type]
+        if angle is not None:
+            rows.append(("angle to w*", angle))
     else:
         rows.append(("separator w*", "none: the run did not converge and no separator was given"))
     own = _own_bound(r)

@@ -130,8 +130,10 @@ def _dataset(data: Dataset) -> dict[str, Any]:
     }
 
 
-def _separator_and_constants(check: CheckResult) -> dict[str, Any]:
+def _separator_and_constants(check: CheckResult, trace: Trace) -> dict[str, Any]:
     g = check.geometry
+    held = {r.name for r in check.invariants if r.holds is True and r.n_checked}
+    n = trace.n_updates if trace.mode == "online" and {"lower-bound", "upper-bound"} <= held else None
     return {
         "separator": None if check.separator is None else {
             "source": check.separator_source,
@@ -141,7 +143,7 @@ def _separator_and_constants(check: CheckResult) -> dict[str, Any]:
         "constants": None if g is None else {
             "gamma": str(g.gamma), "R_sq": str(g.R_sq), "beta": str(g.beta), "ws_sq": str(g.ws_sq),
         },
-        "enclosures": enclosure_record(g),
+        "enclosures": enclosure_record(g, trace.final_weights, check.separator, n),
     }
 
 
@@ -212,7 +214,7 @@ def build_report(
         "coordinates": conv.weight_names(data.n_features),
         "final_weights": _vector(trace.final_weights),
         "mistakes_per_sample": list(trace.mistakes_per_sample),
-        **_separator_and_constants(check),
+        **_separator_and_constants(check, trace),
         "separable": None if separability is None else separability.separable,
         "certificate": None if separability is None else separability.as_dict()["certificate"],
         "separability": None if separability is None else separability.as_dict(),

@@ -146,6 +146,7 @@ def test_real_separable_data_stopped_at_the_limit_exit_zero_or_three_on_request(
     for argv in (["verify", path, "--max-epochs", "5"], ["bounds", path, "--max-epochs", "5"]):
         code, out, _ = run(argv, capsys)
         assert code == 0 and max(map(len, out.splitlines())) <= 200, max(out.splitlines(), key=len)[:120]
+        assert "≈" in out and "= ≈" not in out  # a shortened value reads "R² ≈ 2.47476e+07", not "R² = ≈ ..."
     # ... while --exact keeps every value whole, as the JSON has them.
     code, exact, _ = run(["verify", path, "--max-epochs", "5", "--exact"], capsys)
     assert code == 0 and "≈" not in exact and ", ".join(report["separator"]["weights"]) in exact

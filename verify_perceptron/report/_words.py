@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["bracket", "count"]
+__all__ = ["approximately", "bracket", "count"]
 
 
 def bracket(values: Sequence[object]) -> str:
@@ -16,6 +16,17 @@ def bracket(values: Sequence[object]) -> str:
     ('[1, 1/2]', '1 update', '3 updates')
     """
     return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def approximately(text: str) -> str:
+    """`text` with ``x = ≈ v`` (an exact value shown shortened) said as ``x ≈ v``.
+
+    Examples
+    --------
+    >>> approximately("γ = 1, R² = ≈ 2.47476e+07")
+    'γ = 1, R² ≈ 2.47476e+07'
+    """
+    return text.replace(" = ≈ ", " ≈ ")
 
 
 def count(n: int, noun: str) -> str:

@@ -41,6 +41,7 @@ from ..errors import InvalidArgument
 from ._html import to_html
 from ._markdown import to_markdown
 from ._sections import document, figure_captions
+from ._words import approximately
 from .files import write_atomically
 from .plots.series import FIGURE_NAMES
 
@@ -90,7 +91,7 @@ def render_markdown(
     _check_figures(links)
     doc = document(report, data, links, title=title, description=description,
                    command=command, max_updates=max_updates, exact=exact)
-    return to_markdown(doc, links)
+    return approximately(to_markdown(doc, links))
 
 
 def render_html(
@@ -128,4 +129,4 @@ def render_html(
     _check_figures(figures)
     doc = document(report, data, figures, title=title, description=description,
                    command=command, max_updates=max_updates, exact=exact)
-    return to_html(doc, figures)
+    return approximately(to_html(doc, figures))

@@ -23,7 +23,7 @@ from ._readable import readable
 from ._averaged import averaged_lines
 from ._enclosures import enclosure_line
 from ._soft_margin import decimal_down, decimal_up, soft_margin_sentences
-from ._words import bracket, count
+from ._words import approximately, bracket, count
 
 __all__ = ["render_text", "comparison_lines", "orders_lines"]
 
@@ -44,6 +44,10 @@ def _mark(holds: bool | None) -> str:
 
 def comparison_lines(c: dict[str, Any], *, exact: bool = False) -> list[str]:
     """Text tables of a comparison record: one row per note, one column per separator (shortened unless `exact`)."""
+    return [approximately(line) for line in _comparison_lines(c, exact=exact)]
+
+
+def _comparison_lines(c: dict[str, Any], *, exact: bool = False) -> list[str]:
     whole, c = c, (c if exact else readable(c))  # the enclosures round their exact ends outward themselves
     out: list[str] = []
     mm = c["max_margin"]
@@ -74,7 +78,7 @@ def comparison_lines(c: dict[str, Any], *, exact: bool = False) -> list[str]:
         rows.append([note, conv, f"{run['n_updates']}{stop}", *cells])
     out += _table(rows, align="<<>" + ">" * len(separators))
     for finding in c["findings"]:  # prose: wrapped to stay readable on a terminal
-        out += textwrap.wrap(finding, 150, initial_indent="  - ", subsequent_indent="    ")
+        out += textwrap.wrap(approximately(finding), 150, initial_indent="  - ", subsequent_indent="    ")
     return out + _batch_lines(c, separators)
 
 
@@ -380,4 +384,4 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60, exact: bool = 
         out += [""] + comparison_lines(report["comparison"], exact=exact)  # the exact record: it shortens it
     out += _cycle_lines(r)
     out += [""] + ([f"advice: {r['advice']}"] if r.get("advice") else []) + [_verdict_line(r)]
-    return "\n".join(out) + "\n"
+    return approximately("\n".join(out) + "\n")

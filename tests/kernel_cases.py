@@ -58,6 +58,30 @@ def pass_problems(draw, *, max_rows=10, max_width=5, dtypes=(np.int16, np.int32,
     return Z, W, tie, norms, w_sq, limit
 
 
+#: ‖W‖² (and, without norms, each ‖z_i‖²) below this: W stays in int64 and every score in 128 bits.
+WIDE_SQ = 2**126
+
+
+@st.composite
+def wide_problems(draw, *, max_rows=8, max_width=4):
+    """``(Z, W, tie, norms, w_sq, limit)`` past the int64 guard: ‖z_i‖² up to 2^126 (norms then not
+    given: an empty array), ‖W‖² up to 2^126, so that scores are summed in 128 bits and pass int64."""
+    n, d = draw(st.integers(1, max_rows)), draw(st.integers(1, max_width))
+    z_bound = min(INT64_MAX, math.isqrt((WIDE_SQ - 1) // d))
+    entries = st.one_of(st.integers(-2, 2), st.integers(-z_bound, z_bound), st.sampled_from([-z_bound, z_bound]))
+    Z = np.array(draw(st.lists(entries, min_size=n * d, max_size=n * d)), dtype=np.int64).reshape(n, d)
+    true_norms = [sum(int(v) ** 2 for v in row) for row in Z.tolist()]
+    given = max(true_norms) <= INT64_MAX and draw(st.booleans())
+    norms = np.array(true_norms, dtype=np.int64) if given else np.zeros(0, dtype=np.int64)
+    w_bound = min(INT64_MAX, math.isqrt((WIDE_SQ - 1) // d))
+    weights = st.one_of(st.integers(-2, 2), st.integers(-w_bound, w_bound), st.sampled_from([-w_bound, w_bound]))
+    W = np.array(draw(st.lists(weights, min_size=d, max_size=d)), dtype=np.int64)
+    w_sq = sum(int(v) ** 2 for v in W.tolist())
+    limit = draw(st.one_of(st.just(WIDE_SQ - 1), st.integers(w_sq, WIDE_SQ - 1)))
+    tie = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
+    return Z, W, tie, norms, w_sq, limit
+
+
 def buffer_format(dtype) -> str:
     """The buffer protocol's format string for a dtype: 'l' or 'q' for int64, by platform."""
     return memoryview(np.zeros(1, dtype=dtype)).format

@@ -216,3 +216,28 @@ def test_the_one_pass_sample_matrix_equals_signed_samples_and_their_norms(magnit
     assert quick.exact.tolist() == plain.exact.tolist()
     assert quick.norms.tolist() == plain.norms.tolist() and quick.max_norm_sq == plain.max_norm_sq
     assert quick.float_exact == plain.float_exact
+
+
+def test_past_the_int64_guard_the_compiled_pass_carries_the_run_in_128_bit_sums(monkeypatch) -> None:
+    # Coordinates near 2^40: ‖z‖² passes int64 (the pass sums the norms itself) and soon ‖W‖²·max‖z‖²
+    # passes 2^126 (the scores are summed in 128 bits and come back in halves). The run stays in C
+    # and makes the reference run, update for update.
+    from verify_perceptron.run import kernel as _kernel
+
+    if not _kernel.AVAILABLE:
+        pytest.skip(f"the C kernel is not built: {_kernel.IMPORT_ERROR}")
+    calls = []
+
+    def watched(Z, W, tie, norms, counts, out_i, out_s, *rest):
+        calls.append((len(norms), len(out_s) == 2 * len(out_i)))
+        return _kernel.online_pass.__wrapped__(Z, W, tie, norms, counts, out_i, out_s, *rest)
+
+    watched.__wrapped__ = _kernel.online_pass
+    monkeypatch.setattr(_kernel, "online_pass", watched)
+    rng = np.random.default_rng(3)
+    X = rng.integers(-(2**40), 2**40, size=(30, 4))
+    data = Dataset(numerators=X, denominator=1, y=[1 if v > 0 else -1 for v in X[:, 0] + X[:, 1]])
+    run = fast.run(data, "classic", max_epochs=40, keep_updates=10**9)
+    same_run(engine.train(data, "classic", max_epochs=40), run)
+    assert (0, True) in calls  # no norms given, scores in halves
+    assert run.n_updates > 10

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 from verify_perceptron.run import kernel as _kernel
 from verify_perceptron.run.kernel import AVAILABLE, online_pass_reference
-from tests.kernel_cases import EXACT_SQ, I64, buffer_format, exact_norms, largest_limit, pass_problems, read_only
+from tests.kernel_cases import (EXACT_SQ, I64, WIDE_SQ, buffer_format, exact_norms, largest_limit, pass_problems,
+                                read_only, wide_problems)
 
 needs_kernel = pytest.mark.skipif(not AVAILABLE, reason=f"the C kernel is not built: {_kernel.IMPORT_ERROR}")
 
@@ -130,6 +131,64 @@ def test_c_pass_equals_reference_from_every_start(problem, cap):
     for start in range(len(Z) + 1):
         assert (run_pass(_kernel.online_pass, Z, W, tie, norms, start, w_sq, limit, cap)
                 == run_pass(online_pass_reference, Z, W, tie, norms, start, w_sq, limit, cap))
+
+
+def wide_by_hand(Z, W, tie, start, w_sq, limit, cap, halves):
+    """`online_pass_by_hand`, and a mistake whose score leaves int64 stops the pass unless `halves`."""
+    rows = [[int(v) for v in row] for row in Z.tolist()]
+    weights, found, i = [int(v) for v in W.tolist()], [], start
+    while i < len(rows):
+        s = sum(z * w for z, w in zip(rows[i], weights))
+        if s < 0 or (s == 0 and tie[i]):
+            after = sum((w + z) ** 2 for w, z in zip(weights, rows[i]))
+            if after > limit or (s < -(2**63) and not halves):
+                return (len(found), i, w_sq, True), weights, found
+            weights, w_sq = [w + z for w, z in zip(weights, rows[i])], after
+            found.append((i, s))
+            if len(found) == cap:
+                return (len(found), i + 1, w_sq, False), weights, found
+        i += 1
+    return (len(found), i, w_sq, False), weights, found
+
+
+def run_wide(step, Z, W, tie, norms, start, w_sq, limit, cap, halves):
+    """What a pass does past the int64 guard, in the shape of `wide_by_hand`."""
+    W, counts = W.copy(), np.zeros(len(Z), dtype=np.int64)
+    out_i, out_s = np.zeros(cap, dtype=np.int64), np.zeros(2 * cap if halves else cap, dtype=np.int64)
+    result = step(Z, W, tie, norms, counts, out_i, out_s, start, w_sq, limit)
+    m = result[0]
+    scores = _kernel.join_halves(out_s[: 2 * m]) if halves else out_s[:m]
+    return result, W.tolist(), list(zip(out_i[:m].tolist(), scores.tolist()))
+
+
+@pytest.mark.parametrize("step", IMPLEMENTATIONS)
+@given(problem=wide_problems(), cap=capacities, halves=st.booleans())
+def test_past_the_int64_guard_the_pass_sums_in_128_bits_exactly(step, problem, cap, halves):
+    Z, W, tie, norms, w_sq, limit = problem
+    for start in range(len(Z) + 1):
+        expected = wide_by_hand(Z, W, tie, start, w_sq, limit, cap, halves)
+        assert run_wide(step, Z, W, tie, norms, start, w_sq, limit, cap, halves) == expected
+
+
+@pytest.mark.parametrize("step", IMPLEMENTATIONS)
+def test_a_score_past_int64_is_written_in_halves_or_stops_the_pass(step):
+    Z = np.array([[-(2**40), 0], [1, 1]], dtype=np.int64)
+    W = np.array([2**40, 3], dtype=np.int64)  # row 0 scores -2^80, row 1 scores 2^40 + 3
+    w_sq = 2**80 + 9
+    tie = np.zeros(2, dtype=bool)
+    stopped = run_wide(step, Z, W, tie, np.zeros(0, dtype=np.int64), 0, w_sq, WIDE_SQ - 1, 4, halves=False)
+    assert stopped == ((0, 0, w_sq, True), W.tolist(), [])
+    written = run_wide(step, Z, W, tie, np.zeros(0, dtype=np.int64), 0, w_sq, WIDE_SQ - 1, 4, halves=True)
+    assert written == ((1, 2, 9, False), [0, 3], [(0, -(2**80))])
+
+
+@pytest.mark.parametrize("step", IMPLEMENTATIONS)
+def test_without_norms_a_row_of_norm_2_to_the_126_is_refused(step):
+    Z = np.array([[2**62, 2**62, 2**62, 2**62]], dtype=np.int64)  # ‖z‖² = 2^126
+    args = (Z, np.zeros(4, dtype=np.int64), np.zeros(1, dtype=bool), np.zeros(0, dtype=np.int64),
+            np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 0, 0, 10)
+    with pytest.raises(ValueError, match=r"\|\|Z\[0\]\|\|\^2 >= 2\^126"):
+        step(*args)
 
 
 @needs_kernel
@@ -312,9 +371,9 @@ BAD_PASS_ARGUMENTS = {
     "out_s bytes": (pass_arguments(out_s=bytes(16)), TypeError,
                     "out_s must hold int64 items, got format='B' itemsize=1"),
     "out_i and out_s of two lengths": (pass_arguments(out_s=np.zeros(3, dtype=np.int64)), ValueError,
-                                       "out_i and out_s must have one length >= 1, got 2 and 3"),
+                                       "out_i must have a length >= 1 and out_s the same or twice it, got 2 and 3"),
     "out_i and out_s empty": (pass_arguments(out_i=np.zeros(0, dtype=np.int64), out_s=np.zeros(0, dtype=np.int64)),
-                              ValueError, "out_i and out_s must have one length >= 1, got 0 and 0"),
+                              ValueError, "out_i must have a length >= 1 and out_s the same or twice it, got 0 and 0"),
     "start negative": (pass_arguments(start=-1), ValueError, "start=-1 must satisfy 0 <= start <= n=3"),
     "start past n": (pass_arguments(start=4), ValueError, "start=4 must satisfy 0 <= start <= n=3"),
     "start huge": (pass_arguments(start=2**80), ValueError, f"start={2**80} must satisfy 0 <= start <= n=3"),

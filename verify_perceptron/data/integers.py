@@ -20,12 +20,16 @@ import numpy as np
 
 from . import kernel as _kernel
 
-__all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "ExactMatrix", "row_norms_sq", "exact_sum"]
+__all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "exact_sum"]
 
 #: ‖w‖²·max‖z‖² below this proves a float64 product of integer arrays exact.
 FLOAT_EXACT_SQ = 2**106
 #: ‖w‖²·max‖z‖² below this proves an int64 product free of overflow.
 INT64_EXACT_SQ = 2**126
+#: ‖w‖² (alone) below this keeps every |w_j| < 2^63, so w is an int64 array, and, with int64 norms
+#: (‖z‖² < 2^63), every partial sum of z·w below ‖z‖·‖w‖ < 2^94.5: exact in 128-bit sums, as the
+#: compiled pass and the checker's compiled replay make them.
+WIDE_SQ = 2**126
 
 
 def _biggest(matrix: Any) -> int:

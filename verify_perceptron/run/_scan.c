@@ -12,14 +12,21 @@
  * updating W in place and writing each mistake (row, score) to a buffer;
  * given its epochs argument it carries on into the following epochs
  * wherever the engine would have nothing to do at an epoch's end.
- * Its precondition (the caller's guard, verify_perceptron.data.integers.INT64_EXACT_SQ):
- *     ||W||^2 <= limit and limit * max_i ||z_i||^2 < 2^126.
- * By Cauchy-Schwarz every product and every partial sum, in any order, is
- * then at most ||z_i||*||W|| < 2^63 in magnitude, so int64 sums are exact
- * (and may be vectorised). ||W||^2 is tracked exactly in 128 bits; an
- * update that would take it above `limit` is not made: the pass stops.
- * Every |W_j| <= ||W|| <= sqrt(limit) < 2^63, so W stays in int64, and while
- * ||W||^2 < 2^62 the scores may read an exact int32 copy of W.
+ * Its precondition: ||W||^2 <= limit < 2^126, and every ||z_i||^2 < 2^126
+ * (given as int64 norms, or summed and checked here in 128 bits when the
+ * caller passes none). ||W||^2 is tracked exactly in 128 bits; an update that
+ * would take it above `limit` is not made: the pass stops. Every
+ * |W_j| <= ||W|| <= sqrt(limit) < 2^63, so W stays in int64.
+ *
+ * A score is summed in the narrowest exact way. By Cauchy-Schwarz every
+ * product and every partial sum of z_i . W, in any order, is at most
+ * ||z_i||*||W|| in magnitude. While ||W||^2 * max_i ||z_i||^2 < 2^126
+ * (verify_perceptron.data.integers.INT64_EXACT_SQ) that is below 2^63, so
+ * int64 sums are exact (and may be vectorised), reading an exact int32 copy
+ * of W while ||W||^2 < 2^62. Beyond, it is below 2^63 * 2^63 = 2^126, so
+ * each product (< 2^126) is summed in 128 bits, exactly. A mistake's score
+ * is written out in int64: one that does not fit stops the pass before its
+ * update, as the guard does (the caller makes that update).
  *
  * It needs __int128 (GCC, Clang); elsewhere it raises NotImplementedError
  * and the engine uses NumPy instead. The arithmetic and argument parsing it
@@ -31,13 +38,56 @@
 /* ---- the pass ---------------------------------------------------------- */
 
 #if SCAN_WIDE
+/* z . w summed in 128 bits: exact when ||z||*||w|| < 2^127 (Cauchy-Schwarz bounds every partial
+ * sum), which ||z||^2 < 2^126 and ||w||^2 < 2^126 guarantee. Two running sums, so that consecutive
+ * products need not wait for each other's addition. */
+#define DEFINE_WIDE_DOT(ZT, NAME)                                                       \
+static inline __attribute__((always_inline)) int128                                     \
+NAME(const ZT *z, const int64_t *w, Py_ssize_t d)                                       \
+{                                                                                       \
+    int128 even = 0, odd = 0;                                                           \
+    Py_ssize_t j = 0;                                                                   \
+    for (; j + 1 < d; j += 2) {                                                         \
+        even += (int128)z[j] * w[j];                                                    \
+        odd += (int128)z[j + 1] * w[j + 1];                                             \
+    }                                                                                   \
+    if (j < d) {                                                                        \
+        even += (int128)z[j] * w[j];                                                    \
+    }                                                                                   \
+    return even + odd;                                                                  \
+}
+DEFINE_WIDE_DOT(int16_t, wide_dot16)
+DEFINE_WIDE_DOT(int32_t, wide_dot32)
+DEFINE_WIDE_DOT(int64_t, wide_dot64)
+
+#define WIDE_SQ (((int128)1) << 126)
+
+/* ||z||^2 in 128 bits, for norms the caller could not give in int64; 0 on success, -1 when it
+ * reaches 2^126 (past the precondition, so refused). Each square of an int64 is below 2^126. */
+#define DEFINE_WIDE_SQ(ZT, NAME)                                                        \
+static int                                                                              \
+NAME(const ZT *z, Py_ssize_t d, int128 *sq)                                             \
+{                                                                                       \
+    int128 acc = 0;                                                                     \
+    for (Py_ssize_t j = 0; j < d; j++) {                                                \
+        if (__builtin_add_overflow(acc, (int128)z[j] * z[j], &acc) || acc >= WIDE_SQ) {   \
+            return -1;                                                                  \
+        }                                                                               \
+    }                                                                                   \
+    *sq = acc;                                                                          \
+    return 0;                                                                           \
+}
+DEFINE_WIDE_SQ(int16_t, wide_sq16)
+DEFINE_WIDE_SQ(int32_t, wide_sq32)
+DEFINE_WIDE_SQ(int64_t, wide_sq64)
+
 /* The pass itself, for rows of type ZT: see online_pass. */
-#define DEFINE_PASS(ZT, NAME, DOT32, DOT64)                                             \
+#define DEFINE_PASS(ZT, NAME, DOT32, DOT64, WIDE, SQ)                                   \
 MULTIVERSION static Py_ssize_t                                                          \
 NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, int64_t *w, int32_t *w32,                  \
      const unsigned char *ties, const int64_t *norm, int64_t *count, int64_t *rows,     \
      int64_t *scores, Py_ssize_t cap, Py_ssize_t *position, int128 *w_sq, int128 limit, \
-     int *guarded)                                                                      \
+     int128 sums64, int halves, int *guarded)                                           \
 {                                                                                       \
     Py_ssize_t m = 0, i = *position;                                                    \
     int narrow = *w_sq < NARROW_SQ;                                                     \
@@ -46,12 +96,23 @@ NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, int64_t *w, int32_t *w32,         
     }                                                                                   \
     for (; i < n; i++) {                                                                \
         const ZT *row = z + i * d;                                                      \
-        const int64_t s = narrow ? DOT32(row, w32, d) : DOT64(row, w, d);               \
+        const int128 s = *w_sq > sums64 ? WIDE(row, w, d) /* past the int64 guard */     \
+                         : narrow ? (int128)DOT32(row, w32, d) : (int128)DOT64(row, w, d); \
         if (s > 0 || (s == 0 && !ties[i])) {                                            \
             continue;                                                                   \
         }                                                                               \
-        /* ||W + z||^2 = ||W||^2 + 2 W.z + ||z||^2: each term far inside 128 bits */     \
-        const int128 after = *w_sq + 2 * (int128)s + norm[i];                           \
+        if (!halves && s < INT64_MIN) { /* out of int64: the caller makes this update */ \
+            *guarded = 1;                                                               \
+            break;                                                                      \
+        }                                                                               \
+        /* ||W + z||^2 = ||W||^2 + 2 W.z + ||z||^2 <= 2^126 + 0 + 2^126: 128 bits hold it */ \
+        int128 zz = 0;                                                                  \
+        if (norm != NULL) {                                                             \
+            zz = norm[i];                                                               \
+        } else {                                                                        \
+            (void)SQ(row, d, &zz); /* below 2^126: checked before the pass */           \
+        }                                                                               \
+        const int128 after = *w_sq + 2 * s + zz;                                        \
         if (after > limit) {                                                            \
             *guarded = 1;                                                               \
             break;                                                                      \
@@ -64,7 +125,12 @@ NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, int64_t *w, int32_t *w32,         
         *w_sq = after;                                                                  \
         count[i] += 1;                                                                  \
         rows[m] = i;                                                                    \
-        scores[m] = s;                                                                  \
+        if (halves) { /* the score as its low and high 64 bits: lo + hi * 2^64 */        \
+            scores[2 * m] = (int64_t)(uint64_t)s;                                       \
+            scores[2 * m + 1] = (int64_t)(s >> 64);                                     \
+        } else {                                                                        \
+            scores[m] = (int64_t)s;                                                     \
+        }                                                                               \
         if (++m == cap) {                                                               \
             i++;                                                                        \
             break;                                                                      \
@@ -73,9 +139,9 @@ NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, int64_t *w, int32_t *w32,         
     *position = i;                                                                      \
     return m;                                                                           \
 }
-DEFINE_PASS(int16_t, pass16, fast_dot16_32, fast_dot16_64)
-DEFINE_PASS(int32_t, pass32, fast_dot32_32, fast_dot32_64)
-DEFINE_PASS(int64_t, pass64, fast_dot64_32, fast_dot64_64)
+DEFINE_PASS(int16_t, pass16, fast_dot16_32, fast_dot16_64, wide_dot16, wide_sq16)
+DEFINE_PASS(int32_t, pass32, fast_dot32_32, fast_dot32_64, wide_dot32, wide_sq32)
+DEFINE_PASS(int64_t, pass64, fast_dot64_32, fast_dot64_64, wide_dot64, wide_sq64)
 #endif
 
 PyDoc_STRVAR(online_pass_doc,
@@ -87,7 +153,9 @@ PyDoc_STRVAR(online_pass_doc,
 "\n"
 "Row i is a mistake when s = Z[i] . W < 0, or s == 0 and tie[i]; a mistake\n"
 "makes W += Z[i], counts[i] += 1 and w_sq += 2s + norms[i], and is written\n"
-"to out_i / out_s (its row and score). Returns ``(m, position, w_sq, guarded)``:\n"
+"to out_i / out_s (its row and score; with out_s twice as long as out_i, each\n"
+"score as two int64, its low 64 bits then its high ones, so that no score stops\n"
+"the pass). Returns ``(m, position, w_sq, guarded)``:\n"
 "m mistakes written, the row to resume from, the new ||W||^2, and whether the\n"
 "pass stopped at row `position` because its update would take ||W||^2 above\n"
 "`limit` (that update is then not made: the caller makes it).\n"
@@ -95,9 +163,12 @@ PyDoc_STRVAR(online_pass_doc,
 "Z is (n, d) C-contiguous int16, int32 or int64; W, norms, counts, out_i, out_s are contiguous\n"
 "int64 (W, counts, out_* writable, out_i and out_s of one length >= 1); tie\n"
 "holds bool or uint8 flags. Preconditions, which the caller guarantees:\n"
-"norms[i] = ||Z[i]||^2, w_sq = ||W||^2 <= limit, and limit * max norms < 2^126\n"
-"(limit >= 2^126 is refused: ValueError),\n"
-"so that every partial sum of every score fits in int64 (Cauchy-Schwarz).\n"
+"norms[i] = ||Z[i]||^2 (or norms empty: each is summed in 128 bits, and a row of\n"
+"||Z[i]||^2 >= 2^126 is refused) and w_sq = ||W||^2 <= limit < 2^126 (a larger limit is\n"
+"refused: ValueError), so that every |W_j| < 2^63 and every partial sum of every\n"
+"score fits in 128 bits (Cauchy-Schwarz); scores are summed in int64 where\n"
+"w_sq * max norms < 2^126 makes that exact. The pass also stops (guarded) at a\n"
+"mistake whose score does not fit in int64, before its update.\n"
 "\n"
 "With an 11th argument, epochs = (out_e, saved, previous, epoch, made, max_epochs,\n"
 "stop_epoch, per_epoch, work), the pass is pass `epoch` of a run (`made` mistakes\n"
@@ -192,13 +263,15 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     const Py_ssize_t n = Z.shape[0], d = Z.shape[1], cap = out_i.shape[0];
-    if (check_rows(func, "tie", &tie, n) < 0 || check_rows(func, "norms", &norms, n) < 0
+    if (check_rows(func, "tie", &tie, n) < 0 || (norms.shape[0] != 0 && check_rows(func, "norms", &norms, n) < 0)
         || check_rows(func, "counts", &counts, n) < 0) {
         goto done;
     }
-    if (cap < 1 || out_s.shape[0] != cap) {
+    const int halves = out_s.shape[0] == 2 * cap; /* each score as two int64: low then high bits */
+    if (cap < 1 || (out_s.shape[0] != cap && !halves)) {
         PyErr_Format(PyExc_ValueError,
-                     "online_pass(): out_i and out_s must have one length >= 1, got %zd and %zd",
+                     "online_pass(): out_i must have a length >= 1 and out_s the same or twice it, "
+                     "got %zd and %zd",
                      cap, out_s.shape[0]);
         goto done;
     }
@@ -219,7 +292,7 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
 
-    const int64_t *norm = norms.buf;
+    const int64_t *norm = norms.shape[0] != 0 ? norms.buf : NULL; /* NULL: summed here, in 128 bits */
     int64_t *w = W.buf, *count = counts.buf, *rows = out_i.buf, *scores = out_s.buf;
     int64_t *epochs = with_epochs ? ep.out_e.buf : NULL;
     const int64_t *saved = with_epochs ? ep.saved.buf : NULL;
@@ -232,6 +305,27 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_NoMemory();
         goto done;
     }
+    /* Up to this ||W||^2 the int64 sums are exact: ||W||^2 * max ||z_i||^2 < 2^126. Norms not given
+     * are summed here, and refused from 2^126 (then a score's partial sums could pass 2^127). */
+    int128 most = 0;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        int128 sq = 0;
+        if (norm != NULL) {
+            sq = norm[r];
+        } else {
+            const char *row = (const char *)Z.buf + r * d * Z.itemsize;
+            int bad = Z.itemsize == 2 ? wide_sq16((const int16_t *)row, d, &sq)
+                    : Z.itemsize == 4 ? wide_sq32((const int32_t *)row, d, &sq)
+                    : wide_sq64((const int64_t *)row, d, &sq);
+            if (bad) {
+                PyErr_Format(PyExc_ValueError, "online_pass(): ||Z[%zd]||^2 >= 2^126; without norms every row "
+                             "must be below", r);
+                goto done;
+            }
+        }
+        most = sq > most ? sq : most;
+    }
+    const int128 sums64 = most > 0 ? ((((int128)1) << 126) - 1) / most : limit;
     Py_ssize_t m = 0, i = start;
     int guarded = 0;
     long long scanned = 0;
@@ -239,9 +333,9 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (;;) {
         Py_ssize_t got;
         switch (Z.itemsize) {
-        case 2: got = pass16(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + m, cap - m, &i, &w_sq, limit, &guarded); break;
-        case 4: got = pass32(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + m, cap - m, &i, &w_sq, limit, &guarded); break;
-        default: got = pass64(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + m, cap - m, &i, &w_sq, limit, &guarded);
+        case 2: got = pass16(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded); break;
+        case 4: got = pass32(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded); break;
+        default: got = pass64(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded);
         }
         if (!with_epochs) {
             m = got;

@@ -17,9 +17,10 @@ Why it is fast
 Where the optional C kernel was built (`verify_perceptron.run.kernel`), an
 online pass runs in C from one update to the next: scores in int64 while
 ``‖W‖²·max‖z‖² < 2^126`` proves every partial sum fits (Cauchy-Schwarz),
-with ‖W‖² tracked exactly at every update; the mistakes come back in chunks
-of rows and scores, so an update costs no Python call. Past the guard the
-run continues in Python integers.
+then in 128-bit sums while ``‖W‖² < 2^126`` keeps W in int64 (the "wide"
+kind), with ‖W‖² tracked exactly at every update; the mistakes come back in
+chunks of rows and scores, so an update costs no Python call. Past that
+the run continues in Python integers.
 
 Without the kernel, the next mistake is found with one matrix-vector
 product over a block of rows: between two mistakes the weights do not
@@ -44,7 +45,7 @@ import numpy as np
 
 from . import kernel as _kernel
 from ..data.dataset import Dataset, require_dataset
-from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, ExactMatrix
+from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, WIDE_SQ, ExactMatrix
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, LazyUpdates, Trace, Update
 from ..notes.conventions import Convention, tie_rule
@@ -69,7 +70,8 @@ _NONE = np.zeros(0, dtype=np.int64)  # no saved weights to compare with
 #: The compiled pass counts epochs in int64; no run reaches this many, so a larger `max_epochs` is this one.
 _EPOCH_CAP = 2**62
 #: The weights' representation for each kind of product (`ExactMatrix.backend`).
-_WEIGHTS: dict[str, Any] = {"float64": np.float64, "int64": np.int64, "object": object}
+#: "wide" is the compiled pass's 128-bit sums: W still int64, and NumPy's products in Python integers.
+_WEIGHTS: dict[str, Any] = {"float64": np.float64, "int64": np.int64, "wide": np.int64, "object": object}
 #: ‖W‖² times max‖z‖² below these keeps the float64 (or int64) product exact.
 _LIMITS = {"float64": FLOAT_EXACT_SQ, "int64": INT64_EXACT_SQ}
 
@@ -131,10 +133,13 @@ class _Run:
         self.keep_updates, self.deadline = keep_updates, deadline
         Z = matrix.exact
         n, width = Z.shape
-        # The compiled pass reads C-contiguous int16/int32/int64 rows, int64 norms and an int64 W; it
-        # runs while the int64 guard holds, which is its precondition. With it the run keeps to int64
-        # (no float64 copy of the samples is made), and Python integers beyond.
-        self.compiled = _kernel.AVAILABLE and Z.dtype != object and matrix.norms.dtype == np.int64
+        # The compiled pass reads C-contiguous int16/int32/int64 rows and an int64 W; it runs while
+        # ‖W‖² < 2^126 (its scores in int64 sums under the int64 guard, in 128-bit sums beyond), and
+        # every ‖z‖² < 2^126 is its precondition. With it the run keeps to int64 (no float64 copy of
+        # the samples is made), and Python integers beyond.
+        self.compiled = _kernel.AVAILABLE and Z.dtype != object and matrix.max_norm_sq < WIDE_SQ
+        # the pass reads int64 norms, or sums the rows' norms itself (in 128 bits) when they do not fit
+        self.pass_norms = matrix.norms if matrix.norms.dtype == np.int64 else _NONE
         self.norm_sq = 0  # ‖W‖², exactly
         self._represent(0)
         self.W: Any = np.zeros(width, dtype=_WEIGHTS[self.kind])  # integers exactly, in the product's representation
@@ -150,6 +155,7 @@ class _Run:
         if self.compiled:
             self.Z = np.ascontiguousarray(Z)
             self.out_i, self.out_s, self.out_e = (np.empty(CHUNK, dtype=np.int64) for _ in range(3))
+            self.out_halves = np.empty(2 * CHUNK, dtype=np.int64)  # "wide": each score as two int64
         # Without a progress display or a time limit, the compiled pass runs on through the epochs
         # at whose end there is nothing to do here (no convergence, no save or repeat of the cycle
         # watch, the last epoch not reached), in chunks of at most WORK rows scanned.
@@ -163,8 +169,11 @@ class _Run:
         """Choose the product's representation for ‖W‖² = `norm_sq`, and the ‖W‖² up to which it holds."""
         chosen = self.matrix.backend(norm_sq)
         self.kind = "int64" if self.compiled and chosen == "float64" else chosen
-        self.rows = self.matrix.rows(self.kind)
-        self.fast_limit = (_LIMITS.get(self.kind, 0) - 1) // max(self.matrix.max_norm_sq, 1)
+        if self.compiled and chosen == "object" and norm_sq < WIDE_SQ:
+            self.kind = "wide"  # the compiled pass sums the scores in 128 bits, exactly
+        self.rows = self.matrix.rows("object" if self.kind == "wide" else self.kind)
+        self.fast_limit = (WIDE_SQ - 1 if self.kind == "wide"
+                           else (_LIMITS.get(self.kind, 0) - 1) // max(self.matrix.max_norm_sq, 1))
 
     def move(self, step: list[int], new_norm_sq: int) -> None:
         """W += step, exactly, in the representation the guard allows for the new ‖W‖²."""
@@ -213,7 +222,7 @@ class _Run:
         n = len(self.mistakes)
         p, block, made = 0, 128, 0
         while p < n:
-            if self.compiled and self.kind == "int64":
+            if self.compiled and self.kind in ("int64", "wide"):
                 p, made = self._compiled_steps(p, made, max_epochs)
                 if self.deadline is not None and time.monotonic() > self.deadline and p < n:
                     self.out_of_time = True  # mid-epoch: the state is no epoch boundary
@@ -257,16 +266,18 @@ class _Run:
             self.last_at = repeats.last_epoch
             self.previous = np.array(repeats.last, dtype=np.int64) if fits_int64(repeats.last) else _NONE
         epoch = self.epoch
+        out_s = self.out_halves if self.kind == "wide" else self.out_s  # wide scores need 128 bits
         m, p, self.norm_sq, guarded, self.epoch, made = _kernel.online_pass(
-            self.Z, self.W, self.tie, self.matrix.norms, self.mistakes, self.out_i, self.out_s, p, self.norm_sq,
+            self.Z, self.W, self.tie, self.pass_norms, self.mistakes, self.out_i, out_s, p, self.norm_sq,
             self.fast_limit, (self.out_e, self.saved, self.previous, self.epoch, made,
                               min(max_epochs, _EPOCH_CAP), repeats.saved_epoch + repeats.power, self.per_epoch, WORK))
         if self.epoch != epoch:  # the pass went on past epoch boundaries, comparing W with the previous one's
             self.last_at = self.epoch - 1
             repeats.passed(_ints(self.previous), self.last_at)
         if m:
-            self.record_chunk(self.out_i[:m], self.out_s[:m], self.out_e[:m], start_w)
-        if guarded:  # this update leaves int64: Python integers from here on
+            scores = _kernel.join_halves(out_s[:2 * m]) if out_s is self.out_halves else out_s[:m]
+            self.record_chunk(self.out_i[:m], scores, self.out_e[:m], start_w)
+        if guarded:  # this update leaves the pass's guard: made here, in Python integers
             row = _ints(self.matrix.exact[p])
             s = sum(z * w for z, w in zip(row, _ints(self.W)))
             self.move(row, self.norm_sq + 2 * s + int(self.matrix.norms[p]))

@@ -22,11 +22,15 @@ are extensions of their own.
 
 Precondition of `online_pass`
 -----------------------------
-``‖W‖² <= limit`` and ``limit·max_i ‖z_i‖² < 2^126``, the engine's int64
-guard (`verify_perceptron.data.integers.INT64_EXACT_SQ`): by Cauchy-Schwarz every
-partial sum of every score then fits in int64, in any order of summation.
-An update that would take ‖W‖² above `limit` is not made: the pass stops
-there and says so.
+``‖W‖² <= limit < 2^126`` and ``‖z_i‖² < 2^126`` (int64 norms, or none: then the
+pass sums and checks them itself): every
+``|W_j| <= ‖W‖ < 2^63`` stays in int64 and, by Cauchy-Schwarz, every partial
+sum of every score is below ``‖z_i‖·‖W‖ < 2^126``. The C pass sums a score in
+int64 while ``‖W‖²·max_i ‖z_i‖² < 2^126`` (the int64 guard,
+`verify_perceptron.data.integers.INT64_EXACT_SQ`) makes that exact, and in
+128 bits beyond. An update that would take ‖W‖² above `limit`, or whose
+score does not fit in int64 (the buffer's type), is not made: the pass
+stops there and says so.
 
 Examples
 --------
@@ -48,7 +52,9 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "online_pass", "online_pass_reference"]
+import numpy as np
+
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "join_halves", "online_pass", "online_pass_reference"]
 
 OnlinePass = Callable[..., tuple[int, int, int, bool]]
 
@@ -97,12 +103,15 @@ def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out
         The weights, updated in place.
     tie : numpy.ndarray of bool, shape (n,)
         Whether a score of exactly 0 is a mistake for row i.
-    norms : numpy.ndarray of int64, shape (n,)
-        ‖z_i‖².
+    norms : numpy.ndarray of int64, shape (n,) or (0,)
+        ‖z_i‖²; empty when they do not fit in int64: each is then summed
+        exactly, and a row of ‖z_i‖² >= 2^126 is refused.
     counts : numpy.ndarray of int64, shape (n,)
         Mistakes per row, incremented in place.
-    out_i, out_s : numpy.ndarray of int64, one length >= 1
-        Receive each mistake's row and score, in order.
+    out_i, out_s : numpy.ndarray of int64, out_i of length >= 1, out_s as long or twice as long
+        Receive each mistake's row and score, in order; when out_s is twice
+        as long, each score as two int64, its low 64 bits (modulo 2^64) then
+        its high ones (`join_halves` reads them back), and no score stops the pass.
     start : int
         The first row, ``0 <= start <= n``.
     w_sq, limit : int
@@ -112,8 +121,8 @@ def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out
     -------
     (m, position, w_sq, guarded) : int, int, int, bool
         Mistakes written; the row to resume from; the new ‖W‖²; whether the
-        pass stopped at `position` because its update would exceed `limit`
-        (that update is not made).
+        pass stopped at `position` because its update would exceed `limit`,
+        or its score does not fit in int64 (that update is not made).
     """
     n = len(Z)
     if not 0 <= start <= n:
@@ -122,6 +131,16 @@ def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out
         raise ValueError(f"online_pass_reference(): limit={limit!r} must satisfy 0 <= limit < 2^126")
     if not 0 <= w_sq <= limit:
         raise ValueError(f"online_pass_reference(): w_sq={w_sq!r} must satisfy 0 <= w_sq <= limit={limit!r}")
+    if len(norms) == 0:
+        norms = [sum(int(v) * int(v) for v in row) for row in Z.tolist()]
+        for r, v in enumerate(norms):
+            if v >= 2**126:
+                raise ValueError(f"online_pass_reference(): ||Z[{r}]||^2 >= 2^126; without norms every row must "
+                                 "be below")
+    halves = len(out_s) == 2 * len(out_i)
+    if not len(out_i) >= 1 or not (halves or len(out_s) == len(out_i)):
+        raise ValueError(f"online_pass_reference(): out_i must have a length >= 1 and out_s the same or twice it, "
+                         f"got {len(out_i)} and {len(out_s)}")
     weights = [int(v) for v in W.tolist()]
     m = 0
     i = start
@@ -131,13 +150,18 @@ def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out
         s = sum(z * w for z, w in zip(row, weights))
         if s < 0 or (s == 0 and tie[i]):
             after = w_sq + 2 * s + int(norms[i])
-            if after > limit:
+            if (s < -(2**63) and not halves) or after > limit:  # a score out of int64, or ‖W‖² past the limit
                 guarded = True
                 break
             weights = [w + z for w, z in zip(weights, row)]
             w_sq = after
             counts[i] += 1
-            out_i[m], out_s[m] = i, s
+            out_i[m] = i
+            if halves:  # the low 64 bits as int64 (two's complement), then the high ones
+                low = s % 2**64
+                out_s[2 * m], out_s[2 * m + 1] = low - 2**64 if low >= 2**63 else low, s >> 64
+            else:
+                out_s[m] = s
             m += 1
             if m == len(out_i):
                 i += 1
@@ -145,3 +169,22 @@ def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out
         i += 1
     W[:] = weights
     return m, i, w_sq, guarded
+
+
+def join_halves(halves: Any) -> Any:
+    """Scores written as int64 pairs (low 64 bits, then high) read back: an int64 array where every one
+    fits, else an object array of Python integers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> join_halves(np.array([-5, -1, 7, 0], dtype=np.int64)).tolist()
+    [-5, 7]
+    >>> join_halves(np.array([0, -1, 1, 0], dtype=np.int64)).tolist()  # -2^64 and 1
+    [-18446744073709551616, 1]
+    """
+    low, high = halves[0::2], halves[1::2]
+    if bool((high == (low >> 63)).all()):  # the high half only extends the low one's sign
+        return low.copy()
+    return high.astype(object) * 2**64 + low.astype(np.uint64).astype(object)
+

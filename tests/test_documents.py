@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from fractions import Fraction
 import contextlib
 import dataclasses
 import io
@@ -120,8 +121,11 @@ def check_numbers(tables: dict[str, Rows], report: dict[str, Any]) -> None:
     shown = [row[1:5] for row in tables["invariants"][1:]]
     assert shown == [[i["name"], str(i["n_checked"]), i["min_slack"] or "", "" if i["min_slack_at"] is None
                       else str(i["min_slack_at"])] for i in report["invariants"]]
-    assert [(row[5], row[7]) for row in tables["bounds"][1:]] == [
+    assert [(row[5], row[8]) for row in tables["bounds"][1:]] == [
         (b["value"], str(b["n_mistakes"])) for b in report["bounds"]]
+    for row, b in zip(tables["bounds"][1:], report["bounds"]):  # √value encloses the bound's square root
+        lo, hi = (Fraction(v) for v in row[7].strip("[]").split(", "))
+        assert lo * lo <= Fraction(b["value"]) <= hi * hi and hi - lo < Fraction(1, 10**4), row[7]
     comparison = report["comparison"]
     separators = tables["comparison"][0][3:]
     for row in tables["comparison"][1:]:

@@ -18,7 +18,8 @@ import mpmath
 from ..notes.bounds import Geometry
 from ._soft_margin import decimal_down, decimal_up
 
-__all__ = ["angle_enclosures", "angle_text", "enclosures", "enclosure_record", "enclosure_line", "enclosure_text"]
+__all__ = ["angle_enclosures", "angle_text", "enclosures", "enclosure_record", "enclosure_line", "enclosure_text",
+           "root_record", "root_text"]
 
 #: Bits of the interval arithmetic: far more than the 6 to 10 digits shown.
 BITS = 100
@@ -102,6 +103,33 @@ def enclosure_record(g: Geometry | None, w: Sequence[Fraction] = (), ws: Sequenc
     if ws is not None:
         boxes.update(angle_enclosures(w, ws, g, n_updates))
     return {name: {"lower": decimal_down(lo), "upper": decimal_up(hi)} for name, (lo, hi) in boxes.items()}
+
+
+def root_record(value: Fraction) -> dict[str, str]:
+    """√value, for a bound B >= 0 in squared form: its enclosure's ends as decimals rounded outward.
+
+    Examples
+    --------
+    >>> box = root_record(Fraction(87))
+    >>> box, Fraction(box["lower"]) ** 2 <= 87 <= Fraction(box["upper"]) ** 2
+    ({'lower': '9.327379053', 'upper': '9.327379054'}, True)
+    """
+    iv = mpmath.iv
+    saved = iv.prec
+    iv.prec = BITS
+    try:
+        root = iv.sqrt(iv.mpf(value.numerator) / iv.mpf(value.denominator))
+        lo, hi = _rational(root._mpi_[0]), _rational(root._mpi_[1])
+    finally:
+        iv.prec = saved
+    return {"lower": decimal_down(lo), "upper": decimal_up(hi)}
+
+
+def root_text(record: dict[str, str] | None) -> str:
+    """``[lo, hi]`` of a `root_record`, 7 digits, still enclosing; empty without one."""
+    if not record:
+        return ""
+    return f"[{decimal_down(Fraction(record['lower']), 7)}, {decimal_up(Fraction(record['upper']), 7)}]"
 
 
 def enclosure_line(record: dict[str, dict[str, str]] | None) -> str | None:

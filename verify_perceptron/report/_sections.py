@@ -9,14 +9,14 @@ sections in order; `figure_captions` says what each figure shows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from ..data.dataset import Dataset
 from ._document import Block, Bullets, Document, Figure, Heading, Paragraph, Span, Table
 from .plots.series import FIGURE_NAMES, available_figures, epoch_ends, hull_meeting, invariant_series, report_certificate
-from ._enclosures import angle_text, enclosure_text
+from ._enclosures import angle_text, enclosure_text, root_text
 from ._readable import readable
 from ._soft_margin import soft_margin_sentences
 from ._words import bracket, count
@@ -198,22 +198,25 @@ def _invariants(r: Mapping[str, Any]) -> list[Block]:
     return blocks
 
 
-def _bounds(r: Mapping[str, Any]) -> list[Block]:
+def _bounds(r: Mapping[str, Any], exact: Sequence[Mapping[str, Any]] = ()) -> list[Block]:
+    """The bounds table of `r` (as shown); the `exact` record's bounds give each √value enclosure."""
     if not r["bounds"]:
         return []
     rows = []
-    for b in r["bounds"]:
+    roots = [root_text(b.get("value_root")) for b in exact] or [""] * len(r["bounds"])
+    for b, root in zip(r["bounds"], roots):
         constants = ", ".join(f"{k} = {v}" for k, v in b["constants"].items())
         rows.append((_MARKS[b["holds"]], b["note"][:3] + ("*" if b["own"] else ""), b["convention"], b["formula"],
-                     constants, b["value"], str(b["value_floor"]), str(b["n_mistakes"])))
+                     constants, b["value"], str(b["value_floor"]), root, str(b["n_mistakes"])))
     batch = "" if r["mode"] == "online" else (
         " The notes prove these for online runs only, so none is judged here; note 003's form, N·γ² <= β·‖w*‖²,"
         " also holds in batch mode (derived here) and is checked at every update as mistake-bound-sum-batch.")
     return [
         Heading(2, "The notes' mistake bounds at this separator", "bounds"),
-        Paragraph((_t("Squared forms, exact; * marks the run's own note. The mistakes are this run's." + batch),)),
-        Table("bounds", ("", "note", "convention", "bound", "constants", "value", "⌊value⌋", "mistakes"), tuple(rows),
-              right=frozenset({5, 6, 7}), code=frozenset({3, 4, 5})),
+        Paragraph((_t("Squared forms, exact; √value is a rigorous enclosure (mpmath intervals) of the bound's "
+                      "square root; * marks the run's own note. The mistakes are this run's." + batch),)),
+        Table("bounds", ("", "note", "convention", "bound", "constants", "value", "⌊value⌋", "√value", "mistakes"),
+              tuple(rows), right=frozenset({5, 6, 8}), code=frozenset({3, 4, 5})),
     ]
 
 
@@ -423,7 +426,7 @@ def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iter
                                             f"features, and these data have {features}."),)))
         doc.blocks += _epochs(r, 2, exact)
     doc.blocks += _invariants(shown)
-    doc.blocks += _bounds(shown)
+    doc.blocks += _bounds(shown, r["bounds"])
     doc.blocks += _soft_margin(shown)
     doc.blocks += _comparison(shown)
     doc.blocks += _certificate(r, data)

@@ -23,7 +23,7 @@ from ..notes.conventions import Convention, get_convention
 from ..data.dataset import Dataset
 from ..certify.separability import Separability
 from ..data.trace import Trace
-from ._enclosures import enclosure_record
+from ._enclosures import enclosure_record, root_record
 from ._soft_margin import soft_margin_record
 
 __all__ = ["SCHEMA_VERSION", "EXIT_CODES", "build_report", "render_json", "comparison_report"]
@@ -77,6 +77,7 @@ def _bounds(trace: Trace, check: CheckResult, conv: Convention) -> list[dict[str
             "constants": {name: str(value) for name, value in b.constants},
             "value": str(b.value),
             "value_floor": b.value.numerator // b.value.denominator,
+            "value_root": root_record(b.value),
             "separator": check.separator_source,
             "n_mistakes": trace.n_mistakes,
             "n_updates": trace.n_mistakes,

@@ -95,7 +95,8 @@ def test_replay_equals_python_when_values_leave_128_bits(data, convention):
 
 def chunk_feeder(rows, scores, first=1, epoch=1):
     def feed(checker):
-        checker.observe_chunk(first, epoch, np.array(rows, dtype=np.int64), np.array(scores, dtype=np.int64))
+        checker.observe_chunk(first, epoch, np.array(rows, dtype=np.int64),
+                              scores if isinstance(scores, np.ndarray) else np.array(scores, dtype=np.int64))
     return feed
 
 
@@ -354,3 +355,29 @@ def test_a_tampered_batch_update_fails_the_rule_the_same_way_at_once_and_one_by_
     rule = at_once.invariants[0]
     assert rule.holds is False and message in rule.first_violation.message
     assert at_once == one_by_one
+
+
+@needs_kernel
+@pytest.mark.parametrize("tamper", [None, "score", "row"])
+def test_past_the_int64_guard_the_replay_and_python_give_the_same_verdicts(tamper):
+    # Entries near 2^40: norms past int64, scores past int64 (object arrays), W past the int64 guard.
+    rng = np.random.default_rng(5)
+    X = rng.integers(-(2**40), 2**40, size=(12, 3))
+    data = Dataset(numerators=X, denominator=1, y=[1 if v > 0 else -1 for v in X[:, 0] - X[:, 2]])
+    rows, scores = [], []
+
+    class Recorder:
+        def observe(self, k, epoch, samples, s):
+            rows.append(samples[0])
+            scores.append(s[0])
+
+    fast.run(data, "classic", max_epochs=20, observer=Recorder())
+    assert max(abs(s) for s in scores) >= 2**63  # the case this test is for
+    if tamper == "score":
+        scores[len(scores) // 2] += 1
+    elif tamper == "row":
+        rows[len(rows) // 2] = (rows[len(rows) // 2] + 1) % 12
+    feed = chunk_feeder(rows, np.array(scores, dtype=object))
+    results = [run_checked(data, "classic", compiled=compiled, feed=feed) for compiled in (True, False)]
+    assert results[0] == results[1]
+    assert results[0].invariants[0].holds is (tamper is None)

@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 
 from verify_perceptron.check import kernel as _kernel
 from verify_perceptron.check import replay as checks
-from verify_perceptron.run.kernel import online_pass_reference
+from verify_perceptron.run.kernel import join_halves, online_pass_reference
 from verify_perceptron.notes.claims import CLAIMS, OPS, QUANTITIES, compile_program
-from tests.kernel_cases import I64, buffer_format, exact_norms, largest_limit, pass_problems, read_only
+from tests.kernel_cases import I64, buffer_format, exact_norms, largest_limit, pass_problems, read_only, wide_problems
 
 needs_kernel = pytest.mark.skipif(not _kernel.AVAILABLE, reason=f"the C kernel is not built: {_kernel.IMPORT_ERROR}")
 
@@ -483,6 +483,78 @@ def test_c_replay_equals_the_definition(run):
         value, _, snapshot = entry
         q = {name: Fraction(v, denominators.get(name, 1)) for name, v in zip(QUANTITIES, snapshot)}
         assert Fraction(value, scale) == claim.slack(SimpleNamespace(**q))
+
+
+# --- check_online past the int64 guard: norms summed by the replay, scores and margins in halves ---
+
+
+def halves(values) -> np.ndarray:
+    """Python integers of 128 bits as int64 pairs, the low 64 bits then the high ones."""
+    out = []
+    for v in values:
+        low = v % 2**64
+        out += [low - 2**64 if low >= 2**63 else low, v >> 64]
+    return np.array(out, dtype=np.int64)
+
+
+@st.composite
+def wide_recorded_runs(draw):
+    """A run past the int64 guard as the engine reports it (scores in halves), to replay with norms given
+    or not and margins in int64 or in halves; ``(data, options)`` for C, and the same values plainly."""
+    Z, W, tie, norms, w_sq, limit = draw(wide_problems(max_rows=6, max_width=3))
+    W0, counts = W.copy(), np.zeros(len(Z), dtype=np.int64)
+    out_i, out_s = np.zeros(20, dtype=np.int64), np.zeros(40, dtype=np.int64)
+    m, _, _, _ = online_pass_reference(Z, W, tie, norms, counts, out_i, out_s, 0, w_sq, limit)
+    rows, scores = out_i[:m].tolist(), join_halves(out_s[: 2 * m]).tolist()
+    if rows and draw(st.booleans()):  # spoil one score
+        t = draw(st.integers(0, len(rows) - 1))
+        scores[t] += draw(st.sampled_from([-1, 1, 2**64]))
+    true_norms = [sum(int(v) ** 2 for v in row) for row in Z.tolist()]
+    margins = draw(st.lists(st.one_of(st.integers(-3, 3), st.integers(-(2**100), 2**100)), min_size=len(Z),
+                            max_size=len(Z)))
+    claims = draw(st.lists(st.sampled_from(ONLINE_CLAIMS), min_size=1, max_size=3))
+    code, _ = compile_program(claims, {})
+    q = tuple(draw(st.integers(-3, 2**80)) for _ in QUANTITIES)
+    failed = draw(st.lists(st.booleans(), min_size=len(claims), max_size=len(claims)))
+    state = (0, 0, w_sq, 0, 0, 0, 0, 2**126 - 1)
+    c_margins = halves(margins) if draw(st.booleans()) or max(map(abs, margins)) >= 2**63 else np.array(
+        margins, dtype=np.int64)
+    c_data = (Z, W0, tie, norms, c_margins, np.array(rows, dtype=np.int64).reshape(len(rows)),
+              halves(scores) if rows else np.zeros(0, dtype=np.int64))
+    plain = (Z, W0, tie, true_norms, margins, rows, scores)
+    options = {"program": np.array(code, dtype=np.int64), "quantities": q, "state": state,
+               "failed": np.array(failed, dtype=bool)}
+    return c_data, plain, options
+
+
+@needs_kernel
+@given(run=wide_recorded_runs())
+def test_c_replay_past_the_int64_guard_equals_the_definition(run):
+    (Z, W0, tie, norms, margins, rows, scores), plain, options = run
+    W, counts = W0.copy(), np.zeros(len(Z), dtype=np.int64)
+    got = _kernel.check_online(Z, W, counts, tie, norms, margins, rows, scores, options["program"],
+                               options["quantities"], SLOTS, options["state"], options["failed"])
+    pZ, pW, ptie, pnorms, pmargins, prows, pscores = plain
+    W2, counts2 = pW.copy(), np.zeros(len(Z), dtype=np.int64)
+    rows_array = np.array(prows, dtype=np.int64).reshape(len(prows))
+    expected = check_online_by_hand(pZ, W2, counts2, ptie, pnorms, pmargins, rows_array,
+                                    SimpleNamespace(tolist=lambda: pscores), options["program"],
+                                    options["quantities"], options["state"], options["failed"].tolist())
+    assert (got, W.tolist(), counts.tolist()) == (expected, W2.tolist(), counts2.tolist())
+
+
+@needs_kernel
+def test_c_replay_takes_a_score_of_minus_2_to_the_80_in_halves_and_sums_the_norms_itself():
+    Z = np.array([[-(2**40), 0]], dtype=np.int64)
+    W = np.array([2**40, 3], dtype=np.int64)  # the score is -2^80, ‖z‖² = 2^80
+    program = np.array(quantity("w_sq") + op("end"), dtype=np.int64)
+    result = _kernel.check_online(Z, W, np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool),
+                                  np.zeros(0, dtype=np.int64), halves([5]), np.zeros(1, dtype=np.int64),
+                                  halves([-(2**80)]), program, quantities(), SLOTS,
+                                  (0, 0, 2**80 + 9, 0, 0, 0, 0, 2**126 - 1), np.zeros(1, dtype=bool))
+    done, state, claims = result
+    assert done == 1 and state[2] == 9 and state[3] == 5 and state[4] == 2**80 and W.tolist() == [0, 3]
+    assert claims[0][0] == 9  # ‖W‖² after the update, evaluated by the program
 
 
 # --- check_online: its arguments --------------------------------------------------------------

@@ -13,7 +13,9 @@
  * It assumes nothing of the engine it checks and shares no code with it
  * (verify_perceptron.run._scan): its scores hold for any int64 samples and
  * weights, and the only bound it relies on is its own limit on ||W||^2,
- * below 2^126, which keeps every |W_j| <= ||W|| < 2^63 in int64.
+ * below 2^126, which keeps every |W_j| <= ||W|| < 2^63 in int64. Past int64,
+ * norms may be summed here (one of 2^126 or more is left to Python), and
+ * recorded scores and margins may come as int64 halves (low, then high bits).
  *
  * It needs __int128 (GCC, Clang); elsewhere it raises NotImplementedError
  * and the checker checks every update in Python. The argument parsing and
@@ -40,14 +42,14 @@ add_exact(int128 *acc, Py_ssize_t *wraps, int128 term)
 #endif
 
 /* *s = z . w for vectors of length d (z of any sample type, w int64); 0 on success, -1 if the
- * exact value does not fit in int64 (only possible when the precondition is violated). */
+ * exact value does not fit in 128 bits. */
 #if SCAN_WIDE
 /* |z_j * w_j| <= 2^126 always fits in 128 bits. Two running sums, so that consecutive
  * products need not wait for each other's addition; the exact score is
  * even + odd + wraps * 2^128 throughout. wraps != 0 means |score| >= 2^128 - 2^127. */
 #define DEFINE_WIDE_DOT(ZT, NAME)                                                       \
 static int                                                                              \
-NAME(const ZT *z, const int64_t *w, Py_ssize_t d, int64_t *s)                           \
+NAME(const ZT *z, const int64_t *w, Py_ssize_t d, int128 *s)                            \
 {                                                                                       \
     int128 even = 0, odd = 0;                                                           \
     Py_ssize_t wraps = 0, j = 0;                                                        \
@@ -59,10 +61,10 @@ NAME(const ZT *z, const int64_t *w, Py_ssize_t d, int64_t *s)                   
         add_exact(&even, &wraps, (int128)z[j] * w[j]);                                  \
     }                                                                                   \
     add_exact(&even, &wraps, odd);                                                      \
-    if (wraps != 0 || even < INT64_MIN || even > INT64_MAX) {                           \
+    if (wraps != 0) {                                                                   \
         return -1;                                                                      \
     }                                                                                   \
-    *s = (int64_t)even;                                                                 \
+    *s = even;                                                                          \
     return 0;                                                                           \
 }
 DEFINE_WIDE_DOT(int16_t, wide_dot16)
@@ -71,13 +73,37 @@ DEFINE_WIDE_DOT(int64_t, wide_dot64)
 
 /* Row i of a C-contiguous sample matrix of `width`-byte items, dotted with w exactly. */
 static int
-wide_dot(const void *Z, int width, Py_ssize_t i, Py_ssize_t d, const int64_t *w, int64_t *s)
+wide_dot(const void *Z, int width, Py_ssize_t i, Py_ssize_t d, const int64_t *w, int128 *s)
 {
     switch (width) {
     case 2: return wide_dot16((const int16_t *)Z + i * d, w, d, s);
     case 4: return wide_dot32((const int32_t *)Z + i * d, w, d, s);
     default: return wide_dot64((const int64_t *)Z + i * d, w, d, s);
     }
+}
+
+/* ||row i||^2 in 128 bits, for norms the caller did not give; -1 when it reaches 2^126. */
+static int
+wide_norm(const void *Z, int width, Py_ssize_t i, Py_ssize_t d, int128 *sq)
+{
+    int128 acc = 0, term;
+    for (Py_ssize_t j = 0; j < d; j++) {
+        const int128 v = width == 2 ? ((const int16_t *)Z)[i * d + j]
+                       : width == 4 ? ((const int32_t *)Z)[i * d + j] : ((const int64_t *)Z)[i * d + j];
+        term = v * v; /* < 2^126 */
+        if (__builtin_add_overflow(acc, term, &acc) || acc >= (((int128)1) << 126)) {
+            return -1;
+        }
+    }
+    *sq = acc;
+    return 0;
+}
+
+/* Entry i of an int64 array, or (halves) of one holding each value as its low then high 64 bits. */
+static inline int128
+entry(const int64_t *a, int halves, Py_ssize_t i)
+{
+    return halves ? (int128)(((unsigned __int128)(uint64_t)a[2 * i + 1] << 64) | (uint64_t)a[2 * i]) : (int128)a[i];
 }
 
 /* w += row i, in int64 (the caller proves the sums fit). */
@@ -204,8 +230,12 @@ PyDoc_STRVAR(check_online_doc,
 "that fails a check, has a negative slack for a claim not yet marked in\n"
 "`failed`, starts or would end with ||W||^2 above the state's limit, or needs\n"
 "more than 128 bits, leaving that update to the caller. The limit must be\n"
-"below 2^126 (so every |W_j| < 2^63; ValueError otherwise) and should be\n"
-"(2^126 - 1) // max norms, the checker's own int64 guard.\n"
+"below 2^126 (so every |W_j| < 2^63; ValueError otherwise).\n"
+"\n"
+"norms are int64 (length n), or empty: each update's ||Z[i]||^2 is then summed\n"
+"here, and one of 2^126 or more is left to the caller. margins (length n) and\n"
+"scores (length of rows) are int64, or twice as long: each value as two int64,\n"
+"its low 64 bits then its high ones, for values past int64.\n"
 "\n"
 "state = (k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max, limit) as Python ints.\n"
 "Returns ``(done, state, claims)``: updates replayed, the new state, and per\n"
@@ -240,11 +270,15 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     const Py_ssize_t n = Z.shape[0], d = Z.shape[1], m = rows.shape[0];
+    /* norms may be empty (summed here), margins and scores twice as long (each value in halves) */
+    const int given_norms = norms.shape[0] != 0, margin_halves = margins.shape[0] == 2 * n && n > 0;
+    const int score_halves = scores.shape[0] == 2 * m && m > 0;
     if (check_rows(func, "counts", &counts, n) < 0 || check_rows(func, "tie", &tie, n) < 0
-        || check_rows(func, "norms", &norms, n) < 0 || check_rows(func, "margins", &margins, n) < 0) {
+        || (given_norms && check_rows(func, "norms", &norms, n) < 0)
+        || (!margin_halves && check_rows(func, "margins", &margins, n) < 0)) {
         goto done;
     }
-    if (scores.shape[0] != m) {
+    if (scores.shape[0] != m && !score_halves) {
         PyErr_Format(PyExc_ValueError, "check_online(): scores has length %zd but rows has %zd",
                      scores.shape[0], m);
         goto done;
@@ -307,10 +341,16 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t t = 0;
     for (; t < m; t++) {
         const int64_t i = row_of[t];
-        int64_t s;
-        if (i < 0 || i >= n || w_sq > limit || wide_dot(Z.buf, width, i, d, w, &s) < 0 || s != reported[t]
-            || !(s < 0 || (s == 0 && ties[i]))) {
+        int128 s, zz = 0;
+        if (i < 0 || i >= n || w_sq > limit || wide_dot(Z.buf, width, i, d, w, &s) < 0
+            || s != entry(reported, score_halves, t) || !(s < 0 || (s == 0 && ties[i]))) {
             break; /* not this update: Python decides it and says what is wrong */
+        }
+        if (given_norms) {
+            zz = norm[i];
+        }
+        else if (wide_norm(Z.buf, width, i, d, &zz) < 0) {
+            break; /* ||z||^2 >= 2^126: past what 128 bits hold for W + z */
         }
         int128 next[N_SLOTS];
         if (__builtin_add_overflow(k, 1, &next[S_K]) || __builtin_add_overflow(N, 1, &next[S_N])) {
@@ -320,13 +360,15 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         next[S_N_MAX] = n_max > 1 ? n_max : 1;
         next[S_PREV_W_SQ] = w_sq;
         next[S_PREV_W_WS] = w_ws;
-        next[S_STEP_SQ] = norm[i];
+        next[S_STEP_SQ] = zz;
         /* ||W + z||^2 = ||W||^2 + 2 W.z + ||z||^2. Every sum is checked: a state that
          * leaves 128 bits (or a new ||W||^2 above the limit) is Python's to decide. */
         if (__builtin_add_overflow(sum_n_sq, 1, &next[S_SUM_N_SQ])
-            || __builtin_add_overflow(sum_N_xsq, (int128)norm[i], &next[S_SUM_N_XSQ])
-            || __builtin_add_overflow(w_sq, 2 * (int128)s + norm[i], &next[S_W_SQ])
-            || __builtin_add_overflow(w_ws, (int128)margin[i], &next[S_W_WS])
+            || __builtin_add_overflow(sum_N_xsq, zz, &next[S_SUM_N_XSQ])
+            || __builtin_add_overflow(w_sq, s, &next[S_W_SQ])
+            || __builtin_add_overflow(next[S_W_SQ], s, &next[S_W_SQ])
+            || __builtin_add_overflow(next[S_W_SQ], zz, &next[S_W_SQ])
+            || __builtin_add_overflow(w_ws, entry(margin, margin_halves, i), &next[S_W_WS])
             || next[S_W_SQ] > limit) {
             break;
         }

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..data.dataset import Dataset
-from ..data.integers import INT64_EXACT_SQ, ExactMatrix, exact_sum
+from ..data.integers import INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, exact_sum
 from ..data.rationals import as_rational
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, Trace
@@ -369,11 +369,14 @@ class Checker:
         ordered = m == 0 or (epochs[0] >= max(self.epoch, 1) and bool((epochs[1:] >= epochs[:-1]).all()))
         replay = self._replay() if first == self.k + 1 and ordered else None
         if replay is not None and not (isinstance(rows, np.ndarray) and rows.dtype == np.int64
-                                       and isinstance(scores, np.ndarray) and scores.dtype == np.int64):
+                                       and isinstance(scores, np.ndarray) and scores.dtype in (np.int64, object)):
             replay = None
         while t < m:
-            if replay is not None and self.W.dtype == np.int64:
+            if replay is not None and self.w_sq < WIDE_SQ:  # every |W_j| < 2^63: the replay's int64 W
+                self.W = self.W.astype(np.int64) if self.W.dtype == object else self.W
                 done = self._replay_chunk(replay, rows[t:], scores[t:])
+                if self.w_sq * self.matrix.max_norm_sq >= INT64_EXACT_SQ:
+                    self.W = self.W.astype(object)  # past the int64 guard: the Python path's products
                 if done:
                     t += done
                     self.epoch = int(epochs[t - 1])

@@ -19,10 +19,32 @@ from typing import Any
 import numpy as np
 
 from . import kernel as _kernel
-from ..data.integers import INT64_EXACT_SQ, ExactMatrix
+from ..data.integers import WIDE_SQ, ExactMatrix
 from ..notes.claims import QUANTITIES, Claim, compile_program
 
-__all__ = ["CompiledReplay", "compiled_replay"]
+__all__ = ["CompiledReplay", "compiled_replay", "in_halves"]
+
+_EMPTY = np.zeros(0, dtype=np.int64)
+_EMPTY.flags.writeable = False
+
+
+def in_halves(values: Any) -> Any:
+    """Integers below 2^127 in magnitude as the C replay reads them past int64: int64 pairs, the low
+    64 bits then the high ones; an int64 array is returned as it is.
+
+    Examples
+    --------
+    >>> in_halves(np.array([-(2**80), 5], dtype=object)).tolist()
+    [0, -65536, 5, 0]
+    """
+    if values.dtype == np.int64:
+        return values
+    exact = np.asarray(values, dtype=object)
+    out = np.empty(2 * len(exact), dtype=np.int64)
+    out[0::2] = (exact & (2**64 - 1)).astype(np.uint64).view(np.int64)
+    out[1::2] = (exact >> 64).astype(np.int64)
+    return out
+
 
 #: The quantities the C replay computes at each update, in the order of its ``slots`` argument.
 _REPLAYED = ("N", "k", "n", "n_max", "prev_w_sq", "prev_w_ws", "step_sq", "sum_N_xsq", "sum_n_sq", "w_sq", "w_ws")
@@ -64,7 +86,8 @@ class CompiledReplay:
         assert _kernel.check_online is not None
         return _kernel.check_online(
             self.Z, W, counts, self.tie, self.norms, self.margins, np.ascontiguousarray(rows),
-            np.ascontiguousarray(scores), self.program, self.quantities, self.slots, (*state, self.limit), failed)
+            np.ascontiguousarray(in_halves(scores)), self.program, self.quantities, self.slots,
+            (*state, self.limit), failed)
 
 
 def compiled_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Claim],
@@ -75,8 +98,12 @@ def compiled_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequenc
     `constants` the quantities fixed for the whole run, in the checker's units.
     """
     Z = matrix.exact
-    if not (_kernel.AVAILABLE and Z.dtype != object and matrix.norms.dtype == np.int64 and margins.dtype == np.int64):
+    if not (_kernel.AVAILABLE and Z.dtype != object and matrix.max_norm_sq < WIDE_SQ):
         return None
+    if margins.dtype != np.int64:  # past int64: in halves, if they fit in 128 bits
+        if any(not -(2**127) <= int(v) < 2**127 for v in margins.tolist()):
+            return None
+        margins = in_halves(margins)
     denominators = {name: v.denominator for name, v in constants.items()
                     if isinstance(v, Fraction) and v.denominator != 1}
     try:
@@ -88,7 +115,7 @@ def compiled_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequenc
     if any(not -(2**127) <= v < 2**127 for v in quantities):
         return None
     return CompiledReplay(
-        Z=np.ascontiguousarray(Z), tie=tie, norms=matrix.norms, margins=margins,
-        program=program, scales=scales, quantities=quantities, slots=_SLOTS,
-        limit=(INT64_EXACT_SQ - 1) // max(matrix.max_norm_sq, 1),
+        Z=np.ascontiguousarray(Z), tie=tie, norms=matrix.norms if matrix.norms.dtype == np.int64 else _EMPTY,
+        margins=margins, program=program, scales=scales, quantities=quantities, slots=_SLOTS,
+        limit=WIDE_SQ - 1,  # every |W_j| < 2^63; the replay sums scores and norms in 128 bits
     )

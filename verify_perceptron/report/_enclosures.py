@@ -9,7 +9,7 @@ squares each end in rationals to confirm that it encloses the exact value.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -32,6 +32,18 @@ def _rational(raw: Any) -> Fraction:
     return -value if sign else value
 
 
+def _boxes(make: Callable[[Any, Callable[[Fraction], Any]], dict[str, Any]]) -> dict[str, tuple[Fraction, Fraction]]:
+    """The intervals ``make(iv, exact)`` returns (`exact` makes a rational an interval), computed at
+    `BITS` bits, as rational ``(lower, upper)`` pairs; mpmath's precision is restored after."""
+    iv = mpmath.iv
+    saved, iv.prec = iv.prec, BITS
+    try:
+        values = make(iv, lambda x: iv.mpf(x.numerator) / iv.mpf(x.denominator))
+        return {name: (_rational(v._mpi_[0]), _rational(v._mpi_[1])) for name, v in values.items()}
+    finally:
+        iv.prec = saved
+
+
 def enclosures(g: Geometry) -> dict[str, tuple[Fraction, Fraction]]:
     """``name -> (lower, upper)`` for ``R``, ``ws_norm`` (‖w*‖), ``margin`` (γ/‖w*‖) and ``ratio`` (R‖w*‖/γ).
 
@@ -43,18 +55,11 @@ def enclosures(g: Geometry) -> dict[str, tuple[Fraction, Fraction]]:
     >>> lo * lo <= 3 <= hi * hi, float(hi - lo) < 1e-25
     (True, True)
     """
-    iv = mpmath.iv
-    saved = iv.prec
-    iv.prec = BITS
-    try:
-        def exact(x: Fraction) -> Any:
-            return iv.mpf(x.numerator) / iv.mpf(x.denominator)
-
+    def make(iv: Any, exact: Callable[[Fraction], Any]) -> dict[str, Any]:
         R, W, gamma = iv.sqrt(exact(g.R_sq)), iv.sqrt(exact(g.ws_sq)), exact(g.gamma)
-        values = {"R": R, "ws_norm": W, "margin": gamma / W, "ratio": R * W / gamma}
-        return {name: (_rational(v._mpi_[0]), _rational(v._mpi_[1])) for name, v in values.items()}
-    finally:
-        iv.prec = saved
+        return {"R": R, "ws_norm": W, "margin": gamma / W, "ratio": R * W / gamma}
+
+    return _boxes(make)
 
 
 def angle_enclosures(w: Sequence[Fraction], ws: Sequence[Fraction], g: Geometry,
@@ -78,19 +83,13 @@ def angle_enclosures(w: Sequence[Fraction], ws: Sequence[Fraction], g: Geometry,
     dot, w_sq = sum(a * b for a, b in zip(w, ws)), sum(a * a for a in w)
     if w_sq == 0 or g.gamma <= 0:
         return {}
-    iv = mpmath.iv
-    saved = iv.prec
-    iv.prec = BITS
-    try:
-        def exact(x: Fraction) -> Any:
-            return iv.mpf(x.numerator) / iv.mpf(x.denominator)
-
+    def make(iv: Any, exact: Callable[[Fraction], Any]) -> dict[str, Any]:
         values = {"cos_final": exact(Fraction(dot)) / iv.sqrt(exact(Fraction(w_sq)) * exact(g.ws_sq))}
         if n_updates:
             values["cos_bound"] = iv.sqrt(exact(n_updates * g.gamma ** 2 / (g.R_sq * g.ws_sq)))
-        return {name: (_rational(v._mpi_[0]), _rational(v._mpi_[1])) for name, v in values.items()}
-    finally:
-        iv.prec = saved
+        return values
+
+    return _boxes(make)
 
 
 def enclosure_record(g: Geometry | None, w: Sequence[Fraction] = (), ws: Sequence[Fraction] | None = None,
@@ -114,14 +113,7 @@ def root_record(value: Fraction) -> dict[str, str]:
     >>> box, Fraction(box["lower"]) ** 2 <= 87 <= Fraction(box["upper"]) ** 2
     ({'lower': '9.327379053', 'upper': '9.327379054'}, True)
     """
-    iv = mpmath.iv
-    saved = iv.prec
-    iv.prec = BITS
-    try:
-        root = iv.sqrt(iv.mpf(value.numerator) / iv.mpf(value.denominator))
-        lo, hi = _rational(root._mpi_[0]), _rational(root._mpi_[1])
-    finally:
-        iv.prec = saved
+    lo, hi = _boxes(lambda iv, exact: {"root": iv.sqrt(exact(value))})["root"]
     return {"lower": decimal_down(lo), "upper": decimal_up(hi)}
 
 

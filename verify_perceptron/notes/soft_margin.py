@@ -111,8 +111,8 @@ class SoftMargin:
         total = int(counts.sum())
         if squares.dtype == np.int64 and int(squares.max(initial=0)) * total < 2**63:
             return int(counts @ squares)  # every partial sum is below 2^63
-        hit = np.flatnonzero(counts)
-        return sum(int(c) * int(v) for c, v in zip(counts[hit], squares[hit]))
+        hit = np.flatnonzero(counts)  # Python integers, summed by NumPy's loop rather than a generator
+        return int(np.dot(counts[hit].astype(object), squares[hit].astype(object))) if len(hit) else 0
 
     def true(self, L: int, M: int) -> dict[str, Fraction]:
         """ρ, R², ‖u‖² and Σ_i d_i² over one pass, in true units, for data scale `L` and u scale `M`.

@@ -381,3 +381,59 @@ def test_past_the_int64_guard_the_replay_and_python_give_the_same_verdicts(tampe
     results = [run_checked(data, "classic", compiled=compiled, feed=feed) for compiled in (True, False)]
     assert results[0] == results[1]
     assert results[0].invariants[0].holds is (tamper is None)
+
+
+@st.composite
+def huge_datasets(draw: st.DrawFn) -> Dataset:
+    """Datasets whose values pass 128 bits at once (numerators near 2^70): only the replay in Python
+    integers can take a chunk of their updates."""
+    n, d = draw(st.integers(2, 8)), draw(st.integers(1, 3))
+    values = st.integers(-(2**70), 2**70)
+    numerators = np.array(draw(st.lists(st.lists(values, min_size=d, max_size=d), min_size=n, max_size=n)),
+                          dtype=object)
+    y = draw(st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n).filter(lambda ys: len(set(ys)) == 2))
+    return Dataset(numerators=numerators, denominator=draw(st.sampled_from([1, 3, 10**9])), y=y)
+
+
+@given(data=huge_datasets(), convention=st.sampled_from(sorted(ONLINE_RATES)),
+       separator=st.lists(st.integers(-(2**80), 2**80), min_size=4, max_size=4), spoil=st.sampled_from(
+           [None, "score", "row", "claim"]))
+def test_past_128_bits_the_chunk_replay_in_python_integers_gives_the_verdicts_of_one_by_one(
+        data, convention, separator, spoil):
+    rows, scores = [], []
+
+    class Recorder:
+        def observe(self, k, epoch, samples, s):
+            rows.append(samples[0])
+            scores.append(s[0])
+
+    fast.run(data, convention, eta=ONLINE_RATES[convention], max_epochs=12, observer=Recorder())
+    if rows and spoil == "score":
+        scores[len(scores) // 2] += 1
+    elif rows and spoil == "row":
+        rows[-1] = (rows[-1] + 1) % data.n_samples
+    claims = [*claims_for(convention, "online"), FALSE_CLAIM] if spoil == "claim" else None
+    feed = chunk_feeder(rows, np.array(scores, dtype=object))
+    options = {"separator": separator[: data.n_features + 1], "feed": feed, "claims": claims}
+    assert run_checked(data, convention, compiled=True, **options) == run_checked(
+        data, convention, compiled=False, **options)
+
+
+def test_the_chunk_replay_in_python_integers_is_used_past_128_bits(monkeypatch) -> None:
+    from verify_perceptron.check import wide_replay
+
+    calls = []
+    original = wide_replay.ObjectReplay.run
+
+    def counted(self, *args):
+        result = original(self, *args)
+        calls.append(result[0])
+        return result
+
+    monkeypatch.setattr(wide_replay.ObjectReplay, "run", counted)
+    # AND, checked against a separator of 100-bit entries: the run is the compiled pass's, in chunks, and
+    # the claims' values pass 128 bits, so the C replay stops and the Python-integer one takes them.
+    data = example("and")
+    big = 2**100
+    trace, check = verify_run(data, "classic", separator=[-3 * big - 1, 2 * big + 1, 2 * big + 1])
+    assert trace.n_updates == 18 and sum(calls) == 18 and check.holds

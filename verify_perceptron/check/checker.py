@@ -36,6 +36,7 @@ from ..notes.bounds import Geometry, NoteBound, geometry_from_scaled, note_bound
 from ..notes.claims import QUANTITIES, SOFT_MARGIN, Claim, claim_unit, claims_for, compile_slacks
 from ..notes.conventions import Convention, get_convention, tie_rule
 from .replay import CompiledReplay, compiled_replay
+from .wide_replay import ObjectReplay, object_replay
 from .results import CheckResult, InvariantResult, Violation
 from .separator import scaled_separator
 from .soft_margin import SoftMarginCheck, soft_margin_check
@@ -148,6 +149,7 @@ class Checker:
         self.default_claims = claims is None
         self.take_reference(reference, reference_source, reference_counts)
         self._compiled: CompiledReplay | None | bool = False if compiled else None  # built on first use
+        self._wide: ObjectReplay | None | bool = False if compiled else None  # Python integers, past 128 bits
 
     def _take_separator(self, separator: Sequence[object] | None) -> None:
         """Scale w* to integers and measure it on the data: margins, geometry, the notes' bounds."""
@@ -358,9 +360,10 @@ class Checker:
 
         `epoch` is an int, or an array of each update's epoch. The verdicts are
         those of calling `observe` on each update in turn. Where the C kernel
-        was built, updates are replayed there (`verify_perceptron.check.replay`),
-        and any update it stops at (a failed check, a violated claim, a value
-        beyond 128 bits, ‖W‖² past the int64 guard) is left to `observe`.
+        was built, updates are replayed there (`verify_perceptron.check.replay`);
+        where 128 bits do not hold them, a chunk at once in Python integers
+        (`verify_perceptron.check.wide_replay`); any update either stops at
+        (a failed check, a violated claim) is left to `observe`.
         """
         m, t = len(rows), 0
         epochs = np.asarray(epoch) if isinstance(epoch, np.ndarray) else np.full(m, epoch)
@@ -371,17 +374,26 @@ class Checker:
         if replay is not None and not (isinstance(rows, np.ndarray) and rows.dtype == np.int64
                                        and isinstance(scores, np.ndarray) and scores.dtype in (np.int64, object)):
             replay = None
+        wide = self._object_replay() if first == self.k + 1 and ordered else None
+        if not (isinstance(rows, np.ndarray) and rows.dtype == np.int64 and isinstance(scores, np.ndarray)):
+            wide = None
         while t < m:
+            done = 0
             if replay is not None and self.w_sq < WIDE_SQ:  # every |W_j| < 2^63: the replay's int64 W
                 self.W = self.W.astype(np.int64) if self.W.dtype == object else self.W
                 done = self._replay_chunk(replay, rows[t:], scores[t:])
-                if self.w_sq * self.matrix.max_norm_sq >= INT64_EXACT_SQ:
-                    self.W = self.W.astype(object)  # past the int64 guard: the Python path's products
-                if done:
-                    t += done
-                    self.epoch = int(epochs[t - 1])
-                if t == m:
-                    break
+            if done == 0 and wide is not None:  # what 128 bits do not hold, a chunk at once in Python integers
+                self.W = self.W.astype(object)
+                done = self._replay_chunk(wide, rows[t:], scores[t:])
+            if self.W.dtype == np.int64 and self.w_sq * self.matrix.max_norm_sq >= INT64_EXACT_SQ:
+                self.W = self.W.astype(object)  # past the int64 guard: the Python path's products
+            elif (self.W.dtype == object and self.matrix.exact.dtype != object
+                  and self.w_sq * self.matrix.max_norm_sq < INT64_EXACT_SQ):
+                self.W = self.W.astype(np.int64)  # within it again, as `_observe` keeps it
+            if done:
+                t += done
+                self.epoch = int(epochs[t - 1])
+                continue
             self._observe(first + t, int(epochs[t]), [int(rows[t])], [int(scores[t])])
             t += 1
 
@@ -394,7 +406,16 @@ class Checker:
                                                  [claim for claim, _ in self.active], self.constants)
         return self._compiled
 
-    def _replay_chunk(self, replay: CompiledReplay, rows: Any, scores: Any) -> int:
+    def _object_replay(self) -> ObjectReplay | None:
+        """What the replay in Python integers needs, built once; None where it cannot run."""
+        if self._wide is False:
+            self._wide = None
+            if self.mode == "online":
+                self._wide = object_replay(self.matrix, self.tie, self.margins,
+                                           [claim for claim, _ in self.active], self.constants)
+        return self._wide
+
+    def _replay_chunk(self, replay: CompiledReplay | ObjectReplay, rows: Any, scores: Any) -> int:
         """Replay updates in C until one needs `observe`; merge the verdicts; return how many were replayed."""
         failed = np.array([result.first_violation is not None for _, result in self.active], dtype=bool)
         state = (self.k, self.N, self.w_sq, self.w_ws, self.sum_N_xsq, self.sum_n_sq, self.n_max)

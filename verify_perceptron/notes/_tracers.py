@@ -17,6 +17,8 @@ Examples
 
 from __future__ import annotations
 
+import contextvars
+
 import math
 from fractions import Fraction
 
@@ -84,6 +86,9 @@ OPS: dict[str, int] = {"end": 0, "quantity": 1, "constant": 2, "+": 3, "-": 4, "
 
 #: A program's constants are int64: -INT64 <= c < INT64.
 INT64 = 2**63
+#: The bound on a program's constants while one is compiled: INT64 for the C replay, None (any int) for
+#: the replay in Python integers (`compile_program(..., any_constant=True)`).
+CONSTANT_LIMIT: contextvars.ContextVar[int | None] = contextvars.ContextVar("CONSTANT_LIMIT", default=INT64)
 
 
 class Code:
@@ -96,7 +101,8 @@ class Code:
     def of(value: object) -> Code:
         if isinstance(value, Code):
             return value
-        if isinstance(value, int) and not isinstance(value, bool) and -INT64 <= value < INT64:
+        limit = CONSTANT_LIMIT.get()
+        if isinstance(value, int) and not isinstance(value, bool) and (limit is None or -limit <= value < limit):
             return Code([OPS["constant"], value], 1)
         raise ValueError(f"a claims program takes quantities and int64 constants, not {value!r}")
 

@@ -32,7 +32,7 @@ import functools
 from types import SimpleNamespace
 from typing import Any
 
-from ._tracers import OPS, Code, Traced, Unit, UnitValue
+from ._tracers import CONSTANT_LIMIT, INT64, OPS, Code, Traced, Unit, UnitValue
 
 __all__ = ["Claim", "CLAIMS", "SOFT_MARGIN", "UNITS", "QUANTITIES", "OPS", "claims_for", "claim_unit", "compile_slacks",
            "compile_program"]
@@ -305,7 +305,8 @@ def _slacks_function(claims: tuple[Claim, ...]) -> Callable[..., tuple[Any, ...]
     return function
 
 
-def compile_program(claims: Sequence[Claim], denominators: dict[str, int]) -> tuple[list[int], list[int]]:
+def compile_program(claims: Sequence[Claim], denominators: dict[str, int], *,
+                    any_constant: bool = False) -> tuple[list[int], list[int]]:
     """Every claim's slack as integer postfix code, for the compiled replay.
 
     A quantity listed in `denominators` has a non-integer value p/q; the
@@ -318,12 +319,13 @@ def compile_program(claims: Sequence[Claim], denominators: dict[str, int]) -> tu
     -------
     (code, scales) : list of int, list of int
         The program (operations `OPS`, quantities by their index in
-        `QUANTITIES`, int64 constants) and one scale per claim.
+        `QUANTITIES`, int64 constants, or any int with `any_constant`, for
+        the replay in Python integers) and one scale per claim.
 
     Raises
     ------
     ValueError
-        A claim divides, or needs a constant outside int64.
+        A claim divides, or needs a constant outside int64 (without `any_constant`).
 
     Examples
     --------
@@ -334,14 +336,23 @@ def compile_program(claims: Sequence[Claim], denominators: dict[str, int]) -> tu
     >>> dict(zip(QUANTITIES, range(99)))["bound"] in code
     True
     """
-    code, scales = _program(tuple(claims), tuple(sorted(denominators.items())))
+    code, scales = _program(tuple(claims), tuple(sorted(denominators.items())), any_constant)
     return list(code), list(scales)
 
 
 @functools.lru_cache(maxsize=64)
-def _program(claims: tuple[Claim, ...], denominators: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """`compile_program`'s work, once per claims and denominators."""
-    scale_of = dict(denominators)
+def _program(claims: tuple[Claim, ...], denominators: tuple[tuple[str, int], ...],
+             any_constant: bool = False) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """`compile_program`'s work, once per claims, denominators and bound on the constants."""
+    token = CONSTANT_LIMIT.set(None if any_constant else INT64)
+    try:
+        return _traced_program(claims, dict(denominators))
+    finally:
+        CONSTANT_LIMIT.reset(token)
+
+
+def _traced_program(claims: tuple[Claim, ...], scale_of: dict[str, int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each claim traced into postfix code over the quantities, with its scale."""
     code: list[int] = []
     scales: list[int] = []
     q = SimpleNamespace(**{

@@ -1,0 +1,144 @@
+"""The checker's replay of online updates in Python integers, a chunk at once, where 128 bits do not hold them.
+
+The C replay (`verify_perceptron.check.replay`) stops at any update whose
+norms, scores, margins or claim values pass 128 bits, as they do against a
+certified separator of hundreds of bits; the checker would then check each
+update alone (`Checker.observe`). `ObjectReplay` checks a chunk of such
+updates together instead, in NumPy arrays of Python integers: each score from
+the prefix sums of the rows, the running quantities by cumulative sums, and
+every claim through the same integer program the C replay runs
+(`verify_perceptron.notes.claims.compile_program`). It has the C replay's
+interface and its rule: it stops before any update that fails a check, or
+that gives a claim not yet failed a negative slack, and `Checker.observe`
+then decides that update, so the verdicts are the same either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..data.integers import ExactMatrix
+from ..notes.claims import OPS, QUANTITIES, Claim, compile_program
+
+__all__ = ["ObjectReplay", "object_replay", "run_program"]
+
+#: The quantities the replay computes at each update, as the C replay's slots name them.
+_REPLAYED = ("N", "k", "n", "n_max", "prev_w_sq", "prev_w_ws", "step_sq", "sum_N_xsq", "sum_n_sq", "w_sq", "w_ws")
+_AT = {name: QUANTITIES.index(name) for name in _REPLAYED}
+_BINARY = {OPS["+"]: lambda a, b: a + b, OPS["-"]: lambda a, b: a - b, OPS["*"]: lambda a, b: a * b}
+
+
+def run_program(code: Sequence[int], q: Sequence[Any]) -> list[Any]:
+    """Each claim's value (one per END) from the postfix `code` over quantities `q`: ints or arrays of
+    Python integers, element by element.
+
+    Examples
+    --------
+    >>> code = [OPS["quantity"], 0, OPS["constant"], 3, OPS["*"], OPS["quantity"], 1, OPS["-"], OPS["end"]]
+    >>> [v.tolist() for v in run_program(code, [np.array([1, 2], dtype=object), 4])]  # 3·q0 - q1
+    [[-1, 2]]
+    """
+    stack: list[Any] = []
+    out: list[Any] = []
+    pc = 0
+    while pc < len(code):
+        op = code[pc]
+        if op == OPS["end"]:
+            out.append(stack.pop())
+        elif op in (OPS["quantity"], OPS["constant"]):
+            pc += 1
+            stack.append(q[code[pc]] if op == OPS["quantity"] else code[pc])
+        elif op == OPS["neg"]:
+            stack.append(-stack.pop())
+        elif op == OPS["**"]:
+            pc += 1
+            stack.append(stack.pop() ** code[pc])
+        else:
+            b, a = stack.pop(), stack.pop()
+            stack.append(_BINARY[op](a, b))
+        pc += 1
+    return out
+
+
+@dataclass(frozen=True)
+class ObjectReplay:
+    """A checker's rows, norms, margins and compiled claims as Python integers, for `run`."""
+
+    Z: Any
+    tie: Any
+    norms: Any
+    margins: Any
+    program: list[int]
+    scales: list[int]
+    quantities: tuple[int, ...]
+
+    def run(self, W: Any, counts: Any, state: tuple[int, ...], rows: Any, scores: Any,
+            failed: Any) -> tuple[int, tuple[int, ...], list[Any]]:
+        """Replay online updates on `rows` from `state` until one needs Python: ``(done, state, verdicts)``,
+        as `verify_perceptron.check.replay.CompiledReplay.run` returns them (the state's last entry, the C
+        replay's limit, is 0; a verdict's quantities are not kept). W (an object array) and `counts` are
+        updated in place."""
+        k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max = state
+        rows = np.asarray(rows, dtype=np.int64)
+        outside = np.flatnonzero((rows < 0) | (rows >= len(self.Z)))
+        m = int(outside[0]) if len(outside) else len(rows)
+        rows = rows[:m]
+        Z = self.Z[rows]
+        ahead = np.cumsum(Z, axis=0) if m else Z  # W after each update, less W before the chunk
+        s = (Z * (W + (ahead - Z))).sum(axis=1)  # each score from the W before its update
+        reported = np.asarray(scores[:m], dtype=object)
+        ok = (s == reported).astype(bool) & ((s < 0).astype(bool) | ((s == 0).astype(bool) & self.tie[rows]))
+        wrong = np.flatnonzero(~ok)
+        m = int(wrong[0]) if len(wrong) else m
+        if m == 0:
+            return 0, (*state, 0), [None] * len(self.scales)
+        rows, s, Z, ahead = rows[:m], s[:m], Z[:m], ahead[:m]
+        step_sq = self.norms[rows]
+        count = np.arange(1, m + 1, dtype=np.int64).astype(object)
+        w_sq_after = w_sq + np.cumsum(2 * s + step_sq)
+        w_ws_after = w_ws + np.cumsum(self.margins[rows])
+        values = {"N": N + count, "k": k + count, "n": 1, "n_max": max(n_max, 1),
+                  "prev_w_sq": np.concatenate(([w_sq], w_sq_after[:-1])),
+                  "prev_w_ws": np.concatenate(([w_ws], w_ws_after[:-1])), "step_sq": step_sq,
+                  "sum_N_xsq": sum_N_xsq + np.cumsum(step_sq), "sum_n_sq": sum_n_sq + count,
+                  "w_sq": w_sq_after, "w_ws": w_ws_after}
+        q: list[Any] = list(self.quantities)
+        for name, at in _AT.items():
+            q[at] = values[name]
+        slacks = [np.broadcast_to(np.asarray(v, dtype=object), (m,)) for v in run_program(self.program, q)]
+        for slack, already in zip(slacks, failed):
+            negative = np.flatnonzero((slack < 0).astype(bool))
+            if len(negative) and not already:
+                m = min(m, int(negative[0]))  # before a claim fails: `Checker.observe` records it
+        if m == 0:
+            return 0, (*state, 0), [None] * len(self.scales)
+        np.add.at(counts, rows[:m], 1)
+        W[:] = W + ahead[m - 1]
+        state = (k + m, N + m, int(w_sq_after[m - 1]), int(w_ws_after[m - 1]),
+                 int(values["sum_N_xsq"][m - 1]), sum_n_sq + m, max(n_max, 1), 0)
+        verdicts = []
+        for slack in slacks:
+            t = int(np.argmin(slack[:m]))  # the first update of the smallest slack
+            verdicts.append((int(slack[t]), t, None))
+        return m, state, verdicts
+
+
+def object_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Claim],
+                  constants: Mapping[str, int | Fraction]) -> ObjectReplay | None:
+    """What `ObjectReplay` needs, or None for a claim the integer program cannot state."""
+    denominators = {name: v.denominator for name, v in constants.items()
+                    if isinstance(v, Fraction) and v.denominator != 1}
+    try:
+        code, scales = compile_program(list(claims), denominators, any_constant=True)
+    except ValueError:
+        return None
+    quantities = tuple(int(v.numerator if isinstance(v, Fraction) else v) if (v := constants.get(name)) is not None
+                       else 0 for name in QUANTITIES)
+    return ObjectReplay(Z=matrix.rows("object"), tie=np.asarray(tie, dtype=bool),
+                        norms=np.asarray(matrix.norms).astype(object), margins=np.asarray(margins).astype(object),
+                        program=list(code), scales=list(scales), quantities=quantities)

@@ -32,10 +32,10 @@ from typing import Any
 
 import numpy as np
 
-from ..data.integers import ExactMatrix
+from ..data.integers import ExactMatrix, scaled_floats
 from ..data.trace import Trace
 from ..notes.claims import SOFT_MARGIN
-from ..notes.soft_margin import SoftMargin, choose_margin
+from ..notes.soft_margin import SoftMargin, choose_margin, choose_scaled
 from .results import InvariantResult, Violation
 from .separator import scaled_separator
 
@@ -240,8 +240,11 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
 
     The candidates are the run's last weights and up to `VISITED` of the
     weights after its kept updates, evenly spaced; each is measured with ρ
-    chosen for the run's mistake counts (`choose_margin`). Returns
-    ``(u, source)``, or None when no candidate has a positive margin.
+    chosen for the run's mistake counts (`choose_scaled`). The measure only
+    chooses which true theorem is checked, so it is made in floats, every
+    candidate's margins in one matrix product; the candidate taken is the
+    best one that has a positive margin exactly. Returns ``(u, source)``, or
+    None when no candidate has a positive margin.
 
     Examples
     --------
@@ -259,19 +262,35 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
     step = max(1, -(-len(kept) // VISITED))
     candidates = [(tuple(trace.final_weights), "the run's last weights")] + [
         (tuple(u.weights), f"the weights after update {u.k}") for u in (kept[i] for i in range(0, len(kept), step))]
-    best: tuple[float, tuple[Fraction, ...], str] | None = None
-    counts = np.asarray(trace.mistakes_per_sample, dtype=np.int64).tolist()
-    seen = set()
+    counts = np.asarray(trace.mistakes_per_sample, dtype=np.int64)
+    seen: dict[tuple[int, ...], tuple[tuple[Fraction, ...], str]] = {}
     for u, name in candidates:
-        W, _ = scaled_separator(u)
-        u_sq = sum(v * v for v in W)
-        if u_sq == 0 or tuple(W) in seen:
-            continue
-        seen.add(tuple(W))
-        chosen = choose_margin(matrix.products(W, norm_sq=u_sq).tolist(), counts, R_sq=matrix.max_norm_sq, u_sq=u_sq)
-        if chosen is not None and (best is None or chosen[1] < best[0]):
-            best = (chosen[1], u, name)
-    if best is None:
+        W = tuple(scaled_separator(u)[0])
+        if any(W) and W not in seen:
+            seen[W] = (u, name)
+    if not seen:
+        return None
+    # Each candidate's bound in floats, all margins in one product; the best is confirmed exactly.
+    Z, _ = matrix.approximate()
+    directions = [scaled_floats(list(W))[0] for W in seen]
+    U = np.stack(directions, axis=1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        margins = Z @ U
+        root_B = math.sqrt(float(np.max(np.einsum("ij,ij->i", Z, Z), initial=0.0))) * np.sqrt(np.einsum("ij,ij->j", U, U))
+    ranked = []
+    for j in range(U.shape[1]):
+        chosen = choose_scaled(margins[:, j], counts.astype(np.float64), float(root_B[j]))
+        if chosen is not None:
+            ranked.append((chosen[1], j))
+    keys = list(seen)
+    first = [j for _, j in sorted(ranked)]
+    for j in first + sorted(set(range(len(keys))) - set(first)):
+        W = keys[j]  # in floats a margin near 0 may have the wrong sign: the one taken is confirmed exactly
+        if choose_margin(matrix.products(W, norm_sq=sum(v * v for v in W)).tolist(), counts.tolist(),
+                         R_sq=matrix.max_norm_sq, u_sq=sum(v * v for v in W)) is not None:
+            best = seen[W]
+            break
+    else:
         return None
     tried = len(seen)
-    return best[1], best[2] + (f", the best of {tried} the run visited" if tried > 1 else "")
+    return best[0], best[1] + (f", the best of {tried} the run visited" if tried > 1 else "")

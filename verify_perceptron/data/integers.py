@@ -20,7 +20,7 @@ import numpy as np
 
 from . import kernel as _kernel
 
-__all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "exact_sum"]
+__all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "exact_sum", "scaled_floats"]
 
 #: ‖w‖²·max‖z‖² below this proves a float64 product of integer arrays exact.
 FLOAT_EXACT_SQ = 2**106
@@ -67,6 +67,29 @@ def exact_sum(values: Any) -> int:
     return sum(values.tolist())
 
 
+#: Integers are approximated in floats after a shift that leaves them at most this many bits, so that
+#: their squares, times counts, stay far from float64's overflow at 2^1024.
+FLOAT_BITS = 480
+
+
+def scaled_floats(values: Sequence[int]) -> tuple[Any, int]:
+    """``(f, t)``: float64 approximations f_i of values_i / 2^t, with t >= 0 the least making every one < 2^480.
+
+    A positive value stays positive or becomes 0, never negative.
+
+    Examples
+    --------
+    >>> f, t = scaled_floats([3, -2**600])
+    >>> t, float(f[0]), bool(f[1] == -2.0**479)
+    (121, 0.0, True)
+    """
+    bits = max((abs(v).bit_length() for v in values), default=0)
+    shift = max(0, bits - FLOAT_BITS)
+    if shift:
+        return np.array([float(v >> shift) for v in values], dtype=np.float64), shift
+    return np.array(values, dtype=np.float64), 0
+
+
 class ExactMatrix:
     """An integer matrix whose products with integer vectors are exact, and fast when they can be.
 
@@ -99,6 +122,7 @@ class ExactMatrix:
         # The last product, by direction: the checks ask for the final weights' scores several times.
         self._last: tuple[tuple[int, ...], Any] | None = None
         self._as_float: Any = None
+        self._approximate: tuple[Any, int] | None = None
         self._as_object: Any = None
         self._norms_list: list[int] | None = None
 
@@ -127,6 +151,27 @@ class ExactMatrix:
         if self._as_float is None and self.float_exact:
             self._as_float = self.exact.astype(np.float64)
         return self._as_float
+
+    def approximate(self) -> tuple[Any, int]:
+        """``(F, t)``: F the float64 matrix nearest to Z / 2^t, t >= 0 the least keeping entries below 2^480; built once.
+
+        With t = 0, each entry of F is its integer rounded to the nearest
+        double, as the floating-point filter of `verify_perceptron.run.filter`
+        requires.
+
+        Examples
+        --------
+        >>> F, t = ExactMatrix(np.array([[2**53 + 1, -3]])).approximate()
+        >>> F.tolist(), t
+        ([[9007199254740992.0, -3.0]], 0)
+        """
+        if self._approximate is None:
+            if self.exact.dtype != object:
+                self._approximate = (self.as_float if self.float_exact else self.exact.astype(np.float64), 0)
+            else:
+                flat, shift = scaled_floats(self.exact.ravel().tolist())
+                self._approximate = (flat.reshape(self.exact.shape), shift)
+        return self._approximate
 
     def backend(self, norm_sq: int) -> str:
         """``float64``, ``int64`` or ``object``: the fastest exact one for a vector of squared norm `norm_sq`."""

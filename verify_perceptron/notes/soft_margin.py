@@ -36,7 +36,9 @@ from typing import Any
 import mpmath
 import numpy as np
 
-__all__ = ["SoftMargin", "choose_margin", "CANDIDATES"]
+from ..data.integers import scaled_floats
+
+__all__ = ["SoftMargin", "choose_margin", "choose_scaled", "CANDIDATES"]
 
 #: At most this many of the samples' margins are tried as ρ (evenly spaced in order).
 CANDIDATES = 256
@@ -161,10 +163,12 @@ def choose_margin(margins: Any, counts: Any, *, R_sq: int, u_sq: int) -> tuple[i
 
     For counts N_μ (the mistakes on each sample, or 1 each when they are not
     known yet), the bound at the end of the run is ((R‖u‖ + D(ρ))/ρ)² with
-    D(ρ)² = Σ_{m_μ < ρ} N_μ·(ρ − m_μ)² (exact); it is compared at each
-    candidate (at most `CANDIDATES` of them) in floating point. The choice only picks which true theorem is checked, so
-    no float decides anything checked. None when no margin is positive. The
-    bound is returned as a float (it is the same in scaled and true units).
+    D(ρ)² = Σ_{m_μ < ρ} N_μ·(ρ − m_μ)²; it is compared at each candidate (at
+    most `CANDIDATES` of them) in floating point (`choose_scaled`). The choice
+    only picks which true theorem is checked, so no float decides anything
+    checked; the ρ returned is one of the exact margins, and positive. None
+    when no margin is positive. The bound is returned as a float (it is the
+    same in scaled and true units).
 
     Examples
     --------
@@ -174,24 +178,43 @@ def choose_margin(margins: Any, counts: Any, *, R_sq: int, u_sq: int) -> tuple[i
     >>> choose_margin([0, -1], [1, 1], R_sq=1, u_sq=1) is None
     True
     """
-    pairs = sorted((int(m), int(c)) for m, c in zip(margins, counts))
-    candidates = sorted({m for m, _ in pairs if m > 0})
-    if not candidates:
+    exact = [int(m) for m in margins]
+    if not exact:
         return None
-    if len(candidates) > CANDIDATES:  # evenly spaced in order, the smallest (D = 0 if u separates) kept
-        candidates = [candidates[i * (len(candidates) - 1) // (CANDIDATES - 1)] for i in range(CANDIDATES)]
-    best, best_value, below = None, math.inf, 0
-    c0 = c1 = c2 = 0  # Σ N_μ, Σ N_μ·m_μ, Σ N_μ·m_μ² over the samples with m_μ < ρ
-    B = R_sq * u_sq
-    for rho in candidates:
-        while below < len(pairs) and pairs[below][0] < rho:
-            m, c = pairs[below]
-            c0, c1, c2, below = c0 + c, c1 + c * m, c2 + c * m * m, below + 1
-        D_sq = c0 * rho * rho - 2 * c1 * rho + c2  # exact: Σ N_μ·(ρ − m_μ)²
-        try:
-            value = (math.sqrt(B / (rho * rho)) + math.sqrt(D_sq / (rho * rho))) ** 2  # int / int: rounded once
-        except OverflowError:
-            value = math.inf
-        if best is None or value < best_value:
-            best, best_value = rho, value
-    return None if best is None else (best, float(best_value))
+    root = math.isqrt(R_sq * u_sq)  # the bound's √B to within one unit: a float approximation anyway
+    values, shift = scaled_floats(exact + [root])
+    chosen = choose_scaled(values[:-1], np.asarray(counts, dtype=np.float64), values[-1])
+    if chosen is None:
+        return None
+    rho = exact[chosen[0]]
+    return (rho, chosen[1]) if rho > 0 else None
+
+
+def choose_scaled(margins: Any, counts: Any, root_B: float) -> tuple[int, float] | None:
+    """`choose_margin` on float margins (one scale for all, √B = R‖u‖ in it): the index of ρ, and the bound.
+
+    The candidates are the distinct positive margins, at most `CANDIDATES`
+    of them evenly spaced in order (the smallest kept: D = 0 there when u
+    separates). D(ρ)² comes from cumulative sums over the sorted margins,
+    clamped at 0 where rounding would make it negative.
+
+    Examples
+    --------
+    >>> choose_scaled(np.array([4.0, 1.0, -2.0]), np.ones(3), 5.0)[0]  # the index of ρ = 4
+    0
+    """
+    order = np.argsort(margins, kind="stable")
+    m, c = margins[order], counts[order]
+    candidates = np.unique(m[m > 0])
+    if not len(candidates):
+        return None
+    if len(candidates) > CANDIDATES:  # evenly spaced in order, the smallest kept
+        candidates = candidates[np.arange(CANDIDATES) * (len(candidates) - 1) // (CANDIDATES - 1)]
+    with np.errstate(over="ignore", invalid="ignore"):
+        sums = [np.concatenate(([0.0], np.cumsum(c * m**p))) for p in range(3)]  # Σ N, Σ N·m, Σ N·m² below ρ
+        below = np.searchsorted(m, candidates, side="left")
+        D_sq = np.maximum(sums[0][below] * candidates**2 - 2 * sums[1][below] * candidates + sums[2][below], 0.0)
+        values = ((root_B + np.sqrt(D_sq)) / candidates) ** 2
+    values = np.where(np.isnan(values), np.inf, values)
+    best = int(np.argmin(values))
+    return int(order[below[best]]), float(values[best])

@@ -425,13 +425,13 @@ def test_c_pass_rejects_bad_arguments_with_the_whole_message(case):
 
 
 @needs_kernel
-@pytest.mark.parametrize("count", [0, 9, 12])
+@pytest.mark.parametrize("count", [0, 9, 13])
 def test_c_pass_rejects_a_wrong_number_of_arguments(count):
-    args = (pass_arguments() + (0, 0))[:count]
+    args = (pass_arguments() + (0, 0, 0))[:count]
     with pytest.raises(TypeError) as raised:
         _kernel.online_pass(*args)
     assert str(raised.value) == ("online_pass() takes 10 arguments (Z, W, tie, norms, counts, out_i, out_s, "
-                                 f"start, w_sq, limit), or 11 with epochs, got {count}")
+                                 f"start, w_sq, limit), 11 with epochs or 12 with a filter, got {count}")
 
 
 @needs_kernel

@@ -57,11 +57,11 @@ __extension__ typedef __int128 int128;
 
 /* ---- the arguments ----------------------------------------------------- */
 
-enum item_kind { INT64_ITEMS, FLAG_ITEMS, SAMPLE_ITEMS };
+enum item_kind { INT64_ITEMS, FLAG_ITEMS, SAMPLE_ITEMS, FLOAT64_ITEMS };
 
 /* Does the buffer hold native int64 items (kind INT64_ITEMS), signed 16-, 32-
- * or 64-bit integers (kind SAMPLE_ITEMS), or one-byte booleans or uint8 (kind
- * FLAG_ITEMS)? */
+ * or 64-bit integers (kind SAMPLE_ITEMS), doubles (kind FLOAT64_ITEMS), or
+ * one-byte booleans or uint8 (kind FLAG_ITEMS)? */
 EXACT_SHARED int
 has_items(const Py_buffer *view, enum item_kind kind)
 {
@@ -74,6 +74,9 @@ has_items(const Py_buffer *view, enum item_kind kind)
     }
     if (kind == INT64_ITEMS) {
         return view->itemsize == 8 && (format[0] == 'q' || format[0] == 'l');
+    }
+    if (kind == FLOAT64_ITEMS) {
+        return view->itemsize == 8 && format[0] == 'd';
     }
     if (kind == SAMPLE_ITEMS) {
         return (view->itemsize == 2 && format[0] == 'h')
@@ -100,7 +103,8 @@ get_array(const char *func, const char *name, PyObject *obj, int ndim,
     if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS_RO) < 0) {
         return -1;
     }
-    const char *wanted = kind == INT64_ITEMS ? "int64" : kind == SAMPLE_ITEMS ? "int16, int32 or int64" : "bool or uint8";
+    const char *wanted = kind == INT64_ITEMS ? "int64" : kind == SAMPLE_ITEMS ? "int16, int32 or int64"
+                       : kind == FLOAT64_ITEMS ? "float64" : "bool or uint8";
     if (!has_items(view, kind)) {
         PyErr_Format(PyExc_TypeError,
                      "%s(): %s must hold %s items, got format='%.20s' itemsize=%zd",

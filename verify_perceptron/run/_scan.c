@@ -28,12 +28,30 @@
  * is written out in int64: one that does not fit stops the pass before its
  * update, as the guard does (the caller makes that update).
  *
+ * Past the int32 copy of W, given float64 copies of the rows and each row's
+ * radius, a row is first scored in float64 (the floating-point filter of
+ * verify_perceptron.run.filter, whose docstring proves it): a float score
+ * above radius * n_W proves the exact score positive, and the row is passed
+ * over; only the other rows are scored exactly. The filter never decides a
+ * mistake, a tie or a score that is written out: it only skips exact sums.
+ * It is used only where FLT_EVAL_METHOD == 0 (doubles evaluated as doubles).
+ *
  * It needs __int128 (GCC, Clang); elsewhere it raises NotImplementedError
  * and the engine uses NumPy instead. The arithmetic and argument parsing it
  * shares with the other extensions are in ../data/_exact.h.
  */
 
 #include "_exact.h"
+
+#include <float.h>
+#include <math.h>
+
+/* The filter's floats are doubles evaluated as doubles, or it is not used. */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define FILTER_SOUND 1
+#else
+#define FILTER_SOUND 0
+#endif
 
 /* ---- the pass ---------------------------------------------------------- */
 
@@ -62,6 +80,42 @@ DEFINE_WIDE_DOT(int64_t, wide_dot64)
 
 #define WIDE_SQ (((int128)1) << 126)
 
+/* The float64 score of the filter: four running sums, any rounding order being covered by the
+ * bound of verify_perceptron.run.filter (at most d + 2 roundings per term). */
+static inline __attribute__((always_inline)) double
+float_dot(const double *z, const double *w, Py_ssize_t d)
+{
+    double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+    Py_ssize_t j = 0;
+    for (; j + 3 < d; j += 4) {
+        a0 += z[j] * w[j];
+        a1 += z[j + 1] * w[j + 1];
+        a2 += z[j + 2] * w[j + 2];
+        a3 += z[j + 3] * w[j + 3];
+    }
+    for (; j < d; j++) {
+        a0 += z[j] * w[j];
+    }
+    return (a0 + a1) + (a2 + a3);
+}
+
+/* n_W >= sqrt(sq) for 0 <= sq < 2^127: sqrt(fl(sq)) * (1 + 2^-46), as verify_perceptron.run.filter.norm_above. */
+static inline double
+norm_above(int128 sq)
+{
+    return sqrt((double)sq) * (1.0 + 0x1p-46);
+}
+
+/* W's float copy and n_W, after W changed (only when the filter is on). */
+static inline void
+float_weights(const int64_t *w, Py_ssize_t d, int128 w_sq, double *wf, double *w_norm)
+{
+    for (Py_ssize_t j = 0; j < d; j++) {
+        wf[j] = (double)w[j];
+    }
+    *w_norm = norm_above(w_sq);
+}
+
 /* ||z||^2 in 128 bits, for norms the caller could not give in int64; 0 on success, -1 when it
  * reaches 2^126 (past the precondition, so refused). Each square of an int64 is below 2^126. */
 #define DEFINE_WIDE_SQ(ZT, NAME)                                                        \
@@ -87,7 +141,8 @@ MULTIVERSION static Py_ssize_t                                                  
 NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, int64_t *w, int32_t *w32,                  \
      const unsigned char *ties, const int64_t *norm, int64_t *count, int64_t *rows,     \
      int64_t *scores, Py_ssize_t cap, Py_ssize_t *position, int128 *w_sq, int128 limit, \
-     int128 sums64, int halves, int *guarded)                                           \
+     int128 sums64, int halves, int *guarded, const double *zf, const double *radius,   \
+     double *wf, double *w_norm)                                                        \
 {                                                                                       \
     Py_ssize_t m = 0, i = *position;                                                    \
     int narrow = *w_sq < NARROW_SQ;                                                     \
@@ -96,6 +151,9 @@ NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, int64_t *w, int32_t *w32,         
     }                                                                                   \
     for (; i < n; i++) {                                                                \
         const ZT *row = z + i * d;                                                      \
+        if (zf != NULL && !narrow && float_dot(zf + i * d, wf, d) > radius[i] * *w_norm) { \
+            continue; /* the float score proves z_i . W > 0 (run/filter.py) */          \
+        }                                                                               \
         const int128 s = *w_sq > sums64 ? WIDE(row, w, d) /* past the int64 guard */     \
                          : narrow ? (int128)DOT32(row, w32, d) : (int128)DOT64(row, w, d); \
         if (s > 0 || (s == 0 && !ties[i])) {                                            \
@@ -123,6 +181,9 @@ NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, int64_t *w, int32_t *w32,         
             w32[j] = (int32_t)w[j]; /* read only while narrow, when it is exact */      \
         }                                                                               \
         *w_sq = after;                                                                  \
+        if (zf != NULL) {                                                               \
+            float_weights(w, d, after, wf, w_norm);                                     \
+        }                                                                               \
         count[i] += 1;                                                                  \
         rows[m] = i;                                                                    \
         if (halves) { /* the score as its low and high 64 bits: lo + hi * 2^64 */        \
@@ -183,7 +244,13 @@ PyDoc_STRVAR(online_pass_doc,
 "W into `previous`, so an epoch whose W equals `previous` is a repeat of period 1.\n"
 "out_e (as long as out_i) receives each mistake's epoch, and it returns\n"
 "``(m, position, w_sq, guarded, epoch, made)``.\n"
-"The GIL is released while scanning; the arrays must not change meanwhile.");
+"The GIL is released while scanning; the arrays must not change meanwhile.\n"
+"\n"
+"With a 12th argument, filter = (Zf, radius) (or None), Zf (n, d) float64 holding\n"
+"each entry of Z rounded to the nearest double and radius (n) float64 holding\n"
+"K_d * n_z[i] (verify_perceptron.run.filter.radii), a row is passed over without\n"
+"its exact score when W no longer fits its int32 copy and its float64 score\n"
+"exceeds radius[i] times an upper bound on ||W||: the result is the same.");
 
 #if SCAN_WIDE
 /* The epochs argument of online_pass, when given. */
@@ -240,16 +307,18 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     static const char func[] = "online_pass";
     Py_buffer Z = {0}, W = {0}, tie = {0}, norms = {0}, counts = {0}, out_i = {0}, out_s = {0};
     Epochs ep = {0};
-    int with_epochs = nargs == 11;
+    Py_buffer Zf = {0}, radius = {0};
+    int with_epochs = nargs >= 11, with_filter = 0;
     PyObject *result = NULL;
     Py_ssize_t start;
     int128 w_sq, limit;
     int32_t *w32 = NULL;
+    double *wf = NULL, w_norm = 0.0;
 
-    if (nargs != 10 && nargs != 11) {
+    if (nargs < 10 || nargs > 12) {
         PyErr_Format(PyExc_TypeError,
                      "online_pass() takes 10 arguments (Z, W, tie, norms, counts, out_i, out_s, "
-                     "start, w_sq, limit), or 11 with epochs, got %zd", nargs);
+                     "start, w_sq, limit), 11 with epochs or 12 with a filter, got %zd", nargs);
         return NULL;
     }
     if (get_array(func, "Z", args[0], 2, SAMPLE_ITEMS, 0, &Z) < 0
@@ -291,6 +360,33 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         with_epochs = 0; /* nothing to release */
         goto done;
     }
+    if (nargs == 12 && args[11] != Py_None) {
+        PyObject *zf_obj, *radius_obj;
+        if (!PyTuple_Check(args[11]) || !PyArg_ParseTuple(args[11], "OO", &zf_obj, &radius_obj)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "online_pass(): filter must be None or a tuple (Zf, radius)");
+            goto done;
+        }
+        if (get_array(func, "Zf", zf_obj, 2, FLOAT64_ITEMS, 0, &Zf) < 0
+            || get_array(func, "radius", radius_obj, 1, FLOAT64_ITEMS, 0, &radius) < 0) {
+            goto done;
+        }
+        if (Zf.shape[0] != n || Zf.shape[1] != d || radius.shape[0] != n) {
+            PyErr_Format(PyExc_ValueError, "online_pass(): Zf must have Z's shape (%zd, %zd) and radius %zd rows",
+                         n, d, n);
+            goto done;
+        }
+        with_filter = FILTER_SOUND && d > 0;
+        if (with_filter) {
+            wf = PyMem_Malloc((size_t)d * sizeof(double));
+            if (wf == NULL) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            float_weights(W.buf, d, w_sq, wf, &w_norm);
+        }
+    }
+    const double *zf = with_filter ? Zf.buf : NULL, *radii = with_filter ? radius.buf : NULL;
 
     const int64_t *norm = norms.shape[0] != 0 ? norms.buf : NULL; /* NULL: summed here, in 128 bits */
     int64_t *w = W.buf, *count = counts.buf, *rows = out_i.buf, *scores = out_s.buf;
@@ -333,9 +429,9 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (;;) {
         Py_ssize_t got;
         switch (Z.itemsize) {
-        case 2: got = pass16(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded); break;
-        case 4: got = pass32(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded); break;
-        default: got = pass64(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded);
+        case 2: got = pass16(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded, zf, radii, wf, &w_norm); break;
+        case 4: got = pass32(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded, zf, radii, wf, &w_norm); break;
+        default: got = pass64(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded, zf, radii, wf, &w_norm);
         }
         if (!with_epochs) {
             m = got;
@@ -377,6 +473,9 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
 done:
     PyMem_Free(w32);
+    PyMem_Free(wf);
+    PyBuffer_Release(&Zf);
+    PyBuffer_Release(&radius);
     if (with_epochs) {
         release_epochs(&ep);
     }

@@ -43,6 +43,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from . import filter as _filter
 from . import kernel as _kernel
 from ..data.dataset import Dataset, require_dataset
 from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, WIDE_SQ, ExactMatrix
@@ -162,6 +163,8 @@ class _Run:
         self.per_epoch = int(per_epoch)
         self.saved_at, self.saved = -1, _NONE  # the cycle watch's saved weights, as the compiled pass reads them
         self.last_at, self.previous = -1, _NONE  # and its weights after the previous epoch, which the pass moves on
+        self._floats: Any = None  # the float filter's (Zf, radius), once built; False where it cannot be
+        self._wf: Any = None  # W's float copy and n_W for the NumPy filter, until W changes
 
     # --- the weights ------------------------------------------------------------------------
 
@@ -178,17 +181,38 @@ class _Run:
     def move(self, step: list[int], new_norm_sq: int) -> None:
         """W += step, exactly, in the representation the guard allows for the new ‖W‖²."""
         exact = [w + t for w, t in zip(_ints(self.W), step)]
-        self.norm_sq = new_norm_sq
+        self.norm_sq, self._wf = new_norm_sq, None
         self._represent(new_norm_sq)
         self.W = np.array(exact, dtype=_WEIGHTS[self.kind])
 
-    def mistaken(self, scores: Any, start: int, end: int) -> Any:
-        """Which of the scores of rows start..end are mistakes under the note's rule (ties included)."""
+    def mistaken(self, scores: Any, rows: Any) -> Any:
+        """Which of the scores of `rows` (a slice or indices) are mistakes under the note's rule (ties included)."""
         if self.all_ties:
             return scores <= 0
         if self.no_ties:
             return scores < 0
-        return (scores < 0) | ((scores == 0) & self.tie[start:end])
+        return (scores < 0) | ((scores == 0) & self.tie[rows])
+
+    def _filter(self) -> tuple[Any, Any] | None:
+        """The floating-point filter's ``(Zf, radius)`` (`verify_perceptron.run.filter`), or None where it cannot be used."""
+        if self._floats is None:
+            F, shift = self.matrix.approximate()
+            self._floats = shift == 0 and (np.ascontiguousarray(F), _filter.radii(self.matrix.norms, F.shape[1]))
+        return self._floats or None
+
+    def _unsure(self, start: int, end: int) -> Any:
+        """Rows start..end whose score the float filter cannot prove positive (NumPy, one BLAS product), or None."""
+        if self.kind not in ("int64", "object") or not _filter.usable(self.matrix.max_norm_sq, self.norm_sq,
+                                                                      len(self.W)):
+            return None
+        arrays = self._filter()
+        if arrays is None:
+            return None
+        if self._wf is None:
+            self._wf = _filter.weights_in_floats(_ints(self.W), self.norm_sq)
+        Zf, radius = arrays
+        Wf, n_W = self._wf
+        return start + np.flatnonzero(~_filter.certainly_positive(Zf[start:end] @ Wf, radius[start:end], n_W))
 
     # --- the records ------------------------------------------------------------------------
 
@@ -228,17 +252,19 @@ class _Run:
                     self.out_of_time = True  # mid-epoch: the state is no epoch boundary
                     break
                 continue
-            end = p + block
-            scores = self.rows[p:end] @ self.W
-            hits = self.mistaken(scores, p, end)
-            j = int(hits.argmax())
-            if not hits[j]:  # no mistake in this block: the next one is twice as long
+            end = min(p + block, n)
+            unsure = self._unsure(p, end)  # None: every row of the block is scored exactly
+            rows = slice(p, end) if unsure is None else unsure
+            scores = self.rows[rows] @ self.W
+            hits = self.mistaken(scores, rows)
+            j = int(hits.argmax()) if len(hits) else 0
+            if not len(hits) or not hits[j]:  # no mistake in this block: the next one is twice as long
                 p, block = end, 2 * block
                 continue
-            i = p + j
+            i = p + j if unsure is None else int(unsure[j])
             self._update(i, int(scores[j]))
             made += 1
-            p, block = i + 1, 2 * (j + 1)
+            p, block = i + 1, 2 * (i + 1 - p)
             if self.deadline is not None and time.monotonic() > self.deadline:
                 self.out_of_time = True  # mid-epoch: the state is no epoch boundary
                 break
@@ -249,7 +275,7 @@ class _Run:
         new_norm_sq = self.norm_sq + 2 * s + int(self.matrix.norms[i])  # ‖W + z‖² = ‖W‖² + 2·W·z + ‖z‖²
         if new_norm_sq <= self.fast_limit:
             self.W += self.rows[i]  # exact: every coordinate of the new W is below the guard
-            self.norm_sq = new_norm_sq
+            self.norm_sq, self._wf = new_norm_sq, None
         else:
             self.move(_ints(self.matrix.exact[i]), new_norm_sq)
         self.mistakes[i] += 1
@@ -267,10 +293,13 @@ class _Run:
             self.previous = np.array(repeats.last, dtype=np.int64) if fits_int64(repeats.last) else _NONE
         epoch = self.epoch
         out_s = self.out_halves if self.kind == "wide" else self.out_s  # wide scores need 128 bits
+        # past W's int32 copy, the float filter passes over rows whose score it proves positive
+        floats = self._filter() if self.norm_sq >= _filter.FILTER_FROM_SQ else None
         m, p, self.norm_sq, guarded, self.epoch, made = _kernel.online_pass(
             self.Z, self.W, self.tie, self.pass_norms, self.mistakes, self.out_i, out_s, p, self.norm_sq,
             self.fast_limit, (self.out_e, self.saved, self.previous, self.epoch, made,
-                              min(max_epochs, _EPOCH_CAP), repeats.saved_epoch + repeats.power, self.per_epoch, WORK))
+                              min(max_epochs, _EPOCH_CAP), repeats.saved_epoch + repeats.power, self.per_epoch, WORK),
+            floats)
         if self.epoch != epoch:  # the pass went on past epoch boundaries, comparing W with the previous one's
             self.last_at = self.epoch - 1
             repeats.passed(_ints(self.previous), self.last_at)
@@ -301,7 +330,7 @@ class _Run:
     def batch_epoch(self) -> int:
         """One batch pass (note 003): every score from the same W, one update by their sum; its mistakes."""
         scores = self.rows @ self.W
-        rows = np.flatnonzero(self.mistaken(scores, 0, len(self.mistakes)))
+        rows = np.flatnonzero(self.mistaken(scores, slice(None)))
         wrong = rows.tolist()
         if wrong:
             step = self.matrix.exact[rows].sum(axis=0, dtype=object).tolist()  # Python integers: exact

@@ -105,6 +105,13 @@ def test_exact_matrix_chooses_a_representation_the_guard_proves_exact():
     assert row_norms_sq(np.array([[2**40, 2**40]], dtype=object)) == [2**81]
 
 
+@given(st.lists(st.lists(st.integers(-(2**63), 2**63 - 1), min_size=3, max_size=3), min_size=1, max_size=6))
+def test_row_norms_past_int64_are_exact(rows):
+    # Entries past 2^31.5 send the norms to the six int64 sums of 21-bit pieces: equal to Python's.
+    norms = row_norms_sq(np.array(rows, dtype=np.int64))
+    assert norms.tolist() == [sum(v * v for v in row) for row in rows]
+
+
 def test_fast_engine_keeps_only_the_first_updates_when_asked():
     data = example("and")
     trace = fast.run(data, keep_updates=5)

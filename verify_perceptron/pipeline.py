@@ -250,10 +250,9 @@ class _Job:
         if u is not None:
             checker.take_reference(u[0], u[1], trace.mistakes_per_sample)
             if checker.soft is not None and kept.complete:
-                chunks = kept.chunks()  # one per epoch, numbered on from 1: checked in one call
-                if chunks:
-                    epochs = np.concatenate([np.full(len(rows), epoch, dtype=np.int64) for _, epoch, rows in chunks])
-                    checker.soft.observe_chunk(1, epochs, np.concatenate([rows for _, _, rows in chunks]))
+                epochs, rows = kept.mistakes()  # numbered on from 1: checked in one call
+                if len(rows):
+                    checker.soft.observe_chunk(1, epochs, rows)
             elif checker.soft is not None:
                 checker.soft, checker.soft_result = None, checker.soft.result
                 checker.soft_result.holds = None

@@ -19,11 +19,17 @@ import numpy as np
 __all__ = ["MistakeMap"]
 
 
+#: At most this many cells (epochs x samples) of booleans are made at once when packing or unpacking.
+BLOCK_CELLS = 2**22
+
+
 class MistakeMap:
     """An online run's mistakes as one packed bitmap per epoch, within `capacity` bytes.
 
     Past the capacity, or on an update it cannot hold (a batch update, a
     sample out of order), `complete` turns False and it keeps nothing more.
+    A chunk of updates is taken in whole-array operations, however many
+    epochs it spans.
 
     Examples
     --------
@@ -35,58 +41,98 @@ class MistakeMap:
 
     def __init__(self, n_samples: int, capacity: int) -> None:
         self.n, self.capacity = n_samples, capacity
-        self.epochs: list[tuple[int, Any]] = []  # (epoch, packed bits), in order
-        self.current: Any = None
+        self.epochs: list[int] = []  # the closed epochs with a mistake, in order
+        self.bits: list[Any] = []  # their packed bitmaps, blocks of rows (one row an epoch)
+        self.current: Any = None  # the open epoch's mistakes, one bool a sample
         self.epoch = 0
         self.last_row = -1
         self.complete = True
 
-    def _open(self, epoch: int) -> bool:
-        """Start `epoch`'s bitmap when it is a new one; False when it does not fit or goes back."""
-        if epoch == self.epoch:
-            return True
-        if epoch < self.epoch or (len(self.epochs) + 2) * (self.n // 8 + 1) > self.capacity:
-            self.complete, self.current = False, None
-            self.epochs = []
-            return False
-        self._close()
-        self.current, self.epoch, self.last_row = np.zeros(self.n, dtype=bool), epoch, -1
-        return True
-
-    def _close(self) -> None:
-        if self.current is not None:
-            self.epochs.append((self.epoch, np.packbits(self.current)))
+    def _fail(self) -> None:
+        self.complete, self.epochs, self.bits, self.current = False, [], [], None
 
     def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[object]) -> None:
-        if not self.complete:
+        if len(samples) != 1:
+            if self.complete:
+                self._fail()
             return
-        if len(samples) != 1 or not self._open(epoch) or not self.last_row < samples[0] < self.n:
-            self.complete, self.epochs, self.current = False, [], None
-            return
-        self.current[samples[0]] = True
-        self.last_row = samples[0]
+        self.observe_chunk(k, epoch, samples, scores)
 
     def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
-        epochs = np.broadcast_to(np.asarray(epoch, dtype=np.int64), (len(rows),))
-        start = 0
-        while self.complete and start < len(rows):
-            e = int(epochs[start])
-            stop = start + int(np.searchsorted(epochs[start:], e, side="right"))
-            part = np.asarray(rows[start:stop], dtype=np.int64)
-            if not self._open(e) or part[0] <= self.last_row or part[-1] >= self.n or (
-                    len(part) > 1 and not bool((part[1:] > part[:-1]).all())):
-                self.complete, self.epochs, self.current = False, [], None
-                return
-            self.current[part] = True
-            self.last_row = int(part[-1])
-            start = stop
+        if not self.complete or not len(rows):
+            return
+        rows = np.asarray(rows, dtype=np.int64)
+        epochs = np.broadcast_to(np.asarray(epoch, dtype=np.int64), rows.shape)
+        new_epoch = epochs[1:] != epochs[:-1]
+        # one online order: epochs never go back, rows rise within an epoch, all in range
+        if (int(rows.min()) < 0 or int(rows.max()) >= self.n or int(epochs[0]) < self.epoch
+                or (int(epochs[0]) == self.epoch and int(rows[0]) <= self.last_row)
+                or bool((epochs[1:] < epochs[:-1]).any()) or bool(((~new_epoch) & (rows[1:] <= rows[:-1])).any())):
+            self._fail()
+            return
+        starts = np.flatnonzero(np.concatenate(([True], new_epoch)))
+        groups = epochs[starts].tolist()
+        same = groups[0] == self.epoch  # the chunk goes on with the open epoch
+        total = len(self.epochs) + (self.current is not None) + len(groups) - same
+        if (total + 1) * (self.n // 8 + 1) > self.capacity:
+            self._fail()
+            return
+        bounds = starts.tolist() + [len(rows)]
+        if same:
+            self.current[rows[:bounds[1]]] = True
+            groups, starts, bounds = groups[1:], starts[1:], bounds[1:]
+        if groups:  # close the open epoch and every new one but the last, which stays open
+            closed = ([] if self.current is None else [(self.epoch, self.current)])
+            self.current, self.epoch = np.zeros(self.n, dtype=bool), groups[-1]
+            self.current[rows[bounds[-2]:]] = True
+            self._close(closed, groups[:-1], rows[bounds[0]:bounds[-2]], epochs[bounds[0]:bounds[-2]])
+        self.last_row = int(rows[-1])
+
+    def _close(self, open_one: list[tuple[int, Any]], groups: list[int], rows: Any, epochs: Any) -> None:
+        """Pack the epoch that was open, and `groups` (the epochs of `rows`), in blocks of at most BLOCK_CELLS."""
+        for epoch, bits in open_one:
+            self.epochs.append(epoch)
+            self.bits.append(np.packbits(bits)[None, :])
+        if not groups:
+            return
+        index = np.searchsorted(np.asarray(groups, dtype=np.int64), epochs)  # each row's epoch, 0..len(groups)-1
+        per_block = max(1, BLOCK_CELLS // max(self.n, 1))
+        for lo in range(0, len(groups), per_block):
+            hi = min(lo + per_block, len(groups))
+            cells = np.zeros((hi - lo, self.n), dtype=bool)
+            take = (index >= lo) & (index < hi)
+            cells[index[take] - lo, rows[take]] = True
+            self.bits.append(np.packbits(cells, axis=1))
+        self.epochs.extend(groups)
+
+    def mistakes(self) -> tuple[Any, Any]:
+        """``(epochs, rows)``: every mistake kept, in order, as two int64 arrays.
+
+        Examples
+        --------
+        >>> kept = MistakeMap(n_samples=3, capacity=100)
+        >>> kept.observe_chunk(1, np.array([1, 1, 3]), np.array([0, 2, 1]), None)
+        >>> [a.tolist() for a in kept.mistakes()]
+        [[1, 1, 3], [0, 2, 1]]
+        """
+        out_epochs, out_rows = [], []
+        packed = self.bits + ([np.packbits(self.current)[None, :]] if self.current is not None else [])
+        numbers = np.asarray(self.epochs + ([self.epoch] if self.current is not None else []), dtype=np.int64)
+        done = 0
+        per_block = max(1, BLOCK_CELLS // max(self.n, 1))
+        for block in packed:
+            for lo in range(0, len(block), per_block):
+                part = block[lo:lo + per_block]
+                which, rows = np.nonzero(np.unpackbits(part, axis=1, count=self.n))
+                out_epochs.append(numbers[done + lo + which])
+                out_rows.append(rows.astype(np.int64))
+            done += len(block)
+        if not out_rows:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate(out_epochs), np.concatenate(out_rows)
 
     def chunks(self) -> list[tuple[int, int, Any]]:
         """``(first update, epoch, rows)`` for each epoch with a mistake, in order."""
-        epochs = self.epochs + ([(self.epoch, np.packbits(self.current))] if self.current is not None else [])
-        out, first = [], 1
-        for epoch, bits in epochs:
-            rows = np.flatnonzero(np.unpackbits(bits, count=self.n)).astype(np.int64)
-            out.append((first, epoch, rows))
-            first += len(rows)
-        return out
+        epochs, rows = self.mistakes()
+        starts = np.flatnonzero(np.concatenate(([True], epochs[1:] != epochs[:-1]))) if len(epochs) else []
+        return [(int(i) + 1, int(epochs[i]), rows[i:j]) for i, j in zip(starts, list(starts[1:]) + [len(rows)])]

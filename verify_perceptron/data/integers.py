@@ -51,7 +51,35 @@ def row_norms_sq(matrix: Any, biggest: int | None = None) -> Any:
         biggest = _biggest(matrix) if biggest is None else biggest
         if biggest * biggest * max(matrix.shape[1], 1) < 2**63:
             return np.einsum("ij,ij->i", matrix, matrix, dtype=np.int64)
+        if matrix.shape[1] < 2**20:
+            return _norms_in_pieces(matrix.astype(np.int64, copy=False))
     return np.array([sum(int(v) * int(v) for v in row) for row in matrix.tolist()], dtype=object)
+
+
+def _norms_in_pieces(matrix: Any) -> Any:
+    """Exact ‖z_i‖² of an int64 matrix of fewer than 2^20 columns, as Python ints, in int64 sums.
+
+    Each entry is z = a·2^42 + b·2^21 + c with |a| <= 2^21 and 0 <= b, c < 2^21
+    (a = z >> 42, arithmetic), so every product of two pieces is below 2^42 in
+    magnitude and each row's sum of one kind of product below 2^62. Then
+    z² = a²·2^84 + 2ab·2^63 + (2ac + b²)·2^42 + 2bc·2^21 + c², summed per row
+    in Python integers from six int64 sums.
+
+    Examples
+    --------
+    >>> _norms_in_pieces(np.array([[-(2**63), 3], [2**62 + 5, -(2**40)]])).tolist() == [
+    ...     2**126 + 9, (2**62 + 5)**2 + 2**80]
+    True
+    """
+    a = matrix >> 42
+    rest = matrix - (a << 42)
+    b, c = rest >> 21, rest & (2**21 - 1)
+
+    def row_sums(x: Any, y: Any) -> Any:
+        return np.einsum("ij,ij->i", x, y, dtype=np.int64).astype(object)
+
+    return (row_sums(a, a) * 2**84 + row_sums(a, b) * 2**64 + (2 * row_sums(a, c) + row_sums(b, b)) * 2**42
+            + row_sums(b, c) * 2**22 + row_sums(c, c))
 
 
 def exact_sum(values: Any) -> int:

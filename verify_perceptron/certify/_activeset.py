@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol, Union, cast
 
+import numpy as np
+
 from ..errors import InvalidArgument
 
 Number = Union[Fraction, float]
@@ -102,22 +104,25 @@ def _integer_inverse(matrix: list[list[int]], deadline: float | None = None) -> 
     exactly, since each entry is a minor of the matrix, so the work is on integers without gcds.
     """
     k = len(matrix)
-    work = [list(row) + [int(i == j) for j in range(k)] for i, row in enumerate(matrix)]
+    work = np.empty((k, 2 * k), dtype=object)  # Python integers, each step over the whole matrix at once
+    work[:, :k] = [[int(v) for v in row] for row in matrix] if k else np.empty((0, 0), dtype=object)
+    work[:, k:] = [[int(i == j) for j in range(k)] for i in range(k)] if k else np.empty((0, 0), dtype=object)
     previous = 1
     for col in range(k):
         if deadline is not None and time.monotonic() > deadline:
             return None
-        pivot = next((i for i in range(col, k) if work[i][col] != 0), None)
-        if pivot is None:
+        nonzero = [i for i in range(col, k) if work[i, col] != 0]
+        if not nonzero:
             return None
-        work[col], work[pivot] = work[pivot], work[col]
-        p = work[col][col]
-        for i in range(k):
-            if i != col:
-                f = work[i][col]
-                work[i] = [(p * a - f * b) // previous for a, b in zip(work[i], work[col])]
+        work[[col, nonzero[0]]] = work[[nonzero[0], col]]
+        p = work[col, col]
+        f = work[:, col].copy()
+        f[col] = 0
+        pivot_row = work[col].copy()
+        work = (p * work - np.outer(f, pivot_row)) // previous  # exact: each entry is a minor
+        work[col] = pivot_row  # the pivot row itself stays
         previous = p
-    return [row[k:] for row in work], previous
+    return [[int(v) for v in row] for row in work[:, k:].tolist()], previous
 
 
 class _State:

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..data.integers import ExactMatrix
+from ..data.integers import ExactMatrix, row_dots
 from ..notes.claims import OPS, QUANTITIES, Claim, compile_program
 
 __all__ = ["ObjectReplay", "object_replay", "run_program"]
@@ -70,12 +70,33 @@ class ObjectReplay:
     """A checker's rows, norms, margins and compiled claims as Python integers, for `run`."""
 
     Z: Any
+    Z64: Any
     tie: Any
     norms: Any
     margins: Any
     program: list[int]
     scales: list[int]
     quantities: tuple[int, ...]
+
+    def scores(self, W: Any, rows: Any) -> tuple[Any, Any]:
+        """Each update's score from the W before it (Python ints), and W after each update less W before them.
+
+        While every W on the way provably stays below 2^62 (|W_j| plus the
+        column's Σ|z|, summed in floats with room to spare), the W's are int64
+        and the scores `row_dots` of int64 pieces; else all in Python integers.
+        """
+        if self.Z64 is not None and len(rows) and self.Z64.shape[1] < 2**19:
+            Z = self.Z64[rows]
+            start = W.tolist()
+            if max(abs(v) for v in start) < 2**62:
+                W64 = np.array(start, dtype=np.int64)
+                bound = np.abs(W64.astype(np.float64)) + np.abs(Z.astype(np.float64)).sum(axis=0)
+                if float(bound.max(initial=0.0)) < 2.0**61:  # exactly below 2^62: float sums of m < 2^40 terms
+                    ahead = np.cumsum(Z, axis=0)
+                    return row_dots(Z, W64 + (ahead - Z)), ahead
+        Z = self.Z[rows]
+        ahead = np.cumsum(Z, axis=0) if len(rows) else Z
+        return (Z * (W + (ahead - Z))).sum(axis=1), ahead
 
     def run(self, W: Any, counts: Any, state: tuple[int, ...], rows: Any, scores: Any,
             failed: Any) -> tuple[int, tuple[int, ...], list[Any]]:
@@ -88,16 +109,14 @@ class ObjectReplay:
         outside = np.flatnonzero((rows < 0) | (rows >= len(self.Z)))
         m = int(outside[0]) if len(outside) else len(rows)
         rows = rows[:m]
-        Z = self.Z[rows]
-        ahead = np.cumsum(Z, axis=0) if m else Z  # W after each update, less W before the chunk
-        s = (Z * (W + (ahead - Z))).sum(axis=1)  # each score from the W before its update
+        s, ahead = self.scores(W, rows)
         reported = np.asarray(scores[:m], dtype=object)
         ok = (s == reported).astype(bool) & ((s < 0).astype(bool) | ((s == 0).astype(bool) & self.tie[rows]))
         wrong = np.flatnonzero(~ok)
         m = int(wrong[0]) if len(wrong) else m
         if m == 0:
             return 0, (*state, 0), [None] * len(self.scales)
-        rows, s, Z, ahead = rows[:m], s[:m], Z[:m], ahead[:m]
+        rows, s, ahead = rows[:m], s[:m], ahead[:m]
         step_sq = self.norms[rows]
         count = np.arange(1, m + 1, dtype=np.int64).astype(object)
         w_sq_after = w_sq + np.cumsum(2 * s + step_sq)
@@ -118,7 +137,7 @@ class ObjectReplay:
         if m == 0:
             return 0, (*state, 0), [None] * len(self.scales)
         np.add.at(counts, rows[:m], 1)
-        W[:] = W + ahead[m - 1]
+        W[:] = W + ahead[m - 1].astype(object)
         state = (k + m, N + m, int(w_sq_after[m - 1]), int(w_ws_after[m - 1]),
                  int(values["sum_N_xsq"][m - 1]), sum_n_sq + m, max(n_max, 1), 0)
         verdicts = []
@@ -139,6 +158,6 @@ def object_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[
         return None
     quantities = tuple(int(v.numerator if isinstance(v, Fraction) else v) if (v := constants.get(name)) is not None
                        else 0 for name in QUANTITIES)
-    return ObjectReplay(Z=matrix.rows("object"), tie=np.asarray(tie, dtype=bool),
+    return ObjectReplay(Z=matrix.rows("object"), Z64=None if matrix.exact.dtype == object else matrix.exact, tie=np.asarray(tie, dtype=bool),
                         norms=np.asarray(matrix.norms).astype(object), margins=np.asarray(margins).astype(object),
                         program=list(code), scales=list(scales), quantities=quantities)

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import kernel as _kernel
 
-__all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "exact_sum", "scaled_floats"]
+__all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "row_dots", "exact_sum", "scaled_floats"]
 
 #: ‖w‖²·max‖z‖² below this proves a float64 product of integer arrays exact.
 FLOAT_EXACT_SQ = 2**106
@@ -51,19 +51,13 @@ def row_norms_sq(matrix: Any, biggest: int | None = None) -> Any:
         biggest = _biggest(matrix) if biggest is None else biggest
         if biggest * biggest * max(matrix.shape[1], 1) < 2**63:
             return np.einsum("ij,ij->i", matrix, matrix, dtype=np.int64)
-        if matrix.shape[1] < 2**20:
+        if matrix.shape[1] < 2**19:
             return _norms_in_pieces(matrix.astype(np.int64, copy=False))
     return np.array([sum(int(v) * int(v) for v in row) for row in matrix.tolist()], dtype=object)
 
 
 def _norms_in_pieces(matrix: Any) -> Any:
-    """Exact ‖z_i‖² of an int64 matrix of fewer than 2^20 columns, as Python ints, in int64 sums.
-
-    Each entry is z = a·2^42 + b·2^21 + c with |a| <= 2^21 and 0 <= b, c < 2^21
-    (a = z >> 42, arithmetic), so every product of two pieces is below 2^42 in
-    magnitude and each row's sum of one kind of product below 2^62. Then
-    z² = a²·2^84 + 2ab·2^63 + (2ac + b²)·2^42 + 2bc·2^21 + c², summed per row
-    in Python integers from six int64 sums.
+    """Exact ‖z_i‖² of an int64 matrix of fewer than 2^20 columns, as Python ints: `row_dots` of it with itself.
 
     Examples
     --------
@@ -71,15 +65,42 @@ def _norms_in_pieces(matrix: Any) -> Any:
     ...     2**126 + 9, (2**62 + 5)**2 + 2**80]
     True
     """
-    a = matrix >> 42
-    rest = matrix - (a << 42)
-    b, c = rest >> 21, rest & (2**21 - 1)
+    return row_dots(matrix, matrix)
 
-    def row_sums(x: Any, y: Any) -> Any:
-        return np.einsum("ij,ij->i", x, y, dtype=np.int64).astype(object)
 
-    return (row_sums(a, a) * 2**84 + row_sums(a, b) * 2**64 + (2 * row_sums(a, c) + row_sums(b, b)) * 2**42
-            + row_sums(b, c) * 2**22 + row_sums(c, c))
+def row_dots(X: Any, Y: Any) -> Any:
+    """Exact Σ_j X_ij·Y_ij for each row of two int64 matrices of fewer than 2^19 columns, as Python ints.
+
+    Each entry is split as x = a·2^42 + b·2^21 + c with |a| <= 2^21 and
+    0 <= b, c < 2^21 (a = x >> 42, arithmetic), so that every product of two
+    pieces is at most 2^42 in magnitude and a row's sum of the (at most three)
+    products of one weight, 2^84, 2^63, 2^42, 2^21 or 1, stays below
+    3·2^42·2^19 < 2^63 in int64. The five sums are then joined in Python
+    integers: the work in Python is per row, not per entry.
+
+    Examples
+    --------
+    >>> X = np.array([[2**62, -(2**63)], [7, -1]])
+    >>> row_dots(X, np.array([[3, 2**62 + 1], [-(2**63), 5]])).tolist() == [
+    ...     3 * 2**62 - 2**63 * (2**62 + 1), -7 * 2**63 - 5]
+    True
+    """
+    if X.shape[1] >= 2**19:
+        raise ValueError(f"row_dots(): {X.shape[1]} columns, at most 2^19 - 1 are summed in int64")
+
+    def pieces(M: Any) -> tuple[Any, Any, Any]:
+        a = M >> 42
+        rest = M - (a << 42)
+        return a, rest >> 21, rest & (2**21 - 1)
+
+    (a, b, c), (p, q, r) = pieces(X.astype(np.int64, copy=False)), pieces(Y.astype(np.int64, copy=False))
+
+    def sums(*pairs: tuple[Any, Any]) -> Any:
+        total = sum(np.einsum("ij,ij->i", u, v, dtype=np.int64) for u, v in pairs)
+        return np.asarray(total, dtype=np.int64).astype(object)
+
+    return (sums((a, p)) * 2**84 + sums((a, q), (b, p)) * 2**63 + sums((a, r), (b, q), (c, p)) * 2**42
+            + sums((b, r), (c, q)) * 2**21 + sums((c, r)))
 
 
 def exact_sum(values: Any) -> int:

@@ -348,6 +348,9 @@ def integer_matrix(rows: Sequence[Sequence[Fraction]]) -> tuple[list[tuple[int, 
     >>> integer_matrix([(Fraction(1, 2), Fraction(1, 3)), (Fraction(2), Fraction(0))])
     ([(3, 2), (12, 0)], 6)
     """
+    form = getattr(rows, "integer_form", None)  # a dataset's samples carry theirs (lowest terms, least L)
+    if form is not None:
+        return list(form[0]), form[1]
     scale = 1
     for row in rows:
         for v in row:

@@ -40,7 +40,8 @@ EPOCHS = 1000
 
 
 def real_sets() -> list[tuple[str, np.ndarray, np.ndarray]]:
-    """(name, X, y in {-1, +1}) for each two-class problem taken from scikit-learn's bundled data."""
+    """(name, X, y in {-1, +1}) for each two-class problem taken from scikit-learn's bundled data, and one
+    CoqPerceptron-style set made here."""
     from sklearn import datasets
 
     out = []
@@ -55,6 +56,10 @@ def real_sets() -> list[tuple[str, np.ndarray, np.ndarray]]:
     X, y = datasets.load_digits(return_X_y=True)
     keep = y < 2
     out.append(("digits 0 vs 1 (360 x 64)", X[keep], np.where(y[keep] == 1, 1, -1)))
+    # CoqPerceptron-style (its vecN files): values p/250, random labels; %g writes each one exactly
+    rng = np.random.default_rng(5)
+    out.append(("CoqPerceptron-style p/250 (200 x 1,000)", rng.integers(-250, 251, size=(200, 1000)) / 250,
+                np.where(rng.integers(0, 2, size=200) == 1, 1, -1)))
     return out
 
 

@@ -176,7 +176,8 @@ def _verify(args: argparse.Namespace, clock: Deadline) -> int:
         clock.phase = "running the perceptron"
         trace, check = verify_run(
             data, convention, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs, time_limit=args.time_limit,
-            separator=separator, engine_name=args.engine, progress=progress, recorder=recorder,
+            separator=separator, engine_name=args.engine, recorder=recorder,
+            progress=progress if progress.enabled else None,  # without a display the pass runs on through epochs
         )
     finally:
         progress.close()

@@ -67,9 +67,9 @@ def run_program(code: Sequence[int], q: Sequence[Any]) -> list[Any]:
 
 @dataclass(frozen=True)
 class ObjectReplay:
-    """A checker's rows, norms, margins and compiled claims as Python integers, for `run`."""
+    """A checker's rows (int64 and, made when first needed, Python integers), norms, margins and compiled claims, for `run`."""
 
-    Z: Any
+    matrix: ExactMatrix
     Z64: Any
     tie: Any
     norms: Any
@@ -94,7 +94,7 @@ class ObjectReplay:
                 if float(bound.max(initial=0.0)) < 2.0**61:  # exactly below 2^62: float sums of m < 2^40 terms
                     ahead = np.cumsum(Z, axis=0)
                     return row_dots(Z, W64 + (ahead - Z)), ahead
-        Z = self.Z[rows]
+        Z = self.matrix.rows("object")[rows]  # the Python-integer copy, made on first use
         ahead = np.cumsum(Z, axis=0) if len(rows) else Z
         return (Z * (W + (ahead - Z))).sum(axis=1), ahead
 
@@ -106,7 +106,7 @@ class ObjectReplay:
         updated in place."""
         k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max = state
         rows = np.asarray(rows, dtype=np.int64)
-        outside = np.flatnonzero((rows < 0) | (rows >= len(self.Z)))
+        outside = np.flatnonzero((rows < 0) | (rows >= len(self.matrix.exact)))
         m = int(outside[0]) if len(outside) else len(rows)
         rows = rows[:m]
         s, ahead = self.scores(W, rows)
@@ -158,6 +158,6 @@ def object_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[
         return None
     quantities = tuple(int(v.numerator if isinstance(v, Fraction) else v) if (v := constants.get(name)) is not None
                        else 0 for name in QUANTITIES)
-    return ObjectReplay(Z=matrix.rows("object"), Z64=None if matrix.exact.dtype == object else matrix.exact, tie=np.asarray(tie, dtype=bool),
+    return ObjectReplay(matrix=matrix, Z64=None if matrix.exact.dtype == object else matrix.exact, tie=np.asarray(tie, dtype=bool),
                         norms=np.asarray(matrix.norms).astype(object), margins=np.asarray(margins).astype(object),
                         program=list(code), scales=list(scales), quantities=quantities)

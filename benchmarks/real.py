@@ -10,6 +10,8 @@ and a budget of 1,000 epochs it prints, as medians:
   checked at every update, beside scikit-learn's ``Perceptron`` for the same
   epochs, sampled in turns (their ratio is the median of the per-turn ratios);
 - ``engine``: the fast exact engine alone;
+- ``peak memory``: `tracemalloc`'s peak during one `verify_run`, over the
+  data's own size as an int64 array;
 - ``whole process``: ``verify DATA --format json`` (reading, the run, the
   separability decision, a run against the certified separator when the first
   one stopped at the limit, the report) against a NumPy-load + scikit-learn
@@ -25,6 +27,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import tracemalloc
 from typing import Any
 
 import numpy as np
@@ -83,7 +86,12 @@ def bench(name: str, X: np.ndarray, y: np.ndarray, repeat: int, tmp: str) -> dic
         lambda: subprocess.run(ours, capture_output=True, env=env),
         lambda: subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, env=env),
         repeat, at_least=0)
-    return {"name": name, "epochs": epochs, "updates": trace.n_updates, "stop": trace.stop,
+    tracemalloc.start()
+    verify_run(data, max_epochs=EPOCHS)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    own = data.n_samples * data.n_features * 8  # the data as an int64 array
+    return {"peak": peak / own, "name": name, "epochs": epochs, "updates": trace.n_updates, "stop": trace.stop,
             "holds": result.holds, "checks": t_checks, "engine": t_engine, "sklearn": t_sk, "ratio": ratio,
             "whole": w_ours, "whole_theirs": w_theirs, "whole_ratio": w_ratio}
 
@@ -94,14 +102,14 @@ def main() -> None:
     repeat = 3 if parser.parse_args().quick else 5
     print(f"# real data: medians of {repeat} samples, {EPOCHS} epochs at most, in turns with scikit-learn\n")
     print("| data | epochs | updates | stop | all held | exact+checks | engine | sklearn | checks/sklearn "
-          "| verify process | numpy+sklearn process | process ratio |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| verify process | numpy+sklearn process | process ratio | peak memory / int64 data |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for name, X, y in real_sets():
             r = bench(name, X, y, repeat, tmp)
             print(f"| {r['name']} | {r['epochs']} | {r['updates']:,} | {r['stop']} | {r['holds']} | {ms(r['checks'])} "
                   f"| {ms(r['engine'])} | {ms(r['sklearn'])} | {r['ratio']:.2f} | {ms(r['whole'])} "
-                  f"| {ms(r['whole_theirs'])} | {r['whole_ratio']:.2f} |", flush=True)
+                  f"| {ms(r['whole_theirs'])} | {r['whole_ratio']:.2f} | {r['peak']:.2f} |", flush=True)
 
 
 if __name__ == "__main__":

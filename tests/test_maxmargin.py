@@ -353,3 +353,21 @@ def test_iris_versicolor_vs_virginica_has_no_max_margin_separator() -> None:
     result = max_margin(data, time_limit=60)
     assert not result.certified and result.separability.separable is False
     assert gordan_defect(data, result.separability.gordan) is None  # type: ignore[arg-type]
+
+
+@given(st.integers(0, 5).flatmap(lambda k: st.lists(st.lists(st.integers(-3, 3), min_size=k, max_size=k),
+                                                    min_size=k, max_size=k)))
+def test_the_integer_inverse_is_exact_or_the_matrix_is_singular(matrix):
+    import sympy
+
+    from verify_perceptron.certify._activeset import _integer_inverse
+
+    k = len(matrix)
+    found = _integer_inverse(matrix)
+    if found is None:
+        assert k > 0 and sympy.Matrix(matrix).det() == 0
+        return
+    R, d = found
+    assert d != 0
+    assert [[sum(matrix[i][m] * R[m][j] for m in range(k)) for j in range(k)] for i in range(k)] == [
+        [d if i == j else 0 for j in range(k)] for i in range(k)]

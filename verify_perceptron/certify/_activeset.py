@@ -104,24 +104,18 @@ def _integer_inverse(matrix: list[list[int]], deadline: float | None = None) -> 
     exactly, since each entry is a minor of the matrix, so the work is on integers without gcds.
     """
     k = len(matrix)
-    work = np.empty((k, 2 * k), dtype=object)  # Python integers, each step over the whole matrix at once
-    work[:, :k] = [[int(v) for v in row] for row in matrix] if k else np.empty((0, 0), dtype=object)
-    work[:, k:] = [[int(i == j) for j in range(k)] for i in range(k)] if k else np.empty((0, 0), dtype=object)
+    work = np.array([[int(v) for v in row] + [int(i == j) for j in range(k)] for i, row in enumerate(matrix)],
+                    dtype=object).reshape(k, 2 * k)  # Python integers; each step is one whole-matrix update
     previous = 1
     for col in range(k):
-        if deadline is not None and time.monotonic() > deadline:
+        pivot = next((i for i in range(col, k) if work[i, col] != 0), None)
+        if pivot is None or (deadline is not None and time.monotonic() > deadline):
             return None
-        nonzero = [i for i in range(col, k) if work[i, col] != 0]
-        if not nonzero:
-            return None
-        work[[col, nonzero[0]]] = work[[nonzero[0], col]]
-        p = work[col, col]
-        f = work[:, col].copy()
-        f[col] = 0
-        pivot_row = work[col].copy()
-        work = (p * work - np.outer(f, pivot_row)) // previous  # exact: each entry is a minor
-        work[col] = pivot_row  # the pivot row itself stays
-        previous = p
+        work[[col, pivot]] = work[[pivot, col]]
+        p, f, pivot_row = work[col, col], work[:, col].copy(), work[col].copy()
+        f[col] = 0  # the pivot row itself stays
+        work, previous = (p * work - np.outer(f, pivot_row)) // previous, p  # exact: each entry is a minor
+        work[col] = pivot_row
     return [[int(v) for v in row] for row in work[:, k:].tolist()], previous
 
 
@@ -348,8 +342,7 @@ def integer_matrix(rows: Sequence[Sequence[Fraction]]) -> tuple[list[tuple[int, 
     >>> integer_matrix([(Fraction(1, 2), Fraction(1, 3)), (Fraction(2), Fraction(0))])
     ([(3, 2), (12, 0)], 6)
     """
-    form = getattr(rows, "integer_form", None)  # a dataset's samples carry theirs (lowest terms, least L)
-    if form is not None:
+    if (form := getattr(rows, "integer_form", None)) is not None:  # a dataset's samples carry theirs
         return list(form[0]), form[1]
     scale = 1
     for row in rows:

@@ -38,8 +38,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol, Union, cast
 
-import numpy as np
-
 from ..errors import InvalidArgument
 
 Number = Union[Fraction, float]
@@ -104,19 +102,22 @@ def _integer_inverse(matrix: list[list[int]], deadline: float | None = None) -> 
     exactly, since each entry is a minor of the matrix, so the work is on integers without gcds.
     """
     k = len(matrix)
-    work = np.array([[int(v) for v in row] + [int(i == j) for j in range(k)] for i, row in enumerate(matrix)],
-                    dtype=object).reshape(k, 2 * k)  # Python integers; each step is one whole-matrix update
+    work = [list(row) + [int(i == j) for j in range(k)] for i, row in enumerate(matrix)]
     previous = 1
     for col in range(k):
-        pivot = next((i for i in range(col, k) if work[i, col] != 0), None)
-        if pivot is None or (deadline is not None and time.monotonic() > deadline):
+        if deadline is not None and time.monotonic() > deadline:
             return None
-        work[[col, pivot]] = work[[pivot, col]]
-        p, f, pivot_row = work[col, col], work[:, col].copy(), work[col].copy()
-        f[col] = 0  # the pivot row itself stays
-        work, previous = (p * work - np.outer(f, pivot_row)) // previous, p  # exact: each entry is a minor
-        work[col] = pivot_row
-    return [[int(v) for v in row] for row in work[:, k:].tolist()], previous
+        pivot = next((i for i in range(col, k) if work[i][col] != 0), None)
+        if pivot is None:
+            return None
+        work[col], work[pivot] = work[pivot], work[col]
+        p = work[col][col]
+        for i in range(k):
+            if i != col:
+                f = work[i][col]
+                work[i] = [(p * a - f * b) // previous for a, b in zip(work[i], work[col])]
+        previous = p
+    return [row[k:] for row in work], previous
 
 
 class _State:
@@ -334,8 +335,7 @@ def exact_vector(values: Sequence[Number]) -> tuple[Fraction, ...]:
 def integer_matrix(rows: Sequence[Sequence[Fraction]]) -> tuple[list[tuple[int, ...]], int]:
     """``(A, L)`` with ``rows[i][j] == A[i][j]/L`` exactly: integers over one least common denominator.
 
-    With the rows in this form a whole pass of exact comparisons ``row·w >= c`` is
-    integer arithmetic: for w = W/D it is ``A[i]·W >= c·L·D``.
+    Then each exact comparison ``row·w >= c`` is in integers: ``A[i]·W >= c·L·D`` for w = W/D.
 
     Examples
     --------

@@ -277,9 +277,9 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
     with np.errstate(over="ignore", invalid="ignore"):
         margins = Z @ U
         root_B = math.sqrt(float(np.max(np.einsum("ij,ij->i", Z, Z), initial=0.0))) * np.sqrt(np.einsum("ij,ij->j", U, U))
-    ranked = []
+    ranked, weights = [], counts.astype(np.float64)
     for j in range(U.shape[1]):
-        chosen = choose_scaled(margins[:, j], counts.astype(np.float64), float(root_B[j]))
+        chosen = choose_scaled(margins[:, j], weights, float(root_B[j]))
         if chosen is not None:
             ranked.append((chosen[1], j))
     keys = list(seen)

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..data.dataset import Dataset
-from ..data.integers import INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, exact_sum
+from ..data.integers import INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, exact_sum, score_values
 from ..data.rationals import as_rational
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, Trace
@@ -358,7 +358,8 @@ class Checker:
     def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
         """Check online updates first, first + 1, ... of `epoch`, one mistake each on `rows`.
 
-        `epoch` is an int, or an array of each update's epoch. The verdicts are
+        `epoch` is an int, or an array of each update's epoch; `scores` an int64
+        array, or past int64 an (m, 2) array of halves (`score_values`). The verdicts are
         those of calling `observe` on each update in turn. Where the C kernel
         was built, updates are replayed there (`verify_perceptron.check.replay`);
         where 128 bits do not hold them, a chunk at once in Python integers
@@ -394,7 +395,7 @@ class Checker:
                 t += done
                 self.epoch = int(epochs[t - 1])
                 continue
-            self._observe(first + t, int(epochs[t]), [int(rows[t])], [int(scores[t])])
+            self._observe(first + t, int(epochs[t]), [int(rows[t])], [int(score_values(scores[t:t + 1])[0])])
             t += 1
 
     def _replay(self) -> CompiledReplay | None:

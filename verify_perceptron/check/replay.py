@@ -30,15 +30,17 @@ _EMPTY.flags.writeable = False
 
 def in_halves(values: Any) -> Any:
     """Integers below 2^127 in magnitude as the C replay reads them past int64: int64 pairs, the low
-    64 bits then the high ones; an int64 array is returned as it is.
+    64 bits then the high ones; an int64 array is returned as it is, and an (m, 2) one (halves already) flat.
 
     Examples
     --------
     >>> in_halves(np.array([-(2**80), 5], dtype=object)).tolist()
     [0, -65536, 5, 0]
+    >>> in_halves(np.array([[0, -65536], [5, 0]], dtype=np.int64)).tolist()
+    [0, -65536, 5, 0]
     """
     if values.dtype == np.int64:
-        return values
+        return values.reshape(-1)
     exact = np.asarray(values, dtype=object)
     out = np.empty(2 * len(exact), dtype=np.int64)
     out[0::2] = (exact & (2**64 - 1)).astype(np.uint64).view(np.int64)

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..data.integers import ExactMatrix, row_dots
+from ..data.integers import ExactMatrix, row_dots, score_values
 from ..notes.claims import OPS, QUANTITIES, Claim, compile_program
 
 __all__ = ["ObjectReplay", "object_replay", "run_program"]
@@ -110,7 +110,7 @@ class ObjectReplay:
         m = int(outside[0]) if len(outside) else len(rows)
         rows = rows[:m]
         s, ahead = self.scores(W, rows)
-        reported = np.asarray(scores[:m], dtype=object)
+        reported = np.asarray(score_values(scores[:m]), dtype=object)
         ok = (s == reported).astype(bool) & ((s < 0).astype(bool) | ((s == 0).astype(bool) & self.tie[rows]))
         wrong = np.flatnonzero(~ok)
         m = int(wrong[0]) if len(wrong) else m

@@ -20,7 +20,8 @@ import numpy as np
 
 from . import kernel as _kernel
 
-__all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "row_dots", "exact_sum", "scaled_floats"]
+__all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "row_dots", "exact_sum", "scaled_floats",
+           "score_values", "score_halves"]
 
 #: ‖w‖²·max‖z‖² below this proves a float64 product of integer arrays exact.
 FLOAT_EXACT_SQ = 2**106
@@ -30,6 +31,42 @@ INT64_EXACT_SQ = 2**126
 #: (‖z‖² < 2^63), every partial sum of z·w below ‖z‖·‖w‖ < 2^94.5: exact in 128-bit sums, as the
 #: compiled pass and the checker's compiled replay make them.
 WIDE_SQ = 2**126
+
+
+def score_values(scores: Any) -> Any:
+    """A chunk of scores as values: an int64 (m,) array as it is; an int64 (m, 2) array of halves (each
+    score's low 64 bits, two's complement, then its high ones) joined, in int64 where every one fits, else
+    as an object array of Python integers.
+
+    The compiled pass writes scores past int64 in halves, and the checker's C
+    replay reads them so; only a reader that needs their values joins them.
+
+    Examples
+    --------
+    >>> score_values(np.array([[-5, -1], [7, 0]], dtype=np.int64)).tolist()
+    [-5, 7]
+    >>> score_values(np.array([[0, -1], [1, 0]], dtype=np.int64)).tolist()  # -2^64 and 1
+    [-18446744073709551616, 1]
+    """
+    if scores.ndim != 2:
+        return scores
+    low, high = scores[:, 0], scores[:, 1]
+    if bool((high == (low >> 63)).all()):  # the high half only extends the low one's sign
+        return low.copy()
+    return high.astype(object) * 2**64 + low.astype(np.uint64).astype(object)
+
+
+def score_halves(scores: Any) -> Any:
+    """A chunk of int64 scores as an (m, 2) array of halves (`score_values` reads them back); halves as they are.
+
+    Examples
+    --------
+    >>> score_halves(np.array([-5, 7], dtype=np.int64)).tolist()
+    [[-5, -1], [7, 0]]
+    """
+    if scores.ndim == 2:
+        return scores
+    return np.stack((scores, scores >> 63), axis=1)
 
 
 def _biggest(matrix: Any) -> int:

@@ -46,7 +46,7 @@ import numpy as np
 from . import filter as _filter
 from . import kernel as _kernel
 from ..data.dataset import Dataset, require_dataset
-from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, WIDE_SQ, ExactMatrix
+from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, score_values
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, LazyUpdates, Trace, Update
 from ..notes.conventions import Convention, tie_rule
@@ -83,8 +83,9 @@ class Observer(Protocol):
     An observer may also have ``observe_chunk(first, epoch, rows, scores)``:
     online updates first, first + 1, ... of `epoch` (an int, or an int64 array
     of each update's epoch), one mistake each, on `rows` with `scores` (int64
-    arrays, valid during the call only). Without it, `feed` tells it of each
-    update in turn.
+    arrays, valid during the call only; scores past int64 come as an (m, 2)
+    array of halves, which `verify_perceptron.data.integers.score_values`
+    joins). Without it, `feed` tells it of each update in turn.
     """
 
     def observe(self, k: int, epoch: int, samples: list[int], scores: list[int]) -> None:
@@ -110,7 +111,7 @@ def feed(observer: Observer, first: int, epoch: Any, rows: Any, scores: Any) -> 
         chunk(first, epoch, rows, scores)
         return
     epochs = epoch.tolist() if isinstance(epoch, np.ndarray) else [epoch] * len(rows)
-    for t, (i, s, e) in enumerate(zip(rows.tolist(), scores.tolist(), epochs)):
+    for t, (i, s, e) in enumerate(zip(rows.tolist(), score_values(scores).tolist(), epochs)):
         observer.observe(first + t, e, [i], [s])
 
 
@@ -237,7 +238,8 @@ class _Run:
         room = min(self.keep_updates - len(self.kept), len(chunk))
         if room > 0:
             segment = Segment(start_w, self.Z[chunk[:room]])
-            self.kept.add_run(first, epochs[:room].tolist(), chunk[:room].tolist(), scores[:room].tolist(), segment)
+            self.kept.add_run(first, epochs[:room].tolist(), chunk[:room].tolist(),
+                              score_values(scores[:room]).tolist(), segment)
 
     # --- the passes -------------------------------------------------------------------------
 
@@ -304,7 +306,8 @@ class _Run:
             self.last_at = self.epoch - 1
             repeats.passed(_ints(self.previous), self.last_at)
         if m:
-            scores = _kernel.join_halves(out_s[:2 * m]) if out_s is self.out_halves else out_s[:m]
+            # past int64 the scores stay in halves: the checker's C replay reads them so
+            scores = out_s[:2 * m].reshape(m, 2) if out_s is self.out_halves else out_s[:m]
             self.record_chunk(self.out_i[:m], scores, self.out_e[:m], start_w)
         if guarded:  # this update leaves the pass's guard: made here, in Python integers
             row = _ints(self.matrix.exact[p])

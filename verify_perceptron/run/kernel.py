@@ -54,6 +54,8 @@ from typing import Any
 
 import numpy as np
 
+from ..data.integers import score_values
+
 __all__ = ["AVAILABLE", "IMPORT_ERROR", "join_halves", "online_pass", "online_pass_reference"]
 
 OnlinePass = Callable[..., tuple[int, int, int, bool]]
@@ -173,7 +175,7 @@ def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out
 
 def join_halves(halves: Any) -> Any:
     """Scores written as int64 pairs (low 64 bits, then high) read back: an int64 array where every one
-    fits, else an object array of Python integers.
+    fits, else an object array of Python integers (`verify_perceptron.data.integers.score_values`).
 
     Examples
     --------
@@ -183,8 +185,4 @@ def join_halves(halves: Any) -> Any:
     >>> join_halves(np.array([0, -1, 1, 0], dtype=np.int64)).tolist()  # -2^64 and 1
     [-18446744073709551616, 1]
     """
-    low, high = halves[0::2], halves[1::2]
-    if bool((high == (low >> 63)).all()):  # the high half only extends the low one's sign
-        return low.copy()
-    return high.astype(object) * 2**64 + low.astype(np.uint64).astype(object)
-
+    return score_values(halves.reshape(-1, 2))

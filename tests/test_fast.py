@@ -13,6 +13,7 @@ from verify_perceptron.run import reference as engine
 from verify_perceptron.run import fast
 from verify_perceptron.data.integers import FLOAT_EXACT_SQ, ExactMatrix, row_norms_sq
 from verify_perceptron.check.checker import Checker
+from verify_perceptron.check.separator import scaled_separator
 from verify_perceptron.check.traces import check_trace
 from verify_perceptron.data import samples
 from verify_perceptron.pipeline import verify_run
@@ -67,6 +68,18 @@ def test_fast_engine_reproduces_the_reference_trace_ties_included(data, conventi
     eta = rate_for(convention, eta)
     same_run(engine.train(data, convention, eta=eta, mode=mode, max_epochs=60),
              fast.run(data, convention, eta=eta, mode=mode, max_epochs=60, keep_updates=10**9))
+
+
+@given(data=datasets(max_value=7, max_denominator=9), convention=st.sampled_from(sorted(CONVENTIONS)),
+       mode=st.sampled_from(["online", "batch"]), eta=st.builds(F, st.integers(1, 5), st.integers(1, 5)))
+def test_scaled_weights_from_the_record_are_the_scaled_separator_of_the_built_update(data, convention, mode, eta):
+    eta = rate_for(convention, eta)
+    quick = fast.run(data, convention, eta=eta, mode=mode, max_epochs=30, keep_updates=10**9)
+    fresh = fast.run(data, convention, eta=eta, mode=mode, max_epochs=30, keep_updates=10**9)
+    for i in range(len(quick.updates)):
+        from_record = quick.updates.scaled_weights(i)  # before the update is built: from its integers
+        assert from_record == scaled_separator(fresh.updates[i].weights)[0]
+        assert quick.updates.scaled_weights(i) == from_record  # and from the built update alike
 
 
 @given(data=datasets(max_value=7, max_denominator=9), convention=st.sampled_from(sorted(CONVENTIONS)))

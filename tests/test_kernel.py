@@ -684,3 +684,34 @@ def test_c_epochs_stop_at_the_first_repeat_of_period_one():
 def test_c_epochs_reject_a_bad_epochs_argument(epochs, message):
     with pytest.raises((TypeError, ValueError), match=re.escape(message)):
         _kernel.online_pass(*pass_arguments(), epochs)
+
+
+@given(st.lists(st.integers(-(2**127), 2**127 - 1), max_size=8), st.lists(st.integers(-(2**63), 2**63 - 1), max_size=8))
+def test_scores_in_halves_read_back_as_the_same_integers(wide, narrow):
+    from verify_perceptron.check.replay import in_halves
+    from verify_perceptron.data.integers import score_halves, score_values
+
+    halves = in_halves(np.array(wide, dtype=object)).reshape(-1, 2)
+    assert score_values(halves).tolist() == wide
+    small = np.array(narrow, dtype=np.int64)
+    assert score_values(score_halves(small)).tolist() == narrow
+    assert score_values(score_halves(small)).dtype == np.int64  # every one fits: int64 again
+    assert in_halves(score_halves(small)).tolist() == in_halves(np.array(narrow, dtype=object)).tolist()
+
+
+def test_a_run_kept_for_replay_joins_int64_chunks_and_chunks_in_halves_in_order():
+    from verify_perceptron.pipeline import _Store
+
+    class Collect:
+        def __init__(self):
+            self.seen = []
+
+        def observe(self, k, epoch, samples, scores):
+            self.seen.append((k, epoch, samples[0], scores[0]))
+
+    store = _Store(2**20, overflow=None)
+    store.observe_chunk(1, 1, np.array([0, 1]), np.array([-3, 0], dtype=np.int64))
+    store.observe_chunk(3, 2, np.array([2]), np.array([[0, -1]], dtype=np.int64))  # -2^64, in halves
+    sink = Collect()
+    store.replay(sink)
+    assert sink.seen == [(1, 1, 0, -3), (2, 1, 1, 0), (3, 2, 2, -(2**64))]

@@ -20,7 +20,8 @@ from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.data.examples import example
 from verify_perceptron.data.samples import sample_matrix
 from verify_perceptron.notes.conventions import CONVENTIONS, get_convention
-from verify_perceptron.notes.soft_margin import SoftMargin, choose_margin
+import verify_perceptron.notes.soft_margin as soft_module
+from verify_perceptron.notes.soft_margin import SoftMargin, choose_columns, choose_margin
 from verify_perceptron.pipeline import verify_run
 from verify_perceptron.report.record import build_report
 from verify_perceptron.report.text import render_text
@@ -117,6 +118,54 @@ def test_choose_margin_takes_the_least_bound_of_its_candidates() -> None:
         D_sq = sum(c * max(0, candidate - m) ** 2 for m, c in zip(margins, counts))
         assert value <= (math.sqrt(100) + math.sqrt(D_sq)) ** 2 / candidate**2 * (1 + 1e-12)
     assert rho in margins
+
+
+def one_column(margins: np.ndarray, counts: np.ndarray, root_B: float) -> tuple[int, float] | None:
+    """The choice of ρ for one column as first written (one candidate at a time): the oracle of `choose_columns`."""
+    order = np.argsort(margins, kind="stable")
+    m, c = margins[order], counts[order]
+    candidates = np.unique(m[m > 0])
+    if not len(candidates):
+        return None
+    if len(candidates) > soft_module.CANDIDATES:
+        k = soft_module.CANDIDATES
+        candidates = candidates[np.arange(k) * (len(candidates) - 1) // (k - 1)]
+    with np.errstate(over="ignore", invalid="ignore"):
+        sums = [np.concatenate(([0.0], np.cumsum(c * m**p))) for p in range(3)]
+        below = np.searchsorted(m, candidates, side="left")
+        D_sq = np.maximum(sums[0][below] * candidates**2 - 2 * sums[1][below] * candidates + sums[2][below], 0.0)
+        values = ((root_B + np.sqrt(D_sq)) / candidates) ** 2
+    values = np.where(np.isnan(values), np.inf, values)
+    best = int(np.argmin(values))
+    return int(order[below[best]]), float(values[best])
+
+
+MARGIN_POOL = [-3.0, -0.0, 0.0, 0.5, 1.0, 1.0, 2.0, 3.5, 7.0, 1e200, 1e-300, math.inf, -math.inf, math.nan]
+
+
+@given(data=st.data(), n=st.integers(0, 40), c=st.integers(1, 5), candidates=st.sampled_from([2, 3, 5, 256]))
+def test_choose_columns_is_the_one_column_choice_on_every_column(data: st.DataObject, n: int, c: int,
+                                                                  candidates: int) -> None:
+    margins = np.array(data.draw(st.lists(st.lists(st.sampled_from(MARGIN_POOL) | st.floats(-9, 9), min_size=c,
+                                                   max_size=c), min_size=n, max_size=n)), dtype=np.float64)
+    margins = margins.reshape(n, c)
+    counts = np.array(data.draw(st.lists(st.integers(0, 5), min_size=n, max_size=n)), dtype=np.float64)
+    roots = data.draw(st.lists(st.sampled_from([0.0, 1.0, 3.0, 1e300]), min_size=c, max_size=c))
+    saved = soft_module.CANDIDATES
+    soft_module.CANDIDATES = candidates  # few candidates, so that the evenly spaced choice is exercised
+    try:
+        got = choose_columns(margins, counts, roots)
+        expected = [one_column(margins[:, j], counts, roots[j]) for j in range(c)]
+    finally:
+        soft_module.CANDIDATES = saved
+    assert got == expected
+
+
+def test_choose_columns_fails_when_a_column_takes_another_columns_root() -> None:
+    # the mutation the property test guards against: the roots applied to the wrong columns
+    margins = np.array([[1.0, 1.0], [4.0, 4.0], [-1.0, -1.0]])
+    right = choose_columns(margins, np.ones(3), [0.0, 100.0])
+    assert right[0] != right[1] and right[1] == one_column(margins[:, 1], np.ones(3), 100.0)
 
 
 @pytest.mark.parametrize("convention", list(CONVENTIONS))

@@ -33,9 +33,9 @@ from typing import Any
 import numpy as np
 
 from ..data.integers import ExactMatrix, scaled_floats
-from ..data.trace import Trace
+from ..data.trace import LazyUpdates, Trace
 from ..notes.claims import SOFT_MARGIN
-from ..notes.soft_margin import SoftMargin, choose_margin, choose_scaled
+from ..notes.soft_margin import SoftMargin, choose_columns, choose_margin
 from .results import InvariantResult, Violation
 from .separator import scaled_separator
 
@@ -43,6 +43,8 @@ __all__ = ["SoftMarginCheck", "SoftMarginSummary", "soft_margin_check", "best_re
 
 #: How many of the weights a run visited (besides its last ones) `best_reference` tries as u.
 VISITED = 32
+#: `best_reference` measures its candidates in blocks of about this many margins (float64 cells).
+_BLOCK_CELLS = 2**18
 
 #: The filter's safety factor: far above its rounding errors (a few times 2^-53), far below any real slack.
 _FILTER = 1.0 + 2.0**-20
@@ -240,7 +242,7 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
 
     The candidates are the run's last weights and up to `VISITED` of the
     weights after its kept updates, evenly spaced; each is measured with ρ
-    chosen for the run's mistake counts (`choose_scaled`). The measure only
+    chosen for the run's mistake counts (`choose_columns`). The measure only
     chooses which true theorem is checked, so it is made in floats, every
     candidate's margins in one matrix product; the candidate taken is the
     best one that has a positive margin exactly. Returns ``(u, source)``, or
@@ -258,37 +260,39 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
     >>> [str(v) for v in u], source
     (['0', '0', '1'], 'the weights after update 2, the best of 3 the run visited')
     """
-    kept = trace.updates  # built on demand by the fast engine: only the sampled ones are made
+    kept = trace.updates  # built on demand by the fast engine: only the one taken is made
     step = max(1, -(-len(kept) // VISITED))
-    candidates = [(tuple(trace.final_weights), "the run's last weights")] + [
-        (tuple(u.weights), f"the weights after update {u.k}") for u in (kept[i] for i in range(0, len(kept), step))]
     counts = np.asarray(trace.mistakes_per_sample, dtype=np.int64)
-    seen: dict[tuple[int, ...], tuple[tuple[Fraction, ...], str]] = {}
-    for u, name in candidates:
-        W = tuple(scaled_separator(u)[0])
-        if any(W) and W not in seen:
-            seen[W] = (u, name)
+    seen: dict[tuple[int, ...], Any] = {}  # scaled integer weights: the run's last weights, or an update's index
+    for index, W in [(None, scaled_separator(tuple(trace.final_weights))[0])] + [
+            (i, kept.scaled_weights(i) if isinstance(kept, LazyUpdates) else scaled_separator(kept[i].weights)[0])
+            for i in range(0, len(kept), step)]:
+        key = tuple(W)
+        if any(key) and key not in seen:
+            seen[key] = index
     if not seen:
         return None
-    # Each candidate's bound in floats, all margins in one product; the best is confirmed exactly.
+    # Each candidate's bound in floats, the margins of a block of candidates in one product; the best
+    # is confirmed exactly.
     Z, _ = matrix.approximate()
-    directions = [scaled_floats(list(W))[0] for W in seen]
-    U = np.stack(directions, axis=1)
-    with np.errstate(over="ignore", invalid="ignore"):
-        margins = Z @ U
-        root_B = math.sqrt(float(np.max(np.einsum("ij,ij->i", Z, Z), initial=0.0))) * np.sqrt(np.einsum("ij,ij->j", U, U))
-    ranked, weights = [], counts.astype(np.float64)
-    for j in range(U.shape[1]):
-        chosen = choose_scaled(margins[:, j], weights, float(root_B[j]))
-        if chosen is not None:
-            ranked.append((chosen[1], j))
     keys = list(seen)
+    U = np.stack([scaled_floats(list(W))[0] for W in keys], axis=1)
+    ranked, weights = [], counts.astype(np.float64)
+    block = max(1, _BLOCK_CELLS // max(len(Z), 1))  # columns at a time: memory stays near the samples' own
+    with np.errstate(over="ignore", invalid="ignore"):
+        root_R = math.sqrt(float(np.max(np.einsum("ij,ij->i", Z, Z), initial=0.0)))
+        root_B = root_R * np.sqrt(np.einsum("ij,ij->j", U, U))
+        for start in range(0, U.shape[1], block):
+            columns = choose_columns(Z @ U[:, start:start + block], weights, root_B[start:start + block].tolist())
+            ranked += [(chosen[1], start + j) for j, chosen in enumerate(columns) if chosen is not None]
     first = [j for _, j in sorted(ranked)]
     for j in first + sorted(set(range(len(keys))) - set(first)):
         W = keys[j]  # in floats a margin near 0 may have the wrong sign: the one taken is confirmed exactly
         if choose_margin(matrix.products(W, norm_sq=sum(v * v for v in W)).tolist(), counts.tolist(),
                          R_sq=matrix.max_norm_sq, u_sq=sum(v * v for v in W)) is not None:
-            best = seen[W]
+            index = seen[W]
+            best = ((tuple(trace.final_weights), "the run's last weights") if index is None
+                    else (tuple(kept[index].weights), f"the weights after update {kept[index].k}"))
             break
     else:
         return None

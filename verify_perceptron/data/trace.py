@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+import math
 from fractions import Fraction
 from typing import Any, overload
 
@@ -62,10 +63,32 @@ class LazyUpdates(Sequence[Update]):
     (1, 1, True)
     """
 
-    def __init__(self, records: list[Any], build: Callable[[Any], Update]) -> None:
+    def __init__(self, records: list[Any], build: Callable[[Any], Update],
+                 scaled: Callable[[Any], list[int]] | None = None) -> None:
         self._records = records
         self._build = build
+        self._scaled = scaled
         self._built: list[Update | None] = [None] * len(records)
+
+    def scaled_weights(self, index: int) -> list[int]:
+        """M·w for update `index`'s weights w, M the least common denominator of their entries.
+
+        These are the integers `verify_perceptron.check.separator.scaled_separator`
+        makes of ``self[index].weights``; given `scaled`, they come from the
+        record without building the update's fractions.
+
+        Examples
+        --------
+        >>> lazy = LazyUpdates([1], lambda k: Update(k, 1, (0,), (Fraction(0),), (Fraction(1),),
+        ...                                          (Fraction(1, 2), Fraction(3))))
+        >>> lazy.scaled_weights(0)
+        [1, 6]
+        """
+        if self._scaled is not None and self._built[index] is None:
+            return self._scaled(self._records[index])
+        weights = self[index].weights
+        M = math.lcm(*(v.denominator for v in weights))
+        return [v.numerator * (M // v.denominator) for v in weights]
 
     def __len__(self) -> int:
         return len(self._records)

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..data.integers import scaled_floats
 
-__all__ = ["SoftMargin", "choose_margin", "choose_scaled", "CANDIDATES"]
+__all__ = ["SoftMargin", "choose_margin", "choose_scaled", "choose_columns", "CANDIDATES"]
 
 #: At most this many of the samples' margins are tried as ρ (evenly spaced in order).
 CANDIDATES = 256
@@ -193,28 +193,60 @@ def choose_margin(margins: Any, counts: Any, *, R_sq: int, u_sq: int) -> tuple[i
 def choose_scaled(margins: Any, counts: Any, root_B: float) -> tuple[int, float] | None:
     """`choose_margin` on float margins (one scale for all, √B = R‖u‖ in it): the index of ρ, and the bound.
 
-    The candidates are the distinct positive margins, at most `CANDIDATES`
-    of them evenly spaced in order (the smallest kept: D = 0 there when u
-    separates). D(ρ)² comes from cumulative sums over the sorted margins,
-    clamped at 0 where rounding would make it negative.
+    One column of `choose_columns`.
 
     Examples
     --------
     >>> choose_scaled(np.array([4.0, 1.0, -2.0]), np.ones(3), 5.0)[0]  # the index of ρ = 4
     0
     """
-    order = np.argsort(margins, kind="stable")
-    m, c = margins[order], counts[order]
-    candidates = np.unique(m[m > 0])
-    if not len(candidates):
-        return None
-    if len(candidates) > CANDIDATES:  # evenly spaced in order, the smallest kept
-        candidates = candidates[np.arange(CANDIDATES) * (len(candidates) - 1) // (CANDIDATES - 1)]
-    with np.errstate(over="ignore", invalid="ignore"):
-        sums = [np.concatenate(([0.0], np.cumsum(c * m**p))) for p in range(3)]  # Σ N, Σ N·m, Σ N·m² below ρ
-        below = np.searchsorted(m, candidates, side="left")
-        D_sq = np.maximum(sums[0][below] * candidates**2 - 2 * sums[1][below] * candidates + sums[2][below], 0.0)
-        values = ((root_B + np.sqrt(D_sq)) / candidates) ** 2
-    values = np.where(np.isnan(values), np.inf, values)
-    best = int(np.argmin(values))
-    return int(order[below[best]]), float(values[best])
+    return choose_columns(np.asarray(margins, dtype=np.float64)[:, None], counts, [root_B])[0]
+
+
+def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tuple[int, float] | None]:
+    """`choose_scaled` for each column of `margins` (n × c floats), column j with √B = roots[j], at once.
+
+    The candidates of a column are its distinct positive margins, at most
+    `CANDIDATES` of them evenly spaced in order (the smallest kept: D = 0
+    there when u separates). D(ρ)² comes from cumulative sums over the sorted
+    margins, clamped at 0 where rounding would make it negative. Per column:
+    the index (in `margins`) of the first margin equal to the ρ taken, and the
+    bound, which is the least over the candidates (the first of equal ones;
+    a NaN counts as infinite); None when no margin is positive.
+
+    Examples
+    --------
+    >>> M = np.array([[4.0, -1.0], [1.0, 0.0], [-2.0, -3.0]])
+    >>> choose_columns(M, np.ones(3), [5.0, 5.0])[0][0], choose_columns(M, np.ones(3), [5.0, 5.0])[1]
+    (0, None)
+    """
+    n, c = margins.shape
+    if n == 0:
+        return [None] * c
+    order = np.argsort(margins, axis=0, kind="stable")
+    m = np.take_along_axis(margins, order, axis=0)
+    weights = np.asarray(counts, dtype=np.float64)[order]
+    candidate = m > 0  # (NaN is not)
+    candidate[1:] &= m[1:] != m[:-1]  # the first of equal margins only
+    rank = np.cumsum(candidate, axis=0) - 1
+    total = rank[-1] + 1
+    crowded = np.flatnonzero(total > CANDIDATES)
+    if len(crowded):  # evenly spaced in order, the smallest kept
+        kept = np.zeros((n, len(crowded)), dtype=bool)
+        kept[np.arange(CANDIDATES)[:, None] * (total[crowded] - 1) // (CANDIDATES - 1), np.arange(len(crowded))] = True
+        candidate[:, crowded] &= np.take_along_axis(kept, np.maximum(rank[:, crowded], 0), axis=0)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (non-candidates are set aside below)
+        zero = np.zeros((1, c))
+        sums = [np.concatenate((zero, np.cumsum(weights * m**p, axis=0)))[:-1] for p in range(3)]  # below each
+        D_sq = np.maximum(sums[0] * m**2 - 2 * sums[1] * m + sums[2], 0.0)
+        values = ((np.asarray(roots, dtype=np.float64) + np.sqrt(D_sq)) / m) ** 2
+    values = np.where(candidate & ~np.isnan(values), values, np.inf)
+    best = np.argmin(values, axis=0)
+    chosen: list[tuple[int, float] | None] = []
+    for j in range(c):
+        if total[j] == 0:
+            chosen.append(None)
+            continue
+        b = int(best[j]) if candidate[best[j], j] else int(np.argmax(candidate[:, j]))  # all infinite: the first
+        chosen.append((int(order[b, j]), float(values[b, j])))
+    return chosen

@@ -35,6 +35,7 @@ it free of overflow, and in Python integers beyond
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -423,6 +424,18 @@ def run(
             _scaled(step), _scaled(_ints(weights)),
         )
 
+    unit = Fraction(a.numerator, a.denominator * L)  # a weight is unit·v for its integer v
+
+    def scaled(record: tuple[int, int, list[int], list[int], Any]) -> list[int]:
+        """M·w for the record's weights w = unit·V, M the least common denominator of their entries: it is
+        q/gcd(q, G) for unit = p/q and G = gcd(V), so M·w = p·V/gcd(q, G)."""
+        weights = record[4]
+        if isinstance(weights, tuple):
+            weights = weights[0].weights()[weights[1]]
+        V = _ints(weights)
+        g = math.gcd(unit.denominator, math.gcd(*V))
+        return [unit.numerator * v // g for v in V]
+
     def _scaled(values: Sequence[int]) -> tuple[Fraction, ...]:
         """a·v/L for each integer v: one shared zero, and no gcd per entry when a/L is an integer
         (vectors of 10^5 mostly zero entries are common in sparse data)."""
@@ -434,7 +447,7 @@ def run(
         convention=conv.name,
         rate=rate,
         mode=mode,
-        updates=LazyUpdates(state.kept, build),
+        updates=LazyUpdates(state.kept, build, scaled),
         final_weights=_scaled(_ints(state.W)),
         n_epochs=state.epoch,
         stop=stop,

@@ -239,7 +239,7 @@ def test_the_one_pass_sample_matrix_equals_signed_samples_and_their_norms(magnit
 
 
 def test_past_the_int64_guard_the_compiled_pass_carries_the_run_in_128_bit_sums(monkeypatch) -> None:
-    # Coordinates near 2^40: ‖z‖² passes int64 (the pass sums the norms itself) and soon ‖W‖²·max‖z‖²
+    # Coordinates near 2^40: ‖z‖² passes int64 (the norms are given in halves) and soon ‖W‖²·max‖z‖²
     # passes 2^126 (the scores are summed in 128 bits and come back in halves). The run stays in C
     # and makes the reference run, update for update.
     from verify_perceptron.run import kernel as _kernel
@@ -259,5 +259,5 @@ def test_past_the_int64_guard_the_compiled_pass_carries_the_run_in_128_bit_sums(
     data = Dataset(numerators=X, denominator=1, y=[1 if v > 0 else -1 for v in X[:, 0] + X[:, 1]])
     run = fast.run(data, "classic", max_epochs=40, keep_updates=10**9)
     same_run(engine.train(data, "classic", max_epochs=40), run)
-    assert (0, True) in calls  # no norms given, scores in halves
+    assert (2 * len(X), True) in calls  # norms in halves, scores in halves
     assert run.n_updates > 10

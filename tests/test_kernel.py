@@ -22,6 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from verify_perceptron.run import kernel as _kernel
+from verify_perceptron.data.integers import as_halves
 from verify_perceptron.run.kernel import AVAILABLE, online_pass_reference
 from tests.kernel_cases import (EXACT_SQ, I64, WIDE_SQ, buffer_format, exact_norms, largest_limit, pass_problems,
                                 read_only, wide_problems)
@@ -162,9 +163,12 @@ def run_wide(step, Z, W, tie, norms, start, w_sq, limit, cap, halves):
 
 
 @pytest.mark.parametrize("step", IMPLEMENTATIONS)
-@given(problem=wide_problems(), cap=capacities, halves=st.booleans())
-def test_past_the_int64_guard_the_pass_sums_in_128_bits_exactly(step, problem, cap, halves):
+@given(problem=wide_problems(), cap=capacities, halves=st.booleans(), norms_in_halves=st.booleans())
+def test_past_the_int64_guard_the_pass_sums_in_128_bits_exactly(step, problem, cap, halves, norms_in_halves):
     Z, W, tie, norms, w_sq, limit = problem
+    if norms_in_halves:  # every norm given, in halves, as a matrix past int64 gives them (ExactMatrix.norm_halves)
+        exact = [sum(int(v) * int(v) for v in row) for row in Z.tolist()]
+        norms = as_halves(np.array(exact, dtype=object)).reshape(-1) if len(Z) else norms
     for start in range(len(Z) + 1):
         expected = wide_by_hand(Z, W, tie, start, w_sq, limit, cap, halves)
         assert run_wide(step, Z, W, tie, norms, start, w_sq, limit, cap, halves) == expected
@@ -689,14 +693,14 @@ def test_c_epochs_reject_a_bad_epochs_argument(epochs, message):
 @given(st.lists(st.integers(-(2**127), 2**127 - 1), max_size=8), st.lists(st.integers(-(2**63), 2**63 - 1), max_size=8))
 def test_scores_in_halves_read_back_as_the_same_integers(wide, narrow):
     from verify_perceptron.check.replay import in_halves
-    from verify_perceptron.data.integers import score_halves, score_values
+    from verify_perceptron.data.integers import as_halves, score_values
 
     halves = in_halves(np.array(wide, dtype=object)).reshape(-1, 2)
     assert score_values(halves).tolist() == wide
     small = np.array(narrow, dtype=np.int64)
-    assert score_values(score_halves(small)).tolist() == narrow
-    assert score_values(score_halves(small)).dtype == np.int64  # every one fits: int64 again
-    assert in_halves(score_halves(small)).tolist() == in_halves(np.array(narrow, dtype=object)).tolist()
+    assert score_values(as_halves(small)).tolist() == narrow
+    assert score_values(as_halves(small)).dtype == np.int64  # every one fits: int64 again
+    assert in_halves(as_halves(small)).tolist() == in_halves(np.array(narrow, dtype=object)).tolist()
 
 
 def test_a_run_kept_for_replay_joins_int64_chunks_and_chunks_in_halves_in_order():
@@ -715,3 +719,13 @@ def test_a_run_kept_for_replay_joins_int64_chunks_and_chunks_in_halves_in_order(
     sink = Collect()
     store.replay(sink)
     assert sink.seen == [(1, 1, 0, -3), (2, 1, 1, 0), (3, 2, 2, -(2**64))]
+
+
+@pytest.mark.parametrize("step", IMPLEMENTATIONS)
+def test_a_norm_in_halves_of_2_to_the_126_is_refused(step):
+    Z = np.array([[1, 0]], dtype=np.int64)
+    norms = as_halves(np.array([2**126], dtype=object)).reshape(-1)
+    args = (Z, np.zeros(2, dtype=np.int64), np.zeros(1, dtype=bool), norms,
+            np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 0, 0, 10)
+    with pytest.raises(ValueError, match=r"norms\[0\] given in halves"):
+        step(*args)

@@ -557,6 +557,24 @@ def test_c_replay_takes_a_score_of_minus_2_to_the_80_in_halves_and_sums_the_norm
     assert claims[0][0] == 9  # ‖W‖² after the update, evaluated by the program
 
 
+@needs_kernel
+@pytest.mark.parametrize("norm", [2**80, 2**80 + 1, 2**126], ids=["true", "off-by-one", "past-2^126"])
+def test_c_replay_reads_norms_given_in_halves_and_leaves_one_of_2_to_the_126_to_python(norm):
+    # The norm read from its halves enters ‖W + z‖² = ‖W‖² + 2s + ‖z‖² as it is (one off by one shows in the
+    # claim's value, so the halves are read, not recomputed); one of 2^126 is not replayed at all.
+    Z = np.array([[-(2**40), 0]], dtype=np.int64)
+    W = np.array([2**40, 3], dtype=np.int64)  # the score is -2^80, ‖z‖² = 2^80
+    program = np.array(quantity("w_sq") + op("end"), dtype=np.int64)
+    done, state, claims = _kernel.check_online(
+        Z, W, np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool), halves([norm]), halves([5]),
+        np.zeros(1, dtype=np.int64), halves([-(2**80)]), program, quantities(), SLOTS,
+        (0, 0, 2**80 + 9, 0, 0, 0, 0, 2**126 - 1), np.zeros(1, dtype=bool))
+    if norm >= 2**126:
+        assert done == 0 and W.tolist() == [2**40, 3]
+    else:
+        assert done == 1 and state[4] == norm and claims[0][0] == 9 + (norm - 2**80)
+
+
 # --- check_online: its arguments --------------------------------------------------------------
 
 

@@ -24,7 +24,7 @@ from .check.mistake_map import MistakeMap
 from .check.soft_margin import best_reference
 from .check.traces import check_trace, scaled_scores
 from .data.dataset import Dataset, require_dataset
-from .data.integers import ExactMatrix, score_halves, score_values
+from .data.integers import ExactMatrix, as_halves, score_values
 from .data.samples import sample_matrix
 from .data.trace import Trace
 from .errors import InvalidArgument
@@ -102,7 +102,7 @@ class _Store:
             rows = np.concatenate([rows for _, _, rows, _ in chunks])
             parts = [scores for _, _, _, scores in chunks]
             if any(part.ndim == 2 for part in parts):  # some past int64, in halves: all in halves,
-                parts = ([score_halves(part) for part in parts] if all(part.dtype == np.int64 for part in parts)
+                parts = ([as_halves(part) for part in parts] if all(part.dtype == np.int64 for part in parts)
                          else [score_values(part).astype(object) for part in parts])  # or all Python integers
             scores = np.concatenate(parts)
             fast.feed(observer, chunks[0][0], epochs, rows, scores)

@@ -103,7 +103,7 @@ wide_norm(const void *Z, int width, Py_ssize_t i, Py_ssize_t d, int128 *sq)
 static inline int128
 entry(const int64_t *a, int halves, Py_ssize_t i)
 {
-    return halves ? (int128)(((unsigned __int128)(uint64_t)a[2 * i + 1] << 64) | (uint64_t)a[2 * i]) : (int128)a[i];
+    return halves ? halves_at(a, i) : (int128)a[i];
 }
 
 /* w += row i, in int64 (the caller proves the sums fit). */
@@ -233,8 +233,8 @@ PyDoc_STRVAR(check_online_doc,
 "below 2^126 (so every |W_j| < 2^63; ValueError otherwise).\n"
 "\n"
 "norms are int64 (length n), or empty: each update's ||Z[i]||^2 is then summed\n"
-"here, and one of 2^126 or more is left to the caller. margins (length n) and\n"
-"scores (length of rows) are int64, or twice as long: each value as two int64,\n"
+"here, and one of 2^126 or more is left to the caller. norms and margins (length n)\n"
+"and scores (length of rows) are int64, or twice as long: each value as two int64,\n"
 "its low 64 bits then its high ones, for values past int64.\n"
 "\n"
 "state = (k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max, limit) as Python ints.\n"
@@ -270,11 +270,12 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     const Py_ssize_t n = Z.shape[0], d = Z.shape[1], m = rows.shape[0];
-    /* norms may be empty (summed here), margins and scores twice as long (each value in halves) */
+    /* norms may be empty (summed here); norms, margins and scores twice as long (each value in halves) */
     const int given_norms = norms.shape[0] != 0, margin_halves = margins.shape[0] == 2 * n && n > 0;
+    const int norm_halves = norms.shape[0] == 2 * n && n > 0;
     const int score_halves = scores.shape[0] == 2 * m && m > 0;
     if (check_rows(func, "counts", &counts, n) < 0 || check_rows(func, "tie", &tie, n) < 0
-        || (given_norms && check_rows(func, "norms", &norms, n) < 0)
+        || (given_norms && !norm_halves && check_rows(func, "norms", &norms, n) < 0)
         || (!margin_halves && check_rows(func, "margins", &margins, n) < 0)) {
         goto done;
     }
@@ -347,7 +348,10 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             break; /* not this update: Python decides it and says what is wrong */
         }
         if (given_norms) {
-            zz = norm[i];
+            zz = entry(norm, norm_halves, i);
+            if (zz < 0 || zz >= (((int128)1) << 126)) {
+                break; /* not a norm 128 bits hold with W: Python's to decide */
+            }
         }
         else if (wide_norm(Z.buf, width, i, d, &zz) < 0) {
             break; /* ||z||^2 >= 2^126: past what 128 bits hold for W + z */

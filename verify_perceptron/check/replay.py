@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from . import kernel as _kernel
-from ..data.integers import WIDE_SQ, ExactMatrix
+from ..data.integers import WIDE_SQ, ExactMatrix, as_halves
 from ..notes.claims import QUANTITIES, Claim, compile_program
 
 __all__ = ["CompiledReplay", "compiled_replay", "in_halves"]
@@ -30,7 +30,7 @@ _EMPTY.flags.writeable = False
 
 def in_halves(values: Any) -> Any:
     """Integers below 2^127 in magnitude as the C replay reads them past int64: int64 pairs, the low
-    64 bits then the high ones; an int64 array is returned as it is, and an (m, 2) one (halves already) flat.
+    64 bits then the high ones (`as_halves`, flat); an int64 array is returned as it is, flat.
 
     Examples
     --------
@@ -41,11 +41,7 @@ def in_halves(values: Any) -> Any:
     """
     if values.dtype == np.int64:
         return values.reshape(-1)
-    exact = np.asarray(values, dtype=object)
-    out = np.empty(2 * len(exact), dtype=np.int64)
-    out[0::2] = (exact & (2**64 - 1)).astype(np.uint64).view(np.int64)
-    out[1::2] = (exact >> 64).astype(np.int64)
-    return out
+    return as_halves(values).reshape(-1)
 
 
 #: The quantities the C replay computes at each update, in the order of its ``slots`` argument.
@@ -117,7 +113,7 @@ def compiled_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequenc
     if any(not -(2**127) <= v < 2**127 for v in quantities):
         return None
     return CompiledReplay(
-        Z=np.ascontiguousarray(Z), tie=tie, norms=matrix.norms if matrix.norms.dtype == np.int64 else _EMPTY,
+        Z=np.ascontiguousarray(Z), tie=tie, norms=_EMPTY if (halves := matrix.norm_halves()) is None else halves,
         margins=margins, program=program, scales=scales, quantities=quantities, slots=_SLOTS,
         limit=WIDE_SQ - 1,  # every |W_j| < 2^63; the replay sums scores and norms in 128 bits
     )

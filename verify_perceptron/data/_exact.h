@@ -193,6 +193,13 @@ check_rows(const char *func, const char *name, const Py_buffer *view, Py_ssize_t
 /* ---- 128-bit integers and Python ints --------------------------------- */
 
 #if SCAN_WIDE
+/* Entry i of an int64 array holding each value as two int64, its low 64 bits then its high ones. */
+static inline int128
+halves_at(const int64_t *a, Py_ssize_t i)
+{
+    return (int128)(((unsigned __int128)(uint64_t)a[2 * i + 1] << 64) | (uint64_t)a[2 * i]);
+}
+
 /* A Python int as hi * 2^64 + lo, with lo = the value mod 2^64 and hi = floor(value / 2^64):
  * it fits in 128 bits exactly when hi fits in int64. */
 EXACT_SHARED int

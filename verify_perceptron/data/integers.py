@@ -21,7 +21,7 @@ import numpy as np
 from . import kernel as _kernel
 
 __all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "row_dots", "exact_sum", "scaled_floats",
-           "score_values", "score_halves"]
+           "score_values", "as_halves"]
 
 #: ‖w‖²·max‖z‖² below this proves a float64 product of integer arrays exact.
 FLOAT_EXACT_SQ = 2**106
@@ -56,17 +56,27 @@ def score_values(scores: Any) -> Any:
     return high.astype(object) * 2**64 + low.astype(np.uint64).astype(object)
 
 
-def score_halves(scores: Any) -> Any:
-    """A chunk of int64 scores as an (m, 2) array of halves (`score_values` reads them back); halves as they are.
+def as_halves(values: Any) -> Any:
+    """Integers below 2^127 in magnitude as an (m, 2) int64 array of halves: each value's low 64 bits (two's
+    complement) then its high ones, as the compiled pass writes scores past int64 and the C replay reads
+    them (`score_values` reads them back); an (m, 2) array is returned as it is.
 
     Examples
     --------
-    >>> score_halves(np.array([-5, 7], dtype=np.int64)).tolist()
+    >>> as_halves(np.array([-5, 7], dtype=np.int64)).tolist()
     [[-5, -1], [7, 0]]
+    >>> as_halves(np.array([-(2**80)], dtype=object)).tolist()
+    [[0, -65536]]
     """
-    if scores.ndim == 2:
-        return scores
-    return np.stack((scores, scores >> 63), axis=1)
+    if values.ndim == 2:
+        return values
+    if values.dtype == np.int64:
+        return np.stack((values, values >> 63), axis=1)
+    exact = np.asarray(values, dtype=object)
+    out = np.empty((len(exact), 2), dtype=np.int64)
+    out[:, 0] = (exact & (2**64 - 1)).astype(np.uint64).view(np.int64)
+    out[:, 1] = (exact >> 64).astype(np.int64)
+    return out
 
 
 def _biggest(matrix: Any) -> int:
@@ -211,6 +221,7 @@ class ExactMatrix:
         self._approximate: tuple[Any, int] | None = None
         self._as_object: Any = None
         self._norms_list: list[int] | None = None
+        self._norm_halves: Any = None
 
     def reordered(self, order: Sequence[int]) -> ExactMatrix:
         """The same rows in another order (row k is row ``order[k]``), their norms carried, not recomputed.
@@ -237,6 +248,21 @@ class ExactMatrix:
         if self._as_float is None and self.float_exact:
             self._as_float = self.exact.astype(np.float64)
         return self._as_float
+
+    def norm_halves(self) -> Any:
+        """The norms as the compiled kernels read them: int64 when they are, else flat halves (`as_halves`,
+        low then high per row) when every one is below 2^126, else None; built once.
+
+        Examples
+        --------
+        >>> ExactMatrix(np.array([[2**40, 2**40]])).norm_halves().tolist()  # ‖z‖² = 2^81
+        [0, 131072]
+        """
+        if self.norms.dtype == np.int64:
+            return self.norms
+        if self._norm_halves is None and self.max_norm_sq < 2**126:
+            self._norm_halves = as_halves(self.norms).reshape(-1)
+        return self._norm_halves
 
     def approximate(self) -> tuple[Any, int]:
         """``(F, t)``: F the float64 matrix nearest to Z / 2^t, t >= 0 the least keeping entries below 2^480; built once.

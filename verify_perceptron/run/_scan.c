@@ -142,7 +142,7 @@ NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, int64_t *w, int32_t *w32,         
      const unsigned char *ties, const int64_t *norm, int64_t *count, int64_t *rows,     \
      int64_t *scores, Py_ssize_t cap, Py_ssize_t *position, int128 *w_sq, int128 limit, \
      int128 sums64, int halves, int *guarded, const double *zf, const double *radius,   \
-     double *wf, double *w_norm)                                                        \
+     double *wf, double *w_norm, int norm_halves)                                       \
 {                                                                                       \
     Py_ssize_t m = 0, i = *position;                                                    \
     int narrow = *w_sq < NARROW_SQ;                                                     \
@@ -166,7 +166,7 @@ NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, int64_t *w, int32_t *w32,         
         /* ||W + z||^2 = ||W||^2 + 2 W.z + ||z||^2 <= 2^126 + 0 + 2^126: 128 bits hold it */ \
         int128 zz = 0;                                                                  \
         if (norm != NULL) {                                                             \
-            zz = norm[i];                                                               \
+            zz = norm_halves ? halves_at(norm, i) : norm[i];                            \
         } else {                                                                        \
             (void)SQ(row, d, &zz); /* below 2^126: checked before the pass */           \
         }                                                                               \
@@ -224,7 +224,8 @@ PyDoc_STRVAR(online_pass_doc,
 "Z is (n, d) C-contiguous int16, int32 or int64; W, norms, counts, out_i, out_s are contiguous\n"
 "int64 (W, counts, out_* writable, out_i and out_s of one length >= 1); tie\n"
 "holds bool or uint8 flags. Preconditions, which the caller guarantees:\n"
-"norms[i] = ||Z[i]||^2 (or norms empty: each is summed in 128 bits, and a row of\n"
+"norms[i] = ||Z[i]||^2 (or norms twice as long: each as its low then high 64 bits,\n"
+"below 2^126; or norms empty: each is summed in 128 bits, and a row of\n"
 "||Z[i]||^2 >= 2^126 is refused) and w_sq = ||W||^2 <= limit < 2^126 (a larger limit is\n"
 "refused: ValueError), so that every |W_j| < 2^63 and every partial sum of every\n"
 "score fits in 128 bits (Cauchy-Schwarz); scores are summed in int64 where\n"
@@ -332,7 +333,9 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     const Py_ssize_t n = Z.shape[0], d = Z.shape[1], cap = out_i.shape[0];
-    if (check_rows(func, "tie", &tie, n) < 0 || (norms.shape[0] != 0 && check_rows(func, "norms", &norms, n) < 0)
+    const int norm_halves = n > 0 && norms.shape[0] == 2 * n; /* each norm as two int64: low then high bits */
+    if (check_rows(func, "tie", &tie, n) < 0
+        || (norms.shape[0] != 0 && !norm_halves && check_rows(func, "norms", &norms, n) < 0)
         || check_rows(func, "counts", &counts, n) < 0) {
         goto done;
     }
@@ -407,7 +410,11 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (Py_ssize_t r = 0; r < n; r++) {
         int128 sq = 0;
         if (norm != NULL) {
-            sq = norm[r];
+            sq = norm_halves ? halves_at(norm, r) : norm[r];
+            if (norm_halves && (sq < 0 || sq >= WIDE_SQ)) {
+                PyErr_Format(PyExc_ValueError, "online_pass(): norms[%zd] given in halves must be in [0, 2^126)", r);
+                goto done;
+            }
         } else {
             const char *row = (const char *)Z.buf + r * d * Z.itemsize;
             int bad = Z.itemsize == 2 ? wide_sq16((const int16_t *)row, d, &sq)
@@ -429,9 +436,9 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (;;) {
         Py_ssize_t got;
         switch (Z.itemsize) {
-        case 2: got = pass16(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded, zf, radii, wf, &w_norm); break;
-        case 4: got = pass32(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded, zf, radii, wf, &w_norm); break;
-        default: got = pass64(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded, zf, radii, wf, &w_norm);
+        case 2: got = pass16(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded, zf, radii, wf, &w_norm, norm_halves); break;
+        case 4: got = pass32(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded, zf, radii, wf, &w_norm, norm_halves); break;
+        default: got = pass64(Z.buf, n, d, w, w32, ties, norm, count, rows + m, scores + (halves ? 2 * m : m), cap - m, &i, &w_sq, limit, sums64, halves, &guarded, zf, radii, wf, &w_norm, norm_halves);
         }
         if (!with_epochs) {
             m = got;

@@ -141,8 +141,9 @@ class _Run:
         # every ‖z‖² < 2^126 is its precondition. With it the run keeps to int64 (no float64 copy of
         # the samples is made), and Python integers beyond.
         self.compiled = _kernel.AVAILABLE and Z.dtype != object and matrix.max_norm_sq < WIDE_SQ
-        # the pass reads int64 norms, or sums the rows' norms itself (in 128 bits) when they do not fit
-        self.pass_norms = matrix.norms if matrix.norms.dtype == np.int64 else _NONE
+        # the pass reads int64 norms, or past int64 the norms in halves (so it need not sum them itself)
+        halves = matrix.norm_halves() if self.compiled else None
+        self.pass_norms = _NONE if halves is None else halves
         self.norm_sq = 0  # ‖W‖², exactly
         self._represent(0)
         self.W: Any = np.zeros(width, dtype=_WEIGHTS[self.kind])  # integers exactly, in the product's representation

@@ -105,8 +105,9 @@ def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out
         The weights, updated in place.
     tie : numpy.ndarray of bool, shape (n,)
         Whether a score of exactly 0 is a mistake for row i.
-    norms : numpy.ndarray of int64, shape (n,) or (0,)
-        ‖z_i‖²; empty when they do not fit in int64: each is then summed
+    norms : numpy.ndarray of int64, shape (n,), (2n,) or (0,)
+        ‖z_i‖²; past int64 either twice as long (each as its low 64 bits,
+        then its high ones; each below 2^126) or empty: each is then summed
         exactly, and a row of ‖z_i‖² >= 2^126 is refused.
     counts : numpy.ndarray of int64, shape (n,)
         Mistakes per row, incremented in place.
@@ -133,7 +134,12 @@ def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out
         raise ValueError(f"online_pass_reference(): limit={limit!r} must satisfy 0 <= limit < 2^126")
     if not 0 <= w_sq <= limit:
         raise ValueError(f"online_pass_reference(): w_sq={w_sq!r} must satisfy 0 <= w_sq <= limit={limit!r}")
-    if len(norms) == 0:
+    if n and len(norms) == 2 * n:
+        norms = score_values(np.asarray(norms).reshape(-1, 2)).tolist()
+        for r, v in enumerate(norms):
+            if not 0 <= v < 2**126:
+                raise ValueError(f"online_pass_reference(): norms[{r}] given in halves must be in [0, 2^126)")
+    elif len(norms) == 0:
         norms = [sum(int(v) * int(v) for v in row) for row in Z.tolist()]
         for r, v in enumerate(norms):
             if v >= 2**126:

@@ -123,9 +123,11 @@ class MistakeMap:
         for block in packed:
             for lo in range(0, len(block), per_block):
                 part = block[lo:lo + per_block]
-                which, rows = np.nonzero(np.unpackbits(part, axis=1, count=self.n))
+                # one flat search over the unpacked bits (as bool) is faster than a 2-D np.nonzero
+                which, rows = np.divmod(np.flatnonzero(np.unpackbits(part, axis=1, count=self.n).view(bool)),
+                                        self.n)
                 out_epochs.append(numbers[done + lo + which])
-                out_rows.append(rows.astype(np.int64))
+                out_rows.append(rows)
             done += len(block)
         if not out_rows:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)

@@ -35,6 +35,7 @@ it free of overflow, and in Python integers beyond
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -425,18 +426,6 @@ def run(
             _scaled(step), _scaled(_ints(weights)),
         )
 
-    unit = Fraction(a.numerator, a.denominator * L)  # a weight is unit·v for its integer v
-
-    def scaled(record: tuple[int, int, list[int], list[int], Any]) -> list[int]:
-        """M·w for the record's weights w = unit·V, M the least common denominator of their entries: it is
-        q/gcd(q, G) for unit = p/q and G = gcd(V), so M·w = p·V/gcd(q, G)."""
-        weights = record[4]
-        if isinstance(weights, tuple):
-            weights = weights[0].weights()[weights[1]]
-        V = _ints(weights)
-        g = math.gcd(unit.denominator, math.gcd(*V))
-        return [unit.numerator * v // g for v in V]
-
     def _scaled(values: Sequence[int]) -> tuple[Fraction, ...]:
         """a·v/L for each integer v: one shared zero, and no gcd per entry when a/L is an integer
         (vectors of 10^5 mostly zero entries are common in sparse data)."""
@@ -448,7 +437,7 @@ def run(
         convention=conv.name,
         rate=rate,
         mode=mode,
-        updates=LazyUpdates(state.kept, build, scaled),
+        updates=LazyUpdates(state.kept, build, functools.partial(_scaled_record, a / L)),
         final_weights=_scaled(_ints(state.W)),
         n_epochs=state.epoch,
         stop=stop,
@@ -457,6 +446,21 @@ def run(
         total_updates=state.n_updates,
         cycle_mistakes=state.repeats.cycle_mistakes,
     )
+
+
+def _scaled_record(unit: Fraction, record: tuple[int, int, list[int], list[int], Any]) -> list[int]:
+    """M·w for a kept record's weights w = unit·V, M the least common denominator of their entries.
+
+    M is q/gcd(q, G) for unit = p/q and G = gcd(V), so M·w = p·V/gcd(q, G):
+    what `verify_perceptron.check.separator.scaled_separator` makes of w,
+    without a Fraction per entry.
+    """
+    weights = record[4]
+    if isinstance(weights, tuple):  # (segment, t): the t-th weights of a compiled chunk
+        weights = weights[0].weights()[weights[1]]
+    V = _ints(weights)
+    g = math.gcd(unit.denominator, math.gcd(*V))
+    return [unit.numerator * v // g for v in V]
 
 
 @dataclass(frozen=True)

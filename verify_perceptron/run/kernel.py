@@ -93,6 +93,25 @@ online_pass, IMPORT_ERROR = _load()
 AVAILABLE: bool = online_pass is not None
 
 
+def _reference_norms(Z: Any, norms: Any) -> Any:
+    """`online_pass_reference`'s norms as values: as given, read from halves, or summed (each checked)."""
+    n = len(Z)
+    if n and len(norms) == 2 * n:
+        values = score_values(np.asarray(norms).reshape(-1, 2)).tolist()
+        for r, v in enumerate(values):
+            if not 0 <= v < 2**126:
+                raise ValueError(f"online_pass_reference(): norms[{r}] given in halves must be in [0, 2^126)")
+        return values
+    if len(norms) == 0:
+        values = [sum(int(v) * int(v) for v in row) for row in Z.tolist()]
+        for r, v in enumerate(values):
+            if v >= 2**126:
+                raise ValueError(f"online_pass_reference(): ||Z[{r}]||^2 >= 2^126; without norms every row must "
+                                 "be below")
+        return values
+    return norms
+
+
 def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out_i: Any, out_s: Any,
                           start: int, w_sq: int, limit: int) -> tuple[int, int, int, bool]:
     """One online pass from row `start`, in place, in Python integers: what `online_pass` must do.
@@ -134,17 +153,7 @@ def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out
         raise ValueError(f"online_pass_reference(): limit={limit!r} must satisfy 0 <= limit < 2^126")
     if not 0 <= w_sq <= limit:
         raise ValueError(f"online_pass_reference(): w_sq={w_sq!r} must satisfy 0 <= w_sq <= limit={limit!r}")
-    if n and len(norms) == 2 * n:
-        norms = score_values(np.asarray(norms).reshape(-1, 2)).tolist()
-        for r, v in enumerate(norms):
-            if not 0 <= v < 2**126:
-                raise ValueError(f"online_pass_reference(): norms[{r}] given in halves must be in [0, 2^126)")
-    elif len(norms) == 0:
-        norms = [sum(int(v) * int(v) for v in row) for row in Z.tolist()]
-        for r, v in enumerate(norms):
-            if v >= 2**126:
-                raise ValueError(f"online_pass_reference(): ||Z[{r}]||^2 >= 2^126; without norms every row must "
-                                 "be below")
+    norms = _reference_norms(Z, norms)
     halves = len(out_s) == 2 * len(out_i)
     if not len(out_i) >= 1 or not (halves or len(out_s) == len(out_i)):
         raise ValueError(f"online_pass_reference(): out_i must have a length >= 1 and out_s the same or twice it, "

@@ -8,6 +8,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
+import hypothesis
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -280,3 +281,28 @@ def test_a_bound_below_the_filter_range_is_decided_in_integers() -> None:
                 check.observe(k, 1, [0])
         result, _ = check.finish()
         assert result.first_violation.k == 1 and result.n_checked == 3
+
+
+int64s = st.one_of(st.integers(-50, 50), st.integers(-(2**63), 2**63 - 1), st.sampled_from([-(2**62), 2**31, 2**53]))
+
+
+@given(margins=st.lists(int64s, min_size=1, max_size=12),
+       rho=st.one_of(st.integers(1, 60), st.integers(1, 2**63 - 1), st.integers(2**26, 2**31)),
+       counts=st.lists(st.integers(0, 4), min_size=12, max_size=12),
+       R_sq=st.one_of(st.integers(1, 100), st.integers(1, 2**1000)))
+# where int64 or float64 arithmetic would be wrong: ρ − m past 2^63, d² past 2^53, ρ² past 2^53
+@hypothesis.example(margins=[-(2**63), 5], rho=2**62 - 1, counts=[1] * 12, R_sq=4)
+@hypothesis.example(margins=[7 - (2**27 + 1), 7], rho=7, counts=[1] * 12, R_sq=4)  # d² rounds in float64
+@hypothesis.example(margins=[2**27, 2**27 + 1], rho=2**27 + 1, counts=[1] * 12, R_sq=4)  # ρ² rounds in float64
+def test_the_int64_array_paths_of_the_soft_margin_bound_equal_its_python_integer_paths(margins, rho, counts, R_sq):
+    array = np.array(margins, dtype=np.int64)
+    weights = np.array(counts[:len(margins)], dtype=np.int64)
+    assert choose_margin(array, weights, R_sq=R_sq, u_sq=3) == choose_margin(margins, weights.tolist(), R_sq=R_sq, u_sq=3)
+    fast, slow = (SoftMargin.from_margins(m, rho=rho, R_sq=R_sq, u_sq=3, scale=7) for m in (array, margins))
+    assert fast.deficits_sq.tolist() == slow.deficits_sq.tolist()
+    assert fast.true(7, 1) == slow.true(7, 1)
+    as_objects = SoftMargin(rho, R_sq, 3, slow.deficits_sq.astype(object), 7)  # the loops' own paths
+    assert fast.true(7, 1) == as_objects.true(7, 1)
+    fast_check, slow_check = (SoftMarginCheck(b, reference=(Fraction(1),), source="test", L=7, M=1)
+                              for b in (fast, as_objects))
+    assert fast_check._sq_over_rho.tolist() == slow_check._sq_over_rho.tolist()  # each d²/ρ² rounded once

@@ -119,7 +119,12 @@ class SoftMarginCheck:
         self._root_B = math.sqrt(_quotient(bound.R_sq * bound.u_sq, self._rho_sq))
         self._filter = self._root_B >= 2.0**-100  # else every update is decided in integers
         # d_i²/ρ² per sample, each rounded once (int / int), for the filter's running sums
-        self._sq_over_rho = np.array([_quotient(int(v), self._rho_sq) for v in bound.deficits_sq], dtype=np.float64)
+        squares = bound.deficits_sq
+        if squares.dtype == np.int64 and int(squares.max(initial=0)) <= 2**53 and self._rho_sq <= 2**53:
+            # both exact in float64, so one IEEE division rounds d²/ρ² once, as int / int does
+            self._sq_over_rho = squares.astype(np.float64) / float(self._rho_sq)
+        else:
+            self._sq_over_rho = np.array([_quotient(int(v), self._rho_sq) for v in squares], dtype=np.float64)
 
     def _side(self, D_sq: int) -> float:
         """(√B + √D²)/ρ in floating point, for the filter."""
@@ -229,11 +234,11 @@ def soft_margin_check(matrix: ExactMatrix, reference: Sequence[Fraction], *, L: 
         return "u = 0 has no direction"
     margins = matrix.products(W, norm_sq=u_sq)
     weights = np.ones(len(margins), dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
-    chosen = choose_margin(margins.tolist(), weights.tolist(), R_sq=matrix.max_norm_sq, u_sq=u_sq)
+    chosen = choose_margin(margins, weights, R_sq=matrix.max_norm_sq, u_sq=u_sq)
     if chosen is None:
         return "u has no positive margin y·u·x~ on any sample"
     rho = chosen[0]
-    bound = SoftMargin.from_margins(margins.tolist(), rho=rho, R_sq=matrix.max_norm_sq, u_sq=u_sq, scale=L * M)
+    bound = SoftMargin.from_margins(margins, rho=rho, R_sq=matrix.max_norm_sq, u_sq=u_sq, scale=L * M)
     return SoftMarginCheck(bound, reference=reference, source=source, L=L, M=M)
 
 
@@ -288,7 +293,7 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
     first = [j for _, j in sorted(ranked)]
     for j in first + sorted(set(range(len(keys))) - set(first)):
         W = keys[j]  # in floats a margin near 0 may have the wrong sign: the one taken is confirmed exactly
-        if choose_margin(matrix.products(W, norm_sq=sum(v * v for v in W)).tolist(), counts.tolist(),
+        if choose_margin(matrix.products(W, norm_sq=sum(v * v for v in W)), counts,
                          R_sq=matrix.max_norm_sq, u_sq=sum(v * v for v in W)) is not None:
             index = seen[W]
             best = ((tuple(trace.final_weights), "the run's last weights") if index is None

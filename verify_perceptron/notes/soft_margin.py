@@ -36,7 +36,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from ..data.integers import scaled_floats
+from ..data.integers import FLOAT_BITS, scaled_floats
 
 __all__ = ["SoftMargin", "choose_margin", "choose_scaled", "choose_columns", "CANDIDATES"]
 
@@ -85,6 +85,11 @@ class SoftMargin:
         """The bound for target `rho`, from the samples' scaled margins m_i = z_i·U."""
         if rho <= 0 or u_sq <= 0:
             raise ValueError(f"the soft-margin bound needs rho > 0 and ‖u‖² > 0, got rho={rho}, u_sq={u_sq}")
+        if isinstance(margins, np.ndarray) and margins.dtype == np.int64 and len(margins) and rho < 2**62:
+            if int(margins.min()) > -(2**62):  # then every ρ − m is below 2^63: exact in int64
+                deficits = np.maximum(rho - margins, 0)
+                if int(deficits.max()) < 2**31:  # and every square below 2^62
+                    return cls(rho, R_sq, u_sq, deficits * deficits, scale)
         values = [max(0, rho - int(m)) for m in margins]
         squares = [d * d for d in values]
         fits = not squares or max(squares) < 2**62
@@ -124,8 +129,13 @@ class SoftMargin:
         >>> SoftMargin.from_margins([3, -1], rho=2, R_sq=4, u_sq=1, scale=2).true(2, 1)
         {'rho': Fraction(1, 1), 'R_sq': Fraction(1, 1), 'u_sq': Fraction(1, 1), 'pass_D_sq': Fraction(9, 4)}
         """
+        squares = self.deficits_sq
+        if squares.dtype == np.int64 and int(squares.max(initial=0)) * len(squares) < 2**63:
+            total = int(squares.sum())  # every partial sum is below 2^63
+        else:
+            total = sum(int(v) for v in squares)
         return {"rho": Fraction(self.rho, L * M), "R_sq": Fraction(self.R_sq, L * L), "u_sq": Fraction(self.u_sq, M * M),
-                "pass_D_sq": Fraction(sum(int(v) for v in self.deficits_sq), (L * M) ** 2)}
+                "pass_D_sq": Fraction(total, (L * M) ** 2)}
 
     def interval(self, D_sq: int, *, bits: int = 100) -> tuple[Fraction, Fraction]:
         """Rationals ``(lo, hi)`` enclosing the irrational bound ((R·‖u‖ + D)/ρ)², with D² = `D_sq` (scaled).
@@ -178,15 +188,20 @@ def choose_margin(margins: Any, counts: Any, *, R_sq: int, u_sq: int) -> tuple[i
     >>> choose_margin([0, -1], [1, 1], R_sq=1, u_sq=1) is None
     True
     """
-    exact = [int(m) for m in margins]
-    if not exact:
+    if not len(margins):
         return None
     root = math.isqrt(R_sq * u_sq)  # the bound's √B to within one unit: a float approximation anyway
-    values, shift = scaled_floats(exact + [root])
-    chosen = choose_scaled(values[:-1], np.asarray(counts, dtype=np.float64), values[-1])
+    if isinstance(margins, np.ndarray) and margins.dtype == np.int64 and root.bit_length() <= FLOAT_BITS:
+        exact: Any = margins  # scaled_floats would not shift: each value is its nearest double
+        values, root_B = margins.astype(np.float64), float(root)
+    else:
+        exact = [int(m) for m in margins]
+        floats, _ = scaled_floats(exact + [root])
+        values, root_B = floats[:-1], floats[-1]
+    chosen = choose_scaled(values, np.asarray(counts, dtype=np.float64), root_B)
     if chosen is None:
         return None
-    rho = exact[chosen[0]]
+    rho = int(exact[chosen[0]])
     return (rho, chosen[1]) if rho > 0 else None
 
 

@@ -22,7 +22,7 @@ from verify_perceptron.data.examples import example
 from verify_perceptron.data.samples import sample_matrix
 from verify_perceptron.notes.conventions import CONVENTIONS, get_convention
 import verify_perceptron.notes.soft_margin as soft_module
-from verify_perceptron.notes.soft_margin import SoftMargin, choose_columns, choose_margin
+from verify_perceptron.notes.soft_margin import SoftMargin, _stable_order, choose_columns, choose_margin
 from verify_perceptron.pipeline import verify_run
 from verify_perceptron.report.record import build_report
 from verify_perceptron.report.text import render_text
@@ -160,6 +160,13 @@ def test_choose_columns_is_the_one_column_choice_on_every_column(data: st.DataOb
     finally:
         soft_module.CANDIDATES = saved
     assert got == expected
+
+
+@given(data=st.data(), n=st.integers(0, 60), c=st.integers(1, 4))
+def test_the_stable_order_is_numpys_stable_argsort(data: st.DataObject, n: int, c: int) -> None:
+    cells = data.draw(st.lists(st.sampled_from(MARGIN_POOL) | st.floats(-3, 3), min_size=n * c, max_size=n * c))
+    values = np.array(cells, dtype=np.float64).reshape(n, c)
+    assert _stable_order(values).tolist() == np.argsort(values, axis=0, kind="stable").tolist()
 
 
 def test_choose_columns_fails_when_a_column_takes_another_columns_root() -> None:

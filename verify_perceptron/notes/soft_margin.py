@@ -238,7 +238,7 @@ def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tu
     n, c = margins.shape
     if n == 0:
         return [None] * c
-    order = np.argsort(margins, axis=0, kind="stable")
+    order = _stable_order(margins)
     m = np.take_along_axis(margins, order, axis=0)
     weights = np.asarray(counts, dtype=np.float64)[order]
     candidate = m > 0  # (NaN is not)
@@ -265,3 +265,27 @@ def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tu
         b = int(best[j]) if candidate[best[j], j] else int(np.argmax(candidate[:, j]))  # all infinite: the first
         chosen.append((int(order[b, j]), float(values[b, j])))
     return chosen
+
+
+def _stable_order(values: Any) -> Any:
+    """``np.argsort(values, axis=0, kind="stable")`` for an (n, c) float array, in about half its time.
+
+    An unstable sort orders the values; each then gets the rank of its group
+    of equal values (NaNs one group, as the stable sort keeps them), and one
+    sort of the integer keys rank·n + index puts equal values in index order.
+
+    Examples
+    --------
+    >>> _stable_order(np.array([[2.0], [1.0], [2.0], [np.nan], [1.0], [np.nan]]))[:, 0].tolist()
+    [1, 4, 0, 2, 3, 5]
+    """
+    n = len(values)
+    if n >= 2**31:  # (then rank·n + index could pass int64)
+        return np.argsort(values, axis=0, kind="stable")
+    first = np.argsort(values, axis=0)
+    ordered = np.take_along_axis(values, first, axis=0)
+    same = (ordered[1:] == ordered[:-1]) | (np.isnan(ordered[1:]) & np.isnan(ordered[:-1]))
+    if not same.any():  # no two equal: the order is the stable one already
+        return first
+    rank = np.concatenate((np.zeros((1, values.shape[1]), dtype=np.int64), np.cumsum(~same, axis=0)))
+    return np.sort(rank * n + first, axis=0) % n

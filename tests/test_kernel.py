@@ -22,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from verify_perceptron.run import kernel as _kernel
-from verify_perceptron.data.integers import as_halves
+from verify_perceptron.data.integers import as_halves, score_values
 from verify_perceptron.run.kernel import AVAILABLE, online_pass_reference
 from tests.kernel_cases import (EXACT_SQ, I64, WIDE_SQ, buffer_format, exact_norms, largest_limit, pass_problems,
                                 read_only, wide_problems)
@@ -158,7 +158,7 @@ def run_wide(step, Z, W, tie, norms, start, w_sq, limit, cap, halves):
     out_i, out_s = np.zeros(cap, dtype=np.int64), np.zeros(2 * cap if halves else cap, dtype=np.int64)
     result = step(Z, W, tie, norms, counts, out_i, out_s, start, w_sq, limit)
     m = result[0]
-    scores = _kernel.join_halves(out_s[: 2 * m]) if halves else out_s[:m]
+    scores = score_values(out_s[: 2 * m].reshape(-1, 2)) if halves else out_s[:m]
     return result, W.tolist(), list(zip(out_i[:m].tolist(), scores.tolist()))
 
 

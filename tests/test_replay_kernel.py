@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from verify_perceptron.check import kernel as _kernel
 from verify_perceptron.check import replay as checks
-from verify_perceptron.run.kernel import join_halves, online_pass_reference
+from verify_perceptron.data.integers import score_values
+from verify_perceptron.run.kernel import online_pass_reference
 from verify_perceptron.notes.claims import CLAIMS, OPS, QUANTITIES, compile_program
 from tests.kernel_cases import I64, buffer_format, exact_norms, largest_limit, pass_problems, read_only, wide_problems
 
@@ -505,7 +506,7 @@ def wide_recorded_runs(draw):
     W0, counts = W.copy(), np.zeros(len(Z), dtype=np.int64)
     out_i, out_s = np.zeros(20, dtype=np.int64), np.zeros(40, dtype=np.int64)
     m, _, _, _ = online_pass_reference(Z, W, tie, norms, counts, out_i, out_s, 0, w_sq, limit)
-    rows, scores = out_i[:m].tolist(), join_halves(out_s[: 2 * m]).tolist()
+    rows, scores = out_i[:m].tolist(), score_values(out_s[: 2 * m].reshape(-1, 2)).tolist()
     if rows and draw(st.booleans()):  # spoil one score
         t = draw(st.integers(0, len(rows) - 1))
         scores[t] += draw(st.sampled_from([-1, 1, 2**64]))

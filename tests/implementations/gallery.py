@@ -9,6 +9,7 @@ without a mistake (at most 1000 epochs) and take labels -1/+1, unless their docs
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 import numpy as np
@@ -34,7 +35,7 @@ def fit_correct(X: Any, y: Any) -> tuple[Any, float]:
     return w, b
 
 
-class _Estimator:
+class _Estimator(ABC):
     """The estimator interface the classes share: fit stores coef_ and intercept_."""
 
     def fit(self, X: Any, y: Any) -> _Estimator:
@@ -42,8 +43,9 @@ class _Estimator:
         self.coef_, self.intercept_ = w, float(b)
         return self
 
+    @abstractmethod
     def _train(self, X: Any, y: Any) -> tuple[Any, float]:
-        raise NotImplementedError
+        """The weights and bias each class learns from float arrays X and y."""
 
 
 class CorrectPerceptron(_Estimator):

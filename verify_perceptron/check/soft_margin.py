@@ -269,9 +269,12 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
     step = max(1, -(-len(kept) // VISITED))
     counts = np.asarray(trace.mistakes_per_sample, dtype=np.int64)
     seen: dict[tuple[int, ...], Any] = {}  # scaled integer weights: the run's last weights, or an update's index
-    for index, W in [(None, scaled_separator(tuple(trace.final_weights))[0])] + [
-            (i, kept.scaled_weights(i) if isinstance(kept, LazyUpdates) else scaled_separator(kept[i].weights)[0])
-            for i in range(0, len(kept), step)]:
+    for index in [None, *range(0, len(kept), step)]:
+        if index is None:
+            W = scaled_separator(tuple(trace.final_weights))[0]
+        else:  # from the fast engine's record when there is one, else from the update's fractions
+            W = kept.scaled_weights(index) if isinstance(kept, LazyUpdates) else None
+            W = scaled_separator(kept[index].weights)[0] if W is None else W
         key = tuple(W)
         if any(key) and key not in seen:
             seen[key] = index

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-import math
 from fractions import Fraction
 from typing import Any, overload
 
@@ -70,25 +69,19 @@ class LazyUpdates(Sequence[Update]):
         self._scaled = scaled
         self._built: list[Update | None] = [None] * len(records)
 
-    def scaled_weights(self, index: int) -> list[int]:
-        """M·w for update `index`'s weights w, M the least common denominator of their entries.
-
-        These are the integers `verify_perceptron.check.separator.scaled_separator`
-        makes of ``self[index].weights``; given `scaled`, they come from the
-        record without building the update's fractions.
+    def scaled_weights(self, index: int) -> list[int] | None:
+        """M·w for update `index`'s weights w (M the least common denominator of their entries), from its
+        record without building the update's fractions: the integers
+        `verify_perceptron.check.separator.scaled_separator` makes of ``self[index].weights``.
+        None when no `scaled` was given.
 
         Examples
         --------
-        >>> lazy = LazyUpdates([1], lambda k: Update(k, 1, (0,), (Fraction(0),), (Fraction(1),),
-        ...                                          (Fraction(1, 2), Fraction(3))))
-        >>> lazy.scaled_weights(0)
-        [1, 6]
+        >>> lazy = LazyUpdates([(1, 2)], lambda r: None, scaled=lambda r: [r[0], 2 * r[1]])
+        >>> lazy.scaled_weights(0), LazyUpdates([1], lambda r: None).scaled_weights(0)
+        ([1, 4], None)
         """
-        if self._scaled is not None and self._built[index] is None:
-            return self._scaled(self._records[index])
-        weights = self[index].weights
-        M = math.lcm(*(v.denominator for v in weights))
-        return [v.numerator * (M // v.denominator) for v in weights]
+        return None if self._scaled is None else self._scaled(self._records[index])
 
     def __len__(self) -> int:
         return len(self._records)

@@ -56,7 +56,7 @@ import numpy as np
 
 from ..data.integers import score_values
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "join_halves", "online_pass", "online_pass_reference"]
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "online_pass", "online_pass_reference"]
 
 OnlinePass = Callable[..., tuple[int, int, int, bool]]
 
@@ -133,7 +133,8 @@ def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out
     out_i, out_s : numpy.ndarray of int64, out_i of length >= 1, out_s as long or twice as long
         Receive each mistake's row and score, in order; when out_s is twice
         as long, each score as two int64, its low 64 bits (modulo 2^64) then
-        its high ones (`join_halves` reads them back), and no score stops the pass.
+        its high ones (`verify_perceptron.data.integers.score_values` reads them back
+        as an (m, 2) array), and no score stops the pass.
     start : int
         The first row, ``0 <= start <= n``.
     w_sq, limit : int
@@ -186,18 +187,3 @@ def online_pass_reference(Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out
         i += 1
     W[:] = weights
     return m, i, w_sq, guarded
-
-
-def join_halves(halves: Any) -> Any:
-    """Scores written as int64 pairs (low 64 bits, then high) read back: an int64 array where every one
-    fits, else an object array of Python integers (`verify_perceptron.data.integers.score_values`).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> join_halves(np.array([-5, -1, 7, 0], dtype=np.int64)).tolist()
-    [-5, 7]
-    >>> join_halves(np.array([0, -1, 1, 0], dtype=np.int64)).tolist()  # -2^64 and 1
-    [-18446744073709551616, 1]
-    """
-    return score_values(halves.reshape(-1, 2))

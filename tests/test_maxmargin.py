@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.data_strategies import halves as datasets
-from verify_perceptron.certify import _activeset
+from verify_perceptron.certify import _activeset, _fraction_free
 from verify_perceptron.certify.certificates import gordan_defect
 from verify_perceptron.data.dataset import Dataset, from_arrays
 from verify_perceptron.errors import InvalidArgument
@@ -202,7 +202,7 @@ def test_exact_run_from_nothing_equals_run_from_the_float_proposal(data: Dataset
 def test_fraction_free_inverse_is_the_inverse(rows: list[list[int]]) -> None:
     # Gram matrices of random integer rows: singular exactly when the rows are dependent.
     gram = [[sum(p * q for p, q in zip(a, b)) for b in rows] for a in rows]
-    result = _activeset._integer_inverse(gram)
+    result = _fraction_free.inverse(gram)
     k = len(rows)
     identity = [[F(int(i == j)) for j in range(k)] for i in range(k)]
     probe = solve_linear([[F(v) for v in row] for row in gram], [F(1)] * k)
@@ -360,10 +360,8 @@ def test_iris_versicolor_vs_virginica_has_no_max_margin_separator() -> None:
 def test_the_integer_inverse_is_exact_or_the_matrix_is_singular(matrix):
     import sympy
 
-    from verify_perceptron.certify._activeset import _integer_inverse
-
     k = len(matrix)
-    found = _integer_inverse(matrix)
+    found = _fraction_free.inverse(matrix)
     if found is None:
         assert k > 0 and sympy.Matrix(matrix).det() == 0
         return
@@ -371,3 +369,31 @@ def test_the_integer_inverse_is_exact_or_the_matrix_is_singular(matrix):
     assert d != 0
     assert [[sum(matrix[i][m] * R[m][j] for m in range(k)) for j in range(k)] for i in range(k)] == [
         [d if i == j else 0 for j in range(k)] for i in range(k)]
+
+
+@given(st.integers(1, 6).flatmap(lambda k: st.tuples(
+    st.lists(st.lists(st.integers(-3, 3), min_size=k, max_size=k), min_size=k, max_size=k),
+    st.lists(st.integers(-5, 5), min_size=k, max_size=k))))
+def test_the_fraction_free_solve_is_exact_or_the_matrix_is_singular(case):
+    import sympy
+
+    matrix, rhs = case
+    k = len(matrix)
+    found = _fraction_free.solve(matrix, rhs)
+    if found is None:
+        assert sympy.Matrix(matrix).det() == 0
+        return
+    X, d = found
+    assert d != 0 and abs(d) == abs(sympy.Matrix(matrix).det())
+    assert [sum(matrix[i][j] * X[j] for j in range(k)) for i in range(k)] == [d * b for b in rhs]
+
+
+def test_a_warm_start_that_moves_on_makes_its_inverse_then(monkeypatch):
+    # Start the exact run from a wrong active set that is dual feasible: it must move on, so G⁻¹ is made.
+    made = []
+    inverse = _fraction_free.inverse
+    monkeypatch.setattr(_fraction_free, "inverse", lambda *a, **k: made.append(1) or inverse(*a, **k))
+    rows = _activeset.explicit_rows([(F(1), F(0)), (F(0), F(1)), (F(1), F(1))])
+    cold = _activeset.run(rows, exact=True)
+    warm = _activeset.run(rows, exact=True, start=(0,))
+    assert (warm.status, warm.x) == (cold.status, cold.x) and made

@@ -25,7 +25,8 @@ if the proposal is not dual feasible exactly) is what decides.
 Every pass over all the rows is integer arithmetic: the rows are kept as
 integers over one common denominator, and a point x = X/D is compared with
 them as ``A_k·X >= L·D``. Floats only choose which row to look at first. The
-starting Gram matrix is inverted fraction-free (Bareiss), on integers too.
+starting point's multipliers are solved fraction-free (Bareiss), on integers
+too, and the inverse of its Gram matrix made only if the method moves on.
 """
 
 from __future__ import annotations
@@ -33,11 +34,12 @@ from __future__ import annotations
 import math
 import operator
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol, Union, cast
 
+from . import _fraction_free as fraction_free
 from ..errors import InvalidArgument
 
 Number = Union[Fraction, float]
@@ -95,33 +97,8 @@ def _dot(a: Sequence[Number], b: Sequence[Number], zero: Number = Fraction(0)) -
     return sum((p * q for p, q in zip(a, b)), zero)
 
 
-def _integer_inverse(matrix: list[list[int]], deadline: float | None = None) -> tuple[list[list[int]], int] | None:
-    """``(R, d)`` with ``matrix·R = d·I`` and d != 0, or None if singular (or time ran out).
-
-    Fraction-free Gauss-Jordan (Bareiss): every update ``(p·m_ij - m_ik·m_kj) / p_prev`` divides
-    exactly, since each entry is a minor of the matrix, so the work is on integers without gcds.
-    """
-    k = len(matrix)
-    work = [list(row) + [int(i == j) for j in range(k)] for i, row in enumerate(matrix)]
-    previous = 1
-    for col in range(k):
-        if deadline is not None and time.monotonic() > deadline:
-            return None
-        pivot = next((i for i in range(col, k) if work[i][col] != 0), None)
-        if pivot is None:
-            return None
-        work[col], work[pivot] = work[pivot], work[col]
-        p = work[col][col]
-        for i in range(k):
-            if i != col:
-                f = work[i][col]
-                work[i] = [(p * a - f * b) // previous for a, b in zip(work[i], work[col])]
-        previous = p
-    return [row[k:] for row in work], previous
-
-
 class _State:
-    """Active set A, its rows N, G⁻¹ = (N·Nᵀ)⁻¹, multipliers u and the point x = Nᵀ·u."""
+    """Active set A, its rows N, G⁻¹ = (N·Nᵀ)⁻¹ (once `inverse` made it), multipliers u and the point x = Nᵀ·u."""
 
     def __init__(self, dim: int, exact: bool) -> None:
         zero: Number = Fraction(0) if exact else 0.0
@@ -130,8 +107,18 @@ class _State:
         self.keys: list[Key] = []
         self.rows: list[Sequence[Number]] = []
         self.ginv: list[list[Number]] = []
+        self.pending: Callable[[float | None], list[list[Number]] | None] | None = None
         self.u: list[Number] = []
         self.x: list[Number] = [zero] * dim
+
+    def inverse(self, deadline: float | None) -> bool:
+        """Make G⁻¹ if it is pending; False if time ran out first."""
+        if self.pending is not None:
+            ginv = self.pending(deadline)
+            if ginv is None:
+                return False
+            self.ginv, self.pending = ginv, None
+        return True
 
     def add(self, key: Key, row: Sequence[Number], r: list[Number], s: Number, u_new: Number) -> None:
         # Block inverse of [[G, g], [gᵀ, c]] with r = G⁻¹g and Schur complement s = c - gᵀr = ‖z‖².
@@ -156,22 +143,31 @@ def _warm_state(cons: Constraints, start: Sequence[Key], deadline: float | None)
     """The exact optimum on the rows `start` as a starting point, if it is dual feasible (u >= 0)."""
     if not start:
         return None
-    # With rows a = A/s (A integers), G = A·Aᵀ/s², so G⁻¹ = s²·R/d where A·Aᵀ·R = d·I.
+    # With rows a = A/s (A integers), G = A·Aᵀ/s², so u = G⁻¹·1 = s²·X/d where A·Aᵀ·X = d·1.
     scaled = [cons.scaled_row(key) for key in start]
-    inverse = _integer_inverse([[sum(map(operator.mul, a, b)) for b in scaled] for a in scaled], deadline)
-    if inverse is None:
+    gram = [[sum(map(operator.mul, a, b)) for b in scaled] for a in scaled]
+    solved = fraction_free.solve(gram, [1] * len(gram), deadline)
+    if solved is None:
         return None
-    adjugate, det = inverse
-    factor = Fraction(cons.row_scale**2, det)
-    ginv = [[factor * v for v in row] for row in adjugate]
-    u = [factor * sum(row) for row in adjugate]  # u = G⁻¹·1: the active rows at exactly 1
+    X, det = solved
+    square = cons.row_scale**2
+    u = [Fraction(square * v, det) for v in X]  # the active rows at exactly 1
     if any(value < 0 for value in u):
         return None
+
+    def ginv(deadline: float | None) -> list[list[Number]] | None:
+        # G⁻¹ = s²·R/d where A·Aᵀ·R = d·I; made only if the method moves on from here.
+        inverse = fraction_free.inverse(gram, deadline)
+        if inverse is None:
+            return None
+        factor = Fraction(square, inverse[1])
+        return [[factor * v for v in row] for row in inverse[0]]
+
     rows = [tuple(cons.row(key, True)) for key in start]
     state = _State(cons.dim, True)
-    state.keys, state.rows = list(start), list(rows)
-    state.ginv, state.u = [list[Number](row) for row in ginv], list[Number](u)
-    state.x = [sum((uj * a[c] for uj, a in zip(u, rows)), Fraction(0)) for c in range(cons.dim)]
+    state.keys, state.rows, state.pending, state.u = list(start), list(rows), ginv, list[Number](u)
+    # x = Σ u_j·a_j = s·Σ X_j·A_j / d: integer sums, one Fraction per coordinate.
+    state.x = [Fraction(cons.row_scale * sum(map(operator.mul, X, column)), det) for column in zip(*scaled)]
     return state
 
 
@@ -238,6 +234,8 @@ def run(
                 return outcome("time-limit")
             if max_iterations is not None and iterations > max_iterations:
                 return outcome("iteration-limit")
+            if not state.inverse(deadline):
+                return outcome("time-limit")
             r, z, z_sq = _directions(state, a) if exact else _float_directions(state, a)
             # Partial step length: the first active multiplier to reach zero as u_j falls by t·r_j.
             leave, t_partial = None, None

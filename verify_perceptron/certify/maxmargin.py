@@ -39,7 +39,6 @@ from typing import cast
 
 from ._activeset import (
     Solution,
-    augmented_rows_constraints,
     combination_by_row,
     deadline_after,
     exact,
@@ -54,7 +53,7 @@ from ..notes.conventions import Convention, dot
 from ..data.dataset import Dataset
 from ..errors import InvalidArgument
 from ..data.rationals import as_rational
-from .separability import Separability, certify, normalize_separator, separator_defect
+from .separability import Separability, augmented_solution, certify, normalize_separator, separator_defect
 
 __all__ = ["KINDS", "MaxMargin", "certified_separator", "max_margin", "max_margin_free_bias", "optimality_defect"]
 
@@ -313,7 +312,7 @@ def max_margin(
     """
     deadline = deadline_after(time_limit)
     extra = _candidates(data, candidates)
-    solution = solve(augmented_rows_constraints(data.X, data.y), deadline=deadline)
+    solution = augmented_solution(data, deadline)
     out = solution.exact
     if out.status == "optimal":
         alpha: dict[int, Fraction] = {}

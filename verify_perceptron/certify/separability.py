@@ -23,6 +23,7 @@ Separators are written ``(b, v1, ..., vm)``: the shared form of
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -49,6 +50,7 @@ from ..data.rationals import as_rational
 __all__ = [
     "Separability",
     "augmented_rows",
+    "augmented_solution",
     "certify",
     "decide_separability",
     "separability_of_run",
@@ -269,7 +271,39 @@ def decide_separability(data: Dataset, *, time_limit: float | None = None) -> Se
     (False, ['1/4', '1/4', '1/4', '1/4'])
     """
     deadline = deadline_after(time_limit)
-    return _from_solution(data, solve(augmented_rows_constraints(data.X, data.y), deadline=deadline))
+    return _from_solution(data, augmented_solution(data, deadline))
+
+
+#: Finished solves of the augmented problem, by the id of their dataset while it lives.
+_SOLVED: dict[int, Solution] = {}
+
+
+def augmented_solution(data: Dataset, deadline: float | None) -> Solution:
+    """`solve` of `data`'s augmented max-margin problem, made once per dataset.
+
+    A solve that finished (optimal or infeasible) answers for any deadline, so
+    it is kept while `data` lives: deciding separability and then certifying
+    the max-margin separator, as `verify` does, solve once. A solve stopped by
+    its deadline is not kept. The dataset is treated as immutable, as
+    everywhere else.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> data = example("and")
+    >>> first = augmented_solution(data, None)
+    >>> first.exact.status, augmented_solution(data, None) is first
+    ('optimal', True)
+    """
+    key = id(data)
+    kept = _SOLVED.get(key)
+    if kept is not None:
+        return kept
+    solution = solve(augmented_rows_constraints(data.X, data.y), deadline=deadline)
+    if solution.exact.status in ("optimal", "infeasible"):
+        _SOLVED[key] = solution
+        weakref.finalize(data, _SOLVED.pop, key, None)  # before the id can be another dataset's
+    return solution
 
 
 def separability_of_run(data: Dataset, convention: Convention, trace: Trace, check: CheckResult,

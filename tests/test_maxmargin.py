@@ -397,3 +397,26 @@ def test_a_warm_start_that_moves_on_makes_its_inverse_then(monkeypatch):
     cold = _activeset.run(rows, exact=True)
     warm = _activeset.run(rows, exact=True, start=(0,))
     assert (warm.status, warm.x) == (cold.status, cold.x) and made
+
+
+@pytest.mark.parametrize("status, solves", [("optimal", 1), ("time-limit", 2)])
+def test_deciding_separability_then_the_max_margin_solves_once_unless_time_ran_out(monkeypatch, status, solves):
+    from verify_perceptron.certify import separability
+
+    made = []
+    real = separability.solve
+
+    def counted(cons, *, deadline=None):
+        made.append(1)
+        solution = real(cons, deadline=deadline)
+        if status == "optimal":
+            return solution
+        return _activeset.Solution(_activeset.Outcome(status, *[getattr(solution.exact, f) for f in (
+            "x", "active", "multipliers", "combination", "n_iterations")]), None)
+
+    monkeypatch.setattr(separability, "solve", counted)
+    data = example("and")
+    first = separability.decide_separability(data)
+    best = max_margin(data)
+    assert len(made) == solves
+    assert first.separable is (True if status == "optimal" else None) and best.certified is (status == "optimal")

@@ -437,3 +437,99 @@ def test_the_chunk_replay_in_python_integers_is_used_past_128_bits(monkeypatch) 
     big = 2**100
     trace, check = verify_run(data, "classic", separator=[-3 * big - 1, 2 * big + 1, 2 * big + 1])
     assert trace.n_updates == 18 and sum(calls) == 18 and check.holds
+
+
+@given(data=datasets(max_value=2**40), convention=st.sampled_from(sorted(ONLINE_RATES)),
+       separator=st.lists(st.integers(-(2**90), 2**90), min_size=4, max_size=4),
+       spoil=st.sampled_from([None, "score", "row"]))
+def test_past_128_bits_on_int64_samples_the_chunk_replay_gives_the_verdicts_of_one_by_one(
+        data, convention, separator, spoil):
+    # int64 samples against a separator of ~90-bit entries: the claims pass 128 bits, the scores do not, so
+    # the Python-integer replay takes the chunks with its scores made in C (where built) or NumPy.
+    rows, scores = [], []
+
+    class Recorder:
+        def observe(self, k, epoch, samples, s):
+            rows.append(samples[0])
+            scores.append(s[0])
+
+    fast.run(data, convention, eta=ONLINE_RATES[convention], max_epochs=12, observer=Recorder())
+    if rows and spoil == "score":
+        scores[len(scores) // 2] -= 1
+    elif rows and spoil == "row":
+        rows[0] = (rows[0] + 1) % data.n_samples
+    options = {"separator": separator[: data.n_features + 1], "feed": chunk_feeder(rows, np.array(scores, dtype=object))}
+    assert run_checked(data, convention, compiled=True, **options) == run_checked(
+        data, convention, compiled=False, **options)
+
+
+def _object_replay_of(data):
+    checker = Checker(data, "classic", rate=1, mode="online", separator=[2**100, 1, 1][: data.n_features + 1])
+    return checker._object_replay()
+
+
+@needs_kernel
+@given(st.lists(st.lists(st.integers(-(2**62), 2**62), min_size=2, max_size=2), min_size=2, max_size=6),
+       st.lists(st.integers(0, 5), min_size=1, max_size=12), st.integers(-(2**63) + 1, 2**63 - 1))
+def test_the_c_scores_of_the_python_integer_replay_are_numpys_up_to_where_w_leaves_int64(rows, picks, start):
+    data = Dataset(numerators=np.array(rows, dtype=np.int64), denominator=1,
+                   y=[(-1) ** i for i in range(len(rows))])
+    replay = _object_replay_of(data)
+    picked = np.array([p % len(rows) for p in picks], dtype=np.int64)
+    W = np.array([start // 5, start, -start // 3], dtype=object)  # (bias, w1, w2): z = y·(1, x)
+    s, after = replay.scores(W.copy(), picked)
+    Z = replay.Z64.tolist()
+    expected, w = [], [int(v) for v in W]
+    for i in picked.tolist():  # in Python integers, stopping where an entry of W would leave int64
+        if any(not -(2**63) <= a + b < 2**63 for a, b in zip(w, Z[i])):
+            break
+        expected.append(sum(a * b for a, b in zip(w, Z[i])))
+        w = [a + b for a, b in zip(w, Z[i])]
+    assert s.tolist() == expected
+    if expected:
+        assert after(len(expected)).tolist() == w
+        assert after(1).tolist() == [int(a) + b for a, b in zip(W, Z[int(picked[0])])]
+
+
+@needs_kernel
+def test_a_wrong_c_score_is_not_taken_by_the_python_integer_replay(monkeypatch):
+    # The replay compares the scores it made with those reported and leaves any update where they differ
+    # to `Checker.observe`: with C scores off by one it replays nothing, and the verdicts do not change.
+    from verify_perceptron.check import wide_replay
+
+    data, big = example("and"), 2**100
+    separator = [-3 * big - 1, 2 * big + 1, 2 * big + 1]
+    replayed = []
+    original = wide_replay.ObjectReplay.run
+    def counted(self, *args):
+        result = original(self, *args)
+        replayed.append(result[0])
+        return result
+
+    monkeypatch.setattr(wide_replay.ObjectReplay, "run", counted)
+    _, right = verify_run(data, "classic", separator=separator)
+    assert sum(replayed) == 18
+    real = _kernel.replay_scores
+
+    def off_by_one(Z, W, rows, out):
+        done = real(Z, W, rows, out)
+        out[0] += 1
+        return done
+
+    monkeypatch.setattr(_kernel, "replay_scores", off_by_one)
+    replayed.clear()
+    _, check = verify_run(data, "classic", separator=separator)
+    assert sum(replayed) == 0 and check == right and check.holds
+
+
+@needs_kernel
+def test_replay_scores_stops_at_a_bad_row_and_at_a_score_past_128_bits():
+    Z = np.array([[2**62, 2**62], [1, 1]], dtype=np.int64)
+    out = np.zeros(8, dtype=np.int64)
+    W = np.array([2**62, 2**62], dtype=np.int64)
+    assert _kernel.replay_scores(Z, W, np.array([1, 2, 0, 0]), out) == 1  # row 2 does not exist
+    W = np.full(3, 2**63 - 1, dtype=np.int64)  # z·W = -3·2^63·(2^63 - 1): past 128 bits
+    assert _kernel.replay_scores(np.full((1, 3), -(2**63), dtype=np.int64), W, np.array([0]), out[:2]) == 0
+    assert _kernel.replay_scores(np.full((1, 3), 1, dtype=np.int64), W, np.array([0]), out[:2]) == 0  # W + 1 leaves int64
+    with pytest.raises(ValueError, match="out has length"):
+        _kernel.replay_scores(Z, W[:2], np.array([0]), out)

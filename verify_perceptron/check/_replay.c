@@ -17,6 +17,9 @@
  * norms may be summed here (one of 2^126 or more is left to Python), and
  * recorded scores and margins may come as int64 halves (low, then high bits).
  *
+ * replay_scores() gives the scores alone, for the checker's replay in Python
+ * integers (verify_perceptron.check.wide_replay), where claims pass 128 bits.
+ *
  * It needs __int128 (GCC, Clang); elsewhere it raises NotImplementedError
  * and the checker checks every update in Python. The argument parsing and
  * 128-bit conversions it shares with the other extensions are in
@@ -460,10 +463,87 @@ done:
 #endif
 }
 
+PyDoc_STRVAR(replay_scores_doc,
+"replay_scores($module, Z, W, rows, out, /)\n"
+"--\n"
+"\n"
+"Each update's score from the W before it, for the replay in Python integers.\n"
+"\n"
+"For t = 0, 1, ...: s = Z[rows[t]] . W exactly (128-bit sums, with a count of\n"
+"wrap-arounds), written to out[2t], out[2t + 1] as its low then high 64 bits;\n"
+"then W += Z[rows[t]] in place. It stops before a row out of range, a score\n"
+"past 128 bits, or an entry of W that would leave int64, and returns how many\n"
+"updates it made. It checks no claim and no rule: its caller compares the\n"
+"scores with those reported. Z is (n, d) int16, int32 or int64; W (length d),\n"
+"rows and out (twice as long as rows, writable) are int64.");
+
+static PyObject *
+replay_scores(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "replay_scores";
+    Py_buffer Z = {0}, W = {0}, rows = {0}, out = {0};
+    PyObject *result = NULL;
+
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "replay_scores() takes 4 arguments, got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "Z", args[0], 2, SAMPLE_ITEMS, 0, &Z) < 0
+        || get_array(func, "W", args[1], 1, INT64_ITEMS, 1, &W) < 0
+        || get_array(func, "rows", args[2], 1, INT64_ITEMS, 0, &rows) < 0
+        || get_array(func, "out", args[3], 1, INT64_ITEMS, 1, &out) < 0
+        || check_width(func, &Z, &W) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n = Z.shape[0], d = Z.shape[1], m = rows.shape[0];
+    if (out.shape[0] != 2 * m) {
+        PyErr_Format(PyExc_ValueError, "replay_scores(): out has length %zd but rows has %zd (it needs %zd)",
+                     out.shape[0], m, 2 * m);
+        goto done;
+    }
+    const int width = (int)Z.itemsize;
+    const int64_t *row_of = rows.buf;
+    int64_t *w = W.buf, *scores = out.buf;
+    Py_ssize_t t = 0;
+    for (; t < m; t++) {
+        const int64_t i = row_of[t];
+        int128 s;
+        if (i < 0 || i >= n || wide_dot(Z.buf, width, i, d, w, &s) < 0) {
+            break;
+        }
+        int fits = 1;
+        for (Py_ssize_t j = 0; j < d && fits; j++) {
+            const int64_t v = width == 2 ? ((const int16_t *)Z.buf)[i * d + j]
+                            : width == 4 ? ((const int32_t *)Z.buf)[i * d + j] : ((const int64_t *)Z.buf)[i * d + j];
+            int64_t sum;
+            fits = !__builtin_add_overflow(w[j], v, &sum);
+        }
+        if (!fits) {
+            break;
+        }
+        scores[2 * t] = (int64_t)(uint64_t)s;
+        scores[2 * t + 1] = (int64_t)(s >> 64);
+        add_sample(w, Z.buf, width, i, d);
+    }
+    result = PyLong_FromSsize_t(t);
+done:
+    PyBuffer_Release(&Z);
+    PyBuffer_Release(&W);
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&out);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "replay_scores() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
 /* ---- the module -------------------------------------------------------- */
 
 static PyMethodDef replay_methods[] = {
     {"check_online", (PyCFunction)(void (*)(void))check_online, METH_FASTCALL, check_online_doc},
+    {"replay_scores", (PyCFunction)(void (*)(void))replay_scores, METH_FASTCALL, replay_scores_doc},
     {NULL, NULL, 0, NULL},
 };
 

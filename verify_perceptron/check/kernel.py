@@ -1,4 +1,4 @@
-"""The checker's compiled replay, when it was built: `check_online`.
+"""The checker's compiled replay, when it was built: `check_online`, and `replay_scores` for its Python-integer one.
 
 It replays recorded online updates from the data, recomputing each score
 with 128-bit sums, confirming the note's rule, and evaluating every claim
@@ -12,7 +12,8 @@ the engine it checks (`verify_perceptron.run.kernel`).
 `verify_perceptron.check._replay` is an optional C extension: `AVAILABLE`
 says whether it imported; if not (or if it was built by a compiler without
 __int128), `check_online` is None and `IMPORT_ERROR` says why; the checker
-then checks every update in Python.
+then checks every update in Python. `replay_scores` gives the scores alone,
+for `verify_perceptron.check.wide_replay`, which otherwise sums them in NumPy.
 """
 
 from __future__ import annotations
@@ -21,20 +22,20 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "check_online"]
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "check_online", "replay_scores"]
 
 CheckOnline = Callable[..., tuple[int, tuple[int, ...], list[Any]]]
 
 
-def _load() -> tuple[CheckOnline | None, str | None]:
-    """The extension's function, or None and why it did not import."""
+def _load() -> tuple[Any, str | None]:
+    """The extension, or None and why it did not import."""
     try:
         replay = importlib.import_module(f"{__package__}._replay")
         # A compiler without __int128 builds a module whose functions refuse to run.
         replay.check_online(*_PROBE)
     except (ImportError, NotImplementedError) as error:
         return None, f"{type(error).__name__}: {error}"
-    return replay.check_online, None
+    return replay, None
 
 
 def _probe() -> tuple[Any, ...]:
@@ -52,8 +53,12 @@ _PROBE = _probe()
 
 #: ``check_online(...)`` in C, or None: see `verify_perceptron.check.checker.Checker.observe_chunk`.
 check_online: CheckOnline | None
+#: ``replay_scores(Z, W, rows, out)`` in C, or None: see `verify_perceptron.check.wide_replay.ObjectReplay.scores`.
+replay_scores: Callable[..., int] | None
 #: Why the extension did not import, or None if it did.
 IMPORT_ERROR: str | None
-check_online, IMPORT_ERROR = _load()
+_module, IMPORT_ERROR = _load()
+check_online = None if _module is None else _module.check_online
+replay_scores = None if _module is None else _module.replay_scores
 #: Did the compiled replay import?
 AVAILABLE: bool = check_online is not None

@@ -15,13 +15,14 @@ then decides that update, so the verdicts are the same either way.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from . import kernel as _kernel
 from ..data.integers import ExactMatrix, row_dots, score_values
 from ..notes.claims import OPS, QUANTITIES, Claim, compile_program
 
@@ -78,25 +79,34 @@ class ObjectReplay:
     scales: list[int]
     quantities: tuple[int, ...]
 
-    def scores(self, W: Any, rows: Any) -> tuple[Any, Any]:
-        """Each update's score from the W before it (Python ints), and W after each update less W before them.
+    def scores(self, W: Any, rows: Any) -> tuple[Any, Callable[[int], Any]]:
+        """Each update's score from the W before it (Python ints), and ``after(m)``: W after the first m updates.
 
-        While every W on the way provably stays below 2^62 (|W_j| plus the
-        column's Σ|z|, summed in floats with room to spare), the W's are int64
-        and the scores `row_dots` of int64 pieces; else all in Python integers.
+        In C (`verify_perceptron.check.kernel.replay_scores`) where it was
+        built and W is int64; it may stop early, where W would leave int64, and
+        gives the scores it made. Without it, while every W on the way provably
+        stays below 2^62 (|W_j| plus the column's Σ|z|, summed in floats with
+        room to spare), the W's are int64 and the scores `row_dots` of int64
+        pieces; else all in Python integers.
         """
-        if self.Z64 is not None and len(rows) and self.Z64.shape[1] < 2**19:
+        start = W.tolist()
+        fits = self.Z64 is not None and len(rows) > 0 and max(abs(v) for v in start) < 2**63
+        if fits and _kernel.replay_scores is not None:
+            W64, halves = np.array(start, dtype=np.int64), np.empty((len(rows), 2), dtype=np.int64)
+            done = _kernel.replay_scores(self.Z64, W64, rows, halves.reshape(-1))
+            made = W64.astype(object)
+            return (np.asarray(score_values(halves[:done])).astype(object),
+                    lambda m: made if m == done else W + self.matrix.rows("object")[rows[:m]].sum(axis=0))
+        if fits and self.Z64.shape[1] < 2**19 and max(abs(v) for v in start) < 2**62:
             Z = self.Z64[rows]
-            start = W.tolist()
-            if max(abs(v) for v in start) < 2**62:
-                W64 = np.array(start, dtype=np.int64)
-                bound = np.abs(W64.astype(np.float64)) + np.abs(Z.astype(np.float64)).sum(axis=0)
-                if float(bound.max(initial=0.0)) < 2.0**61:  # exactly below 2^62: float sums of m < 2^40 terms
-                    ahead = np.cumsum(Z, axis=0)
-                    return row_dots(Z, W64 + (ahead - Z)), ahead
+            W64 = np.array(start, dtype=np.int64)
+            bound = np.abs(W64.astype(np.float64)) + np.abs(Z.astype(np.float64)).sum(axis=0)
+            if float(bound.max(initial=0.0)) < 2.0**61:  # exactly below 2^62: float sums of m < 2^40 terms
+                ahead = np.cumsum(Z, axis=0)
+                return row_dots(Z, W64 + (ahead - Z)), lambda m: W + ahead[m - 1].astype(object)
         Z = self.matrix.rows("object")[rows]  # the Python-integer copy, made on first use
         ahead = np.cumsum(Z, axis=0) if len(rows) else Z
-        return (Z * (W + (ahead - Z))).sum(axis=1), ahead
+        return (Z * (W + (ahead - Z))).sum(axis=1), lambda m: W + ahead[m - 1]
 
     def run(self, W: Any, counts: Any, state: tuple[int, ...], rows: Any, scores: Any,
             failed: Any) -> tuple[int, tuple[int, ...], list[Any]]:
@@ -109,14 +119,16 @@ class ObjectReplay:
         outside = np.flatnonzero((rows < 0) | (rows >= len(self.matrix.exact)))
         m = int(outside[0]) if len(outside) else len(rows)
         rows = rows[:m]
-        s, ahead = self.scores(W, rows)
+        s, after = self.scores(W, rows)
+        m = len(s)  # (the C scores may stop early, where W would leave int64)
+        rows = rows[:m]
         reported = np.asarray(score_values(scores[:m]), dtype=object)
         ok = (s == reported).astype(bool) & ((s < 0).astype(bool) | ((s == 0).astype(bool) & self.tie[rows]))
         wrong = np.flatnonzero(~ok)
         m = int(wrong[0]) if len(wrong) else m
         if m == 0:
             return 0, (*state, 0), [None] * len(self.scales)
-        rows, s, ahead = rows[:m], s[:m], ahead[:m]
+        rows, s = rows[:m], s[:m]
         step_sq = self.norms[rows]
         count = np.arange(1, m + 1, dtype=np.int64).astype(object)
         w_sq_after = w_sq + np.cumsum(2 * s + step_sq)
@@ -137,7 +149,7 @@ class ObjectReplay:
         if m == 0:
             return 0, (*state, 0), [None] * len(self.scales)
         np.add.at(counts, rows[:m], 1)
-        W[:] = W + ahead[m - 1].astype(object)
+        W[:] = after(m)
         state = (k + m, N + m, int(w_sq_after[m - 1]), int(w_ws_after[m - 1]),
                  int(values["sum_N_xsq"][m - 1]), sum_n_sq + m, max(n_max, 1), 0)
         verdicts = []

@@ -420,3 +420,23 @@ def test_deciding_separability_then_the_max_margin_solves_once_unless_time_ran_o
     best = max_margin(data)
     assert len(made) == solves
     assert first.separable is (True if status == "optimal" else None) and best.certified is (status == "optimal")
+
+
+@given(datasets(), st.integers(0, 2), st.fractions(-2, 2, max_denominator=7).filter(lambda v: v != 0))
+def test_the_optimality_check_takes_a_certified_optimum_and_refuses_it_changed(data, which, change):
+    # The check sums in integers over common denominators; a changed weight, multiplier or support must fail it.
+    result = max_margin(data)
+    if not result.certified:
+        return
+    w, support, alphas = list(result.weights), list(result.support), list(result.multipliers)
+    assert optimality_defect(data, w, support, alphas) is None
+    if which == 0:
+        w[len(w) - 1] += change
+    elif which == 1:
+        alphas[0] += change
+    else:
+        spare = [i for i in range(data.n_samples) if i not in support]
+        if not spare:
+            return
+        support, alphas = [*support, spare[0]], [*alphas, abs(change)]
+    assert optimality_defect(data, w, support, alphas) is not None

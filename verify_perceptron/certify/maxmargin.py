@@ -32,10 +32,13 @@ calling it optimal.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import cast
+
+import numpy as np
 
 from ._activeset import (
     Solution,
@@ -168,10 +171,15 @@ def optimality_defect(
             return f"support index {i} is not a sample (0..{data.n_samples - 1})"
         if alpha < 0:
             return f"α_{i} = {alpha} < 0: dual feasibility fails"
-    rows = {i: tuple(data.y[i] * v for v in (Fraction(1), *data.X[i])) for i in support}  # y_i·x~_i
-    combination = [Fraction(0)] * (m + 1)
-    for i, alpha in zip(support, multipliers):
-        combination = [c + alpha * a for c, a in zip(combination, rows[i])]
+    # In integers: y_i·x~_i = y_i·(L, N_i)/L (N the numerators over L), α_i = A_i/Q over one Q, w = W/M.
+    L, Q = data.denominator, math.lcm(*(alpha.denominator for alpha in multipliers))
+    M = math.lcm(*(w.denominator for w in weights))
+    W = np.array([w.numerator * (M // w.denominator) for w in weights], dtype=object)
+    rows = np.asarray(data.numerators[list(support)], dtype=object).reshape(len(support), m)
+    signs = np.array([data.y[i] for i in support], dtype=object)
+    c = signs * np.array([alpha.numerator * (Q // alpha.denominator) for alpha in multipliers], dtype=object)
+    total = [int(c.sum()) * L, *(int(v) for v in (c[:, None] * rows).sum(axis=0, initial=0))]
+    combination = [Fraction(v, Q * L) for v in total]
     if free_bias:
         # The bias is free: its stationarity condition is Σ α_i·y_i = 0, the first coordinate.
         if combination[0] != 0:
@@ -183,10 +191,11 @@ def optimality_defect(
     defect = separator_defect(data, weights)
     if defect is not None:
         return f"primal feasibility fails: {defect}"
-    for i, alpha in zip(support, multipliers):
-        margin = dot(rows[i], weights)
-        if alpha > 0 and margin != 1:
-            return f"complementary slackness fails: α_{i} = {alpha} > 0 but y_{i}·w·x~_{i} = {margin}, not 1"
+    scores = signs * (rows.dot(W[1:]) + W[0] * L) if len(support) else signs  # y_i·w·x~_i times M·L
+    for i, alpha, score in zip(support, multipliers, scores.tolist()):
+        if alpha > 0 and score != M * L:
+            return (f"complementary slackness fails: α_{i} = {alpha} > 0 but y_{i}·w·x~_{i} = "
+                    f"{Fraction(score, M * L)}, not 1")
     return None
 
 

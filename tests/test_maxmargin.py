@@ -198,22 +198,6 @@ def test_exact_run_from_nothing_equals_run_from_the_float_proposal(data: Dataset
     assert (cold.status, cold.x) == (warm.status, warm.x)
 
 
-@given(st.lists(st.lists(st.integers(-4, 4), min_size=4, max_size=4), min_size=1, max_size=4))
-def test_fraction_free_inverse_is_the_inverse(rows: list[list[int]]) -> None:
-    # Gram matrices of random integer rows: singular exactly when the rows are dependent.
-    gram = [[sum(p * q for p, q in zip(a, b)) for b in rows] for a in rows]
-    result = _fraction_free.inverse(gram)
-    k = len(rows)
-    identity = [[F(int(i == j)) for j in range(k)] for i in range(k)]
-    probe = solve_linear([[F(v) for v in row] for row in gram], [F(1)] * k)
-    if result is None:
-        assert probe is None
-    else:
-        adjugate, det = result
-        product = [[F(sum(gram[i][t] * adjugate[t][j] for t in range(k)), det) for j in range(k)] for i in range(k)]
-        assert product == identity
-
-
 def test_exact_method_alone_decides_when_floats_overflow() -> None:
     big = F(10) ** 400
     data = Dataset(X=tuple(tuple(v * big for v in x) for x in example("and").X), y=example("and").y)
@@ -353,39 +337,6 @@ def test_iris_versicolor_vs_virginica_has_no_max_margin_separator() -> None:
     result = max_margin(data, time_limit=60)
     assert not result.certified and result.separability.separable is False
     assert gordan_defect(data, result.separability.gordan) is None  # type: ignore[arg-type]
-
-
-@given(st.integers(0, 5).flatmap(lambda k: st.lists(st.lists(st.integers(-3, 3), min_size=k, max_size=k),
-                                                    min_size=k, max_size=k)))
-def test_the_integer_inverse_is_exact_or_the_matrix_is_singular(matrix):
-    import sympy
-
-    k = len(matrix)
-    found = _fraction_free.inverse(matrix)
-    if found is None:
-        assert k > 0 and sympy.Matrix(matrix).det() == 0
-        return
-    R, d = found
-    assert d != 0
-    assert [[sum(matrix[i][m] * R[m][j] for m in range(k)) for j in range(k)] for i in range(k)] == [
-        [d if i == j else 0 for j in range(k)] for i in range(k)]
-
-
-@given(st.integers(1, 6).flatmap(lambda k: st.tuples(
-    st.lists(st.lists(st.integers(-3, 3), min_size=k, max_size=k), min_size=k, max_size=k),
-    st.lists(st.integers(-5, 5), min_size=k, max_size=k))))
-def test_the_fraction_free_solve_is_exact_or_the_matrix_is_singular(case):
-    import sympy
-
-    matrix, rhs = case
-    k = len(matrix)
-    found = _fraction_free.solve(matrix, rhs)
-    if found is None:
-        assert sympy.Matrix(matrix).det() == 0
-        return
-    X, d = found
-    assert d != 0 and abs(d) == abs(sympy.Matrix(matrix).det())
-    assert [sum(matrix[i][j] * X[j] for j in range(k)) for i in range(k)] == [d * b for b in rhs]
 
 
 def test_a_warm_start_that_moves_on_makes_its_inverse_then(monkeypatch):

@@ -145,7 +145,7 @@ def _warm_state(cons: Constraints, start: Sequence[Key], deadline: float | None)
         return None
     # With rows a = A/s (A integers), G = A·Aᵀ/s², so u = G⁻¹·1 = s²·X/d where A·Aᵀ·X = d·1.
     scaled = [cons.scaled_row(key) for key in start]
-    gram = [[sum(map(operator.mul, a, b)) for b in scaled] for a in scaled]
+    gram = fraction_free.gram(scaled)
     solved = fraction_free.solve(gram, [1] * len(gram), deadline)
     if solved is None:
         return None

@@ -8,21 +8,81 @@ row-permuted matrix. The dual active-set method (`._activeset`) starts from a
 Gram matrix of integer rows: `solve` gives its multipliers with one
 right-hand side, about a sixth of the work of `inverse`, which the method
 needs only when it has to move on from its starting point.
+
+Where python-flint is installed, FLINT makes `gram`, `solve` and `inverse`
+(multimodular and p-adic methods in C: a 197 x 197 Gram matrix of 25-bit
+entries is solved in 0.04 s, where the elimination below takes 15 s), when
+its predicted time fits the deadline, since a FLINT call cannot be stopped.
+Its answers are checked here exactly (``matrix·X == d·rhs``, in FLINT's
+integers), and one that fails is made again below: the results are the same
+either way, up to the choice of the common denominator d.
 """
 
 from __future__ import annotations
 
+import operator
 import time
+from collections.abc import Sequence
 
-__all__ = ["inverse", "solve"]
+try:  # optional (see the module's docstring); without it, the same results in Python
+    import flint as _flint
+except ImportError:  # pragma: no cover - depends on the environment
+    _flint = None
+
+__all__ = ["gram", "inverse", "solve"]
+
+#: FLINT's work per second, k³ times the entries' bits, taken low (4.6e9 to 5e9 measured on 25- to
+#: 28-bit entries, 1.6e9 on 70-bit ones), so that a call predicted to fit the deadline does.
+FLINT_RATE = 1e9
 
 
 def _out_of_time(deadline: float | None) -> bool:
     return deadline is not None and time.monotonic() > deadline
 
 
+def _flint_fits(matrix: list[list[int]], columns: int, deadline: float | None) -> bool:
+    """Whether FLINT is installed and its solve of `columns` right-hand sides fits the deadline.
+
+    (Taken as `columns` times one solve: 7 times what an inverse of 197 x 197 took, 6.4 s.)
+    """
+    if _flint is None:
+        return False
+    if deadline is None:
+        return True
+    k = len(matrix)
+    bits = max((abs(v).bit_length() for row in matrix for v in row), default=1)
+    return k**3 * max(bits, 32) * columns / FLINT_RATE <= deadline - time.monotonic()
+
+
+def _flint_solve(matrix: list[list[int]], rhs: list[list[int]]) -> tuple[list[list[int]], int] | None | bool:
+    """``(X, d)`` with ``matrix·X = d·rhs`` from FLINT, checked; None if singular; False if the check failed."""
+    A, B = _flint.fmpz_mat(matrix), _flint.fmpz_mat(rhs)
+    try:
+        numerators, denominator = A.solve(B).numer_denom()
+    except ZeroDivisionError:  # FLINT's "singular matrix"
+        return None
+    if A * numerators != B * denominator or denominator == 0:
+        return False
+    return [[int(v) for v in row] for row in numerators.tolist()], int(denominator)
+
+
+def gram(rows: Sequence[Sequence[int]]) -> list[list[int]]:
+    """``A·Aᵀ`` for the integer rows A.
+
+    Examples
+    --------
+    >>> gram([[1, 2], [3, -1]])
+    [[5, 1], [1, 10]]
+    """
+    if _flint is not None and rows:
+        A = _flint.fmpz_mat([list(row) for row in rows])
+        return [[int(v) for v in row] for row in (A * A.transpose()).tolist()]
+    return [[sum(map(operator.mul, a, b)) for b in rows] for a in rows]
+
+
 def solve(matrix: list[list[int]], rhs: list[int], deadline: float | None = None) -> tuple[list[int], int] | None:
-    """``(X, d)`` with ``matrix·X = d·rhs``, X integers and d = ±det(matrix) != 0; None if singular (or out of time).
+    """``(X, d)`` with ``matrix·X = d·rhs``, X integers and d != 0 (±det(matrix) here, a least common
+    denominator from FLINT); None if singular (or out of time).
 
     Forward elimination to an upper-triangular U (row i of U still holds for
     the solution x, and U's last pivot is d), then back substitution on
@@ -31,12 +91,18 @@ def solve(matrix: list[list[int]], rhs: list[int], deadline: float | None = None
 
     Examples
     --------
-    >>> solve([[2, 1], [1, 3]], [1, 1])  # x = (2/5, 1/5)
-    ([2, 1], 5)
+    >>> from fractions import Fraction
+    >>> X, d = solve([[2, 1], [1, 3]], [1, 1])  # x = (2/5, 1/5)
+    >>> [Fraction(v, d) for v in X]
+    [Fraction(2, 5), Fraction(1, 5)]
     >>> solve([[1, 2], [2, 4]], [1, 1]) is None
     True
     """
     k = len(matrix)
+    if k and _flint_fits(matrix, 1, deadline):
+        found = _flint_solve(matrix, [[b] for b in rhs])
+        if found is not False:
+            return None if found is None else ([row[0] for row in found[0]], found[1])
     work = [list(row) + [b] for row, b in zip(matrix, rhs)]
     previous = 1
     for col in range(k):
@@ -70,10 +136,16 @@ def inverse(matrix: list[list[int]], deadline: float | None = None) -> tuple[lis
 
     Examples
     --------
-    >>> inverse([[2, 1], [1, 3]])
-    ([[3, -1], [-1, 2]], 5)
+    >>> from fractions import Fraction
+    >>> R, d = inverse([[2, 1], [1, 3]])
+    >>> [[Fraction(v, d) for v in row] for row in R]
+    [[Fraction(3, 5), Fraction(-1, 5)], [Fraction(-1, 5), Fraction(2, 5)]]
     """
     k = len(matrix)
+    if k and _flint_fits(matrix, k, deadline):
+        found = _flint_solve(matrix, [[int(i == j) for j in range(k)] for i in range(k)])
+        if found is not False:
+            return found
     work = [list(row) + [int(i == j) for j in range(k)] for i, row in enumerate(matrix)]
     previous = 1
     for col in range(k):

@@ -1,0 +1,112 @@
+"""Fraction-free linear algebra, in Python and through FLINT where python-flint is installed: exact either way."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from types import SimpleNamespace
+
+import pytest
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.data_strategies import halves as datasets
+from verify_perceptron.certify import _fraction_free
+from verify_perceptron.certify.separability import decide_separability
+
+BACKENDS = ["python", pytest.param("flint", marks=pytest.mark.skipif(
+    _fraction_free._flint is None, reason="python-flint is not installed"))]
+
+
+@contextlib.contextmanager
+def backend(name):
+    """FLINT as installed, or none."""
+    saved = _fraction_free._flint
+    _fraction_free._flint = saved if name == "flint" else None
+    try:
+        yield
+    finally:
+        _fraction_free._flint = saved
+
+
+square = st.integers(0, 6).flatmap(lambda k: st.lists(st.lists(st.integers(-3, 3), min_size=k, max_size=k),
+                                                      min_size=k, max_size=k))
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@given(matrix=square.filter(len), data=st.data())
+def test_the_solve_is_exact_or_the_matrix_is_singular(name, matrix, data):
+    k = len(matrix)
+    rhs = data.draw(st.lists(st.integers(-5, 5), min_size=k, max_size=k))
+    with backend(name):
+        found = _fraction_free.solve(matrix, rhs)
+    det = sympy.Matrix(matrix).det()
+    if found is None:
+        assert det == 0
+        return
+    X, d = found
+    assert d != 0 and det != 0
+    assert [sum(matrix[i][j] * X[j] for j in range(k)) for i in range(k)] == [d * b for b in rhs]
+    if name == "python":
+        assert abs(d) == abs(det)  # Bareiss's last pivot
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@given(matrix=square)
+def test_the_inverse_is_exact_or_the_matrix_is_singular(name, matrix):
+    k = len(matrix)
+    with backend(name):
+        found = _fraction_free.inverse(matrix)
+    if found is None:
+        assert k > 0 and sympy.Matrix(matrix).det() == 0
+        return
+    R, d = found
+    assert d != 0
+    assert [[sum(matrix[i][m] * R[m][j] for m in range(k)) for j in range(k)] for i in range(k)] == [
+        [d if i == j else 0 for j in range(k)] for i in range(k)]
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@given(rows=st.lists(st.lists(st.integers(-(2**70), 2**70), min_size=3, max_size=3), max_size=4))
+def test_the_gram_matrix_is_exact(name, rows):
+    with backend(name):
+        assert _fraction_free.gram(rows) == [[sum(p * q for p, q in zip(a, b)) for b in rows] for a in rows]
+
+
+@pytest.mark.skipif(_fraction_free._flint is None, reason="python-flint is not installed")
+def test_a_flint_answer_that_fails_its_check_is_made_again_in_python(monkeypatch):
+    flint = _fraction_free._flint
+
+    class Wrong(flint.fmpz_mat):
+        def solve(self, other):  # twice the solution: matrix·X = d·rhs fails
+            x = super().solve(other)
+            return x + x
+
+    monkeypatch.setattr(_fraction_free, "_flint", SimpleNamespace(fmpz_mat=Wrong))
+    matrix = [[2, 1, 0], [1, 3, 1], [0, 1, 4]]
+    X, d = _fraction_free.solve(matrix, [1, 1, 1])
+    assert [sum(a * x for a, x in zip(row, X)) for row in matrix] == [d, d, d]
+    with backend("python"):
+        assert _fraction_free.solve(matrix, [1, 1, 1]) == (X, d)  # Python's answer, not a corrected FLINT one
+
+
+@pytest.mark.skipif(_fraction_free._flint is None, reason="python-flint is not installed")
+def test_flint_is_not_called_when_its_predicted_time_passes_the_deadline():
+    # (a FLINT call cannot be stopped: only one predicted to end in time is made)
+    big = [[(i + j) * 2**2000 + int(i == j) for j in range(60)] for i in range(60)]
+    assert _fraction_free._flint_fits(big, 1, None)
+    assert not _fraction_free._flint_fits(big, 1, time.monotonic() + 0.01)
+    assert _fraction_free._flint_fits([[1]], 1, time.monotonic() + 1)
+    assert _fraction_free.solve(big, [1] * 60, deadline=time.monotonic() - 1) is None  # Python, out of time
+
+
+@given(datasets())
+def test_separability_is_decided_alike_with_and_without_flint(data):
+    decisions = []
+    for name in ("python", "flint"):
+        with backend(name):
+            found = decide_separability(type(data)(numerators=data.numerators, denominator=data.denominator,
+                                                   y=data.y))  # (a new dataset: no solve kept from the other)
+        decisions.append((found.separable, found.certified, found.separator, found.gordan))
+    assert decisions[0] == decisions[1]

@@ -15,15 +15,16 @@ from tests.data_strategies import halves as datasets
 from verify_perceptron.certify import _fraction_free
 from verify_perceptron.certify.separability import decide_separability
 
-BACKENDS = ["python", pytest.param("flint", marks=pytest.mark.skipif(
-    _fraction_free._flint is None, reason="python-flint is not installed"))]
+FLINT = _fraction_free._flint_module()
+needs_flint = pytest.mark.skipif(FLINT is None, reason="python-flint is not installed")
+BACKENDS = ["python", pytest.param("flint", marks=needs_flint)]
 
 
 @contextlib.contextmanager
 def backend(name):
     """FLINT as installed, or none."""
     saved = _fraction_free._flint
-    _fraction_free._flint = saved if name == "flint" else None
+    _fraction_free._flint = FLINT if name == "flint" else None
     try:
         yield
     finally:
@@ -74,11 +75,9 @@ def test_the_gram_matrix_is_exact(name, rows):
         assert _fraction_free.gram(rows) == [[sum(p * q for p, q in zip(a, b)) for b in rows] for a in rows]
 
 
-@pytest.mark.skipif(_fraction_free._flint is None, reason="python-flint is not installed")
+@needs_flint
 def test_a_flint_answer_that_fails_its_check_is_made_again_in_python(monkeypatch):
-    flint = _fraction_free._flint
-
-    class Wrong(flint.fmpz_mat):
+    class Wrong(FLINT.fmpz_mat):
         def solve(self, other):  # twice the solution: matrix·X = d·rhs fails
             x = super().solve(other)
             return x + x
@@ -91,7 +90,7 @@ def test_a_flint_answer_that_fails_its_check_is_made_again_in_python(monkeypatch
         assert _fraction_free.solve(matrix, [1, 1, 1]) == (X, d)  # Python's answer, not a corrected FLINT one
 
 
-@pytest.mark.skipif(_fraction_free._flint is None, reason="python-flint is not installed")
+@needs_flint
 def test_flint_is_not_called_when_its_predicted_time_passes_the_deadline():
     # (a FLINT call cannot be stopped: only one predicted to end in time is made)
     big = [[(i + j) * 2**2000 + int(i == j) for j in range(60)] for i in range(60)]
@@ -99,6 +98,16 @@ def test_flint_is_not_called_when_its_predicted_time_passes_the_deadline():
     assert not _fraction_free._flint_fits(big, 1, time.monotonic() + 0.01)
     assert _fraction_free._flint_fits([[1]], 1, time.monotonic() + 1)
     assert _fraction_free.solve(big, [1] * 60, deadline=time.monotonic() - 1) is None  # Python, out of time
+
+
+def test_flint_is_imported_only_when_first_needed():
+    import subprocess
+    import sys
+
+    code = ("import sys, verify_perceptron.cli; from verify_perceptron.certify import _fraction_free as f; "
+            "print('flint' in sys.modules, f._flint_module() is not None, 'flint' in sys.modules)")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert shown == ["False", str(FLINT is not None), str(FLINT is not None)]
 
 
 @given(datasets())

@@ -23,17 +23,28 @@ from __future__ import annotations
 import operator
 import time
 from collections.abc import Sequence
+from typing import Any
 
-try:  # optional (see the module's docstring); without it, the same results in Python
-    import flint as _flint
-except ImportError:  # pragma: no cover - depends on the environment
-    _flint = None
+#: python-flint once `_flint_module` looked for it (optional: without it, the same results in Python).
+_flint: Any = "not looked for"
 
 __all__ = ["gram", "inverse", "solve"]
 
 #: FLINT's work per second, k³ times the entries' bits, taken low (4.6e9 to 5e9 measured on 25- to
 #: 28-bit entries, 1.6e9 on 70-bit ones), so that a call predicted to fit the deadline does.
 FLINT_RATE = 1e9
+
+
+def _flint_module() -> Any:
+    """python-flint, imported when first needed (it costs 20 ms and 11 MB), or None if it is not installed."""
+    global _flint
+    if isinstance(_flint, str):
+        try:
+            import flint
+        except ImportError:  # pragma: no cover - depends on the environment
+            flint = None
+        _flint = flint
+    return _flint
 
 
 def _out_of_time(deadline: float | None) -> bool:
@@ -45,7 +56,7 @@ def _flint_fits(matrix: list[list[int]], columns: int, deadline: float | None) -
 
     (Taken as `columns` times one solve: 7 times what an inverse of 197 x 197 took, 6.4 s.)
     """
-    if _flint is None:
+    if _flint_module() is None:
         return False
     if deadline is None:
         return True
@@ -56,7 +67,8 @@ def _flint_fits(matrix: list[list[int]], columns: int, deadline: float | None) -
 
 def _flint_solve(matrix: list[list[int]], rhs: list[list[int]]) -> tuple[list[list[int]], int] | None | bool:
     """``(X, d)`` with ``matrix·X = d·rhs`` from FLINT, checked; None if singular; False if the check failed."""
-    A, B = _flint.fmpz_mat(matrix), _flint.fmpz_mat(rhs)
+    flint = _flint_module()
+    A, B = flint.fmpz_mat(matrix), flint.fmpz_mat(rhs)
     try:
         numerators, denominator = A.solve(B).numer_denom()
     except ZeroDivisionError:  # FLINT's "singular matrix"
@@ -74,8 +86,9 @@ def gram(rows: Sequence[Sequence[int]]) -> list[list[int]]:
     >>> gram([[1, 2], [3, -1]])
     [[5, 1], [1, 10]]
     """
-    if _flint is not None and rows:
-        A = _flint.fmpz_mat([list(row) for row in rows])
+    flint = _flint_module() if rows else None
+    if flint is not None:
+        A = flint.fmpz_mat([list(row) for row in rows])
         return [[int(v) for v in row] for row in (A * A.transpose()).tolist()]
     return [[sum(map(operator.mul, a, b)) for b in rows] for a in rows]
 

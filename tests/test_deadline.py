@@ -54,3 +54,15 @@ def test_the_process_age_is_read_and_grows() -> None:
     first = process_age()
     time.sleep(0.05)
     assert 0.0 < first < process_age()
+
+
+def test_the_backstop_fires_early_enough_to_report_and_exit_within_the_grace() -> None:
+    # The whole command must end by the limit plus GRACE; the report and the interpreter's exit take
+    # about 0.05 s after the alarm, so it fires 0.15 s before that.
+    from verify_perceptron.deadline import GRACE
+
+    started = time.monotonic()
+    with pytest.raises(TimeUp):
+        with deadline(0.1):
+            time.sleep(3)
+    assert 0.1 + GRACE - 0.3 < time.monotonic() - started < 0.1 + GRACE

@@ -468,27 +468,30 @@ def _object_replay_of(data):
     return checker._object_replay()
 
 
-@needs_kernel
+@pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_kernel), False])
 @given(st.lists(st.lists(st.integers(-(2**62), 2**62), min_size=2, max_size=2), min_size=2, max_size=6),
        st.lists(st.integers(0, 5), min_size=1, max_size=12), st.integers(-(2**63) + 1, 2**63 - 1))
-def test_the_c_scores_of_the_python_integer_replay_are_numpys_up_to_where_w_leaves_int64(rows, picks, start):
+def test_the_python_integer_replays_scores_are_exact_in_c_and_on_past_int64(compiled, rows, picks, start):
+    # In C up to where W would leave int64, then on in Python integers: every score, and W after any prefix.
     data = Dataset(numerators=np.array(rows, dtype=np.int64), denominator=1,
                    y=[(-1) ** i for i in range(len(rows))])
     replay = _object_replay_of(data)
     picked = np.array([p % len(rows) for p in picks], dtype=np.int64)
     W = np.array([start // 5, start, -start // 3], dtype=object)  # (bias, w1, w2): z = y·(1, x)
-    s, after = replay.scores(W.copy(), picked)
+    saved = _kernel.replay_scores
+    _kernel.replay_scores = saved if compiled else None
+    try:
+        s, after = replay.scores(W.copy(), picked)
+    finally:
+        _kernel.replay_scores = saved
     Z = replay.Z64.tolist()
-    expected, w = [], [int(v) for v in W]
-    for i in picked.tolist():  # in Python integers, stopping where an entry of W would leave int64
-        if any(not -(2**63) <= a + b < 2**63 for a, b in zip(w, Z[i])):
-            break
+    expected, w, prefixes = [], [int(v) for v in W], []
+    for i in picked.tolist():
         expected.append(sum(a * b for a, b in zip(w, Z[i])))
         w = [a + b for a, b in zip(w, Z[i])]
+        prefixes.append(w)
     assert s.tolist() == expected
-    if expected:
-        assert after(len(expected)).tolist() == w
-        assert after(1).tolist() == [int(a) + b for a, b in zip(W, Z[int(picked[0])])]
+    assert [after(m).tolist() for m in range(1, len(prefixes) + 1)] == prefixes
 
 
 @needs_kernel
@@ -533,3 +536,20 @@ def test_replay_scores_stops_at_a_bad_row_and_at_a_score_past_128_bits():
     assert _kernel.replay_scores(np.full((1, 3), 1, dtype=np.int64), W, np.array([0]), out[:2]) == 0  # W + 1 leaves int64
     with pytest.raises(ValueError, match="out has length"):
         _kernel.replay_scores(Z, W[:2], np.array([0]), out)
+
+
+def test_once_w_leaves_int64_the_python_integer_replay_still_takes_whole_chunks(monkeypatch):
+    # The replay in Python integers goes on in chunks where W leaves int64 (its C scores stop there, and
+    # the rest of the chunk is scored in Python integers), not leaving updates there to `Checker.observe`.
+    # One feature is 3·2^61 in every sample, so its weight, 3·2^61 times a sum of labels, leaves int64 and
+    # comes back as that sum wanders between 1 and 2 in magnitude.
+    rng = np.random.default_rng(3)
+    numerators = np.c_[np.full(40, 3 * 2**61), rng.integers(-9, 10, size=(40, 2))]
+    data = Dataset(numerators=numerators, denominator=1,
+                   y=[int(v) for v in np.where(rng.integers(0, 2, size=40) == 1, 1, -1)])
+    one_by_one = []
+    original = Checker._observe
+    monkeypatch.setattr(Checker, "_observe", lambda self, *a: one_by_one.append(1) or original(self, *a))
+    trace, check = verify_run(data, "classic", max_epochs=30, separator=[2**70, 1, -1, 1])
+    assert trace.n_updates > 300 and len(one_by_one) < trace.n_updates // 10
+    assert check == verify_run(data, "classic", max_epochs=30, separator=[2**70, 1, -1, 1], engine_name="reference")[1]

@@ -83,27 +83,37 @@ class ObjectReplay:
         """Each update's score from the W before it (Python ints), and ``after(m)``: W after the first m updates.
 
         In C (`verify_perceptron.check.kernel.replay_scores`) where it was
-        built and W is int64; it may stop early, where W would leave int64, and
-        gives the scores it made. Without it, while every W on the way provably
-        stays below 2^62 (|W_j| plus the column's Σ|z|, summed in floats with
-        room to spare), the W's are int64 and the scores `row_dots` of int64
-        pieces; else all in Python integers.
+        built and W is int64, up to where W would leave int64; the rest as
+        `_numpy_scores` makes them.
         """
         start = W.tolist()
-        fits = self.Z64 is not None and len(rows) > 0 and max(abs(v) for v in start) < 2**63
-        if fits and _kernel.replay_scores is not None:
-            W64, halves = np.array(start, dtype=np.int64), np.empty((len(rows), 2), dtype=np.int64)
-            done = _kernel.replay_scores(self.Z64, W64, rows, halves.reshape(-1))
-            made = W64.astype(object)
-            return (np.asarray(score_values(halves[:done])).astype(object),
-                    lambda m: made if m == done else W + self.matrix.rows("object")[rows[:m]].sum(axis=0))
-        if fits and self.Z64.shape[1] < 2**19 and max(abs(v) for v in start) < 2**62:
-            Z = self.Z64[rows]
-            W64 = np.array(start, dtype=np.int64)
-            bound = np.abs(W64.astype(np.float64)) + np.abs(Z.astype(np.float64)).sum(axis=0)
-            if float(bound.max(initial=0.0)) < 2.0**61:  # exactly below 2^62: float sums of m < 2^40 terms
-                ahead = np.cumsum(Z, axis=0)
-                return row_dots(Z, W64 + (ahead - Z)), lambda m: W + ahead[m - 1].astype(object)
+        if (self.Z64 is None or not len(rows) or _kernel.replay_scores is None
+                or max(abs(v) for v in start) >= 2**63):
+            return self._numpy_scores(W, rows)
+        W64, halves = np.array(start, dtype=np.int64), np.empty((len(rows), 2), dtype=np.int64)
+        done = _kernel.replay_scores(self.Z64, W64, rows, halves.reshape(-1))
+        made = W64.astype(object)
+        s = np.asarray(score_values(halves[:done])).astype(object)
+        if done == len(rows):
+            return s, lambda m: made if m == done else W + self.matrix.rows("object")[rows[:m]].sum(axis=0)
+        rest, after_rest = self._numpy_scores(made, rows[done:])  # W left int64 at update `done`
+        return (np.concatenate([s, rest]),
+                lambda m: after_rest(m - done) if m > done else made if m == done
+                else W + self.matrix.rows("object")[rows[:m]].sum(axis=0))
+
+    def _numpy_scores(self, W: Any, rows: Any) -> tuple[Any, Callable[[int], Any]]:
+        """`scores` without C: while every W on the way provably stays below 2^62 (|W_j| plus the column's
+        Σ|z|, summed in floats with room to spare), the W's are int64 and the scores `row_dots` of int64
+        pieces; else all in Python integers."""
+        if self.Z64 is not None and len(rows) and self.Z64.shape[1] < 2**19:
+            start = W.tolist()
+            if max(abs(v) for v in start) < 2**62:
+                Z = self.Z64[rows]
+                W64 = np.array(start, dtype=np.int64)
+                bound = np.abs(W64.astype(np.float64)) + np.abs(Z.astype(np.float64)).sum(axis=0)
+                if float(bound.max(initial=0.0)) < 2.0**61:  # exactly below 2^62: float sums of m < 2^40 terms
+                    ahead = np.cumsum(Z, axis=0)
+                    return row_dots(Z, W64 + (ahead - Z)), lambda m: W + ahead[m - 1].astype(object)
         Z = self.matrix.rows("object")[rows]  # the Python-integer copy, made on first use
         ahead = np.cumsum(Z, axis=0) if len(rows) else Z
         return (Z * (W + (ahead - Z))).sum(axis=1), lambda m: W + ahead[m - 1]
@@ -120,8 +130,6 @@ class ObjectReplay:
         m = int(outside[0]) if len(outside) else len(rows)
         rows = rows[:m]
         s, after = self.scores(W, rows)
-        m = len(s)  # (the C scores may stop early, where W would leave int64)
-        rows = rows[:m]
         reported = np.asarray(score_values(scores[:m]), dtype=object)
         ok = (s == reported).astype(bool) & ((s < 0).astype(bool) | ((s == 0).astype(bool) & self.tie[rows]))
         wrong = np.flatnonzero(~ok)

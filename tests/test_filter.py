@@ -149,3 +149,41 @@ def test_runs_through_the_filter_equal_the_reference_engine(monkeypatch, compile
         ours, theirs = fast.run(data, max_epochs=30), train(data, max_epochs=30)
         assert ours.final_weights == theirs.final_weights and ours.n_updates == theirs.n_updates
         assert ours.mistakes_per_sample == theirs.mistakes_per_sample
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_batch_runs_through_the_filter_equal_the_reference_engine(monkeypatch, compiled):
+    # Batch mode scores every row from one W: past int64 only the rows the filter cannot prove positive
+    # are scored exactly. The run must be the Fraction reference's, and the filter must have been used.
+    if not compiled:
+        monkeypatch.setattr(fast._kernel, "AVAILABLE", False)
+    filtered = []
+    unsure = fast._Run._unsure
+    monkeypatch.setattr(fast._Run, "_unsure", lambda self, *a: filtered.append(r := unsure(self, *a)) or r)
+    rng = random.Random(5)
+    for _ in range(5):
+        n, d = rng.randrange(5, 40), rng.randrange(2, 7)
+        X = [[Fraction(rng.randrange(-2**40, 2**40), rng.choice([1, 3, 2**20])) for _ in range(d)] for _ in range(n)]
+        y = [rng.choice([-1, 1]) for _ in range(n)]
+        data = Dataset(X, y)
+        ours, theirs = fast.run(data, mode="batch", max_epochs=30), train(data, mode="batch", max_epochs=30)
+        assert ours.final_weights == theirs.final_weights and ours.n_updates == theirs.n_updates
+        assert ours.mistakes_per_sample == theirs.mistakes_per_sample
+    assert any(r is not None for r in filtered)
+
+
+def test_a_batch_epoch_finds_every_mistake_at_the_threshold(monkeypatch):
+    rng = random.Random(13)
+    W = weights_near(rng, 6)
+    cases = [near_threshold_for(rng, W) for _ in range(300)]
+    Z = np.array([z for z, _ in cases], dtype=np.int64)
+    mistakes = [i for i, (_, s) in enumerate(cases) if s <= 0]  # (a tie is a mistake here)
+    run = run_from(ExactMatrix(Z), W)
+    assert run._unsure(0, len(Z)) is not None  # the filter is what decides the others
+    run.batch_epoch()
+    assert np.flatnonzero(run.mistakes).tolist() == mistakes
+    # A filter that trusted the float score (radius 0) would miss some of them.
+    monkeypatch.setattr(flt, "radii", lambda norms, d: np.zeros(len(norms)))
+    trusting = run_from(ExactMatrix(Z), W)
+    trusting.batch_epoch()
+    assert np.flatnonzero(trusting.mistakes).tolist() != mistakes

@@ -206,7 +206,7 @@ class _Run:
 
     def _unsure(self, start: int, end: int) -> Any:
         """Rows start..end whose score the float filter cannot prove positive (NumPy, one BLAS product), or None."""
-        if self.kind not in ("int64", "object") or not _filter.usable(self.matrix.max_norm_sq, self.norm_sq,
+        if self.kind not in ("int64", "wide", "object") or not _filter.usable(self.matrix.max_norm_sq, self.norm_sq,
                                                                       len(self.W)):
             return None
         arrays = self._filter()
@@ -334,13 +334,16 @@ class _Run:
         return scratch.mistakes.tolist()
 
     def batch_epoch(self) -> int:
-        """One batch pass (note 003): every score from the same W, one update by their sum; its mistakes."""
-        scores = self.rows @ self.W
-        rows = np.flatnonzero(self.mistaken(scores, slice(None)))
+        """One batch pass (note 003): every score from the same W (exactly only for the rows the float filter
+        cannot prove positive, where it can be used), one update by their sum; its mistakes."""
+        unsure = self._unsure(0, len(self.rows))
+        scores = self.rows[slice(None) if unsure is None else unsure] @ self.W
+        hit = self.mistaken(scores, slice(None) if unsure is None else unsure)
+        rows, scores = np.flatnonzero(hit) if unsure is None else unsure[hit], scores[hit]
         wrong = rows.tolist()
         if wrong:
             step = self.matrix.exact[rows].sum(axis=0, dtype=object).tolist()  # Python integers: exact
-            s_values = [int(v) for v in scores[rows].tolist()]
+            s_values = [int(v) for v in scores.tolist()]
             after = [w + t for w, t in zip(_ints(self.W), step)]
             self.move(step, sum(v * v for v in after))
             self.mistakes[wrong] += 1

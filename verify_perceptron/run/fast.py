@@ -48,7 +48,7 @@ import numpy as np
 from . import filter as _filter
 from . import kernel as _kernel
 from ..data.dataset import Dataset, require_dataset
-from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, score_values
+from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, row_dots, score_values
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, LazyUpdates, Trace, Update
 from ..notes.conventions import Convention, tie_rule
@@ -334,18 +334,20 @@ class _Run:
         return scratch.mistakes.tolist()
 
     def batch_epoch(self) -> int:
-        """One batch pass (note 003): every score from the same W (exactly only for the rows the float filter
-        cannot prove positive, where it can be used), one update by their sum; its mistakes."""
+        """One batch pass (note 003): all scores from one W (exact where the float filter is unsure), one update."""
         unsure = self._unsure(0, len(self.rows))
-        scores = self.rows[slice(None) if unsure is None else unsure] @ self.W
-        hit = self.mistaken(scores, slice(None) if unsure is None else unsure)
+        picked = slice(None) if unsure is None else unsure
+        wide = self.kind == "wide" and unsure is not None and len(self.W) < 2**19  # int64 rows and W: in pieces
+        scores = row_dots(self.matrix.exact[picked], np.broadcast_to(self.W, (len(unsure), len(self.W)))) if wide \
+            else self.rows[picked] @ self.W
+        hit = self.mistaken(scores, picked)
         rows, scores = np.flatnonzero(hit) if unsure is None else unsure[hit], scores[hit]
         wrong = rows.tolist()
-        if wrong:
-            step = self.matrix.exact[rows].sum(axis=0, dtype=object).tolist()  # Python integers: exact
+        if wrong:  # the step in int64 where m rows of norms below ‖z‖ cannot reach 2^63, else Python integers
+            small = self.matrix.exact.dtype != object and len(wrong) ** 2 * self.matrix.max_norm_sq < 2**126
+            step = self.matrix.exact[rows].sum(axis=0, dtype=np.int64 if small else object).tolist()
             s_values = [int(v) for v in scores.tolist()]
-            after = [w + t for w, t in zip(_ints(self.W), step)]
-            self.move(step, sum(v * v for v in after))
+            self.move(step, sum((w + t) ** 2 for w, t in zip(_ints(self.W), step)))
             self.mistakes[wrong] += 1
             self.record(wrong, s_values)
         return len(wrong)

@@ -23,12 +23,14 @@ BACKENDS = ["python", pytest.param("flint", marks=needs_flint)]
 @contextlib.contextmanager
 def backend(name):
     """FLINT as installed, or none."""
-    saved = _fraction_free._flint
+    saved = (_fraction_free._flint, _fraction_free.FLINT_FROM_SOLVE, _fraction_free.FLINT_FROM_GRAM)
     _fraction_free._flint = FLINT if name == "flint" else None
+    if name == "flint":  # for every size, not only where it is worth its import
+        _fraction_free.FLINT_FROM_SOLVE = _fraction_free.FLINT_FROM_GRAM = 0
     try:
         yield
     finally:
-        _fraction_free._flint = saved
+        _fraction_free._flint, _fraction_free.FLINT_FROM_SOLVE, _fraction_free.FLINT_FROM_GRAM = saved
 
 
 square = st.integers(0, 6).flatmap(lambda k: st.lists(st.lists(st.integers(-3, 3), min_size=k, max_size=k),
@@ -77,15 +79,19 @@ def test_the_gram_matrix_is_exact(name, rows):
 
 @needs_flint
 def test_a_flint_answer_that_fails_its_check_is_made_again_in_python(monkeypatch):
+    called = []
+
     class Wrong(FLINT.fmpz_mat):
         def solve(self, other):  # twice the solution: matrix·X = d·rhs fails
+            called.append(1)
             x = super().solve(other)
             return x + x
 
     monkeypatch.setattr(_fraction_free, "_flint", SimpleNamespace(fmpz_mat=Wrong))
+    monkeypatch.setattr(_fraction_free, "FLINT_FROM_SOLVE", 0)  # FLINT at this size too
     matrix = [[2, 1, 0], [1, 3, 1], [0, 1, 4]]
     X, d = _fraction_free.solve(matrix, [1, 1, 1])
-    assert [sum(a * x for a, x in zip(row, X)) for row in matrix] == [d, d, d]
+    assert called and [sum(a * x for a, x in zip(row, X)) for row in matrix] == [d, d, d]
     with backend("python"):
         assert _fraction_free.solve(matrix, [1, 1, 1]) == (X, d)  # Python's answer, not a corrected FLINT one
 
@@ -96,7 +102,9 @@ def test_flint_is_not_called_when_its_predicted_time_passes_the_deadline():
     big = [[(i + j) * 2**2000 + int(i == j) for j in range(60)] for i in range(60)]
     assert _fraction_free._flint_fits(big, 1, None)
     assert not _fraction_free._flint_fits(big, 1, time.monotonic() + 0.01)
-    assert _fraction_free._flint_fits([[1]], 1, time.monotonic() + 1)
+    assert not _fraction_free._flint_fits([[1]], 1, None)  # not worth FLINT's import
+    with backend("flint"):
+        assert _fraction_free._flint_fits([[1]], 1, time.monotonic() + 1)
     assert _fraction_free.solve(big, [1] * 60, deadline=time.monotonic() - 1) is None  # Python, out of time
 
 

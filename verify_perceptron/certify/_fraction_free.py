@@ -30,6 +30,12 @@ _flint: Any = "not looked for"
 
 __all__ = ["gram", "inverse", "solve"]
 
+#: Below these sizes the Python here is quicker than importing FLINT (20 ms): k³ times the entries' bits
+#: (times the right-hand sides) for a solve (2·10^6 took 11 ms in Python), k²·d products for a Gram
+#: matrix (3.9·10^7 took 1.1 s).
+FLINT_FROM_SOLVE = 10**7
+FLINT_FROM_GRAM = 2 * 10**6
+
 #: FLINT's work per second, k³ times the entries' bits, taken low (4.6e9 to 5e9 measured on 25- to
 #: 28-bit entries, 1.6e9 on 70-bit ones), so that a call predicted to fit the deadline does.
 FLINT_RATE = 1e9
@@ -52,17 +58,16 @@ def _out_of_time(deadline: float | None) -> bool:
 
 
 def _flint_fits(matrix: list[list[int]], columns: int, deadline: float | None) -> bool:
-    """Whether FLINT is installed and its solve of `columns` right-hand sides fits the deadline.
+    """Whether FLINT is worth its import here, is installed, and its solve of `columns` right-hand sides fits
+    the deadline.
 
     (Taken as `columns` times one solve: 7 times what an inverse of 197 x 197 took, 6.4 s.)
     """
-    if _flint_module() is None:
-        return False
-    if deadline is None:
-        return True
     k = len(matrix)
     bits = max((abs(v).bit_length() for row in matrix for v in row), default=1)
-    return k**3 * max(bits, 32) * columns / FLINT_RATE <= deadline - time.monotonic()
+    if k**3 * bits * columns < FLINT_FROM_SOLVE or _flint_module() is None:
+        return False
+    return deadline is None or k**3 * max(bits, 32) * columns / FLINT_RATE <= deadline - time.monotonic()
 
 
 def _flint_solve(matrix: list[list[int]], rhs: list[list[int]]) -> tuple[list[list[int]], int] | None | bool:
@@ -86,7 +91,7 @@ def gram(rows: Sequence[Sequence[int]]) -> list[list[int]]:
     >>> gram([[1, 2], [3, -1]])
     [[5, 1], [1, 10]]
     """
-    flint = _flint_module() if rows else None
+    flint = _flint_module() if rows and len(rows) ** 2 * len(rows[0]) >= FLINT_FROM_GRAM else None
     if flint is not None:
         A = flint.fmpz_mat([list(row) for row in rows])
         return [[int(v) for v in row] for row in (A * A.transpose()).tolist()]

@@ -553,3 +553,13 @@ def test_once_w_leaves_int64_the_python_integer_replay_still_takes_whole_chunks(
     trace, check = verify_run(data, "classic", max_epochs=30, separator=[2**70, 1, -1, 1])
     assert trace.n_updates > 300 and len(one_by_one) < trace.n_updates // 10
     assert check == verify_run(data, "classic", max_epochs=30, separator=[2**70, 1, -1, 1], engine_name="reference")[1]
+
+
+@given(data=st.one_of(datasets(max_value=2**62), huge_datasets()), convention=st.sampled_from(sorted(ONLINE_RATES)),
+       separator=st.lists(st.integers(-(2**70), 2**70), min_size=4, max_size=4))
+def test_batch_updates_past_int64_checked_at_once_give_the_verdicts_of_one_sample_at_a_time(data, convention,
+                                                                                           separator):
+    # W past the int64 guard: scores from int64 pieces while W's entries fit in int64, else in Python integers.
+    separator = separator[: data.n_features + 1]
+    assert batch_checked(Checker, data, convention, separator=separator) == batch_checked(
+        _OneByOne, data, convention, separator=separator)

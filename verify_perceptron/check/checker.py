@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..data.dataset import Dataset
-from ..data.integers import INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, exact_sum, score_values
+from ..data.integers import INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, exact_sum, row_dots, score_values
 from ..data.rationals import as_rational
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, Trace
@@ -281,7 +281,7 @@ class Checker:
         self.k, self.epoch = k, epoch
         Z = self.matrix.exact
         W = self.W  # int64 only while ‖W‖²·max‖z‖² < 2^126 (set below), so z·W is exact in int64
-        if len(samples) > 1 and W.dtype != object and Z.dtype != object:
+        if len(samples) > 1:
             step, s_total = self._batch_samples(k, epoch, samples, scores)
         else:
             step, s_total = None, 0
@@ -335,17 +335,25 @@ class Checker:
                 ("label", Fraction(self.data.y[j])), ("score", self.units.score(j, Fraction(s)))))
 
     def _batch_samples(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[object]) -> tuple[Any, int]:
-        """A batch update's samples at once, while W is int64: the same checks and sums as one by one.
+        """A batch update's samples at once: the same checks and sums as one by one.
 
-        The scores Z_j·W are exact in int64 under the guard on ‖W‖²; the step
-        Σ z_j is summed in Python integers. Only the first sample that fails
-        is looked at one by one (a violation keeps only its first instance).
+        The scores Z_j·W are exact: in int64 while W is (under the guard on
+        ‖W‖²), from int64 pieces (`row_dots`) while W's entries fit in int64,
+        else in Python integers; the step Σ z_j is summed in Python integers.
+        Only the first sample that fails is looked at one by one (a violation
+        keeps only its first instance).
         """
         rows = np.asarray(samples, dtype=np.intp)
-        products = self.matrix.exact[rows] @ self.W
+        Z = self.matrix.exact[rows]
+        if self.W.dtype != object and Z.dtype != object:
+            products = Z @ self.W
+        elif Z.dtype != object and Z.shape[1] < 2**19 and max(map(abs, self.W.tolist())) < 2**63:
+            products = row_dots(Z, np.broadcast_to(self.W.astype(np.int64), Z.shape))
+        else:
+            products = Z.astype(object) @ self.W.astype(object)
         values = products.tolist()
         tie = np.asarray(self.tie, dtype=bool)[rows]
-        wrong = ~((products < 0) | ((products == 0) & tie))
+        wrong = ~(np.asarray(products < 0, dtype=bool) | (np.asarray(products == 0, dtype=bool) & tie))
         if values != list(scores) or wrong.any():
             for j, claimed, s in zip(samples, scores, values):
                 if s != claimed or not (s < 0 or (s == 0 and self.tie[j])):

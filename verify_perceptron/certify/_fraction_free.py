@@ -11,8 +11,9 @@ needs only when it has to move on from its starting point.
 
 Where python-flint is installed, FLINT makes `gram`, `solve` and `inverse`
 (multimodular and p-adic methods in C: a 197 x 197 Gram matrix of 25-bit
-entries is solved in 0.04 s, where the elimination below takes 15 s), when
-its predicted time fits the deadline, since a FLINT call cannot be stopped.
+entries is solved in 0.04 s, where the elimination below takes 15 s), for
+matrices large enough to be worth its import and when its predicted time
+fits the deadline, since a FLINT call cannot be stopped.
 Its answers are checked here exactly (``matrix·X == d·rhs``, in FLINT's
 integers), and one that fails is made again below: the results are the same
 either way, up to the choice of the common denominator d.
@@ -61,7 +62,7 @@ def _flint_fits(matrix: list[list[int]], columns: int, deadline: float | None) -
     """Whether FLINT is worth its import here, is installed, and its solve of `columns` right-hand sides fits
     the deadline.
 
-    (Taken as `columns` times one solve: 7 times what an inverse of 197 x 197 took, 6.4 s.)
+    (An inverse is predicted as `columns` solves: 7 times what one of 197 x 197 took, 6.4 s.)
     """
     k = len(matrix)
     bits = max((abs(v).bit_length() for row in matrix for v in row), default=1)

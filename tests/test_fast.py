@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from verify_perceptron.run import reference as engine
 from verify_perceptron.run import fast
-from verify_perceptron.data.integers import FLOAT_EXACT_SQ, ExactMatrix, row_norms_sq
+from verify_perceptron.data.integers import FLOAT_EXACT_SQ, ExactMatrix, matrix_vector, row_norms_sq
 from verify_perceptron.check.checker import Checker
 from verify_perceptron.check.separator import scaled_separator
 from verify_perceptron.check.traces import check_trace
@@ -124,6 +124,35 @@ def test_row_norms_past_int64_are_exact(rows):
     # Entries past 2^31.5 send the norms to the six int64 sums of 21-bit pieces: equal to Python's.
     norms = row_norms_sq(np.array(rows, dtype=np.int64))
     assert norms.tolist() == [sum(v * v for v in row) for row in rows]
+
+
+_int64 = st.integers(-(2**63), 2**63 - 1)
+
+
+@given(st.integers(1, 40).flatmap(lambda d: st.tuples(
+    st.lists(st.lists(st.one_of(st.integers(-(2**20), 2**20), _int64, st.sampled_from([-(2**63), 2**63 - 1])),
+                      min_size=d, max_size=d), max_size=5),
+    st.lists(st.one_of(_int64, st.sampled_from([-(2**63), 2**63 - 1, 2**32 - 1, -(2**32)])), min_size=d,
+             max_size=d))), st.integers(0, 60))
+def test_matrix_vector_products_are_exact_in_pieces(case, shrink):
+    # Rows shrunk by `shrink` bits reach every piece width b = 63 - bits(max|Z|·d), and the extremes of int64.
+    rows, w = case
+    rows = [[v >> shrink for v in row] for row in rows]
+    Z = np.array(rows, dtype=np.int64).reshape(len(rows), len(w))
+    assert matrix_vector(Z, np.array(w, dtype=np.int64)).tolist() == [sum(a * b for a, b in zip(r, w)) for r in rows]
+
+
+def test_matrix_vector_at_the_bound_of_its_pieces():
+    # max|Z|·d just below 2^e and w's pieces all ones (or w = -2^63): each piece's sum comes within a factor
+    # (1 - 2^-b) of 2^63, where a piece one bit wider would overflow.
+    for e in range(9, 56, 3):
+        for d in (1, 3, 31):
+            m = (2**e - 1) // d
+            Z = np.array([[m] * d, [-m] * d], dtype=np.int64)
+            for w in ([2**63 - 1] * d, [-(2**63)] * d, [2**63 - 1, -(2**63)] * d):
+                w = w[:d]
+                expected = [sum(a * b for a, b in zip(row, w)) for row in Z.tolist()]
+                assert matrix_vector(Z, np.array(w, dtype=np.int64)).tolist() == expected, (e, d, w)
 
 
 def test_fast_engine_keeps_only_the_first_updates_when_asked():

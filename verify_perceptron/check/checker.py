@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..data.dataset import Dataset
-from ..data.integers import INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, exact_sum, row_dots, score_values
+from ..data.integers import INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, exact_sum, matrix_vector, score_values
 from ..data.rationals import as_rational
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, Trace
@@ -338,7 +338,7 @@ class Checker:
         """A batch update's samples at once: the same checks and sums as one by one.
 
         The scores Z_j·W are exact: in int64 while W is (under the guard on
-        ‖W‖²), from int64 pieces (`row_dots`) while W's entries fit in int64,
+        ‖W‖²), from int64 pieces (`matrix_vector`) while W's entries fit in int64,
         else in Python integers; the step Σ z_j is summed in Python integers.
         Only the first sample that fails is looked at one by one (a violation
         keeps only its first instance).
@@ -348,7 +348,7 @@ class Checker:
         if self.W.dtype != object and Z.dtype != object:
             products = Z @ self.W
         elif Z.dtype != object and Z.shape[1] < 2**19 and max(map(abs, self.W.tolist())) < 2**63:
-            products = row_dots(Z, np.broadcast_to(self.W.astype(np.int64), Z.shape))
+            products = matrix_vector(Z, self.W.astype(np.int64))
         else:
             products = Z.astype(object) @ self.W.astype(object)
         values = products.tolist()

@@ -20,8 +20,8 @@ import numpy as np
 
 from . import kernel as _kernel
 
-__all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "row_dots", "exact_sum", "scaled_floats",
-           "score_values", "as_halves"]
+__all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "row_dots", "matrix_vector",
+           "exact_sum", "scaled_floats", "score_values", "as_halves"]
 
 #: ‖w‖²·max‖z‖² below this proves a float64 product of integer arrays exact.
 FLOAT_EXACT_SQ = 2**106
@@ -148,6 +148,35 @@ def row_dots(X: Any, Y: Any) -> Any:
 
     return (sums((a, p)) * 2**84 + sums((a, q), (b, p)) * 2**63 + sums((a, r), (b, q), (c, p)) * 2**42
             + sums((b, r), (c, q)) * 2**21 + sums((c, r)))
+
+
+def matrix_vector(Z: Any, w: Any) -> Any:
+    """Exact Z·w for an int64 matrix Z of fewer than 2^19 columns and an int64 vector w, as Python ints.
+
+    With max|Z_ij|·d < 2^e, w is cut into pieces of b = 63 - e bits (the low
+    ones in [0, 2^b), the top one signed with |piece| <= 2^b, as many as
+    63 bits need): every partial sum of Z times a piece is below
+    2^e·2^b = 2^63, so each product is exact in int64, and the pieces' products
+    are joined in Python integers. Where b would be under 8 bits, `row_dots`.
+
+    Examples
+    --------
+    >>> matrix_vector(np.array([[3, -1], [0, 2]]), np.array([2**62, -(2**63)])).tolist() == [
+    ...     3 * 2**62 + 2**63, -(2**64)]
+    True
+    """
+    Z = Z.astype(np.int64, copy=False)
+    w = np.asarray(w, dtype=np.int64)
+    if not len(Z):
+        return np.zeros(0, dtype=object)
+    b = 63 - (max(int(Z.max()), -int(Z.min())) * Z.shape[1]).bit_length()  # (in Python integers: no overflow)
+    if b < 8:
+        return row_dots(Z, np.broadcast_to(w, Z.shape))
+    total, shift = np.zeros(len(Z), dtype=object), 0
+    while shift + b < 63:  # the low pieces, b bits each
+        total += (Z @ ((w >> shift) & (2**b - 1))).astype(object) << shift
+        shift += b
+    return total + ((Z @ (w >> shift)).astype(object) << shift)  # the top one: |w >> shift| <= 2^(63 - shift) <= 2^b
 
 
 def exact_sum(values: Any) -> int:

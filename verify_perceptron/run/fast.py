@@ -48,7 +48,7 @@ import numpy as np
 from . import filter as _filter
 from . import kernel as _kernel
 from ..data.dataset import Dataset, require_dataset
-from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, row_dots, score_values
+from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, matrix_vector, score_values
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, LazyUpdates, Trace, Update
 from ..notes.conventions import Convention, tie_rule
@@ -337,9 +337,8 @@ class _Run:
         """One batch pass (note 003): all scores from one W (exact where the float filter is unsure), one update."""
         unsure = self._unsure(0, len(self.rows))
         picked = slice(None) if unsure is None else unsure
-        wide = self.kind == "wide" and unsure is not None and len(self.W) < 2**19  # int64 rows and W: in pieces
-        scores = row_dots(self.matrix.exact[picked], np.broadcast_to(self.W, (len(unsure), len(self.W)))) if wide \
-            else self.rows[picked] @ self.W
+        wide = self.kind == "wide" and unsure is not None and len(self.W) < 2**19  # int64 rows and W: exact
+        scores = matrix_vector(self.matrix.exact[picked], self.W) if wide else self.rows[picked] @ self.W
         hit = self.mistaken(scores, picked)
         rows, scores = np.flatnonzero(hit) if unsure is None else unsure[hit], scores[hit]
         wrong = rows.tolist()

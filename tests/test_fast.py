@@ -155,6 +155,15 @@ def test_matrix_vector_at_the_bound_of_its_pieces():
                 assert matrix_vector(Z, np.array(w, dtype=np.int64)).tolist() == expected, (e, d, w)
 
 
+@given(st.lists(st.lists(st.integers(-(2**40), 2**40), min_size=3, max_size=3), min_size=1, max_size=5),
+       st.lists(st.one_of(_int64, st.integers(-(2**70), 2**70)), min_size=3, max_size=3))
+def test_exact_matrix_products_past_the_int64_guard_are_exact(rows, vector):
+    # Past the guard the products come from int64 pieces while the vector fits in int64, else Python integers.
+    matrix = ExactMatrix(np.array(rows, dtype=np.int64))
+    got = matrix.products(vector, norm_sq=sum(v * v for v in vector))
+    assert got.tolist() == [sum(a * b for a, b in zip(row, vector)) for row in rows]
+
+
 def test_fast_engine_keeps_only_the_first_updates_when_asked():
     data = example("and")
     trace = fast.run(data, keep_updates=5)

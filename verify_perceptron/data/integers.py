@@ -358,6 +358,8 @@ class ExactMatrix:
                     _kernel.scores(self.exact, vector64, self.norms, product)  # checks the guard itself
                 else:  # int64 arithmetic on rows of any width, without a widened copy of the matrix
                     product = np.einsum("ij,j->i", self.exact, vector64, dtype=np.int64)
+            elif self.exact.dtype != object and self.exact.shape[1] < 2**19 and max(map(abs, direction)) < 2**63:
+                product = matrix_vector(self.exact, np.asarray(direction, dtype=np.int64))  # exact, in pieces
             else:
                 product = self.rows("object") @ np.asarray(direction, dtype=object)
             self._last = (direction, product)

@@ -54,8 +54,16 @@ def _flint_module() -> Any:
     return _flint
 
 
-def _out_of_time(deadline: float | None) -> bool:
-    return deadline is not None and time.monotonic() > deadline
+def _pivot(work: list[list[int]], col: int, deadline: float | None) -> int | None:
+    """Column `col`'s pivot, its row swapped up to row `col`; None if the column is 0 from there down
+    (singular) or time ran out."""
+    if deadline is not None and time.monotonic() > deadline:
+        return None
+    found = next((i for i in range(col, len(work)) if work[i][col] != 0), None)
+    if found is None:
+        return None
+    work[col], work[found] = work[found], work[col]
+    return work[col][col]
 
 
 def _flint_fits(matrix: list[list[int]], columns: int, deadline: float | None) -> bool:
@@ -125,14 +133,10 @@ def solve(matrix: list[list[int]], rhs: list[int], deadline: float | None = None
     work = [list(row) + [b] for row, b in zip(matrix, rhs)]
     previous = 1
     for col in range(k):
-        if _out_of_time(deadline):
+        p = _pivot(work, col, deadline)
+        if p is None:
             return None
-        pivot = next((i for i in range(col, k) if work[i][col] != 0), None)
-        if pivot is None:
-            return None
-        work[col], work[pivot] = work[pivot], work[col]
         top = work[col]
-        p = top[col]
         for i in range(col + 1, k):
             row = work[i]
             f = row[col]
@@ -168,13 +172,9 @@ def inverse(matrix: list[list[int]], deadline: float | None = None) -> tuple[lis
     work = [list(row) + [int(i == j) for j in range(k)] for i, row in enumerate(matrix)]
     previous = 1
     for col in range(k):
-        if _out_of_time(deadline):
+        p = _pivot(work, col, deadline)
+        if p is None:
             return None
-        pivot = next((i for i in range(col, k) if work[i][col] != 0), None)
-        if pivot is None:
-            return None
-        work[col], work[pivot] = work[pivot], work[col]
-        p = work[col][col]
         for i in range(k):
             if i != col:
                 f = work[i][col]

@@ -94,12 +94,17 @@ class ObjectReplay:
         done = _kernel.replay_scores(self.Z64, W64, rows, halves.reshape(-1))
         made = W64.astype(object)
         s = np.asarray(score_values(halves[:done])).astype(object)
-        if done == len(rows):
-            return s, lambda m: made if m == done else W + self.matrix.rows("object")[rows[:m]].sum(axis=0)
-        rest, after_rest = self._numpy_scores(made, rows[done:])  # W left int64 at update `done`
-        return (np.concatenate([s, rest]),
-                lambda m: after_rest(m - done) if m > done else made if m == done
-                else W + self.matrix.rows("object")[rows[:m]].sum(axis=0))
+        after_rest = None
+        if done < len(rows):  # W would have left int64 at update `done`: the rest as without C
+            rest, after_rest = self._numpy_scores(made, rows[done:])
+            s = np.concatenate([s, rest])
+
+        def after(m: int) -> Any:
+            if m > done:
+                return after_rest(m - done)
+            return made if m == done else W + self.matrix.rows("object")[rows[:m]].sum(axis=0)
+
+        return s, after
 
     def _numpy_scores(self, W: Any, rows: Any) -> tuple[Any, Callable[[int], Any]]:
         """`scores` without C: while every W on the way provably stays below 2^62 (|W_j| plus the column's

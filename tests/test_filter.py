@@ -140,13 +140,17 @@ def test_runs_through_the_filter_equal_the_reference_engine(monkeypatch, compile
     # scan goes through the filter; the fast engine's run must be the Fraction reference's.
     if not compiled:
         monkeypatch.setattr(fast._kernel, "AVAILABLE", False)
-    rng = random.Random(3)
+    assert_runs_equal_the_reference(random.Random(3), "online")
+
+
+def assert_runs_equal_the_reference(rng: random.Random, mode: str) -> None:
+    """Five datasets of samples of about 2^40 and a bias: the fast engine's runs are the Fraction reference's."""
     for _ in range(5):
         n, d = rng.randrange(5, 40), rng.randrange(2, 7)
         X = [[Fraction(rng.randrange(-2**40, 2**40), rng.choice([1, 3, 2**20])) for _ in range(d)] for _ in range(n)]
         y = [rng.choice([-1, 1]) for _ in range(n)]
         data = Dataset(X, y)
-        ours, theirs = fast.run(data, max_epochs=30), train(data, max_epochs=30)
+        ours, theirs = fast.run(data, mode=mode, max_epochs=30), train(data, mode=mode, max_epochs=30)
         assert ours.final_weights == theirs.final_weights and ours.n_updates == theirs.n_updates
         assert ours.mistakes_per_sample == theirs.mistakes_per_sample
 
@@ -160,15 +164,7 @@ def test_batch_runs_through_the_filter_equal_the_reference_engine(monkeypatch, c
     filtered = []
     unsure = fast._Run._unsure
     monkeypatch.setattr(fast._Run, "_unsure", lambda self, *a: filtered.append(r := unsure(self, *a)) or r)
-    rng = random.Random(5)
-    for _ in range(5):
-        n, d = rng.randrange(5, 40), rng.randrange(2, 7)
-        X = [[Fraction(rng.randrange(-2**40, 2**40), rng.choice([1, 3, 2**20])) for _ in range(d)] for _ in range(n)]
-        y = [rng.choice([-1, 1]) for _ in range(n)]
-        data = Dataset(X, y)
-        ours, theirs = fast.run(data, mode="batch", max_epochs=30), train(data, mode="batch", max_epochs=30)
-        assert ours.final_weights == theirs.final_weights and ours.n_updates == theirs.n_updates
-        assert ours.mistakes_per_sample == theirs.mistakes_per_sample
+    assert_runs_equal_the_reference(random.Random(5), "batch")
     assert any(r is not None for r in filtered)
 
 

@@ -395,11 +395,13 @@ def huge_datasets(draw: st.DrawFn) -> Dataset:
     return Dataset(numerators=numerators, denominator=draw(st.sampled_from([1, 3, 10**9])), y=y)
 
 
-@given(data=huge_datasets(), convention=st.sampled_from(sorted(ONLINE_RATES)),
+@given(data=st.one_of(huge_datasets(), datasets(max_value=2**40)), convention=st.sampled_from(sorted(ONLINE_RATES)),
        separator=st.lists(st.integers(-(2**80), 2**80), min_size=4, max_size=4), spoil=st.sampled_from(
            [None, "score", "row", "claim"]))
 def test_past_128_bits_the_chunk_replay_in_python_integers_gives_the_verdicts_of_one_by_one(
         data, convention, separator, spoil):
+    # Samples near 2^70 pass 128 bits at once; int64 samples against 80-bit separators pass it in the claims
+    # only, and the replay in Python integers takes their scores from C (where built) or NumPy.
     rows, scores = [], []
 
     class Recorder:
@@ -419,10 +421,11 @@ def test_past_128_bits_the_chunk_replay_in_python_integers_gives_the_verdicts_of
         data, convention, compiled=False, **options)
 
 
-def test_the_chunk_replay_in_python_integers_is_used_past_128_bits(monkeypatch) -> None:
+def count_python_integer_replays(monkeypatch) -> list[int]:
+    """A list that receives how many updates each call of the replay in Python integers took."""
     from verify_perceptron.check import wide_replay
 
-    calls = []
+    calls: list[int] = []
     original = wide_replay.ObjectReplay.run
 
     def counted(self, *args):
@@ -431,36 +434,17 @@ def test_the_chunk_replay_in_python_integers_is_used_past_128_bits(monkeypatch) 
         return result
 
     monkeypatch.setattr(wide_replay.ObjectReplay, "run", counted)
+    return calls
+
+
+def test_the_chunk_replay_in_python_integers_is_used_past_128_bits(monkeypatch) -> None:
+    calls = count_python_integer_replays(monkeypatch)
     # AND, checked against a separator of 100-bit entries: the run is the compiled pass's, in chunks, and
     # the claims' values pass 128 bits, so the C replay stops and the Python-integer one takes them.
     data = example("and")
     big = 2**100
     trace, check = verify_run(data, "classic", separator=[-3 * big - 1, 2 * big + 1, 2 * big + 1])
     assert trace.n_updates == 18 and sum(calls) == 18 and check.holds
-
-
-@given(data=datasets(max_value=2**40), convention=st.sampled_from(sorted(ONLINE_RATES)),
-       separator=st.lists(st.integers(-(2**90), 2**90), min_size=4, max_size=4),
-       spoil=st.sampled_from([None, "score", "row"]))
-def test_past_128_bits_on_int64_samples_the_chunk_replay_gives_the_verdicts_of_one_by_one(
-        data, convention, separator, spoil):
-    # int64 samples against a separator of ~90-bit entries: the claims pass 128 bits, the scores do not, so
-    # the Python-integer replay takes the chunks with its scores made in C (where built) or NumPy.
-    rows, scores = [], []
-
-    class Recorder:
-        def observe(self, k, epoch, samples, s):
-            rows.append(samples[0])
-            scores.append(s[0])
-
-    fast.run(data, convention, eta=ONLINE_RATES[convention], max_epochs=12, observer=Recorder())
-    if rows and spoil == "score":
-        scores[len(scores) // 2] -= 1
-    elif rows and spoil == "row":
-        rows[0] = (rows[0] + 1) % data.n_samples
-    options = {"separator": separator[: data.n_features + 1], "feed": chunk_feeder(rows, np.array(scores, dtype=object))}
-    assert run_checked(data, convention, compiled=True, **options) == run_checked(
-        data, convention, compiled=False, **options)
 
 
 def _object_replay_of(data):
@@ -498,18 +482,9 @@ def test_the_python_integer_replays_scores_are_exact_in_c_and_on_past_int64(comp
 def test_a_wrong_c_score_is_not_taken_by_the_python_integer_replay(monkeypatch):
     # The replay compares the scores it made with those reported and leaves any update where they differ
     # to `Checker.observe`: with C scores off by one it replays nothing, and the verdicts do not change.
-    from verify_perceptron.check import wide_replay
-
     data, big = example("and"), 2**100
     separator = [-3 * big - 1, 2 * big + 1, 2 * big + 1]
-    replayed = []
-    original = wide_replay.ObjectReplay.run
-    def counted(self, *args):
-        result = original(self, *args)
-        replayed.append(result[0])
-        return result
-
-    monkeypatch.setattr(wide_replay.ObjectReplay, "run", counted)
+    replayed = count_python_integer_replays(monkeypatch)
     _, right = verify_run(data, "classic", separator=separator)
     assert sum(replayed) == 18
     real = _kernel.replay_scores
@@ -533,7 +508,8 @@ def test_replay_scores_stops_at_a_bad_row_and_at_a_score_past_128_bits():
     assert _kernel.replay_scores(Z, W, np.array([1, 2, 0, 0]), out) == 1  # row 2 does not exist
     W = np.full(3, 2**63 - 1, dtype=np.int64)  # z·W = -3·2^63·(2^63 - 1): past 128 bits
     assert _kernel.replay_scores(np.full((1, 3), -(2**63), dtype=np.int64), W, np.array([0]), out[:2]) == 0
-    assert _kernel.replay_scores(np.full((1, 3), 1, dtype=np.int64), W, np.array([0]), out[:2]) == 0  # W + 1 leaves int64
+    # W + 1 leaves int64
+    assert _kernel.replay_scores(np.full((1, 3), 1, dtype=np.int64), W, np.array([0]), out[:2]) == 0
     with pytest.raises(ValueError, match="out has length"):
         _kernel.replay_scores(Z, W[:2], np.array([0]), out)
 

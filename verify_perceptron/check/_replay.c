@@ -187,28 +187,70 @@ program_claims(const int64_t *code, Py_ssize_t length, Py_ssize_t n_quantities)
     return claims;
 }
 
+/* Arrays of 128-bit values kept as separate low and high words. GCC writes an int128 as two
+ * 64-bit stores and copies one with a single 16-byte load, which the processor cannot forward
+ * from those two stores (a stall of about a dozen cycles, on every quantity and slack of every
+ * update); words that are read back as words are forwarded. */
+typedef struct {
+    uint64_t lo[MAX_QUANTITIES];
+    int64_t hi[MAX_QUANTITIES];
+} Words;
+
+static inline int128
+word_get(const Words *a, Py_ssize_t i)
+{
+    return (int128)(((unsigned __int128)(uint64_t)a->hi[i] << 64) | a->lo[i]);
+}
+
+static inline void
+word_set(Words *a, Py_ssize_t i, int128 v)
+{
+    a->lo[i] = (uint64_t)v;
+    a->hi[i] = (int64_t)(v >> 64);
+}
+
 /* Run the (checked) program on the quantities q: slack[c] for each claim. 0, or -1 when an
  * intermediate value leaves 128 bits (the caller then decides the update in Python). */
 static int
-run_program(const int64_t *code, Py_ssize_t length, const int128 *q, int128 *slack)
+run_program(const int64_t *code, Py_ssize_t length, const Words *q, int128 *slack)
 {
-    int128 stack[STACK_DEPTH];
+    Words stack;
     Py_ssize_t top = 0, claim = 0;
     for (Py_ssize_t pc = 0; pc < length; pc++) {
-        int128 x;
+        int128 x, y;
         switch (code[pc]) {
-        case OP_END: slack[claim++] = stack[--top]; break;
-        case OP_QUANTITY: stack[top++] = q[code[++pc]]; break;
-        case OP_CONSTANT: stack[top++] = code[++pc]; break;
-        case OP_ADD: top--; if (__builtin_add_overflow(stack[top - 1], stack[top], &stack[top - 1])) return -1; break;
-        case OP_SUB: top--; if (__builtin_sub_overflow(stack[top - 1], stack[top], &stack[top - 1])) return -1; break;
-        case OP_MUL: top--; if (__builtin_mul_overflow(stack[top - 1], stack[top], &stack[top - 1])) return -1; break;
-        case OP_NEG: if (__builtin_sub_overflow((int128)0, stack[top - 1], &stack[top - 1])) return -1; break;
+        case OP_END: slack[claim++] = word_get(&stack, --top); break;
+        case OP_QUANTITY:
+            pc++;
+            stack.lo[top] = q->lo[code[pc]];
+            stack.hi[top++] = q->hi[code[pc]];
+            break;
+        case OP_CONSTANT: word_set(&stack, top++, code[++pc]); break;
+        case OP_ADD:
+            y = word_get(&stack, --top);
+            if (__builtin_add_overflow(word_get(&stack, top - 1), y, &x)) return -1;
+            word_set(&stack, top - 1, x);
+            break;
+        case OP_SUB:
+            y = word_get(&stack, --top);
+            if (__builtin_sub_overflow(word_get(&stack, top - 1), y, &x)) return -1;
+            word_set(&stack, top - 1, x);
+            break;
+        case OP_MUL:
+            y = word_get(&stack, --top);
+            if (__builtin_mul_overflow(word_get(&stack, top - 1), y, &x)) return -1;
+            word_set(&stack, top - 1, x);
+            break;
+        case OP_NEG:
+            if (__builtin_sub_overflow((int128)0, word_get(&stack, top - 1), &x)) return -1;
+            word_set(&stack, top - 1, x);
+            break;
         case OP_POW:
-            x = stack[top - 1];
+            x = y = word_get(&stack, top - 1);
             for (int64_t e = code[++pc]; e > 1; e--) {
-                if (__builtin_mul_overflow(stack[top - 1], x, &stack[top - 1])) return -1;
+                if (__builtin_mul_overflow(x, y, &x)) return -1;
             }
+            word_set(&stack, top - 1, x);
             break;
         }
     }
@@ -293,12 +335,15 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     const Py_ssize_t n_quantities = PyTuple_GET_SIZE(quantities);
-    int128 q[MAX_QUANTITIES], slack[MAX_CLAIMS], best[MAX_CLAIMS], snapshot[MAX_CLAIMS][MAX_QUANTITIES];
+    Words q, snapshot[MAX_CLAIMS];
+    int128 slack[MAX_CLAIMS], best[MAX_CLAIMS];
     Py_ssize_t best_at[MAX_CLAIMS];
     for (Py_ssize_t j = 0; j < n_quantities; j++) {
-        if (to_int128(func, "a quantity", PyTuple_GET_ITEM(quantities, j), &q[j]) < 0) {
+        int128 value;
+        if (to_int128(func, "a quantity", PyTuple_GET_ITEM(quantities, j), &value) < 0) {
             goto done;
         }
+        word_set(&q, j, value);
     }
     const int64_t *slot = slots.buf;
     if (slots.shape[0] != N_SLOTS) {
@@ -359,30 +404,32 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         else if (wide_norm(Z.buf, width, i, d, &zz) < 0) {
             break; /* ||z||^2 >= 2^126: past what 128 bits hold for W + z */
         }
-        int128 next[N_SLOTS];
-        if (__builtin_add_overflow(k, 1, &next[S_K]) || __builtin_add_overflow(N, 1, &next[S_N])) {
-            break;
-        }
-        next[S_SMALL_N] = 1;
-        next[S_N_MAX] = n_max > 1 ? n_max : 1;
-        next[S_PREV_W_SQ] = w_sq;
-        next[S_PREV_W_WS] = w_ws;
-        next[S_STEP_SQ] = zz;
+        int128 k1, N1, sum_n_sq1, sum_N_xsq1, w_sq1, w_ws1;
+        const int128 n_max1 = n_max > 1 ? n_max : 1;
         /* ||W + z||^2 = ||W||^2 + 2 W.z + ||z||^2. Every sum is checked: a state that
          * leaves 128 bits (or a new ||W||^2 above the limit) is Python's to decide. */
-        if (__builtin_add_overflow(sum_n_sq, 1, &next[S_SUM_N_SQ])
-            || __builtin_add_overflow(sum_N_xsq, zz, &next[S_SUM_N_XSQ])
-            || __builtin_add_overflow(w_sq, s, &next[S_W_SQ])
-            || __builtin_add_overflow(next[S_W_SQ], s, &next[S_W_SQ])
-            || __builtin_add_overflow(next[S_W_SQ], zz, &next[S_W_SQ])
-            || __builtin_add_overflow(w_ws, entry(margin, margin_halves, i), &next[S_W_WS])
-            || next[S_W_SQ] > limit) {
+        if (__builtin_add_overflow(k, 1, &k1) || __builtin_add_overflow(N, 1, &N1)
+            || __builtin_add_overflow(sum_n_sq, 1, &sum_n_sq1)
+            || __builtin_add_overflow(sum_N_xsq, zz, &sum_N_xsq1)
+            || __builtin_add_overflow(w_sq, s, &w_sq1)
+            || __builtin_add_overflow(w_sq1, s, &w_sq1)
+            || __builtin_add_overflow(w_sq1, zz, &w_sq1)
+            || __builtin_add_overflow(w_ws, entry(margin, margin_halves, i), &w_ws1)
+            || w_sq1 > limit) {
             break;
         }
-        for (Py_ssize_t j = 0; j < N_SLOTS; j++) {
-            q[slot[j]] = next[j];
-        }
-        if (run_program(code, program.shape[0], q, slack) < 0) {
+        word_set(&q, slot[S_N], N1);
+        word_set(&q, slot[S_K], k1);
+        word_set(&q, slot[S_SMALL_N], 1);
+        word_set(&q, slot[S_N_MAX], n_max1);
+        word_set(&q, slot[S_PREV_W_SQ], w_sq);
+        word_set(&q, slot[S_PREV_W_WS], w_ws);
+        word_set(&q, slot[S_STEP_SQ], zz);
+        word_set(&q, slot[S_SUM_N_XSQ], sum_N_xsq1);
+        word_set(&q, slot[S_SUM_N_SQ], sum_n_sq1);
+        word_set(&q, slot[S_W_SQ], w_sq1);
+        word_set(&q, slot[S_W_WS], w_ws1);
+        if (run_program(code, program.shape[0], &q, slack) < 0) {
             break;
         }
         int violated = 0;
@@ -395,18 +442,18 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         /* Commit the update. */
         add_sample(w, Z.buf, width, i, d); /* |W_j| <= ||W||: the new w_sq <= limit < 2^126 */
         count[i] += 1;
-        k = next[S_K];
-        N = next[S_N];
-        n_max = next[S_N_MAX];
-        sum_n_sq = next[S_SUM_N_SQ];
-        sum_N_xsq = next[S_SUM_N_XSQ];
-        w_sq = next[S_W_SQ];
-        w_ws = next[S_W_WS];
+        k = k1;
+        N = N1;
+        n_max = n_max1;
+        sum_n_sq = sum_n_sq1;
+        sum_N_xsq = sum_N_xsq1;
+        w_sq = w_sq1;
+        w_ws = w_ws1;
         for (Py_ssize_t c = 0; c < n_claims; c++) {
             if (t == 0 || slack[c] < best[c]) {
                 best[c] = slack[c];
                 best_at[c] = t;
-                memcpy(snapshot[c], q, n_quantities * sizeof(int128));
+                snapshot[c] = q;
             }
         }
     }
@@ -426,7 +473,7 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 goto done;
             }
             for (Py_ssize_t j = 0; j < n_quantities; j++) {
-                PyObject *value = from_int128(snapshot[c][j]);
+                PyObject *value = from_int128(word_get(&snapshot[c], j));
                 if (value == NULL) {
                     Py_DECREF(values);
                     goto done;

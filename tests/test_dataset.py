@@ -933,7 +933,7 @@ def test_a_sparse_file_reads_as_the_dense_rows_it_stands_for(tmp_path_factory, r
 
 @given(st.lists(st.lists(st.fractions(max_denominator=50), min_size=2, max_size=2), min_size=2, max_size=6))
 def test_the_samples_integer_form_is_the_one_computed_from_their_fractions(rows):
-    from verify_perceptron.certify._activeset import integer_matrix
+    from verify_perceptron.certify._constraints import integer_matrix
 
     data = Dataset(rows, [1, -1] + [1] * (len(rows) - 2))
     assert integer_matrix(data.X) == integer_matrix([tuple(r) for r in data.X])

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.data_strategies import halves as datasets
-from verify_perceptron.certify import _activeset, _fraction_free
+from verify_perceptron.certify import _activeset, _constraints, _fraction_free
 from verify_perceptron.certify.certificates import gordan_defect
 from verify_perceptron.data.dataset import Dataset, from_arrays
 from verify_perceptron.errors import InvalidArgument
@@ -192,7 +192,7 @@ def test_free_bias_optimum_matches_brute_force(data: Dataset) -> None:
 
 @given(datasets(max_samples=8, max_features=3))
 def test_exact_run_from_nothing_equals_run_from_the_float_proposal(data: Dataset) -> None:
-    constraints = _activeset.explicit_rows(augmented_rows(data))
+    constraints = _constraints.explicit_rows(augmented_rows(data))
     cold = _activeset.run(constraints, exact=True)
     warm = _activeset.solve(constraints).exact
     assert (cold.status, cold.x) == (warm.status, warm.x)
@@ -344,7 +344,7 @@ def test_a_warm_start_that_moves_on_makes_its_inverse_then(monkeypatch):
     made = []
     inverse = _fraction_free.inverse
     monkeypatch.setattr(_fraction_free, "inverse", lambda *a, **k: made.append(1) or inverse(*a, **k))
-    rows = _activeset.explicit_rows([(F(1), F(0)), (F(0), F(1)), (F(1), F(1))])
+    rows = _constraints.explicit_rows([(F(1), F(0)), (F(0), F(1)), (F(1), F(1))])
     cold = _activeset.run(rows, exact=True)
     warm = _activeset.run(rows, exact=True, start=(0,))
     assert (warm.status, warm.x) == (cold.status, cold.x) and made

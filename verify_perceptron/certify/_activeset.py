@@ -22,10 +22,10 @@ In exact arithmetic this decides every instance. The same loop run in floats
 only proposes a starting active set; the exact run from it (or from nothing,
 if the proposal is not dual feasible exactly) is what decides.
 
-Every pass over all the rows is integer arithmetic: the rows are kept as
-integers over one common denominator, and a point x = X/D is compared with
-them as ``A_k·X >= L·D``. Floats only choose which row to look at first. The
-starting point's multipliers are solved fraction-free (Bareiss), on integers
+Every pass over all the rows is integer arithmetic: the rows
+(`._constraints`) are integer arrays over one common denominator, and a
+point x = X/D is compared with them as ``A_k·X >= L·D``. Floats only choose
+which row to look at first. The starting point's multipliers are solved fraction-free (Bareiss), on integers
 too, and the inverse of its Gram matrix made only if the method moves on.
 """
 
@@ -207,6 +207,7 @@ def run(
     --------
     Two rows on the line, 2x >= 1 and x >= 1: the optimum is x = 1, where only the second is active.
 
+    >>> from verify_perceptron.certify._constraints import explicit_rows
     >>> out = run(explicit_rows([(Fraction(2),), (Fraction(1),)]), exact=True)
     >>> out.status, out.x, out.active, out.multipliers
     ('optimal', (Fraction(1, 1),), (1,), (Fraction(1, 1),))
@@ -325,174 +326,3 @@ def exact(value: Number) -> Fraction:
 def exact_vector(values: Sequence[Number]) -> tuple[Fraction, ...]:
     """`values`, each checked by `exact`."""
     return tuple(exact(v) for v in values)
-
-
-# --- exact data as integers over one denominator ---------------------------------------------------
-
-
-def integer_matrix(rows: Sequence[Sequence[Fraction]]) -> tuple[list[tuple[int, ...]], int]:
-    """``(A, L)`` with ``rows[i][j] == A[i][j]/L`` exactly: integers over one least common denominator.
-
-    Then each exact comparison ``row·w >= c`` is in integers: ``A[i]·W >= c·L·D`` for w = W/D.
-
-    Examples
-    --------
-    >>> integer_matrix([(Fraction(1, 2), Fraction(1, 3)), (Fraction(2), Fraction(0))])
-    ([(3, 2), (12, 0)], 6)
-    """
-    if (form := getattr(rows, "integer_form", None)) is not None:  # a dataset's samples carry theirs
-        return list(form[0]), form[1]
-    scale = 1
-    for row in rows:
-        for v in row:
-            scale = scale * v.denominator // math.gcd(scale, v.denominator)
-    return [tuple(v.numerator * (scale // v.denominator) for v in row) for row in rows], scale
-
-
-def integer_vector(values: Sequence[Fraction]) -> tuple[tuple[int, ...], int]:
-    """``(W, D)`` with ``values == W/D`` exactly, D > 0."""
-    rows, scale = integer_matrix([values])
-    return rows[0], scale
-
-
-def scaled_augmented(X: Sequence[Sequence[Fraction]], y: Sequence[int]) -> tuple[list[tuple[int, ...]], int]:
-    """``(A, L)`` with ``A[i] = y_i·L·(1, x_i)`` integers, so that ``y_i·w·x~_i = A[i]·w / L``."""
-    N, scale = integer_matrix(X)
-    return [tuple(label * v for v in (scale, *row)) for row, label in zip(N, y)], scale
-
-
-def _dot_int(a: Sequence[int], b: Sequence[int]) -> int:
-    return sum(map(operator.mul, a, b))
-
-
-def margins(A: Sequence[Sequence[int]], scale: int, w: Sequence[Fraction]) -> tuple[list[int], int]:
-    """``(M, E)`` with ``A[i]·w / scale == M[i]/E`` for every i: all margins over one denominator E > 0."""
-    W, D = integer_vector(w)
-    return [_dot_int(row, W) for row in A], scale * D
-
-
-def _float_matrix(A: Sequence[Sequence[int]], scale: int) -> Any | None:
-    """A/scale in float64, or None when a value does not fit (the exact method then works alone)."""
-    import numpy as np
-
-    try:
-        converted = np.array([[v / scale for v in row] for row in A], dtype=float)
-    except OverflowError:
-        return None
-    return converted if converted.size and np.isfinite(converted).all() else None
-
-
-def _float_point(x: Sequence[Number]) -> Any | None:
-    import numpy as np
-
-    try:
-        point = np.array([float(v) for v in x], dtype=float)
-    except OverflowError:
-        return None
-    return point if np.isfinite(point).all() else None
-
-
-# --- the two families of rows the toolkit needs --------------------------------------------------
-
-
-class _ExplicitRows:
-    """Rows ``A[k]/L``, keyed by k.
-
-    Floats only screen which row to try first; whether it is violated, and
-    that none is, is decided on integers: ``a·x >= 1`` iff ``A[k]·X >= L·D`` for x = X/D.
-    """
-
-    def __init__(self, A: Sequence[Sequence[int]], scale: int) -> None:
-        self.A = [tuple(r) for r in A]
-        self.scale = self.row_scale = scale
-        self.dim = len(self.A[0])
-        self.floats: Any = _float_matrix(self.A, scale)
-        self.has_floats = self.floats is not None
-
-    def scaled_row(self, key: Key) -> Sequence[int]:
-        return self.A[cast(int, key)]
-
-    def row(self, key: Key, exact: bool) -> Sequence[Number]:
-        k = cast(int, key)
-        if exact:
-            return tuple(Fraction(v, self.scale) for v in self.A[k])
-        return [float(v) for v in self.floats[k]]
-
-    def most_violated(self, x: Sequence[Number], exact: bool) -> Key | None:
-        point = None if self.floats is None else _float_point(x)
-        values = None if point is None else self.floats @ point
-        if not exact:
-            if values is None:
-                raise ArithmeticError("the rows or the point do not convert to float")
-            worst = int(values.argmin())
-            return worst if values[worst] < 1 - _FLOAT_TOL * (1 + abs(values[worst])) else None
-        X, D = integer_vector(exact_vector(x))
-        one = self.scale * D  # a·x >= 1 iff A[k]·X >= one
-        if values is not None:
-            guess = int(values.argmin())
-            if _dot_int(self.A[guess], X) < one:
-                return guess
-        exact_values = [_dot_int(row, X) for row in self.A]
-        worst = min(range(len(exact_values)), key=exact_values.__getitem__)
-        return worst if exact_values[worst] < one else None
-
-
-class _PairRows:
-    """The rows ``(x_i - x_j)/2`` for every positive sample i and negative sample j, made on demand.
-
-    ``min ½‖v‖²`` subject to these is the free-bias SVM ``min ‖v‖²``,
-    ``y_i·(v·x_i + b) >= 1``: a pair row says the two classes' scores are 2 apart.
-    The most violated pair is the lowest-scoring positive with the highest-scoring negative.
-    """
-
-    def __init__(self, N: Sequence[Sequence[int]], scale: int, y: Sequence[int]) -> None:
-        self.N = [tuple(r) for r in N]
-        self.scale = scale
-        self.row_scale = 2 * scale
-        self.pos = [i for i, label in enumerate(y) if label > 0]
-        self.neg = [i for i, label in enumerate(y) if label < 0]
-        self.dim = len(self.N[0])
-        self.floats: Any = _float_matrix(self.N, scale)
-        self.has_floats = self.floats is not None
-
-    def scaled_row(self, key: Key) -> Sequence[int]:
-        i, j = cast("tuple[int, int]", key)
-        return tuple(a - b for a, b in zip(self.N[i], self.N[j]))
-
-    def row(self, key: Key, exact: bool) -> Sequence[Number]:
-        i, j = cast("tuple[int, int]", key)
-        if exact:
-            return tuple(Fraction(a - b, 2 * self.scale) for a, b in zip(self.N[i], self.N[j]))
-        return [float(a - b) / 2 for a, b in zip(self.floats[i], self.floats[j])]
-
-    def most_violated(self, x: Sequence[Number], exact: bool) -> Key | None:
-        if not exact:
-            point = None if self.floats is None else _float_point(x)
-            if point is None:
-                raise ArithmeticError("the samples or the point do not convert to float")
-            s = self.floats @ point
-            i = min(self.pos, key=s.__getitem__)
-            j = max(self.neg, key=s.__getitem__)
-            gap = (s[i] - s[j]) / 2
-            return (i, j) if gap < 1 - _FLOAT_TOL * (1 + abs(gap)) else None
-        X, D = integer_vector(exact_vector(x))
-        scores = [_dot_int(row, X) for row in self.N]  # v·x_k = scores[k] / (L·D)
-        i = min(self.pos, key=scores.__getitem__)
-        j = max(self.neg, key=scores.__getitem__)
-        return (i, j) if scores[i] - scores[j] < 2 * self.scale * D else None
-
-
-def explicit_rows(rows: Sequence[Sequence[Fraction]]) -> Constraints:
-    """Constraints ``rows[k]·x >= 1``, keyed by k."""
-    return _ExplicitRows(*integer_matrix(rows))
-
-
-def augmented_rows_constraints(X: Sequence[Sequence[Fraction]], y: Sequence[int]) -> Constraints:
-    """Constraints ``y_i·w·x~_i >= 1`` with x~ = (1, x), keyed by sample index."""
-    return _ExplicitRows(*scaled_augmented(X, y))
-
-
-def pair_rows(X: Sequence[Sequence[Fraction]], y: Sequence[int]) -> Constraints:
-    """Constraints ``(x_i - x_j)/2·v >= 1`` for positive i and negative j, keyed by (i, j)."""
-    N, scale = integer_matrix(X)
-    return _PairRows(N, scale, y)

@@ -40,18 +40,8 @@ from typing import cast
 
 import numpy as np
 
-from ._activeset import (
-    Solution,
-    combination_by_row,
-    deadline_after,
-    exact,
-    exact_vector,
-    integer_matrix,
-    margins,
-    pair_rows,
-    rationalize,
-    solve,
-)
+from ._activeset import Solution, combination_by_row, deadline_after, exact, exact_vector, rationalize, solve
+from ._constraints import matrix_margins, pair_rows
 from ..notes.conventions import Convention, dot
 from ..data.dataset import Dataset
 from ..errors import InvalidArgument
@@ -225,9 +215,9 @@ def _best_bias(data: Dataset, w: Vector) -> Vector | None:
     With s_i = v·x_i, the best bias sits midway between the classes' nearest scores, and the
     gap between them, halved, is the margin to scale to 1.
     """
-    scores, denominator = margins(*integer_matrix(data.X), w[1:])  # v·x_i = scores[i]/denominator
-    low = min(s for s, y in zip(scores, data.y) if y > 0)
-    high = max(s for s, y in zip(scores, data.y) if y < 0)
+    scores, denominator = matrix_margins(data.exact, data.denominator, w[1:])  # v·x_i = scores[i]/denominator
+    labels = data.y_array
+    low, high = int(scores[labels > 0].min()), int(scores[labels < 0].max())
     if low <= high:
         return None
     half_gap = Fraction(low - high, 2 * denominator)
@@ -362,7 +352,7 @@ def max_margin_free_bias(
         raise InvalidArgument(f"y has the single class {data.y[0]:+d}: the free-bias SVM needs both classes")
     deadline = deadline_after(time_limit)
     extra = _candidates(data, candidates)
-    solution = solve(pair_rows(data.X, data.y), deadline=deadline)
+    solution = solve(pair_rows(data), deadline=deadline)
     out = solution.exact
     if out.status == "optimal":
         v = exact_vector(out.x)

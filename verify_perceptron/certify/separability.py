@@ -28,17 +28,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ._activeset import (
-    Solution,
-    augmented_rows_constraints,
-    combination_by_row,
-    deadline_after,
-    exact_vector,
-    margins,
-    rationalize,
-    scaled_augmented,
-    solve,
-)
+import numpy as np
+
+from ._activeset import Solution, combination_by_row, deadline_after, exact_vector, rationalize, solve
+from ._constraints import augmented_constraints, augmented_matrix, matrix_margins
 from .certificates import certificate_from_cycle, gordan_defect
 from ..check.results import CheckResult
 from ..data.dataset import Dataset
@@ -127,7 +120,8 @@ def augmented_rows(data: Dataset) -> list[Vector]:
     >>> [tuple(map(int, r)) for r in augmented_rows(example("and"))][:2]
     [(-1, 0, 0), (-1, 0, -1)]
     """
-    return [tuple(y * v for v in (Fraction(1), *x)) for x, y in zip(data.X, data.y)]
+    A, L = augmented_matrix(data)
+    return [tuple(Fraction(v, L) for v in row) for row in A.exact.tolist()]
 
 
 def _as_vector(data: Dataset, w: Sequence[object], name: str) -> Vector:
@@ -159,10 +153,11 @@ def separator_defect(data: Dataset, w: Sequence[Fraction]) -> str | None:
     if len(w) != data.n_features + 1:
         return f"w has {len(w)} entries; (b, v1..v{data.n_features}) needs {data.n_features + 1}"
     # Every margin over one denominator E, in integers: y_i·w·x~_i = M[i]/E >= 1 iff M[i] >= E.
-    M, E = margins(*scaled_augmented(data.X, data.y), w)
-    for i, m in enumerate(M):
-        if m < E:
-            return f"y_{i}·w·x~_{i} = {Fraction(m, E)} < 1 (sample {i})"
+    M, E = matrix_margins(*augmented_matrix(data), w)
+    short = np.flatnonzero(M < E) if M.dtype == object or E < 2**63 else np.arange(len(M))
+    if len(short):
+        i = int(short[0])
+        return f"y_{i}·w·x~_{i} = {Fraction(int(M[i]), E)} < 1 (sample {i})"
     return None
 
 
@@ -177,8 +172,8 @@ def normalize_separator(data: Dataset, w: Sequence[Fraction]) -> Vector | None:
     >>> normalize_separator(example("and"), [Fraction(1), Fraction(1), Fraction(1)]) is None
     True
     """
-    M, E = margins(*scaled_augmented(data.X, data.y), w)
-    gamma = Fraction(min(M), E)
+    M, E = matrix_margins(*augmented_matrix(data), w)
+    gamma = Fraction(int(M.min()), E)
     if gamma <= 0:
         return None
     return tuple(v / gamma for v in w)
@@ -299,7 +294,7 @@ def augmented_solution(data: Dataset, deadline: float | None) -> Solution:
     kept = _SOLVED.get(key)
     if kept is not None:
         return kept
-    solution = solve(augmented_rows_constraints(data.X, data.y), deadline=deadline)
+    solution = solve(augmented_constraints(data), deadline=deadline)
     if solution.exact.status in ("optimal", "infeasible"):
         _SOLVED[key] = solution
         weakref.finalize(data, _SOLVED.pop, key, None)  # before the id can be another dataset's

@@ -1,0 +1,139 @@
+"""The active-set method's rows, read from a dataset's integers, answer as the Fraction rows they stand for.
+
+Each question the method asks of its rows (a row, its scaled integers, the
+most violated row at a point) is put to the integer-array rows of
+`verify_perceptron.certify._constraints` and to a reference written here in
+Fractions straight from the definitions; the answers must be equal, ties
+(the first of equal rows) included. Data with values past int64 take the
+Python-integer path, and points with large denominators the one past int64
+products.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.data_strategies import halves
+from verify_perceptron.certify._constraints import augmented_constraints, explicit_rows, pair_rows
+from verify_perceptron.certify.separability import decide_separability, normalize_separator, separator_defect
+from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.data.readers import load_dataset
+
+
+def _augmented(data: Dataset) -> list[tuple[F, ...]]:
+    """y_i·(1, x_i), from the definition."""
+    return [tuple(y * v for v in (F(1), *x)) for x, y in zip(data.X, data.y)]
+
+
+def _dot(a: tuple[F, ...], b: tuple[F, ...]) -> F:
+    return sum((p * q for p, q in zip(a, b)), F(0))
+
+
+def _violated(rows: list[tuple[F, ...]], x: tuple[F, ...]) -> list[int]:
+    """The rows with a·x < 1."""
+    return [k for k, a in enumerate(rows) if _dot(a, x) < 1]
+
+
+def _pair_violated(data: Dataset, v: tuple[F, ...]) -> tuple[int, int] | None:
+    """The first lowest-scoring positive and first highest-scoring negative, when their half gap is below 1."""
+    scores = [_dot(x, v) for x in data.X]
+    positive = [i for i, y in enumerate(data.y) if y > 0]
+    negative = [i for i, y in enumerate(data.y) if y < 0]
+    i = min(positive, key=scores.__getitem__)
+    j = max(negative, key=scores.__getitem__)
+    return (i, j) if (scores[i] - scores[j]) / 2 < 1 else None
+
+
+@st.composite
+def _wide(draw: st.DrawFn) -> Dataset:
+    """Datasets whose integers pass int64: values of about 2^70 over odd denominators."""
+    m, n = draw(st.integers(1, 3)), draw(st.integers(2, 6))
+    value = st.builds(F, st.integers(-(2**72), 2**72), st.sampled_from((1, 3, 7, 2**40 + 1)))
+    X = tuple(tuple(draw(value) for _ in range(m)) for _ in range(n))
+    y = draw(st.lists(st.sampled_from((-1, 1)), min_size=n, max_size=n).filter(lambda ys: len(set(ys)) == 2))
+    return Dataset(X=X, y=tuple(y))
+
+
+_DATA = st.one_of(halves(max_samples=8, max_features=3), _wide())
+#: Points of small and of large denominators (these take the products past int64).
+_VALUE = st.one_of(st.integers(-4, 4).map(F), st.builds(F, st.integers(-(2**90), 2**90), st.integers(1, 2**80)))
+
+
+@given(data=_DATA, seed=st.data())
+def test_augmented_rows_answer_as_the_fraction_rows(data: Dataset, seed: st.DataObject) -> None:
+    rows = augmented_constraints(data)
+    reference = _augmented(data)
+    assert [tuple(rows.row(k, exact=True)) for k in range(len(reference))] == reference
+    for k, a in enumerate(reference):
+        assert all(F(s, rows.row_scale) == v for s, v in zip(rows.scaled_row(k), a))
+    x = tuple(seed.draw(st.lists(_VALUE, min_size=rows.dim, max_size=rows.dim)))
+    violated = _violated(reference, x)
+    found = rows.most_violated(x, exact=True)  # the floats' guess when it is violated, else the first worst
+    assert (found is None) == (not violated) and (found is None or found in violated)
+
+
+@given(data=_DATA, seed=st.data())
+def test_without_floats_the_first_worst_row_is_found_exactly(data: Dataset, seed: st.DataObject) -> None:
+    rows = augmented_constraints(data)
+    rows.floats = None  # (as when the data do not convert to float64): the exact pass alone decides
+    reference = _augmented(data)
+    x = tuple(seed.draw(st.lists(_VALUE, min_size=rows.dim, max_size=rows.dim)))
+    values = [_dot(a, x) for a in reference]
+    worst = min(range(len(values)), key=values.__getitem__)
+    assert rows.most_violated(x, exact=True) == (worst if values[worst] < 1 else None)
+
+
+@given(data=_DATA, seed=st.data())
+def test_pair_rows_answer_as_the_fraction_pairs(data: Dataset, seed: st.DataObject) -> None:
+    rows = pair_rows(data)
+    v = tuple(seed.draw(st.lists(_VALUE, min_size=rows.dim, max_size=rows.dim)))
+    assert rows.most_violated(v, exact=True) == _pair_violated(data, v)
+    i = next(k for k, y in enumerate(data.y) if y > 0)
+    j = next(k for k, y in enumerate(data.y) if y < 0)
+    assert tuple(rows.row((i, j), exact=True)) == tuple((a - b) / 2 for a, b in zip(data.X[i], data.X[j]))
+
+
+@given(data=_DATA, seed=st.data())
+def test_separator_defect_names_the_first_sample_below_margin_one(data: Dataset, seed: st.DataObject) -> None:
+    w = tuple(seed.draw(st.lists(_VALUE, min_size=data.n_features + 1, max_size=data.n_features + 1)))
+    margins = [_dot(a, w) for a in _augmented(data)]
+    short = [i for i, m in enumerate(margins) if m < 1]
+    expected = None if not short else f"y_{short[0]}·w·x~_{short[0]} = {margins[short[0]]} < 1 (sample {short[0]})"
+    assert separator_defect(data, w) == expected
+    gamma = min(margins)
+    normalized = normalize_separator(data, w)
+    assert normalized == (None if gamma <= 0 else tuple(c / gamma for c in w))
+
+
+def test_a_separator_of_tiny_weights_fails_at_the_first_sample() -> None:
+    """Margins that fit int64 over a denominator past it: every one is below 1."""
+    data = Dataset(X=((F(1),), (F(-1),)), y=(1, -1))
+    w = (F(0), F(3, 2**70))
+    assert separator_defect(data, w) == f"y_0·w·x~_0 = {F(3, 2**70)} < 1 (sample 0)"
+
+
+def test_pair_rows_at_exactly_margin_one_are_not_violated() -> None:
+    data = Dataset(X=((F(0), F(4)), (F(2), F(4)), (F(0), F(0))), y=(1, 1, -1))
+    rows = pair_rows(data)  # v = (0, 1/2): scores 2, 2 and 0, a half gap of exactly 1
+    assert rows.most_violated((F(0), F(1, 2)), exact=True) is None
+    assert rows.most_violated((F(0), F(1, 2) - F(1, 2**80)), exact=True) == (0, 2)
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_explicit_rows_take_the_first_of_equally_violated_rows(exact: bool) -> None:
+    rows = explicit_rows([(F(1), F(0)), (F(0), F(1)), (F(0), F(1))])
+    assert rows.most_violated((F(2), F(0)), exact=exact) == 1
+    assert rows.most_violated((F(1), F(1)), exact=exact) is None
+
+
+def test_deciding_separability_builds_no_fraction_per_cell(tmp_path: object) -> None:
+    path = tmp_path / "data.csv"  # type: ignore[operator]
+    path.write_text("x1,x2,y\n0.5,1/3,1\n-0.25,2,-1\n1.5,-1/7,1\n-3,0.125,-1\n")
+    data = load_dataset(str(path))
+    result = decide_separability(data)
+    assert result.separable is True and separator_defect(data, result.separator) is None
+    assert data._X is None  # the samples as Fractions were never made

@@ -1,0 +1,290 @@
+"""The rows the active-set method reads, kept as integer arrays over one common denominator.
+
+A dataset's samples are integers over one denominator L already
+(`Dataset.numerators`), so the separability problem's rows y_i·(1, x_i)
+are the integer array y_i·(L, n_i) over L: `augmented_matrix` takes it from
+the dataset as it is stored, with no `Fraction` per cell. Every exact pass
+over the rows is one exact matrix-vector product
+(`verify_perceptron.data.integers.ExactMatrix`): a point x = X/D satisfies
+row k's ``a_k·x >= 1`` iff ``A_k·X >= L·D``. Floats (A/L in float64) only
+choose which row to look at first.
+
+Rows given as Fractions (the tests' and the notes' small examples) become
+the same integer arrays through `integer_matrix`.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, cast
+
+import numpy as np
+
+from ._activeset import _FLOAT_TOL, Constraints, Key, Number, exact_vector
+from ..data.dataset import Dataset
+from ..data.integers import ExactMatrix
+from ..data.samples import signed_samples
+
+__all__ = [
+    "augmented_constraints",
+    "augmented_matrix",
+    "explicit_rows",
+    "integer_matrix",
+    "integer_vector",
+    "matrix_margins",
+    "pair_rows",
+]
+
+
+def integer_matrix(rows: Sequence[Sequence[Fraction]]) -> tuple[list[tuple[int, ...]], int]:
+    """``(A, L)`` with ``rows[i][j] == A[i][j]/L`` exactly: integers over one least common denominator.
+
+    Then each exact comparison ``row·w >= c`` is in integers: ``A[i]·W >= c·L·D`` for w = W/D.
+
+    Examples
+    --------
+    >>> integer_matrix([(Fraction(1, 2), Fraction(1, 3)), (Fraction(2), Fraction(0))])
+    ([(3, 2), (12, 0)], 6)
+    """
+    if (form := getattr(rows, "integer_form", None)) is not None:  # a dataset's samples carry theirs
+        return list(form[0]), form[1]
+    scale = 1
+    for row in rows:
+        for v in row:
+            scale = scale * v.denominator // math.gcd(scale, v.denominator)
+    return [tuple(v.numerator * (scale // v.denominator) for v in row) for row in rows], scale
+
+
+def integer_vector(values: Sequence[Fraction]) -> tuple[tuple[int, ...], int]:
+    """``(W, D)`` with ``values == W/D`` exactly, D > 0.
+
+    Examples
+    --------
+    >>> integer_vector([Fraction(1, 2), Fraction(-2, 3)])
+    ((3, -4), 6)
+    """
+    rows, scale = integer_matrix([values])
+    return rows[0], scale
+
+
+def _array(rows: Sequence[Sequence[int]]) -> Any:
+    """Integer rows as an (n, d) array: int64 when every value fits, else Python integers."""
+    try:
+        return np.array(rows, dtype=np.int64)
+    except OverflowError:
+        return np.array(rows, dtype=object)
+
+
+class _Canonical:
+    """The augmentation x~ = (1, x) of the separability problem (bias first, input +1)."""
+
+    bias_first = True
+    bias_input = 1
+
+
+#: Augmented matrices already made, by the id of their dataset while it lives.
+_AUGMENTED: dict[int, tuple[ExactMatrix, int]] = {}
+
+
+def augmented_matrix(data: Dataset) -> tuple[ExactMatrix, int]:
+    """``(A, L)``: row i of A is y_i·L·(1, x_i) in integers, so that ``y_i·w·x~_i = A_i·w / L``; made once per dataset.
+
+    Taken from the dataset's numerators as they are stored (no `Fraction`
+    per cell), in the narrowest integer type that holds every entry.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> A, L = augmented_matrix(example("and"))
+    >>> A.exact[:2].tolist(), L
+    ([[-1, 0, 0], [-1, 0, -1]], 1)
+    """
+    key = id(data)
+    kept = _AUGMENTED.get(key)
+    if kept is None:
+        kept = _AUGMENTED[key] = (ExactMatrix(signed_samples(data, _Canonical())), data.denominator)
+        weakref.finalize(data, _AUGMENTED.pop, key, None)  # before the id can be another dataset's
+    return kept
+
+
+def matrix_margins(matrix: ExactMatrix, scale: int, w: Sequence[Fraction]) -> tuple[Any, int]:
+    """``(M, E)`` with ``A_i·w / scale == M[i]/E`` for every row: all margins over one denominator E > 0, exactly.
+
+    M is an int64 array where the product provably fits, else one of Python integers.
+
+    Examples
+    --------
+    >>> A = ExactMatrix(np.array([[2, 0], [1, 1]]))
+    >>> M, E = matrix_margins(A, 2, [Fraction(1, 3), Fraction(1)])  # (1/3, 2/3) = (2/6, 4/6)
+    >>> M.tolist(), E
+    ([2, 4], 6)
+    """
+    W, D = integer_vector(w)
+    return matrix.products(W, norm_sq=sum(v * v for v in W)), scale * D
+
+
+def _float_matrix(matrix: ExactMatrix, scale: int) -> Any | None:
+    """A/scale in float64, or None when a value does not fit (the exact method then works alone).
+
+    Each entry is the quotient rounded once: from the integer array when
+    entries and scale are exact doubles (an IEEE division then rounds as
+    ``int / int`` does), else one Python division per entry.
+    """
+    A = matrix.exact
+    if matrix.float_exact and scale < 2**53:
+        converted = A.astype(np.float64) / float(scale)
+    else:
+        try:
+            converted = np.array([[v / scale for v in row] for row in A.tolist()], dtype=float)
+        except OverflowError:
+            return None
+    return converted if converted.size and np.isfinite(converted).all() else None
+
+
+def _float_point(x: Sequence[Number]) -> Any | None:
+    try:
+        point = np.array([float(v) for v in x], dtype=float)
+    except OverflowError:
+        return None
+    return point if np.isfinite(point).all() else None
+
+
+def _exact_point(x: Sequence[Number]) -> tuple[tuple[int, ...], int, int]:
+    """``(X, D, ‖X‖²)`` for x = X/D."""
+    X, D = integer_vector(exact_vector(x))
+    return X, D, sum(v * v for v in X)
+
+
+class _ExplicitRows:
+    """Rows ``A[k]/L``, keyed by k.
+
+    Floats only screen which row to try first; whether it is violated, and
+    that none is, is decided on integers: ``a·x >= 1`` iff ``A[k]·X >= L·D`` for x = X/D.
+    """
+
+    def __init__(self, matrix: ExactMatrix, scale: int) -> None:
+        self.matrix = matrix
+        self.scale = self.row_scale = scale
+        self.dim = matrix.exact.shape[1]
+        self.floats: Any = _float_matrix(matrix, scale)
+        self.has_floats = self.floats is not None
+
+    def scaled_row(self, key: Key) -> Sequence[int]:
+        return tuple(self.matrix.exact[cast(int, key)].tolist())
+
+    def row(self, key: Key, exact: bool) -> Sequence[Number]:
+        k = cast(int, key)
+        if exact:
+            return tuple(Fraction(v, self.scale) for v in self.matrix.exact[k].tolist())
+        return [float(v) for v in self.floats[k]]
+
+    def most_violated(self, x: Sequence[Number], exact: bool) -> Key | None:
+        point = None if self.floats is None else _float_point(x)
+        values = None if point is None else self.floats @ point
+        if not exact:
+            if values is None:
+                raise ArithmeticError("the rows or the point do not convert to float")
+            worst = int(values.argmin())
+            return worst if values[worst] < 1 - _FLOAT_TOL * (1 + abs(values[worst])) else None
+        X, D, norm_sq = _exact_point(x)
+        one = self.scale * D  # a·x >= 1 iff A[k]·X >= one
+        if values is not None:
+            guess = int(values.argmin())
+            if sum(a * b for a, b in zip(self.matrix.exact[guess].tolist(), X)) < one:
+                return guess
+        exact_values = self.matrix.products(X, norm_sq=norm_sq)
+        worst = int(np.argmin(exact_values))  # the first of the smallest
+        return worst if int(exact_values[worst]) < one else None
+
+
+class _PairRows:
+    """The rows ``(x_i - x_j)/2`` for every positive sample i and negative sample j, made on demand.
+
+    ``min ½‖v‖²`` subject to these is the free-bias SVM ``min ‖v‖²``,
+    ``y_i·(v·x_i + b) >= 1``: a pair row says the two classes' scores are 2 apart.
+    The most violated pair is the lowest-scoring positive with the highest-scoring negative.
+    """
+
+    def __init__(self, matrix: ExactMatrix, scale: int, y: Sequence[int]) -> None:
+        self.matrix = matrix
+        self.scale = scale
+        self.row_scale = 2 * scale
+        labels = np.asarray(y)
+        self.pos, self.neg = np.flatnonzero(labels > 0), np.flatnonzero(labels < 0)
+        self.dim = matrix.exact.shape[1]
+        self.floats: Any = _float_matrix(matrix, scale)
+        self.has_floats = self.floats is not None
+
+    def _rows(self, key: Key) -> tuple[list[int], list[int]]:
+        i, j = cast("tuple[int, int]", key)
+        return self.matrix.exact[i].tolist(), self.matrix.exact[j].tolist()
+
+    def scaled_row(self, key: Key) -> Sequence[int]:
+        first, second = self._rows(key)
+        return tuple(a - b for a, b in zip(first, second))
+
+    def row(self, key: Key, exact: bool) -> Sequence[Number]:
+        if exact:
+            return tuple(Fraction(v, 2 * self.scale) for v in self.scaled_row(key))
+        i, j = cast("tuple[int, int]", key)
+        return [float(a - b) / 2 for a, b in zip(self.floats[i], self.floats[j])]
+
+    def _extremes(self, scores: Any) -> tuple[int, int]:
+        """The first lowest-scoring positive sample and the first highest-scoring negative one."""
+        return int(self.pos[np.argmin(scores[self.pos])]), int(self.neg[np.argmax(scores[self.neg])])
+
+    def most_violated(self, x: Sequence[Number], exact: bool) -> Key | None:
+        if not exact:
+            point = None if self.floats is None else _float_point(x)
+            if point is None:
+                raise ArithmeticError("the samples or the point do not convert to float")
+            s = self.floats @ point
+            i, j = self._extremes(s)
+            gap = (s[i] - s[j]) / 2
+            return (i, j) if gap < 1 - _FLOAT_TOL * (1 + abs(gap)) else None
+        X, D, norm_sq = _exact_point(x)
+        scores = self.matrix.products(X, norm_sq=norm_sq)  # v·x_k = scores[k] / (L·D)
+        i, j = self._extremes(scores)
+        return (i, j) if int(scores[i]) - int(scores[j]) < 2 * self.scale * D else None
+
+
+def explicit_rows(rows: Sequence[Sequence[Fraction]]) -> Constraints:
+    """Constraints ``rows[k]·x >= 1``, keyed by k.
+
+    Examples
+    --------
+    >>> rows = explicit_rows([(Fraction(1, 2), Fraction(0)), (Fraction(0), Fraction(1))])
+    >>> rows.scaled_row(0), rows.row_scale, rows.most_violated([Fraction(2), Fraction(1, 2)], exact=True)
+    ((1, 0), 2, 1)
+    """
+    A, scale = integer_matrix(rows)
+    return _ExplicitRows(ExactMatrix(_array(A)), scale)
+
+
+def augmented_constraints(data: Dataset) -> Constraints:
+    """Constraints ``y_i·w·x~_i >= 1`` with x~ = (1, x), keyed by sample index, from the dataset's integers.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> rows = augmented_constraints(example("and"))
+    >>> rows.scaled_row(3), rows.most_violated([Fraction(-3), Fraction(2), Fraction(2)], exact=True) is None
+    ((1, 1, 1), True)
+    """
+    return _ExplicitRows(*augmented_matrix(data))
+
+
+def pair_rows(data: Dataset) -> Constraints:
+    """Constraints ``(x_i - x_j)/2·v >= 1`` for positive i and negative j, keyed by (i, j).
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.dataset import from_arrays
+    >>> rows = pair_rows(from_arrays([[0, 4], [2, 4], [0, 0]], [1, 1, 0]))
+    >>> rows.scaled_row((0, 2)), rows.most_violated([Fraction(0), Fraction(1, 2)], exact=True) is None
+    ((0, 4), True)
+    """
+    return _PairRows(data.exact, data.denominator, data.y)

@@ -306,10 +306,11 @@ def test_the_int64_array_paths_of_the_soft_margin_bound_equal_its_python_integer
     weights = np.array(counts[:len(margins)], dtype=np.int64)
     assert choose_margin(array, weights, R_sq=R_sq, u_sq=3) == choose_margin(margins, weights.tolist(), R_sq=R_sq, u_sq=3)
     fast, slow = (SoftMargin.from_margins(m, rho=rho, R_sq=R_sq, u_sq=3, scale=7) for m in (array, margins))
-    assert fast.deficits_sq.tolist() == slow.deficits_sq.tolist()
+    assert fast.deficits_sq.tolist() == slow.deficits_sq.tolist() == [max(0, rho - m) ** 2 for m in margins]
     assert fast.true(7, 1) == slow.true(7, 1)
     as_objects = SoftMargin(rho, R_sq, 3, slow.deficits_sq.astype(object), 7)  # the loops' own paths
     assert fast.true(7, 1) == as_objects.true(7, 1)
     fast_check, slow_check = (SoftMarginCheck(b, reference=(Fraction(1),), source="test", L=7, M=1)
                               for b in (fast, as_objects))
     assert fast_check._sq_over_rho.tolist() == slow_check._sq_over_rho.tolist()  # each d²/ρ² rounded once
+    assert slow_check._sq_over_rho.tolist() == [max(0, rho - m) ** 2 / rho**2 for m in margins]  # as int / int

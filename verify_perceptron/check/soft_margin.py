@@ -123,8 +123,11 @@ class SoftMarginCheck:
         if squares.dtype == np.int64 and int(squares.max(initial=0)) <= 2**53 and self._rho_sq <= 2**53:
             # both exact in float64, so one IEEE division rounds d²/ρ² once, as int / int does
             self._sq_over_rho = squares.astype(np.float64) / float(self._rho_sq)
-        else:
-            self._sq_over_rho = np.array([_quotient(int(v), self._rho_sq) for v in squares], dtype=np.float64)
+        else:  # int / int per entry (correctly rounded), in one NumPy loop; one past float64's range is inf
+            try:
+                self._sq_over_rho = (squares.astype(object) / self._rho_sq).astype(np.float64)
+            except OverflowError:
+                self._sq_over_rho = np.array([_quotient(int(v), self._rho_sq) for v in squares], dtype=np.float64)
 
     def _side(self, D_sq: int) -> float:
         """(√B + √D²)/ρ in floating point, for the filter."""

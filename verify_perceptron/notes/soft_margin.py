@@ -90,10 +90,11 @@ class SoftMargin:
                 deficits = np.maximum(rho - margins, 0)
                 if int(deficits.max()) < 2**31:  # and every square below 2^62
                     return cls(rho, R_sq, u_sq, deficits * deficits, scale)
-        values = [max(0, rho - int(m)) for m in margins]
-        squares = [d * d for d in values]
-        fits = not squares or max(squares) < 2**62
-        return cls(rho, R_sq, u_sq, np.array(squares, dtype=np.int64 if fits else object), scale)
+        # Python integers, one NumPy loop per operation (the same int arithmetic as a loop in Python)
+        values = np.maximum(rho - np.asarray(margins, dtype=object).reshape(-1), 0)
+        squares = values * values
+        fits = not len(squares) or squares.max() < 2**62
+        return cls(rho, R_sq, u_sq, squares.astype(np.int64) if fits else squares, scale)
 
     def holds(self, n_mistakes: int, D_sq: int) -> bool:
         """Exactly: is N·ρ² <= (R·‖u‖ + D)², for N = `n_mistakes` and D² = `D_sq` (scaled)?

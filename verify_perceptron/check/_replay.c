@@ -453,7 +453,8 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             if (t == 0 || slack[c] < best[c]) {
                 best[c] = slack[c];
                 best_at[c] = t;
-                snapshot[c] = q;
+                memcpy(snapshot[c].lo, q.lo, n_quantities * sizeof(uint64_t));
+                memcpy(snapshot[c].hi, q.hi, n_quantities * sizeof(int64_t));
             }
         }
     }

@@ -936,5 +936,5 @@ def test_the_samples_integer_form_is_the_one_computed_from_their_fractions(rows)
     from verify_perceptron.certify._constraints import integer_matrix
 
     data = Dataset(rows, [1, -1] + [1] * (len(rows) - 2))
-    assert integer_matrix(data.X) == integer_matrix([tuple(r) for r in data.X])
+    assert integer_matrix(data.X) == ([tuple(r) for r in data.numerators.tolist()], data.denominator)
     assert [tuple(r) for r in data.X] == [tuple(Fraction(v) for v in r) for r in rows]

@@ -30,6 +30,7 @@ from ..data.samples import signed_samples
 
 __all__ = [
     "augmented_constraints",
+    "keep_per_dataset",
     "augmented_matrix",
     "explicit_rows",
     "integer_matrix",
@@ -49,8 +50,6 @@ def integer_matrix(rows: Sequence[Sequence[Fraction]]) -> tuple[list[tuple[int, 
     >>> integer_matrix([(Fraction(1, 2), Fraction(1, 3)), (Fraction(2), Fraction(0))])
     ([(3, 2), (12, 0)], 6)
     """
-    if (form := getattr(rows, "integer_form", None)) is not None:  # a dataset's samples carry theirs
-        return list(form[0]), form[1]
     scale = 1
     for row in rows:
         for v in row:
@@ -85,6 +84,25 @@ class _Canonical:
     bias_input = 1
 
 
+def keep_per_dataset(store: dict[int, Any], data: Dataset, value: Any) -> Any:
+    """``store[id(data)] = value`` while `data` lives (the dataset is treated as immutable); returns `value`.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> store, data = {}, example("and")
+    >>> keep_per_dataset(store, data, 5), store[id(data)]
+    (5, 5)
+    >>> del data
+    >>> store
+    {}
+    """
+    key = id(data)
+    store[key] = value
+    weakref.finalize(data, store.pop, key, None)  # before the id can be another dataset's
+    return value
+
+
 #: Augmented matrices already made, by the id of their dataset while it lives.
 _AUGMENTED: dict[int, tuple[ExactMatrix, int]] = {}
 
@@ -102,11 +120,9 @@ def augmented_matrix(data: Dataset) -> tuple[ExactMatrix, int]:
     >>> A.exact[:2].tolist(), L
     ([[-1, 0, 0], [-1, 0, -1]], 1)
     """
-    key = id(data)
-    kept = _AUGMENTED.get(key)
+    kept = _AUGMENTED.get(id(data))
     if kept is None:
-        kept = _AUGMENTED[key] = (ExactMatrix(signed_samples(data, _Canonical())), data.denominator)
-        weakref.finalize(data, _AUGMENTED.pop, key, None)  # before the id can be another dataset's
+        kept = keep_per_dataset(_AUGMENTED, data, (ExactMatrix(signed_samples(data, _Canonical())), data.denominator))
     return kept
 
 

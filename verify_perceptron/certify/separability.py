@@ -23,7 +23,6 @@ Separators are written ``(b, v1, ..., vm)``: the shared form of
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -31,7 +30,7 @@ from fractions import Fraction
 import numpy as np
 
 from ._activeset import Solution, combination_by_row, deadline_after, exact_vector, rationalize, solve
-from ._constraints import augmented_constraints, augmented_matrix, matrix_margins
+from ._constraints import augmented_constraints, augmented_matrix, keep_per_dataset, matrix_margins
 from .certificates import certificate_from_cycle, gordan_defect
 from ..check.results import CheckResult
 from ..data.dataset import Dataset
@@ -290,14 +289,12 @@ def augmented_solution(data: Dataset, deadline: float | None) -> Solution:
     >>> first.exact.status, augmented_solution(data, None) is first
     ('optimal', True)
     """
-    key = id(data)
-    kept = _SOLVED.get(key)
+    kept = _SOLVED.get(id(data))
     if kept is not None:
         return kept
     solution = solve(augmented_constraints(data), deadline=deadline)
     if solution.exact.status in ("optimal", "infeasible"):
-        _SOLVED[key] = solution
-        weakref.finalize(data, _SOLVED.pop, key, None)  # before the id can be another dataset's
+        keep_per_dataset(_SOLVED, data, solution)
     return solution
 
 

@@ -115,9 +115,7 @@ class Dataset:
         """The samples as exact `Fraction` tuples (built on first use)."""
         if self._X is None:
             d = self.denominator
-            integers = [tuple(row) for row in self.numerators.tolist()]
-            self._X = FractionRows(tuple(Fraction(v, d) for v in row) for row in integers)
-            self._X.integer_form = (integers, d)
+            self._X = tuple(tuple(Fraction(v, d) for v in row) for row in self.numerators.tolist())
         return self._X
 
     @property
@@ -224,20 +222,6 @@ def _common_denominator(X: Sequence[Sequence[Fraction]], source: str) -> tuple[A
             common = math.lcm(common, Fraction(value).denominator)
     ints = [[(Fraction(v).numerator * (common // Fraction(v).denominator)) for v in row] for row in rows]
     return _integer_array(ints), common
-
-
-class FractionRows(tuple):  # type: ignore[type-arg]
-    """A dataset's samples as `Fraction` tuples, with their integer form: ``(rows of ints, L)``, L the least
-    common denominator, so that a caller needing integers does not recompute them.
-
-    Examples
-    --------
-    >>> data = Dataset([[Fraction(1, 2), 3], [0, 1]], [1, -1])
-    >>> data.X.integer_form
-    ([(1, 6), (0, 2)], 2)
-    """
-
-    integer_form: tuple[list[tuple[int, ...]], int] | None = None
 
 
 def _lowest_terms(numerators: Any, denominator: int, source: str) -> tuple[Any, int]:

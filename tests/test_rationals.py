@@ -358,3 +358,15 @@ def test_a_decimal_is_exact_and_a_non_finite_one_is_refused() -> None:
 def test_parse_rational_names_what_is_not_text(text: object) -> None:
     with pytest.raises(InvalidArgument, match=f"text={text!r:.8} of type {type(text).__name__} is not a str"):
         parse_rational(text)  # type: ignore[arg-type]
+
+
+def test_as_rationals_passes_fractions_through_and_names_the_bad_entry() -> None:
+    from verify_perceptron.data.rationals import as_rationals
+
+    vector = (Fraction(1, 2), Fraction(-3))
+    assert as_rationals(vector) is vector  # a vector the package made: no call per entry
+    assert as_rationals(["1/2", 3, 0.5]) == (Fraction(1, 2), Fraction(3), Fraction(1, 2))
+    with pytest.raises(ValueError, match=r"^w\[2\]=True is a bool"):
+        as_rationals([Fraction(1), 2, True], name="w")
+    with pytest.raises(ValueError, match=r"^u\[1\]=nan is not a finite number"):
+        as_rationals([1, float("nan")], name="u")

@@ -539,3 +539,42 @@ def test_batch_updates_past_int64_checked_at_once_give_the_verdicts_of_one_sampl
     separator = separator[: data.n_features + 1]
     assert batch_checked(Checker, data, convention, separator=separator) == batch_checked(
         _OneByOne, data, convention, separator=separator)
+
+
+@given(integers=st.lists(st.integers(-(2**70), 2**70), min_size=1, max_size=6),
+       unit=st.builds(Fraction, st.integers(1, 10**6), st.integers(1, 10**6)))
+def test_scaled_weights_read_as_their_fractions_and_scale_as_the_separator_does(integers, unit):
+    from verify_perceptron.check.separator import scaled_separator
+    from verify_perceptron.data.trace import ScaledWeights
+
+    fractions = tuple(unit * v for v in integers)
+    w = ScaledWeights(integers, unit)
+    assert w == fractions and fractions == w and w == list(fractions) and hash(w) == hash(fractions)
+    assert [w[j] for j in range(-len(w), len(w))] == [*fractions, *fractions] and w[1:] == fractions[1:]
+    assert w.scaled() == scaled_separator(fractions) == scaled_separator(w)  # the lcm of the entries' denominators
+    assert (w == tuple(unit * (v + (j == 0)) for j, v in enumerate(integers))) is False
+
+
+@pytest.mark.parametrize("change", ["one integer", "another unit", "the same values in another unit"])
+def test_final_weights_kept_as_integers_are_checked_against_the_replay(change):
+    import dataclasses
+
+    from verify_perceptron.data.trace import ScaledWeights
+
+    data = example("and")
+    checker = Checker(data, "classic", rate=1, mode="online", separator=[-4, 3, 2])
+    trace = fast.run(data, "classic", observer=checker)
+    final = trace.final_weights
+    assert isinstance(final, ScaledWeights) and final == (-4, 3, 2)
+    V, unit = list(final.integers), final.unit
+    if change == "one integer":
+        V[1] += 1
+    elif change == "another unit":
+        unit = unit * 2
+    else:
+        V, unit = [2 * v for v in V], unit / 2
+    rule = checker.finish(dataclasses.replace(trace, final_weights=ScaledWeights(V, unit))).invariants[0]
+    if change == "the same values in another unit":
+        assert rule.holds is True
+    else:
+        assert rule.holds is False and "final weights are not the sum" in rule.first_violation.message

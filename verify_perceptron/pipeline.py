@@ -61,13 +61,15 @@ class _Store:
     """A run's updates, kept to be replayed once w* is known, up to `capacity` bytes.
 
     Memory therefore never grows past `capacity`, however many updates the
-    run makes. Past it (`complete` turns False) the kept updates are handed to
-    `overflow`, and every later update goes straight there: a check that
-    needs no w* is then made during the run itself.
+    run makes. Past it (`complete` turns False) the observer that `overflow()`
+    makes then (only then: most runs never need it) is handed the kept updates,
+    and every later update goes straight there: a check that needs no w* is
+    then made during the run itself.
     """
 
-    def __init__(self, capacity: int, overflow: Any) -> None:
-        self.capacity, self.used, self.overflow = capacity, 0, overflow
+    def __init__(self, capacity: int, overflow: Callable[[], Any]) -> None:
+        self.capacity, self.used, self._overflow = capacity, 0, overflow
+        self.overflow: Any = None  # made by `_overflow` when first needed
         self.items: list[tuple[int, int, Any, Any]] = []
         self.complete = True
 
@@ -76,6 +78,7 @@ class _Store:
         self.used += size
         if self.used > self.capacity:
             self.complete = False
+            self.overflow = self._overflow()
             self.replay(self.overflow)  # in order: what was kept, then (by the caller) this update
             self.items = []
         return self.complete
@@ -225,14 +228,13 @@ class _Job:
         converged run is made again with w* known, in the time that is left.
         """
         started = time.monotonic()
-        without_w_star = self.checker()
         kept = MistakeMap(self.data.n_samples, max(MIN_MAP_BYTES, self.matrix.exact.nbytes))
         store = _Store(max(MIN_REPLAY_BYTES, self.matrix.exact.nbytes // 2),
-                       overflow=_Tee(without_w_star, recorder, kept if self.mode == "online" else None))
+                       overflow=lambda: _Tee(self.checker(), recorder, kept if self.mode == "online" else None))
         trace = self.run(store, self.time_limit, lambda n: f"{n} mistakes")
         if not trace.converged:
-            if not store.complete:
-                return trace, self._soft_margin_afterwards(trace, without_w_star, kept)
+            if not store.complete:  # the overflow's checker, without w*, has seen every update
+                return trace, self._soft_margin_afterwards(trace, store.overflow.observers[0], kept)
             checker = self.checker(last=trace)
         else:
             w_star, note = strict_final_weights(self.data, self.conv, trace.final_weights, self.matrix)

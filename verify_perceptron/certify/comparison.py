@@ -43,7 +43,7 @@ from ..data.dataset import Dataset
 from ..run.fast import run as fast_run
 from ..errors import InvalidArgument
 from .maxmargin import MaxMargin, max_margin, max_margin_free_bias
-from ..data.rationals import as_rational
+from ..data.rationals import as_rationals
 from .separability import Separability
 from .soft_bounds import SoftMarginEntry, soft_margin_entries
 
@@ -274,7 +274,7 @@ class BoundComparison:
 
 
 def _separator(data: Dataset, w: Sequence[object], name: str) -> Vector:
-    values = tuple(as_rational(v, name=f"{name}[{j}]") for j, v in enumerate(w))
+    values = as_rationals(w, name=name)
     if len(values) != data.n_features + 1:
         raise InvalidArgument(f"{name} has {len(values)} values; (b, v1..v{data.n_features}) needs {data.n_features + 1}")
     return values

@@ -45,7 +45,7 @@ from ._constraints import matrix_margins, pair_rows
 from ..notes.conventions import Convention, dot
 from ..data.dataset import Dataset
 from ..errors import InvalidArgument
-from ..data.rationals import as_rational
+from ..data.rationals import as_rationals
 from .separability import Separability, augmented_solution, certify, normalize_separator, separator_defect
 
 __all__ = ["KINDS", "MaxMargin", "certified_separator", "max_margin", "max_margin_free_bias", "optimality_defect"]
@@ -196,7 +196,7 @@ def _show(values: Sequence[Fraction]) -> str:
 def _candidates(data: Dataset, candidates: Sequence[Sequence[object]]) -> list[Vector]:
     checked = []
     for k, w in enumerate(candidates):
-        values = tuple(as_rational(v, name=f"candidates[{k}][{j}]") for j, v in enumerate(w))
+        values = as_rationals(w, name=f"candidates[{k}]")
         if len(values) != data.n_features + 1:
             raise InvalidArgument(
                 f"candidates[{k}] has {len(values)} values; (b, v1..v{data.n_features}) needs {data.n_features + 1}"

@@ -37,7 +37,7 @@ from ..data.dataset import Dataset
 from ..data.trace import Trace
 from ..notes.conventions import Convention
 from ..errors import InvalidArgument
-from ..data.rationals import as_rational
+from ..data.rationals import as_rationals
 
 __all__ = [
     "Separability",
@@ -124,7 +124,7 @@ def augmented_rows(data: Dataset) -> list[Vector]:
 
 
 def _as_vector(data: Dataset, w: Sequence[object], name: str) -> Vector:
-    values = tuple(as_rational(v, name=f"{name}[{j}]") for j, v in enumerate(w))
+    values = as_rationals(w, name=name)
     if len(values) != data.n_features + 1:
         raise InvalidArgument(
             f"{name} has {len(values)} values; (b, v1..v{data.n_features}) needs {data.n_features + 1}"
@@ -209,7 +209,7 @@ def certify(
             return Separability(True, True, w, None, method)
         return Separability(None, False, None, None, method, f"the proposed separator is wrong: {defect}")
     assert gordan is not None
-    lam = tuple(as_rational(v, name=f"gordan[{i}]") for i, v in enumerate(gordan))
+    lam = as_rationals(gordan, name="gordan")
     defect = gordan_defect(data, lam)
     if defect is None:
         return Separability(False, True, None, lam, method)

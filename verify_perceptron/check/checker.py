@@ -20,6 +20,7 @@ what it checks comes from the data and the notes alone.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -28,9 +29,9 @@ import numpy as np
 
 from ..data.dataset import Dataset
 from ..data.integers import INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, exact_sum, matrix_vector, score_values
-from ..data.rationals import as_rational
+from ..data.rationals import as_rational, as_rationals
 from ..data.samples import sample_matrix
-from ..data.trace import Counts, Trace
+from ..data.trace import Counts, ScaledWeights, Trace
 from ..errors import InvalidArgument
 from ..notes.bounds import Geometry, NoteBound, geometry_from_scaled, note_bounds
 from ..notes.claims import QUANTITIES, SOFT_MARGIN, Claim, claim_unit, claims_for, compile_slacks
@@ -154,7 +155,7 @@ class Checker:
     def _take_separator(self, separator: Sequence[object] | None) -> None:
         """Scale w* to integers and measure it on the data: margins, geometry, the notes' bounds."""
         data, conv = self.data, self.conv
-        self.separator: tuple[Fraction, ...] | None = None
+        self.separator: Sequence[Fraction] | None = None
         self.g: Geometry | None = None
         self.bounds: tuple[NoteBound, ...] = ()
         self.own: NoteBound | None = None
@@ -165,7 +166,7 @@ class Checker:
             self.separates.holds, self.separates.skipped = None, "no separator: the run did not converge and none was given"
             return
         width = data.n_features + 1
-        values = tuple(as_rational(v, name=f"separator[{j}]") for j, v in enumerate(separator))
+        values = separator if isinstance(separator, ScaledWeights) else as_rationals(separator, name="separator")
         if len(values) != width:
             raise InvalidArgument(
                 f"separator has {len(values)} values; {conv.name} needs {width}: "
@@ -173,10 +174,11 @@ class Checker:
             )
         self.separator = values
         W_star, self.M = scaled_separator(values)
-        self.ws_sq_scaled = sum(v * v for v in W_star)
+        self.ws_sq_scaled = sum(map(operator.mul, W_star, W_star))
         # z_i·W* = y_i·L·M·(w*·x~_i): each sample's margin, scaled, exactly.
         self.margins = self.matrix.products(W_star, norm_sq=self.ws_sq_scaled)
-        b, _ = conv.to_canonical(values)
+        self._scaled_separator = (W_star, self.M, self.margins)  # the soft-margin bound's u, by default
+        b = conv.bias(values)
         self.g = geometry_from_scaled(self.margins, self.matrix.norms, L=self.L, M=self.M,
                                       ws_sq=Fraction(self.ws_sq_scaled, self.M**2), b=b)
         self.gamma_scaled = int(self.margins.min())
@@ -233,16 +235,17 @@ class Checker:
         self.soft_result: InvariantResult | None = None
         if self.mode != "online" or not self.default_claims:
             return
+        scaled = None
         if reference is None and self.separator is not None:
-            reference, source = self.separator, self.source or "user"
+            reference, source, scaled = self.separator, self.source or "user", self._scaled_separator
         if reference is None:
             reason = "no reference vector u: no weights the run visited are non-zero; give --separator (it need not separate)"
         else:
-            values = tuple(as_rational(v, name=f"reference[{j}]") for j, v in enumerate(reference))
+            values = as_rationals(reference, name="reference")
             if len(values) != self.data.n_features + 1:
                 raise InvalidArgument(f"reference has {len(values)} values; {self.conv.name} needs "
                                       f"{self.data.n_features + 1}")
-            check = soft_margin_check(self.matrix, values, L=self.L, source=source, counts=counts)
+            check = soft_margin_check(self.matrix, values, L=self.L, source=source, counts=counts, scaled=scaled)
             reason = check if isinstance(check, str) else None
             self.soft = None if isinstance(check, str) else check
         if reason is not None:
@@ -462,7 +465,7 @@ class Checker:
             # else the record scaled to integers, V = M·(L/a)·w, whose scores are M times too large.
             final, M = (self.W.tolist(), 1) if weights_match else scaled_separator(
                 tuple(w * self.L / self.a for w in trace.final_weights))
-            scores = self.matrix.products(final, norm_sq=sum(v * v for v in final))
+            scores = self.matrix.products(final, norm_sq=sum(map(operator.mul, final, final)))
             wrong = np.flatnonzero((scores < 0) | ((scores == 0) & self.tie))
             self.final.n_checked += int(wrong[0]) + 1 if wrong.size else len(self.tie)
             if wrong.size:

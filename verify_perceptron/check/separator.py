@@ -11,6 +11,7 @@ separates strictly.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -18,20 +19,29 @@ import numpy as np
 
 from ..data.dataset import Dataset
 from ..data.integers import ExactMatrix
+from ..data.trace import ScaledWeights
 from ..notes.conventions import Convention
 
 __all__ = ["scaled_separator", "strict_final_weights"]
 
 
 def scaled_separator(separator: Sequence[Fraction]) -> tuple[list[int], int]:
-    """``(W*, M)`` with integer W* = M·w* and M the least common denominator (integer arithmetic only)."""
-    values = [v if isinstance(v, Fraction) else Fraction(v) for v in separator]
-    M = math.lcm(*(v.denominator for v in values))
-    return [v.numerator * (M // v.denominator) for v in values], M
+    """``(W*, M)`` with integer W* = M·w* and M the least common denominator (integer arithmetic only).
+
+    Examples
+    --------
+    >>> scaled_separator([Fraction(1, 2), Fraction(-2, 3), 4])
+    ([3, -4, 24], 6)
+    """
+    if isinstance(separator, ScaledWeights):
+        return separator.scaled()
+    pairs = [(v if type(v) is Fraction or type(v) is int else Fraction(v)).as_integer_ratio() for v in separator]
+    M = math.lcm(*(q for _, q in pairs))
+    return ([p for p, _ in pairs] if M == 1 else [p * (M // q) for p, q in pairs]), M
 
 
 def strict_final_weights(data: Dataset, conv: Convention, final: Sequence[Fraction],
-                         matrix: ExactMatrix) -> tuple[tuple[Fraction, ...], str | None]:
+                         matrix: ExactMatrix) -> tuple[Sequence[Fraction], str | None]:
     """The final weights as w*, made strict when a hard limiter left a score at exactly 0.
 
     sgn(0) = -1 lets note 001's run stop with w·x~ = 0 on a class -1 sample, so
@@ -40,12 +50,11 @@ def strict_final_weights(data: Dataset, conv: Convention, final: Sequence[Fracti
     >= δ and makes every class -1 score <= -δ: a strict separator, exactly.
     With sgn(0) = +1 the same holds with the classes' roles exchanged.
     """
-    w = tuple(final)
-    b, v = conv.to_canonical(w)
+    w = final if isinstance(final, ScaledWeights) else tuple(final)
     W, M = scaled_separator(w)
     # z_i·W = y_i·L·M·(w·x~_i), so y_i·(z_i·W) is (v·x_i + b)·L·M: each score, exactly, in integers.
     y = data.y_array
-    scores = matrix.products(W, norm_sq=sum(c * c for c in W)) * y
+    scores = matrix.products(W, norm_sq=sum(map(operator.mul, W, W))) * y
     L = data.denominator
     positive_class = y > 0
     if np.array_equal(scores > 0, positive_class) and not (scores == 0).any():
@@ -53,9 +62,11 @@ def strict_final_weights(data: Dataset, conv: Convention, final: Sequence[Fracti
     if (scores[positive_class] > 0).all() and (scores[~positive_class] <= 0).all():
         # sgn(0) = -1 (note 001): a class -1 score is 0; lower the bias by half the least class +1 score
         delta = Fraction(int(scores[positive_class].min()), 2 * L * M)
+        b, v = conv.to_canonical(w)
         return conv.from_canonical(b - delta, v), f"bias lowered by {delta}: a class -1 score was exactly 0"
     if (scores[positive_class] >= 0).all() and (scores[~positive_class] < 0).all():
         # sgn(0) = +1 (hard-limiter-plus): a class +1 score is 0; raise the bias by half the least |class -1 score|
         delta = Fraction(int(-scores[~positive_class].max()), 2 * L * M)
+        b, v = conv.to_canonical(w)
         return conv.from_canonical(b + delta, v), f"bias raised by {delta}: a class +1 score was exactly 0"
     return w, None  # not a clean hard-limiter stop: let the checks report it

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 import math
+import operator
 from fractions import Fraction
 from typing import Any
 
@@ -210,12 +211,13 @@ class SoftMarginCheck:
 
 
 def soft_margin_check(matrix: ExactMatrix, reference: Sequence[Fraction], *, L: int, source: str,
-                      counts: Any = None) -> SoftMarginCheck | str:
+                      counts: Any = None, scaled: tuple[list[int], int, Any] | None = None) -> SoftMarginCheck | str:
     """The check for reference u (convention coordinates), or why it cannot be made.
 
     ρ is chosen by `verify_perceptron.notes.soft_margin.choose_margin` for the
     per-sample mistake counts `counts` when a finished run gives them, else
-    for one mistake on every sample.
+    for one mistake on every sample. `scaled`, when the caller has them, is
+    ``(U, M, margins)``: `scaled_separator`'s U = M·u and ``matrix @ U``.
 
     Examples
     --------
@@ -231,11 +233,11 @@ def soft_margin_check(matrix: ExactMatrix, reference: Sequence[Fraction], *, L: 
     >>> soft_margin_check(Z, [Fraction(0)] * 3, L=1, source="user")
     'u = 0 has no direction'
     """
-    W, M = scaled_separator(tuple(reference))
-    u_sq = sum(v * v for v in W)
+    W, M = scaled_separator(tuple(reference)) if scaled is None else scaled[:2]
+    u_sq = sum(map(operator.mul, W, W))
     if u_sq == 0:
         return "u = 0 has no direction"
-    margins = matrix.products(W, norm_sq=u_sq)
+    margins = matrix.products(W, norm_sq=u_sq) if scaled is None else scaled[2]
     weights = np.ones(len(margins), dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
     chosen = choose_margin(margins, weights, R_sq=matrix.max_norm_sq, u_sq=u_sq)
     if chosen is None:
@@ -274,7 +276,7 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
     seen: dict[tuple[int, ...], Any] = {}  # scaled integer weights: the run's last weights, or an update's index
     for index in [None, *range(0, len(kept), step)]:
         if index is None:
-            W = scaled_separator(tuple(trace.final_weights))[0]
+            W = scaled_separator(trace.final_weights)[0]
         else:  # from the fast engine's record when there is one, else from the update's fractions
             W = kept.scaled_weights(index) if isinstance(kept, LazyUpdates) else None
             W = scaled_separator(kept[index].weights)[0] if W is None else W

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from ..data.trace import ScaledWeights
 from ..notes.claims import UNITS
 
 __all__ = ["Units"]
@@ -54,9 +55,11 @@ class Units:
         a_num, a_den, L = self.a.numerator, self.a.denominator, self.L
         if len(weights) != len(vector):
             return False
+        if isinstance(weights, ScaledWeights) and weights.unit == self.a / self.L:
+            return weights.integers == list(vector)  # the same unit: the same integers
         for w, v in zip(weights, vector):
-            w = w if isinstance(w, Fraction) else Fraction(w)
-            if w.numerator * L * a_den != a_num * v * w.denominator:
+            p, q = (w if type(w) is Fraction else Fraction(w)).as_integer_ratio()
+            if p * L * a_den != a_num * v * q:
                 return False
         return True
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 
 from ..errors import InvalidArgument
 
-__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "parse_rational", "rational_parts", "format_rational", "as_rational", "shown"]
+__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "parse_rational", "rational_parts", "format_rational", "as_rational", "as_rationals", "shown"]
 
 #: Most digits accepted in one literal (mantissa, numerator or denominator).
 MAX_DIGITS = 1000
@@ -201,3 +202,24 @@ def format_rational(value: Fraction) -> str:
     '-22/25'
     """
     return str(value)
+
+
+def as_rationals(values: Iterable[object], *, name: str = "value") -> tuple[Fraction, ...]:
+    """Each of `values` as `as_rational` makes it; an error names the bad one as ``name[j]``.
+
+    A vector of `Fraction` values (what the package itself hands on) is
+    returned as it is, with no call per entry.
+
+    Examples
+    --------
+    >>> as_rationals(["1/2", 3])
+    (Fraction(1, 2), Fraction(3, 1))
+    >>> as_rationals([1, "x"], name="w")
+    Traceback (most recent call last):
+    ...
+    ValueError: w[1]='x': 'x' is not a number (integer, decimal, 1.5e-3 or p/q)
+    """
+    vector = tuple(values)
+    if all(type(v) is Fraction for v in vector):
+        return vector
+    return tuple(v if type(v) is Fraction else as_rational(v, name=f"{name}[{j}]") for j, v in enumerate(vector))

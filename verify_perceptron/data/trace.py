@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -9,7 +10,7 @@ from typing import Any, overload
 
 import numpy as np
 
-__all__ = ["Update", "Trace", "LazyUpdates", "STOP_REASONS", "Counts"]
+__all__ = ["Update", "Trace", "LazyUpdates", "STOP_REASONS", "Counts", "ScaledWeights"]
 
 Vector = tuple[Fraction, ...]
 
@@ -173,6 +174,74 @@ class Counts(Sequence[int]):
         return f"Counts({list(self._values())})"
 
 
+class ScaledWeights(Sequence[Fraction]):
+    """Weights w = unit·V for integers V, read as a tuple of `Fraction`.
+
+    The fast engine's final weights: the tuple of fractions is made only if
+    it is asked for (a gcd and a `Fraction` per entry, the run's largest
+    Python cost on 1,000 features), while the checker and the separator's
+    scaling read the integers.
+
+    Examples
+    --------
+    >>> w = ScaledWeights([2, 0, -3], Fraction(1, 4))
+    >>> w == (Fraction(1, 2), Fraction(0), Fraction(-3, 4)), w[2], len(w), w.scaled()
+    (True, Fraction(-3, 4), 3, ([2, 0, -3], 4))
+    """
+
+    __slots__ = ("integers", "unit", "_tuple")
+
+    def __init__(self, integers: Sequence[int], unit: Fraction) -> None:
+        self.integers = list(integers)
+        self.unit = unit
+        self._tuple: tuple[Fraction, ...] | None = None
+
+    def _values(self) -> tuple[Fraction, ...]:
+        if self._tuple is None:
+            p, q = self.unit.numerator, self.unit.denominator
+            zero = Fraction(0)
+            self._tuple = tuple(zero if v == 0 else Fraction(p * v, q) for v in self.integers)
+        return self._tuple
+
+    def scaled(self) -> tuple[list[int], int]:
+        """``(M·w, M)`` for M the least common denominator of the entries, without a `Fraction` per entry.
+
+        With unit = p/q in lowest terms and G = gcd(V), M = q/gcd(q, G), so
+        M·w = p·V/gcd(q, G).
+        """
+        p, q = self.unit.numerator, self.unit.denominator
+        g = math.gcd(q, math.gcd(*self.integers))
+        return [p * v // g for v in self.integers], q // g
+
+    def __len__(self) -> int:
+        return len(self.integers)
+
+    @overload
+    def __getitem__(self, index: int) -> Fraction: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Fraction, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Fraction | tuple[Fraction, ...]:
+        if isinstance(index, slice) or self._tuple is not None:
+            return self._values()[index]
+        return self.unit * self.integers[index]
+
+    def __iter__(self) -> Iterator[Fraction]:
+        return iter(self._values())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (tuple, list, ScaledWeights)):
+            return self._values() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"ScaledWeights({list(self._values())})"
+
+
 @dataclass(frozen=True)
 class Trace:
     """A whole run of an engine.
@@ -189,7 +258,7 @@ class Trace:
         The updates, in order: every one, or the first ones when the run kept
         only those (see `total_updates`).
     final_weights : tuple of Fraction
-        The weights when the run stopped.
+        The weights when the run stopped (a tuple, or `ScaledWeights`, which reads as one).
     n_epochs : int
         Passes over the data, the final pass without a mistake included.
     stop : str

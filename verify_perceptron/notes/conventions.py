@@ -192,9 +192,17 @@ class Convention:
         >>> CONVENTIONS["sum-norm"].to_canonical((Fraction(1), Fraction(1), Fraction(-1)))
         (Fraction(1, 1), (Fraction(1, 1), Fraction(1, 1)))
         """
-        if self.bias_first:
-            return self.bias_input * w[0], tuple(w[1:])
-        return self.bias_input * w[-1], tuple(w[:-1])
+        return self.bias(w), tuple(w[1:] if self.bias_first else w[:-1])
+
+    def bias(self, w: Sequence[Fraction]) -> Fraction:
+        """b of `to_canonical`, alone: ``w·x~ == v·x + b`` for every x.
+
+        Examples
+        --------
+        >>> CONVENTIONS["classic"].bias((Fraction(-4), Fraction(3), Fraction(2)))
+        Fraction(-4, 1)
+        """
+        return self.bias_input * w[0 if self.bias_first else -1]
 
     def from_canonical(self, b: Fraction, v: Sequence[Fraction]) -> Vector:
         """This convention's weight vector for the separator ``v·x + b``."""

@@ -17,7 +17,9 @@ def fits_int64(state: object) -> bool:
     >>> fits_int64([3, -4]), fits_int64([2**63, 0]), fits_int64((1.0, 2))
     (True, False, False)
     """
-    return isinstance(state, (list, tuple)) and all(isinstance(v, int) and -(2**63) <= v < 2**63 for v in state)
+    if not isinstance(state, (list, tuple)) or not state:
+        return isinstance(state, (list, tuple))
+    return set(map(type, state)) == {int} and -(2**63) <= min(state) and max(state) < 2**63
 
 
 class CycleWatch:

@@ -50,7 +50,7 @@ from . import kernel as _kernel
 from ..data.dataset import Dataset, require_dataset
 from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, matrix_vector, score_values
 from ..data.samples import sample_matrix
-from ..data.trace import Counts, LazyUpdates, Trace, Update
+from ..data.trace import Counts, LazyUpdates, ScaledWeights, Trace, Update
 from ..notes.conventions import Convention, tie_rule
 from ._kept import Kept, Segment
 from .cycles import CycleWatch, fits_int64
@@ -442,7 +442,7 @@ def run(
         rate=rate,
         mode=mode,
         updates=LazyUpdates(state.kept, build, functools.partial(_scaled_record, a / L)),
-        final_weights=_scaled(_ints(state.W)),
+        final_weights=ScaledWeights(_ints(state.W), a / L),
         n_epochs=state.epoch,
         stop=stop,
         cycle=cycle,

@@ -152,6 +152,16 @@ def test_real_separable_data_stopped_at_the_limit_exit_zero_or_three_on_request(
     assert code == 0 and "≈" not in exact and ", ".join(report["separator"]["weights"]) in exact
 
 
+@pytest.mark.parametrize("fmt", ["markdown", "html"])
+def test_exact_markdown_and_html_reports_show_the_invariants_sides_whole(fmt: str, capsys) -> None:
+    # and: w* = (-4, 3, 2) is the run's end; update 18 has w_k·w* = 29, N·a·γ = 18, ‖w_k‖² = 29, N·a²·R² = 54.
+    # Markdown and HTML once crashed here: the sides came as Fractions where a cell must be text.
+    code, out, err = run(["verify", "--example", "and", "--exact", "--format", fmt], capsys)
+    assert (code, err) == (0, "")
+    row = next(line for line in out.splitlines() if "[-4, 3, 2]" in line and "54" in line)
+    assert "≈" not in out and re.search(r"\b29\b\D+\b18\b\D+\b29\b\D+\b54\b", row), row
+
+
 def test_inconclusive_text_report_says_so_with_exit_code(tmp_path: Path, capsys,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     # Separability left undecided (as past a time limit on large data): the run's stop settles nothing.

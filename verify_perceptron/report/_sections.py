@@ -306,7 +306,7 @@ def _shown(n: int, limit: int) -> list[int | None]:
 def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int, shown: Mapping[str, Any]) -> list[Block]:
     """The updates table: values from `shown` (shortened, or `r` itself), the invariants' sides from `r`'s series."""
     updates = r["updates"]
-    number = (lambda value: value) if shown is r else (lambda value: readable(str(value)))
+    number = str if shown is r else (lambda value: readable(str(value)))
     if not updates:
         return []
     s = invariant_series(r, data)

@@ -190,11 +190,3 @@ def test_a_watch_that_reports_a_repeat_that_is_none_gives_a_certificate_the_chec
         report = build_report(data, trace, check_trace(data, trace))
         assert report["cycle"]["certificate_valid"] is False and report["verdict"] != "not-separable"
 
-
-def test_fits_int64_takes_only_python_ints_within_int64() -> None:
-    from verify_perceptron.run.cycles import fits_int64
-
-    assert fits_int64([2**63 - 1, -(2**63)]) and fits_int64(()) and fits_int64((0,))
-    assert not fits_int64([2**63, 0]) and not fits_int64([0, -(2**63) - 1])
-    assert not fits_int64([1.0, 2]) and not fits_int64([Fraction(1), 2]) and not fits_int64([True, 1])
-    assert not fits_int64(None) and not fits_int64("12")

@@ -300,3 +300,18 @@ def test_past_the_int64_guard_the_compiled_pass_carries_the_run_in_128_bit_sums(
     same_run(engine.train(data, "classic", max_epochs=40), run)
     assert (2 * len(X), True) in calls  # norms in halves, scores in halves
     assert run.n_updates > 10
+
+
+@pytest.mark.parametrize("scale", [1, 2**40, 2**62, 2**70])
+def test_a_cycle_whose_weights_pass_int64_is_found_where_the_reference_finds_it(scale):
+    # xor: the run cycles, at every scale; past int64 the watch's states are Python integers.
+    X = [(0, 0), (0, scale), (scale, 0), (scale, scale)]
+    data = Dataset(X=X, y=(-1, 1, 1, -1))
+    quick = fast.run(data, "classic", max_epochs=200, keep_updates=10**9)
+    assert quick.stop == "cycle"
+    same_run(engine.train(data, "classic", max_epochs=200), quick)
+
+
+def test_a_watch_state_past_int64_is_given_to_the_compiled_pass_as_nothing_to_compare():
+    assert fast._int64_copy([-(2**63), 2**63 - 1]).tolist() == [-(2**63), 2**63 - 1]
+    assert fast._int64_copy([0, 2**63]).size == 0 and fast._int64_copy([-(2**63) - 1]).size == 0

@@ -241,7 +241,7 @@ class Checker:
         if reference is None:
             reason = "no reference vector u: no weights the run visited are non-zero; give --separator (it need not separate)"
         else:
-            values = as_rationals(reference, name="reference")
+            values = reference if scaled is not None else as_rationals(reference, name="reference")
             if len(values) != self.data.n_features + 1:
                 raise InvalidArgument(f"reference has {len(values)} values; {self.conv.name} needs "
                                       f"{self.data.n_features + 1}")

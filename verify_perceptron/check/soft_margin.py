@@ -69,7 +69,7 @@ class SoftMarginSummary:
     """
 
     source: str
-    reference: tuple[Fraction, ...]
+    reference: Sequence[Fraction]
     rho: Fraction
     R_sq: Fraction
     u_sq: Fraction
@@ -110,7 +110,7 @@ class SoftMarginCheck:
 
     def __init__(self, bound: SoftMargin, *, reference: Sequence[Fraction], source: str, L: int, M: int) -> None:
         self.bound, self.L, self.M = bound, L, M
-        self.reference, self.source = tuple(reference), source
+        self.reference, self.source = reference, source
         self.n_samples = len(bound.deficits_sq)
         self.N = 0
         self.D_sq = 0
@@ -233,7 +233,7 @@ def soft_margin_check(matrix: ExactMatrix, reference: Sequence[Fraction], *, L: 
     >>> soft_margin_check(Z, [Fraction(0)] * 3, L=1, source="user")
     'u = 0 has no direction'
     """
-    W, M = scaled_separator(tuple(reference)) if scaled is None else scaled[:2]
+    W, M = scaled_separator(reference) if scaled is None else scaled[:2]
     u_sq = sum(map(operator.mul, W, W))
     if u_sq == 0:
         return "u = 0 has no direction"

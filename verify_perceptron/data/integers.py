@@ -12,7 +12,9 @@ arbitrary-precision integers (dtype object) are exact at any size.
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -344,9 +346,9 @@ class ExactMatrix:
         >>> m.products([5, -6], norm_sq=61).tolist()
         [-7, -9]
         """
-        values = [int(v) for v in vector]
+        values = list(map(int, vector))
         g = math.gcd(*values) or 1
-        direction = tuple(v // g for v in values)
+        direction = tuple(values) if g == 1 else tuple(map(operator.floordiv, values, itertools.repeat(g)))
         fits = self.exact.dtype != object and norm_sq * self.max_norm_sq < INT64_EXACT_SQ
         if self._last is not None and self._last[0] == direction:
             product = self._last[1]

@@ -40,6 +40,8 @@ class Update:
         ``w_k - w_{k-1}``.
     weights : tuple of Fraction
         ``w_k``, in the convention's coordinate order.
+
+    The fast engine gives `delta` and `weights` as `ScaledWeights`, which read as tuples.
     """
 
     k: int

@@ -6,20 +6,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["CycleWatch", "fits_int64"]
-
-
-def fits_int64(state: object) -> bool:
-    """Whether `state` is a vector of integers that int64 holds (what a compiled pass can compare with).
-
-    Examples
-    --------
-    >>> fits_int64([3, -4]), fits_int64([2**63, 0]), fits_int64((1.0, 2))
-    (True, False, False)
-    """
-    if not isinstance(state, (list, tuple)) or not state:
-        return isinstance(state, (list, tuple))
-    return set(map(type, state)) == {int} and -(2**63) <= min(state) and max(state) < 2**63
+__all__ = ["CycleWatch"]
 
 
 class CycleWatch:
@@ -71,11 +58,6 @@ class CycleWatch:
         self.last, self.last_epoch = start, 0
         self.one_epoch = one_epoch
         self.cycle_mistakes: tuple[int, ...] | None = None
-
-    @property
-    def fits_int64(self) -> bool:
-        """Whether Brent's saved state is a vector of integers that int64 holds (for the compiled pass)."""
-        return fits_int64(self.saved)
 
     def passed(self, state: object, epoch: int) -> None:
         """Note the state after `epoch`, which the engine went past without asking (a compiled pass compared it)."""

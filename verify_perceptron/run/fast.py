@@ -53,7 +53,7 @@ from ..data.samples import sample_matrix
 from ..data.trace import Counts, LazyUpdates, ScaledWeights, Trace, Update
 from ..notes.conventions import Convention, tie_rule
 from ._kept import Kept, Segment
-from .cycles import CycleWatch, fits_int64
+from .cycles import CycleWatch
 from .settings import check_settings, check_time_limit
 
 __all__ = ["run", "count_run", "Count", "Observer", "feed", "KEEP_CELLS", "CHUNK"]
@@ -61,9 +61,6 @@ __all__ = ["run", "count_run", "Count", "Observer", "feed", "KEEP_CELLS", "CHUNK
 #: How many weights' worth of updates a run keeps for its report by default; also the most samples
 #: (with their scores) the kept batch updates may name, past the first update, which is always kept.
 KEEP_CELLS = 20_000
-
-#: The zero every exact vector this engine builds shares (Fractions are immutable).
-_ZERO = Fraction(0)
 
 #: The most online updates the compiled pass hands over at once.
 CHUNK = 4096
@@ -115,6 +112,15 @@ def feed(observer: Observer, first: int, epoch: Any, rows: Any, scores: Any) -> 
     epochs = epoch.tolist() if isinstance(epoch, np.ndarray) else [epoch] * len(rows)
     for t, (i, s, e) in enumerate(zip(rows.tolist(), score_values(scores).tolist(), epochs)):
         observer.observe(first + t, e, [i], [s])
+
+
+def _int64_copy(state: list[int]) -> Any:
+    """A state of the cycle watch (Python ints) in int64, for the compiled pass to compare W with; empty
+    (nothing to compare) when an entry is past int64."""
+    try:
+        return np.array(state, dtype=np.int64)
+    except OverflowError:
+        return _NONE
 
 
 def _ints(vector: Any) -> list[int]:
@@ -292,10 +298,10 @@ class _Run:
         repeats = self.repeats
         if self.saved_at != repeats.saved_epoch:  # the watch saved new weights: pass them once
             self.saved_at = repeats.saved_epoch
-            self.saved = np.array(repeats.saved, dtype=np.int64) if repeats.fits_int64 else _NONE
+            self.saved = _int64_copy(repeats.saved)
         if self.last_at != repeats.last_epoch:  # empty when not in int64: the pass then stops at the epoch's end
             self.last_at = repeats.last_epoch
-            self.previous = np.array(repeats.last, dtype=np.int64) if fits_int64(repeats.last) else _NONE
+            self.previous = _int64_copy(repeats.last)
         epoch = self.epoch
         out_s = self.out_halves if self.kind == "wide" else self.out_s  # wide scores need 128 bits
         # past W's int32 copy, the float filter passes over rows whose score it proves positive
@@ -427,15 +433,8 @@ def run(
         return Update(
             k, at_epoch, tuple(samples),
             tuple(Fraction(a.numerator * data.y[i] * s, a.denominator * L * L) for i, s in zip(samples, scores)),
-            _scaled(step), _scaled(_ints(weights)),
+            ScaledWeights(step, a / L), ScaledWeights(_ints(weights), a / L),
         )
-
-    def _scaled(values: Sequence[int]) -> tuple[Fraction, ...]:
-        """a·v/L for each integer v: one shared zero, and no gcd per entry when a/L is an integer
-        (vectors of 10^5 mostly zero entries are common in sparse data)."""
-        if a.denominator * L == 1:
-            return tuple(_ZERO if v == 0 else Fraction(a.numerator * v) for v in values)
-        return tuple(_ZERO if v == 0 else Fraction(a.numerator * v, a.denominator * L) for v in values)
 
     return Trace(
         convention=conv.name,

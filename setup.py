@@ -9,7 +9,8 @@ checker's replay links to nothing of the engine):
 - `verify_perceptron.run._scan`: the engine's online passes
   (`verify_perceptron.run.kernel`);
 - `verify_perceptron.check._replay`: the checker's replay
-  (`verify_perceptron.check.kernel`).
+  (`verify_perceptron.check.kernel`), with the claims' program in
+  `verify_perceptron/check/_program.h`.
 
 ``optional=True``: if an extension cannot be compiled (no compiler, no
 Python headers, a compiler without __int128 or GCC builtins), setuptools
@@ -22,15 +23,17 @@ from setuptools import Extension, setup
 SHARED = "verify_perceptron/data/_exact.h"
 
 
-def kernel(name: str, source: str) -> Extension:
-    """An optional extension built from one C file and the shared header."""
-    return Extension(name, [source], include_dirs=["verify_perceptron/data"], depends=[SHARED], optional=True)
+def kernel(name: str, source: str, *headers: str) -> Extension:
+    """An optional extension built from one C file, the shared header and its own `headers`."""
+    return Extension(name, [source], include_dirs=["verify_perceptron/data"], depends=[SHARED, *headers],
+                     optional=True)
 
 
 setup(
     ext_modules=[
         kernel("verify_perceptron.data._rows", "verify_perceptron/data/_rows.c"),
         kernel("verify_perceptron.run._scan", "verify_perceptron/run/_scan.c"),
-        kernel("verify_perceptron.check._replay", "verify_perceptron/check/_replay.c"),
+        kernel("verify_perceptron.check._replay", "verify_perceptron/check/_replay.c",
+               "verify_perceptron/check/_program.h"),
     ],
 )

@@ -171,7 +171,7 @@ def test_the_small_run_is_as_worked_out():
 
 def test_ops_are_the_c_enum():
     # The program's numbering is the C replay's (enum OP_*), read from its source.
-    source = (Path(_kernel.__file__).parent / "_replay.c").read_text()
+    source = (Path(_kernel.__file__).parent / "_program.h").read_text()
     names = {"END": "end", "QUANTITY": "quantity", "CONSTANT": "constant", "ADD": "+", "SUB": "-", "MUL": "*",
              "NEG": "neg", "POW": "**"}
     enum = {names[name]: int(value) for name, value in re.findall(r"\bOP_([A-Z]+) = (\d+)", source)}
@@ -484,6 +484,77 @@ def test_c_replay_equals_the_definition(run):
         value, _, snapshot = entry
         q = {name: Fraction(v, denominators.get(name, 1)) for name, v in zip(QUANTITIES, snapshot)}
         assert Fraction(value, scale) == claim.slack(SimpleNamespace(**q))
+
+
+# --- check_online over many updates: blocks of them, and a stop anywhere in a block ------------------
+
+
+@st.composite
+def long_recorded_runs(draw):
+    """A run of up to about 700 updates (many passes over a small problem), so that the C replay
+    evaluates the claims over several blocks (of 128 updates), with a spoilt update, a claim that
+    fails at update k = c + 1 and a power that leaves 128 bits at k = 246 (k counted on from the
+    state's) each maybe placed anywhere: ``(data, options)`` for `replay`."""
+    Z, W, tie, norms, w_sq, limit = draw(small_problems())
+    W0, counts = W.copy(), np.zeros(len(Z), dtype=np.int64)
+    out_i, out_s = np.zeros(len(Z), dtype=np.int64), np.zeros(len(Z), dtype=np.int64)
+    rows, scores, sq = [], [], w_sq
+    for _ in range(draw(st.integers(1, 120))):
+        m, _, sq, guarded = online_pass_reference(Z, W, tie, norms, counts, out_i, out_s, 0, sq, limit)
+        rows += out_i[:m].tolist()
+        scores += out_s[:m].tolist()
+        if guarded or m == 0:
+            break
+    if rows and draw(st.booleans()):
+        scores[draw(st.integers(0, len(rows) - 1))] += 1
+    claims = draw(st.lists(st.sampled_from(ONLINE_CLAIMS), min_size=1, max_size=3))
+    code, _ = compile_program(claims, {})
+    failed = draw(st.lists(st.booleans(), min_size=len(claims), max_size=len(claims)))
+    k0 = draw(st.integers(0, 9))
+    if draw(st.booleans()):  # c - k: fails at update k = c + 1 unless marked failed
+        code = [*code, *op("constant", draw(st.integers(k0, k0 + 700))), *quantity("k"), *op("-"), *op("end")]
+        failed.append(draw(st.sampled_from([False, False, True])))
+    if draw(st.booleans()):  # k^16 < 2^127 up to k = 245: the state's k placed so that 246 falls anywhere
+        k0 = draw(st.integers(0, 245))
+        code = [*code, *quantity("k"), *op("**", 16), *op("end")]
+        failed.append(True)
+    q = tuple(draw(st.integers(-3, 40)) for _ in QUANTITIES)
+    state = (k0, 0, w_sq, 0, 0, 0, 0, limit)
+    data = (Z, W0, tie, norms, np.array(draw(st.lists(st.integers(-3, 3), min_size=len(Z), max_size=len(Z))),
+                                         dtype=np.int64), rows, scores)
+    return data, {"program": code, "quantities": q, "state": state, "failed": failed}
+
+
+@needs_kernel
+@given(run=long_recorded_runs())
+def test_c_replay_of_hundreds_of_updates_equals_the_definition(run):
+    data, options = run
+    assert replay(_kernel.check_online, *data, **options) == replay(check_online_by_hand, *data, **options)
+
+
+@needs_kernel
+@pytest.mark.parametrize("stop", [0, 1, 126, 127, 128, 129, 255, 256, 300])
+def test_c_replay_stops_before_a_claim_fails_at_any_place_in_a_block(stop):
+    # xor, as the checker sees it, cycles for ever: 4 updates per pass. The claim 0 - (k - stop) >= 0
+    # fails first at the update after number `stop`: the replay stops there, W and counts as before it.
+    Z = np.array([[-1, 0, 0], [1, 0, 1], [1, 1, 0], [-1, -1, -1]], dtype=np.int64)
+    tie, norms = np.ones(4, dtype=bool), exact_norms(Z)
+    W, counts = np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64)
+    out_i, out_s = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64)
+    rows, scores, sq = [], [], 0
+    while len(rows) < 400:
+        m, _, sq, _ = online_pass_reference(Z, W, tie, norms, counts, out_i, out_s, 0, sq, largest_limit(norms))
+        assert m > 0
+        rows += out_i[:m].tolist()
+        scores += out_s[:m].tolist()
+    program = [*op("constant", stop), *quantity("k"), *op("-"), *op("end")]
+    options = {"program": program, "quantities": (0,) * len(QUANTITIES), "failed": [False]}
+    data = (Z, np.zeros(3, dtype=np.int64), tie, norms, np.zeros(4, dtype=np.int64), rows, scores)
+    got = replay(_kernel.check_online, *data, **options)
+    assert got == replay(check_online_by_hand, *data, **options)
+    (done, state, claims), W_after, counts_after = got
+    assert done == stop and state[0] == stop and sum(counts_after) == stop
+    assert claims == ([None] if stop == 0 else [(0, stop - 1, claims[0][2])])  # the least slack, 0, at the last
 
 
 # --- check_online past the int64 guard: norms summed by the replay, scores and margins in halves ---

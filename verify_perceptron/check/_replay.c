@@ -27,6 +27,7 @@
  */
 
 #include "_exact.h"
+#include "_program.h"
 
 #include <string.h>
 
@@ -109,83 +110,35 @@ entry(const int64_t *a, int halves, Py_ssize_t i)
     return halves ? halves_at(a, i) : (int128)a[i];
 }
 
-/* w += row i, in int64 (the caller proves the sums fit). */
+/* w += sign * row i (sign +1 or -1), in int64 (the caller proves the sums fit). */
 static void
-add_sample(int64_t *w, const void *Z, int width, Py_ssize_t i, Py_ssize_t d)
+add_sample(int64_t *w, const void *Z, int width, Py_ssize_t i, Py_ssize_t d, int sign)
 {
+#define ADD_ROW(ZT)                                                                     \
+    do {                                                                                \
+        const ZT *r = (const ZT *)Z + i * d;                                            \
+        if (sign > 0) {                                                                 \
+            for (Py_ssize_t j = 0; j < d; j++) w[j] += r[j];                            \
+        }                                                                               \
+        else {                                                                          \
+            for (Py_ssize_t j = 0; j < d; j++) w[j] -= r[j];                            \
+        }                                                                               \
+    } while (0)
     switch (width) {
-    case 2: { const int16_t *r = (const int16_t *)Z + i * d; for (Py_ssize_t j = 0; j < d; j++) w[j] += r[j]; break; }
-    case 4: { const int32_t *r = (const int32_t *)Z + i * d; for (Py_ssize_t j = 0; j < d; j++) w[j] += r[j]; break; }
-    default: { const int64_t *r = (const int64_t *)Z + i * d; for (Py_ssize_t j = 0; j < d; j++) w[j] += r[j]; }
+    case 2: ADD_ROW(int16_t); break;
+    case 4: ADD_ROW(int32_t); break;
+    default: ADD_ROW(int64_t);
     }
+#undef ADD_ROW
 }
 #endif
 
 /* ---- the checker's replay ---------------------------------------------- */
 
 #if SCAN_WIDE
-/* The claims' program: postfix code over the quantities, one slack per END. */
-enum { OP_END = 0, OP_QUANTITY = 1, OP_CONSTANT = 2, OP_ADD = 3, OP_SUB = 4, OP_MUL = 5, OP_NEG = 6,
-       OP_POW = 7 };
-#define STACK_DEPTH 64
-#define MAX_QUANTITIES 64
-#define MAX_CLAIMS 64
 /* The per-update quantities the replay computes, in the order of `slots`. */
 enum { S_N, S_K, S_SMALL_N, S_N_MAX, S_PREV_W_SQ, S_PREV_W_WS, S_STEP_SQ, S_SUM_N_XSQ, S_SUM_N_SQ, S_W_SQ,
        S_W_WS, N_SLOTS };
-
-/* Check the program's shape once: operands in range, stack within bounds, one value per END.
- * Returns the number of claims, or -1 with ValueError. */
-static Py_ssize_t
-program_claims(const int64_t *code, Py_ssize_t length, Py_ssize_t n_quantities)
-{
-    Py_ssize_t depth = 0, claims = 0;
-    for (Py_ssize_t pc = 0; pc < length; pc++) {
-        const int64_t op = code[pc];
-        int pops, pushes = 1, operand = 0;
-        switch (op) {
-        case OP_END: pops = 1; pushes = 0; break;
-        case OP_QUANTITY: pops = 0; operand = 1; break;
-        case OP_CONSTANT: pops = 0; operand = 1; break;
-        case OP_ADD: case OP_SUB: case OP_MUL: pops = 2; break;
-        case OP_NEG: pops = 1; break;
-        case OP_POW: pops = 1; operand = 1; break;
-        default:
-            PyErr_Format(PyExc_ValueError, "check_online(): program[%zd]=%lld is no operation",
-                         pc, (long long)op);
-            return -1;
-        }
-        if (operand) {
-            if (++pc >= length) {
-                PyErr_SetString(PyExc_ValueError, "check_online(): program ends inside an operation");
-                return -1;
-            }
-            if ((op == OP_QUANTITY && (code[pc] < 0 || code[pc] >= n_quantities))
-                || (op == OP_POW && (code[pc] < 1 || code[pc] > 16))) {
-                PyErr_Format(PyExc_ValueError, "check_online(): program[%zd]=%lld is out of range",
-                             pc, (long long)code[pc]);
-                return -1;
-            }
-        }
-        if (depth < pops || depth - pops + pushes > STACK_DEPTH) {
-            PyErr_Format(PyExc_ValueError, "check_online(): the program's stack is wrong at [%zd]", pc);
-            return -1;
-        }
-        depth += pushes - pops;
-        if (op == OP_END) {
-            if (depth != 0) {
-                PyErr_Format(PyExc_ValueError, "check_online(): claim %zd leaves values behind", claims);
-                return -1;
-            }
-            claims++;
-        }
-    }
-    if (depth != 0 || claims > MAX_CLAIMS) {
-        PyErr_SetString(PyExc_ValueError, "check_online(): the program must end with END and have <= 64 claims");
-        return -1;
-    }
-    return claims;
-}
 
 /* Arrays of 128-bit values kept as separate low and high words. GCC writes an int128 as two
  * 64-bit stores and copies one with a single 16-byte load, which the processor cannot forward
@@ -209,53 +162,6 @@ word_set(Words *a, Py_ssize_t i, int128 v)
     a->hi[i] = (int64_t)(v >> 64);
 }
 
-/* Run the (checked) program on the quantities q: slack[c] for each claim. 0, or -1 when an
- * intermediate value leaves 128 bits (the caller then decides the update in Python). */
-static int
-run_program(const int64_t *code, Py_ssize_t length, const Words *q, int128 *slack)
-{
-    Words stack;
-    Py_ssize_t top = 0, claim = 0;
-    for (Py_ssize_t pc = 0; pc < length; pc++) {
-        int128 x, y;
-        switch (code[pc]) {
-        case OP_END: slack[claim++] = word_get(&stack, --top); break;
-        case OP_QUANTITY:
-            pc++;
-            stack.lo[top] = q->lo[code[pc]];
-            stack.hi[top++] = q->hi[code[pc]];
-            break;
-        case OP_CONSTANT: word_set(&stack, top++, code[++pc]); break;
-        case OP_ADD:
-            y = word_get(&stack, --top);
-            if (__builtin_add_overflow(word_get(&stack, top - 1), y, &x)) return -1;
-            word_set(&stack, top - 1, x);
-            break;
-        case OP_SUB:
-            y = word_get(&stack, --top);
-            if (__builtin_sub_overflow(word_get(&stack, top - 1), y, &x)) return -1;
-            word_set(&stack, top - 1, x);
-            break;
-        case OP_MUL:
-            y = word_get(&stack, --top);
-            if (__builtin_mul_overflow(word_get(&stack, top - 1), y, &x)) return -1;
-            word_set(&stack, top - 1, x);
-            break;
-        case OP_NEG:
-            if (__builtin_sub_overflow((int128)0, word_get(&stack, top - 1), &x)) return -1;
-            word_set(&stack, top - 1, x);
-            break;
-        case OP_POW:
-            x = y = word_get(&stack, top - 1);
-            for (int64_t e = code[++pc]; e > 1; e--) {
-                if (__builtin_mul_overflow(x, y, &x)) return -1;
-            }
-            word_set(&stack, top - 1, x);
-            break;
-        }
-    }
-    return 0;
-}
 #endif
 
 PyDoc_STRVAR(check_online_doc,
@@ -295,6 +201,7 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_buffer Z = {0}, W = {0}, counts = {0}, tie = {0}, norms = {0}, margins = {0}, rows = {0}, scores = {0},
               program = {0}, slots = {0}, failed = {0};
     PyObject *result = NULL, *claims = NULL;
+    Lane *lanes = NULL;
 
     if (nargs != 13) {
         PyErr_Format(PyExc_TypeError, "check_online() takes 13 arguments, got %zd", nargs);
@@ -335,15 +242,15 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     const Py_ssize_t n_quantities = PyTuple_GET_SIZE(quantities);
-    Words q, snapshot[MAX_CLAIMS];
-    int128 slack[MAX_CLAIMS], best[MAX_CLAIMS];
+    Words initial, snapshot[MAX_CLAIMS];
+    int128 best[MAX_CLAIMS];
     Py_ssize_t best_at[MAX_CLAIMS];
     for (Py_ssize_t j = 0; j < n_quantities; j++) {
         int128 value;
         if (to_int128(func, "a quantity", PyTuple_GET_ITEM(quantities, j), &value) < 0) {
             goto done;
         }
-        word_set(&q, j, value);
+        word_set(&initial, j, value);
     }
     const int64_t *slot = slots.buf;
     if (slots.shape[0] != N_SLOTS) {
@@ -359,7 +266,8 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     const int64_t *code = program.buf;
-    const Py_ssize_t n_claims = program_claims(code, program.shape[0], n_quantities);
+    Py_ssize_t depth = 0;
+    const Py_ssize_t n_claims = program_claims(code, program.shape[0], n_quantities, &depth);
     if (n_claims < 0) {
         goto done;
     }
@@ -387,76 +295,121 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const int width = (int)Z.itemsize;
     int64_t *w = W.buf, *count = counts.buf;
     const unsigned char *ties = tie.buf, *already = failed.buf;
-    Py_ssize_t t = 0;
-    for (; t < m; t++) {
-        const int64_t i = row_of[t];
-        int128 s, zz = 0;
-        if (i < 0 || i >= n || w_sq > limit || wide_dot(Z.buf, width, i, d, w, &s) < 0
-            || s != entry(reported, score_halves, t) || !(s < 0 || (s == 0 && ties[i]))) {
-            break; /* not this update: Python decides it and says what is wrong */
+    /* Lanes: one per quantity (the slots' hold each update's values, the others keep theirs), one
+     * per stack position, one per claim's slacks. */
+    lanes = PyMem_Malloc((size_t)(n_quantities + depth + n_claims + 1) * sizeof(Lane));
+    if (lanes == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Lane *quantity[MAX_QUANTITIES], *own = lanes + n_quantities, *slack = own + depth;
+    for (Py_ssize_t j = 0; j < n_quantities; j++) {
+        quantity[j] = &lanes[j];
+        lane_fill(quantity[j], BLOCK, word_get(&initial, j));
+    }
+    int128 before[BLOCK][7]; /* the state before each update of the block: k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max */
+    Py_ssize_t t = 0; /* updates replayed for good */
+    int stopped = 0;
+    while (!stopped && t < m) {
+        const Py_ssize_t room = m - t < BLOCK ? m - t : BLOCK;
+        Py_ssize_t nb = 0;
+        /* 1. Each update in turn: the rule, and the new state, made at once (undone in 4 if a claim fails). */
+        for (; nb < room; nb++) {
+            const int64_t i = row_of[t + nb];
+            int128 s, zz = 0;
+            if (i < 0 || i >= n || w_sq > limit || wide_dot(Z.buf, width, i, d, w, &s) < 0
+                || s != entry(reported, score_halves, t + nb) || !(s < 0 || (s == 0 && ties[i]))) {
+                stopped = 1; /* not this update: Python decides it and says what is wrong */
+                break;
+            }
+            if (given_norms) {
+                zz = entry(norm, norm_halves, i);
+                if (zz < 0 || zz >= (((int128)1) << 126)) {
+                    stopped = 1; /* not a norm 128 bits hold with W: Python's to decide */
+                    break;
+                }
+            }
+            else if (wide_norm(Z.buf, width, i, d, &zz) < 0) {
+                stopped = 1; /* ||z||^2 >= 2^126: past what 128 bits hold for W + z */
+                break;
+            }
+            int128 k1, N1, sum_n_sq1, sum_N_xsq1, w_sq1, w_ws1;
+            const int128 n_max1 = n_max > 1 ? n_max : 1;
+            /* ||W + z||^2 = ||W||^2 + 2 W.z + ||z||^2. Every sum is checked: a state that
+             * leaves 128 bits (or a new ||W||^2 above the limit) is Python's to decide. */
+            if (__builtin_add_overflow(k, 1, &k1) || __builtin_add_overflow(N, 1, &N1)
+                || __builtin_add_overflow(sum_n_sq, 1, &sum_n_sq1)
+                || __builtin_add_overflow(sum_N_xsq, zz, &sum_N_xsq1)
+                || __builtin_add_overflow(w_sq, s, &w_sq1)
+                || __builtin_add_overflow(w_sq1, s, &w_sq1)
+                || __builtin_add_overflow(w_sq1, zz, &w_sq1)
+                || __builtin_add_overflow(w_ws, entry(margin, margin_halves, i), &w_ws1)
+                || w_sq1 > limit) {
+                stopped = 1;
+                break;
+            }
+            before[nb][0] = k, before[nb][1] = N, before[nb][2] = w_sq, before[nb][3] = w_ws;
+            before[nb][4] = sum_N_xsq, before[nb][5] = sum_n_sq, before[nb][6] = n_max;
+            lane_set(quantity[slot[S_N]], nb, N1);
+            lane_set(quantity[slot[S_K]], nb, k1);
+            lane_set(quantity[slot[S_SMALL_N]], nb, 1);
+            lane_set(quantity[slot[S_N_MAX]], nb, n_max1);
+            lane_set(quantity[slot[S_PREV_W_SQ]], nb, w_sq);
+            lane_set(quantity[slot[S_PREV_W_WS]], nb, w_ws);
+            lane_set(quantity[slot[S_STEP_SQ]], nb, zz);
+            lane_set(quantity[slot[S_SUM_N_XSQ]], nb, sum_N_xsq1);
+            lane_set(quantity[slot[S_SUM_N_SQ]], nb, sum_n_sq1);
+            lane_set(quantity[slot[S_W_SQ]], nb, w_sq1);
+            lane_set(quantity[slot[S_W_WS]], nb, w_ws1);
+            add_sample(w, Z.buf, width, i, d, 1); /* |W_j| <= ||W||: the new w_sq <= limit < 2^126 */
+            count[i] += 1;
+            k = k1;
+            N = N1;
+            n_max = n_max1;
+            sum_n_sq = sum_n_sq1;
+            sum_N_xsq = sum_N_xsq1;
+            w_sq = w_sq1;
+            w_ws = w_ws1;
         }
-        if (given_norms) {
-            zz = entry(norm, norm_halves, i);
-            if (zz < 0 || zz >= (((int128)1) << 126)) {
-                break; /* not a norm 128 bits hold with W: Python's to decide */
+        /* 2. The claims, an operation at a time over the block: the first update where a value leaves
+         * 128 bits, or a claim not yet marked failed has a negative slack, is not replayed. */
+        Py_ssize_t cut = run_block(code, program.shape[0], quantity, nb, own, slack);
+        for (Py_ssize_t c = 0; c < n_claims; c++) {
+            for (Py_ssize_t u = 0; u < cut && !already[c]; u++) {
+                if (lane_get(&slack[c], u) < 0) {
+                    cut = u;
+                }
             }
         }
-        else if (wide_norm(Z.buf, width, i, d, &zz) < 0) {
-            break; /* ||z||^2 >= 2^126: past what 128 bits hold for W + z */
-        }
-        int128 k1, N1, sum_n_sq1, sum_N_xsq1, w_sq1, w_ws1;
-        const int128 n_max1 = n_max > 1 ? n_max : 1;
-        /* ||W + z||^2 = ||W||^2 + 2 W.z + ||z||^2. Every sum is checked: a state that
-         * leaves 128 bits (or a new ||W||^2 above the limit) is Python's to decide. */
-        if (__builtin_add_overflow(k, 1, &k1) || __builtin_add_overflow(N, 1, &N1)
-            || __builtin_add_overflow(sum_n_sq, 1, &sum_n_sq1)
-            || __builtin_add_overflow(sum_N_xsq, zz, &sum_N_xsq1)
-            || __builtin_add_overflow(w_sq, s, &w_sq1)
-            || __builtin_add_overflow(w_sq1, s, &w_sq1)
-            || __builtin_add_overflow(w_sq1, zz, &w_sq1)
-            || __builtin_add_overflow(w_ws, entry(margin, margin_halves, i), &w_ws1)
-            || w_sq1 > limit) {
-            break;
-        }
-        word_set(&q, slot[S_N], N1);
-        word_set(&q, slot[S_K], k1);
-        word_set(&q, slot[S_SMALL_N], 1);
-        word_set(&q, slot[S_N_MAX], n_max1);
-        word_set(&q, slot[S_PREV_W_SQ], w_sq);
-        word_set(&q, slot[S_PREV_W_WS], w_ws);
-        word_set(&q, slot[S_STEP_SQ], zz);
-        word_set(&q, slot[S_SUM_N_XSQ], sum_N_xsq1);
-        word_set(&q, slot[S_SUM_N_SQ], sum_n_sq1);
-        word_set(&q, slot[S_W_SQ], w_sq1);
-        word_set(&q, slot[S_W_WS], w_ws1);
-        if (run_program(code, program.shape[0], &q, slack) < 0) {
-            break;
-        }
-        int violated = 0;
+        /* 3. Each claim's least slack over the updates replayed (the first of equal ones), with the quantities there. */
         for (Py_ssize_t c = 0; c < n_claims; c++) {
-            violated |= slack[c] < 0 && !already[c];
-        }
-        if (violated) {
-            break;
-        }
-        /* Commit the update. */
-        add_sample(w, Z.buf, width, i, d); /* |W_j| <= ||W||: the new w_sq <= limit < 2^126 */
-        count[i] += 1;
-        k = k1;
-        N = N1;
-        n_max = n_max1;
-        sum_n_sq = sum_n_sq1;
-        sum_N_xsq = sum_N_xsq1;
-        w_sq = w_sq1;
-        w_ws = w_ws1;
-        for (Py_ssize_t c = 0; c < n_claims; c++) {
-            if (t == 0 || slack[c] < best[c]) {
-                best[c] = slack[c];
-                best_at[c] = t;
-                memcpy(snapshot[c].lo, q.lo, n_quantities * sizeof(uint64_t));
-                memcpy(snapshot[c].hi, q.hi, n_quantities * sizeof(int64_t));
+            Py_ssize_t at = -1;
+            for (Py_ssize_t u = 0; u < cut; u++) {
+                const int128 value = lane_get(&slack[c], u);
+                if (t + u == 0 || value < best[c]) {
+                    best[c] = value;
+                    at = u;
+                }
+            }
+            if (at >= 0) {
+                best_at[c] = t + at;
+                for (Py_ssize_t j = 0; j < n_quantities; j++) {
+                    word_set(&snapshot[c], j, lane_get(quantity[j], at));
+                }
             }
         }
+        /* 4. Undo the updates from `cut` on, which are Python's to decide. */
+        if (cut < nb) {
+            for (Py_ssize_t u = nb - 1; u >= cut; u--) {
+                const int64_t i = row_of[t + u];
+                add_sample(w, Z.buf, width, i, d, -1); /* back to the W before it, which was in int64 */
+                count[i] -= 1;
+            }
+            k = before[cut][0], N = before[cut][1], w_sq = before[cut][2], w_ws = before[cut][3];
+            sum_N_xsq = before[cut][4], sum_n_sq = before[cut][5], n_max = before[cut][6];
+            stopped = 1;
+        }
+        t += cut;
     }
 
     claims = PyList_New(n_claims);
@@ -492,6 +445,7 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                            from_int128(w_ws), from_int128(sum_N_xsq), from_int128(sum_n_sq),
                            from_int128(n_max), from_int128(limit), claims);
 done:
+    PyMem_Free(lanes);
     Py_XDECREF(claims);
     PyBuffer_Release(&Z);
     PyBuffer_Release(&W);
@@ -572,7 +526,7 @@ replay_scores(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         scores[2 * t] = (int64_t)(uint64_t)s;
         scores[2 * t + 1] = (int64_t)(s >> 64);
-        add_sample(w, Z.buf, width, i, d);
+        add_sample(w, Z.buf, width, i, d, 1);
     }
     result = PyLong_FromSsize_t(t);
 done:

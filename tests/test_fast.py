@@ -315,3 +315,13 @@ def test_a_cycle_whose_weights_pass_int64_is_found_where_the_reference_finds_it(
 def test_a_watch_state_past_int64_is_given_to_the_compiled_pass_as_nothing_to_compare():
     assert fast._int64_copy([-(2**63), 2**63 - 1]).tolist() == [-(2**63), 2**63 - 1]
     assert fast._int64_copy([0, 2**63]).size == 0 and fast._int64_copy([-(2**63) - 1]).size == 0
+
+
+@given(st.lists(st.one_of(st.integers(-(2**63), 2**63 - 1), st.integers(-(2**700), 2**700)), min_size=1, max_size=8))
+def test_scaled_floats_are_each_value_over_the_least_power_of_two_that_brings_all_below_2_to_480(values):
+    from verify_perceptron.data.integers import FLOAT_BITS, scaled_floats
+
+    f, t = scaled_floats(values)
+    bits = max(abs(v).bit_length() for v in values)
+    assert t == max(0, bits - FLOAT_BITS)
+    assert f.dtype == np.float64 and f.tolist() == [float(v >> t) for v in values]  # each rounded once

@@ -210,7 +210,11 @@ def scaled_floats(values: Sequence[int]) -> tuple[Any, int]:
     >>> t, float(f[0]), bool(f[1] == -2.0**479)
     (121, 0.0, True)
     """
-    bits = max((abs(v).bit_length() for v in values), default=0)
+    try:  # the common case: every value in int64, far below 2^480
+        return np.array(values, dtype=np.int64).astype(np.float64), 0
+    except OverflowError:
+        pass
+    bits = max(max(values), -min(values)).bit_length()  # (values past int64: not empty)
     shift = max(0, bits - FLOAT_BITS)
     if shift:
         return np.array([float(v >> shift) for v in values], dtype=np.float64), shift

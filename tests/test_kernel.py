@@ -721,6 +721,37 @@ def test_a_run_kept_for_replay_joins_int64_chunks_and_chunks_in_halves_in_order(
     assert sink.seen == [(1, 1, 0, -3), (2, 1, 1, 0), (3, 2, 2, -(2**64))]
 
 
+@pytest.mark.parametrize("last_row", [1, 127, 128, 32767, 32768, 2**31])
+def test_a_run_kept_for_replay_is_kept_compactly_and_replayed_as_one_chunk(last_row):
+    # Rows in the narrowest integers that hold them, epochs as runs, and updates made one at a time
+    # (past the compiled pass's guard, scores up to 2^127 and past it) joined into the chunks' one call.
+    from verify_perceptron.pipeline import _Store
+
+    class Collect:
+        def __init__(self):
+            self.calls = []
+
+        def observe_chunk(self, first, epoch, rows, scores):
+            self.calls.append((first, np.asarray(epoch).tolist(), rows.tolist(), score_values(scores).tolist()))
+
+    store = _Store(2**20, overflow=None)
+    store.observe_chunk(1, np.array([1, 1, 2, 2, 2, 4]), np.array([0, last_row, 0, 1, last_row, 0]),
+                        np.array([-3, 0, -1, -2, 0, -5], dtype=np.int64))
+    narrow = 1 if last_row < 128 else 2 if last_row < 2**15 else 8 if last_row >= 2**31 else 4
+    assert store.used == 6 * narrow + 6 * 8 + 2 * 3 * 8  # rows, scores, and three runs of epochs
+    store.observe(7, 4, [last_row], [-(2**100)])
+    store.observe_chunk(8, 5, np.array([0]), np.array([[0, -1]], dtype=np.int64))  # -2^64, in halves
+    store.observe(9, 5, [1], [-7])
+    sink = Collect()
+    store.replay(sink)
+    assert sink.calls == [(1, [1, 1, 2, 2, 2, 4, 4, 5, 5], [0, last_row, 0, 1, last_row, 0, last_row, 0, 1],
+                           [-3, 0, -1, -2, 0, -5, -(2**100), -(2**64), -7])]
+    store.observe(10, 5, [last_row], [-(2**130)])  # past 128 bits: Python integers
+    sink = Collect()
+    store.replay(sink)
+    assert sink.calls[0][3][-3:] == [-(2**64), -7, -(2**130)]
+
+
 @pytest.mark.parametrize("step", IMPLEMENTATIONS)
 def test_a_norm_in_halves_of_2_to_the_126_is_refused(step):
     Z = np.array([[1, 0]], dtype=np.int64)

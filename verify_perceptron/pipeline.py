@@ -57,6 +57,21 @@ class _Tee:
             fast.feed(observer, first, epoch, rows, scores)
 
 
+@dataclass(frozen=True)
+class _Runs:
+    """Non-decreasing epochs as runs: ``values[j]`` repeated ``lengths[j]`` times."""
+
+    values: Any
+    lengths: Any
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.values.nbytes + self.lengths.nbytes)
+
+    def expand(self) -> Any:
+        return np.repeat(self.values, self.lengths)
+
+
 class _Store:
     """A run's updates, kept to be replayed once w* is known, up to `capacity` bytes.
 
@@ -91,30 +106,48 @@ class _Store:
             self.overflow.observe(k, epoch, samples, scores)
 
     def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
-        if self.complete and self._room(rows.nbytes + scores.nbytes + np.asarray(epoch).nbytes):
-            # (copies: the engine's buffers are reused as soon as this returns)
-            self.items.append((first, np.copy(epoch) if isinstance(epoch, np.ndarray) else epoch,
-                               rows.copy(), scores.copy()))
-        else:
+        if not self.complete:
             fast.feed(self.overflow, first, epoch, rows, scores)
+            return
+        # Kept compact (copies: the engine's buffers are reused as soon as this returns): the rows in
+        # the narrowest integers that hold them, a chunk's epochs (which never decrease) as runs.
+        if isinstance(epoch, np.ndarray) and len(epoch):
+            starts = np.flatnonzero(np.concatenate(([True], epoch[1:] != epoch[:-1])))
+            epoch = _Runs(epoch[starts], np.diff(np.append(starts, len(epoch))))
+        kept = rows.astype(np.min_scalar_type(-int(rows.max(initial=0)) - 1))
+        if self._room(kept.nbytes + scores.nbytes + (epoch.nbytes if isinstance(epoch, _Runs) else 8)):
+            self.items.append((first, epoch, kept, scores.copy()))
+        else:
+            fast.feed(self.overflow, first, epoch.expand() if isinstance(epoch, _Runs) else epoch, rows, scores)
 
     def replay(self, observer: Any) -> None:
-        chunks = [item for item in self.items if isinstance(item[2], np.ndarray)]
-        if chunks and len(chunks) == len(self.items):  # all from the compiled pass: one chunk
-            epochs = np.concatenate([np.full(len(rows), epoch) for _, epoch, rows, _ in chunks])
-            rows = np.concatenate([rows for _, _, rows, _ in chunks])
-            parts = [scores for _, _, _, scores in chunks]
+        items = [(first, epoch.expand() if isinstance(epoch, _Runs) else epoch,
+                  rows.astype(np.int64) if isinstance(rows, np.ndarray) else rows, scores)
+                 for first, epoch, rows, scores in self.items]
+        if items and all(isinstance(rows, np.ndarray) or len(rows) == 1 for _, _, rows, _ in items):
+            # online updates, from the compiled pass or one at a time (past its guard): one chunk
+            epochs = np.concatenate([np.full(len(rows), epoch) for _, epoch, rows, _ in items])
+            rows = np.concatenate([np.asarray(rows, dtype=np.int64) for _, _, rows, _ in items])
+            parts = [scores if isinstance(scores, np.ndarray) else _score_array(scores[0]) for *_, scores in items]
             if any(part.ndim == 2 for part in parts):  # some past int64, in halves: all in halves,
                 parts = ([as_halves(part) for part in parts] if all(part.dtype == np.int64 for part in parts)
                          else [score_values(part).astype(object) for part in parts])  # or all Python integers
             scores = np.concatenate(parts)
-            fast.feed(observer, chunks[0][0], epochs, rows, scores)
+            fast.feed(observer, items[0][0], epochs, rows, scores)
             return
-        for first, epoch, rows, scores in self.items:
+        for first, epoch, rows, scores in items:
             if isinstance(rows, np.ndarray):
                 fast.feed(observer, first, epoch, rows, scores)
             else:
                 observer.observe(first, epoch, rows, scores)
+
+
+def _score_array(score: int) -> Any:
+    """One score as a chunk's scores are given: int64, else its halves (below 2^127), else a Python integer."""
+    if -(2**63) <= score < 2**63:
+        return np.array([score], dtype=np.int64)
+    value = np.array([score], dtype=object)
+    return as_halves(value) if -(2**127) <= score < 2**127 else value
 
 
 def verify_run(

@@ -95,7 +95,6 @@ class _Store:
             self.complete = False
             self.overflow = self._overflow()
             self.replay(self.overflow)  # in order: what was kept, then (by the caller) this update
-            self.items = []
         return self.complete
 
     def observe(self, k: int, epoch: int, samples: list[int], scores: list[int]) -> None:
@@ -121,23 +120,25 @@ class _Store:
             fast.feed(self.overflow, first, epoch.expand() if isinstance(epoch, _Runs) else epoch, rows, scores)
 
     def replay(self, observer: Any) -> None:
-        items = [(first, epoch.expand() if isinstance(epoch, _Runs) else epoch,
-                  rows.astype(np.int64) if isinstance(rows, np.ndarray) else rows, scores)
-                 for first, epoch, rows, scores in self.items]
+        """Tell `observer` of every kept update, in order; the store keeps none after."""
+        items, self.items = self.items, []
         if items and all(isinstance(rows, np.ndarray) or len(rows) == 1 for _, _, rows, _ in items):
             # online updates, from the compiled pass or one at a time (past its guard): one chunk
-            epochs = np.concatenate([np.full(len(rows), epoch) for _, epoch, rows, _ in items])
+            epochs = np.concatenate([epoch.expand() if isinstance(epoch, _Runs) else np.full(len(rows), epoch)
+                                     for _, epoch, rows, _ in items])
             rows = np.concatenate([np.asarray(rows, dtype=np.int64) for _, _, rows, _ in items])
             parts = [scores if isinstance(scores, np.ndarray) else _score_array(scores[0]) for *_, scores in items]
             if any(part.ndim == 2 for part in parts):  # some past int64, in halves: all in halves,
                 parts = ([as_halves(part) for part in parts] if all(part.dtype == np.int64 for part in parts)
                          else [score_values(part).astype(object) for part in parts])  # or all Python integers
-            scores = np.concatenate(parts)
-            fast.feed(observer, items[0][0], epochs, rows, scores)
+            scores, first = np.concatenate(parts), items[0][0]
+            items.clear()  # (the compact copies: not needed while the observer works)
+            fast.feed(observer, first, epochs, rows, scores)
             return
         for first, epoch, rows, scores in items:
             if isinstance(rows, np.ndarray):
-                fast.feed(observer, first, epoch, rows, scores)
+                fast.feed(observer, first, epoch.expand() if isinstance(epoch, _Runs) else epoch,
+                          rows.astype(np.int64), scores)
             else:
                 observer.observe(first, epoch, rows, scores)
 

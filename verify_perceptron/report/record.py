@@ -245,6 +245,42 @@ def comparison_report(data: Dataset, comparison: BoundComparison, orders: OrderS
     }
 
 
+#: One encoder for every piece `render_json` writes (json.dumps would make one a call).
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
 def render_json(report: dict[str, Any]) -> str:
-    """The report as indented JSON text."""
-    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+    """The report as indented JSON text, each object or list with no deeper structure on one line.
+
+    An update, a separator or a vector of 1,000 weights is then one line:
+    thousands of updates read a line each, and are written by the standard
+    library's C encoder.
+
+    Examples
+    --------
+    >>> print(render_json({"k": 1, "weights": ["1/2", "-3"], "updates": [{"k": 1, "samples": [0]}]}), end="")
+    {
+      "k": 1,
+      "weights": ["1/2", "-3"],
+      "updates": [
+        {"k": 1, "samples": [0]}
+      ]
+    }
+    """
+    return _json(report, "") + "\n"
+
+
+def _json(value: Any, indent: str) -> str:
+    if isinstance(value, (dict, list)) and value and not _flat(value):
+        inner = indent + "  "
+        if isinstance(value, dict):
+            body = ",\n".join(f"{inner}{_ENCODER.encode(key)}: {_json(v, inner)}" for key, v in value.items())
+            return "{\n" + body + "\n" + indent + "}"
+        return "[\n" + ",\n".join(inner + _json(v, inner) for v in value) + "\n" + indent + "]"
+    return _ENCODER.encode(value)
+
+
+def _flat(value: dict[str, Any] | list[Any]) -> bool:
+    """No object inside, and no list but of plain values: written on one line."""
+    return all(not isinstance(v, dict) and not (isinstance(v, list) and any(isinstance(x, (dict, list)) for x in v))
+               for v in (value.values() if isinstance(value, dict) else value))

@@ -552,6 +552,9 @@ def test_scaled_weights_read_as_their_fractions_and_scale_as_the_separator_does(
     assert w == fractions and fractions == w and w == list(fractions) and hash(w) == hash(fractions)
     assert [w[j] for j in range(-len(w), len(w))] == [*fractions, *fractions] and w[1:] == fractions[1:]
     assert w.scaled() == scaled_separator(fractions) == scaled_separator(w)  # the lcm of the entries' denominators
+    assert w.strings() == [str(f) for f in fractions]  # as str(Fraction) writes each, in lowest terms
+    whole = Fraction(unit.numerator)
+    assert ScaledWeights(integers, whole).strings() == [str(whole * v) for v in integers]
     assert (w == tuple(unit * (v + (j == 0)) for j, v in enumerate(integers))) is False
 
 

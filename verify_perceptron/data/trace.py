@@ -205,6 +205,21 @@ class ScaledWeights(Sequence[Fraction]):
             self._tuple = tuple(zero if v == 0 else Fraction(p * v, q) for v in self.integers)
         return self._tuple
 
+    def strings(self) -> list[str]:
+        """Each entry as ``str`` writes its `Fraction` ("-3/4", "2"), without making the fractions.
+
+        Examples
+        --------
+        >>> ScaledWeights([2, 0, -3, 8], Fraction(1, 4)).strings()
+        ['1/2', '0', '-3/4', '2']
+        """
+        p, q = self.unit.numerator, self.unit.denominator
+        if q == 1:
+            return [str(p * v) for v in self.integers]
+        gcd = math.gcd
+        return [f"{n // g}/{q // g}" if g != q else str(n // g)
+                for n, g in ((p * v, gcd(p * v, q)) for v in self.integers)]
+
     def scaled(self) -> tuple[list[int], int]:
         """``(M·w, M)`` for M the least common denominator of the entries, without a `Fraction` per entry.
 

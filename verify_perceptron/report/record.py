@@ -22,7 +22,7 @@ from ..certify.orders import OrderStatistics
 from ..notes.conventions import Convention, get_convention
 from ..data.dataset import Dataset
 from ..certify.separability import Separability
-from ..data.trace import Trace
+from ..data.trace import ScaledWeights, Trace
 from ._enclosures import enclosure_record, root_record
 from ._soft_margin import soft_margin_record
 
@@ -40,7 +40,7 @@ def _q(value: Fraction | int | None) -> str | None:
 
 
 def _vector(values: Sequence[Fraction]) -> list[str]:
-    return [str(v) for v in values]
+    return values.strings() if isinstance(values, ScaledWeights) else [str(v) for v in values]
 
 
 def _invariant(result: InvariantResult) -> dict[str, Any]:

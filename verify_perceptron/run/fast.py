@@ -418,6 +418,7 @@ def run(
         keep_updates = max(10, KEEP_CELLS // (data.n_features + 1))
     a = conv.step_size(rate)
     L = data.denominator
+    unit = a / L  # w = unit·W
     if matrix is None:
         matrix = sample_matrix(data, conv)
     deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -433,15 +434,15 @@ def run(
         return Update(
             k, at_epoch, tuple(samples),
             tuple(Fraction(a.numerator * data.y[i] * s, a.denominator * L * L) for i, s in zip(samples, scores)),
-            ScaledWeights(step, a / L), ScaledWeights(_ints(weights), a / L),
+            ScaledWeights(step, unit), ScaledWeights(_ints(weights), unit),
         )
 
     return Trace(
         convention=conv.name,
         rate=rate,
         mode=mode,
-        updates=LazyUpdates(state.kept, build, functools.partial(_scaled_record, a / L)),
-        final_weights=ScaledWeights(_ints(state.W), a / L),
+        updates=LazyUpdates(state.kept, build, functools.partial(_scaled_record, unit)),
+        final_weights=ScaledWeights(_ints(state.W), unit),
         n_epochs=state.epoch,
         stop=stop,
         cycle=cycle,

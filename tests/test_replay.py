@@ -553,6 +553,7 @@ def test_scaled_weights_read_as_their_fractions_and_scale_as_the_separator_does(
     assert [w[j] for j in range(-len(w), len(w))] == [*fractions, *fractions] and w[1:] == fractions[1:]
     assert w.scaled() == scaled_separator(fractions) == scaled_separator(w)  # the lcm of the entries' denominators
     assert w.strings() == [str(f) for f in fractions]  # as str(Fraction) writes each, in lowest terms
+    assert w + (1,) == fractions + (1,) and (1,) + w == (1,) + fractions and w + w == fractions * 2
     whole = Fraction(unit.numerator)
     assert ScaledWeights(integers, whole).strings() == [str(whole * v) for v in integers]
     assert (w == tuple(unit * (v + (j == 0)) for j, v in enumerate(integers))) is False

@@ -252,6 +252,12 @@ class ScaledWeights(Sequence[Fraction]):
             return self._values() == tuple(other)
         return NotImplemented
 
+    def __add__(self, other: object) -> tuple[Fraction, ...]:  # as a tuple concatenates
+        return self._values() + tuple(other) if isinstance(other, (tuple, ScaledWeights)) else NotImplemented
+
+    def __radd__(self, other: object) -> tuple[Fraction, ...]:
+        return tuple(other) + self._values() if isinstance(other, tuple) else NotImplemented
+
     def __hash__(self) -> int:
         return hash(self._values())
 

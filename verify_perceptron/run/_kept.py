@@ -28,7 +28,9 @@ class Kept(Sequence[tuple[int, int, list[int], list[int], Any]]):
         self.parts.append((record,))
         self.length += 1
 
-    def add_run(self, first: int, epochs: list[int], rows: list[int], scores: list[int], segment: Segment) -> None:
+    def add_run(self, first: int, epochs: Any, rows: Any, scores: Any, segment: Segment) -> None:
+        """A chunk's updates first, first + 1, ...: `epochs`, `rows` and `scores` are arrays (kept as
+        they are: a record's Python ints are made when it is read)."""
         self.starts.append(self.length)
         self.parts.append((first, epochs, rows, scores, segment))
         self.length += len(rows)
@@ -47,7 +49,7 @@ class Kept(Sequence[tuple[int, int, list[int], list[int], Any]]):
             return part[0]
         first, epochs, rows, scores, segment = part
         t = index - self.starts[p]
-        return first + t, epochs[t], [rows[t]], [scores[t]], (segment, t)
+        return first + t, int(epochs[t]), [int(rows[t])], [int(scores[t])], (segment, t)
 
 
 class Segment:

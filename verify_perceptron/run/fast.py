@@ -247,8 +247,8 @@ class _Run:
         room = min(self.keep_updates - len(self.kept), len(chunk))
         if room > 0:
             segment = Segment(start_w, self.Z[chunk[:room]])
-            self.kept.add_run(first, epochs[:room].tolist(), chunk[:room].tolist(),
-                              score_values(scores[:room]).tolist(), segment)
+            self.kept.add_run(first, epochs[:room].copy(), chunk[:room].copy(), np.array(score_values(scores[:room])),
+                              segment)
 
     # --- the passes -------------------------------------------------------------------------
 

@@ -722,7 +722,7 @@ def test_a_run_kept_for_replay_joins_int64_chunks_and_chunks_in_halves_in_order(
 
 
 @pytest.mark.parametrize("last_row", [1, 127, 128, 32767, 32768, 2**31])
-def test_a_run_kept_for_replay_is_kept_compactly_and_replayed_as_one_chunk(last_row):
+def test_a_run_kept_for_replay_is_kept_compactly_and_replayed_as_one_chunk(last_row, monkeypatch):
     # Rows in the narrowest integers that hold them, epochs as runs, and updates made one at a time
     # (past the compiled pass's guard, scores up to 2^127 and past it) joined into the chunks' one call.
     from verify_perceptron.pipeline import _Store
@@ -747,6 +747,19 @@ def test_a_run_kept_for_replay_is_kept_compactly_and_replayed_as_one_chunk(last_
     assert sink.calls == [(1, [1, 1, 2, 2, 2, 4, 4, 5, 5], [0, last_row, 0, 1, last_row, 0, last_row, 0, 1],
                            [-3, 0, -1, -2, 0, -5, -(2**100), -(2**64), -7])]
     assert store.items == []  # replayed once: nothing is kept after
+    # in chunks of at least REPLAY_CHUNK updates (but the last): the same updates, in order
+    from verify_perceptron import pipeline
+
+    store.observe_chunk(1, np.array([1, 1, 2, 2, 2, 4]), np.array([0, last_row, 0, 1, last_row, 0]),
+                        np.array([-3, 0, -1, -2, 0, -5], dtype=np.int64))
+    store.observe(7, 4, [last_row], [-(2**100)])
+    store.observe(8, 5, [1], [-7])
+    sink = Collect()
+    monkeypatch.setattr(pipeline, "REPLAY_CHUNK", 4)
+    store.replay(sink)
+    assert sink.calls == [(1, [1, 1, 2, 2, 2, 4], [0, last_row, 0, 1, last_row, 0], [-3, 0, -1, -2, 0, -5]),
+                          (7, [4, 5], [last_row, 1], [-(2**100), -7])]
+    monkeypatch.undo()
     store.observe_chunk(1, 1, np.array([0]), np.array([[0, -1]], dtype=np.int64))
     store.observe(2, 1, [last_row], [-(2**130)])  # past 128 bits: Python integers
     sink = Collect()

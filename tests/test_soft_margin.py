@@ -228,6 +228,15 @@ def test_the_mistake_map_path_and_the_kept_updates_path_agree(monkeypatch: pytes
         [(r.name, r.holds, r.n_checked) for r in by_replay.invariants]
 
 
+def test_kept_updates_replayed_in_small_chunks_give_the_same_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _random_labels(400, 5)
+    trace, whole = verify_run(data, "classic", max_epochs=40)
+    monkeypatch.setattr(pipeline, "REPLAY_CHUNK", 100)  # about a hundred chunks instead of one
+    again, pieces = verify_run(data, "classic", max_epochs=40)
+    assert trace.n_updates > 8_000 and again.n_updates == trace.n_updates
+    assert pieces == whole
+
+
 def test_a_mistake_map_past_its_capacity_says_the_bound_was_not_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pipeline, "MIN_MAP_BYTES", 64)
     monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 1024)

@@ -40,6 +40,8 @@ ENGINES = ("fast", "reference")
 MIN_REPLAY_BYTES = 2**20
 #: ... and, past that, which samples were mistakes (one bit per presentation) in max(this, the samples' bytes).
 MIN_MAP_BYTES = 2**24
+#: Kept updates are replayed in chunks of at least this many (but the last), each at most one engine chunk more.
+REPLAY_CHUNK = 2**16
 
 
 class _Tee:
@@ -123,17 +125,17 @@ class _Store:
         """Tell `observer` of every kept update, in order; the store keeps none after."""
         items, self.items = self.items, []
         if items and all(isinstance(rows, np.ndarray) or len(rows) == 1 for _, _, rows, _ in items):
-            # online updates, from the compiled pass or one at a time (past its guard): one chunk
-            epochs = np.concatenate([epoch.expand() if isinstance(epoch, _Runs) else np.full(len(rows), epoch)
-                                     for _, epoch, rows, _ in items])
-            rows = np.concatenate([np.asarray(rows, dtype=np.int64) for _, _, rows, _ in items])
-            parts = [scores if isinstance(scores, np.ndarray) else _score_array(scores[0]) for *_, scores in items]
-            if any(part.ndim == 2 for part in parts):  # some past int64, in halves: all in halves,
-                parts = ([as_halves(part) for part in parts] if all(part.dtype == np.int64 for part in parts)
-                         else [score_values(part).astype(object) for part in parts])  # or all Python integers
-            scores, first = np.concatenate(parts), items[0][0]
-            items.clear()  # (the compact copies: not needed while the observer works)
-            fast.feed(observer, first, epochs, rows, scores)
+            # online updates, from the compiled pass or one at a time (past its guard): in chunks of at
+            # least REPLAY_CHUNK updates, so that what is unpacked at once stays small whatever the capacity
+            items.reverse()  # popped in order: each compact copy is let go once unpacked
+            piece: list[tuple[int, Any, Any, Any]] = []
+            size = 0
+            while items:
+                piece.append(items.pop())
+                size += len(piece[-1][2])
+                if size >= REPLAY_CHUNK or not items:
+                    _feed_joined(observer, piece)
+                    piece, size = [], 0
             return
         for first, epoch, rows, scores in items:
             if isinstance(rows, np.ndarray):
@@ -141,6 +143,20 @@ class _Store:
                           rows.astype(np.int64), scores)
             else:
                 observer.observe(first, epoch, rows, scores)
+
+
+def _feed_joined(observer: Any, items: list[tuple[int, Any, Any, Any]]) -> None:
+    """Consecutive kept online updates, told to `observer` as one chunk."""
+    epochs = np.concatenate([epoch.expand() if isinstance(epoch, _Runs) else np.full(len(rows), epoch)
+                             for _, epoch, rows, _ in items])
+    rows = np.concatenate([np.asarray(rows, dtype=np.int64) for _, _, rows, _ in items])
+    parts = [scores if isinstance(scores, np.ndarray) else _score_array(scores[0]) for *_, scores in items]
+    if any(part.ndim == 2 for part in parts):  # some past int64, in halves: all in halves,
+        parts = ([as_halves(part) for part in parts] if all(part.dtype == np.int64 for part in parts)
+                 else [score_values(part).astype(object) for part in parts])  # or all Python integers
+    first = items[0][0]
+    items.clear()
+    fast.feed(observer, first, epochs, rows, np.concatenate(parts))
 
 
 def _score_array(score: int) -> Any:

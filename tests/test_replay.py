@@ -556,6 +556,7 @@ def test_scaled_weights_read_as_their_fractions_and_scale_as_the_separator_does(
     assert w + (1,) == fractions + (1,) and (1,) + w == (1,) + fractions and w + w == fractions * 2
     whole = Fraction(unit.numerator)
     assert ScaledWeights(integers, whole).strings() == [str(whole * v) for v in integers]
+    assert ScaledWeights(integers, whole) == tuple(whole * v for v in integers)  # (no gcd on this path)
     assert (w == tuple(unit * (v + (j == 0)) for j, v in enumerate(integers))) is False
 
 

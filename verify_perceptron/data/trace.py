@@ -201,8 +201,9 @@ class ScaledWeights(Sequence[Fraction]):
     def _values(self) -> tuple[Fraction, ...]:
         if self._tuple is None:
             p, q = self.unit.numerator, self.unit.denominator
-            zero = Fraction(0)
-            self._tuple = tuple(zero if v == 0 else Fraction(p * v, q) for v in self.integers)
+            zero = Fraction(0)  # one shared zero, and no gcd when the unit is whole (sparse data, 10^5 weights)
+            self._tuple = (tuple(zero if v == 0 else Fraction(p * v) for v in self.integers) if q == 1 else
+                           tuple(zero if v == 0 else Fraction(p * v, q) for v in self.integers))
         return self._tuple
 
     def strings(self) -> list[str]:

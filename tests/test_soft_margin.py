@@ -217,9 +217,10 @@ def test_random_labels_are_checked_at_every_update_from_the_kept_mistakes(monkey
     assert trace.n_mistakes <= lo
 
 
-def test_the_mistake_map_path_and_the_kept_updates_path_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("budget", [1024, 2**14], ids=["past-it-at-once", "past-it-after-some-kept"])
+def test_the_mistake_map_path_and_the_kept_updates_path_agree(monkeypatch: pytest.MonkeyPatch, budget: int) -> None:
     data = _random_labels(400, 5)
-    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 1024)
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", budget)
     _, by_map = verify_run(data, "classic", max_epochs=40)
     monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 2**30)
     _, by_replay = verify_run(data, "classic", max_epochs=40)

@@ -139,29 +139,6 @@ add_sample(int64_t *w, const void *Z, int width, Py_ssize_t i, Py_ssize_t d, int
 /* The per-update quantities the replay computes, in the order of `slots`. */
 enum { S_N, S_K, S_SMALL_N, S_N_MAX, S_PREV_W_SQ, S_PREV_W_WS, S_STEP_SQ, S_SUM_N_XSQ, S_SUM_N_SQ, S_W_SQ,
        S_W_WS, N_SLOTS };
-
-/* Arrays of 128-bit values kept as separate low and high words. GCC writes an int128 as two
- * 64-bit stores and copies one with a single 16-byte load, which the processor cannot forward
- * from those two stores (a stall of about a dozen cycles, on every quantity and slack of every
- * update); words that are read back as words are forwarded. */
-typedef struct {
-    uint64_t lo[MAX_QUANTITIES];
-    int64_t hi[MAX_QUANTITIES];
-} Words;
-
-static inline int128
-word_get(const Words *a, Py_ssize_t i)
-{
-    return (int128)(((unsigned __int128)(uint64_t)a->hi[i] << 64) | a->lo[i]);
-}
-
-static inline void
-word_set(Words *a, Py_ssize_t i, int128 v)
-{
-    a->lo[i] = (uint64_t)v;
-    a->hi[i] = (int64_t)(v >> 64);
-}
-
 #endif
 
 PyDoc_STRVAR(check_online_doc,
@@ -242,15 +219,15 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     const Py_ssize_t n_quantities = PyTuple_GET_SIZE(quantities);
-    Words initial, snapshot[MAX_CLAIMS];
+    /* Written once (the quantities) or once a block at most (a claim's least slack moved), so plain
+     * int128 arrays: no store is read back at once (the reason for `Lane`'s words). */
+    int128 initial[MAX_QUANTITIES], snapshot[MAX_CLAIMS][MAX_QUANTITIES];
     int128 best[MAX_CLAIMS];
     Py_ssize_t best_at[MAX_CLAIMS];
     for (Py_ssize_t j = 0; j < n_quantities; j++) {
-        int128 value;
-        if (to_int128(func, "a quantity", PyTuple_GET_ITEM(quantities, j), &value) < 0) {
+        if (to_int128(func, "a quantity", PyTuple_GET_ITEM(quantities, j), &initial[j]) < 0) {
             goto done;
         }
-        word_set(&initial, j, value);
     }
     const int64_t *slot = slots.buf;
     if (slots.shape[0] != N_SLOTS) {
@@ -305,7 +282,7 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Lane *quantity[MAX_QUANTITIES], *own = lanes + n_quantities, *slack = own + depth;
     for (Py_ssize_t j = 0; j < n_quantities; j++) {
         quantity[j] = &lanes[j];
-        lane_fill(quantity[j], BLOCK, word_get(&initial, j));
+        lane_fill(quantity[j], BLOCK, initial[j]);
     }
     int128 before[BLOCK][7]; /* the state before each update of the block: k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max */
     Py_ssize_t t = 0; /* updates replayed for good */
@@ -394,7 +371,7 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             if (at >= 0) {
                 best_at[c] = t + at;
                 for (Py_ssize_t j = 0; j < n_quantities; j++) {
-                    word_set(&snapshot[c], j, lane_get(quantity[j], at));
+                    snapshot[c][j] = lane_get(quantity[j], at);
                 }
             }
         }
@@ -427,7 +404,7 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 goto done;
             }
             for (Py_ssize_t j = 0; j < n_quantities; j++) {
-                PyObject *value = from_int128(word_get(&snapshot[c], j));
+                PyObject *value = from_int128(snapshot[c][j]);
                 if (value == NULL) {
                     Py_DECREF(values);
                     goto done;

@@ -6,7 +6,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
 import numpy as np
 
@@ -119,7 +119,60 @@ class LazyUpdates(Sequence[Update]):
         return f"LazyUpdates(<{len(self)} updates>)"
 
 
-class Counts(Sequence[int]):
+T = TypeVar("T")
+
+
+class _ReadsAsTuple(Sequence[T]):
+    """A vector kept in another form and read as a tuple, which `_make` builds once, and only if asked.
+
+    It iterates, indexes, compares with tuples and lists, hashes and prints
+    as that tuple; a subclass gives `_make`, its length, and may read one
+    entry without the whole tuple (`_item`).
+    """
+
+    __slots__ = ("_tuple",)
+
+    def __init__(self) -> None:
+        self._tuple: tuple[T, ...] | None = None
+
+    def _make(self) -> tuple[T, ...]:
+        raise NotImplementedError
+
+    def _values(self) -> tuple[T, ...]:
+        if self._tuple is None:
+            self._tuple = self._make()
+        return self._tuple
+
+    def _item(self, index: int) -> T:
+        return self._values()[index]
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
+        if isinstance(index, slice) or self._tuple is not None:
+            return self._values()[index]
+        return self._item(index)
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._values())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (tuple, list, type(self))):
+            return self._values() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self._values())})"
+
+
+class Counts(_ReadsAsTuple[int]):
     """Per-sample counts, kept as a read-only int64 array and read as a tuple of ints.
 
     It compares equal to the tuple (or list) of the same counts, iterates,
@@ -134,49 +187,29 @@ class Counts(Sequence[int]):
     (True, [2, 0, 1], 2, 3, [2, 0, 1])
     """
 
-    __slots__ = ("array", "_tuple")
+    __slots__ = ("array",)
 
     def __init__(self, values: Any) -> None:
+        super().__init__()
         array = np.array(values, dtype=np.int64)
         array.flags.writeable = False
         self.array = array
-        self._tuple: tuple[int, ...] | None = None
 
-    def _values(self) -> tuple[int, ...]:
-        if self._tuple is None:
-            self._tuple = tuple(self.array.tolist())
-        return self._tuple
+    def _make(self) -> tuple[int, ...]:
+        return tuple(self.array.tolist())
 
     def __len__(self) -> int:
         return len(self.array)
 
-    @overload
-    def __getitem__(self, index: int) -> int: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[int, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> int | tuple[int, ...]:
-        return self._values()[index]
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._values())
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Counts):
             return bool(np.array_equal(self.array, other.array))
-        if isinstance(other, (tuple, list)):
-            return self._values() == tuple(other)
-        return NotImplemented
+        return super().__eq__(other)
 
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        return f"Counts({list(self._values())})"
+    __hash__ = _ReadsAsTuple.__hash__  # (a class that defines __eq__ must say its hash again)
 
 
-class ScaledWeights(Sequence[Fraction]):
+class ScaledWeights(_ReadsAsTuple[Fraction]):
     """Weights w = unit·V for integers V, read as a tuple of `Fraction`.
 
     The fast engine's final weights: the tuple of fractions is made only if
@@ -191,20 +224,22 @@ class ScaledWeights(Sequence[Fraction]):
     (True, Fraction(-3, 4), 3, ([2, 0, -3], 4))
     """
 
-    __slots__ = ("integers", "unit", "_tuple")
+    __slots__ = ("integers", "unit")
 
     def __init__(self, integers: Sequence[int], unit: Fraction) -> None:
+        super().__init__()
         self.integers = list(integers)
         self.unit = unit
-        self._tuple: tuple[Fraction, ...] | None = None
 
-    def _values(self) -> tuple[Fraction, ...]:
-        if self._tuple is None:
-            p, q = self.unit.numerator, self.unit.denominator
-            zero = Fraction(0)  # one shared zero, and no gcd when the unit is whole (sparse data, 10^5 weights)
-            self._tuple = (tuple(zero if v == 0 else Fraction(p * v) for v in self.integers) if q == 1 else
-                           tuple(zero if v == 0 else Fraction(p * v, q) for v in self.integers))
-        return self._tuple
+    def _make(self) -> tuple[Fraction, ...]:
+        p, q = self.unit.numerator, self.unit.denominator
+        zero = Fraction(0)  # one shared zero, and no gcd when the unit is whole (sparse data, 10^5 weights)
+        if q == 1:
+            return tuple(zero if v == 0 else Fraction(p * v) for v in self.integers)
+        return tuple(zero if v == 0 else Fraction(p * v, q) for v in self.integers)
+
+    def _item(self, index: int) -> Fraction:
+        return self.unit * self.integers[index]
 
     def strings(self) -> list[str]:
         """Each entry as ``str`` writes its `Fraction` ("-3/4", "2"), without making the fractions.
@@ -234,36 +269,11 @@ class ScaledWeights(Sequence[Fraction]):
     def __len__(self) -> int:
         return len(self.integers)
 
-    @overload
-    def __getitem__(self, index: int) -> Fraction: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[Fraction, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> Fraction | tuple[Fraction, ...]:
-        if isinstance(index, slice) or self._tuple is not None:
-            return self._values()[index]
-        return self.unit * self.integers[index]
-
-    def __iter__(self) -> Iterator[Fraction]:
-        return iter(self._values())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (tuple, list, ScaledWeights)):
-            return self._values() == tuple(other)
-        return NotImplemented
-
     def __add__(self, other: object) -> tuple[Fraction, ...]:  # as a tuple concatenates
         return self._values() + tuple(other) if isinstance(other, (tuple, ScaledWeights)) else NotImplemented
 
     def __radd__(self, other: object) -> tuple[Fraction, ...]:
         return tuple(other) + self._values() if isinstance(other, tuple) else NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        return f"ScaledWeights({list(self._values())})"
 
 
 @dataclass(frozen=True)

@@ -104,9 +104,10 @@ needs_kernel = pytest.mark.skipif(not _kernel.AVAILABLE, reason="the C kernel is
 
 
 @needs_kernel
-def test_the_compiled_pass_decides_every_row_at_the_threshold_exactly():
-    rng = random.Random(7)
-    cases = [near_threshold(rng, 5) for _ in range(300)]
+@pytest.mark.parametrize("d", [2, 3, 4, 5, 7, 8, 9, 12, 30])  # the C float score's tails and both vector sums
+def test_the_compiled_pass_decides_every_row_at_the_threshold_exactly(d):
+    rng = random.Random(7 + d)
+    cases = [near_threshold(rng, d) for _ in range(300)]
     assert [one_row_pass(z, W) for z, W, _ in cases] == [int(s <= 0) for _, _, s in cases]  # a tie is a mistake
     # A filter that trusted the float score (radius 0) passes over mistakes: these rows reach the filter.
     assert [one_row_pass(z, W, radius_scale=0.0) for z, W, _ in cases] != [int(s <= 0) for _, _, s in cases]

@@ -386,15 +386,15 @@ class Checker:
         if replay is not None and not (isinstance(rows, np.ndarray) and rows.dtype == np.int64
                                        and isinstance(scores, np.ndarray) and scores.dtype in (np.int64, object)):
             replay = None
-        wide = self._object_replay() if first == self.k + 1 and ordered else None
-        if not (isinstance(rows, np.ndarray) and rows.dtype == np.int64 and isinstance(scores, np.ndarray)):
-            wide = None
+        widens = (first == self.k + 1 and ordered and isinstance(rows, np.ndarray) and rows.dtype == np.int64
+                  and isinstance(scores, np.ndarray))
         while t < m:
             done = 0
             if replay is not None and self.w_sq < WIDE_SQ:  # every |W_j| < 2^63: the replay's int64 W
                 self.W = self.W.astype(np.int64) if self.W.dtype == object else self.W
                 done = self._replay_chunk(replay, rows[t:], scores[t:])
-            if done == 0 and wide is not None:  # what 128 bits do not hold, a chunk at once in Python integers
+            wide = self._object_replay() if done == 0 and widens else None  # (built on the first call only)
+            if wide is not None:  # what 128 bits do not hold, a chunk at once in Python integers
                 self.W = self.W.astype(object)
                 done = self._replay_chunk(wide, rows[t:], scores[t:])
             if self.W.dtype == np.int64 and self.w_sq * self.matrix.max_norm_sq >= INT64_EXACT_SQ:

@@ -25,7 +25,8 @@ range. Every other update, a violation included, is decided in integers by
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 import math
 import operator
 from fractions import Fraction
@@ -65,7 +66,9 @@ def _quotient(a: int, b: int) -> float:
 class SoftMarginSummary:
     """The soft-margin bound's constants and its value where it was tightest and at the end, for the report.
 
-    Intervals are exact rationals ``(lo, hi)`` enclosing an irrational bound.
+    The two bounds are irrational. Each is read as exact rationals ``(lo, hi)``
+    enclosing it (`SoftMargin.interval`, mpmath's interval arithmetic),
+    computed when first read: the verdict never needs them, a report does.
     """
 
     source: str
@@ -77,10 +80,21 @@ class SoftMarginSummary:
     short_samples: int
     n_mistakes: int
     D_sq: Fraction
-    bound: tuple[Fraction, Fraction]
     tightest_at: int | None
     tightest_mistakes: int
-    tightest_bound: tuple[Fraction, Fraction] | None
+    scaled: SoftMargin = field(compare=False, repr=False)  # the bound in scaled integers
+    scaled_D_sq: int = field(compare=False, repr=False)  # D² at the end, scaled
+    scaled_tightest_D_sq: int | None = field(compare=False, repr=False)  # D² where tightest, scaled
+
+    @cached_property
+    def bound(self) -> tuple[Fraction, Fraction]:
+        """The bound at the end of the run: rationals enclosing ((R·‖u‖ + D)/ρ)²."""
+        return self.scaled.interval(self.scaled_D_sq)
+
+    @cached_property
+    def tightest_bound(self) -> tuple[Fraction, Fraction] | None:
+        """The bound where the mistakes came nearest to it, enclosed likewise; None before any mistake."""
+        return None if self.scaled_tightest_D_sq is None else self.scaled.interval(self.scaled_tightest_D_sq)
 
 
 class SoftMarginCheck:
@@ -202,10 +216,10 @@ class SoftMarginCheck:
         summary = SoftMarginSummary(
             source=self.source, reference=self.reference, rho=true["rho"], R_sq=true["R_sq"], u_sq=true["u_sq"],
             pass_D_sq=true["pass_D_sq"], short_samples=int(np.count_nonzero(self.bound.deficits_sq)),
-            n_mistakes=self.N, D_sq=Fraction(self.D_sq, scale), bound=self.bound.interval(self.D_sq),
+            n_mistakes=self.N, D_sq=Fraction(self.D_sq, scale),
             tightest_at=None if tightest is None else tightest[1],
             tightest_mistakes=0 if tightest is None else tightest[2],
-            tightest_bound=None if tightest is None else self.bound.interval(tightest[3]),
+            scaled=self.bound, scaled_D_sq=self.D_sq, scaled_tightest_D_sq=None if tightest is None else tightest[3],
         )
         return self.result, summary
 

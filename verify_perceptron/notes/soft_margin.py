@@ -269,11 +269,13 @@ def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tu
 
 
 def _stable_order(values: Any) -> Any:
-    """``np.argsort(values, axis=0, kind="stable")`` for an (n, c) float array, in about half its time.
+    """``np.argsort(values, axis=0, kind="stable")`` for an (n, c) float array; on large arrays in about half its time.
 
     An unstable sort orders the values; each then gets the rank of its group
     of equal values (NaNs one group, as the stable sort keeps them), and one
     sort of the integer keys rank·n + index puts equal values in index order.
+    Up to 1,024 rows and 8,192 values NumPy's stable sort is the faster one
+    here, and is used.
 
     Examples
     --------
@@ -281,7 +283,7 @@ def _stable_order(values: Any) -> Any:
     [1, 4, 0, 2, 3, 5]
     """
     n = len(values)
-    if n >= 2**31:  # (then rank·n + index could pass int64)
+    if n >= 2**31 or (n <= 1024 and values.size <= 8192):  # (rank·n + index could pass int64; small: faster)
         return np.argsort(values, axis=0, kind="stable")
     first = np.argsort(values, axis=0)
     ordered = np.take_along_axis(values, first, axis=0)

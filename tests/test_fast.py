@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+import pickle
 
 import numpy as np
 import pytest
@@ -68,6 +69,17 @@ def test_fast_engine_reproduces_the_reference_trace_ties_included(data, conventi
     eta = rate_for(convention, eta)
     same_run(engine.train(data, convention, eta=eta, mode=mode, max_epochs=60),
              fast.run(data, convention, eta=eta, mode=mode, max_epochs=60, keep_updates=10**9))
+
+
+@pytest.mark.parametrize("mode", ["online", "batch"])
+def test_a_fast_trace_pickles_as_the_run_it_is(mode):
+    # Its kept updates are built from the engine's records by a closure over the run; pickled, they are the
+    # updates themselves, and the copy is the reference engine's trace as the original is.
+    data = example("xor")
+    trace = fast.run(data, mode=mode, max_epochs=7, keep_updates=10**9)
+    copy = pickle.loads(pickle.dumps(trace))
+    assert copy == trace and len(copy.updates) == trace.n_updates > 0
+    same_run(engine.train(data, mode=mode, max_epochs=7), copy)
 
 
 @given(data=datasets(max_value=7, max_denominator=9), convention=st.sampled_from(sorted(CONVENTIONS)),

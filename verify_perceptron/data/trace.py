@@ -118,6 +118,10 @@ class LazyUpdates(Sequence[Update]):
     def __repr__(self) -> str:
         return f"LazyUpdates(<{len(self)} updates>)"
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as the tuple of its updates, all built (its builder is the engine's, not data)."""
+        return tuple, (tuple(self),)
+
 
 T = TypeVar("T")
 

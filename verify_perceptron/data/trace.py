@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -139,8 +140,9 @@ class _ReadsAsTuple(Sequence[T]):
     def __init__(self) -> None:
         self._tuple: tuple[T, ...] | None = None
 
+    @abstractmethod
     def _make(self) -> tuple[T, ...]:
-        raise NotImplementedError
+        """The tuple this vector reads as (each subclass says how it is made from its own form)."""
 
     def _values(self) -> tuple[T, ...]:
         if self._tuple is None:

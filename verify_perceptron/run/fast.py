@@ -36,7 +36,6 @@ it free of overflow, and in Python integers beyond
 from __future__ import annotations
 
 import functools
-import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -453,18 +452,14 @@ def run(
 
 
 def _scaled_record(unit: Fraction, record: tuple[int, int, list[int], list[int], Any]) -> list[int]:
-    """M·w for a kept record's weights w = unit·V, M the least common denominator of their entries.
-
-    M is q/gcd(q, G) for unit = p/q and G = gcd(V), so M·w = p·V/gcd(q, G):
-    what `verify_perceptron.check.separator.scaled_separator` makes of w,
+    """M·w for a kept record's weights w = unit·V, M the least common denominator of their entries:
+    what `verify_perceptron.check.separator.scaled_separator` makes of w (`ScaledWeights.scaled`),
     without a Fraction per entry.
     """
     weights = record[4]
     if isinstance(weights, tuple):  # (segment, t): the t-th weights of a compiled chunk
         weights = weights[0].weights()[weights[1]]
-    V = _ints(weights)
-    g = math.gcd(unit.denominator, math.gcd(*V))
-    return [unit.numerator * v // g for v in V]
+    return ScaledWeights(_ints(weights), unit).scaled()[0]
 
 
 @dataclass(frozen=True)

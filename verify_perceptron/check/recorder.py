@@ -4,19 +4,28 @@ One line per update, exact numbers as strings, in the convention's own
 coordinates: ``{"k": 1, "epoch": 1, "samples": [0], "scores": ["0"],
 "weights": ["-1", "0", "0"]}``. The recorder keeps one weight vector, so
 memory does not grow with the run; the file does, which is what was asked.
+The stream is anything with a ``write(str)``: the command line hands it a
+file that is put in place only when the run has finished, and whose errors
+(a full disk) name the file (`verify_perceptron.report.files.PendingFile`).
 """
 
 from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import TextIO
+from typing import Protocol
 
 from ..notes.conventions import Convention
 from ..data.dataset import Dataset
 from ..data.samples import signed_samples
 
-__all__ = ["TraceRecorder"]
+__all__ = ["TraceRecorder", "TextSink"]
+
+
+class TextSink(Protocol):
+    """Where the lines go: a text file, `io.StringIO`, or any object with ``write(str)``."""
+
+    def write(self, text: str, /) -> object: ...
 
 
 class TraceRecorder:
@@ -35,7 +44,7 @@ class TraceRecorder:
     '{"k": 1, "epoch": 1, "samples": [0], "scores": ["0"], "weights": ["-1", "0", "0"]}'
     """
 
-    def __init__(self, stream: TextIO, data: Dataset, conv: Convention, rate: Fraction) -> None:
+    def __init__(self, stream: TextSink, data: Dataset, conv: Convention, rate: Fraction) -> None:
         self.stream = stream
         self.a = conv.step_size(rate)
         self.L = data.denominator

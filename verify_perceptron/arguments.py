@@ -10,6 +10,7 @@ shown in it with its control characters escaped, never obeyed.
 from __future__ import annotations
 
 import argparse
+from fractions import Fraction
 from typing import IO
 
 from . import __version__
@@ -220,18 +221,23 @@ def _positive_int(text: str) -> int:
 
 #: The longest time limit a timer is set for.
 MAX_SECONDS = 1e9
+#: The shortest: the monotonic clock counts nanoseconds, and a float of fewer seconds may round to 0.
+MIN_SECONDS = Fraction(1, 10**9)
 
 
 def _positive_seconds(text: str) -> float:
+    """A number of seconds, decided exactly: ``1e-400`` is > 0 but shorter than any clock (and than a float)."""
     try:
-        value = float(parse_rational(text))
-    except (ValueError, OverflowError):
+        value = parse_rational(text)
+    except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text} must be > 0")
     if value > MAX_SECONDS:  # a timer cannot be set that far (the platform's time_t); leave the option out instead
         raise argparse.ArgumentTypeError(f"{text} must be at most {MAX_SECONDS:.0f} seconds (about 31 years)")
-    return value
+    if value < MIN_SECONDS:
+        raise argparse.ArgumentTypeError(f"{text} is shorter than the clock measures: at least {float(MIN_SECONDS):g} s")
+    return float(value)
 
 
 def parse_separator(text: str) -> list[str]:

@@ -187,3 +187,27 @@ def test_a_pending_file_refuses_a_nul_in_its_name_and_a_write_after_it_finished(
         pending.write("x")
     pending.discard()
     assert _listing(tmp_path) == []
+
+
+def test_a_file_name_as_long_as_the_file_system_allows_is_written(tmp_path: Path) -> None:
+    # Its temporary file's name adds a dot, a token and .tmp: cut short, it stays within the 255 bytes too.
+    target = tmp_path / ("r" * 251 + ".txt")
+    with Outputs() as out:
+        out.file(target).write("report")
+        out.commit()
+    assert target.read_text() == "report" and _listing(tmp_path) == [target.name]
+
+
+def test_a_figure_folder_name_too_long_is_refused_when_named_and_nothing_is_left(tmp_path: Path) -> None:
+    # report.md's name fits; with _figures its folder's does not.
+    with pytest.raises(InvalidArgument, match=r"its figures cannot be written in .*_figures \(File name too long\)"):
+        with Outputs() as out:
+            out.figures(out.file(tmp_path / ("r" * 250 + ".md")))
+    assert _listing(tmp_path) == []
+
+
+def test_a_file_name_longer_than_the_file_system_allows_is_one_error_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(InvalidArgument, match=r"^output .*rrr\.txt: cannot be written \(File name too long\)$"):
+        with Outputs() as out:
+            out.file(tmp_path / ("r" * 300 + ".txt"))
+    assert _listing(tmp_path) == []

@@ -54,6 +54,13 @@ def _writable_target(target: Path, forbidden: Iterable[str | os.PathLike[str]], 
     """The regular file to replace for `target` (a link's own file), or `InvalidArgument` saying why not."""
     if "\0" in str(target):
         raise InvalidArgument(f"{what} {str(target)!r}: a file name cannot hold a NUL character")
+    try:
+        return _checked_target(target, forbidden, what)
+    except OSError as error:  # a name too long, a folder that cannot be searched
+        raise InvalidArgument(f"{what} {target}: cannot be written ({error.strerror or error})") from None
+
+
+def _checked_target(target: Path, forbidden: Iterable[str | os.PathLike[str]], what: str) -> Path:
     for other in forbidden:
         if same_file(target, other):
             raise InvalidArgument(f"{what} {target} is an input file ({other}); it would be overwritten")
@@ -73,7 +80,8 @@ def _new_temporary(target: Path, what: str) -> tuple[int, Path]:
     """A new hidden file beside `target`, open for writing: ``(descriptor, path)``."""
     try:
         while True:
-            temporary = target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
+            # (the name cut short: a target's name near the 255-byte limit leaves no room for the token)
+            temporary = target.parent / f".{target.name[:64]}.{secrets.token_hex(6)}.tmp"
             try:
                 flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
                 return os.open(temporary, flags, 0o666), temporary

@@ -69,9 +69,9 @@ class FigureFolder:
 
     Made by `Outputs.figures`: the folder beside the report, ``NAME_figures``
     for ``NAME.md``, is checked then (it must be a folder or not exist, and be
-    writable; the report's own folder must exist). `add` writes a figure and
-    returns its link, relative to the report and URL-quoted; the folder is
-    made with the first figure.
+    writable), and made if missing (removed again should the command fail;
+    the report's own folder must exist). `add` writes a figure and returns
+    its link, relative to the report and URL-quoted.
     """
 
     def __init__(self, document: PendingFile) -> None:
@@ -81,16 +81,16 @@ class FigureFolder:
         self.created = False
         self.written: list[Path] = []
         where = f"{document.what} {document.given}"
-        if self.path.is_symlink() or self.path.exists():
-            if not self.path.is_dir():
-                raise InvalidArgument(f"{where}: its figures go in {self.path}, which is a file, not a folder")
-            place = self.path
-        else:
-            place = self.path.parent
         try:
-            _probe(place)
+            if (self.path.is_symlink() or self.path.exists()) and not self.path.is_dir():
+                raise InvalidArgument(f"{where}: its figures go in {self.path}, which is a file, not a folder")
+            if not self.path.is_dir():  # made now, so a name too long or a folder not writable shows before the run
+                os.mkdir(self.path)
+                self.created = True
+            _probe(self.path)
         except OSError as error:
-            raise InvalidArgument(f"{where}: its figures cannot be written in {place} ({error.strerror})") from None
+            self.discard()
+            raise InvalidArgument(f"{where}: its figures cannot be written in {self.path} ({error.strerror})") from None
 
     def _refused(self, file: Path, error: OSError) -> InvalidArgument:
         return InvalidArgument(f"{self.document.what} {self.document.given}: its figure {file} cannot be written "

@@ -34,7 +34,8 @@ EXIT_USAGE = 2
 OUTPUT_RULE = ("Every output file is written whole or not at all: to a temporary file in its folder, renamed into "
                "place when the run has finished, and removed on any failure (an existing file is then left as it "
                "was). FILE's folder must exist; FILE must not be an input, a directory or a device. Markdown also "
-               "writes its figures in FILE_figures/ beside it (made when missing), each under a name of its run's own")
+               "writes its figures beside it, in report_figures/ for report.md (the one folder made when "
+               "missing), each under a name of its run's own.")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -29,9 +29,8 @@ from .notes.conventions import Convention, get_convention
 from .data.dataset import Dataset
 from .data.readers import load_dataset
 from .errors import DataError, InvalidArgument
-from .data.files import not_regular
 from .data.examples import example
-from .data.rationals import as_rational, parse_rational
+from .data.rationals import as_rational
 from .check.recorder import TraceRecorder
 from .check.results import CheckResult
 from .data.trace import Trace
@@ -47,6 +46,7 @@ __all__ = ["main", "build_parser"]
 
 EXIT_INCONCLUSIVE = 3
 EXIT_INTERNAL = 4
+
 
 def _write(stream: TextIO, text: str, *, json: bool = False) -> None:
     r"""Write `text` for a person: every control character but newline and tab shown escaped, never obeyed

@@ -575,3 +575,14 @@ def test_a_tiny_time_limit_stops_the_run_with_no_negative_time_in_what_it_says(l
 def test_every_time_limit_that_is_no_usable_limit_is_refused_naming_it(limit: str, says: str, capsys) -> None:
     for command in (["verify", "--example", "and"], ["bounds", "--example", "and"]):
         assert_bad_input(*run([*command, f"--time-limit={limit}"], capsys), says, usage=True)
+
+
+@pytest.mark.parametrize("option", ["--max-cells", "--max-denominator-bits", "--max-updates-shown", "--max-epochs"])
+def test_a_limit_past_every_index_is_a_limit_like_any_large_one(option: str, tmp_path: Path, capsys) -> None:
+    # Found by the parser fuzz: --max-cells 10^40 made read() raise OverflowError (an internal error).
+    path = write(tmp_path, "and.csv", AND_CSV)
+    for command in (["verify", path], ["bounds", path]):
+        if option == "--max-updates-shown" and command[0] == "bounds":
+            continue
+        code, out, err = run([*command, option, "9" * 40], capsys)
+        assert (code, err) == (0, ""), err

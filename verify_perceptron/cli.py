@@ -37,7 +37,7 @@ from .data.trace import Trace
 from .report.outputs import Outputs
 from .report.record import build_report, comparison_report, render_json
 from .report.text import comparison_lines, orders_lines, render_text
-from .report.visible import displayed, visible, visible_json
+from .report.visible import visible, visible_json
 from .api.verification import settle
 from .arguments import EXIT_USAGE, build_parser, check_usage, parse_separator
 from .deadline import Deadline, Terminated, TimeUp, deadline, process_age
@@ -175,8 +175,7 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
             text = documents.render_markdown(report, data=data, max_updates=args.max_updates_shown, exact=args.exact,
                                              figures=links)
     else:
-        text = render_text(displayed(report), max_updates=args.max_updates_shown, exact=args.exact,
-                           width=_terminal_width(args))
+        text = render_text(report, max_updates=args.max_updates_shown, exact=args.exact, width=_terminal_width(args))
     clock.cancel()  # the report is made: writing it must not be cut short (and a swallowed alarm ends it here)
     if report_file is not None:
         report_file.write(visible_json(text) if args.format == "json" else visible(text, lines=True))

@@ -67,6 +67,8 @@ def build(folder: Path) -> list[Case]:
     (f / "no_label.svm").write_text("+1 1:1\n2:1\n-1 1:2\n")
     (f / "half_label.csv").write_text("x,y\n1,0\n2,0.5\n")
     (f / "escape.csv").write_text("x,y\n1,\x1b[31mred\n2,blue\n")
+    (f / "earlier_trace.jsonl").write_text("an earlier trace\n")
+    (f / "taken_figures").write_text("a file where Markdown's figure folder goes\n")
     (f / "text_labels.csv").write_text("diagnosis,x\nM,1\nB,2\n")
     (f / "empty.csv").write_text("")
     (f / "one_class.csv").write_text("x,y\n1,1\n2,1\n")
@@ -117,6 +119,15 @@ def build(folder: Path) -> list[Case]:
         Case("/dev/full as --trace", ("verify", "and.csv", "--trace", "/dev/full"), 2, "not a regular file"),
         Case("-o onto a device", ("verify", "and.csv", "-o", "/dev/null"), 2, "not a regular file"),
         Case("-o onto the input", ("verify", "and.csv", "-o", "and.csv"), 2, "and.csv"),
+        Case("a usage error found after the run, with --trace over a file",
+             ("verify", "and.csv", "--mode", "batch", "--averaged", "--trace", "earlier_trace.jsonl"), 2, "--averaged"),
+        Case("-o in a folder that does not exist", ("verify", "and.csv", "--format", "markdown", "-o", "absent/r.md"),
+             2, "the directory absent does not exist"),
+        Case("a file where Markdown's figure folder goes", ("verify", "and.csv", "--format", "markdown",
+                                                            "-o", "taken.md"), 2, "which is a file, not a folder"),
+        Case("an ESC sequence as an unrecognized argument", ("verify", "and.csv", "\x1b[31mX\u202e"), 2,
+             "unrecognized arguments: \\x1b[31mX\\u202e"),
+        Case("--time-limit 1e-400", ("verify", "and.csv", "--time-limit", "1e-400"), 2, "shorter than the clock"),
         Case("--max-epochs -5", ("verify", "and.csv", "--max-epochs", "-5"), 2, "--max-epochs: -5 must be >= 1"),
         Case("--time-limit 0", ("verify", "and.csv", "--time-limit", "0"), 2, "--time-limit: 0 must be > 0"),
         Case("--time-limit 10^40", ("verify", "and.csv", "--time-limit", "1" + "0" * 40), 2, "must be at most"),

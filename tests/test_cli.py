@@ -554,3 +554,35 @@ def test_markdown_to_a_file_writes_its_figures_beside_it_and_links_them(tmp_path
     assert links and all(link.startswith("report_figures/") for link in links)
     for link in links:
         assert (tmp_path / link).read_text(encoding="utf-8").lstrip().startswith(("<?xml", "<svg"))
+
+
+@pytest.mark.parametrize("limit", ["1e-9", "1/999999999", "0.000001"])
+def test_a_tiny_time_limit_stops_the_run_with_no_negative_time_in_what_it_says(limit: str, capsys) -> None:
+    # The run stops at once; what is left of the limit for the certified separator was negative.
+    code, out, err = run(["verify", "--example", "and", "--time-limit", limit], capsys)
+    assert code == 3 and "time_limit=" not in err, err
+    assert "stopped at the time limit" in out or ("ran out while" in err and err.count("\n") == 1)
+
+
+@pytest.mark.parametrize("limit, says", [
+    ("1e-10", "1e-10 is shorter than the clock measures: at least 1e-09 s"),
+    ("1e-400", "1e-400 is shorter than the clock measures"),   # > 0, yet 0.0 as a float
+    ("0", "0 must be > 0"), ("-1/2", "-1/2 must be > 0"),
+    ("1e999", "1e999 must be at most 1000000000 seconds"),
+    ("nan", "'nan' is not a number of seconds"), ("inf", "'inf' is not a number of seconds"),
+    ("1e1001", "'1e1001' is not a number of seconds"),
+])
+def test_every_time_limit_that_is_no_usable_limit_is_refused_naming_it(limit: str, says: str, capsys) -> None:
+    for command in (["verify", "--example", "and"], ["bounds", "--example", "and"]):
+        assert_bad_input(*run([*command, f"--time-limit={limit}"], capsys), says, usage=True)
+
+
+@pytest.mark.parametrize("option", ["--max-cells", "--max-denominator-bits", "--max-updates-shown", "--max-epochs"])
+def test_a_limit_past_every_index_is_a_limit_like_any_large_one(option: str, tmp_path: Path, capsys) -> None:
+    # Found by the parser fuzz: --max-cells 10^40 made read() raise OverflowError (an internal error).
+    path = write(tmp_path, "and.csv", AND_CSV)
+    for command in (["verify", path], ["bounds", path]):
+        if option == "--max-updates-shown" and command[0] == "bounds":
+            continue
+        code, out, err = run([*command, option, "9" * 40], capsys)
+        assert (code, err) == (0, ""), err

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import gc
+import signal
+import sys
 import time
 
 import pytest
 
-from verify_perceptron.deadline import TimeUp, deadline, process_age
+from verify_perceptron.deadline import Terminated, TimeUp, deadline, process_age
 
 
 def test_a_cancelled_deadline_never_fires() -> None:
@@ -66,3 +68,56 @@ def test_the_backstop_fires_early_enough_to_report_and_exit_within_the_grace() -
         with deadline(0.1):
             time.sleep(3)
     assert 0.1 + GRACE - 0.3 < time.monotonic() - started < 0.1 + GRACE
+
+
+# -- an alarm or a signal that lands where Python drops its exception ---------------------------------------
+
+
+class _Finalized:
+    """An object whose weakref callback runs code of the test's choosing when it is deleted."""
+
+
+def _dropped_in_a_weakref_callback(signum: int) -> None:
+    """Deliver `signum` inside a weakref callback: its handler's exception is raised there, and Python drops it
+    ("Exception ignored in ..."), as it does in matplotlib's callbacks while a figure is drawn."""
+    import weakref
+
+    def callback(ref: object) -> None:
+        signal.raise_signal(signum)
+        for _ in range(1000):  # a loop's backward jumps: where Python runs a pending handler, here in the callback
+            pass
+
+    thing = _Finalized()
+    ref = weakref.ref(thing, callback)
+    del thing
+    assert ref() is None
+
+
+def test_an_alarm_dropped_in_a_weakref_callback_ends_the_block_at_the_next_checkpoint(capsys) -> None:
+    with pytest.raises(TimeUp, match="ran out while drawing"):
+        with deadline(3600) as clock:
+            clock.phase = "drawing"
+            _dropped_in_a_weakref_callback(signal.SIGALRM)
+            clock.cancel()  # would disarm it and go on to write the report as if in time
+    assert "Exception ignored" not in capsys.readouterr().err  # dropped silently: it is raised again instead
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_dropped_in_a_weakref_callback_ends_the_block_at_the_end(signum: int, capsys) -> None:
+    previous = signal.signal(signum, lambda *a: None)  # should the block not handle it, the test process lives on
+    try:
+        with pytest.raises(KeyboardInterrupt if signum == signal.SIGINT else Terminated) as ended:
+            with deadline(None):
+                _dropped_in_a_weakref_callback(signum)
+        if signum == signal.SIGTERM:
+            assert ended.value.signum == signal.SIGTERM
+    finally:
+        signal.signal(signum, previous)
+    assert "Exception ignored" not in capsys.readouterr().err
+
+
+def test_signals_are_handled_as_before_once_the_block_ends() -> None:
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT), sys.unraisablehook
+    with deadline(None):
+        assert signal.getsignal(signal.SIGTERM) is not before[0]
+    assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT), sys.unraisablehook) == before

@@ -8,16 +8,19 @@ tests/test_fuzz.py`` runs 20,000 each (docs/design.md, "Hostile input").
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import os
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+from verify_perceptron.arguments import build_parser
 from verify_perceptron.cli import main
 from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.data.readers import load_dataset
@@ -157,3 +160,109 @@ def test_found_by_the_campaign_an_npz_member_name_that_is_not_utf8_is_bad_input(
     content[central + 9] |= 0x08
     content[content.index(b"X.npy", central)] = 0xB0
     _load(".npz", bytes(content))
+
+
+# -- the option parser: real option names, their values and junk, for every command but check ---------------------
+
+
+def _grammar() -> dict[str, dict[str, tuple[str, ...] | None]]:
+    """``{command: {option: its choices, or () for a value, or None for a flag}}``, read from the real parser."""
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    grammar: dict[str, dict[str, tuple[str, ...] | None]] = {}
+    for name in ("verify", "bounds", "proofs"):
+        options: dict[str, tuple[str, ...] | None] = {}
+        for action in commands[name]._actions:
+            for option in action.option_strings:
+                options[option] = None if action.nargs == 0 else tuple(action.choices or ())
+        grammar[name] = options
+    return grammar
+
+
+_GRAMMAR = _grammar()
+#: Files in the folder a command line runs in, and names that are not there; each inside the temporary folder.
+_PATHS = ("and.csv", "xor.csv", "missing.csv", "folder", "earlier.md", "earlier_figures", "t.jsonl", "out.txt",
+          "out.md", "sub/out.md", "../up.txt", "/dev/null", "", "x\x00y", "\x1b[2Jz.csv", "a\nb.md", "folder/",
+          "r" * 300 + ".md", "r" * 250 + ".md")
+_JUNK = ("0", "-1", "1", "2", "1/2", "3/7", "0.1", "1e9", "1e-9", "9" * 40, "nan", "inf", "", " ", "x", "-", "--",
+         "1,2,3", "-4,3,2", "[1 0 1]", "classic", "003", "batch", "text", "markdown", "\x1b[31m", "\u202e",
+         "\x9b", "é", "a\nb", "--nope", "-o", "1e-400", "-0", "0x10", "1_0", "\u0663", "1e1001")
+
+
+def _value(draw: st.DrawFn, option: str, choices: tuple[str, ...]) -> str:
+    if option in ("-o", "--output", "--trace", "--note") or not choices and draw(st.integers(0, 4)) == 0:
+        return draw(st.sampled_from(_PATHS + _JUNK))
+    if choices and draw(st.integers(0, 3)) > 0:
+        return draw(st.sampled_from(sorted(choices)))
+    return draw(st.sampled_from(_JUNK) | st.text(max_size=6))
+
+
+@st.composite
+def _command_lines(draw: st.DrawFn) -> list[str]:
+    command = draw(st.sampled_from(("top", "verify", "verify", "bounds", "proofs")))
+    if command == "top":
+        return draw(st.lists(st.sampled_from(("--version", "--help", "-h", "--nope", "verify", "bounds", "proofs",
+                                              "check", "nonsense", "", "\x1b[2J")), max_size=3))
+    argv = [command]
+    options = _GRAMMAR[command]
+    if command != "proofs" and draw(st.integers(0, 3)) > 0:
+        argv.append(draw(st.sampled_from(_PATHS)))
+    for _ in range(draw(st.integers(0, 6))):
+        option = draw(st.sampled_from(sorted(options)) | st.sampled_from(_JUNK))
+        argv.append(option)
+        if options.get(option) is not None and draw(st.integers(0, 9)) > 0:
+            argv.append(_value(draw, option, options[option] or ()))
+    if command != "proofs":
+        argv += ["--time-limit", "2"]  # the last one counts: a drawn --time-limit is still parsed and checked
+    return argv
+
+
+def _files(folder: Path) -> dict[str, bytes | None]:
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None) for p in sorted(folder.rglob("*"))}
+
+
+def _quick_proofs(note: str | None = None, format: str = "text") -> str:
+    from verify_perceptron.proofs.catalog import FORMATS, select
+
+    select(note)  # the real check of --note, without SymPy's minutes
+    if format not in FORMATS:
+        raise InvalidArgument(f"format={format!r} must be one of {', '.join(FORMATS)}")
+    return "the proofs\n"
+
+
+@given(_command_lines())
+def test_random_command_lines_exit_0_to_3_say_a_usage_error_in_one_line_and_write_only_in_their_folder(
+        argv: list[str]) -> None:
+    # Drawing figures and checking proofs take seconds and are tested elsewhere: here they are quick stand-ins.
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp) / "work"
+        (work / "folder").mkdir(parents=True)
+        (work / "and.csv").write_text("x1,x2,y\n0,0,0\n0,1,0\n1,0,0\n1,1,1\n")
+        (work / "xor.csv").write_text("x1,x2,y\n0,0,0\n0,1,1\n1,0,1\n1,1,0\n")
+        (work / "earlier.md").write_text("an earlier report\n")
+        (work / "t.jsonl").write_text("an earlier trace\n")
+        before = _files(Path(tmp))
+        out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
+        figures = {"bounds": "<svg/>"}
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(mock.patch("verify_perceptron.report.plots.report_figures",
+                                           lambda report, data=None, *, warnings=None: figures))
+            stack.enter_context(mock.patch("verify_perceptron.proofs.render_proofs", _quick_proofs))
+            stack.enter_context(mock.patch("verify_perceptron.proofs.proof_data", lambda note=None: []))
+            stack.enter_context(contextlib.redirect_stdout(out))
+            stack.enter_context(contextlib.redirect_stderr(err))
+            os.chdir(work)
+            stack.callback(os.chdir, here)
+            code = main(argv)
+        after = _files(Path(tmp))
+    shown = err.getvalue()
+    assert code in (0, 1, 2, 3), (argv, code, shown)
+    assert "Traceback" not in shown and "internal error" not in shown, (argv, shown)
+    assert not any(c < " " and c not in "\n\t" or "\x7f" <= c <= "\x9f" for c in shown + out.getvalue()), (argv, shown)
+    if code == 2:
+        assert shown.count("\n") == 1 and shown.endswith("\n"), (argv, shown)
+        assert after == before, argv  # a usage error writes nothing
+    assert not any(name.endswith(".tmp") for name in after), (argv, sorted(after))  # no temporary file left
+    changed = {name for name in after if before.get(name, b"new") != after[name]}
+    assert all(name.startswith("work/") or name == "up.txt" for name in changed), (argv, changed)
+    assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")

@@ -35,7 +35,7 @@ ALLOWED = {
             "__init__"},
     "gallery": {"data", "errors", "report", "cli"},
     "deadline": set(),
-    "arguments": {"data", "notes", "run", "pipeline", "errors", "__init__"},
+    "arguments": {"data", "notes", "run", "pipeline", "report", "errors", "__init__"},
     "__main__": {"cli"},
 }
 #: Where each heavy library may load: SymPy in the proofs, Hypothesis in the harness, matplotlib in the plots.

@@ -1,12 +1,17 @@
 """The command line's grammar: the `verify`, `bounds`, `check` and `proofs` subcommands and their options.
 
-`verify_perceptron.cli` parses with `build_parser` and does the work; a usage
-error is one line and exit code 2 (`EXIT_USAGE`), never argparse's usage block.
+`verify_perceptron.cli` parses with `build_parser`, then checks every
+combination of options with `check_usage`, before anything runs or is
+written, and does the work; a usage error is one line and exit code 2
+(`EXIT_USAGE`), never argparse's usage block, and what the user typed is
+shown in it with its control characters escaped, never obeyed.
 """
 
 from __future__ import annotations
 
 import argparse
+from fractions import Fraction
+from typing import IO
 
 from . import __version__
 from .data.delimiters import DELIMITER_NAMES
@@ -14,21 +19,34 @@ from .data.denominators import MAX_DENOMINATOR_BITS
 from .data.files import BYTES_PER_CELL, MAX_CELLS
 from .data.examples import EXAMPLES
 from .data.rationals import parse_rational
-from .notes.conventions import CONVENTIONS
+from .errors import InvalidArgument
+from .notes.conventions import CONVENTIONS, get_convention
 from .pipeline import ENGINES
-from .run.settings import MODES
+from .report.visible import visible
+from .run.settings import MODES, check_settings
 
-__all__ = ["EXIT_USAGE", "build_parser"]
+__all__ = ["EXIT_USAGE", "build_parser", "check_usage", "parse_separator"]
 
 #: The exit code of bad input or usage.
 EXIT_USAGE = 2
+
+#: How every output file is written (`verify_perceptron.report.outputs`), as --help and the README say it.
+OUTPUT_RULE = ("Every output file is written whole or not at all: to a temporary file in its folder, renamed into "
+               "place when the run has finished, and removed on any failure (an existing file is then left as it "
+               "was). FILE's folder must exist; FILE must not be an input, a directory or a device. Markdown also "
+               "writes its figures beside it, in report_figures/ for report.md (the one folder made when "
+               "missing), each under a name of its run's own.")
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse that exits with code 2 and one line of error, no usage block, no traceback."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {visible(message)} (see '{self.prog} --help')\n")
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        # Help, version and errors: argparse echoes what was typed, which may hold an ESC sequence.
+        super()._print_message(visible(message, lines=True), file)
 
 
 def _data_options(command: argparse.ArgumentParser) -> None:
@@ -99,14 +117,15 @@ def _verify_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
     out.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text",
                      help="text tables, JSON, Markdown, or one self-contained HTML file with plots (default text)")
     out.add_argument("-o", "--output", metavar="FILE", default=None,
-                     help="write the report to FILE (atomically: a temporary file, then renamed; never over the input)")
+                     help=f"write the report to FILE instead of standard output. {OUTPUT_RULE}")
     out.add_argument("--max-updates-shown", type=_positive_int, default=60, metavar="N",
                      help="list at most N updates in the text report (all are checked)")
     out.add_argument("--exact", action="store_true",
                      help="show every number whole in text, Markdown and HTML (default: long ones as ≈ decimals; "
                      "JSON is always exact)")
     out.add_argument("--trace", metavar="FILE", default=None,
-                     help="write every update to FILE as JSON Lines while the run goes (the report keeps the first ones)")
+                     help="also write every update to FILE as JSON Lines (the report keeps the first ones); "
+                     "as -o FILE, it is put in place when the run has finished")
 
 
 def _bounds_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -203,15 +222,94 @@ def _positive_int(text: str) -> int:
 
 #: The longest time limit a timer is set for.
 MAX_SECONDS = 1e9
+#: The shortest: the monotonic clock counts nanoseconds, and a float of fewer seconds may round to 0.
+MIN_SECONDS = Fraction(1, 10**9)
 
 
 def _positive_seconds(text: str) -> float:
+    """A number of seconds, decided exactly: ``1e-400`` is > 0 but shorter than any clock (and than a float)."""
     try:
-        value = float(parse_rational(text))
-    except (ValueError, OverflowError):
+        value = parse_rational(text)
+    except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text} must be > 0")
     if value > MAX_SECONDS:  # a timer cannot be set that far (the platform's time_t); leave the option out instead
         raise argparse.ArgumentTypeError(f"{text} must be at most {MAX_SECONDS:.0f} seconds (about 31 years)")
-    return value
+    if value < MIN_SECONDS:
+        raise argparse.ArgumentTypeError(f"{text} is shorter than the clock measures: at least {float(MIN_SECONDS):g} s")
+    return float(value)
+
+
+def parse_separator(text: str) -> list[str]:
+    """The values of ``--separator`` as typed (``-4,3,2``, ``[1/2 0 1]``), each checked to be a number.
+
+    Examples
+    --------
+    >>> parse_separator("[-4, 3, 2]")
+    ['-4', '3', '2']
+    >>> parse_separator("1,x")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.InvalidArgument: --separator: 'x' is not a number (integer, decimal, 1.5e-3 or p/q)
+    """
+    cleaned = text.strip().strip("[]()")
+    parts = [p for p in cleaned.replace(",", " ").split() if p]
+    if not parts:
+        raise InvalidArgument(f"--separator {text!r} holds no numbers")
+    for part in parts:
+        try:
+            parse_rational(part)
+        except ValueError as error:
+            raise InvalidArgument(f"--separator: {error}") from None
+    return parts
+
+
+def _check_paths(args: argparse.Namespace) -> None:
+    named = [("DATA", getattr(args, "data", None)), ("-o", getattr(args, "output", None)),
+             ("--trace", getattr(args, "trace", None))]
+    for option, path in named:
+        if path is not None and "\0" in path:
+            raise InvalidArgument(f"{option} {path!r}: a file name cannot hold a NUL character")
+        if path == "":
+            raise InvalidArgument(f"{option} '': an empty file name")
+
+
+def _check_source(args: argparse.Namespace) -> None:
+    if args.example and args.data:
+        raise InvalidArgument(f"give DATA ({args.data}) or --example {args.example}, not both")
+    if args.example:
+        for option, value in (("--label-column", args.label_column), ("--positive", args.positive)):
+            if value is not None:
+                raise InvalidArgument(f"{option} {value} applies to a data file, not to --example {args.example}")
+    elif not args.data:
+        raise InvalidArgument("DATA or --example NAME is required")
+
+
+def check_usage(args: argparse.Namespace) -> None:
+    """Every combination of options `args` holds, checked before anything runs or is written.
+
+    What needs the data (``--separator``'s length) or the file system (an
+    output's folder) is checked as soon as those are known, still before the
+    run. Raises `InvalidArgument` naming the option and its value.
+
+    Examples
+    --------
+    >>> check_usage(build_parser().parse_args(["verify", "--example", "and", "--mode", "batch", "--averaged"]))
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.InvalidArgument: --averaged averages the presentations of an online run; drop --mode batch
+    """
+    _check_paths(args)
+    if args.command not in ("verify", "bounds"):
+        return
+    _check_source(args)
+    if args.separator is not None:
+        parse_separator(args.separator)
+    if args.command == "bounds":
+        get_convention(args.convention)
+        return
+    home = EXAMPLES[args.example][2] if args.example in EXAMPLES else "classic"
+    check_settings(home if args.convention is None else args.convention, args.eta, args.mode, args.max_epochs)
+    if args.averaged and args.mode != "online":
+        raise InvalidArgument("--averaged averages the presentations of an online run; drop --mode batch")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import signal
 import sys
 import time
@@ -30,34 +29,29 @@ from .notes.conventions import Convention, get_convention
 from .data.dataset import Dataset
 from .data.readers import load_dataset
 from .errors import DataError, InvalidArgument
-from .data.files import not_regular
 from .data.examples import example
-from .data.rationals import as_rational, parse_rational
+from .data.rationals import as_rational
 from .check.recorder import TraceRecorder
 from .check.results import CheckResult
 from .data.trace import Trace
+from .report.outputs import Outputs
 from .report.record import build_report, comparison_report, render_json
 from .report.text import comparison_lines, orders_lines, render_text
+from .report.visible import visible, visible_json
 from .api.verification import settle
-from .arguments import EXIT_USAGE, build_parser
-from .deadline import Deadline, TimeUp, deadline, process_age
+from .arguments import EXIT_USAGE, build_parser, check_usage, parse_separator
+from .deadline import Deadline, Terminated, TimeUp, deadline, process_age
 
 __all__ = ["main", "build_parser"]
 
 EXIT_INCONCLUSIVE = 3
 EXIT_INTERNAL = 4
 
-#: Control characters a terminal would act on (ESC sequences, carriage returns, C1 codes), all but \n and \t.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
 
 def _write(stream: TextIO, text: str, *, json: bool = False) -> None:
-    r"""Write `text` for a person: every control character but newline and tab shown escaped, never obeyed.
-
-    Labels, feature names and file names come from the data; printed raw, an
-    ESC sequence among them would drive the terminal. A file name's bytes that
-    are not UTF-8 are shown escaped too (``\udcff``). In `json` text the escape
-    is JSON's own (``\u0085``), so the document stays valid.
+    r"""Write `text` for a person: every control character but newline and tab shown escaped, never obeyed
+    (`verify_perceptron.report.visible`). In `json` text the escape is JSON's own (``\u0085``), so the document
+    stays valid.
 
     Examples
     --------
@@ -66,10 +60,12 @@ def _write(stream: TextIO, text: str, *, json: bool = False) -> None:
     >>> _write(sys.stdout, '"\x85"\n', json=True)
     "\u0085"
     """
-    escape = (lambda m: f"\\u{ord(m.group()):04x}") if json else (lambda m: repr(m.group())[1:-1])
-    shown = _CONTROL.sub(escape, text)
-    # A file name that is not valid UTF-8 reaches Python as lone surrogates, which no stream can encode.
-    stream.write(shown.encode("utf-8", "backslashreplace").decode("utf-8"))
+    stream.write(visible_json(text) if json else visible(text, lines=True))
+
+
+def _say(message: str) -> None:
+    """One line on stderr: `message` with even its newlines shown escaped."""
+    _write(sys.stderr, f"verify-perceptron: {visible(message)}\n")
 
 
 def _rate(text: str) -> Fraction:
@@ -77,19 +73,6 @@ def _rate(text: str) -> Fraction:
         return as_rational(text, name="eta")
     except ValueError as error:
         raise InvalidArgument(str(error)) from None
-
-
-def _parse_separator(text: str) -> list[str]:
-    cleaned = text.strip().strip("[]()")
-    parts = [p for p in cleaned.replace(",", " ").split() if p]
-    if not parts:
-        raise InvalidArgument(f"--separator {text!r} holds no numbers")
-    for part in parts:
-        try:
-            parse_rational(part)
-        except ValueError as error:
-            raise InvalidArgument(f"--separator: {error}") from None
-    return parts
 
 
 class _Progress:
@@ -115,15 +98,9 @@ class _Progress:
 
 
 def _load(args: argparse.Namespace) -> Dataset:
-    if args.example and args.data:
-        raise InvalidArgument(f"give DATA ({args.data}) or --example {args.example}, not both")
+    """The data `check_usage` let through: an example, or DATA read by its reader."""
     if args.example:
-        for option, value in (("--label-column", args.label_column), ("--positive", args.positive)):
-            if value is not None:
-                raise InvalidArgument(f"{option} {value} applies to a data file, not to --example {args.example}")
         return example(args.example)
-    if not args.data:
-        raise InvalidArgument("DATA or --example NAME is required")
     if os.path.isdir(args.data):
         raise DataError(f"{args.data}: is a directory, not a data file")
     return load_dataset(args.data, format=args.input_format, label_column=args.label_column, positive=args.positive,
@@ -144,35 +121,28 @@ def _terminal_width(args: argparse.Namespace) -> int | None:
         return None
 
 
-def _verify(args: argparse.Namespace, clock: Deadline) -> int:
+def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
     started = time.monotonic()
+    # Every output is named (checked, its temporary file made) before the data are read: all or nothing.
+    report_file = None if args.output is None else outputs.file(args.output)
+    trace_file = None if args.trace is None else outputs.file(args.trace, what="--trace")
+    figures = outputs.figures(report_file) if report_file is not None and args.format == "markdown" else None
     clock.phase = "loading the data"
     data = _load(args)
     # (an explicit --convention '' is a name like any other: get_convention refuses it)
     convention = get_convention(args.convention if args.convention is not None
                                 else data.default_convention or "classic")
-    separator = None if args.separator is None else _parse_separator(args.separator)
+    separator = None if args.separator is None else parse_separator(args.separator)
     if separator is not None and len(separator) != data.n_features + 1:
         raise InvalidArgument(
             f"--separator has {len(separator)} values; {convention.name} needs {data.n_features + 1}: "
             + ", ".join(convention.weight_names(data.n_features))
         )
     progress = _Progress(sys.stderr, args.format == "text" and sys.stderr.isatty())
-    sink = None
-    if args.trace is not None:
-        if args.data and os.path.exists(args.trace) and os.path.samefile(args.trace, args.data):
-            raise InvalidArgument(f"--trace {args.trace} is the input file; it would be overwritten")
-        kind = not_regular(args.trace)
-        if kind is not None:  # opening a FIFO would wait for a reader forever
-            raise InvalidArgument(f"--trace {args.trace}: is {kind}, not a regular file")
-        try:
-            sink = open(args.trace, "w", encoding="utf-8")
-        except OSError as error:
-            raise InvalidArgument(f"--trace {args.trace}: cannot be written ({error.strerror})") from None
     try:
         recorder = None
-        if sink is not None:
-            recorder = TraceRecorder(sink, data, convention, convention.check_rate(_rate(args.eta)))
+        if trace_file is not None:
+            recorder = TraceRecorder(trace_file, data, convention, convention.check_rate(_rate(args.eta)))
         clock.phase = "running the perceptron"
         trace, check = verify_run(
             data, convention, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs, time_limit=args.time_limit,
@@ -181,8 +151,6 @@ def _verify(args: argparse.Namespace, clock: Deadline) -> int:
         )
     finally:
         progress.close()
-        if sink is not None:
-            sink.close()
     clock.phase = "deciding separability"
     trace, check, separability, comparison = settle(
         data, convention, trace, check, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs,
@@ -197,58 +165,54 @@ def _verify(args: argparse.Namespace, clock: Deadline) -> int:
     elif args.format in ("markdown", "html"):
         from .report import documents  # plotting loads only for these formats
 
+        clock.phase = "drawing the figures"
         if args.format == "html":
-            text = documents.render_html(report, data=data, max_updates=args.max_updates_shown, exact=args.exact)
+            text = documents.render_html(report, data=data, max_updates=args.max_updates_shown, exact=args.exact,
+                                         figures=_figures(report, data, required=True))
         else:
+            links = {} if figures is None else {name: figures.add(name, svg)
+                                                for name, svg in _figures(report, data, required=False).items()}
             text = documents.render_markdown(report, data=data, max_updates=args.max_updates_shown, exact=args.exact,
-                                             figures=_figures_beside(args, report, data))
+                                             figures=links)
     else:
         text = render_text(report, max_updates=args.max_updates_shown, exact=args.exact, width=_terminal_width(args))
-    clock.cancel()  # the report is made: writing it must not be cut short
-    if args.output is not None:
-        from .report.files import write_atomically
-
-        write_atomically(args.output, text, forbidden=[p for p in (args.data, args.trace) if p])
-    else:
+    clock.cancel()  # the report is made: writing it must not be cut short (and a swallowed alarm ends it here)
+    if report_file is not None:
+        report_file.write(visible_json(text) if args.format == "json" else visible(text, lines=True))
+    outputs.commit()
+    if report_file is None:
         _write(sys.stdout, text, json=args.format == "json")
     return int(report["exit_code"])
 
 
 def _add_averaged(report: dict[str, Any], data: Dataset, trace: Trace, check: CheckResult) -> None:
     """``--averaged``: the average of the run's weights over its presentations and its claims, in the report;
-    a broken claim makes the verdict ``violated``."""
+    a broken claim makes the verdict ``violated``. (`check_usage` has refused ``--mode batch``.)"""
     from .check.averaged import check_averaged
     from .report._averaged import averaged_record
 
-    if trace.mode != "online":
-        raise InvalidArgument("--averaged averages the presentations of an online run; drop --mode batch")
     result = check_averaged(data, trace, check.separator)
     report["averaged"] = averaged_record(result)
     if not result.holds:
         report["verdict"], report["exit_code"] = "violated", 1
 
 
-def _figures_beside(args: argparse.Namespace, report: dict[str, object], data: Dataset) -> dict[str, str]:
-    """With ``-o FILE.md``, the figures as SVG files in ``FILE_figures/`` beside it; their links for the document.
-
-    None without ``-o`` (standard output has no place for files) or without matplotlib (said on stderr).
-    """
-    if args.output is None:
-        return {}
-    from .report.files import write_atomically
+def _figures(report: dict[str, Any], data: Dataset, *, required: bool) -> dict[str, str]:
+    """The report's figures as SVG text; what matplotlib warned of in one line on stderr. Without matplotlib,
+    `PlottingUnavailable` if `required` (HTML), else none, said on stderr (Markdown)."""
     from .report.plots import PlottingUnavailable, report_figures
 
+    warned: list[str] = []
     try:
-        drawn = report_figures(report, data)
+        drawn = report_figures(report, data, warnings=warned)
     except PlottingUnavailable as error:
-        _write(sys.stderr, f"verify-perceptron: no figures in the Markdown report: {error}\n")
+        if required:
+            raise
+        _say(f"no figures in the Markdown report: {error}")
         return {}
-    folder = os.path.splitext(args.output)[0] + "_figures"
-    if drawn:
-        os.makedirs(folder, exist_ok=True)
-    for name, svg in drawn.items():
-        write_atomically(os.path.join(folder, f"{name}.svg"), svg, forbidden=[p for p in (args.data, args.trace) if p])
-    return {name: f"{os.path.basename(folder)}/{name}.svg" for name in drawn}
+    if warned:
+        _say("note: while drawing the figures: " + "; ".join(warned))
+    return drawn
 
 
 def _canonical(convention: Convention, w: Sequence[object]) -> tuple[Fraction, ...]:
@@ -260,7 +224,7 @@ def _bounds(args: argparse.Namespace, clock: Deadline) -> int:
     clock.phase = "loading the data"
     data = _load(args)
     convention = get_convention(args.convention)
-    separator = None if args.separator is None else _parse_separator(args.separator)
+    separator = None if args.separator is None else parse_separator(args.separator)
     if separator is not None and len(separator) != data.n_features + 1:
         raise InvalidArgument(
             f"--separator has {len(separator)} values; {convention.name} needs {data.n_features + 1}: "
@@ -284,7 +248,7 @@ def _bounds(args: argparse.Namespace, clock: Deadline) -> int:
     if args.format == "json":
         _write(sys.stdout, render_json(record), json=True)
     else:
-        lines = [f"data        {data.source}: {data.n_samples} samples, {data.n_features} features", ""]
+        lines = [f"data        {visible(data.source)}: {data.n_samples} samples, {data.n_features} features", ""]
         lines += comparison_lines(record, exact=args.exact)
         if record["orders"] is not None:
             lines += [""] + orders_lines(record["orders"])
@@ -308,11 +272,14 @@ def _check(args: argparse.Namespace) -> int:
     return code
 
 
-def _proofs(args: argparse.Namespace) -> int:
+def _proofs(args: argparse.Namespace, clock: Deadline) -> int:
     from . import proofs  # SymPy loads here, never on the verify path
 
-    _write(sys.stdout, proofs.render_proofs(args.note, args.format), json=args.format == "json")
+    clock.phase = "checking the proofs"
+    text = proofs.render_proofs(args.note, args.format)
     records = proofs.proof_data(args.note)
+    clock.cancel()
+    _write(sys.stdout, text, json=args.format == "json")
     undecided = any(step["status"] == "undecided" for note in records for step in note["steps"])
     unshown = any(not erratum["failures"] for note in records for erratum in note["errata"])
     return 1 if undecided or unshown else 0
@@ -323,7 +290,9 @@ def main(argv: Sequence[str] | None = None, *, spent: float = 0.0) -> int:
 
     `spent` is the seconds the process used before (the console script passes
     `verify_perceptron.deadline.process_age`): ``--time-limit S`` then bounds
-    the whole process by S plus the grace second.
+    the whole process by S plus the grace second. Usage is checked whole
+    (`check_usage`) before anything runs; output files are put in place only
+    when the command has finished (`verify_perceptron.report.outputs`).
     """
     parser = build_parser()
     try:
@@ -333,31 +302,36 @@ def main(argv: Sequence[str] | None = None, *, spent: float = 0.0) -> int:
     except SystemExit as exit:  # --help, --version, or a usage error already reported on one line
         return exit.code if isinstance(exit.code, int) else EXIT_USAGE
     try:
-        if args.command == "proofs":
-            return _proofs(args)
+        check_usage(args)
         if args.command == "check":
             return _check(args)
-        with deadline(args.time_limit, spent=spent) as clock:  # a backstop: every phase ends by the limit plus a second
-            return _bounds(args, clock) if args.command == "bounds" else _verify(args, clock)
+        limit = args.time_limit if args.command in ("verify", "bounds") else None
+        # The outputs are outermost: whatever ends the command early, the timer is off when they are removed.
+        with Outputs(inputs=[getattr(args, "data", None)]) as outputs, deadline(limit, spent=spent) as clock:
+            if args.command == "proofs":
+                return _proofs(args, clock)
+            return _bounds(args, clock) if args.command == "bounds" else _verify(args, clock, outputs)
     except TimeUp as error:
-        _write(sys.stderr, f"verify-perceptron: {error}; nothing was verified (exit code 3)\n")
+        _say(f"{error}; nothing was verified (exit code 3)")
         return EXIT_INCONCLUSIVE
     except (DataError, InvalidArgument) as error:
-        _write(sys.stderr, f"verify-perceptron: error: {error}\n")
+        _say(f"error: {error}")
         return EXIT_USAGE
     except ImportError as error:  # an optional extra (plots: matplotlib) is not installed
-        _write(sys.stderr, f"verify-perceptron: error: {error}\n")
+        _say(f"error: {error}")
         return EXIT_USAGE
     except MemoryError:
-        _write(sys.stderr, "verify-perceptron: error: out of memory; the data or the run is too large\n")
+        _say("error: out of memory; the data or the run is too large")
         return EXIT_USAGE
     except KeyboardInterrupt:
-        _write(sys.stderr, "verify-perceptron: interrupted\n")
-        return 130
+        _say("interrupted")
+        return 128 + signal.SIGINT
+    except Terminated as stop:
+        return 128 + stop.signum
     except BrokenPipeError:
         return 0
     except Exception as error:  # a bug: say so in one line, never a traceback
-        _write(sys.stderr, f"verify-perceptron: internal error: {type(error).__name__}: {error} (please report this)\n")
+        _say(f"internal error: {type(error).__name__}: {error} (please report this)")
         return EXIT_INTERNAL
 
 
@@ -365,7 +339,8 @@ def run() -> None:
     """Console-script entry point.
 
     SIGTERM ends the process as an exception does, so a report being written
-    removes its temporary file (SIGKILL cannot be caught: nothing can).
+    removes its temporary file (SIGKILL cannot be caught: nothing can);
+    within a command, `verify_perceptron.deadline.deadline` handles it.
     """
     signal.signal(signal.SIGTERM, _terminated)
     sys.exit(main(spent=process_age()))

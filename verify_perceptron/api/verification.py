@@ -171,7 +171,10 @@ def against_certified(data: Dataset, convention: Convention, trace: Trace, check
     """
     if trace.converged or trace.stop not in ("max-epochs", "time-limit") or check.separator is not None:
         return trace, check
-    found = certified_separator(data, convention, separability, time_limit=time_left())
+    left = time_left()
+    if left is not None and left <= 0:  # a limit already spent (a tiny one, or a slow load) leaves no time to pass on
+        return trace, check
+    found = certified_separator(data, convention, separability, time_limit=left)
     left = time_left()
     if found is None or (left is not None and left <= 0):
         return trace, check

@@ -115,8 +115,16 @@ def read_text(path: str, max_cells: int = MAX_CELLS) -> str:
     limit = BYTES_PER_CELL * max_cells
     try:
         with open(path, "rb") as handle:
-            _refuse_size(path, os.fstat(handle.fileno()).st_size, max_cells)
-            data = handle.read(limit + 1)  # a file that grows while it is read is cut here, and refused
+            size = os.fstat(handle.fileno()).st_size
+            _refuse_size(path, size, max_cells)
+            # read(n) allocates n bytes at once (and cannot past an index's range: --max-cells 10**40): the size
+            # first; a file that grows while it is read is read on up to the limit, cut there, and refused
+            data = handle.read(size + 1)
+            if len(data) > size:
+                grown = bytearray(data)
+                while len(grown) <= limit and (more := handle.read(min(limit + 1 - len(grown), 1 << 20))):
+                    grown += more
+                data = bytes(grown)
     except FileNotFoundError:
         raise DataError(f"{path}: no such file") from None
     except IsADirectoryError:

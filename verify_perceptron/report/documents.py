@@ -8,6 +8,11 @@ with each other or with the JSON: every number in them is the report's exact
 string, or computed exactly from it (the per-update values of the invariant
 curves, by `verify_perceptron.report.plots.invariant_series`).
 
+What comes from the user's data (the file name, the feature names, the
+labels) is shown with its control characters escaped (``\\x1b``,
+`verify_perceptron.report.visible`), and so is anything else in the
+document: a terminal showing it, or a browser, never obeys them.
+
 `render_html` embeds each figure as an SVG image in a ``data:`` URI: one
 file, no network, no JavaScript. `render_markdown` links figures the caller
 has written beside the document. Neither imports matplotlib unless figures
@@ -44,6 +49,7 @@ from ._sections import document, figure_captions
 from ._words import approximately
 from .files import write_atomically
 from .plots.series import FIGURE_NAMES
+from .visible import displayed, visible
 
 __all__ = ["render_markdown", "render_html", "write_atomically", "figure_captions"]
 
@@ -89,9 +95,9 @@ def render_markdown(
         raise InvalidArgument(f"max_updates={max_updates} must be >= 1")
     links = dict(figures or {})
     _check_figures(links)
-    doc = document(report, data, links, title=title, description=description,
+    doc = document(displayed(report), data, links, title=title, description=description,
                    command=command, max_updates=max_updates, exact=exact)
-    return approximately(to_markdown(doc, links))
+    return visible(approximately(to_markdown(doc, links)), lines=True)
 
 
 def render_html(
@@ -127,6 +133,6 @@ def render_html(
 
         figures = report_figures(report, data)
     _check_figures(figures)
-    doc = document(report, data, figures, title=title, description=description,
+    doc = document(displayed(report), data, figures, title=title, description=description,
                    command=command, max_updates=max_updates, exact=exact)
-    return approximately(to_html(doc, figures))
+    return visible(approximately(to_html(doc, figures)), lines=True)

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 from ._readable import readable
 from ._averaged import averaged_lines
+from .visible import displayed
 from ._enclosures import enclosure_line
 from ._soft_margin import decimal_down, decimal_up, soft_margin_sentences
 from ._words import approximately, bracket, count
@@ -372,6 +373,7 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60, exact: bool = 
     columns), the updates table's samples, scores and weights are cut to
     fit it, after a whole entry and with ``…`` (never with `exact`).
     """
+    report = displayed(report)  # the data's names and labels with their control characters escaped
     r = report if exact else readable(report)
     out = _run_lines(r) + [""]
     out += _update_lines(r, max_updates, None if exact else width) + [""]

@@ -20,6 +20,13 @@ SVG or Agg backends directly (never an interactive one), with no date or
 version in the file and a fixed SVG hash salt, so the same report gives the
 same image on every run.
 
+What the figures show of the user's data (labels, feature names, the file
+name) is shown as the text reports show it: control characters escaped
+(`verify_perceptron.report.visible`), and a ``$`` as a dollar sign, never as
+the start of matplotlib's math. What matplotlib warns of while drawing (a
+glyph missing from the font, say) never reaches stderr: `report_figures`
+hands it back in one clean line each, for the caller to show or not.
+
 Examples
 --------
 >>> from verify_perceptron.pipeline import verify_run
@@ -37,11 +44,15 @@ verify_perceptron.errors.InvalidArgument: figure='boundaries' needs the data (da
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+import logging
+import warnings as _warnings
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ...data.dataset import Dataset
 from ...errors import InvalidArgument
+from ..visible import displayed, visible
 from ._style import PlottingUnavailable, fixed_style
 from .boundaries import draw_boundaries
 from .projection import draw_projection
@@ -97,13 +108,50 @@ _DRAW = {
 }
 
 
+def _as_ink(text: str) -> str:
+    r"""A string of the user's as matplotlib must show it: control characters escaped, ``$`` a dollar sign.
+
+    Examples
+    --------
+    >>> _as_ink("$x$ \x1b")
+    '\\$x\\$ \\x1b'
+    """
+    return visible(text).replace("$", r"\$")
+
+
 def draw_figure(name: str, report: Mapping[str, Any], data: Dataset | None = None) -> Figure:
     """One figure by name (see `FIGURE_NAMES`)."""
     if name not in _DRAW:
         raise InvalidArgument(f"figure={name!r} is not one of {', '.join(FIGURE_NAMES)}")
     if name in ("boundaries", "projection", "certificate") and data is None:
         raise InvalidArgument(f"figure={name!r} needs the data (data=None)")
-    return _DRAW[name](report, data)
+    return _DRAW[name](displayed(report, _as_ink), data)
+
+
+class _Caught(logging.Handler):
+    def __init__(self, seen: list[str]) -> None:
+        super().__init__(logging.WARNING)
+        self.seen = seen
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.seen.append(record.getMessage())
+
+
+@contextmanager
+def _caught(seen: list[str]) -> Iterator[None]:
+    """matplotlib's warnings (the `warnings` module's and its logger's) collected in `seen`, never printed."""
+    logger = logging.getLogger("matplotlib")
+    handler, propagate = _Caught(seen), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        with _warnings.catch_warnings(record=True) as caught:
+            _warnings.simplefilter("always")
+            yield
+        seen.extend(str(w.message) for w in caught)
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
 
 
 def figure_svg(fig: Figure) -> str:
@@ -126,9 +174,20 @@ def figure_png(fig: Figure, *, dpi: int = 100) -> bytes:
     return buffer.getvalue()
 
 
-def report_figures(report: Mapping[str, Any], data: Dataset | None = None) -> dict[str, str]:
+def report_figures(report: Mapping[str, Any], data: Dataset | None = None, *,
+                   warnings: list[str] | None = None) -> dict[str, str]:
     """Every figure the report can have (`available_figures`), as ``{name: SVG text}`` in `FIGURE_NAMES` order.
 
-    Raises `PlottingUnavailable` when matplotlib is not installed.
+    What matplotlib warns of while drawing them is added to `warnings`, each
+    message once and on one line with its control characters escaped (and
+    dropped without it). Raises `PlottingUnavailable` when matplotlib is not
+    installed.
     """
-    return {name: figure_svg(draw_figure(name, report, data)) for name in available_figures(report, data)}
+    seen: list[str] = []
+    with _caught(seen):
+        drawn = {name: figure_svg(draw_figure(name, report, data)) for name in available_figures(report, data)}
+    if warnings is not None:
+        for message in dict.fromkeys(visible(" ".join(m.split())) for m in seen):
+            if message not in warnings:
+                warnings.append(message)
+    return drawn

@@ -89,3 +89,13 @@ def test_binary_floats_down_to_the_smallest_subnormal_decide_as_at_a_moderate_sc
     assert all(Fraction(f) == Fraction(v) * Fraction(2) ** power for row, frow in zip(X, floats) for v, f in zip(row, frow))
     result = vp.verify(floats, y, max_epochs=EPOCHS)
     _assert_reads_its_run(result.report, separable)
+
+
+def test_the_progress_line_reads_a_bound_past_float64s_range() -> None:
+    # γ = 1e-300 with R = ‖w*‖ = 1 (about): note 000's bound is 10^600 + 1, shown on a terminal while a run goes
+    from verify_perceptron.check.checker import Checker
+
+    data = Dataset(X=[[Fraction(1, 10**300)], [Fraction(-1, 10**300)]], y=[1, -1])
+    checker = Checker(data, "classic", rate=1, mode="online", separator=[0, 1])
+    assert checker.own.value == 10**600 + 1
+    assert checker.status() == "0 mistakes, bound 1.000e+600"

@@ -490,5 +490,24 @@ class Checker:
     def status(self) -> str:
         """One line for a progress display: updates so far and the mistake bound's slack."""
         if self.own is not None:
-            return f"{self.N} mistakes, bound {float(self.own.value):.4g}"
+            return f"{self.N} mistakes, bound {_magnitude(self.own.value)}"
         return f"{self.N} mistakes"
+
+
+def _magnitude(value: Fraction) -> str:
+    """A bound (> 0) to 4 significant digits, from its integers: past 1.8e308 a float would overflow.
+
+    Examples
+    --------
+    >>> _magnitude(Fraction(51)), _magnitude(Fraction(10**600 * 12345, 7))
+    ('51', '1.763e+603')
+    """
+    if value < 10**15:
+        return f"{float(value):.4g}"
+    whole = value.numerator // value.denominator
+    shift = max(0, (whole.bit_length() - 1) * 30103 // 100000 - 4)  # 10^shift <= whole / 10^4
+    head = whole // 10**shift
+    while head >= 10**5:
+        head, shift = head // 10, shift + 1
+    digits = str(head)
+    return f"{digits[0]}.{digits[1:4]}e+{shift + len(digits) - 1}"

@@ -36,6 +36,7 @@ from ..errors import InvalidArgument
 from ..notes.bounds import Geometry, NoteBound, geometry_from_scaled, note_bounds
 from ..notes.claims import QUANTITIES, SOFT_MARGIN, Claim, claim_unit, claims_for, compile_slacks
 from ..notes.conventions import Convention, get_convention, tie_rule
+from ._progress import magnitude
 from .replay import CompiledReplay, compiled_replay
 from .wide_replay import ObjectReplay, object_replay
 from .results import CheckResult, InvariantResult, Violation
@@ -490,24 +491,5 @@ class Checker:
     def status(self) -> str:
         """One line for a progress display: updates so far and the mistake bound's slack."""
         if self.own is not None:
-            return f"{self.N} mistakes, bound {_magnitude(self.own.value)}"
+            return f"{self.N} mistakes, bound {magnitude(self.own.value)}"
         return f"{self.N} mistakes"
-
-
-def _magnitude(value: Fraction) -> str:
-    """A bound (> 0) to 4 significant digits, from its integers: past 1.8e308 a float would overflow.
-
-    Examples
-    --------
-    >>> _magnitude(Fraction(51)), _magnitude(Fraction(10**600 * 12345, 7))
-    ('51', '1.763e+603')
-    """
-    if value < 10**15:
-        return f"{float(value):.4g}"
-    whole = value.numerator // value.denominator
-    shift = max(0, (whole.bit_length() - 1) * 30103 // 100000 - 4)  # 10^shift <= whole / 10^4
-    head = whole // 10**shift
-    while head >= 10**5:
-        head, shift = head // 10, shift + 1
-    digits = str(head)
-    return f"{digits[0]}.{digits[1:4]}e+{shift + len(digits) - 1}"

@@ -114,10 +114,10 @@ def test_the_filter_is_exact_at_a_tie() -> None:
 
 def test_choose_margin_takes_the_least_bound_of_its_candidates() -> None:
     margins, counts = [5, 3, 3, -1, 8, 2], [2, 1, 0, 4, 1, 3]
-    rho, value = choose_margin(margins, counts, R_sq=50, u_sq=2)
+    rho, log_bound = choose_margin(margins, counts, R_sq=50, u_sq=2)
     for candidate in {m for m in margins if m > 0}:
         D_sq = sum(c * max(0, candidate - m) ** 2 for m, c in zip(margins, counts))
-        assert value <= (math.sqrt(100) + math.sqrt(D_sq)) ** 2 / candidate**2 * (1 + 1e-12)
+        assert math.exp(log_bound) <= (math.sqrt(100) + math.sqrt(D_sq)) ** 2 / candidate**2 * (1 + 1e-12)
     assert rho in margins
 
 
@@ -131,11 +131,11 @@ def one_column(margins: np.ndarray, counts: np.ndarray, root_B: float) -> tuple[
     if len(candidates) > soft_module.CANDIDATES:
         k = soft_module.CANDIDATES
         candidates = candidates[np.arange(k) * (len(candidates) - 1) // (k - 1)]
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         sums = [np.concatenate(([0.0], np.cumsum(c * m**p))) for p in range(3)]
         below = np.searchsorted(m, candidates, side="left")
         D_sq = np.maximum(sums[0][below] * candidates**2 - 2 * sums[1][below] * candidates + sums[2][below], 0.0)
-        values = ((root_B + np.sqrt(D_sq)) / candidates) ** 2
+        values = 2 * (np.log(root_B + np.sqrt(D_sq)) - np.log(candidates))  # the bound's logarithm
     values = np.where(np.isnan(values), np.inf, values)
     best = int(np.argmin(values))
     return int(order[below[best]]), float(values[best])
@@ -327,3 +327,70 @@ def test_the_int64_array_paths_of_the_soft_margin_bound_equal_its_python_integer
                               for b in (fast, as_objects))
     assert fast_check._sq_over_rho.tolist() == slow_check._sq_over_rho.tolist()  # each d²/ρ² rounded once
     assert slow_check._sq_over_rho.tolist() == [max(0, rho - m) ** 2 / rho**2 for m in margins]  # as int / int
+
+
+# --- the choice of ρ at any magnitude: floats choose, they never decide whether there is a choice -----------------
+
+@given(mantissas=st.lists(st.integers(-9, 9), min_size=1, max_size=8), exponents=st.data(),
+       root_bits=st.sampled_from([1, 60, 1100, 4000]))
+@hypothesis.example(mantissas=[1, -1], exponents=None, root_bits=4000)  # 1 beside √B = 2^4000: 0 in floats
+def test_choose_margin_finds_a_positive_margin_whenever_there_is_one(mantissas, exponents, root_bits) -> None:
+    # margins m·2^e of any size below √B: the floats see some of them as 0 (or infinite), the choice never fails
+    shifts = [0] * len(mantissas) if exponents is None else exponents.draw(
+        st.lists(st.integers(0, root_bits - 1), min_size=len(mantissas), max_size=len(mantissas)))
+    margins = [m << e for m, e in zip(mantissas, shifts)]
+    chosen = choose_margin(margins, [1] * len(margins), R_sq=2 ** (2 * root_bits), u_sq=1)
+    if not any(m > 0 for m in margins):
+        assert chosen is None
+    else:
+        assert chosen is not None and chosen[0] > 0 and chosen[0] in margins and math.isfinite(chosen[1])
+
+
+def test_choose_margin_takes_an_exact_margin_when_floats_see_none() -> None:
+    # the 1e-145 data: margins of 2 beside √B of about 2^482 are 0 in floats scaled to 2^480
+    assert choose_margin([2, 2], [1, 1], R_sq=4 * 10**290 + 4, u_sq=4)[0] == 2
+    assert choose_margin(np.array([3, -5], dtype=np.int64), np.ones(2), R_sq=2**4000, u_sq=1)[0] == 3
+    assert choose_margin([-(2**3000), 1, 7], [1, 1, 1], R_sq=2**6002, u_sq=1)[0] == 7  # the largest, exactly
+
+
+@pytest.mark.parametrize("rows, epochs, verdict", [
+    ([("1e-145", 1), ("-1e-145", -1)], None, "verified"),
+    ([("3e151", 1), ("2e33", -1)], 50, "stopped-separable"),
+], ids=["tiny", "wide-range"])
+def test_separable_data_at_extreme_magnitudes_are_verified(tmp_path, capsys, rows, epochs, verdict) -> None:
+    import json
+
+    from verify_perceptron.cli import main
+
+    path = tmp_path / "data.csv"
+    path.write_text("".join(f"{x},{y}\n" for x, y in rows))
+    argv = ["verify", str(path)] + ([] if epochs is None else ["--max-epochs", str(epochs)])
+    assert main(argv + ["--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["verdict"] == verdict and report["separable"] is True
+    soft = next(i for i in report["invariants"] if i["name"] == "soft-margin-bound")
+    assert soft["holds"] is True and soft["n_checked"] == report["n_updates"]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "no convergence" not in text and f"(exit code 0)" in text.splitlines()[-1]
+
+
+def test_a_binary_float_at_the_bottom_of_its_range_is_verified_through_the_api() -> None:
+    import verify_perceptron as vp
+
+    result = vp.verify([[5e-324], [-5e-324]], [1, -1])
+    assert result.verdict == "verified" and result.report["converged"] and result.report["exit_code"] == 0
+    soft = next(i for i in result.report["invariants"] if i["name"] == "soft-margin-bound")
+    assert soft["holds"] is True
+
+
+def test_a_soft_margin_bound_left_unchecked_does_not_change_the_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    # whatever keeps the extra bound from being checked, a converged run whose claims all held is verified
+    import verify_perceptron.check.checker as checker_module
+
+    monkeypatch.setattr(checker_module, "soft_margin_check", lambda *args, **kwargs: "no u today")
+    data = example("and")
+    trace, result = verify_run(data, "classic")
+    soft = next(r for r in result.invariants if r.name == "soft-margin-bound")
+    assert soft.holds is None and soft.skipped == "no u today"
+    assert result.complete and build_report(data, trace, result)["verdict"] == "verified"

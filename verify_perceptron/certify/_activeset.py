@@ -281,8 +281,11 @@ def solve(cons: Constraints, *, deadline: float | None = None) -> Solution:
     if cons.has_floats:
         # The proposal gets at most half of the time left, and a bounded number of steps.
         budget = None if deadline is None else time.monotonic() + (deadline - time.monotonic()) / 2
-        try:
-            proposal = run(cons, exact=False, deadline=budget, max_iterations=50 * cons.dim + 500)
+        import numpy as np
+
+        try:  # values near float64's ends overflow here: a poor proposal at worst, so nothing to warn of
+            with np.errstate(all="ignore"):
+                proposal = run(cons, exact=False, deadline=budget, max_iterations=50 * cons.dim + 500)
         except (ArithmeticError, ValueError):
             proposal = None
     # An infeasible proposal's active set is dual feasible too: the exact run may confirm it quickly.

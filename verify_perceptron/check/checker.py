@@ -36,6 +36,7 @@ from ..errors import InvalidArgument
 from ..notes.bounds import Geometry, NoteBound, geometry_from_scaled, note_bounds
 from ..notes.claims import QUANTITIES, SOFT_MARGIN, Claim, claim_unit, claims_for, compile_slacks
 from ..notes.conventions import Convention, get_convention, tie_rule
+from ._progress import magnitude
 from .replay import CompiledReplay, compiled_replay
 from .wide_replay import ObjectReplay, object_replay
 from .results import CheckResult, InvariantResult, Violation
@@ -490,5 +491,5 @@ class Checker:
     def status(self) -> str:
         """One line for a progress display: updates so far and the mistake bound's slack."""
         if self.own is not None:
-            return f"{self.N} mistakes, bound {float(self.own.value):.4g}"
+            return f"{self.N} mistakes, bound {magnitude(self.own.value)}"
         return f"{self.N} mistakes"

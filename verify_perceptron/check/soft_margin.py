@@ -129,7 +129,7 @@ class SoftMarginCheck:
         self.N = 0
         self.D_sq = 0
         self.result = InvariantResult(SOFT_MARGIN.name, SOFT_MARGIN.text, SOFT_MARGIN.source)
-        self.tightest: tuple[float, int, int, int] | None = None  # (N / bound, k, N, D²) where N is nearest
+        self.tightest: tuple[float, int, int, int] | None = None  # (√N / √bound, k, N, D²) where N is nearest
         self._rho_sq = bound.rho * bound.rho
         self._root_B = math.sqrt(_quotient(bound.R_sq * bound.u_sq, self._rho_sq))
         self._filter = self._root_B >= 2.0**-100  # else every update is decided in integers
@@ -156,7 +156,7 @@ class SoftMarginCheck:
             self.N += 1
             self.D_sq += int(self.bound.deficits_sq[j])
             side = self._side(self.D_sq)
-            self._remember(self.N / (side * side), k, self.N, self.D_sq)
+            self._remember(math.sqrt(self.N) / side if side > 0 else math.inf, k, self.N, self.D_sq)
             if not self._filter or math.sqrt(self.N) * _FILTER > side:
                 self._decide(k, epoch, j, self.N, self.D_sq)
             else:
@@ -183,7 +183,8 @@ class SoftMarginCheck:
         N = np.arange(self.N + 1, self.N + m + 1, dtype=np.int64)
         doubtful = np.flatnonzero((np.sqrt(N.astype(np.float64)) * _FILTER > side) | (not self._filter))
         self.result.n_checked += m - len(doubtful)
-        ratio = N / (side * side)
+        with np.errstate(divide="ignore"):  # (√N / 0 is infinite: nearest of all)
+            ratio = np.sqrt(N.astype(np.float64)) / side  # not N / side²: that square can pass float64's range
         t = int(np.argmax(ratio))
         if self.tightest is None or float(ratio[t]) > self.tightest[0]:
             self._remember(float(ratio[t]), first + t, int(N[t]), self._exact(rows[:t + 1]))
@@ -306,11 +307,15 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
     U = np.stack([scaled_floats(list(W))[0] for W in keys], axis=1)
     ranked, weights = [], counts.astype(np.float64)
     block = max(1, _BLOCK_CELLS // max(len(Z), 1))  # columns at a time: memory stays near the samples' own
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         root_R = math.sqrt(float(np.max(np.einsum("ij,ij->i", Z, Z), initial=0.0)))
         root_B = root_R * np.sqrt(np.einsum("ij,ij->j", U, U))
+        # each column over its own √B: every margin at most about 1 (|z·U| <= R·‖U‖), so no square overflows
+        root_B = np.where((root_B > 0) & np.isfinite(root_B), root_B, 1.0)
         for start in range(0, U.shape[1], block):
-            columns = choose_columns(Z @ U[:, start:start + block], weights, root_B[start:start + block].tolist())
+            width = min(block, U.shape[1] - start)
+            columns = choose_columns((Z @ U[:, start:start + block]) / root_B[start:start + block], weights,
+                                     [1.0] * width)
             ranked += [(chosen[1], start + j) for j, chosen in enumerate(columns) if chosen is not None]
     first = [j for _, j in sorted(ranked)]
     for j in first + sorted(set(range(len(keys))) - set(first)):

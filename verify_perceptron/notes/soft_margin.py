@@ -36,9 +36,8 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from ..data.integers import FLOAT_BITS, scaled_floats
 
-__all__ = ["SoftMargin", "choose_margin", "choose_scaled", "choose_columns", "CANDIDATES"]
+__all__ = ["SoftMargin", "choose_margin", "choose_scaled", "choose_columns", "relative_floats", "CANDIDATES"]
 
 #: At most this many of the samples' margins are tried as ρ (evenly spaced in order).
 CANDIDATES = 256
@@ -170,7 +169,7 @@ def _exact(value: Any) -> Fraction:
 
 
 def choose_margin(margins: Any, counts: Any, *, R_sq: int, u_sq: int) -> tuple[int, float] | None:
-    """The target ρ, among the samples' positive scaled margins, that makes the bound smallest, and that bound.
+    """The target ρ, among the samples' positive scaled margins, that makes the bound smallest, and its log.
 
     For counts N_μ (the mistakes on each sample, or 1 each when they are not
     known yet), the bound at the end of the run is ((R‖u‖ + D(ρ))/ρ)² with
@@ -178,36 +177,80 @@ def choose_margin(margins: Any, counts: Any, *, R_sq: int, u_sq: int) -> tuple[i
     most `CANDIDATES` of them) in floating point (`choose_scaled`). The choice
     only picks which true theorem is checked, so no float decides anything
     checked; the ρ returned is one of the exact margins, and positive. None
-    when no margin is positive. The bound is returned as a float (it is the
-    same in scaled and true units).
+    exactly when no margin is positive.
+
+    The floats are the margins over 2^s, s the bit length of √B, made from
+    the integers (`relative_floats`): √B is then in [1/2, 1), every margin of
+    u (|m| <= √B) at most 1, so nothing overflows, and the bound is compared
+    by its logarithm, which cannot overflow either. A positive margin below
+    2^-1074·√B is 0 there; when the floats see no positive margin at all,
+    the largest exact one is taken, with its bound's logarithm from the
+    integers. Returned with ρ: the natural logarithm of the bound (the same
+    in scaled and true units).
 
     Examples
     --------
-    >>> rho, value = choose_margin([4, 1, -2], [1, 1, 1], R_sq=25, u_sq=1)  # ρ = 1: (5 + 3)²/1 = 64
-    >>> rho, round(value, 4)  # ρ = 4: d = (0, 3, 6), (5 + √45)²/16
+    >>> rho, log_bound = choose_margin([4, 1, -2], [1, 1, 1], R_sq=25, u_sq=1)  # ρ = 1: (5 + 3)²/1 = 64
+    >>> rho, round(math.exp(log_bound), 4)  # ρ = 4: d = (0, 3, 6), (5 + √45)²/16
     (4, 8.5676)
+    >>> choose_margin([1, -2**4000], [1, 1], R_sq=2**8000, u_sq=1)[0]  # 1 is 0 in floats beside √B = 2^4000
+    1
     >>> choose_margin([0, -1], [1, 1], R_sq=1, u_sq=1) is None
     True
     """
     if not len(margins):
         return None
     root = math.isqrt(R_sq * u_sq)  # the bound's √B to within one unit: a float approximation anyway
-    if isinstance(margins, np.ndarray) and margins.dtype == np.int64 and root.bit_length() <= FLOAT_BITS:
-        exact: Any = margins  # scaled_floats would not shift: each value is its nearest double
-        values, root_B = margins.astype(np.float64), float(root)
-    else:
-        exact = [int(m) for m in margins]
-        floats, _ = scaled_floats(exact + [root])
-        values, root_B = floats[:-1], floats[-1]
-    chosen = choose_scaled(values, np.asarray(counts, dtype=np.float64), root_B)
-    if chosen is None:
+    exact: Any = margins if isinstance(margins, np.ndarray) and margins.dtype == np.int64 else [int(m) for m in margins]
+    shift = root.bit_length()
+    values = relative_floats(exact, shift)
+    chosen = choose_scaled(values, np.asarray(counts, dtype=np.float64), _relative(root, shift))
+    if chosen is not None and exact[chosen[0]] > 0:
+        return int(exact[chosen[0]]), chosen[1]
+    # The floats lost every positive margin (each below 2^-1074·√B): the largest exact one, measured in integers.
+    positive = [int(m) for m in exact if m > 0]
+    if not positive:
         return None
-    rho = int(exact[chosen[0]])
-    return (rho, chosen[1]) if rho > 0 else None
+    rho = max(positive)
+    return rho, _log_bound(exact, counts, rho, root)
+
+
+def _log_bound(margins: Any, counts: Any, rho: int, root: int) -> float:
+    """ln(((√B + D(ρ))/ρ)²) from the integers, √B and D to within one unit (`math.log` takes any integer)."""
+    D_sq = sum(int(c) * (rho - int(m)) ** 2 for m, c in zip(margins, counts) if m < rho)
+    return 2 * (math.log(root + math.isqrt(D_sq) + 1) - math.log(rho))
+
+
+def relative_floats(values: Any, shift: int) -> Any:
+    """Float64 approximations of values_i / 2^shift for integers (an int64 array or a sequence of ints).
+
+    Made from the integers, so nothing passes float64's range on the way: a
+    value too small for the quotient is 0 (of its sign, never of the other),
+    one too large is infinite.
+
+    Examples
+    --------
+    >>> relative_floats([3, -2**5000, 0], 4999).tolist()
+    [0.0, -2.0, 0.0]
+    >>> relative_floats(np.array([3, -8], dtype=np.int64), 3).tolist()
+    [0.375, -1.0]
+    """
+    if isinstance(values, np.ndarray) and values.dtype == np.int64:
+        return np.ldexp(values.astype(np.float64), -shift)
+    return np.array([_relative(int(v), shift) for v in values], dtype=np.float64)
+
+
+def _relative(value: int, shift: int) -> float:
+    """value / 2^shift as a float64: the leading 64 bits of `value`, scaled by a power of two (math.ldexp)."""
+    drop = max(0, abs(value).bit_length() - 64)  # float(value >> drop) is exact to within its last bits
+    try:
+        return math.ldexp(float(value >> drop), drop - shift)
+    except OverflowError:
+        return math.copysign(math.inf, value)
 
 
 def choose_scaled(margins: Any, counts: Any, root_B: float) -> tuple[int, float] | None:
-    """`choose_margin` on float margins (one scale for all, √B = R‖u‖ in it): the index of ρ, and the bound.
+    """`choose_margin` on float margins (one scale for all, √B = R‖u‖ in it): the index of ρ, and the bound's log.
 
     One column of `choose_columns`.
 
@@ -225,10 +268,14 @@ def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tu
     The candidates of a column are its distinct positive margins, at most
     `CANDIDATES` of them evenly spaced in order (the smallest kept: D = 0
     there when u separates). D(ρ)² comes from cumulative sums over the sorted
-    margins, clamped at 0 where rounding would make it negative. Per column:
-    the index (in `margins`) of the first margin equal to the ρ taken, and the
-    bound, which is the least over the candidates (the first of equal ones;
-    a NaN counts as infinite); None when no margin is positive.
+    margins, clamped at 0 where rounding would make it negative. Each
+    candidate's bound is compared by its natural logarithm,
+    2·(ln(√B + D) − ln ρ), which stays finite for every positive float ρ
+    (callers give margins of about √B's size or less: `relative_floats`).
+    Per column: the index (in `margins`) of the first margin equal to the ρ
+    taken, and the bound's logarithm, the least over the candidates (the
+    first of equal ones; a NaN counts as infinite); None when no margin is
+    positive.
 
     Examples
     --------
@@ -255,7 +302,7 @@ def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tu
         zero = np.zeros((1, c))
         sums = [np.concatenate((zero, np.cumsum(weights * m**p, axis=0)))[:-1] for p in range(3)]  # below each
         D_sq = np.maximum(sums[0] * m**2 - 2 * sums[1] * m + sums[2], 0.0)
-        values = ((np.asarray(roots, dtype=np.float64) + np.sqrt(D_sq)) / m) ** 2
+        values = 2 * (np.log(np.asarray(roots, dtype=np.float64) + np.sqrt(D_sq)) - np.log(m))
     values = np.where(candidate & ~np.isnan(values), values, np.inf)
     best = np.argmin(values, axis=0)
     chosen: list[tuple[int, float] | None] = []

@@ -43,6 +43,7 @@ from typing import Any
 from ...notes.claims import CLAIMS
 from ...notes.conventions import Convention, dot, get_convention
 from ...data.dataset import Dataset
+from ...data.exact_text import read_exact
 from ...errors import InvalidArgument
 from .._words import bracket
 
@@ -70,7 +71,7 @@ _CLAIMS = {c.name: c for c in CLAIMS}
 
 
 def _fractions(values: Sequence[str]) -> Vector:
-    return tuple(Fraction(v) for v in values)
+    return tuple(map(read_exact, values))  # the record's exact strings, at any size
 
 
 def check_data(report: Mapping[str, Any], data: Dataset) -> None:
@@ -88,7 +89,7 @@ def _own_bound(report: Mapping[str, Any]) -> Fraction | None:
     if report["mode"] != "online":
         return None
     own = [b for b in report["bounds"] if b["own"]]
-    return Fraction(own[0]["value"]) if own else None
+    return read_exact(own[0]["value"]) if own else None
 
 
 @dataclass(frozen=True)
@@ -203,14 +204,14 @@ def invariant_series(report: Mapping[str, Any], data: Dataset | None = None) -> 
     ((0, 1), (0, 4), 'upper-bound-batch', ['0', '48'])
     """
     convention = get_convention(report["convention"])
-    a = Fraction(report["step_size"])
+    a = read_exact(report["step_size"])
     constants = report["constants"]
     separator = report["separator"]
     ws = _fractions(separator["weights"]) if separator else None
     gamma = ws_sq = R_sq = beta = None
     if constants is not None:
-        gamma, ws_sq = Fraction(constants["gamma"]), Fraction(constants["ws_sq"])
-        R_sq, beta = Fraction(constants["R_sq"]), Fraction(constants["beta"])
+        gamma, ws_sq = read_exact(constants["gamma"]), read_exact(constants["ws_sq"])
+        R_sq, beta = read_exact(constants["R_sq"]), read_exact(constants["beta"])
     elif data is not None:
         check_data(report, data)
         norms = _norms_sq(convention, data)

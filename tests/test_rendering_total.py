@@ -41,6 +41,7 @@ from verify_perceptron.pipeline import verify_run
 from verify_perceptron.report._decimals import decimal_down, decimal_up
 from verify_perceptron.report._readable import readable
 from verify_perceptron.report.documents import render_html, render_markdown
+from verify_perceptron.report.plots.series import available_figures
 from verify_perceptron.report.record import build_report, render_json
 from verify_perceptron.report.text import render_text
 
@@ -286,6 +287,18 @@ def test_a_hundred_thousand_digit_weight_is_not_echoed_whole() -> None:
     for text in (render_text(record), render_markdown(record), render_html(record, figures={})):
         assert _longest_digit_run(text) <= 20 and len(text) < 60_000
     assert weight in render_text(record, exact=True)
+
+
+def test_figures_are_left_out_where_doubles_cannot_draw_them() -> None:
+    """Values of 10^400 have no double: the HTML page is made without figures (it raised OverflowError)."""
+    def records(scale: Fraction) -> tuple[dict[str, Any], Dataset]:
+        data = Dataset(X=((scale,), (-scale,), (scale * 3 / 10,)), y=(1, -1, 1))
+        return build_report(data, *verify_run(data)), data
+
+    assert available_figures(*records(Fraction(1))) != ()  # the same data at a drawable scale
+    record, data = records(Fraction(10**400))
+    assert available_figures(record, data) == ()
+    assert "<img" not in render_html(record, data=data)
 
 
 # --------------------------------------------------------------------------------------------

@@ -34,7 +34,8 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import SimpleNamespace
@@ -399,8 +400,46 @@ def convex_hull(points: Sequence[tuple[Fraction, Fraction]]) -> list[tuple[Fract
     return lower[:-1] + upper[:-1]
 
 
+#: Figures are drawn in doubles (up to about 10^308): no figure is drawn from a number past 10^±150, so that
+#: the products the drawing makes of two of them stay in range (and none vanishes to 0).
+DRAWABLE_EXPONENT = 150
+
+_EXACT_TEXT = re.compile(r"-?(\d+)(?:/(\d+))?")
+
+
+def _strings(record: Any) -> Iterator[str]:
+    if isinstance(record, dict):
+        for value in record.values():
+            yield from _strings(value)
+    elif isinstance(record, list):
+        for value in record:
+            yield from _strings(value)
+    elif isinstance(record, str):
+        yield record
+
+
+def within_doubles(report: Mapping[str, Any], data: Dataset | None = None) -> bool:
+    """Whether every exact number of the report and the data lies within 10^±`DRAWABLE_EXPONENT` (or is 0),
+    read off the lengths of its digits and bits, without converting it.
+
+    Examples
+    --------
+    >>> within_doubles({"w": ["1/3", "-2"]}), within_doubles({"w": ["1" + "0" * 200]}), within_doubles({"w": "0"})
+    (True, False, True)
+    """
+    for text in _strings(dict(report)):
+        match = _EXACT_TEXT.fullmatch(text)
+        if match and match.group(1) != "0" and abs(len(match.group(1)) - len(match.group(2) or "1")) > DRAWABLE_EXPONENT:
+            return False
+    limit = DRAWABLE_EXPONENT * 3  # bits: 10^150 < 2^500
+    return data is None or all(x == 0 or abs(x.numerator.bit_length() - x.denominator.bit_length()) <= limit
+                               for row in data.X for x in row)
+
+
 def available_figures(report: Mapping[str, Any], data: Dataset | None = None) -> tuple[str, ...]:
     """The names (from `FIGURE_NAMES`) of the figures this report can have; matplotlib is not needed.
+
+    None when a number is beyond what doubles draw (`within_doubles`).
 
     Examples
     --------
@@ -415,6 +454,8 @@ def available_figures(report: Mapping[str, Any], data: Dataset | None = None) ->
     two_d = data is not None and data.n_features == 2
     if data is not None:
         check_data(report, data)
+    if not within_doubles(report, data):
+        return ()
     names = []
     if two_d and report["n_epochs"] >= 1:
         names.append("boundaries")

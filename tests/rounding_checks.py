@@ -28,17 +28,23 @@ def decade(x: Fraction) -> int:
 
 
 def is_rounded(text: str, x: Fraction, digits: int, rounding: str) -> bool:
-    """Whether `text` (a decimal, maybe after ``≈ ``) is `x` rounded to `digits` digits as `rounding` says."""
+    """Whether `text` (a decimal, maybe after ``≈ ``) is `x` rounded to `digits` digits as `rounding` says.
+
+    Compared by cross-multiplying the integers (x = n/d, r = a/b, the unit u = c/e), with no gcd: the
+    values may have 10^5 digits.
+    """
     r = read_exact(text.removeprefix("≈ "))
     if x == 0:
         return r == 0
-    unit = Fraction(10) ** (decade(x) - digits + 1)
-    steps = r / unit
-    if steps.denominator != 1:
+    n, d, a, b = x.numerator, x.denominator, r.numerator, r.denominator
+    k = decade(x) - digits + 1
+    c, e = (10**k, 1) if k >= 0 else (1, 10**-k)
+    if (a * e) % (b * c):  # r is no multiple of u
         return False
-    if rounding == "down":
-        return r <= x < r + unit
-    if rounding == "up":
-        return r - unit < x <= r
-    gap = abs(x - r)
-    return gap < unit / 2 or gap == unit / 2 and steps.numerator % 2 == 0
+    x_b, r_d = n * b, a * d  # x and r over the common denominator b·d
+    if rounding == "down":  # r <= x < r + u
+        return r_d <= x_b and x_b * e < r_d * e + c * b * d
+    if rounding == "up":  # r - u < x <= r
+        return x_b <= r_d and r_d * e - c * b * d < x_b * e
+    twice_gap, unit = 2 * abs(x_b - r_d) * e, c * b * d  # 2|x - r| and u, over b·d·e
+    return twice_gap < unit or twice_gap == unit and (a * e // (b * c)) % 2 == 0

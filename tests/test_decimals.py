@@ -81,3 +81,14 @@ def test_significant_refuses_what_has_no_digits() -> None:
         significant(Fraction(1), 0, "nearest")
     with pytest.raises(ValueError, match="rounding='half-up'"):
         significant(Fraction(1), 6, "half-up")
+
+
+def test_the_rounding_check_rejects_wrong_roundings() -> None:
+    """The definition the property tests hold every shown decimal to can fail: each of these is wrong."""
+    third = Fraction(1, 3)
+    assert is_rounded("0.333", third, 3, "down") and is_rounded("0.334", third, 3, "up")
+    assert not is_rounded("0.334", third, 3, "down") and not is_rounded("0.333", third, 3, "up")
+    assert not is_rounded("0.3333", third, 3, "nearest") and not is_rounded("0.33", third, 3, "nearest")
+    assert is_rounded("1.23456", Fraction(1234565, 10**6), 6, "nearest")  # a tie, to even
+    assert not is_rounded("1.23457", Fraction(1234565, 10**6), 6, "nearest")
+    assert not is_rounded("≈ -3.33333e+399", Fraction(10**400, 3), 6, "nearest")

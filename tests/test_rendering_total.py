@@ -48,9 +48,9 @@ from verify_perceptron.report.text import render_text
 #: What a shortened number may take at most, ``≈ -1.23457e+100000`` and a margin.
 NUMBER_WIDTH = 24
 #: The fixed text of a page (the HTML's style sheet, headings, the sentences around the numbers) ...
-BASE = 40_000
+BASE = 5_000
 #: ... and what each value or character of the record may make appear, its repetitions in tables included.
-PER_ITEM = 40
+PER_ITEM = 2
 
 _EXACT = re.compile(r"-?\d+(?:/\d+)?")
 

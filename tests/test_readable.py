@@ -39,7 +39,7 @@ def test_a_near_tie_beyond_the_leading_digits_is_read_whole() -> None:
     "0.0000019191601234",  # an enclosure's end: the decimal that was rewritten to '0.≈ 1.91916e+09'
     "1.919160123e+100000",
     "runs/20240101123456789.csv", "feature_123456789012345678", "C:\\data\\123456789012345678",
-    "2^1234567890123456", "x-123456789012345678", "data 123456789012345678.csv",
+    "2^1234567890123456", "x-123456789012345678", "data 123456789012345678.csv", "5/0000000000000000 in a sentence",
 ])
 def test_no_token_that_is_not_a_whole_exact_number_is_rewritten(text: str) -> None:
     assert readable(text) == text
@@ -60,3 +60,11 @@ def test_integers_and_fractions_are_shortened_as_their_text_would_be() -> None:
     assert readable({"floor": 10**20, "n": 7, "x": Fraction(10**400, 3)}) == \
         {"floor": "≈ 1e+20", "n": 7, "x": "≈ 3.33333e+399"}
     assert readable([Fraction(1, 2)] * 3 + [10**30]) == ["1/2", "1/2", "1/2", "≈ 1e+30"]
+
+
+@given(st.lists(st.sampled_from(["0", "00000000", "7", "123456789", "/", ".", "-", "e+", " ", "x", "_", "^", "≈ "]),
+                max_size=24).map("".join))
+def test_any_text_is_read_without_an_error(text: str) -> None:
+    """Digits, signs, points, slashes and exponents in any order: shortened or left, never an exception."""
+    shown_text = readable(text)
+    assert isinstance(shown_text, str) and readable({"lower": text})["lower"] == shown_text

@@ -12,17 +12,17 @@ Why this is total. Only a whole exact number is shortened: a string that is
 one (``-12/7``), an integer, a `Fraction`, or, inside a sentence, a token
 that is one, standing alone (no letter, digit, ``.``, ``/``, ``_``, sign or
 ``^`` touching it: never the digits of a decimal such as an enclosure's
-end, of an exponent, a name or a path). Its value is read exactly
-(`verify_perceptron.data.exact_text.read_exact`, at any size) and rounded
-from its integers (`verify_perceptron.report._decimals.approximate`): no
+end, of an exponent, a name or a path). It is rounded from integers
+(`verify_perceptron.report._decimals.approximate`): those of its leading
+digits when they settle the rounding (`_approximate`), else of its whole
+value (`verify_perceptron.data.exact_text.read_exact`, at any size). No
 float, so no overflow or underflow, and no int-to-string limit. Nothing
 shortened is ever read back as a number: the renderers read numbers from
 the exact record only. The dataset's source and its labels are names, left
 as written.
 
-What it costs. A shortened number is at most 16 characters (``≈ -d.ddddde-X``
-with the exponent's digits: 13 + digits of the exponent), whatever its
-size, and a list of numbers shows at most `LONG` entries plus two markers;
+What it costs. A shortened number is ``≈ -d.ddddde+X``: 12 characters and
+the exponent's digits (6 for 10^±100,000), whatever its size, and a list of numbers shows at most `LONG` entries plus two markers;
 so the output of a renderer grows with the record's shape (how many values
 it shows, and its names and sentences), not with the size of its numbers.
 """
@@ -87,11 +87,13 @@ def _approximate(text: str) -> str:
 
     Rounding to nearest is monotone, so when the two ends of a bracket of
     the value round alike, the value rounds so too: the first `_PREFIX`
-    digits of p and of q bracket it within a factor 1 + 10^-39, and only a
-    value that close to a tie is read whole (`read_exact`).
+    digits of p and of q bracket it within a factor (1 + 10^-39)², and only
+    a value that close to a tie (or a tie) is read whole (`read_exact`).
     """
     negative = text.startswith("-")
     p, _, q = text[negative:].partition("/")
+    if q and not q.strip("0"):  # no number (a token of a sentence such as 1/000...0): as written
+        return text
     p_low, p_high, a = _bracket(p)
     q_low, q_high, b = _bracket(q or "1")
     low = approximate(Fraction(p_low, q_high), shift=a - b)

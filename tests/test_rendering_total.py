@@ -301,6 +301,22 @@ def test_figures_are_left_out_where_doubles_cannot_draw_them() -> None:
     assert "<img" not in render_html(record, data=data)
 
 
+def test_the_trace_file_holds_weights_past_the_int_string_limit() -> None:
+    """``--trace``'s lines (`TraceRecorder`) write weights of 5,000 digits whole (str refused them)."""
+    import io
+
+    from verify_perceptron.check.recorder import TraceRecorder
+    from verify_perceptron.run import fast
+
+    scale = Fraction(7**6_000, 3)
+    data = Dataset(X=((scale,), (-scale,), (scale * 3 / 10,)), y=(1, -1, 1))
+    out = io.StringIO()
+    trace = fast.run(data, observer=TraceRecorder(out, data, get_convention("classic"), Fraction(1)))
+    last = json.loads(out.getvalue().splitlines()[-1])
+    assert [read_exact(w) for w in last["weights"]] == list(trace.final_weights)
+    assert max(map(len, last["weights"])) > 4_300
+
+
 # --------------------------------------------------------------------------------------------
 # check's verdict: where its text, JSON and JUnit show numbers
 # --------------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ from ._activeset import deadline_after
 from ..notes.bounds import Geometry, geometry, note_bound
 from ..notes.conventions import CONVENTIONS
 from ..data.dataset import Dataset
-from ..data.exact_text import exact_text
+from ..data.exact_text import exact_text, nearest_float
 from ..run.fast import run as fast_run
 from ..errors import InvalidArgument
 from .maxmargin import MaxMargin, max_margin, max_margin_free_bias
@@ -147,7 +147,7 @@ class BoundEntry:
             "n_updates": self.n_updates,
             "converged": self.converged,
             "ratio": exact_text(self.ratio),
-            "ratio_decimal": float(self.ratio),
+            "ratio_decimal": nearest_float(self.ratio),
         }
 
 
@@ -183,7 +183,7 @@ class BatchEntry:
             "n_updates": self.n_updates,
             "converged": self.converged,
             "ratio": exact_text(self.ratio),
-            "ratio_decimal": float(self.ratio),
+            "ratio_decimal": nearest_float(self.ratio),
         }
 
 

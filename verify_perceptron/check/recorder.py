@@ -14,6 +14,7 @@ from typing import TextIO
 
 from ..notes.conventions import Convention
 from ..data.dataset import Dataset
+from ..data.exact_text import exact_text
 from ..data.samples import signed_samples
 
 __all__ = ["TraceRecorder"]
@@ -53,8 +54,8 @@ class TraceRecorder:
             "k": k,
             "epoch": epoch,
             "samples": list(samples),
-            "scores": [str(a * self.y[j] * Fraction(s) / (L * L)) for j, s in zip(samples, scores)],
-            "weights": [str(Fraction(a.numerator * w, a.denominator * L)) for w in self.W],
+            "scores": [exact_text(a * self.y[j] * Fraction(s) / (L * L)) for j, s in zip(samples, scores)],
+            "weights": [exact_text(Fraction(a.numerator * w, a.denominator * L)) for w in self.W],
         }
         self.stream.write(json.dumps(record) + "\n")
         self.n_written += 1

@@ -76,6 +76,9 @@ def build(folder: Path) -> list[Case]:
     (f / "binary.csv").write_bytes(bytes(range(256)) * 4)
     (f / "far_index.svm").write_text("+1 99999:1\n-1 1:1\n")  # 18 bytes, 2 x 99,999 values
     (f / "wide.svm").write_text("".join(f"{'+1' if i % 3 else '-1'} 100000:{i % 7 + 1}\n" for i in range(200)))
+    (f / "e400.csv").write_text("x,y\n1e400,1\n-1e400,0\n3e399,1\n")  # numbers past the doubles' range
+    digits = "7" * 999 + "3"  # derived numbers (R², the bounds) pass Python's 4,300-digit str limit
+    (f / "digits1000.csv").write_text(f"x,y\n0.{digits},1\n-1,0\n{digits[:500]}.{digits[500:]},1\n")
     os.mkfifo(f / "pipe.csv")
     with zipfile.ZipFile(f / "bomb.npz", "w", compression=zipfile.ZIP_DEFLATED) as z:  # 320 MB of zeros in 0.3 MB
         with z.open("X.npy", "w") as member:
@@ -139,6 +142,12 @@ def build(folder: Path) -> list[Case]:
         Case("unknown command", ("prove",), 2, "prove"),
         Case("missing file", ("verify", "absent.csv"), 2, "absent.csv"),
         Case("--max-epochs 2^63", ("verify", "and.csv", "--max-epochs", str(2**63)), 0, ""),
+        Case("values of 1e400, as text", ("verify", "e400.csv"), 0, ""),
+        Case("values of 1e400, as Markdown", ("verify", "e400.csv", "--format", "markdown"), 0, ""),
+        Case("a value of 1,000 digits, as text", ("verify", "digits1000.csv"), 0, ""),
+        Case("a value of 1,000 digits, as JSON", ("verify", "digits1000.csv", "--format", "json"), 0, ""),
+        Case("--eta 1e999", ("verify", "and.csv", "--eta", "1e999"), 0, ""),
+        Case("--separator of 1e1000", ("verify", "and.csv", "--separator=-4e1000,3e1000,2e1000"), 0, ""),
         Case("check of a target that does not import", ("check", "no_such_module:fit"), 2, "no_such_module"),
     ]
 

@@ -74,13 +74,6 @@ CORRECT = {
     "split-bias": ("tests.implementations:perceptron", []),
 }
 
-#: Failures whose causes other parts of issue 27 fix, matched exactly: in the default slice only, a cell that
-#: fails so is an expected failure until those fixes are merged. Delete an entry once its fix is in.
-KNOWN_ELSEWHERE = (
-    ("internal error: ValueError: Invalid literal for Fraction: '0.≈", "report number rendering (the walk-through crash)"),
-    ("internal error: OverflowError: integer division result too large for a float", "report number shortening"),
-)
-
 _VERDICT = re.compile(r"(VERIFIED AS FAR AS IT RAN|VERIFIED|NOT SEPARABLE|INCONCLUSIVE|VIOLATED)[^\n<]*?"
                       r"\(exit code (\d)\)")
 
@@ -117,13 +110,6 @@ def _process_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")  # `tests.implementations` importable
     return env
-
-
-def known_elsewhere(ran: Ran) -> None:
-    """xfail a default-slice cell whose failure another part of issue 27 fixes (`KNOWN_ELSEWHERE`)."""
-    for text, owner in KNOWN_ELSEWHERE:
-        if text in ran.err:
-            pytest.xfail(f"fixed elsewhere in issue 27 ({owner}): {ran.err.strip()[:160]}")
 
 
 @pytest.fixture(scope="session")
@@ -258,7 +244,7 @@ def check_verify_json(report: dict[str, Any], fact: Facts, convention: str, epoc
 
 
 def verify_cell(exported: Any, tmp_path: Path, name: str, kind: str, fmt: str, epochs: str | None,
-                convention: str, *, require: bool = False, in_default: bool = False) -> None:
+                convention: str, *, require: bool = False) -> None:
     path = exported(name, kind)
     fact = facts(path, kind)
     argv = ["verify", str(path), "--convention", convention, "--format", fmt, *_epochs(epochs)]
@@ -267,8 +253,6 @@ def verify_cell(exported: Any, tmp_path: Path, name: str, kind: str, fmt: str, e
     if fmt == "markdown":
         argv += ["-o", str(report_path)]
     ran = run_cli(argv)
-    if in_default:
-        known_elsewhere(ran)
     ran.sound()
     if fmt == "json":
         check_verify_json(json.loads(ran.out), fact, convention, epochs, ran.code, require)
@@ -332,8 +316,7 @@ def _verify_cells() -> list[Any]:
 @pytest.mark.parametrize("name, kind, fmt, epochs, convention", _verify_cells())
 def test_verify(exported: Any, tmp_path: Path, name: str, kind: str, fmt: str, epochs: str | None,
                 convention: str) -> None:
-    verify_cell(exported, tmp_path, name, kind, fmt, epochs, convention,
-                in_default=_in_default(name, kind, fmt, epochs, convention))
+    verify_cell(exported, tmp_path, name, kind, fmt, epochs, convention)
 
 
 @pytest.mark.slow
@@ -350,12 +333,11 @@ def test_verify_requiring_convergence(exported: Any, tmp_path: Path, name: str, 
                                  for fmt in FORMATS["verify"]])
 def test_the_readme_walk_through_at_the_default_epochs(exported: Any, tmp_path: Path, fmt: str) -> None:
     # the README's own data and command, without its --max-epochs 200
-    verify_cell(exported, tmp_path, "cancer", "g", fmt, None, "classic", in_default=fmt in ("text", "json"))
+    verify_cell(exported, tmp_path, "cancer", "g", fmt, None, "classic")
 
 
 def test_the_readme_walk_through_as_a_process(exported: Any, tmp_path: Path) -> None:
     ran = run_process(["verify", str(exported("cancer", "g"))], tmp_path)
-    known_elsewhere(ran)
     ran.sound()
     assert ran.code == 0 and stated_verdict(ran.out) == ("VERIFIED AS FAR AS IT RAN", 0)
 

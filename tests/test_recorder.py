@@ -7,7 +7,8 @@ import json
 import sys
 from fractions import Fraction
 
-from verify_perceptron.check.recorder import TraceRecorder, exact_text
+from verify_perceptron.check.recorder import TraceRecorder
+from verify_perceptron.data.exact_text import exact_text
 from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.notes.conventions import CONVENTIONS
 from verify_perceptron.run import fast

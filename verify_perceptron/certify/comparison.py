@@ -40,6 +40,7 @@ from ._activeset import deadline_after
 from ..notes.bounds import Geometry, geometry, note_bound
 from ..notes.conventions import CONVENTIONS
 from ..data.dataset import Dataset
+from ..data.exact_text import exact_text, nearest_float
 from ..run.fast import run as fast_run
 from ..errors import InvalidArgument
 from .maxmargin import MaxMargin, max_margin, max_margin_free_bias
@@ -141,12 +142,12 @@ class BoundEntry:
             "note": self.note,
             "convention": self.convention,
             "separator": self.separator,
-            "value": str(self.value),
+            "value": exact_text(self.value),
             "value_floor": self.value.numerator // self.value.denominator,
             "n_updates": self.n_updates,
             "converged": self.converged,
-            "ratio": str(self.ratio),
-            "ratio_decimal": float(self.ratio),
+            "ratio": exact_text(self.ratio),
+            "ratio_decimal": nearest_float(self.ratio),
         }
 
 
@@ -176,13 +177,13 @@ class BatchEntry:
             "note": "003",
             "convention": self.convention,
             "separator": self.separator,
-            "value": str(self.value),
+            "value": exact_text(self.value),
             "value_floor": self.value.numerator // self.value.denominator,
             "n_mistakes": self.n_mistakes,
             "n_updates": self.n_updates,
             "converged": self.converged,
-            "ratio": str(self.ratio),
-            "ratio_decimal": float(self.ratio),
+            "ratio": exact_text(self.ratio),
+            "ratio_decimal": nearest_float(self.ratio),
         }
 
 
@@ -256,10 +257,10 @@ class BoundComparison:
             "separators": [
                 {
                     "name": s.name,
-                    "weights": [str(v) for v in s.weights],
+                    "weights": [exact_text(v) for v in s.weights],
                     "certified_optimal": s.certified_optimal,
-                    "gamma": str(s.geometry.gamma),
-                    "ws_sq": str(s.geometry.ws_sq),
+                    "gamma": exact_text(s.geometry.gamma),
+                    "ws_sq": exact_text(s.geometry.ws_sq),
                     "skipped": s.skipped,
                 }
                 for s in self.separators
@@ -283,7 +284,8 @@ def _separator(data: Dataset, w: Sequence[object], name: str) -> Vector:
 def _used(data: Dataset, name: str, w: Vector, certified: bool) -> SeparatorUsed:
     g = geometry(data, w[0], w[1:])
     if not g.separates:
-        return SeparatorUsed(name, w, certified, g, f"does not separate: γ = {g.gamma} <= 0 at sample {g.worst_sample}")
+        return SeparatorUsed(name, w, certified, g,
+                             f"does not separate: γ = {exact_text(g.gamma)} <= 0 at sample {g.worst_sample}")
     if g.v_sq == 0:
         return SeparatorUsed(name, w, certified, g, "v = 0: note 004's normalisation ‖α*‖ = 1 is impossible")
     return SeparatorUsed(name, w, certified, g)
@@ -307,16 +309,17 @@ def _findings(separators: Sequence[SeparatorUsed], entries: Sequence[BoundEntry]
         common = g.R_sq * g.ws_sq / (g.gamma * g.gamma)
         if all(by[(s.name, c)] == common for c in others):
             facts.append(
-                f"at {s.name}: the bounds of {', '.join(others)} coincide, {common} = R²·‖w‖²/γ² "
-                f"(R² = {g.R_sq}, ‖w‖² = {g.ws_sq}, γ = {g.gamma})"
+                f"at {s.name}: the bounds of {', '.join(others)} coincide, {exact_text(common)} = R²·‖w‖²/γ² "
+                f"(R² = {exact_text(g.R_sq)}, ‖w‖² = {exact_text(g.ws_sq)}, γ = {exact_text(g.gamma)})"
             )
     if distinct:
         g = distinct[0].geometry
         excess = g.beta / g.R_sq  # β and R² depend on the data only
         if all(by[(s.name, "sum-norm")] == excess * by[(s.name, "classic")] for s in distinct):
             facts.append(
-                f"at every separator sum-norm's bound is β/R² = {excess} times the others': note 003 sums "
-                f"‖x~_i‖² (β = {g.beta}) where the others take the largest (R² = {g.R_sq})"
+                f"at every separator sum-norm's bound is β/R² = {exact_text(excess)} times the others': "
+                f"note 003 sums ‖x~_i‖² (β = {exact_text(g.beta)}) where the others take the largest "
+                f"(R² = {exact_text(g.R_sq)})"
             )
     if len(distinct) > 1:
         ranked = {}
@@ -326,20 +329,22 @@ def _findings(separators: Sequence[SeparatorUsed], entries: Sequence[BoundEntry]
         if len({(low, high, times) for low, high, times, _, _ in ranked.values()}) == 1:
             low, high, times, _, _ = ranked["classic"]
             facts.append(
-                f"every note's bound is smallest at {low} and largest at {high}, {times} times as large "
+                f"every note's bound is smallest at {low} and largest at {high}, {exact_text(times)} times as large "
                 "(each bound is a constant of the data times ‖w‖²/γ², so the separators rank alike in every note)"
             )
         else:
             for c, (low, high, times, low_value, high_value) in ranked.items():
-                facts.append(f"{c}: the bound is smallest at {low} ({low_value}) and largest at {high} ({high_value}, {times} times as large)")
+                facts.append(f"{c}: the bound is smallest at {low} ({exact_text(low_value)}) and largest at {high} "
+                             f"({exact_text(high_value)}, {exact_text(times)} times as large)")
     aug = next((s for s in distinct if s.name == "max-margin"), None)
     free = next((s for s in distinct if s.name == "free-bias-max-margin"), None)
     if aug is not None and free is not None:
         rho_aug = aug.geometry.gamma ** 2 / aug.geometry.v_sq
         rho_free = free.geometry.gamma ** 2 / free.geometry.v_sq
         facts.append(
-            f"split-bias: the free-bias SVM has note 004's larger margin (ρ² = {rho_free} against {rho_aug}) "
-            f"but the larger bound ({by[(free.name, 'split-bias')]} against {by[(aug.name, 'split-bias')]}): "
+            f"split-bias: the free-bias SVM has note 004's larger margin (ρ² = {exact_text(rho_free)} against "
+            f"{exact_text(rho_aug)}) but the larger bound ({exact_text(by[(free.name, 'split-bias')])} against "
+            f"{exact_text(by[(aug.name, 'split-bias')])}): "
             "the bound grows with the bias too, through α0*² + 1"
         )
     return facts

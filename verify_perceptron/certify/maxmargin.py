@@ -44,6 +44,7 @@ from ._activeset import Solution, combination_by_row, deadline_after, exact, exa
 from ._constraints import matrix_margins, pair_rows
 from ..notes.conventions import Convention, dot
 from ..data.dataset import Dataset
+from ..data.exact_text import exact_text
 from ..errors import InvalidArgument
 from ..data.rationals import as_rationals
 from .separability import Separability, augmented_solution, certify, normalize_separator, separator_defect
@@ -110,10 +111,10 @@ class MaxMargin:
         return {
             "kind": self.kind,
             "certified": self.certified,
-            "weights": None if self.weights is None else [str(v) for v in self.weights],
-            "norm_sq": None if self.norm_sq is None else str(self.norm_sq),
+            "weights": None if self.weights is None else [exact_text(v) for v in self.weights],
+            "norm_sq": None if self.norm_sq is None else exact_text(self.norm_sq),
             "support": list(self.support),
-            "multipliers": [str(a) for a in self.multipliers],
+            "multipliers": [exact_text(a) for a in self.multipliers],
             "problem": self.problem,
         }
 

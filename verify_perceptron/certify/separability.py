@@ -34,6 +34,7 @@ from ._constraints import augmented_constraints, augmented_matrix, keep_per_data
 from .certificates import certificate_from_cycle, gordan_defect
 from ..check.results import CheckResult
 from ..data.dataset import Dataset
+from ..data.exact_text import exact_text
 from ..data.trace import Trace
 from ..notes.conventions import Convention
 from ..errors import InvalidArgument
@@ -104,7 +105,8 @@ class Separability:
         return {
             "separable": self.separable,
             "certified": self.certified,
-            "certificate": None if values is None else {"kind": self.certificate_kind, "values": [str(v) for v in values]},
+            "certificate": None if values is None else {"kind": self.certificate_kind,
+                                                        "values": [exact_text(v) for v in values]},
             "method": self.method,
             "problem": self.problem,
         }

@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from ..check.soft_margin import best_reference, soft_margin_check
 from ..data.dataset import Dataset
+from ..data.exact_text import exact_text
 from ..data.samples import sample_matrix
 from ..notes.conventions import CONVENTIONS, get_convention
 from ..run.fast import run as fast_run
@@ -43,9 +44,10 @@ class SoftMarginEntry:
         """JSON-ready, with the enclosure's ends as exact fractions."""
         return {
             "convention": self.convention, "n_mistakes": self.n_mistakes, "stop": self.stop,
-            "reference": self.reference, "rho": None if self.rho is None else str(self.rho),
-            "D_sq": None if self.D_sq is None else str(self.D_sq),
-            "bound": None if self.bound is None else {"lower": str(self.bound[0]), "upper": str(self.bound[1])},
+            "reference": self.reference, "rho": None if self.rho is None else exact_text(self.rho),
+            "D_sq": None if self.D_sq is None else exact_text(self.D_sq),
+            "bound": None if self.bound is None else {"lower": exact_text(self.bound[0]),
+                                                      "upper": exact_text(self.bound[1])},
         }
 
 

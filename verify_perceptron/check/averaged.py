@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..data.dataset import Dataset
+from ..data.exact_text import exact_text
 from ..data.trace import Trace
 from ..errors import InvalidArgument
 from ..notes.conventions import dot, get_convention
@@ -90,8 +91,8 @@ def check_averaged(data: Dataset, trace: Trace, separator: Sequence[Fraction] | 
     w_star = None if separator is None else tuple(Fraction(v) for v in separator)
     gamma = None if w_star is None else min(y * dot(w_star, x) for x, y in zip(samples, data.y))
     if gamma is not None and gamma <= 0:
-        raise InvalidArgument(f"separator={[str(v) for v in separator or ()]} does not separate the data: "
-                              f"γ = min y·w*·x~ = {gamma} <= 0")
+        raise InvalidArgument(f"separator={[exact_text(v) for v in w_star or ()]} does not separate the data: "
+                              f"γ = min y·w*·x~ = {exact_text(gamma)} <= 0")
     R_sq = max(dot(x, x) for x in samples)
     S = [Fraction(0)] * len(trace.final_weights)
     p = K = 0

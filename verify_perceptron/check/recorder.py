@@ -17,49 +17,16 @@ from typing import Protocol
 
 from ..notes.conventions import Convention
 from ..data.dataset import Dataset
+from ..data.exact_text import exact_text
 from ..data.samples import signed_samples
 
-__all__ = ["TraceRecorder", "TextSink", "exact_text"]
+__all__ = ["TraceRecorder", "TextSink"]
 
 
 class TextSink(Protocol):
     """Where the lines go: a text file, `io.StringIO`, or any object with ``write(str)``."""
 
     def write(self, text: str, /) -> object: ...
-
-
-#: Digits of one piece of a long integer written in pieces, under Python's limit on int-to-str conversion (4,300).
-_PIECE = 4000
-
-
-def _digits(n: int) -> str:
-    """`n` >= 0 in decimal, halved by powers of ten until each piece is under `_PIECE` digits."""
-    if n < 10**_PIECE:
-        return str(n)
-    size = _PIECE
-    while 10 ** (2 * size) <= n:
-        size *= 2
-    high, low = divmod(n, 10**size)
-    return _digits(high) + _digits(low).rjust(size, "0")
-
-
-def exact_text(value: Fraction) -> str:
-    """``str(value)`` at any length: Python refuses to write an int of more than 4,300 digits in one piece.
-
-    Examples
-    --------
-    >>> exact_text(Fraction(-3, 4))
-    '-3/4'
-    >>> text = exact_text(Fraction(10**5000 + 1, 7))
-    >>> len(text), text[:3], text[-6:]
-    (5003, '100', '0001/7')
-    """
-    try:
-        return str(value)
-    except ValueError:  # past the limit: written in pieces
-        sign = "-" if value < 0 else ""
-        denominator = "" if value.denominator == 1 else "/" + _digits(value.denominator)
-        return sign + _digits(abs(value.numerator)) + denominator
 
 
 class TraceRecorder:

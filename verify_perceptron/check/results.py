@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..notes.bounds import Geometry, NoteBound
 from ..notes.claims import SOFT_MARGIN
+from ..data.exact_text import exact_text
 
 if TYPE_CHECKING:
     from .soft_margin import SoftMarginSummary
@@ -41,7 +42,7 @@ class Violation:
             where = f"update {self.k} (epoch {self.epoch}, sample{plural} {samples})"
         else:
             where = f"sample{plural} {samples}" if self.samples else "the data"
-        values = ", ".join(f"{name} was {value}" for name, value in self.values)
+        values = ", ".join(f"{name} was {exact_text(value)}" for name, value in self.values)
         detail = f" ({self.message})" if self.message else ""
         return f"{claim} failed at {where}{detail}: {values}" if values else f"{claim} failed at {where}{detail}"
 

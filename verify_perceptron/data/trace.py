@@ -11,6 +11,8 @@ from typing import Any, TypeVar, overload
 
 import numpy as np
 
+from .exact_text import integer_text
+
 __all__ = ["Update", "Trace", "LazyUpdates", "STOP_REASONS", "Counts", "ScaledWeights"]
 
 Vector = tuple[Fraction, ...]
@@ -254,12 +256,20 @@ class ScaledWeights(_ReadsAsTuple[Fraction]):
         --------
         >>> ScaledWeights([2, 0, -3, 8], Fraction(1, 4)).strings()
         ['1/2', '0', '-3/4', '2']
+        >>> len(ScaledWeights([10**5000], Fraction(1, 3)).strings()[0])  # past str's 4,300 digits
+        5003
         """
+        try:
+            return self._strings(str)
+        except ValueError:  # past the int-to-string limit (4,300 digits): the same text, written in pieces
+            return self._strings(integer_text)
+
+    def _strings(self, text: Callable[[int], str]) -> list[str]:
         p, q = self.unit.numerator, self.unit.denominator
         if q == 1:
-            return [str(p * v) for v in self.integers]
+            return [text(p * v) for v in self.integers]
         gcd = math.gcd
-        return [f"{n // g}/{q // g}" if g != q else str(n // g)
+        return [f"{text(n // g)}/{text(q // g)}" if g != q else text(n // g)
                 for n, g in ((p * v, gcd(p * v, q)) for v in self.integers)]
 
     def scaled(self) -> tuple[list[int], int]:

@@ -9,6 +9,7 @@ import re
 from typing import Any
 from xml.etree import ElementTree
 
+from ..data.exact_text import exact_text, nearest_float
 from ._results import CaseResult, Diagnosis, HarnessResult, _case_lines, _truncated
 from ._wording import _count
 
@@ -44,8 +45,8 @@ def result_record(result: HarnessResult) -> dict[str, Any]:
         "target": result.target,
         "passed": result.passed,
         "options": {"convention": options.convention, "dtype": options.dtype, "labels": options.labels,
-                    "eta": None if options.eta is None else str(options.eta),
-                    "eta_decimal": None if options.eta is None else float(options.eta),
+                    "eta": None if options.eta is None else exact_text(options.eta),
+                    "eta_decimal": None if options.eta is None else nearest_float(options.eta),
                     "max_epochs": options.max_epochs, "examples": options.examples, "seed": options.seed,
                     "call_timeout": options.call_timeout, "accept_departures": list(options.accept_departures)},
         "departures": [{"code": "departure", "name": d.message.split("=", 1)[0], "message": d.message}
@@ -68,16 +69,16 @@ def case_record(case: CaseResult) -> dict[str, Any]:
         "name": case.name,
         "passed": case.passed,
         "separable": case.separable,
-        "X": [[str(v) for v in row] for row in case.data.X],
+        "X": [[exact_text(v) for v in row] for row in case.data.X],
         "y": case.labels,
         "findings": [{"check": f.check, "message": f.message, "update": f.update, "sample": f.sample}
                      for f in case.findings],
         "diagnosis": [_diagnosis_record(d) for d in case.diagnoses],
         "notes": list(case.notes),
-        "weights": None if case.weights is None else [str(w) for w in case.weights],
-        "weights_decimal": None if case.weights is None else [float(w) for w in case.weights],
-        "reference_weights": None if case.reference is None else [str(w) for w in case.reference.final_weights],
-        "factor": None if case.factor is None else str(case.factor),
+        "weights": None if case.weights is None else [exact_text(w) for w in case.weights],
+        "weights_decimal": None if case.weights is None else [nearest_float(w) for w in case.weights],
+        "reference_weights": None if case.reference is None else [exact_text(w) for w in case.reference.final_weights],
+        "factor": None if case.factor is None else exact_text(case.factor),
         "n_updates": case.n_updates,
         "output": _truncated(case.output) if case.output and not case.passed else "",
         "reproduction": None if case.passed else case.reproduction(),

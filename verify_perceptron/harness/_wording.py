@@ -8,11 +8,12 @@ from fractions import Fraction
 from typing import Any
 
 from ..data.dataset import Dataset
+from ..data.exact_text import exact_text, nearest_float
 from ..notes.conventions import Convention
 
 
 def _vec(values: Sequence[Fraction]) -> str:
-    return "[" + ", ".join(str(v) for v in values) + "]"
+    return "[" + ", ".join(exact_text(v) if isinstance(v, (int, Fraction)) else str(v) for v in values) + "]"
 
 
 def _names(conv: Convention, data: Dataset) -> str:
@@ -25,9 +26,10 @@ def _count(n: int, noun: str) -> str:
 
 def _rate_text(rate: Fraction) -> str:
     """A rate, with the float it is when that reads shorter (``3602879701896397/36028797018963968 (the double 0.1)``)."""
-    if Fraction.from_float(float(rate)) == rate and len(repr(float(rate))) < len(str(rate)):
-        return f"{rate} (the double {float(rate)!r})"
-    return str(rate)
+    double = nearest_float(rate)  # None past the doubles' range: no double is that rate
+    if double is not None and Fraction.from_float(double) == rate and len(repr(double)) < len(exact_text(rate)):
+        return f"{exact_text(rate)} (the double {double!r})"
+    return exact_text(rate)
 
 
 def _short(value: Any) -> str:

@@ -6,20 +6,21 @@ from __future__ import annotations
 from typing import Any
 
 from ..check.averaged import AveragedCheck
+from ..data.exact_text import exact_text, nearest_float
 
 __all__ = ["averaged_record", "averaged_lines"]
 
 
 def averaged_record(result: AveragedCheck) -> dict[str, Any]:
-    """JSON-ready: exact values as strings, a decimal beside each weight."""
+    """JSON-ready: exact values as strings, a decimal beside each weight (null past the doubles' range)."""
     return {
-        "weights": [str(v) for v in result.weights],
-        "weights_decimal": [float(v) for v in result.weights],
+        "weights": [exact_text(v) for v in result.weights],
+        "weights_decimal": [nearest_float(v) for v in result.weights],
         "presentations": result.presentations,
         "separates": result.separates,
         "holds": result.holds,
         "claims": [{"name": c.name, "statement": c.statement, "n_checked": c.n_checked, "holds": c.holds,
-                    "min_slack": None if c.min_slack is None else str(c.min_slack),
+                    "min_slack": None if c.min_slack is None else exact_text(c.min_slack),
                     "first_violation": c.first_violation} for c in result.claims],
     }
 

@@ -15,8 +15,9 @@ from typing import Any
 
 import mpmath
 
+from ..data.exact_text import read_exact
 from ..notes.bounds import Geometry
-from ._soft_margin import decimal_down, decimal_up
+from ._decimals import decimal_down, decimal_up
 
 __all__ = ["angle_enclosures", "angle_text", "enclosures", "enclosure_record", "enclosure_line", "enclosure_text",
            "root_record", "root_text"]
@@ -118,10 +119,10 @@ def root_record(value: Fraction) -> dict[str, str]:
 
 
 def root_text(record: dict[str, str] | None) -> str:
-    """``[lo, hi]`` of a `root_record`, 7 digits, still enclosing; empty without one."""
+    """``[lo, hi]`` of a `root_record` (of the exact report), 7 digits, still enclosing; empty without one."""
     if not record:
         return ""
-    return f"[{decimal_down(Fraction(record['lower']), 7)}, {decimal_up(Fraction(record['upper']), 7)}]"
+    return f"[{decimal_down(read_exact(record['lower']), 7)}, {decimal_up(read_exact(record['upper']), 7)}]"
 
 
 def enclosure_line(record: dict[str, dict[str, str]] | None) -> str | None:
@@ -134,7 +135,7 @@ def enclosure_line(record: dict[str, dict[str, str]] | None) -> str | None:
 
 def _interval(record: dict[str, dict[str, str]], name: str) -> str:
     lo, hi = record[name]["lower"], record[name]["upper"]
-    return f"{_NAMES[name]} ∈ [{decimal_down(Fraction(lo), 7)}, {decimal_up(Fraction(hi), 7)}]"
+    return f"{_NAMES[name]} ∈ [{decimal_down(read_exact(lo), 7)}, {decimal_up(read_exact(hi), 7)}]"
 
 
 _NAMES = {"R": "R", "ws_norm": "‖w*‖", "margin": "γ/‖w*‖", "ratio": "R·‖w*‖/γ",

@@ -14,10 +14,11 @@ from fractions import Fraction
 from typing import Any
 
 from ..data.dataset import Dataset
+from ..data.exact_text import exact_text, read_exact
 from ._document import Block, Bullets, Document, Figure, Heading, Paragraph, Span, Table
 from .plots.series import FIGURE_NAMES, available_figures, epoch_ends, hull_meeting, invariant_series, report_certificate
 from ._enclosures import angle_text, enclosure_text, root_text
-from ._readable import readable
+from ._readable import readable, shown as shortened
 from ._soft_margin import soft_margin_sentences
 from ._words import bracket, count
 
@@ -107,7 +108,7 @@ def figure_captions(report: Mapping[str, Any]) -> dict[str, str]:
                if r["comparison"] else "The mark is this run's number of mistakes.")
         ),
     }
-    gamma = Fraction(r["constants"]["gamma"]) if r["constants"] else None
+    gamma = read_exact(r["constants"]["gamma"]) if r["constants"] else None
     if gamma is not None and gamma > 0 and online and own is not None:
         captions["invariants"] = (
             f"Top: at every update, w_k·w* stays above its lower bound N·a·γ and ‖w_k‖² below its upper bound "
@@ -198,6 +199,11 @@ def _invariants(r: Mapping[str, Any]) -> list[Block]:
     return blocks
 
 
+def _whole(value: int | str) -> str:
+    """An integer of the record (a bound's floor) as text: the shortened record has it as text already."""
+    return value if isinstance(value, str) else exact_text(value)
+
+
 def _bounds(r: Mapping[str, Any], exact: Sequence[Mapping[str, Any]] = ()) -> list[Block]:
     """The bounds table of `r` (as shown); the `exact` record's bounds give each √value enclosure."""
     if not r["bounds"]:
@@ -207,7 +213,7 @@ def _bounds(r: Mapping[str, Any], exact: Sequence[Mapping[str, Any]] = ()) -> li
     for b, root in zip(r["bounds"], roots):
         constants = ", ".join(f"{k} = {v}" for k, v in b["constants"].items())
         rows.append((_MARKS[b["holds"]], b["note"][:3] + ("*" if b["own"] else ""), b["convention"], b["formula"],
-                     constants, b["value"], str(b["value_floor"]), root, str(b["n_mistakes"])))
+                     constants, b["value"], _whole(b["value_floor"]), root, str(b["n_mistakes"])))
     batch = "" if r["mode"] == "online" else (
         " The notes prove these for online runs only, so none is judged here; note 003's form, N·γ² <= β·‖w*‖²,"
         " also holds in batch mode (derived here) and is checked at every update as mistake-bound-sum-batch.")
@@ -259,8 +265,9 @@ def _comparison(r: Mapping[str, Any]) -> list[Block]:
     return blocks
 
 
-def _certificate(r: Mapping[str, Any], data: Dataset | None) -> list[Block]:
+def _certificate(r: Mapping[str, Any], data: Dataset | None, exact: bool) -> list[Block]:
     lam = report_certificate(r)
+    number = exact_text if exact else shortened
     if lam is None:
         return []
     blocks: list[Block] = [Heading(2, "Why it cannot converge: the certificate", "certificate")]
@@ -276,9 +283,9 @@ def _certificate(r: Mapping[str, Any], data: Dataset | None) -> list[Block]:
     if data is not None:
         header: tuple[str, ...] = ("sample", "λ_i", "class")
         classes = {1: f"+1 ({labels['positive']})", -1: f"-1 ({labels['negative']})"}
-        rows: tuple[tuple[str, ...], ...] = tuple((str(i), str(v), classes[data.y[i]]) for i, v in nonzero)
+        rows: tuple[tuple[str, ...], ...] = tuple((str(i), number(v), classes[data.y[i]]) for i, v in nonzero)
     else:
-        header, rows = ("sample", "λ_i"), tuple((str(i), str(v)) for i, v in nonzero)
+        header, rows = ("sample", "λ_i"), tuple((str(i), number(v)) for i, v in nonzero)
     blocks.append(Paragraph((
         _t(f"From {origin}: λ >= 0, Σλ = 1 and Σ λ_i·y_i·x~_i = 0, checked exactly. "
            f"λ is nonzero at {len(nonzero)} of the {count(len(lam), 'sample')}:"),
@@ -286,7 +293,7 @@ def _certificate(r: Mapping[str, Any], data: Dataset | None) -> list[Block]:
     blocks.append(Table("lambda", header, rows, right=frozenset({0, 1}), code=frozenset({1})))
     if data is not None:
         meeting = hull_meeting(data, lam)
-        point = "(" + ", ".join(str(v) for v in meeting.point) + ")"
+        point = "(" + ", ".join(number(v) for v in meeting.point) + ")"
         blocks.append(Paragraph((
             _t("So each class has weight 1/2, and p = Σ over either class of 2λ_i·x_i is the same point, "),
             _c(point), _t(", in both classes' convex hulls: no line (no hyperplane) can have it strictly on both "
@@ -306,7 +313,7 @@ def _shown(n: int, limit: int) -> list[int | None]:
 def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int, shown: Mapping[str, Any]) -> list[Block]:
     """The updates table: values from `shown` (shortened, or `r` itself), the invariants' sides from `r`'s series."""
     updates = r["updates"]
-    number = str if shown is r else (lambda value: readable(str(value)))
+    number = exact_text if shown is r else shortened
     if not updates:
         return []
     s = invariant_series(r, data)
@@ -355,8 +362,7 @@ def _epochs(r: Mapping[str, Any], level: int, exact: bool = True) -> list[Block]
         return []
 
     def shown(values: Iterable[Fraction]) -> str:
-        texts = [str(v) for v in values]
-        return bracket(texts if exact else readable(texts))
+        return bracket([exact_text(v) for v in values] if exact else readable(list(values)))
 
     rows = tuple((str(e.epoch), str(e.k), shown(e.weights), f"({shown([e.bias])[1:-1]}, {shown(e.normal)})")
                  for e in ends)
@@ -429,6 +435,6 @@ def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iter
     doc.blocks += _bounds(shown, r["bounds"])
     doc.blocks += _soft_margin(shown)
     doc.blocks += _comparison(shown)
-    doc.blocks += _certificate(r, data)
+    doc.blocks += _certificate(r, data, exact)
     doc.blocks += _updates(r, data, max_updates, shown)
     return doc

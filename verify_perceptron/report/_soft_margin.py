@@ -3,42 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import MAX_EMAX, MIN_EMIN, ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
 from typing import Any
 
 from ..check.soft_margin import SoftMarginSummary
+from ..data.exact_text import exact_text
+from ._decimals import decimal_down, decimal_up
 from ._words import bracket, count
 
-__all__ = ["soft_margin_record", "soft_margin_sentences", "decimal_down", "decimal_up"]
-
-
-def decimal_down(x: Fraction, digits: int = 10) -> str:
-    """`x` rounded down to `digits` significant decimal digits (an enclosure's lower end stays below).
-
-    Examples
-    --------
-    >>> decimal_down(Fraction(2, 3)), decimal_up(Fraction(2, 3)), decimal_up(Fraction(-2, 3), 3)
-    ('0.6666666666', '0.6666666667', '-0.666')
-    """
-    return _rounded(x, digits, up=False)
-
-
-def decimal_up(x: Fraction, digits: int = 10) -> str:
-    """`x` rounded up to `digits` significant decimal digits (an enclosure's upper end stays above)."""
-    return _rounded(x, digits, up=True)
-
-
-def _rounded(x: Fraction, digits: int, *, up: bool) -> str:
-    """Decimal division, correctly rounded in the direction asked (`decimal` rounds exactly)."""
-    context = Context(prec=digits, rounding=ROUND_CEILING if up else ROUND_FLOOR, Emax=MAX_EMAX, Emin=MIN_EMIN)
-    value = context.divide(Decimal(x.numerator), Decimal(x.denominator))
-    if not value:
-        return "0"
-    if -7 < value.adjusted() < 15:  # plain digits; trailing zeros after the point dropped
-        text = format(value, "f")
-        return text.rstrip("0").rstrip(".") if "." in text else text
-    return format(value.normalize(context), "e")
+__all__ = ["soft_margin_record", "soft_margin_sentences"]
 
 
 def soft_margin_record(summary: SoftMarginSummary | None) -> dict[str, Any] | None:
@@ -52,10 +25,10 @@ def soft_margin_record(summary: SoftMarginSummary | None) -> dict[str, Any] | No
 
     return {
         "reference": s.source,
-        "u": [str(v) for v in s.reference],
-        "rho": str(s.rho), "R_sq": str(s.R_sq), "u_sq": str(s.u_sq),
-        "pass_D_sq": str(s.pass_D_sq), "short_samples": s.short_samples,
-        "n_mistakes": s.n_mistakes, "D_sq": str(s.D_sq), "bound": enclosure(s.bound),
+        "u": [exact_text(v) for v in s.reference],
+        "rho": exact_text(s.rho), "R_sq": exact_text(s.R_sq), "u_sq": exact_text(s.u_sq),
+        "pass_D_sq": exact_text(s.pass_D_sq), "short_samples": s.short_samples,
+        "n_mistakes": s.n_mistakes, "D_sq": exact_text(s.D_sq), "bound": enclosure(s.bound),
         "tightest": None if s.tightest_bound is None else {
             "update": s.tightest_at, "mistakes": s.tightest_mistakes, "bound": enclosure(s.tightest_bound)},
     }

@@ -22,6 +22,7 @@ from ..certify.orders import OrderStatistics
 from ..notes.conventions import Convention, get_convention
 from ..data.dataset import Dataset
 from ..certify.separability import Separability
+from ..data.exact_text import exact_text
 from ..data.trace import ScaledWeights, Trace
 from ._enclosures import enclosure_record, root_record
 from ._soft_margin import soft_margin_record
@@ -36,11 +37,11 @@ EXIT_CODES = {"verified": 0, "stopped-separable": 0, "not-separable": 0, "violat
 
 
 def _q(value: Fraction | int | None) -> str | None:
-    return None if value is None else str(value)
+    return None if value is None else exact_text(value)
 
 
 def _vector(values: Sequence[Fraction]) -> list[str]:
-    return values.strings() if isinstance(values, ScaledWeights) else [str(v) for v in values]
+    return values.strings() if isinstance(values, ScaledWeights) else [exact_text(v) for v in values]
 
 
 def _invariant(result: InvariantResult) -> dict[str, Any]:
@@ -59,7 +60,7 @@ def _invariant(result: InvariantResult) -> dict[str, Any]:
             "epoch": violation.epoch or None,
             "samples": list(violation.samples),
             "message": violation.message or None,
-            "values": {name: str(value) for name, value in violation.values},
+            "values": {name: exact_text(value) for name, value in violation.values},
             "text": violation.describe(result.text),
         },
     }
@@ -74,8 +75,8 @@ def _bounds(trace: Trace, check: CheckResult, conv: Convention) -> list[dict[str
             "convention": b.convention,
             "own": b.convention == conv.name,
             "formula": b.formula,
-            "constants": {name: str(value) for name, value in b.constants},
-            "value": str(b.value),
+            "constants": {name: exact_text(value) for name, value in b.constants},
+            "value": exact_text(b.value),
             "value_floor": b.value.numerator // b.value.denominator,
             "value_root": root_record(b.value),
             "separator": check.separator_source,
@@ -113,8 +114,8 @@ def _advice(trace: Trace, verdict: str, bounds: list[dict[str, Any]]) -> str | N
         return f"raise {limit}: the run stopped before it converged and separability was not settled"
     most = own["value_floor"]
     if most >= 10**9:  # convergence is certain, not near: no limit a run could reach settles it
-        return (f"note {own['note'][:3]}'s bound allows at most {most} mistakes: the run will converge, but may "
-                "need about as many epochs; every update it made was checked")
+        return (f"note {own['note'][:3]}'s bound allows at most {exact_text(most)} mistakes: the run will converge, "
+                "but may need about as many epochs; every update it made was checked")
     return (f"note {own['note'][:3]}'s bound allows at most {most} mistakes, so the run converges within "
             f"{most + 1} epochs: --max-epochs {most + 1}"
             + (" and a --time-limit long enough for them" if limit == "--time-limit" else ""))
@@ -142,7 +143,8 @@ def _separator_and_constants(check: CheckResult, trace: Trace) -> dict[str, Any]
             "note": check.separator_note,
         },
         "constants": None if g is None else {
-            "gamma": str(g.gamma), "R_sq": str(g.R_sq), "beta": str(g.beta), "ws_sq": str(g.ws_sq),
+            "gamma": exact_text(g.gamma), "R_sq": exact_text(g.R_sq), "beta": exact_text(g.beta),
+            "ws_sq": exact_text(g.ws_sq),
         },
         "enclosures": enclosure_record(g, trace.final_weights, check.separator, n),
     }
@@ -204,8 +206,8 @@ def build_report(
         "note_title": conv.note_title,
         "convention_summary": conv.summary,
         "mode": trace.mode,
-        "eta": str(trace.rate),
-        "step_size": str(conv.step_size(trace.rate)),
+        "eta": exact_text(trace.rate),
+        "step_size": exact_text(conv.step_size(trace.rate)),
         "dataset": _dataset(data),
         "converged": trace.converged,
         "stop": trace.stop,
@@ -277,6 +279,22 @@ def _json(value: Any, indent: str) -> str:
             body = ",\n".join(f"{inner}{_ENCODER.encode(key)}: {_json(v, inner)}" for key, v in value.items())
             return "{\n" + body + "\n" + indent + "}"
         return "[\n" + ",\n".join(inner + _json(v, inner) for v in value) + "\n" + indent + "]"
+    return _line(value)
+
+
+def _huge(value: Any) -> bool:
+    """An integer the JSON encoder would refuse to write (it uses ``repr``, bound by the int-to-string limit)."""
+    return type(value) is int and value.bit_length() > 2_000
+
+
+def _line(value: Any) -> str:
+    """`value` on one line, as the encoder writes it, its huge integers (a bound's floor) written exactly."""
+    if _huge(value):
+        return exact_text(value)
+    if isinstance(value, dict) and any(map(_huge, value.values())):
+        return "{" + ", ".join(f"{_ENCODER.encode(key)}: {_line(v)}" for key, v in value.items()) + "}"
+    if isinstance(value, list) and any(map(_huge, value)):
+        return "[" + ", ".join(map(_line, value)) + "]"
     return _ENCODER.encode(value)
 
 

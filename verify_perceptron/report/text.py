@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import re
 import textwrap
-from fractions import Fraction
 from typing import Any
-from ._readable import readable
+
+from ..data.exact_text import read_exact
 from ._averaged import averaged_lines
 from .visible import displayed
+from ._decimals import decimal_down, decimal_up
 from ._enclosures import enclosure_line
-from ._soft_margin import decimal_down, decimal_up, soft_margin_sentences
+from ._readable import readable
+from ._soft_margin import soft_margin_sentences
 from ._words import approximately, bracket, count
 
 __all__ = ["render_text", "comparison_lines", "orders_lines"]
@@ -98,7 +100,7 @@ def _soft_margin_rows(c: dict[str, Any], *, readable_too: bool = False) -> list[
     for e in entries:
         stop = "" if e["stop"] == "converged" else f" ({e['stop']})"
         bound = "no u with a positive margin" if e["bound"] is None else \
-            f"[{decimal_down(Fraction(e['bound']['lower']))}, {decimal_up(Fraction(e['bound']['upper']))}]"
+            f"[{decimal_down(read_exact(e['bound']['lower']))}, {decimal_up(read_exact(e['bound']['upper']))}]"
         rho, reference = (readable(e["rho"]), readable(e["reference"])) if readable_too else (e["rho"], e["reference"])
         rows.append([e["convention"], f"{e['n_mistakes']}{stop}", bound, rho or "", reference or ""])
     return out + _table(rows, align="<><><")
@@ -146,8 +148,9 @@ def orders_lines(o: dict[str, Any]) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
-def _run_lines(r: dict[str, Any]) -> list[str]:
-    """The data, the convention, the run and its outcome, the final weights and the separator."""
+def _run_lines(r: dict[str, Any], enclosures: dict[str, Any] | None) -> list[str]:
+    """The data, the convention, the run and its outcome, the final weights and the separator; `enclosures`,
+    the exact record's, give the square roots (numbers are read from the exact record only)."""
     d = r["dataset"]
     labels = f"labels {d['labels']['negative']} -> -1, {d['labels']['positive']} -> +1"
     floats = "; values read from binary floating point, converted exactly" if d["binary_float"] else ""
@@ -172,7 +175,7 @@ def _run_lines(r: dict[str, Any]) -> list[str]:
         out.append(f"separator   w* = {bracket(sep['weights'])} ({sep['source']}{note})")
         out.append(f"constants   γ = {c['gamma']}, R² = {c['R_sq']}, β = {c['beta']}, ‖w*‖² = {c['ws_sq']}"
                    "   (γ = min y·w*·x~, R² = max ‖x~‖², β = Σ ‖x~‖²)")
-        roots = enclosure_line(r.get("enclosures"))
+        roots = enclosure_line(enclosures)
         if roots:
             out.append(roots)
     else:
@@ -375,7 +378,7 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60, exact: bool = 
     """
     report = displayed(report)  # the data's names and labels with their control characters escaped
     r = report if exact else readable(report)
-    out = _run_lines(r) + [""]
+    out = _run_lines(r, report.get("enclosures")) + [""]
     out += _update_lines(r, max_updates, None if exact else width) + [""]
     out += _invariant_lines(r)
     out += _bound_lines(r)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ...data.dataset import Dataset
 from ...errors import VerifyPerceptronError
+from .._decimals import approximate
 
 if TYPE_CHECKING:  # only for annotations: importing this module never imports matplotlib
     from matplotlib.axes import Axes
@@ -91,8 +92,11 @@ def short(value: Fraction) -> str:
     >>> short(Fraction(87)), short(Fraction(10**12, 7))
     ('87', '≈ 1.4286e+11')
     """
-    text = str(value)
-    return text if len(text) <= 9 else f"≈ {float(value):.5g}"
+    if value.numerator.bit_length() + value.denominator.bit_length() <= 64:  # past 64 bits, over 9 characters
+        text = str(value)
+        if len(text) <= 9:
+            return text
+    return "≈ " + approximate(value, 5)
 
 
 def equals(value: Fraction) -> str:

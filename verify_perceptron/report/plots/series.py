@@ -34,7 +34,8 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import SimpleNamespace
@@ -43,6 +44,7 @@ from typing import Any
 from ...notes.claims import CLAIMS
 from ...notes.conventions import Convention, dot, get_convention
 from ...data.dataset import Dataset
+from ...data.exact_text import read_exact
 from ...errors import InvalidArgument
 from .._words import bracket
 
@@ -70,7 +72,7 @@ _CLAIMS = {c.name: c for c in CLAIMS}
 
 
 def _fractions(values: Sequence[str]) -> Vector:
-    return tuple(Fraction(v) for v in values)
+    return tuple(map(read_exact, values))  # the record's exact strings, at any size
 
 
 def check_data(report: Mapping[str, Any], data: Dataset) -> None:
@@ -88,7 +90,7 @@ def _own_bound(report: Mapping[str, Any]) -> Fraction | None:
     if report["mode"] != "online":
         return None
     own = [b for b in report["bounds"] if b["own"]]
-    return Fraction(own[0]["value"]) if own else None
+    return read_exact(own[0]["value"]) if own else None
 
 
 @dataclass(frozen=True)
@@ -203,14 +205,14 @@ def invariant_series(report: Mapping[str, Any], data: Dataset | None = None) -> 
     ((0, 1), (0, 4), 'upper-bound-batch', ['0', '48'])
     """
     convention = get_convention(report["convention"])
-    a = Fraction(report["step_size"])
+    a = read_exact(report["step_size"])
     constants = report["constants"]
     separator = report["separator"]
     ws = _fractions(separator["weights"]) if separator else None
     gamma = ws_sq = R_sq = beta = None
     if constants is not None:
-        gamma, ws_sq = Fraction(constants["gamma"]), Fraction(constants["ws_sq"])
-        R_sq, beta = Fraction(constants["R_sq"]), Fraction(constants["beta"])
+        gamma, ws_sq = read_exact(constants["gamma"]), read_exact(constants["ws_sq"])
+        R_sq, beta = read_exact(constants["R_sq"]), read_exact(constants["beta"])
     elif data is not None:
         check_data(report, data)
         norms = _norms_sq(convention, data)
@@ -398,8 +400,46 @@ def convex_hull(points: Sequence[tuple[Fraction, Fraction]]) -> list[tuple[Fract
     return lower[:-1] + upper[:-1]
 
 
+#: Figures are drawn in doubles (up to about 10^308): no figure is drawn from a number past 10^±150, so that
+#: the products the drawing makes of two of them stay in range (and none vanishes to 0).
+DRAWABLE_EXPONENT = 150
+
+_EXACT_TEXT = re.compile(r"-?(\d+)(?:/(\d+))?")
+
+
+def _strings(record: Any) -> Iterator[str]:
+    if isinstance(record, dict):
+        for value in record.values():
+            yield from _strings(value)
+    elif isinstance(record, list):
+        for value in record:
+            yield from _strings(value)
+    elif isinstance(record, str):
+        yield record
+
+
+def within_doubles(report: Mapping[str, Any], data: Dataset | None = None) -> bool:
+    """Whether every exact number of the report and the data lies within 10^±`DRAWABLE_EXPONENT` (or is 0),
+    read off the lengths of its digits and bits, without converting it.
+
+    Examples
+    --------
+    >>> within_doubles({"w": ["1/3", "-2"]}), within_doubles({"w": ["1" + "0" * 200]}), within_doubles({"w": "0"})
+    (True, False, True)
+    """
+    for text in _strings(dict(report)):
+        match = _EXACT_TEXT.fullmatch(text)
+        if match and match.group(1) != "0" and abs(len(match.group(1)) - len(match.group(2) or "1")) > DRAWABLE_EXPONENT:
+            return False
+    limit = DRAWABLE_EXPONENT * 3  # bits: 10^150 < 2^500
+    return data is None or all(x == 0 or abs(x.numerator.bit_length() - x.denominator.bit_length()) <= limit
+                               for row in data.X for x in row)
+
+
 def available_figures(report: Mapping[str, Any], data: Dataset | None = None) -> tuple[str, ...]:
     """The names (from `FIGURE_NAMES`) of the figures this report can have; matplotlib is not needed.
+
+    None when a number is beyond what doubles draw (`within_doubles`).
 
     Examples
     --------
@@ -414,6 +454,8 @@ def available_figures(report: Mapping[str, Any], data: Dataset | None = None) ->
     two_d = data is not None and data.n_features == 2
     if data is not None:
         check_data(report, data)
+    if not within_doubles(report, data):
+        return ()
     names = []
     if two_d and report["n_epochs"] >= 1:
         names.append("boundaries")

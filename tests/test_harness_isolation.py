@@ -138,6 +138,20 @@ def test_detached_processes_of_a_command_do_not_outlive_the_check_nor_block_it()
     assert running(mark) == []
 
 
+def test_a_target_or_a_command_that_kills_its_keeper_is_killed_too() -> None:
+    case = check_dataset(hostile.kills_its_keeper, *TIE, call_timeout=10)
+    assert findings(case) == [("returns-weights", "on these data the implementation killed the process that kept "
+                               "it (its parent), and was killed instead of returning")]
+    mark = "63.4567"
+    start = time.monotonic()
+    # (after its keeper has said which process it runs: a program can kill any process of its user at once)
+    case = check_dataset(command_implementation(sh(f"sleep 0.3; kill -9 $PPID; sleep {mark}")), *TIE, call_timeout=10)
+    assert time.monotonic() - start < GRACE
+    assert findings(case) == [("returns-weights", "on these data the implementation (the command) killed the process "
+                               "that kept it (its parent), and was killed")]
+    assert running(mark) == []
+
+
 # --- 3. size: what a command prints, and the files it writes -----------------------------------------------
 
 

@@ -114,3 +114,9 @@ def writes_to_fd_1(X: Any, y: Any) -> Any:
 def sleeps(X: Any, y: Any) -> Any:
     time.sleep(0.2)
     return perceptron(X, y)
+
+
+def kills_its_keeper(X: Any, y: Any) -> Any:
+    os.kill(os.getppid(), signal.SIGKILL)
+    time.sleep(30)
+    return perceptron(X, y)

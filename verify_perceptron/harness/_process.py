@@ -35,24 +35,19 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
-import subprocess
 import tempfile
-import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from ..errors import InvalidArgument
-from ._capture import Capped, drain_until_eof, wait_readable
+from ._capture import Capped
+from ._keeper import CommandKeeper, Ending, describe_ending
 from ._options import MAX_REPORTED_UPDATES
-from ._keeper import STOP_SECONDS, Ending, Keeper, describe_ending
 from ._protocol import CommandFailed, read_updates, read_weights
 
 #: The placeholders a command template may hold; ``{train}`` and ``{out}`` are required.
 PLACEHOLDERS = ("train", "out", "updates")
-#: In a keeper, the command it started (never in the check's own process).
-_STARTED: list[subprocess.Popen[bytes]] = []
 
 
 @dataclass(frozen=True)
@@ -75,15 +70,16 @@ class CommandImplementation:
         """Whether the command is given an ``{updates}`` file to write."""
         return "{updates}" in self.template
 
-    def run(self, X: Any, y: Any, *, dtype: str, timeout: float | None,
-            max_updates: int = MAX_REPORTED_UPDATES) -> tuple[list[Fraction] | None, tuple[list[Any], bool] | None, str]:
+    def run(self, X: Any, y: Any, *, dtype: str, timeout: float | None, max_updates: int = MAX_REPORTED_UPDATES,
+            keeper: CommandKeeper | None = None) -> tuple[list[Fraction] | None, tuple[list[Any], bool] | None, Capped]:
         """Write the data, run the command, read its files: ``(weights, (updates, cut) or None, what it printed)``.
 
         The weights are the d + 1 values read (Fractions), None when it wrote
         an empty ``{out}`` (its signal of non-separable data); the updates
         ``(sample, values)`` pairs, and whether more than `max_updates` were
         written (only those are read). `CommandFailed`, with the output, when it failed (``late``
-        when `timeout` ran out).
+        when `timeout` ran out). It runs under `keeper` (a check's, for all its calls), else under
+        one of its own.
         """
         n_features = len(X[0])
         exact = dtype != "float"
@@ -94,7 +90,12 @@ class CommandImplementation:
                 handle.write(_csv(X, y))
             argv = [part.format(**paths) for part in shlex.split(self.template)]
             output = Capped()
-            ending = _execute(argv, self.cwd, timeout, output)
+            runs = keeper or CommandKeeper()
+            try:
+                ending = runs.run(argv, self.cwd, timeout, output)
+            finally:
+                if keeper is None:
+                    runs.stop()
             if ending is None:
                 raise CommandFailed("did not return in time", output, late=True)
             if ending != "exit 0":
@@ -164,46 +165,10 @@ def _csv(X: Any, y: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _execute(argv: list[str], cwd: str, timeout: float | None, kept: Capped) -> Ending | None:
-    """Run `argv` under a keeper, reading its output into `kept`: how it ended, None when `timeout` ran out
-    (then it, and all it started, are killed)."""
-    output_read, output_write = os.pipe()
-
-    def launch(keeper_fds: Sequence[int]) -> int:
-        try:
-            process = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=output_write,
-                                       stderr=output_write, start_new_session=True)
-        finally:
-            os.close(output_write)
-        # Kept for the keeper's life: a Popen that is collected polls its child and could reap it, and
-        # the keeper must be the one to read how it ended.
-        _STARTED.append(process)
-        return process.pid
-
-    try:
-        keeper = Keeper(launch, close=[output_read])
-    except BaseException:
-        os.close(output_read)
-        raise
-    finally:
-        os.close(output_write)
-    try:
-        os.set_blocking(output_read, False)
-        end = None if timeout is None else time.monotonic() + timeout
-        ending = keeper.read_ending(STOP_SECONDS) if wait_readable(keeper.status, output_read, kept, end) else None
-        if ending is None:
-            keeper.stop()
-        drain_until_eof(output_read, kept, 0.5)
-        return ending
-    finally:
-        keeper.stop()
-        os.close(output_read)
-
-
 def _ended(ending: Ending, program: str) -> str:
     """Why a command that did not exit with status 0 gave no weights."""
     if ending.startswith("exit "):
         return f"exited with status {ending.split()[1]}"
     if ending.startswith("error "):
-        return f"could not be started: {ending[6:]} ({program!r})"
+        return f"could not be started: {ending[6:]} ({program!r})"  # the keeper's words: the program's name follows
     return describe_ending(ending)

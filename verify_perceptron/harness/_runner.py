@@ -10,8 +10,9 @@ in C or a blocked signal is not stopped there.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from ..deadline import alarm
 from ..errors import InvalidArgument
@@ -19,11 +20,15 @@ from ..notes.conventions import get_convention
 from ._call import Request, _Call, attempt
 from ._capture import Capped, TextSink
 from ._clock import Clock, OutOfTime
+from ._keeper import CommandKeeper
 from ._options import CheckOptions
 from ._process import CommandImplementation
 from ._protocol import CommandFailed
 from ._reading import _exact_weights, _read_updates
 from ._worker import ISOLATED, Worker
+
+
+T = TypeVar("T")
 
 
 class _TimedOut(BaseException):
@@ -49,21 +54,23 @@ class Runner:
         self.target, self.kind, self.clock = target, kind, clock
         self.signals = options.nonseparable_errors
         self.worker = Worker(target, kind, self.signals) if kind != "command" and ISOLATED else None
+        self.commands: CommandKeeper | None = None  # one keeper runs every call of a command
 
     def call(self, X: Any, y: Any, options: CheckOptions, max_updates: int) -> _Call:
         """One call on `X`, `y` (as the implementation expects them), read under `options`; at most
         `max_updates` of its reported updates are read."""
         timeout, limited = self.clock.wait(options.call_timeout)
         if self.kind == "command":
-            call, output = _command_call(self.target, X, y, options, timeout, max_updates)  # type: ignore[arg-type]
+            if self.commands is None or self.commands.gone:
+                if self.commands is not None:
+                    self.commands.stop()
+                self.commands = self._started(CommandKeeper)
+            call, output = _command_call(self.target, X, y, options, timeout, max_updates,  # type: ignore[arg-type]
+                                         self.commands)
         else:
             request = Request(X, y, options.convention, options.output, len(X[0]), len(y), max_updates)
             if self.worker is not None:
-                try:
-                    call, output = self.worker.call(request, timeout)
-                except OSError as error:  # fork or pipe refused: the machine's limits, not the implementation
-                    raise InvalidArgument(f"the check could not start a process to run the implementation in "
-                                          f"({error.strerror or error})") from None
+                call, output = self._started(lambda: self.worker.call(request, timeout))  # type: ignore[union-attr]
             else:
                 call, output = _in_process(self.target, self.kind, request, self.signals, timeout)
         if call is None:
@@ -74,9 +81,20 @@ class Runner:
         return replace(call, output=output.text(), output_bytes=output.total)
 
     def close(self) -> None:
-        """End the worker process, if any, and everything it started."""
+        """End the worker process or the commands' keeper, and everything they started."""
         if self.worker is not None:
             self.worker.close()
+        if self.commands is not None:
+            self.commands.stop()
+
+    @staticmethod
+    def _started(start: Callable[[], T]) -> T:
+        """`start()`, a process refused (fork, pipes) being the machine's limits, not the implementation's."""
+        try:
+            return start()
+        except OSError as error:
+            raise InvalidArgument(f"the check could not start a process to run the implementation in "
+                                  f"({error.strerror or error})") from None
 
 
 def _in_process(target: object, kind: str, request: Request, signals: tuple[type[BaseException], ...],
@@ -92,10 +110,11 @@ def _in_process(target: object, kind: str, request: Request, signals: tuple[type
 
 
 def _command_call(target: CommandImplementation, X: Any, y: Any, options: CheckOptions, timeout: float | None,
-                  max_updates: int) -> tuple[_Call | None, Capped]:
+                  max_updates: int, keeper: CommandKeeper) -> tuple[_Call | None, Capped]:
     """One run of the command; its weights laid out as ``(w, b)`` unless ``output="augmented"``, then read."""
     try:
-        flat, written, output = target.run(X, y, dtype=options.dtype, timeout=timeout, max_updates=max_updates)
+        flat, written, output = target.run(X, y, dtype=options.dtype, timeout=timeout, max_updates=max_updates,
+                                           keeper=keeper)
     except CommandFailed as failure:
         return (None if failure.late else _Call(error=f"(the command) {failure.reason}")), failure.output
     if flat is None:

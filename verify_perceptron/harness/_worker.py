@@ -38,7 +38,7 @@ from collections.abc import Sequence
 
 from ._call import Request, _Call, attempt
 from ._capture import Capped, drain, drain_until_eof
-from ._keeper import STOP_SECONDS, Keeper, describe_ending
+from ._keeper import ChildKeeper, describe_ending, die_with_parent
 
 #: Most bytes of one call's result (its weights and updates, pickled) the check reads.
 MAX_RESULT_BYTES = 64 << 20
@@ -55,7 +55,7 @@ class Worker:
 
     def __init__(self, target: object, kind: str, signals: tuple[type[BaseException], ...]) -> None:
         self.target, self.kind, self.signals = target, kind, signals
-        self.keeper: Keeper | None = None
+        self.keeper: ChildKeeper | None = None
         self.requests = self.results = self.output = -1
         self.output_open = False
 
@@ -103,6 +103,7 @@ class Worker:
             if pid == 0:
                 try:
                     os.setpgid(0, 0)
+                    die_with_parent()  # should the implementation kill its keeper, it goes too
                     _become_worker(output_write)  # first: even its own failure is then the check's to read
                     for fd in keeper_fds:
                         os.close(fd)
@@ -118,7 +119,7 @@ class Worker:
             return pid
 
         try:
-            self.keeper = Keeper(launch, close=mine)
+            self.keeper = ChildKeeper(launch, close=mine)
         except BaseException:
             for fd in mine:
                 os.close(fd)
@@ -172,7 +173,9 @@ class Worker:
         keeper, self.keeper = self.keeper, None
         ending = "stopped"
         if keeper is not None:
-            ending = keeper.read_ending(1.0 if ended else 0.0) or keeper.stop()
+            if keeper.read_ending(1.0 if ended else 0.0) is None:
+                keeper.stop()
+            ending = keeper.ending or "stopped"
         if self.output_open:
             drain_until_eof(self.output, kept, 0.5)
         for fd in (self.requests, self.results, self.output):

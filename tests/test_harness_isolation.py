@@ -75,6 +75,17 @@ def test_the_check_of_a_target_that_exits_exits_1(capsys: pytest.CaptureFixture[
         assert "verdict: FAILED" in capsys.readouterr().out
 
 
+def test_without_fork_a_target_runs_in_process_and_its_exit_is_still_a_finding(monkeypatch: pytest.MonkeyPatch) -> None:
+    from verify_perceptron.harness import _runner
+
+    monkeypatch.setattr(_runner, "ISOLATED", False)  # as on Windows
+    assert findings(check_dataset(hostile.exits_3, *TIE)) == [
+        ("returns-weights", "on these data the implementation called sys.exit (SystemExit: 3) instead of returning")]
+    slow = check_dataset(hostile.sleeps, *TIE, call_timeout=0.05)  # the timer stops it (not a loop in C there)
+    assert findings(slow) == [("returns-weights", "on these data the implementation did not return within "
+                               "call_timeout=0.05 s")]
+
+
 # --- 2. what a target returns or raises, however odd, is a finding ----------------------------------------
 
 

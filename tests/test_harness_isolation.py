@@ -297,6 +297,18 @@ def test_an_import_that_exits_is_bad_input(tmp_path: Path, monkeypatch: pytest.M
     assert "importing exits_on_import_27 raised SystemExit: 0" in capsys.readouterr().err
 
 
+def test_an_import_that_loops_is_stopped_by_the_time_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "loops_on_import_27.py").write_text("print('starting')\nwhile True:\n    pass\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    start = time.monotonic()
+    assert main(["check", "loops_on_import_27:fit", "--time-limit", "0.3"]) == 3
+    assert time.monotonic() - start < 0.3 + GRACE
+    assert capsys.readouterr().err == ("verify-perceptron: the time limit of 0.3 s ran out while loading the "
+                                       "implementation; nothing was verified (exit code 3)\n")
+
+
 def test_an_output_file_that_cannot_be_written_is_refused_before_the_check(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     os.mkfifo(tmp_path / "fifo")

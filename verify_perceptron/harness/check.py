@@ -177,8 +177,10 @@ def check_dataset(
                        accept_departures=accept_departures,
                        max_features=3, max_samples=8, averaged=averaged)
     clock = Clock(_time_limit(time_limit))
+    clock.phase = "loading the implementation"
     prepared = _prepare(target)
     data = from_arrays(X, y)
+    clock.phase = "checking the dataset"
     runner = Runner(prepared.target, prepared.kind, options, clock)
     try:
         case = _Case(runner, prepared.kind, "given dataset", data, options, prepared.label, generated=False)
@@ -277,6 +279,7 @@ def check_implementation(
 def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None, *, eta: object,
              max_epochs: int | None, **settings: Any) -> HarnessResult:
     """`check_implementation` under `clock`: load the target, read its declared rate and epochs, check it."""
+    clock.phase = "loading the implementation"
     prepared = _prepare(target)
     eta, max_epochs = _declared(prepared.params, eta=eta, max_epochs=max_epochs)
     options = _options(eta=eta, max_epochs=max_epochs, **settings)

@@ -163,6 +163,23 @@ def test_a_target_or_a_command_that_kills_its_keeper_is_killed_too() -> None:
     assert running(mark) == []
 
 
+def test_a_check_in_a_process_with_many_files_open_works() -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if min(hard, 4096) < 1200:
+        pytest.skip(f"at most {hard} open files here")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]  # the next descriptors are past 1023
+    try:
+        assert check_dataset(hostile.perceptron, *TIE).passed
+        assert check_dataset(command_implementation(sh('printf "2\\n0\\n" > $2')), *TIE).passed
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
 # --- 3. size: what a command prints, and the files it writes -----------------------------------------------
 
 

@@ -18,7 +18,7 @@ import stat
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 #: Bytes kept of the start and of the end of what an implementation prints (within the report's 400 and
 #: 1600 characters, with room for the line that counts what was left out).
@@ -29,6 +29,36 @@ MAX_WEIGHTS_BYTES = 4 << 20
 MAX_UPDATES_BYTES = 64 << 20
 #: Bytes read at a time from a pipe.
 _CHUNK = 1 << 16
+
+
+def ready(readable: Sequence[int], writable: Sequence[int] = (),
+          timeout: float | None = None) -> tuple[list[int], list[int]]:
+    """The descriptors of `readable` and `writable` ready within `timeout` seconds (None: wait).
+
+    ``poll`` where there is one: ``select`` refuses descriptors numbered past
+    1023, which a process with many files open (a notebook) hands out.
+
+    Examples
+    --------
+    >>> r, w = os.pipe()
+    >>> ready([r], [w], 0) == ([], [w])
+    True
+    >>> os.close(r), os.close(w)
+    (None, None)
+    """
+    if not hasattr(select, "poll"):
+        found = select.select(list(readable), list(writable), [], timeout)
+        return found[0], found[1]
+    poller = select.poll()
+    for fd in readable:
+        poller.register(fd, select.POLLIN)
+    for fd in writable:
+        poller.register(fd, select.POLLOUT | (select.POLLIN if fd in readable else 0))
+    events = poller.poll(None if timeout is None else max(0, int(timeout * 1000 + 0.999)))
+    done_reading = select.POLLIN | select.POLLHUP | select.POLLERR | select.POLLNVAL
+    done_writing = select.POLLOUT | select.POLLHUP | select.POLLERR | select.POLLNVAL
+    return ([fd for fd, event in events if fd in readable and event & done_reading],
+            [fd for fd, event in events if fd in writable and event & done_writing])
 
 
 class Capped:
@@ -108,7 +138,7 @@ def drain_until_eof(fd: int, kept: Capped, seconds: float) -> None:
         left = end - time.monotonic()
         if left <= 0:
             return
-        select.select([fd], [], [], left)
+        ready([fd], [], left)
 
 
 def wait_readable(watch: int, output: int | None, kept: Capped, end: float | None) -> bool:
@@ -119,10 +149,10 @@ def wait_readable(watch: int, output: int | None, kept: Capped, end: float | Non
         if left is not None and left <= 0:
             return False
         fds = [watch] if open_output is None else [watch, open_output]
-        ready, _, _ = select.select(fds, [], [], left)
-        if open_output is not None and open_output in ready and drain(open_output, kept):
+        found, _ = ready(fds, [], left)
+        if open_output is not None and open_output in found and drain(open_output, kept):
             open_output = None  # every writer is gone; keep watching
-        if watch in ready:
+        if watch in found:
             return True
 
 
@@ -210,8 +240,8 @@ def captured_output(kept: Capped) -> Iterator[None]:
     stop = threading.Event()
 
     def reader() -> None:
-        while not stop.is_set() or select.select([read_end], [], [], 0)[0]:
-            if select.select([read_end], [], [], 0.05)[0]:
+        while not stop.is_set() or ready([read_end], [], 0)[0]:
+            if ready([read_end], [], 0.05)[0]:
                 chunk = os.read(read_end, _CHUNK)
                 if not chunk:
                     return

@@ -23,14 +23,13 @@ import atexit
 import contextlib
 import os
 import pickle
-import select
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 
-from ._capture import Capped, drain, wait_readable
+from ._capture import Capped, drain, ready, wait_readable
 
 #: prctl's options: the reaper of orphaned descendants (Linux >= 3.4); a signal at the parent's death.
 _PR_SET_CHILD_SUBREAPER, _PR_SET_PDEATHSIG = 36, 1
@@ -143,7 +142,7 @@ class Keeper:
         end = time.monotonic() + seconds
         while b"\n" not in self._received:
             left = end - time.monotonic()
-            if self.status < 0 or self.gone or not select.select([self.status], [], [], max(0.0, left))[0]:
+            if self.status < 0 or self.gone or not ready([self.status], [], max(0.0, left))[0]:
                 return None
             chunk = os.read(self.status, 4096)
             if not chunk:
@@ -162,7 +161,7 @@ class Keeper:
         self.control = -1
         end = time.monotonic() + STOP_SECONDS
         while self.status >= 0 and time.monotonic() < end:  # its status pipe closes when it exits
-            if select.select([self.status], [], [], max(0.0, end - time.monotonic()))[0]:
+            if ready([self.status], [], max(0.0, end - time.monotonic()))[0]:
                 chunk = os.read(self.status, 4096)
                 if not chunk:
                     break
@@ -358,13 +357,13 @@ def _wait(child: int, control: int, wake: int) -> Ending:
         ending = _reap_children(child)
         if ending is not None:
             return ending
-        ready, _, _ = select.select([control, wake], [], [])
+        found, _ = ready([control, wake])
         stop = False
-        if control in ready:
+        if control in found:
             stop = True  # b"k", or end of file: the check closed its end, or died
             with contextlib.suppress(OSError):
                 os.read(control, 1)
-        if wake in ready:
+        if wake in found:
             signals = os.read(wake, 512)
             stop = stop or signal.SIGTERM in signals or signal.SIGHUP in signals
         if stop:

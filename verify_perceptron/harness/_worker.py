@@ -28,7 +28,6 @@ import contextlib
 import io
 import os
 import pickle
-import select
 import signal
 import struct
 import sys
@@ -37,7 +36,7 @@ import traceback
 from collections.abc import Sequence
 
 from ._call import Request, _Call, attempt
-from ._capture import Capped, drain, drain_until_eof
+from ._capture import Capped, drain, drain_until_eof, ready
 from ._keeper import ChildKeeper, describe_ending, die_with_parent
 
 #: Most bytes of one call's result (its weights and updates, pickled) the check reads.
@@ -142,7 +141,7 @@ class Worker:
             if left is not None and left <= 0:
                 raise TimeoutError
             readable = [self.results] + ([self.output] if self.output_open else [])
-            ready, writable, _ = select.select(readable, [self.requests] if pending else [], [], left)
+            found, writable = ready(readable, [self.requests] if pending else [], left)
             if writable:
                 try:
                     pending = pending[os.write(self.requests, pending[:1 << 16]):]
@@ -150,9 +149,9 @@ class Worker:
                     pass
                 except BrokenPipeError:  # it ended; its results pipe says so next
                     pending = pending[len(pending):]
-            if self.output in ready and drain(self.output, kept):
+            if self.output in found and drain(self.output, kept):
                 self.output_open = False
-            if self.results in ready:
+            if self.results in found:
                 try:
                     chunk = os.read(self.results, 1 << 20)
                 except BlockingIOError:

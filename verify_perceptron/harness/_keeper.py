@@ -1,12 +1,14 @@
 """Processes at arm's length: a child run under a keeper that ends it, and everything it started.
 
-`Keeper` forks a keeper process, which runs none of the checked code. The
-keeper starts the child (a function of the harness run in a fork, or a
-program through `subprocess`) in a process group of its own, and waits. When
-the child ends, when the check asks (`Keeper.stop`), or when the check's own
-process dies (the control pipe only the check holds then closes), the keeper
-kills the child's process group and every process left in its care, reaps
-them, writes how the child ended to its status pipe, and exits.
+A `Keeper` is a fork of the check that runs none of the checked code. A
+`ChildKeeper` starts one child (the Python worker) in a process group of its
+own; a `CommandKeeper` runs programs one after another, each in a session of
+its own, for a whole check. When a child ends, when the check asks (a stop,
+or ``k`` for the program running), or when the check's own process dies (the
+control pipe only the check holds then closes), the keeper kills the child's
+process group and every process left in its care, reaps them, and writes
+how the child ended to its status pipe, one line an ending; at the end it
+exits with nothing left running.
 
 On Linux the keeper is a child subreaper (``prctl(PR_SET_CHILD_SUBREAPER)``):
 a descendant that leaves the group (``setsid``, a double fork) is re-parented

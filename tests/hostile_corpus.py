@@ -89,6 +89,7 @@ def build(folder: Path) -> list[Case]:
             buffer = io.BytesIO()
             np.save(buffer, np.ones(20000))
             member.write(buffer.getvalue())
+    (f / "exits_on_import.py").write_text("import sys\nsys.exit(3)\n")
     return [
         Case("npy without rows", ("verify", "zero_rows.npy"), 2, "has no rows"),
         Case("npz without rows", ("verify", "zero_rows.npz"), 2, "has no rows"),
@@ -149,6 +150,12 @@ def build(folder: Path) -> list[Case]:
         Case("--eta 1e999", ("verify", "and.csv", "--eta", "1e999"), 0, ""),
         Case("--separator of 1e1000", ("verify", "and.csv", "--separator=-4e1000,3e1000,2e1000"), 0, ""),
         Case("check of a target that does not import", ("check", "no_such_module:fit"), 2, "no_such_module"),
+        Case("check of a module that exits when imported", ("check", "exits_on_import:fit"), 2,
+             "importing exits_on_import raised SystemExit: 3"),
+        Case("check of a target looping in C, with a time limit",
+             ("check", "tests.implementations.hostile:loops_in_c", "--timeout", "100", "--time-limit", "0.5"), 3,
+             "the time limit of 0.5 s ran out while"),
+        Case("check -o a directory", ("check", "tests.implementations.hostile:exits_3", "-o", "."), 2, "is a directory"),
     ]
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import json
 import os
 import tempfile
 from pathlib import Path
 from unittest import mock
 
 import numpy as np
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify_perceptron.arguments import build_parser
@@ -266,3 +267,80 @@ def test_random_command_lines_exit_0_to_3_say_a_usage_error_in_one_line_and_writ
     changed = {name for name in after if before.get(name, b"new") != after[name]}
     assert all(name.startswith("work/") or name == "up.txt" for name in changed), (argv, changed)
     assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
+
+
+# --- the check protocol: what a command writes to {out} and {updates} ------------------------------------------
+# Every outcome is a pass or a finding, never an exception, and within the call's timeout. The readers are
+# fuzzed directly (many examples, no process); a smaller share goes through a real command under the harness.
+
+_LITERALS = st.sampled_from(("0", "1", "-1", "2", "1/2", "-3/7", "0.5", "1e-3", "1e400", "1e-400", "9" * 1200,
+                             "1_0", "١", "0x1p3", "nan", "inf", "-0", "+2", " 3 ", "1/0", "", "\x00", "\ufeff1",
+                             "1\u2028", "2e999999", "٣/٤"))
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8) | _LITERALS,
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                     max_leaves=12)
+
+
+@st.composite
+def _protocol_files(draw: st.DrawFn) -> tuple[bytes, bytes]:
+    """What a command might leave in {out} and {updates}: junk, odd numbers, JSON of any shape, deep nesting,
+    long lines."""
+    def weights() -> bytes:
+        kind = draw(st.sampled_from(("right", "junk", "values", "long")))
+        if kind == "right":  # so that the updates file is read too
+            return b"2\n0\n"
+        if kind == "junk":
+            return draw(st.binary(min_size=1, max_size=300))
+        if kind == "long":
+            return draw(st.sampled_from((b"1", b"\n", b"9" * 1100 + b"\n"))) * draw(st.integers(1, 3000))
+        lines = draw(st.lists(_LITERALS, max_size=4))
+        return "\n".join(lines).encode("utf-8", "surrogatepass")
+
+    def update_line() -> str:
+        kind = draw(st.sampled_from(("record", "json", "nested", "junk")))
+        if kind == "record":
+            sample = draw(st.integers(-2, 3) | st.sampled_from(("0", 1.0, None, "١")))
+            return json.dumps({"sample": sample, "weights": draw(st.lists(_LITERALS | st.integers() | st.floats(),
+                                                                             max_size=4))})
+        if kind == "json":
+            return json.dumps(draw(_JSON))
+        if kind == "nested":
+            depth = draw(st.integers(1, 9000))
+            return "[" * depth + "]" * draw(st.integers(0, depth))
+        return draw(st.text(max_size=40))
+
+    updates = "\n".join(update_line() for _ in range(draw(st.integers(0, 4))))
+    return weights(), updates.encode("utf-8", "surrogatepass")
+
+
+@given(_protocol_files(), st.booleans())
+def test_random_command_files_are_read_or_refused_in_one_line(files: tuple[bytes, bytes], exact: bool) -> None:
+    from verify_perceptron.harness._protocol import CommandFailed, read_updates, read_weights
+
+    with tempfile.TemporaryDirectory() as folder:
+        out, updates = Path(folder) / "out.txt", Path(folder) / "updates.jsonl"
+        out.write_bytes(files[0])
+        updates.write_bytes(files[1])
+        for read in (lambda: read_weights(str(out), 1, exact), lambda: read_updates(str(updates), 1, exact)):
+            try:
+                read()
+            except CommandFailed as failure:
+                assert failure.reason and "\n" not in failure.reason, failure.reason
+
+
+@settings(max_examples=max(1, settings().max_examples // 8))  # a process and a diagnosis each
+@given(_protocol_files())
+def test_random_command_files_end_in_a_pass_or_a_finding_within_the_timeout(files: tuple[bytes, bytes]) -> None:
+    import time
+
+    from verify_perceptron.harness import check_dataset, command_implementation
+
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "out").write_bytes(files[0])
+        Path(folder, "updates").write_bytes(files[1])
+        command = command_implementation(f"sh -c 'cat \"$3\" > \"$1\"; cat \"$4\" > \"$2\"' sh {{out}} {{updates}} "
+                                         f"{folder}/out {folder}/updates {{train}}")
+        start = time.monotonic()
+        case = check_dataset(command, [["-1"], ["1"]], [-1, 1], call_timeout=5)
+        assert time.monotonic() - start < 5 + 3
+    assert case.passed or case.findings

@@ -71,7 +71,7 @@ def test_the_c_perceptron_with_a_strict_tie_fails_with_a_counterexample(compiled
     assert [d.code for d in case.diagnoses] == ["ties-not-mistakes"]
     assert case.weights == (Fraction(0), Fraction(0))
     report = case.report()
-    assert "output of the implementation (stdout and stderr, 8 characters):\n    | epoch 1" in report
+    assert "output of the implementation (stdout and stderr, 8 bytes):\n    | epoch 1" in report
     assert "command_implementation(" in case.reproduction()
 
 

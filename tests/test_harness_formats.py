@@ -296,8 +296,8 @@ def test_the_output_is_captured_and_shown_only_on_failure_truncated(capsys: pyte
     assert passed.passed and "output of the implementation" not in passed.report()
     failed = check_dataset(noisy_wrong, [["-1"], ["1"]], [-1, 1])
     report = failed.report()
-    assert "output of the implementation (stdout and stderr, 54005 characters):" in report
-    assert "[... 52005 characters cut ...]" in report and report.count("progress") < 300
+    assert "output of the implementation (stdout and stderr, 54005 bytes):" in report
+    assert "[... 52105 bytes left out ...]" in report and report.count("progress") < 300
     assert capsys.readouterr() == ("", "")  # nothing reached the real streams
 
 

@@ -161,7 +161,8 @@ def _check_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser
         "that also reports its updates; EXPR may call it with literal arguments) or --command CMD (any language) "
         "on generated data and on the notes' examples, and compare it exactly with the note's algorithm; on "
         "failure print a minimal counterexample.",
-        epilog="exit codes: 0 passed, 1 failed (a minimal counterexample is printed), 2 bad usage",
+        epilog="exit codes: 0 passed, 1 failed (a minimal counterexample is printed), 2 bad usage, 3 the time "
+        "limit ran out",
     )
     which = check.add_mutually_exclusive_group(required=True)  # one implementation: by name or as a command
     which.add_argument("target", nargs="?", default=None, metavar="MODULE:EXPR",
@@ -172,6 +173,9 @@ def _check_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser
                        "CSV {train}, writes its weights w1..wd, b one a line to {out} (see docs/harness.md)")
     check.add_argument("--format", choices=("text", "json", "junit"), default="text",
                        help="the report as text, JSON, or JUnit XML for CI (default text)")
+    check.add_argument("-o", "--output", metavar="FILE", default=None,
+                       help="write the report to FILE (atomically: a temporary file, then renamed; only once the "
+                       "check has a verdict)")
     check.add_argument("--convention", "-c", default="classic", metavar="NAME", help="the note it implements (default classic)")
     check.add_argument("--examples", type=_positive_int, default=100, metavar="N", help="generated datasets to try (default 100)")
     check.add_argument("--dtype", choices=("float", "fraction", "object"), default="float",
@@ -186,6 +190,8 @@ def _check_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser
                        "shuffle also change the reference compared with")
     check.add_argument("--timeout", type=_positive_seconds, default=10.0, metavar="SECONDS",
                        help="seconds one call of the implementation may take (default 10)")
+    check.add_argument("--time-limit", type=_positive_seconds, default=None, metavar="SECONDS",
+                       help="seconds the whole check may take; exit 3 when they run out")
     check.add_argument("--rounding-stress", action="store_true", help="also give float implementations data that round")
     check.add_argument("--detects-nonseparable", action="store_true",
                        help="it claims to detect non-separable data (raise or return None): check that too")

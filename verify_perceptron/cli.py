@@ -14,6 +14,7 @@ This is the only module that prints or exits. Exit codes:
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import signal
 import sys
@@ -30,6 +31,7 @@ from .data.dataset import Dataset
 from .data.readers import load_dataset
 from .errors import DataError, InvalidArgument
 from .data.examples import example
+from .data.files import not_regular
 from .data.rationals import as_rational
 from .check.recorder import TraceRecorder
 from .check.results import CheckResult
@@ -258,17 +260,33 @@ def _bounds(args: argparse.Namespace, clock: Deadline) -> int:
     return 0 if comparison.separability.separable is not None else 3
 
 
-def _check(args: argparse.Namespace) -> int:
+def _check(args: argparse.Namespace, spent: float) -> int:
     from .harness.check import run_check_command  # Hypothesis loads here, never on the verify path
 
+    if args.output is not None:  # refused before the check runs, not after
+        if os.path.isdir(args.output) or not_regular(args.output) is not None:
+            raise InvalidArgument(f"-o {args.output}: is {not_regular(args.output) or 'a directory'}, "
+                                  "not a file the report can be written to")
+        folder = os.path.dirname(os.path.abspath(args.output))
+        if not os.path.isdir(folder):
+            raise InvalidArgument(f"-o {args.output}: the directory {folder} does not exist")
     code, text = run_check_command(
         args.target, convention=args.convention, examples=args.examples, dtype=args.dtype, labels=args.labels,
         seed=args.seed, eta=args.eta, rounding_stress=args.rounding_stress,
         detects_nonseparable=args.detects_nonseparable, max_epochs=args.max_epochs, command=args.external,
         float_eta=args.float_eta, call_timeout=args.timeout, format=args.format, averaged=args.averaged,
         accept=[name.strip() for given in args.accept for name in given.split(",") if name.strip()],
+        time_limit=args.time_limit, spent=spent,
     )
-    _write(sys.stdout, text if text.endswith("\n") else text + "\n", json=args.format == "json")
+    text = text if text.endswith("\n") else text + "\n"
+    if args.output is None:
+        _write(sys.stdout, text, json=args.format == "json")
+    else:  # the same escaping as on a terminal: what the implementation printed cannot drive one through cat
+        from .report.files import write_atomically
+
+        shown = io.StringIO()
+        _write(shown, text, json=args.format == "json")
+        write_atomically(args.output, shown.getvalue())
     return code
 
 
@@ -304,7 +322,7 @@ def main(argv: Sequence[str] | None = None, *, spent: float = 0.0) -> int:
     try:
         check_usage(args)
         if args.command == "check":
-            return _check(args)
+            return _check(args, spent)
         limit = args.time_limit if args.command in ("verify", "bounds") else None
         # The outputs are outermost: whatever ends the command early, the timer is off when they are removed.
         with Outputs(inputs=[getattr(args, "data", None)]) as outputs, deadline(limit, spent=spent) as clock:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from typing import Any
 
 from ..data.dataset import Dataset
 from ..data.trace import Trace
@@ -14,6 +13,7 @@ from ..notes.conventions import get_convention
 from ._accepted import _with_accepted
 from ._agreement import _agreement, _choose_factor
 from ._averaged import averaged_agreement
+from ._call import _Call
 from ._checks import _ends_at_returned, _invariants, _learning_rate, _returned_weights, _separates
 from ._diagnosis import diagnose
 from ._evidence import Evidence
@@ -21,16 +21,16 @@ from ._exact import Vector
 from ._exact_run import _exact_run, _Rejected
 from ._floats import _as_doubles, _rounding_notes
 from ._probes import neighbours
-from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions
-from ._reading import _read_updates
+from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions, updates_to_read
 from ._results import CaseResult, Diagnosis, Finding, FloatDecision
-from ._target import _call, _inputs
+from ._runner import Runner
+from ._target import _inputs
 
 
 class _Case:
     """Checks one dataset: `run` collects the findings, `diagnose` adds notes, `result` is the immutable record."""
 
-    def __init__(self, target: object, kind: str, name: str, data: Dataset, options: CheckOptions,
+    def __init__(self, target: Runner, kind: str, name: str, data: Dataset, options: CheckOptions,
                  label: tuple[str, tuple[str, str] | None], *, generated: bool) -> None:
         self.target, self.kind, self.name, self.options, self.label = target, kind, name, options, label
         self.conv, self.generated = get_convention(options.convention), generated
@@ -47,7 +47,7 @@ class _Case:
         self.rounding: FloatDecision | None = None
         self.separable = True
         self.reference: Trace | None = None
-        self.output = ""
+        self.output, self.output_bytes = "", 0
         self.diagnoses: list[Diagnosis] = []
 
     def run(self) -> None:
@@ -57,8 +57,8 @@ class _Case:
         reference = self.reference = exact.trace
         self.separable = exact.separable
         X, y = _inputs(data, options)
-        call = _call(self.target, self.kind, X, y, options)
-        self.output = call.output
+        call = self.target.call(X, y, options, updates_to_read(reference.n_updates, data.n_samples))
+        self.output, self.output_bytes = call.output, call.output_bytes
         self.notes.extend(f"the implementation warned: {w}" for w in call.warnings)
         # returns-weights, detects-nonseparable
         weights, found = _returned_weights(call, exact, conv, data, options)
@@ -66,7 +66,7 @@ class _Case:
         self.findings += found
         if weights is None:
             return
-        updates = self._reported_updates(call.updates, weights)  # reported-updates
+        updates = self._reported_updates(call, weights)  # reported-updates
         if options.averaged:  # the average need not separate; its reported updates are the online run's
             found, self.factor = averaged_agreement(data, conv, reference, weights, options)
             self.findings += found
@@ -83,19 +83,22 @@ class _Case:
         if updates is not None:
             self.findings += _invariants(data, conv, reference, updates, c)  # update-rule, ...
 
-    def _reported_updates(self, raw: Any, weights: Vector) -> list[tuple[int, Vector]] | None:
+    def _reported_updates(self, call: _Call, weights: Vector) -> list[tuple[int, Vector]] | None:
         """reported-updates: the updates read exactly, or None when there are none or they cannot be read."""
-        if raw is None:
+        if call.updates_error is not None:
+            self.findings.append(Finding("reported-updates", call.updates_error))
             return None
-        try:
-            updates, cut = _read_updates(raw, self.conv, self.data, self.options.output)
-        except Exception as error:  # noqa: BLE001 - a malformed update, or a broken iterator: the implementation's
-            broken = f"reading the updates raised {type(error).__name__}: {error}"
-            self.findings.append(Finding("reported-updates", str(error) if isinstance(error, ValueError) else broken))
+        updates = call.updates
+        if updates is None:
             return None
-        if cut:  # the list was longer: say so rather than judge a prefix silently
-            self.notes.append(f"only the first {MAX_REPORTED_UPDATES} reported updates were read")
-        if not self.options.averaged:  # an average is not the weights after the last update
+        if call.updates_cut:  # the list was longer: say so rather than judge a prefix silently
+            read = len(updates)
+            if read < MAX_REPORTED_UPDATES and self.reference is not None:
+                self.findings.append(Finding("reported-updates", f"it reported more than {read} updates, where the "
+                                             f"exact run makes {self.reference.n_updates}; the first {read} were read"))
+            else:
+                self.notes.append(f"only the first {read} reported updates were read")
+        elif not self.options.averaged:  # an average is not the weights after the last update
             self.findings += _ends_at_returned(updates, weights)
         self.n_updates = len(updates)
         return updates
@@ -142,4 +145,4 @@ class _Case:
         """The verdict on this dataset, as an immutable record."""
         return CaseResult(self.name, self.data, self.options, self.label[0], tuple(self.findings), tuple(self.notes),
                           self.label[1], self.separable, self.reference, self.weights, self.n_updates, self.factor,
-                          self.rounding, self.output, tuple(self.diagnoses))
+                          self.rounding, self.output, tuple(self.diagnoses), self.output_bytes)

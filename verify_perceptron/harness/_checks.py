@@ -12,11 +12,10 @@ from ..data.trace import Trace, Update
 from ..errors import InvalidArgument
 from ..notes.conventions import Convention, dot
 from ._exact import Vector, _is_mistake
+from ._call import _Call
 from ._exact_run import _ExactRun
 from ._options import CheckOptions
-from ._reading import _exact_weights
 from ._results import Finding
-from ._target import _Call
 from ._wording import _judged, _names, _vec
 
 
@@ -30,10 +29,9 @@ def _returned_weights(call: _Call, exact: _ExactRun, conv: Convention, data: Dat
         return None, [] if call.signalled else [_unsignalled(exact, options)]
     if call.signalled:
         return None, [_signalled_on_separable(exact, conv, data, options)]
-    try:
-        return _exact_weights(call.weights, conv, data.n_features, options.output, "the returned weights"), []
-    except ValueError as error:
-        return None, [Finding("returns-weights", str(error))]
+    if call.weights is None:
+        return None, [Finding("returns-weights", call.weights_error or "returned no weights")]
+    return call.weights, []
 
 
 def _signal_text(options: CheckOptions) -> str:

@@ -8,27 +8,25 @@ from typing import Any
 
 import numpy as np
 
+from ._clock import OutOfTime
 from ._options import CheckOptions
 from ._results import Finding
 
 
 def _params(target: object, kind: str) -> dict[str, Any]:
+    """The estimator's ``get_params(deep=False)``; empty for a function, or when its code fails in any way
+    (the calls then say what it does)."""
     if kind == "function":
         return {}
-    probe = target if kind == "estimator" else None
-    if probe is None:
-        try:
-            probe = target()  # type: ignore[operator]
-        except Exception:  # noqa: BLE001
-            return {}
-    get_params = getattr(probe, "get_params", None)
-    if not callable(get_params):
-        return {}
     try:
-        params = get_params(deep=False)
-    except Exception:  # noqa: BLE001
+        probe = target if kind == "estimator" else target()  # type: ignore[operator]
+        get_params = getattr(probe, "get_params", None)
+        params = get_params(deep=False) if callable(get_params) else None
+        return dict(params) if isinstance(params, dict) else {}
+    except (KeyboardInterrupt, OutOfTime):
+        raise
+    except BaseException:  # noqa: BLE001 - sys.exit included: its own code, judged when it is called
         return {}
-    return dict(params) if isinstance(params, dict) else {}
 
 
 def _declared(params: dict[str, Any], *, eta: object, max_epochs: int | None) -> tuple[object, int | None]:

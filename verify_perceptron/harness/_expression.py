@@ -7,6 +7,8 @@ import ast
 from typing import Any
 
 from ..errors import InvalidArgument
+from ._clock import OutOfTime
+from ._wording import _exception_text
 
 
 def resolve_expression(module: object, expression: str, target: str) -> object:
@@ -42,8 +44,10 @@ def resolve_expression(module: object, expression: str, target: str) -> object:
             raise InvalidArgument(f"target={target!r}: {ast.unparse(tree.func)} is not callable")
         try:
             return function(*args, **kwargs)
-        except Exception as error:  # noqa: BLE001 - the constructor's own complaint, reported as the target's
-            raise InvalidArgument(f"target={target!r}: calling it raised {type(error).__name__}: {error}") from None
+        except (KeyboardInterrupt, OutOfTime):
+            raise
+        except BaseException as error:  # noqa: BLE001 - the constructor's own complaint (or exit), the target's
+            raise InvalidArgument(f"target={target!r}: calling it raised {_exception_text(error)}") from None
     return _lookup(module, _dotted(tree, target), target)
 
 

@@ -60,6 +60,7 @@ def result_record(result: HarnessResult) -> dict[str, Any]:
         "n_examples": result.n_examples,
         "n_rejected": result.n_rejected,
         "reports_updates": result.reports_updates,
+        "loading_output": _truncated(result.loading_output),
     }
 
 

@@ -26,6 +26,24 @@ REFERENCE_EPOCHS = 200
 #: Most updates an implementation may report (a longer list is cut there, and the cut reported).
 MAX_REPORTED_UPDATES = 100_000
 
+
+def updates_to_read(n_reference: int, n_samples: int) -> int:
+    """How many reported updates are read on a dataset whose exact run made `n_reference` updates.
+
+    The note's run reports exactly as many; a run the harness accepts instead
+    (stopped at an epoch's end, in float64 at a declared rate) about as many.
+    Twice as many, and two epochs more, is more than any of them: an
+    implementation that reports more is cut there, with a `reported-updates`
+    finding, and checking it costs what the exact run did, not what the
+    implementation chose to report (a generator that never ends included).
+
+    Examples
+    --------
+    >>> updates_to_read(2, 2), updates_to_read(10**6, 8)
+    (108, 100000)
+    """
+    return min(MAX_REPORTED_UPDATES, 2 * (n_reference + n_samples) + 100)
+
 #: The configuration departures that can be accepted (`CheckOptions.accept_departures`): scikit-learn's
 #: parameters, and ``float-rate`` for a declared rate that is an inexact double.
 DEPARTURES = ("shuffle", "tol", "early_stopping", "penalty", "fit_intercept", "learning_rate", "loss", "average",

@@ -1,5 +1,6 @@
 """An implementation in any language, run as a process: each dataset written as CSV, the command run
-under a time limit, its weights (and optionally its updates) read back exactly from the files it writes.
+under a time limit and a keeper, its weights (and optionally its updates) read back exactly from the
+files it writes.
 
 The protocol, for ``command_implementation("CMD {train} {out}")``:
 
@@ -10,9 +11,10 @@ The protocol, for ``command_implementation("CMD {train} {out}")``:
   (``dtype="fraction"``) as ``p/q``.
 - ``{out}`` is replaced by a path the command writes its weights to: one
   value a line, ``w1 ... wd`` then the bias ``b`` (d + 1 lines; the
-  convention's own order with ``output="augmented"``), each a decimal or
-  ``p/q``. Under ``dtype="float"`` a decimal is read as the double nearest to
-  it (``%.17g`` round-trips); otherwise exactly.
+  convention's own order with ``output="augmented"``), each a literal the data
+  files accept (a decimal or ``p/q``: `_protocol`). Under ``dtype="float"`` a
+  decimal is read as the double nearest to it (``%.17g`` round-trips);
+  otherwise exactly.
 - ``{updates}`` (optional) is replaced by a path for its updates as JSON
   Lines, one update a line: ``{"sample": i, "weights": [...]}``, the weights
   laid out as in ``{out}``; with it every update is checked.
@@ -20,32 +22,32 @@ The protocol, for ``command_implementation("CMD {train} {out}")``:
 
 The command is split like a shell would (`shlex`) but run without one, in
 the directory given (by default the one the check started in), in a
-session of its own, so that a timeout ends it and everything it started.
-Its standard output and error are kept for the report.
+session of its own under a keeper (`_keeper`): when it ends, or its time is
+up, the keeper kills its process group and whatever it left running,
+detached ones included (Linux). What it prints (standard output and error,
+one pipe, in the order written) is read as it comes, a head and a tail kept
+(`_capture`); its files are read only when they are regular files within
+their size limits.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import shutil
-import signal
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..data.rationals import as_rational
 from ..errors import InvalidArgument
+from ._capture import Capped
+from ._keeper import CommandKeeper, Ending, describe_ending
+from ._options import MAX_REPORTED_UPDATES
+from ._protocol import CommandFailed, read_updates, read_weights
 
 #: The placeholders a command template may hold; ``{train}`` and ``{out}`` are required.
 PLACEHOLDERS = ("train", "out", "updates")
-
-
-class CommandFailed(Exception):
-    """The command did not produce weights: it exited with an error, timed out, or wrote nothing readable."""
 
 
 @dataclass(frozen=True)
@@ -68,30 +70,42 @@ class CommandImplementation:
         """Whether the command is given an ``{updates}`` file to write."""
         return "{updates}" in self.template
 
-    def run(self, X: Any, y: Any, *, dtype: str, timeout: float | None) -> tuple[Any, Any, str]:
-        """Write the data, run the command, read its weights: ``(weights, updates or None, output)``.
+    def run(self, X: Any, y: Any, *, dtype: str, timeout: float | None, max_updates: int = MAX_REPORTED_UPDATES,
+            keeper: CommandKeeper | None = None) -> tuple[list[Fraction] | None, tuple[list[Any], bool] | None, Capped]:
+        """Write the data, run the command, read its files: ``(weights, (updates, cut) or None, what it printed)``.
 
-        The weights are the raw values read (Fractions), None when it wrote an
-        empty ``{out}`` (its signal of non-separable data). `CommandFailed`,
-        with the output, when it failed.
+        The weights are the d + 1 values read (Fractions), None when it wrote
+        an empty ``{out}`` (its signal of non-separable data); the updates
+        ``(sample, values)`` pairs, and whether more than `max_updates` were
+        written (only those are read). `CommandFailed`, with the output, when it failed (``late``
+        when `timeout` ran out). It runs under `keeper` (a check's, for all its calls), else under
+        one of its own.
         """
-        with tempfile.TemporaryDirectory(prefix="verify-perceptron-") as folder:
+        n_features = len(X[0])
+        exact = dtype != "float"
+        with tempfile.TemporaryDirectory(prefix="verify-perceptron-", ignore_cleanup_errors=True) as folder:
             paths = {name: os.path.join(folder, f"{name}.{'csv' if name == 'train' else 'txt'}") for name in PLACEHOLDERS}
             paths["updates"] = os.path.join(folder, "updates.jsonl")
             with open(paths["train"], "w", encoding="utf-8") as handle:
                 handle.write(_csv(X, y))
             argv = [part.format(**paths) for part in shlex.split(self.template)]
-            output = _execute(argv, self.cwd, timeout)
-            if not os.path.exists(paths["out"]):
-                raise CommandFailed(f"wrote no weights file ({{out}})\n{output}")
-            with open(paths["out"], encoding="utf-8") as handle:
-                lines = [line.strip() for line in handle if line.strip()]
-            if not lines:
-                return None, None, output
-            exact = dtype != "float"
-            weights = [_number(text, exact, f"line {k} of its weights file") for k, text in enumerate(lines, 1)]
-            updates = _updates(paths["updates"], exact) if self.reports_updates else None
-            return weights, updates, output
+            output = Capped()
+            runs = keeper or CommandKeeper()
+            try:
+                ending = runs.run(argv, self.cwd, timeout, output)
+            finally:
+                if keeper is None:
+                    runs.stop()
+            if ending is None:
+                raise CommandFailed("did not return in time", output, late=True)
+            if ending != "exit 0":
+                raise CommandFailed(_ended(ending, argv[0]), output)
+            try:
+                weights = read_weights(paths["out"], n_features, exact)
+                updates = read_updates(paths["updates"], n_features, exact, max_updates) if self.reports_updates else None
+            except CommandFailed as failure:
+                raise CommandFailed(failure.reason, output) from None
+            return weights, (None if weights is None else updates), output
 
 
 def command_implementation(template: str, *, cwd: str | None = None) -> CommandImplementation:
@@ -151,69 +165,10 @@ def _csv(X: Any, y: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _execute(argv: list[str], cwd: str, timeout: float | None) -> str:
-    """Run `argv` in its own session; its output (stdout, then stderr); `CommandFailed` on error or timeout."""
-    try:
-        process = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, start_new_session=True)
-    except OSError as error:
-        raise CommandFailed(f"could not be started: {error.strerror or error} ({argv[0]!r})") from None
-    try:
-        out, err = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill(process)
-        out, err = process.communicate()
-        raise CommandFailed(f"did not return within call_timeout={timeout} s\n{_joined(out, err)}") from None
-    except BaseException:  # the harness's own alarm, or ^C: leave nothing running
-        _kill(process)
-        raise
-    text = _joined(out, err)
-    if process.returncode != 0:
-        raise CommandFailed(f"exited with status {process.returncode}\n{text}")
-    return text
-
-
-def _kill(process: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        process.kill()
-
-
-def _joined(out: bytes, err: bytes) -> str:
-    parts = [b.decode("utf-8", "replace") for b in (out, err) if b]
-    return "".join(p if p.endswith("\n") else p + "\n" for p in parts)
-
-
-def _number(value: object, exact: bool, where: str) -> Fraction:
-    """A weight as written: p/q exactly; a decimal exactly, or (float data) as the double nearest to it."""
-    if isinstance(value, str) and not exact and "/" not in value:
-        try:
-            return as_rational(float(value), name=where)
-        except ValueError as error:
-            raise CommandFailed(f"{where}: {value!r} is not a number ({error})") from None
-    try:
-        return as_rational(value, name=where)
-    except (ValueError, TypeError) as error:
-        raise CommandFailed(f"{where}: {error}") from None
-
-
-def _updates(path: str, exact: bool) -> list[tuple[int, list[Fraction]]]:
-    """The JSON Lines updates file: ``(sample, weights)`` per line; `CommandFailed` naming a bad line."""
-    if not os.path.exists(path):
-        return []
-    updates = []
-    with open(path, encoding="utf-8") as handle:
-        for k, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line, parse_float=str, parse_int=str)
-                sample, weights = int(record["sample"]), record["weights"]
-            except (ValueError, KeyError, TypeError) as error:
-                raise CommandFailed(f"line {k} of its updates file is not {{\"sample\": i, \"weights\": [...]}}: "
-                                    f"{line.strip()[:80]!r} ({type(error).__name__})") from None
-            if not isinstance(weights, list):
-                raise CommandFailed(f"line {k} of its updates file: weights {weights!r} is not a list")
-            updates.append((sample, [_number(v, exact, f"update {k}'s weights") for v in weights]))
-    return updates
+def _ended(ending: Ending, program: str) -> str:
+    """Why a command that did not exit with status 0 gave no weights."""
+    if ending.startswith("exit "):
+        return f"exited with status {ending.split()[1]}"
+    if ending.startswith("error "):
+        return f"could not be started: {ending[6:]} ({program!r})"  # the keeper's words: the program's name follows
+    return describe_ending(ending)

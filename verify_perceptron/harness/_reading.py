@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 
-from ..data.dataset import Dataset
 from ..data.rationals import as_rational
 from ..notes.conventions import Convention
 from ._exact import Vector
@@ -53,15 +52,42 @@ def _is_vector(value: Any) -> bool:
     return isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim >= 1)
 
 
-def _flat(value: Any) -> list[Any]:
+#: How deep weights may be nested in lists and tuples (``(w, b)`` with ``w`` a row of a matrix is 3).
+MAX_NESTING = 8
+
+
+def _flat(value: Any, depth: int = 0) -> list[Any]:
+    """The numbers in `value`, nested lists, tuples and arrays read in order; ValueError past `MAX_NESTING`
+    (a list that contains itself has no end).
+
+    Examples
+    --------
+    >>> _flat(([1, 2], (3,)))
+    [1, 2, 3]
+    >>> loop = []
+    >>> loop.append(loop)
+    >>> _flat(loop)
+    Traceback (most recent call last):
+    ...
+    ValueError: nested more than 8 deep (a list that contains itself?)
+    """
     if isinstance(value, np.ndarray):
         return list(value.astype(object).ravel())
     if isinstance(value, (list, tuple)):
+        if depth >= MAX_NESTING:
+            raise ValueError(f"nested more than {MAX_NESTING} deep (a list that contains itself?)")
         out: list[Any] = []
         for item in value:
-            out.extend(_flat(item) if _is_vector(item) else [item])
+            out.extend(_flat(item, depth + 1) if _is_vector(item) else [item])
         return out
     return [value]
+
+
+def _flat_of(value: Any, what: str) -> list[Any]:
+    try:
+        return _flat(value)
+    except ValueError as error:
+        raise ValueError(f"{what}: {error}") from None
 
 
 def _exact_weights(raw: Any, conv: Convention, n_features: int, output: str, what: str) -> Vector:
@@ -71,7 +97,7 @@ def _exact_weights(raw: Any, conv: Convention, n_features: int, output: str, wha
     if pair:
         if not isinstance(raw, (tuple, list)) or len(raw) != 2:
             raise ValueError(f"{what} is {_short(raw)}, not a pair (w, b)")
-        v_raw, b_raw = _flat(raw[0]), _flat(raw[1])
+        v_raw, b_raw = _flat_of(raw[0], what), _flat_of(raw[1], what)
         if len(v_raw) != n_features:
             raise ValueError(f"{what}: w has {len(v_raw)} values for {n_features} features")
         if len(b_raw) != 1:
@@ -80,7 +106,7 @@ def _exact_weights(raw: Any, conv: Convention, n_features: int, output: str, wha
         return conv.from_canonical(_exact(b_raw[0], f"{what}: b"), v)
     if raw is None or not (_is_vector(raw)):
         raise ValueError(f"{what} is {_short(raw)}, neither (w, b) nor a weight vector")
-    flat = _flat(raw)
+    flat = _flat_of(raw, what)
     if len(flat) != n_features + 1:
         raise ValueError(f"{what} has {len(flat)} values; {conv.name} needs {n_features + 1}: "
                          + ", ".join(conv.weight_names(n_features)))
@@ -93,18 +119,19 @@ def _exact(value: Any, name: str) -> Fraction:
     return as_rational(value, name=name)
 
 
-def _read_updates(raw: Any, conv: Convention, data: Dataset, output: str) -> tuple[list[tuple[int, Vector]], bool]:
-    """The reported updates as ``(sample index, exact weights)``, and whether the list was cut at
-    `MAX_REPORTED_UPDATES`; ValueError naming the first malformed update."""
-    n = data.n_samples
+def _read_updates(raw: Any, conv: Convention, n_samples: int, n_features: int, output: str,
+                  limit: int = MAX_REPORTED_UPDATES) -> tuple[list[tuple[int, Vector]], bool]:
+    """The reported updates as ``(sample index, exact weights)``, and whether the list was cut at `limit`
+    (the rest is never asked for: an iterator may go on for ever); ValueError naming the first malformed one."""
+    n = n_samples
     updates: list[tuple[int, Vector]] = []
     for k, item in enumerate(raw, start=1):
-        if k > MAX_REPORTED_UPDATES:
+        if k > limit:
             return updates, True
         if not isinstance(item, (tuple, list)) or len(item) != 2:
             raise ValueError(f"update {k} is {_short(item)}, not (sample index, weights)")
         index, weights = item
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= int(index) < n:
             raise ValueError(f"update {k}: sample index {index!r} is not in range({n})")
-        updates.append((int(index), _exact_weights(weights, conv, data.n_features, output, f"update {k}'s weights")))
+        updates.append((int(index), _exact_weights(weights, conv, n_features, output, f"update {k}'s weights")))
     return updates, False

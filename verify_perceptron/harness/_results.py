@@ -135,9 +135,12 @@ class CaseResult:
     rounding : FloatDecision or None
         The first decision float64 rounding changed, when that explains a failure.
     output : str
-        What the implementation printed (stdout and stderr) on these data; shown only on failure.
+        What the implementation printed (stdout and stderr) on these data, its start and its end when
+        long (`_capture`); shown only on failure.
     diagnoses : tuple of Diagnosis
         The notes' causes that reproduce its output, as codes with parameters (their text is in `notes`).
+    output_bytes : int
+        How many bytes it printed in all.
     """
 
     name: str
@@ -155,6 +158,7 @@ class CaseResult:
     rounding: FloatDecision | None = None
     output: str = ""
     diagnoses: tuple[Diagnosis, ...] = ()
+    output_bytes: int = 0
 
     @property
     def passed(self) -> bool:
@@ -215,6 +219,8 @@ class HarnessResult:
         Whether the implementation reported its updates, so that every update was checked.
     flaky_diagnosis : Diagnosis or None
         For an implementation that is not deterministic: a random start, or else a random order.
+    loading_output : str
+        What it printed while being loaded (its module's import, its constructor), cut to a head and a tail.
     """
 
     target: str
@@ -227,6 +233,7 @@ class HarnessResult:
     flaky: str | None = None
     reports_updates: bool = False
     flaky_diagnosis: Diagnosis | None = None
+    loading_output: str = ""
 
     @property
     def diagnoses(self) -> tuple[Diagnosis, ...]:
@@ -349,7 +356,8 @@ def _case_lines(case: CaseResult, *, indent: str) -> list[str]:
         reported = "updates not reported" if case.n_updates is None else f"{_count(case.n_updates, 'update')} reported"
         lines.append(f"{indent}  implementation: final weights {_vec(case.weights)}, {reported}")
     if not case.passed and case.output:
-        lines.append(f"{indent}  output of the implementation (stdout and stderr, {_count(len(case.output), 'character')}):")
+        size = _count(case.output_bytes, "byte") if case.output_bytes else _count(len(case.output), "character")
+        lines.append(f"{indent}  output of the implementation (stdout and stderr, {size}):")
         lines += [f"{indent}    | {line}" for line in _truncated(case.output).splitlines()]
     if not case.passed:
         lines.append(f"{indent}  reproduce:")
@@ -409,4 +417,7 @@ def _harness_report(result: HarnessResult) -> str:
             status = "passed" if case.passed else f"FAILED ({case.findings[0].check})"
             shown.append(f"{case.name.removeprefix('worked example ')} {status}")
         lines.append("worked examples: " + ", ".join(shown))
+    if result.loading_output:
+        lines.append(f"output of the implementation while being loaded ({_count(len(result.loading_output), 'character')}):")
+        lines += [f"    | {line}" for line in _truncated(result.loading_output).splitlines()]
     return "\n".join(lines) + "\n"

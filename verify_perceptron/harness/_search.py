@@ -14,6 +14,7 @@ from ._evidence import Evidence
 from ._exact_run import _Rejected
 from ._options import CheckOptions, harness_settings
 from ._results import CaseResult
+from ._runner import Runner
 
 if TYPE_CHECKING:  # Hypothesis loads only when a check runs
     from hypothesis.strategies import SearchStrategy
@@ -40,7 +41,7 @@ def _strategies(options: CheckOptions, strategy: SearchStrategy[Dataset] | None)
     return [(s, share + (extra if i == 0 else 0)) for i, s in enumerate(searches)]
 
 
-def _search(target: object, kind: str, label: tuple[str, tuple[str, str] | None], options: CheckOptions,
+def _search(target: Runner, kind: str, label: tuple[str, tuple[str, str] | None], options: CheckOptions,
             strategy: SearchStrategy[Dataset] | None,
             evidence: Evidence) -> tuple[CaseResult | None, int, int, str | None, bool]:
     """Hypothesis's search and shrink; the minimal failing case (polished and diagnosed), or None.
@@ -82,6 +83,7 @@ def _search(target: object, kind: str, label: tuple[str, tuple[str, str] | None]
 
     flaky = None
     usable = 0
+    target.clock.phase = "searching generated data (and shrinking what fails)"
     for strategy_of_kind, examples in _strategies(options, strategy):
         test: Callable[[], None] = given(strategy_of_kind)(
             harness_settings(examples=examples, seed=options.seed)(_function_copy(fresh)))
@@ -105,7 +107,9 @@ def _search(target: object, kind: str, label: tuple[str, tuple[str, str] | None]
     with_updates = counts["with updates"] > 0
     if not last:
         return None, counts["checked"], counts["rejected"], flaky, with_updates
+    target.clock.phase = "shrinking the counterexample"
     minimal = _polish(last[0], target, kind, label, options, evidence)
+    target.clock.phase = "diagnosing the counterexample"
     minimal.diagnose(evidence)
     return minimal.result(), counts["checked"], counts["rejected"], flaky, with_updates
 
@@ -133,7 +137,7 @@ def _smaller(data: Dataset) -> Iterator[Dataset]:
             continue
 
 
-def _polish(case: _Case, target: object, kind: str, label: tuple[str, tuple[str, str] | None],
+def _polish(case: _Case, target: Runner, kind: str, label: tuple[str, tuple[str, str] | None],
             options: CheckOptions, evidence: Evidence) -> _Case:
     """Keep removing features and samples while the implementation still fails (on data the harness
     would use): a case from which no single feature or sample can be dropped."""

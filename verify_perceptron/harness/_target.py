@@ -1,27 +1,31 @@
 """The implementation under check: loading it by name, telling its kind (function, estimator class or
-instance), naming it in reports, and calling it on one dataset under a time limit."""
+instance), naming it in reports, a fresh estimator for each dataset, and the data as it expects them.
+
+Loading runs the implementation's code (its module's import, a constructor
+named in the target, ``get_params``) in the check's own process, as pytest
+imports a test module: whatever that code raises or exits with is bad input
+(`InvalidArgument`), and what it prints is kept (`_prepare`); calls run at
+arm's length (`_runner`)."""
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import importlib
-import io
 import os
 import sys
-import warnings
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..data.dataset import Dataset
-from ..deadline import alarm
 from ..errors import InvalidArgument
+from ._capture import Capped, captured_output
+from ._clock import OutOfTime
+from ._configuration import _params
 from ._expression import resolve_expression
 from ._options import CheckOptions
-from ._process import CommandFailed, CommandImplementation
-from ._reading import _estimator_weights, _split_return
+from ._process import CommandImplementation
+from ._wording import _exception_text
 
 
 def load_target(target: object) -> object:
@@ -56,9 +60,11 @@ def load_target(target: object) -> object:
     try:
         module: object = importlib.import_module(module_name)
     except ImportError as error:
-        raise InvalidArgument(f"target={target!r}: cannot import {module_name} ({error})") from None
-    except Exception as error:  # noqa: BLE001 - the module's own fault, reported as the target's
-        raise InvalidArgument(f"target={target!r}: importing {module_name} raised {type(error).__name__}: {error}") from None
+        raise InvalidArgument(f"target={target!r}: cannot import {module_name} ({_exception_text(error)})") from None
+    except (KeyboardInterrupt, OutOfTime):
+        raise
+    except BaseException as error:  # noqa: BLE001 - the module's own fault (sys.exit included), the target's
+        raise InvalidArgument(f"target={target!r}: importing {module_name} raised {_exception_text(error)}") from None
     return resolve_expression(module, expression, target)
 
 
@@ -135,15 +141,44 @@ def _fresh(target: object, kind: str) -> Any:
     return copy.deepcopy(target)
 
 
-def _prepare(target: object) -> tuple[object, str, tuple[str, tuple[str, str] | None]]:
-    """The implementation loaded, its kind, and how reports name it."""
-    loaded = load_target(target)
-    kind = _kind(loaded)
-    return loaded, kind, (_describe(target) if isinstance(target, str) else _describe(loaded))
+class Prepared(NamedTuple):
+    """An implementation ready to check: loaded, its kind, how reports name it, its ``get_params()``, and what
+    it printed while being loaded."""
+
+    target: object
+    kind: str
+    label: tuple[str, tuple[str, str] | None]
+    params: dict[str, Any]
+    output: str
 
 
-class _TimedOut(BaseException):
-    """Raised inside the implementation when its time is up (a BaseException, so no `except Exception` eats it)."""
+def _prepare(target: object) -> Prepared:
+    """The implementation loaded, its kind, how reports name it, its parameters, and what it printed meanwhile.
+
+    Its output (file descriptors 1 and 2 included) is kept, never mixed with
+    the check's own (a JSON report on standard output stays JSON). Whatever its
+    code raises or exits with while it is loaded and looked at is `InvalidArgument`.
+    """
+    kept = Capped()
+    with captured_output(kept):
+        try:
+            loaded = load_target(target)
+            kind = _kind(loaded)
+            label = _describe(target) if isinstance(target, str) else _describe(loaded)
+            params = _params(loaded, kind)
+        except (InvalidArgument, KeyboardInterrupt, OutOfTime):
+            raise
+        except BaseException as error:  # noqa: BLE001 - its attributes or repr ran its code, which failed
+            raise InvalidArgument(f"target={_safe_repr(target)}: looking at it raised {_exception_text(error)}") from None
+    return Prepared(loaded, kind, label, params, kept.text())
+
+
+def _safe_repr(value: object) -> str:
+    try:
+        text = repr(value)
+    except BaseException:  # noqa: BLE001 - a repr that fails is the target's
+        return f"a {type(value).__name__} object"
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def _inputs(data: Dataset, options: CheckOptions) -> tuple[Any, Any]:
@@ -159,77 +194,3 @@ def _inputs(data: Dataset, options: CheckOptions) -> tuple[Any, Any]:
     y = np.empty(data.n_samples, dtype=object)
     y[:] = labels
     return X, y
-
-
-@dataclass(frozen=True)
-class _Call:
-    """What one call of the implementation gave: its weights and updates as returned, or why there are none."""
-
-    weights: Any = None
-    updates: Any = None
-    signalled: bool = False
-    error: str | None = None
-    warnings: tuple[str, ...] = ()
-    output: str = ""
-
-
-def _call(target: object, kind: str, X: Any, y: Any, options: CheckOptions) -> _Call:
-    with warnings.catch_warnings(record=True) as records:
-        warnings.simplefilter("always")
-        outcome = _call_quietly(target, kind, X, y, options)
-    caught = tuple(dict.fromkeys(f"{r.category.__name__}: {r.message}" for r in records))
-    return replace(outcome, warnings=caught)
-
-
-def _call_quietly(target: object, kind: str, X: Any, y: Any, options: CheckOptions) -> _Call:
-    """One call, its printing kept (shown only if it fails) and its time limited; whatever it raises
-    becomes the record's error."""
-    if kind == "command":
-        return _call_command(target, X, y, options)  # type: ignore[arg-type]
-    printed = io.StringIO()
-    outcome = _call_python(target, kind, X, y, options, printed)
-    return replace(outcome, output=printed.getvalue())
-
-
-def _call_python(target: object, kind: str, X: Any, y: Any, options: CheckOptions, printed: io.StringIO) -> _Call:
-    try:
-        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed), \
-                alarm(options.call_timeout, _TimedOut):
-            if kind == "function":
-                raw = target(X, y)  # type: ignore[operator]
-                if raw is None:
-                    return _Call(signalled=True)
-                weights, updates = _split_return(raw)
-            else:
-                estimator = _fresh(target, kind)
-                estimator.fit(X, y)
-                weights, updates = _estimator_weights(estimator)
-    except _TimedOut:
-        return _Call(error=f"did not return within call_timeout={options.call_timeout} s")
-    except Exception as error:  # noqa: BLE001 - whatever it raises is a finding, or its signal
-        if options.nonseparable_errors and isinstance(error, options.nonseparable_errors):
-            return _Call(signalled=True)
-        return _Call(error=f"raised {type(error).__name__}: {error}")
-    return _Call(weights, updates)
-
-
-def _call_command(target: CommandImplementation, X: Any, y: Any, options: CheckOptions) -> _Call:
-    """One run of the command; its weights laid out as ``(w, b)`` unless ``output="augmented"``."""
-    try:
-        flat, updates, output = target.run(X, y, dtype=options.dtype, timeout=options.call_timeout)
-    except CommandFailed as failure:
-        reason, _, output = str(failure).partition("\n")
-        return _Call(error=f"(the command) {reason}", output=output)
-    if flat is None:
-        return _Call(signalled=True, output=output)
-    d = len(X[0])
-    if len(flat) != d + 1:
-        return _Call(error=f"(the command) wrote {len(flat)} value{'s' * (len(flat) != 1)} to its weights file; "
-                     f"{d + 1} needed: w1 ... w{d}, then the bias", output=output)
-
-    def laid_out(values: list[Any]) -> Any:
-        return values if options.output == "augmented" or not values else (values[:-1], values[-1])
-
-    if updates is not None:
-        updates = [(i, laid_out(w)) for i, w in updates]
-    return _Call(laid_out(flat), updates, output=output)

@@ -47,3 +47,36 @@ def _judged(conv: Convention, score: Fraction, label: int) -> str:
     verdict = "a mistake" if product <= 0 else "not a mistake"
     tie = ": a score of exactly 0 is a mistake under this rule" if score == 0 else ""
     return f"{verdict} under {conv.name} (y·(w·x~) = {product} {'<=' if product <= 0 else '>'} 0{tie})"
+
+
+#: Most characters of a message taken from the implementation (an exception's text, a warning).
+_MESSAGE_CHARACTERS = 1000
+
+
+def _limited(text: str, limit: int = _MESSAGE_CHARACTERS) -> str:
+    """`text`, or its start and end with the number of characters left out between them."""
+    if len(text) <= limit:
+        return text
+    keep = limit // 2
+    return f"{text[:keep]}[... {len(text) - 2 * keep} characters left out ...]{text[-keep:]}"
+
+
+def _exception_text(error: BaseException) -> str:
+    """``Name: message`` of an exception the implementation raised, even when its ``__str__`` raises.
+
+    Examples
+    --------
+    >>> class Odd(Exception):
+    ...     def __str__(self):
+    ...         raise RuntimeError("no text")
+    >>> _exception_text(ValueError("bad")), _exception_text(Odd())
+    ('ValueError: bad', 'Odd (its message could not be shown: str() raised RuntimeError)')
+    """
+    name = type(error).__name__
+    try:
+        message = str(error)
+    except BaseException as inner:  # noqa: BLE001 - whatever its __str__ does is the implementation's
+        return f"{name} (its message could not be shown: str() raised {type(inner).__name__})"
+    if not isinstance(message, str):
+        return name
+    return _limited(f"{name}: {message}" if message else name)

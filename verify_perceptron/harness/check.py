@@ -89,26 +89,34 @@ y = [-1, 1]
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..data.dataset import Dataset
+from ..deadline import GRACE, TimeUp, alarm
 from ..errors import InvalidArgument
 from ..notes.conventions import get_convention
 from ..run.reference import train
 from ._case import _Case
-from ._configuration import _declared, _departures, _params
+from ._clock import Clock, OutOfTime
+from ._configuration import _declared, _departures
 from ._evidence import Evidence
+from ._keeper import stop_all
 from ._options import DEFAULT_EXAMPLES, CheckOptions, _options
 from ._probes import nondeterminism_probe
 from ._process import command_implementation
 from ._results import CaseResult, Finding, HarnessResult, ImplementationFailure
+from ._runner import Runner
 from ._search import _search
 from ._target import _prepare
 
 if TYPE_CHECKING:  # Hypothesis loads only when a check runs
     from hypothesis.strategies import SearchStrategy
+
+#: Seconds left after the check's timer fires, for the one-line report and the interpreter's exit.
+_REPORTING = 0.15
 
 __all__ = [
     "check_dataset",
@@ -135,6 +143,7 @@ def check_dataset(
     output: str = "auto",
     accept_departures: Sequence[str] = (),
     averaged: bool = False,
+    time_limit: float | None = None,
 ) -> CaseResult:
     """Check an implementation on one dataset (the reproduction a report prints).
 
@@ -145,7 +154,7 @@ def check_dataset(
     X, y : array-like
         The data, exactly: literals such as ``"1/3"``, Fractions, ints or floats;
         labels -1/+1 (or 0/1).
-    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures, averaged
+    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures, averaged, time_limit
         As for `check_implementation`.
 
     Returns
@@ -167,12 +176,25 @@ def check_dataset(
                        call_timeout=call_timeout, worked_examples=False, output=output,
                        accept_departures=accept_departures,
                        max_features=3, max_samples=8, averaged=averaged)
-    loaded, kind, label = _prepare(target)
+    clock = Clock(_time_limit(time_limit))
+    clock.phase = "loading the implementation"
+    prepared = _prepare(target)
     data = from_arrays(X, y)
-    case = _Case(loaded, kind, "given dataset", data, options, label, generated=False)
-    case.run()
-    case.diagnose()
-    return case.result()
+    clock.phase = "checking the dataset"
+    runner = Runner(prepared.target, prepared.kind, options, clock)
+    try:
+        case = _Case(runner, prepared.kind, "given dataset", data, options, prepared.label, generated=False)
+        case.run()
+        case.diagnose()
+    except OutOfTime as error:
+        raise TimeUp(error.seconds, error.phase) from None
+    finally:
+        runner.close()
+    result = case.result()
+    if prepared.output:
+        result = dataclasses.replace(result, notes=(*result.notes, "while being loaded, the implementation printed: "
+                                                    + " ".join(prepared.output.split())[:200]))
+    return result
 
 
 def check_implementation(
@@ -181,7 +203,7 @@ def check_implementation(
     detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...] = False,
     max_epochs: int | None = None, call_timeout: float | None = 10.0, worked_examples: bool = True,
     output: str = "auto", accept_departures: Sequence[str] = (), max_features: int = 3, max_samples: int = 8,
-    data: SearchStrategy[Dataset] | None = None, averaged: bool = False,
+    data: SearchStrategy[Dataset] | None = None, averaged: bool = False, time_limit: float | None = None,
 ) -> HarnessResult:
     """Check a perceptron implementation on generated data; return the verdict and the minimal counterexample.
 
@@ -228,6 +250,10 @@ def check_implementation(
     averaged : bool
         It returns the averaged perceptron's weights (the average over every presentation, up to the
         first clean epoch, or over exactly `max_epochs` epochs when given), which need not separate.
+    time_limit : float, optional
+        Seconds the whole check may take: every call ends by then, and the check raises
+        `verify_perceptron.deadline.TimeUp` naming what it was doing (the check is looked at between
+        the steps of its own work; ``check --time-limit`` also interrupts them).
 
     Returns
     -------
@@ -242,23 +268,48 @@ def check_implementation(
     >>> result.passed, result.counterexample.findings[0].check
     (False, 'final-weights-separate')
     """
-    loaded, kind, label = _prepare(target)
-    params = _params(loaded, kind)
-    eta, max_epochs = _declared(params, eta=eta, max_epochs=max_epochs)
-    options = _options(convention=convention, dtype=dtype, labels=labels, eta=eta, examples=examples, seed=seed,
-                       rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
-                       max_epochs=max_epochs, call_timeout=call_timeout, worked_examples=worked_examples,
-                       output=output, accept_departures=accept_departures, max_features=max_features,
-                       max_samples=max_samples, averaged=averaged)
-    return _verdict(loaded, kind, label, options, _departures(params, options), data)
+    return _checked(Clock(_time_limit(time_limit)), target, data, eta=eta, max_epochs=max_epochs,
+                    convention=convention, dtype=dtype, labels=labels, examples=examples, seed=seed,
+                    rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
+                    call_timeout=call_timeout, worked_examples=worked_examples, output=output,
+                    accept_departures=accept_departures, max_features=max_features, max_samples=max_samples,
+                    averaged=averaged)
 
 
-def _verdict(target: object, kind: str, label: tuple[str, tuple[str, str] | None], options: CheckOptions,
+def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None, *, eta: object,
+             max_epochs: int | None, **settings: Any) -> HarnessResult:
+    """`check_implementation` under `clock`: load the target, read its declared rate and epochs, check it."""
+    clock.phase = "loading the implementation"
+    prepared = _prepare(target)
+    eta, max_epochs = _declared(prepared.params, eta=eta, max_epochs=max_epochs)
+    options = _options(eta=eta, max_epochs=max_epochs, **settings)
+    runner = Runner(prepared.target, prepared.kind, options, clock)
+    try:
+        result = _verdict(runner, prepared.kind, prepared.label, options, _departures(prepared.params, options),
+                          data)
+    except OutOfTime as error:
+        raise TimeUp(error.seconds, error.phase) from None
+    finally:
+        runner.close()
+    return dataclasses.replace(result, loading_output=prepared.output)
+
+
+def _time_limit(seconds: object) -> float | None:
+    """`seconds` checked: a number > 0, or None for no limit."""
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+        raise InvalidArgument(f"time_limit={seconds!r} must be a number of seconds > 0 or None")
+    return float(seconds)
+
+
+def _verdict(target: Runner, kind: str, label: tuple[str, tuple[str, str] | None], options: CheckOptions,
              departures: tuple[Finding, ...], strategy: SearchStrategy[Dataset] | None) -> HarnessResult:
     """The notes' worked examples, then the search; the counterexample is the search's, else the first
     failing worked example, diagnosed."""
     worked: list[_Case] = []
     evidence = Evidence()
+    target.clock.phase = "checking the notes' worked examples"
     if options.worked_examples:
         from .strategies import worked_examples as notes_examples
 
@@ -273,6 +324,7 @@ def _verdict(target: object, kind: str, label: tuple[str, tuple[str, str] | None
     flaky_diagnosis = None
     if counterexample is None:  # no generated failure: show the first failing worked example, diagnosed
         failing = next((c for c in worked if c.findings), None)
+        target.clock.phase = "diagnosing the failing worked example"
         if failing is not None:
             failing.diagnose(evidence)
             counterexample = failing.result()
@@ -324,6 +376,8 @@ def run_check_command(
     output: str = "auto",
     format: str = "text",
     averaged: bool = False,
+    time_limit: float | None = None,
+    spent: float = 0.0,
 ) -> tuple[int, str]:
     """The ``verify-perceptron check MODULE:EXPR`` (or ``--command CMD``) command: ``(exit code, text)``.
 
@@ -334,6 +388,14 @@ def run_check_command(
     decimal (``"0.1"``), `eta` the exact value it spells; `command` runs an
     implementation in any language (`command_implementation`); `format` is
     ``text``, ``json`` or ``junit``.
+
+    `time_limit` bounds the whole check, counting the `spent` seconds the
+    process used before (its start, its imports): every call of the
+    implementation ends by then, the check looks at the time between its
+    own steps, and a timer interrupts whatever runs at the limit plus
+    `verify_perceptron.deadline.GRACE` (less the moment the CLI needs to
+    report). Either raises `verify_perceptron.deadline.TimeUp` (the CLI's
+    exit code 3), and no process the check started is left running.
 
     Examples
     --------
@@ -357,12 +419,21 @@ def run_check_command(
         if eta is not None:
             raise InvalidArgument(f"eta={eta!r} and float_eta={float_eta!r}: give one learning rate, not both")
         rate = _float_rate(float_eta)
+    limit = _time_limit(time_limit)
+    clock = Clock(None if limit is None else limit, spent=spent)
     implementation: object = target if command is None else command_implementation(command)
-    result = check_implementation(implementation, convention=convention, examples=examples, dtype=dtype,
-                                  labels=labels, seed=seed, eta=rate, rounding_stress=rounding_stress,
-                                  detects_nonseparable=detects_nonseparable, max_epochs=max_epochs,
-                                  call_timeout=call_timeout, accept_departures=tuple(accept), output=output,
-                                  averaged=averaged)
+    backstop = None if limit is None else max(limit + GRACE - _REPORTING - spent, 0.01)
+    try:
+        with alarm(backstop, lambda: OutOfTime(limit or 0.0, clock.phase)):
+            result = _checked(clock, implementation, None, eta=rate, max_epochs=max_epochs, convention=convention,
+                              dtype=dtype, labels=labels, examples=examples, seed=seed,
+                              rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
+                              call_timeout=call_timeout, worked_examples=True, output=output,
+                              accept_departures=tuple(accept), max_features=3, max_samples=8, averaged=averaged)
+    except OutOfTime as error:  # the timer's, landing anywhere
+        raise TimeUp(error.seconds, error.phase) from None
+    finally:
+        stop_all()  # here, out of the timer's reach: whatever it interrupted, nothing is left running
     return (0 if result.passed else 1), render(result, format)
 
 

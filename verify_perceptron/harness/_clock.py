@@ -1,0 +1,60 @@
+"""The check's own time limit (``check --time-limit``, ``time_limit=``): what is left of it, and the
+exception that ends the check when it runs out."""
+
+from __future__ import annotations
+
+import time
+
+
+class OutOfTime(BaseException):
+    """The check's time limit ran out during `phase`.
+
+    A BaseException, not an Exception: Hypothesis takes an Exception raised in
+    a test for a failure to shrink, and would go on calling the implementation;
+    anything else it lets through at once. The front doors turn it into
+    `verify_perceptron.deadline.TimeUp`.
+    """
+
+    def __init__(self, seconds: float, phase: str) -> None:
+        super().__init__(seconds, phase)
+        self.seconds, self.phase = seconds, phase
+
+    def __str__(self) -> str:
+        return f"the time limit of {self.seconds:g} s ran out while {self.phase}"
+
+
+class Clock:
+    """The time left of a check limited to `seconds` (None: no limit), `spent` of them already used
+    before, and what it is doing (`phase`).
+
+    Examples
+    --------
+    >>> clock = Clock(None)
+    >>> clock.wait(10.0)
+    (10.0, False)
+    >>> Clock(3600).wait(None)[1]
+    True
+    >>> Clock(1e-9).wait(1.0)
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.harness._clock.OutOfTime: the time limit of 1e-09 s ran out while starting
+    """
+
+    def __init__(self, seconds: float | None, *, spent: float = 0.0) -> None:
+        self.seconds = seconds
+        self.end = None if seconds is None else time.monotonic() + seconds - spent
+        self.phase = "starting"
+
+    def wait(self, timeout: float | None) -> tuple[float | None, bool]:
+        """How long one call may take: ``(seconds or None, whether that is the check's limit rather than
+        `timeout`)``; `OutOfTime` when nothing is left."""
+        if self.end is None:
+            return timeout, False
+        left = self.end - time.monotonic()
+        if left <= 0:
+            raise OutOfTime(self.seconds or 0.0, self.phase)
+        return (left, True) if timeout is None or left < timeout else (timeout, False)
+
+    def check(self) -> None:
+        """`OutOfTime` once the limit has passed."""
+        self.wait(None)

@@ -1,0 +1,179 @@
+"""What a command writes, read: its weights file (``{out}``) and its updates file (``{updates}``), within
+size limits, with the exact literal reader the data files use (`data.rationals`).
+
+The same strings are numbers here as in a CSV file: ``-3``, ``0.1``,
+``1.5e-3``, ``22/7``, in ASCII digits; ``1_0``, ``١`` (an Arabic-Indic one),
+``inf`` and ``0x1p3`` are not. Under float data a decimal is then rounded to
+the nearest double, as ``strtod`` reads it, so ``%.17g`` round-trips. Every
+way a file can be wrong is a `CommandFailed` whose message names the file,
+the line and the value.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from fractions import Fraction
+
+from ..data.rationals import MAX_DIGITS, parse_rational, shown
+from ._capture import MAX_UPDATES_BYTES, MAX_WEIGHTS_BYTES, Capped, Unreadable, read_regular
+from ._options import MAX_REPORTED_UPDATES
+from ._wording import _short
+
+
+class CommandFailed(Exception):
+    """The command gave no weights to judge: why (`reason`), and what it printed (`output`).
+
+    `late` is set when it did not end in the time it had.
+    """
+
+    def __init__(self, reason: str, output: Capped | None = None, *, late: bool = False) -> None:
+        super().__init__(reason)
+        self.reason, self.output, self.late = reason, output or Capped(), late
+
+
+def read_weights(path: str, n_features: int, exact: bool) -> list[Fraction] | None:
+    """The weights file: d + 1 values, one a line (blank lines aside); None when it is empty (not separable).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "out.txt")
+    ...     _ = open(path, "w").write("0.1\\n-2/3\\n")
+    ...     read_weights(path, 1, exact=True)
+    [Fraction(1, 10), Fraction(-2, 3)]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "out.txt")
+    ...     _ = open(path, "w").write("1_0\\n0\\n")
+    ...     read_weights(path, 1, exact=False)
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.harness._protocol.CommandFailed: line 1 of its weights file: '1_0' is not a number (integer, decimal, 1.5e-3 or p/q)
+    """
+    text = _text(_file(path, "its weights file ({out})", MAX_WEIGHTS_BYTES), "its weights file ({out})")
+    if text is None:
+        raise CommandFailed("wrote no weights file ({out})")
+    lines = [(k, line) for k, line in enumerate(text.split("\n"), start=1) if line.strip()]
+    if not lines:
+        return None
+    if len(lines) != n_features + 1:
+        raise CommandFailed(f"wrote {len(lines)} value{'s' * (len(lines) != 1)} to its weights file; "
+                            f"{n_features + 1} needed: w1 ... w{n_features}, then the bias")
+    return [number(line, exact, f"line {k} of its weights file") for k, line in lines]
+
+
+def read_updates(path: str, n_features: int, exact: bool,
+                 limit: int = MAX_REPORTED_UPDATES) -> tuple[list[tuple[int, list[Fraction]]], bool]:
+    """The updates file, JSON Lines ``{"sample": i, "weights": [...]}``: ``(sample, values)`` per update, and
+    whether there were more than `limit` (only the first are read). No file: no updates.
+
+    JSON numbers are read as their text, exactly (never through a float); a
+    sample index must be a JSON integer, a weight a JSON number or a string
+    holding a literal (``"1/3"``). A line longer than an update of d + 1
+    values of `MAX_DIGITS` digits can be is refused before it is parsed.
+    """
+    text = _file(path, "its updates file ({updates})", MAX_UPDATES_BYTES)
+    updates: list[tuple[int, list[Fraction]]] = []
+    if text is None:
+        return updates, False
+    longest = (n_features + 1) * (4 * MAX_DIGITS + 8) + 256
+    for k, line in _lines(text):
+        if not line.strip():
+            continue
+        if len(updates) >= limit:
+            return updates, True
+        where = f"line {k} of its updates file"
+        if len(line) > longest:
+            raise CommandFailed(f"{where} is {len(line)} bytes long; an update of {n_features + 1} values takes "
+                                f"at most {longest}")
+        updates.append(_update(_text(line, where) or "", n_features, exact, where))
+    return updates, False
+
+
+class _JsonInteger(str):
+    """A JSON integer's text, kept as written."""
+
+
+class _JsonNumber(str):
+    """A JSON number's text (a fraction or an exponent), kept as written."""
+
+
+def _refuse_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a finite number")
+
+
+def _update(line: str, n_features: int, exact: bool, where: str) -> tuple[int, list[Fraction]]:
+    form = '{"sample": i, "weights": [...]}'
+    try:
+        record = json.loads(line, parse_int=_JsonInteger, parse_float=_JsonNumber, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise CommandFailed(f"{where} is nested too deeply to be {form}") from None
+    except ValueError as error:
+        raise CommandFailed(f"{where} is not {form}: {shown(line.strip())} ({str(error)[:80]})") from None
+    if not isinstance(record, dict) or "sample" not in record or "weights" not in record:
+        raise CommandFailed(f"{where} is not {form}: {shown(line.strip())}")
+    sample, weights = record["sample"], record["weights"]
+    if not isinstance(sample, _JsonInteger):
+        raise CommandFailed(f"{where}: sample {_short(sample)} is not a JSON integer")
+    if not isinstance(weights, list):
+        raise CommandFailed(f"{where}: weights {_short(weights)} is not a list")
+    index = int(number(sample, True, f"{where}: sample"))
+    return index, [number(v, exact, f"{where}: weight {j + 1}") for j, v in enumerate(weights)]
+
+
+def number(value: object, exact: bool, where: str) -> Fraction:
+    """A value as written: p/q exactly; a decimal exactly, or (float data) as the double nearest to it.
+
+    Examples
+    --------
+    >>> number("0.1", True, "w"), number("0.1", False, "w") == Fraction.from_float(0.1)
+    (Fraction(1, 10), True)
+    >>> number("١", False, "w")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.harness._protocol.CommandFailed: w: '١' is not a number (integer, decimal, 1.5e-3 or p/q)
+    """
+    if not isinstance(value, str):
+        raise CommandFailed(f"{where}: {_short(value)} is not a number")
+    try:
+        exact_value = parse_rational(value)
+    except ValueError as error:
+        raise CommandFailed(f"{where}: {error}") from None
+    if exact or "/" in value:
+        return exact_value
+    try:  # Fraction to float rounds correctly (an integer division), as strtod does
+        return Fraction.from_float(float(exact_value))
+    except OverflowError:
+        raise CommandFailed(f"{where}: {shown(value.strip())} is beyond the largest double") from None
+
+
+def _file(path: str, what: str, limit: int) -> bytes | None:
+    try:
+        return read_regular(path, limit)
+    except Unreadable as error:
+        raise CommandFailed(f"{what} {error}") from None
+
+
+def _text(data: bytes | None, what: str) -> str | None:
+    """UTF-8 text (a byte-order mark dropped, as the CSV reader does); `CommandFailed` at the first bad byte."""
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise CommandFailed(f"{what} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start})") from None
+
+
+_NEWLINE = re.compile(b"\n")
+
+
+def _lines(data: bytes) -> Iterator[tuple[int, bytes]]:
+    """The lines of `data` with their numbers, one at a time (a file of newlines makes no list of them)."""
+    start = k = 0
+    for k, match in enumerate(_NEWLINE.finditer(data), start=1):
+        yield k, data[start:match.start()]
+        start = match.end()
+    if start < len(data):
+        yield k + 1, data[start:]

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import verify_perceptron as vp
 from verify_perceptron.api.estimator import ExactPerceptron
@@ -235,6 +237,46 @@ def test_predict_decides_the_sign_exactly_where_float_arithmetic_cannot() -> Non
     assert clf.decision_function(x).tolist() == [2.0**-52]
     on_the_line = np.array([[0.0, 2.0]])  # score exactly 0: the negative class, as sgn(0) = -1
     assert clf.decision_function(on_the_line).tolist() == [0.0] and clf.predict(on_the_line).tolist() == [0]
+
+
+@pytest.mark.parametrize("mode", ["online", "batch"])
+def test_a_training_sample_on_the_line_is_predicted_by_the_conventions_own_tie_rule(mode: str) -> None:
+    # hard-limiter-plus ends at 2·x + 2: the sample at -1 scores exactly 0, which its sgn(0) = +1 makes class 1.
+    clf = ExactPerceptron(convention="hard-limiter-plus", mode=mode).fit([[-2], [-1]], [0, 1])
+    assert clf.converged_ and clf.verification_.verdict == "verified"
+    assert clf.predict([[-2], [-1]]).tolist() == [0, 1]
+    assert (clf.decision_function([[-2], [-1]]) > 0).tolist() == [False, True]
+    assert clf.score([[-2], [-1]], [0, 1]) == 1.0
+
+
+@st.composite
+def _small_data(draw: st.DrawFn) -> tuple[list[list[int]], list[int]]:
+    d = draw(st.integers(1, 2))
+    n = draw(st.integers(2, 6))
+    X = [[draw(st.integers(-2, 2)) for _ in range(d)] for _ in range(n)]
+    y = [draw(st.integers(0, 1)) for _ in range(n)]
+    y[0], y[-1] = 0, 1
+    return X, y
+
+
+@pytest.mark.parametrize("convention", sorted(CONVENTIONS))
+@given(data=_small_data(), mode=st.sampled_from(["online", "batch"]))
+def test_after_a_converged_fit_predict_gives_back_every_training_label(
+        data: tuple[list[list[int]], list[int]], convention: str, mode: str) -> None:
+    # Small integer data put training samples at a score of exactly 0, where only the convention's own tie rule
+    # gives the label the run converged on.
+    X, y = data
+    clf = ExactPerceptron(convention=convention, mode=mode, max_epochs=20).fit(X, y)
+    if clf.converged_:
+        assert clf.predict(X).tolist() == y
+        assert (clf.decision_function(X) > 0).astype(int).tolist() == y
+
+
+def test_decision_function_keeps_the_sign_of_a_score_too_small_for_float64() -> None:
+    clf = ExactPerceptron().fit(AND_X, AND_Y)  # 3·x1 + 2·x2 - 4
+    x = [[F(4, 3) - F(1, 3 * 10**400), 0]]  # exact score -10^-400
+    assert clf.predict(x).tolist() == [0]
+    assert clf.decision_function(x).tolist() == [-(2.0**-1074)]
 
 
 def test_decimal_floats_reach_the_weights() -> None:

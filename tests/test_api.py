@@ -217,6 +217,29 @@ def test_labels_that_are_not_two_classes_are_refused(y: Any, message: str) -> No
         ExactPerceptron().fit(AND_X, y)
 
 
+@pytest.mark.parametrize("X, y, message", [
+    ([[0], [1], [2]], np.array([0, float("nan"), 0], dtype=object), r"y\[1\]=nan is not a finite number"),
+    ([[0], [1], [2]], np.array(["a", None, "a"], dtype=object), r"y\[1\]=None is a missing value"),
+    ([[0], [1], [2]], np.array([1, "a", 1], dtype=object), r"y\[1\]='a' is text and y\[0\]=1 is a number"),
+    ([[0], [1], [2]], np.ma.masked_array([0, 1, 1], mask=[0, 1, 0]), r"y\[1\] is masked"),
+    (np.ma.masked_array([[0], [1], [2]], mask=[[0], [1], [0]]), [0, 1, 1], r"X\[1\]\[0\] is masked"),
+    ([{1, 2}, {3, 4}], [0, 1], r"X\[0\]=\{1, 2\} is a set"),
+    ([[0], [1], [2]], [0, 10**5000, 0], r"y\[1\]=\(an integer of 5001 digits\) has more than 2000 digits"),
+])
+def test_the_estimator_refuses_missing_masked_mixed_and_unordered_input(X: Any, y: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ExactPerceptron().fit(X, y)
+
+
+def test_verify_takes_a_positive_label_given_as_a_number(tmp_path: Any) -> None:
+    assert verify([[0], [1], [2]], [2, 3, 3], positive=2).data.y == (1, -1, -1)
+    path = tmp_path / "d.csv"
+    path.write_text("x,y\n0,2\n1,3\n2,3\n")
+    assert verify(str(path), positive=2).data.y == (1, -1, -1)
+    with pytest.raises(DataError, match="--positive 4 is not one of the labels"):
+        verify(str(path), positive=4)
+
+
 def test_data_that_cannot_be_separated_stop_at_a_cycle_and_say_so() -> None:
     clf = ExactPerceptron(max_epochs=100).fit(XOR_X, XOR_Y)
     assert clf.converged_ is False and clf.n_iter_ <= 100

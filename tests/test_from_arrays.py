@@ -246,3 +246,58 @@ def test_the_report_says_when_floats_were_read_as_decimals() -> None:
         assert ("floats read as their shortest decimals, 0.1 as 1/10" in text) is said
         assert ("values read from binary floating point, converted exactly" in text) is not said
     assert from_arrays([["0.1", "1"], ["0.3", "0"]], [1, 0], floats="decimal").source == "<memory>"  # no float in it
+
+
+# --- what the API used to accept silently (issue 27): each a DataError naming the value ---------------------
+
+_ROWS = [[0], [1], [2]]
+
+
+@pytest.mark.parametrize("X, y, kwargs, message", [
+    (_ROWS, np.array([0, float("nan"), 1], dtype=object), {}, r"y\[1\]=nan is not a finite number"),
+    (_ROWS, np.array(["a", None, "b"], dtype=object), {"positive": "a"}, r"y\[1\]=None is a missing value"),
+    (np.ma.masked_array(_ROWS, mask=[[0], [1], [0]]), [0, 1, 1], {}, r"X\[1\]\[0\] is masked: masked values are missing"),
+    (_ROWS, np.ma.masked_array([0, 1, 1], mask=[0, 0, 1]), {}, r"y\[2\] is masked"),
+    ([{1, 2}, {3, 4}], [0, 1], {}, r"X\[0\]=\{1, 2\} is a set, which has no order"),
+    ({(0,), (1,)}, [0, 1], {}, "X=.* is a set"),
+    ([{"a": 1}, {"a": 2}], [0, 1], {}, r"X\[0\]=\{'a': 1\} is a mapping"),
+    (_ROWS, {0, 1, 2}, {}, "y=.* is a set"),
+    (_ROWS, 1, {}, "y=1 is not one label per sample"),
+    ([[0, 1], [1, 0]], [0, 1], {"feature_names": ["a"]}, "feature_names has 1 names for 2 features"),
+    ([[0, 1], [1, 0]], [0, 1], {"feature_names": "ab"}, "feature_names='ab' is one string"),
+    ([[0, 1], [1, 0]], [0, 1], {"feature_names": ["a", 2]}, r"feature_names\[1\]=2 is not a str"),
+    (_ROWS, [1, "a", 1], {"positive": "a"}, r"y\[1\]='a' is text and y\[0\]=1 is a number"),
+    (_ROWS, [1, "1", 0], {}, r"y\[1\]='1' is text and y\[0\]=1 is a number"),
+    (_ROWS, [0, 1, 1], {"positive": 2}, "--positive 2 is not one of the labels"),
+    (_ROWS, [0, 1, 1], {"positive": [1]}, "positive=.* is not a rational number"),
+    (np.array([[1], [2], [3]], dtype="timedelta64[s]"), [0, 1, 1], {}, r"X has dtype timedelta64\[s\]"),
+    (np.array([[1], [2]], dtype="datetime64[D]"), [0, 1], {}, r"X has dtype datetime64\[D\]"),
+    (np.zeros((2, 1), dtype=[("a", "i4"), ("b", "f8")]), [0, 1], {}, "X has dtype"),
+    ([[np.timedelta64(3, "s")], [1]], [0, 1], {}, "of type timedelta64 is not a rational number"),
+    ([[Decimal("1E+99999999")], [1]], [0, 1], {}, "has exponent 99999999; at most 1000"),
+    ([[Decimal("1" * 1001)], [1]], [0, 1], {}, "more than 1000 digits"),
+    ([[10**2000], [1]], [0, 1], {}, r"X\[0\]\[0\]=.*\(2001 digits\) has more than 2000 digits"),
+    ([[F(1, 10**5000)], [1]], [0, 1], {}, r"an integer of 5001 digits\)\) has more than 2000 digits"),
+    (_ROWS, [0, 10**5000, 0], {}, r"y\[1\]=\(an integer of 5001 digits\) has more than 2000 digits"),
+])
+def test_inputs_once_accepted_silently_are_refused_naming_the_value(X: Any, y: Any, kwargs: dict[str, Any],
+                                                                     message: str) -> None:
+    with pytest.raises(DataError, match=message) as error:
+        from_arrays(X, y, **kwargs)
+    assert "\n" not in str(error.value)
+
+
+def test_a_positive_label_given_as_a_number_names_its_class() -> None:
+    data = from_arrays(_ROWS, [2, 3, 3], positive=2)
+    assert data.y == (1, -1, -1) and data.labels == ("3", "2")
+    assert from_arrays(_ROWS, [0.5, 1.5, 1.5], positive=F(3, 2), floats="decimal").y == (-1, 1, 1)
+
+
+def test_a_masked_array_with_nothing_masked_is_its_data() -> None:
+    data = from_arrays(np.ma.masked_array(_ROWS, mask=False), np.ma.masked_array([0, 1, 1]))
+    assert data.X == ((F(0),), (F(1),), (F(2),)) and data.y == (-1, 1, 1)
+
+
+def test_the_largest_values_a_literal_can_make_are_accepted_in_memory() -> None:
+    data = from_arrays([[10**2000 - 1], [F(-1, 10**2000 - 1)]], [0, 1])
+    assert data.X[0][0] == 10**2000 - 1 and data.X[1][0] == F(-1, 10**2000 - 1)

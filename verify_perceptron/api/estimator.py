@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..data.arrays import check_floats, exact_table
+from ..data.arrays import check_floats, exact_labels, exact_table, label_sequence
 from ..data.dataset import Dataset
 from ..data.integers import ExactMatrix
 from ..notes.conventions import Convention, tie_rule
@@ -52,6 +52,7 @@ def _binary_classes(y: Any, where: str) -> tuple[Any, Any]:
     """``(classes_, labels)``: the two classes sorted, and each sample's label as -1 or +1 (+1 for classes_[1])."""
     if y is None:
         raise ValueError(f"{where}: ExactPerceptron requires y to be passed, but the target y is None")
+    y = label_sequence(y, where)
     values = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
     if values.ndim == 2 and values.shape[1] == 1:
         warnings.warn("A column-vector y was passed when a 1d array was expected. Please change the shape of y "
@@ -68,6 +69,8 @@ def _binary_classes(y: Any, where: str) -> tuple[Any, Any]:
         if values.dtype.kind == "c" or (values != np.round(values)).any():
             raise ValueError(f"{where}: Unknown label type: continuous (y holds {values.dtype} values that are "
                              "not whole numbers); a classifier needs two class labels")
+    if values.dtype.kind not in "iufcb":
+        exact_labels(values, source=where)  # each label read once: a missing value, a mix of numbers and text
     try:
         classes, inverse = np.unique(values, return_inverse=True)
     except TypeError as error:  # labels of kinds that do not compare, such as 1 and "a"

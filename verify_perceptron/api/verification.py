@@ -225,7 +225,7 @@ def run_verification(
     return Verification(data, trace, check, separability, comparison, max_updates=max_updates)
 
 
-def _dataset(X: Any, y: Any, *, floats: str, positive: str | None, feature_names: Sequence[str],
+def _dataset(X: Any, y: Any, *, floats: str, positive: object, feature_names: Sequence[str],
              label_column: str | None, source: str | None) -> Dataset:
     """The data `verify` was given, as a `Dataset`: a path read by its reader, values in memory converted."""
     if isinstance(X, Dataset):
@@ -262,7 +262,7 @@ def verify(
     engine: str = "fast",
     compare: bool = False,
     floats: str = "binary",
-    positive: str | None = None,
+    positive: object = None,
     feature_names: Sequence[str] = (),
     label_column: str | None = None,
     source: str | None = None,

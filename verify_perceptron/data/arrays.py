@@ -22,7 +22,7 @@ exact either way.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -31,9 +31,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import DataError, InvalidArgument
-from .rationals import as_rational
+from .rationals import as_rational, bounded, shown, shown_value
 
-__all__ = ["FLOAT_READINGS", "ExactTable", "check_floats", "exact_labels", "exact_table"]
+__all__ = ["FLOAT_READINGS", "ExactTable", "check_floats", "exact_labels", "exact_positive", "exact_table",
+           "label_sequence"]
 
 #: The two readings of a binary float: as the binary number it is, or as its shortest decimal.
 FLOAT_READINGS = ("binary", "decimal")
@@ -105,14 +106,22 @@ def _shortest_decimal(value: Any) -> Fraction:
     return as_rational(Decimal(text))
 
 
+def _missing(value: object) -> bool:
+    """None, pandas' NA and NaT: a value that is not there (NaN is refused as not finite)."""
+    return value is None or type(value).__name__ in ("NAType", "NaTType")
+
+
 def _exact(value: object, name: str, floats: str, source: str) -> Fraction:
-    """One value as a Fraction, floats read as `floats` says; `DataError` naming `source` and `name`."""
+    """One value as a Fraction, floats read as `floats` says, no longer than a literal may be (`bounded`);
+    `DataError` naming `source` and `name`."""
     try:
+        if _missing(value):
+            raise ValueError(f"{name}={value!r} is a missing value; fill it or drop its sample first")
         if _is_float(value) and not math.isfinite(value):  # type: ignore[arg-type]
             raise ValueError(_non_finite(name, value))
         if floats == "decimal" and _is_float(value):
             return _shortest_decimal(value)
-        return as_rational(value, name=name)
+        return bounded(as_rational(value, name=name), name=name)
     except (ValueError, OverflowError) as error:
         raise DataError(f"{source}: {error}") from None
 
@@ -169,6 +178,8 @@ def _array_table(a: Any, floats: str, source: str) -> tuple[Any, int, bool]:
     kind = a.dtype.kind
     if kind == "c":
         raise DataError(f"{source}: Complex data not supported: X has dtype {a.dtype}")
+    if kind in "mMV":  # dates, durations, records: no number is the value
+        raise DataError(f"{source}: X has dtype {a.dtype}; numbers are needed, one column per feature")
     if kind in "iu":
         return a, 1, False
     if kind == "b":
@@ -196,8 +207,9 @@ def _list_table(X: Iterable[Any], floats: str, source: str) -> tuple[Any, int, b
     binary = False
     for i, row in enumerate(X):
         if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
-            raise DataError(f"{source}: X[{i}]={row!r} is not a row of values: X must be 2-D, one row per sample "
-                            "(Reshape your data: [[v] for v in X] for one feature)")
+            raise DataError(f"{source}: X[{i}]={shown_value(row)} is not a row of values: X must be 2-D, one row "
+                            "per sample (Reshape your data: [[v] for v in X] for one feature)")
+        _refuse_unordered(row, f"X[{i}]", source)
         values = list(row)
         binary = binary or (floats == "binary" and any(_is_float(v) for v in values))
         rows.append([_exact(v, f"X[{i}][{j}]", floats, source) for j, v in enumerate(values)])
@@ -207,8 +219,29 @@ def _list_table(X: Iterable[Any], floats: str, source: str) -> tuple[Any, int, b
     return column.reshape(len(rows), len(rows[0]) if rows else 0), denominator, binary
 
 
+def _refuse_unordered(values: object, name: str, source: str) -> None:
+    """A set has no order and a mapping's iteration gives its keys: neither is a row, nor one label per sample."""
+    if isinstance(values, (Set, Mapping)):
+        kind = "a set, which has no order" if isinstance(values, Set) else "a mapping, whose iteration gives its keys"
+        raise DataError(f"{source}: {name}={shown_value(values)} is {kind}; give a list, a tuple or an array")
+
+
+def _refuse_masked(values: Any, name: str, source: str) -> Any:
+    """A masked array's data when nothing is masked; a masked value is missing data, refused by its place."""
+    if not isinstance(values, np.ma.MaskedArray):
+        return values
+    mask = np.ma.getmaskarray(values)
+    if mask.any():
+        place = "".join(f"[{int(k)}]" for k in np.argwhere(mask)[0])
+        raise DataError(f"{source}: {name}{place} is masked: masked values are missing data; fill them "
+                        f"({name}.filled(value)) or drop their samples first")
+    return np.asarray(values.data)
+
+
 def _as_array(X: Any, source: str) -> tuple[Any, tuple[str, ...] | None]:
     """`X` as a NumPy array with a DataFrame's column names, or as it is when it is a plain iterable."""
+    X = _refuse_masked(X, "X", source)
+    _refuse_unordered(X, "X", source)
     if hasattr(X, "toarray") and hasattr(X, "nnz"):  # scipy.sparse, never densified behind the user's back
         raise DataError(f"{source}: X is a sparse matrix of shape {X.shape}; sparse input is not supported: pass X.toarray()")
     if hasattr(X, "to_numpy") and hasattr(X, "columns"):
@@ -274,6 +307,51 @@ def _label(value: object, i: int, floats: str, source: str) -> str | Fraction:
     return _exact(value, f"y[{i}]", floats, source)
 
 
+def exact_positive(positive: object, *, floats: str = "binary", source: str = "<memory>") -> str | Fraction | None:
+    """The positive label as `map_labels` reads it: text as it is, a number exactly, as `exact_labels` reads y.
+
+    Examples
+    --------
+    >>> exact_positive(2), exact_positive("yes"), exact_positive(None)
+    (Fraction(2, 1), 'yes', None)
+    """
+    if positive is None:
+        return None
+    try:
+        return _label(positive, 0, floats, source)
+    except DataError as error:
+        raise DataError(str(error).replace("y[0]=", "positive=", 1)) from None
+
+
+def _refuse_mixed(labels: list[str | Fraction], raw: list[Any], source: str) -> None:
+    """Labels are all text or all numbers: a mix (1 and "1", 0 and "cat") has no one reading."""
+    text = next((i for i, v in enumerate(labels) if isinstance(v, str)), None)
+    number = next((i for i, v in enumerate(labels) if not isinstance(v, str)), None)
+    if text is not None and number is not None:
+        later, earlier = max(text, number), min(text, number)
+        raise DataError(f"{source}: y[{later}]={shown_value(raw[later])} is {'text' if later == text else 'a number'} "
+                        f"and y[{earlier}]={shown_value(raw[earlier])} is {'a number' if later == text else 'text'}: "
+                        "labels must be all numbers or all text")
+
+
+def label_sequence(y: Any, source: str) -> Any:
+    """`y` when it can be one label per sample, a masked array's data when nothing is masked; else `DataError`
+    (a masked value, a set or a mapping, a single value).
+
+    Examples
+    --------
+    >>> label_sequence({0, 1}, "t")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: t: y={0, 1} is a set, which has no order; give a list, a tuple or an array
+    """
+    y = _refuse_masked(y, "y", source)
+    _refuse_unordered(y, "y", source)
+    if isinstance(y, (str, bytes)) or not (isinstance(y, Iterable) or hasattr(y, "__array__") or hasattr(y, "to_numpy")):
+        raise DataError(f"{source}: y={shown_value(y)} is not one label per sample: give a list, an array or a Series")
+    return y
+
+
 def exact_labels(y: Any, *, floats: str = "binary", source: str = "<memory>") -> list[str | Fraction]:
     """The labels as `map_labels` reads them: text as it is, numbers as exact Fractions.
 
@@ -282,10 +360,15 @@ def exact_labels(y: Any, *, floats: str = "binary", source: str = "<memory>") ->
 
     Examples
     --------
-    >>> exact_labels(np.array([0.0, 1.0])), exact_labels(["cat", True])
-    ([Fraction(0, 1), Fraction(1, 1)], ['cat', Fraction(1, 1)])
+    >>> exact_labels(np.array([0.0, 1.0])), exact_labels(["cat", "dog"])
+    ([Fraction(0, 1), Fraction(1, 1)], ['cat', 'dog'])
+    >>> exact_labels(["cat", 1])
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: <memory>: y[1]=1 is a number and y[0]='cat' is text: labels must be all numbers or all text
     """
     check_floats(floats)
+    y = label_sequence(y, source)
     if hasattr(y, "to_numpy") or isinstance(y, np.ndarray) or hasattr(y, "__array__"):
         values = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
         if values.ndim == 2 and values.shape[1] == 1:
@@ -296,6 +379,10 @@ def exact_labels(y: Any, *, floats: str = "binary", source: str = "<memory>") ->
             distinct, inverse = np.unique(values, return_inverse=True)
             if len(distinct) <= 2 and np.isfinite(distinct.astype(np.float64)).all():  # read each class once
                 read = [_label(v, 0, floats, source) for v in list(distinct)]
-                return [read[k] for k in inverse.tolist()]
-        return [_label(v, i, floats, source) for i, v in enumerate(values.tolist())]
-    return [_label(v, i, floats, source) for i, v in enumerate(y)]
+                return [read[k] for k in inverse.reshape(-1).tolist()]
+        raw = values.tolist()
+    else:
+        raw = list(y)
+    labels = [_label(v, i, floats, source) for i, v in enumerate(raw)]
+    _refuse_mixed(labels, raw, source)
+    return labels

@@ -21,7 +21,7 @@ __all__ = ["MAX_FEATURES", "load_libsvm"]
 MAX_FEATURES = 100_000
 
 
-def load_libsvm(path: str, *, positive: str | None = None, n_features: int | None = None,
+def load_libsvm(path: str, *, positive: object = None, n_features: int | None = None,
                 zero_based: bool | str = "auto", max_denominator_bits: int = MAX_DENOMINATOR_BITS,
                 max_cells: int = MAX_CELLS) -> Dataset:
     """Read LIBSVM/svmlight text: ``label index:value ...``.

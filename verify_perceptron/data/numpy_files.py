@@ -83,7 +83,7 @@ def _refuse_declared_size(path: str, is_npz: bool, max_cells: int) -> None:
         return  # np.load will say what is wrong with it
 
 
-def load_numpy(path: str, *, label_column: str | None = None, positive: str | None = None,
+def load_numpy(path: str, *, label_column: str | None = None, positive: object = None,
                max_cells: int = MAX_CELLS) -> Dataset:
     """Read ``.npy`` (a 2-D array, labels in the last column or `label_column`) or ``.npz``.
 
@@ -145,7 +145,9 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: str | No
         width = a.shape[1]
         target = width - 1
         if label_column is not None:
-            text = label_column.strip()
+            if isinstance(label_column, bool) or not isinstance(label_column, (str, int)):
+                raise DataError(f"{path}: label_column={label_column!r} must be a 1-based column number")
+            text = str(label_column).strip()
             if not COLUMN_NUMBER.fullmatch(text) or not (1 <= abs(int(text)) <= width):
                 raise DataError(f"{path}: --label-column {label_column!r} must be a column number 1..{width}")
             target = int(text) - 1 if int(text) > 0 else width + int(text)

@@ -299,5 +299,25 @@ def test_a_masked_array_with_nothing_masked_is_its_data() -> None:
 
 
 def test_the_largest_values_a_literal_can_make_are_accepted_in_memory() -> None:
-    data = from_arrays([[10**2000 - 1], [F(-1, 10**2000 - 1)]], [0, 1])
-    assert data.X[0][0] == 10**2000 - 1 and data.X[1][0] == F(-1, 10**2000 - 1)
+    data = from_arrays([[10**2000 - 1], [F(-1, 10**1000 - 1)]], [0, 1])
+    assert data.X[0][0] == 10**2000 - 1 and data.X[1][0] == F(-1, 10**1000 - 1)
+
+
+def test_in_memory_the_common_denominator_has_the_files_limit() -> None:
+    primes = [p for p in range(2**14, 2**15) if all(p % q for q in range(2, int(p**0.5) + 1))][:300]
+    with pytest.raises(DataError, match=r"X\[29[0-9]\]\[0\]=Fraction\(1, \d+\) makes the common denominator 4\d\d\d bits long, past the limit of 4096"):
+        from_arrays([[F(1, p)] for p in primes], [k % 2 for k in range(300)])
+
+
+def test_values_in_memory_are_bounded_by_the_cell_limit_before_they_are_converted() -> None:
+    import itertools
+
+    with pytest.raises(DataError, match=r"X: 101 rows of 10 values so far, more than the limit of 1000 cells"):
+        exact_table(([0] * 10 for _ in itertools.count()), max_cells=1000)  # rows without end
+    with pytest.raises(DataError, match=r"X of shape \(100, 11\), more than the limit of 1000 cells"):
+        exact_table(np.zeros((100, 11)), max_cells=1000)
+    with pytest.raises(DataError, match=r"100 values of up to 1\d\d bits over one common denominator take the memory"):
+        exact_table([[2**100 + k] for k in range(100)], max_cells=1000)
+    with pytest.raises(DataError, match=r"2 values of up to 2150 bits over one common denominator"):
+        exact_table(np.array([[2.0**-1074], [2.0**1023]]), max_cells=100)
+    assert exact_table(np.array([[2.0**-1074], [2.0**1023]])).denominator == 2**1074

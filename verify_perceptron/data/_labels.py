@@ -46,12 +46,14 @@ def positive_key(positive: object, source: str) -> str | Fraction:
 
 def map_labels(
     raw_labels: Sequence[str | Fraction], *, positive: object = None, source: str,
-    lines: Sequence[int] | None = None
+    lines: Sequence[int] | None = None, samples: Sequence[int] | None = None
 ) -> tuple[tuple[int, ...], tuple[str, str]]:
     """Map raw labels to {-1, +1}: {-1,+1} as is, {0,1} with 0 -> -1, or two values and `positive`.
 
     Returns the labels and their original spelling, negative first. `lines`
-    (one file line per sample) lets an error name the line of a third value.
+    (one file line per sample) lets an error name the line of a third value;
+    `samples` (one sample number per label, when `raw_labels` are some of the
+    samples' labels) its sample.
 
     Examples
     --------
@@ -65,7 +67,7 @@ def map_labels(
     verify_perceptron.errors.DataError: t: sample 1: labels '0', '-1' are neither {-1, +1} nor {0, 1}; name the positive one with --positive
     """
     def where(at: int) -> str:
-        return f"{source}:{lines[at]}" if lines else f"{source}: sample {at}"
+        return f"{source}:{lines[at]}" if lines else f"{source}: sample {samples[at] if samples else at}"
 
     # Work on the distinct spellings (usually two), then map every sample through a dict.
     key_of = {raw: label_key(raw) for raw in dict.fromkeys(raw_labels)}

@@ -31,6 +31,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import DataError, InvalidArgument
+from ._floats import binary_floats
+from .denominators import MAX_DENOMINATOR_BITS
+from .files import MAX_CELLS, check_max_cells, refuse_cells, refuse_wide
 from .rationals import as_rational, bounded, shown, shown_value
 
 __all__ = ["FLOAT_READINGS", "ExactTable", "check_floats", "exact_labels", "exact_positive", "exact_table",
@@ -126,18 +129,40 @@ def _exact(value: object, name: str, floats: str, source: str) -> Fraction:
         raise DataError(f"{source}: {error}") from None
 
 
-def _over_one_denominator(values: list[Fraction]) -> tuple[Any, int]:
-    """Fractions as a 1-D integer array over their least common denominator."""
+def _over_one_denominator(values: list[Fraction], where: Any, max_cells: int, source: str) -> tuple[Any, int]:
+    """Fractions as a 1-D integer array over their least common denominator, which may have at most
+    `MAX_DENOMINATOR_BITS` bits (`where(k)` names value k), and whose Python integers, if any, may take at
+    most the memory of `max_cells` int64 values."""
     common = 1
-    for d in {v.denominator for v in values}:
-        common = math.lcm(common, d)
-    ints = [v.numerator * (common // v.denominator) for v in values]
-    big = max((abs(v) for v in ints), default=0) >= _INT64_SAFE
-    return np.array(ints, dtype=object if big else np.int64), common
+    for k, v in enumerate(values):
+        if common % v.denominator:
+            common = math.lcm(common, v.denominator)
+            if common.bit_length() > MAX_DENOMINATOR_BITS:
+                raise DataError(f"{source}: {where(k)}={shown_value(v)} makes the common denominator "
+                                f"{common.bit_length()} bits long, past the limit of {MAX_DENOMINATOR_BITS} bits")
+    if values:
+        _refuse_wide(max(abs(v.numerator) for v in values), common // min(v.denominator for v in values),
+                     len(values), max_cells, source)
+    return _integer_column([v.numerator * (common // v.denominator) for v in values]), common
 
 
-def _decimal_column(values: Any) -> tuple[Any, int]:
-    """A 1-D array of finite floats read as their shortest decimals, over their least common denominator."""
+def _refuse_wide(largest: int, factor: int, n_cells: int, max_cells: int, source: str) -> None:
+    """`refuse_wide` for integers of at most bits(largest) + bits(factor) bits, before they are made."""
+    bits = largest.bit_length() + factor.bit_length()
+    if bits >= 63:
+        refuse_wide(source, n_cells, bits, max_cells)
+
+
+def _integer_column(ints: list[int]) -> Any:
+    """int64 when every value is below 2^62 in magnitude, else an object array of the same Python ints."""
+    if max((abs(v) for v in ints), default=0) < _INT64_SAFE:
+        return np.array(ints, dtype=np.int64)
+    return np.array(ints + [None], dtype=object)[:-1]  # (the None keeps NumPy from nesting anything)
+
+
+def _decimal_column(values: Any, n_cells: int, max_cells: int, source: str) -> tuple[Any, int]:
+    """A 1-D array of finite floats read as their shortest decimals, over their least common denominator
+    (`n_cells` values of the table take them: the memory counted)."""
     if values.dtype == np.float64:  # the common case without a Fraction per value: (numerator, power of ten)
         pairs = [Decimal(repr(v)).as_integer_ratio() for v in values.tolist()]
     else:
@@ -145,27 +170,9 @@ def _decimal_column(values: Any) -> tuple[Any, int]:
     common = 1
     for d in {d for _, d in pairs}:
         common = math.lcm(common, d)
-    ints = [n * (common // d) for n, d in pairs]
-    big = max((abs(v) for v in ints), default=0) >= _INT64_SAFE
-    return np.array(ints, dtype=object if big else np.int64), common
-
-
-def _binary_floats(a: Any) -> tuple[Any, int]:
-    """A finite float16/32/64 array as integers over a power of two, exactly and without a loop."""
-    mantissa, exponent = np.frexp(a.astype(np.float64))  # a == mantissa·2^exponent, 1/2 <= |mantissa| < 1
-    m = np.ldexp(mantissa, 53).astype(np.int64)  # every double is m·2^(exponent-53) with |m| < 2^53
-    nonzero = m != 0
-    # m odd (its trailing zeros moved into the exponent), so the smallest power below is the lowest terms' one
-    zeros = np.where(nonzero, np.frexp((m & -m).astype(np.float64))[1] - 1, 0)
-    m, e = m >> zeros, exponent.astype(np.int64) - 53 + zeros
-    if not nonzero.any():
-        return np.zeros(a.shape, dtype=np.int64), 1
-    power = max(0, -int(e[nonzero].min()))  # the denominator is 2^power
-    shift = np.where(nonzero, e + power, 0)
-    if int(shift.max()) + 53 < 62:
-        return m << shift, 2**power
-    ints = [v << s for v, s in zip(m.ravel().tolist(), shift.ravel().tolist())]
-    return np.array(ints, dtype=object).reshape(a.shape), 2**power
+    if pairs:
+        _refuse_wide(max(abs(n) for n, _ in pairs), common // min(d for _, d in pairs), n_cells, max_cells, source)
+    return _integer_column([n * (common // d) for n, d in pairs]), common
 
 
 def _first_bad(mask: Any) -> tuple[int, int]:
@@ -173,7 +180,7 @@ def _first_bad(mask: Any) -> tuple[int, int]:
     return i, j
 
 
-def _array_table(a: Any, floats: str, source: str) -> tuple[Any, int, bool]:
+def _array_table(a: Any, floats: str, source: str, max_cells: int) -> tuple[Any, int, bool]:
     """A 2-D NumPy array as (numerators, denominator, binary_float)."""
     kind = a.dtype.kind
     if kind == "c":
@@ -190,18 +197,20 @@ def _array_table(a: Any, floats: str, source: str) -> tuple[Any, int, bool]:
             i, j = _first_bad(bad)
             raise DataError(f"{source}: {_non_finite(f'X[{i}][{j}]', a[i, j])}")
         if floats == "binary":
-            numerators, denominator = _binary_floats(a)
+            numerators, denominator = binary_floats(a, max_cells=max_cells, source=source)
             return numerators, denominator, True
         values, inverse = np.unique(a, return_inverse=True)  # each distinct value is read once
-        column, denominator = _decimal_column(values)
+        column, denominator = _decimal_column(values, a.size, max_cells, source)
         return column[inverse.reshape(a.shape)], denominator, False
     rows = [[_exact(v, f"X[{i}][{j}]", floats, source) for j, v in enumerate(row)] for i, row in enumerate(a)]
     binary = floats == "binary" and any(_is_float(v) for v in a.flat)
-    column, denominator = _over_one_denominator([v for row in rows for v in row])
+    width = a.shape[1]
+    column, denominator = _over_one_denominator([v for row in rows for v in row],
+                                                lambda k: f"X[{k // width}][{k % width}]", max_cells, source)
     return column.reshape(a.shape), denominator, binary
 
 
-def _list_table(X: Iterable[Any], floats: str, source: str) -> tuple[Any, int, bool]:
+def _list_table(X: Iterable[Any], floats: str, source: str, max_cells: int) -> tuple[Any, int, bool]:
     """Rows given as Python iterables (lists, tuples, generators), each value converted on its own."""
     rows: list[list[Fraction]] = []
     binary = False
@@ -215,8 +224,11 @@ def _list_table(X: Iterable[Any], floats: str, source: str) -> tuple[Any, int, b
         rows.append([_exact(v, f"X[{i}][{j}]", floats, source) for j, v in enumerate(values)])
         if len(rows[-1]) != len(rows[0]):
             raise DataError(f"{source}: sample {i} has {len(rows[-1])} features, sample 0 has {len(rows[0])}")
-    column, denominator = _over_one_denominator([v for row in rows for v in row])
-    return column.reshape(len(rows), len(rows[0]) if rows else 0), denominator, binary
+        refuse_cells(source, f"X: {i + 1} rows of {len(rows[0])} values so far", (i + 1) * len(rows[0]), max_cells)
+    width = len(rows[0]) if rows else 0
+    column, denominator = _over_one_denominator([v for row in rows for v in row],
+                                                lambda k: f"X[{k // width}][{k % width}]", max_cells, source)
+    return column.reshape(len(rows), width), denominator, binary
 
 
 def _refuse_unordered(values: object, name: str, source: str) -> None:
@@ -257,7 +269,7 @@ def _as_array(X: Any, source: str) -> tuple[Any, tuple[str, ...] | None]:
     return X, None
 
 
-def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>") -> ExactTable:
+def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>", max_cells: int = MAX_CELLS) -> ExactTable:
     """The samples `X` as integers over one common denominator, every value converted exactly.
 
     Parameters
@@ -269,6 +281,10 @@ def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>") -> 
         How a float is read: as the binary number it is, or as its shortest decimal.
     source : str
         Named at the start of every error message.
+    max_cells : int
+        Most values X may hold (`verify_perceptron.data.files.MAX_CELLS` by
+        default), counting each value too wide for int64 as the int64 values
+        its memory would fill (`verify_perceptron.data.files.cell_units`).
 
     Examples
     --------
@@ -283,14 +299,16 @@ def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>") -> 
     verify_perceptron.errors.DataError: <memory>: X[0]=1 is not a row of values: X must be 2-D, one row per sample (Reshape your data: [[v] for v in X] for one feature)
     """
     check_floats(floats)
+    max_cells = check_max_cells(max_cells)
     values, names = _as_array(X, source)
     if isinstance(values, np.ndarray):
         if values.ndim != 2:
             hint = " (Reshape your data: X.reshape(-1, 1) for one feature)" if values.ndim == 1 else ""
             raise DataError(f"{source}: X has shape {values.shape}; a 2-D array is needed, one row per sample{hint}")
-        numerators, denominator, binary = _array_table(values, floats, source)
+        refuse_cells(source, f"X of shape {values.shape}", values.size, max_cells)
+        numerators, denominator, binary = _array_table(values, floats, source, max_cells)
     else:
-        numerators, denominator, binary = _list_table(values, floats, source)
+        numerators, denominator, binary = _list_table(values, floats, source, max_cells)
     n, d = numerators.shape
     if n == 0:
         raise DataError(f"{source}: no samples; the perceptron needs at least one of each class")

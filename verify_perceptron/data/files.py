@@ -9,19 +9,21 @@ import stat
 
 from ..errors import DataError
 
-__all__ = ["BYTES_PER_CELL", "COLUMN_NUMBER", "MAX_CELLS", "check_max_cells", "not_regular", "read_text",
-           "refuse_cells", "refuse_special"]
+__all__ = ["BYTES_PER_CELL", "COLUMN_NUMBER", "MAX_CELLS", "cell_units", "check_max_cells", "not_regular", "read_text",
+           "refuse_cells", "refuse_special", "refuse_wide"]
 
 #: A column number as ``--label-column`` spells it: a sign and at most nine digits, so
 #: ``int`` of it stays cheap whatever the user typed.
 COLUMN_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
 
 #: Most cells (samples times features) a dataset may hold in memory, unless the user says otherwise
-#: (``--max-cells N``, ``max_cells=`` in Python).
-MAX_CELLS = 20_000_000
+#: (``--max-cells N``, ``max_cells=`` in Python). A run keeps a few copies of the samples and a few
+#: numbers per sample: at this limit, ten million rows of one feature, a whole ``verify`` stays within
+#: 1 GiB; at twice it, ten million rows of two features do not.
+MAX_CELLS = 10_000_000
 
 #: Bytes a CSV or LIBSVM file may have per cell of the limit, checked from the file's size before it is read:
-#: 16 bytes hold a cell such as ``-0.123456789012,`` (a 20,000,000-cell limit admits a 320 MB file).
+#: 16 bytes hold a cell such as ``-0.123456789012,`` (a 10,000,000-cell limit admits a 160 MB file).
 BYTES_PER_CELL = 16
 
 
@@ -55,6 +57,42 @@ def refuse_cells(path: str, what: str, cells: int, max_cells: int) -> None:
     if cells > max_cells:
         raise DataError(f"{path}: {what}, more than the limit of {max_cells} cells; "
                         "raise it with --max-cells N (max_cells= in Python)")
+
+
+def cell_units(n_cells: int, bits: int) -> int:
+    """The memory of `n_cells` integers of up to `bits` bits, counted in the cells of `MAX_CELLS` (8 bytes each).
+
+    Below 63 bits an integer is one int64 cell. Past that it is a Python
+    integer: 28 bytes and 4 for every 30 bits, 8 more for its place in the
+    array, counted twice for the copy a run makes of the samples (times their
+    labels), where the int64 copy is narrower than the data.
+
+    Examples
+    --------
+    >>> cell_units(1000, 62), cell_units(1000, 64), cell_units(1000, 4096)
+    (1000, 12000, 146000)
+    """
+    if bits < 63:
+        return n_cells
+    return -(-2 * n_cells * (36 + 4 * -(-bits // 30)) // 8)
+
+
+def refuse_wide(path: str, n_cells: int, bits: int, max_cells: int) -> None:
+    """Raise `DataError` when `n_cells` integers of up to `bits` bits take more memory than `max_cells` int64
+    cells (`cell_units`): checked before the integers are made.
+
+    Examples
+    --------
+    >>> refuse_wide("d.csv", 300_000, 4090, 10_000_000)
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: d.csv: 300000 values of up to 4090 bits over one common denominator take the memory of 43800000 int64 values, more than the limit of 10000000 cells; raise it with --max-cells N (max_cells= in Python)
+    """
+    units = cell_units(n_cells, bits)
+    if units > max_cells:
+        raise DataError(f"{path}: {n_cells} values of up to {bits} bits over one common denominator take the memory "
+                        f"of {units} int64 values, more than the limit of {max_cells} cells; raise it with --max-cells N "
+                        "(max_cells= in Python)")
 
 
 def not_regular(path: str) -> str | None:

@@ -86,12 +86,12 @@ def load_libsvm(path: str, *, positive: object = None, n_features: int | None = 
         raise DataError(f"{path}: no feature values at all")
     refuse_cells(path, f"{len(entries)} x {width} values", len(entries) * width, cap)
     y, spelling = map_labels(raw_labels, positive=positive, source=path, lines=lines)
-    numerators, denominator = _dense_numerators(entries, width, shift, limit, text, path)
+    numerators, denominator = _dense_numerators(entries, width, shift, limit, text, path, cap)
     return Dataset(numerators=numerators, denominator=denominator, y=y, source=path, labels=spelling)
 
 
 def _dense_numerators(entries: list[tuple[int, dict[int, tuple[int, int]]]], width: int, shift: int,
-                      max_bits: int, text: str, path: str) -> tuple[Any, int]:
+                      max_bits: int, text: str, path: str, max_cells: int = MAX_CELLS) -> tuple[Any, int]:
     """The rows as integer numerators over one common denominator, built from the stored values only.
 
     A sparse file is mostly zeros: they stay zeros of the integer array and
@@ -109,7 +109,8 @@ def _dense_numerators(entries: list[tuple[int, dict[int, tuple[int, int]]]], wid
                       if t.partition(":")[0].lstrip("0") == str(index).lstrip("0")), "")
         return f"{path}:{line}: feature {index}", token.partition(":")[2]
 
-    scaled, denominator = over_common_denominator(nums, dens, max_bits=max_bits, where=where)
+    scaled, denominator = over_common_denominator(nums, dens, max_bits=max_bits, where=where, max_cells=max_cells,
+                                                  source=path)
     numerators = np.zeros((len(entries), width), dtype=scaled.dtype)  # (object zeros are ints)
     if at:
         rows, columns = zip(*at)

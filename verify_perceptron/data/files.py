@@ -138,7 +138,10 @@ def read_text(path: str, max_cells: int = MAX_CELLS) -> str:
 
     A file larger than `BYTES_PER_CELL` bytes per cell of `max_cells` is
     refused from its size, before it is read. A byte-order mark is dropped;
-    a NUL byte near the start means a binary file, refused before any parsing.
+    a NUL byte near the start means a binary file, refused before any parsing,
+    unless a byte-order mark says UTF-16 or UTF-32, which are read as such. Line
+    ends are read as Python's universal newlines read them: ``\r\n`` and a
+    lone ``\r`` (an old Mac file, a stray carriage return) are ``\n``.
 
     Examples
     --------
@@ -162,10 +165,20 @@ def read_text(path: str, max_cells: int = MAX_CELLS) -> str:
     except OSError as error:
         raise DataError(f"{path}: cannot be read ({error.strerror})") from None
     _refuse_size(path, len(data), max_cells)
-    if b"\0" in data[:4096]:
+    encoding = next((name for mark, name in _WIDE_MARKS if data.startswith(mark)), "utf-8-sig")
+    if encoding == "utf-8-sig" and b"\0" in data[:4096]:
         raise DataError(f"{path}: is a binary file, not CSV or LIBSVM text")
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode(encoding)
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise DataError(f"{path}:{line}: not UTF-8 text (byte {data[error.start]:#04x})") from None
+        raise DataError(f"{path}:{line}: not {encoding[:6].upper()} text (byte {data[error.start]:#04x})") from None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+#: Byte-order marks of the wider Unicode encodings (the codec reads and drops its mark), longest first:
+#: UTF-32's little-endian mark begins with UTF-16's.
+_WIDE_MARKS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"),
+               (b"\xfe\xff", "utf-16"))

@@ -43,7 +43,7 @@ def load_libsvm(path: str, *, positive: object = None, n_features: int | None = 
     raw_labels: list[str] = []
     lines: list[int] = []
     highest = 0
-    for line_no, line in enumerate(text.splitlines(), start=1):
+    for line_no, line in enumerate(text.split("\n"), start=1):  # lines as an editor counts them
         content = line.split("#", 1)[0].strip()
         if not content:
             continue
@@ -105,7 +105,7 @@ def _dense_numerators(entries: list[tuple[int, dict[int, tuple[int, int]]]], wid
     def where(k: int) -> tuple[str, str]:
         r, index = at[k]
         line = entries[r][0]
-        token = next((t for t in text.splitlines()[line - 1].split("#", 1)[0].split()
+        token = next((t for t in text.split("\n")[line - 1].split("#", 1)[0].split()
                       if t.partition(":")[0].lstrip("0") == str(index).lstrip("0")), "")
         return f"{path}:{line}: feature {index}", token.partition(":")[2]
 

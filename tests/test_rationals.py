@@ -397,3 +397,18 @@ class _Unprintable:
 def test_a_value_whose_repr_raises_is_named_by_its_type() -> None:
     with pytest.raises(ValueError, match=r"v=\(a _Unprintable that cannot be shown\) of type _Unprintable"):
         as_rational(_Unprintable(), name="v")
+
+
+def test_reading_side_messages_name_huge_values_past_the_int_to_str_limit() -> None:
+    # Each of these once raised Python's "Exceeds the limit (4300 digits) for integer string conversion".
+    from verify_perceptron.api.estimator import ExactPerceptron
+    from verify_perceptron.data.dataset import Dataset, require_dataset
+    from verify_perceptron.errors import DataError
+
+    huge = 10**5000
+    with pytest.raises(DataError, match=r"label y\[0\]=\(an integer of 5001 digits\) must be -1 or \+1"):
+        Dataset(X=[[Fraction(1)], [Fraction(2)]], y=[huge, 1])
+    with pytest.raises(InvalidArgument, match=r"data=\[\(an integer of 5001 digits\)\] of type list"):
+        require_dataset([huge])
+    with pytest.raises(TypeError, match=r"X\[0\]\[0\]=\[\[\(an integer of 5001 digits\)\]\]: argument must be"):
+        ExactPerceptron().fit(np.array([[[huge]], [[1]]] + [None], dtype=object)[:2].reshape(2, 1), [0, 1])

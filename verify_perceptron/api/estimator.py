@@ -30,6 +30,7 @@ import numpy as np
 from ..data.arrays import check_floats, exact_labels, exact_table, label_sequence
 from ..data.dataset import Dataset
 from ..data.integers import ExactMatrix
+from ..data.rationals import shown_value
 from ..notes.conventions import Convention, tie_rule
 from ..run.settings import check_settings, check_time_limit
 from ._sklearn import BASES, DataConversionWarning, NotFittedError
@@ -44,7 +45,7 @@ def _refuse_non_numbers(X: Any, where: str) -> None:
         for index, value in np.ndenumerate(X):
             if not isinstance(value, (numbers.Number, str, Decimal)):
                 place = "".join(f"[{k}]" for k in index)
-                raise TypeError(f"{where}: X{place}={value!r}: argument must be a string or a number, "
+                raise TypeError(f"{where}: X{place}={shown_value(value)}: argument must be a string or a number, "
                                 f"not {type(value).__name__}")
 
 
@@ -76,9 +77,9 @@ def _binary_classes(y: Any, where: str) -> tuple[Any, Any]:
     except TypeError as error:  # labels of kinds that do not compare, such as 1 and "a"
         raise ValueError(f"{where}: Unknown label type: y's labels cannot be ordered ({error})") from None
     if len(classes) == 1:
-        raise ValueError(f"{where}: y has only one class ({classes.tolist()[0]!r}); the perceptron needs two")
+        raise ValueError(f"{where}: y has only one class ({shown_value(classes.tolist()[0])}); the perceptron needs two")
     if len(classes) > 2:
-        shown = ", ".join(map(repr, classes[:5].tolist())) + (", ..." if len(classes) > 5 else "")
+        shown = ", ".join(map(shown_value, classes[:5].tolist())) + (", ..." if len(classes) > 5 else "")
         raise ValueError(f"{where}: Only binary classification is supported. The type of the target is multiclass: "
                          f"y has {len(classes)} classes ({shown}); ExactPerceptron separates two")
     return classes, np.where(inverse.reshape(-1) == 1, 1, -1)

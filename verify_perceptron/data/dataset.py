@@ -26,6 +26,7 @@ from ..errors import DataError, InvalidArgument
 from ._labels import map_labels
 from .arrays import exact_labels, exact_positive, exact_table, holds_floats
 from .integers import ExactMatrix
+from .rationals import shown_value
 
 __all__ = ["Dataset", "from_arrays", "require_dataset"]
 
@@ -166,7 +167,7 @@ class Dataset:
         (1, -1, -1, -1)
         """
         if sorted(order) != list(range(self.n_samples)):
-            raise ValueError(f"order={list(order)!r} is not a permutation of range({self.n_samples})")
+            raise ValueError(f"order={shown_value(list(order))} is not a permutation of range({self.n_samples})")
         return Dataset(
             y=tuple(self.y[i] for i in order),
             source=self.source,
@@ -186,7 +187,7 @@ _INT64_SAFE = 2**62
 def _names(feature_names: Sequence[str], n_features: int, source: str) -> tuple[str, ...]:
     """One name (a str) per feature, or ``x1, x2, ...`` when none are given."""
     if isinstance(feature_names, (str, bytes)):
-        raise DataError(f"{source}: feature_names={feature_names!r} is one string; give one name per feature")
+        raise DataError(f"{source}: feature_names={shown_value(feature_names)} is one string; give one name per feature")
     names = tuple(feature_names)
     if not names:
         return tuple(f"x{j + 1}" for j in range(n_features))
@@ -194,7 +195,7 @@ def _names(feature_names: Sequence[str], n_features: int, source: str) -> tuple[
         raise DataError(f"{source}: feature_names has {len(names)} names for {n_features} features")
     bad = next((j for j, name in enumerate(names) if not isinstance(name, str)), None)
     if bad is not None:
-        raise DataError(f"{source}: feature_names[{bad}]={names[bad]!r} is not a str")
+        raise DataError(f"{source}: feature_names[{bad}]={shown_value(names[bad])} is not a str")
     return names
 
 
@@ -203,9 +204,9 @@ def _label_value(label: Any, i: int, source: str) -> int:
     try:
         value = int(label)
     except (TypeError, ValueError):
-        raise DataError(f"{source}: label y[{i}]={label!r} must be -1 or +1") from None
+        raise DataError(f"{source}: label y[{i}]={shown_value(label)} must be -1 or +1") from None
     if value != label or value not in (-1, 1):
-        raise DataError(f"{source}: label y[{i}]={label!r} must be -1 or +1")
+        raise DataError(f"{source}: label y[{i}]={shown_value(label)} must be -1 or +1")
     return value
 
 
@@ -254,7 +255,7 @@ def _lowest_terms(numerators: Any, denominator: int, source: str) -> tuple[Any, 
     if array.dtype.kind == "O":
         for index, v in np.ndenumerate(array):  # int() would truncate 1.5 and read "1"
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-                raise DataError(f"{source}: numerators{list(index)} = {v!r} is not an integer")
+                raise DataError(f"{source}: numerators{list(index)} = {shown_value(v)} is not an integer")
         common = denominator
         for v in array.flat:
             common = math.gcd(common, int(v))
@@ -333,7 +334,6 @@ def require_dataset(data: object) -> Dataset:
     verify_perceptron.errors.InvalidArgument: data=[[0, 1]] of type list is not a Dataset: make one with from_arrays, load_dataset or example
     """
     if not isinstance(data, Dataset):
-        shown = repr(data) if len(repr(data)) <= 60 else repr(data)[:57] + "..."
-        raise InvalidArgument(f"data={shown} of type {type(data).__name__} is not a Dataset: "
+        raise InvalidArgument(f"data={shown_value(data)} of type {type(data).__name__} is not a Dataset: "
                               "make one with from_arrays, load_dataset or example")
     return data

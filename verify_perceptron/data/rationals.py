@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import operator
 import re
+import reprlib
 from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
@@ -60,16 +61,34 @@ def shown_value(value: object) -> str:
     --------
     >>> shown_value(Fraction(1, 3)), shown_value(10**50), shown_value(-10**5000)
     ('Fraction(1, 3)', '10000000000000000000...0000000000 (51 digits)', '-(an integer of 5001 digits)')
+    >>> shown_value(list(range(10**6))), shown_value([10**5000])
+    ('[0, 1, 2, 3, ...]', '[(an integer of 5001 digits)]')
     """
     if isinstance(value, int) and not isinstance(value, bool):
         return _integer_text(int(value))
     if isinstance(value, Fraction):
         return f"Fraction({_integer_text(value.numerator)}, {_integer_text(value.denominator)})"
     try:
-        text = repr(value)
+        text = _SHORT_REPR.repr(value)  # a few items of a long list, never the whole of it
     except Exception:  # noqa: BLE001 - a message must not fail on the value it names
         return f"(a {type(value).__name__} that cannot be shown)"
     return text if len(text) <= 60 else text[:40] + "..." + text[-15:]
+
+
+class _ShortRepr(reprlib.Repr):
+    """`reprlib`'s short repr, with integers as `_integer_text` shows them (its own calls repr() on them)."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        return _integer_text(x)
+
+    def repr_instance(self, x: object, level: int) -> str:
+        text = repr(x)  # other objects (a Fraction in a list, a NumPy scalar) as they show themselves
+        return text if len(text) <= 60 else text[:40] + "..." + text[-15:]
+
+
+_SHORT_REPR = _ShortRepr()
+_SHORT_REPR.maxlist = _SHORT_REPR.maxtuple = _SHORT_REPR.maxset = _SHORT_REPR.maxdict = 4
+_SHORT_REPR.maxstring = _SHORT_REPR.maxother = 60
 
 
 def _integer_text(value: int) -> str:

@@ -6,6 +6,7 @@ import json
 import pickle
 import subprocess
 import sys
+from decimal import Decimal
 from fractions import Fraction as F
 from typing import Any
 
@@ -229,6 +230,25 @@ def test_labels_that_are_not_two_classes_are_refused(y: Any, message: str) -> No
 def test_the_estimator_refuses_missing_masked_mixed_and_unordered_input(X: Any, y: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         ExactPerceptron().fit(X, y)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"eta": 10**5000}, r"eta=\(an integer of 5001 digits\) has more than 2000 digits"),
+    ({"eta": Decimal("1E+99999999")}, "has exponent 99999999; at most 1000 is accepted"),
+    ({"separator": [Decimal("1E+99999999"), 1]}, r"separator\[0\]=Decimal\('1E\+99999999'\): .* has exponent"),
+    ({"separator": 5}, "separator=5 is not a sequence of numbers"),
+])
+def test_settings_in_memory_have_the_literal_limits_of_the_command_line(kwargs: dict[str, Any], message: str) -> None:
+    # The command line reads --eta and --separator as literals; through Python, 10^5000 ran to the report's
+    # int-to-str limit and Decimal("1E+99999999") to a 10^8-digit integer.
+    with pytest.raises(InvalidArgument, match=message):
+        verify(AND_X, AND_Y, **kwargs)
+
+
+def test_a_column_name_past_the_int_to_str_limit_is_named_by_its_size() -> None:
+    frame = FakeFrame({"a": [0, 0, 1, 1], "b": [0, 1, 0, 1]})
+    frame.columns = [10**5000, 2]
+    assert verify(frame, AND_Y).data.feature_names == ("(an integer of 5001 digits)", "2")
 
 
 def test_verify_takes_a_positive_label_given_as_a_number(tmp_path: Any) -> None:

@@ -25,7 +25,7 @@ from ..certify.separability import Separability, separability_of_run
 from ..check.results import CheckResult
 from ..data.arrays import check_floats
 from ..data.dataset import Dataset, from_arrays
-from ..data.rationals import shown_value
+from ..data.rationals import as_rational, bounded, shown_value
 from ..data.readers import load_dataset
 from ..data.trace import Trace
 from ..errors import InvalidArgument
@@ -312,6 +312,13 @@ def verify(
     ((Fraction(1, 10),), (Fraction(3, 10),))
     """
     check_floats(floats)
+    if separator is not None:  # as the command reads --separator: each value within a literal's limits
+        try:
+            separator = [bounded(as_rational(v, name=f"separator[{j}]"), name=f"separator[{j}]")
+                         for j, v in enumerate(separator)]
+        except (TypeError, ValueError) as error:
+            raise InvalidArgument(str(error) if isinstance(error, ValueError) else
+                                  f"separator={shown_value(separator)} is not a sequence of numbers") from None
     data = _dataset(X, y, floats=floats, positive=positive, feature_names=feature_names,
                     label_column=label_column, source=source)
     return run_verification(data, convention if convention is not None else data.default_convention or "classic",

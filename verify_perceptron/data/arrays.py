@@ -250,6 +250,15 @@ def _refuse_masked(values: Any, name: str, source: str) -> Any:
     return np.asarray(values.data)
 
 
+def _column_name(column: object) -> str:
+    """A DataFrame's column name as text: str() of it, unless that fails (an integer past Python's 4,300-digit
+    limit, an object whose str raises): then `shown_value`."""
+    try:
+        return column if isinstance(column, str) else str(column)
+    except Exception:  # noqa: BLE001 - a name must not stop the reading
+        return shown_value(column)
+
+
 def _as_array(X: Any, source: str) -> tuple[Any, tuple[str, ...] | None]:
     """`X` as a NumPy array with a DataFrame's column names, or as it is when it is a plain iterable."""
     X = _refuse_masked(X, "X", source)
@@ -257,7 +266,7 @@ def _as_array(X: Any, source: str) -> tuple[Any, tuple[str, ...] | None]:
     if hasattr(X, "toarray") and hasattr(X, "nnz"):  # scipy.sparse, never densified behind the user's back
         raise DataError(f"{source}: X is a sparse matrix of shape {X.shape}; sparse input is not supported: pass X.toarray()")
     if hasattr(X, "to_numpy") and hasattr(X, "columns"):
-        names = tuple(str(c) for c in X.columns)
+        names = tuple(map(_column_name, X.columns))
         dtypes = getattr(X, "dtypes", ())
         # Mixed columns would be upcast to float64 together (an int64 beyond 2^53 rounded): keep each value's type.
         mixed = len({str(t) for t in dtypes}) > 1

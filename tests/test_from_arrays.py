@@ -321,3 +321,15 @@ def test_values_in_memory_are_bounded_by_the_cell_limit_before_they_are_converte
     with pytest.raises(DataError, match=r"2 values of up to 2150 bits over one common denominator"):
         exact_table(np.array([[2.0**-1074], [2.0**1023]]), max_cells=100)
     assert exact_table(np.array([[2.0**-1074], [2.0**1023]])).denominator == 2**1074
+
+
+def test_values_read_one_by_one_are_bounded_and_uniform_ones_are_read_at_once() -> None:
+    # np.zeros((5 * 10**6, 1), dtype=object) once made five million Fractions (over 1 GiB).
+    with pytest.raises(DataError, match=r"X: 2000 x 1 values read one by one, 8 cells each, more than the limit"):
+        exact_table(np.zeros((2000, 1), dtype=object), max_cells=10_000)
+    assert exact_table([[0.5]] * 2000, max_cells=10_000).numerators.shape == (2000, 1)  # floats: at once, exactly
+    assert exact_table([[2**62 + 1]] * 2000, max_cells=10_000).numerators[0, 0] == 2**62 + 1
+    frame = FakeFrame({"a": [1, 2**53 - 1], "b": [0.5, 0.25]})
+    assert _values(exact_table(frame)) == [[F(1), F(1, 2)], [F(2**53 - 1), F(1, 4)]]
+    frame = FakeFrame({"a": [1, 2**53 + 1], "b": [0.5, 0.25]})  # past float64: each value on its own, exactly
+    assert _values(exact_table(frame)) == [[F(1), F(1, 2)], [F(2**53 + 1), F(1, 4)]]

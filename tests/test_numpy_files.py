@@ -81,3 +81,13 @@ def test_the_labels_map_by_the_values_each_sample_holds(tmp_path: Path) -> None:
     np.save(path, np.array([[1.5, 7], [2.5, 3], [0.5, 7]]))
     data = load_numpy(str(path), positive="7")
     assert data.y == (1, -1, 1) and data.labels == ("3", "7")
+
+
+def test_a_label_past_a_literals_size_is_bad_input(tmp_path: Path) -> None:
+    # Found by the fuzz campaign: a long double label near 2^16383 reached str() past 4,300 digits.
+    if np.finfo(np.longdouble).maxexp <= 1024:
+        pytest.skip("long double is float64 here")
+    path = tmp_path / "d.npz"
+    np.savez(path, X=np.zeros((2, 1)), y=np.array([np.finfo(np.longdouble).max, 0], dtype=np.longdouble))
+    with pytest.raises(DataError, match=r"d.npz: y\[0\]=.* has more than 2000 digits"):
+        load_numpy(str(path))

@@ -180,8 +180,18 @@ def _first_bad(mask: Any) -> tuple[int, int]:
     return i, j
 
 
+def _refuse_bad_text(a: Any, name: str, source: str) -> None:
+    """A NumPy text array holding a code point past U+10FFFF (raw bytes seen as text) cannot be read as str."""
+    if a.dtype.kind == "U" and a.size and a.dtype.itemsize:
+        codes = np.ascontiguousarray(a).view(np.uint32)
+        if codes.size and int(codes.max()) > 0x10FFFF:
+            raise DataError(f"{source}: {name} holds the code point {int(codes.max()):#x}, past Unicode's last "
+                            "(U+10FFFF): not text")
+
+
 def _array_table(a: Any, floats: str, source: str, max_cells: int) -> tuple[Any, int, bool]:
     """A 2-D NumPy array as (numerators, denominator, binary_float)."""
+    _refuse_bad_text(a, "X", source)
     kind = a.dtype.kind
     if kind == "c":
         raise DataError(f"{source}: Complex data not supported: X has dtype {a.dtype}")
@@ -202,33 +212,54 @@ def _array_table(a: Any, floats: str, source: str, max_cells: int) -> tuple[Any,
         values, inverse = np.unique(a, return_inverse=True)  # each distinct value is read once
         column, denominator = _decimal_column(values, a.size, max_cells, source)
         return column[inverse.reshape(a.shape)], denominator, False
-    rows = [[_exact(v, f"X[{i}][{j}]", floats, source) for j, v in enumerate(row)] for i, row in enumerate(a)]
-    binary = floats == "binary" and any(_is_float(v) for v in a.flat)
-    width = a.shape[1]
-    column, denominator = _over_one_denominator([v for row in rows for v in row],
+    return _one_by_one(a.tolist(), a.shape[1], floats, source, max_cells)
+
+
+#: What a value read on its own costs (a `Fraction`, its two integers, its place in lists), in int64 cells.
+PER_VALUE = 8
+
+
+def _one_by_one(rows: list[list[Any]], width: int, floats: str, source: str, max_cells: int) -> tuple[Any, int, bool]:
+    """Rows of Python values of mixed kinds, each converted on its own: at most `max_cells` // `PER_VALUE`."""
+    refuse_cells(source, f"X: {len(rows)} x {width} values read one by one, {PER_VALUE} cells each",
+                 len(rows) * width * PER_VALUE, max_cells)
+    exact = [[_exact(v, f"X[{i}][{j}]", floats, source) for j, v in enumerate(row)] for i, row in enumerate(rows)]
+    binary = floats == "binary" and any(_is_float(v) for row in rows for v in row)
+    column, denominator = _over_one_denominator([v for row in exact for v in row],
                                                 lambda k: f"X[{k // width}][{k % width}]", max_cells, source)
-    return column.reshape(a.shape), denominator, binary
+    return column.reshape(len(rows), width), denominator, binary
+
+
+def _same_kind(rows: list[list[Any]]) -> Any:
+    """The rows as a float64 array when every value is a Python float, as int64 when every one is an int
+    that fits; else None. Either array holds the very values, so the vectorised readers read them exactly."""
+    kinds = {type(v) for row in rows for v in row}
+    if kinds == {float}:
+        return np.array(rows, dtype=np.float64)
+    if kinds == {int} and all(-(2**63) <= v < 2**63 for row in rows for v in row):
+        return np.array(rows, dtype=np.int64)
+    return None
 
 
 def _list_table(X: Iterable[Any], floats: str, source: str, max_cells: int) -> tuple[Any, int, bool]:
-    """Rows given as Python iterables (lists, tuples, generators), each value converted on its own."""
-    rows: list[list[Fraction]] = []
-    binary = False
+    """Rows given as Python iterables (lists, tuples, generators): read at once when all floats or all ints,
+    else each value on its own."""
+    rows: list[list[Any]] = []
     for i, row in enumerate(X):
         if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
             raise DataError(f"{source}: X[{i}]={shown_value(row)} is not a row of values: X must be 2-D, one row "
                             "per sample (Reshape your data: [[v] for v in X] for one feature)")
         _refuse_unordered(row, f"X[{i}]", source)
-        values = list(row)
-        binary = binary or (floats == "binary" and any(_is_float(v) for v in values))
-        rows.append([_exact(v, f"X[{i}][{j}]", floats, source) for j, v in enumerate(values)])
+        rows.append(list(row))
         if len(rows[-1]) != len(rows[0]):
             raise DataError(f"{source}: sample {i} has {len(rows[-1])} features, sample 0 has {len(rows[0])}")
         refuse_cells(source, f"X: {i + 1} rows of {len(rows[0])} values so far", (i + 1) * len(rows[0]), max_cells)
     width = len(rows[0]) if rows else 0
-    column, denominator = _over_one_denominator([v for row in rows for v in row],
-                                                lambda k: f"X[{k // width}][{k % width}]", max_cells, source)
-    return column.reshape(len(rows), width), denominator, binary
+    if rows and width:
+        same = _same_kind(rows)
+        if same is not None:
+            return _array_table(same, floats, source, max_cells)
+    return _one_by_one(rows, width, floats, source, max_cells)
 
 
 def _refuse_unordered(values: object, name: str, source: str) -> None:
@@ -267,14 +298,24 @@ def _as_array(X: Any, source: str) -> tuple[Any, tuple[str, ...] | None]:
         raise DataError(f"{source}: X is a sparse matrix of shape {X.shape}; sparse input is not supported: pass X.toarray()")
     if hasattr(X, "to_numpy") and hasattr(X, "columns"):
         names = tuple(map(_column_name, X.columns))
-        dtypes = getattr(X, "dtypes", ())
-        # Mixed columns would be upcast to float64 together (an int64 beyond 2^53 rounded): keep each value's type.
-        mixed = len({str(t) for t in dtypes}) > 1
-        return (X.to_numpy(dtype=object) if mixed else X.to_numpy()), names
+        dtypes = list(getattr(X, "dtypes", ()))
+        # Mixed columns would be upcast to float64 together (an int64 beyond 2^53 rounded): keep each value's type,
+        # unless every column is NumPy's ints and floats and every int is one float64 holds exactly.
+        if len({str(t) for t in dtypes}) <= 1:
+            return X.to_numpy(), names
+        if all(isinstance(t, np.dtype) and t.kind in "iuf" and t.itemsize <= 8 for t in dtypes):
+            exact = X.to_numpy(dtype=np.float64)
+            # every int below 2^53 is a float64; every one from 2^53 on rounds to at least 2^53
+            if not any(t.kind in "iu" for t in dtypes) or (np.abs(exact) < 2.0**53).all():
+                return exact, names
+        return X.to_numpy(dtype=object), names
     if hasattr(X, "to_numpy"):  # a Series
         return X.to_numpy(), None
     if isinstance(X, np.ndarray) or hasattr(X, "__array__"):
         return np.asarray(X), None
+    if isinstance(X, (str, bytes)) or not isinstance(X, Iterable):
+        raise DataError(f"{source}: X={shown_value(X)} of type {type(X).__name__} is not rows of values: "
+                        "give a list of rows, a 2-D array or a DataFrame")
     return X, None
 
 
@@ -402,6 +443,7 @@ def exact_labels(y: Any, *, floats: str = "binary", source: str = "<memory>") ->
             values = values[:, 0]
         if values.ndim != 1:
             raise DataError(f"{source}: y has shape {values.shape}; one label per sample (1-D) is needed")
+        _refuse_bad_text(values, "y", source)
         if values.dtype.kind in "iub" or (values.dtype.kind == "f" and values.dtype.itemsize <= 8):
             distinct, inverse = np.unique(values, return_inverse=True)
             if len(distinct) <= 2 and np.isfinite(distinct.astype(np.float64)).all():  # read each class once

@@ -17,13 +17,14 @@ __all__ = ["BYTES_PER_CELL", "COLUMN_NUMBER", "MAX_CELLS", "cell_units", "check_
 COLUMN_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
 
 #: Most cells (samples times features) a dataset may hold in memory, unless the user says otherwise
-#: (``--max-cells N``, ``max_cells=`` in Python). A run keeps a few copies of the samples and a few
-#: numbers per sample: at this limit, ten million rows of one feature, a whole ``verify`` stays within
-#: 1 GiB; at twice it, ten million rows of two features do not.
-MAX_CELLS = 10_000_000
+#: (``--max-cells N``, ``max_cells=`` in Python). A run keeps a few copies of the samples and some
+#: numbers per sample (about 170 bytes a row in all): measured under a 1 GiB address-space limit, a whole
+#: ``verify`` of 5,000,000 rows of one feature stays within it (860 MB resident), of 5,000,000 rows of two
+#: features it does not.
+MAX_CELLS = 5_000_000
 
 #: Bytes a CSV or LIBSVM file may have per cell of the limit, checked from the file's size before it is read:
-#: 16 bytes hold a cell such as ``-0.123456789012,`` (a 10,000,000-cell limit admits a 160 MB file).
+#: 16 bytes hold a cell such as ``-0.123456789012,`` (a 5,000,000-cell limit admits an 80 MB file).
 BYTES_PER_CELL = 16
 
 
@@ -83,10 +84,10 @@ def refuse_wide(path: str, n_cells: int, bits: int, max_cells: int) -> None:
 
     Examples
     --------
-    >>> refuse_wide("d.csv", 300_000, 4090, 10_000_000)
+    >>> refuse_wide("d.csv", 300_000, 4090, 5_000_000)
     Traceback (most recent call last):
     ...
-    verify_perceptron.errors.DataError: d.csv: 300000 values of up to 4090 bits over one common denominator take the memory of 43800000 int64 values, more than the limit of 10000000 cells; raise it with --max-cells N (max_cells= in Python)
+    verify_perceptron.errors.DataError: d.csv: 300000 values of up to 4090 bits over one common denominator take the memory of 43800000 int64 values, more than the limit of 5000000 cells; raise it with --max-cells N (max_cells= in Python)
     """
     units = cell_units(n_cells, bits)
     if units > max_cells:

@@ -25,7 +25,7 @@ from .arrays import exact_table
 from .files import COLUMN_NUMBER, MAX_CELLS, check_max_cells, refuse_cells, refuse_special
 from ._labels import map_labels
 from .dataset import Dataset
-from .rationals import as_rational
+from .rationals import as_rational, bounded
 
 __all__ = ["load_numpy"]
 
@@ -49,7 +49,8 @@ def _numbers(a: Any, name: str, path: str, max_cells: int) -> Any:
             where = tuple(int(i) for i in np.argwhere(bad)[0])
             raise DataError(f"{path}: {name}{list(where)} = {a[where]!r} is not a finite number")
         if a.dtype.itemsize > 8:  # long double: exact through float64 when it holds the same values
-            narrow = a.astype(np.float64)
+            with np.errstate(over="ignore", under="ignore"):  # a value past float64 becomes inf: not equal
+                narrow = a.astype(np.float64)
             if (narrow == a).all():
                 return narrow
             refuse_cells(path, f"{name} of {a.size} long doubles, read one by one at {_PER_VALUE} cells each",
@@ -71,7 +72,10 @@ def _labels(ya: Any, path: str, positive: object) -> tuple[Any, tuple[str, str]]
         third = other & (ya != ya[first[1]])
         if third.any():
             first.append(int(np.argmax(third)))
-    raw = [as_rational(ya[i]) for i in first]  # NumPy's scalars, exactly (a float by its integer ratio)
+    try:  # NumPy's scalars, exactly (a float by its integer ratio), no longer than a literal may be
+        raw = [bounded(as_rational(ya[i]), name=f"y[{i}]") for i in first]
+    except ValueError as error:
+        raise DataError(f"{path}: {error}") from None
     mapped, spelling = map_labels(raw, positive=positive, source=path, samples=first)
     return np.where(other, mapped[-1], mapped[0]).astype(np.int64), spelling
 

@@ -1,9 +1,12 @@
 """The hostile-input corpus: malformed and hostile files and arguments, each with the exit code and the
-message fragment the CLI must give. The files are made by `build` (a script, not binary blobs).
+message fragment the CLI must give, and calls of the Python API (`tests/hostile_api.py`). The files are made
+by `build` (a script, not binary blobs).
 
-Run as ``python -m tests.hostile_corpus DIR``: builds the corpus in DIR, runs every case through the CLI in
-this one process (address space limited to 1 GiB, each case timed), and prints one JSON line per case:
-its name, exit code, stderr, seconds. `tests/test_hostile_inputs.py` holds each line to its contract.
+Run as ``python -m tests.hostile_corpus DIR``: builds the corpus in DIR, runs every case through the CLI (or
+the API) in this one process (address space limited to 1 GiB, each case timed), and prints one JSON line per
+case: its name, exit code, stderr, seconds, and the seconds it may take (its --time-limit plus one, at least
+`SECONDS`).
+`tests/test_hostile_inputs.py` holds each line to its contract.
 """
 
 from __future__ import annotations
@@ -20,24 +23,52 @@ from pathlib import Path
 
 import numpy as np
 
+from tests.hostile_api import API_CASES, ApiCase
+
 #: Wall time one case may take, and the address space the whole run may use.
 SECONDS, MEMORY = 2.0, 1 << 30
 
 
 @dataclass(frozen=True)
 class Case:
-    """argv (files relative to the corpus folder), the exit code, and a fragment its one stderr line holds."""
+    """argv (files relative to the corpus folder), the exit code, a fragment its one stderr line holds, and the
+    branch whose fix it awaits (the test then holds it to failing, so that the mark is dropped once it passes)."""
 
     name: str
     argv: tuple[str, ...]
     code: int
     fragment: str
 
+    @property
+    def seconds(self) -> float:
+        """What the case may take: its time limit plus the grace second, and at least `SECONDS`."""
+        if "--time-limit" in self.argv:
+            return max(SECONDS, float(self.argv[self.argv.index("--time-limit") + 1]) + 1.0)
+        return SECONDS
+
 
 def _npy_header(shape: tuple[int, ...]) -> bytes:
     text = f"{{'descr': '<f8', 'fortran_order': False, 'shape': {shape}, }}".encode()
     text += b" " * (118 - len(text)) + b"\n"
     return b"\x93NUMPY\x01\x00" + len(text).to_bytes(2, "little") + text
+
+
+def _zeros_member(archive: zipfile.ZipFile, name: str, shape: tuple[int, ...], descr: str) -> None:
+    """An .npy member of zeros declaring `shape`, written a megabyte at a time (its whole data, compressed)."""
+    text = f"{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}".encode()
+    text += b" " * (-(len(text) + 11) % 64) + b"\n"
+    with archive.open(name, "w") as member:
+        member.write(b"\x93NUMPY\x01\x00" + len(text).to_bytes(2, "little") + text)
+        left = int(np.prod(shape)) * np.dtype(descr).itemsize
+        while left > 0:
+            member.write(b"\0" * min(left, 1 << 20))
+            left -= 1 << 20
+
+
+def _npy_member(archive: zipfile.ZipFile, name: str, array: np.ndarray) -> None:
+    buffer = io.BytesIO()
+    np.save(buffer, array)
+    archive.writestr(name, buffer.getvalue())
 
 
 def _primes(count: int, above: int) -> list[int]:
@@ -75,7 +106,7 @@ def build(folder: Path) -> list[Case]:
     (f / "nan.csv").write_text("x,y\n1,0\nnan,1\n")
     (f / "binary.csv").write_bytes(bytes(range(256)) * 4)
     (f / "far_index.svm").write_text("+1 99999:1\n-1 1:1\n")  # 18 bytes, 2 x 99,999 values
-    (f / "wide.svm").write_text("".join(f"{'+1' if i % 3 else '-1'} 100000:{i % 7 + 1}\n" for i in range(200)))
+    (f / "wide.svm").write_text("".join(f"{'+1' if i % 3 else '-1'} 100000:{i % 7 + 1}\n" for i in range(100)))
     (f / "e400.csv").write_text("x,y\n1e400,1\n-1e400,0\n3e399,1\n")  # numbers past the doubles' range
     digits = "7" * 999 + "3"  # derived numbers (R², the bounds) pass Python's 4,300-digit str limit
     (f / "digits1000.csv").write_text(f"x,y\n0.{digits},1\n-1,0\n{digits[:500]}.{digits[500:]},1\n")
@@ -90,7 +121,8 @@ def build(folder: Path) -> list[Case]:
             np.save(buffer, np.ones(20000))
             member.write(buffer.getvalue())
     (f / "exits_on_import.py").write_text("import sys\nsys.exit(3)\n")
-    return [
+    cases = _issue_27(f)
+    return cases + [
         Case("npy without rows", ("verify", "zero_rows.npy"), 2, "has no rows"),
         Case("npz without rows", ("verify", "zero_rows.npz"), 2, "has no rows"),
         Case("npz of Python objects", ("verify", "objects.npz"), 2, "never does unpickling"),
@@ -100,9 +132,10 @@ def build(folder: Path) -> list[Case]:
         Case("truncated npy", ("verify", "truncated.npy"), 2, "truncated.npy: not a readable NumPy file"),
         Case("npz that inflates to 320 MB", ("verify", "bomb.npz"), 2, "more than the limit of"),
         Case("LIBSVM index 99,999 in 18 bytes", ("verify", "far_index.svm"), 0, ""),
-        Case("200 LIBSVM rows of index 100,000, --max-cells 10^6", ("verify", "wide.svm", "--max-cells", "1000000"),
-             2, "wide.svm: 200 x 100000 values, more than the limit of 1000000 cells; raise it with --max-cells"),
-        Case("200 LIBSVM rows of index 100,000, --time-limit 0.25", ("verify", "wide.svm", "--time-limit", "0.25"), 3,
+        Case("100 LIBSVM rows of index 100,000, --max-cells 10^6", ("verify", "wide.svm", "--max-cells", "1000000"),
+             2, "wide.svm: 100 x 100000 values, more than the limit of 1000000 cells; raise it with --max-cells"),
+        Case("100 LIBSVM rows of index 100,000, --max-cells 10^7, --time-limit 0.25",
+             ("verify", "wide.svm", "--max-cells", "10000000", "--time-limit", "0.25"), 3,
              "the time limit of 0.25 s ran out while"),
         Case("a file larger than --max-cells allows", ("verify", "primes.csv", "--max-cells", "100"), 2,
              "primes.csv: 3004 bytes, more than the 1600 bytes allowed"),
@@ -159,6 +192,90 @@ def build(folder: Path) -> list[Case]:
     ]
 
 
+def _issue_27(f: Path) -> list[Case]:
+    """Issue 27's hostile inputs to the readers, and their kind."""
+    with zipfile.ZipFile(f / "garbage_member.npz", "w") as z:
+        z.writestr("X.npy", b"not an array at all")
+        _npy_member(z, "y.npy", np.array([0, 1]))
+    with zipfile.ZipFile(f / "zeros_20m.npz", "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        _zeros_member(z, "X.npy", (10_000_000, 2), "<f8")  # 20 M cells, about 300 KB
+        _zeros_member(z, "y.npy", (10_000_000,), "<f8")
+    with zipfile.ZipFile(f / "unicode.npz", "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        _zeros_member(z, "X.npy", (2, 1), "<U50000000")  # 400 MB of zeros in about 400 KB
+        _npy_member(z, "y.npy", np.array([0, 1]))
+    y = np.arange(2_500_000, dtype=np.int8) % 2
+    np.savez_compressed(f / "two_classes_5m.npz", X=np.column_stack([2.0 * y - 1, np.zeros(len(y))]), y=y)
+    np.save(f / "long_double.npy", np.array([[np.longdouble(1) / 3, 0], [2, 1]], dtype=np.longdouble))
+    np.save(f / "complex.npy", np.ones((2, 2), dtype=np.complex128))
+    np.save(f / "dates.npy", np.zeros((2, 2), dtype="datetime64[s]"))
+    np.save(f / "records.npy", np.zeros((2, 2), dtype=[("a", "<i4")]))
+    np.save(f / "three_d.npy", np.zeros((2, 2, 2)))
+    np.save(f / "zero_d.npy", np.array(1.0))
+    big = "9" * 1000
+    (f / "digits_1000.csv").write_text(f"x,y\n{big},1\n-{big},0\n")  # 2 KB
+    (f / "digits_2000.csv").write_text(f"x,y\n{big}e1000,1\n-{big}e1000,0\n")
+    (f / "header_cr.csv").write_bytes(b"y,\r" + b"9" * 400 + b"\n0,1\n1,2\n")  # the CR ends the header line
+    (f / "header_digits.csv").write_bytes(b"y," + b"9" * 400 + b"\n0,1\n1,2\n")  # a feature named by 400 digits
+    (f / "old_mac.csv").write_bytes(b"x1,x2,y\r0,0,0\r0,1,0\r1,0,0\r1,1,1\r")
+    (f / "utf16.csv").write_bytes("x1,x2,y\n0,0,0\n0,1,0\n1,0,0\n1,1,1\n".encode("utf-16"))
+    (f / "wide_20m.svm").write_text("".join(f"{'+1' if i % 2 else '-1'} 100000:{i % 7 + 1}\n" for i in range(200)))
+    (f / "huge_exponents.csv").write_text("x,y\n1E+99999999,0\n2,1\n")
+    (f / "huge_exponent_label.svm").write_text("1e99999999 1:1\n-1 1:2\n")
+    (f / "unicode_digits.csv").write_text("x,y\n\u0661\u0662,0\n2,1\n")
+    rows, common, chosen = [], 1, []
+    for p in _primes(300, 2**14):
+        if (common * p).bit_length() > 4080:
+            break
+        common, chosen = common * p, chosen + [p]
+    size = 0
+    while size < 3_000_000:  # 3 MB of 1/p over a common denominator just under the cap
+        i = len(rows)
+        rows.append(f"1/{chosen[i % len(chosen)]},-1/{chosen[(7 * i + 3) % len(chosen)]},{i % 2}\n")
+        size += len(rows[-1])
+    (f / "denominator_3mb.csv").write_text("x1,x2,y\n" + "".join(rows))
+    return [
+        Case("npz member that is not an array", ("verify", "garbage_member.npz"), 2, "member 'X' is not a NumPy array"),
+        Case("npz of 20 M zero cells in 300 KB", ("verify", "zeros_20m.npz"), 2,
+             "declares shape (10000000, 2), more than the limit of 5000000 cells"),
+        Case("npz of dtype <U50000000", ("verify", "unicode.npz"), 2, "declares shape (2, 1) of dtype <U50000000"),
+        Case("npz at the cell limit (2.5 M rows), --time-limit 3", ("verify", "two_classes_5m.npz", "--time-limit", "3"),
+             0, ""),
+        Case("npy of long doubles", ("verify", "long_double.npy"), 0, ""),
+        Case("npy of complex numbers", ("verify", "complex.npy"), 2, "has dtype complex128"),
+        Case("npy of dates", ("verify", "dates.npy"), 2, "has dtype datetime64[s]"),
+        Case("npy of records", ("verify", "records.npy"), 2, "has dtype [('a', '<i4')]"),
+        Case("npy of three dimensions", ("verify", "three_d.npy"), 2, "array of shape (2, 2, 2)"),
+        Case("npy of no dimension", ("verify", "zero_d.npy"), 2, "array of shape ()"),
+        Case("a 1,000-digit value, JSON", ("verify", "digits_1000.csv", "--format", "json"), 0, ""),
+        Case("a 1,000-digit value, text", ("verify", "digits_1000.csv"), 0, ""),
+        Case("a 2,000-digit value, JSON", ("verify", "digits_2000.csv", "--format", "json"), 0, ""),
+        Case("a header cell holding a bare CR", ("verify", "header_cr.csv"), 2, "header_cr.csv:2: ragged row"),
+        Case("a feature named by 400 digits", ("verify", "header_digits.csv"), 0, ""),
+        Case("bare CRs as line ends", ("verify", "old_mac.csv"), 0, ""),
+        Case("UTF-16 with its byte-order mark", ("verify", "utf16.csv"), 0, ""),
+        Case("3 KB of LIBSVM making 20 M cells, --time-limit 5", ("verify", "wide_20m.svm", "--time-limit", "5"), 2,
+             "wide_20m.svm: 200 x 100000 values, more than the limit of 5000000 cells"),
+        Case("exponent 99999999", ("verify", "huge_exponents.csv"), 2, "has exponent 99999999; at most 1000"),
+        Case("a label of exponent 99999999", ("verify", "huge_exponent_label.svm"), 2, "'1e99999999', '-1' are neither"),
+        Case("Arabic-Indic digits", ("verify", "unicode_digits.csv"), 2, "is not a number"),
+        Case("3 MB of 1/p over a denominator just under the cap", ("verify", "denominator_3mb.csv"), 2,
+             "over one common denominator take the memory of"),
+        Case("bounds --orders 100000000 on AND, --time-limit 0.5",
+             ("bounds", "--example", "and", "--orders", "100000000", "--time-limit", "0.5"), 0, ""),
+    ]
+
+
+def _call(case: ApiCase) -> tuple[int, str]:
+    """An API case's exit code in the command line's terms, and what it would print."""
+    from verify_perceptron.errors import DataError, InvalidArgument
+
+    try:
+        wrong = case.call()
+    except (DataError, InvalidArgument, ValueError, TypeError) as error:
+        return 2, f"{type(error).__name__}: {error}"
+    return (1, wrong) if wrong else (0, "")
+
+
 def run(folder: Path) -> list[dict[str, object]]:
     """Every case through `cli.main` in this process, stderr captured, each timed."""
     from verify_perceptron.cli import main
@@ -175,7 +292,15 @@ def run(folder: Path) -> list[dict[str, object]]:
             except BaseException as error:  # noqa: BLE001 - a traceback is what the contract forbids
                 code, err = 99, io.StringIO(f"{type(error).__name__}: {error}")
         results.append({"name": case.name, "code": code, "expected": case.code, "fragment": case.fragment,
-                        "stderr": err.getvalue(), "seconds": time.monotonic() - started})
+                        "stderr": err.getvalue(), "seconds": time.monotonic() - started, "limit": case.seconds})
+    for api in API_CASES:
+        started = time.monotonic()
+        try:
+            code, stderr = _call(api)
+        except BaseException as error:  # noqa: BLE001 - an internal error, as the command line's exit 4
+            code, stderr = 4, f"{type(error).__name__}: {error}"
+        results.append({"name": api.name, "code": code, "expected": api.code, "fragment": api.fragment,
+                        "stderr": stderr, "seconds": time.monotonic() - started, "limit": SECONDS})
     return results
 
 

@@ -6,11 +6,14 @@ import json
 import pickle
 import subprocess
 import sys
+from decimal import Decimal
 from fractions import Fraction as F
 from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import verify_perceptron as vp
 from verify_perceptron.api.estimator import ExactPerceptron
@@ -215,6 +218,48 @@ def test_labels_that_are_not_two_classes_are_refused(y: Any, message: str) -> No
         ExactPerceptron().fit(AND_X, y)
 
 
+@pytest.mark.parametrize("X, y, message", [
+    ([[0], [1], [2]], np.array([0, float("nan"), 0], dtype=object), r"y\[1\]=nan is not a finite number"),
+    ([[0], [1], [2]], np.array(["a", None, "a"], dtype=object), r"y\[1\]=None is a missing value"),
+    ([[0], [1], [2]], np.array([1, "a", 1], dtype=object), r"y\[1\]='a' is text and y\[0\]=1 is a number"),
+    ([[0], [1], [2]], np.ma.masked_array([0, 1, 1], mask=[0, 1, 0]), r"y\[1\] is masked"),
+    (np.ma.masked_array([[0], [1], [2]], mask=[[0], [1], [0]]), [0, 1, 1], r"X\[1\]\[0\] is masked"),
+    ([{1, 2}, {3, 4}], [0, 1], r"X\[0\]=\{1, 2\} is a set"),
+    ([[0], [1], [2]], [0, 10**5000, 0], r"y\[1\]=\(an integer of 5001 digits\) has more than 2000 digits"),
+])
+def test_the_estimator_refuses_missing_masked_mixed_and_unordered_input(X: Any, y: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ExactPerceptron().fit(X, y)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"eta": 10**5000}, r"eta=\(an integer of 5001 digits\) has more than 2000 digits"),
+    ({"eta": Decimal("1E+99999999")}, "has exponent 99999999; at most 1000 is accepted"),
+    ({"separator": [Decimal("1E+99999999"), 1]}, r"separator\[0\]=Decimal\('1E\+99999999'\): .* has exponent"),
+    ({"separator": 5}, "separator=5 is not a sequence of numbers"),
+])
+def test_settings_in_memory_have_the_literal_limits_of_the_command_line(kwargs: dict[str, Any], message: str) -> None:
+    # The command line reads --eta and --separator as literals; through Python, 10^5000 ran to the report's
+    # int-to-str limit and Decimal("1E+99999999") to a 10^8-digit integer.
+    with pytest.raises(InvalidArgument, match=message):
+        verify(AND_X, AND_Y, **kwargs)
+
+
+def test_a_column_name_past_the_int_to_str_limit_is_named_by_its_size() -> None:
+    frame = FakeFrame({"a": [0, 0, 1, 1], "b": [0, 1, 0, 1]})
+    frame.columns = [10**5000, 2]
+    assert verify(frame, AND_Y).data.feature_names == ("(an integer of 5001 digits)", "2")
+
+
+def test_verify_takes_a_positive_label_given_as_a_number(tmp_path: Any) -> None:
+    assert verify([[0], [1], [2]], [2, 3, 3], positive=2).data.y == (1, -1, -1)
+    path = tmp_path / "d.csv"
+    path.write_text("x,y\n0,2\n1,3\n2,3\n")
+    assert verify(str(path), positive=2).data.y == (1, -1, -1)
+    with pytest.raises(DataError, match="--positive 4 is not one of the labels"):
+        verify(str(path), positive=4)
+
+
 def test_data_that_cannot_be_separated_stop_at_a_cycle_and_say_so() -> None:
     clf = ExactPerceptron(max_epochs=100).fit(XOR_X, XOR_Y)
     assert clf.converged_ is False and clf.n_iter_ <= 100
@@ -235,6 +280,46 @@ def test_predict_decides_the_sign_exactly_where_float_arithmetic_cannot() -> Non
     assert clf.decision_function(x).tolist() == [2.0**-52]
     on_the_line = np.array([[0.0, 2.0]])  # score exactly 0: the negative class, as sgn(0) = -1
     assert clf.decision_function(on_the_line).tolist() == [0.0] and clf.predict(on_the_line).tolist() == [0]
+
+
+@pytest.mark.parametrize("mode", ["online", "batch"])
+def test_a_training_sample_on_the_line_is_predicted_by_the_conventions_own_tie_rule(mode: str) -> None:
+    # hard-limiter-plus ends at 2·x + 2: the sample at -1 scores exactly 0, which its sgn(0) = +1 makes class 1.
+    clf = ExactPerceptron(convention="hard-limiter-plus", mode=mode).fit([[-2], [-1]], [0, 1])
+    assert clf.converged_ and clf.verification_.verdict == "verified"
+    assert clf.predict([[-2], [-1]]).tolist() == [0, 1]
+    assert (clf.decision_function([[-2], [-1]]) > 0).tolist() == [False, True]
+    assert clf.score([[-2], [-1]], [0, 1]) == 1.0
+
+
+@st.composite
+def _small_data(draw: st.DrawFn) -> tuple[list[list[int]], list[int]]:
+    d = draw(st.integers(1, 2))
+    n = draw(st.integers(2, 6))
+    X = [[draw(st.integers(-2, 2)) for _ in range(d)] for _ in range(n)]
+    y = [draw(st.integers(0, 1)) for _ in range(n)]
+    y[0], y[-1] = 0, 1
+    return X, y
+
+
+@pytest.mark.parametrize("convention", sorted(CONVENTIONS))
+@given(data=_small_data(), mode=st.sampled_from(["online", "batch"]))
+def test_after_a_converged_fit_predict_gives_back_every_training_label(
+        data: tuple[list[list[int]], list[int]], convention: str, mode: str) -> None:
+    # Small integer data put training samples at a score of exactly 0, where only the convention's own tie rule
+    # gives the label the run converged on.
+    X, y = data
+    clf = ExactPerceptron(convention=convention, mode=mode, max_epochs=20).fit(X, y)
+    if clf.converged_:
+        assert clf.predict(X).tolist() == y
+        assert (clf.decision_function(X) > 0).astype(int).tolist() == y
+
+
+def test_decision_function_keeps_the_sign_of_a_score_too_small_for_float64() -> None:
+    clf = ExactPerceptron().fit(AND_X, AND_Y)  # 3·x1 + 2·x2 - 4
+    x = [[F(4, 3) - F(1, 3 * 10**400), 0]]  # exact score -10^-400
+    assert clf.predict(x).tolist() == [0]
+    assert clf.decision_function(x).tolist() == [-(2.0**-1074)]
 
 
 def test_decimal_floats_reach_the_weights() -> None:

@@ -276,6 +276,21 @@ def test_time_limit_leaves_out_the_exhaustive_part_and_says_so() -> None:
     assert any("ran out" in note for note in stats.notes)
 
 
+def test_orders_are_drawn_one_at_a_time_so_memory_does_not_grow_with_their_number() -> None:
+    # bounds --orders 100000000 once drew every order before running one (gigabytes on AND).
+    import tracemalloc
+
+    order_statistics(example("and"), orders=1, seed=0)  # what loads on first use is not counted
+    tracemalloc.start()
+    try:
+        stats = order_statistics(example("and"), orders=1_000_000, seed=0, time_limit=0.2)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 40 * 2**20  # (each run makes its own buffers, some megabytes; 1,000,000 orders drawn first took 80)
+    assert stats.sampled[0].n_orders < 1_000_000 and "ran out after" in stats.notes[0]
+
+
 @pytest.mark.parametrize(
     ("settings", "message"),
     [

@@ -843,7 +843,7 @@ def test_an_array_header_declaring_too_many_cells_is_refused_before_any_allocati
     np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (10**11, 3)})
     (tmp_path / "huge.npy").write_bytes(header.getvalue() + b"\0" * 64)  # 2.4 TB declared, 128 bytes on disk
     assert _message_of(load_numpy, tmp_path / "huge.npy") == (
-        f"{tmp_path / 'huge.npy'}: declares shape (100000000000, 3), more than the limit of 20000000 cells; "
+        f"{tmp_path / 'huge.npy'}: declares shape (100000000000, 3), more than the limit of 5000000 cells; "
         "raise it with --max-cells N (max_cells= in Python)")
     with zipfile.ZipFile(tmp_path / "bomb.npz", "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("X.npy", header.getvalue() + b"\0" * 1000)

@@ -246,3 +246,90 @@ def test_the_report_says_when_floats_were_read_as_decimals() -> None:
         assert ("floats read as their shortest decimals, 0.1 as 1/10" in text) is said
         assert ("values read from binary floating point, converted exactly" in text) is not said
     assert from_arrays([["0.1", "1"], ["0.3", "0"]], [1, 0], floats="decimal").source == "<memory>"  # no float in it
+
+
+# --- what the API used to accept silently (issue 27): each a DataError naming the value ---------------------
+
+_ROWS = [[0], [1], [2]]
+
+
+@pytest.mark.parametrize("X, y, kwargs, message", [
+    (_ROWS, np.array([0, float("nan"), 1], dtype=object), {}, r"y\[1\]=nan is not a finite number"),
+    (_ROWS, np.array(["a", None, "b"], dtype=object), {"positive": "a"}, r"y\[1\]=None is a missing value"),
+    (np.ma.masked_array(_ROWS, mask=[[0], [1], [0]]), [0, 1, 1], {}, r"X\[1\]\[0\] is masked: masked values are missing"),
+    (_ROWS, np.ma.masked_array([0, 1, 1], mask=[0, 0, 1]), {}, r"y\[2\] is masked"),
+    ([{1, 2}, {3, 4}], [0, 1], {}, r"X\[0\]=\{1, 2\} is a set, which has no order"),
+    ({(0,), (1,)}, [0, 1], {}, "X=.* is a set"),
+    ([{"a": 1}, {"a": 2}], [0, 1], {}, r"X\[0\]=\{'a': 1\} is a mapping"),
+    (_ROWS, {0, 1, 2}, {}, "y=.* is a set"),
+    (_ROWS, 1, {}, "y=1 is not one label per sample"),
+    ([[0, 1], [1, 0]], [0, 1], {"feature_names": ["a"]}, "feature_names has 1 names for 2 features"),
+    ([[0, 1], [1, 0]], [0, 1], {"feature_names": "ab"}, "feature_names='ab' is one string"),
+    ([[0, 1], [1, 0]], [0, 1], {"feature_names": ["a", 2]}, r"feature_names\[1\]=2 is not a str"),
+    (_ROWS, [1, "a", 1], {"positive": "a"}, r"y\[1\]='a' is text and y\[0\]=1 is a number"),
+    (_ROWS, [1, "1", 0], {}, r"y\[1\]='1' is text and y\[0\]=1 is a number"),
+    (_ROWS, [0, 1, 1], {"positive": 2}, "--positive 2 is not one of the labels"),
+    (_ROWS, [0, 1, 1], {"positive": [1]}, "positive=.* is not a rational number"),
+    (np.array([[1], [2], [3]], dtype="timedelta64[s]"), [0, 1, 1], {}, r"X has dtype timedelta64\[s\]"),
+    (np.array([[1], [2]], dtype="datetime64[D]"), [0, 1], {}, r"X has dtype datetime64\[D\]"),
+    (np.zeros((2, 1), dtype=[("a", "i4"), ("b", "f8")]), [0, 1], {}, "X has dtype"),
+    ([[np.timedelta64(3, "s")], [1]], [0, 1], {}, "of type timedelta64 is not a rational number"),
+    ([[Decimal("1E+99999999")], [1]], [0, 1], {}, "has exponent 99999999; at most 1000"),
+    ([[Decimal("1" * 1001)], [1]], [0, 1], {}, "more than 1000 digits"),
+    ([[10**2000], [1]], [0, 1], {}, r"X\[0\]\[0\]=.*\(2001 digits\) has more than 2000 digits"),
+    ([[F(1, 10**5000)], [1]], [0, 1], {}, r"an integer of 5001 digits\)\) has more than 2000 digits"),
+    (_ROWS, [0, 10**5000, 0], {}, r"y\[1\]=\(an integer of 5001 digits\) has more than 2000 digits"),
+])
+def test_inputs_once_accepted_silently_are_refused_naming_the_value(X: Any, y: Any, kwargs: dict[str, Any],
+                                                                     message: str) -> None:
+    with pytest.raises(DataError, match=message) as error:
+        from_arrays(X, y, **kwargs)
+    assert "\n" not in str(error.value)
+
+
+def test_a_positive_label_given_as_a_number_names_its_class() -> None:
+    data = from_arrays(_ROWS, [2, 3, 3], positive=2)
+    assert data.y == (1, -1, -1) and data.labels == ("3", "2")
+    assert from_arrays(_ROWS, [0.5, 1.5, 1.5], positive=F(3, 2), floats="decimal").y == (-1, 1, 1)
+
+
+def test_a_masked_array_with_nothing_masked_is_its_data() -> None:
+    data = from_arrays(np.ma.masked_array(_ROWS, mask=False), np.ma.masked_array([0, 1, 1]))
+    assert data.X == ((F(0),), (F(1),), (F(2),)) and data.y == (-1, 1, 1)
+
+
+def test_the_largest_values_a_literal_can_make_are_accepted_in_memory() -> None:
+    data = from_arrays([[10**2000 - 1], [F(-1, 10**1000 - 1)]], [0, 1])
+    assert data.X[0][0] == 10**2000 - 1 and data.X[1][0] == F(-1, 10**1000 - 1)
+
+
+def test_in_memory_the_common_denominator_has_the_files_limit() -> None:
+    primes = [p for p in range(2**14, 2**15) if all(p % q for q in range(2, int(p**0.5) + 1))][:300]
+    with pytest.raises(DataError, match=r"X\[29[0-9]\]\[0\]=Fraction\(1, \d+\) makes the common denominator 4\d\d\d bits long, past the limit of 4096"):
+        from_arrays([[F(1, p)] for p in primes], [k % 2 for k in range(300)])
+
+
+def test_values_in_memory_are_bounded_by_the_cell_limit_before_they_are_converted() -> None:
+    import itertools
+
+    with pytest.raises(DataError, match=r"X: 101 rows of 10 values so far, more than the limit of 1000 cells"):
+        exact_table(([0] * 10 for _ in itertools.count()), max_cells=1000)  # rows without end
+    with pytest.raises(DataError, match=r"X of shape \(100, 11\), more than the limit of 1000 cells"):
+        exact_table(np.zeros((100, 11)), max_cells=1000)
+    with pytest.raises(DataError, match=r"100 values of up to 1\d\d bits over one common denominator take the memory"):
+        exact_table([[2**100 + k] for k in range(100)], max_cells=1000)
+    with pytest.raises(DataError, match=r"2 values of up to 2150 bits over one common denominator"):
+        exact_table(np.array([[2.0**-1074], [2.0**1023]]), max_cells=100)
+    assert exact_table(np.array([[2.0**-1074], [2.0**1023]])).denominator == 2**1074
+
+
+def test_values_read_one_by_one_are_bounded_and_uniform_ones_are_read_at_once() -> None:
+    # np.zeros((5 * 10**6, 1), dtype=object) once made five million Fractions (over 1 GiB).
+    with pytest.raises(DataError, match=r"X: 2000 x 1 values read one by one, 8 cells each, more than the limit"):
+        exact_table(np.zeros((2000, 1), dtype=object), max_cells=10_000)
+    assert exact_table([[0.5]] * 2000, max_cells=10_000).numerators.shape == (2000, 1)  # floats: at once, exactly
+    assert exact_table([[2**62 + 1]] * 2000, max_cells=10_000).numerators[0, 0] == 2**62 + 1
+    frame = FakeFrame({"a": [1, 2**53 - 1], "b": [0.5, 0.25]})
+    assert _values(exact_table(frame)) == [[F(1), F(1, 2)], [F(2**53 - 1), F(1, 4)]]
+    frame = FakeFrame({"a": [1, 2**53 + 1], "b": [0.5, 0.25]})  # past float64: each value on its own, exactly
+    assert _values(exact_table(frame)) == [[F(1), F(1, 2)], [F(2**53 + 1), F(1, 4)]]

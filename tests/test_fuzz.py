@@ -13,17 +13,24 @@ import contextlib
 import io
 import json
 import os
+import subprocess
+import sys
 import tempfile
+import time
+import zipfile
+from decimal import Decimal
 from pathlib import Path
 from unittest import mock
+from typing import Any
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify_perceptron.arguments import build_parser
+from verify_perceptron.api.estimator import ExactPerceptron
 from verify_perceptron.cli import main
-from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.data.dataset import Dataset, from_arrays
 from verify_perceptron.data.readers import load_dataset
 from verify_perceptron.errors import DataError, InvalidArgument
 
@@ -344,3 +351,235 @@ def test_random_command_files_end_in_a_pass_or_a_finding_within_the_timeout(file
         case = check_dataset(command, [["-1"], ["1"]], [-1, 1], call_timeout=5)
         assert time.monotonic() - start < 5 + 3
     assert case.passed or case.findings
+
+
+# --- the readers from their grammar (issue 27): literals of every syntax, line ends, encodings, dtypes -------
+
+#: A load may take at most this long (in process, each example): the readers refuse before they work hard.
+LOAD_SECONDS = 5.0
+
+_LITERAL = st.one_of(
+    st.integers(-10**6, 10**6).map(str),
+    st.fractions(max_denominator=10**6).map(str),
+    st.decimals(places=None).map(str),  # NaN, Infinity, sNaN, 1E+999999999 among them
+    st.floats().map(repr),
+    st.builds("{}e{}".format, st.integers(-999, 999), st.integers(-10**12, 10**12)),  # exponents of any size
+    st.builds("{}/{}".format, st.integers(-10, 10), st.integers(-2, 10**1200)),
+    st.sampled_from(["", " ", "x", "1_0", "\u0661\u0662", "\uff11", "0x1f", "1/0", "--1", "1e", ".", "+.5", "5.",
+                     "\ufeff1", "1\x00", "9" * 1100, "1" + "0" * 5000, "0." + "0" * 999 + "1e-1000", "1e1000"]),
+    st.text(max_size=6),
+)
+_LABEL = st.sampled_from(["0", "1", "-1", "+1", "a", "b", "", "1.0", "nan", "2", " 1 "])
+
+
+@st.composite
+def _csv(draw: st.DrawFn) -> bytes:
+    sep = draw(st.sampled_from([",", ";", "\t", " "]))
+    width = draw(st.integers(1, 4))
+    rows = [sep.join(draw(st.lists(_LITERAL, min_size=width, max_size=width)) + [draw(_LABEL)])
+            for _ in range(draw(st.integers(1, 6)))]
+    if draw(st.booleans()):
+        rows.insert(0, sep.join([f"x{j}" for j in range(width)] + [draw(st.sampled_from(["y", "label", "\r", '"q"']))]))
+    text = draw(st.sampled_from(["\n", "\r\n", "\r"])).join(rows) + draw(st.sampled_from(["", "\n", "\r"]))
+    return text.encode(draw(st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "latin-1"])), errors="replace")
+
+
+@st.composite
+def _libsvm(draw: st.DrawFn) -> bytes:
+    index = st.one_of(st.integers(-1, 12).map(str), st.integers(0, 200_000).map(str), st.sampled_from(["qid", "1" * 30]))
+    lines = []
+    for _ in range(draw(st.integers(1, 6))):
+        tokens = [f"{draw(index)}:{draw(_LITERAL)}" for _ in range(draw(st.integers(0, 4)))]
+        lines.append(" ".join([draw(_LABEL)] + tokens) + draw(st.sampled_from(["", " # note", "#"])))
+    return draw(st.sampled_from(["\n", "\r\n", "\r"])).join(lines).encode("utf-8", errors="replace")
+
+
+_DTYPES = ["<f8", "<f4", "<f2", "<g", "<i8", "<u8", "<i1", "|b1", "<c16", "<M8[s]", "<m8[s]", "<U3", "|S3",
+           "V4", [("a", "<i4"), ("b", "<f8")]]
+
+
+@st.composite
+def _array(draw: st.DrawFn, *, two_d: bool) -> np.ndarray:
+    dtype = np.dtype(draw(st.sampled_from(_DTYPES)))
+    shape = draw(st.sampled_from([(3, 2), (4, 3), (2, 2)] if two_d else [(), (0,), (3,), (0, 3), (3, 0), (2, 2, 2)]))
+    raw = draw(st.binary(min_size=dtype.itemsize * int(np.prod(shape)), max_size=dtype.itemsize * int(np.prod(shape))))
+    return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()  # any bit pattern: NaN, inf, NaT, odd strings
+
+
+@st.composite
+def _numpy_file(draw: st.DrawFn) -> tuple[str, bytes]:
+    if draw(st.booleans()):
+        return ".npy", _npy(draw(st.one_of(_array(two_d=True), _array(two_d=False))))
+    buffer = io.BytesIO()
+    X = draw(st.one_of(_array(two_d=True), _array(two_d=False)))
+    y = draw(_array(two_d=False)) if draw(st.booleans()) else draw(st.sampled_from([np.array([0, 1, 1]), np.array([1.0, 0.0]), np.zeros(4)]))
+    members = {draw(st.sampled_from(["X", "x", "data"])): X, draw(st.sampled_from(["y", "target", "z"])): y}
+    with zipfile.ZipFile(buffer, "w", compression=draw(st.sampled_from([zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED]))) as z:
+        for name, array in members.items():
+            z.writestr(f"{name}.npy", _npy(array) if draw(st.integers(0, 5)) else draw(st.binary(max_size=40)))
+    return ".npz", buffer.getvalue()
+
+
+def _timed_load(suffix: str, content: bytes) -> None:
+    started = time.monotonic()
+    _load(suffix, content)
+    assert time.monotonic() - started < LOAD_SECONDS
+
+
+@given(_csv())
+def test_csv_text_of_every_literal_syntax_loads_or_raises_one_line(content: bytes) -> None:
+    _timed_load(".csv", content)
+
+
+@given(_libsvm())
+def test_libsvm_text_of_every_index_and_literal_loads_or_raises_one_line(content: bytes) -> None:
+    _timed_load(".svm", content)
+
+
+@given(_numpy_file())
+def test_numpy_files_of_every_dtype_and_shape_load_or_raise_one_line(case: tuple[str, bytes]) -> None:
+    _timed_load(*case)
+
+
+class _Unprintable:
+    def __repr__(self) -> str:
+        raise RuntimeError("repr")
+
+
+_VALUE = st.one_of(
+    st.integers(-10**6, 10**6), st.integers(-10**2100, 10**2100), st.floats(), st.fractions(),
+    st.decimals(), st.builds(Decimal, st.sampled_from(["1E+99999999", "-1E-99999999", "sNaN", "1E+1000"])),
+    _LITERAL, st.sampled_from([None, True, b"1", [1], {1}, {"a": 1}, np.float32(0.5), np.longdouble(1) / 3,
+                               np.datetime64(1, "s"), np.timedelta64(1, "s"), complex(1, 1), _Unprintable()]),
+)
+_Y = st.one_of(st.integers(0, 1), st.sampled_from(["a", "b", None, float("nan"), True, 10**5000, 2, 1.5]))
+
+
+@st.composite
+def _in_memory(draw: st.DrawFn) -> tuple[Any, Any]:
+    n, d = draw(st.integers(1, 5)), draw(st.integers(1, 3))
+    kind = draw(st.sampled_from(["rows", "array", "masked", "frame", "odd"]))
+    if kind == "rows":
+        X: Any = [[draw(_VALUE) for _ in range(d)] for _ in range(n)]
+    elif kind == "array":
+        X = draw(st.one_of(_array(two_d=True), _array(two_d=False)))
+        n = len(X) if X.ndim else 1
+    elif kind == "masked":
+        X = np.ma.masked_array(np.arange(n * d).reshape(n, d), mask=draw(st.lists(st.booleans(), min_size=n * d, max_size=n * d)))
+    elif kind == "frame":
+        X = FakeFrame({f"c{j}": [draw(_VALUE) for _ in range(n)] for j in range(d)})
+    else:
+        X = draw(st.sampled_from([{(1,), (2,)}, {"a": [1]}, 5, "a.csv.missing", [[]], [], [[1], [1, 2]], iter([[1], [2]])]))
+    y: Any = [draw(_Y) for _ in range(n)]
+    if draw(st.booleans()):
+        y = draw(st.sampled_from([np.array(y + [None], dtype=object)[:-1], set(range(n)), 3, np.ma.masked_array([0] * n, mask=[True] * n)]))
+    return X, y
+
+
+class FakeFrame:
+    """A DataFrame as the readers see one (``to_numpy``, ``columns``, ``dtypes``): pandas is not a dependency."""
+
+    def __init__(self, columns: dict[str, list[Any]]) -> None:
+        self.columns = list(columns)
+        self._arrays = [np.array(v + [None], dtype=object)[:-1] for v in columns.values()]
+        self.dtypes = [a.dtype for a in self._arrays]
+
+    def to_numpy(self, dtype: Any = None) -> Any:
+        return np.array([list(r) for r in zip(*(a.tolist() for a in self._arrays))] + [None], dtype=object)[:-1]
+
+
+@given(_in_memory(), st.sampled_from(["binary", "decimal"]))
+def test_values_in_memory_make_a_dataset_or_one_line_naming_the_value(case: tuple[Any, Any], floats: str) -> None:
+    X, y = case
+    started = time.monotonic()
+    try:
+        assert isinstance(from_arrays(X, y, floats=floats), Dataset)
+    except (DataError, InvalidArgument) as error:
+        assert str(error) and "\n" not in str(error).strip()
+    assert time.monotonic() - started < LOAD_SECONDS
+
+
+@given(_in_memory())
+def test_the_estimator_fits_or_raises_a_value_or_type_error_on_any_input(case: tuple[Any, Any]) -> None:
+    X, y = case
+    try:
+        ExactPerceptron(max_epochs=3).fit(X, y)
+    except (ValueError, TypeError) as error:  # scikit-learn's conventions: DataError is a ValueError
+        assert str(error) and "\n" not in str(error).strip()
+
+
+# --- the memory-heavy cases, under an address-space limit in a child process --------------------------------
+
+#: The address space the child that loads the heavy cases may use, as tests/hostile_corpus.py gives its run.
+MEMORY = 1 << 30
+
+_CHILD = """
+import json, resource, sys, time
+resource.setrlimit(resource.RLIMIT_AS, ({memory}, {memory}))
+from verify_perceptron.data.readers import load_dataset
+from verify_perceptron.errors import DataError
+for path in sys.argv[1:]:
+    started = time.monotonic()
+    try:
+        load_dataset(path)
+        outcome = "ok"
+    except DataError as error:
+        outcome = "DataError: " + str(error)
+    except BaseException as error:
+        outcome = "OTHER " + type(error).__name__ + ": " + str(error)[:300]
+    print(json.dumps([path, outcome, time.monotonic() - started]), flush=True)
+"""
+
+
+def _header(shape: tuple[int, ...], descr: str) -> bytes:
+    text = f"{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}".encode()
+    text += b" " * (-(len(text) + 11) % 64) + b"\n"
+    return b"\x93NUMPY\x01\x00" + len(text).to_bytes(2, "little") + text
+
+
+def _zeros_npz(path: Path, shape: tuple[int, int], descr: str, cells_written: int) -> None:
+    """An .npz whose X declares `shape` and holds `cells_written` zero cells (compressed: a few hundred KB)."""
+    itemsize = np.dtype(descr).itemsize
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        with z.open("X.npy", "w") as member:
+            member.write(_header(shape, descr))
+            left = cells_written * itemsize
+            while left > 0:
+                member.write(b"\0" * min(left, 1 << 22))
+                left -= 1 << 22
+        z.writestr("y.npy", _npy(np.arange(shape[0]) % 2))
+
+
+@st.composite
+def _heavy(draw: st.DrawFn, folder: Path) -> list[Path]:
+    made = []
+    rows = draw(st.sampled_from([2, 1000, 1_000_000, 5_000_000, 50_000_000]))
+    cols = draw(st.sampled_from([1, 2, 3]))
+    descr = draw(st.sampled_from(["<f8", "<i8", "<f4", "<U3", "<U50000000", "|b1", "<c16", "<g"]))
+    whole = draw(st.booleans()) and rows * cols <= 5_000_000 and np.dtype(descr).itemsize <= 16
+    made.append(folder / "a.npz")
+    _zeros_npz(made[-1], (rows, cols), descr, rows * cols if whole else draw(st.integers(0, 1000)))
+    width = draw(st.sampled_from([10, 1000, 100_000]))
+    lines = draw(st.sampled_from([2, 99, 100, 101, 5000]))
+    made.append(folder / "b.svm")
+    made[-1].write_text("".join(f"{k % 2} {width}:{k % 7 + 1}\n" for k in range(lines)))
+    count = draw(st.sampled_from([10, 300, 3000]))
+    primes = [p for p in range(16385, 16385 + 40 * count) if all(p % q for q in range(2, 129))][:count]
+    made.append(folder / "c.csv")
+    made[-1].write_text("x,y\n" + "".join(f"1/{p},{k % 2}\n" for k, p in enumerate(primes)))
+    return made
+
+
+@settings(max_examples=max(2, settings.default.max_examples // 30))
+@given(st.data())
+def test_memory_heavy_files_load_or_raise_one_line_within_an_address_space_limit(tmp_path_factory: Any,
+                                                                              data: st.DataObject) -> None:
+    folder = tmp_path_factory.mktemp("heavy")
+    paths = data.draw(_heavy(folder))
+    done = subprocess.run([sys.executable, "-c", _CHILD.format(memory=MEMORY), *map(str, paths)],
+                          capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parent.parent)
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(results) == len(paths), done.stderr[-2000:]
+    for path, outcome, seconds in results:
+        assert outcome == "ok" or (outcome.startswith("DataError: ") and "\n" not in outcome), (path, outcome)
+        assert seconds < LOAD_SECONDS, (path, seconds)

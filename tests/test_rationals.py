@@ -18,7 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from verify_perceptron.data import rationals
-from verify_perceptron.data.rationals import MAX_DIGITS, MAX_EXPONENT, as_rational, format_rational, parse_rational
+from verify_perceptron.data.rationals import (MAX_DIGITS, MAX_EXPONENT, as_rational, bounded, format_rational,
+                                             parse_rational, shown_value)
 from verify_perceptron.errors import InvalidArgument
 
 # --- accepted literals ---------------------------------------------------------------------------
@@ -370,3 +371,44 @@ def test_as_rationals_passes_fractions_through_and_names_the_bad_entry() -> None
         as_rationals([Fraction(1), 2, True], name="w")
     with pytest.raises(ValueError, match=r"^u\[1\]=nan is not a finite number"):
         as_rationals([1, float("nan")], name="u")
+
+
+def test_a_decimal_goes_through_the_literal_limits_before_any_arithmetic() -> None:
+    # Decimal("1E+99999999") once became a 10^8-digit integer (vp.verify with time_limit=5 never returned).
+    with pytest.raises(ValueError, match="has exponent 99999999; at most 1000 is accepted"):
+        as_rational(Decimal("1E+99999999"))
+    with pytest.raises(ValueError, match="has exponent -1001"):
+        as_rational(Decimal("1E-1001"))
+    assert as_rational(Decimal("1E+1000")) == 10**1000 and as_rational(Decimal("-1.5E-3")) == Fraction(-3, 2000)
+
+
+def test_a_value_named_in_a_message_never_meets_the_int_to_str_limit() -> None:
+    assert shown_value(-(10**5000)) == "-(an integer of 5001 digits)"
+    assert shown_value(Fraction(1, 10**4400)) == "Fraction(1, (an integer of 4401 digits))"
+    with pytest.raises(ValueError, match=r"x=\(an integer of 9001 digits\) has more than 2000 digits"):
+        bounded(Fraction(10**9000), name="x")
+
+
+class _Unprintable:
+    def __repr__(self) -> str:
+        raise RuntimeError("no")
+
+
+def test_a_value_whose_repr_raises_is_named_by_its_type() -> None:
+    with pytest.raises(ValueError, match=r"v=\(a _Unprintable that cannot be shown\) of type _Unprintable"):
+        as_rational(_Unprintable(), name="v")
+
+
+def test_reading_side_messages_name_huge_values_past_the_int_to_str_limit() -> None:
+    # Each of these once raised Python's "Exceeds the limit (4300 digits) for integer string conversion".
+    from verify_perceptron.api.estimator import ExactPerceptron
+    from verify_perceptron.data.dataset import Dataset, require_dataset
+    from verify_perceptron.errors import DataError
+
+    huge = 10**5000
+    with pytest.raises(DataError, match=r"label y\[0\]=\(an integer of 5001 digits\) must be -1 or \+1"):
+        Dataset(X=[[Fraction(1)], [Fraction(2)]], y=[huge, 1])
+    with pytest.raises(InvalidArgument, match=r"data=\[\(an integer of 5001 digits\)\] of type list"):
+        require_dataset([huge])
+    with pytest.raises(TypeError, match=r"X\[0\]\[0\]=\[\[\(an integer of 5001 digits\)\]\]: argument must be"):
+        ExactPerceptron().fit(np.array([[[huge]], [[1]]] + [None], dtype=object)[:2].reshape(2, 1), [0, 1])

@@ -206,3 +206,39 @@ def test_over_common_denominator_keeps_int64_exactly_while_every_numerator_is_be
     big = np.array([1, 1], dtype=object)
     scaled, common = over_common_denominator(big, np.array([2**70, 3], dtype=object), max_bits=80, where=where)
     assert common == 3 * 2**70 and scaled.dtype == object and scaled.tolist() == [3, 2**70]
+
+
+def _near_the_cap(rows: int) -> str:
+    """A CSV of 1/p and -1/q over ~280 primes: a common denominator just under 4,096 bits on every path."""
+    ps = primes(300, 2**14)
+    chosen, common = [], 1
+    for p in ps:
+        if (common * p).bit_length() > 4080:
+            break
+        common *= p
+        chosen.append(p)
+    return "x1,x2,y\n" + "".join(f"1/{chosen[i % len(chosen)]},-1/{chosen[(7 * i + 3) % len(chosen)]},{i % 2}\n"
+                                 for i in range(rows))
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv"])
+def test_integers_a_common_denominator_makes_wide_are_bounded_before_they_are_made(
+        tmp_path: Path, suffix: str) -> None:
+    # A 3 MB file of such cells once made 300,000 integers of 4,080 bits (over 1 GiB in the run).
+    text = _near_the_cap(600)
+    path = tmp_path / f"d{suffix}"
+    path.write_text(text if suffix == ".csv" else text.replace(",", "\t").replace("x1\tx2", '"x1"\tx2'))
+    delimiter = "," if suffix == ".csv" else "tab"  # the quoted tab file goes through the general reader
+    with pytest.raises(DataError, match=r"1200 values of up to 40\d\d bits over one common denominator take the "
+                                        r"memory of \d+ int64 values, more than the limit of 100000 cells"):
+        load_csv(str(path), max_cells=100_000, delimiter=delimiter)
+    data = load_csv(str(path), max_cells=1_000_000, delimiter=delimiter)
+    assert data.denominator.bit_length() > 4000 and data.numerators.dtype == object
+
+
+def test_libsvm_values_over_a_wide_denominator_are_bounded_too(tmp_path: Path) -> None:
+    lines = _near_the_cap(600).splitlines()[1:]
+    path = tmp_path / "d.svm"
+    path.write_text("".join(f"{y} 1:{a} 2:{b}\n" for a, b, y in (line.split(",") for line in lines)))
+    with pytest.raises(DataError, match="d.svm: 1200 values of up to 40"):
+        load_libsvm(str(path), max_cells=100_000)

@@ -6,9 +6,12 @@ two classes to -1/+1 (the larger, ``classes_[1]``, is +1), and makes the run
 `verify` makes: the fast exact engine with the checker attached. Its result,
 the report included, is ``verification_``. The weights are kept exactly
 (``coef_exact_``, ``intercept_exact_``: Fractions) and as float64 arrays for
-scikit-learn (``coef_``, ``intercept_``). `predict` decides the sign of each
-score exactly; `decision_function` returns each exact score rounded once to
-float64. With scikit-learn installed the class is a scikit-learn classifier
+scikit-learn (``coef_``, ``intercept_``). `predict` decides each score
+exactly, by the convention's own rule, tie included (a score of exactly 0
+is ``classes_[1]`` under ``hard-limiter-plus``, ``classes_[0]`` under every
+other convention); `decision_function` returns each exact score rounded once
+to float64, kept on its side of 0 as scikit-learn reads it (``> 0`` is
+``classes_[1]``). With scikit-learn installed the class is a scikit-learn classifier
 (it passes every check `check_estimator` runs for it: tests/test_api.py); without
 it, the same class works on its own.
 """
@@ -24,9 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from ..data.arrays import check_floats, exact_table
+from ..data.arrays import check_floats, exact_labels, exact_table, label_sequence
 from ..data.dataset import Dataset
 from ..data.integers import ExactMatrix
+from ..data.rationals import shown_value
+from ..notes.conventions import Convention, tie_rule
 from ..run.settings import check_settings, check_time_limit
 from ._sklearn import BASES, DataConversionWarning, NotFittedError
 from .verification import Verification, run_verification
@@ -40,7 +45,7 @@ def _refuse_non_numbers(X: Any, where: str) -> None:
         for index, value in np.ndenumerate(X):
             if not isinstance(value, (numbers.Number, str, Decimal)):
                 place = "".join(f"[{k}]" for k in index)
-                raise TypeError(f"{where}: X{place}={value!r}: argument must be a string or a number, "
+                raise TypeError(f"{where}: X{place}={shown_value(value)}: argument must be a string or a number, "
                                 f"not {type(value).__name__}")
 
 
@@ -48,6 +53,7 @@ def _binary_classes(y: Any, where: str) -> tuple[Any, Any]:
     """``(classes_, labels)``: the two classes sorted, and each sample's label as -1 or +1 (+1 for classes_[1])."""
     if y is None:
         raise ValueError(f"{where}: ExactPerceptron requires y to be passed, but the target y is None")
+    y = label_sequence(y, where)
     values = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
     if values.ndim == 2 and values.shape[1] == 1:
         warnings.warn("A column-vector y was passed when a 1d array was expected. Please change the shape of y "
@@ -64,25 +70,50 @@ def _binary_classes(y: Any, where: str) -> tuple[Any, Any]:
         if values.dtype.kind == "c" or (values != np.round(values)).any():
             raise ValueError(f"{where}: Unknown label type: continuous (y holds {values.dtype} values that are "
                              "not whole numbers); a classifier needs two class labels")
+    if values.dtype.kind not in "iufcb":
+        exact_labels(values, source=where)  # each label read once: a missing value, a mix of numbers and text
     try:
         classes, inverse = np.unique(values, return_inverse=True)
     except TypeError as error:  # labels of kinds that do not compare, such as 1 and "a"
         raise ValueError(f"{where}: Unknown label type: y's labels cannot be ordered ({error})") from None
     if len(classes) == 1:
-        raise ValueError(f"{where}: y has only one class ({classes.tolist()[0]!r}); the perceptron needs two")
+        raise ValueError(f"{where}: y has only one class ({shown_value(classes.tolist()[0])}); the perceptron needs two")
     if len(classes) > 2:
-        shown = ", ".join(map(repr, classes[:5].tolist())) + (", ..." if len(classes) > 5 else "")
+        shown = ", ".join(map(shown_value, classes[:5].tolist())) + (", ..." if len(classes) > 5 else "")
         raise ValueError(f"{where}: Only binary classification is supported. The type of the target is multiclass: "
                          f"y has {len(classes)} classes ({shown}); ExactPerceptron separates two")
     return classes, np.where(inverse.reshape(-1) == 1, 1, -1)
 
 
+#: The smallest positive float64 (2^-1074): what a positive score too small for float64 becomes.
+_TINY = math.ulp(0.0)
+
+
 def _float(numerator: int, denominator: int) -> float:
-    """numerator/denominator rounded once to the nearest float64 (±inf beyond its range)."""
+    """numerator/denominator rounded once to the nearest float64 (±inf beyond its range), never to 0.0 unless
+    it is 0: a value too small for float64 is ±2^-1074, so its sign survives.
+
+    Examples
+    --------
+    >>> _float(1, 3), _float(-1, 10**400), _float(10**400, 1), _float(0, 5)
+    (0.3333333333333333, -5e-324, inf, 0.0)
+    """
     try:
-        return numerator / denominator  # int / int is correctly rounded in Python
+        value = numerator / denominator  # int / int is correctly rounded in Python
     except OverflowError:
         return float("inf") if (numerator > 0) == (denominator > 0) else float("-inf")
+    if value == 0.0 and numerator != 0:
+        return _TINY if (numerator > 0) == (denominator > 0) else -_TINY
+    return value
+
+
+def _zero_is_positive(convention: Convention, rate: Fraction) -> bool:
+    """Whether the convention's own rule puts a score of exactly 0 in the positive class: it does when a
+    positive sample at 0 is no mistake and a negative one is (``hard-limiter-plus``, sgn(0) = +1). Where 0 is
+    a mistake for either label (``classic``, ...) no class is right and the negative one is taken, as note
+    000's sgn(0) = -1 does; no sample of a converged fit lies there."""
+    mistake_if_positive, mistake_if_negative = tie_rule(convention, rate, np.array([1, -1])).tolist()
+    return not mistake_if_positive and mistake_if_negative
 
 
 class ExactPerceptron(*BASES):  # type: ignore[misc]
@@ -163,6 +194,7 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
         result = run_verification(data, conv, eta=rate, mode=self.mode, max_epochs=self.max_epochs,
                                   time_limit=time_limit)
         self._set_weights(conv.to_canonical(result.trace.final_weights))
+        self._zero_positive = _zero_is_positive(conv, rate)
         self.classes_ = classes
         self.n_features_in_ = data.n_features
         columns = getattr(X, "columns", None)
@@ -178,8 +210,8 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
         b, v = canonical
         self.coef_exact_ = tuple(Fraction(x) for x in v)
         self.intercept_exact_ = Fraction(b)
-        self.coef_ = np.array([[float(x) for x in self.coef_exact_]], dtype=np.float64)
-        self.intercept_ = np.array([float(self.intercept_exact_)], dtype=np.float64)
+        self.coef_ = np.array([[_float(x.numerator, x.denominator) for x in self.coef_exact_]], dtype=np.float64)
+        self.intercept_ = np.array([_float(b.numerator, b.denominator)], dtype=np.float64)
         # (v, b) as integers over one denominator, for exact scores: w·(x, 1) = (V·x + B) / q.
         q = math.lcm(*(Fraction(x).denominator for x in (*v, b)))
         self._weights_over = (tuple(int(x * q) for x in (*v, b)), int(q))
@@ -209,14 +241,24 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
         return scores, q * L
 
     def decision_function(self, X: Any) -> Any:
-        """The score v·x + b of each sample, computed exactly and rounded once to float64."""
+        """The score v·x + b of each sample, computed exactly and rounded once to float64.
+
+        Its sign as scikit-learn reads it (``> 0`` is ``classes_[1]``) is
+        `predict`'s: a score too small for float64 is ±2^-1074, not 0.0, and
+        under ``hard-limiter-plus``, whose rule puts a score of exactly 0 in
+        the positive class, such a score is +2^-1074.
+        """
         scores, denominator = self._exact_scores(X, "decision_function")
-        return np.array([_float(int(s), denominator) for s in scores.tolist()], dtype=np.float64)
+        zero = _TINY if self._zero_positive else 0.0
+        return np.array([_float(int(s), denominator) if s else zero for s in scores.tolist()], dtype=np.float64)
 
     def predict(self, X: Any) -> Any:
-        """``classes_[1]`` where the exact score is > 0, else ``classes_[0]`` (a score of exactly 0 included)."""
+        """``classes_[1]`` where the exact score is > 0, ``classes_[0]`` where it is < 0; a score of exactly 0 as
+        the convention's own rule decides it (``classes_[1]`` under ``hard-limiter-plus``, else ``classes_[0]``)."""
         scores, _ = self._exact_scores(X, "predict")
-        return self.classes_[(np.asarray(scores) > 0).astype(np.intp)]
+        scores = np.asarray(scores)  # integers (int64 or Python), so each comparison is exact
+        positive = (scores > 0) | ((scores == 0) & self._zero_positive)
+        return self.classes_[positive.astype(np.intp)]
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()

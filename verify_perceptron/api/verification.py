@@ -25,6 +25,7 @@ from ..certify.separability import Separability, separability_of_run
 from ..check.results import CheckResult
 from ..data.arrays import check_floats
 from ..data.dataset import Dataset, from_arrays
+from ..data.rationals import as_rational, bounded, shown_value
 from ..data.readers import load_dataset
 from ..data.trace import Trace
 from ..errors import InvalidArgument
@@ -228,23 +229,26 @@ def run_verification(
     return Verification(data, trace, check, separability, comparison, max_updates=max_updates)
 
 
-def _dataset(X: Any, y: Any, *, floats: str, positive: str | None, feature_names: Sequence[str],
+def _dataset(X: Any, y: Any, *, floats: str, positive: object, feature_names: Sequence[str],
              label_column: str | None, source: str | None) -> Dataset:
     """The data `verify` was given, as a `Dataset`: a path read by its reader, values in memory converted."""
     if isinstance(X, Dataset):
         if y is not None:
-            raise InvalidArgument(f"y={y!r} with a Dataset: its labels are part of it")
+            raise InvalidArgument(f"y={shown_value(y)} with a Dataset: its labels are part of it")
         return X
     if isinstance(X, (str, os.PathLike)):
         if y is not None:
-            raise InvalidArgument(f"y={y!r} with the file {os.fspath(X)!r}: name its label column with label_column")
+            raise InvalidArgument(f"y={shown_value(y)} with the file {os.fspath(X)!r}: name its label column with "
+                                  "label_column")
         if floats != "binary":
             raise InvalidArgument(f"floats={floats!r} applies to values in memory; a file's numbers are read "
                                   "as written (CSV, LIBSVM) or as binary (.npy)")
         return load_dataset(os.fspath(X), label_column=label_column, positive=positive)
     if isinstance(y, str) and hasattr(X, "columns") and hasattr(X, "drop"):  # verify(df, "target")
         if y not in list(X.columns):
-            raise InvalidArgument(f"y={y!r} is not a column of X (columns: {', '.join(map(str, X.columns))})")
+            names = [c if isinstance(c, str) else shown_value(c) for c in list(X.columns)[:20]]
+            raise InvalidArgument(f"y={shown_value(y)} is not a column of X (columns: {', '.join(names)}"
+                                  f"{', ...' if len(X.columns) > 20 else ''})")
         X, y = X.drop(columns=[y]), X[y]
     if y is None:
         raise InvalidArgument("y is needed with X in memory: the labels, or the name of X's label column")
@@ -265,7 +269,7 @@ def verify(
     engine: str = "fast",
     compare: bool = False,
     floats: str = "binary",
-    positive: str | None = None,
+    positive: object = None,
     feature_names: Sequence[str] = (),
     label_column: str | None = None,
     source: str | None = None,
@@ -311,6 +315,13 @@ def verify(
     ((Fraction(1, 10),), (Fraction(3, 10),))
     """
     check_floats(floats)
+    if separator is not None:  # as the command reads --separator: each value within a literal's limits
+        try:
+            separator = [bounded(as_rational(v, name=f"separator[{j}]"), name=f"separator[{j}]")
+                         for j, v in enumerate(separator)]
+        except (TypeError, ValueError) as error:
+            raise InvalidArgument(str(error) if isinstance(error, ValueError) else
+                                  f"separator={shown_value(separator)} is not a sequence of numbers") from None
     data = _dataset(X, y, floats=floats, positive=positive, feature_names=feature_names,
                     label_column=label_column, source=source)
     return run_verification(data, convention if convention is not None else data.default_convention or "classic",

@@ -10,9 +10,11 @@ perceptron loop serves both the runs and these sweeps.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import time
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -128,27 +130,60 @@ class OrderStatistics:
         }
 
 
-def _run_all(counter: MistakeCounter, orders: Sequence[tuple[int, ...]], max_epochs: int,
-             deadline: float | None) -> list[Count]:
-    """Counts for the orders in turn, stopping early (with fewer results) when the deadline passes."""
-    results = []
-    for k, order in enumerate(orders):
-        if deadline is not None and k % 64 == 0 and time.monotonic() > deadline:
+class _Tally:
+    """Mistake counts over orders run one after another, kept as a histogram: memory bounded by the distinct
+    counts, however many orders are run (``bounds --orders 100000000`` once held every order drawn)."""
+
+    def __init__(self) -> None:
+        self.histogram: Counter[int] = Counter()
+        self.n_orders = 0
+        self.worst: tuple[int, tuple[int, ...]] | None = None
+        self.all_converged = True
+
+    def add(self, order: tuple[int, ...], count: Count) -> None:
+        self.histogram[count.n_updates] += 1
+        self.n_orders += 1
+        if self.worst is None or count.n_updates > self.worst[0]:
+            self.worst = (count.n_updates, order)
+        self.all_converged = self.all_converged and count.stop == "converged"
+
+    def summary(self, convention: str, exhaustive: bool) -> OrderCounts:
+        assert self.worst is not None  # (only called after an order ran)
+        counts = sorted(self.histogram)
+        middle = self.n_orders // 2
+        median = (Fraction(_nth(self.histogram, counts, middle)) if self.n_orders % 2
+                  else Fraction(_nth(self.histogram, counts, middle - 1) + _nth(self.histogram, counts, middle), 2))
+        return OrderCounts(convention, self.n_orders, exhaustive, counts[0], median, counts[-1], self.worst[1],
+                           self.all_converged)
+
+
+def _nth(histogram: Counter[int], counts: list[int], k: int) -> int:
+    """The k-th smallest (from 0) of the values the histogram counts."""
+    for value in counts:
+        k -= histogram[value]
+        if k < 0:
+            return value
+    raise IndexError(k)
+
+
+def _drawn(n: int, orders: int, seed: int) -> Iterator[tuple[int, ...]]:
+    """The seeded random orders, one at a time: the same sequence for every convention."""
+    rng = random.Random(seed)
+    for _ in range(orders):
+        order = list(range(n))
+        rng.shuffle(order)
+        yield tuple(order)
+
+
+def _tally(counter: MistakeCounter, orders: Iterable[tuple[int, ...]], max_epochs: int,
+           deadline: float | None) -> _Tally:
+    """Counts for the orders in turn, stopping early (with fewer) when the deadline passes."""
+    tally = _Tally()
+    for order in orders:
+        if deadline is not None and time.monotonic() > deadline:
             break
-        results.append(counter.count(order, max_epochs=max_epochs))
-    return results
-
-
-def _summary(convention: str, orders: Sequence[tuple[int, ...]], results: Sequence[Count], exhaustive: bool) -> OrderCounts:
-    values = sorted(r.n_updates for r in results)
-    middle = len(values) // 2
-    median = Fraction(values[middle]) if len(values) % 2 else Fraction(values[middle - 1] + values[middle], 2)
-    worst = values[-1]
-    worst_order = next(o for o, r in zip(orders, results) if r.n_updates == worst)
-    return OrderCounts(
-        convention, len(values), exhaustive, values[0], median, worst, tuple(worst_order),
-        all(r.stop == "converged" for r in results),
-    )
+        tally.add(order, counter.count(order, max_epochs=max_epochs))
+    return tally
 
 
 def _check_count(value: object, name: str, low: int) -> int:
@@ -182,6 +217,8 @@ def order_statistics(
     time_limit : float, optional
         Seconds; runs stop when they are spent. Sampled counts then cover the orders
         run so far, and the exhaustive part is left out; `OrderStatistics.notes` says so.
+        Orders are drawn and run one at a time, and the counts kept as a histogram,
+        so memory does not grow with `orders`.
 
     Returns
     -------
@@ -206,30 +243,24 @@ def order_statistics(
     _check_count(exhaustive_limit, "exhaustive_limit", 0)
     _check_count(max_epochs, "max_epochs", 1)
     deadline = deadline_after(time_limit)
-    rng = random.Random(seed)
-    drawn = []
-    for _ in range(orders):
-        order = list(range(data.n_samples))
-        rng.shuffle(order)
-        drawn.append(tuple(order))
     counters = [MistakeCounter(data, c) for c in CONVENTIONS]
     sampled, notes = [], []
     for counter in counters:
-        results = _run_all(counter, drawn, max_epochs, deadline)
-        if results:
-            sampled.append(_summary(counter.convention.name, drawn, results, False))
-        if len(results) < orders:
-            notes.append(f"{counter.convention.name}: time_limit={time_limit!r} ran out after {len(results)} of {orders} orders")
+        tally = _tally(counter, _drawn(data.n_samples, orders, seed), max_epochs, deadline)
+        if tally.n_orders:
+            sampled.append(tally.summary(counter.convention.name, False))
+        if tally.n_orders < orders:
+            notes.append(f"{counter.convention.name}: time_limit={time_limit!r} ran out after {tally.n_orders} of {orders} orders")
     exhaustive: list[OrderCounts] = []
     if data.n_samples > exhaustive_limit:
         notes.append(f"no exhaustive run: {data.n_samples} samples > exhaustive_limit={exhaustive_limit}")
     else:
-        every = list(itertools.permutations(range(data.n_samples)))
+        every = math.factorial(data.n_samples)
         for counter in counters:
-            results = _run_all(counter, every, max_epochs, deadline)
-            if len(results) < len(every):  # a partial maximum is no worst case: leave it out
-                notes.append(f"no exhaustive run: time_limit={time_limit!r} ran out during the {len(every)} orders")
+            tally = _tally(counter, itertools.permutations(range(data.n_samples)), max_epochs, deadline)
+            if tally.n_orders < every:  # a partial maximum is no worst case: leave it out
+                notes.append(f"no exhaustive run: time_limit={time_limit!r} ran out during the {every} orders")
                 exhaustive = []
                 break
-            exhaustive.append(_summary(counter.convention.name, every, results, True))
+            exhaustive.append(tally.summary(counter.convention.name, True))
     return OrderStatistics(orders, seed, tuple(sampled), tuple(exhaustive), tuple(notes))

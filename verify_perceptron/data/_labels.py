@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ..errors import DataError
-from .rationals import parse_rational, shown as _shown
+from .rationals import as_rational, bounded, parse_rational, shown as _shown
 
-__all__ = ["label_key", "map_labels"]
+__all__ = ["label_key", "map_labels", "positive_key"]
 
 
 def label_key(raw: str | Fraction) -> str | Fraction:
@@ -22,13 +22,38 @@ def label_key(raw: str | Fraction) -> str | Fraction:
         return raw.strip()
 
 
+def positive_key(positive: object, source: str) -> str | Fraction:
+    """`positive` as `label_key` reads a label: text as its number or itself, a number (``positive=2``) exactly.
+
+    Examples
+    --------
+    >>> positive_key("1.0", "t"), positive_key(2, "t"), positive_key(" yes ", "t")
+    (Fraction(1, 1), Fraction(2, 1), 'yes')
+    >>> positive_key([1], "t")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: t: positive=[1] of type list is not a rational number
+    """
+    if isinstance(positive, (str, Fraction)):
+        return label_key(positive)
+    if isinstance(positive, bool) or type(positive).__name__ == "bool_":
+        return Fraction(int(positive))  # type: ignore[call-overload]
+    try:
+        return bounded(as_rational(positive, name="positive"), name="positive")
+    except ValueError as error:
+        raise DataError(f"{source}: {error}") from None
+
+
 def map_labels(
-    raw_labels: Sequence[str | Fraction], *, positive: str | None, source: str, lines: Sequence[int] | None = None
+    raw_labels: Sequence[str | Fraction], *, positive: object = None, source: str,
+    lines: Sequence[int] | None = None, samples: Sequence[int] | None = None
 ) -> tuple[tuple[int, ...], tuple[str, str]]:
     """Map raw labels to {-1, +1}: {-1,+1} as is, {0,1} with 0 -> -1, or two values and `positive`.
 
     Returns the labels and their original spelling, negative first. `lines`
-    (one file line per sample) lets an error name the line of a third value.
+    (one file line per sample) lets an error name the line of a third value;
+    `samples` (one sample number per label, when `raw_labels` are some of the
+    samples' labels) its sample.
 
     Examples
     --------
@@ -42,7 +67,7 @@ def map_labels(
     verify_perceptron.errors.DataError: t: sample 1: labels '0', '-1' are neither {-1, +1} nor {0, 1}; name the positive one with --positive
     """
     def where(at: int) -> str:
-        return f"{source}:{lines[at]}" if lines else f"{source}: sample {at}"
+        return f"{source}:{lines[at]}" if lines else f"{source}: sample {samples[at] if samples else at}"
 
     # Work on the distinct spellings (usually two), then map every sample through a dict.
     key_of = {raw: label_key(raw) for raw in dict.fromkeys(raw_labels)}
@@ -59,9 +84,10 @@ def map_labels(
         raise DataError(f"{where(at)}: label {_shown(spelled[third])} is a third label value ({shown}); "
                         "exactly two are needed")
     if positive is not None:
-        pos_key = label_key(positive)
+        pos_key = positive_key(positive, source)
         if pos_key not in distinct:
-            raise DataError(f"{source}: --positive {positive!r} is not one of the labels ({shown})")
+            named = _shown(positive) if isinstance(positive, str) else _shown(str(pos_key)).strip("'")
+            raise DataError(f"{source}: --positive {named} is not one of the labels ({shown})")
         if len(distinct) < 2:
             raise DataError(f"{source}: only one class ({shown}); the perceptron needs two")
         negative = next(k for k in distinct if k != pos_key)

@@ -22,7 +22,7 @@ exact either way.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -31,9 +31,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import DataError, InvalidArgument
-from .rationals import as_rational
+from ._floats import binary_floats
+from .denominators import MAX_DENOMINATOR_BITS
+from .files import MAX_CELLS, check_max_cells, refuse_cells, refuse_wide
+from .rationals import as_rational, bounded, shown, shown_value
 
-__all__ = ["FLOAT_READINGS", "ExactTable", "check_floats", "exact_labels", "exact_table"]
+__all__ = ["FLOAT_READINGS", "ExactTable", "check_floats", "exact_labels", "exact_positive", "exact_table",
+           "label_sequence"]
 
 #: The two readings of a binary float: as the binary number it is, or as its shortest decimal.
 FLOAT_READINGS = ("binary", "decimal")
@@ -105,30 +109,60 @@ def _shortest_decimal(value: Any) -> Fraction:
     return as_rational(Decimal(text))
 
 
+def _missing(value: object) -> bool:
+    """None, pandas' NA and NaT: a value that is not there (NaN is refused as not finite)."""
+    return value is None or type(value).__name__ in ("NAType", "NaTType")
+
+
 def _exact(value: object, name: str, floats: str, source: str) -> Fraction:
-    """One value as a Fraction, floats read as `floats` says; `DataError` naming `source` and `name`."""
+    """One value as a Fraction, floats read as `floats` says, no longer than a literal may be (`bounded`);
+    `DataError` naming `source` and `name`."""
     try:
+        if _missing(value):
+            raise ValueError(f"{name}={value!r} is a missing value; fill it or drop its sample first")
         if _is_float(value) and not math.isfinite(value):  # type: ignore[arg-type]
             raise ValueError(_non_finite(name, value))
         if floats == "decimal" and _is_float(value):
             return _shortest_decimal(value)
-        return as_rational(value, name=name)
+        return bounded(as_rational(value, name=name), name=name)
     except (ValueError, OverflowError) as error:
         raise DataError(f"{source}: {error}") from None
 
 
-def _over_one_denominator(values: list[Fraction]) -> tuple[Any, int]:
-    """Fractions as a 1-D integer array over their least common denominator."""
+def _over_one_denominator(values: list[Fraction], where: Any, max_cells: int, source: str) -> tuple[Any, int]:
+    """Fractions as a 1-D integer array over their least common denominator, which may have at most
+    `MAX_DENOMINATOR_BITS` bits (`where(k)` names value k), and whose Python integers, if any, may take at
+    most the memory of `max_cells` int64 values."""
     common = 1
-    for d in {v.denominator for v in values}:
-        common = math.lcm(common, d)
-    ints = [v.numerator * (common // v.denominator) for v in values]
-    big = max((abs(v) for v in ints), default=0) >= _INT64_SAFE
-    return np.array(ints, dtype=object if big else np.int64), common
+    for k, v in enumerate(values):
+        if common % v.denominator:
+            common = math.lcm(common, v.denominator)
+            if common.bit_length() > MAX_DENOMINATOR_BITS:
+                raise DataError(f"{source}: {where(k)}={shown_value(v)} makes the common denominator "
+                                f"{common.bit_length()} bits long, past the limit of {MAX_DENOMINATOR_BITS} bits")
+    if values:
+        _refuse_wide(max(abs(v.numerator) for v in values), common // min(v.denominator for v in values),
+                     len(values), max_cells, source)
+    return _integer_column([v.numerator * (common // v.denominator) for v in values]), common
 
 
-def _decimal_column(values: Any) -> tuple[Any, int]:
-    """A 1-D array of finite floats read as their shortest decimals, over their least common denominator."""
+def _refuse_wide(largest: int, factor: int, n_cells: int, max_cells: int, source: str) -> None:
+    """`refuse_wide` for integers of at most bits(largest) + bits(factor) bits, before they are made."""
+    bits = largest.bit_length() + factor.bit_length()
+    if bits >= 63:
+        refuse_wide(source, n_cells, bits, max_cells)
+
+
+def _integer_column(ints: list[int]) -> Any:
+    """int64 when every value is below 2^62 in magnitude, else an object array of the same Python ints."""
+    if max((abs(v) for v in ints), default=0) < _INT64_SAFE:
+        return np.array(ints, dtype=np.int64)
+    return np.array(ints + [None], dtype=object)[:-1]  # (the None keeps NumPy from nesting anything)
+
+
+def _decimal_column(values: Any, n_cells: int, max_cells: int, source: str) -> tuple[Any, int]:
+    """A 1-D array of finite floats read as their shortest decimals, over their least common denominator
+    (`n_cells` values of the table take them: the memory counted)."""
     if values.dtype == np.float64:  # the common case without a Fraction per value: (numerator, power of ten)
         pairs = [Decimal(repr(v)).as_integer_ratio() for v in values.tolist()]
     else:
@@ -136,27 +170,9 @@ def _decimal_column(values: Any) -> tuple[Any, int]:
     common = 1
     for d in {d for _, d in pairs}:
         common = math.lcm(common, d)
-    ints = [n * (common // d) for n, d in pairs]
-    big = max((abs(v) for v in ints), default=0) >= _INT64_SAFE
-    return np.array(ints, dtype=object if big else np.int64), common
-
-
-def _binary_floats(a: Any) -> tuple[Any, int]:
-    """A finite float16/32/64 array as integers over a power of two, exactly and without a loop."""
-    mantissa, exponent = np.frexp(a.astype(np.float64))  # a == mantissa·2^exponent, 1/2 <= |mantissa| < 1
-    m = np.ldexp(mantissa, 53).astype(np.int64)  # every double is m·2^(exponent-53) with |m| < 2^53
-    nonzero = m != 0
-    # m odd (its trailing zeros moved into the exponent), so the smallest power below is the lowest terms' one
-    zeros = np.where(nonzero, np.frexp((m & -m).astype(np.float64))[1] - 1, 0)
-    m, e = m >> zeros, exponent.astype(np.int64) - 53 + zeros
-    if not nonzero.any():
-        return np.zeros(a.shape, dtype=np.int64), 1
-    power = max(0, -int(e[nonzero].min()))  # the denominator is 2^power
-    shift = np.where(nonzero, e + power, 0)
-    if int(shift.max()) + 53 < 62:
-        return m << shift, 2**power
-    ints = [v << s for v, s in zip(m.ravel().tolist(), shift.ravel().tolist())]
-    return np.array(ints, dtype=object).reshape(a.shape), 2**power
+    if pairs:
+        _refuse_wide(max(abs(n) for n, _ in pairs), common // min(d for _, d in pairs), n_cells, max_cells, source)
+    return _integer_column([n * (common // d) for n, d in pairs]), common
 
 
 def _first_bad(mask: Any) -> tuple[int, int]:
@@ -164,11 +180,23 @@ def _first_bad(mask: Any) -> tuple[int, int]:
     return i, j
 
 
-def _array_table(a: Any, floats: str, source: str) -> tuple[Any, int, bool]:
+def _refuse_bad_text(a: Any, name: str, source: str) -> None:
+    """A NumPy text array holding a code point past U+10FFFF (raw bytes seen as text) cannot be read as str."""
+    if a.dtype.kind == "U" and a.size and a.dtype.itemsize:
+        codes = np.ascontiguousarray(a).view(np.uint32)
+        if codes.size and int(codes.max()) > 0x10FFFF:
+            raise DataError(f"{source}: {name} holds the code point {int(codes.max()):#x}, past Unicode's last "
+                            "(U+10FFFF): not text")
+
+
+def _array_table(a: Any, floats: str, source: str, max_cells: int) -> tuple[Any, int, bool]:
     """A 2-D NumPy array as (numerators, denominator, binary_float)."""
+    _refuse_bad_text(a, "X", source)
     kind = a.dtype.kind
     if kind == "c":
         raise DataError(f"{source}: Complex data not supported: X has dtype {a.dtype}")
+    if kind in "mMV":  # dates, durations, records: no number is the value
+        raise DataError(f"{source}: X has dtype {a.dtype}; numbers are needed, one column per feature")
     if kind in "iu":
         return a, 1, False
     if kind == "b":
@@ -179,52 +207,119 @@ def _array_table(a: Any, floats: str, source: str) -> tuple[Any, int, bool]:
             i, j = _first_bad(bad)
             raise DataError(f"{source}: {_non_finite(f'X[{i}][{j}]', a[i, j])}")
         if floats == "binary":
-            numerators, denominator = _binary_floats(a)
+            numerators, denominator = binary_floats(a, max_cells=max_cells, source=source)
             return numerators, denominator, True
         values, inverse = np.unique(a, return_inverse=True)  # each distinct value is read once
-        column, denominator = _decimal_column(values)
+        column, denominator = _decimal_column(values, a.size, max_cells, source)
         return column[inverse.reshape(a.shape)], denominator, False
-    rows = [[_exact(v, f"X[{i}][{j}]", floats, source) for j, v in enumerate(row)] for i, row in enumerate(a)]
-    binary = floats == "binary" and any(_is_float(v) for v in a.flat)
-    column, denominator = _over_one_denominator([v for row in rows for v in row])
-    return column.reshape(a.shape), denominator, binary
+    return _one_by_one(a.tolist(), a.shape[1], floats, source, max_cells)
 
 
-def _list_table(X: Iterable[Any], floats: str, source: str) -> tuple[Any, int, bool]:
-    """Rows given as Python iterables (lists, tuples, generators), each value converted on its own."""
-    rows: list[list[Fraction]] = []
-    binary = False
+#: What a value read on its own costs (a `Fraction`, its two integers, its place in lists), in int64 cells.
+PER_VALUE = 8
+
+
+def _one_by_one(rows: list[list[Any]], width: int, floats: str, source: str, max_cells: int) -> tuple[Any, int, bool]:
+    """Rows of Python values of mixed kinds, each converted on its own: at most `max_cells` // `PER_VALUE`."""
+    refuse_cells(source, f"X: {len(rows)} x {width} values read one by one, {PER_VALUE} cells each",
+                 len(rows) * width * PER_VALUE, max_cells)
+    exact = [[_exact(v, f"X[{i}][{j}]", floats, source) for j, v in enumerate(row)] for i, row in enumerate(rows)]
+    binary = floats == "binary" and any(_is_float(v) for row in rows for v in row)
+    column, denominator = _over_one_denominator([v for row in exact for v in row],
+                                                lambda k: f"X[{k // width}][{k % width}]", max_cells, source)
+    return column.reshape(len(rows), width), denominator, binary
+
+
+def _same_kind(rows: list[list[Any]]) -> Any:
+    """The rows as a float64 array when every value is a Python float, as int64 when every one is an int
+    that fits; else None. Either array holds the very values, so the vectorised readers read them exactly."""
+    kinds = {type(v) for row in rows for v in row}
+    if kinds == {float}:
+        return np.array(rows, dtype=np.float64)
+    if kinds == {int} and all(-(2**63) <= v < 2**63 for row in rows for v in row):
+        return np.array(rows, dtype=np.int64)
+    return None
+
+
+def _list_table(X: Iterable[Any], floats: str, source: str, max_cells: int) -> tuple[Any, int, bool]:
+    """Rows given as Python iterables (lists, tuples, generators): read at once when all floats or all ints,
+    else each value on its own."""
+    rows: list[list[Any]] = []
     for i, row in enumerate(X):
         if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
-            raise DataError(f"{source}: X[{i}]={row!r} is not a row of values: X must be 2-D, one row per sample "
-                            "(Reshape your data: [[v] for v in X] for one feature)")
-        values = list(row)
-        binary = binary or (floats == "binary" and any(_is_float(v) for v in values))
-        rows.append([_exact(v, f"X[{i}][{j}]", floats, source) for j, v in enumerate(values)])
+            raise DataError(f"{source}: X[{i}]={shown_value(row)} is not a row of values: X must be 2-D, one row "
+                            "per sample (Reshape your data: [[v] for v in X] for one feature)")
+        _refuse_unordered(row, f"X[{i}]", source)
+        rows.append(list(row))
         if len(rows[-1]) != len(rows[0]):
             raise DataError(f"{source}: sample {i} has {len(rows[-1])} features, sample 0 has {len(rows[0])}")
-    column, denominator = _over_one_denominator([v for row in rows for v in row])
-    return column.reshape(len(rows), len(rows[0]) if rows else 0), denominator, binary
+        refuse_cells(source, f"X: {i + 1} rows of {len(rows[0])} values so far", (i + 1) * len(rows[0]), max_cells)
+    width = len(rows[0]) if rows else 0
+    if rows and width:
+        same = _same_kind(rows)
+        if same is not None:
+            return _array_table(same, floats, source, max_cells)
+    return _one_by_one(rows, width, floats, source, max_cells)
+
+
+def _refuse_unordered(values: object, name: str, source: str) -> None:
+    """A set has no order and a mapping's iteration gives its keys: neither is a row, nor one label per sample."""
+    if isinstance(values, (Set, Mapping)):
+        kind = "a set, which has no order" if isinstance(values, Set) else "a mapping, whose iteration gives its keys"
+        raise DataError(f"{source}: {name}={shown_value(values)} is {kind}; give a list, a tuple or an array")
+
+
+def _refuse_masked(values: Any, name: str, source: str) -> Any:
+    """A masked array's data when nothing is masked; a masked value is missing data, refused by its place."""
+    if not isinstance(values, np.ma.MaskedArray):
+        return values
+    mask = np.ma.getmaskarray(values)
+    if mask.any():
+        place = "".join(f"[{int(k)}]" for k in np.argwhere(mask)[0])
+        raise DataError(f"{source}: {name}{place} is masked: masked values are missing data; fill them "
+                        f"({name}.filled(value)) or drop their samples first")
+    return np.asarray(values.data)
+
+
+def _column_name(column: object) -> str:
+    """A DataFrame's column name as text: str() of it, unless that fails (an integer past Python's 4,300-digit
+    limit, an object whose str raises): then `shown_value`."""
+    try:
+        return column if isinstance(column, str) else str(column)
+    except Exception:  # noqa: BLE001 - a name must not stop the reading
+        return shown_value(column)
 
 
 def _as_array(X: Any, source: str) -> tuple[Any, tuple[str, ...] | None]:
     """`X` as a NumPy array with a DataFrame's column names, or as it is when it is a plain iterable."""
+    X = _refuse_masked(X, "X", source)
+    _refuse_unordered(X, "X", source)
     if hasattr(X, "toarray") and hasattr(X, "nnz"):  # scipy.sparse, never densified behind the user's back
         raise DataError(f"{source}: X is a sparse matrix of shape {X.shape}; sparse input is not supported: pass X.toarray()")
     if hasattr(X, "to_numpy") and hasattr(X, "columns"):
-        names = tuple(str(c) for c in X.columns)
-        dtypes = getattr(X, "dtypes", ())
-        # Mixed columns would be upcast to float64 together (an int64 beyond 2^53 rounded): keep each value's type.
-        mixed = len({str(t) for t in dtypes}) > 1
-        return (X.to_numpy(dtype=object) if mixed else X.to_numpy()), names
+        names = tuple(map(_column_name, X.columns))
+        dtypes = list(getattr(X, "dtypes", ()))
+        # Mixed columns would be upcast to float64 together (an int64 beyond 2^53 rounded): keep each value's type,
+        # unless every column is NumPy's ints and floats and every int is one float64 holds exactly.
+        if len({str(t) for t in dtypes}) <= 1:
+            return X.to_numpy(), names
+        if all(isinstance(t, np.dtype) and t.kind in "iuf" and t.itemsize <= 8 for t in dtypes):
+            exact = X.to_numpy(dtype=np.float64)
+            # every int below 2^53 is a float64; every one from 2^53 on rounds to at least 2^53
+            if not any(t.kind in "iu" for t in dtypes) or (np.abs(exact) < 2.0**53).all():
+                return exact, names
+        return X.to_numpy(dtype=object), names
     if hasattr(X, "to_numpy"):  # a Series
         return X.to_numpy(), None
     if isinstance(X, np.ndarray) or hasattr(X, "__array__"):
         return np.asarray(X), None
+    if isinstance(X, (str, bytes)) or not isinstance(X, Iterable):
+        raise DataError(f"{source}: X={shown_value(X)} of type {type(X).__name__} is not rows of values: "
+                        "give a list of rows, a 2-D array or a DataFrame")
     return X, None
 
 
-def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>") -> ExactTable:
+def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>", max_cells: int = MAX_CELLS) -> ExactTable:
     """The samples `X` as integers over one common denominator, every value converted exactly.
 
     Parameters
@@ -236,6 +331,10 @@ def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>") -> 
         How a float is read: as the binary number it is, or as its shortest decimal.
     source : str
         Named at the start of every error message.
+    max_cells : int
+        Most values X may hold (`verify_perceptron.data.files.MAX_CELLS` by
+        default), counting each value too wide for int64 as the int64 values
+        its memory would fill (`verify_perceptron.data.files.cell_units`).
 
     Examples
     --------
@@ -250,14 +349,16 @@ def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>") -> 
     verify_perceptron.errors.DataError: <memory>: X[0]=1 is not a row of values: X must be 2-D, one row per sample (Reshape your data: [[v] for v in X] for one feature)
     """
     check_floats(floats)
+    max_cells = check_max_cells(max_cells)
     values, names = _as_array(X, source)
     if isinstance(values, np.ndarray):
         if values.ndim != 2:
             hint = " (Reshape your data: X.reshape(-1, 1) for one feature)" if values.ndim == 1 else ""
             raise DataError(f"{source}: X has shape {values.shape}; a 2-D array is needed, one row per sample{hint}")
-        numerators, denominator, binary = _array_table(values, floats, source)
+        refuse_cells(source, f"X of shape {values.shape}", values.size, max_cells)
+        numerators, denominator, binary = _array_table(values, floats, source, max_cells)
     else:
-        numerators, denominator, binary = _list_table(values, floats, source)
+        numerators, denominator, binary = _list_table(values, floats, source, max_cells)
     n, d = numerators.shape
     if n == 0:
         raise DataError(f"{source}: no samples; the perceptron needs at least one of each class")
@@ -274,6 +375,51 @@ def _label(value: object, i: int, floats: str, source: str) -> str | Fraction:
     return _exact(value, f"y[{i}]", floats, source)
 
 
+def exact_positive(positive: object, *, floats: str = "binary", source: str = "<memory>") -> str | Fraction | None:
+    """The positive label as `map_labels` reads it: text as it is, a number exactly, as `exact_labels` reads y.
+
+    Examples
+    --------
+    >>> exact_positive(2), exact_positive("yes"), exact_positive(None)
+    (Fraction(2, 1), 'yes', None)
+    """
+    if positive is None:
+        return None
+    try:
+        return _label(positive, 0, floats, source)
+    except DataError as error:
+        raise DataError(str(error).replace("y[0]=", "positive=", 1)) from None
+
+
+def _refuse_mixed(labels: list[str | Fraction], raw: list[Any], source: str) -> None:
+    """Labels are all text or all numbers: a mix (1 and "1", 0 and "cat") has no one reading."""
+    text = next((i for i, v in enumerate(labels) if isinstance(v, str)), None)
+    number = next((i for i, v in enumerate(labels) if not isinstance(v, str)), None)
+    if text is not None and number is not None:
+        later, earlier = max(text, number), min(text, number)
+        raise DataError(f"{source}: y[{later}]={shown_value(raw[later])} is {'text' if later == text else 'a number'} "
+                        f"and y[{earlier}]={shown_value(raw[earlier])} is {'a number' if later == text else 'text'}: "
+                        "labels must be all numbers or all text")
+
+
+def label_sequence(y: Any, source: str) -> Any:
+    """`y` when it can be one label per sample, a masked array's data when nothing is masked; else `DataError`
+    (a masked value, a set or a mapping, a single value).
+
+    Examples
+    --------
+    >>> label_sequence({0, 1}, "t")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: t: y={0, 1} is a set, which has no order; give a list, a tuple or an array
+    """
+    y = _refuse_masked(y, "y", source)
+    _refuse_unordered(y, "y", source)
+    if isinstance(y, (str, bytes)) or not (isinstance(y, Iterable) or hasattr(y, "__array__") or hasattr(y, "to_numpy")):
+        raise DataError(f"{source}: y={shown_value(y)} is not one label per sample: give a list, an array or a Series")
+    return y
+
+
 def exact_labels(y: Any, *, floats: str = "binary", source: str = "<memory>") -> list[str | Fraction]:
     """The labels as `map_labels` reads them: text as it is, numbers as exact Fractions.
 
@@ -282,20 +428,30 @@ def exact_labels(y: Any, *, floats: str = "binary", source: str = "<memory>") ->
 
     Examples
     --------
-    >>> exact_labels(np.array([0.0, 1.0])), exact_labels(["cat", True])
-    ([Fraction(0, 1), Fraction(1, 1)], ['cat', Fraction(1, 1)])
+    >>> exact_labels(np.array([0.0, 1.0])), exact_labels(["cat", "dog"])
+    ([Fraction(0, 1), Fraction(1, 1)], ['cat', 'dog'])
+    >>> exact_labels(["cat", 1])
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: <memory>: y[1]=1 is a number and y[0]='cat' is text: labels must be all numbers or all text
     """
     check_floats(floats)
+    y = label_sequence(y, source)
     if hasattr(y, "to_numpy") or isinstance(y, np.ndarray) or hasattr(y, "__array__"):
         values = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
         if values.ndim == 2 and values.shape[1] == 1:
             values = values[:, 0]
         if values.ndim != 1:
             raise DataError(f"{source}: y has shape {values.shape}; one label per sample (1-D) is needed")
+        _refuse_bad_text(values, "y", source)
         if values.dtype.kind in "iub" or (values.dtype.kind == "f" and values.dtype.itemsize <= 8):
             distinct, inverse = np.unique(values, return_inverse=True)
             if len(distinct) <= 2 and np.isfinite(distinct.astype(np.float64)).all():  # read each class once
                 read = [_label(v, 0, floats, source) for v in list(distinct)]
-                return [read[k] for k in inverse.tolist()]
-        return [_label(v, i, floats, source) for i, v in enumerate(values.tolist())]
-    return [_label(v, i, floats, source) for i, v in enumerate(y)]
+                return [read[k] for k in inverse.reshape(-1).tolist()]
+        raw = values.tolist()
+    else:
+        raw = list(y)
+    labels = [_label(v, i, floats, source) for i, v in enumerate(raw)]
+    _refuse_mixed(labels, raw, source)
+    return labels

@@ -29,7 +29,7 @@ __all__ = ["LABEL_NAMES", "load_csv"]
 LABEL_NAMES = ("label", "y", "target", "class")
 
 
-def load_csv(path: str, *, label_column: str | None = None, positive: str | None = None,
+def load_csv(path: str, *, label_column: str | None = None, positive: object = None,
              delimiter: str | None = None, max_denominator_bits: int = MAX_DENOMINATOR_BITS,
              max_cells: int = MAX_CELLS) -> Dataset:
     """Read a CSV file exactly.
@@ -112,7 +112,7 @@ def _is_header(first: Sequence[str], label_column: str | None) -> bool:
     return not any(_is_number(c) for c in first) or names_label or bool(lowered & set(LABEL_NAMES))
 
 
-def _general_csv(text: str, path: str, label_column: str | None, positive: str | None,
+def _general_csv(text: str, path: str, label_column: str | None, positive: object,
                  separator: str | None = ",", max_bits: int = MAX_DENOMINATOR_BITS,
                  max_cells: int = MAX_CELLS) -> Dataset:
     """Any CSV: the csv module's parser and one exact literal per cell, each error named."""
@@ -164,7 +164,7 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: str |
     place, fail = _cell_places(path, header, target, label_column, lines, width - 1, cell_text)
     nums, dens = parse_cells(cells(), fail)
     return _dataset(nums, dens, len(rows), place, max_bits, [row[target] for _, row in rows], lines,
-                    positive, path, header, target)
+                    positive, path, header, target, max_cells)
 
 
 _Place = Callable[[int], "tuple[str, str]"]
@@ -191,9 +191,11 @@ def _cell_places(path: str, header: list[str] | None, target: int, label_column:
 
 
 def _dataset(nums: object, dens: object, n: int, place: _Place, max_bits: int, raw_labels: list[str],
-             lines: Sequence[int], positive: str | None, path: str, header: list[str] | None, target: int) -> Dataset:
+             lines: Sequence[int], positive: object, path: str, header: list[str] | None, target: int,
+             max_cells: int = MAX_CELLS) -> Dataset:
     """The Dataset of flat cells (numerators, denominators) in `n` rows, with its labels and names."""
-    scaled, denominator = over_common_denominator(nums, dens, max_bits=max_bits, where=place)
+    scaled, denominator = over_common_denominator(nums, dens, max_bits=max_bits, where=place, max_cells=max_cells,
+                                                  source=path)
     y, spelling = map_labels(raw_labels, positive=positive, source=path, lines=lines)
     names = tuple(h for j, h in enumerate(header) if j != target) if header else ()
     return Dataset(y=y, source=path, feature_names=names, labels=spelling,
@@ -220,7 +222,7 @@ def _most_fractional_digits(text: str) -> int:
     return low
 
 
-def _fast_csv(text: str, path: str, label_column: str | None, positive: str | None,
+def _fast_csv(text: str, path: str, label_column: str | None, positive: object,
               max_bits: int = MAX_DENOMINATOR_BITS, max_cells: int = MAX_CELLS) -> Dataset | None:
     """The common case at C speed, exactly: one comma between cells, no quotes, no gaps, no ragged row.
 
@@ -274,7 +276,8 @@ def _fast_csv(text: str, path: str, label_column: str | None, positive: str | No
         table = read_table(body_text, len(body), width, target, fail)
         if table is None:  # a blank or ragged line: the general reader names it
             return None
-        scaled, denominator = over_common_denominator(*table, max_bits=max_bits, where=place)
+        scaled, denominator = over_common_denominator(*table, max_bits=max_bits, where=place, max_cells=max_cells,
+                                                      source=path)
     if target == m:  # the usual layout: one split per line, at its last comma
         raw_labels = [line.rpartition(",")[2] for line in body]
     else:

@@ -24,8 +24,9 @@ import numpy as np
 
 from ..errors import DataError, InvalidArgument
 from ._labels import map_labels
-from .arrays import exact_labels, exact_table, holds_floats
+from .arrays import exact_labels, exact_positive, exact_table, holds_floats
 from .integers import ExactMatrix
+from .rationals import shown_value
 
 __all__ = ["Dataset", "from_arrays", "require_dataset"]
 
@@ -104,7 +105,7 @@ class Dataset:
         self.y_array = labels_in.astype(np.int64)
         self.y_array.flags.writeable = False
         self.y: tuple[int, ...] = tuple(self.y_array.tolist())
-        self.feature_names = tuple(feature_names) or tuple(f"x{j + 1}" for j in range(self.n_features))
+        self.feature_names = _names(feature_names, self.n_features, source)
         if self.y_array.min() == self.y_array.max():
             raise DataError(f"{source}: only one class (label {self.y[0]:+d}); the perceptron needs two")
         self._X: tuple[tuple[Fraction, ...], ...] | None = None
@@ -166,7 +167,7 @@ class Dataset:
         (1, -1, -1, -1)
         """
         if sorted(order) != list(range(self.n_samples)):
-            raise ValueError(f"order={list(order)!r} is not a permutation of range({self.n_samples})")
+            raise ValueError(f"order={shown_value(list(order))} is not a permutation of range({self.n_samples})")
         return Dataset(
             y=tuple(self.y[i] for i in order),
             source=self.source,
@@ -183,14 +184,29 @@ class Dataset:
 _INT64_SAFE = 2**62
 
 
+def _names(feature_names: Sequence[str], n_features: int, source: str) -> tuple[str, ...]:
+    """One name (a str) per feature, or ``x1, x2, ...`` when none are given."""
+    if isinstance(feature_names, (str, bytes)):
+        raise DataError(f"{source}: feature_names={shown_value(feature_names)} is one string; give one name per feature")
+    names = tuple(feature_names)
+    if not names:
+        return tuple(f"x{j + 1}" for j in range(n_features))
+    if len(names) != n_features:
+        raise DataError(f"{source}: feature_names has {len(names)} names for {n_features} features")
+    bad = next((j for j, name in enumerate(names) if not isinstance(name, str)), None)
+    if bad is not None:
+        raise DataError(f"{source}: feature_names[{bad}]={shown_value(names[bad])} is not a str")
+    return names
+
+
 def _label_value(label: Any, i: int, source: str) -> int:
     """A label given as a number: -1 or +1 exactly (so 1.5 is refused, not truncated to 1)."""
     try:
         value = int(label)
     except (TypeError, ValueError):
-        raise DataError(f"{source}: label y[{i}]={label!r} must be -1 or +1") from None
+        raise DataError(f"{source}: label y[{i}]={shown_value(label)} must be -1 or +1") from None
     if value != label or value not in (-1, 1):
-        raise DataError(f"{source}: label y[{i}]={label!r} must be -1 or +1")
+        raise DataError(f"{source}: label y[{i}]={shown_value(label)} must be -1 or +1")
     return value
 
 
@@ -239,7 +255,7 @@ def _lowest_terms(numerators: Any, denominator: int, source: str) -> tuple[Any, 
     if array.dtype.kind == "O":
         for index, v in np.ndenumerate(array):  # int() would truncate 1.5 and read "1"
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-                raise DataError(f"{source}: numerators{list(index)} = {v!r} is not an integer")
+                raise DataError(f"{source}: numerators{list(index)} = {shown_value(v)} is not an integer")
         common = denominator
         for v in array.flat:
             common = math.gcd(common, int(v))
@@ -257,7 +273,7 @@ def from_arrays(
     X: Any,
     y: Any,
     *,
-    positive: str | None = None,
+    positive: object = None,
     source: str = "<memory>",
     feature_names: Sequence[str] = (),
     floats: str = "binary",
@@ -272,7 +288,9 @@ def from_arrays(
         such as ``"3/7"`` or ``"1.5e-3"``.
     y : 1-D array-like
         One label per sample (a list, an array, a Series): -1/+1, 0/1, or any
-        two values with `positive` naming the positive one.
+        two values with `positive` naming the positive one (text or a number,
+        as the labels are). Labels are all numbers or all text; a masked or
+        missing value (None, NaN, pandas' NA) is refused by its place.
     floats : {"binary", "decimal"}
         How floats are read (`verify_perceptron.data.arrays`): ``"binary"``
         (default) as the binary number each is, which the report says;
@@ -291,13 +309,15 @@ def from_arrays(
     (Fraction(1, 10), '<memory> (floats read as their shortest decimals, 0.1 as 1/10)')
     """
     table = exact_table(X, floats=floats, source=source)
-    labels, spelling = map_labels(exact_labels(y, floats=floats, source=source), positive=positive, source=source)
-    if len(labels) != len(table.numerators):
-        raise DataError(f"{source}: {len(table.numerators)} samples but {len(labels)} labels")
+    raw = exact_labels(y, floats=floats, source=source)
+    if len(raw) != len(table.numerators):
+        raise DataError(f"{source}: {len(table.numerators)} samples but {len(raw)} labels")
+    labels, spelling = map_labels(raw, positive=exact_positive(positive, floats=floats, source=source), source=source)
     if floats == "decimal" and holds_floats(X):  # said in every report: these values are not the binary ones
         source = f"{source} (floats read as their shortest decimals, 0.1 as 1/10)"
+    names = feature_names if isinstance(feature_names, (str, bytes)) else tuple(feature_names)  # a str: refused
     return Dataset(
-        y=labels, source=source, feature_names=tuple(feature_names) or table.feature_names or (),
+        y=labels, source=source, feature_names=names or table.feature_names or (),
         binary_float=table.binary_float, labels=spelling,
         numerators=table.numerators, denominator=table.denominator,
     )
@@ -314,7 +334,6 @@ def require_dataset(data: object) -> Dataset:
     verify_perceptron.errors.InvalidArgument: data=[[0, 1]] of type list is not a Dataset: make one with from_arrays, load_dataset or example
     """
     if not isinstance(data, Dataset):
-        shown = repr(data) if len(repr(data)) <= 60 else repr(data)[:57] + "..."
-        raise InvalidArgument(f"data={shown} of type {type(data).__name__} is not a Dataset: "
+        raise InvalidArgument(f"data={shown_value(data)} of type {type(data).__name__} is not a Dataset: "
                               "make one with from_arrays, load_dataset or example")
     return data

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..errors import DataError
 from . import kernel as _kernel
+from .files import MAX_CELLS, refuse_wide
 from .rationals import rational_parts, shown
 
 __all__ = ["MAX_DENOMINATOR_BITS", "as_arrays", "check_limit", "over_common_denominator", "parse_cells", "read_table"]
@@ -143,13 +144,16 @@ def as_arrays(nums: list[int], dens: list[int]) -> tuple[Any, Any]:
     return np.array(nums + [None], dtype=object)[:-1], np.array(dens + [None], dtype=object)[:-1]
 
 
-def over_common_denominator(nums: Any, dens: Any, *, max_bits: int, where: Where) -> tuple[Any, int]:
+def over_common_denominator(nums: Any, dens: Any, *, max_bits: int, where: Where, max_cells: int = MAX_CELLS,
+                            source: str = "<data>") -> tuple[Any, int]:
     """numerators[k] / denominators[k] (flat, lowest terms) as integers over their least common denominator.
 
     Returns the flat integer array (int64 when every entry is below 2^62 in
     magnitude, else object) and the denominator. Raises `DataError` naming
     the first value, in the arrays' order, with which the common denominator
-    passes `max_bits` bits.
+    passes `max_bits` bits, or naming `source` when the Python integers
+    would take more memory than `max_cells` int64 cells
+    (`verify_perceptron.data.files.cell_units`), before they are made.
 
     Examples
     --------
@@ -176,6 +180,7 @@ def over_common_denominator(nums: Any, dens: Any, *, max_bits: int, where: Where
             if (int(np.abs(nums).max()) * int(factors.max()) < _INT64_SAFE
                     or bool(np.all(np.abs(nums) <= (_INT64_SAFE - 1) // factors))):
                 return nums * factors, common
+        _refuse_wide(int(np.abs(nums).max()), common // int(distinct[0]), nums.size, max_cells, source)
         factor_of = np.array([common // d for d in distinct.tolist()] + [None], dtype=object)[:-1]
         return _fitted(nums.astype(object) * factor_of[np.searchsorted(distinct, dens)]), common
     dens_list = dens.tolist()
@@ -184,9 +189,19 @@ def over_common_denominator(nums: Any, dens: Any, *, max_bits: int, where: Where
         first_at.setdefault(d, k)
     common = _grown_lcm(list(first_at), list(first_at.values()), max_bits, where)
     assert common is not None  # (the walk in file order raises instead)
+    if nums.size:
+        _refuse_wide(max(map(abs, nums.tolist())), common // min(first_at), nums.size, max_cells, source)
     factor_of = {d: common // d for d in first_at}
     scaled = [int(n) * factor_of[d] for n, d in zip(nums.tolist(), dens_list)]
     return _fitted(np.array(scaled + [None], dtype=object)[:-1]), common
+
+
+def _refuse_wide(largest: int, factor: int, n_cells: int, max_cells: int, source: str) -> None:
+    """Refuse, before they are made, integers of up to bits(largest numerator) + bits(largest factor) bits
+    whose memory passes `max_cells` int64 cells (a bound: the largest numerator may have a smaller factor)."""
+    bits = largest.bit_length() + factor.bit_length()
+    if bits >= 63:
+        refuse_wide(source, n_cells, bits, max_cells)
 
 
 def _distinct(dens: Any) -> Any:

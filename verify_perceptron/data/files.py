@@ -9,19 +9,22 @@ import stat
 
 from ..errors import DataError
 
-__all__ = ["BYTES_PER_CELL", "COLUMN_NUMBER", "MAX_CELLS", "check_max_cells", "not_regular", "read_text",
-           "refuse_cells", "refuse_special"]
+__all__ = ["BYTES_PER_CELL", "COLUMN_NUMBER", "MAX_CELLS", "cell_units", "check_max_cells", "not_regular", "read_text",
+           "refuse_cells", "refuse_special", "refuse_wide"]
 
 #: A column number as ``--label-column`` spells it: a sign and at most nine digits, so
 #: ``int`` of it stays cheap whatever the user typed.
 COLUMN_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
 
 #: Most cells (samples times features) a dataset may hold in memory, unless the user says otherwise
-#: (``--max-cells N``, ``max_cells=`` in Python).
-MAX_CELLS = 20_000_000
+#: (``--max-cells N``, ``max_cells=`` in Python). A run keeps a few copies of the samples and some
+#: numbers per sample (about 170 bytes a row in all): measured under a 1 GiB address-space limit, a whole
+#: ``verify`` of 5,000,000 rows of one feature stays within it (860 MB resident), of 5,000,000 rows of two
+#: features it does not.
+MAX_CELLS = 5_000_000
 
 #: Bytes a CSV or LIBSVM file may have per cell of the limit, checked from the file's size before it is read:
-#: 16 bytes hold a cell such as ``-0.123456789012,`` (a 20,000,000-cell limit admits a 320 MB file).
+#: 16 bytes hold a cell such as ``-0.123456789012,`` (a 5,000,000-cell limit admits an 80 MB file).
 BYTES_PER_CELL = 16
 
 
@@ -55,6 +58,42 @@ def refuse_cells(path: str, what: str, cells: int, max_cells: int) -> None:
     if cells > max_cells:
         raise DataError(f"{path}: {what}, more than the limit of {max_cells} cells; "
                         "raise it with --max-cells N (max_cells= in Python)")
+
+
+def cell_units(n_cells: int, bits: int) -> int:
+    """The memory of `n_cells` integers of up to `bits` bits, counted in the cells of `MAX_CELLS` (8 bytes each).
+
+    Below 63 bits an integer is one int64 cell. Past that it is a Python
+    integer: 28 bytes and 4 for every 30 bits, 8 more for its place in the
+    array, counted twice for the copy a run makes of the samples (times their
+    labels), where the int64 copy is narrower than the data.
+
+    Examples
+    --------
+    >>> cell_units(1000, 62), cell_units(1000, 64), cell_units(1000, 4096)
+    (1000, 12000, 146000)
+    """
+    if bits < 63:
+        return n_cells
+    return -(-2 * n_cells * (36 + 4 * -(-bits // 30)) // 8)
+
+
+def refuse_wide(path: str, n_cells: int, bits: int, max_cells: int) -> None:
+    """Raise `DataError` when `n_cells` integers of up to `bits` bits take more memory than `max_cells` int64
+    cells (`cell_units`): checked before the integers are made.
+
+    Examples
+    --------
+    >>> refuse_wide("d.csv", 300_000, 4090, 5_000_000)
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: d.csv: 300000 values of up to 4090 bits over one common denominator take the memory of 43800000 int64 values, more than the limit of 5000000 cells; raise it with --max-cells N (max_cells= in Python)
+    """
+    units = cell_units(n_cells, bits)
+    if units > max_cells:
+        raise DataError(f"{path}: {n_cells} values of up to {bits} bits over one common denominator take the memory "
+                        f"of {units} int64 values, more than the limit of {max_cells} cells; raise it with --max-cells N "
+                        "(max_cells= in Python)")
 
 
 def not_regular(path: str) -> str | None:
@@ -100,7 +139,10 @@ def read_text(path: str, max_cells: int = MAX_CELLS) -> str:
 
     A file larger than `BYTES_PER_CELL` bytes per cell of `max_cells` is
     refused from its size, before it is read. A byte-order mark is dropped;
-    a NUL byte near the start means a binary file, refused before any parsing.
+    a NUL byte near the start means a binary file, refused before any parsing,
+    unless a byte-order mark says UTF-16 or UTF-32, which are read as such. Line
+    ends are read as Python's universal newlines read them: ``\r\n`` and a
+    lone ``\r`` (an old Mac file, a stray carriage return) are ``\n``.
 
     Examples
     --------
@@ -132,10 +174,20 @@ def read_text(path: str, max_cells: int = MAX_CELLS) -> str:
     except OSError as error:
         raise DataError(f"{path}: cannot be read ({error.strerror})") from None
     _refuse_size(path, len(data), max_cells)
-    if b"\0" in data[:4096]:
+    encoding = next((name for mark, name in _WIDE_MARKS if data.startswith(mark)), "utf-8-sig")
+    if encoding == "utf-8-sig" and b"\0" in data[:4096]:
         raise DataError(f"{path}: is a binary file, not CSV or LIBSVM text")
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode(encoding)
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise DataError(f"{path}:{line}: not UTF-8 text (byte {data[error.start]:#04x})") from None
+        raise DataError(f"{path}:{line}: not {encoding[:6].upper()} text (byte {data[error.start]:#04x})") from None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+#: Byte-order marks of the wider Unicode encodings (the codec reads and drops its mark), longest first:
+#: UTF-32's little-endian mark begins with UTF-16's.
+_WIDE_MARKS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"),
+               (b"\xfe\xff", "utf-16"))

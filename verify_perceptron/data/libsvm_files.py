@@ -21,7 +21,7 @@ __all__ = ["MAX_FEATURES", "load_libsvm"]
 MAX_FEATURES = 100_000
 
 
-def load_libsvm(path: str, *, positive: str | None = None, n_features: int | None = None,
+def load_libsvm(path: str, *, positive: object = None, n_features: int | None = None,
                 zero_based: bool | str = "auto", max_denominator_bits: int = MAX_DENOMINATOR_BITS,
                 max_cells: int = MAX_CELLS) -> Dataset:
     """Read LIBSVM/svmlight text: ``label index:value ...``.
@@ -43,7 +43,7 @@ def load_libsvm(path: str, *, positive: str | None = None, n_features: int | Non
     raw_labels: list[str] = []
     lines: list[int] = []
     highest = 0
-    for line_no, line in enumerate(text.splitlines(), start=1):
+    for line_no, line in enumerate(text.split("\n"), start=1):  # lines as an editor counts them
         content = line.split("#", 1)[0].strip()
         if not content:
             continue
@@ -86,12 +86,12 @@ def load_libsvm(path: str, *, positive: str | None = None, n_features: int | Non
         raise DataError(f"{path}: no feature values at all")
     refuse_cells(path, f"{len(entries)} x {width} values", len(entries) * width, cap)
     y, spelling = map_labels(raw_labels, positive=positive, source=path, lines=lines)
-    numerators, denominator = _dense_numerators(entries, width, shift, limit, text, path)
+    numerators, denominator = _dense_numerators(entries, width, shift, limit, text, path, cap)
     return Dataset(numerators=numerators, denominator=denominator, y=y, source=path, labels=spelling)
 
 
 def _dense_numerators(entries: list[tuple[int, dict[int, tuple[int, int]]]], width: int, shift: int,
-                      max_bits: int, text: str, path: str) -> tuple[Any, int]:
+                      max_bits: int, text: str, path: str, max_cells: int = MAX_CELLS) -> tuple[Any, int]:
     """The rows as integer numerators over one common denominator, built from the stored values only.
 
     A sparse file is mostly zeros: they stay zeros of the integer array and
@@ -105,11 +105,12 @@ def _dense_numerators(entries: list[tuple[int, dict[int, tuple[int, int]]]], wid
     def where(k: int) -> tuple[str, str]:
         r, index = at[k]
         line = entries[r][0]
-        token = next((t for t in text.splitlines()[line - 1].split("#", 1)[0].split()
+        token = next((t for t in text.split("\n")[line - 1].split("#", 1)[0].split()
                       if t.partition(":")[0].lstrip("0") == str(index).lstrip("0")), "")
         return f"{path}:{line}: feature {index}", token.partition(":")[2]
 
-    scaled, denominator = over_common_denominator(nums, dens, max_bits=max_bits, where=where)
+    scaled, denominator = over_common_denominator(nums, dens, max_bits=max_bits, where=where, max_cells=max_cells,
+                                                  source=path)
     numerators = np.zeros((len(entries), width), dtype=scaled.dtype)  # (object zeros are ints)
     if at:
         rows, columns = zip(*at)

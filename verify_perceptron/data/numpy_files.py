@@ -1,5 +1,12 @@
 """NumPy ``.npy`` and ``.npz`` files read exactly: integers as they are, floats
-through `Fraction.from_float`, pickled objects never."""
+as the binary numbers they are, pickled objects never.
+
+Each array's header is read first: an array that declares more than the
+cell limit, more than 8 bytes a cell of it, or (for the features and
+labels) anything but integers and floats is refused before it is read or
+decompressed. The values are then converted a block at a time
+(`verify_perceptron.data.arrays.exact_table`), never a Python object per
+value (a long double that is no float64 excepted, within the same limit)."""
 
 from __future__ import annotations
 
@@ -14,9 +21,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import DataError
+from .arrays import exact_table
 from .files import COLUMN_NUMBER, MAX_CELLS, check_max_cells, refuse_cells, refuse_special
 from ._labels import map_labels
 from .dataset import Dataset
+from .rationals import as_rational, bounded
 
 __all__ = ["load_numpy"]
 
@@ -25,23 +34,50 @@ _X_KEYS = ("X", "x", "data", "features")
 _Y_KEYS = ("y", "Y", "labels", "label", "target")
 
 
-def _exact_array(array: object, name: str, path: str) -> tuple[list[list[Fraction]], bool]:
-    """The rows of `array` as Fractions, and whether they came from binary floats."""
-    a = np.asarray(array)
+def _numbers(a: Any, name: str, path: str, max_cells: int) -> Any:
+    """`a` ready for `exact_table`: its dtype checked, its values finite, bool as 0/1, and a long double as the
+    float64 it equals (else, one value at a time, at most `max_cells` // `_PER_VALUE` of them)."""
     if a.dtype.kind not in "biuf":
         raise DataError(f"{path}: array {name!r} has dtype {a.dtype}; integers or floats are needed")
     if a.ndim and a.shape[0] == 0:
         raise DataError(f"{path}: array {name!r} has no rows (shape {a.shape}); the perceptron needs samples")
+    if a.dtype.kind == "b":
+        return a.view(np.uint8)
     if a.dtype.kind == "f":
         bad = ~np.isfinite(a)
         if bad.any():
             where = tuple(int(i) for i in np.argwhere(bad)[0])
             raise DataError(f"{path}: {name}{list(where)} = {a[where]!r} is not a finite number")
-        convert = Fraction.from_float
-        rows = [[convert(float(v)) for v in row] for row in np.atleast_2d(a).reshape(a.shape[0] if a.ndim else 1, -1)]
-        return rows, True
-    rows = [[Fraction(int(v)) for v in row] for row in np.atleast_2d(a).reshape(a.shape[0] if a.ndim else 1, -1)]
-    return rows, False
+        if a.dtype.itemsize > 8:  # long double: exact through float64 when it holds the same values
+            with np.errstate(over="ignore", under="ignore"):  # a value past float64 becomes inf: not equal
+                narrow = a.astype(np.float64)
+            if (narrow == a).all():
+                return narrow
+            refuse_cells(path, f"{name} of {a.size} long doubles, read one by one at {_PER_VALUE} cells each",
+                         a.size * _PER_VALUE, max_cells)
+    return a
+
+
+#: What a value read one at a time (a `Fraction`, its integers, its place in lists) costs, in int64 cells.
+_PER_VALUE = 24
+
+
+def _labels(ya: Any, path: str, positive: object) -> tuple[Any, tuple[str, str]]:
+    """The labels as an int64 array of -1/+1 and their spelling: the first value, the first other one and a
+    third if any (which `map_labels` refuses) found by comparisons, each read once."""
+    first = [0]
+    other = ya != ya[0]
+    if other.any():
+        first.append(int(np.argmax(other)))
+        third = other & (ya != ya[first[1]])
+        if third.any():
+            first.append(int(np.argmax(third)))
+    try:  # NumPy's scalars, exactly (a float by its integer ratio), no longer than a literal may be
+        raw = [bounded(as_rational(ya[i]), name=f"y[{i}]") for i in first]
+    except ValueError as error:
+        raise DataError(f"{path}: {error}") from None
+    mapped, spelling = map_labels(raw, positive=positive, source=path, samples=first)
+    return np.where(other, mapped[-1], mapped[0]).astype(np.int64), spelling
 
 
 #: What a damaged .npy or .npz makes NumPy's reader raise besides ValueError: a header that does not
@@ -50,48 +86,68 @@ _UNREADABLE = (OSError, EOFError, SyntaxError, tokenize.TokenError, zipfile.BadZ
                NotImplementedError, RuntimeError)  # zipfile: an unsupported compression method, an encrypted member
 
 
-def _declared_shape(handle: Any) -> tuple[int, ...] | None:
-    """The shape a ``.npy`` stream's header declares, read without reading the data; None if unreadable."""
+def _declared(handle: Any) -> tuple[tuple[int, ...], Any] | None:
+    """The shape and dtype a ``.npy`` stream's header declares, read without reading the data; None if unreadable."""
     try:
         version = np.lib.format.read_magic(handle)
         read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
-        shape, _, _ = read(handle)
+        shape, _, dtype = read(handle)
     except (ValueError, *_UNREADABLE):
         return None  # np.load will say what is wrong with it
-    return tuple(int(n) for n in shape)
+    return tuple(int(n) for n in shape), dtype
+
+
+def _check_declared(path: str, name: str, declared: tuple[tuple[int, ...], Any] | None, max_cells: int,
+                    read: bool) -> None:
+    """Refuse an array whose header declares more than `max_cells` values or 8 bytes a value on average (a lie
+    or not), and, for an array that will be `read`, one that is not numbers, before anything is read,
+    allocated or decompressed."""
+    if declared is None:
+        return
+    shape, dtype = declared
+    cells = math.prod(shape)
+    label = f"array {name!r} " if name else ""
+    refuse_cells(path, f"{label}declares shape {shape}", cells, max_cells)
+    if cells * dtype.itemsize > 8 * max_cells:
+        raise DataError(f"{path}: {label}declares shape {shape} of dtype {dtype}: {cells * dtype.itemsize} bytes, "
+                        f"more than the {8 * max_cells} allowed (8 a cell of the limit of {max_cells} cells); "
+                        "raise it with --max-cells N (max_cells= in Python)")
+    if read and dtype.hasobject:
+        raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only")
+    if read and dtype.kind not in "biuf":
+        raise DataError(f"{path}: array {name or 'array'!r} has dtype {dtype}; integers or floats are needed")
 
 
 def _refuse_declared_size(path: str, is_npz: bool, max_cells: int) -> None:
-    """Refuse, naming the file, any array whose header declares more than `max_cells` values (a lie or not),
-    before anything is read, allocated or decompressed."""
-    def check(shape: tuple[int, ...] | None, name: str) -> None:
-        if shape is not None:
-            refuse_cells(path, f"{name}declares shape {shape}", math.prod(shape), max_cells)
-
+    """`_check_declared` for the one array of a ``.npy``, or every member of an ``.npz`` (the dtype of the
+    features and labels only: other members are never read)."""
     try:
         if not is_npz:
             with open(path, "rb") as handle:
-                check(_declared_shape(handle), "")
+                _check_declared(path, "", _declared(handle), max_cells, read=True)
             return
         with zipfile.ZipFile(path) as archive:
-            for member in archive.namelist():
+            names = {member.removesuffix(".npy"): member for member in archive.namelist()}
+            read = {next((k for k in keys if k in names), None) for keys in (_X_KEYS, _Y_KEYS)}
+            for name, member in names.items():
                 with archive.open(member) as handle:
-                    check(_declared_shape(handle), f"array {member.removesuffix('.npy')!r} ")
+                    _check_declared(path, name, _declared(handle), max_cells, read=name in read)
     except DataError:
         raise  # a DataError is a ValueError: the refusal itself, not a damaged file
     except (ValueError, *_UNREADABLE):  # ValueError: a member name that is not UTF-8, among others
         return  # np.load will say what is wrong with it
 
 
-def load_numpy(path: str, *, label_column: str | None = None, positive: str | None = None,
+def load_numpy(path: str, *, label_column: str | None = None, positive: object = None,
                max_cells: int = MAX_CELLS) -> Dataset:
     """Read ``.npy`` (a 2-D array, labels in the last column or `label_column`) or ``.npz``.
 
     An ``.npz`` archive holds the features under ``X`` (or ``x``, ``data``,
     ``features``) and the labels under ``y`` (or ``labels``, ``label``,
-    ``target``). Pickled objects are never loaded. Floats are converted
-    exactly with `Fraction.from_float`. An array whose header declares more
-    than `max_cells` values is refused before it is read or decompressed.
+    ``target``). Pickled objects are never loaded. Floats are read exactly,
+    as the binary numbers they are. An array whose header declares more than
+    `max_cells` values, or more than 8 bytes a cell of it, is refused before
+    it is read or decompressed.
     """
     cap = check_max_cells(max_cells)
     refuse_special(path)
@@ -129,14 +185,16 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: str | No
                 raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only") from None
             except _UNREADABLE as error:
                 raise DataError(f"{path}: not a readable NumPy file ({type(error).__name__}: {error})") from None
+        for key, member in ((x_key, Xa), (y_key, ya)):
+            if not isinstance(member, np.ndarray):  # NumPy hands back the bytes of a member without a .npy header
+                raise DataError(f"{path}: member {key!r} is not a NumPy array (no .npy header)")
         if Xa.ndim != 2:
             raise DataError(f"{path}: X has shape {Xa.shape}; a 2-D array is needed")
         if ya.ndim != 1 or ya.shape[0] != Xa.shape[0]:
             raise DataError(f"{path}: y has shape {ya.shape}; expected ({Xa.shape[0]},)")
         refuse_cells(path, f"X of shape {Xa.shape}", Xa.size, cap)
-        rows, x_float = _exact_array(Xa, "X", path)
-        labels_raw, _ = _exact_array(ya.reshape(-1, 1), "y", path)
-        raw = [r[0] for r in labels_raw]
+        features, labels = _numbers(Xa, "X", path, cap), _numbers(ya, "y", path, cap)
+        del Xa, ya
     else:
         a = loaded
         if a.ndim != 2 or a.shape[1] < 2:
@@ -145,12 +203,18 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: str | No
         width = a.shape[1]
         target = width - 1
         if label_column is not None:
-            text = label_column.strip()
+            if isinstance(label_column, bool) or not isinstance(label_column, (str, int)):
+                raise DataError(f"{path}: label_column={label_column!r} must be a 1-based column number")
+            text = str(label_column).strip()
             if not COLUMN_NUMBER.fullmatch(text) or not (1 <= abs(int(text)) <= width):
                 raise DataError(f"{path}: --label-column {label_column!r} must be a column number 1..{width}")
             target = int(text) - 1 if int(text) > 0 else width + int(text)
-        full, x_float = _exact_array(a, "array", path)
-        rows = [[v for j, v in enumerate(r) if j != target] for r in full]
-        raw = [r[target] for r in full]
-    y, spelling = map_labels(raw, positive=positive, source=path)
-    return Dataset(X=tuple(tuple(r) for r in rows), y=y, source=path, binary_float=x_float, labels=spelling)
+        a = _numbers(a, "array", path, cap)
+        labels = a[:, target]
+        features = a[:, :target] if target == width - 1 else np.delete(a, target, axis=1)  # a view when last
+        del a
+    y, spelling = _labels(labels, path, positive)  # first: cheap, and it may refuse the file
+    table = exact_table(features, source=path, max_cells=cap)
+    del loaded, features, labels  # the file's arrays, gone before the dataset makes its own
+    return Dataset(y=y, source=path, binary_float=table.binary_float, labels=spelling,
+                   numerators=table.numerators, denominator=table.denominator)

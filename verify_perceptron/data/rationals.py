@@ -9,19 +9,32 @@ arithmetic is done, so a hostile file costs a parse, not a hang.
 from __future__ import annotations
 
 import math
+import operator
 import re
+import reprlib
 from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
+
+import numpy as np
 
 from ..errors import InvalidArgument
 
-__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "parse_rational", "rational_parts", "format_rational", "as_rational", "as_rationals", "shown"]
+__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "MAX_VALUE_DIGITS", "parse_rational", "rational_parts", "format_rational",
+           "as_rational", "as_rationals", "bounded", "shown", "shown_value"]
 
 #: Most digits accepted in one literal (mantissa, numerator or denominator).
 MAX_DIGITS = 1000
 #: Largest decimal exponent accepted (``1e1000`` is fine, ``1e1001`` is not).
 MAX_EXPONENT = 1000
+
+#: Most digits a numerator or a denominator may have in a value given in memory (an int, a `Fraction`): as many
+#: as the largest a literal can make, 1000 digits times 10^1000.
+MAX_VALUE_DIGITS = MAX_DIGITS + MAX_EXPONENT
+_VALUE_LIMIT = 10**MAX_VALUE_DIGITS
+#: Integers up to this many bits are printed whole in a message (well under Python's 4,300-digit limit).
+_PRINTABLE_BITS = 3 * 4096
 
 _DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?")
 _RATIO = re.compile(r"([+-]?)([0-9]+)/([0-9]+)")
@@ -37,6 +50,82 @@ def shown(text: str) -> str:
     "'11111111111111111111...1111111111'"
     """
     return repr(text if len(text) <= 40 else text[:20] + "..." + text[-10:])
+
+
+def shown_value(value: object) -> str:
+    """Any value for a message, cut short when it is long, and never failing: a long integer by its first and
+    last digits and its length (one too long to print, past Python's 4,300-digit limit, by its length alone),
+    an object whose ``repr`` raises by its type.
+
+    Examples
+    --------
+    >>> shown_value(Fraction(1, 3)), shown_value(10**50), shown_value(-10**5000)
+    ('Fraction(1, 3)', '10000000000000000000...0000000000 (51 digits)', '-(an integer of 5001 digits)')
+    >>> shown_value(list(range(10**6))), shown_value([10**5000])
+    ('[0, 1, 2, 3, ...]', '[(an integer of 5001 digits)]')
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _integer_text(int(value))
+    if isinstance(value, Fraction):
+        return f"Fraction({_integer_text(value.numerator)}, {_integer_text(value.denominator)})"
+    try:
+        text = _SHORT_REPR.repr(value)  # a few items of a long list, never the whole of it
+    except Exception:  # noqa: BLE001 - a message must not fail on the value it names
+        return f"(a {type(value).__name__} that cannot be shown)"
+    return text if len(text) <= 60 else text[:40] + "..." + text[-15:]
+
+
+class _ShortRepr(reprlib.Repr):
+    """`reprlib`'s short repr, with integers as `_integer_text` shows them (its own calls repr() on them)."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        return _integer_text(x)
+
+    def repr_instance(self, x: object, level: int) -> str:
+        text = repr(x)  # other objects (a Fraction in a list, a NumPy scalar) as they show themselves
+        return text if len(text) <= 60 else text[:40] + "..." + text[-15:]
+
+
+_SHORT_REPR = _ShortRepr()
+_SHORT_REPR.maxlist = _SHORT_REPR.maxtuple = _SHORT_REPR.maxset = _SHORT_REPR.maxdict = 4
+_SHORT_REPR.maxstring = _SHORT_REPR.maxother = 60
+
+
+def _integer_text(value: int) -> str:
+    if abs(value) < 10**30:
+        return str(value)
+    sign = "-" if value < 0 else ""
+    if value.bit_length() > _PRINTABLE_BITS:
+        return f"{sign}(an integer of {_digits(value)} digits)"
+    digits = str(abs(value))
+    return f"{sign}{digits[:20]}...{digits[-10:]} ({len(digits)} digits)"
+
+
+def _digits(value: int) -> int:
+    """The number of decimal digits of `value` (sign left out), without converting it to text."""
+    estimate = int(abs(value).bit_length() * 0.30102999566398120) + 1  # log10(2); too high by at most one
+    return estimate if estimate == 1 or abs(value) >= 10 ** (estimate - 1) else estimate - 1
+
+
+def bounded(value: Fraction, *, name: str = "value") -> Fraction:
+    """`value` itself when its numerator and denominator each have at most `MAX_VALUE_DIGITS` digits, as any
+    literal's do; else a `ValueError` naming it. Values given in memory go through this as text goes through
+    `parse_rational`, so that neither can make every later step slow.
+
+    Examples
+    --------
+    >>> bounded(Fraction(10**1999, 3)) == Fraction(10**1999, 3)
+    True
+    >>> bounded(Fraction(1, 10**2000), name="X[0][1]")
+    Traceback (most recent call last):
+    ...
+    ValueError: X[0][1]=Fraction(1, 10000000000000000000...0000000000 (2001 digits)) has more than 2000 digits; at most 2000 are accepted
+    """
+    if value.numerator >= _VALUE_LIMIT or -value.numerator >= _VALUE_LIMIT or value.denominator >= _VALUE_LIMIT:
+        named = shown_value(value.numerator if value.denominator == 1 else value)
+        raise ValueError(f"{name}={named} has more than {MAX_VALUE_DIGITS} digits; "
+                         f"at most {MAX_VALUE_DIGITS} are accepted")
+    return value
 
 
 def parse_rational(text: str) -> Fraction:
@@ -169,7 +258,7 @@ def as_rational(value: object, *, name: str = "value") -> Fraction:
         try:
             return parse_rational(value)
         except ValueError as error:
-            raise ValueError(f"{name}={value!r}: {error}") from None
+            raise ValueError(f"{name}={shown(value)}: {error}") from None
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             raise ValueError(f"{name}={value!r} is not a finite number")
@@ -177,20 +266,39 @@ def as_rational(value: object, *, name: str = "value") -> Fraction:
     if isinstance(value, Decimal):  # a decimal is exact: Decimal("0.1") is 1/10
         if not value.is_finite():
             raise ValueError(f"{name}={value!r} is not a finite number")
-        return Fraction(value)
+        # Through its text (which Decimal writes without expanding the exponent), so that the literal limits
+        # apply before any arithmetic: Decimal("1E+99999999") would otherwise make a 10^8-digit integer.
+        try:
+            return parse_rational(str(value))
+        except ValueError as error:
+            raise ValueError(f"{name}={shown_value(value)}: {error}") from None
+    if hasattr(value, "is_integer") and hasattr(value, "as_integer_ratio") and not _finite(value):
+        raise ValueError(f"{name}={shown_value(value)} is not a finite number")
     try:
-        numerator, denominator = value.numerator, value.denominator  # type: ignore[attr-defined]
-    except AttributeError:
+        return _duck_rational(value)
+    except (ArithmeticError, TypeError, ValueError, AttributeError):
         pass
-    else:
-        return Fraction(int(numerator), int(denominator))
+    raise ValueError(f"{name}={shown_value(value)} of type {type(value).__name__} is not a rational number")
+
+
+def _finite(value: Any) -> bool:
+    try:
+        return bool(value == value and value not in (float("inf"), float("-inf")))
+    except (TypeError, ValueError):
+        return True  # no float comparison: `_duck_rational` decides
+
+
+def _duck_rational(value: object) -> Fraction:
+    """A number of another library (NumPy's scalars, a SymPy or gmpy2 rational) by its integer ratio; any
+    error (TypeError, AttributeError, ...) means it is none: `as_rational` names it."""
     if hasattr(value, "is_integer") and hasattr(value, "as_integer_ratio"):
         # NumPy floating scalars (long double included): exact through their integer ratio.
-        if value != value or value in (float("inf"), float("-inf")):
-            raise ValueError(f"{name}={value!r} is not a finite number")
         numerator, denominator = value.as_integer_ratio()  # type: ignore[attr-defined]
-        return Fraction(int(numerator), int(denominator))
-    raise ValueError(f"{name}={value!r} of type {type(value).__name__} is not a rational number")
+    else:
+        numerator, denominator = value.numerator, value.denominator  # type: ignore[attr-defined]
+    if not isinstance(numerator, (int, np.integer)) or not isinstance(denominator, (int, np.integer)):
+        numerator, denominator = operator.index(numerator), operator.index(denominator)
+    return Fraction(int(numerator), int(denominator))
 
 
 def format_rational(value: Fraction) -> str:

@@ -21,7 +21,7 @@ def load_dataset(
     *,
     format: str = "auto",
     label_column: str | None = None,
-    positive: str | None = None,
+    positive: object = None,
     delimiter: str | None = None,
     zero_based: bool | str = "auto",
     max_denominator_bits: int = MAX_DENOMINATOR_BITS,

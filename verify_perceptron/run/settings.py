@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..data.rationals import as_rational
+from ..data.rationals import as_rational, bounded
 from ..errors import InvalidArgument
 from ..notes.conventions import Convention, get_convention
 
@@ -29,7 +29,7 @@ def check_settings(convention: Convention | str, eta: object, mode: str, max_epo
     """
     conv = convention if isinstance(convention, Convention) else get_convention(convention)
     try:
-        rate = as_rational(eta, name="eta")
+        rate = bounded(as_rational(eta, name="eta"), name="eta")  # no longer than a literal may be
     except ValueError as error:
         raise InvalidArgument(str(error)) from None
     conv.check_rate(rate)

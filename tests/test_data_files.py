@@ -1,0 +1,55 @@
+"""`verify_perceptron.data.files.read_text`: what a CSV or LIBSVM file's bytes are read as, whatever their line
+ends and Unicode encoding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verify_perceptron.data.readers import load_dataset
+from verify_perceptron.errors import DataError
+
+CSV = "x1,x2,y\n0,0,0\n0,1,0\n1,0,0\n1,1,1\n"
+SVM = "-1 2:0\n-1 2:1\n-1 1:1\n+1 1:1 2:1\n"
+
+
+@pytest.mark.parametrize("suffix, text", [(".csv", CSV), (".svm", SVM), (".tsv", CSV.replace(",", "\t"))])
+@pytest.mark.parametrize("line_end", ["\r\n", "\r"])
+def test_carriage_returns_end_lines_as_newlines_do(tmp_path: Path, suffix: str, text: str, line_end: str) -> None:
+    # A file of bare carriage returns (an old Mac file) was one line, and its first cell "not a number".
+    plain, other = tmp_path / f"plain{suffix}", tmp_path / f"other{suffix}"
+    plain.write_text(text)
+    other.write_bytes(text.replace("\n", line_end).encode())
+    a, b = load_dataset(str(plain)), load_dataset(str(other))
+    assert (a.X, a.y, a.feature_names) == (b.X, b.y, b.feature_names)
+
+
+def test_a_bad_cell_after_bare_carriage_returns_is_named_by_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "d.csv"
+    path.write_bytes(b"x,y\r1,0\r\r2,1\rq,0\r")
+    with pytest.raises(DataError, match=r"d.csv:5: column x: 'q' is not a number"):
+        load_dataset(str(path))
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-8-sig"])
+def test_a_unicode_file_with_a_byte_order_mark_is_read_as_its_encoding(tmp_path: Path, encoding: str) -> None:
+    path = tmp_path / "d.csv"
+    data = CSV.encode(encoding)
+    if encoding in ("utf-16-le", "utf-16-be"):  # these codecs write no mark: put it first
+        data = ("\ufeff" + CSV).encode(encoding)
+    path.write_bytes(data)
+    assert load_dataset(str(path)).X == load_dataset(_written(tmp_path, CSV)).X
+
+
+def _written(folder: Path, text: str) -> str:
+    path = folder / "plain.csv"
+    path.write_text(text)
+    return str(path)
+
+
+def test_nul_bytes_without_a_mark_are_a_binary_file(tmp_path: Path) -> None:
+    path = tmp_path / "d.csv"
+    path.write_bytes(CSV.encode("utf-16-le"))  # no mark: NUL bytes, as any binary file has
+    with pytest.raises(DataError, match="is a binary file"):
+        load_dataset(str(path))

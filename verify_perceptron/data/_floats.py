@@ -1,0 +1,76 @@
+"""Binary floats as integers over one power of two, exactly, in bounded pieces.
+
+Every finite float16, float32 or float64 is m·2^e with m an odd integer of
+at most 53 bits (or 0); a block of them is split so with one `numpy.frexp`,
+and the whole array is then m·2^(e + p) over the denominator 2^p, p the
+largest -e. The array is read twice, a block of rows at a time (the
+smallest and largest exponent first, then the integers), so that its
+temporaries take a few tens of megabytes whatever its size: a 20-million
+value array costs its int64 result and one block more.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .files import refuse_wide
+
+__all__ = ["binary_floats"]
+
+#: Values converted at a time (the temporaries of one block are about 40 bytes a value).
+BLOCK = 1 << 20
+
+
+def _parts(block: Any) -> tuple[Any, Any, Any]:
+    """(m, e, nonzero) with block == m·2^e elementwise, m odd (0 for a zero, with e = 0)."""
+    mantissa, exponent = np.frexp(block.astype(np.float64))  # mantissa·2^exponent, 1/2 <= |mantissa| < 1
+    m = np.ldexp(mantissa, 53).astype(np.int64)  # every double is m·2^(exponent-53) with |m| < 2^53
+    nonzero = m != 0
+    # m odd (its trailing zeros moved into the exponent), so the smallest power below is the lowest terms' one
+    zeros = np.where(nonzero, np.frexp((m & -m).astype(np.float64))[1] - 1, 0)
+    return m >> zeros, np.where(nonzero, exponent.astype(np.int64) - 53 + zeros, 0), nonzero
+
+
+def binary_floats(a: Any, *, max_cells: int, source: str) -> tuple[Any, int]:
+    """A finite 2-D float16/32/64 array as (integer numerators, 2^p) in lowest terms, exactly.
+
+    The numerators are int64 when every one is below 2^62 in magnitude, else
+    Python integers, refused first (`verify_perceptron.data.files.refuse_wide`)
+    when they would take more memory than `max_cells` int64 values.
+
+    Examples
+    --------
+    >>> numerators, denominator = binary_floats(np.array([[0.5, 0.25], [1.0, -2.0]]), max_cells=100, source="t")
+    >>> numerators.tolist(), denominator
+    ([[2, 1], [4, -8]], 4)
+    >>> numerators, denominator = binary_floats(np.array([[2.0**-1074, 2.0**1023]]), max_cells=1000, source="t")
+    >>> numerators.dtype, denominator == 2**1074, numerators[0, 1] == 2**2097
+    (dtype('O'), True, True)
+    """
+    n_rows, n_cols = a.shape
+    low = high = None
+    step = max(1, BLOCK // max(1, n_cols))
+    for start in range(0, n_rows, step):
+        _, e, nonzero = _parts(a[start:start + step])
+        if nonzero.any():
+            e = e[nonzero]
+            low = int(e.min()) if low is None else min(low, int(e.min()))
+            high = int(e.max()) if high is None else max(high, int(e.max()))
+    if low is None or high is None:
+        return np.zeros(a.shape, dtype=np.int64), 1
+    power = max(0, -low)  # the denominator is 2^power
+    wide = high + power + 53 >= 62
+    if wide:
+        refuse_wide(source, a.size, high + power + 53, max_cells)
+    out = np.empty(a.shape, dtype=object if wide else np.int64)
+    for start in range(0, n_rows, step):
+        m, e, nonzero = _parts(a[start:start + step])
+        shift = np.where(nonzero, e + power, 0)
+        if wide:
+            ints = [v << s for v, s in zip(m.ravel().tolist(), shift.ravel().tolist())]
+            out[start:start + step] = np.array(ints + [None], dtype=object)[:-1].reshape(m.shape)
+        else:
+            out[start:start + step] = m << shift
+    return out, 2**power

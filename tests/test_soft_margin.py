@@ -394,3 +394,20 @@ def test_a_soft_margin_bound_left_unchecked_does_not_change_the_verdict(monkeypa
     soft = next(r for r in result.invariants if r.name == "soft-margin-bound")
     assert soft.holds is None and soft.skipped == "no u today"
     assert result.complete and build_report(data, trace, result)["verdict"] == "verified"
+
+
+def test_the_report_calls_the_bound_irrational_only_when_it_is() -> None:
+    # Two equal samples with opposite labels: ρ = 2, R² = ‖u‖² = 2, D² = 16, so ((√2·√2 + 4)/2)² = 9 exactly.
+    from verify_perceptron.report.record import build_report
+    from verify_perceptron.report.text import render_text
+
+    def _report(data: Dataset) -> dict:
+        return build_report(data, *pipeline.verify_run(data))
+
+    report = _report(Dataset([[Fraction(1)], [Fraction(1)]], [1, -1]))
+    assert report["soft_margin"]["bound_exact"] == "9"
+    text = render_text(report)
+    assert "((R·‖u‖ + D)/ρ)² = 9 (exact" in text and "irrational" not in text
+    and_report = _report(example("and"))  # D² = 119, R²·‖u‖² = 87: (√87 + √119)² is irrational
+    assert and_report["soft_margin"]["bound_exact"] is None
+    assert "it is irrational" in render_text(and_report)

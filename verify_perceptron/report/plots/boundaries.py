@@ -30,7 +30,8 @@ __all__ = ["Box", "Line", "draw_boundaries", "draw_line", "drawn_line", "positiv
 
 #: The axes' limits (x0, x1, y0, y1), drawn coordinates.
 Box = tuple[float, float, float, float]
-#: (c0, c1, c): the line c0·X + c1·Y + c = 0 in drawn coordinates, the largest |coefficient| in [1, 10).
+#: (c0, c1, c): the line c0·X + c1·Y + c = 0 in drawn coordinates, scaled from the exact values so that no
+#: coefficient overflows (`drawn_line`, and the projection's lines).
 Line = tuple[float, float, float]
 
 # At most this many epochs get a panel of their own; longer runs show a spread of them.
@@ -72,14 +73,14 @@ def _corners(box: Box) -> list[tuple[float, float]]:
 
 
 def _crossings(line: Line, box: Box, *, keep_positive: bool) -> list[tuple[float, float]]:
-    """Walk the box's edges: the points where the line crosses them, and the corners where c0·X + c1·Y + c > 0
-    when `keep_positive` (one half-plane clips a rectangle to a convex polygon)."""
+    """Walk the box's edges: the points where the line crosses them, the corners on it, and the corners where
+    c0·X + c1·Y + c > 0 when `keep_positive` (one half-plane clips a rectangle to a convex polygon)."""
     c0, c1, c = line
     corners = _corners(box)
     out: list[tuple[float, float]] = []
     for p, q in zip(corners, corners[1:] + corners[:1]):
         sp, sq = c0 * p[0] + c1 * p[1] + c, c0 * q[0] + c1 * q[1] + c
-        if (sp > 0 and keep_positive) or (sp == 0 and not keep_positive):
+        if sp == 0 or (sp > 0 and keep_positive):
             out.append(p)
         if (sp > 0 > sq) or (sp < 0 < sq):
             t = sp / (sp - sq)

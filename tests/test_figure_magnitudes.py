@@ -82,7 +82,7 @@ def markdown_report(tmp_path: Path, shape: str, powers: Sequence[int]) -> tuple[
 
 _CASES = [(shape, [p] * len(SHAPES[shape][0][0])) for shape in SHAPES for p in (-400, -300, 300, 400)]
 _CASES += [(shape, list(MIXED[shape])) for shape in SHAPES]
-_DEFAULT = {("and", -400), ("xor", 400), ("four", -300), ("four", "mixed")}
+_DEFAULT = {("and", -400), ("xor", 400), ("four", "mixed")}
 
 
 def _case_id(shape: str, powers: list[int]) -> str:
@@ -207,6 +207,16 @@ def test_the_projection_at_10_to_the_400_keeps_each_class_on_its_side_of_the_fin
     sides = {(b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) > 0 for p in points[:3]}
     others = {(b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) > 0 for p in points[3:]}
     assert len(points) == 5 and len(sides) == len(others) == 1 and sides != others
+
+
+def test_a_separator_whose_normal_is_0_still_has_its_projection() -> None:
+    # `verify --separator 1,0,0,0,0` on four features: v* = 0 spans no plane ("the separator's normal v* is 0"
+    # refused the data); u1 is then along the final v
+    data = from_arrays(*SHAPES["four"])
+    report = dict(_report(data), separator={"source": "given", "weights": ["1", "0", "0", "0", "0"]})
+    ax = drawn("projection", report, data).axes[0]
+    assert ax.get_xlabel().startswith("x·u1  (u1 = v/‖v‖ (v* = 0))")
+    assert ax.get_ylabel().startswith("x·u2  (u2: a direction orthogonal to u1 (v* = 0))")
 
 
 # --- the scaling itself -----------------------------------------------------------------------------------------

@@ -23,6 +23,33 @@ if TYPE_CHECKING:  # only for annotations: importing this module never imports m
 __all__ = ["draw_bounds"]
 
 
+_Bars = tuple[list[tuple[str, str]], list[str], dict[str, dict[str, Fraction]], dict[str, int], str]
+
+
+def _bars(report: Mapping[str, Any]) -> _Bars:
+    """What the figure shows: the rows (note number, convention), the separators, each separator's bound for
+    each convention, the mistakes made by convention, and what the mistakes' legend says."""
+    comparison = report["comparison"]
+    rows: list[tuple[str, str]] = []
+    bars: dict[str, dict[str, Fraction]] = {}
+    if comparison is not None and comparison["separable"]:
+        separators = [s["name"] for s in comparison["separators"] if not s.get("skipped")]
+        for entry in comparison["bounds"]:
+            if (entry["note"][:3], entry["convention"]) not in rows:
+                rows.append((entry["note"][:3], entry["convention"]))
+            bars.setdefault(entry["separator"], {})[entry["convention"]] = read_exact(entry["value"])
+        made = {run["convention"]: run["n_updates"] for run in comparison["runs"]}
+        return rows, separators, bars, made, "mistakes made by the note's own perceptron (online, from w = 0)"
+    if report["bounds"]:
+        separators = [f"{report['separator']['source']} separator"]
+        for b in report["bounds"]:
+            rows.append((b["note"][:3], b["convention"]))
+            bars.setdefault(separators[0], {})[b["convention"]] = read_exact(b["value"])
+        made = {b["convention"]: b["n_mistakes"] for b in report["bounds"]}
+        return rows, separators, bars, made, f"mistakes made by this run ({report['convention']}, {report['mode']})"
+    raise InvalidArgument("the report has no bounds to draw: no separator (and no comparison)")
+
+
 def draw_bounds(report: Mapping[str, Any]) -> Figure:
     """Each note's mistake bound as a bar, with the mistakes actually made marked.
 
@@ -32,26 +59,7 @@ def draw_bounds(report: Mapping[str, Any]) -> Figure:
     A logarithmic axis is used when the bounds dwarf the mistakes.
     """
     comparison = report["comparison"]
-    rows: list[tuple[str, str]] = []  # (note number, convention)
-    bars: dict[str, dict[str, Fraction]] = {}  # separator -> convention -> bound
-    made: dict[str, int] = {}
-    if comparison is not None and comparison["separable"]:
-        separators = [s["name"] for s in comparison["separators"] if not s.get("skipped")]
-        for entry in comparison["bounds"]:
-            if (entry["note"][:3], entry["convention"]) not in rows:
-                rows.append((entry["note"][:3], entry["convention"]))
-            bars.setdefault(entry["separator"], {})[entry["convention"]] = read_exact(entry["value"])
-        made = {run["convention"]: run["n_updates"] for run in comparison["runs"]}
-        legend_made = "mistakes made by the note's own perceptron (online, from w = 0)"
-    elif report["bounds"]:
-        separators = [f"{report['separator']['source']} separator"]
-        for b in report["bounds"]:
-            rows.append((b["note"][:3], b["convention"]))
-            bars.setdefault(separators[0], {})[b["convention"]] = read_exact(b["value"])
-        made = {b["convention"]: b["n_mistakes"] for b in report["bounds"]}
-        legend_made = f"mistakes made by this run ({report['convention']}, {report['mode']})"
-    else:
-        raise InvalidArgument("the report has no bounds to draw: no separator (and no comparison)")
+    rows, separators, bars, made, legend_made = _bars(report)
     values = [v for per in bars.values() for v in per.values()]
     smallest = min([*values, *(Fraction(m) for m in made.values() if m > 0)] or [Fraction(1)])
     logarithmic = max(values) / max(smallest, Fraction(1, 10**9)) > 30

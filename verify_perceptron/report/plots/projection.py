@@ -40,10 +40,10 @@ __all__ = ["draw_projection", "projection_basis"]
 def _basis(v_star: Sequence[float], v: Sequence[float]) -> tuple[Any, Any, str, str]:
     """`projection_basis`, with what each direction is, for the axis labels."""
     a, b = np.asarray(v_star, dtype=float), np.asarray(v, dtype=float)
-    first, second = "v*/‖v*‖", "the final v's part orthogonal to u1"
+    first, second, other = "v*/‖v*‖", "the final v's part orthogonal to u1", "v"
     if not a.any():
         a, b = b, a
-        first, second = "v/‖v‖ (v* = 0)", "a direction orthogonal to u1"
+        first, other = "v/‖v‖ (v* = 0)", "v*"
     if not a.any():
         u1, u2 = np.eye(len(a))[0], np.eye(len(a))[1]
         return u1, u2, "the first feature (v* = v = 0)", "the second feature"
@@ -52,7 +52,7 @@ def _basis(v_star: Sequence[float], v: Sequence[float]) -> tuple[Any, Any, str, 
     if np.linalg.norm(rest) <= 1e-9 * max(np.linalg.norm(b), 1.0):  # b parallel to a: any orthogonal direction
         rest = np.eye(len(a))[int(np.argmin(np.abs(u1)))]
         rest = rest - (rest @ u1) * u1
-        second = "a direction orthogonal to u1 (v is parallel to it)" if b.any() else second
+        second = f"a direction orthogonal to u1 ({'v is parallel to v*' if b.any() else other + ' = 0'})"
     return u1, rest / np.linalg.norm(rest), first, second
 
 

@@ -4,7 +4,8 @@ Everything here reads a report dictionary (`verify_perceptron.report.record.buil
 or the JSON of ``verify --format json`` loaded back) and, where the samples
 themselves are needed, the `~verify_perceptron.data.dataset.Dataset`. Nothing
 here imports matplotlib: the documents print these values in their tables, and
-the drawing modules convert them to float only to place ink.
+the drawing modules convert them to float only to place ink, each axis scaled
+first (`verify_perceptron.report.plots._scale`).
 
 `invariant_series`
     w_k·w* and ‖w_k‖² at every kept update, beside the two sides the proofs

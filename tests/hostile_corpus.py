@@ -182,6 +182,10 @@ def build(folder: Path) -> list[Case]:
         Case("a value of 1,000 digits, as JSON", ("verify", "digits1000.csv", "--format", "json"), 0, ""),
         Case("--eta 1e999", ("verify", "and.csv", "--eta", "1e999"), 0, ""),
         Case("--separator of 1e1000", ("verify", "and.csv", "--separator=-4e1000,3e1000,2e1000"), 0, ""),
+        # figures drawn past the doubles' range (left out before, and before that OverflowError); one case only, as
+        # drawing costs a second or more (tests/test_figure_magnitudes.py draws them at every magnitude)
+        Case("a value of 1,000 digits, as Markdown with its figures",
+             ("verify", "digits1000.csv", "--format", "markdown", "-o", "digits1000.md"), 0, ""),
         Case("check of a target that does not import", ("check", "no_such_module:fit"), 2, "no_such_module"),
         Case("check of a module that exits when imported", ("check", "exits_on_import:fit"), 2,
              "importing exits_on_import raised SystemExit: 3"),

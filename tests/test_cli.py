@@ -556,6 +556,19 @@ def test_markdown_to_a_file_writes_its_figures_beside_it_and_links_them(tmp_path
         assert (tmp_path / link).read_text(encoding="utf-8").lstrip().startswith(("<?xml", "<svg"))
 
 
+def test_a_markdown_report_without_its_figures_says_which_and_why(tmp_path: Path, capsys,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # Markdown on standard output links no files, and without matplotlib nothing is drawn: both were silent
+    titles = "(decision boundaries, epoch by epoch; the two invariants of the proof; mistake bounds and mistakes made)"
+    code, out, _ = run(["verify", "--example", "and", "--format", "markdown"], capsys)
+    assert code == 0 and f"Figures left out {titles}: a Markdown report on standard output links no files" in out
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    target = tmp_path / "report.md"
+    code, _, err = run(["verify", "--example", "and", "--format", "markdown", "-o", str(target)], capsys)
+    assert code == 0 and "no figures in the Markdown report" in err
+    assert f"Figures left out {titles}: figures need matplotlib, which is not installed" in target.read_text("utf-8")
+
+
 @pytest.mark.parametrize("limit", ["1e-9", "1/999999999", "0.000001"])
 def test_a_tiny_time_limit_stops_the_run_with_no_negative_time_in_what_it_says(limit: str, capsys) -> None:
     # The run stops at once; what is left of the limit for the certified separator was negative.

@@ -13,7 +13,8 @@ streams; a few cells run it as a process) and asserts:
   `proofs` 0; never 4 and never a traceback;
 - that the output parses: JSON loads and holds the keys the README
   documents, JUnit validates against tests/schemas/junit.xsd, HTML's tags
-  balance, Markdown's figures exist and are SVG; the verdict a text,
+  balance, Markdown's and HTML's figures exist and are SVG (at every
+  magnitude: none is left out, and no report says one is); the verdict a text,
   Markdown or HTML report states is the one the facts allow;
 - for JSON, the run's end read again independently: a converged run's final
   weights make no mistake under the convention's rule, a stopped one used
@@ -34,6 +35,7 @@ what it ran.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import functools
 import io
@@ -181,10 +183,20 @@ def assert_markdown(path: Path) -> None:
     assert text.startswith("#")
     links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
     assert links, "a Markdown report written with -o has figures"
+    assert "left out (" not in text, "every figure is drawn, at any magnitude"
     for link in links:
         figure = path.parent / link
         assert figure.is_file(), link
         assert ElementTree.parse(figure).getroot().tag.endswith("svg")
+
+
+def assert_html_figures(text: str) -> None:
+    """An HTML report has its figures, each an SVG image inside the page, and says of none that it is left out."""
+    images = re.findall(r'<img src="data:image/svg\+xml;base64,([^"]+)"', text)
+    assert images, "an HTML report has figures"
+    assert "left out (" not in text, "every figure is drawn, at any magnitude"
+    for image in images:
+        assert ElementTree.fromstring(base64.b64decode(image)).tag.endswith("svg")
 
 
 def assert_junit(text: str) -> None:
@@ -265,6 +277,7 @@ def verify_cell(exported: Any, tmp_path: Path, name: str, kind: str, fmt: str, e
         shown = ran.out
         if fmt == "html":
             assert_html(shown)
+            assert_html_figures(shown)
     verdict, code = stated_verdict(shown)
     assert code == ran.code
     assert verdict in (("VERIFIED", "VERIFIED AS FAR AS IT RAN") if fact.separable else ("NOT SEPARABLE",))
@@ -457,6 +470,7 @@ def test_commands_as_processes(exported: Any, tmp_path: Path, argv: list[str]) -
         assert_junit(ran.out)
     elif "html" in argv:
         assert_html(ran.out)
+        assert_html_figures(ran.out)
 
 
 # --- the API -------------------------------------------------------------------------------------------------------

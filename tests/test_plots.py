@@ -210,10 +210,11 @@ def test_invariant_figure_draws_the_exact_values() -> None:
     lower, upper, squeeze = fig.axes
     drawn = {line.get_label(): [float(y) for y in line.get_ydata()]  # type: ignore[union-attr, arg-type]
              for ax in (lower, upper) for line in ax.get_lines()}
-    assert drawn[r"$w_k\cdot w^*$"] == [float(v) for v in series.w_ws]
-    assert drawn[r"lower bound $N\,a\,\gamma$"] == [float(v) for v in series.lower]
-    assert drawn[r"$\Vert w_k\Vert^2$"] == [float(v) for v in series.w_sq]
-    assert drawn[r"upper bound $N\,a^2R^2$"] == [float(v) for v in series.upper]
+    # each panel in the unit of its largest value, here 10^1 (the tick labels show the true values)
+    assert drawn[r"$w_k\cdot w^*$"] == [float(v / 10) for v in series.w_ws]
+    assert drawn[r"lower bound $N\,a\,\gamma$"] == [float(v / 10) for v in series.lower]
+    assert drawn[r"$\Vert w_k\Vert^2$"] == [float(v / 10) for v in series.w_sq]
+    assert drawn[r"upper bound $N\,a^2R^2$"] == [float(v / 10) for v in series.upper]
     labels = [line.get_label() for line in squeeze.get_lines()]
     assert "mistake bound B = 87" in labels and "this run: N = 18" in labels
     assert lower.get_xlabel() == "update k (= mistakes N)" and upper.get_ylabel() == r"$\Vert w_k\Vert^2$"

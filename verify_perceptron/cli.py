@@ -170,12 +170,14 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
         clock.phase = "drawing the figures"
         if args.format == "html":
             text = documents.render_html(report, data=data, max_updates=args.max_updates_shown, exact=args.exact,
-                                         figures=_figures(report, data, required=True))
+                                         figures=_figures(report, data, required=True)[0])
         else:
-            links = {} if figures is None else {name: figures.add(name, svg)
-                                                for name, svg in _figures(report, data, required=False).items()}
+            drawn, left_out = (_figures(report, data, required=False) if figures is not None else
+                               ({}, _left_out(report, data, "a Markdown report on standard output links no files; "
+                                                            "written with -o FILE, it has them beside it")))
+            links = {name: figures.add(name, svg) for name, svg in drawn.items()} if figures is not None else {}
             text = documents.render_markdown(report, data=data, max_updates=args.max_updates_shown, exact=args.exact,
-                                             figures=links)
+                                             figures=links, left_out=left_out)
     else:
         text = render_text(report, max_updates=args.max_updates_shown, exact=args.exact, width=_terminal_width(args))
     clock.cancel()  # the report is made: writing it must not be cut short (and a swallowed alarm ends it here)
@@ -199,9 +201,17 @@ def _add_averaged(report: dict[str, Any], data: Dataset, trace: Trace, check: Ch
         report["verdict"], report["exit_code"] = "violated", 1
 
 
-def _figures(report: dict[str, Any], data: Dataset, *, required: bool) -> dict[str, str]:
-    """The report's figures as SVG text; what matplotlib warned of in one line on stderr. Without matplotlib,
-    `PlottingUnavailable` if `required` (HTML), else none, said on stderr (Markdown)."""
+def _left_out(report: dict[str, Any], data: Dataset, reason: str) -> dict[str, str]:
+    """Every figure the report has, left out for `reason` (which the document then states)."""
+    from .report.plots.series import available_figures
+
+    return {name: reason for name in available_figures(report, data)}
+
+
+def _figures(report: dict[str, Any], data: Dataset, *, required: bool) -> tuple[dict[str, str], dict[str, str]]:
+    """The report's figures as SVG text, and those left out with why; what matplotlib warned of in one line on
+    stderr. Without matplotlib, `PlottingUnavailable` if `required` (HTML), else none, said on stderr and in
+    the document (Markdown)."""
     from .report.plots import PlottingUnavailable, report_figures
 
     warned: list[str] = []
@@ -211,10 +221,10 @@ def _figures(report: dict[str, Any], data: Dataset, *, required: bool) -> dict[s
         if required:
             raise
         _say(f"no figures in the Markdown report: {error}")
-        return {}
+        return {}, _left_out(report, data, str(error))
     if warned:
         _say("note: while drawing the figures: " + "; ".join(warned))
-    return drawn
+    return drawn, {}
 
 
 def _canonical(convention: Convention, w: Sequence[object]) -> tuple[Fraction, ...]:

@@ -16,7 +16,8 @@ from typing import Any
 from ..data.dataset import Dataset
 from ..data.exact_text import exact_text, read_exact
 from ._document import Block, Bullets, Document, Figure, Heading, Paragraph, Span, Table
-from .plots.series import FIGURE_NAMES, available_figures, epoch_ends, hull_meeting, invariant_series, report_certificate
+from .plots.series import (FIGURE_NAMES, available_figures, epoch_ends, hull_meeting, invariant_series, report_certificate,
+                           resolution_notes)
 from ._enclosures import angle_text, enclosure_text, root_text
 from ._readable import readable, shown as shortened
 from ._soft_margin import soft_margin_sentences
@@ -398,10 +399,24 @@ def _soft_margin(r: Mapping[str, Any]) -> list[Block]:
     ]
 
 
+def _left_out(names: Sequence[str], left_out: Mapping[str, str]) -> list[Block]:
+    """One sentence for each reason some figures were not drawn, naming them (in `FIGURE_NAMES` order)."""
+    reasons: dict[str, list[str]] = {}
+    for name in FIGURE_NAMES:
+        if name in left_out and name not in names:
+            reasons.setdefault(left_out[name], []).append(_FIGURE_TITLES[name].lower())
+    return [Paragraph((_t(f"{'Figures' if len(titles) > 1 else 'Figure'} left out ({'; '.join(titles)}): {reason}."),))
+            for reason, titles in reasons.items()]
+
+
 def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iterable[str], *,
              title: str | None, description: str | None, command: str | None, max_updates: int,
-             exact: bool = False) -> Document:
-    """The whole document: verdict and summary, the figures named (in `FIGURE_NAMES` order), then the tables."""
+             exact: bool = False, left_out: Mapping[str, str] | None = None) -> Document:
+    """The whole document: verdict and summary, the figures named (in `FIGURE_NAMES` order), then the tables.
+
+    `left_out` gives, for figures that apply but were not drawn, why not: the
+    document says so in one sentence per reason, where the figures would be.
+    """
     r = report
     if data is not None:
         available_figures(r, data)  # checks that the data are the report's
@@ -418,8 +433,12 @@ def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iter
     shown = r if exact else readable(dict(r))  # long numbers shortened for reading; figures use `r`, exact
     doc.blocks.append(Heading(2, "Summary", "summary"))
     doc.blocks.append(_summary(shown, r.get("enclosures")))
-    captions = figure_captions(r) if exact else readable(figure_captions(r))
+    captions = figure_captions(r)
+    for name, note in resolution_notes(r, data).items():
+        captions[name] += " " + note
+    captions = captions if exact else readable(captions)
     names = [n for n in FIGURE_NAMES if n in set(figure_names)]
+    doc.blocks += _left_out(names, left_out or {})
     for name in names:
         doc.blocks.append(Heading(2, _FIGURE_TITLES[name], f"figure-{name}"))
         doc.blocks.append(Figure(name, _FIGURE_TITLES[name], (_t(captions[name]),)))

@@ -70,6 +70,7 @@ def render_markdown(
     command: str | None = None,
     max_updates: int = 60,
     exact: bool = False,
+    left_out: Mapping[str, str] | None = None,
 ) -> str:
     """The report as GitHub-flavoured Markdown.
 
@@ -90,13 +91,17 @@ def render_markdown(
         At most this many updates are listed (the first and the last ones); all were checked.
     exact : bool
         Every number whole; by default long ones are shown as short decimals (the JSON keeps them exact).
+    left_out : mapping, optional
+        ``{figure name: why it is not shown}`` for figures that apply but were not drawn: the document says
+        so in one sentence per reason (a figure neither given nor left out is not mentioned).
     """
     if max_updates < 1:
         raise InvalidArgument(f"max_updates={max_updates} must be >= 1")
     links = dict(figures or {})
     _check_figures(links)
+    _check_figures(left_out or {})
     doc = document(displayed(report), data, links, title=title, description=description,
-                   command=command, max_updates=max_updates, exact=exact)
+                   command=command, max_updates=max_updates, exact=exact, left_out=left_out)
     return visible(approximately(to_markdown(doc, links)), lines=True)
 
 
@@ -110,6 +115,7 @@ def render_html(
     command: str | None = None,
     max_updates: int = 60,
     exact: bool = False,
+    left_out: Mapping[str, str] | None = None,
 ) -> str:
     """The report as one self-contained HTML page: figures inside as SVG images, no script, no network.
 
@@ -123,7 +129,7 @@ def render_html(
         ``{figure name: SVG text}`` to embed. By default every figure that applies
         is drawn (`verify_perceptron.report.plots.report_figures`), which needs matplotlib and
         raises `verify_perceptron.report.plots.PlottingUnavailable` without it; ``{}`` for none.
-    title, description, command, max_updates, exact
+    title, description, command, max_updates, exact, left_out
         As for `render_markdown`.
     """
     if max_updates < 1:
@@ -133,6 +139,7 @@ def render_html(
 
         figures = report_figures(report, data)
     _check_figures(figures)
+    _check_figures(left_out or {})
     doc = document(displayed(report), data, figures, title=title, description=description,
-                   command=command, max_updates=max_updates, exact=exact)
+                   command=command, max_updates=max_updates, exact=exact, left_out=left_out)
     return visible(approximately(to_html(doc, figures)), lines=True)

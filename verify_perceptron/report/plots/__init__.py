@@ -11,7 +11,11 @@ The drawing layer has one module per figure (`draw_invariants`,
 `draw_boundaries`, `draw_projection` for more than two features,
 `draw_certificate`, `draw_bounds`); this module draws them
 by name (`draw_figure`, and `report_figures` for all that apply) and renders
-them (`figure_svg`, `figure_png`). It converts to float only to place ink.
+them (`figure_svg`, `figure_png`). It converts to float only to place ink, and
+only after scaling each axis by a power of ten read off the exact values
+(`verify_perceptron.report.plots._scale`), so every figure is drawn at any
+magnitude of the data and the report: data times 10^k give the same drawing,
+its axis labels saying the unit.
 matplotlib is imported when a figure is drawn, never when this package is
 imported, and never through pyplot: figures are built as
 ``matplotlib.figure.Figure`` objects in a fixed style (matplotlib's defaults

@@ -4,7 +4,8 @@ Everything here reads a report dictionary (`verify_perceptron.report.record.buil
 or the JSON of ``verify --format json`` loaded back) and, where the samples
 themselves are needed, the `~verify_perceptron.data.dataset.Dataset`. Nothing
 here imports matplotlib: the documents print these values in their tables, and
-the drawing modules convert them to float only to place ink.
+the drawing modules convert them to float only to place ink, each axis scaled
+first (`verify_perceptron.report.plots._scale`).
 
 `invariant_series`
     w_k·w* and ‖w_k‖² at every kept update, beside the two sides the proofs
@@ -34,8 +35,7 @@ Examples
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import SimpleNamespace
@@ -54,6 +54,7 @@ __all__ = [
     "HullMeeting",
     "InvariantSeries",
     "Vector",
+    "RESOLUTION_DIGITS",
     "available_figures",
     "check_data",
     "convex_hull",
@@ -61,6 +62,7 @@ __all__ = [
     "hull_meeting",
     "invariant_series",
     "report_certificate",
+    "resolution_notes",
 ]
 
 #: Every figure a report can have, in the order documents show them.
@@ -400,46 +402,12 @@ def convex_hull(points: Sequence[tuple[Fraction, Fraction]]) -> list[tuple[Fract
     return lower[:-1] + upper[:-1]
 
 
-#: Figures are drawn in doubles (up to about 10^308): no figure is drawn from a number past 10^±150, so that
-#: the products the drawing makes of two of them stay in range (and none vanishes to 0).
-DRAWABLE_EXPONENT = 150
-
-_EXACT_TEXT = re.compile(r"-?(\d+)(?:/(\d+))?")
-
-
-def _strings(record: Any) -> Iterator[str]:
-    if isinstance(record, dict):
-        for value in record.values():
-            yield from _strings(value)
-    elif isinstance(record, list):
-        for value in record:
-            yield from _strings(value)
-    elif isinstance(record, str):
-        yield record
-
-
-def within_doubles(report: Mapping[str, Any], data: Dataset | None = None) -> bool:
-    """Whether every exact number of the report and the data lies within 10^±`DRAWABLE_EXPONENT` (or is 0),
-    read off the lengths of its digits and bits, without converting it.
-
-    Examples
-    --------
-    >>> within_doubles({"w": ["1/3", "-2"]}), within_doubles({"w": ["1" + "0" * 200]}), within_doubles({"w": "0"})
-    (True, False, True)
-    """
-    for text in _strings(dict(report)):
-        match = _EXACT_TEXT.fullmatch(text)
-        if match and match.group(1) != "0" and abs(len(match.group(1)) - len(match.group(2) or "1")) > DRAWABLE_EXPONENT:
-            return False
-    limit = DRAWABLE_EXPONENT * 3  # bits: 10^150 < 2^500
-    return data is None or all(x == 0 or abs(x.numerator.bit_length() - x.denominator.bit_length()) <= limit
-                               for row in data.X for x in row)
-
-
 def available_figures(report: Mapping[str, Any], data: Dataset | None = None) -> tuple[str, ...]:
     """The names (from `FIGURE_NAMES`) of the figures this report can have; matplotlib is not needed.
 
-    None when a number is beyond what doubles draw (`within_doubles`).
+    Every one of them is drawn at any magnitude of the data and the report
+    (each axis in units of a power of ten read off the exact values:
+    `verify_perceptron.report.plots._scale`).
 
     Examples
     --------
@@ -454,8 +422,6 @@ def available_figures(report: Mapping[str, Any], data: Dataset | None = None) ->
     two_d = data is not None and data.n_features == 2
     if data is not None:
         check_data(report, data)
-    if not within_doubles(report, data):
-        return ()
     names = []
     if two_d and report["n_epochs"] >= 1:
         names.append("boundaries")
@@ -469,3 +435,46 @@ def available_figures(report: Mapping[str, Any], data: Dataset | None = None) ->
     if (comparison is not None and comparison["separable"]) or report["bounds"]:
         names.append("bounds")
     return tuple(names)
+
+
+#: A double holds about 16 significant digits: a value more than 10^16 times smaller than the largest on its axis
+#: is drawn at 0 (within the axis's resolution).
+RESOLUTION_DIGITS = 16
+
+
+def _below_resolution(numerators: Sequence[int]) -> bool:
+    """Whether some nonzero value is more than 10^`RESOLUTION_DIGITS` times smaller than the largest (exactly:
+    the values share one denominator)."""
+    below = (max(map(abs, numerators), default=0) - 1) // 10**RESOLUTION_DIGITS  # |n|·10^16 < largest: |n| <= this
+    return any(n and abs(n) <= below for n in numerators)
+
+
+def resolution_notes(report: Mapping[str, Any], data: Dataset | None) -> dict[str, str]:
+    """One sentence for each figure of the data (`available_figures`) that draws values of the data at 0 because
+    they lie below its axis's resolution: features of very different magnitudes, drawn on one axis.
+
+    The boundaries and the certificate draw each feature on its own axis; the
+    projection draws all features in one unit. Exactly: the values share the
+    data's denominator, so their numerators are compared.
+
+    Examples
+    --------
+    >>> from verify_perceptron.pipeline import verify_run
+    >>> from verify_perceptron.report.record import build_report
+    >>> data = Dataset(X=[[Fraction(1, 10**300), 1, 0], [0, 0, 10**300]], y=[1, -1])
+    >>> notes = resolution_notes(build_report(data, *verify_run(data)), data)
+    >>> list(notes), notes["projection"][:60]
+    (['projection'], 'Values of the data more than 10^16 times smaller than the la')
+    """
+    if data is None:
+        return {}
+    rows = data.numerators.tolist()
+    names = available_figures(report, data)
+    sentence = (f"Values of the data more than 10^{RESOLUTION_DIGITS} times smaller than the largest on their axis "
+                "(below a double's resolution there) are drawn at 0: this is a picture, nothing is decided from it.")
+    notes = {}
+    if "projection" in names and _below_resolution([n for row in rows for n in row]):
+        notes["projection"] = sentence
+    if data.n_features == 2 and any(_below_resolution([row[j] for row in rows]) for j in (0, 1)):
+        notes.update({name: sentence for name in ("boundaries", "certificate") if name in names})
+    return notes

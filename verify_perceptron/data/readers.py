@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 
 from ..errors import DataError
-from .files import MAX_CELLS, refuse_special
+from .files import MAX_CELLS, refuse_special, text_encoding
 from .csv_files import load_csv
 from .dataset import Dataset
 from .denominators import MAX_DENOMINATOR_BITS
@@ -71,14 +72,32 @@ def load_dataset(
 
 
 def _looks_sparse(path: str) -> bool:
-    """Whether the first data line of a text file has ``index:value`` tokens after its label."""
+    """Whether the first data line of a text file has ``index:value`` tokens after its label.
+
+    The file is decoded as the readers decode it (`verify_perceptron.data.files.text_encoding`: UTF-8, or
+    UTF-16/UTF-32 by their byte-order mark), a block at a time until the first line that is neither blank
+    nor a comment.
+    """
     refuse_special(path)  # never open a FIFO or a device to sniff it
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                content = line.split("#", 1)[0].split()
-                if content:
-                    return any(":" in token for token in content[1:])
+        with open(path, "rb") as handle:
+            block = handle.read(_SNIFF)
+            decoder = codecs.getincrementaldecoder(text_encoding(block))(errors="replace")
+            text = ""
+            while True:
+                text += decoder.decode(block, final=not block)
+                lines = text.replace("\r", "\n").split("\n")
+                for line in lines[:-1] if block else lines:  # (a line the block cut short is read whole next time)
+                    content = line.split("#", 1)[0].split()
+                    if content:
+                        return any(":" in token for token in content[1:])
+                if not block:
+                    return False
+                text = lines[-1]
+                block = handle.read(_SNIFF)
     except OSError:
         return False
-    return False
+
+
+#: Bytes read at a time while looking for a text file's first data line.
+_SNIFF = 1 << 16

@@ -13,6 +13,7 @@ from .dataset import Dataset
 from .denominators import MAX_DENOMINATOR_BITS
 from .libsvm_files import load_libsvm
 from .numpy_files import load_numpy
+from .row_index import check_index_column
 
 __all__ = ["load_dataset"]
 
@@ -27,6 +28,7 @@ def load_dataset(
     zero_based: bool | str = "auto",
     max_denominator_bits: int = MAX_DENOMINATOR_BITS,
     max_cells: int = MAX_CELLS,
+    index_column: str = "auto",
 ) -> Dataset:
     """Read a dataset, choosing the reader from `format` or from the file's extension.
 
@@ -38,7 +40,10 @@ def load_dataset(
     by default); a NumPy file's binary floats need at most 1,074 bits.
     `max_cells` bounds the values (samples times features) of any file
     (`verify_perceptron.data.files.MAX_CELLS` by default), checked from
-    its size or header before anything is allocated.
+    its size or header before anything is allocated. `index_column`
+    (``"auto"``, ``"drop"``, ``"keep"``) says whether a CSV file's first
+    column is its row index, left out of the data (`load_csv`); LIBSVM and
+    NumPy files have none, so ``"drop"`` is refused for them.
 
     Examples
     --------
@@ -62,13 +67,17 @@ def load_dataset(
             format = "libsvm"
         else:
             format = "csv"
+    index_column = check_index_column(index_column, path)
+    if format != "csv" and index_column == "drop":
+        raise DataError(f"{path}: --index-column drop (index_column='drop') applies to CSV files; a {format} file "
+                        "has no row index column")
     if format == "numpy":
         return load_numpy(path, label_column=label_column, positive=positive, max_cells=max_cells)
     if format == "libsvm":
         return load_libsvm(path, positive=positive, zero_based=zero_based, max_denominator_bits=max_denominator_bits,
                            max_cells=max_cells)
     return load_csv(path, label_column=label_column, positive=positive, delimiter=delimiter,
-                    max_denominator_bits=max_denominator_bits, max_cells=max_cells)
+                    max_denominator_bits=max_denominator_bits, max_cells=max_cells, index_column=index_column)
 
 
 def _looks_sparse(path: str) -> bool:

@@ -32,6 +32,9 @@ from ..data.trace import Trace
 from ..errors import InvalidArgument
 from ..notes.conventions import Convention, get_convention
 from ..pipeline import verify_run
+from ..run.settings import check_time_limit
+from ..deadline import Deadline
+from ._bounded import time_bounded, time_left
 from ..report.record import build_report, render_json
 from ..report.text import render_text
 
@@ -215,19 +218,30 @@ def run_verification(
     engine: str = "fast",
     compare: bool = False,
     max_updates: int = 60,
+    clock: Deadline | None = None,
+    started: float | None = None,
 ) -> Verification:
     """`data` run and checked under `convention`, with separability settled: the `Verification`.
 
-    The settings are `verify`'s; `data` is a `Dataset` already.
+    The settings are `verify`'s; `data` is a `Dataset` already. `time_limit`
+    counts from `started` (`time.monotonic`; default now): the run is given
+    what is left. `clock` (`verify_perceptron.api._bounded.time_bounded`'s) is told
+    each phase, for the message of a `TimeUp` its backstop raises.
     """
-    started = time.monotonic()
+    started = time.monotonic() if started is None else started
+    clock = Deadline(None) if clock is None else clock
     conv = convention if isinstance(convention, Convention) else get_convention(convention)
-    trace, check = verify_run(data, conv, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
-                              separator=separator, engine_name=engine)
+    clock.phase = "running the perceptron"
+    trace, check = verify_run(data, conv, eta=eta, mode=mode, max_epochs=max_epochs,
+                              time_limit=time_left(time_limit, started), separator=separator, engine_name=engine)
+    clock.phase = "deciding separability"
     trace, check, separability, comparison = settle(
         data, conv, trace, check, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
         started=started, engine=engine, compare=compare)
-    return Verification(data, trace, check, separability, comparison, max_updates=max_updates)
+    clock.phase = "building the report"
+    result = Verification(data, trace, check, separability, comparison, max_updates=max_updates)
+    clock.check()
+    return result
 
 
 def _label_name(X: Any) -> str | None:
@@ -324,9 +338,13 @@ def verify(
     convention : str, optional
         One of the five notes' conventions or a note number (default: classic,
         or an example's own note).
-    eta, mode, max_epochs, time_limit, separator, engine, compare
+    eta, mode, max_epochs, separator, engine, compare
         As the command's ``--eta``, ``--mode``, ``--max-epochs``,
-        ``--time-limit``, ``--separator``, ``--engine`` and ``--compare``.
+        ``--separator``, ``--engine`` and ``--compare``.
+    time_limit : float, optional
+        Seconds for the whole call, loading included (``--time-limit``): the
+        run gets what loading left and stops cleanly at the limit; a phase
+        still running a second past it raises `verify_perceptron.deadline.TimeUp`.
     floats : {"binary", "decimal"}
         How floats in memory are read: as the binary numbers they are (the
         default, said in the report), or as their shortest decimals (0.1 is 1/10).
@@ -354,10 +372,13 @@ def verify(
     >>> verify([[0.1], [0.3]], [0, 1], floats="decimal").data.X
     ((Fraction(1, 10),), (Fraction(3, 10),))
     """
+    started = time.monotonic()
     check_floats(floats)
-    separator = _separator(separator)
-    data = _dataset(X, y, floats=floats, positive=positive, feature_names=feature_names,
-                    label_column=label_column, source=source, index_column=index_column)
-    return run_verification(data, convention if convention is not None else data.default_convention or "classic",
-                            eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit, separator=separator,
-                            engine=engine, compare=compare, max_updates=max_updates)
+    time_limit, separator = check_time_limit(time_limit), _separator(separator)
+    with time_bounded(time_limit) as clock:
+        clock.phase = "loading the data"
+        data = _dataset(X, y, floats=floats, positive=positive, feature_names=feature_names,
+                        label_column=label_column, source=source, index_column=index_column)
+        return run_verification(data, convention if convention is not None else data.default_convention or "classic",
+                                eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit, separator=separator,
+                                engine=engine, compare=compare, max_updates=max_updates, clock=clock, started=started)

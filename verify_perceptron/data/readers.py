@@ -103,6 +103,11 @@ def _looks_sparse(path: str) -> bool:
                 if not block:
                     return False
                 text = lines[-1]
+                if len(text) > _SNIFF:  # one long line: decided by its start, or only whether it is a comment kept
+                    content = text.split("#", 1)[0].split()
+                    if content:
+                        return any(":" in token for token in content[1:])
+                    text = "#" if "#" in text else ""
                 block = handle.read(_SNIFF)
     except OSError:
         return False

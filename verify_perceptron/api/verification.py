@@ -31,12 +31,12 @@ from ..data.readers import load_dataset
 from ..data.trace import Trace
 from ..errors import InvalidArgument
 from ..notes.conventions import Convention, get_convention
-from ..pipeline import verify_run
-from ..run.settings import check_time_limit
 from ..deadline import Deadline
-from ._bounded import time_bounded, time_left
+from ..pipeline import verify_run
 from ..report.record import build_report, render_json
 from ..report.text import render_text
+from ..run.settings import check_time_limit
+from ._bounded import time_bounded, time_left
 
 __all__ = ["Verification", "against_certified", "run_verification", "settle", "verify"]
 

@@ -53,3 +53,30 @@ def test_nul_bytes_without_a_mark_are_a_binary_file(tmp_path: Path) -> None:
     path.write_bytes(CSV.encode("utf-16-le"))  # no mark: NUL bytes, as any binary file has
     with pytest.raises(DataError, match="is a binary file"):
         load_dataset(str(path))
+
+
+SPARSE_TXT = "# written by dump_svmlight_file\n\n-1 1:0.5 2:1\n+1 1:2 2:-1\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-8-sig"])
+@pytest.mark.parametrize("text", [SPARSE_TXT, "#" + "c" * 70_000 + "\r\n" + SPARSE_TXT])  # past one 64 KiB block
+def test_a_libsvm_txt_file_is_told_from_csv_in_every_encoding_the_readers_read(tmp_path: Path, encoding: str,
+                                                                                text: str) -> None:
+    # A UTF-16 file's NUL bytes once made its comment and blank lines look like data lines: read as CSV, refused.
+    path = tmp_path / "d.txt"
+    path.write_bytes(("\ufeff" + text).encode(encoding) if encoding == "utf-16-be" else text.encode(encoding))
+    data = load_dataset(str(path))
+    assert data.X == ((0.5, 1), (2, -1)) and data.y == (-1, 1)
+
+
+@pytest.mark.parametrize("first", ["#" + "c" * 20_000_000, " " * 20_000_000])
+def test_a_txt_file_whose_first_line_is_very_long_is_sniffed_in_one_pass(tmp_path: Path, first: str) -> None:
+    import time
+
+    from verify_perceptron.data.readers import _looks_sparse
+
+    path = tmp_path / "d.txt"
+    path.write_text(first + "\n-1 1:0.5\n+1 1:2\n")
+    started = time.monotonic()
+    assert _looks_sparse(str(path))
+    assert time.monotonic() - started < 1.0  # a block at a time, the text kept short: not one scan per block

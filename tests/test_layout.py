@@ -29,7 +29,7 @@ ALLOWED = {
     "proofs": {"data", "notes", "run", "errors", "deadline"},
     "harness": {"data", "notes", "run", "check", "certify", "errors", "deadline"},
     "__init__": {"data", "notes", "run", "check", "certify", "pipeline", "report", "api", "errors"},
-    "api": {"data", "notes", "run", "check", "certify", "pipeline", "report", "errors"},
+    "api": {"data", "notes", "run", "check", "certify", "pipeline", "report", "errors", "deadline"},
     "cli": {"data", "notes", "run", "check", "certify", "pipeline", "report", "api", "proofs", "harness", "errors",
             "deadline", "arguments",
             "__init__"},

@@ -15,6 +15,7 @@ from typing import IO
 
 from . import __version__
 from .data.delimiters import DELIMITER_NAMES
+from .data.row_index import INDEX_COLUMN_CHOICES
 from .data.denominators import MAX_DENOMINATOR_BITS
 from .data.files import BYTES_PER_CELL, MAX_CELLS
 from .data.examples import EXAMPLES
@@ -56,6 +57,10 @@ def _data_options(command: argparse.ArgumentParser) -> None:
     source.add_argument("--input-format", choices=("auto", "csv", "libsvm", "numpy"), default="auto",
                         help="how to read DATA (default: from its extension)")
     source.add_argument("--label-column", metavar="COLUMN", help="label column: a header name or a 1-based number")
+    source.add_argument("--index-column", choices=INDEX_COLUMN_CHOICES, default="auto",
+                        help="a CSV file's row index (pandas' to_csv, R's write.csv): auto leaves out a first column "
+                             "whose header cell is empty or 'Unnamed: 0', drop leaves out column 1 whatever its header, "
+                             "keep reads it as a feature (default auto)")
     source.add_argument("--positive", metavar="VALUE", help="the label value of the positive class (for labels other than ±1 or 0/1)")
     source.add_argument("--delimiter", metavar="SEP", choices=sorted(DELIMITER_NAMES),
                         help="CSV cell separator: , ; tab or whitespace (default: found from the first lines)")
@@ -288,6 +293,9 @@ def _check_source(args: argparse.Namespace) -> None:
         for option, value in (("--label-column", args.label_column), ("--positive", args.positive)):
             if value is not None:
                 raise InvalidArgument(f"{option} {value} applies to a data file, not to --example {args.example}")
+        if args.index_column != "auto":
+            raise InvalidArgument(f"--index-column {args.index_column} applies to a data file, not to --example "
+                                  f"{args.example}")
     elif not args.data:
         raise InvalidArgument("DATA or --example NAME is required")
 

@@ -107,7 +107,8 @@ def _load(args: argparse.Namespace) -> Dataset:
         raise DataError(f"{args.data}: is a directory, not a data file")
     return load_dataset(args.data, format=args.input_format, label_column=args.label_column, positive=args.positive,
                         delimiter=args.delimiter, zero_based=args.zero_based,
-                        max_denominator_bits=args.max_denominator_bits, max_cells=args.max_cells)
+                        max_denominator_bits=args.max_denominator_bits, max_cells=args.max_cells,
+                        index_column=args.index_column)
 
 
 def _terminal_width(args: argparse.Namespace) -> int | None:
@@ -260,7 +261,8 @@ def _bounds(args: argparse.Namespace, clock: Deadline) -> int:
     if args.format == "json":
         _write(sys.stdout, render_json(record), json=True)
     else:
-        lines = [f"data        {visible(data.source)}: {data.n_samples} samples, {data.n_features} features", ""]
+        index = "" if data.row_index is None else f" ({visible(data.row_index.description)})"
+        lines = [f"data        {visible(data.source)}: {data.n_samples} samples, {data.n_features} features{index}", ""]
         lines += comparison_lines(record, exact=args.exact)
         if record["orders"] is not None:
             lines += [""] + orders_lines(record["orders"])

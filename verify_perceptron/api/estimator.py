@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import time
 from decimal import Decimal
 from fractions import Fraction
 import warnings
@@ -33,6 +34,7 @@ from ..data.integers import ExactMatrix
 from ..data.rationals import shown_value
 from ..notes.conventions import Convention, tie_rule
 from ..run.settings import check_settings, check_time_limit
+from ._bounded import time_bounded
 from ._sklearn import BASES, DataConversionWarning, NotFittedError
 from .verification import Verification, run_verification
 
@@ -134,7 +136,10 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
         How floats in X are read: as the binary numbers they are (default), or
         through their shortest decimal representation (0.1 is 1/10).
     time_limit : float, optional
-        Seconds before fit stops, converged or not.
+        Seconds before fit stops, converged or not, reading X included; a
+        phase that cannot stop by itself (reading X, deciding separability)
+        and is still running a second past the limit raises
+        `verify_perceptron.deadline.TimeUp` naming it (main thread only).
 
     Attributes
     ----------
@@ -182,17 +187,20 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
 
     def fit(self, X: Any, y: Any) -> ExactPerceptron:
         """Run the perceptron exactly on (X, y) with the checker attached; return self."""
+        started = time.monotonic()
         where = f"{type(self).__name__}.fit"
         conv, rate = check_settings(self.convention, self.eta, self.mode, self.max_epochs)
         floats, time_limit = check_floats(self.floats), check_time_limit(self.time_limit)
-        _refuse_non_numbers(X, where)
-        table = exact_table(X, floats=floats, source=where)
-        classes, labels = _binary_classes(y, where)
-        data = Dataset(y=labels, source=where, feature_names=table.feature_names or (),
-                       binary_float=table.binary_float, labels=(str(classes[0]), str(classes[1])),
-                       numerators=table.numerators, denominator=table.denominator)
-        result = run_verification(data, conv, eta=rate, mode=self.mode, max_epochs=self.max_epochs,
-                                  time_limit=time_limit)
+        with time_bounded(time_limit) as clock:  # reading X counts against the time limit, as the run does
+            clock.phase = "reading X and y"
+            _refuse_non_numbers(X, where)
+            table = exact_table(X, floats=floats, source=where)
+            classes, labels = _binary_classes(y, where)
+            data = Dataset(y=labels, source=where, feature_names=table.feature_names or (),
+                           binary_float=table.binary_float, labels=(str(classes[0]), str(classes[1])),
+                           numerators=table.numerators, denominator=table.denominator)
+            result = run_verification(data, conv, eta=rate, mode=self.mode, max_epochs=self.max_epochs,
+                                      time_limit=time_limit, clock=clock, started=started)
         self._set_weights(conv.to_canonical(result.trace.final_weights))
         self._zero_positive = _zero_is_positive(conv, rate)
         self.classes_ = classes

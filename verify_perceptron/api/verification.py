@@ -24,15 +24,19 @@ from ..certify.maxmargin import certified_separator
 from ..certify.separability import Separability, separability_of_run
 from ..check.results import CheckResult
 from ..data.arrays import check_floats
+from ..data.csv_files import LABEL_NAMES
 from ..data.dataset import Dataset, from_arrays
 from ..data.rationals import as_rational, bounded, shown_value
 from ..data.readers import load_dataset
 from ..data.trace import Trace
 from ..errors import InvalidArgument
 from ..notes.conventions import Convention, get_convention
+from ..deadline import Deadline
 from ..pipeline import verify_run
 from ..report.record import build_report, render_json
 from ..report.text import render_text
+from ..run.settings import check_time_limit
+from ._bounded import time_bounded, time_left
 
 __all__ = ["Verification", "against_certified", "run_verification", "settle", "verify"]
 
@@ -214,27 +218,47 @@ def run_verification(
     engine: str = "fast",
     compare: bool = False,
     max_updates: int = 60,
+    clock: Deadline | None = None,
+    started: float | None = None,
 ) -> Verification:
     """`data` run and checked under `convention`, with separability settled: the `Verification`.
 
-    The settings are `verify`'s; `data` is a `Dataset` already.
+    The settings are `verify`'s; `data` is a `Dataset` already. `time_limit`
+    counts from `started` (`time.monotonic`; default now): the run is given
+    what is left. `clock` (`verify_perceptron.api._bounded.time_bounded`'s) is told
+    each phase, for the message of a `TimeUp` its backstop raises.
     """
-    started = time.monotonic()
+    started = time.monotonic() if started is None else started
+    clock = Deadline(None) if clock is None else clock
     conv = convention if isinstance(convention, Convention) else get_convention(convention)
-    trace, check = verify_run(data, conv, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
-                              separator=separator, engine_name=engine)
+    clock.phase = "running the perceptron"
+    trace, check = verify_run(data, conv, eta=eta, mode=mode, max_epochs=max_epochs,
+                              time_limit=time_left(time_limit, started), separator=separator, engine_name=engine)
+    clock.phase = "deciding separability"
     trace, check, separability, comparison = settle(
         data, conv, trace, check, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
         started=started, engine=engine, compare=compare)
-    return Verification(data, trace, check, separability, comparison, max_updates=max_updates)
+    clock.phase = "building the report"
+    result = Verification(data, trace, check, separability, comparison, max_updates=max_updates)
+    clock.check()
+    return result
+
+
+def _label_name(X: Any) -> str | None:
+    """The column of a DataFrame `X` that the CSV reader would take for the labels by its name (``label``, ``y``,
+    ``target``, ``class``, in that order, in any case), or None."""
+    names = {column.strip().lower(): column for column in reversed(list(X.columns)) if isinstance(column, str)}
+    return next((names[name] for name in LABEL_NAMES if name in names), None)
 
 
 def _dataset(X: Any, y: Any, *, floats: str, positive: object, feature_names: Sequence[str],
-             label_column: str | None, source: str | None) -> Dataset:
+             label_column: str | None, source: str | None, index_column: str) -> Dataset:
     """The data `verify` was given, as a `Dataset`: a path read by its reader, values in memory converted."""
     if isinstance(X, Dataset):
         if y is not None:
             raise InvalidArgument(f"y={shown_value(y)} with a Dataset: its labels are part of it")
+        if index_column != "auto":
+            raise InvalidArgument(f"index_column={index_column!r} with a Dataset: it was read already")
         return X
     if isinstance(X, (str, os.PathLike)):
         if y is not None:
@@ -243,8 +267,18 @@ def _dataset(X: Any, y: Any, *, floats: str, positive: object, feature_names: Se
         if floats != "binary":
             raise InvalidArgument(f"floats={floats!r} applies to values in memory; a file's numbers are read "
                                   "as written (CSV, LIBSVM) or as binary (.npy)")
-        return load_dataset(os.fspath(X), label_column=label_column, positive=positive)
-    if isinstance(y, str) and hasattr(X, "columns") and hasattr(X, "drop"):  # verify(df, "target")
+        return load_dataset(os.fspath(X), label_column=label_column, positive=positive, index_column=index_column)
+    frame = hasattr(X, "columns") and hasattr(X, "drop")
+    if frame and y is None:  # verify(df): its label column by name (label_column=, else as the CSV reader finds it)
+        y = label_column if label_column is not None else _label_name(X)
+        if y is None:
+            names = [c if isinstance(c, str) else shown_value(c) for c in list(X.columns)[:20]]
+            raise InvalidArgument(f"y is needed: X has no column named {', '.join(LABEL_NAMES)} (columns: "
+                                  f"{', '.join(names)}{', ...' if len(X.columns) > 20 else ''}); give the labels "
+                                  "or the name of X's label column")
+    elif label_column is not None:
+        raise InvalidArgument(f"label_column={shown_value(label_column)} applies to a file or a DataFrame without y")
+    if isinstance(y, str) and frame:  # verify(df, "target")
         if y not in list(X.columns):
             names = [c if isinstance(c, str) else shown_value(c) for c in list(X.columns)[:20]]
             raise InvalidArgument(f"y={shown_value(y)} is not a column of X (columns: {', '.join(names)}"
@@ -253,7 +287,19 @@ def _dataset(X: Any, y: Any, *, floats: str, positive: object, feature_names: Se
     if y is None:
         raise InvalidArgument("y is needed with X in memory: the labels, or the name of X's label column")
     return from_arrays(X, y, positive=positive, source=source or "<memory>", feature_names=feature_names,
-                       floats=floats)
+                       floats=floats, index_column=index_column)
+
+
+def _separator(separator: Sequence[object] | None) -> list[Fraction] | None:
+    """`separator` read as the command reads ``--separator``: each value exactly, within a literal's limits."""
+    if separator is None:
+        return None
+    try:
+        return [bounded(as_rational(v, name=f"separator[{j}]"), name=f"separator[{j}]")
+                for j, v in enumerate(separator)]
+    except (TypeError, ValueError) as error:
+        raise InvalidArgument(str(error) if isinstance(error, ValueError) else
+                              f"separator={shown_value(separator)} is not a sequence of numbers") from None
 
 
 def verify(
@@ -272,6 +318,7 @@ def verify(
     positive: object = None,
     feature_names: Sequence[str] = (),
     label_column: str | None = None,
+    index_column: str = "auto",
     source: str | None = None,
     max_updates: int = 60,
 ) -> Verification:
@@ -284,18 +331,29 @@ def verify(
         a data file (CSV, LIBSVM, NumPy) as the command reads it.
     y : array-like or str, optional
         The labels (any two values; `positive` names the positive one unless
-        they are -1/+1 or 0/1), or the name of X's label column. Not with a
-        `Dataset` or a path (a file's label column is `label_column`).
+        they are -1/+1 or 0/1), or the name of X's label column; without it,
+        a DataFrame's is `label_column`, else the first column named
+        ``label``, ``y``, ``target`` or ``class`` (any case), as the command
+        finds a CSV file's. Not with a `Dataset` or a path.
     convention : str, optional
         One of the five notes' conventions or a note number (default: classic,
         or an example's own note).
-    eta, mode, max_epochs, time_limit, separator, engine, compare
+    eta, mode, max_epochs, separator, engine, compare
         As the command's ``--eta``, ``--mode``, ``--max-epochs``,
-        ``--time-limit``, ``--separator``, ``--engine`` and ``--compare``.
+        ``--separator``, ``--engine`` and ``--compare``.
+    time_limit : float, optional
+        Seconds for the whole call, loading included (``--time-limit``): the
+        run gets what loading left and stops cleanly at the limit; a phase
+        still running a second past it raises `verify_perceptron.deadline.TimeUp`.
     floats : {"binary", "decimal"}
         How floats in memory are read: as the binary numbers they are (the
-        default, and the report says so), or through their shortest decimal
-        representation, so that 0.1 is 1/10.
+        default, said in the report), or as their shortest decimals (0.1 is 1/10).
+    label_column : str, optional
+        A file's label column (a name or a 1-based number), or a DataFrame's.
+    index_column : {"auto", "drop", "keep"}
+        ``--index-column``: whether a CSV file's or a DataFrame's first column
+        is its row index, left out and named in the report
+        (`verify_perceptron.data.row_index`). A DataFrame's own index is never read.
     source : str, optional
         The data's name in the report (default ``<memory>``, or the path).
     max_updates : int
@@ -314,16 +372,13 @@ def verify(
     >>> verify([[0.1], [0.3]], [0, 1], floats="decimal").data.X
     ((Fraction(1, 10),), (Fraction(3, 10),))
     """
+    started = time.monotonic()
     check_floats(floats)
-    if separator is not None:  # as the command reads --separator: each value within a literal's limits
-        try:
-            separator = [bounded(as_rational(v, name=f"separator[{j}]"), name=f"separator[{j}]")
-                         for j, v in enumerate(separator)]
-        except (TypeError, ValueError) as error:
-            raise InvalidArgument(str(error) if isinstance(error, ValueError) else
-                                  f"separator={shown_value(separator)} is not a sequence of numbers") from None
-    data = _dataset(X, y, floats=floats, positive=positive, feature_names=feature_names,
-                    label_column=label_column, source=source)
-    return run_verification(data, convention if convention is not None else data.default_convention or "classic",
-                            eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit, separator=separator,
-                            engine=engine, compare=compare, max_updates=max_updates)
+    time_limit, separator = check_time_limit(time_limit), _separator(separator)
+    with time_bounded(time_limit) as clock:
+        clock.phase = "loading the data"
+        data = _dataset(X, y, floats=floats, positive=positive, feature_names=feature_names,
+                        label_column=label_column, source=source, index_column=index_column)
+        return run_verification(data, convention if convention is not None else data.default_convention or "classic",
+                                eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit, separator=separator,
+                                engine=engine, compare=compare, max_updates=max_updates, clock=clock, started=started)

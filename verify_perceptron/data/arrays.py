@@ -36,7 +36,7 @@ from .denominators import MAX_DENOMINATOR_BITS
 from .files import MAX_CELLS, check_max_cells, refuse_cells, refuse_wide
 from .rationals import as_rational, bounded, shown, shown_value
 
-__all__ = ["FLOAT_READINGS", "ExactTable", "check_floats", "exact_labels", "exact_positive", "exact_table",
+__all__ = ["FLOAT_READINGS", "ExactTable", "check_floats", "column_name", "exact_labels", "exact_positive", "exact_table",
            "label_sequence"]
 
 #: The two readings of a binary float: as the binary number it is, or as its shortest decimal.
@@ -281,7 +281,7 @@ def _refuse_masked(values: Any, name: str, source: str) -> Any:
     return np.asarray(values.data)
 
 
-def _column_name(column: object) -> str:
+def column_name(column: object) -> str:
     """A DataFrame's column name as text: str() of it, unless that fails (an integer past Python's 4,300-digit
     limit, an object whose str raises): then `shown_value`."""
     try:
@@ -297,7 +297,7 @@ def _as_array(X: Any, source: str) -> tuple[Any, tuple[str, ...] | None]:
     if hasattr(X, "toarray") and hasattr(X, "nnz"):  # scipy.sparse, never densified behind the user's back
         raise DataError(f"{source}: X is a sparse matrix of shape {X.shape}; sparse input is not supported: pass X.toarray()")
     if hasattr(X, "to_numpy") and hasattr(X, "columns"):
-        names = tuple(map(_column_name, X.columns))
+        names = tuple(map(column_name, X.columns))
         dtypes = list(getattr(X, "dtypes", ()))
         # Mixed columns would be upcast to float64 together (an int64 beyond 2^53 rounded): keep each value's type,
         # unless every column is NumPy's ints and floats and every int is one float64 holds exactly.

@@ -10,6 +10,7 @@ import math
 import operator
 import re
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import NoReturn
 
 import numpy as np
@@ -22,6 +23,7 @@ from .dataset import Dataset
 from . import kernel as _kernel
 from .denominators import MAX_DENOMINATOR_BITS, check_limit, over_common_denominator, parse_cells, read_table
 from .rationals import parse_rational
+from .row_index import RowIndex, check_index_column, index_columns
 
 __all__ = ["LABEL_NAMES", "load_csv"]
 
@@ -31,13 +33,20 @@ LABEL_NAMES = ("label", "y", "target", "class")
 
 def load_csv(path: str, *, label_column: str | None = None, positive: object = None,
              delimiter: str | None = None, max_denominator_bits: int = MAX_DENOMINATOR_BITS,
-             max_cells: int = MAX_CELLS) -> Dataset:
+             max_cells: int = MAX_CELLS, index_column: str = "auto") -> Dataset:
     """Read a CSV file exactly.
 
     The first row is a header when none of its cells is a number, or when
     one of them names a label column (``label``, ``y``, ``target``,
     ``class``). The label column is ``label_column`` (a name or a 1-based
-    index), else the first recognised name, else the last column. Blank lines
+    index), else the first recognised name, else the last column. With
+    `index_column` ``"auto"`` a first column whose header cell is empty (as
+    pandas' ``to_csv`` and R's ``write.csv`` write their row labels), named
+    ``Unnamed: 0``, or missing from a header one cell short, is the row
+    index: left out of the data, and the dataset says so (`Dataset.row_index`;
+    the rule: `verify_perceptron.data.row_index`); ``"drop"`` takes column 1
+    as the index whatever its header, ``"keep"`` reads it as a feature. Column
+    numbers (`label_column`, messages) count every column of the file. Blank lines
     and lines starting with ``#`` are skipped. Cells are separated by commas,
     semicolons, tabs or white space, found from the first lines, or by
     `delimiter` (``","``, ``";"``, ``"tab"``, ``"whitespace"``). The values
@@ -54,6 +63,7 @@ def load_csv(path: str, *, label_column: str | None = None, positive: object = N
         takes it there), or more values than `max_cells`.
     """
     limit, cap = check_limit(max_denominator_bits), check_max_cells(max_cells)
+    index_column = check_index_column(index_column, path)
     if label_column is not None and not isinstance(label_column, str):
         if isinstance(label_column, bool) or not isinstance(label_column, int):
             raise DataError(f"{path}: label_column={label_column!r} must be a column name or a 1-based number")
@@ -66,9 +76,10 @@ def load_csv(path: str, *, label_column: str | None = None, positive: object = N
     separator = find_delimiter(text, delimiter, path)
     commas = as_commas(text, separator)
     if commas is None:  # commas or quotes inside cells: the csv module splits on the separator itself
-        return _general_csv(text, path, label_column, positive, separator, limit, cap)
-    quick = _fast_csv(commas, path, label_column, positive, limit, cap)
-    return quick if quick is not None else _general_csv(commas, path, label_column, positive, ",", limit, cap)
+        return _general_csv(text, path, label_column, positive, separator, limit, cap, index_column)
+    quick = _fast_csv(commas, path, label_column, positive, limit, cap, index_column)
+    return quick if quick is not None else _general_csv(commas, path, label_column, positive, ",", limit, cap,
+                                                        index_column)
 
 
 def _is_number(cell: str) -> bool:
@@ -112,9 +123,46 @@ def _is_header(first: Sequence[str], label_column: str | None) -> bool:
     return not any(_is_number(c) for c in first) or names_label or bool(lowered & set(LABEL_NAMES))
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """Which of a CSV file's columns hold what: `width` cells a row (the header padded where it is one short),
+    the label column `target`, the row `index` (leading columns left out), and the file column of each feature."""
+
+    header: list[str] | None
+    width: int
+    target: int
+    index: RowIndex | None
+    features: tuple[int, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The features' names (none without a header)."""
+        return tuple(self.header[j] for j in self.features) if self.header else ()
+
+
+def _layout(header: list[str] | None, data_width: int, label_column: str | None, index_column: str, path: str,
+            line: int) -> _Layout:
+    """The layout of a file whose header cells are `header` (None: no header) and whose first data row
+    (file line `line`) has `data_width` cells."""
+    if header is not None and data_width == len(header) + 1:
+        header = ["", *header]  # R's write.table: no header cell over the row names
+    width = len(header) if header is not None else data_width
+    if width < 2:
+        raise DataError(f"{path}:{line}: one column only; a feature and a label are needed")
+    target = _label_column(header, width, label_column, path)
+    index = index_columns(header, target, index_column, path)
+    skipped = len(index.columns) if index else 0
+    features = tuple(j for j in range(skipped, width) if j != target)
+    if not features:
+        assert index is not None  # (width >= 2: without an index some column is a feature)
+        raise DataError(f"{path}: no feature column: {index.description}, and column {target + 1} holds the labels; "
+                        "--index-column keep (index_column='keep' in Python) reads it as a feature")
+    return _Layout(header, width, target, index, features)
+
+
 def _general_csv(text: str, path: str, label_column: str | None, positive: object,
                  separator: str | None = ",", max_bits: int = MAX_DENOMINATOR_BITS,
-                 max_cells: int = MAX_CELLS) -> Dataset:
+                 max_cells: int = MAX_CELLS, index_column: str = "auto") -> Dataset:
     """Any CSV: the csv module's parser and one exact literal per cell, each error named."""
     csv.field_size_limit(2**31 - 1)  # a huge cell is the number parser's to refuse, by name
     reader = csv.reader(io.StringIO(text), delimiter=separator or " ", skipinitialspace=separator is None)
@@ -136,47 +184,48 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: objec
     if not rows:
         raise DataError(f"{path}: empty file: no data rows")
     first = rows[0][1]
+    header: list[str] | None = None
     if _is_header(first, label_column):
-        header: list[str] | None = [c.strip() for c in first]
+        header = [c.strip() for c in first]
         rows = rows[1:]
         if not rows:
             raise DataError(f"{path}: only a header line, no data rows")
-    else:
-        header = None
-    width = len(header) if header else len(rows[0][1])
-    if width < 2:
-        raise DataError(f"{path}:{rows[0][0]}: one column only; a feature and a label are needed")
-    target = _label_column(header, width, label_column, path)
-    refuse_cells(path, f"{len(rows)} x {width - 1} values", len(rows) * (width - 1), max_cells)
+    layout = _layout(header, len(rows[0][1]), label_column, index_column, path, rows[0][0])
+    width, features = layout.width, layout.features
+    m = len(features)
+    refuse_cells(path, f"{len(rows)} x {m} values", len(rows) * m, max_cells)
 
     def cells() -> Iterator[str]:  # row by row, so a ragged row is named before the cells after it are read
         for line, row in rows:
             if len(row) != width:
                 spans = f" (a quote opened on this line runs to line {ends[line]})" if line in ends else ""
                 raise DataError(f"{path}:{line}: ragged row: {len(row)} cells, expected {width}{spans}")
-            yield from (cell for j, cell in enumerate(row) if j != target)
+            yield from (row[j] for j in features)
 
     def cell_text(k: int) -> str:
-        row = rows[k // (width - 1)][1]
-        return row[k % (width - 1) + (k % (width - 1) >= target)]
+        return rows[k // m][1][features[k % m]]
 
     lines = [line for line, _ in rows]
-    place, fail = _cell_places(path, header, target, label_column, lines, width - 1, cell_text)
+    place, fail = _cell_places(path, layout.header, features, label_column, lines, cell_text)
     nums, dens = parse_cells(cells(), fail)
-    return _dataset(nums, dens, len(rows), place, max_bits, [row[target] for _, row in rows], lines,
-                    positive, path, header, target, max_cells)
+    return _dataset(nums, dens, len(rows), place, max_bits, [row[layout.target] for _, row in rows], lines,
+                    positive, path, layout, max_cells)
 
 
 _Place = Callable[[int], "tuple[str, str]"]
 _Fail = Callable[[int, ValueError], NoReturn]
 
 
-def _cell_places(path: str, header: list[str] | None, target: int, label_column: str | None,
-                 lines: Sequence[int], m: int, cell_text: Callable[[int], str]) -> tuple[_Place, _Fail]:
-    """For the flat index k of a feature cell: its place and text (`place`), and the error naming it (`fail`)."""
+def _cell_places(path: str, header: list[str] | None, features: Sequence[int], label_column: str | None,
+                 lines: Sequence[int], cell_text: Callable[[int], str]) -> tuple[_Place, _Fail]:
+    """For the flat index k of a feature cell: its place and text (`place`), and the error naming it (`fail`).
+
+    Feature k % m is the file's column ``features[k % m]``, named by its header cell or else by its number."""
+    m = len(features)
+
     def column(k: int) -> str:
-        j = k % m + (k % m >= target)  # the file's column: the label column is not among the m features
-        return header[j] if header else str(j + 1)
+        j = features[k % m]
+        return header[j] if header and header[j] else str(j + 1)
 
     def place(k: int) -> tuple[str, str]:
         return f"{path}:{lines[k // m]}: column {column(k)}", cell_text(k)
@@ -191,15 +240,14 @@ def _cell_places(path: str, header: list[str] | None, target: int, label_column:
 
 
 def _dataset(nums: object, dens: object, n: int, place: _Place, max_bits: int, raw_labels: list[str],
-             lines: Sequence[int], positive: object, path: str, header: list[str] | None, target: int,
+             lines: Sequence[int], positive: object, path: str, layout: _Layout,
              max_cells: int = MAX_CELLS) -> Dataset:
     """The Dataset of flat cells (numerators, denominators) in `n` rows, with its labels and names."""
     scaled, denominator = over_common_denominator(nums, dens, max_bits=max_bits, where=place, max_cells=max_cells,
                                                   source=path)
     y, spelling = map_labels(raw_labels, positive=positive, source=path, lines=lines)
-    names = tuple(h for j, h in enumerate(header) if j != target) if header else ()
-    return Dataset(y=y, source=path, feature_names=names, labels=spelling,
-                   numerators=scaled.reshape(n, -1), denominator=denominator)
+    return Dataset(y=y, source=path, feature_names=layout.names, labels=spelling,
+                   numerators=scaled.reshape(n, -1), denominator=denominator, row_index=layout.index)
 
 
 # --- the fast path: one comma between cells ------------------------------------------------------------
@@ -223,7 +271,8 @@ def _most_fractional_digits(text: str) -> int:
 
 
 def _fast_csv(text: str, path: str, label_column: str | None, positive: object,
-              max_bits: int = MAX_DENOMINATOR_BITS, max_cells: int = MAX_CELLS) -> Dataset | None:
+              max_bits: int = MAX_DENOMINATOR_BITS, max_cells: int = MAX_CELLS,
+              index_column: str = "auto") -> Dataset | None:
     """The common case at C speed, exactly: one comma between cells, no quotes, no gaps, no ragged row.
 
     The cells are read by the C reader into integers (``read_table``); where
@@ -242,21 +291,30 @@ def _fast_csv(text: str, path: str, label_column: str | None, positive: object,
         return None
     first = [c.strip() for c in lines[start].split(",")]
     has_header = _is_header(first, label_column)
-    header = first if has_header else None
     body_start = start + 1 if has_header else start
     body = lines[body_start:]
-    width = len(first)
-    if not body or width < 2:
+    if not body:
         return None
     try:
-        target = _label_column(header, width, label_column, path)
+        layout = _layout(first if has_header else None, body[0].count(",") + 1, label_column, index_column, path,
+                         body_start + 1)
     except DataError:
-        return None
-    if len(body) * (width - 1) > max_cells:
+        return None  # the general reader raises it
+    m = len(layout.features)
+    if len(body) * m > max_cells:
         return None  # the general reader refuses it, naming the shape
-    offset = sum(len(line) + 1 for line in lines[:body_start])
-    body_text = text[offset:offset + sum(map(len, body)) + len(body) - 1]  # "\n".join(body), not rebuilt
-    m = width - 1
+    skipped = len(layout.index.columns) if layout.index else 0
+    if skipped:  # the row index is cut off each line: the readers below see the columns after it
+        parts = [line.split(",", skipped) for line in body]
+        if any(len(cells) <= skipped for cells in parts):
+            return None
+        body = [cells[skipped] for cells in parts]
+        del parts
+        body_text = "\n".join(body)
+    else:
+        offset = sum(len(line) + 1 for line in lines[:body_start])
+        body_text = text[offset:offset + sum(map(len, body)) + len(body) - 1]  # "\n".join(body), not rebuilt
+    width, target = layout.width - skipped, layout.target - skipped
 
     def cell_text(k: int) -> str:
         cells = body[k // m].split(",")
@@ -264,7 +322,7 @@ def _fast_csv(text: str, path: str, label_column: str | None, positive: object,
         return cells[k % m]
 
     numbers = list(range(body_start + 1, body_start + 1 + len(body)))
-    place, fail = _cell_places(path, header, target, label_column, numbers, m, cell_text)
+    place, fail = _cell_places(path, layout.header, layout.features, label_column, numbers, cell_text)
     plain = None
     if _kernel.rational_cells is None and set(map(operator.methodcaller("count", ","), body)) == {m}:
         features = ([line.rpartition(",")[0] for line in body] if target == m
@@ -283,9 +341,8 @@ def _fast_csv(text: str, path: str, label_column: str | None, positive: object,
     else:
         raw_labels = [line.split(",", target + 1)[target] for line in body]
     y, spelling = map_labels(raw_labels, positive=positive, source=path, lines=numbers)
-    names = tuple(h for j, h in enumerate(header) if j != target) if header else ()
-    return Dataset(y=y, source=path, feature_names=names, labels=spelling,
-                   numerators=scaled.reshape(len(body), m), denominator=denominator)
+    return Dataset(y=y, source=path, feature_names=layout.names, labels=spelling,
+                   numerators=scaled.reshape(len(body), m), denominator=denominator, row_index=layout.index)
 
 
 def _plain_decimals(features: list[str], m: int, max_bits: int) -> tuple[np.ndarray, int] | None:

@@ -24,9 +24,10 @@ import numpy as np
 
 from ..errors import DataError, InvalidArgument
 from ._labels import map_labels
-from .arrays import exact_labels, exact_positive, exact_table, holds_floats
+from .arrays import column_name, exact_labels, exact_positive, exact_table, holds_floats
 from .integers import ExactMatrix
 from .rationals import shown_value
+from .row_index import RowIndex, check_index_column, index_columns
 
 __all__ = ["Dataset", "from_arrays", "require_dataset"]
 
@@ -60,6 +61,9 @@ class Dataset:
         The convention an example's note uses.
     numerators, denominator : array of int and int, optional
         The values as integers over one positive denominator, instead of `X`.
+    row_index : RowIndex, optional
+        The leading columns of the file or DataFrame read as its row index
+        and left out of the samples (`verify_perceptron.data.row_index`).
 
     Examples
     --------
@@ -82,8 +86,11 @@ class Dataset:
         *,
         numerators: Any = None,
         denominator: int = 1,
+        row_index: RowIndex | None = None,
     ) -> None:
         self.source = source
+        #: The columns read as the row index and left out, or None.
+        self.row_index = row_index
         if X is not None:
             numerators, denominator = _common_denominator(X, source)
         if numerators is None:
@@ -148,8 +155,8 @@ class Dataset:
             self.denominator == other.denominator
             and self.numerators.shape == other.numerators.shape
             and bool((self.numerators == other.numerators).all())
-            and (self.y, self.source, self.feature_names, self.binary_float, self.labels)
-            == (other.y, other.source, other.feature_names, other.binary_float, other.labels)
+            and (self.y, self.source, self.feature_names, self.binary_float, self.labels, self.row_index)
+            == (other.y, other.source, other.feature_names, other.binary_float, other.labels, other.row_index)
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -177,6 +184,7 @@ class Dataset:
             default_convention=self.default_convention,
             numerators=self.numerators[list(order)],
             denominator=self.denominator,
+            row_index=self.row_index,
         )
 
 
@@ -277,6 +285,7 @@ def from_arrays(
     source: str = "<memory>",
     feature_names: Sequence[str] = (),
     floats: str = "binary",
+    index_column: str = "auto",
 ) -> Dataset:
     """Build a `Dataset` from values in memory, converting each exactly.
 
@@ -296,6 +305,13 @@ def from_arrays(
         (default) as the binary number each is, which the report says;
         ``"decimal"`` through the shortest decimal that reads back as it,
         so ``0.1`` is 1/10.
+    index_column : {"auto", "drop", "keep"}
+        Whether a pandas DataFrame's leading columns are a row index saved
+        as data: ``"auto"`` (default) leaves out the leading columns named
+        ``""`` or ``Unnamed: N`` (what ``pd.read_csv`` makes of the index
+        ``to_csv`` wrote), ``"drop"`` leaves out the first column whatever its
+        name, ``"keep"`` reads them all (`verify_perceptron.data.row_index`).
+        The DataFrame's own index is never read. ``"drop"`` needs a DataFrame.
 
     Examples
     --------
@@ -308,6 +324,7 @@ def from_arrays(
     >>> decimal.X[0][0], decimal.source
     (Fraction(1, 10), '<memory> (floats read as their shortest decimals, 0.1 as 1/10)')
     """
+    X, index = _without_index(X, check_index_column(index_column, source), source)
     table = exact_table(X, floats=floats, source=source)
     raw = exact_labels(y, floats=floats, source=source)
     if len(raw) != len(table.numerators):
@@ -319,8 +336,26 @@ def from_arrays(
     return Dataset(
         y=labels, source=source, feature_names=names or table.feature_names or (),
         binary_float=table.binary_float, labels=spelling,
-        numerators=table.numerators, denominator=table.denominator,
+        numerators=table.numerators, denominator=table.denominator, row_index=index,
     )
+
+
+def _without_index(X: Any, index_column: str, source: str) -> tuple[Any, RowIndex | None]:
+    """A pandas DataFrame without its leading row-index columns (`index_columns`'s rule on its column names),
+    and them; anything else as it is."""
+    if not (hasattr(X, "columns") and hasattr(X, "to_numpy") and hasattr(X, "iloc")):
+        if index_column == "drop":
+            raise DataError(f"{source}: index_column='drop' applies to a DataFrame (or a CSV file); X of type "
+                            f"{type(X).__name__} has no column names: leave its first column out yourself (X[:, 1:])")
+        return X, None
+    names = [column_name(c) for c in X.columns]
+    index = index_columns(names, len(names), index_column, source)  # (the label column is not among X's)
+    if index is None:
+        return X, None
+    if len(index.columns) == len(names):
+        raise DataError(f"{source}: no feature column: {index.description}; index_column='keep' reads it as a "
+                        "feature")
+    return X.iloc[:, len(index.columns):], index
 
 
 def require_dataset(data: object) -> Dataset:

@@ -19,13 +19,16 @@ def find_delimiter(text: str, requested: str | None, path: str) -> str | None:
     A comma on every line is a comma file (its reader then names a ragged row);
     a semicolon or a tab as often on every line is that (a comma among them
     is then part of a cell); no separator at all but two or more words on
-    every line is white space. Anything else is read as commas, whose reader
-    says what is wrong.
+    every line is white space (quoted cells too, as R's ``write.table``
+    writes them). Anything else is read as commas, whose reader says what is
+    wrong.
 
     Examples
     --------
     >>> find_delimiter("a;b;label\\n1;2;1\\n", None, "f"), find_delimiter("1 2 1\\n3  4 -1\\n", None, "f")
     (';', None)
+    >>> find_delimiter('"x" "label"\\n"a 1" 2 1\\n', None, "f") is None
+    True
     >>> find_delimiter("1,2,1\\n", "tab", "f")
     '\\t'
     """
@@ -34,7 +37,7 @@ def find_delimiter(text: str, requested: str | None, path: str) -> str | None:
             raise DataError(f"{path}: --delimiter {requested!r} is not one of {', '.join(map(repr, DELIMITER_NAMES))}")
         return DELIMITER_NAMES[requested]
     lines = [line for line in text.split("\n") if line.strip()][:_SAMPLE]
-    if not lines or '"' in text or all("," in line for line in lines):
+    if not lines or all("," in line for line in lines):
         return ","
     for candidate in (";", "\t"):  # the same number on every line (a comma may then be a decimal one)
         if len({line.count(candidate) for line in lines} - {0}) == 1 and all(candidate in line for line in lines):

@@ -116,8 +116,11 @@ def read_table(text: str, n_rows: int, n_cols: int, skip: int, fail: Fail) -> tu
     lines = text.split("\n")
     left = np.flatnonzero(dens == 0)
     parts = []
-    for k in left.tolist():
-        cells = [c for j, c in enumerate(lines[k // m].split(",")) if j != skip]
+    row, cells = -1, []
+    for k in left.tolist():  # (in order: each line is split once, however many of its cells are left)
+        if k // m != row:
+            row = k // m
+            cells = [c for j, c in enumerate(lines[row].split(",")) if j != skip]
         try:
             parts.append(rational_parts(cells[k % m]))
         except ValueError as error:

@@ -10,7 +10,7 @@ import stat
 from ..errors import DataError
 
 __all__ = ["BYTES_PER_CELL", "COLUMN_NUMBER", "MAX_CELLS", "cell_units", "check_max_cells", "not_regular", "read_text",
-           "refuse_cells", "refuse_special", "refuse_wide"]
+           "refuse_cells", "refuse_special", "refuse_wide", "text_encoding"]
 
 #: A column number as ``--label-column`` spells it: a sign and at most nine digits, so
 #: ``int`` of it stays cheap whatever the user typed.
@@ -174,7 +174,7 @@ def read_text(path: str, max_cells: int = MAX_CELLS) -> str:
     except OSError as error:
         raise DataError(f"{path}: cannot be read ({error.strerror})") from None
     _refuse_size(path, len(data), max_cells)
-    encoding = next((name for mark, name in _WIDE_MARKS if data.startswith(mark)), "utf-8-sig")
+    encoding = text_encoding(data)
     if encoding == "utf-8-sig" and b"\0" in data[:4096]:
         raise DataError(f"{path}: is a binary file, not CSV or LIBSVM text")
     try:
@@ -185,6 +185,18 @@ def read_text(path: str, max_cells: int = MAX_CELLS) -> str:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
+
+
+def text_encoding(start: bytes) -> str:
+    """The codec that reads a text file beginning with `start`: UTF-16 or UTF-32 when a byte-order mark says so,
+    else UTF-8 (a UTF-8 mark dropped). The codec drops the mark it reads.
+
+    Examples
+    --------
+    >>> text_encoding("1 1:2".encode("utf-16")), text_encoding(b"1 1:2"), text_encoding("1".encode("utf-32"))
+    ('utf-16', 'utf-8-sig', 'utf-32')
+    """
+    return next((name for mark, name in _WIDE_MARKS if start.startswith(mark)), "utf-8-sig")
 
 
 #: Byte-order marks of the wider Unicode encodings (the codec reads and drops its mark), longest first:

@@ -3,15 +3,17 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 
 from ..errors import DataError
-from .files import MAX_CELLS, refuse_special
+from .files import MAX_CELLS, refuse_special, text_encoding
 from .csv_files import load_csv
 from .dataset import Dataset
 from .denominators import MAX_DENOMINATOR_BITS
 from .libsvm_files import load_libsvm
 from .numpy_files import load_numpy
+from .row_index import check_index_column
 
 __all__ = ["load_dataset"]
 
@@ -26,6 +28,7 @@ def load_dataset(
     zero_based: bool | str = "auto",
     max_denominator_bits: int = MAX_DENOMINATOR_BITS,
     max_cells: int = MAX_CELLS,
+    index_column: str = "auto",
 ) -> Dataset:
     """Read a dataset, choosing the reader from `format` or from the file's extension.
 
@@ -37,7 +40,10 @@ def load_dataset(
     by default); a NumPy file's binary floats need at most 1,074 bits.
     `max_cells` bounds the values (samples times features) of any file
     (`verify_perceptron.data.files.MAX_CELLS` by default), checked from
-    its size or header before anything is allocated.
+    its size or header before anything is allocated. `index_column`
+    (``"auto"``, ``"drop"``, ``"keep"``) says whether a CSV file's first
+    column is its row index, left out of the data (`load_csv`); LIBSVM and
+    NumPy files have none, so ``"drop"`` is refused for them.
 
     Examples
     --------
@@ -61,24 +67,51 @@ def load_dataset(
             format = "libsvm"
         else:
             format = "csv"
+    index_column = check_index_column(index_column, path)
+    if format != "csv" and index_column == "drop":
+        raise DataError(f"{path}: --index-column drop (index_column='drop') applies to CSV files; a {format} file "
+                        "has no row index column")
     if format == "numpy":
         return load_numpy(path, label_column=label_column, positive=positive, max_cells=max_cells)
     if format == "libsvm":
         return load_libsvm(path, positive=positive, zero_based=zero_based, max_denominator_bits=max_denominator_bits,
                            max_cells=max_cells)
     return load_csv(path, label_column=label_column, positive=positive, delimiter=delimiter,
-                    max_denominator_bits=max_denominator_bits, max_cells=max_cells)
+                    max_denominator_bits=max_denominator_bits, max_cells=max_cells, index_column=index_column)
 
 
 def _looks_sparse(path: str) -> bool:
-    """Whether the first data line of a text file has ``index:value`` tokens after its label."""
+    """Whether the first data line of a text file has ``index:value`` tokens after its label.
+
+    The file is decoded as the readers decode it (`verify_perceptron.data.files.text_encoding`: UTF-8, or
+    UTF-16/UTF-32 by their byte-order mark), a block at a time until the first line that is neither blank
+    nor a comment.
+    """
     refuse_special(path)  # never open a FIFO or a device to sniff it
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                content = line.split("#", 1)[0].split()
-                if content:
-                    return any(":" in token for token in content[1:])
+        with open(path, "rb") as handle:
+            block = handle.read(_SNIFF)
+            decoder = codecs.getincrementaldecoder(text_encoding(block))(errors="replace")
+            text = ""
+            while True:
+                text += decoder.decode(block, final=not block)
+                lines = text.replace("\r", "\n").split("\n")
+                for line in lines[:-1] if block else lines:  # (a line the block cut short is read whole next time)
+                    content = line.split("#", 1)[0].split()
+                    if content:
+                        return any(":" in token for token in content[1:])
+                if not block:
+                    return False
+                text = lines[-1]
+                if len(text) > _SNIFF:  # one long line: decided by its start, or only whether it is a comment kept
+                    content = text.split("#", 1)[0].split()
+                    if content:
+                        return any(":" in token for token in content[1:])
+                    text = "#" if "#" in text else ""
+                block = handle.read(_SNIFF)
     except OSError:
         return False
-    return False
+
+
+#: Bytes read at a time while looking for a text file's first data line.
+_SNIFF = 1 << 16

@@ -43,7 +43,7 @@ SHORT = 14
 #: The longest list of numbers shown whole.
 LONG = 8
 #: Keys whose values are names (a path, the labels' own spelling), never numbers to shorten.
-_NAMES = frozenset({"source", "labels"})
+_NAMES = frozenset({"source", "labels", "row_index"})
 
 _NUMBER = re.compile(r"-?\d+(?:/\d+)?")
 #: A whole exact number standing alone in a sentence: nothing of a word, a decimal, an exponent, a path,

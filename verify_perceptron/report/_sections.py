@@ -21,7 +21,7 @@ from .plots.series import (FIGURE_NAMES, available_figures, epoch_ends, hull_mee
 from ._enclosures import angle_text, enclosure_text, root_text
 from ._readable import readable, shown as shortened
 from ._soft_margin import soft_margin_sentences
-from ._words import bracket, count
+from ._words import bracket, count, row_index_phrase
 
 __all__ = ["document", "figure_captions"]
 
@@ -137,6 +137,7 @@ def _summary(r: Mapping[str, Any], enclosures: Mapping[str, Any] | None = None) 
     """The summary table of `r` (a record as shown); `enclosures`, the exact record's, give the square roots."""
     d = r["dataset"]
     floats = "; values read from binary floating point, converted exactly" if d["binary_float"] else ""
+    floats += row_index_phrase(d)
     rows: list[tuple[str, str]] = [
         ("data", f"{d['source']}: {count(d['n_samples'], 'sample')}, {count(d['n_features'], 'feature')} "
                  f"({bracket(d['feature_names'])}); labels {d['labels']['negative']} -> -1, "

@@ -1,10 +1,13 @@
-"""The two small spellings every report shares: a vector in brackets and a count with its noun."""
+"""The small spellings every report shares: a vector in brackets, a count with its noun, the row index left out."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-__all__ = ["approximately", "bracket", "count"]
+from ..data.row_index import RowIndex
+
+__all__ = ["approximately", "bracket", "count", "row_index_phrase"]
 
 
 def bracket(values: Sequence[object]) -> str:
@@ -32,3 +35,18 @@ def approximately(text: str) -> str:
 def count(n: int, noun: str) -> str:
     """``n noun``, the noun plural unless n is 1."""
     return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def row_index_phrase(dataset: Mapping[str, Any]) -> str:
+    """``; column 1 (unnamed) read as the row index and left out`` for a report's ``dataset`` record whose
+    ``row_index`` says so, else nothing (a record from before the key: nothing either).
+
+    Examples
+    --------
+    >>> row_index_phrase({"row_index": {"columns": [1], "names": [""]}}), row_index_phrase({"row_index": None})
+    ('; column 1 (unnamed) read as the row index and left out', '')
+    """
+    index = dataset.get("row_index")
+    if not index:
+        return ""
+    return "; " + RowIndex(tuple(index["columns"]), tuple(index["names"])).description

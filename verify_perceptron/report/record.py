@@ -129,6 +129,7 @@ def _dataset(data: Dataset) -> dict[str, Any]:
         "feature_names": list(data.feature_names),
         "binary_float": data.binary_float,
         "labels": {"negative": data.labels[0], "positive": data.labels[1]},
+        "row_index": None if data.row_index is None else data.row_index.as_dict(),
     }
 
 
@@ -241,7 +242,8 @@ def comparison_report(data: Dataset, comparison: BoundComparison, orders: OrderS
     record = comparison.as_dict()
     return {
         "schema_version": SCHEMA_VERSION,
-        "dataset": {"source": data.source, "n_samples": data.n_samples, "n_features": data.n_features},
+        "dataset": {"source": data.source, "n_samples": data.n_samples, "n_features": data.n_features,
+                    "row_index": None if data.row_index is None else data.row_index.as_dict()},
         **record,
         "orders": None if orders is None else orders.as_dict(),
     }

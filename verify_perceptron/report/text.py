@@ -26,7 +26,7 @@ from ._decimals import decimal_down, decimal_up
 from ._enclosures import enclosure_line
 from ._readable import readable
 from ._soft_margin import soft_margin_sentences
-from ._words import approximately, bracket, count
+from ._words import approximately, bracket, count, row_index_phrase
 
 __all__ = ["render_text", "comparison_lines", "orders_lines"]
 
@@ -154,6 +154,7 @@ def _run_lines(r: dict[str, Any], enclosures: dict[str, Any] | None) -> list[str
     d = r["dataset"]
     labels = f"labels {d['labels']['negative']} -> -1, {d['labels']['positive']} -> +1"
     floats = "; values read from binary floating point, converted exactly" if d["binary_float"] else ""
+    floats += row_index_phrase(d)
     out = [f"data        {d['source']}: {d['n_samples']} samples, {d['n_features']} features ({labels}{floats})",
            f"convention  {r['convention']} (note {r['note'][:3]}: {r.get('note_title') or r['note']}): "
            f"{r['convention_summary']}"]

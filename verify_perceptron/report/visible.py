@@ -93,7 +93,8 @@ def visible_json(text: str) -> str:
 
 def displayed(report: Mapping[str, Any], show: Callable[[str], str] = visible) -> dict[str, Any]:
     """A copy of `report` whose strings from the user's data are passed through `show`: the data's source (a
-    file name), the feature names and the two labels. The exact record (and its JSON) keeps them as given.
+    file name), the feature names, the two labels and the header cells of a row index left out. The exact
+    record (and its JSON) keeps them as given.
 
     Examples
     --------
@@ -117,5 +118,8 @@ def displayed(report: Mapping[str, Any], show: Callable[[str], str] = visible) -
     if isinstance(dataset.get("labels"), Mapping):
         dataset["labels"] = {key: show(value) if isinstance(value, str) else value
                              for key, value in dataset["labels"].items()}
+    index = dataset.get("row_index")
+    if isinstance(index, Mapping) and isinstance(index.get("names"), list):
+        dataset["row_index"] = {**index, "names": [show(n) if isinstance(n, str) else n for n in index["names"]]}
     copy["dataset"] = dataset
     return copy

@@ -412,3 +412,23 @@ def test_reading_side_messages_name_huge_values_past_the_int_to_str_limit() -> N
         require_dataset([huge])
     with pytest.raises(TypeError, match=r"X\[0\]\[0\]=\[\[\(an integer of 5001 digits\)\]\]: argument must be"):
         ExactPerceptron().fit(np.array([[[huge]], [[1]]] + [None], dtype=object)[:2].reshape(2, 1), [0, 1])
+
+
+def test_numpy_scalar_reprs_read_as_the_literal_inside(tmp_path) -> None:
+    # NumPy 2 writes np.float64(17.99) for repr() and np.savetxt(fmt="%r"): the first row was taken for a header
+    # (no cell a number) and every later cell refused.
+    assert parse_rational("np.float64(17.99)") == parse_rational("17.99") == Fraction(1799, 100)
+    assert parse_rational(" numpy.int64(-3) ") == -3 and parse_rational("np.float32(1e-3)") == Fraction(1, 1000)
+    for junk in ("np.float64()", "np.float64(nan)", "np.float64(1", "np.frobnicate(1)", "np.float64(np.float64(1))"):
+        with pytest.raises(ValueError):
+            parse_rational(junk)
+    import numpy as np
+
+    from verify_perceptron.data.readers import load_dataset
+
+    X, y = np.array([[17.99, 0.1184], [20.57, -3.0], [1e-300, 2.5]]), np.array([1.0, 0.0, 1.0])
+    np.savetxt(tmp_path / "r.csv", np.c_[X, y], fmt="%r", delimiter=",")
+    rows = (",".join(repr(float(v)) for v in row) for row in np.c_[X, y])  # the shortest text of each double
+    (tmp_path / "g.csv").write_text("\n".join(rows) + "\n")
+    as_repr, as_g = load_dataset(str(tmp_path / "r.csv")), load_dataset(str(tmp_path / "g.csv"))
+    assert (as_repr.X, as_repr.y, as_repr.n_samples) == (as_g.X, as_g.y, 3)

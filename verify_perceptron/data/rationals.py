@@ -38,6 +38,10 @@ _PRINTABLE_BITS = 3 * 4096
 
 _DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?")
 _RATIO = re.compile(r"([+-]?)([0-9]+)/([0-9]+)")
+#: NumPy 2's repr of a scalar, ``np.float64(20.57)``: what ``np.savetxt(..., fmt="%r")`` and ``repr()`` of an
+#: array's entries write. The literal inside is read as any other.
+_NUMPY_SCALAR = re.compile(r"(?:np|numpy)\.(?:u?int(?:8|16|32|64)?|float(?:16|32|64|96|128)?|longdouble|double|single"
+                           r"|half|longlong|ulonglong|short|ushort|intc|uintc|intp|uintp)\((.*)\)", re.S)
 _NON_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 
 
@@ -177,12 +181,19 @@ def rational_parts(text: str) -> tuple[int, int]:
     --------
     >>> rational_parts("0.250"), rational_parts("-6/4"), rational_parts("1e3"), rational_parts("-0")
     ((1, 4), (-3, 2), (1000, 1), (0, 1))
+    >>> rational_parts("np.float64(20.57)"), rational_parts("np.int64(-3)")  # NumPy 2's repr of a scalar
+    ((2057, 100), (-3, 1))
     """
     if not isinstance(text, str):
         raise InvalidArgument(f"text={text!r} of type {type(text).__name__} is not a str")
     s = text.strip()
     if not s:
         raise ValueError("empty cell: a number is required")
+    if len(s) > 4 * MAX_DIGITS + 20:
+        raise ValueError(f"{shown(s)} is {len(s)} characters long; at most {4 * MAX_DIGITS} are accepted")
+    scalar = _NUMPY_SCALAR.fullmatch(s)
+    if scalar:
+        s = scalar.group(1).strip()
     if len(s) > 4 * MAX_DIGITS:
         raise ValueError(f"{shown(s)} is {len(s)} characters long; at most {4 * MAX_DIGITS} are accepted")
     ratio = _RATIO.fullmatch(s)

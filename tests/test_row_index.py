@@ -195,3 +195,25 @@ def test_a_dataframe_s_index_is_never_a_feature_and_its_saved_index_column_is_le
     assert vp.verify(back, "target", index_column="drop").data.row_index == RowIndex((1,), ("Unnamed: 0",))
     with pytest.raises(DataError, match="index_column='drop' applies to a DataFrame"):
         vp.from_arrays([[0, 1], [1, 0]], [0, 1], index_column="drop")
+
+
+def test_pandas_default_column_names_are_a_header(tmp_path: Path) -> None:
+    # pd.DataFrame(X).to_csv(path) names the columns 0, 1, ..., m-1: every header cell a number, so the header was
+    # read as data (with the index: "column 1: empty cell"; without it: a sample 0, 1, 2 with a third label).
+    rows = "1.5,2,0\n-1,0.5,1\n3,-2,0\n"
+    indexed = ",0,1,2\n" + "".join(f"{i},{row}" for i, row in enumerate(rows.splitlines(True)))
+    for text, row_index in ((indexed, RowIndex((1,), ("",))), ("0,1,2\n" + rows, None)):
+        path = write(tmp_path, text)
+        data = load_csv(path)
+        assert (data.n_samples, data.n_features, data.row_index) == (3, 2, row_index)
+        assert data.X == ((F(3, 2), F(2)), (F(-1), F(1, 2)), (F(3), F(-2)))
+        assert _general_csv(text, path, None, None) == data  # the fast reader defers to it or agrees
+        fast = _fast_csv(text, path, None, None)
+        assert fast is None or fast == data
+
+
+def test_a_first_row_that_may_be_names_or_a_sample_is_refused(tmp_path: Path) -> None:
+    # 0, 1, 2 could be pandas' names or a sample whose label 2 (written 2.0 below) is a label of the data too.
+    with pytest.raises(DataError, match="may be pandas' column names or a sample whose label is 2"):
+        load_csv(write(tmp_path, "0,1,2\n5,1,2.0\n3,0,7\n"))
+    assert load_csv(write(tmp_path, "0,1\n5,1\n3,0\n")).n_samples == 3  # two columns: 0, 1 is data, as always

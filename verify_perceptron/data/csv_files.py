@@ -22,7 +22,7 @@ from ._labels import map_labels
 from .dataset import Dataset
 from . import kernel as _kernel
 from .denominators import MAX_DENOMINATOR_BITS, check_limit, over_common_denominator, parse_cells, read_table
-from .rationals import parse_rational
+from .rationals import parse_rational, rational_parts
 from .row_index import RowIndex, check_index_column, index_columns
 
 __all__ = ["LABEL_NAMES", "load_csv"]
@@ -113,14 +113,35 @@ def _label_column(header: list[str] | None, width: int, label_column: str | None
 
 
 def _is_header(first: Sequence[str], label_column: str | None) -> bool:
-    """The first row is a header when none of its cells is a number, or one names the label column."""
+    """The first row is a header when none of its cells is a number, or one names the label column, or it is
+    pandas' default column names (`_pandas_numbers`)."""
     lowered = {c.strip().lower() for c in first}
     names_label = (
         label_column is not None
         and not COLUMN_NUMBER.fullmatch(label_column.strip())
         and label_column.strip().lower() in lowered
     )
-    return not any(_is_number(c) for c in first) or names_label or bool(lowered & set(LABEL_NAMES))
+    return (not any(_is_number(c) for c in first) or names_label or bool(lowered & set(LABEL_NAMES))
+            or _pandas_numbers(first) is not None)
+
+
+def _pandas_numbers(first: Sequence[str]) -> str | None:
+    """How a first row is pandas' default column names, ``0, 1, ..., m-1`` (``pd.DataFrame(X).to_csv(path)``):
+    ``"indexed"`` after an empty cell (the index's: no data row has an empty cell, so it is surely a header),
+    ``"bare"`` without one and m >= 3 (``index=False``: the label cell m-1 >= 2 is then no 0/1 or ±1 label, and
+    `_general_csv` refuses the file where it is one of the data's labels); else None.
+
+    Examples
+    --------
+    >>> _pandas_numbers(["", "0", "1"]), _pandas_numbers(["0", "1", "2"]), _pandas_numbers(["0", "1"])
+    ('indexed', 'bare', None)
+    """
+    cells = [c.strip() for c in first]
+    indexed = bool(cells) and cells[0] == ""
+    names = cells[1:] if indexed else cells
+    if len(names) < (1 if indexed else 3) or names != [str(j) for j in range(len(names))]:
+        return None
+    return "indexed" if indexed else "bare"
 
 
 @dataclass(frozen=True)
@@ -160,6 +181,25 @@ def _layout(header: list[str] | None, data_width: int, label_column: str | None,
     return _Layout(header, width, target, index, features)
 
 
+def _refuse_ambiguous_names(path: str, header: Sequence[str], target: int, rows: list[tuple[int, list[str]]]) -> None:
+    """A first row 0, 1, ..., m-1 read as pandas' column names drops a sample if it was data: refuse the file
+    when its label cell is also one of the labels below it (then it could be either)."""
+    if not header[target].strip().isdigit():
+        return  # R's write.table: the header one short, its cells one column on
+    name = int(header[target])
+
+    def same(cell: str) -> bool:  # as numbers: a label written 2.0 is the sample's label 2
+        try:
+            return rational_parts(cell) == (name, 1)
+        except ValueError:
+            return False
+
+    if any(len(row) > target and same(row[target]) for _, row in rows):
+        raise DataError(f"{path}:1: the first row (0, 1, ..., {len(header) - 1}) may be pandas' column names or a "
+                        f"sample whose label is {name}, a label of other rows too: add a header row of names, or "
+                        "write the file with the DataFrame's index (df.to_csv(path))")
+
+
 def _general_csv(text: str, path: str, label_column: str | None, positive: object,
                  separator: str | None = ",", max_bits: int = MAX_DENOMINATOR_BITS,
                  max_cells: int = MAX_CELLS, index_column: str = "auto") -> Dataset:
@@ -192,6 +232,8 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: objec
             raise DataError(f"{path}: only a header line, no data rows")
     layout = _layout(header, len(rows[0][1]), label_column, index_column, path, rows[0][0])
     width, features = layout.width, layout.features
+    if layout.header is not None and _pandas_numbers(first) == "bare":
+        _refuse_ambiguous_names(path, layout.header, layout.target, rows)
     m = len(features)
     refuse_cells(path, f"{len(rows)} x {m} values", len(rows) * m, max_cells)
 
@@ -291,6 +333,8 @@ def _fast_csv(text: str, path: str, label_column: str | None, positive: object,
         return None
     first = [c.strip() for c in lines[start].split(",")]
     has_header = _is_header(first, label_column)
+    if has_header and _pandas_numbers(first) == "bare":
+        return None  # the general reader sees whether the first row could be a sample
     body_start = start + 1 if has_header else start
     body = lines[body_start:]
     if not body:

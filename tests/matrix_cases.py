@@ -25,6 +25,7 @@ the gallery of `tests.implementations` has none for.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -38,7 +39,7 @@ SETS = ("iris01", "iris02", "iris12", "digits01", "wine0", "cancer")
 #: Data at the ends of float64's range.
 EXTREMES = ("tiny", "huge", "mixed")
 #: How a data set is written to a file.
-EXPORTS = ("g", "repr", "pandas-index", "pandas", "svmlight", "npy", "standardized")
+EXPORTS = ("g", "repr", "pandas-index", "pandas", "svmlight", "npy", "standardized", "frame-index", "frame", "numpy-r")
 
 
 def exports_of(name: str) -> tuple[str, ...]:
@@ -100,6 +101,14 @@ def export(name: str, kind: str, folder: Path) -> Path:
         frame = pd.DataFrame(X, columns=list(names))
         frame["target"] = y
         frame.to_csv(path, index=kind == "pandas-index")
+    elif kind in ("frame", "frame-index"):  # pd.DataFrame(array): pandas' default column names 0, 1, ..., m-1
+        import pandas as pd
+
+        path = stem.with_suffix(".csv")
+        pd.DataFrame(np.c_[X, y]).to_csv(path, index=kind == "frame-index")
+    elif kind == "numpy-r":  # np.savetxt's %r: NumPy 2 writes np.float64(17.99)
+        path = stem.with_suffix(".csv")
+        np.savetxt(path, np.c_[X, y], fmt="%r", delimiter=",")
     elif kind == "svmlight":
         from sklearn.datasets import dump_svmlight_file
 
@@ -151,10 +160,11 @@ def read_exactly(path: Path, kind: str) -> tuple[list[list[Fraction]], list[int]
             X.append(row)
             labels.append(Fraction(tokens[0]))
     else:
-        lines = [line.split(",") for line in path.read_text().splitlines() if line.strip()]
-        if not all(_number(cell) for cell in lines[0]):
-            lines = lines[1:]  # a header
-        first = 1 if kind == "pandas-index" else 0
+        text = re.sub(r"np\.float64\(([^)]*)\)", r"\1", path.read_text())  # numpy-r: the literal inside
+        lines = [line.split(",") for line in text.splitlines() if line.strip()]
+        if kind.startswith("frame") or not all(_number(cell) for cell in lines[0]):
+            lines = lines[1:]  # a header (a DataFrame's is its column numbers)
+        first = 1 if kind in ("pandas-index", "frame-index") else 0
         X = [[Fraction(cell) for cell in cells[first:-1]] for cells in lines]
         labels = [Fraction(cells[-1]) for cells in lines]
     assert set(labels) == {0, 1}, f"{path}: labels {sorted(set(labels))}"

@@ -434,3 +434,15 @@ def test_importing_the_package_does_not_load_scikit_learn() -> None:
     code = "import sys, verify_perceptron; print('sklearn' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_a_dataframe_s_integer_column_name_is_its_label_column() -> None:
+    # pd.DataFrame(np.c_[X, y]) names its columns 0, 1, ...: verify(df, 2) was refused ("y=2 is not one label per
+    # sample"), where verify(df, "target") reads that column.
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame([[0, 0, 0], [1, 1, 1], [2, 0, 1]])
+    named = vp.verify(frame, 2)
+    assert named.data == vp.verify(frame.iloc[:, :2], frame[2]).data
+    assert named.data.n_features == 2
+    with pytest.raises(InvalidArgument, match="is not a column of X"):
+        vp.verify(frame.rename(columns={2: "t"}), 2)  # an int that names no column is not taken for labels

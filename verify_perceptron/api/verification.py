@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import numbers
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -251,6 +252,12 @@ def _label_name(X: Any) -> str | None:
     return next((names[name] for name in LABEL_NAMES if name in names), None)
 
 
+def _column_key(y: Any) -> bool:
+    """Whether `y`, given with a DataFrame, names one of its columns rather than giving labels: a string or an
+    integer (``pd.DataFrame(array)`` names its columns 0, 1, ...); one label alone is never the labels."""
+    return isinstance(y, str) or isinstance(y, numbers.Integral) and not isinstance(y, bool)
+
+
 def _dataset(X: Any, y: Any, *, floats: str, positive: object, feature_names: Sequence[str],
              label_column: str | None, source: str | None, index_column: str) -> Dataset:
     """The data `verify` was given, as a `Dataset`: a path read by its reader, values in memory converted."""
@@ -278,7 +285,7 @@ def _dataset(X: Any, y: Any, *, floats: str, positive: object, feature_names: Se
                                   "or the name of X's label column")
     elif label_column is not None:
         raise InvalidArgument(f"label_column={shown_value(label_column)} applies to a file or a DataFrame without y")
-    if isinstance(y, str) and frame:  # verify(df, "target")
+    if frame and _column_key(y):  # verify(df, "target"), verify(pd.DataFrame(array), 4)
         if y not in list(X.columns):
             names = [c if isinstance(c, str) else shown_value(c) for c in list(X.columns)[:20]]
             raise InvalidArgument(f"y={shown_value(y)} is not a column of X (columns: {', '.join(names)}"
@@ -329,9 +336,10 @@ def verify(
     X : DataFrame, array, list of rows, Dataset, or path
         The samples (a DataFrame's columns name the features), a `Dataset`, or
         a data file (CSV, LIBSVM, NumPy) as the command reads it.
-    y : array-like or str, optional
+    y : array-like, str or int, optional
         The labels (any two values; `positive` names the positive one unless
-        they are -1/+1 or 0/1), or the name of X's label column; without it,
+        they are -1/+1 or 0/1), or the name of X's label column (an integer
+        one too: ``pd.DataFrame(array)`` names its columns 0, 1, ...); without it,
         a DataFrame's is `label_column`, else the first column named
         ``label``, ``y``, ``target`` or ``class`` (any case), as the command
         finds a CSV file's. Not with a `Dataset` or a path.

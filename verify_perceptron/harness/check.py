@@ -234,6 +234,8 @@ def check_implementation(
     max_epochs : int, optional
         Its own limit of passes; data whose exact run needs more are not
         generated (a scikit-learn ``max_iter`` is read from ``get_params()``).
+        Below 2 no run converges (the first epoch always updates): refused,
+        unless `detects_nonseparable` (non-separable data are then generated alone).
     call_timeout : float, optional
         Seconds one call may take (POSIX, main thread).
     worked_examples : bool
@@ -285,8 +287,15 @@ def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None,
     clock.phase = "loading the implementation"
     prepared = prepare(target, given.nonseparable_errors, clock)
     try:
-        eta, max_epochs = _declared(prepared.params, eta=eta, max_epochs=max_epochs)
-        options = _options(eta=eta, max_epochs=max_epochs, **settings)
+        declared_eta, declared_epochs = _declared(prepared.params, eta=eta, max_epochs=max_epochs)
+        options = _options(eta=declared_eta, max_epochs=declared_epochs, **settings)
+    except InvalidArgument as error:
+        if prepared.worker is not None:
+            prepared.worker.close()
+        read = [name for name, mine, theirs in (("eta0", eta, declared_eta), ("max_iter", max_epochs, declared_epochs))
+                if mine is None and theirs is not None]
+        raise InvalidArgument(f"{error} ({' and '.join(read)} read from the estimator's get_params())" if read
+                              else str(error)) from None
     except BaseException:
         if prepared.worker is not None:
             prepared.worker.close()

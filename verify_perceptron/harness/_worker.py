@@ -12,14 +12,16 @@ a pipe the check reads within limits (`_capture`). A fork, not a fresh
 interpreter: the worker has an implementation given as an object as the
 check has it (a function defined in a test or a notebook included); one
 named by text (``MODULE:EXPR``) is imported in the worker itself
-(`_loading`), so that the check's process never runs its module's code. It serves every call of one check, so an implementation keeps its
-state from one call to the next as it would in process; a worker that died
-or timed out is replaced by a new fork for the next call.
+(`_loading`), so that the check's process never runs its module's code. It
+serves every call of one check, so an implementation keeps its state from
+one call to the next as it would in process; a worker that died or timed
+out is replaced by a new fork for the next call (which imports a named
+implementation again).
 
-The exchange: a worker that loads its implementation first sends a
-`_loading.Loaded` record (its kind and configuration, or why it could not
-be loaded); then the check writes ``Request`` (the data as the
-implementation expects them) pickled, with its length first; the worker calls the
+The exchange: a worker that imports its implementation first sends a
+`_target.Loaded` record (its kind and configuration, or why it cannot be
+used); then the check writes ``Request`` (the data as the implementation
+expects them) pickled, with its length first; the worker calls the
 implementation (`_call.attempt`), reads its weights and updates into
 `Fraction`s there, under the time limit, and writes back the `_Call` record
 the same way. A result larger than `MAX_RESULT_BYTES` is refused.

@@ -24,7 +24,7 @@ from unittest import mock
 from typing import Any
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from verify_perceptron.arguments import build_parser
@@ -313,6 +313,9 @@ def _check_lines(draw: st.DrawFn) -> list[str]:
 @settings(max_examples=max(1, settings().max_examples // 12),
           suppress_health_check=[*settings().suppress_health_check, HealthCheck.nested_given])
 @given(_check_lines())
+@example(["check", "tests.implementations:perceptron", "--eta", "1e400", "--examples", "1", "--time-limit", "3"])
+@example(["check", "tests.implementations.hostile:huge_wrong", "--dtype", "fraction", "--examples", "1",
+          "--time-limit", "3"])
 def test_random_check_command_lines_exit_0_to_3_in_one_line_within_the_time_limit(argv: list[str]) -> None:
     out, err = io.StringIO(), io.StringIO()
     start = time.monotonic()

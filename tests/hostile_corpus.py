@@ -121,7 +121,7 @@ def build(folder: Path) -> list[Case]:
             np.save(buffer, np.ones(20000))
             member.write(buffer.getvalue())
     (f / "exits_on_import.py").write_text("import sys\nsys.exit(3)\n")
-    cases = _issue_27(f)
+    cases = _issue_27(f) + _check_27(f)
     return cases + [
         Case("npy without rows", ("verify", "zero_rows.npy"), 2, "has no rows"),
         Case("npz without rows", ("verify", "zero_rows.npz"), 2, "has no rows"),
@@ -267,6 +267,25 @@ def _issue_27(f: Path) -> list[Case]:
         Case("bounds --orders 100000000 on AND, --time-limit 0.5",
              ("bounds", "--example", "and", "--orders", "100000000", "--time-limit", "0.5"), 0, ""),
     ]
+
+
+def _check_27(f: Path) -> list[Case]:
+    """Issue 27's hostile inputs to ``check``: rates past the doubles' range under every --dtype (refused under
+    float, where no double is that rate; checked exactly otherwise), a module that hangs in C when imported."""
+    (f / "hangs_on_import.py").write_text("sum(range(10**13))\n")  # one C call of hours: no signal handler runs
+    far = "1" + "0" * 999 + "/3"  # 3.3e998
+    cases = [Case("check of a module that hangs in C when imported, --time-limit 0.5",
+                  ("check", "hangs_on_import:fit", "--time-limit", "0.5"), 3,
+                  "the time limit of 0.5 s ran out while loading the implementation")]
+    for eta, name, refusal in (("1e400", "1e400", "is beyond the largest double"),
+                               ("1e-400", "1e-400", "is below the least positive double"),
+                               (far, "10^999/3", "is beyond the largest double")):
+        cases.append(Case(f"check --eta {name}", ("check", "tests.implementations:perceptron", "--eta", eta), 2,
+                          refusal))
+        cases += [Case(f"check --eta {name} --dtype {dtype}", ("check", "tests.implementations:exact_perceptron",
+                                                               "--eta", eta, "--dtype", dtype, "--examples", "1"), 1, "")
+                  for dtype in ("fraction", "object")]
+    return cases
 
 
 def _call(case: ApiCase) -> tuple[int, str]:

@@ -24,7 +24,7 @@ from unittest import mock
 from typing import Any
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from verify_perceptron.arguments import build_parser
@@ -170,7 +170,7 @@ def test_found_by_the_campaign_an_npz_member_name_that_is_not_utf8_is_bad_input(
     _load(".npz", bytes(content))
 
 
-# -- the option parser: real option names, their values and junk, for every command but check ---------------------
+# -- the option parser: real option names, their values and junk, for every command but check (below) ------------
 
 
 def _grammar() -> dict[str, dict[str, tuple[str, ...] | None]]:
@@ -178,7 +178,7 @@ def _grammar() -> dict[str, dict[str, tuple[str, ...] | None]]:
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
     grammar: dict[str, dict[str, tuple[str, ...] | None]] = {}
-    for name in ("verify", "bounds", "proofs"):
+    for name in ("verify", "bounds", "proofs", "check"):
         options: dict[str, tuple[str, ...] | None] = {}
         for action in commands[name]._actions:
             for option in action.option_strings:
@@ -274,6 +274,60 @@ def test_random_command_lines_exit_0_to_3_say_a_usage_error_in_one_line_and_writ
     changed = {name for name in after if before.get(name, b"new") != after[name]}
     assert all(name.startswith("work/") or name == "up.txt" for name in changed), (argv, changed)
     assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
+
+
+# --- check's command line (issue 27): its options with extreme and junk values, on quick targets -------------------
+
+_CHECK_TARGETS = ("tests.implementations:perceptron", "tests.implementations:exact_perceptron",
+                  "tests.implementations:strict_negative", "tests.implementations:ClassicPerceptron(max_epochs=3)",
+                  "tests.implementations.hostile:exits_3", "tests.implementations.hostile:huge_wrong",
+                  "tests.implementations.hostile:far_rate_last_update_unreported", "tests.implementations:nothing",
+                  "tests.implementations:perceptron(", "no_such_module:fit", "tests.implementations", "")
+#: Values that probe each option's edges: past the doubles' range, below the clock, past the int-string limit.
+_CHECK_VALUES = {
+    "--eta": ("1e400", "1e-400", "1" + "0" * 999 + "/3", "1/" + "7" * 1000, "5e-324", "1e308", "1/3", "0.5", "0"),
+    "--float-eta": ("1e400", "1e-400", "5e-324", "1e308", "0.1", "1" * 400),
+    "--max-epochs": ("1", "2", "3", "7", str(2**63), "9" * 50),
+    "--timeout": ("1e-9", "0.01", "1e-400", "1e400", "1e9", "5"),
+    "--time-limit": ("1e-9", "0.05", "1e400"),
+    "--seed": ("0", "-1", "9" * 5000, str(2**64)),
+    "--examples": ("1", "2", "0"),
+}
+
+
+@st.composite
+def _check_lines(draw: st.DrawFn) -> list[str]:
+    argv = ["check", draw(st.sampled_from(_CHECK_TARGETS))]
+    options = {k: v for k, v in _GRAMMAR["check"].items() if k not in ("--command", "-o", "--output")}
+    for _ in range(draw(st.integers(0, 5))):
+        option = draw(st.sampled_from(sorted(options)))
+        argv.append(option)
+        if options[option] is not None:
+            values = _CHECK_VALUES.get(option, ())
+            argv.append(draw(st.sampled_from(values)) if values and draw(st.integers(0, 3)) else
+                         _value(draw, option, options[option] or ()))
+    return argv + ["--examples", "1", "--time-limit", "3"]  # the last one counts: a check of seconds at most
+
+
+# A whole check each; the check's own search is a @given inside this one, as it would be in a user's property test.
+@settings(max_examples=max(1, settings().max_examples // 12),
+          suppress_health_check=[*settings().suppress_health_check, HealthCheck.nested_given])
+@given(_check_lines())
+@example(["check", "tests.implementations:perceptron", "--eta", "1e400", "--examples", "1", "--time-limit", "3"])
+@example(["check", "tests.implementations.hostile:huge_wrong", "--dtype", "fraction", "--examples", "1",
+          "--time-limit", "3"])
+def test_random_check_command_lines_exit_0_to_3_in_one_line_within_the_time_limit(argv: list[str]) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    start = time.monotonic()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    seconds = time.monotonic() - start
+    shown = err.getvalue()
+    assert code in (0, 1, 2, 3), (argv, code, shown)
+    assert "Traceback" not in shown and "internal error" not in shown, (argv, shown)
+    assert seconds < 3 + 2.5, (argv, seconds)  # the time limit, its grace second, and a loaded machine's slack
+    if code in (2, 3):
+        assert shown.count("\n") == 1 and shown.endswith("\n") and not out.getvalue(), (argv, shown)
 
 
 # --- the check protocol: what a command writes to {out} and {updates} ------------------------------------------

@@ -264,7 +264,7 @@ def test_a_time_limit_through_the_api_raises_time_up() -> None:
 
     with pytest.raises(TimeUp, match="the time limit of 0.3 s ran out while"):
         check_implementation(hostile.sleeps, time_limit=0.3)
-    with pytest.raises(ValueError, match="time_limit=0 must be a number of seconds > 0 or None"):
+    with pytest.raises(ValueError, match="time_limit=0 must be a number of seconds > 0 and at most 1000000000"):
         check_implementation(hostile.sleeps, time_limit=0)
 
 
@@ -314,6 +314,16 @@ def test_an_import_that_exits_is_bad_input(tmp_path: Path, monkeypatch: pytest.M
     assert "importing exits_on_import_27 raised SystemExit: 0" in capsys.readouterr().err
 
 
+def test_an_import_that_ends_its_process_is_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "ends_on_import_27.py").write_text("import os\nos._exit(0)\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["check", "ends_on_import_27:fit"]) == 2  # in process, the check itself ended with 0
+    assert capsys.readouterr().err == ("verify-perceptron: error: target='ends_on_import_27:fit': while being "
+                                       "imported, it ended its process with exit status 0\n")
+
+
 def test_an_import_that_loops_is_stopped_by_the_time_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "loops_on_import_27.py").write_text("print('starting')\nwhile True:\n    pass\n")
@@ -324,6 +334,78 @@ def test_an_import_that_loops_is_stopped_by_the_time_limit(tmp_path: Path, monke
     assert time.monotonic() - start < 0.3 + GRACE
     assert capsys.readouterr().err == ("verify-perceptron: the time limit of 0.3 s ran out while loading the "
                                        "implementation; nothing was verified (exit code 3)\n")
+
+
+#: A module whose import is one C call that takes hours: no signal handler runs until it returns.
+HANGS_IN_C = "sum(range(10**13))\n"
+
+
+def _module(folder: Path, monkeypatch: pytest.MonkeyPatch, name: str, code: str) -> str:
+    """`name`:fit, a module in `folder` (the current directory) running `code`, then naming the gallery's
+    perceptron `fit`."""
+    (folder / f"{name}.py").write_text(code + "from tests.implementations import perceptron as fit\n")
+    monkeypatch.chdir(folder)
+    monkeypatch.syspath_prepend(str(folder))
+    return f"{name}:fit"
+
+
+def test_an_import_that_hangs_in_c_ends_at_the_time_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    target = _module(tmp_path, monkeypatch, "hangs_in_c_27", HANGS_IN_C)
+    start = time.monotonic()
+    assert main(["check", target, "--time-limit", "0.5"]) == 3
+    assert time.monotonic() - start < 0.5 + GRACE
+    assert capsys.readouterr().err == ("verify-perceptron: the time limit of 0.5 s ran out while loading the "
+                                       "implementation; nothing was verified (exit code 3)\n")
+    assert "hangs_in_c_27" not in sys.modules  # imported in the worker only
+
+
+def test_without_a_time_limit_an_import_that_hangs_ends_at_the_loading_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from verify_perceptron.harness import _loading
+
+    assert _loading.LOAD_SECONDS == 60.0  # as docs/harness.md says
+    monkeypatch.setattr(_loading, "LOAD_SECONDS", 0.5)
+    target = _module(tmp_path, monkeypatch, "hangs_without_limit_27", HANGS_IN_C)
+    start = time.monotonic()
+    assert main(["check", target]) == 3
+    assert time.monotonic() - start < 0.5 + GRACE
+    assert capsys.readouterr().err.startswith("verify-perceptron: the loading limit of 0.5 s ran out while loading "
+                                              "the implementation (without --time-limit, loading may take that long")
+
+
+@pytest.mark.parametrize(("name", "code"), [
+    ("prints_megabytes_27", "import os, sys\nsys.stdout.write('x' * (4 << 20))\nos.write(2, b'y' * (2 << 20))\n"),
+    ("forks_on_import_27", "import os, subprocess, time\nsubprocess.Popen(['sleep', '73.2127'])\n"
+                           "if os.fork() == 0:\n    time.sleep(0.1)\n"),
+    ("leaves_a_thread_27", "import threading, time\nthreading.Thread(target=time.sleep, args=(10**6,)).start()\n"),
+], ids=["prints megabytes", "forks", "leaves a thread"])
+def test_what_a_module_does_at_import_stays_in_the_worker(name: str, code: str, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         capfd: pytest.CaptureFixture[str]) -> None:
+    import threading
+
+    threads = threading.active_count()
+    assert main(["check", _module(tmp_path, monkeypatch, name, code), "--examples", "2", "--format", "json"]) == 0
+    out, err = capfd.readouterr()
+    assert json.loads(out)["passed"] is True and err == ""
+    assert len(json.loads(out)["loading_output"]) < 3000  # a head and a tail of the megabytes
+    assert name not in sys.modules and threading.active_count() == threads and not running("73.2127")
+
+
+def test_a_worker_that_cannot_load_its_module_again_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first worker imports the module; its call ends that worker; the next worker's import raises.
+    (tmp_path / "once_27.py").write_text(
+        "import os\nif os.path.exists('imported'):\n    raise RuntimeError('imported twice')\n"
+        "open('imported', 'w').close()\n\ndef fit(X, y):\n    os._exit(0)\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    worked = check_implementation("once_27:fit", examples=2).worked_examples
+    assert findings(worked[0]) == [("returns-weights", "on these data the implementation ended its process with "
+                                    "exit status 0 instead of returning")]
+    assert findings(worked[1]) == [("returns-weights", "on these data the implementation could not be loaded again "
+                                    "in a new worker process: target='once_27:fit': importing once_27 raised "
+                                    "RuntimeError: imported twice")]
 
 
 def test_an_output_file_that_cannot_be_written_is_refused_before_the_check(

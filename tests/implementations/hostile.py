@@ -120,3 +120,71 @@ def kills_its_keeper(X: Any, y: Any) -> Any:
     os.kill(os.getppid(), signal.SIGKILL)
     time.sleep(30)
     return perceptron(X, y)
+
+
+#: A factor whose multiples have more digits than Python's int-to-string limit (4,300) lets str() write.
+HUGE = 7**6000
+
+
+def huge_multiple(X: Any, y: Any) -> Any:
+    """The note's run scaled by 7^6000/3 (a rate of 5,000 digits), its updates too: every value the check
+    shows passes the int-to-string limit."""
+    from fractions import Fraction
+
+    from .. import implementations
+
+    w, b, updates = implementations.exact_perceptron_reporting([[Fraction(v) for v in x] for x in X], list(y))
+    c = Fraction(HUGE, 3)
+    return [c * v for v in w], c * b, [(i, ([c * v for v in u], c * ub)) for i, (u, ub) in updates]
+
+
+def huge_wrong(X: Any, y: Any) -> Any:
+    """Weights of 5,000 digits that are no multiple of the note's run, and one past every double."""
+    from fractions import Fraction
+
+    return [Fraction(HUGE + j, 3) for j in range(len(X[0]))], Fraction(-HUGE, 7)
+
+
+def far_no_bias(X: Any, y: Any) -> Any:
+    """The perceptron without its bias step, at a rate of 10^400, past every double (in Fractions)."""
+    from fractions import Fraction
+
+    rate = Fraction(10**400)
+    w, b = [Fraction(0)] * len(X[0]), Fraction(0)
+    for _ in range(1000):
+        clean = True
+        for x, t in zip(X, y):
+            if t * (sum(wj * Fraction(xj) for wj, xj in zip(w, x)) + b) <= 0:
+                w, clean = [wj + rate * t * Fraction(xj) for wj, xj in zip(w, x)], False
+        if clean:
+            break
+    return w, b
+
+
+def far_rate_last_update_unreported(X: Any, y: Any) -> Any:
+    """The note's run at a rate of 10^400, past every double, reporting every update but the last."""
+    from fractions import Fraction
+
+    from .. import implementations
+
+    w, b, updates = implementations.exact_perceptron_reporting([[Fraction(v) for v in x] for x in X], list(y))
+    c = Fraction(10**400)
+    return [c * v for v in w], c * b, [(i, ([c * v for v in u], c * ub)) for i, (u, ub) in updates][:-1]
+
+
+class OddParams:
+    """A correct estimator whose get_params() holds values no message can print with repr() or compare with
+    ``!=``: an integer past the int-to-string limit, NumPy arrays, a long double past the doubles' range."""
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        import numpy as np
+
+        return {"tol": 10**5000, "penalty": "l2", "alpha": np.array([0.1, 0.2]), "average": np.array([1, 2]),
+                "learning_rate_init": np.longdouble("1e400"), "class_weight": {10**5000: 1}}
+
+    def fit(self, X: Any, y: Any) -> OddParams:
+        import numpy as np
+
+        w, b = perceptron(X, y)
+        self.coef_, self.intercept_ = np.asarray(w, dtype=float).reshape(1, -1), np.array([float(b)])
+        return self

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..data.dataset import Dataset
+from ..data.exact_text import exact_text
 from ..data.integers import INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, exact_sum, matrix_vector, score_values
 from ..data.rationals import as_rational, as_rationals
 from ..data.samples import sample_matrix
@@ -54,7 +55,7 @@ _OBSERVED_ORDER = ("N", "R_sq", "a", "beta", "bound", "gamma", "k", "n", "n_max"
 
 
 def _vec(v: Sequence[Fraction]) -> str:
-    return "[" + ", ".join(str(x) for x in v) + "]"
+    return "[" + ", ".join(exact_text(x) for x in v) + "]"
 
 
 class Checker:
@@ -190,7 +191,7 @@ class Checker:
             i = int(np.flatnonzero(self.margins <= 0)[0])
             margin = Fraction(int(self.margins[i]), self.L * self.M)
             self.separates.fail(Violation(0, 0, (i,), (("gamma", self.g.gamma), ("margin", margin)),
-                                          f"y_{i}·w*·x~_{i} = {margin} <= 0"))
+                                          f"y_{i}·w*·x~_{i} = {exact_text(margin)} <= 0"))
         else:
             self.bounds = tuple(note_bounds(self.g))
             self.own = next(b for b in self.bounds if b.convention == conv.name)

@@ -18,6 +18,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..data.dataset import Dataset
+from ..data.exact_text import exact_text
 from ..data.integers import ExactMatrix
 from ..data.trace import ScaledWeights
 from ..notes.conventions import Convention
@@ -63,10 +64,10 @@ def strict_final_weights(data: Dataset, conv: Convention, final: Sequence[Fracti
         # sgn(0) = -1 (note 001): a class -1 score is 0; lower the bias by half the least class +1 score
         delta = Fraction(int(scores[positive_class].min()), 2 * L * M)
         b, v = conv.to_canonical(w)
-        return conv.from_canonical(b - delta, v), f"bias lowered by {delta}: a class -1 score was exactly 0"
+        return conv.from_canonical(b - delta, v), f"bias lowered by {exact_text(delta)}: a class -1 score was exactly 0"
     if (scores[positive_class] >= 0).all() and (scores[~positive_class] < 0).all():
         # sgn(0) = +1 (hard-limiter-plus): a class +1 score is 0; raise the bias by half the least |class -1 score|
         delta = Fraction(int(-scores[~positive_class].max()), 2 * L * M)
         b, v = conv.to_canonical(w)
-        return conv.from_canonical(b + delta, v), f"bias raised by {delta}: a class +1 score was exactly 0"
+        return conv.from_canonical(b + delta, v), f"bias raised by {exact_text(delta)}: a class +1 score was exactly 0"
     return w, None  # not a clean hard-limiter stop: let the checks report it

@@ -26,7 +26,7 @@ from ._exact import Vector, _scaled
 from ._floats import _float_run
 from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._results import Finding
-from ._wording import _count, _rate_text
+from ._wording import _count, _number, _rate_text
 
 #: The names under which a float learning rate's rounding is accepted.
 FLOAT_RATE = ("eta0", "learning_rate_init", "float-rate")
@@ -54,7 +54,7 @@ def _with_accepted(options: CheckOptions, conv: Convention, data: Dataset, refer
             c = factor if options.eta is not None or not any(end) else _ratio(weights, end)
             if c is not None and weights == _scaled(c, end):
                 return _without(findings, _REPLACED), [
-                    f"compared with the exact run stopped early (tol accepted): the weights are {c} times the "
+                    f"compared with the exact run stopped early (tol accepted): the weights are {_number(c)} times the "
                     f"exact run's after {_count(epoch, 'epoch')}"]
     if "shuffle" in accepted:
         return _without(findings, ("agrees-with-reference", "learning-rate")), [

@@ -11,7 +11,7 @@ from ..data.trace import Trace
 from ..notes.conventions import Convention, dot
 from ._exact import Vector, _add, _factor, _is_mistake, _scaled
 from ._results import Finding
-from ._wording import _count, _judged, _names, _vec
+from ._wording import _count, _judged, _names, _number, _vec
 
 
 def _choose_factor(declared: Fraction | None, conv: Convention, reference: Trace, weights: Vector,
@@ -42,13 +42,13 @@ def _agreement(data: Dataset, conv: Convention, reference: Trace, weights: Vecto
         return []
     names = conv.weight_names(data.n_features)
     per = "; ".join(
-        f"{name}: {m} vs {r}" + (f" (ratio {m / r})" if r != 0 else "")
+        f"{name}: {_number(m)} vs {_number(r)}" + (f" (ratio {_number(m / r)})" if r != 0 else "")
         for name, m, r in zip(names, weights, reference.final_weights))
     other = _factor(weights, reference.final_weights, conv)
     if other is not None and weights == _scaled(other, reference.final_weights):
-        how = f"they are {other} times them, not {c} (the declared learning rate)"
+        how = f"they are {_number(other)} times them, not {_number(c)} (the declared learning rate)"
     else:
-        how = f"not {c} times them, nor any positive multiple of them"
+        how = f"not {_number(c)} times them, nor any positive multiple of them"
     return [Finding("agrees-with-reference",
                     f"the final weights {_vec(weights)} {_names(conv, data)} do not match the exact "
                     f"run's {_vec(reference.final_weights)} (learning rate 1): {how}; coordinate by coordinate: {per}")]
@@ -72,7 +72,7 @@ def _first_divergence(data: Dataset, conv: Convention, reference: Trace, updates
             score = dot(before, samples[i])
             return Finding("agrees-with-reference",
                            f"the implementation stopped after {_count(k - 1, 'update')}, but the exact run goes on: "
-                           f"with w = {_vec(before)}, sample {i} (epoch {ref.epoch}) scores w·x~ = {score}, "
+                           f"with w = {_vec(before)}, sample {i} (epoch {ref.epoch}) scores w·x~ = {_number(score)}, "
                            f"{_judged(conv, score, data.y[i])}: update {k} of {reference.n_updates}",
                            update=k, sample=i)
         i, after = mine
@@ -81,7 +81,7 @@ def _first_divergence(data: Dataset, conv: Convention, reference: Trace, updates
             return Finding("agrees-with-reference",
                            f"update {k}: the implementation updated on sample {i} after the exact run had "
                            f"converged (at {reference.n_updates} updates): with w = {_vec(before)} it scores "
-                           f"w·x~ = {score}, {_judged(conv, score, data.y[i])}", update=k, sample=i)
+                           f"w·x~ = {_number(score)}, {_judged(conv, score, data.y[i])}", update=k, sample=i)
         if i != ref.samples[0]:
             text = _other_sample_text(data, conv, k, i, ref.samples[0], before, score)
         else:
@@ -94,9 +94,9 @@ def _other_sample_text(data: Dataset, conv: Convention, k: int, i: int, j: int, 
     """Update `k` was on sample `i` (scoring `score`), where the exact run's is on sample `j`."""
     ref_score = dot(before, conv.augment(data.X[j]))
     text = (f"update {k}: the implementation updated on sample {i}, the exact run on sample {j}: with "
-            f"w = {_vec(before)}, sample {j} scores {ref_score}, {_judged(conv, ref_score, data.y[j])}")
+            f"w = {_vec(before)}, sample {j} scores {_number(ref_score)}, {_judged(conv, ref_score, data.y[j])}")
     if not _is_mistake(conv, score, data.y[i]):
-        text += f"; sample {i} scores {score}, {_judged(conv, score, data.y[i])}"
+        text += f"; sample {i} scores {_number(score)}, {_judged(conv, score, data.y[i])}"
     else:
         text += f"; sample {i} is a mistake too, but the samples are presented in order and {j} comes first"
     return text
@@ -124,11 +124,11 @@ def _step_text(data: Dataset, conv: Convention, labels: str, k: int, i: int, bef
         elif step[bias] == -want[bias]:
             text += f": the bias weight {names[bias]} moved the wrong way"
         elif want[bias] != 0:
-            text += (f": the bias weight {names[bias]} moved {step[bias] / want[bias]} times the rule's step, the "
+            text += (f": the bias weight {names[bias]} moved {_number(step[bias] / want[bias])} times the rule's step, the "
                      "other weights exactly the rule's step")
     elif all(t.denominator == 1 for t in after) and any(t.denominator != 1 for t in _add(before, want)):
         text += ": whole numbers where the rule gives fractions (truncated or rounded to integers?)"
     elif step[bias] == want[bias] and all(want[j] != 0 for j in others) and len({step[j] / want[j] for j in others}) == 1:
-        text += (f": the weights other than {names[bias]} moved {step[others[0]] / want[others[0]]} times the "
+        text += (f": the weights other than {names[bias]} moved {_number(step[others[0]] / want[others[0]])} times the "
                  "rule's step, the bias exactly the rule's step")
     return text

@@ -14,7 +14,7 @@ from ._evidence import Observation, explained
 from ._exact import Vector, _factor
 from ._options import CheckOptions
 from ._results import Finding
-from ._wording import _count, _names, _vec
+from ._wording import _count, _names, _number, _vec
 
 
 def averaged_reference(data: Dataset, reference: Trace, options: CheckOptions) -> Vector:
@@ -35,5 +35,5 @@ def averaged_agreement(data: Dataset, conv: Convention, reference: Trace, weight
     over = (f"exactly {_count(options.max_epochs, 'epoch')}" if options.max_epochs else
             f"the {_count(reference.n_epochs, 'epoch')} up to the first without a mistake")
     return [Finding("agrees-with-reference",
-                    f"the final weights {_vec(weights)} {_names(conv, data)} are not {c} times the exact averaged "
+                    f"the final weights {_vec(weights)} {_names(conv, data)} are not {_number(c)} times the exact averaged "
                     f"weights {_vec(target)} (the average over every presentation of {over}, learning rate 1)")], c

@@ -6,8 +6,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from hypothesis import reject
 from hypothesis import strategies as st
 
+from ..data.exact_text import exact_text, nearest_float
+from ..data.rationals import shown_value
 from ..errors import InvalidArgument
 
 #: The kinds of values a strategy can draw (see `verify_perceptron.harness.strategies`).
@@ -19,29 +22,29 @@ NUMBERS = ("integers", "dyadic", "rationals", "floats")
 
 def _whole(name: str, value: object, *, at_least: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidArgument(f"{name}={value!r} must be an integer")
+        raise InvalidArgument(f"{name}={shown_value(value)} must be an integer")
     if value < at_least:
-        raise InvalidArgument(f"{name}={value!r} must be >= {at_least}")
+        raise InvalidArgument(f"{name}={shown_value(value)} must be >= {at_least}")
     return value
 
 
 def _ordered(low_name: str, low: int, high_name: str, high: int) -> None:
     if high < low:
-        raise InvalidArgument(f"{high_name}={high} must be >= {low_name}={low}")
+        raise InvalidArgument(f"{high_name}={exact_text(high)} must be >= {low_name}={exact_text(low)}")
 
 
 def _rational(name: str, value: object) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, (int, Fraction, str)):
-        raise InvalidArgument(f"{name}={value!r} must be an int, a Fraction or a literal such as '1/4'")
+        raise InvalidArgument(f"{name}={shown_value(value)} must be an int, a Fraction or a literal such as '1/4'")
     try:
         return Fraction(value)
     except (ValueError, ZeroDivisionError):
-        raise InvalidArgument(f"{name}={value!r} is not a rational number") from None
+        raise InvalidArgument(f"{name}={shown_value(value)} is not a rational number") from None
 
 
 def _numbers_kind(numbers: object) -> str:
     if numbers not in NUMBERS:
-        raise InvalidArgument(f"numbers={numbers!r} must be one of {', '.join(NUMBERS)}")
+        raise InvalidArgument(f"numbers={shown_value(numbers)} must be one of {', '.join(NUMBERS)}")
     return str(numbers)
 
 
@@ -58,7 +61,7 @@ class _Shape:
         _ordered("min_samples", min_samples, "max_samples", max_samples)
         self.min_margin = _rational("min_margin", min_margin)
         if self.min_margin < 0:
-            raise InvalidArgument(f"min_margin={min_margin!r} must be >= 0")
+            raise InvalidArgument(f"min_margin={shown_value(min_margin)} must be >= 0")
         self.numbers = _numbers_kind(numbers)
         self.max_numerator = _whole("max_numerator", max_numerator, at_least=1)
         self.max_denominator = _whole("max_denominator", max_denominator, at_least=1)
@@ -109,7 +112,7 @@ class _Shape:
 def _shape(**bounds: object) -> _Shape:
     unknown = sorted(set(bounds) - set(_DEFAULTS))
     if unknown:
-        raise InvalidArgument(f"{unknown[0]}={bounds[unknown[0]]!r} is not a bound; the bounds are {', '.join(_DEFAULTS)}")
+        raise InvalidArgument(f"{unknown[0]}={shown_value(bounds[unknown[0]])} is not a bound; the bounds are {', '.join(_DEFAULTS)}")
     return _Shape(**{**_DEFAULTS, **bounds})  # type: ignore[arg-type]
 
 
@@ -128,5 +131,9 @@ def _norm_ceiling(v_sq: Fraction) -> int:
 
 
 def _as_float(value: Fraction) -> Fraction:
-    """The exact value of the double nearest to `value`."""
-    return Fraction.from_float(float(value))
+    """The exact value of the double nearest to `value`; past the largest double, where float64 has none,
+    the draw is rejected (bounds that large cannot make float data)."""
+    double = nearest_float(value)
+    if double is None:
+        reject()
+    return Fraction.from_float(double)

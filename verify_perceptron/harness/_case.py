@@ -19,12 +19,13 @@ from ._diagnosis import diagnose
 from ._evidence import Evidence
 from ._exact import Vector
 from ._exact_run import _exact_run, _Rejected
-from ._floats import _as_doubles, _rounding_notes
+from ._floats import Unrepresentable, _as_doubles, _rounding_notes
 from ._probes import neighbours
 from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions, updates_to_read
 from ._results import CaseResult, Diagnosis, Finding, FloatDecision
 from ._runner import Runner
 from ._target import _inputs
+from ._wording import _number
 
 
 class _Case:
@@ -36,8 +37,12 @@ class _Case:
         self.conv, self.generated = get_convention(options.convention), generated
         self.notes: list[str] = []
         self.findings: list[Finding] = []
+        self.unusable: str | None = None  # why float64 cannot hold the data: the case is set aside or refused
         if options.dtype == "float":
-            data, note = _as_doubles(data)
+            try:
+                data, note = _as_doubles(data)
+            except Unrepresentable as error:
+                self.unusable, note = str(error), None
             if note:
                 self.notes.append(note)
         self.data = data
@@ -53,6 +58,10 @@ class _Case:
     def run(self) -> None:
         """The checks, in the table's order; `_Rejected` (before any call) when a generated dataset is set aside."""
         conv, data, options = self.conv, self.data, self.options
+        if self.unusable is not None:
+            if self.generated:
+                raise _Rejected("float64 cannot hold a value")
+            raise InvalidArgument(f"the data of {self.name}: {self.unusable}")
         exact = _exact_run(data, conv, options, self.name, generated=self.generated)
         reference = self.reference = exact.trace
         self.separable = exact.separable
@@ -126,7 +135,7 @@ class _Case:
             first_change = self.rounding
             if first_change is not None:
                 where = {"update": first_change.update, "epoch": first_change.epoch, "sample": first_change.sample,
-                         "exact_score": str(first_change.exact_score), "float_score": first_change.float_score}
+                         "exact_score": _number(first_change.exact_score), "float_score": first_change.float_score}
                 self.diagnoses = [Diagnosis(d.code, {**d.parameters, **where}, d.text) if d.code == "float-rounding"
                                   else d for d in self.diagnoses]
 

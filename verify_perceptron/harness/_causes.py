@@ -19,7 +19,7 @@ from ._evidence import Observation, explained
 from ._exact import Vector, _is_mistake
 from ._models import Change, Simulation, orders_reaching, simulate
 from ._results import Diagnosis
-from ._wording import _count
+from ._wording import _approx, _count, _number
 
 #: What each changed rule does, as a report says it.
 RULES: dict[str, str] = {
@@ -125,8 +125,8 @@ def _conventions(observations: list[Observation], conv: Convention, runs: _Runs)
         other, c = fits[0]
         also = [o.name for o, _ in fits[1:]]
         same = f" (and equally under {', '.join(also)}, whose rules agree on these data)" if also else ""
-        yield Diagnosis("other-convention", {"convention": other.name, "also": also, "rate": str(c)},
-                        f"it is note {other.note_number}'s {other.name} perceptron ({other.summary}), at rate {c}: "
+        yield Diagnosis("other-convention", {"convention": other.name, "also": also, "rate": _number(c)},
+                        f"it is note {other.note_number}'s {other.name} perceptron ({other.summary}), at rate {_number(c)}: "
                         f"it passes under --convention {other.name}{same}, not under {conv.name}")
 
 
@@ -153,8 +153,8 @@ def _rules(observations: list[Observation], conv: Convention, runs: _Runs,
                 f"an epoch limit stopped it after {_count(epoch, 'epoch')}" if epoch else "an epoch limit stopped it")
         variant = change.variant or ""
         text = RULES.get(variant, "scales the bias step by a learning rate the other weights do not get")
-        detail = f" (rate {change.bias_rate} on the bias)" if variant == "bias-rate" else ""
-        params = {"bias_rate": str(change.bias_rate)} if variant == "bias-rate" else {}
+        detail = f" (rate {_number(change.bias_rate)} on the bias)" if variant == "bias-rate" else ""
+        params = {"bias_rate": _number(change.bias_rate)} if variant == "bias-rate" else {}
         yield Diagnosis(variant, params, f"the {conv.name} perceptron that {text}{detail}, {how}")
         return  # one changed rule is the diagnosis; a second one fitting too is a coincidence of small data
 
@@ -221,9 +221,9 @@ def _tolerance(observations: list[Observation], conv: Convention, runs: _Runs,
 def _tolerance_diagnosis(conv: Convention, lo: Fraction, hi: Fraction) -> Diagnosis:
     decimals = [f"1e-{k}" for k in range(1, 13) if lo <= Fraction(1, 10**k) < hi]
     inside = f"; {decimals[0]} lies in it" if decimals else ""
-    return Diagnosis("tolerance", {"at_least": str(lo), "below": str(hi), "decimal": decimals[0] if decimals else None},
+    return Diagnosis("tolerance", {"at_least": _number(lo), "below": _number(hi), "decimal": decimals[0] if decimals else None},
                      f"the {conv.name} perceptron with a tolerance ε: a score y·(w·x~) <= ε counts as a mistake, for "
-                     f"any ε with {lo} <= ε < {hi} (≈ {float(lo):.3g} to {float(hi):.3g}{inside})")
+                     f"any ε with {_number(lo)} <= ε < {_number(hi)} (≈ {_approx(lo)} to {_approx(hi)}{inside})")
 
 
 def _averages(observations: list[Observation], runs: _Runs, rate: Fraction | None) -> Iterator[Diagnosis | None]:

@@ -16,7 +16,7 @@ from ._call import _Call
 from ._exact_run import _ExactRun
 from ._options import CheckOptions
 from ._results import Finding
-from ._wording import _judged, _names, _vec
+from ._wording import _judged, _names, _number, _vec
 
 
 def _returned_weights(call: _Call, exact: _ExactRun, conv: Convention, data: Dataset,
@@ -41,7 +41,7 @@ def _signal_text(options: CheckOptions) -> str:
 
 def _unsignalled(exact: _ExactRun, options: CheckOptions) -> Finding:
     """It returned weights on non-separable data it claims to signal."""
-    lam = ", ".join(str(v) for v in exact.certificate or ())
+    lam = ", ".join(_number(v) for v in exact.certificate or ())
     return Finding("detects-nonseparable",
                    f"returned weights on data that no hyperplane separates (Gordan's certificate λ = [{lam}]: "
                    "λ >= 0, Σλ = 1, Σ λ_i·y_i·x~_i = 0); it claims to signal such data by "
@@ -74,7 +74,7 @@ def _separates(conv: Convention, data: Dataset, weights: Vector) -> list[Finding
         if _is_mistake(conv, score, label):
             return [Finding("final-weights-separate",
                             f"the final weights {_vec(weights)} {_names(conv, data)} make a mistake on sample {i} "
-                            f"(x = {_vec(x)}, label {label:+d}): w·x~ = {score}, {_judged(conv, score, label)}",
+                            f"(x = {_vec(x)}, label {label:+d}): w·x~ = {_number(score)}, {_judged(conv, score, label)}",
                             sample=i)]
     return []
 
@@ -84,7 +84,7 @@ def _learning_rate(conv: Convention, c: Fraction) -> list[Finding]:
     try:
         conv.check_rate(c)
     except InvalidArgument as error:
-        return [Finding("learning-rate", f"the weights are {c} times the exact run's: {error}")]
+        return [Finding("learning-rate", f"the weights are {_number(c)} times the exact run's: {error}")]
     return []
 
 

@@ -5,6 +5,33 @@ from __future__ import annotations
 
 import time
 
+from ..data.rationals import shown_value
+from ..errors import InvalidArgument
+
+#: The longest time a check or a call may be given: a timer or a wait cannot be set much further (the
+#: platform's time_t), and 31 years is no limit in practice. Leave the limit out (None) instead.
+MAX_SECONDS = 1e9
+
+
+def seconds_or_none(name: str, seconds: object) -> float | None:
+    """`seconds` checked (a number > 0, at most `MAX_SECONDS`), or None for no limit.
+
+    Examples
+    --------
+    >>> seconds_or_none("call_timeout", 10), seconds_or_none("call_timeout", None)
+    (10, None)
+    >>> seconds_or_none("time_limit", 10**400)
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.InvalidArgument: time_limit=10000000000000000000...0000000000 (401 digits) must be a number of seconds > 0 and at most 1000000000 (about 31 years), or None for no limit
+    """
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= MAX_SECONDS:
+        raise InvalidArgument(f"{name}={shown_value(seconds)} must be a number of seconds > 0 and at most "
+                              f"{MAX_SECONDS:.0f} (about 31 years), or None for no limit")
+    return seconds
+
 
 class OutOfTime(BaseException):
     """The check's time limit ran out during `phase`.

@@ -3,14 +3,17 @@ declares, and where it departs from the note's algorithm (``shuffle``, ``tol``, 
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from ..data.rationals import shown_value
 from ._clock import OutOfTime
 from ._options import CheckOptions
 from ._results import Finding
+from ._wording import _number
 
 
 def _params(target: object, kind: str) -> dict[str, Any]:
@@ -22,11 +25,46 @@ def _params(target: object, kind: str) -> dict[str, Any]:
         probe = target if kind == "estimator" else target()  # type: ignore[operator]
         get_params = getattr(probe, "get_params", None)
         params = get_params(deep=False) if callable(get_params) else None
-        return dict(params) if isinstance(params, dict) else {}
+        if not isinstance(params, dict):
+            return {}
+        return {key: _plain(value) for key, value in params.items() if type(key) is str}
     except (KeyboardInterrupt, OutOfTime):
         raise
     except BaseException:  # noqa: BLE001 - sys.exit included: its own code, judged when it is called
         return {}
+
+
+class Shown:
+    """A parameter value that is not a plain number, string or None, kept as its text only: it compares
+    equal to nothing, and its ``repr`` is that text (so no code of the implementation runs once it is read)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+#: Longest string parameter kept as it is.
+_LONGEST_TEXT = 1000
+
+
+def _plain(value: object) -> object:
+    """`value` if it is None, a bool, an int, a float, a short str or a NumPy scalar, else its `Shown` text.
+
+    Examples
+    --------
+    >>> _plain(0.1), _plain("optimal"), _plain({"a": 1}), type(_plain({"a": 1})).__name__
+    (0.1, 'optimal', {'a': 1}, 'Shown')
+    """
+    if type(value) in (type(None), bool, int, float) or type(value) is str and len(value) <= _LONGEST_TEXT:
+        return value
+    if isinstance(value, np.generic) and type(value).__module__ == "numpy":
+        return value
+    try:
+        return Shown(shown_value(value))
+    except BaseException:  # noqa: BLE001 - its repr ran its code, which failed
+        return Shown(f"(a {type(value).__name__})")
 
 
 def _declared(params: dict[str, Any], *, eta: object, max_epochs: int | None) -> tuple[object, int | None]:
@@ -39,11 +77,22 @@ def _declared(params: dict[str, Any], *, eta: object, max_epochs: int | None) ->
 
 
 def _inexact_float(value: object) -> Fraction | None:
-    """The double's exact value when a float's shortest decimal text is not that value (0.1), else None."""
+    """The double's exact value when a float's shortest decimal text is not that value (0.1), else None
+    (also for nan and the infinities, and a wider float past the doubles' range, which no double is).
+
+    Examples
+    --------
+    >>> _inexact_float(0.1) == Fraction.from_float(0.1), _inexact_float(0.5), _inexact_float(float("nan"))
+    (True, None, None)
+    """
     if isinstance(value, bool) or not isinstance(value, (float, np.floating)):
         return None
-    exact = Fraction.from_float(float(value))
-    return exact if Fraction(repr(float(value))) != exact else None
+    with np.errstate(over="ignore", invalid="ignore"):
+        double = float(value)
+    if not math.isfinite(double):
+        return None
+    exact = Fraction.from_float(double)
+    return exact if Fraction(repr(double)) != exact else None
 
 
 def _departures(params: dict[str, Any], options: CheckOptions) -> tuple[Finding, ...]:
@@ -53,31 +102,31 @@ def _departures(params: dict[str, Any], options: CheckOptions) -> tuple[Finding,
         found.append(("shuffle", "shuffle=True presents the samples in a new random order every epoch; "
                       "the notes present them in the given order"))
     if params.get("tol", None) is not None and "tol" in params:
-        found.append(("tol", f"tol={params['tol']!r} stops once the training loss has not improved by "
-                      f"tol·n_samples for n_iter_no_change={params.get('n_iter_no_change', '?')!r} epochs in a "
+        found.append(("tol", f"tol={shown_value(params['tol'])} stops once the training loss has not improved by "
+                      f"tol·n_samples for n_iter_no_change={shown_value(params.get('n_iter_no_change', '?'))} epochs in a "
                       "row; the notes stop after the first pass without a mistake"))
     if params.get("early_stopping") is True:
         found.append(("early_stopping", "early_stopping=True holds out validation_fraction="
-                      f"{params.get('validation_fraction')!r} of the samples and stops on their score"))
+                      f"{shown_value(params.get('validation_fraction'))} of the samples and stops on their score"))
     if params.get("penalty") not in (None, "none") and "penalty" in params and params.get("alpha", 0) != 0:
-        found.append(("penalty", f"penalty={params['penalty']!r} with alpha={params.get('alpha')!r} shrinks the "
+        found.append(("penalty", f"penalty={shown_value(params['penalty'])} with alpha={shown_value(params.get('alpha'))} shrinks the "
                       "weights at every step; the notes' update adds the step only"))
     if params.get("fit_intercept") is False:
         found.append(("fit_intercept", "fit_intercept=False keeps the bias at 0; the notes' perceptron has a "
                       "bias weight (the constant input of x~)"))
     if "learning_rate" in params and params["learning_rate"] != "constant":
-        found.append(("learning_rate", f"learning_rate={params['learning_rate']!r} changes the step over time; "
+        found.append(("learning_rate", f"learning_rate={shown_value(params['learning_rate'])} changes the step over time; "
                       "the notes' rate is constant"))
     if "loss" in params and params["loss"] != "perceptron":
-        found.append(("loss", f"loss={params['loss']!r} is not the perceptron's criterion"))
+        found.append(("loss", f"loss={shown_value(params['loss'])} is not the perceptron's criterion"))
     if params.get("average") not in (None, False, 0) and "average" in params:
-        found.append(("average", f"average={params['average']!r} returns averaged weights, not the last ones"))
+        found.append(("average", f"average={shown_value(params['average'])} returns averaged weights, not the last ones"))
     if params.get("class_weight") is not None and "class_weight" in params:
-        found.append(("class_weight", f"class_weight={params['class_weight']!r} scales the step by class"))
+        found.append(("class_weight", f"class_weight={shown_value(params['class_weight'])} scales the step by class"))
     for name in ("eta0", "learning_rate_init"):
         exact = _inexact_float(params.get(name))
         if exact is not None:
-            found.append((name, f"{name}={params[name]!r} is not exactly representable in binary floating "
-                          f"point: the rate used is {exact}, and every step η·y·x~ it scales may round"))
+            found.append((name, f"{name}={shown_value(params[name])} is not exactly representable in binary floating "
+                          f"point: the rate used is {_number(exact)}, and every step η·y·x~ it scales may round"))
     return tuple(Finding("configuration", message) for name, message in found
                  if name not in options.accept_departures)

@@ -11,11 +11,11 @@ from ..notes.conventions import Convention
 from ._causes import model_causes, search_causes
 from ._evidence import Evidence, Observation
 from ._exact import Vector
-from ._floats import _float_run
+from ._floats import _double, _float_run
 from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._probes import Recheck, labels_probe, start_probe
 from ._results import Diagnosis
-from ._wording import _rate_text
+from ._wording import _number, _rate_text
 
 UNEXPLAINED = "unexplained"
 
@@ -55,12 +55,12 @@ def _float_rounding(observations: list[Observation], conv: Convention, rate: Fra
                     max_epochs: int | None) -> Diagnosis | None:
     """float-rounding: the note's algorithm in float64 at the rate ends at the implementation's weights
     on every dataset tried, and the exact run does not on the counterexample."""
-    if Fraction.from_float(float(rate)) != rate:
+    if _double(rate) is None:  # no double is that rate (0.1, or past the doubles' range)
         return None
     for o in observations:
         final, _, _ = _float_run(o.data, conv, rate, max_epochs or REFERENCE_EPOCHS)
         if final != o.weights:
             return None
-    return Diagnosis("float-rounding", {"rate": str(rate), "datasets": len(observations)},
+    return Diagnosis("float-rounding", {"rate": _number(rate), "datasets": len(observations)},
                      f"float rounding: the {conv.name} perceptron computed in float64 at rate {_rate_text(rate)} "
                      "ends at exactly the implementation's weights on every dataset tried")

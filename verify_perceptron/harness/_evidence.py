@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from ..data.dataset import Dataset
 from ._exact import Vector
+from ._floats import _nearest_double
 
 #: Most datasets kept as evidence (the counterexample always is; then the first ones tried).
 MAX_OBSERVATIONS = 400
@@ -101,6 +102,6 @@ def _ratio(weights: Vector, model: Vector, rounded: bool = False) -> Fraction | 
         return c
     if rounded and c > 0:
         c = c.limit_denominator(10**6)
-        if all(w == Fraction(float(c * m)) for w, m in zip(weights, model)):
+        if all(w == _nearest_double(c * m) for w, m in zip(weights, model)):  # None past the doubles: no fit
             return c
     return None

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from ..certify.certificates import certificate_from_cycle
 from ..certify.separability import decide_separability
 from ..data.dataset import Dataset
+from ..data.exact_text import exact_text
 from ..data.trace import Trace
 from ..errors import InvalidArgument
 from ..notes.conventions import Convention
@@ -67,7 +68,7 @@ def _exact_run(data: Dataset, conv: Convention, options: CheckOptions, name: str
     if not separable and not options.detects_nonseparable:
         if generated:
             raise _Rejected("not separable")
-        lam = ", ".join(str(v) for v in certificate or ())
+        lam = ", ".join(exact_text(v) for v in certificate or ())
         raise InvalidArgument(f"the data of {name} are not linearly separable (Gordan's certificate λ = [{lam}]); "
                               "pass detects_nonseparable=True to check that the implementation signals that")
     if (generated and options.dtype == "float" and not options.rounding_stress and separable

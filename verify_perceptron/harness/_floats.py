@@ -1,30 +1,70 @@
 """Float64 beside exact arithmetic: the doubles a float implementation is given, whether float64
-computes a whole exact run exactly, and where a float64 run first decides a sample differently."""
+computes a whole exact run exactly, and where a float64 run first decides a sample differently.
+
+No value is converted with ``float()`` here: past the doubles' range that
+raises (or gives ``inf``), and below it gives 0. `_double` and
+`_nearest_double` say so instead (None), and `_as_doubles` refuses data that
+float64 cannot hold."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from ..data.dataset import Dataset
+from ..data.exact_text import nearest_float
 from ..data.trace import Trace
 from ..notes.conventions import Convention, dot
 from ._exact import Vector, _is_mistake
 from ._results import FloatDecision
-from ._wording import _rate_text, _vec
+from ._wording import _approx, _number, _rate_text, _vec
 
 _FLOAT_BITS = 53
 
 
+class Unrepresentable(ValueError):
+    """A value float64 cannot hold (past the largest double), in data a float implementation is to be given."""
+
+
+def _double(value: Fraction) -> float | None:
+    """The double equal to `value`, or None when none is (1/10; past the largest double; below the least).
+
+    Examples
+    --------
+    >>> _double(Fraction(1, 2)), _double(Fraction(1, 10)), _double(Fraction(10**400)), _double(Fraction(1, 10**400))
+    (0.5, None, None, None)
+    """
+    double = nearest_float(value)
+    return double if double is not None and Fraction.from_float(double) == value else None
+
+
+def _nearest_double(value: Fraction) -> Fraction | None:
+    """The exact value of the double nearest to `value` (0 below the least one), None past the largest.
+
+    Examples
+    --------
+    >>> _nearest_double(Fraction(1, 3)) == Fraction.from_float(1 / 3), _nearest_double(Fraction(-10**400))
+    (True, None)
+    """
+    double = nearest_float(value)
+    return None if double is None else Fraction.from_float(double)
+
+
 def _as_doubles(data: Dataset) -> tuple[Dataset, str | None]:
-    """The data as a float64 implementation sees them, exactly, and a note when that changed a value."""
+    """The data as a float64 implementation sees them, exactly, and a note when that changed a value;
+    `Unrepresentable` naming the first value past the largest double (no float64 array can hold it)."""
     changed: list[str] = []
     rows: list[tuple[Fraction, ...]] = []
     for i, row in enumerate(data.X):
         new = []
         for j, value in enumerate(row):
-            seen = Fraction.from_float(float(value))
+            seen = _nearest_double(value)
+            if seen is None:
+                raise Unrepresentable(
+                    f"X[{i}][{j}] ≈ {_approx(value)} is beyond the largest double (about 1.8e+308): an implementation "
+                    "given float64 data (dtype 'float') cannot receive it; check it with dtype 'fraction' or 'object'")
             if seen != value and len(changed) < 3:
-                changed.append(f"X[{i}][{j}] = {value} became {seen}")
+                changed.append(f"X[{i}][{j}] = {_number(value)} became {_number(seen)}")
             new.append(seen)
         rows.append(tuple(new))
     if not changed:
@@ -77,18 +117,38 @@ def _float_exact(data: Dataset, conv: Convention, reference: Trace, rate: Fracti
     return True
 
 
-def _float_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int) -> tuple[Vector, FloatDecision | None, str | None]:
+def _float_run(data: Dataset, conv: Convention, rate: Fraction,
+               max_epochs: int) -> tuple[Vector | None, FloatDecision | None, str | None]:
     """The note's perceptron in float64 (products added in order, then the bias) beside the exact one.
 
     Both runs visit the samples in the same order and make the same decisions
     until float64 first decides a sample differently: that visit is returned
     with the exact run's score and the float64 run's. Also returned: the float
-    run's final weights (exactly, in the convention's coordinates) and the
-    first update whose step float64 rounded.
+    run's final weights (exactly, in the convention's coordinates), and the
+    first update whose step float64 rounded, or what ended the float run early.
+    The final weights are None when there is no float64 run to speak of: the
+    rate or a value is past the largest double, or below the least (a rate of
+    0), or a score or a weight overflows on the way (float64 then holds
+    ``inf``, which no implementation returns as weights).
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.dataset import from_arrays
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> tie = from_arrays([["-1"], ["1"]], [-1, 1])
+    >>> _float_run(tie, get_convention("classic"), Fraction(1), 100)[0]
+    (Fraction(0, 1), Fraction(2, 1))
+    >>> _float_run(tie, get_convention("classic"), Fraction(10**400), 100)
+    (None, None, 'the rate 1e+400 is past the largest double: float64 has no such rate')
     """
     a = conv.step_size(rate)
-    a_float = float(a)
-    X = [[float(v) for v in row] for row in data.X]
+    a_float = nearest_float(a)
+    if a_float is None or a_float == 0:
+        where = "past the largest double" if a_float is None else "below the least double"
+        return None, None, f"the rate {_approx(rate)} is {where}: float64 has no such rate"
+    X = [[nearest_float(v) for v in row] for row in data.X]
+    if any(v is None for row in X for v in row):
+        return None, None, "a value of the data is past the largest double"
     v, b = [0.0] * data.n_features, 0.0  # float64 weights, canonical: score v·x + b
     exact_v, exact_b = [Fraction(0)] * data.n_features, Fraction(0)
     first: FloatDecision | None = None
@@ -100,8 +160,11 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int)
         for i, (x, label) in enumerate(zip(X, data.y)):
             s = 0.0
             for wj, xj in zip(v, x):
-                s += wj * xj
+                s += wj * xj  # type: ignore[operator]
             s += b
+            if not math.isfinite(s):  # inf, or inf - inf: float64 holds no score here
+                return None, first, (f"at update {k + 1} (epoch {epoch}, sample {i}) the float64 score "
+                                     f"overflows ({s!r})")
             mistake = _is_mistake(conv, Fraction.from_float(s), label)
             if first is None:
                 exact = dot(exact_v, data.X[i]) + exact_b
@@ -115,15 +178,17 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int)
                 continue
             k, clean = k + 1, False
             step = a_float * label
-            new_v, new_b = [wj + step * xj for wj, xj in zip(v, x)], b + step
+            new_v, new_b = [wj + step * xj for wj, xj in zip(v, x)], b + step  # type: ignore[operator]
+            new = (*new_v, new_b)
+            if not all(math.isfinite(w) for w in new):
+                return None, first, f"at update {k} (epoch {epoch}, sample {i}) a float64 weight overflows"
             if rounded is None:
                 want = [Fraction(wj) + a * label * Fraction(xj) for wj, xj in zip(v, x)] + [Fraction(b) + a * label]
-                got = [Fraction(w) for w in (*new_v, new_b)]
-                j = next((j for j in range(len(got)) if want[j] != got[j]), None)
+                j = next((j for j in range(len(new)) if want[j] != Fraction(new[j])), None)
                 if j is not None:
                     where = f"w{j + 1}" if j < len(new_v) else "the bias"
                     rounded = (f"update {k} (epoch {epoch}, sample {i}): float64 rounded the step on {where}: "
-                               f"exactly {want[j]}, float64 {float(got[j])!r} ({got[j]})")
+                               f"exactly {_number(want[j])}, float64 {new[j]!r} ({_number(Fraction(new[j]))})")
             v, b = new_v, new_b
         state = (b, *v)
         if clean or state in seen:
@@ -139,10 +204,13 @@ def _rounding_notes(data: Dataset, conv: Convention, weights: Vector, rate: Frac
     Returns the first decision float64 changed (None when none did, or when
     `rate` is not a double) and the notes that say so.
     """
-    if Fraction.from_float(float(rate)) != rate:
+    if _double(rate) is None:
         return None, []  # not a float64 rate: no float64 run to compare with
     final, first, rounded = _float_run(data, conv, rate, max_epochs)
     explains = final == weights
+    if final is None:
+        return first, ([] if rounded is None else [f"float rounding: a float64 run at rate {_rate_text(rate)} "
+                                                   f"ends early: {rounded}"])
     if first is None and not (rounded is not None and explains):
         return None, []
     notes = []

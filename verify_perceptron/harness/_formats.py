@@ -10,6 +10,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from ..data.exact_text import exact_text, nearest_float
+from ..data.rationals import shown_value
 from ._results import CaseResult, Diagnosis, HarnessResult, _case_lines, _truncated
 from ._wording import _count
 
@@ -35,7 +36,7 @@ def render(result: HarnessResult, fmt: str) -> str:
         return junit_xml(result)
     if fmt == "text":
         return result.report()
-    raise ValueError(f"format={fmt!r} must be one of {', '.join(FORMATS)}")
+    raise ValueError(f"format={shown_value(fmt)} must be one of {', '.join(FORMATS)}")
 
 
 def result_record(result: HarnessResult) -> dict[str, Any]:

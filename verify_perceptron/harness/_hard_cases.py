@@ -12,6 +12,7 @@ from fractions import Fraction
 from hypothesis import strategies as st
 
 from ..data.dataset import Dataset
+from ..data.exact_text import exact_text
 from ..notes.conventions import get_convention
 from ..run import fast
 from ..run.reference import train
@@ -108,7 +109,7 @@ def _near_tie(data: Dataset, convention: str) -> Dataset | None:
         if sp + c * (sn - sp) == 0:
             c -= Fraction(1, 2**K)
         x = tuple(a + c * (d - a) for a, d in zip(data.X[i], data.X[k]))
-        data = Dataset(X=data.X + (x,), y=data.y + (1,), source=f"{data.source}; a near tie at {c} of the way")
+        data = Dataset(X=data.X + (x,), y=data.y + (1,), source=f"{data.source}; a near tie at {exact_text(c)} of the way")
     return None
 
 

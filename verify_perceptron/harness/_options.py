@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from ..data.rationals import as_rational
+from ..data.exact_text import nearest_float
+from ..data.rationals import as_rational, shown_value
 from ..errors import InvalidArgument
-from ..notes.conventions import get_convention
+from ..notes.conventions import Convention, get_convention
+from ._clock import seconds_or_none
 
 if TYPE_CHECKING:  # Hypothesis loads only when a check runs
     from hypothesis import settings as HypothesisSettings
@@ -126,6 +128,21 @@ class CheckOptions:
         return "dyadic" if self.dtype == "float" else "rationals"
 
 
+def least_epochs(conv: Convention) -> int:
+    """The fewest epochs in which the note's run converges on data of both classes, counting the clean one.
+
+    From w = 0 every score is 0; when that is a mistake for either label, the
+    first epoch makes an update and a second, without a mistake, ends the run.
+
+    Examples
+    --------
+    >>> least_epochs(get_convention("classic")), least_epochs(get_convention("hard-limiter-plus"))
+    (2, 2)
+    """
+    zero = Fraction(0)
+    return 2 if conv.decide(zero, 1, Fraction(1)) is not None or conv.decide(zero, -1, Fraction(1)) is not None else 1
+
+
 def harness_settings(*, examples: int = DEFAULT_EXAMPLES, seed: int | None = None) -> HypothesisSettings:
     """The harness's own Hypothesis settings: derandomized (unless `seed`), no database, no deadline.
 
@@ -154,6 +171,32 @@ def harness_settings(*, examples: int = DEFAULT_EXAMPLES, seed: int | None = Non
     )
 
 
+def _float_rate(eta: object, rate: Fraction) -> None:
+    """A declared rate a float64 implementation can use: one some double is near (`InvalidArgument` else).
+
+    Past the largest double float64 has only ``inf``, and below the least
+    positive one it has 0: no implementation given float64 data computes
+    with such a rate, so its check could only fail, whatever the code.
+
+    Examples
+    --------
+    >>> _float_rate("1/10", Fraction(1, 10))
+    >>> _float_rate("1e400", Fraction(10**400))
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.InvalidArgument: eta='1e400' is beyond the largest double (about 1.8e+308): an implementation given float64 data (dtype 'float') cannot use that rate; declare it with dtype 'fraction' or 'object'
+    """
+    double = nearest_float(rate)
+    if double is None:
+        where = "is beyond the largest double (about 1.8e+308)"
+    elif double == 0:
+        where = "is below the least positive double (about 4.9e-324), which float64 rounds to 0"
+    else:
+        return
+    raise InvalidArgument(f"eta={shown_value(eta)} {where}: an implementation given float64 data (dtype 'float') "
+                          "cannot use that rate; declare it with dtype 'fraction' or 'object'")
+
+
 def _options(
     *, convention: str, dtype: str, labels: str, eta: object, examples: int, seed: int | None,
     rounding_stress: bool, detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...],
@@ -163,9 +206,9 @@ def _options(
     """`CheckOptions` from a front door's keyword arguments, each checked (`InvalidArgument` naming it)."""
     conv = get_convention(convention)
     if dtype not in DTYPES:
-        raise InvalidArgument(f"dtype={dtype!r} must be one of {', '.join(DTYPES)}")
+        raise InvalidArgument(f"dtype={shown_value(dtype)} must be one of {', '.join(DTYPES)}")
     if labels not in _LABEL_ALIASES:
-        raise InvalidArgument(f"labels={labels!r} must be one of {', '.join(LABELS)}")
+        raise InvalidArgument(f"labels={shown_value(labels)} must be one of {', '.join(LABELS)}")
     rate = None
     if eta is not None:
         try:
@@ -173,38 +216,45 @@ def _options(
         except ValueError as error:
             raise InvalidArgument(str(error)) from None
         if rate <= 0:
-            raise InvalidArgument(f"eta={eta!r} must be > 0")
+            raise InvalidArgument(f"eta={shown_value(eta)} must be > 0")
+        if dtype == "float":
+            _float_rate(eta, rate)
     for name, value, least in (("examples", examples, 1), ("max_features", max_features, 1),
                                ("max_samples", max_samples, 2)):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise InvalidArgument(f"{name}={value!r} must be an integer >= {least}")
+            raise InvalidArgument(f"{name}={shown_value(value)} must be an integer >= {least}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise InvalidArgument(f"seed={seed!r} must be an integer or None")
+        raise InvalidArgument(f"seed={shown_value(seed)} must be an integer or None")
     if max_epochs is not None and (isinstance(max_epochs, bool) or not isinstance(max_epochs, int) or max_epochs < 1):
-        raise InvalidArgument(f"max_epochs={max_epochs!r} must be an integer >= 1 or None")
-    if call_timeout is not None and not (isinstance(call_timeout, (int, float)) and call_timeout > 0):
-        raise InvalidArgument(f"call_timeout={call_timeout!r} must be a number of seconds > 0 or None")
+        raise InvalidArgument(f"max_epochs={shown_value(max_epochs)} must be an integer >= 1 or None")
+    if max_epochs is not None and max_epochs < least_epochs(conv) and not detects_nonseparable:
+        raise InvalidArgument(
+            f"max_epochs={max_epochs} is too few for the check: it compares with the {conv.name} perceptron's run to "
+            f"convergence, and on data of both classes that run takes at least {least_epochs(conv)} epochs (at w = 0 "
+            "a score of 0 is a mistake for one label, so the first epoch updates and only a clean one ends the run); "
+            "a learner that stops after one pass cannot be checked yet")
+    call_timeout = seconds_or_none("call_timeout", call_timeout)
     if rounding_stress and dtype != "float":
-        raise InvalidArgument(f"rounding_stress=True needs dtype='float', not dtype={dtype!r}")
+        raise InvalidArgument(f"rounding_stress=True needs dtype='float', not dtype={shown_value(dtype)}")
     if output not in ("auto", "pair", "augmented"):
-        raise InvalidArgument(f"output={output!r} must be auto, pair or augmented")
+        raise InvalidArgument(f"output={shown_value(output)} must be auto, pair or augmented")
     if isinstance(accept_departures, str):
-        raise InvalidArgument(f"accept_departures={accept_departures!r} must be a list of names, not one string")
+        raise InvalidArgument(f"accept_departures={shown_value(accept_departures)} must be a list of names, not one string")
     for name in accept_departures:
         if name not in DEPARTURES:
-            raise InvalidArgument(f"accept_departures: {name!r} is not a departure the harness knows "
+            raise InvalidArgument(f"accept_departures: {shown_value(name)} is not a departure the harness knows "
                                   f"({', '.join(DEPARTURES)})")
     if not isinstance(averaged, bool):
-        raise InvalidArgument(f"averaged={averaged!r} must be True or False")
+        raise InvalidArgument(f"averaged={shown_value(averaged)} must be True or False")
     errors: tuple[type[BaseException], ...] = ()
     if isinstance(detects_nonseparable, type) and issubclass(detects_nonseparable, BaseException):
         errors = (detects_nonseparable,)
     elif isinstance(detects_nonseparable, tuple):
         if not all(isinstance(e, type) and issubclass(e, BaseException) for e in detects_nonseparable):
-            raise InvalidArgument(f"detects_nonseparable={detects_nonseparable!r} must be a bool or exception types")
+            raise InvalidArgument(f"detects_nonseparable={shown_value(detects_nonseparable)} must be a bool or exception types")
         errors = detects_nonseparable
     elif not isinstance(detects_nonseparable, bool):
-        raise InvalidArgument(f"detects_nonseparable={detects_nonseparable!r} must be a bool or exception types")
+        raise InvalidArgument(f"detects_nonseparable={shown_value(detects_nonseparable)} must be a bool or exception types")
     return CheckOptions(
         convention=conv.name, dtype=dtype, labels=_LABEL_ALIASES[labels], eta=rate, examples=examples,
         seed=seed, rounding_stress=bool(rounding_stress), detects_nonseparable=bool(detects_nonseparable),

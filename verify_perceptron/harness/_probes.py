@@ -12,6 +12,7 @@ from ..notes.conventions import Convention
 from ._evidence import Observation
 from ._exact import Vector
 from ._results import Diagnosis
+from ._wording import _approx, _number
 
 #: Calls the implementation on data, under a label encoding and a convention: the data as it saw
 #: them, its weights (None when it returned none) and whether the case passed every check.
@@ -74,11 +75,11 @@ def start_probe(data: Dataset, conv: Convention, recheck: Recheck, labels: str) 
     seeded = again is not None and conv.to_canonical(again)[1][-1] == value
     name = conv.weight_names(probe.n_features)[probe.n_features - (0 if conv.bias_first else 1)]
     how = ("the same value on a second call: a seeded random start" if seeded else
-           f"a different value ({conv.to_canonical(again)[1][-1] if again else 'none'}) on a second call: an "
+           f"a different value ({_number(conv.to_canonical(again)[1][-1]) if again else 'none'}) on a second call: an "
            "unseeded random start")
-    return Diagnosis("nonzero-start", {"weight": name, "value": str(value), "seeded": seeded},
+    return Diagnosis("nonzero-start", {"weight": name, "value": _number(value), "seeded": seeded},
                      f"the weights do not start at 0: with a feature added that is 0 in every sample, its weight "
-                     f"{name} ends at {value} (≈ {float(value):.3g}), and no update can move it; {how}")
+                     f"{name} ends at {_number(value)} (≈ {_approx(value)}), and no update can move it; {how}")
 
 
 def nondeterminism_probe(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -> Diagnosis:

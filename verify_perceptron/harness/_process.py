@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..data.exact_text import exact_text
+from ..data.rationals import shown_value
 from ..errors import InvalidArgument
 from ._capture import Capped
 from ._keeper import CommandKeeper, Ending, describe_ending
@@ -129,28 +131,28 @@ def command_implementation(template: str, *, cwd: str | None = None) -> CommandI
     verify_perceptron.errors.InvalidArgument: command='./fit {train}' must contain {out} (where it writes its weights)
     """
     if not isinstance(template, str) or not template.strip():
-        raise InvalidArgument(f"command={template!r} must be a command line with {{train}} and {{out}}")
+        raise InvalidArgument(f"command={shown_value(template)} must be a command line with {{train}} and {{out}}")
     try:
         parts = shlex.split(template)
     except ValueError as error:
-        raise InvalidArgument(f"command={template!r} cannot be split into words: {error}") from None
+        raise InvalidArgument(f"command={shown_value(template)} cannot be split into words: {error}") from None
     for name, what in (("train", "the CSV it reads"), ("out", "where it writes its weights")):
         if "{" + name + "}" not in template:
-            raise InvalidArgument(f"command={template!r} must contain {{{name}}} ({what})")
+            raise InvalidArgument(f"command={shown_value(template)} must contain {{{name}}} ({what})")
     for part in parts:
         try:
             part.format(train="", out="", updates="")
         except (KeyError, IndexError, ValueError) as error:
-            raise InvalidArgument(f"command={template!r}: unknown placeholder or stray brace in {part!r} ({error}); "
+            raise InvalidArgument(f"command={shown_value(template)}: unknown placeholder or stray brace in {part!r} ({error}); "
                                   "the placeholders are {train}, {out} and {updates}") from None
     folder = os.path.abspath(cwd if cwd is not None else os.getcwd())
     if not os.path.isdir(folder):
-        raise InvalidArgument(f"cwd={cwd!r} is not a directory")
+        raise InvalidArgument(f"cwd={shown_value(cwd)} is not a directory")
     program = parts[0]
     found = (os.path.isfile(os.path.join(folder, program)) if os.sep in program
              else shutil.which(program) is not None)
     if not found:
-        raise InvalidArgument(f"command={template!r}: the program {program!r} is not found"
+        raise InvalidArgument(f"command={shown_value(template)}: the program {program!r} is not found"
                               + (f" (from {folder})" if os.sep in program else " on PATH"))
     return CommandImplementation(template, folder)
 
@@ -159,7 +161,7 @@ def _csv(X: Any, y: Any) -> str:
     """One sample a line: the features, then the label; doubles as their shortest round-trip decimal."""
     lines = []
     for row, label in zip(X, y):
-        cells = [repr(float(v)) if isinstance(v, float) or type(v).__name__.startswith("float") else str(v)
+        cells = [repr(float(v)) if isinstance(v, float) or type(v).__name__.startswith("float") else exact_text(v)
                  for v in row]
         lines.append(",".join([*cells, str(int(label))]))
     return "\n".join(lines) + "\n"

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..data.rationals import as_rational
+from ..data.rationals import as_rational, shown_value
 from ..notes.conventions import Convention
 from ._exact import Vector
 from ._options import MAX_REPORTED_UPDATES
@@ -132,6 +132,6 @@ def _read_updates(raw: Any, conv: Convention, n_samples: int, n_features: int, o
             raise ValueError(f"update {k} is {_short(item)}, not (sample index, weights)")
         index, weights = item
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= int(index) < n:
-            raise ValueError(f"update {k}: sample index {index!r} is not in range({n})")
+            raise ValueError(f"update {k}: sample index {shown_value(index)} is not in range({n})")
         updates.append((int(index), _exact_weights(weights, conv, n_features, output, f"update {k}'s weights")))
     return updates, False

@@ -14,7 +14,7 @@ from ..errors import InvariantViolation
 from ..notes.conventions import get_convention
 from ._exact import Vector
 from ._options import CheckOptions
-from ._wording import _count, _rate_text, _vec
+from ._wording import _count, _number, _rate_text, _vec
 
 
 class ImplementationFailure(InvariantViolation):
@@ -97,7 +97,7 @@ class FloatDecision:
         said = "a mistake" if self.mistake_exactly else "not a mistake"
         other = "not a mistake" if self.mistake_exactly else "a mistake"
         return (f"at update {self.update} (epoch {self.epoch}, sample {self.sample}): the exact score is "
-                f"{self.exact_score} ({said}), float64 computes {self.float_score!r} ({other})")
+                f"{_number(self.exact_score)} ({said}), float64 computes {self.float_score!r} ({other})")
 
 
 @dataclass(frozen=True)
@@ -256,7 +256,7 @@ class HarnessResult:
 
 
 def _rows_literal(data: Dataset) -> str:
-    return "[" + ", ".join("[" + ", ".join(f'"{v}"' for v in row) + "]" for row in data.X) + "]"
+    return "[" + ", ".join("[" + ", ".join(f'"{_number(v)}"' for v in row) + "]" for row in data.X) + "]"
 
 
 def _reproduction(code: tuple[str, str] | None, data: Dataset, labels: list[int], options: CheckOptions) -> str:
@@ -265,9 +265,9 @@ def _reproduction(code: tuple[str, str] | None, data: Dataset, labels: list[int]
     defaults = CheckOptions()
     keywords = [f"convention={options.convention!r}", f"dtype={options.dtype!r}", f"labels={options.labels!r}"]
     if options.eta is not None:
-        keywords.append(f"eta={str(options.eta)!r}")
+        keywords.append(f"eta={_number(options.eta)!r}")
     if options.max_epochs is not None:
-        keywords.append(f"max_epochs={options.max_epochs}")
+        keywords.append(f"max_epochs={_number(options.max_epochs)}")
     if options.detects_nonseparable != defaults.detects_nonseparable:
         keywords.append("detects_nonseparable=True")
     if options.output != defaults.output:
@@ -278,7 +278,7 @@ def _reproduction(code: tuple[str, str] | None, data: Dataset, labels: list[int]
         keywords.append(f"accept_departures={options.accept_departures!r}")
     if options.averaged:
         keywords.append("averaged=True")
-    rows = "[" + ", ".join("[" + ", ".join(repr(str(v)) for v in row) + "]" for row in data.X) + "]"
+    rows = "[" + ", ".join("[" + ", ".join(repr(_number(v)) for v in row) + "]" for row in data.X) + "]"
     code = (f"from verify_perceptron.harness import check_dataset; {path}{head}print(check_dataset({call}, "
             f"{rows}, {labels}, {', '.join(keywords)}).report())")
     if any(c in code for c in '"$`\\!'):  # the shell would read these inside double quotes
@@ -346,7 +346,7 @@ def _case_lines(case: CaseResult, *, indent: str) -> list[str]:
         lines += [f"{indent}    - {note}" for note in case.notes]
     ref = case.reference
     if ref is not None and case.separable:
-        steps = ", ".join(f"sample {u.samples[0]} (score {u.scores[0]})" for u in ref.updates[:8])
+        steps = ", ".join(f"sample {u.samples[0]} (score {_number(u.scores[0])})" for u in ref.updates[:8])
         more = ", ..." if ref.n_updates > 8 else ""
         lines.append(f"{indent}  exact run (learning rate 1): {_count(ref.n_updates, 'update')} in "
                      f"{_count(ref.n_epochs, 'epoch')} "

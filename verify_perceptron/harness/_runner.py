@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from ..deadline import alarm
 from ..errors import InvalidArgument
 from ..notes.conventions import get_convention
+from . import _loading
 from ._call import Request, _Call, attempt
 from ._capture import Capped, TextSink
 from ._clock import Clock, OutOfTime
@@ -25,7 +26,7 @@ from ._options import CheckOptions
 from ._process import CommandImplementation
 from ._protocol import CommandFailed
 from ._reading import _exact_weights, _read_updates
-from ._worker import ISOLATED, Worker
+from ._worker import ISOLATED, LoadTimeout, Worker
 
 
 T = TypeVar("T")
@@ -48,12 +49,17 @@ class Runner:
         The check's options (its non-separable signals are the worker's).
     clock : Clock
         The check's time limit: every call ends by it.
+    worker : Worker, optional
+        The worker that loaded the implementation (`_loading.prepare`), when it was named by text.
     """
 
-    def __init__(self, target: object, kind: str, options: CheckOptions, clock: Clock) -> None:
+    def __init__(self, target: object, kind: str, options: CheckOptions, clock: Clock,
+                 worker: Worker | None = None) -> None:
         self.target, self.kind, self.clock = target, kind, clock
         self.signals = options.nonseparable_errors
-        self.worker = Worker(target, kind, self.signals) if kind != "command" and ISOLATED else None
+        if worker is None and kind != "command" and ISOLATED:
+            worker = Worker(target, kind, self.signals)
+        self.worker = worker
         self.commands: CommandKeeper | None = None  # one keeper runs every call of a command
 
     def call(self, X: Any, y: Any, options: CheckOptions, max_updates: int) -> _Call:
@@ -70,7 +76,7 @@ class Runner:
         else:
             request = Request(X, y, options.convention, options.output, len(X[0]), len(y), max_updates)
             if self.worker is not None:
-                call, output = self._started(lambda: self.worker.call(request, timeout))  # type: ignore[union-attr]
+                call, output = self._worker_call(self.worker, request, timeout)
             else:
                 call, output = _in_process(self.target, self.kind, request, self.signals, timeout)
         if call is None:
@@ -79,6 +85,18 @@ class Runner:
             prefix = "(the command) " if self.kind == "command" else ""
             call = _Call(error=f"{prefix}did not return within call_timeout={options.call_timeout} s")
         return replace(call, output=output.text(), output_bytes=output.total)
+
+    def _worker_call(self, worker: Worker, request: Request, timeout: float | None) -> tuple[_Call | None, Capped]:
+        """One call in the worker; a new worker that loads the implementation itself has `LOAD_SECONDS` (or
+        what is left of the check's time) for that, apart from the call's own `timeout`."""
+        load_seconds, limited = self.clock.wait(_loading.LOAD_SECONDS)
+        try:
+            return self._started(lambda: worker.call(request, timeout, load_seconds))
+        except LoadTimeout:
+            if limited:
+                raise OutOfTime(self.clock.seconds or 0.0, self.clock.phase) from None
+            return _Call(error=f"was not loaded again in a new worker process within {_loading.LOAD_SECONDS:g} s (the "
+                         "loading limit)"), Capped()
 
     def close(self) -> None:
         """End the worker process or the commands' keeper, and everything they started."""

@@ -9,6 +9,8 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from ..data.dataset import Dataset
+from ..data.exact_text import exact_text
+from ..data.rationals import shown_value
 from ..errors import InvalidArgument
 from ..notes.conventions import Convention, dot, get_convention
 from ._bounds import _as_float, _norm_ceiling, _ordered, _shape, _Shape, _whole
@@ -55,7 +57,7 @@ def _separable(draw: st.DrawFn, shape: _Shape, *, through_origin: bool = False,
         score = label * (dot(v, x) + b)
         assume(score > 0 and score * score >= margin_sq)
     return Dataset(X=tuple(tuple(x) for x in X), y=tuple(y), source=f"{kind}: separated by v·x + b = 0, "
-                   f"v = [{', '.join(map(str, v))}], b = {b}")
+                   f"v = [{', '.join(map(exact_text, v))}], b = {exact_text(b)}")
 
 
 def separable_datasets(
@@ -313,7 +315,7 @@ def scaled_datasets(*, min_exponent: int = -12, max_exponent: int = 12, **bounds
     """
     for name, value in (("min_exponent", min_exponent), ("max_exponent", max_exponent)):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidArgument(f"{name}={value!r} must be an integer")
+            raise InvalidArgument(f"{name}={shown_value(value)} must be an integer")
     _ordered("min_exponent", min_exponent, "max_exponent", max_exponent)
     base = _separable(_shape(**bounds), through_origin=True, kind="scaled_datasets")
     return _scaled(base, st.integers(min_exponent, max_exponent))

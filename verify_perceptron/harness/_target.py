@@ -2,10 +2,10 @@
 instance), naming it in reports, a fresh estimator for each dataset, and the data as it expects them.
 
 Loading runs the implementation's code (its module's import, a constructor
-named in the target, ``get_params``) in the check's own process, as pytest
-imports a test module: whatever that code raises or exits with is bad input
-(`InvalidArgument`), and what it prints is kept (`_prepare`); calls run at
-arm's length (`_runner`)."""
+named in the target, ``get_params``): `load_named` does it in the worker
+process that will run the implementation (`_loading`), so that the check's
+own process runs none of it; whatever that code raises or exits with is bad
+input, and what it prints is kept. Calls run at arm's length (`_runner`)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..data.dataset import Dataset
+from ..data.rationals import shown_value
 from ..errors import InvalidArgument
-from ._capture import Capped, captured_output
 from ._clock import OutOfTime
 from ._configuration import _params
 from ._expression import resolve_expression
@@ -51,21 +51,34 @@ def load_target(target: object) -> object:
     """
     if not isinstance(target, str):
         return target
-    module_name, sep, expression = target.partition(":")
-    module_name = module_name.strip()
-    if not sep or not module_name or not expression.strip():
-        raise InvalidArgument(f"target={target!r} must be MODULE:CALLABLE, e.g. mypackage.perceptron:fit")
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())
+    module_name, expression = named(target)
     try:
         module: object = importlib.import_module(module_name)
     except ImportError as error:
-        raise InvalidArgument(f"target={target!r}: cannot import {module_name} ({_exception_text(error)})") from None
+        raise InvalidArgument(f"target={shown_value(target)}: cannot import {module_name} ({_exception_text(error)})") from None
     except (KeyboardInterrupt, OutOfTime):
         raise
     except BaseException as error:  # noqa: BLE001 - the module's own fault (sys.exit included), the target's
-        raise InvalidArgument(f"target={target!r}: importing {module_name} raised {_exception_text(error)}") from None
+        raise InvalidArgument(f"target={shown_value(target)}: importing {module_name} raised {_exception_text(error)}") from None
     return resolve_expression(module, expression, target)
+
+
+def named(target: str) -> tuple[str, str]:
+    """``(module, expression)`` of ``"module:expression"`` (`InvalidArgument` when it is not of that form), with
+    the current directory put on ``sys.path`` (as ``python -m`` does); nothing is imported.
+
+    Examples
+    --------
+    >>> named("mypackage.perceptron:fit")
+    ('mypackage.perceptron', 'fit')
+    """
+    module_name, sep, expression = target.partition(":")
+    module_name = module_name.strip()
+    if not sep or not module_name or not expression.strip():
+        raise InvalidArgument(f"target={shown_value(target)} must be MODULE:CALLABLE, e.g. mypackage.perceptron:fit")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    return module_name, expression
 
 
 def _kind(target: object) -> str:
@@ -79,7 +92,7 @@ def _kind(target: object) -> str:
         return "estimator"
     if callable(target):
         return "function"
-    raise InvalidArgument(f"target={target!r} is neither a fit(X, y) function nor an estimator with fit")
+    raise InvalidArgument(f"target={shown_value(target)} is neither a fit(X, y) function nor an estimator with fit")
 
 
 def _is_function(target: object) -> bool:
@@ -141,44 +154,27 @@ def _fresh(target: object, kind: str) -> Any:
     return copy.deepcopy(target)
 
 
-class Prepared(NamedTuple):
-    """An implementation ready to check: loaded, its kind, how reports name it, its ``get_params()``, and what
-    it printed while being loaded."""
+class Loaded(NamedTuple):
+    """What loading an implementation named by text taught the process that loaded it, as plain data: its
+    kind, its configuration (``get_params()``, `_configuration._params`), or (kind None) why it cannot be used."""
 
-    target: object
-    kind: str
-    label: tuple[str, tuple[str, str] | None]
+    kind: str | None
     params: dict[str, Any]
-    output: str
+    error: str | None = None
 
 
-def _prepare(target: object) -> Prepared:
-    """The implementation loaded, its kind, how reports name it, its parameters, and what it printed meanwhile.
-
-    Its output (file descriptors 1 and 2 included) is kept, never mixed with
-    the check's own (a JSON report on standard output stays JSON). Whatever its
-    code raises or exits with while it is loaded and looked at is `InvalidArgument`.
-    """
-    kept = Capped()
-    with captured_output(kept):
-        try:
-            loaded = load_target(target)
-            kind = _kind(loaded)
-            label = _describe(target) if isinstance(target, str) else _describe(loaded)
-            params = _params(loaded, kind)
-        except (InvalidArgument, KeyboardInterrupt, OutOfTime):
-            raise
-        except BaseException as error:  # noqa: BLE001 - its attributes or repr ran its code, which failed
-            raise InvalidArgument(f"target={_safe_repr(target)}: looking at it raised {_exception_text(error)}") from None
-    return Prepared(loaded, kind, label, params, kept.text())
-
-
-def _safe_repr(value: object) -> str:
+def load_named(name: str) -> tuple[object | None, Loaded]:
+    """Import the implementation `name` (``MODULE:EXPR``) here, and look at it: it, and what the check needs
+    to know of it. Whatever its code raises or exits with is the record's error, the text of bad input."""
     try:
-        text = repr(value)
-    except BaseException:  # noqa: BLE001 - a repr that fails is the target's
-        return f"a {type(value).__name__} object"
-    return text if len(text) <= 200 else text[:200] + "..."
+        target = load_target(name)
+        kind = _kind(target)
+        params = _params(target, kind)
+    except InvalidArgument as error:
+        return None, Loaded(None, {}, str(error))
+    except BaseException as error:  # noqa: BLE001 - its attributes or repr ran its code, which failed
+        return None, Loaded(None, {}, f"target={shown_value(name)}: looking at it raised {_exception_text(error)}")
+    return target, Loaded(kind, params)
 
 
 def _inputs(data: Dataset, options: CheckOptions) -> tuple[Any, Any]:

@@ -95,12 +95,13 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..data.dataset import Dataset
+from ..data.rationals import shown_value
 from ..deadline import GRACE, TimeUp, alarm
 from ..errors import InvalidArgument
 from ..notes.conventions import get_convention
 from ..run.reference import train
 from ._case import _Case
-from ._clock import Clock, OutOfTime
+from ._clock import Clock, OutOfTime, seconds_or_none
 from ._configuration import _declared, _departures
 from ._evidence import Evidence
 from ._keeper import stop_all
@@ -110,7 +111,7 @@ from ._process import command_implementation
 from ._results import CaseResult, Finding, HarnessResult, ImplementationFailure
 from ._runner import Runner
 from ._search import _search
-from ._target import _prepare
+from ._loading import prepare
 
 if TYPE_CHECKING:  # Hypothesis loads only when a check runs
     from hypothesis.strategies import SearchStrategy
@@ -177,11 +178,11 @@ def check_dataset(
                        accept_departures=accept_departures,
                        max_features=3, max_samples=8, averaged=averaged)
     clock = Clock(_time_limit(time_limit))
-    clock.phase = "loading the implementation"
-    prepared = _prepare(target)
     data = from_arrays(X, y)
+    clock.phase = "loading the implementation"
+    prepared = prepare(target, options.nonseparable_errors, clock)
     clock.phase = "checking the dataset"
-    runner = Runner(prepared.target, prepared.kind, options, clock)
+    runner = Runner(prepared.target, prepared.kind, options, clock, prepared.worker)
     try:
         case = _Case(runner, prepared.kind, "given dataset", data, options, prepared.label, generated=False)
         case.run()
@@ -233,6 +234,8 @@ def check_implementation(
     max_epochs : int, optional
         Its own limit of passes; data whose exact run needs more are not
         generated (a scikit-learn ``max_iter`` is read from ``get_params()``).
+        Below 2 no run converges (the first epoch always updates): refused,
+        unless `detects_nonseparable` (non-separable data are then generated alone).
     call_timeout : float, optional
         Seconds one call may take (POSIX, main thread).
     worked_examples : bool
@@ -278,12 +281,26 @@ def check_implementation(
 
 def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None, *, eta: object,
              max_epochs: int | None, **settings: Any) -> HarnessResult:
-    """`check_implementation` under `clock`: load the target, read its declared rate and epochs, check it."""
+    """`check_implementation` under `clock`: the options checked (before anything is loaded), then the target
+    loaded, its declared rate and epochs read, and the check."""
+    given = _options(eta=eta, max_epochs=max_epochs, **settings)
     clock.phase = "loading the implementation"
-    prepared = _prepare(target)
-    eta, max_epochs = _declared(prepared.params, eta=eta, max_epochs=max_epochs)
-    options = _options(eta=eta, max_epochs=max_epochs, **settings)
-    runner = Runner(prepared.target, prepared.kind, options, clock)
+    prepared = prepare(target, given.nonseparable_errors, clock)
+    try:
+        declared_eta, declared_epochs = _declared(prepared.params, eta=eta, max_epochs=max_epochs)
+        options = _options(eta=declared_eta, max_epochs=declared_epochs, **settings)
+    except InvalidArgument as error:
+        if prepared.worker is not None:
+            prepared.worker.close()
+        read = [name for name, mine, theirs in (("eta0", eta, declared_eta), ("max_iter", max_epochs, declared_epochs))
+                if mine is None and theirs is not None]
+        raise InvalidArgument(f"{error} ({' and '.join(read)} read from the estimator's get_params())" if read
+                              else str(error)) from None
+    except BaseException:
+        if prepared.worker is not None:
+            prepared.worker.close()
+        raise
+    runner = Runner(prepared.target, prepared.kind, options, clock, prepared.worker)
     try:
         result = _verdict(runner, prepared.kind, prepared.label, options, _departures(prepared.params, options),
                           data)
@@ -295,12 +312,8 @@ def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None,
 
 
 def _time_limit(seconds: object) -> float | None:
-    """`seconds` checked: a number > 0, or None for no limit."""
-    if seconds is None:
-        return None
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
-        raise InvalidArgument(f"time_limit={seconds!r} must be a number of seconds > 0 or None")
-    return float(seconds)
+    """`seconds` checked: a number > 0 (at most `_clock.MAX_SECONDS`), or None for no limit."""
+    return seconds_or_none("time_limit", seconds)
 
 
 def _verdict(target: Runner, kind: str, label: tuple[str, tuple[str, str] | None], options: CheckOptions,
@@ -410,14 +423,14 @@ def run_check_command(
     from ._formats import FORMATS, render
 
     if format not in FORMATS:
-        raise InvalidArgument(f"format={format!r} must be one of {', '.join(FORMATS)}")
+        raise InvalidArgument(f"format={shown_value(format)} must be one of {', '.join(FORMATS)}")
     if (target is None) == (command is None):
         raise InvalidArgument("give either MODULE:EXPR or command='CMD {train} {out}', not "
                               + ("both" if target is not None else "neither"))
     rate: object = eta
     if float_eta is not None:
         if eta is not None:
-            raise InvalidArgument(f"eta={eta!r} and float_eta={float_eta!r}: give one learning rate, not both")
+            raise InvalidArgument(f"eta={shown_value(eta)} and float_eta={shown_value(float_eta)}: give one learning rate, not both")
         rate = _float_rate(float_eta)
     limit = _time_limit(time_limit)
     clock = Clock(None if limit is None else limit, spent=spent)
@@ -446,7 +459,7 @@ def _float_rate(text: str) -> float:
     except (TypeError, ValueError):
         value = math.nan
     if not (math.isfinite(value) and value > 0):
-        raise InvalidArgument(f"float_eta={text!r} must be a decimal number > 0, e.g. 0.1")
+        raise InvalidArgument(f"float_eta={shown_value(text)} must be a decimal number > 0, e.g. 0.1")
     return value
 
 

@@ -40,6 +40,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from ..data.rationals import shown_value
+
 if TYPE_CHECKING:
     from ._results import HarnessResult
 
@@ -116,7 +118,7 @@ def perceptron_checker(request: pytest.FixtureRequest) -> PerceptronChecker:
     marker_options: dict[str, Any] = {}
     for marker in reversed(list(request.node.iter_markers(MARKER))):  # the closest marker wins
         if marker.args:
-            raise pytest.UsageError(f"@pytest.mark.{MARKER} takes keyword options only, not {marker.args!r}")
+            raise pytest.UsageError(f"@pytest.mark.{MARKER} takes keyword options only, not {shown_value(marker.args)}")
         marker_options.update(marker.kwargs)
     return PerceptronChecker(_defaults(request.config, marker_options))
 
@@ -134,5 +136,6 @@ def perceptron_test(target: object, **options: Any) -> Callable[[pytest.FixtureR
     def test_perceptron(request: pytest.FixtureRequest) -> None:
         PerceptronChecker(_defaults(request.config, options))(target)
 
-    test_perceptron.__doc__ = f"The perceptron implementation {target!r} passes the exact checks of verify_perceptron."
+    test_perceptron.__doc__ = (f"The perceptron implementation {shown_value(target)} passes the exact checks of "
+                               "verify_perceptron.")
     return test_perceptron

@@ -68,6 +68,7 @@ from hypothesis import strategies as st
 
 from ..data.dataset import Dataset
 from ..data.examples import example
+from ..data.rationals import shown_value
 from ..errors import InvalidArgument
 from ._bounds import NUMBERS
 from ._hard_cases import near_tie_datasets, slow_datasets
@@ -154,7 +155,7 @@ def datasets(
     verify_perceptron.errors.InvalidArgument: kinds=['round'] must be a non-empty selection of separable, tied, duplicated, tiny-margin, scaled, many-epochs, near-tie
     """
     if isinstance(kinds, str) or not kinds or any(k not in DATASET_KINDS for k in kinds):
-        raise InvalidArgument(f"kinds={kinds!r} must be a non-empty selection of {', '.join(DATASET_KINDS)}")
+        raise InvalidArgument(f"kinds={shown_value(kinds)} must be a non-empty selection of {', '.join(DATASET_KINDS)}")
     bounds: dict[str, Any] = {"numbers": numbers, "max_features": max_features, "max_samples": max_samples,
                                  "max_numerator": max_numerator, "max_denominator": max_denominator}
     # Tiny margins and ties need a grid finer than the integers to exist at all.

@@ -338,9 +338,8 @@ def verify(
         a data file (CSV, LIBSVM, NumPy) as the command reads it.
     y : array-like, str or int, optional
         The labels (any two values; `positive` names the positive one unless
-        they are -1/+1 or 0/1), or the name of X's label column (an integer
-        one too: ``pd.DataFrame(array)`` names its columns 0, 1, ...); without it,
-        a DataFrame's is `label_column`, else the first column named
+        they are -1/+1 or 0/1), or the name (or integer key) of X's label
+        column; without it, a DataFrame's is `label_column`, else the first column named
         ``label``, ``y``, ``target`` or ``class`` (any case), as the command
         finds a CSV file's. Not with a `Dataset` or a path.
     convention : str, optional

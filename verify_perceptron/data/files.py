@@ -9,7 +9,7 @@ import stat
 
 from ..errors import DataError
 
-__all__ = ["BYTES_PER_CELL", "COLUMN_NUMBER", "MAX_CELLS", "cell_units", "check_max_cells", "not_regular", "read_text",
+__all__ = ["BYTES_PER_CELL", "COLUMN_NUMBER", "MAX_CELLS", "cell_units", "check_max_cells", "file_kind", "not_regular", "read_text",
            "refuse_cells", "refuse_special", "refuse_wide", "text_encoding"]
 
 #: A column number as ``--label-column`` spells it: a sign and at most nine digits, so
@@ -111,6 +111,20 @@ def not_regular(path: str) -> str | None:
         return None  # missing or unreadable: the opener reports it
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
+    return file_kind(mode)
+
+
+def file_kind(mode: int) -> str:
+    """What a file whose ``st_mode`` is `mode` is, in words, for one that is not regular.
+
+    Examples
+    --------
+    >>> import os
+    >>> file_kind(os.stat("/dev/null").st_mode), file_kind(os.stat("/").st_mode)
+    ('a character device', 'a directory')
+    """
+    if stat.S_ISDIR(mode):
+        return "a directory"
     if stat.S_ISFIFO(mode):
         return "a FIFO (named pipe)"
     if stat.S_ISCHR(mode):

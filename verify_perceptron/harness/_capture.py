@@ -20,6 +20,8 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 
+from ..data.files import file_kind
+
 #: Bytes kept of the start and of the end of what an implementation prints (within the report's 400 and
 #: 1600 characters, with room for the line that counts what was left out).
 HEAD_BYTES, TAIL_BYTES = 400, 1500
@@ -156,19 +158,6 @@ def wait_readable(watch: int, output: int | None, kept: Capped, end: float | Non
             return True
 
 
-def _kind(mode: int) -> str:
-    """What a file that is not regular is, in words."""
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    return "a socket" if stat.S_ISSOCK(mode) else "not a regular file"
-
-
 class Unreadable(Exception):
     """A file an implementation wrote that is not read: why, in words (``is a FIFO (named pipe)``)."""
 
@@ -196,7 +185,7 @@ def read_regular(path: str, limit: int) -> bytes | None:
     except OSError as error:
         raise Unreadable(f"cannot be read ({error.strerror})") from None
     if not stat.S_ISREG(mode):
-        raise Unreadable(f"is {_kind(mode)}, not a regular file")
+        raise Unreadable(f"is {file_kind(mode)}, not a regular file")
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError as error:
@@ -204,7 +193,7 @@ def read_regular(path: str, limit: int) -> bytes | None:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):  # replaced between the two looks
-            raise Unreadable(f"is {_kind(info.st_mode)}, not a regular file")
+            raise Unreadable(f"is {file_kind(info.st_mode)}, not a regular file")
         if info.st_size > limit:
             raise Unreadable(f"is {info.st_size} bytes long; at most {limit} are read")
         parts, size = [], 0

@@ -9,6 +9,7 @@ squares each end in rationals to confirm that it encloses the exact value.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import mpmath
 
 from ..data.exact_text import read_exact
+from ..data.trace import ScaledWeights
 from ..notes.bounds import Geometry
 from ._decimals import decimal_down, decimal_up
 
@@ -63,6 +65,20 @@ def enclosures(g: Geometry) -> dict[str, tuple[Fraction, Fraction]]:
     return _boxes(make)
 
 
+def _integers(v: Sequence[Fraction]) -> tuple[list[int], Fraction]:
+    """Integers V and a unit with v = unit·V: a `ScaledWeights`' own, else over the denominators' lcm.
+
+    Examples
+    --------
+    >>> _integers([Fraction(1, 2), Fraction(-2, 3), Fraction(0)])
+    ([3, -4, 0], Fraction(1, 6))
+    """
+    if isinstance(v, ScaledWeights):
+        return v.integers, v.unit
+    common = math.lcm(*(x.denominator for x in v)) if len(v) else 1
+    return [x.numerator * (common // x.denominator) for x in v], Fraction(1, common)
+
+
 def angle_enclosures(w: Sequence[Fraction], ws: Sequence[Fraction], g: Geometry,
                      n_updates: int | None) -> dict[str, tuple[Fraction, Fraction]]:
     """``cos_final``: cos∠(w, w*) of the final weights; ``cos_bound``: √N·γ/(R·‖w*‖), given `n_updates` N.
@@ -81,7 +97,9 @@ def angle_enclosures(w: Sequence[Fraction], ws: Sequence[Fraction], g: Geometry,
     >>> lo, hi = box["cos_final"]; lo * lo <= Fraction(22 ** 2, 29 * 17) <= hi * hi  # (w·w*)² / (‖w‖²·‖w*‖²)
     True
     """
-    dot, w_sq = sum(a * b for a, b in zip(w, ws)), sum(a * a for a in w)
+    (W, w_unit), (V, v_unit) = _integers(w), _integers(ws)
+    dot = w_unit * v_unit * sum(a * b for a, b in zip(W, V))  # in integers: 10^5 weights cost no Fraction each
+    w_sq = w_unit * w_unit * sum(a * a for a in W)
     if w_sq == 0 or g.gamma <= 0:
         return {}
     def make(iv: Any, exact: Callable[[Fraction], Any]) -> dict[str, Any]:

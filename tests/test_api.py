@@ -142,8 +142,25 @@ def test_the_html_report_is_shown_in_a_frame_of_its_own(monkeypatch: pytest.Monk
     calls = []
     monkeypatch.setattr(Verification, "html", lambda self: calls.append(1) or '<p title="a">x & y</p>')
     frame = result._repr_html_()
-    assert frame.startswith('<iframe srcdoc="&lt;p title=&quot;a&quot;&gt;x &amp; y&lt;/p&gt;" sandbox=""')
+    # no script runs in the frame; the notebook may read its height (allow-same-origin) to fit it
+    assert frame.startswith('<iframe srcdoc="&lt;p title=&quot;a&quot;&gt;x &amp; y&lt;/p&gt;" '
+                            'sandbox="allow-same-origin"')
     assert result._repr_html_() == frame and calls == [1]  # drawn once, then kept
+
+
+def test_the_notebook_frame_is_sized_to_its_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    plain = Verification.html
+    monkeypatch.setattr(Verification, "html", lambda self: plain(self, figures=False))  # the figures are not tested
+
+    def height(result: Verification) -> int:
+        frame = result._repr_html_()
+        assert "onload=\"this.style.height = (this.contentDocument.documentElement.scrollHeight + 2) + 'px'\"" in frame
+        return int(re.search(r"height: ([0-9]+)px", frame)[1])
+
+    # the same run, with 2 of its 18 updates listed, then all of them: the longer page gets the taller frame
+    assert height(verify(AND_X, AND_Y, max_updates=2)) < height(verify(AND_X, AND_Y, max_updates=60))
 
 
 def test_a_verification_pickles_with_its_run() -> None:

@@ -41,8 +41,23 @@ from ._bounded import time_bounded, time_left
 
 __all__ = ["Verification", "against_certified", "run_verification", "settle", "verify"]
 
-#: Height of the frame the HTML report is shown in by Jupyter (it scrolls inside).
-FRAME_HEIGHT = 640
+#: Sets the frame's height to its page's once the page (figures included) has loaded. It runs in the notebook,
+#: not in the frame: the frame's sandbox lets no script run inside it, only lets the notebook read its height.
+_FIT_HEIGHT = "this.style.height = (this.contentDocument.documentElement.scrollHeight + 2) + 'px'"
+
+
+def frame_height(page: str) -> int:
+    """The height in pixels of a frame that shows the HTML report `page` whole: estimated from what it holds
+    (table rows, headings, paragraphs, figures), for where the notebook does not run the frame's ``onload``
+    (an untrusted notebook), which sets it exactly.
+
+    Examples
+    --------
+    >>> frame_height("<h1>r</h1><p>a</p>") < frame_height("<h1>r</h1><p>a</p><table><tr><td>1</td></tr></table>")
+    True
+    """
+    lines = page.count("<tr") * 29 + (page.count("<p") + page.count("<li")) * 26 + page.count("<pre") * 40
+    return 140 + lines + (page.count("<h2") + page.count("<h3")) * 56 + page.count("<figure") * 1000
 
 
 class Verification:
@@ -133,14 +148,16 @@ class Verification:
         return documents.render_markdown(self.report, data=self.data, max_updates=self.max_updates)
 
     def _repr_html_(self) -> str:
-        """The HTML report for Jupyter, in a frame of its own so its style cannot touch the notebook's.
+        """The HTML report for Jupyter, in a frame of its own so its style cannot touch the notebook's, sized to
+        its content (`frame_height`, then exactly once it has loaded, where the notebook runs ``onload``).
 
         The page is drawn once (figures take a few seconds) and kept for the next display.
         """
         if self._frame is None:
-            page = html.escape(self.html(), quote=True)
-            self._frame = (f'<iframe srcdoc="{page}" sandbox="" title="perceptron report" '
-                           f'style="width: 100%; height: {FRAME_HEIGHT}px; border: 1px solid #d0d7de;"></iframe>')
+            page = self.html()
+            self._frame = (f'<iframe srcdoc="{html.escape(page, quote=True)}" sandbox="allow-same-origin" '
+                           f'title="perceptron report" onload="{_FIT_HEIGHT}" style="width: 100%; '
+                           f'height: {frame_height(page)}px; border: 1px solid #d0d7de;"></iframe>')
         return self._frame
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:

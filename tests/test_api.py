@@ -414,7 +414,7 @@ def test_a_failing_check_is_seen_by_check_estimator() -> None:
             return tags
 
     with pytest.raises(AssertionError, match="Only binary classification is supported"):
-        check_classifier_not_supporting_multiclass("Multiclass", Multiclass())
+        check_classifier_not_supporting_multiclass("Multiclass", Multiclass(max_epochs=10, verify=False))
 
 
 def test_the_estimator_clones_and_is_a_classifier() -> None:

@@ -137,6 +137,10 @@ def _verify_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
     out.add_argument("--exact", action="store_true",
                      help="show every number whole in text, Markdown and HTML (default: long ones as ≈ decimals; "
                      "JSON is always exact)")
+    out.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                     help="show on stderr how far the call has got (the epoch of the limit, updates, mistakes and "
+                     "the bound, the phase, the time left): by default only when stderr is a terminal; --progress "
+                     "also when it is not (a line each phase and each second), --no-progress never")
     out.add_argument("--trace", metavar="FILE", default=None,
                      help="also write every update to FILE as JSON Lines (the report keeps the first ones); "
                      "as -o FILE, it is put in place when the run has finished")

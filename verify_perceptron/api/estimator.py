@@ -204,8 +204,8 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
             else:
                 reason = f"stopped at max_epochs={self.max_epochs}: increase it"
             why.append(reason if binary else f"class {shown_value(classes.tolist()[k])} against the rest: {reason}")
-        return (f"{type(self).__name__} did not converge ({trace.n_updates if binary else self.n_updates_} updates): "
-                + "; ".join(why) + "; the weights are the last ones")
+        return (f"{type(self).__name__} did not converge ({self.n_updates_} updates): " + "; ".join(why)
+                + "; the weights are the last ones")
 
     def _set_weights(self, canonical: list[tuple[Fraction, tuple[Fraction, ...]]], binary: bool) -> None:
         exact = [(tuple(Fraction(x) for x in v), Fraction(b)) for b, v in canonical]

@@ -142,8 +142,25 @@ def test_the_html_report_is_shown_in_a_frame_of_its_own(monkeypatch: pytest.Monk
     calls = []
     monkeypatch.setattr(Verification, "html", lambda self: calls.append(1) or '<p title="a">x & y</p>')
     frame = result._repr_html_()
-    assert frame.startswith('<iframe srcdoc="&lt;p title=&quot;a&quot;&gt;x &amp; y&lt;/p&gt;" sandbox=""')
+    # no script runs in the frame; the notebook may read its height (allow-same-origin) to fit it
+    assert frame.startswith('<iframe srcdoc="&lt;p title=&quot;a&quot;&gt;x &amp; y&lt;/p&gt;" '
+                            'sandbox="allow-same-origin"')
     assert result._repr_html_() == frame and calls == [1]  # drawn once, then kept
+
+
+def test_the_notebook_frame_is_sized_to_its_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    plain = Verification.html
+    monkeypatch.setattr(Verification, "html", lambda self: plain(self, figures=False))  # the figures are not tested
+
+    def height(result: Verification) -> int:
+        frame = result._repr_html_()
+        assert "onload=\"this.style.height = (this.contentDocument.documentElement.scrollHeight + 2) + 'px'\"" in frame
+        return int(re.search(r"height: ([0-9]+)px", frame)[1])
+
+    # the same run, with 2 of its 18 updates listed, then all of them: the longer page gets the taller frame
+    assert height(verify(AND_X, AND_Y, max_updates=2)) < height(verify(AND_X, AND_Y, max_updates=60))
 
 
 def test_a_verification_pickles_with_its_run() -> None:
@@ -206,7 +223,6 @@ def test_any_two_labels_map_to_minus_and_plus_one_and_back() -> None:
 
 
 @pytest.mark.parametrize("y, message", [
-    ([0, 1, 2, 1], "Only binary classification is supported. The type of the target is multiclass: y has 3 classes"),
     ([1, 1, 1, 1], r"y has only one class \(1\); the perceptron needs two"),
     ([0.5, 1.0, 0.0, 1.0], "Unknown label type: continuous"),
     ([0.0, np.nan, 1.0, 1.0], r"y\[1\]=nan is not a finite number"),
@@ -361,8 +377,8 @@ def test_a_fitted_estimator_pickles() -> None:
 # --- scikit-learn -----------------------------------------------------------------------------------
 
 #: The `check_estimator` checks ExactPerceptron cannot pass, with why. None today: every check that runs
-#: passes. (Checks scikit-learn does not run for it: the sample_weight checks, as fit takes no weights -
-#: no note's perceptron weighs samples; the multiclass parts, as its tags say binary only; the array API
+#: passes, the multiclass ones (one against the rest) included. (Checks scikit-learn does not run for it: the
+#: sample_weight checks, as fit takes no weights - no note's perceptron weighs samples; the array API
 #: checks, which need SCIPY_ARRAY_API, and the pandas check, which needs pandas.)
 EXPECTED_FAILED_CHECKS: dict[str, str] = {}
 
@@ -384,7 +400,7 @@ def test_scikit_learns_check_estimator_passes() -> None:
     assert failed == set(EXPECTED_FAILED_CHECKS)
     assert sum(status == "passed" for status in seen.values()) >= 40
     assert {"check_classifiers_train", "check_estimators_pickle", "check_fit_idempotent",
-            "check_classifier_not_supporting_multiclass"} <= {n for n, s in seen.items() if s == "passed"}
+            "check_classifiers_classes"} <= {n for n, s in seen.items() if s == "passed"}
 
 
 def test_a_failing_check_is_seen_by_check_estimator() -> None:
@@ -392,12 +408,13 @@ def test_a_failing_check_is_seen_by_check_estimator() -> None:
     from sklearn.utils.estimator_checks import check_classifier_not_supporting_multiclass
 
     class Multiclass(ExactPerceptron):  # says binary only, but does not refuse three classes
-        def fit(self, X: Any, y: Any) -> Multiclass:
-            y = np.asarray(y)
-            return super().fit(X, np.where(y == y.min(), 0, 1))
+        def __sklearn_tags__(self) -> Any:
+            tags = super().__sklearn_tags__()
+            tags.classifier_tags.multi_class = False
+            return tags
 
     with pytest.raises(AssertionError, match="Only binary classification is supported"):
-        check_classifier_not_supporting_multiclass("Multiclass", Multiclass())
+        check_classifier_not_supporting_multiclass("Multiclass", Multiclass(max_epochs=10, verify=False))
 
 
 def test_the_estimator_clones_and_is_a_classifier() -> None:
@@ -426,7 +443,7 @@ def test_the_package_imports_without_scikit_learn_and_the_estimator_works_alone(
         "1/2",
         "_NotFittedError",
         "rate=2 is not a parameter of ExactPerceptron (parameters: convention, eta, floats, max_epochs, mode, "
-        "time_limit)",
+        "time_limit, verify)",
     ]
 
 

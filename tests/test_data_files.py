@@ -80,3 +80,21 @@ def test_a_txt_file_whose_first_line_is_very_long_is_sniffed_in_one_pass(tmp_pat
     started = time.monotonic()
     assert _looks_sparse(str(path))
     assert time.monotonic() - started < 1.0  # a block at a time, the text kept short: not one scan per block
+
+
+@pytest.mark.parametrize("header", ["species,a,b\n", ""])
+def test_a_file_written_label_first_is_refused_suggesting_label_column(tmp_path: Path, header: str) -> None:
+    path = tmp_path / "first.csv"
+    path.write_text(header + "0,1.5,0.2\n1,2.5,0.3\n0,3.5,0.4\n", encoding="utf-8")
+    name = "species" if header else "1"
+    line = 4 if header else 3
+    with pytest.raises(DataError) as caught:
+        load_dataset(str(path))
+    assert str(caught.value) == (f"{path}:{line}: label '0.4' is a third label value ('0.2', '0.3', '0.4'); exactly "
+                                 f"two are needed; column {name} holds two values: if it holds the labels, give "
+                                 f"--label-column {name} (label_column='{name}' in Python)")
+    assert load_dataset(str(path), label_column=name).y == (-1, 1, -1)
+    # no hint where the first column would not help either
+    path.write_text(header + "0,1.5,0.2\n1,2.5,0.3\n2,3.5,0.4\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"exactly two are needed$"):
+        load_dataset(str(path))

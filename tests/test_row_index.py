@@ -217,3 +217,21 @@ def test_a_first_row_that_may_be_names_or_a_sample_is_refused(tmp_path: Path) ->
     with pytest.raises(DataError, match="may be pandas' column names or a sample whose label is 2"):
         load_csv(write(tmp_path, "0,1,2\n5,1,2.0\n3,0,7\n"))
     assert load_csv(write(tmp_path, "0,1\n5,1\n3,0\n")).n_samples == 3  # two columns: 0, 1 is data, as always
+
+
+def test_iris_written_by_to_csv_with_its_index_runs_as_the_frame_itself(tmp_path: Path) -> None:
+    # The issue's case: setosa/versicolor saved with pandas' default to_csv read back to 5 features, 374
+    # updates in 137 epochs; without the index it is the frame's own run.
+    pytest.importorskip("sklearn")
+    from sklearn.datasets import load_iris
+
+    frame = load_iris(as_frame=True).frame
+    frame = frame[frame["target"] < 2]
+    path = tmp_path / "iris.csv"
+    frame.to_csv(path)
+    from_file, from_frame = vp.verify(str(path)), vp.verify(frame, floats="decimal")  # 5.1 is 51/10 in both
+    assert from_file.data.row_index == RowIndex((1,), ("",)) and from_file.data.n_features == 4
+    assert (from_file.trace.n_updates, from_file.trace.n_epochs) == (from_frame.trace.n_updates,
+                                                                     from_frame.trace.n_epochs)
+    assert from_file.trace.final_weights == from_frame.trace.final_weights
+    assert vp.verify(str(path), index_column="keep").data.n_features == 5

@@ -10,6 +10,7 @@ shown in it with its control characters escaped, never obeyed.
 from __future__ import annotations
 
 import argparse
+import os
 from fractions import Fraction
 from typing import IO
 
@@ -26,7 +27,7 @@ from .pipeline import ENGINES
 from .report.visible import visible
 from .run.settings import MODES, check_settings
 
-__all__ = ["EXIT_USAGE", "build_parser", "check_usage", "parse_separator"]
+__all__ = ["EXIT_USAGE", "FORMAT_OF_SUFFIX", "build_parser", "check_usage", "format_from_name", "parse_separator"]
 
 #: The exit code of bad input or usage.
 EXIT_USAGE = 2
@@ -57,10 +58,14 @@ def _data_options(command: argparse.ArgumentParser) -> None:
     source.add_argument("--input-format", choices=("auto", "csv", "libsvm", "numpy"), default="auto",
                         help="how to read DATA (default: from its extension)")
     source.add_argument("--label-column", metavar="COLUMN", help="label column: a header name or a 1-based number")
-    source.add_argument("--index-column", choices=INDEX_COLUMN_CHOICES, default="auto",
-                        help="a CSV file's row index (pandas' to_csv, R's write.csv): auto leaves out a first column "
-                             "whose header cell is empty or 'Unnamed: 0', drop leaves out column 1 whatever its header, "
-                             "keep reads it as a feature (default auto)")
+    index = source.add_mutually_exclusive_group()
+    index.add_argument("--keep-index", dest="index_column", action="store_const", const="keep", default="auto",
+                       help="read a CSV file's first column as a feature even when it looks like a row index "
+                            "(the same as --index-column keep)")
+    index.add_argument("--index-column", choices=INDEX_COLUMN_CHOICES, default="auto",
+                       help="a CSV file's row index (pandas' to_csv, R's write.csv): auto leaves out a first column "
+                            "whose header cell is empty or 'Unnamed: 0', drop leaves out column 1 whatever its header, "
+                            "keep reads it as a feature (default auto)")
     source.add_argument("--positive", metavar="VALUE", help="the label value of the positive class (for labels other than ±1 or 0/1)")
     source.add_argument("--delimiter", metavar="SEP", choices=sorted(DELIMITER_NAMES),
                         help="CSV cell separator: , ; tab or whitespace (default: found from the first lines)")
@@ -87,6 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for add in (_verify_command, _bounds_command, _check_command, _proofs_command):
         add(commands)
+    for command in commands.choices.values():  # `verify --version` as well as `--version`
+        command.add_argument("--version", action="version", version=f"{parser.prog} {__version__}",
+                             help="show the version and exit")
     return parser
 
 
@@ -119,8 +127,9 @@ def _verify_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
     run.add_argument("--require-convergence", action="store_true",
                      help="exit 3, not 0, when separable data stopped at a limit before converging")
     out = verify.add_argument_group("output")
-    out.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text",
-                     help="text tables, JSON, Markdown, or one self-contained HTML file with plots (default text)")
+    out.add_argument("--format", choices=("text", "json", "markdown", "html"), default=None,
+                     help="text tables, JSON, Markdown, or one self-contained HTML file with plots (default: from "
+                     "-o FILE's name, .txt .json .md .html .htm; else text)")
     out.add_argument("-o", "--output", metavar="FILE", default=None,
                      help=f"write the report to FILE instead of standard output. {OUTPUT_RULE}")
     out.add_argument("--max-updates-shown", type=_positive_int, default=60, metavar="N",
@@ -128,6 +137,10 @@ def _verify_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
     out.add_argument("--exact", action="store_true",
                      help="show every number whole in text, Markdown and HTML (default: long ones as ≈ decimals; "
                      "JSON is always exact)")
+    out.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                     help="show on stderr how far the call has got (the epoch of the limit, updates, mistakes and "
+                     "the bound, the phase, the time left): by default only when stderr is a terminal; --progress "
+                     "also when it is not (a line each phase and each second), --no-progress never")
     out.add_argument("--trace", metavar="FILE", default=None,
                      help="also write every update to FILE as JSON Lines (the report keeps the first ones); "
                      "as -o FILE, it is put in place when the run has finished")
@@ -176,8 +189,9 @@ def _check_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser
     which.add_argument("--command", dest="external", default=None, metavar="CMD",
                        help="run an implementation in any language instead: 'CMD {train} {out} [{updates}]' reads the "
                        "CSV {train}, writes its weights w1..wd, b one a line to {out} (see docs/harness.md)")
-    check.add_argument("--format", choices=("text", "json", "junit"), default="text",
-                       help="the report as text, JSON, or JUnit XML for CI (default text)")
+    check.add_argument("--format", choices=("text", "json", "junit"), default=None,
+                       help="the report as text, JSON, or JUnit XML for CI (default: from -o FILE's name, .txt "
+                       ".json .xml; else text)")
     check.add_argument("-o", "--output", metavar="FILE", default=None,
                        help="write the report to FILE (atomically: a temporary file, then renamed; only once the "
                        "check has a verdict)")
@@ -299,6 +313,54 @@ def _check_source(args: argparse.Namespace) -> None:
     elif not args.data:
         raise InvalidArgument("DATA or --example NAME is required")
 
+#: The report format an output file's name asks for, by its suffix in any case; any other name keeps the default.
+FORMAT_OF_SUFFIX = {".txt": "text", ".json": "json", ".md": "markdown", ".html": "html", ".htm": "html",
+                    ".xml": "junit"}
+#: The formats each command with -o writes, its default first.
+_FORMATS = {"verify": ("text", "json", "markdown", "html"), "check": ("text", "json", "junit")}
+_NAMES = {"text": "text", "json": "JSON", "markdown": "Markdown", "html": "HTML", "junit": "JUnit XML"}
+
+
+def format_from_name(output: str | None, given: str | None, *, command: str) -> str:
+    """The report format of `command`: `given` (``--format``), else the one -o `output`'s name asks for, else text.
+
+    A name that asks for another format than `given`, or for one the command
+    does not write, is an `InvalidArgument` naming both (checked before the
+    run). ``.xml`` (JUnit) is a name only `check` reads; to `verify` it is
+    like any other name.
+
+    Examples
+    --------
+    >>> format_from_name("report.HTML", None, command="verify"), format_from_name("r.out", None, command="verify")
+    ('html', 'text')
+    >>> format_from_name("r.json", "json", command="check"), format_from_name("r.xml", None, command="check")
+    ('json', 'junit')
+    >>> format_from_name("r.html", "text", command="verify")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.InvalidArgument: --format text disagrees with -o r.html, an HTML file's name: drop one, or make them agree
+    >>> format_from_name("r.md", None, command="check")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.InvalidArgument: -o r.md is a Markdown file's name, but check writes text, json or junit: give --format or another name
+    """
+    formats = _FORMATS[command]
+    suffix = None if output is None else os.path.splitext(output)[1].lower()
+    named = FORMAT_OF_SUFFIX.get(suffix or "")
+    if named == "junit" and "junit" not in formats:
+        named = None  # .xml means JUnit only to a command that writes it
+    if named is not None and given is not None and named != given:
+        raise InvalidArgument(f"--format {given} disagrees with -o {output}, {_article(named)} {_NAMES[named]} "
+                              "file's name: drop one, or make them agree")
+    if named is not None and named not in formats:
+        raise InvalidArgument(f"-o {output} is {_article(named)} {_NAMES[named]} file's name, but {command} writes "
+                              f"{', '.join(formats[:-1])} or {formats[-1]}: give --format or another name")
+    return given or named or formats[0]
+
+
+def _article(name: str) -> str:
+    return "an" if name == "html" else "a"  # "an HTML", "a JSON", "a Markdown"
+
 
 def check_usage(args: argparse.Namespace) -> None:
     """Every combination of options `args` holds, checked before anything runs or is written.
@@ -315,6 +377,8 @@ def check_usage(args: argparse.Namespace) -> None:
     verify_perceptron.errors.InvalidArgument: --averaged averages the presentations of an online run; drop --mode batch
     """
     _check_paths(args)
+    if args.command in ("verify", "check"):
+        args.format = format_from_name(args.output, args.format, command=args.command)
     if args.command not in ("verify", "bounds"):
         return
     _check_source(args)

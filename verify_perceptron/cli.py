@@ -41,6 +41,7 @@ from .report.record import build_report, comparison_report, render_json
 from .report.text import comparison_lines, orders_lines, render_text
 from .report.visible import visible, visible_json
 from .api.verification import settle
+from .progress import TerminalLine, Watch
 from .arguments import EXIT_USAGE, build_parser, check_usage, parse_separator
 from .deadline import Deadline, Terminated, TimeUp, deadline, process_age
 
@@ -77,28 +78,6 @@ def _rate(text: str) -> Fraction:
         raise InvalidArgument(str(error)) from None
 
 
-class _Progress:
-    """A one-line progress display on a terminal, after the first second; silent otherwise."""
-
-    def __init__(self, stream: TextIO, enabled: bool) -> None:
-        self.stream, self.enabled = stream, enabled
-        self.start = time.monotonic()
-        self.shown = False
-
-    def __call__(self, epoch: int, n_updates: int, status: str = "") -> None:
-        elapsed = time.monotonic() - self.start
-        if self.enabled and elapsed > 1:
-            line = f"epoch {epoch}, {n_updates} updates" + (f", {status}" if status else "") + f", {elapsed:.0f} s"
-            self.stream.write("\r" + line[:100] + "\033[K")
-            self.stream.flush()
-            self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
-
-
 def _load(args: argparse.Namespace) -> Dataset:
     """The data `check_usage` let through: an example, or DATA read by its reader."""
     if args.example:
@@ -130,7 +109,35 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
     report_file = None if args.output is None else outputs.file(args.output)
     trace_file = None if args.trace is None else outputs.file(args.trace, what="--trace")
     figures = outputs.figures(report_file) if report_file is not None and args.format == "markdown" else None
-    clock.phase = "loading the data"
+    shown = args.progress if args.progress is not None else sys.stderr.isatty()
+    watch = Watch(TerminalLine(sys.stderr), max_epochs=args.max_epochs, time_limit=args.time_limit,
+                  started=started) if shown else None
+    try:
+        report, text = _verify_report(args, clock, trace_file, figures, watch)
+    finally:
+        if watch is not None:
+            watch.close()  # the line cleared before the report is written, however the run ended
+    clock.cancel()  # the report is made: writing it must not be cut short (and a swallowed alarm ends it here)
+    if report_file is not None:
+        report_file.write(visible_json(text) if args.format == "json" else visible(text, lines=True))
+    outputs.commit()
+    if report_file is None:
+        _write(sys.stdout, text, json=args.format == "json")
+    return int(report["exit_code"])
+
+
+def _phase(clock: Deadline, watch: Watch | None, name: str) -> None:
+    """A phase begins: named for the time limit's message and for the progress display."""
+    clock.phase = name
+    if watch is not None:
+        watch.phase(name)
+
+
+def _verify_report(args: argparse.Namespace, clock: Deadline, trace_file: Any, figures: Any,
+                   watch: Watch | None) -> tuple[dict[str, Any], str]:
+    """The `verify` command's work, from loading the data to the report's text."""
+    started = time.monotonic() if watch is None else watch.started
+    _phase(clock, watch, "loading the data")
     data = _load(args)
     # (an explicit --convention '' is a name like any other: get_convention refuses it)
     convention = get_convention(args.convention if args.convention is not None
@@ -141,53 +148,41 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
             f"--separator has {len(separator)} values; {convention.name} needs {data.n_features + 1}: "
             + ", ".join(convention.weight_names(data.n_features))
         )
-    progress = _Progress(sys.stderr, args.format == "text" and sys.stderr.isatty())
-    try:
-        recorder = None
-        if trace_file is not None:
-            recorder = TraceRecorder(trace_file, data, convention, convention.check_rate(_rate(args.eta)))
-        clock.phase = "running the perceptron"
-        trace, check = verify_run(
-            data, convention, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs, time_limit=args.time_limit,
-            separator=separator, engine_name=args.engine, recorder=recorder,
-            progress=progress if progress.enabled else None,  # without a display the pass runs on through epochs
-        )
-    finally:
-        progress.close()
+    recorder = None
+    if trace_file is not None:
+        recorder = TraceRecorder(trace_file, data, convention, convention.check_rate(_rate(args.eta)))
+    _phase(clock, watch, "running the perceptron")
+    trace, check = verify_run(
+        data, convention, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs, time_limit=args.time_limit,
+        separator=separator, engine_name=args.engine, recorder=recorder,
+        progress=None if watch is None else watch.epoch,  # without a display the pass runs on through epochs
+    )
     clock.phase = "deciding separability"
     trace, check, separability, comparison = settle(
         data, convention, trace, check, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs,
-        time_limit=args.time_limit, started=started, engine=args.engine, compare=args.compare)
-    clock.phase = "building the report"
+        time_limit=args.time_limit, started=started, engine=args.engine, compare=args.compare, watch=watch)
+    _phase(clock, watch, "writing the report")
     report = build_report(data, trace, check, separability=separability, comparison=comparison,
                           require_convergence=args.require_convergence)
     if args.averaged:
         _add_averaged(report, data, trace, check)
     if args.format == "json":
-        text = render_json(report)
-    elif args.format in ("markdown", "html"):
-        from .report import documents  # plotting loads only for these formats
+        return report, render_json(report)
+    if args.format not in ("markdown", "html"):
+        return report, render_text(report, max_updates=args.max_updates_shown, exact=args.exact,
+                                   width=_terminal_width(args))
+    from .report import documents  # plotting loads only for these formats
 
-        clock.phase = "drawing the figures"
-        if args.format == "html":
-            text = documents.render_html(report, data=data, max_updates=args.max_updates_shown, exact=args.exact,
-                                         figures=_figures(report, data, required=True)[0])
-        else:
-            drawn, left_out = (_figures(report, data, required=False) if figures is not None else
-                               ({}, _left_out(report, data, "a Markdown report on standard output links no files; "
-                                                            "written with -o FILE, it has them beside it")))
-            links = {name: figures.add(name, svg) for name, svg in drawn.items()} if figures is not None else {}
-            text = documents.render_markdown(report, data=data, max_updates=args.max_updates_shown, exact=args.exact,
+    _phase(clock, watch, "drawing the figures")
+    if args.format == "html":
+        return report, documents.render_html(report, data=data, max_updates=args.max_updates_shown, exact=args.exact,
+                                             figures=_figures(report, data, required=True)[0])
+    drawn, left_out = (_figures(report, data, required=False) if figures is not None else
+                       ({}, _left_out(report, data, "a Markdown report on standard output links no files; "
+                                                    "written with -o FILE, it has them beside it")))
+    links = {name: figures.add(name, svg) for name, svg in drawn.items()} if figures is not None else {}
+    return report, documents.render_markdown(report, data=data, max_updates=args.max_updates_shown, exact=args.exact,
                                              figures=links, left_out=left_out)
-    else:
-        text = render_text(report, max_updates=args.max_updates_shown, exact=args.exact, width=_terminal_width(args))
-    clock.cancel()  # the report is made: writing it must not be cut short (and a swallowed alarm ends it here)
-    if report_file is not None:
-        report_file.write(visible_json(text) if args.format == "json" else visible(text, lines=True))
-    outputs.commit()
-    if report_file is None:
-        _write(sys.stdout, text, json=args.format == "json")
-    return int(report["exit_code"])
 
 
 def _add_averaged(report: dict[str, Any], data: Dataset, trace: Trace, check: CheckResult) -> None:

@@ -177,7 +177,7 @@ def verify_run(
     time_limit: float | None = None,
     separator: Sequence[object] | None = None,
     engine_name: str = "fast",
-    progress: Callable[[int, int, str], None] | None = None,
+    progress: Callable[[int, int, int | None, Fraction | None], None] | None = None,
     recorder: Any = None,
     keep_updates: int | None = None,
     separator_source: str = "user",
@@ -199,7 +199,11 @@ def verify_run(
     engine_name : {"fast", "reference"}
         The fast exact engine, or the reference engine that reads like the notes.
     progress : callable, optional
-        Called as ``progress(epoch, n_updates, status)`` after each pass.
+        Called as ``progress(epoch, n_updates, n_mistakes, bound)`` after each
+        pass: the mistakes the checker has counted and the note's mistake
+        bound when the checker runs with the run and knows them, else None
+        (`verify_perceptron.progress.Watch.epoch`). Without it the compiled
+        pass runs on through epochs.
     recorder : observer, optional
         Also told of every update of the run, once (to write a trace file).
     separator_source, separator_note : str, optional
@@ -219,7 +223,7 @@ def verify_run(
     data, time_limit = require_dataset(data), check_time_limit(time_limit)
     if engine_name == "reference":
         trace = reference.train(data, conv, eta=rate, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
-                             progress=None if progress is None else (lambda e, n: progress(e, n, "")))
+                             progress=None if progress is None else (lambda e, n: progress(e, n, None, None)))
         if recorder is not None:
             for u in trace.updates:
                 recorder.observe(u.k, u.epoch, list(u.samples), scaled_scores(data, u, conv.step_size(rate)))
@@ -241,13 +245,14 @@ class _Job:
     mode: str
     max_epochs: int
     time_limit: float | None
-    progress: Callable[[int, int, str], None] | None
+    progress: Callable[[int, int, int | None, Fraction | None], None] | None
     keep_updates: int | None
     matrix: ExactMatrix
 
-    def run(self, observer: Any, seconds: float | None, status: Callable[[int], str]) -> Trace:
+    def run(self, observer: Any, seconds: float | None,
+            status: Callable[[], tuple[int | None, Fraction | None]]) -> Trace:
         progress = self.progress
-        report = None if progress is None else (lambda e, n: progress(e, n, status(n)))
+        report = None if progress is None else (lambda e, n: progress(e, n, *status()))
         return fast.run(self.data, self.conv, eta=self.rate, mode=self.mode, max_epochs=self.max_epochs,
                         time_limit=seconds, progress=report, observer=observer, keep_updates=self.keep_updates,
                         matrix=self.matrix)
@@ -265,7 +270,8 @@ class _Job:
                 seconds: float | None, last: Trace | None = None) -> tuple[Trace, CheckResult]:
         """A run with the checker (and `sink`) told of every update as it happens."""
         checker = self.checker(w_star, source, note, last)
-        trace = self.run(_Tee(checker, sink), seconds, lambda n: checker.status())
+        trace = self.run(_Tee(checker, sink), seconds,
+                         lambda: (checker.N, None if checker.own is None else checker.own.value))
         return trace, checker.finish(trace)
 
     def with_final_weights(self, recorder: Any) -> tuple[Trace, CheckResult]:
@@ -281,7 +287,7 @@ class _Job:
         kept = MistakeMap(self.data.n_samples, max(MIN_MAP_BYTES, self.matrix.exact.nbytes))
         store = _Store(max(MIN_REPLAY_BYTES, self.matrix.exact.nbytes // 2),
                        overflow=lambda: _Tee(self.checker(), recorder, kept if self.mode == "online" else None))
-        trace = self.run(store, self.time_limit, lambda n: f"{n} mistakes")
+        trace = self.run(store, self.time_limit, lambda: (None, None))  # counted by the checker once w* is known
         if not trace.converged:
             if not store.complete:  # the overflow's checker, without w*, has seen every update
                 return trace, self._soft_margin_afterwards(trace, store.overflow.observers[0], kept)

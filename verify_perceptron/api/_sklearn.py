@@ -3,9 +3,9 @@
 With scikit-learn the estimator subclasses its `ClassifierMixin` and
 `BaseEstimator` (so `clone`, pipelines, grid search and `check_estimator`
 see a classifier), raises its `NotFittedError` and warns with its
-`DataConversionWarning`. Without it, `ParamsBase` gives the same
+`DataConversionWarning` and `ConvergenceWarning`. Without it, `ParamsBase` gives the same
 ``get_params``/``set_params``/``score`` behaviour for the estimator's own
-keyword-only parameters, and the two exceptions are local classes.
+keyword-only parameters, and the exception and the warnings are local classes.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["BASES", "DataConversionWarning", "NotFittedError", "SKLEARN"]
+__all__ = ["BASES", "ConvergenceWarning", "DataConversionWarning", "NotFittedError", "SKLEARN"]
 
 
 class ParamsBase:
@@ -58,14 +58,19 @@ class _DataConversionWarning(UserWarning):
     """Warns that y was converted (scikit-learn's `DataConversionWarning` when it is installed)."""
 
 
+class _ConvergenceWarning(UserWarning):
+    """Warns that a fit stopped before converging (scikit-learn's `ConvergenceWarning` when it is installed)."""
+
+
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin
-    from sklearn.exceptions import DataConversionWarning, NotFittedError
+    from sklearn.exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
 except ImportError:  # scikit-learn is optional
     SKLEARN = False
     BASES: tuple[type, ...] = (ParamsBase,)
     NotFittedError = _NotFittedError  # type: ignore[misc, assignment]
     DataConversionWarning = _DataConversionWarning  # type: ignore[misc, assignment]
+    ConvergenceWarning = _ConvergenceWarning  # type: ignore[misc, assignment]
 else:
     SKLEARN = True
     BASES = (ClassifierMixin, BaseEstimator)

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import numbers
-import os
 import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -25,24 +23,38 @@ from ..certify.maxmargin import certified_separator
 from ..certify.separability import Separability, separability_of_run
 from ..check.results import CheckResult
 from ..data.arrays import check_floats
-from ..data.csv_files import LABEL_NAMES
-from ..data.dataset import Dataset, from_arrays
-from ..data.rationals import as_rational, bounded, shown_value
-from ..data.readers import load_dataset
+from ..data.dataset import Dataset
 from ..data.trace import Trace
 from ..errors import InvalidArgument
 from ..notes.conventions import Convention, get_convention
 from ..deadline import Deadline
 from ..pipeline import verify_run
+from ..progress import Watch, watching
 from ..report.record import build_report, render_json
 from ..report.text import render_text
 from ..run.settings import check_time_limit
 from ._bounded import time_bounded, time_left
+from ._data import dataset_of, separator_of
 
 __all__ = ["Verification", "against_certified", "run_verification", "settle", "verify"]
 
-#: Height of the frame the HTML report is shown in by Jupyter (it scrolls inside).
-FRAME_HEIGHT = 640
+#: Sets the frame's height to its page's once the page (figures included) has loaded. It runs in the notebook,
+#: not in the frame: the frame's sandbox lets no script run inside it, only lets the notebook read its height.
+_FIT_HEIGHT = "this.style.height = (this.contentDocument.documentElement.scrollHeight + 2) + 'px'"
+
+
+def frame_height(page: str) -> int:
+    """The height in pixels of a frame that shows the HTML report `page` whole: estimated from what it holds
+    (table rows, headings, paragraphs, figures), for where the notebook does not run the frame's ``onload``
+    (an untrusted notebook), which sets it exactly.
+
+    Examples
+    --------
+    >>> frame_height("<h1>r</h1><p>a</p>") < frame_height("<h1>r</h1><p>a</p><table><tr><td>1</td></tr></table>")
+    True
+    """
+    lines = page.count("<tr") * 29 + (page.count("<p") + page.count("<li")) * 26 + page.count("<pre") * 40
+    return 140 + lines + (page.count("<h2") + page.count("<h3")) * 56 + page.count("<figure") * 1000
 
 
 class Verification:
@@ -133,14 +145,16 @@ class Verification:
         return documents.render_markdown(self.report, data=self.data, max_updates=self.max_updates)
 
     def _repr_html_(self) -> str:
-        """The HTML report for Jupyter, in a frame of its own so its style cannot touch the notebook's.
+        """The HTML report for Jupyter, in a frame of its own so its style cannot touch the notebook's, sized to
+        its content (`frame_height`, then exactly once it has loaded, where the notebook runs ``onload``).
 
         The page is drawn once (figures take a few seconds) and kept for the next display.
         """
         if self._frame is None:
-            page = html.escape(self.html(), quote=True)
-            self._frame = (f'<iframe srcdoc="{page}" sandbox="" title="perceptron report" '
-                           f'style="width: 100%; height: {FRAME_HEIGHT}px; border: 1px solid #d0d7de;"></iframe>')
+            page = self.html()
+            self._frame = (f'<iframe srcdoc="{html.escape(page, quote=True)}" sandbox="allow-same-origin" '
+                           f'title="perceptron report" onload="{_FIT_HEIGHT}" style="width: 100%; '
+                           f'height: {frame_height(page)}px; border: 1px solid #d0d7de;"></iframe>')
         return self._frame
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
@@ -168,7 +182,8 @@ def _canonical(convention: Convention, w: Sequence[Fraction]) -> tuple[Fraction,
 
 def against_certified(data: Dataset, convention: Convention, trace: Trace, check: CheckResult,
                       separability: Separability, *, eta: object, mode: str, max_epochs: int,
-                      time_left: Callable[[], float | None], engine: str = "fast") -> tuple[Trace, CheckResult]:
+                      time_left: Callable[[], float | None], engine: str = "fast",
+                      watch: Watch | None = None) -> tuple[Trace, CheckResult]:
     """A run that stopped at a limit on data certified separable, made again and checked against the certified
     max-margin separator, so that every claim has a w*; otherwise (or without time left) the run as it is.
 
@@ -180,26 +195,36 @@ def against_certified(data: Dataset, convention: Convention, trace: Trace, check
     left = time_left()
     if left is not None and left <= 0:  # a limit already spent (a tiny one, or a slow load) leaves no time to pass on
         return trace, check
+    if watch is not None:
+        watch.phase("solving for the max-margin separator")
     found = certified_separator(data, convention, separability, time_limit=left)
     left = time_left()
     if found is None or (left is not None and left <= 0):
         return trace, check
+    if watch is not None:
+        watch.phase("running again against the certified separator")
     return verify_run(data, convention, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=left,
-                      separator=found[0], separator_source="certified", separator_note=found[1], engine_name=engine)
+                      separator=found[0], separator_source="certified", separator_note=found[1], engine_name=engine,
+                      progress=None if watch is None else watch.epoch)
 
 
 def settle(data: Dataset, convention: Convention, trace: Trace, check: CheckResult, *, eta: object, mode: str,
            max_epochs: int, time_limit: float | None, started: float, engine: str = "fast", compare: bool = False,
-           ) -> tuple[Trace, CheckResult, Separability, BoundComparison | None]:
+           watch: Watch | None = None) -> tuple[Trace, CheckResult, Separability, BoundComparison | None]:
     """What `verify` does after the run (for the CLI and `run_verification` alike), within what is left of
     `time_limit` since `started`: separability settled, a run stopped at a limit made again against the
-    certified separator (`against_certified`), and with `compare` the five notes' bounds."""
+    certified separator (`against_certified`), and with `compare` the five notes' bounds. `watch` is told
+    each phase as it begins."""
+    if watch is not None:
+        watch.phase("deciding separability")
     separability = separability_of_run(data, convention, trace, check, time_limit)
     trace, check = against_certified(
         data, convention, trace, check, separability, eta=eta, mode=mode, max_epochs=max_epochs, engine=engine,
-        time_left=lambda: None if time_limit is None else time_limit - (time.monotonic() - started))
+        time_left=lambda: None if time_limit is None else time_limit - (time.monotonic() - started), watch=watch)
     comparison = None
     if compare:
+        if watch is not None:
+            watch.phase("comparing the five notes' bounds")
         comparison = compare_bounds(
             data, user=_canonical(convention, check.separator) if check.separator_source == "user" else None,
             final=_canonical(convention, check.separator) if check.separator_source == "final" else None,
@@ -221,92 +246,35 @@ def run_verification(
     max_updates: int = 60,
     clock: Deadline | None = None,
     started: float | None = None,
+    watch: Watch | None = None,
 ) -> Verification:
     """`data` run and checked under `convention`, with separability settled: the `Verification`.
 
     The settings are `verify`'s; `data` is a `Dataset` already. `time_limit`
     counts from `started` (`time.monotonic`; default now): the run is given
     what is left. `clock` (`verify_perceptron.api._bounded.time_bounded`'s) is told
-    each phase, for the message of a `TimeUp` its backstop raises.
+    each phase, for the message of a `TimeUp` its backstop raises; `watch`
+    (`verify_perceptron.progress`), for a progress display.
     """
     started = time.monotonic() if started is None else started
     clock = Deadline(None) if clock is None else clock
     conv = convention if isinstance(convention, Convention) else get_convention(convention)
     clock.phase = "running the perceptron"
+    if watch is not None:
+        watch.phase(clock.phase)
     trace, check = verify_run(data, conv, eta=eta, mode=mode, max_epochs=max_epochs,
-                              time_limit=time_left(time_limit, started), separator=separator, engine_name=engine)
+                              time_limit=time_left(time_limit, started), separator=separator, engine_name=engine,
+                              progress=None if watch is None else watch.epoch)
     clock.phase = "deciding separability"
     trace, check, separability, comparison = settle(
         data, conv, trace, check, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
-        started=started, engine=engine, compare=compare)
+        started=started, engine=engine, compare=compare, watch=watch)
     clock.phase = "building the report"
+    if watch is not None:
+        watch.phase("writing the report")
     result = Verification(data, trace, check, separability, comparison, max_updates=max_updates)
     clock.check()
     return result
-
-
-def _label_name(X: Any) -> str | None:
-    """The column of a DataFrame `X` that the CSV reader would take for the labels by its name (``label``, ``y``,
-    ``target``, ``class``, in that order, in any case), or None."""
-    names = {column.strip().lower(): column for column in reversed(list(X.columns)) if isinstance(column, str)}
-    return next((names[name] for name in LABEL_NAMES if name in names), None)
-
-
-def _column_key(y: Any) -> bool:
-    """Whether `y`, given with a DataFrame, names one of its columns rather than giving labels: a string or an
-    integer (``pd.DataFrame(array)`` names its columns 0, 1, ...); one label alone is never the labels."""
-    return isinstance(y, str) or isinstance(y, numbers.Integral) and not isinstance(y, bool)
-
-
-def _dataset(X: Any, y: Any, *, floats: str, positive: object, feature_names: Sequence[str],
-             label_column: str | None, source: str | None, index_column: str) -> Dataset:
-    """The data `verify` was given, as a `Dataset`: a path read by its reader, values in memory converted."""
-    if isinstance(X, Dataset):
-        if y is not None:
-            raise InvalidArgument(f"y={shown_value(y)} with a Dataset: its labels are part of it")
-        if index_column != "auto":
-            raise InvalidArgument(f"index_column={index_column!r} with a Dataset: it was read already")
-        return X
-    if isinstance(X, (str, os.PathLike)):
-        if y is not None:
-            raise InvalidArgument(f"y={shown_value(y)} with the file {os.fspath(X)!r}: name its label column with "
-                                  "label_column")
-        if floats != "binary":
-            raise InvalidArgument(f"floats={floats!r} applies to values in memory; a file's numbers are read "
-                                  "as written (CSV, LIBSVM) or as binary (.npy)")
-        return load_dataset(os.fspath(X), label_column=label_column, positive=positive, index_column=index_column)
-    frame = hasattr(X, "columns") and hasattr(X, "drop")
-    if frame and y is None:  # verify(df): its label column by name (label_column=, else as the CSV reader finds it)
-        y = label_column if label_column is not None else _label_name(X)
-        if y is None:
-            names = [c if isinstance(c, str) else shown_value(c) for c in list(X.columns)[:20]]
-            raise InvalidArgument(f"y is needed: X has no column named {', '.join(LABEL_NAMES)} (columns: "
-                                  f"{', '.join(names)}{', ...' if len(X.columns) > 20 else ''}); give the labels "
-                                  "or the name of X's label column")
-    elif label_column is not None:
-        raise InvalidArgument(f"label_column={shown_value(label_column)} applies to a file or a DataFrame without y")
-    if frame and _column_key(y):  # verify(df, "target"), verify(pd.DataFrame(array), 4)
-        if y not in list(X.columns):
-            names = [c if isinstance(c, str) else shown_value(c) for c in list(X.columns)[:20]]
-            raise InvalidArgument(f"y={shown_value(y)} is not a column of X (columns: {', '.join(names)}"
-                                  f"{', ...' if len(X.columns) > 20 else ''})")
-        X, y = X.drop(columns=[y]), X[y]
-    if y is None:
-        raise InvalidArgument("y is needed with X in memory: the labels, or the name of X's label column")
-    return from_arrays(X, y, positive=positive, source=source or "<memory>", feature_names=feature_names,
-                       floats=floats, index_column=index_column)
-
-
-def _separator(separator: Sequence[object] | None) -> list[Fraction] | None:
-    """`separator` read as the command reads ``--separator``: each value exactly, within a literal's limits."""
-    if separator is None:
-        return None
-    try:
-        return [bounded(as_rational(v, name=f"separator[{j}]"), name=f"separator[{j}]")
-                for j, v in enumerate(separator)]
-    except (TypeError, ValueError) as error:
-        raise InvalidArgument(str(error) if isinstance(error, ValueError) else
-                              f"separator={shown_value(separator)} is not a sequence of numbers") from None
 
 
 def verify(
@@ -328,43 +296,39 @@ def verify(
     index_column: str = "auto",
     source: str | None = None,
     max_updates: int = 60,
+    progress: object = None,
 ) -> Verification:
     """Run a note's perceptron exactly on the data and check every invariant: ``verify-perceptron verify``.
 
     Parameters
     ----------
     X : DataFrame, array, list of rows, Dataset, or path
-        The samples (a DataFrame's columns name the features), a `Dataset`, or
-        a data file (CSV, LIBSVM, NumPy) as the command reads it.
+        The samples (a DataFrame's columns name the features), a `Dataset`, or a data file.
     y : array-like, str or int, optional
-        The labels (any two values; `positive` names the positive one unless
-        they are -1/+1 or 0/1), or the name (or integer key) of X's label
-        column; without it, a DataFrame's is `label_column`, else the first column named
-        ``label``, ``y``, ``target`` or ``class`` (any case), as the command
-        finds a CSV file's. Not with a `Dataset` or a path.
+        The labels (any two; `positive` names the positive one unless -1/+1 or 0/1), or the name (or
+        integer key) of X's label column; without it, a DataFrame's is `label_column`, else the first
+        named ``label``, ``y``, ``target`` or ``class`` (any case), as the command finds a CSV file's.
     convention : str, optional
-        One of the five notes' conventions or a note number (default: classic,
-        or an example's own note).
+        One of the five notes' conventions or a note number (default: classic, or an example's own).
     eta, mode, max_epochs, separator, engine, compare
-        As the command's ``--eta``, ``--mode``, ``--max-epochs``,
-        ``--separator``, ``--engine`` and ``--compare``.
+        As the command's ``--eta``, ``--mode``, ``--max-epochs``, ``--separator``, ``--engine``, ``--compare``.
     time_limit : float, optional
-        Seconds for the whole call, loading included (``--time-limit``): the
-        run gets what loading left and stops cleanly at the limit; a phase
-        still running a second past it raises `verify_perceptron.deadline.TimeUp`.
+        Seconds for the whole call, loading included (``--time-limit``): the run stops cleanly at the
+        limit; a phase still running a second past it raises `verify_perceptron.deadline.TimeUp`.
     floats : {"binary", "decimal"}
-        How floats in memory are read: as the binary numbers they are (the
-        default, said in the report), or as their shortest decimals (0.1 is 1/10).
+        Floats in memory as the binary numbers they are (default), or as their shortest decimals.
     label_column : str, optional
         A file's label column (a name or a 1-based number), or a DataFrame's.
     index_column : {"auto", "drop", "keep"}
-        ``--index-column``: whether a CSV file's or a DataFrame's first column
-        is its row index, left out and named in the report
-        (`verify_perceptron.data.row_index`). A DataFrame's own index is never read.
+        ``--index-column``: whether a CSV file's or a DataFrame's first column is its row index, left
+        out and named in the report (`verify_perceptron.data.row_index`); a DataFrame's own is never read.
     source : str, optional
         The data's name in the report (default ``<memory>``, or the path).
     max_updates : int
-        At most this many updates are listed in the text and HTML reports (all are checked).
+        At most this many updates are listed in the reports (all are checked).
+    progress : None, bool or callable
+        None: a bar in a notebook, else nothing; True: also a line on a terminal's stderr; False:
+        nothing; a callable gets a `verify_perceptron.progress.Progress` at each phase and epoch's end.
 
     Returns
     -------
@@ -381,11 +345,15 @@ def verify(
     """
     started = time.monotonic()
     check_floats(floats)
-    time_limit, separator = check_time_limit(time_limit), _separator(separator)
-    with time_bounded(time_limit) as clock:
+    time_limit, separator = check_time_limit(time_limit), separator_of(separator)
+    with watching(progress, max_epochs=max_epochs if isinstance(max_epochs, int) else None, time_limit=time_limit,
+                  started=started) as watch, time_bounded(time_limit) as clock:
         clock.phase = "loading the data"
-        data = _dataset(X, y, floats=floats, positive=positive, feature_names=feature_names,
+        if watch is not None:
+            watch.phase(clock.phase)
+        data = dataset_of(X, y, floats=floats, positive=positive, feature_names=feature_names,
                         label_column=label_column, source=source, index_column=index_column)
         return run_verification(data, convention if convention is not None else data.default_convention or "classic",
                                 eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit, separator=separator,
-                                engine=engine, compare=compare, max_updates=max_updates, clock=clock, started=started)
+                                engine=engine, compare=compare, max_updates=max_updates, clock=clock, started=started,
+                                watch=watch)

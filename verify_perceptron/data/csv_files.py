@@ -18,7 +18,7 @@ import numpy as np
 from ..errors import DataError
 from .files import COLUMN_NUMBER, MAX_CELLS, check_max_cells, read_text, refuse_cells
 from .delimiters import as_commas, find_delimiter
-from ._labels import map_labels
+from ._labels import label_key, map_labels
 from .dataset import Dataset
 from . import kernel as _kernel
 from .denominators import MAX_DENOMINATOR_BITS, check_limit, over_common_denominator, parse_cells, read_table
@@ -250,8 +250,27 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: objec
     lines = [line for line, _ in rows]
     place, fail = _cell_places(path, layout.header, features, label_column, lines, cell_text)
     nums, dens = parse_cells(cells(), fail)
-    return _dataset(nums, dens, len(rows), place, max_bits, [row[layout.target] for _, row in rows], lines,
-                    positive, path, layout, max_cells)
+    raw_labels = [row[layout.target] for _, row in rows]
+    if label_column is None:
+        _suggest_label_column(raw_labels, [row[features[0]] for _, row in rows], layout, path, lines)
+    return _dataset(nums, dens, len(rows), place, max_bits, raw_labels, lines, positive, path, layout, max_cells)
+
+
+def _suggest_label_column(raw_labels: list[str], first: list[str], layout: _Layout, path: str,
+                          lines: Sequence[int]) -> None:
+    """Labels in the last column with more than two values, where the first feature column holds exactly two (as
+    a file written label first does): the `DataError` of the labels, saying which ``--label-column`` would help."""
+    if len({label_key(raw) for raw in dict.fromkeys(raw_labels)}) <= 2:
+        return
+    if len({label_key(cell) for cell in dict.fromkeys(first)}) != 2 or "" in first:
+        return
+    j = layout.features[0]
+    name = layout.header[j] if layout.header and layout.header[j].strip() else str(j + 1)
+    try:
+        map_labels(raw_labels, source=path, lines=lines)
+    except DataError as error:
+        raise DataError(f"{error}; column {name} holds two values: if it holds the labels, give --label-column "
+                        f"{name} (label_column={name!r} in Python)") from None
 
 
 _Place = Callable[[int], "tuple[str, str]"]
@@ -384,7 +403,12 @@ def _fast_csv(text: str, path: str, label_column: str | None, positive: object,
         raw_labels = [line.rpartition(",")[2] for line in body]
     else:
         raw_labels = [line.split(",", target + 1)[target] for line in body]
-    y, spelling = map_labels(raw_labels, positive=positive, source=path, lines=numbers)
+    try:
+        y, spelling = map_labels(raw_labels, positive=positive, source=path, lines=numbers)
+    except DataError:
+        if label_column is None:
+            return None  # the general reader raises it, with a hint at --label-column where one would help
+        raise
     return Dataset(y=y, source=path, feature_names=layout.names, labels=spelling,
                    numerators=scaled.reshape(len(body), m), denominator=denominator, row_index=layout.index)
 

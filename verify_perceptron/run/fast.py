@@ -170,6 +170,7 @@ class _Run:
         # at whose end there is nothing to do here (no convergence, no save or repeat of the cycle
         # watch, the last epoch not reached), in chunks of at most WORK rows scanned.
         self.per_epoch = int(per_epoch)
+        self.on_pass: Callable[[int, int], None] | None = None  # told of the epochs ended within a compiled pass
         self.saved_at, self.saved = -1, _NONE  # the cycle watch's saved weights, as the compiled pass reads them
         self.last_at, self.previous = -1, _NONE  # and its weights after the previous epoch, which the pass moves on
         self._floats: Any = None  # the float filter's (Zf, radius), once built; False where it cannot be
@@ -257,7 +258,9 @@ class _Run:
         p, block, made = 0, 128, 0
         while p < n:
             if self.compiled and self.kind in ("int64", "wide"):
-                p, made = self._compiled_steps(p, made, max_epochs)
+                before, (p, made) = self.epoch, self._compiled_steps(p, made, max_epochs)
+                if self.on_pass is not None and self.epoch != before:  # the pass ran on through epochs: say so
+                    self.on_pass(self.epoch - 1, self.n_updates)
                 if self.deadline is not None and time.monotonic() > self.deadline and p < n:
                     self.out_of_time = True  # mid-epoch: the state is no epoch boundary
                     break
@@ -394,7 +397,8 @@ def run(
     Parameters
     ----------
     data, convention, eta, mode, max_epochs, time_limit, progress
-        As for `verify_perceptron.run.reference.train`.
+        As for `verify_perceptron.run.reference.train`, but `progress` is told only of the epochs
+        Python sees end: the compiled pass runs on through epochs, so a display costs the run nothing.
     observer : Observer, optional
         Told of every update as it happens (the streaming checker).
     keep_updates : int or None
@@ -422,7 +426,8 @@ def run(
         matrix = sample_matrix(data, conv)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     state = _Run(matrix, tie_rule(conv, rate, data.y_array), observer=observer, keep_updates=keep_updates,
-                 deadline=deadline, per_epoch=progress is not None or deadline is not None)
+                 deadline=deadline, per_epoch=deadline is not None)  # (progress: whenever the pass returns)
+    state.on_pass = progress
     stop, cycle = state.epochs(mode, max_epochs, progress)
 
     def build(record: tuple[int, int, list[int], list[int], Any]) -> Update:

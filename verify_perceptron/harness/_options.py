@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..data.exact_text import nearest_float
 from ..data.rationals import as_rational, shown_value
 from ..errors import InvalidArgument
-from ..notes.conventions import Convention, get_convention
+from ..notes.conventions import get_convention
 from ._clock import seconds_or_none
 
 if TYPE_CHECKING:  # Hypothesis loads only when a check runs
@@ -84,7 +84,8 @@ class CheckOptions:
     nonseparable_errors : tuple of exception types
         Exceptions that mean "not separable".
     max_epochs : int or None
-        The implementation's own limit of passes, if it has one: data needing more are not generated.
+        The implementation's own limit of passes, if it has one: it is compared with the note's run
+        stopped after exactly that many epochs (converged earlier or not), one included.
     call_timeout : float or None
         Seconds one call may take (POSIX main thread only); None for no limit.
     worked_examples : bool
@@ -126,21 +127,6 @@ class CheckOptions:
         if self.rounding_stress:
             return "floats"
         return "dyadic" if self.dtype == "float" else "rationals"
-
-
-def least_epochs(conv: Convention) -> int:
-    """The fewest epochs in which the note's run converges on data of both classes, counting the clean one.
-
-    From w = 0 every score is 0; when that is a mistake for either label, the
-    first epoch makes an update and a second, without a mistake, ends the run.
-
-    Examples
-    --------
-    >>> least_epochs(get_convention("classic")), least_epochs(get_convention("hard-limiter-plus"))
-    (2, 2)
-    """
-    zero = Fraction(0)
-    return 2 if conv.decide(zero, 1, Fraction(1)) is not None or conv.decide(zero, -1, Fraction(1)) is not None else 1
 
 
 def harness_settings(*, examples: int = DEFAULT_EXAMPLES, seed: int | None = None) -> HypothesisSettings:
@@ -227,12 +213,6 @@ def _options(
         raise InvalidArgument(f"seed={shown_value(seed)} must be an integer or None")
     if max_epochs is not None and (isinstance(max_epochs, bool) or not isinstance(max_epochs, int) or max_epochs < 1):
         raise InvalidArgument(f"max_epochs={shown_value(max_epochs)} must be an integer >= 1 or None")
-    if max_epochs is not None and max_epochs < least_epochs(conv) and not detects_nonseparable:
-        raise InvalidArgument(
-            f"max_epochs={max_epochs} is too few for the check: it compares with the {conv.name} perceptron's run to "
-            f"convergence, and on data of both classes that run takes at least {least_epochs(conv)} epochs (at w = 0 "
-            "a score of 0 is a mistake for one label, so the first epoch updates and only a clean one ends the run); "
-            "a learner that stops after one pass cannot be checked yet")
     call_timeout = seconds_or_none("call_timeout", call_timeout)
     if rounding_stress and dtype != "float":
         raise InvalidArgument(f"rounding_stress=True needs dtype='float', not dtype={shown_value(dtype)}")

@@ -327,7 +327,8 @@ def _settings_line(options: CheckOptions) -> str:
     conv = get_convention(options.convention)
     rate = f"learning rate {_rate_text(options.eta)}" if options.eta is not None else "learning rate inferred from the output"
     limit = ("" if options.max_epochs is None else
-             f", at most {_count(options.max_epochs, 'epoch')} (data needing more are not generated)")
+             f", at most {_count(options.max_epochs, 'epoch')} (compared with the run stopped after "
+             f"{_count(options.max_epochs, 'epoch')}, converged or not)")
     return (f"convention {conv.name} (note {conv.note_number}: {conv.summary}); dtype {options.dtype}, "
             f"labels {options.labels}, {rate}{limit}")
 
@@ -348,8 +349,9 @@ def _case_lines(case: CaseResult, *, indent: str) -> list[str]:
     if ref is not None and case.separable:
         steps = ", ".join(f"sample {u.samples[0]} (score {_number(u.scores[0])})" for u in ref.updates[:8])
         more = ", ..." if ref.n_updates > 8 else ""
+        stopped = " (stopped there: the declared epoch limit)" if ref.stop == "max-epochs" else ""
         lines.append(f"{indent}  exact run (learning rate 1): {_count(ref.n_updates, 'update')} in "
-                     f"{_count(ref.n_epochs, 'epoch')} "
+                     f"{_count(ref.n_epochs, 'epoch')}{stopped} "
                      f"[{steps}{more}], final weights {_vec(ref.final_weights)} "
                      f"({', '.join(conv.weight_names(d.n_features))})")
     if case.weights is not None:

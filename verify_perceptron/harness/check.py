@@ -232,10 +232,10 @@ def check_implementation(
         It signals data that no hyperplane separates by returning None (or by
         raising one of these exceptions); non-separable data are generated too.
     max_epochs : int, optional
-        Its own limit of passes; data whose exact run needs more are not
-        generated (a scikit-learn ``max_iter`` is read from ``get_params()``).
-        Below 2 no run converges (the first epoch always updates): refused,
-        unless `detects_nonseparable` (non-separable data are then generated alone).
+        Its own limit of passes (a scikit-learn ``max_iter`` is read from
+        ``get_params()``): it is compared with the note's run stopped after
+        exactly that many epochs, converged or not (1: a one-pass learner),
+        and its weights must separate the data only where that run's do.
     call_timeout : float, optional
         Seconds one call may take (POSIX, main thread).
     worked_examples : bool

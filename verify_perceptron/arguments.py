@@ -204,6 +204,9 @@ def _check_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser
     check.add_argument("--averaged", action="store_true",
                        help="it returns the averaged perceptron's weights (over every presentation; over exactly "
                        "--max-epochs epochs when given)")
+    check.add_argument("--bias", choices=("first", "last", "convention"), default=None,
+                       help="where its flat weight vector holds the bias: b, w1..wd (first), w1..wd, b (last: a "
+                       "command's default) or the convention's own order")
 
 
 def _proofs_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

@@ -49,7 +49,8 @@ def result_record(result: HarnessResult) -> dict[str, Any]:
                     "eta": None if options.eta is None else exact_text(options.eta),
                     "eta_decimal": None if options.eta is None else nearest_float(options.eta),
                     "max_epochs": options.max_epochs, "examples": options.examples, "seed": options.seed,
-                    "call_timeout": options.call_timeout, "accept_departures": list(options.accept_departures)},
+                    "call_timeout": options.call_timeout, "accept_departures": list(options.accept_departures),
+                    "bias": options.bias},
         "departures": [{"code": "departure", "name": d.message.split("=", 1)[0], "message": d.message}
                        for d in result.departures],
         "flaky": result.flaky,

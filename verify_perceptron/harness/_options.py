@@ -51,6 +51,9 @@ def updates_to_read(n_reference: int, n_samples: int) -> int:
 DEPARTURES = ("shuffle", "tol", "early_stopping", "penalty", "fit_intercept", "learning_rate", "loss", "average",
               "class_weight", "eta0", "learning_rate_init", "float-rate")
 
+#: Where a flat weight vector holds the bias (`CheckOptions.bias`).
+BIAS_PLACES = ("first", "last", "convention")
+
 _LABEL_ALIASES = {"-1/+1": "-1/+1", "-1,+1": "-1/+1", "-1/1": "-1/+1", "pm1": "-1/+1", "0/1": "0/1", "0,1": "0/1"}
 
 
@@ -101,6 +104,11 @@ class CheckOptions:
     averaged : bool
         It returns the averaged perceptron's weights (`run.averaged`): the average over every
         presentation, up to the first clean epoch, or over exactly `max_epochs` epochs when given.
+    bias : {"first", "last", "convention"} or None
+        Where a flat weight vector (a command's ``{out}``, a function's one vector) holds the
+        bias: ``[b, w1, ..., wd]``, ``[w1, ..., wd, b]``, or the convention's own augmented order;
+        None for the defaults (last for a command, the convention's order for Python). A pair
+        ``(w, b)`` is read as one whatever this says.
     """
 
     convention: str = "classic"
@@ -120,6 +128,18 @@ class CheckOptions:
     max_features: int = 3
     max_samples: int = 8
     averaged: bool = False
+    bias: str | None = None
+
+    @property
+    def reading(self) -> str:
+        """How Python return values are read (`_reading._exact_weights`): `output`, or the declared bias place.
+
+        Examples
+        --------
+        >>> CheckOptions().reading, CheckOptions(bias="first").reading, CheckOptions(bias="convention").reading
+        ('auto', 'bias-first', 'auto')
+        """
+        return {None: self.output, "first": "bias-first", "last": "bias-last", "convention": "auto"}[self.bias]
 
     @property
     def numbers(self) -> str:
@@ -188,6 +208,7 @@ def _options(
     rounding_stress: bool, detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...],
     max_epochs: int | None, call_timeout: float | None, worked_examples: bool, output: str,
     accept_departures: Sequence[str], max_features: int, max_samples: int, averaged: bool = False,
+    bias: str | None = None,
 ) -> CheckOptions:
     """`CheckOptions` from a front door's keyword arguments, each checked (`InvalidArgument` naming it)."""
     conv = get_convention(convention)
@@ -224,6 +245,12 @@ def _options(
         if name not in DEPARTURES:
             raise InvalidArgument(f"accept_departures: {shown_value(name)} is not a departure the harness knows "
                                   f"({', '.join(DEPARTURES)})")
+    if bias is not None and bias not in BIAS_PLACES:
+        raise InvalidArgument(f"bias={shown_value(bias)} must be one of {', '.join(BIAS_PLACES)} or None")
+    if bias is not None and output != "auto":
+        raise InvalidArgument(f"bias={shown_value(bias)} and output={shown_value(output)}: give one of them (bias "
+                              "says where a flat weight vector holds the bias; output='pair' or 'augmented' says "
+                              "how every return value is read)")
     if not isinstance(averaged, bool):
         raise InvalidArgument(f"averaged={shown_value(averaged)} must be True or False")
     errors: tuple[type[BaseException], ...] = ()
@@ -240,5 +267,5 @@ def _options(
         seed=seed, rounding_stress=bool(rounding_stress), detects_nonseparable=bool(detects_nonseparable),
         nonseparable_errors=errors, max_epochs=max_epochs, call_timeout=call_timeout,
         worked_examples=bool(worked_examples), output=output, accept_departures=tuple(accept_departures),
-        max_features=max_features, max_samples=max_samples, averaged=averaged,
+        max_features=max_features, max_samples=max_samples, averaged=averaged, bias=bias,
     )

@@ -278,6 +278,8 @@ def _reproduction(code: tuple[str, str] | None, data: Dataset, labels: list[int]
         keywords.append(f"accept_departures={options.accept_departures!r}")
     if options.averaged:
         keywords.append("averaged=True")
+    if options.bias is not None:
+        keywords.append(f"bias={options.bias!r}")
     rows = "[" + ", ".join("[" + ", ".join(repr(_number(v)) for v in row) + "]" for row in data.X) + "]"
     code = (f"from verify_perceptron.harness import check_dataset; {path}{head}print(check_dataset({call}, "
             f"{rows}, {labels}, {', '.join(keywords)}).report())")

@@ -145,6 +145,7 @@ def check_dataset(
     accept_departures: Sequence[str] = (),
     averaged: bool = False,
     time_limit: float | None = None,
+    bias: str | None = None,
 ) -> CaseResult:
     """Check an implementation on one dataset (the reproduction a report prints).
 
@@ -155,7 +156,7 @@ def check_dataset(
     X, y : array-like
         The data, exactly: literals such as ``"1/3"``, Fractions, ints or floats;
         labels -1/+1 (or 0/1).
-    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures, averaged, time_limit
+    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures, averaged, time_limit, bias
         As for `check_implementation`.
 
     Returns
@@ -176,7 +177,7 @@ def check_dataset(
                        rounding_stress=False, detects_nonseparable=detects_nonseparable, max_epochs=max_epochs,
                        call_timeout=call_timeout, worked_examples=False, output=output,
                        accept_departures=accept_departures,
-                       max_features=3, max_samples=8, averaged=averaged)
+                       max_features=3, max_samples=8, averaged=averaged, bias=bias)
     clock = Clock(_time_limit(time_limit))
     data = from_arrays(X, y)
     clock.phase = "loading the implementation"
@@ -205,6 +206,7 @@ def check_implementation(
     max_epochs: int | None = None, call_timeout: float | None = 10.0, worked_examples: bool = True,
     output: str = "auto", accept_departures: Sequence[str] = (), max_features: int = 3, max_samples: int = 8,
     data: SearchStrategy[Dataset] | None = None, averaged: bool = False, time_limit: float | None = None,
+    bias: str | None = None,
 ) -> HarnessResult:
     """Check a perceptron implementation on generated data; return the verdict and the minimal counterexample.
 
@@ -257,6 +259,11 @@ def check_implementation(
         Seconds the whole check may take: every call ends by then, and the check raises
         `verify_perceptron.deadline.TimeUp` naming what it was doing (the check is looked at between
         the steps of its own work; ``check --time-limit`` also interrupts them).
+    bias : {"first", "last", "convention"}, optional
+        Where a flat weight vector holds the bias: ``[b, w1, ..., wd]``, ``[w1, ..., wd, b]``, or the
+        convention's own order (the default for a function's one vector; a command's ``{out}`` is
+        ``w1 ... wd, b`` by default). A failure whose weights are the reference's in another of these
+        orders is diagnosed ``weight-layout``, naming the value that declares it.
 
     Returns
     -------
@@ -276,7 +283,7 @@ def check_implementation(
                     rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
                     call_timeout=call_timeout, worked_examples=worked_examples, output=output,
                     accept_departures=accept_departures, max_features=max_features, max_samples=max_samples,
-                    averaged=averaged)
+                    averaged=averaged, bias=bias)
 
 
 def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None, *, eta: object,
@@ -391,6 +398,7 @@ def run_check_command(
     averaged: bool = False,
     time_limit: float | None = None,
     spent: float = 0.0,
+    bias: str | None = None,
 ) -> tuple[int, str]:
     """The ``verify-perceptron check MODULE:EXPR`` (or ``--command CMD``) command: ``(exit code, text)``.
 
@@ -442,7 +450,8 @@ def run_check_command(
                               dtype=dtype, labels=labels, examples=examples, seed=seed,
                               rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
                               call_timeout=call_timeout, worked_examples=True, output=output,
-                              accept_departures=tuple(accept), max_features=3, max_samples=8, averaged=averaged)
+                              accept_departures=tuple(accept), max_features=3, max_samples=8, averaged=averaged,
+                              bias=bias)
     except OutOfTime as error:  # the timer's, landing anywhere
         raise TimeUp(error.seconds, error.phase) from None
     finally:

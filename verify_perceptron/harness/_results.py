@@ -4,6 +4,7 @@ carries its report; then the report's text (settings, cases, findings, a one-lin
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass
 from fractions import Fraction
@@ -14,7 +15,8 @@ from ..errors import InvariantViolation
 from ..notes.conventions import get_convention
 from ._exact import Vector
 from ._options import CheckOptions
-from ._wording import _count, _number, _rate_text, _vec
+from ..data.exact_text import nearest_float
+from ._wording import _approx, _count, _number, _rate_text, _vec
 
 
 class ImplementationFailure(InvariantViolation):
@@ -221,6 +223,10 @@ class HarnessResult:
         For an implementation that is not deterministic: a random start, or else a random order.
     loading_output : str
         What it printed while being loaded (its module's import, its constructor), cut to a head and a tail.
+    seconds : tuple of (str, float)
+        Wall-clock seconds measured for each part of the check: ``total`` (loading included),
+        ``configuration``, ``generated`` (the search, its shrink and diagnosis) and each worked
+        example by its case name (its diagnosis included); JUnit's ``time`` attributes.
     """
 
     target: str
@@ -234,6 +240,11 @@ class HarnessResult:
     reports_updates: bool = False
     flaky_diagnosis: Diagnosis | None = None
     loading_output: str = ""
+    seconds: tuple[tuple[str, float], ...] = ()
+
+    def seconds_of(self, part: str) -> float:
+        """The seconds measured for `part` (0.0 when it was not measured)."""
+        return dict(self.seconds).get(part, 0.0)
 
     @property
     def diagnoses(self) -> tuple[Diagnosis, ...]:
@@ -335,6 +346,36 @@ def _settings_line(options: CheckOptions) -> str:
             f"labels {options.labels}, {rate}{limit}")
 
 
+#: An exact fraction in a report's sentence: p/q, not inside a word, a path or a longer fraction.
+_FRACTION = re.compile(r"(?<![\w./])-?\d+/\d+(?![\w/.])(?! \((?:the double|≈))")
+
+
+def _decimal_of(value: Fraction) -> str:
+    """The decimal shown beside an exact fraction: the nearest double's shortest text, or three digits past
+    the doubles' range."""
+    double = nearest_float(value)
+    if double is None or (double == 0 and value != 0):
+        return _approx(value)
+    return repr(double)
+
+
+def with_decimals(line: str) -> str:
+    """`line` with a decimal beside every exact fraction in it (``1/3`` -> ``1/3 (≈ 0.3333333333333333)``).
+
+    Examples
+    --------
+    >>> with_decimals("weights [-3602879701896397/36028797018963968, 2], rate 1/2")
+    'weights [-3602879701896397/36028797018963968 (≈ -0.1), 2], rate 1/2 (≈ 0.5)'
+    >>> with_decimals("the rate 1/10 (the double 0.1) in /tmp/1/2")
+    'the rate 1/10 (the double 0.1) in /tmp/1/2'
+    """
+    return _FRACTION.sub(lambda m: f"{m.group()} (≈ {_decimal_of(Fraction(m.group()))})", line)
+
+
+#: Sentences quoted from the implementation keep their text as it was.
+_QUOTED = ("the implementation warned: ", "while being loaded, the implementation printed: ")
+
+
 def _case_lines(case: CaseResult, *, indent: str) -> list[str]:
     conv = get_convention(case.options.convention)
     d = case.data
@@ -343,22 +384,22 @@ def _case_lines(case: CaseResult, *, indent: str) -> list[str]:
     lines += [f"{indent}  {line}" for line in case.literals().splitlines()]
     if case.findings:
         lines.append(f"{indent}  what is wrong:")
-        lines += [f"{indent}    - {finding}" for finding in case.findings]
+        lines += [f"{indent}    - {with_decimals(str(finding))}" for finding in case.findings]
     if case.notes:
         lines.append(f"{indent}  notes:")
-        lines += [f"{indent}    - {note}" for note in case.notes]
+        lines += [f"{indent}    - {note if note.startswith(_QUOTED) else with_decimals(note)}" for note in case.notes]
     ref = case.reference
     if ref is not None and case.separable:
         steps = ", ".join(f"sample {u.samples[0]} (score {_number(u.scores[0])})" for u in ref.updates[:8])
         more = ", ..." if ref.n_updates > 8 else ""
         stopped = " (stopped there: the declared epoch limit)" if ref.stop == "max-epochs" else ""
-        lines.append(f"{indent}  exact run (learning rate 1): {_count(ref.n_updates, 'update')} in "
-                     f"{_count(ref.n_epochs, 'epoch')}{stopped} "
-                     f"[{steps}{more}], final weights {_vec(ref.final_weights)} "
-                     f"({', '.join(conv.weight_names(d.n_features))})")
+        lines.append(with_decimals(f"{indent}  exact run (learning rate 1): {_count(ref.n_updates, 'update')} in "
+                                   f"{_count(ref.n_epochs, 'epoch')}{stopped} "
+                                   f"[{steps}{more}], final weights {_vec(ref.final_weights)} "
+                                   f"({', '.join(conv.weight_names(d.n_features))})"))
     if case.weights is not None:
         reported = "updates not reported" if case.n_updates is None else f"{_count(case.n_updates, 'update')} reported"
-        lines.append(f"{indent}  implementation: final weights {_vec(case.weights)}, {reported}")
+        lines.append(with_decimals(f"{indent}  implementation: final weights {_vec(case.weights)}, {reported}"))
     if not case.passed and case.output:
         size = _count(case.output_bytes, "byte") if case.output_bytes else _count(len(case.output), "character")
         lines.append(f"{indent}  output of the implementation (stdout and stderr, {size}):")
@@ -390,7 +431,7 @@ def _truncated(text: str) -> str:
 def _harness_report(result: HarnessResult) -> str:
     options = result.options
     verdict = "passed" if result.passed else "FAILED"
-    lines = [f"check of {result.target}", f"  {_settings_line(options)}",
+    lines = [f"check of {result.target}", f"  {with_decimals(_settings_line(options))}",
              f"  data: up to {options.examples} generated datasets ({_NUMBERS_SHOWN[options.numbers]}"
              + (", non-separable ones too" if options.detects_nonseparable else "")
              + (")" if not options.worked_examples else ") and the notes' worked examples"),
@@ -400,10 +441,10 @@ def _harness_report(result: HarnessResult) -> str:
              f"verdict: {verdict}"]
     if result.diagnoses:
         first = result.diagnoses[0]
-        lines.append(f"diagnosis ({first.code}): {first.text}")
+        lines.append(f"diagnosis ({first.code}): {with_decimals(first.text)}")
     if result.departures:
         lines.append("configuration departs from the note's algorithm:")
-        lines += [f"  - {d.message}" for d in result.departures]
+        lines += [f"  - {with_decimals(d.message)}" for d in result.departures]
     if result.flaky:
         lines.append(f"not deterministic: {result.flaky}")
     if result.counterexample is not None:

@@ -90,6 +90,7 @@ y = [-1, 1]
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -290,6 +291,7 @@ def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None,
              max_epochs: int | None, **settings: Any) -> HarnessResult:
     """`check_implementation` under `clock`: the options checked (before anything is loaded), then the target
     loaded, its declared rate and epochs read, and the check."""
+    start = time.perf_counter()
     given = _options(eta=eta, max_epochs=max_epochs, **settings)
     clock.phase = "loading the implementation"
     prepared = prepare(target, given.nonseparable_errors, clock)
@@ -309,13 +311,16 @@ def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None,
         raise
     runner = Runner(prepared.target, prepared.kind, options, clock, prepared.worker)
     try:
-        result = _verdict(runner, prepared.kind, prepared.label, options, _departures(prepared.params, options),
-                          data)
+        configuration = time.perf_counter()
+        departures = _departures(prepared.params, options)
+        configuration = time.perf_counter() - configuration
+        result = _verdict(runner, prepared.kind, prepared.label, options, departures, data)
     except OutOfTime as error:
         raise TimeUp(error.seconds, error.phase) from None
     finally:
         runner.close()
-    return dataclasses.replace(result, loading_output=prepared.output)
+    seconds = (("total", time.perf_counter() - start), ("configuration", configuration), *result.seconds)
+    return dataclasses.replace(result, loading_output=prepared.output, seconds=seconds)
 
 
 def _time_limit(seconds: object) -> float | None:
@@ -329,31 +334,40 @@ def _verdict(target: Runner, kind: str, label: tuple[str, tuple[str, str] | None
     failing worked example, diagnosed."""
     worked: list[_Case] = []
     evidence = Evidence()
+    seconds: dict[str, float] = {}
     target.clock.phase = "checking the notes' worked examples"
     if options.worked_examples:
         from .strategies import worked_examples as notes_examples
 
         for name, example_data in notes_examples(nonseparable=options.detects_nonseparable):
+            start = time.perf_counter()
             case = _Case(target, kind, f"worked example {name!r}", example_data, options, label, generated=False)
             case.run()
             worked.append(case)
             if case.separable:
                 evidence.add(case.data, case.weights)
+            seconds[case.name] = time.perf_counter() - start
+    start = time.perf_counter()
     counterexample, n_examples, n_rejected, flaky, with_updates = _search(target, kind, label, options, strategy,
                                                                           evidence)
+    seconds["generated"] = time.perf_counter() - start
     flaky_diagnosis = None
     if counterexample is None:  # no generated failure: show the first failing worked example, diagnosed
         failing = next((c for c in worked if c.findings), None)
         target.clock.phase = "diagnosing the failing worked example"
         if failing is not None:
+            start = time.perf_counter()
             failing.diagnose(evidence)
             counterexample = failing.result()
+            seconds[failing.name] += time.perf_counter() - start
     if flaky is not None and evidence.last is not None:
+        start = time.perf_counter()
         probe = _Case(target, kind, "probe", evidence.last, options, label, generated=False)
         flaky_diagnosis = nondeterminism_probe(probe.data, probe.conv, probe.recheck, options.labels)
+        seconds["generated"] += time.perf_counter() - start
     with_updates = with_updates or any(c.n_updates is not None for c in worked)
     return HarnessResult(label[0], options, departures, counterexample, tuple(c.result() for c in worked), n_examples,
-                         n_rejected, flaky, with_updates, flaky_diagnosis)
+                         n_rejected, flaky, with_updates, flaky_diagnosis, seconds=tuple(seconds.items()))
 
 
 def assert_implementation_correct(target: object, **options: Any) -> HarnessResult:
@@ -430,6 +444,7 @@ def run_check_command(
     """
     from ._formats import FORMATS, render
 
+    _needs_hypothesis()
     if format not in FORMATS:
         raise InvalidArgument(f"format={shown_value(format)} must be one of {', '.join(FORMATS)}")
     if (target is None) == (command is None):
@@ -457,6 +472,21 @@ def run_check_command(
     finally:
         stop_all()  # here, out of the timer's reach: whatever it interrupted, nothing is left running
     return (0 if result.passed else 1), render(result, format)
+
+
+def _needs_hypothesis() -> None:
+    """`InvalidArgument` saying what to install when Hypothesis, which generates and shrinks the data, is missing
+    (a dependency of the package; an environment can still lack it)."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec("hypothesis") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise InvalidArgument("check needs Hypothesis, which generates and shrinks its data, and it is not installed: "
+                              "python -m pip install hypothesis (a dependency of verify-perceptron: reinstalling the "
+                              "package brings it)")
 
 
 def _float_rate(text: str) -> float:

@@ -3,6 +3,7 @@ and the harness's own Hypothesis settings."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -269,3 +270,29 @@ def _options(
         worked_examples=bool(worked_examples), output=output, accept_departures=tuple(accept_departures),
         max_features=max_features, max_samples=max_samples, averaged=averaged, bias=bias,
     )
+
+
+def needs_hypothesis() -> None:
+    """`InvalidArgument` saying what to install when Hypothesis, which generates and shrinks the data, is missing
+    (a dependency of the package; an environment can still lack it)."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec("hypothesis") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise InvalidArgument("check needs Hypothesis, which generates and shrinks its data, and it is not installed: "
+                              "python -m pip install hypothesis (a dependency of verify-perceptron: reinstalling the "
+                              "package brings it)")
+
+
+def float_rate_text(text: str) -> float:
+    """The double nearest to the decimal `text` (``--float-eta 0.1``): a finite float > 0."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise InvalidArgument(f"float_eta={shown_value(text)} must be a decimal number > 0, e.g. 0.1")
+    return value

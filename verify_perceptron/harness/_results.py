@@ -350,9 +350,22 @@ def _settings_line(options: CheckOptions) -> str:
 _FRACTION = re.compile(r"(?<![\w./])-?\d+/\d+(?![\w/.])(?! \((?:the double|≈))")
 
 
-def _decimal_of(value: Fraction) -> str:
-    """The decimal shown beside an exact fraction: the nearest double's shortest text, or three digits past
-    the doubles' range."""
+#: Digits past which a fraction's decimal is computed from its leading digits (`int` refuses 4,300 and more).
+_LONG_TOKEN = 1000
+
+
+def _decimal_of(token: str) -> str | None:
+    """The decimal shown beside the exact fraction `token`: the nearest double's shortest text, or three
+    digits past the doubles' range; None when `token` is not a fraction in lowest terms (``0/1`` names the
+    label encoding, not a number)."""
+    numerator, denominator = token.split("/")
+    if len(token) > _LONG_TOKEN:  # far past the doubles' range either way: its magnitude from the digits
+        from decimal import Context, Decimal
+
+        return format(Context(prec=3).divide(Decimal(numerator), Decimal(denominator)), ".2e")
+    value = Fraction(int(numerator), int(denominator))
+    if value.denominator == 1 or value.denominator != int(denominator):
+        return None
     double = nearest_float(value)
     if double is None or (double == 0 and value != 0):
         return _approx(value)
@@ -364,12 +377,18 @@ def with_decimals(line: str) -> str:
 
     Examples
     --------
-    >>> with_decimals("weights [-3602879701896397/36028797018963968, 2], rate 1/2")
-    'weights [-3602879701896397/36028797018963968 (≈ -0.1), 2], rate 1/2 (≈ 0.5)'
+    >>> with_decimals("weights [-3602879701896397/36028797018963968, 2], rate 1/2, labels 0/1")
+    'weights [-3602879701896397/36028797018963968 (≈ -0.1), 2], rate 1/2 (≈ 0.5), labels 0/1'
     >>> with_decimals("the rate 1/10 (the double 0.1) in /tmp/1/2")
     'the rate 1/10 (the double 0.1) in /tmp/1/2'
+    >>> with_decimals("w0: -1/" + "3" * 5000)[-20:]
+    '3333 (≈ -3.00e-5000)'
     """
-    return _FRACTION.sub(lambda m: f"{m.group()} (≈ {_decimal_of(Fraction(m.group()))})", line)
+    def beside(match: re.Match[str]) -> str:
+        decimal = _decimal_of(match.group())
+        return match.group() if decimal is None else f"{match.group()} (≈ {decimal})"
+
+    return _FRACTION.sub(beside, line)
 
 
 #: Sentences quoted from the implementation keep their text as it was.

@@ -106,7 +106,7 @@ from ._clock import Clock, OutOfTime, seconds_or_none
 from ._configuration import _declared, _departures
 from ._evidence import Evidence
 from ._keeper import stop_all
-from ._options import DEFAULT_EXAMPLES, CheckOptions, _options
+from ._options import DEFAULT_EXAMPLES, CheckOptions, _options, float_rate_text, needs_hypothesis
 from ._probes import nondeterminism_probe
 from ._process import command_implementation
 from ._results import CaseResult, Finding, HarnessResult, ImplementationFailure
@@ -206,8 +206,7 @@ def check_implementation(
     detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...] = False,
     max_epochs: int | None = None, call_timeout: float | None = 10.0, worked_examples: bool = True,
     output: str = "auto", accept_departures: Sequence[str] = (), max_features: int = 3, max_samples: int = 8,
-    data: SearchStrategy[Dataset] | None = None, averaged: bool = False, time_limit: float | None = None,
-    bias: str | None = None,
+    data: SearchStrategy[Dataset] | None = None, averaged: bool = False, time_limit: float | None = None, bias: str | None = None,
 ) -> HarnessResult:
     """Check a perceptron implementation on generated data; return the verdict and the minimal counterexample.
 
@@ -235,10 +234,8 @@ def check_implementation(
         It signals data that no hyperplane separates by returning None (or by
         raising one of these exceptions); non-separable data are generated too.
     max_epochs : int, optional
-        Its own limit of passes (a scikit-learn ``max_iter`` is read from
-        ``get_params()``): it is compared with the note's run stopped after
-        exactly that many epochs, converged or not (1: a one-pass learner),
-        and its weights must separate the data only where that run's do.
+        Its own limit of passes (or a scikit-learn ``max_iter``): compared with the note's run stopped
+        after exactly that many epochs, converged or not (1: a one-pass learner).
     call_timeout : float, optional
         Seconds one call may take (POSIX, main thread).
     worked_examples : bool
@@ -261,10 +258,7 @@ def check_implementation(
         `verify_perceptron.deadline.TimeUp` naming what it was doing (the check is looked at between
         the steps of its own work; ``check --time-limit`` also interrupts them).
     bias : {"first", "last", "convention"}, optional
-        Where a flat weight vector holds the bias: ``[b, w1, ..., wd]``, ``[w1, ..., wd, b]``, or the
-        convention's own order (the default for a function's one vector; a command's ``{out}`` is
-        ``w1 ... wd, b`` by default). A failure whose weights are the reference's in another of these
-        orders is diagnosed ``weight-layout``, naming the value that declares it.
+        Where a flat weight vector holds the bias (`CheckOptions.bias`); ``weight-layout`` names another that fits.
 
     Returns
     -------
@@ -293,6 +287,7 @@ def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None,
     loaded, its declared rate and epochs read, and the check."""
     start = time.perf_counter()
     given = _options(eta=eta, max_epochs=max_epochs, **settings)
+    needs_hypothesis()
     clock.phase = "loading the implementation"
     prepared = prepare(target, given.nonseparable_errors, clock)
     try:
@@ -444,7 +439,6 @@ def run_check_command(
     """
     from ._formats import FORMATS, render
 
-    _needs_hypothesis()
     if format not in FORMATS:
         raise InvalidArgument(f"format={shown_value(format)} must be one of {', '.join(FORMATS)}")
     if (target is None) == (command is None):
@@ -454,7 +448,7 @@ def run_check_command(
     if float_eta is not None:
         if eta is not None:
             raise InvalidArgument(f"eta={shown_value(eta)} and float_eta={shown_value(float_eta)}: give one learning rate, not both")
-        rate = _float_rate(float_eta)
+        rate = float_rate_text(float_eta)
     limit = _time_limit(time_limit)
     clock = Clock(None if limit is None else limit, spent=spent)
     implementation: object = target if command is None else command_implementation(command)
@@ -472,34 +466,6 @@ def run_check_command(
     finally:
         stop_all()  # here, out of the timer's reach: whatever it interrupted, nothing is left running
     return (0 if result.passed else 1), render(result, format)
-
-
-def _needs_hypothesis() -> None:
-    """`InvalidArgument` saying what to install when Hypothesis, which generates and shrinks the data, is missing
-    (a dependency of the package; an environment can still lack it)."""
-    import importlib.util
-
-    try:
-        found = importlib.util.find_spec("hypothesis") is not None
-    except (ImportError, ValueError):
-        found = False
-    if not found:
-        raise InvalidArgument("check needs Hypothesis, which generates and shrinks its data, and it is not installed: "
-                              "python -m pip install hypothesis (a dependency of verify-perceptron: reinstalling the "
-                              "package brings it)")
-
-
-def _float_rate(text: str) -> float:
-    """The double nearest to the decimal `text` (``--float-eta 0.1``): a finite float > 0."""
-    import math
-
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise InvalidArgument(f"float_eta={shown_value(text)} must be a decimal number > 0, e.g. 0.1")
-    return value
 
 
 def reference_fit(X: Sequence[Sequence[object]], y: Sequence[object]) -> tuple[list[Fraction], Fraction]:

@@ -455,7 +455,7 @@ def test_bad_options_are_refused_naming_the_value(options: dict[str, Any], messa
 
 def test_an_epoch_limit_of_one_is_checked_not_refused() -> None:
     # it was refused at once (exit 2: "max_epochs=1 is too few for the check"); it now means a one-pass learner
-    result = check_implementation(gallery.detecting_perceptron, max_epochs=1, examples=5, worked_examples=False)
+    result = check_implementation(gallery.detecting_perceptron, max_epochs=1, examples=5)  # AND takes 6 epochs
     assert not result.passed and result.counterexample is not None  # it runs to convergence: not one pass
     assert result.counterexample.reference is not None and result.counterexample.reference.stop == "max-epochs"
 

@@ -57,15 +57,15 @@ def test_a_wrong_one_pass_learner_fails_with_a_finding_under_max_epochs_1() -> N
 
 
 def test_a_fixed_epoch_learner_passes_under_its_limit_and_only_there() -> None:
-    code, record = checked("tests.implementations.streaming:ten_epochs", max_epochs=10)
+    code, record = checked("tests.implementations.streaming:ten_epochs", max_epochs=10, examples=40)
     assert code == 0 and record["passed"] is True and record["n_rejected"] <= 2  # no dataset set aside for its length
-    code, record = checked("tests.implementations.streaming:ten_epochs", max_epochs=11)
+    code, record = checked("tests.implementations.streaming:ten_epochs", max_epochs=11, examples=40)
     assert code == 1 and record["counterexample"]["findings"][0]["check"] == "agrees-with-reference"
     assert record["diagnosis"]["code"] != "epoch-limit-ignored"  # it stops, at 10: not the run to convergence
 
 
 def test_a_learner_that_runs_past_the_declared_limit_is_named() -> None:
-    code, record = checked("tests.implementations.gallery:fit_correct", max_epochs=10)
+    code, record = checked("tests.implementations.gallery:fit_correct", max_epochs=10, examples=40)
     assert code == 1 and record["diagnosis"]["code"] == "epoch-limit-ignored"
     assert record["diagnosis"]["parameters"]["max_epochs"] == 10
 

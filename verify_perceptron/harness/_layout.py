@@ -22,12 +22,16 @@ from ..notes.conventions import Convention
 from ..run import fast
 from ._evidence import Observation, explained
 from ._exact import Vector
-from ._options import BIAS_PLACES, REFERENCE_EPOCHS, CheckOptions
+from ._options import BIAS_PLACES, CheckOptions
 from ._results import Diagnosis
 from ._wording import _count
 
 #: Datasets besides the counterexample on which a weight order is checked again before it is named.
 LAYOUT_RECHECKS = 3
+
+#: Epochs the run to convergence may take in `limit_diagnosis` (the neighbours of a slow counterexample,
+#: its values halved, take more than the harness's own budget).
+LIMIT_EPOCHS = 10_000
 
 #: Calls the implementation on data under other options: whether it passed every check.
 Passes = Callable[[Dataset, CheckOptions], bool]
@@ -127,7 +131,7 @@ def limit_diagnosis(evidence: list[Observation], conv: Convention, options: Chec
 
     def converged(o: Observation) -> list[Vector] | None:
         nonlocal longer
-        run = fast.run(o.data, conv, max_epochs=REFERENCE_EPOCHS, keep_updates=0)
+        run = fast.run(o.data, conv, max_epochs=LIMIT_EPOCHS, keep_updates=0)
         if run.stop != "converged":
             return None
         longer = longer or run.n_epochs > limit

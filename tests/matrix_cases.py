@@ -328,3 +328,27 @@ def hard_limiter_plus(X: Any, y: Any) -> tuple[Any, float]:
         if clean:
             break
     return w, b
+
+
+class StoppedReference:
+    """An estimator that stops after exactly `max_iter` epochs, converged or not (the matrix's ``--max-epochs``
+    cells): the exact reference run of `convention` capped there, its weights as ``coef_`` and ``intercept_``.
+    Labels 0/1 are read as -1/+1."""
+
+    def __init__(self, *, convention: str = "classic", max_iter: int = 1) -> None:
+        self.convention, self.max_iter = convention, max_iter
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        return {"convention": self.convention, "max_iter": self.max_iter}
+
+    def fit(self, X: Any, y: Any) -> StoppedReference:
+        from verify_perceptron.data.dataset import from_arrays
+        from verify_perceptron.notes.conventions import get_convention
+        from verify_perceptron.run.reference import train
+
+        conv = get_convention(self.convention)
+        labels = [1 if v > 0 else -1 for v in np.asarray(y).tolist()]
+        run = train(from_arrays(np.asarray(X, dtype=object).tolist(), labels), conv, max_epochs=self.max_iter)
+        b, v = conv.to_canonical(run.final_weights)
+        self.coef_, self.intercept_ = np.array([float(x) for x in v]), float(b)
+        return self

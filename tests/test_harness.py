@@ -126,7 +126,7 @@ NAMED = {
     "shuffles": ("another order in each epoch", "the samples are presented in order and 0 comes first"),
     "best_so_far": ("the weights of best training accuracy met after an update", "are not the weights after the last reported update"),
     "bias_wrong_sign": ("moves the bias weight the wrong way", "the bias weight w0 moved the wrong way"),
-    "rate_on_bias_only": ("(rate 1/2 on the bias)", "the bias weight w0 moved 1/2 times the rule's step"),
+    "rate_on_bias_only": ("(rate 1/2 (≈ 0.5) on the bias)", "the bias weight w0 moved 1/2 (≈ 0.5) times the rule's step"),
     "integer_weights": ("keeps its weights as integers", "whole numbers where the rule gives fractions"),
 }
 
@@ -453,27 +453,11 @@ def test_bad_options_are_refused_naming_the_value(options: dict[str, Any], messa
         check_implementation(gallery.perceptron, **options)
 
 
-def test_an_epoch_limit_no_run_can_meet_is_refused_at_once() -> None:
-    from verify_perceptron.harness._options import least_epochs
-    from verify_perceptron.notes.conventions import CONVENTIONS, get_convention
-    from verify_perceptron.run.reference import train
-
-    two = Dataset(X=((Fraction(-1),), (Fraction(1),)), y=(-1, 1))
-    for name in CONVENTIONS:  # the least is reached: one epoch of updates, then a clean one
-        assert least_epochs(get_convention(name)) == train(two, name).n_epochs == 2
-    start = time.monotonic()  # the search for data set aside every dataset, for 5 to 40 s, before exit 2
-    with pytest.raises(InvalidArgument, match="max_epochs=1 is too few for the check: .* at least 2 epochs"):
-        run_check_command("no_such_module:fit", max_epochs=1)  # before anything is loaded
-    class OnePass(gallery.ClassicPerceptron):
-        def get_params(self, deep: bool = True) -> dict[str, Any]:
-            return {"max_iter": 1}  # scikit-learn's name, read as the epoch limit
-
-    with pytest.raises(InvalidArgument, match=r"max_epochs=1 is too few .* \(max_iter read from the estimator"):
-        check_implementation(OnePass(max_epochs=1))
-    assert time.monotonic() - start < 2
-    # With non-separable data to check, those alone are searched: nothing is set aside.
-    result = check_implementation(gallery.detecting_perceptron, max_epochs=1, detects_nonseparable=True, examples=5)
-    assert result.passed and result.n_rejected == 0
+def test_an_epoch_limit_of_one_is_checked_not_refused() -> None:
+    # it was refused at once (exit 2: "max_epochs=1 is too few for the check"); it now means a one-pass learner
+    result = check_implementation(gallery.detecting_perceptron, max_epochs=1, examples=5)  # AND takes 6 epochs
+    assert not result.passed and result.counterexample is not None  # it runs to convergence: not one pass
+    assert result.counterexample.reference is not None and result.counterexample.reference.stop == "max-epochs"
 
 
 def test_targets_load_by_module_and_name() -> None:

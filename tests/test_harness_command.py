@@ -123,7 +123,7 @@ def test_an_exact_command_writing_fractions_passes(tmp_path: Path) -> None:
 def test_the_csv_holds_exact_values_and_the_labels_as_received() -> None:
     import numpy as np
 
-    assert _csv(np.array([[0.1, -2.0]]), np.array([0])) == "0.1,-2.0,0\n"
+    assert _csv(np.array([[0.1, -2.0]]), np.array([0])) == "0.1000000000000000055511151231257827021181583404541015625,-2,0\n"
     assert _csv([[Fraction(1, 3), Fraction(2)]], [-1]) == "1/3,2,-1\n"
 
 

@@ -61,22 +61,23 @@ def test_junit_output_has_the_structure_pytest_writes(pytest_junit: ElementTree.
     suite = mine.find("testsuite")
     assert suite is not None
     cases = suite.findall("testcase")
-    assert int(suite.get("tests", "")) == len(cases) == 4 and int(suite.get("failures", "")) == 4
-    generated = cases[0]
-    assert generated.get("name") == "1 generated dataset"
+    assert int(suite.get("tests", "")) == len(cases) == 5 and int(suite.get("failures", "")) == 4
+    assert cases[0].get("name") == "configuration" and cases[0].find("failure") is None
+    generated = cases[1]
+    assert generated.get("name") == "generated datasets"
     failure = generated.find("failure")
     assert failure is not None
     message = failure.get("message", "")
     assert message.startswith("final-weights-separate: ") and 'counterexample: X = [["-1"], ["1"]]; y = [-1, 1]' in message
     assert "reproduce:" in (failure.text or "")
-    assert [c.get("name") for c in cases[1:]] == ["and", "or", "modified-or"]
+    assert [c.get("name") for c in cases[2:]] == ["and", "or", "modified-or"]
 
 
 def test_junit_output_of_a_pass_has_no_failure() -> None:
     code, text = run_check_command("tests.implementations:perceptron", examples=5, format="junit")
     root = ElementTree.fromstring(text.encode())
     assert code == 0 and root.get("failures") == "0" and not root.findall(".//failure")
-    assert len(root.findall(".//testcase")) == 4
+    assert len(root.findall(".//testcase")) == 5
 
 
 @pytest.fixture(scope="module")

@@ -214,10 +214,15 @@ def _check_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser
     check.add_argument("--rounding-stress", action="store_true", help="also give float implementations data that round")
     check.add_argument("--detects-nonseparable", action="store_true",
                        help="it claims to detect non-separable data (raise or return None): check that too")
-    check.add_argument("--max-epochs", type=_positive_int, default=None, metavar="N", help="epochs it is allowed")
+    check.add_argument("--max-epochs", type=_positive_int, default=None, metavar="N",
+                       help="it stops after N epochs, converged or not (1: one pass); compared with the note's run "
+                       "stopped there")
     check.add_argument("--averaged", action="store_true",
                        help="it returns the averaged perceptron's weights (over every presentation; over exactly "
                        "--max-epochs epochs when given)")
+    check.add_argument("--bias", choices=("first", "last", "convention"), default=None,
+                       help="where its flat weight vector holds the bias: b, w1..wd (first), w1..wd, b (last: a "
+                       "command's default) or the convention's own order")
 
 
 def _proofs_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

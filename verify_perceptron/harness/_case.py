@@ -20,6 +20,7 @@ from ._evidence import Evidence
 from ._exact import Vector
 from ._exact_run import _exact_run, _Rejected
 from ._floats import Unrepresentable, _as_doubles, _rounding_notes
+from ._layout import layout_diagnosis, limit_diagnosis
 from ._probes import neighbours
 from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions, updates_to_read
 from ._results import CaseResult, Diagnosis, Finding, FloatDecision
@@ -80,9 +81,11 @@ class _Case:
             found, self.factor = averaged_agreement(data, conv, reference, weights, options)
             self.findings += found
             if updates is not None and not found:
-                self.findings += _invariants(data, conv, reference, updates, self.factor)
+                self.findings += _invariants(data, conv, exact.full, updates, self.factor)
             return
-        self.findings += _separates(conv, data, weights)  # final-weights-separate
+        if not exact.capped or not _separates(conv, data, reference.final_weights):
+            # final-weights-separate; under an epoch limit only where the run stopped there separates
+            self.findings += _separates(conv, data, weights)
         self.factor = c = _choose_factor(options.eta, conv, reference, weights, updates)
         self.findings += _agreement(data, conv, reference, weights, updates, c, options.labels)
         if not any(f.check == "agrees-with-reference" for f in self.findings):
@@ -90,7 +93,7 @@ class _Case:
         self.findings, accepted = _with_accepted(options, conv, data, reference, weights, c, self.findings)
         self.notes += accepted
         if updates is not None:
-            self.findings += _invariants(data, conv, reference, updates, c)  # update-rule, ...
+            self.findings += _invariants(data, conv, exact.full, updates, c)  # update-rule, ...
 
     def _reported_updates(self, call: _Call, weights: Vector) -> list[tuple[int, Vector]] | None:
         """reported-updates: the updates read exactly, or None when there are none or they cannot be read."""
@@ -118,13 +121,19 @@ class _Case:
         if not self.findings or self.weights is None or self.reference is None or not self.separable:
             return
         evidence = evidence or Evidence()
-        for near in neighbours(self.data):  # datasets that tell causes apart, tried for the diagnosis
-            seen, weights, _ = self.recheck(near, self.options.labels, self.conv.name)
-            evidence.add(seen, weights)
+        # The declaration before the algorithm: weights in another order, a run past the declared epochs.
+        declared = layout_diagnosis(self.data, evidence.observations, self.conv, self.options, self.kind,
+                                    self._passes)
+        if declared is None:
+            for near in neighbours(self.data):  # datasets that tell causes apart, tried for the diagnosis
+                seen, weights, _ = self.recheck(near, self.options.labels, self.conv.name)
+                evidence.add(seen, weights)
         factor = self.factor if self.factor is not None and self.factor > 0 else Fraction(1)
         rate = self.options.eta or (self.factor if self.n_updates else None)
-        self.diagnoses = diagnose(self.data, self.weights, self.conv, self.options, evidence, self.recheck, rate,
-                                  self.options.eta or factor)
+        if declared is None:
+            declared = limit_diagnosis(evidence.leading(self.data, self.weights), self.conv, self.options, rate)
+        self.diagnoses = [declared] if declared is not None else diagnose(
+            self.data, self.weights, self.conv, self.options, evidence, self.recheck, rate, self.options.eta or factor)
         first, *others = self.diagnoses
         self.notes.append(f"diagnosis: {first.text}")
         self.notes.extend(f"also consistent: {d.text}" for d in others)
@@ -138,6 +147,15 @@ class _Case:
                          "exact_score": _number(first_change.exact_score), "float_score": first_change.float_score}
                 self.diagnoses = [Diagnosis(d.code, {**d.parameters, **where}, d.text) if d.code == "float-rounding"
                                   else d for d in self.diagnoses]
+
+    def _passes(self, data: Dataset, options: CheckOptions) -> bool:
+        """Whether the implementation, called again on `data` and checked under `options`, passes every check."""
+        case = _Case(self.target, self.kind, "probe", data, options, self.label, generated=False)
+        try:
+            case.run()
+        except (InvalidArgument, _Rejected):
+            return False
+        return not case.findings
 
     def recheck(self, data: Dataset, labels: str, convention: str) -> tuple[Dataset, Vector | None, bool]:
         """Call the implementation again on `data` given with `labels`, checked under `convention`: the

@@ -91,7 +91,8 @@ def _learning_rate(conv: Convention, c: Fraction) -> list[Finding]:
 def _invariants(data: Dataset, conv: Convention, reference: Trace, updates: list[tuple[int, Vector]],
                 factor: Fraction) -> list[Finding]:
     """update-rule, ...: the reported updates, as a trace, keep the rule and every invariant of the
-    proof (`check_trace`), the mistake bound included; the first violation of each."""
+    proof (`check_trace`), the mistake bound included; the first violation of each. `reference` is the
+    exact run to convergence (not one stopped at an epoch limit): its final weights are the separator w*."""
     samples = [conv.augment(x) for x in data.X]
     previous: Vector = tuple(Fraction(0) for _ in samples[0])
     records, epoch, last, counts = [], 1, -1, [0] * data.n_samples

@@ -1,6 +1,7 @@
 """A verdict for machines: the JSON record (findings and diagnoses as codes with parameters) and JUnit
-XML (one test case per dataset and per configuration check, a failing dataset a failed test case whose
-message is the counterexample), in the structure pytest's ``--junitxml`` writes and CI systems read."""
+XML (one test case for the configuration, one for the generated data and one per worked example, under
+names that stay the same from run to run, each with its measured time; a failing one's message is the
+counterexample), in the structure pytest's ``--junitxml`` writes and CI systems read."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from xml.etree import ElementTree
 from ..data.exact_text import exact_text, nearest_float
 from ..data.rationals import shown_value
 from ._results import CaseResult, Diagnosis, HarnessResult, _case_lines, _truncated
-from ._wording import _count
 
 #: The formats ``check --format`` writes.
 FORMATS = ("text", "json", "junit")
@@ -49,7 +49,8 @@ def result_record(result: HarnessResult) -> dict[str, Any]:
                     "eta": None if options.eta is None else exact_text(options.eta),
                     "eta_decimal": None if options.eta is None else nearest_float(options.eta),
                     "max_epochs": options.max_epochs, "examples": options.examples, "seed": options.seed,
-                    "call_timeout": options.call_timeout, "accept_departures": list(options.accept_departures)},
+                    "call_timeout": options.call_timeout, "accept_departures": list(options.accept_departures),
+                    "bias": options.bias},
         "departures": [{"code": "departure", "name": d.message.split("=", 1)[0], "message": d.message}
                        for d in result.departures],
         "flaky": result.flaky,
@@ -80,7 +81,10 @@ def case_record(case: CaseResult) -> dict[str, Any]:
         "weights": None if case.weights is None else [exact_text(w) for w in case.weights],
         "weights_decimal": None if case.weights is None else [nearest_float(w) for w in case.weights],
         "reference_weights": None if case.reference is None else [exact_text(w) for w in case.reference.final_weights],
+        "reference_weights_decimal": None if case.reference is None else [nearest_float(w) for w in
+                                                                          case.reference.final_weights],
         "factor": None if case.factor is None else exact_text(case.factor),
+        "factor_decimal": None if case.factor is None else nearest_float(case.factor),
         "n_updates": case.n_updates,
         "output": _truncated(case.output) if case.output and not case.passed else "",
         "reproduction": None if case.passed else case.reproduction(),
@@ -91,35 +95,46 @@ def _diagnosis_record(diagnosis: Diagnosis) -> dict[str, Any]:
     return {"code": diagnosis.code, "parameters": diagnosis.parameters, "text": diagnosis.text}
 
 
+#: The JUnit test case of the generated data: one name, whatever the number of datasets tried.
+GENERATED_CASE = "generated datasets"
+
+
 def junit_xml(result: HarnessResult) -> str:
     """JUnit XML: ``testsuites/testsuite/testcase[/failure]``, as pytest's ``--junitxml`` lays it out.
 
-    The test cases: the configuration (when it departs), determinism (when
-    it failed), the generated data (failing with the counterexample as the
-    message and its report as the text), and each worked example.
+    The test cases, always the same ones for the same options, so that CI can
+    follow each across runs: the configuration, the generated data (failing
+    with the counterexample as the message and its report as the text, or
+    with the implementation's nondeterminism), and each worked example. Their
+    names hold no count (the number of datasets tried is a property), and
+    their ``time`` attributes are the seconds measured for each
+    (`HarnessResult.seconds`); the suite's is the whole check's.
     """
-    cases: list[tuple[str, str, str | None, str]] = []  # (classname, name, failure message or None, text)
+    cases: list[tuple[str, str, str | None, str, float]] = []  # (classname, name, failure or None, text, seconds)
     suite = f"check of {result.target} under {result.options.convention}"
-    if result.departures:
-        cases.append(("configuration", "configuration", "configuration departs from the note's algorithm: "
-                      + "; ".join(d.message for d in result.departures), ""))
-    if result.flaky:
-        cases.append(("determinism", "same data, same result", result.flaky, ""))
+    configuration = ("configuration departs from the note's algorithm: " + "; ".join(d.message for d in result.departures)
+                     if result.departures else None)
+    cases.append(("configuration", "configuration", configuration, "", result.seconds_of("configuration")))
     generated = result.counterexample if result.counterexample is not None and result.counterexample.name == "generated" else None
-    cases.append(("generated", f"{_count(result.n_examples, 'generated dataset')}", *_failure(generated)))
+    message, text = _failure(generated)
+    if result.flaky:
+        message = f"not deterministic: {result.flaky}" + ("" if message is None else f"; {message}")
+    cases.append(("generated", GENERATED_CASE, message, text, result.seconds_of("generated")))
     for case in result.worked_examples:
         cases.append(("worked_examples", case.name.removeprefix("worked example ").strip("'"),
-                      *_failure(None if case.passed else case)))
+                      *_failure(None if case.passed else case), result.seconds_of(case.name)))
     failures = sum(1 for c in cases if c[2] is not None)
     root = ElementTree.Element("testsuites", name="verify-perceptron", tests=str(len(cases)), failures=str(failures),
-                               errors="0", skipped="0")
+                               errors="0", skipped="0", time=_seconds(result.seconds_of("total")))
     testsuite = ElementTree.SubElement(root, "testsuite", name=suite, tests=str(len(cases)), failures=str(failures),
-                                       errors="0", skipped="0", time="0")
-    ElementTree.SubElement(ElementTree.SubElement(testsuite, "properties"), "property", name="target",
-                           value=result.target)
-    for classname, name, message, text in cases:
+                                       errors="0", skipped="0", time=_seconds(result.seconds_of("total")))
+    properties = ElementTree.SubElement(testsuite, "properties")
+    for name, value in (("target", result.target), ("generated_datasets_checked", str(result.n_examples)),
+                        ("generated_datasets_set_aside", str(result.n_rejected))):
+        ElementTree.SubElement(properties, "property", name=name, value=value)
+    for classname, name, message, text, seconds in cases:
         element = ElementTree.SubElement(testsuite, "testcase", classname=f"verify_perceptron.check.{classname}",
-                                         name=name, time="0")
+                                         name=name, time=_seconds(seconds))
         if message is not None:
             failure = ElementTree.SubElement(element, "failure", message=message, type="PerceptronCheckFailure")
             failure.text = text
@@ -129,6 +144,17 @@ def junit_xml(result: HarnessResult) -> str:
             element.set(key, _xml_safe(value) or "")
     ElementTree.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"
+
+
+def _seconds(seconds: float) -> str:
+    """A ``time`` attribute: seconds to the microsecond, as a decimal (never an exponent).
+
+    Examples
+    --------
+    >>> _seconds(1.5), _seconds(2e-05)
+    ('1.500000', '0.000020')
+    """
+    return f"{max(seconds, 0.0):.6f}"
 
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")

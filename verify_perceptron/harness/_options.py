@@ -3,6 +3,7 @@ and the harness's own Hypothesis settings."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING
 from ..data.exact_text import nearest_float
 from ..data.rationals import as_rational, shown_value
 from ..errors import InvalidArgument
-from ..notes.conventions import Convention, get_convention
+from ..notes.conventions import get_convention
 from ._clock import seconds_or_none
 
 if TYPE_CHECKING:  # Hypothesis loads only when a check runs
@@ -51,6 +52,9 @@ def updates_to_read(n_reference: int, n_samples: int) -> int:
 DEPARTURES = ("shuffle", "tol", "early_stopping", "penalty", "fit_intercept", "learning_rate", "loss", "average",
               "class_weight", "eta0", "learning_rate_init", "float-rate")
 
+#: Where a flat weight vector holds the bias (`CheckOptions.bias`).
+BIAS_PLACES = ("first", "last", "convention")
+
 _LABEL_ALIASES = {"-1/+1": "-1/+1", "-1,+1": "-1/+1", "-1/1": "-1/+1", "pm1": "-1/+1", "0/1": "0/1", "0,1": "0/1"}
 
 
@@ -84,7 +88,8 @@ class CheckOptions:
     nonseparable_errors : tuple of exception types
         Exceptions that mean "not separable".
     max_epochs : int or None
-        The implementation's own limit of passes, if it has one: data needing more are not generated.
+        The implementation's own limit of passes, if it has one: it is compared with the note's run
+        stopped after exactly that many epochs (converged earlier or not), one included.
     call_timeout : float or None
         Seconds one call may take (POSIX main thread only); None for no limit.
     worked_examples : bool
@@ -100,6 +105,11 @@ class CheckOptions:
     averaged : bool
         It returns the averaged perceptron's weights (`run.averaged`): the average over every
         presentation, up to the first clean epoch, or over exactly `max_epochs` epochs when given.
+    bias : {"first", "last", "convention"} or None
+        Where a flat weight vector (a command's ``{out}``, a function's one vector) holds the
+        bias: ``[b, w1, ..., wd]``, ``[w1, ..., wd, b]``, or the convention's own augmented order;
+        None for the defaults (last for a command, the convention's order for Python). A pair
+        ``(w, b)`` is read as one whatever this says.
     """
 
     convention: str = "classic"
@@ -119,6 +129,18 @@ class CheckOptions:
     max_features: int = 3
     max_samples: int = 8
     averaged: bool = False
+    bias: str | None = None
+
+    @property
+    def reading(self) -> str:
+        """How Python return values are read (`_reading._exact_weights`): `output`, or the declared bias place.
+
+        Examples
+        --------
+        >>> CheckOptions().reading, CheckOptions(bias="first").reading, CheckOptions(bias="convention").reading
+        ('auto', 'bias-first', 'auto')
+        """
+        return {None: self.output, "first": "bias-first", "last": "bias-last", "convention": "auto"}[self.bias]
 
     @property
     def numbers(self) -> str:
@@ -126,21 +148,6 @@ class CheckOptions:
         if self.rounding_stress:
             return "floats"
         return "dyadic" if self.dtype == "float" else "rationals"
-
-
-def least_epochs(conv: Convention) -> int:
-    """The fewest epochs in which the note's run converges on data of both classes, counting the clean one.
-
-    From w = 0 every score is 0; when that is a mistake for either label, the
-    first epoch makes an update and a second, without a mistake, ends the run.
-
-    Examples
-    --------
-    >>> least_epochs(get_convention("classic")), least_epochs(get_convention("hard-limiter-plus"))
-    (2, 2)
-    """
-    zero = Fraction(0)
-    return 2 if conv.decide(zero, 1, Fraction(1)) is not None or conv.decide(zero, -1, Fraction(1)) is not None else 1
 
 
 def harness_settings(*, examples: int = DEFAULT_EXAMPLES, seed: int | None = None) -> HypothesisSettings:
@@ -202,6 +209,7 @@ def _options(
     rounding_stress: bool, detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...],
     max_epochs: int | None, call_timeout: float | None, worked_examples: bool, output: str,
     accept_departures: Sequence[str], max_features: int, max_samples: int, averaged: bool = False,
+    bias: str | None = None,
 ) -> CheckOptions:
     """`CheckOptions` from a front door's keyword arguments, each checked (`InvalidArgument` naming it)."""
     conv = get_convention(convention)
@@ -227,12 +235,6 @@ def _options(
         raise InvalidArgument(f"seed={shown_value(seed)} must be an integer or None")
     if max_epochs is not None and (isinstance(max_epochs, bool) or not isinstance(max_epochs, int) or max_epochs < 1):
         raise InvalidArgument(f"max_epochs={shown_value(max_epochs)} must be an integer >= 1 or None")
-    if max_epochs is not None and max_epochs < least_epochs(conv) and not detects_nonseparable:
-        raise InvalidArgument(
-            f"max_epochs={max_epochs} is too few for the check: it compares with the {conv.name} perceptron's run to "
-            f"convergence, and on data of both classes that run takes at least {least_epochs(conv)} epochs (at w = 0 "
-            "a score of 0 is a mistake for one label, so the first epoch updates and only a clean one ends the run); "
-            "a learner that stops after one pass cannot be checked yet")
     call_timeout = seconds_or_none("call_timeout", call_timeout)
     if rounding_stress and dtype != "float":
         raise InvalidArgument(f"rounding_stress=True needs dtype='float', not dtype={shown_value(dtype)}")
@@ -244,6 +246,12 @@ def _options(
         if name not in DEPARTURES:
             raise InvalidArgument(f"accept_departures: {shown_value(name)} is not a departure the harness knows "
                                   f"({', '.join(DEPARTURES)})")
+    if bias is not None and bias not in BIAS_PLACES:
+        raise InvalidArgument(f"bias={shown_value(bias)} must be one of {', '.join(BIAS_PLACES)} or None")
+    if bias is not None and output != "auto":
+        raise InvalidArgument(f"bias={shown_value(bias)} and output={shown_value(output)}: give one of them (bias "
+                              "says where a flat weight vector holds the bias; output='pair' or 'augmented' says "
+                              "how every return value is read)")
     if not isinstance(averaged, bool):
         raise InvalidArgument(f"averaged={shown_value(averaged)} must be True or False")
     errors: tuple[type[BaseException], ...] = ()
@@ -260,5 +268,31 @@ def _options(
         seed=seed, rounding_stress=bool(rounding_stress), detects_nonseparable=bool(detects_nonseparable),
         nonseparable_errors=errors, max_epochs=max_epochs, call_timeout=call_timeout,
         worked_examples=bool(worked_examples), output=output, accept_departures=tuple(accept_departures),
-        max_features=max_features, max_samples=max_samples, averaged=averaged,
+        max_features=max_features, max_samples=max_samples, averaged=averaged, bias=bias,
     )
+
+
+def needs_hypothesis() -> None:
+    """`InvalidArgument` saying what to install when Hypothesis, which generates and shrinks the data, is missing
+    (a dependency of the package; an environment can still lack it)."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec("hypothesis") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise InvalidArgument("check needs Hypothesis, which generates and shrinks its data, and it is not installed: "
+                              "python -m pip install hypothesis (a dependency of verify-perceptron: reinstalling the "
+                              "package brings it)")
+
+
+def float_rate_text(text: str) -> float:
+    """The double nearest to the decimal `text` (``--float-eta 0.1``): a finite float > 0."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise InvalidArgument(f"float_eta={shown_value(text)} must be a decimal number > 0, e.g. 0.1")
+    return value

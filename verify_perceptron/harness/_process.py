@@ -6,12 +6,15 @@ The protocol, for ``command_implementation("CMD {train} {out}")``:
 
 - ``{train}`` is replaced by the path of a CSV file with one sample a line, no
   header: the features, then the label (in the encoding chosen with
-  ``labels``). Float data are written as the shortest decimal that reads
-  back as the same double (so ``strtod`` gets the exact value); exact data
+  ``labels``). Float data are written as each double's exact decimal
+  expansion (`double_decimal`: a double is a dyadic rational, so its expansion
+  is finite), so a program that reads decimals exactly (``Fraction``, GMP)
+  and one that reads doubles (``strtod``) read the same number; exact data
   (``dtype="fraction"``) as ``p/q``.
 - ``{out}`` is replaced by a path the command writes its weights to: one
-  value a line, ``w1 ... wd`` then the bias ``b`` (d + 1 lines; the
-  convention's own order with ``output="augmented"``), each a literal the data
+  value a line, ``w1 ... wd`` then the bias ``b`` (d + 1 lines; ``b`` first
+  with ``bias="first"``, the convention's own order with ``bias="convention"``
+  or ``output="augmented"``), each a literal the data
   files accept (a decimal or ``p/q``: `_protocol`). Under ``dtype="float"`` a
   decimal is read as the double nearest to it (``%.17g`` round-trips);
   otherwise exactly.
@@ -158,13 +161,60 @@ def command_implementation(template: str, *, cwd: str | None = None) -> CommandI
 
 
 def _csv(X: Any, y: Any) -> str:
-    """One sample a line: the features, then the label; doubles as their shortest round-trip decimal."""
+    """One sample a line: the features, then the label; doubles as their exact decimal expansion."""
     lines = []
     for row, label in zip(X, y):
-        cells = [repr(float(v)) if isinstance(v, float) or type(v).__name__.startswith("float") else exact_text(v)
-                 for v in row]
+        cells = [double_decimal(float(v)) if isinstance(v, float) or type(v).__name__.startswith("float")
+                 else exact_text(v) for v in row]
         lines.append(",".join([*cells, str(int(label))]))
     return "\n".join(lines) + "\n"
+
+
+#: The most characters `double_decimal` writes: 767 significant digits (the most any double has, near
+#: the least normal one), a sign, a point and an exponent of three digits with its sign.
+MAX_DOUBLE_CHARACTERS = 767 + 1 + 1 + 5
+
+
+def double_decimal(value: float) -> str:
+    """The exact decimal expansion of a finite double, which reads back as that very double.
+
+    A double is m·2^e with integers m and e; for e < 0 it is m·5^-e / 10^-e,
+    a finite decimal. Written whole, ``Fraction(text)`` gives the double's
+    exact value and ``strtod`` (or ``float``) the double itself, so an exact
+    reader and a float reader see one number, where the shortest round-trip
+    text (``repr``: ``0.1``) is another number to an exact reader. Every
+    significant digit is kept; the form (positional or with an exponent) is
+    the shorter one, so the text is at most `MAX_DOUBLE_CHARACTERS` long
+    (the least positive double, 2^-1074, has 751 significant digits).
+
+    Examples
+    --------
+    >>> double_decimal(0.1)
+    '0.1000000000000000055511151231257827021181583404541015625'
+    >>> double_decimal(-2.0), double_decimal(0.5), double_decimal(1e22), double_decimal(0.0)
+    ('-2', '0.5', '1e+22', '0')
+    >>> text = double_decimal(5e-324)
+    >>> text[:12], text[-5:], len(text), float(text) == 5e-324
+    ('4.9406564584', 'e-324', 757, True)
+    """
+    exact = Fraction(value)  # exact: numerator/2^k
+    if exact == 0:
+        return "0"
+    k = exact.denominator.bit_length() - 1
+    digits, exponent = abs(exact.numerator) * 5**k, -k  # |value| = digits·10^exponent
+    text = str(digits)
+    stripped = text.rstrip("0")
+    exponent += len(text) - len(stripped)
+    text = stripped
+    sign = "-" if exact < 0 else ""
+    if exponent >= 0:
+        positional = text + "0" * exponent
+    elif -exponent < len(text):
+        positional = f"{text[:exponent]}.{text[exponent:]}"
+    else:
+        positional = "0." + "0" * (-exponent - len(text)) + text
+    scientific = text[0] + ("." + text[1:] if len(text) > 1 else "") + f"e{exponent + len(text) - 1:+d}"
+    return sign + (positional if len(positional) <= len(scientific) else scientific)
 
 
 def _ended(ending: Ending, program: str) -> str:

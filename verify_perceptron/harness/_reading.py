@@ -91,9 +91,23 @@ def _flat_of(value: Any, what: str) -> list[Any]:
 
 
 def _exact_weights(raw: Any, conv: Convention, n_features: int, output: str, what: str) -> Vector:
-    """The weights in the convention's coordinates, exactly; ValueError naming what is wrong."""
-    pair = output == "pair" or (output == "auto" and isinstance(raw, (tuple, list)) and len(raw) == 2
-                                and _is_vector(raw[0]))
+    """The weights in the convention's coordinates, exactly; ValueError naming what is wrong.
+
+    `output` is ``pair``, ``augmented`` (the convention's order), ``auto`` (a pair when its first item
+    is a vector, else ``augmented``), or ``bias-first`` / ``bias-last`` (as ``auto``, but a flat
+    vector is ``[b, w1, ..., wd]`` / ``[w1, ..., wd, b]``).
+
+    Examples
+    --------
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> classic = get_convention("classic")  # its augmented order: the bias first
+    >>> [str(v) for v in _exact_weights([1, 2, 3], classic, 2, "bias-last", "w")]
+    ['3', '1', '2']
+    >>> [str(v) for v in _exact_weights([1, 2, 3], classic, 2, "bias-first", "w")]
+    ['1', '2', '3']
+    """
+    pair = output == "pair" or (output in ("auto", "bias-first", "bias-last") and isinstance(raw, (tuple, list))
+                                and len(raw) == 2 and _is_vector(raw[0]))
     if pair:
         if not isinstance(raw, (tuple, list)) or len(raw) != 2:
             raise ValueError(f"{what} is {_short(raw)}, not a pair (w, b)")
@@ -107,6 +121,13 @@ def _exact_weights(raw: Any, conv: Convention, n_features: int, output: str, wha
     if raw is None or not (_is_vector(raw)):
         raise ValueError(f"{what} is {_short(raw)}, neither (w, b) nor a weight vector")
     flat = _flat_of(raw, what)
+    if output in ("bias-first", "bias-last"):
+        if len(flat) != n_features + 1:
+            raise ValueError(f"{what} has {len(flat)} values; {n_features + 1} needed: "
+                             + ("b, w1 ... wd" if output == "bias-first" else "w1 ... wd, b"))
+        values = [_exact(x, f"{what}[{j}]") for j, x in enumerate(flat)]
+        b, v = (values[0], values[1:]) if output == "bias-first" else (values[-1], values[:-1])
+        return conv.from_canonical(b, tuple(v))
     if len(flat) != n_features + 1:
         raise ValueError(f"{what} has {len(flat)} values; {conv.name} needs {n_features + 1}: "
                          + ", ".join(conv.weight_names(n_features)))

@@ -4,6 +4,7 @@ carries its report; then the report's text (settings, cases, findings, a one-lin
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass
 from fractions import Fraction
@@ -14,7 +15,8 @@ from ..errors import InvariantViolation
 from ..notes.conventions import get_convention
 from ._exact import Vector
 from ._options import CheckOptions
-from ._wording import _count, _number, _rate_text, _vec
+from ..data.exact_text import nearest_float
+from ._wording import _approx, _count, _number, _rate_text, _vec
 
 
 class ImplementationFailure(InvariantViolation):
@@ -221,6 +223,10 @@ class HarnessResult:
         For an implementation that is not deterministic: a random start, or else a random order.
     loading_output : str
         What it printed while being loaded (its module's import, its constructor), cut to a head and a tail.
+    seconds : tuple of (str, float)
+        Wall-clock seconds measured for each part of the check: ``total`` (loading included),
+        ``configuration``, ``generated`` (the search, its shrink and diagnosis) and each worked
+        example by its case name (its diagnosis included); JUnit's ``time`` attributes.
     """
 
     target: str
@@ -234,6 +240,11 @@ class HarnessResult:
     reports_updates: bool = False
     flaky_diagnosis: Diagnosis | None = None
     loading_output: str = ""
+    seconds: tuple[tuple[str, float], ...] = ()
+
+    def seconds_of(self, part: str) -> float:
+        """The seconds measured for `part` (0.0 when it was not measured)."""
+        return dict(self.seconds).get(part, 0.0)
 
     @property
     def diagnoses(self) -> tuple[Diagnosis, ...]:
@@ -278,6 +289,8 @@ def _reproduction(code: tuple[str, str] | None, data: Dataset, labels: list[int]
         keywords.append(f"accept_departures={options.accept_departures!r}")
     if options.averaged:
         keywords.append("averaged=True")
+    if options.bias is not None:
+        keywords.append(f"bias={options.bias!r}")
     rows = "[" + ", ".join("[" + ", ".join(repr(_number(v)) for v in row) + "]" for row in data.X) + "]"
     code = (f"from verify_perceptron.harness import check_dataset; {path}{head}print(check_dataset({call}, "
             f"{rows}, {labels}, {', '.join(keywords)}).report())")
@@ -327,9 +340,59 @@ def _settings_line(options: CheckOptions) -> str:
     conv = get_convention(options.convention)
     rate = f"learning rate {_rate_text(options.eta)}" if options.eta is not None else "learning rate inferred from the output"
     limit = ("" if options.max_epochs is None else
-             f", at most {_count(options.max_epochs, 'epoch')} (data needing more are not generated)")
+             f", at most {_count(options.max_epochs, 'epoch')} (compared with the run stopped after "
+             f"{_count(options.max_epochs, 'epoch')}, converged or not)")
     return (f"convention {conv.name} (note {conv.note_number}: {conv.summary}); dtype {options.dtype}, "
             f"labels {options.labels}, {rate}{limit}")
+
+
+#: An exact fraction in a report's sentence: p/q, not inside a word, a path or a longer fraction.
+_FRACTION = re.compile(r"(?<![\w./])-?\d+/\d+(?![\w/.])(?! \((?:the double|≈))")
+
+
+#: Digits past which a fraction's decimal is computed from its leading digits (`int` refuses 4,300 and more).
+_LONG_TOKEN = 1000
+
+
+def _decimal_of(token: str) -> str | None:
+    """The decimal shown beside the exact fraction `token`: the nearest double's shortest text, or three
+    digits past the doubles' range; None when `token` is not a fraction in lowest terms (``0/1`` names the
+    label encoding, not a number)."""
+    numerator, denominator = token.split("/")
+    if len(token) > _LONG_TOKEN:  # far past the doubles' range either way: its magnitude from the digits
+        from decimal import Context, Decimal
+
+        return format(Context(prec=3).divide(Decimal(numerator), Decimal(denominator)), ".2e")
+    value = Fraction(int(numerator), int(denominator))
+    if value.denominator == 1 or value.denominator != int(denominator):
+        return None
+    double = nearest_float(value)
+    if double is None or (double == 0 and value != 0):
+        return _approx(value)
+    return repr(double)
+
+
+def with_decimals(line: str) -> str:
+    """`line` with a decimal beside every exact fraction in it (``1/3`` -> ``1/3 (≈ 0.3333333333333333)``).
+
+    Examples
+    --------
+    >>> with_decimals("weights [-3602879701896397/36028797018963968, 2], rate 1/2, labels 0/1")
+    'weights [-3602879701896397/36028797018963968 (≈ -0.1), 2], rate 1/2 (≈ 0.5), labels 0/1'
+    >>> with_decimals("the rate 1/10 (the double 0.1) in /tmp/1/2")
+    'the rate 1/10 (the double 0.1) in /tmp/1/2'
+    >>> with_decimals("w0: -1/" + "3" * 5000)[-20:]
+    '3333 (≈ -3.00e-5000)'
+    """
+    def beside(match: re.Match[str]) -> str:
+        decimal = _decimal_of(match.group())
+        return match.group() if decimal is None else f"{match.group()} (≈ {decimal})"
+
+    return _FRACTION.sub(beside, line)
+
+
+#: Sentences quoted from the implementation keep their text as it was.
+_QUOTED = ("the implementation warned: ", "while being loaded, the implementation printed: ")
 
 
 def _case_lines(case: CaseResult, *, indent: str) -> list[str]:
@@ -340,21 +403,22 @@ def _case_lines(case: CaseResult, *, indent: str) -> list[str]:
     lines += [f"{indent}  {line}" for line in case.literals().splitlines()]
     if case.findings:
         lines.append(f"{indent}  what is wrong:")
-        lines += [f"{indent}    - {finding}" for finding in case.findings]
+        lines += [f"{indent}    - {with_decimals(str(finding))}" for finding in case.findings]
     if case.notes:
         lines.append(f"{indent}  notes:")
-        lines += [f"{indent}    - {note}" for note in case.notes]
+        lines += [f"{indent}    - {note if note.startswith(_QUOTED) else with_decimals(note)}" for note in case.notes]
     ref = case.reference
     if ref is not None and case.separable:
         steps = ", ".join(f"sample {u.samples[0]} (score {_number(u.scores[0])})" for u in ref.updates[:8])
         more = ", ..." if ref.n_updates > 8 else ""
-        lines.append(f"{indent}  exact run (learning rate 1): {_count(ref.n_updates, 'update')} in "
-                     f"{_count(ref.n_epochs, 'epoch')} "
-                     f"[{steps}{more}], final weights {_vec(ref.final_weights)} "
-                     f"({', '.join(conv.weight_names(d.n_features))})")
+        stopped = " (stopped there: the declared epoch limit)" if ref.stop == "max-epochs" else ""
+        lines.append(with_decimals(f"{indent}  exact run (learning rate 1): {_count(ref.n_updates, 'update')} in "
+                                   f"{_count(ref.n_epochs, 'epoch')}{stopped} "
+                                   f"[{steps}{more}], final weights {_vec(ref.final_weights)} "
+                                   f"({', '.join(conv.weight_names(d.n_features))})"))
     if case.weights is not None:
         reported = "updates not reported" if case.n_updates is None else f"{_count(case.n_updates, 'update')} reported"
-        lines.append(f"{indent}  implementation: final weights {_vec(case.weights)}, {reported}")
+        lines.append(with_decimals(f"{indent}  implementation: final weights {_vec(case.weights)}, {reported}"))
     if not case.passed and case.output:
         size = _count(case.output_bytes, "byte") if case.output_bytes else _count(len(case.output), "character")
         lines.append(f"{indent}  output of the implementation (stdout and stderr, {size}):")
@@ -386,7 +450,7 @@ def _truncated(text: str) -> str:
 def _harness_report(result: HarnessResult) -> str:
     options = result.options
     verdict = "passed" if result.passed else "FAILED"
-    lines = [f"check of {result.target}", f"  {_settings_line(options)}",
+    lines = [f"check of {result.target}", f"  {with_decimals(_settings_line(options))}",
              f"  data: up to {options.examples} generated datasets ({_NUMBERS_SHOWN[options.numbers]}"
              + (", non-separable ones too" if options.detects_nonseparable else "")
              + (")" if not options.worked_examples else ") and the notes' worked examples"),
@@ -396,10 +460,10 @@ def _harness_report(result: HarnessResult) -> str:
              f"verdict: {verdict}"]
     if result.diagnoses:
         first = result.diagnoses[0]
-        lines.append(f"diagnosis ({first.code}): {first.text}")
+        lines.append(f"diagnosis ({first.code}): {with_decimals(first.text)}")
     if result.departures:
         lines.append("configuration departs from the note's algorithm:")
-        lines += [f"  - {d.message}" for d in result.departures]
+        lines += [f"  - {with_decimals(d.message)}" for d in result.departures]
     if result.flaky:
         lines.append(f"not deterministic: {result.flaky}")
     if result.counterexample is not None:

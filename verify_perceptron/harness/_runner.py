@@ -74,7 +74,7 @@ class Runner:
             call, output = _command_call(self.target, X, y, options, timeout, max_updates,  # type: ignore[arg-type]
                                          self.commands)
         else:
-            request = Request(X, y, options.convention, options.output, len(X[0]), len(y), max_updates)
+            request = Request(X, y, options.convention, options.reading, len(X[0]), len(y), max_updates)
             if self.worker is not None:
                 call, output = self._worker_call(self.worker, request, timeout)
             else:
@@ -129,7 +129,8 @@ def _in_process(target: object, kind: str, request: Request, signals: tuple[type
 
 def _command_call(target: CommandImplementation, X: Any, y: Any, options: CheckOptions, timeout: float | None,
                   max_updates: int, keeper: CommandKeeper) -> tuple[_Call | None, Capped]:
-    """One run of the command; its weights laid out as ``(w, b)`` unless ``output="augmented"``, then read."""
+    """One run of the command; its weights laid out as ``(w, b)`` (the bias last, or first with ``bias="first"``)
+    unless in the convention's order (``output="augmented"`` or ``bias="convention"``), then read."""
     try:
         flat, written, output = target.run(X, y, dtype=options.dtype, timeout=timeout, max_updates=max_updates,
                                            keeper=keeper)
@@ -139,18 +140,23 @@ def _command_call(target: CommandImplementation, X: Any, y: Any, options: CheckO
         return _Call(signalled=True), output
     conv, d = get_convention(options.convention), len(X[0])
 
+    in_order = options.output == "augmented" or options.bias == "convention"
+    reading = "augmented" if in_order else options.output
+
     def laid_out(values: list[Any]) -> Any:
-        return values if options.output == "augmented" or not values else (values[:-1], values[-1])
+        if in_order or not values:
+            return values
+        return (values[1:], values[0]) if options.bias == "first" else (values[:-1], values[-1])
 
     try:
-        weights = _exact_weights(laid_out(flat), conv, d, options.output, "the returned weights")
+        weights = _exact_weights(laid_out(flat), conv, d, reading, "the returned weights")
     except ValueError as error:
         return _Call(weights_error=str(error)), output
     if written is None:
         return _Call(weights), output
     updates, cut = written
     try:
-        read, _ = _read_updates([(i, laid_out(w)) for i, w in updates], conv, len(y), d, options.output)
+        read, _ = _read_updates([(i, laid_out(w)) for i, w in updates], conv, len(y), d, reading)
     except ValueError as error:
         return _Call(weights, updates_error=str(error)), output
     return _Call(weights, updates=read, updates_cut=cut), output

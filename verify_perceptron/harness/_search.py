@@ -9,11 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..data.dataset import Dataset
 from ..errors import InvalidArgument
-from ..notes.conventions import get_convention
 from ._case import _Case
 from ._evidence import Evidence
 from ._exact_run import _Rejected
-from ._options import CheckOptions, harness_settings, least_epochs
+from ._options import CheckOptions, harness_settings
 from ._results import CaseResult
 from ._runner import Runner
 
@@ -35,8 +34,6 @@ def _strategies(options: CheckOptions, strategy: SearchStrategy[Dataset] | None)
     bounds: dict[str, Any] = {"numbers": options.numbers, "max_features": options.max_features,
                               "max_samples": options.max_samples}
     searches = [datasets(kinds=[kind], convention=options.convention, **bounds) for kind in DATASET_KINDS]
-    if options.max_epochs is not None and options.max_epochs < least_epochs(get_convention(options.convention)):
-        searches = []  # no separable dataset converges that soon: every one would be set aside
     if options.detects_nonseparable:
         searches.append(nonseparable_datasets(**bounds))
     searches = searches[:options.examples]  # fewer examples than kinds: the simplest kinds, one each

@@ -90,6 +90,7 @@ y = [-1, 1]
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -105,7 +106,7 @@ from ._clock import Clock, OutOfTime, seconds_or_none
 from ._configuration import _declared, _departures
 from ._evidence import Evidence
 from ._keeper import stop_all
-from ._options import DEFAULT_EXAMPLES, CheckOptions, _options
+from ._options import DEFAULT_EXAMPLES, CheckOptions, _options, float_rate_text, needs_hypothesis
 from ._probes import nondeterminism_probe
 from ._process import command_implementation
 from ._results import CaseResult, Finding, HarnessResult, ImplementationFailure
@@ -145,6 +146,7 @@ def check_dataset(
     accept_departures: Sequence[str] = (),
     averaged: bool = False,
     time_limit: float | None = None,
+    bias: str | None = None,
 ) -> CaseResult:
     """Check an implementation on one dataset (the reproduction a report prints).
 
@@ -155,7 +157,7 @@ def check_dataset(
     X, y : array-like
         The data, exactly: literals such as ``"1/3"``, Fractions, ints or floats;
         labels -1/+1 (or 0/1).
-    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures, averaged, time_limit
+    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures, averaged, time_limit, bias
         As for `check_implementation`.
 
     Returns
@@ -176,7 +178,7 @@ def check_dataset(
                        rounding_stress=False, detects_nonseparable=detects_nonseparable, max_epochs=max_epochs,
                        call_timeout=call_timeout, worked_examples=False, output=output,
                        accept_departures=accept_departures,
-                       max_features=3, max_samples=8, averaged=averaged)
+                       max_features=3, max_samples=8, averaged=averaged, bias=bias)
     clock = Clock(_time_limit(time_limit))
     data = from_arrays(X, y)
     clock.phase = "loading the implementation"
@@ -204,7 +206,7 @@ def check_implementation(
     detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...] = False,
     max_epochs: int | None = None, call_timeout: float | None = 10.0, worked_examples: bool = True,
     output: str = "auto", accept_departures: Sequence[str] = (), max_features: int = 3, max_samples: int = 8,
-    data: SearchStrategy[Dataset] | None = None, averaged: bool = False, time_limit: float | None = None,
+    data: SearchStrategy[Dataset] | None = None, averaged: bool = False, time_limit: float | None = None, bias: str | None = None,
 ) -> HarnessResult:
     """Check a perceptron implementation on generated data; return the verdict and the minimal counterexample.
 
@@ -232,10 +234,8 @@ def check_implementation(
         It signals data that no hyperplane separates by returning None (or by
         raising one of these exceptions); non-separable data are generated too.
     max_epochs : int, optional
-        Its own limit of passes; data whose exact run needs more are not
-        generated (a scikit-learn ``max_iter`` is read from ``get_params()``).
-        Below 2 no run converges (the first epoch always updates): refused,
-        unless `detects_nonseparable` (non-separable data are then generated alone).
+        Its own limit of passes (or a scikit-learn ``max_iter``): compared with the note's run stopped
+        after exactly that many epochs, converged or not (1: a one-pass learner).
     call_timeout : float, optional
         Seconds one call may take (POSIX, main thread).
     worked_examples : bool
@@ -257,6 +257,8 @@ def check_implementation(
         Seconds the whole check may take: every call ends by then, and the check raises
         `verify_perceptron.deadline.TimeUp` naming what it was doing (the check is looked at between
         the steps of its own work; ``check --time-limit`` also interrupts them).
+    bias : {"first", "last", "convention"}, optional
+        Where a flat weight vector holds the bias (`CheckOptions.bias`); ``weight-layout`` names another that fits.
 
     Returns
     -------
@@ -276,14 +278,16 @@ def check_implementation(
                     rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
                     call_timeout=call_timeout, worked_examples=worked_examples, output=output,
                     accept_departures=accept_departures, max_features=max_features, max_samples=max_samples,
-                    averaged=averaged)
+                    averaged=averaged, bias=bias)
 
 
 def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None, *, eta: object,
              max_epochs: int | None, **settings: Any) -> HarnessResult:
     """`check_implementation` under `clock`: the options checked (before anything is loaded), then the target
     loaded, its declared rate and epochs read, and the check."""
+    start = time.perf_counter()
     given = _options(eta=eta, max_epochs=max_epochs, **settings)
+    needs_hypothesis()
     clock.phase = "loading the implementation"
     prepared = prepare(target, given.nonseparable_errors, clock)
     try:
@@ -302,13 +306,16 @@ def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None,
         raise
     runner = Runner(prepared.target, prepared.kind, options, clock, prepared.worker)
     try:
-        result = _verdict(runner, prepared.kind, prepared.label, options, _departures(prepared.params, options),
-                          data)
+        configuration = time.perf_counter()
+        departures = _departures(prepared.params, options)
+        configuration = time.perf_counter() - configuration
+        result = _verdict(runner, prepared.kind, prepared.label, options, departures, data)
     except OutOfTime as error:
         raise TimeUp(error.seconds, error.phase) from None
     finally:
         runner.close()
-    return dataclasses.replace(result, loading_output=prepared.output)
+    seconds = (("total", time.perf_counter() - start), ("configuration", configuration), *result.seconds)
+    return dataclasses.replace(result, loading_output=prepared.output, seconds=seconds)
 
 
 def _time_limit(seconds: object) -> float | None:
@@ -322,31 +329,40 @@ def _verdict(target: Runner, kind: str, label: tuple[str, tuple[str, str] | None
     failing worked example, diagnosed."""
     worked: list[_Case] = []
     evidence = Evidence()
+    seconds: dict[str, float] = {}
     target.clock.phase = "checking the notes' worked examples"
     if options.worked_examples:
         from .strategies import worked_examples as notes_examples
 
         for name, example_data in notes_examples(nonseparable=options.detects_nonseparable):
+            start = time.perf_counter()
             case = _Case(target, kind, f"worked example {name!r}", example_data, options, label, generated=False)
             case.run()
             worked.append(case)
             if case.separable:
                 evidence.add(case.data, case.weights)
+            seconds[case.name] = time.perf_counter() - start
+    start = time.perf_counter()
     counterexample, n_examples, n_rejected, flaky, with_updates = _search(target, kind, label, options, strategy,
                                                                           evidence)
+    seconds["generated"] = time.perf_counter() - start
     flaky_diagnosis = None
     if counterexample is None:  # no generated failure: show the first failing worked example, diagnosed
         failing = next((c for c in worked if c.findings), None)
         target.clock.phase = "diagnosing the failing worked example"
         if failing is not None:
+            start = time.perf_counter()
             failing.diagnose(evidence)
             counterexample = failing.result()
+            seconds[failing.name] += time.perf_counter() - start
     if flaky is not None and evidence.last is not None:
+        start = time.perf_counter()
         probe = _Case(target, kind, "probe", evidence.last, options, label, generated=False)
         flaky_diagnosis = nondeterminism_probe(probe.data, probe.conv, probe.recheck, options.labels)
+        seconds["generated"] += time.perf_counter() - start
     with_updates = with_updates or any(c.n_updates is not None for c in worked)
     return HarnessResult(label[0], options, departures, counterexample, tuple(c.result() for c in worked), n_examples,
-                         n_rejected, flaky, with_updates, flaky_diagnosis)
+                         n_rejected, flaky, with_updates, flaky_diagnosis, seconds=tuple(seconds.items()))
 
 
 def assert_implementation_correct(target: object, **options: Any) -> HarnessResult:
@@ -391,6 +407,7 @@ def run_check_command(
     averaged: bool = False,
     time_limit: float | None = None,
     spent: float = 0.0,
+    bias: str | None = None,
 ) -> tuple[int, str]:
     """The ``verify-perceptron check MODULE:EXPR`` (or ``--command CMD``) command: ``(exit code, text)``.
 
@@ -431,7 +448,7 @@ def run_check_command(
     if float_eta is not None:
         if eta is not None:
             raise InvalidArgument(f"eta={shown_value(eta)} and float_eta={shown_value(float_eta)}: give one learning rate, not both")
-        rate = _float_rate(float_eta)
+        rate = float_rate_text(float_eta)
     limit = _time_limit(time_limit)
     clock = Clock(None if limit is None else limit, spent=spent)
     implementation: object = target if command is None else command_implementation(command)
@@ -442,25 +459,13 @@ def run_check_command(
                               dtype=dtype, labels=labels, examples=examples, seed=seed,
                               rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
                               call_timeout=call_timeout, worked_examples=True, output=output,
-                              accept_departures=tuple(accept), max_features=3, max_samples=8, averaged=averaged)
+                              accept_departures=tuple(accept), max_features=3, max_samples=8, averaged=averaged,
+                              bias=bias)
     except OutOfTime as error:  # the timer's, landing anywhere
         raise TimeUp(error.seconds, error.phase) from None
     finally:
         stop_all()  # here, out of the timer's reach: whatever it interrupted, nothing is left running
     return (0 if result.passed else 1), render(result, format)
-
-
-def _float_rate(text: str) -> float:
-    """The double nearest to the decimal `text` (``--float-eta 0.1``): a finite float > 0."""
-    import math
-
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise InvalidArgument(f"float_eta={shown_value(text)} must be a decimal number > 0, e.g. 0.1")
-    return value
 
 
 def reference_fit(X: Sequence[Sequence[object]], y: Sequence[object]) -> tuple[list[Fraction], Fraction]:

@@ -1,0 +1,146 @@
+"""Failures of the declaration rather than of the algorithm: weights written in another order than the one
+declared (``weight-layout``), and a run that goes on past the declared epoch limit (``epoch-limit-ignored``).
+
+A flat weight vector (a command's ``{out}``, a function's one vector) is
+read with the bias in one place: last for a command, the convention's own
+order for Python, or wherever ``bias`` says. A program that writes
+``b, w1, ..., wd`` is then read with its values shifted, and its failure is
+not the algorithm's. The order is named only when the implementation,
+called again under it on the counterexample and on the largest other
+datasets tried, passes every check on each: the sentence that names the
+option has been run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from fractions import Fraction
+
+from ..data.dataset import Dataset
+from ..notes.conventions import Convention
+from ..run import fast
+from ._evidence import Observation, explained
+from ._exact import Vector
+from ._options import BIAS_PLACES, CheckOptions
+from ._results import Diagnosis
+from ._wording import _count
+
+#: Datasets besides the counterexample on which a weight order is checked again before it is named.
+LAYOUT_RECHECKS = 3
+
+#: Epochs the run to convergence may take in `limit_diagnosis` (the neighbours of a slow counterexample,
+#: its values halved, take more than the harness's own budget).
+LIMIT_EPOCHS = 10_000
+
+#: Calls the implementation on data under other options: whether it passed every check.
+Passes = Callable[[Dataset, CheckOptions], bool]
+
+
+def current_place(options: CheckOptions, kind: str) -> str | None:
+    """Where a flat weight vector is read to hold the bias now (None: only pairs ``(w, b)`` are read).
+
+    Examples
+    --------
+    >>> current_place(CheckOptions(), "command"), current_place(CheckOptions(), "function")
+    ('last', 'convention')
+    >>> current_place(CheckOptions(bias="first"), "command"), current_place(CheckOptions(output="pair"), "function")
+    ('first', None)
+    """
+    if options.bias is not None:
+        return options.bias
+    if options.output == "augmented":
+        return "convention"
+    if options.output == "pair":
+        return None
+    return "last" if kind == "command" else "convention"
+
+
+def read_as(conv: Convention, flat: list[Fraction], place: str) -> Vector:
+    """The convention's coordinates of a flat vector holding the bias at `place`.
+
+    Examples
+    --------
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> [str(v) for v in read_as(get_convention("classic"), [Fraction(1), Fraction(2), Fraction(3)], "last")]
+    ['3', '1', '2']
+    """
+    if place == "first":
+        return conv.from_canonical(flat[0], tuple(flat[1:]))
+    if place == "last":
+        return conv.from_canonical(flat[-1], tuple(flat[:-1]))
+    return tuple(flat)
+
+
+def other_places(conv: Convention, n_features: int, place: str | None) -> list[str]:
+    """The bias places that read a flat vector differently from `place` under `conv` (none when `place` is None).
+
+    Examples
+    --------
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> other_places(get_convention("classic"), 2, "last")  # classic's own order has the bias first
+    ['first']
+    >>> other_places(get_convention("sum-norm"), 2, "last")  # its bias weight is -b, last
+    ['first', 'convention']
+    """
+    if place is None:
+        return []
+    probe = [Fraction(j + 1) for j in range(n_features + 1)]
+    seen = {read_as(conv, probe, place)}
+    others = []
+    for other in BIAS_PLACES:
+        reading = read_as(conv, probe, other)
+        if reading not in seen:
+            seen.add(reading)
+            others.append(other)
+    return others
+
+
+_ORDER = {"first": "the bias first (b, w1, ..., wd)", "last": "the bias last (w1, ..., wd, b)",
+          "convention": "the convention's own order"}
+
+
+def layout_diagnosis(data: Dataset, evidence: list[Observation], conv: Convention, options: CheckOptions, kind: str,
+                     passes: Passes) -> Diagnosis | None:
+    """``weight-layout``: an order of the flat weight vector under which the implementation passes on the
+    counterexample `data` and on the `LAYOUT_RECHECKS` largest other datasets in `evidence`, or None."""
+    others = sorted((o.data for o in evidence if (o.data.X, o.data.y) != (data.X, data.y)),
+                    key=lambda d: (d.n_samples * d.n_features, d.n_samples), reverse=True)[:LAYOUT_RECHECKS]
+    for place in other_places(conv, data.n_features, current_place(options, kind)):
+        declared = dataclasses.replace(options, bias=place, output="auto")
+        if not passes(data, declared) or not all(passes(d, declared) for d in others):
+            continue
+        option = f"--bias {place}"
+        return Diagnosis("weight-layout", {"bias": place, "option": option, "python": f"bias={place!r}",
+                                           "datasets": 1 + len(others)},
+                         f"the weights are written in another order: {_ORDER[place]}, where {_ORDER[current_place(options, kind) or 'last']} "
+                         f"was read; read in that order, they pass every check on the counterexample and on "
+                         f"{_count(len(others), 'other dataset')} tried, each called again; declare it with {option} "
+                         f"(bias={place!r} in Python)")
+    return None
+
+
+def limit_diagnosis(evidence: list[Observation], conv: Convention, options: CheckOptions,
+                    rate: Fraction | None) -> Diagnosis | None:
+    """``epoch-limit-ignored``: under a declared limit of T epochs, the weights are c times the run to
+    convergence on every dataset tried, and that run takes more than T epochs on at least one of them."""
+    limit = options.max_epochs
+    if limit is None:
+        return None
+    longer = False
+
+    def converged(o: Observation) -> list[Vector] | None:
+        nonlocal longer
+        run = fast.run(o.data, conv, max_epochs=LIMIT_EPOCHS, keep_updates=0)
+        if run.stop != "converged":
+            return None
+        longer = longer or run.n_epochs > limit
+        return [tuple(run.final_weights)]
+
+    factor = explained(evidence, converged, rate, rounded=options.dtype == "float")
+    if factor is None or not longer:
+        return None
+    return Diagnosis("epoch-limit-ignored", {"max_epochs": limit, "datasets": len(evidence)},
+                     f"it does not stop after the declared {_count(limit, 'epoch')}: its weights are those of the "
+                     f"{conv.name} perceptron run to convergence on every dataset tried "
+                     f"({len(evidence)}), and on some that run takes more than {_count(limit, 'epoch')}")

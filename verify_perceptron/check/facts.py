@@ -1,0 +1,282 @@
+"""Each proof's hypotheses, decided on the run: the bridge between the proofs and the checker.
+
+The rules (`verify_perceptron.notes._proof_facts`, compiled from the proofs'
+own SymPy statements) are evaluated exactly, by
+`verify_perceptron.notes.facts.evaluate`, on the run's values:
+
+* a ``run`` rule once (γ > 0, the rate);
+* a ``sample`` rule on every sample some update was on (the facts speak of
+  "the sample of the k-th mistake"), as one array evaluation at the end;
+* an ``update`` rule at every update. A rule the proofs mark ``scaled`` is
+  homogeneous in the checker's integer units, and reads the update's score only
+  through a positive multiple (w·x~ = y·s·a/L², s = z·W the replayed score), so
+  its truth at an update depends only on the label, the sign of the score and
+  the batch's counts: it is evaluated once per such key, at the first update
+  that has it, and the keys of a chunk of updates are found with NumPy. Any
+  other rule is evaluated at every update on exact rationals;
+* a ``claim`` rule is the runtime claim the proofs showed it states: it holds
+  when that claim held at every update.
+
+The scores read here are those the run reported, which the checker's replay
+confirms (else ``update-rule`` fails, and with it the run), and ``step`` is
+the step the replay confirmed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..data.integers import score_values
+from ..notes._proof_facts import PROOF_FACTS
+from ..notes.conventions import Convention
+from ..notes.facts import RUN_QUANTITIES, UNITS, ProofFacts, Rule, evaluate
+from .results import InvariantResult
+
+__all__ = ["FactResult", "ProofCheck", "FactCheck", "proofs_for", "fact_check"]
+
+#: Quantities that exist only with a separator.
+_SEPARATOR = frozenset({"gamma", "x_ws", "ws_sq", "wsb_sq"})
+
+
+def proofs_for(convention: str, mode: str) -> list[ProofFacts]:
+    """The bound proofs a run of this convention and mode is an instance of (the averaged one aside).
+
+    Examples
+    --------
+    >>> [p.key for p in proofs_for("hard-limiter-plus", "online")], [p.key for p in proofs_for("classic", "batch")]
+    (['hard-limiter-plus'], ['batch'])
+    """
+    if mode == "batch":
+        return [p for p in PROOF_FACTS if p.key == "batch"]
+    return [p for p in PROOF_FACTS if p.convention == convention]
+
+
+@dataclass
+class FactResult:
+    """One hypothesis on one run: held, failed (first where, with the values), or not checked (why)."""
+
+    rule: Rule
+    holds: bool | None = True
+    n_checked: int = 0
+    update: int | None = None
+    sample: int | None = None
+    values: tuple[tuple[str, Fraction], ...] = ()
+    skipped: str | None = None
+
+    def fail(self, update: int | None, sample: int | None, values: Mapping[str, Any]) -> None:
+        if self.holds is False:
+            return
+        self.holds, self.update, self.sample = False, update, sample
+        self.values = tuple(sorted((k, Fraction(v)) for k, v in values.items() if k in self.rule.reads))
+
+
+@dataclass(frozen=True)
+class ProofCheck:
+    """A proof's hypotheses on one run, and the run's size."""
+
+    proof: ProofFacts
+    facts: tuple[FactResult, ...]
+    n_updates: int
+
+    @property
+    def holds(self) -> bool | None:
+        """True when every hypothesis held, False when one failed, None when one was not checked."""
+        if any(f.holds is False for f in self.facts):
+            return False
+        return None if any(f.holds is None for f in self.facts) else True
+
+
+class FactCheck:
+    """The proofs' hypotheses on one run, told of its updates as the checker is.
+
+    Parameters
+    ----------
+    proofs : sequence of ProofFacts
+        The proofs to decide.
+    conv, rate, a, L, M : the run's convention, rate, step size and the checker's units
+    labels : array of int
+        y_i.
+    norms : array
+        ‖z_i‖² = L²·‖x~_i‖².
+    margins : array or None
+        z_i·W* = y_i·L·M·w*·x~_i, None without a separator.
+    separator : dict
+        The scaled run quantities of w*: ``gamma``, ``ws_sq``, ``wsb_sq`` (empty without one).
+    """
+
+    def __init__(self, proofs: Sequence[ProofFacts], *, conv: Convention, rate: Fraction, a: Fraction, L: int, M: int,
+                 labels: Any, norms: Any, max_norm_sq: int, margins: Any | None,
+                 separator: Mapping[str, int]) -> None:
+        self.proofs = list(proofs)
+        self.results = {p.key: tuple(FactResult(r) for r in p.rules) for p in self.proofs}
+        self.a, self.L, self.M = a, L, M
+        self.y = np.asarray(labels, dtype=np.int64)
+        self.norms, self.margins = norms, margins
+        self.zero_out = -1 if conv.decide(Fraction(0), 1, rate) is not None else 1  # the convention's sgn(0)
+        self.scaled_run: dict[str, Any] = {"eta": rate, "a": a, "R_sq": max_norm_sq, **separator}
+        self.true_run: dict[str, Any] = {"eta": rate, "a": a, "R_sq": Fraction(max_norm_sq, L * L)}
+        for name, value in separator.items():
+            p, q, r = UNITS[name]
+            self.true_run[name] = Fraction(value) * a**p / (L**q * M**r)
+        self.first_at = np.zeros(len(self.y), dtype=np.int64)  # the first update on each sample (0: none)
+        self.keys: set[tuple[Any, ...]] = set()
+        self.k = 0
+        active = [f for results in self.results.values() for f in results]
+        for f in active:
+            if _SEPARATOR & set(f.rule.reads) and margins is None:
+                f.holds, f.skipped = None, "no separator: the run did not converge and none was given"
+        self.update_rules = [f for f in active if f.rule.scope == "update" and f.skipped is None]
+        # Keyed by (label, sign of the score, n, repeats) when every update rule allows it, else every update.
+        self.by_key = all(f.rule.scaled and not (set(f.rule.reads) & {"x_sq", "x_ws"}) for f in self.update_rules)
+
+    # --- updates -------------------------------------------------------------------------------
+
+    def observe(self, k: int, samples: Sequence[int], scores: Sequence[int]) -> None:
+        """Update k, on `samples` (one online), whose replayed scaled scores z_j·W_(k-1) were `scores`."""
+        self.k = k
+        rows = np.asarray(samples, dtype=np.int64)
+        self._first(k, rows)
+        n, repeats = len(samples), int(np.bincount(rows).max()) if len(rows) else 0
+        for j, s in zip(samples, scores):
+            self._update(k, int(j), int(s), n, repeats)
+
+    def observe_chunk(self, first: int, rows: Any, scores: Any) -> None:
+        """Online updates first, first + 1, ...: one mistake each on `rows`, with replayed scores `scores`."""
+        m = len(rows)
+        if not m:
+            return
+        rows = np.asarray(rows, dtype=np.int64)
+        self._first(first, rows)
+        self.k = first + m - 1
+        if not self.update_rules:
+            return
+        if not self.by_key:
+            for t, s in enumerate(score_values(scores)):
+                self._update(first + t, int(rows[t]), int(s), 1, 1)
+            return
+        values = score_values(scores)  # int64, or Python integers past it (then joined from halves)
+        signs = np.sign(values) if values.dtype != object else np.array([(v > 0) - (v < 0) for v in values.tolist()])
+        codes = (self.y[rows] + 1) * 3 + (np.asarray(signs, dtype=np.int64) + 1)
+        _, at = np.unique(codes, return_index=True)
+        for t in sorted(at.tolist()):
+            self._update(first + t, int(rows[t]), int(values[t]), 1, 1)
+
+    def _first(self, first: int, rows: Any) -> None:
+        fresh = np.flatnonzero(self.first_at[rows] == 0)[::-1]  # reversed: the earliest assignment wins
+        self.first_at[rows[fresh]] = first + fresh
+
+    def _update(self, k: int, i: int, s: int, n: int, repeats: int) -> None:
+        y = int(self.y[i])
+        sign = (s > 0) - (s < 0)
+        key = (y, sign * y, n, repeats) if self.by_key else (k, i)
+        if key in self.keys:
+            return
+        self.keys.add(key)
+        w_x = y * s  # y·z·W = (L²/a)·w·x~: a positive multiple of the score
+        out = 1 if w_x > 0 else -1 if w_x < 0 else self.zero_out
+        common = {"y": y, "out": out, "n": n, "repeats": repeats, "step": self.a * y if n == 1 else self.a}
+        scaled = {**self.scaled_run, **self._sample(i, True), **common, "w_x": w_x}
+        exact = {**self.true_run, **self._sample(i, False), **common, "w_x": Fraction(w_x) * self.a / self.L**2}
+        for f in self.update_rules:
+            values = scaled if f.rule.scaled else exact
+            f.n_checked += 1
+            if not _holds(f.rule, values):
+                f.fail(k, i, exact)
+
+    def _sample(self, i: int, scaled: bool) -> dict[str, Any]:
+        norm = int(self.norms[i])
+        margin = 0 if self.margins is None else int(self.y[i]) * int(self.margins[i])
+        if scaled:
+            return {"x_sq": norm, "x_ws": margin}
+        return {"x_sq": Fraction(norm, self.L**2), "x_ws": Fraction(margin, self.L * self.M)}
+
+    # --- the end -------------------------------------------------------------------------------
+
+    def finish(self, claims: Mapping[str, InvariantResult], n_updates: int) -> tuple[ProofCheck, ...]:
+        """Decide the run and sample rules, read the claim rules; every proof's hypotheses on this run."""
+        updated = np.flatnonzero(self.first_at)
+        order = updated[np.argsort(self.first_at[updated], kind="stable")]  # in the order the run met them
+        for results in self.results.values():
+            for f in results:
+                if f.skipped is not None:
+                    continue
+                if f.rule.scope == "run":
+                    f.n_checked = 1
+                    if not _holds(f.rule, self.scaled_run if f.rule.scaled else self.true_run):
+                        f.fail(None, None, self.true_run)
+                elif f.rule.scope == "sample":
+                    self._samples(f, order)
+                elif f.rule.scope == "claim":
+                    self._claim(f, claims.get(f.rule.claim), n_updates)
+                elif f.rule.scope == "update":
+                    f.n_checked = n_updates
+        return tuple(ProofCheck(p, self.results[p.key], n_updates) for p in self.proofs)
+
+    def _samples(self, f: FactResult, order: Any) -> None:
+        """A sample rule on every sample an update was on, in one array evaluation."""
+        f.n_checked = len(order)
+        if not len(order):
+            return
+        y = self.y[order].astype(object)
+        norms = np.asarray([int(v) for v in np.asarray(self.norms)[order]], dtype=object)
+        margins = (np.zeros(len(order), dtype=object) if self.margins is None
+                   else y * np.asarray([int(v) for v in np.asarray(self.margins)[order]], dtype=object))
+        if f.rule.scaled:
+            values = {**self.scaled_run, "y": y, "x_sq": norms, "x_ws": margins}
+        else:
+            values = {**self.true_run, "y": y, "x_sq": norms * Fraction(1, self.L**2),
+                      "x_ws": margins * Fraction(1, self.L * self.M)}
+        try:
+            held = np.broadcast_to(np.asarray(evaluate(f.rule.tree, values), dtype=bool), (len(order),))
+        except ZeroDivisionError:
+            held = np.zeros(len(order), dtype=bool)
+        wrong = np.flatnonzero(~held)
+        if wrong.size:
+            i = int(order[wrong[0]])
+            f.fail(int(self.first_at[i]), i, {**self.true_run, **self._sample(i, False), "y": int(self.y[i])})
+
+    def _claim(self, f: FactResult, claim: InvariantResult | None, n_updates: int) -> None:
+        if claim is None or claim.skipped is not None:
+            f.holds, f.skipped = None, (claim.skipped if claim is not None else f"claim {f.rule.claim} was not checked")
+            return
+        f.n_checked = claim.n_checked
+        if claim.holds is False and claim.first_violation is not None:
+            v = claim.first_violation
+            f.holds, f.update, f.values = False, v.k or None, v.values
+            f.sample = v.samples[0] if v.samples else None
+
+
+def fact_check(checker: Any, proofs: Sequence[ProofFacts] | None = None) -> FactCheck:
+    """The `FactCheck` of a `verify_perceptron.check.checker.Checker`, from its data, units and separator.
+
+    `proofs` defaults to those the run's convention and mode make it an instance of, and the averaged one online.
+    """
+    conv, mode = checker.conv, checker.mode
+    if proofs is None:
+        proofs = proofs_for(conv.name, mode) + [p for p in PROOF_FACTS if p.key == "averaged" and mode == "online"]
+    separator: dict[str, int] = {}
+    margins = None
+    if checker.separator is not None:
+        W_star, _, margins = checker._scaled_separator
+        bias = 0 if conv.bias_first else len(W_star) - 1
+        separator = {"gamma": checker.gamma_scaled, "ws_sq": checker.ws_sq_scaled,
+                     "wsb_sq": sum(int(v) * int(v) for j, v in enumerate(W_star) if j != bias)}
+    return FactCheck(proofs, conv=conv, rate=checker.rate, a=checker.a, L=checker.L, M=checker.M,
+                     labels=checker.data.y_array, norms=checker.matrix.norms, max_norm_sq=checker.matrix.max_norm_sq,
+                     margins=margins, separator=separator)
+
+
+def _holds(rule: Rule, values: Mapping[str, Any]) -> bool:
+    """The rule at these values; a division by zero is a fact that does not hold."""
+    try:
+        return bool(evaluate(rule.tree, values))
+    except ZeroDivisionError:
+        return False
+
+
+assert set(UNITS) <= set(RUN_QUANTITIES)

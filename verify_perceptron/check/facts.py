@@ -107,12 +107,15 @@ class FactCheck:
         z_i·W* = y_i·L·M·w*·x~_i, None without a separator.
     separator : dict
         The scaled run quantities of w*: ``gamma``, ``ws_sq``, ``wsb_sq`` (empty without one).
+    mode : {"online", "batch"}
+        The run's mode: its step is a·y·x~ online, a·Σ_j y_j·x~_j in batch.
     """
 
     def __init__(self, proofs: Sequence[ProofFacts], *, conv: Convention, rate: Fraction, a: Fraction, L: int, M: int,
                  labels: Any, norms: Any, max_norm_sq: int, margins: Any | None,
-                 separator: Mapping[str, int]) -> None:
+                 separator: Mapping[str, int], mode: str = "online") -> None:
         self.proofs = list(proofs)
+        self.batch = mode == "batch"
         self.results = {p.key: tuple(FactResult(r) for r in p.rules) for p in self.proofs}
         self.a, self.L, self.M = a, L, M
         self.y = np.asarray(labels, dtype=np.int64)
@@ -179,7 +182,7 @@ class FactCheck:
         self.keys.add(key)
         w_x = y * s  # y·z·W = (L²/a)·w·x~: a positive multiple of the score
         out = 1 if w_x > 0 else -1 if w_x < 0 else self.zero_out
-        common = {"y": y, "out": out, "n": n, "repeats": repeats, "step": self.a * y if n == 1 else self.a}
+        common = {"y": y, "out": out, "n": n, "repeats": repeats, "step": self.a if self.batch else self.a * y}
         scaled = {**self.scaled_run, **self._sample(i, True), **common, "w_x": w_x}
         exact = {**self.true_run, **self._sample(i, False), **common, "w_x": Fraction(w_x) * self.a / self.L**2}
         for f in self.update_rules:
@@ -268,7 +271,7 @@ def fact_check(checker: Any, proofs: Sequence[ProofFacts] | None = None) -> Fact
                      "wsb_sq": sum(int(v) * int(v) for j, v in enumerate(W_star) if j != bias)}
     return FactCheck(proofs, conv=conv, rate=checker.rate, a=checker.a, L=checker.L, M=checker.M,
                      labels=checker.data.y_array, norms=checker.matrix.norms, max_norm_sq=checker.matrix.max_norm_sq,
-                     margins=margins, separator=separator)
+                     margins=margins, separator=separator, mode=mode)
 
 
 def _holds(rule: Rule, values: Mapping[str, Any]) -> bool:

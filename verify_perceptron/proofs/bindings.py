@@ -184,6 +184,9 @@ def _rule(proof: Proof, fact: Fact, binding: Binding) -> Rule:
     if fact.name in binding.claims:
         return _claim_rule(fact, binding, where)
     if isinstance(fact.statement, VecEq):
+        named = {name for name, _ in (fact.statement.lhs - fact.statement.rhs).terms}
+        if not named & set(binding.moves):
+            raise InvalidArgument(f"{where}: no move says how the run's update reads in {', '.join(sorted(named))}")
         residual = (fact.statement.lhs - fact.statement.rhs).subs(
             {sp.Symbol(k): _parse(v, where) for k, v in binding.scalar_moves.items()}, dict(binding.moves))
         residual = residual.subs(_table(residual.free_symbols - {STEP}, binding, where))

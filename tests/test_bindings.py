@@ -26,7 +26,7 @@ def test_every_bound_proof_has_rules_and_every_rule_reads_run_quantities() -> No
         assert proof.rules, proof.key
         for rule in proof.rules:
             assert rule.origin in ("hypothesis", "algorithm")
-            assert (rule.scope == "claim") == (rule.tree == ()), (proof.key, rule.name)
+            assert (rule.scope == "claim") == (rule.reads == ("slack",)), (proof.key, rule.name)
 
 
 def test_a_rule_is_the_statement_with_the_run_quantities_put_in() -> None:

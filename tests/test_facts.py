@@ -28,12 +28,12 @@ STRICT = Rule("strict", "algorithm", "on a mistake y·w·x < 0", "y·w_x < 0", "
 
 
 def decide(data: Dataset, convention: str, proofs: list[ProofFacts], *, mode: str = "online",
-           compiled: bool = True) -> tuple[ProofCheck, ...]:
+           compiled: bool = True, rate: Fraction = Fraction(1)) -> tuple[ProofCheck, ...]:
     """The proofs' rules on a run of `data` (w* as `verify` takes it: the run's final weights, made strict)."""
-    trace, check = verify_run(data, convention, mode=mode, max_epochs=30)
-    checker = Checker(data, convention, rate=1, mode=mode, separator=check.separator, compiled=compiled)
+    trace, check = verify_run(data, convention, mode=mode, max_epochs=30, eta=rate)
+    checker = Checker(data, convention, rate=rate, mode=mode, separator=check.separator, compiled=compiled)
     checker.facts = fact_check(checker, proofs)
-    fast.run(data, convention, mode=mode, max_epochs=30, observer=checker)
+    fast.run(data, convention, mode=mode, max_epochs=30, observer=checker, eta=rate)
     return checker.finish(trace).proofs
 
 

@@ -252,6 +252,8 @@ class FactCheck:
             v = claim.first_violation
             f.holds, f.update, f.values = False, v.k or None, v.values
             f.sample = v.samples[0] if v.samples else None
+        elif claim.min_slack is not None and not _holds(f.rule, {"slack": claim.min_slack}):
+            f.fail(claim.min_slack_at, None, {"slack": claim.min_slack})
 
 
 def fact_check(checker: Any, proofs: Sequence[ProofFacts] | None = None) -> FactCheck:

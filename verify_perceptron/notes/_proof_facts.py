@@ -65,7 +65,7 @@ PROOF_FACTS: tuple[ProofFacts, ...] = (
     )),
     ProofFacts('averaged', 'The averaged perceptron: what the per-update bounds give the average, derived here', '*', 'online', 'averaged',
                'S_u >= K·a·gamma; S_sq <= K·R_sq·a^2·p', (
-        Rule('lower', 'hypothesis', "every note's lower bound after k updates: w_k·w* >= k·a·γ (000.8, 001.5, ...)", 'w_u >= a·gamma·k', 'w_k·w* >= N·a·γ', 'claim', (), True, 'lower-bound'),
-        Rule('upper', 'hypothesis', "every note's upper bound after k updates: ‖w_k‖² <= k·a²·R² (000.12, 001.13, ...)", 'w_sq <= R_sq·a^2·k', '‖w_k‖² <= N·a²·R²', 'claim', (), True, 'upper-bound'),
+        Rule('lower', 'hypothesis', "every note's lower bound after k updates: w_k·w* >= k·a·γ (000.8, 001.5, ...)", 'w_u >= a·gamma·k', 'w_k·w* >= N·a·γ (slack >= 0)', 'claim', ('>=', ('q', 'slack'), ('c', 0, 1)), True, 'lower-bound'),
+        Rule('upper', 'hypothesis', "every note's upper bound after k updates: ‖w_k‖² <= k·a²·R² (000.12, 001.13, ...)", 'w_sq <= R_sq·a^2·k', '‖w_k‖² <= N·a²·R² (slack >= 0)', 'claim', ('>=', ('q', 'slack'), ('c', 0, 1)), True, 'upper-bound'),
     )),
 )

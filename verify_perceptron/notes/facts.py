@@ -50,6 +50,7 @@ RUN_QUANTITIES: dict[str, tuple[str, str]] = {
     "step": ("update", "the run's step: w_k - w_{k-1} = step·x~ online (a·y), step·Σ_j y_j·x~_j in batch (a)"),
     "n": ("update", "the mistakes in the update"),
     "repeats": ("update", "the most times one sample is among an update's mistakes"),
+    "slack": ("claim", "a claim's least slack (rhs - lhs) over the run's updates"),
 }
 
 #: How the checker holds a quantity in its integers, as `verify_perceptron.notes.claims.UNITS`: true
@@ -83,7 +84,7 @@ class Rule:
     scope : str
         One of `SCOPES`: decided once, on each sample an update was on, at each update, or by a claim.
     tree : tuple
-        The predicate (module docstring); empty for a ``claim`` rule.
+        The predicate (module docstring); a ``claim`` rule's reads only ``slack``, its claim's least slack.
     scaled : bool
         True when `tree` may be evaluated on the checker's integers (`UNITS`).
     claim : str

@@ -281,15 +281,18 @@ def _claim_rule(fact: Fact, binding: Binding, where: str) -> Rule:
     """A fact that is a runtime claim: it must state the claim exactly (equal slacks)."""
     name = binding.claims[fact.name]
     claim = next((c for c in CLAIMS if c.name == name), None)
-    if claim is None or not isinstance(fact.statement, Rel) or fact.statement.op not in ("<=", ">="):
+    if claim is None or not isinstance(fact.statement, Rel) or fact.statement.op == "==":
         raise InvalidArgument(f"{where}: claim {name!r} cannot state it")
     statement = fact.statement
     table = _table(statement.lhs.free_symbols | statement.rhs.free_symbols, binding, where)
-    slack = (statement.lhs - statement.rhs) if statement.op == ">=" else (statement.rhs - statement.lhs)
+    slack = (statement.lhs - statement.rhs) if statement.op in (">=", ">") else (statement.rhs - statement.lhs)
     q = SimpleNamespace(**{n: sp.Symbol(n) for n in claim.uses})
     if sp.simplify(slack.xreplace(table) - claim.slack(q)) != 0:
         raise InvalidArgument(f"{where}: it does not state claim {name!r} ({claim.text})")
-    return Rule(fact.name, fact.origin, fact.text, formula(statement), claim.text, "claim", (), True, name)
+    # The claim's least slack over the run's updates: >= 0 when the claim held at every one, > 0 for a strict fact.
+    tree = (">" if statement.strict else ">=", ("q", "slack"), ("c", 0, 1))
+    return Rule(fact.name, fact.origin, fact.text, formula(statement), f"{claim.text} ({render(tree)})", "claim",
+                tree, True, name)
 
 
 def _tree(expr: sp.Expr, where: str) -> tuple[object, ...]:

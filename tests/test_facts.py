@@ -6,13 +6,15 @@ import dataclasses
 import json
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
 from data_strategies import halves
 from test_cli import run
 from verify_perceptron.check.checker import Checker
-from verify_perceptron.check.facts import ProofCheck, fact_check, proofs_for
+from verify_perceptron.check.facts import ProofCheck, _signs, fact_check, proofs_for
+from verify_perceptron.data.integers import score_values
 from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.data.examples import example
 from verify_perceptron.notes._proof_facts import PROOF_FACTS
@@ -118,3 +120,11 @@ def test_verify_shows_the_theorems_for_the_run_in_every_format(fmt: str, capsys:
         assert [h["name"] for h in entries[0]["hypotheses"]] == ["update", "output", "mistake", "margin", "alpha>0"]
     else:
         assert sentence in out and "is a theorem about this run" in out
+
+
+@given(st.lists(st.tuples(st.integers(-2**63, 2**63 - 1), st.integers(-2**63, 2**63 - 1)), min_size=1, max_size=20))
+def test_the_signs_of_halves_are_the_signs_of_the_joined_scores(pairs: list[tuple[int, int]]) -> None:
+    halves_ = np.array(pairs, dtype=np.int64)
+    joined = score_values(halves_).tolist()
+    assert _signs(halves_).tolist() == [(v > 0) - (v < 0) for v in joined]
+    assert _signs(np.array(joined, dtype=object)).tolist() == [(v > 0) - (v < 0) for v in joined]

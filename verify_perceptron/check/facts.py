@@ -128,6 +128,7 @@ class FactCheck:
             self.true_run[name] = Fraction(value) * a**p / (L**q * M**r)
         self.first_at = np.zeros(len(self.y), dtype=np.int64)  # the first update on each sample (0: none)
         self.keys: set[tuple[Any, ...]] = set()
+        self.codes: set[int] = set()  # the keys of online chunks met so far
         self.k = 0
         active = [f for results in self.results.values() for f in results]
         for f in active:
@@ -162,12 +163,11 @@ class FactCheck:
             for t, s in enumerate(score_values(scores)):
                 self._update(first + t, int(rows[t]), int(s), 1, 1)
             return
-        values = score_values(scores)  # int64, or Python integers past it (then joined from halves)
-        signs = np.sign(values) if values.dtype != object else np.array([(v > 0) - (v < 0) for v in values.tolist()])
-        codes = (self.y[rows] + 1) * 3 + (np.asarray(signs, dtype=np.int64) + 1)
-        _, at = np.unique(codes, return_index=True)
-        for t in sorted(at.tolist()):
-            self._update(first + t, int(rows[t]), int(values[t]), 1, 1)
+        codes = (self.y[rows] + 1) * 3 + (_signs(scores) + 1)  # 0..8: (label, sign of y·score)
+        new = [c for c in np.flatnonzero(np.bincount(codes, minlength=9)).tolist() if c not in self.codes]
+        self.codes.update(new)  # (one O(m) count a chunk; a sort, as np.unique makes, cost 20 ms on breast cancer)
+        for t in sorted(int(np.argmax(codes == c)) for c in new):
+            self._update(first + t, int(rows[t]), int(score_values(scores[t:t + 1])[0]), 1, 1)
 
     def _first(self, first: int, rows: Any) -> None:
         fresh = np.flatnonzero(self.first_at[rows] == 0)[::-1]  # reversed: the earliest assignment wins
@@ -274,6 +274,21 @@ def fact_check(checker: Any, proofs: Sequence[ProofFacts] | None = None) -> Fact
     return FactCheck(proofs, conv=conv, rate=checker.rate, a=checker.a, L=checker.L, M=checker.M,
                      labels=checker.data.y_array, norms=checker.matrix.norms, max_norm_sq=checker.matrix.max_norm_sq,
                      margins=margins, separator=separator, mode=mode)
+
+
+def _signs(scores: Any) -> Any:
+    """The signs of a chunk's scores, as int64, without joining halves or making Python integers.
+
+    Halves are (low 64 bits, high ones) of value = high·2^64 + low read unsigned: its sign is the high
+    half's, or, when that is 0, 1 for any non-zero low half.
+    """
+    if getattr(scores, "ndim", 1) == 2:
+        low, high = scores[:, 0], scores[:, 1]
+        return np.where(high != 0, np.sign(high), (low != 0).astype(np.int64))
+    values = np.asarray(scores)
+    if values.dtype == object:
+        return (values > 0).astype(np.int64) - (values < 0).astype(np.int64)
+    return np.sign(values).astype(np.int64)
 
 
 def _holds(rule: Rule, values: Mapping[str, Any]) -> bool:

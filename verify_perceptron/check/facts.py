@@ -143,11 +143,13 @@ class FactCheck:
     def observe(self, k: int, samples: Sequence[int], scores: Sequence[int]) -> None:
         """Update k, on `samples` (one online), whose replayed scaled scores z_j·W_(k-1) were `scores`."""
         self.k = k
+        if any(not 0 <= j < len(self.y) for j in samples):
+            return  # no such sample: the update rule's check says so, and the run is not verified
         rows = np.asarray(samples, dtype=np.int64)
         self._first(k, rows)
         n, repeats = len(samples), int(np.bincount(rows).max()) if len(rows) else 0
         for j, s in zip(samples, scores):
-            self._update(k, int(j), int(s), n, repeats)
+            self._update(k, int(j), s if isinstance(s, (int, Fraction)) else int(s), n, repeats)
 
     def observe_chunk(self, first: int, rows: Any, scores: Any) -> None:
         """Online updates first, first + 1, ...: one mistake each on `rows`, with replayed scores `scores`."""
@@ -155,6 +157,10 @@ class FactCheck:
         if not m:
             return
         rows = np.asarray(rows, dtype=np.int64)
+        if rows.min() < 0 or rows.max() >= len(self.y):
+            for t in range(m):  # a sample that does not exist (the update rule's check says so): one at a time
+                self.observe(first + t, [int(rows[t])], score_values(scores[t:t + 1]).tolist())
+            return
         self._first(first, rows)
         self.k = first + m - 1
         if not self.update_rules:
@@ -173,7 +179,7 @@ class FactCheck:
         fresh = np.flatnonzero(self.first_at[rows] == 0)[::-1]  # reversed: the earliest assignment wins
         self.first_at[rows[fresh]] = first + fresh
 
-    def _update(self, k: int, i: int, s: int, n: int, repeats: int) -> None:
+    def _update(self, k: int, i: int, s: int | Fraction, n: int, repeats: int) -> None:
         y = int(self.y[i])
         sign = (s > 0) - (s < 0)
         key = (y, sign * y, n, repeats) if self.by_key else (k, i)
@@ -203,7 +209,6 @@ class FactCheck:
     def finish(self, claims: Mapping[str, InvariantResult], n_updates: int) -> tuple[ProofCheck, ...]:
         """Decide the run and sample rules, read the claim rules; every proof's hypotheses on this run."""
         updated = np.flatnonzero(self.first_at)
-        order = updated[np.argsort(self.first_at[updated], kind="stable")]  # in the order the run met them
         for results in self.results.values():
             for f in results:
                 if f.skipped is not None:
@@ -213,34 +218,37 @@ class FactCheck:
                     if not _holds(f.rule, self.scaled_run if f.rule.scaled else self.true_run):
                         f.fail(None, None, self.true_run)
                 elif f.rule.scope == "sample":
-                    self._samples(f, order)
+                    self._samples(f, updated)
                 elif f.rule.scope == "claim":
                     self._claim(f, claims.get(f.rule.claim), n_updates)
                 elif f.rule.scope == "update":
                     f.n_checked = n_updates
         return tuple(ProofCheck(p, self.results[p.key], n_updates) for p in self.proofs)
 
-    def _samples(self, f: FactResult, order: Any) -> None:
-        """A sample rule on every sample an update was on, in one array evaluation."""
-        f.n_checked = len(order)
-        if not len(order):
+    def _samples(self, f: FactResult, updated: Any) -> None:
+        """A sample rule on every sample an update was on, in one array evaluation (int64 where a bound on
+        every intermediate value proves it exact, else Python integers or Fractions); a failure is reported
+        at the failing sample the run met first."""
+        f.n_checked = len(updated)
+        if not len(updated):
             return
-        y = self.y[order].astype(object)
-        norms = np.asarray([int(v) for v in np.asarray(self.norms)[order]], dtype=object)
-        margins = (np.zeros(len(order), dtype=object) if self.margins is None
-                   else y * np.asarray([int(v) for v in np.asarray(self.margins)[order]], dtype=object))
-        if f.rule.scaled:
-            values = {**self.scaled_run, "y": y, "x_sq": norms, "x_ws": margins}
-        else:
-            values = {**self.true_run, "y": y, "x_sq": norms * Fraction(1, self.L**2),
-                      "x_ws": margins * Fraction(1, self.L * self.M)}
+        y = self.y[updated]
+        norms = np.asarray(self.norms)[updated]
+        margins = np.zeros(len(updated), dtype=np.int64) if self.margins is None else \
+            y * np.asarray(self.margins)[updated]
+        values: dict[str, Any] = {**self.scaled_run, "y": y, "x_sq": norms, "x_ws": margins}
+        if not f.rule.scaled:
+            values = {**self.true_run, "y": y.astype(object), "x_sq": norms.astype(object) * Fraction(1, self.L**2),
+                      "x_ws": margins.astype(object) * Fraction(1, self.L * self.M)}
+        elif _magnitude(f.rule.tree, values) is None:
+            values = {k: v.astype(object) if isinstance(v, np.ndarray) else v for k, v in values.items()}
         try:
-            held = np.broadcast_to(np.asarray(evaluate(f.rule.tree, values), dtype=bool), (len(order),))
+            held = np.broadcast_to(np.asarray(evaluate(f.rule.tree, values), dtype=bool), (len(updated),))
         except ZeroDivisionError:
-            held = np.zeros(len(order), dtype=bool)
-        wrong = np.flatnonzero(~held)
+            held = np.zeros(len(updated), dtype=bool)
+        wrong = updated[~held]
         if wrong.size:
-            i = int(order[wrong[0]])
+            i = int(wrong[np.argmin(self.first_at[wrong])])
             f.fail(int(self.first_at[i]), i, {**self.true_run, **self._sample(i, False), "y": int(self.y[i])})
 
     def _claim(self, f: FactResult, claim: InvariantResult | None, n_updates: int) -> None:
@@ -274,6 +282,48 @@ def fact_check(checker: Any, proofs: Sequence[ProofFacts] | None = None) -> Fact
     return FactCheck(proofs, conv=conv, rate=checker.rate, a=checker.a, L=checker.L, M=checker.M,
                      labels=checker.data.y_array, norms=checker.matrix.norms, max_norm_sq=checker.matrix.max_norm_sq,
                      margins=margins, separator=separator, mode=mode)
+
+
+_INT64 = 2**63
+
+
+def _magnitude(tree: Any, values: Mapping[str, Any]) -> int | None:
+    """A bound on |value| of the tree and each part of it, if int64 holds them all, else None.
+
+    Only int64 arrays and ints count; anything else (a Fraction, a Python-integer array) is None.
+
+    Examples
+    --------
+    >>> _magnitude(("<=", ("*", ("q", "y"), ("q", "m")), ("c", 0, 1)), {"y": np.array([1, -1]), "m": np.array([5, 2**62])})
+    4611686018427387904
+    >>> _magnitude(("*", ("q", "m"), ("q", "m")), {"m": np.array([2**62])}) is None
+    True
+    """
+    op = tree[0]
+    if op == "q":
+        v = values[tree[1]]
+        if isinstance(v, np.ndarray) and v.dtype == np.int64:
+            bound = max(int(v.max()), -int(v.min())) if v.size else 0
+        elif isinstance(v, int):
+            bound = abs(v)
+        else:
+            return None
+    elif op == "c":
+        bound = abs(tree[1]) if tree[2] == 1 else _INT64
+    elif op == "^":
+        base = _magnitude(tree[1], values)
+        bound = _INT64 if base is None or tree[2] < 0 else base ** tree[2]
+    else:
+        parts = [_magnitude(t, values) for t in tree[1:]]
+        if any(p is None for p in parts):
+            return None
+        bound = 1
+        if op == "*":
+            for p in parts:
+                bound *= p  # type: ignore[operator]
+        else:
+            bound = sum(parts)  # type: ignore[arg-type]
+    return bound if bound < _INT64 else None
 
 
 def _signs(scores: Any) -> Any:

@@ -26,6 +26,8 @@ which the chain reads without SymPy; regenerate it with::
 
     python -m verify_perceptron.proofs.bindings
 
+(``python -m verify_perceptron.proofs``, which rewrites the ``proofs/`` documents, writes it too.)
+
 Examples
 --------
 >>> from verify_perceptron.proofs import hard_limiter_plus
@@ -38,7 +40,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -343,9 +344,8 @@ def module_source(proofs: tuple[ProofFacts, ...] | None = None) -> str:
 
 
 def main() -> None:
-    """Write the generated module."""
+    """Write the generated module, silently."""
     MODULE.write_text(module_source(), encoding="utf-8")
-    sys.stdout.write(f"wrote {MODULE}\n")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import json
 from fractions import Fraction as F
 
 import pytest
-from hypothesis import given
+from hypothesis import given, strategies as st
 
 from tests.data_strategies import halves
 from tests.implementations import gallery
@@ -59,6 +59,56 @@ def test_the_claims_hold_on_every_converged_run(data: Dataset) -> None:
     result = check_averaged(data, run, run.final_weights if all(
         y * sum(a * b for a, b in zip(run.final_weights, (F(1), *x))) > 0 for x, y in zip(data.X, data.y)) else None)
     assert result.holds and result.presentations == run.n_epochs * data.n_samples
+
+
+def per_presentation(data: Dataset, run: object, separator: tuple[F, ...] | None) -> dict[str, tuple[F, int | None]]:
+    """Each claim's least slack over every presentation and its first negative one, a presentation at a time."""
+    conv = get_convention(run.convention)
+    samples = [conv.augment(x) for x in data.X]
+    a = conv.step_size(run.rate)
+    R_sq = max(sum(v * v for v in x) for x in samples)
+    gamma = None if separator is None else min(y * sum(u * v for u, v in zip(separator, x))
+                                               for x, y in zip(samples, data.y))
+    at = {(u.epoch, u.samples[0]): u for u in run.updates}
+    w, k = (F(0),) * len(samples[0]), 0
+    S, K, Q, p = [F(0)] * len(w), 0, F(0), 0
+    slacks: dict[str, list[F]] = {}
+    for epoch in range(1, run.n_epochs + 1):
+        for i in range(data.n_samples):
+            if (epoch, i) in at:
+                w, k = at[epoch, i].weights, at[epoch, i].k
+            S, K, Q, p = [s + v for s, v in zip(S, w)], K + k, Q + sum(v * v for v in w), p + 1
+            S_sq = sum(v * v for v in S)
+            slacks.setdefault("averaged-jensen", []).append(p * Q - S_sq)
+            slacks.setdefault("averaged-upper", []).append(p * a * a * R_sq * K - S_sq)
+            if separator is not None:
+                slacks.setdefault("averaged-lower", []).append(sum(u * v for u, v in zip(S, separator)) - a * gamma * K)
+    return {name: (min(values), next((q + 1 for q, v in enumerate(values) if v < 0), None))
+            for name, values in slacks.items()}
+
+
+@given(halves(max_samples=5), st.sampled_from([1, 10, -1]))
+def test_the_least_slacks_are_the_minima_over_every_presentation(data: Dataset, factor: int) -> None:
+    # The closed forms within each stretch of equal weights against the claims summed one presentation at a
+    # time; a factor of 10 or -1 on every weight breaks the claims, so the first broken presentation is compared too.
+    run = train(data, "classic", max_epochs=20)
+    separator = run.final_weights if run.stop == "converged" and all(
+        y * sum(a * b for a, b in zip(run.final_weights, (F(1), *x))) > 0 for x, y in zip(data.X, data.y)) else None
+    run = dataclasses.replace(run, updates=[dataclasses.replace(u, weights=tuple(factor * v for v in u.weights))
+                                            for u in run.updates])
+    result = check_averaged(data, run, separator)
+    expected = per_presentation(data, run, separator)
+    assert {c.name: (c.min_slack, c.first_violation) for c in result.claims} == expected
+    assert all(c.n_checked == run.n_epochs * data.n_samples for c in result.claims)
+
+
+def test_the_least_slacks_of_and_are_taken_inside_the_stretches() -> None:
+    # Issue 29: at the ends of the stretches of equal weights AND's least slacks read 9 and 18; over every
+    # presentation they are 3 (presentation 1) and 2.
+    data = example("and")
+    result = check_averaged(data, train(data, "classic"), separator=(-4, 3, 2))
+    assert {c.name: c.min_slack for c in result.claims} == {"averaged-lower": 3, "averaged-jensen": 0,
+                                                            "averaged-upper": 2}
 
 
 def test_a_broken_trace_breaks_the_claims() -> None:

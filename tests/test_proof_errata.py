@@ -219,7 +219,7 @@ def test_weakening_the_margin_fails_exactly_these_steps(key: str, fact: str, fai
     proof = REPORTS[key].result.proof
     statement = proof.fact(fact).statement
     assert isinstance(statement, Rel)
-    weakened = check_proof(proof.replace_fact(fact, statement=ge(statement.lhs, statement.rhs)))
+    weakened = check_proof(proof.replace_fact(fact, statement=ge(statement.lhs, statement.rhs), text="weakened to >="))
     assert [r.step.id for r in weakened.steps if not r.step.written and r.status != "verified"] == failing
     if key == "000":
         assert weakened.result("000.11").status == weakened.result("000.12").status == "verified"

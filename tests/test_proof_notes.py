@@ -187,7 +187,8 @@ def test_weakening_a_strict_hypothesis_fails_a_step_that_uses_it(key: str) -> No
         users = [s.id for s in restated(proof) if fact.name in (*s.uses, *s.tie)]
         if not (isinstance(statement, Rel) and statement.op == ">") or not users:
             continue
-        weakened = check_proof(proof.replace_fact(fact.name, statement=Rel(statement.lhs, ">=", statement.rhs)))
+        weakened = check_proof(proof.replace_fact(fact.name, statement=Rel(statement.lhs, ">=", statement.rhs),
+                                                     text="weakened to >="))
         failed = [r.step.id for r in weakened.steps if r.step.id in users and r.status != "verified"]
         assert failed, fact.name
 
@@ -201,7 +202,7 @@ def test_margin_zero_breaks_the_final_bound(key: str, fact: str, final: str) -> 
     proof = REPORTS[key].result.proof
     statement = proof.fact(fact).statement
     assert isinstance(statement, Rel)
-    weakened = proof.replace_fact(fact, statement=ge(statement.lhs, statement.rhs))
+    weakened = proof.replace_fact(fact, statement=ge(statement.lhs, statement.rhs), text="weakened to >=")
     assert check_proof(weakened).result(final).status != "verified"
 
 
@@ -235,7 +236,8 @@ def test_the_mirrored_tie_enters_only_through_the_mistake_fact() -> None:
     assert "sgn(0) = +1" in proof.fact("mistake").text and "sgn(0) = -1" in original.fact("mistake").text
     statement = proof.fact("mistake").statement
     assert isinstance(statement, Rel)
-    tolerant = proof.replace_fact("mistake", statement=Rel(statement.lhs, "<=", statement.rhs + 1))
+    tolerant = proof.replace_fact("mistake", statement=Rel(statement.lhs, "<=", statement.rhs + 1),
+                                 text="tolerant: <= 1")
     users = [s.id for s in restated(proof) if "mistake" in s.uses]
     result = check_proof(tolerant)
     assert users and any(result.result(u).status != "verified" for u in users)

@@ -193,6 +193,9 @@ def _add_averaged(report: dict[str, Any], data: Dataset, trace: Trace, check: Ch
 
     result = check_averaged(data, trace, check.separator)
     report["averaged"] = averaged_record(result)
+    from .report._proofs_applied import averaged_proof_record  # (issue 29: its proof's hypotheses on the run)
+    entry = averaged_proof_record(check, result.holds)
+    report["proofs_applied"] += [entry] if entry is not None else []
     if not result.holds:
         report["verdict"], report["exit_code"] = "violated", 1
 

@@ -12,10 +12,20 @@ averaged-upper      ‖S_p‖² <= p·a²·R²·K_p                the upper bou
                                                          then Jensen
 ==================  ===================================  ==========================================
 
-Between two updates each side grows by a fixed amount per presentation and the left side of each
-(its slack's change) keeps one sign, so checking at the last presentation before every update and
-at the end decides every presentation. The averaged weights get no mistake bound of their own, and
-need not separate the data even when the run converged (`separates`).
+Every presentation is decided, exactly, in O(1) per stretch of equal weights (after O(d) for its
+dot products). Within a stretch the weights stay w (after k updates) and, t presentations into it,
+S = S0 + t·w, K = K0 + t·k and Σ‖w_q‖² = Q0 + t·‖w‖²; so each slack is a polynomial in t:
+
+* averaged-lower: S·w* - a·γ·K = (S0·w* - a·γ·K0) + t·(w·w* - a·γ·k), linear;
+* averaged-jensen: p·Q - ‖S‖² with p = p0 + t: the t² terms cancel (t²‖w‖² on both sides), linear;
+* averaged-upper: p·a²R²·K - ‖S‖² = A·t² + B·t + C with A = a²R²·k - ‖w‖²,
+  B = a²R²·(p0·k + K0) - 2·S0·w, C = a²R²·p0·K0 - ‖S0‖², a quadratic.
+
+A polynomial's least value over t = 1..c is at an end, or for a convex quadratic next to its vertex
+-B/(2A), so the reported least slack is the true minimum over all presentations; the first
+presentation with a negative slack is found by bisection in the stretch that has one ({t : f(t) < 0}
+is an interval, ending at the minimum or beyond). The averaged weights get no mistake bound of their
+own, and need not separate the data even when the run converged (`separates`).
 """
 
 from __future__ import annotations
@@ -74,7 +84,8 @@ def check_averaged(data: Dataset, trace: Trace, separator: Sequence[Fraction] | 
                    epochs: int | None = None) -> AveragedCheck:
     """Average a run's weights over its presentations and check the three claims at every presentation.
 
-    Without a separator (non-separable data), only ``averaged-jensen``, which needs none, is checked.
+    Without a separator (non-separable data) ``averaged-lower``, which reads w*, is left out; the
+    other two need none.
 
     Examples
     --------
@@ -93,28 +104,68 @@ def check_averaged(data: Dataset, trace: Trace, separator: Sequence[Fraction] | 
     if gamma is not None and gamma <= 0:
         raise InvalidArgument(f"separator={[exact_text(v) for v in w_star or ()]} does not separate the data: "
                               f"γ = min y·w*·x~ = {exact_text(gamma)} <= 0")
-    R_sq = max(dot(x, x) for x in samples)
+    c2 = a * a * max(dot(x, x) for x in samples)  # a²·R²
     S = [Fraction(0)] * len(trace.final_weights)
     p = K = 0
     Q = Fraction(0)
-    slacks: dict[str, list[Fraction]] = {name: [] for name, _ in AVERAGED_CLAIMS}
+    least: dict[str, Fraction | None] = {name: None for name, _ in AVERAGED_CLAIMS}
     first: dict[str, int | None] = {name: None for name, _ in AVERAGED_CLAIMS}
     for k, (_, count, w) in enumerate(presentation_segments(trace, data.n_samples, epochs)):
         if not count:
             continue
-        S = [s + count * v for s, v in zip(S, w)]
-        p, K, Q = p + count, K + count * k, Q + count * dot(w, w)
-        S_sq = dot(S, S)
-        values = {"averaged-jensen": p * Q - S_sq, "averaged-upper": p * a * a * R_sq * K - S_sq}
+        w_sq, S_w, S_sq = dot(w, w), dot(S, w), dot(S, S)
+        # Each claim's slack t presentations into the stretch, as (t², t, 1) coefficients (module docstring).
+        forms = {"averaged-jensen": (Fraction(0), p * w_sq + Q - 2 * S_w, p * Q - S_sq),
+                 "averaged-upper": (c2 * k - w_sq, c2 * (p * k + K) - 2 * S_w, c2 * p * K - S_sq)}
         if w_star is not None and gamma is not None:
-            values["averaged-lower"] = dot(S, w_star) - a * gamma * K
-        for name, slack in values.items():
-            slacks[name].append(slack)
-            if slack < 0 and first[name] is None:
-                first[name] = p
+            forms["averaged-lower"] = (Fraction(0), dot(w, w_star) - a * gamma * k, dot(S, w_star) - a * gamma * K)
+        for name, form in forms.items():
+            value, at = _least(form, count)
+            if least[name] is None or value < least[name]:  # type: ignore[operator]
+                least[name] = value
+            if value < 0 and first[name] is None:
+                first[name] = p + _first_negative(form, at)
+        S = [s + count * v for s, v in zip(S, w)]
+        p, K, Q = p + count, K + count * k, Q + count * w_sq
     weights = tuple(s / p for s in S)
     separates = all(conv.decide(dot(weights, x), y, Fraction(1)) is None for x, y in zip(samples, data.y))
-    claims = tuple(AveragedClaim(name, statement, len(slacks[name]), min(slacks[name]) if slacks[name] else None,
-                                 first[name])
-                   for name, statement in AVERAGED_CLAIMS if slacks[name] or name != "averaged-lower")
+    claims = tuple(AveragedClaim(name, statement, p if least[name] is not None else 0, least[name], first[name])
+                   for name, statement in AVERAGED_CLAIMS if least[name] is not None or name != "averaged-lower")
     return AveragedCheck(weights, p, separates, claims)
+
+
+Form = tuple[Fraction, Fraction, Fraction]
+
+
+def _value(form: Form, t: int) -> Fraction:
+    A, B, C = form
+    return (A * t + B) * t + C
+
+
+def _least(form: Form, count: int) -> tuple[Fraction, int]:
+    """The least value of A·t² + B·t + C over t = 1..count, and the first t where it is taken."""
+    A, B, _ = form
+    candidates = {1, count}
+    if A > 0:  # convex: the least integer value is next to the vertex -B/(2A)
+        vertex = -B / (2 * A)
+        floor = vertex.numerator // vertex.denominator
+        candidates |= {t for t in (floor, floor + 1) if 1 <= t <= count}
+    return min((_value(form, t), t) for t in candidates)
+
+
+def _first_negative(form: Form, last: int) -> int:
+    """The first t in 1..last with a negative value, given one at `last`, the least.
+
+    If f(1) >= 0, {t : f(t) < 0} within 1..last is an interval ending at `last`: f is linear, or a convex
+    quadratic (its negative set an interval around its least), or a concave one (negative only to the right).
+    """
+    if _value(form, 1) < 0:
+        return 1
+    lo, hi = 2, last
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _value(form, mid) < 0:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo

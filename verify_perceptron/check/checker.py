@@ -43,6 +43,7 @@ from .wide_replay import ObjectReplay, object_replay
 from .results import CheckResult, InvariantResult, Violation
 from .separator import scaled_separator
 from .soft_margin import SoftMarginCheck, soft_margin_check
+from .facts import fact_check
 from .units import Units
 
 __all__ = ["Checker"]
@@ -139,18 +140,17 @@ class Checker:
             "update-rule", f"each update is a mistake under {conv.name}'s rule and moves w by exactly that rule",
             f"note {conv.note_number}'s algorithm",
         )
-        self.separates = InvariantResult(
-            "separator-separates", "y_i·w*·x~_i > 0 for every sample i (γ > 0)", "the theorem's hypothesis (all notes)",
-        )
-        self.final = InvariantResult(
-            "final-weights-separate", "the final weights make no mistake on any sample", "the algorithm's stopping rule",
-        )
+        self.separates = InvariantResult("separator-separates", "y_i·w*·x~_i > 0 for every sample i (γ > 0)",
+                                         "the theorem's hypothesis (all notes)")
+        self.final = InvariantResult("final-weights-separate", "the final weights make no mistake on any sample",
+                                     "the algorithm's stopping rule")
         self.source, self.note = separator_source, separator_note
         self._take_separator(separator)
         self.units = Units(self.a, L=self.L, M=self.M, labels=data.y)
         self._take_claims(claims)
         self.default_claims = claims is None
         self.take_reference(reference, reference_source, reference_counts)
+        self.facts = fact_check(self)  # the proofs' hypotheses on this run
         self._compiled: CompiledReplay | None | bool = False if compiled else None  # built on first use
         self._wide: ObjectReplay | None | bool = False if compiled else None  # Python integers, past 128 bits
 
@@ -267,6 +267,7 @@ class Checker:
         `weights` and `delta`, in true units, are compared with the replay when a recorded trace has them.
         """
         self._observe(k, epoch, samples, scores, weights, delta)
+        self.facts.observe(k, samples, scores)
         if self.soft is not None:
             self.soft.observe(k, epoch, samples)
 
@@ -383,6 +384,7 @@ class Checker:
         epochs = np.asarray(epoch) if isinstance(epoch, np.ndarray) else np.full(m, epoch)
         if self.soft is not None:
             self.soft.observe_chunk(first, epochs, rows)
+        self.facts.observe_chunk(first, rows, scores)
         ordered = m == 0 or (epochs[0] >= max(self.epoch, 1) and bool((epochs[1:] >= epochs[:-1]).all()))
         replay = self._replay() if first == self.k + 1 and ordered else None
         if replay is not None and not (isinstance(rows, np.ndarray) and rows.dtype == np.int64
@@ -486,8 +488,9 @@ class Checker:
             self.soft_result, summary = self.soft.finish()
         if self.soft_result is not None:
             results.append(self.soft_result)
+        proofs = self.facts.finish({claim.name: result for claim, result in self.claims}, self.k)
         return CheckResult(tuple(results), self.separator, self.source, self.g, self.bounds, self.own, self.note,
-                           summary)
+                           summary, proofs)
 
     def status(self) -> str:
         """One line for a progress display: updates so far and the mistake bound's slack."""

@@ -11,6 +11,7 @@ from ..notes.claims import SOFT_MARGIN
 from ..data.exact_text import exact_text
 
 if TYPE_CHECKING:
+    from .facts import ProofCheck
     from .soft_margin import SoftMarginSummary
 
 __all__ = ["Violation", "InvariantResult", "CheckResult"]
@@ -99,6 +100,8 @@ class CheckResult:
         The bound of the trace's own convention.
     soft_margin : SoftMarginSummary or None
         The soft-margin bound's constants and values (online runs with a reference u).
+    proofs : tuple of ProofCheck
+        The hypotheses of each proof the run is an instance of, decided on it (`verify_perceptron.check.facts`).
     """
 
     invariants: tuple[InvariantResult, ...]
@@ -109,6 +112,7 @@ class CheckResult:
     own_bound: NoteBound | None = None
     separator_note: str | None = None
     soft_margin: SoftMarginSummary | None = None
+    proofs: tuple[ProofCheck, ...] = ()
 
     @property
     def holds(self) -> bool:

@@ -241,4 +241,8 @@ def _main(argv: Sequence[str]) -> None:
     if len(argv) > 1:
         raise InvalidArgument(f"arguments={list(argv)!r}: expected at most one directory")
     write_proof_documents(argv[0] if argv else None)
+    if not argv:  # the repository's own copy: also the rules the checker decides on runs (notes/_proof_facts.py)
+        from .bindings import main as write_rules
+
+        write_rules()
 

@@ -41,6 +41,7 @@ Rel(lhs=gamma*k, op='<=', rhs=-1)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -88,10 +89,35 @@ class Place:
         return f"note {self.note}{at} ({self.where})"
 
 
+#: The relations a fact's words may end in, for each relation of its statement (the same, or mirrored).
+_AGREEING = {"<=": ("<=", ">="), ">=": (">=", "<="), "<": ("<", ">"), ">": (">", "<"), "==": ("==",)}
+_WRITTEN = {"<=": "<=", "≤": "<=", ">=": ">=", "≥": ">=", "<": "<", ">": ">", "==": "==", "!=": "!=", "≠": "!="}
+#: A single ``=`` names a definition (``α = min over H of ...``) and is not read as a relation.
+_RELATION = re.compile(r"<=|>=|==|!=|≤|≥|≠|(?<![-<=>!])[<>](?![-<=>])")
+
+
+def text_relation(text: str) -> str | None:
+    """The last relation a fact's words write (``<=``, ``<``, ``==``, ...), or None: it must agree with its statement.
+
+    Arrows (``<-``, ``->``) are not relations.
+
+    Examples
+    --------
+    >>> text_relation("sgn(0) = +1: C1 is misclassified when w·x < 0, C2 when w·x >= 0; either way d·w·x <= 0")
+    '<='
+    >>> text_relation("the update w <- w + y·x") is None
+    True
+    """
+    found = _RELATION.findall(text)
+    return _WRITTEN[found[-1]] if found else None
+
+
 @dataclass(frozen=True)
 class Fact:
     """An assumption a step may use: a hypothesis, a rule of the algorithm, a fact about a symbol.
 
+    The last relation the words of a hypothesis or a rule of the algorithm write (`text_relation`)
+    must be its statement's, or its mirror: a fact that says "d·w·x <= 0" cannot state ``d*w_x < 0``.
     ``integer=True`` declares that the statement ``s >= 0`` is about a natural
     number s (needed for a `Split`).
     """
@@ -109,6 +135,11 @@ class Fact:
         if self.integer and not (isinstance(self.statement, Rel) and self.statement.op == ">="
                                  and isinstance(self.statement.lhs, sp.Symbol) and self.statement.rhs == 0):
             raise InvalidArgument(f"fact {self.name!r}: integer=True needs a statement of the form s >= 0")
+        written = text_relation(self.text)
+        if (self.origin in ("hypothesis", "algorithm") and isinstance(self.statement, Rel) and written is not None
+                and written not in _AGREEING[self.statement.op]):
+            raise InvalidArgument(f"fact {self.name!r}: its text ends in the relation {written!r} but its statement "
+                                  f"is {self.statement.lhs} {self.statement.op} {self.statement.rhs}")
 
 
 

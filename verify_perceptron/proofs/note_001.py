@@ -78,7 +78,7 @@ FACTS = (
     Fact("n-nat", ge(n, 0), "symbol", "n counts mistakes", integer=True),
     Fact("update", VecEq(V("wn1"), V("wn") + eta * (d - yo) * V("x")), "algorithm", "Table 1's weight adaptation",
          _TABLE),
-    Fact("output", eq(yo, -d), "algorithm", "on a mistake y(n) != d(n), and both are ±1"),
+    Fact("output", eq(yo, -d), "algorithm", "on a mistake the output y(n) differs from d(n), and both are ±1, so y(n) = -d(n)"),
     Fact("mistake", le(d * w_x, 0), "algorithm",
          "sgn(0) = -1: C1 is misclassified when w·x <= 0, C2 when w·x > 0; either way d·w·x <= 0",
          _at(38, "Definition 4, hard limiter", r"-1 & \text{if } \upsilon \leq 0")),

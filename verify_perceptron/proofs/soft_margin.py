@@ -67,7 +67,7 @@ INNER = (
 FACTS = (
     Fact("a>0", gt(a, 0), "symbol", "a step size is positive"),
     Fact("label", eq(y**2, 1), "symbol", "labels are ±1"),
-    Fact("rho>=0", ge(rho, 0), "hypothesis", "the target margin is >= 0 (the bound says something only when ρ > 0)"),
+    Fact("rho>=0", ge(rho, 0), "hypothesis", "the bound says something only for a positive target margin, and its proof needs ρ >= 0"),
     Fact("lam>0", gt(lam, 0), "hypothesis", "λ is any positive number"),
     Fact("1+lam>=0", ge(1 + lam, 0), "symbol", "1 + λ >= 0 as λ > 0"),
     Fact("U>=0", ge(U_sq, 0), "symbol", "a squared norm"),

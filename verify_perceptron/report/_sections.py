@@ -21,6 +21,7 @@ from .plots.series import (FIGURE_NAMES, available_figures, epoch_ends, hull_mee
 from ._enclosures import angle_text, enclosure_text, root_text
 from ._readable import readable, shown as shortened
 from ._soft_margin import soft_margin_sentences
+from ._proofs_applied import proofs_applied_blocks
 from ._words import bracket, count, row_index_phrase
 
 __all__ = ["document", "figure_captions"]
@@ -452,6 +453,7 @@ def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iter
                                             f"features, and these data have {features}."),)))
         doc.blocks += _epochs(r, 2, exact)
     doc.blocks += _invariants(shown)
+    doc.blocks += proofs_applied_blocks(shown)
     doc.blocks += _bounds(shown, r["bounds"])
     doc.blocks += _soft_margin(shown)
     doc.blocks += _comparison(shown)

@@ -26,6 +26,7 @@ from ..data.exact_text import exact_text
 from ..data.trace import ScaledWeights, Trace
 from ._enclosures import enclosure_record, root_record
 from ._soft_margin import soft_margin_record
+from ._proofs_applied import proofs_applied_record
 
 __all__ = ["SCHEMA_VERSION", "EXIT_CODES", "build_report", "render_json", "comparison_report"]
 
@@ -225,6 +226,7 @@ def build_report(
         "invariants": [_invariant(r) for r in check.invariants],
         "bounds": bounds,
         "soft_margin": soft_margin_record(check.soft_margin),
+        "proofs_applied": proofs_applied_record(trace, check),
         "cycle": None if trace.cycle is None else {
             "epochs": list(trace.cycle),
             "certificate": None if certificate is None else _vector(certificate),

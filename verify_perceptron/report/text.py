@@ -21,6 +21,7 @@ from typing import Any
 
 from ..data.exact_text import read_exact
 from ._averaged import averaged_lines
+from ._proofs_applied import proofs_applied_lines
 from .visible import displayed
 from ._decimals import decimal_down, decimal_up
 from ._enclosures import enclosure_line
@@ -385,6 +386,7 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60, exact: bool = 
     out += _bound_lines(r)
     out += _soft_margin_lines(r)
     out += averaged_lines(r)
+    out += proofs_applied_lines(r)
     out += _separability_lines(r)
     if r["comparison"]:
         out += [""] + comparison_lines(report["comparison"], exact=exact)  # the exact record: it shortens it

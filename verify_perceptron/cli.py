@@ -19,13 +19,14 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, TextIO
 
 from .pipeline import verify_run
 from .certify.comparison import compare_bounds
 from .certify.orders import order_statistics
+from .certify.evidence import certificate_of_bounds, certificate_of_run, file_sha256
 from .notes.conventions import Convention, get_convention
 from .data.dataset import Dataset
 from .data.readers import load_dataset
@@ -37,6 +38,7 @@ from .check.recorder import TraceRecorder
 from .check.results import CheckResult
 from .data.trace import Trace
 from .report.outputs import Outputs
+from .report.certificates import render_certificate
 from .report.record import build_report, comparison_report, render_json
 from .report.text import comparison_lines, orders_lines, render_text
 from .report.visible import visible, visible_json
@@ -130,6 +132,7 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
     report_file = None if args.output is None else outputs.file(args.output)
     trace_file = None if args.trace is None else outputs.file(args.trace, what="--trace")
     figures = outputs.figures(report_file) if report_file is not None and args.format == "markdown" else None
+    certificates = _Certificates(args, outputs)
     clock.phase = "loading the data"
     data = _load(args)
     # (an explicit --convention '' is a name like any other: get_convention refuses it)
@@ -163,6 +166,8 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
                           require_convergence=args.require_convergence)
     if args.averaged:
         _add_averaged(report, data, trace, check)
+    certificates.write(lambda digest: certificate_of_run(data, trace, check, separability, file_digest=digest,
+                                                         data_choice=args.certificate_data))
     if args.format == "json":
         text = render_json(report)
     elif args.format in ("markdown", "html"):
@@ -188,6 +193,28 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
     if report_file is None:
         _write(sys.stdout, text, json=args.format == "json")
     return int(report["exit_code"])
+
+
+class _Certificates:
+    """``--certificate FILE`` and ``--coq FILE`` (docs/certificates.md): named before the data are read, as every
+    output is; the data file's SHA-256 taken as it is about to be read; written from the record at the end."""
+
+    def __init__(self, args: argparse.Namespace, outputs: Outputs) -> None:
+        self.json = None if args.certificate is None else outputs.file(args.certificate, what="--certificate")
+        self.coq = None if args.coq is None else outputs.file(args.coq, what="--coq")
+        wanted = self.json is not None or self.coq is not None
+        self.digest = file_sha256(args.data) if wanted and args.data and os.path.isfile(args.data) else None
+
+    def write(self, record: Callable[[str | None], dict[str, Any]]) -> None:
+        if self.json is None and self.coq is None:
+            return
+        made = record(self.digest)
+        if self.json is not None:
+            self.json.write(render_certificate(made))
+        if self.coq is not None:
+            from .report.coq import render_coq
+
+            self.coq.write(render_coq(made))
 
 
 def _add_averaged(report: dict[str, Any], data: Dataset, trace: Trace, check: CheckResult) -> None:
@@ -233,7 +260,8 @@ def _canonical(convention: Convention, w: Sequence[object]) -> tuple[Fraction, .
     return (b, *v)
 
 
-def _bounds(args: argparse.Namespace, clock: Deadline) -> int:
+def _bounds(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
+    certificates = _Certificates(args, outputs)
     clock.phase = "loading the data"
     data = _load(args)
     convention = get_convention(args.convention)
@@ -257,7 +285,10 @@ def _bounds(args: argparse.Namespace, clock: Deadline) -> int:
         orders = order_statistics(data, orders=args.orders, seed=args.seed, max_epochs=args.max_epochs,
                                   time_limit=args.time_limit)
     record = comparison_report(data, comparison, orders)
+    certificates.write(lambda digest: certificate_of_bounds(data, comparison, file_digest=digest,
+                                                            data_choice=args.certificate_data))
     clock.cancel()  # the record is made: writing it must not be cut short
+    outputs.commit()
     if args.format == "json":
         _write(sys.stdout, render_json(record), json=True)
     else:
@@ -340,7 +371,7 @@ def main(argv: Sequence[str] | None = None, *, spent: float = 0.0) -> int:
         with Outputs(inputs=[getattr(args, "data", None)]) as outputs, deadline(limit, spent=spent) as clock:
             if args.command == "proofs":
                 return _proofs(args, clock)
-            return _bounds(args, clock) if args.command == "bounds" else _verify(args, clock, outputs)
+            return _bounds(args, clock, outputs) if args.command == "bounds" else _verify(args, clock, outputs)
     except TimeUp as error:
         _say(f"{error}; nothing was verified (exit code 3)")
         return EXIT_INCONCLUSIVE

@@ -10,6 +10,8 @@ shown in it with its control characters escaped, never obeyed.
 from __future__ import annotations
 
 import argparse
+import os
+import re
 from fractions import Fraction
 from typing import IO
 
@@ -174,6 +176,9 @@ def _certificate_options(group: argparse._ArgumentGroup) -> None:
 
 
 def _check_certificates(args: argparse.Namespace) -> None:
+    if args.coq is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_']*\.v", os.path.basename(args.coq)):
+        raise InvalidArgument(f"--coq {args.coq}: coqc takes a file named as a Coq module, letters, digits and _ "
+                              "then .v (such as cancer_certificate.v)")
     if args.certificate_data == "digest":
         if args.certificate is None:
             raise InvalidArgument("--certificate-data digest says what goes in --certificate FILE; give one")

@@ -108,7 +108,10 @@ class Audit:
         self.lines, self.failed = [], 0
 
     def state(self, holds, text, detail=""):
-        self.lines.append(("ok    " if holds else "FAIL  ") + text + ("" if holds or not detail else f": {detail}"))
+        """One line per statement; a number of more than 40 characters is shown by its ends (compared whole)."""
+        line = text + ("" if holds or not detail else f": {detail}")
+        line = re.sub(r"[0-9]{41,}", lambda m: f"{m[0][:12]}...{m[0][-12:]} ({len(m[0])} digits)", line)
+        self.lines.append(("ok    " if holds else "FAIL  ") + line)
         self.failed += not holds
         return holds
 
@@ -233,7 +236,8 @@ def check_run(run, separators, samples, L, coordinates, audit):
                 f"run: replayed from w = 0, {mode}, it makes {n_updates} updates in {n_epochs} epochs and "
                 + ("converges" if converged else "has not converged"),
                 f"the replay made {k} updates ({N} mistakes) in {epoch} epochs, converged {clean_epoch}")
-    ok = audit.state([step * Fraction(c, L) for c in W] == final, "run: its final weights are " + ", ".join(map(str, final)))
+    ok = audit.state([step * Fraction(c, L) for c in W] == final, "run: its final weights are " + ", ".join(map(str, final[:4]))
+                    + (f", ... ({len(final)} values)" if len(final) > 4 else ""))
     if converged:
         audit.state(ok and clean, f"run: the final weights classify every sample under {conv}'s tie rule")
     for name, text in claims.items():

@@ -166,8 +166,8 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
                           require_convergence=args.require_convergence)
     if args.averaged:
         _add_averaged(report, data, trace, check)
-    certificates.write(lambda digest: certificate_of_run(data, trace, check, separability, file_digest=digest,
-                                                         data_choice=args.certificate_data))
+    certificates.write(lambda digest, choice: certificate_of_run(data, trace, check, separability,
+                                                                 file_digest=digest, data_choice=choice))
     if args.format == "json":
         text = render_json(report)
     elif args.format in ("markdown", "html"):
@@ -204,17 +204,15 @@ class _Certificates:
         self.coq = None if args.coq is None else outputs.file(args.coq, what="--coq")
         wanted = self.json is not None or self.coq is not None
         self.digest = file_sha256(args.data) if wanted and args.data and os.path.isfile(args.data) else None
+        self.choice = args.certificate_data
 
-    def write(self, record: Callable[[str | None], dict[str, Any]]) -> None:
-        if self.json is None and self.coq is None:
-            return
-        made = record(self.digest)
+    def write(self, record: Callable[[str | None, str], dict[str, Any]]) -> None:
         if self.json is not None:
-            self.json.write(render_certificate(made))
-        if self.coq is not None:
+            self.json.write(render_certificate(record(self.digest, self.choice)))
+        if self.coq is not None:  # Coq computes on the integers themselves: they are always in the file
             from .report.coq import render_coq
 
-            self.coq.write(render_coq(made))
+            self.coq.write(render_coq(record(self.digest, "embed")))
 
 
 def _add_averaged(report: dict[str, Any], data: Dataset, trace: Trace, check: CheckResult) -> None:
@@ -285,8 +283,8 @@ def _bounds(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
         orders = order_statistics(data, orders=args.orders, seed=args.seed, max_epochs=args.max_epochs,
                                   time_limit=args.time_limit)
     record = comparison_report(data, comparison, orders)
-    certificates.write(lambda digest: certificate_of_bounds(data, comparison, file_digest=digest,
-                                                            data_choice=args.certificate_data))
+    certificates.write(lambda digest, choice: certificate_of_bounds(data, comparison, file_digest=digest,
+                                                                    data_choice=choice))
     clock.cancel()  # the record is made: writing it must not be cut short
     outputs.commit()
     if args.format == "json":

@@ -24,12 +24,12 @@ and `verify_perceptron.report.coq` as a Coq file.
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import os
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
-from .. import __version__
 from ..check.results import CheckResult
 from ..data.dataset import Dataset
 from ..data.exact_text import exact_text, integer_text
@@ -140,12 +140,19 @@ def _separator(name: str, weights: Sequence[Fraction], g: Geometry) -> dict[str,
             "beta": exact_text(g.beta), "ws_sq": exact_text(g.ws_sq), "bounds": bounds}
 
 
+def _version() -> str:
+    try:  # read from the installed distribution: certify/ may not import the package's front door
+        return importlib.metadata.version("verify-perceptron")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def _head(command: str, coordinates: str, data: Dataset, file_digest: str | None, embed: str) -> dict[str, Any]:
     conv = get_convention(coordinates)
     return {
         "certificate": "verify-perceptron",
         "version": CERTIFICATE_VERSION,
-        "tool": f"verify-perceptron {__version__}",
+        "tool": f"verify-perceptron {_version()}",
         "command": command,
         "coordinates": coordinates,
         "bias": {"position": "first" if conv.bias_first else "last", "input": conv.bias_input},

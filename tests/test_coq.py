@@ -153,7 +153,7 @@ def test_real_sets_check_in_the_auditor_and_in_coq(tmp_path: Path, coqc: str, na
 
 @pytest.mark.slow
 def test_standardized_full_precision_cancer_checks_in_the_auditor(tmp_path: Path) -> None:
-    data = _real(tmp_path, "cancer", fmt="%r", standardize=True)
+    data = _real(tmp_path, "cancer", fmt="%.17g", standardize=True)
     cert = tmp_path / "c.json"
     assert main(["verify", str(data), "--certificate", str(cert), "--certificate-data", "digest"]) == 0
     assert audit.main([str(cert), str(data)]) == 0

@@ -135,6 +135,7 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
     certificates = _Certificates(args, outputs)
     clock.phase = "loading the data"
     data = _load(args)
+    certificates.read(args)
     # (an explicit --convention '' is a name like any other: get_convention refuses it)
     convention = get_convention(args.convention if args.convention is not None
                                 else data.default_convention or "classic")
@@ -197,14 +198,17 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
 
 class _Certificates:
     """``--certificate FILE`` and ``--coq FILE`` (docs/certificates.md): named before the data are read, as every
-    output is; the data file's SHA-256 taken as it is about to be read; written from the record at the end."""
+    output is; the data file's SHA-256 taken once its reader has read it (`read`, so its size limits came
+    first); written from the record at the end."""
 
     def __init__(self, args: argparse.Namespace, outputs: Outputs) -> None:
         self.json = None if args.certificate is None else outputs.file(args.certificate, what="--certificate")
         self.coq = None if args.coq is None else outputs.file(args.coq, what="--coq")
-        wanted = self.json is not None or self.coq is not None
-        self.digest = file_sha256(args.data) if wanted and args.data and os.path.isfile(args.data) else None
-        self.choice = args.certificate_data
+        self.choice, self.digest = args.certificate_data, None
+
+    def read(self, args: argparse.Namespace) -> None:
+        if (self.json is not None or self.coq is not None) and args.data and os.path.isfile(args.data):
+            self.digest = file_sha256(args.data)
 
     def write(self, record: Callable[[str | None, str], dict[str, Any]]) -> None:
         if self.json is not None:
@@ -262,6 +266,7 @@ def _bounds(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
     certificates = _Certificates(args, outputs)
     clock.phase = "loading the data"
     data = _load(args)
+    certificates.read(args)
     convention = get_convention(args.convention)
     separator = None if args.separator is None else parse_separator(args.separator)
     if separator is not None and len(separator) != data.n_features + 1:

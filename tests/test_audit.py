@@ -124,7 +124,7 @@ def test_the_auditor_imports_only_the_standard_library() -> None:
     names |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
     assert all(not isinstance(node, ast.ImportFrom) or node.level == 0 for node in ast.walk(tree))
     assert names and names <= set(sys.stdlib_module_names), names
-    assert len(AUDITOR.read_text(encoding="utf-8").splitlines()) <= 320
+    assert len(AUDITOR.read_text(encoding="utf-8").splitlines()) <= 310
 
 
 def _run_alone(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -84,8 +84,7 @@ def read_csv(path, labels):
             raise Malformed(f"DATA {path} line {at}: the auditor reads plain CSV only (comma-separated numbers, one "
                             "optional header); embed the data in the certificate for other files")
         label = Fraction(row.pop(column))
-        sign = {Fraction(labels["positive"]): 1, Fraction(labels["negative"]): -1}.get(label) if all(
-            number(v) for v in labels.values()) else None
+        sign = {Fraction(labels[k]): v for k, v in (("positive", 1), ("negative", -1)) if number(labels[k])}.get(label)
         if sign is None:
             raise Malformed(f"DATA {path} line {at}: label {label} is neither of the certificate's labels")
         values = [Fraction(v) for v in row]
@@ -125,12 +124,8 @@ def load_data(cert, data_path, audit):
     audit.state(found == stated, f"data: SHA-256 of the canonical text of {n} samples × {d} features over "
                 f"L = {L} is {stated}", f"it is {found}")
     if data_path is not None:
-        try:
-            with open(data_path, "rb") as handle:
-                found = hashlib.sha256(handle.read()).hexdigest()
-        except OSError as error:
-            raise Malformed(f"DATA {data_path}: cannot be read ({error.strerror})") from None
-        stated = data.get("file_sha256")
+        with open(data_path, "rb") as handle:  # an OSError is the one line of a DATA that cannot be read
+            found, stated = hashlib.sha256(handle.read()).hexdigest(), data.get("file_sha256")
         audit.state(found == stated, f"data: DATA {data_path} has the certificate's SHA-256 {stated}", f"it has {found}")
     return L, rows
 
@@ -201,12 +196,19 @@ def check_run(run, separators, samples, L, coordinates, audit):
     if claims and ref is None:
         audit.state(False, f"run: its claims were checked against separator {run.get('claims_separator')!r}, "
                     "which is not among the separators verified above")
+    least = {}
+
+    def track(W, N):  # each claim's slack (rhs - lhs) at this update, w = a·W/L, kept when the least so far
+        if ref:
+            ww = step * Fraction(sum(p * q for p, q in zip(W, Ws)), L * M)
+            w2 = step * step * Fraction(sum(p * p for p in W), L * L)
+            for name, value in slacks(ww, w2, N, step, gamma, R_sq, beta, ws_sq, B).items():
+                least[name] = min(value, least.get(name, value))
     if ref:
         _, sep, w = ref
         gamma, R_sq, beta, ws_sq = (rational(sep[k], k) for k in ("gamma", "R_sq", "beta", "ws_sq"))
         M = math.lcm(*(c.denominator for c in w))
         Ws, B = [int(c * M) for c in w], rational(sep["bounds"].get(conv, "0"), "bound")
-    least = {}
     W, k, N, epoch, clean_epoch = [0] * d1, 0, 0, 0, False
     while epoch < n_epochs and not (k == n_updates and not converged):
         epoch += 1
@@ -217,12 +219,12 @@ def check_run(run, separators, samples, L, coordinates, audit):
                 step_sum = [s + y * c for s, c in zip(step_sum, z)]
                 if mode == "online":
                     W, step_sum, k = [a + b for a, b in zip(W, step_sum)], [0] * d1, k + 1
-                    track(least, W, N, step, L, ref and (Ws, M, gamma, R_sq, beta, ws_sq, B))
+                    track(W, N)
                     if k == n_updates and not converged:
                         break
         if mode == "batch" and made:
             W, k = [a + b for a, b in zip(W, step_sum)], k + 1
-            track(least, W, N, step, L, ref and (Ws, M, gamma, R_sq, beta, ws_sq, B))
+            track(W, N)
         if not made:
             clean_epoch = True
             break
@@ -237,32 +239,16 @@ def check_run(run, separators, samples, L, coordinates, audit):
         audit.state(ok and clean, f"run: the final weights classify every sample under {conv}'s tie rule")
     for name, text in claims.items():
         value = rational(text, f"run.claims.{name}")
-        if name not in least and name not in CLAIMS:
+        if name not in slacks(*[0] * 9):
             raise Malformed(f"run.claims: no claim is named {name!r}")
         audit.state(value >= 0 and least.get(name) == value, f"run: claim {name} holds at every update, its least "
                     f"slack {value} >= 0", f"the replay's least slack is {least.get(name)}")
 
 
-CLAIMS = {  # rhs - lhs at an update, from (w·w*, ‖w‖², N, a, γ, R², β, ‖w*‖², B)
-    "lower-bound": lambda ww, w2, N, a, g, R2, b, s2, B: ww - N * a * g,
-    "upper-bound": lambda ww, w2, N, a, g, R2, b, s2, B: N * a * a * R2 - w2,
-    "cauchy-schwarz": lambda ww, w2, N, a, g, R2, b, s2, B: w2 * s2 - ww * ww,
-    "mistake-bound": lambda ww, w2, N, a, g, R2, b, s2, B: B - N,
-    "mistake-bound-sum-batch": lambda ww, w2, N, a, g, R2, b, s2, B: b * s2 - N * g * g,
-}
-
-
-def track(least, W, N, a, L, ref):
-    """Each claim's slack at this update (w = a·W/L), kept when it is the least so far."""
-    if not ref:
-        return
-    Ws, M, gamma, R_sq, beta, ws_sq, B = ref
-    ww = a * Fraction(sum(p * q for p, q in zip(W, Ws)), L * M)
-    w2 = a * a * Fraction(sum(p * p for p in W), L * L)
-    for name, slack in CLAIMS.items():
-        value = slack(ww, w2, N, a, gamma, R_sq, beta, ws_sq, B)
-        if name not in least or value < least[name]:
-            least[name] = value
+def slacks(ww, w2, N, a, g, R2, b, s2, B):
+    """rhs - lhs of each claim at an update, from w·w*, ‖w‖², N, a, γ, R², β, ‖w*‖² and the note's bound B."""
+    return {"lower-bound": ww - N * a * g, "upper-bound": N * a * a * R2 - w2, "cauchy-schwarz": w2 * s2 - ww * ww,
+            "mistake-bound": B - N, "mistake-bound-sum-batch": b * s2 - N * g * g}
 
 
 def audit(cert, data_path=None):
@@ -309,9 +295,9 @@ def main(argv=None):
     except Exception as error:  # whatever the file holds, one line: a malformed certificate is never a traceback
         print(f"audit: {argv[0]}: malformed or unreadable: {error}".replace("\n", " "), file=sys.stderr)
         return 2
-    print("\n".join(result.lines))
     total = len(result.lines)
-    print(f"{total - result.failed} of {total} statements hold" + ("" if result.failed else ": the certificate checks"))
+    print("\n".join(result.lines + [f"{total - result.failed} of {total} statements hold"
+                                     + ("" if result.failed else ": the certificate checks")]))
     return 1 if result.failed else 0
 
 

@@ -22,13 +22,25 @@ from verify_perceptron.cli import main
 COQC = shutil.which("coqc")
 
 
+def _without_coqc(environ: dict[str, str] | os._Environ[str]) -> tuple[str, str]:
+    """What a Coq test does where coqc is missing: ``("fail", why)`` under ``VP_REQUIRE_COQ=1``, else skip."""
+    if environ.get("VP_REQUIRE_COQ") == "1":
+        return "fail", "VP_REQUIRE_COQ=1 but coqc is not on PATH (apt-get install -y coq)"
+    return "skip", "coqc is not installed (apt-get install -y coq); VP_REQUIRE_COQ=1 makes this a failure"
+
+
 @pytest.fixture
 def coqc() -> str:
     if COQC is None:
-        if os.environ.get("VP_REQUIRE_COQ") == "1":
-            pytest.fail("VP_REQUIRE_COQ=1 but coqc is not on PATH (apt-get install -y coq)")
-        pytest.skip("coqc is not installed (apt-get install -y coq); VP_REQUIRE_COQ=1 makes this a failure")
+        action, why = _without_coqc(os.environ)
+        pytest.fail(why) if action == "fail" else pytest.skip(why)
+    assert COQC is not None
     return COQC
+
+
+def test_ci_turns_a_missing_coqc_into_a_failure() -> None:
+    assert _without_coqc({"VP_REQUIRE_COQ": "1"})[0] == "fail"
+    assert _without_coqc({})[0] == "skip" and _without_coqc({"VP_REQUIRE_COQ": "0"})[0] == "skip"
 
 
 def _proves(coqc: str, path: Path) -> subprocess.CompletedProcess[str]:

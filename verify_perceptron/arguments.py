@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from fractions import Fraction
 from typing import IO
 
@@ -144,6 +145,7 @@ def _verify_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
     out.add_argument("--trace", metavar="FILE", default=None,
                      help="also write every update to FILE as JSON Lines (the report keeps the first ones); "
                      "as -o FILE, it is put in place when the run has finished")
+    _certificate_options(out)
 
 
 def _bounds_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -168,6 +170,33 @@ def _bounds_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
     opts.add_argument("--time-limit", type=_positive_seconds, default=60.0, metavar="SECONDS",
                       help="time for the exact solves and the runs (default 60)")
     bounds.add_argument("--format", choices=("text", "json"), default="text", help="text tables or JSON (default text)")
+    _certificate_options(bounds.add_argument_group("certificates"))
+
+
+# --- certificates (issue 30): evidence a small independent auditor and Coq check (docs/certificates.md) ---
+
+def _certificate_options(group: argparse._ArgumentGroup) -> None:
+    group.add_argument("--certificate", metavar="FILE", default=None,
+                       help="also write the evidence of the verdict to FILE as JSON, for `python -m "
+                       "verify_perceptron.audit FILE [DATA]` (docs/certificates.md); put in place as -o FILE")
+    group.add_argument("--certificate-data", choices=("embed", "digest"), default="embed",
+                       help="embed the data's integers in the certificate (default: the auditor then needs nothing "
+                       "else), or only their digests (the auditor then reads DATA, a plain CSV file)")
+    group.add_argument("--coq", metavar="FILE", default=None,
+                       help="also write the same statements as a Coq file whose lemmas `coqc FILE` proves by "
+                       "computation; put in place as -o FILE")
+
+
+def _check_certificates(args: argparse.Namespace) -> None:
+    if args.coq is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_']*\.v", os.path.basename(args.coq)):
+        raise InvalidArgument(f"--coq {args.coq}: coqc takes a file named as a Coq module, letters, digits and _ "
+                              "then .v (such as cancer_certificate.v)")
+    if args.certificate_data == "digest":
+        if args.certificate is None:
+            raise InvalidArgument("--certificate-data digest says what goes in --certificate FILE; give one")
+        if args.example:
+            raise InvalidArgument(f"--certificate-data digest needs a data file for the auditor to read, not "
+                                  f"--example {args.example}; leave the data embedded")
 
 
 def _check_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -297,7 +326,8 @@ def parse_separator(text: str) -> list[str]:
 
 def _check_paths(args: argparse.Namespace) -> None:
     named = [("DATA", getattr(args, "data", None)), ("-o", getattr(args, "output", None)),
-             ("--trace", getattr(args, "trace", None))]
+             ("--trace", getattr(args, "trace", None)), ("--certificate", getattr(args, "certificate", None)),
+             ("--coq", getattr(args, "coq", None))]
     for option, path in named:
         if path is not None and "\0" in path:
             raise InvalidArgument(f"{option} {path!r}: a file name cannot hold a NUL character")
@@ -389,6 +419,7 @@ def check_usage(args: argparse.Namespace) -> None:
     _check_source(args)
     if args.separator is not None:
         parse_separator(args.separator)
+    _check_certificates(args)
     if args.command == "bounds":
         get_convention(args.convention)
         return

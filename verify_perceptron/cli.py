@@ -19,13 +19,14 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, TextIO
 
 from .pipeline import verify_run
 from .certify.comparison import compare_bounds
 from .certify.orders import order_statistics
+from .certify.evidence import certificate_of_bounds, certificate_of_run, file_sha256
 from .notes.conventions import Convention, get_convention
 from .data.dataset import Dataset
 from .data.readers import load_dataset
@@ -37,6 +38,7 @@ from .check.recorder import TraceRecorder
 from .check.results import CheckResult
 from .data.trace import Trace
 from .report.outputs import Outputs
+from .report.certificates import render_certificate
 from .report.record import build_report, comparison_report, render_json
 from .report.text import comparison_lines, orders_lines, render_text
 from .report.visible import visible, visible_json
@@ -109,11 +111,12 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
     report_file = None if args.output is None else outputs.file(args.output)
     trace_file = None if args.trace is None else outputs.file(args.trace, what="--trace")
     figures = outputs.figures(report_file) if report_file is not None and args.format == "markdown" else None
+    certificates = _Certificates(args, outputs)
     shown = args.progress if args.progress is not None else sys.stderr.isatty()
     watch = Watch(TerminalLine(sys.stderr), max_epochs=args.max_epochs, time_limit=args.time_limit,
                   started=started) if shown else None
     try:
-        report, text = _verify_report(args, clock, trace_file, figures, watch)
+        report, text = _verify_report(args, clock, trace_file, figures, watch, certificates)
     finally:
         if watch is not None:
             watch.close()  # the line cleared before the report is written, however the run ended
@@ -134,11 +137,12 @@ def _phase(clock: Deadline, watch: Watch | None, name: str) -> None:
 
 
 def _verify_report(args: argparse.Namespace, clock: Deadline, trace_file: Any, figures: Any,
-                   watch: Watch | None) -> tuple[dict[str, Any], str]:
+                   watch: Watch | None, certificates: _Certificates) -> tuple[dict[str, Any], str]:
     """The `verify` command's work, from loading the data to the report's text."""
     started = time.monotonic() if watch is None else watch.started
     _phase(clock, watch, "loading the data")
     data = _load(args)
+    certificates.read(args)
     # (an explicit --convention '' is a name like any other: get_convention refuses it)
     convention = get_convention(args.convention if args.convention is not None
                                 else data.default_convention or "classic")
@@ -166,6 +170,8 @@ def _verify_report(args: argparse.Namespace, clock: Deadline, trace_file: Any, f
                           require_convergence=args.require_convergence)
     if args.averaged:
         _add_averaged(report, data, trace, check)
+    certificates.write(lambda digest, choice: certificate_of_run(data, trace, check, separability,
+                                                                 file_digest=digest, data_choice=choice))
     if args.format == "json":
         return report, render_json(report)
     if args.format not in ("markdown", "html"):
@@ -183,6 +189,29 @@ def _verify_report(args: argparse.Namespace, clock: Deadline, trace_file: Any, f
     links = {name: figures.add(name, svg) for name, svg in drawn.items()} if figures is not None else {}
     return report, documents.render_markdown(report, data=data, max_updates=args.max_updates_shown, exact=args.exact,
                                              figures=links, left_out=left_out)
+
+
+class _Certificates:
+    """``--certificate FILE`` and ``--coq FILE`` (docs/certificates.md): named before the data are read, as every
+    output is; the data file's SHA-256 taken once its reader has read it (`read`, so its size limits came
+    first); written from the record at the end."""
+
+    def __init__(self, args: argparse.Namespace, outputs: Outputs) -> None:
+        self.json = None if args.certificate is None else outputs.file(args.certificate, what="--certificate")
+        self.coq = None if args.coq is None else outputs.file(args.coq, what="--coq")
+        self.choice, self.digest = args.certificate_data, None
+
+    def read(self, args: argparse.Namespace) -> None:
+        if (self.json is not None or self.coq is not None) and args.data and os.path.isfile(args.data):
+            self.digest = file_sha256(args.data)
+
+    def write(self, record: Callable[[str | None, str], dict[str, Any]]) -> None:
+        if self.json is not None:
+            self.json.write(render_certificate(record(self.digest, self.choice)))
+        if self.coq is not None:  # Coq computes on the integers themselves: they are always in the file
+            from .report.coq import render_coq
+
+            self.coq.write(render_coq(record(self.digest, "embed")))
 
 
 def _add_averaged(report: dict[str, Any], data: Dataset, trace: Trace, check: CheckResult) -> None:
@@ -231,9 +260,11 @@ def _canonical(convention: Convention, w: Sequence[object]) -> tuple[Fraction, .
     return (b, *v)
 
 
-def _bounds(args: argparse.Namespace, clock: Deadline) -> int:
+def _bounds(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
+    certificates = _Certificates(args, outputs)
     clock.phase = "loading the data"
     data = _load(args)
+    certificates.read(args)
     convention = get_convention(args.convention)
     separator = None if args.separator is None else parse_separator(args.separator)
     if separator is not None and len(separator) != data.n_features + 1:
@@ -255,7 +286,10 @@ def _bounds(args: argparse.Namespace, clock: Deadline) -> int:
         orders = order_statistics(data, orders=args.orders, seed=args.seed, max_epochs=args.max_epochs,
                                   time_limit=args.time_limit)
     record = comparison_report(data, comparison, orders)
+    certificates.write(lambda digest, choice: certificate_of_bounds(data, comparison, file_digest=digest,
+                                                                    data_choice=choice))
     clock.cancel()  # the record is made: writing it must not be cut short
+    outputs.commit()
     if args.format == "json":
         _write(sys.stdout, render_json(record), json=True)
     else:
@@ -338,7 +372,7 @@ def main(argv: Sequence[str] | None = None, *, spent: float = 0.0) -> int:
         with Outputs(inputs=[getattr(args, "data", None)]) as outputs, deadline(limit, spent=spent) as clock:
             if args.command == "proofs":
                 return _proofs(args, clock)
-            return _bounds(args, clock) if args.command == "bounds" else _verify(args, clock, outputs)
+            return _bounds(args, clock, outputs) if args.command == "bounds" else _verify(args, clock, outputs)
     except TimeUp as error:
         _say(f"{error}; nothing was verified (exit code 3)")
         return EXIT_INCONCLUSIVE

@@ -144,6 +144,34 @@ class Verification:
 
         return documents.render_markdown(self.report, data=self.data, max_updates=self.max_updates)
 
+    # --- certificates (issue 30; docs/certificates.md) ---
+
+    def certificate(self, *, data: str = "embed") -> dict[str, Any]:
+        """The evidence of this verdict, as ``verify --certificate FILE`` writes it (the same dict, as JSON there).
+
+        `data` is ``"embed"`` (the data's integers in the certificate) or
+        ``"digest"`` (only their digests). When the data were read from a
+        file, its SHA-256 is taken now, from the file as it is now.
+        ``python -m verify_perceptron.audit FILE`` checks it.
+
+        Examples
+        --------
+        >>> cert = verify([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1]).certificate()
+        >>> cert["separators"][0]["gamma"], cert["run"]["final_weights"]
+        ('1', ['-4', '3', '2'])
+        """
+        from ..certify.evidence import certificate_of_run, file_sha256
+
+        digest = file_sha256(self.data.source) if os.path.isfile(self.data.source) else None
+        return certificate_of_run(self.data, self.trace, self.check, self.separability, file_digest=digest,
+                                  data_choice=data)
+
+    def coq(self) -> str:
+        """The same statements as a Coq file's text, as ``verify --coq FILE`` writes it (``coqc`` proves it)."""
+        from ..report.coq import render_coq
+
+        return render_coq(self.certificate())
+
     def _repr_html_(self) -> str:
         """The HTML report for Jupyter, in a frame of its own so its style cannot touch the notebook's, sized to
         its content (`frame_height`, then exactly once it has loaded, where the notebook runs ``onload``).

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import os
 import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction

@@ -30,6 +30,9 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     """
     observations = (evidence or Evidence()).leading(data, weights)
     rounded = options.dtype == "float"
+    configured = _configured(observations, conv, options)
+    if configured is not None:
+        return [configured]
     found = model_causes(observations, conv, rate, rounded)
     if options.dtype == "float":
         rounding = _float_rounding(observations, conv, float_rate, options.max_epochs)
@@ -42,6 +45,9 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
         diagnosis = probe()
         if diagnosis is not None:
             return [diagnosis]
+    combined = _combined(observations, conv, options, rate)
+    if combined is not None:
+        return [combined]
     found = search_causes(observations, conv, rate, rounded)
     if found:
         return found
@@ -49,6 +55,48 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
                       "no single known cause explains it: none of the models (another convention, a changed rule, "
                       "an epoch cap, a tolerance, averaged or best-so-far weights, a nonzero start, another label "
                       "encoding, another order, an early stop) reproduces its weights on every dataset tried")]
+
+
+def _configured(observations: list[Observation], conv: Convention, options: CheckOptions) -> Diagnosis | None:
+    """scikit-learn's configuration as the cause: the fewest of its declared departures (`_configured`) whose
+    learner reproduces every dataset tried, those not accepted named."""
+    from . import _configured as configured
+
+    params = dict(options.configuration)
+    names = configured.smallest(observations, conv, params) if options.dtype == "float" else None
+    if not names:
+        return None
+    accepted = [n for n in names if n in options.accept_departures]
+    left = [configured.describe(n, params) for n in names if n not in accepted]
+    if not left:
+        return None
+    said = [phrase for _, _, phrase in left]
+    text = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    beyond = f" (beyond the accepted {', '.join(accepted)})" if accepted else ""
+    parameters: dict[str, object] = dict(left[0][1]) if len(left) == 1 else {
+        "causes": [{"code": code, "parameters": p} for code, p, _ in left]}
+    parameters.update({"configuration": names, "accepted": accepted, "datasets": len(observations)})
+    return Diagnosis(left[0][0] if len(left) == 1 else "combination", parameters,
+                     f"scikit-learn's SGD as configured{beyond}: it {text}; its learner, run exactly as "
+                     "scikit-learn computes in float64, reproduces the implementation's weights on every dataset tried")
+
+
+def _combined(observations: list[Observation], conv: Convention, options: CheckOptions,
+              rate: Fraction | None) -> Diagnosis | None:
+    """The smallest combination of causes (`_combinations`) that reproduces every dataset tried, or None."""
+    import time
+
+    from ._combinations import SEARCH_SECONDS, Search, catalogue, diagnosis_of
+
+    params = dict(options.configuration)
+    floats = options.dtype == "float"
+    search = Search(observations, conv, rate, floats, time.monotonic() + SEARCH_SECONDS)
+    fits = search.smallest(catalogue(conv, floats=floats, rate=rate, params=params))
+    if not fits:
+        return None
+    code, parameters, text = diagnosis_of(fits, conv, len(observations), search.tried, search.cut)
+    return Diagnosis(code, {**parameters, "datasets": len(observations)},
+                     f"{text}: together they reproduce the implementation's weights on every dataset tried")
 
 
 def _float_rounding(observations: list[Observation], conv: Convention, rate: Fraction,

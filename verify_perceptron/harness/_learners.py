@@ -22,6 +22,7 @@ objective is above the best mean objective less ``tol`` for ``n_iter_no_change``
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -74,6 +75,8 @@ class Spec:
         A float64 run whose step (η, or η0 of a schedule) is this double; None: an exact run at rate 1.
     arithmetic : str
         ``plain`` or ``sklearn`` (see the module's docstring); only for float64 runs.
+    random_state : int or None
+        ``sklearn`` only: shuffle every epoch as scikit-learn does with this ``random_state``.
     """
 
     tie: str = "note"
@@ -91,6 +94,7 @@ class Spec:
     tolerance: Fraction = Fraction(0)
     step: float | None = None
     arithmetic: str = "plain"
+    random_state: int | None = None
 
     @property
     def exact(self) -> bool:
@@ -116,6 +120,8 @@ class Run:
         The conditions that changed a decision or a step at least once: ``tie`` (a score of
         exactly 0 was judged), ``class-1`` (a mistake on class -1), ``tolerance`` (a positive score
         counted as a mistake), ``orders`` (an update before the last sample of an epoch).
+    least_margin : Fraction or float
+        The least positive score y·(w·x~) judged (inf if none): a tolerance below it changes nothing.
     """
 
     ends: list[tuple[Number, ...]] = field(default_factory=list)
@@ -123,19 +129,26 @@ class Run:
     presentations: int = 0
     stop: str = "limit"
     fired: set[str] = field(default_factory=set)
+    least_margin: Number = math.inf
+    scale: int = 1
+
+    def _exact(self, values: tuple[Number, ...]) -> tuple[Fraction, ...]:
+        return tuple(Fraction(v) / self.scale if self.scale != 1 else Fraction(v) for v in values)
 
     def final(self) -> tuple[Fraction, ...]:
         """The weights the run returns, exactly."""
-        return tuple(Fraction(v) for v in self.ends[-1]) if self.ends else ()
+        return self._exact(self.ends[-1]) if self.ends else ()
 
     def at(self, epochs: int) -> tuple[Fraction, ...]:
         """The weights after `epochs` epochs (the last ones when the run ended before)."""
-        return tuple(Fraction(v) for v in self.ends[min(epochs, len(self.ends)) - 1])
+        return self._exact(self.ends[min(epochs, len(self.ends)) - 1])
 
     def average(self, epochs: int) -> tuple[Fraction, ...]:
         """The average of the weights over every presentation of the first `epochs` epochs, exactly."""
-        epochs = min(epochs, len(self.sums))
-        count = self.presentations * epochs
+        count = self.presentations * epochs * self.scale
+        if epochs > len(self.sums):  # a converged run stays where it ended: each further epoch adds its end
+            more = (epochs - len(self.sums)) * self.presentations
+            return tuple((Fraction(s) + more * Fraction(w)) / count for s, w in zip(self.sums[-1], self.ends[-1]))
         return tuple(Fraction(s) / count for s in self.sums[epochs - 1])
 
 
@@ -152,10 +165,16 @@ def _mistake(spec: Spec, conv: Convention, score: Number, label: int, run: Run) 
         if mistake and label * score > 0:
             run.fired.add("tolerance")
     else:
-        mistake = _is_mistake(conv, Fraction(score), label)
+        mistake = _decides(conv)[((score > 0) - (score < 0), label)]
     if spec.tie == "strict" and score == 0:
         return False, 1
     return mistake, 1
+
+
+@functools.lru_cache(maxsize=None)
+def _decides(conv: Convention) -> dict[tuple[int, int], bool]:
+    """The note's verdict on a score by its sign and the label (the rules look at nothing else)."""
+    return {(sign, label): _is_mistake(conv, Fraction(sign), label) for sign in (-1, 0, 1) for label in (-1, 1)}
 
 
 def _rate(spec: Spec, t: int) -> Number:
@@ -190,10 +209,12 @@ def run(data: Dataset, conv: Convention, spec: Spec, epochs: int = SPEC_EPOCHS) 
     ('converged', 9, ['-4', '3', '2'])
     >>> r = run(example("and"), get_convention("classic"), Spec(schedule="1/t", clock="epoch"))
     >>> r.stop, [str(v) for v in r.final()]
-    ('converged', ['-283/140', '43/28', '7/10'])
+    ('converged', ['-4/3', '1', '2/3'])
     """
     if spec.arithmetic == "sklearn" and spec.step is not None:
         return _sklearn_run(data, conv, spec, epochs)
+    if spec.step is None and spec.schedule is None and spec.penalty is None:
+        return _integer_run(data, conv, spec, epochs)
     exact = spec.step is None
     rows = [tuple(conv.augment(x)) if exact else tuple(float(v) for v in conv.augment(x)) for x in data.X]
     bias = 0 if conv.bias_first else data.n_features
@@ -204,6 +225,9 @@ def run(data: Dataset, conv: Convention, spec: Spec, epochs: int = SPEC_EPOCHS) 
     result = Run(presentations=len(order))
     seen: set[tuple[Number, ...]] = set()
     t_presented, t_updates = 0, 0
+    constant = _rate(spec, 1)
+    # the bias step's factor (1 elsewhere): as a double in a float64 run (1/2, -1: exact as doubles)
+    factors = [(spec.bias if exact else float(spec.bias)) if j == bias else 1 for j in range(len(w))]
     best, quiet = math.inf, 0
     for epoch in range(1, epochs + 1):
         clean, loss = True, 0.0
@@ -218,29 +242,34 @@ def run(data: Dataset, conv: Convention, spec: Spec, epochs: int = SPEC_EPOCHS) 
                 score += wj * xj
             if spec.stop is not None:
                 loss += max(0.0, -float(label * score))
-            t = {"presentation": t_presented, "update": t_updates + 1, "epoch": epoch}[spec.clock]
-            eta = _rate(spec, t)
+            if spec.schedule is None:
+                eta = constant
+            else:
+                eta = _rate(spec, t_presented if spec.clock == "presentation" else
+                            t_updates + 1 if spec.clock == "update" else epoch)
             if spec.penalty in ("l2", "elasticnet"):
                 shrink = max(0.0, 1.0 - (1.0 - (0.0 if spec.penalty == "l2" else spec.l1_ratio)) * float(eta) * spec.alpha)
                 w = [wj if j == bias else wj * shrink for j, wj in enumerate(w)]
             mistake, multiple = _mistake(spec, conv, score, label, result)
+            if 0 < label * score < result.least_margin:
+                result.least_margin = label * score
             if mistake:
                 clean = False
                 t_updates += 1
                 sign = spec.sign * conv.step_factor * label
-                if spec.labels01 and label < 0:
+                if label < 0:
                     result.fired.add("class-1")
-                    sign = 0
+                    sign = 0 if spec.labels01 else sign
                 step = eta * multiple * sign
-                w = [wj + (step * spec.bias if j == bias else step) * xj for j, (wj, xj) in enumerate(zip(w, x))]
+                w = [wj + (step * cj) * xj for wj, cj, xj in zip(w, factors, x)]
                 if not exact and not all(math.isfinite(v) for v in w):  # type: ignore[arg-type]
                     result.stop = "overflow"
                     return result
                 if position < len(order):
                     result.fired.add("orders")
-                if spec.order == "restart":
-                    position = 0
             total = [s + wj for s, wj in zip(total, w)]
+            if mistake and spec.order == "restart":  # a scan ends at its first mistake
+                break
         state = tuple(w)
         result.ends.append(state)
         result.sums.append(tuple(total))
@@ -278,10 +307,15 @@ def _sklearn_run(data: Dataset, conv: Convention, spec: Spec, epochs: int) -> Ru
     def weights() -> tuple[float, ...]:
         return conv.from_canonical(intercept, [wscale * a for a in v])  # type: ignore[arg-type]
 
+    index = list(range(len(rows)))
+    seed = None if spec.random_state is None else sklearn_seed(spec.random_state)
     for _ in range(epochs):
         objective = 0.0
         clean = True
-        for x, label in zip(rows, data.y):
+        if seed is not None:
+            _shuffle(index, seed)
+        for i in index:
+            x, label = rows[i], data.y[i]
             p = 0.0
             for a, xj in zip(v, x):
                 p += a * xj
@@ -338,3 +372,108 @@ def _sklearn_run(data: Dataset, conv: Convention, spec: Spec, epochs: int) -> Ru
             break
     return result
 
+
+
+def sklearn_seed(random_state: int) -> int:
+    """The seed scikit-learn's ``fit_binary`` gives ``_plain_sgd`` for an integer ``random_state``: the second
+    draw of its generator (the first seeds the dataset object)."""
+    import numpy as np
+
+    generator = np.random.RandomState(random_state)
+    generator.randint(1, np.iinfo(np.int32).max)
+    return int(generator.randint(np.iinfo(np.int32).max))
+
+
+def _shuffle(index: list[int], seed: int) -> None:
+    """scikit-learn's per-epoch Fisher-Yates shuffle of the sample indices, in place: its xorshift generator
+    restarted from the same seed every epoch (the seed is passed by value), applied to the current order."""
+    state = seed & 0xFFFFFFFF
+    n = len(index)
+    for i in range(n - 1):
+        if state == 0:
+            state = 1
+        state ^= (state << 13) & 0xFFFFFFFF
+        state ^= state >> 17
+        state ^= (state << 5) & 0xFFFFFFFF
+        j = i + (state % 2**31) % (n - i)
+        index[i], index[j] = index[j], index[i]
+
+
+def _integer_run(data: Dataset, conv: Convention, spec: Spec, epochs: int) -> Run:
+    """`run` for an exact learner at a constant rate, in integers: with samples x~ = N/L and a bias factor
+    P/Q, the weights are U/(L·Q) with integer U, and a score w·x~ is (U·N)/(L²·Q)."""
+    L, P, Q = data.denominator, spec.bias.numerator, spec.bias.denominator
+    rows = [tuple(int(v * L) for v in conv.augment(x)) for x in data.X]
+    bias = 0 if conv.bias_first else data.n_features
+    unit = L * L * Q  # a score's integer units
+    limit = spec.tolerance * unit
+    U = [0] * len(rows[0])
+    total = [0] * len(U)
+    order = list(range(len(rows)))[::-1] if spec.order == "reversed" else list(range(len(rows)))
+    result = Run(presentations=len(order), scale=L * Q)
+    decides = {(sign, label): _is_mistake(conv, Fraction(sign), label) for sign in (-1, 0, 1) for label in (-1, 1)}
+    least = None
+    seen: set[tuple[int, ...]] = set()
+    best, quiet = math.inf, 0
+    for _ in range(epochs):
+        clean, loss = True, 0.0
+        position = 0
+        while position < len(order):
+            i = order[position]
+            position += 1
+            x, label = rows[i], data.y[i]
+            score = sum(u * v for u, v in zip(U, x))
+            if spec.stop is not None:
+                loss += max(0.0, -label * score / unit)
+            margin = label * score
+            if margin > 0 and (least is None or margin < least):
+                least = margin
+            multiple = 1
+            if score == 0:
+                result.fired.add("tie")
+            if spec.tie == "plus":
+                mistake, multiple = (1 if score >= 0 else -1) != label, 2
+            elif spec.tie == "minus":
+                mistake, multiple = (1 if score > 0 else -1) != label, 2
+            elif limit:
+                mistake = margin <= limit
+                if mistake and margin > 0:
+                    result.fired.add("tolerance")
+            else:
+                mistake = decides[((score > 0) - (score < 0), label)]
+            if spec.tie == "strict" and score == 0:
+                mistake = False
+            if not mistake:
+                total = [t + u for t, u in zip(total, U)]
+                continue
+            clean = False
+            sign = spec.sign * conv.step_factor * label * multiple
+            if label < 0:
+                result.fired.add("class-1")
+                sign = 0 if spec.labels01 else sign
+            U = [u + sign * (P if j == bias else Q) * v for j, (u, v) in enumerate(zip(U, x))]
+            if position < len(order):
+                result.fired.add("orders")
+            total = [t + u for t, u in zip(total, U)]
+            if spec.order == "restart":  # a scan ends at its first mistake: the next one starts again at sample 0
+                break
+        state = tuple(U)
+        result.ends.append(state)
+        result.sums.append(tuple(total))
+        if clean and spec.stop is None:
+            result.stop = "converged"
+            break
+        if spec.stop is not None:
+            mean = loss / len(order)
+            quiet = quiet + 1 if mean > best - spec.stop[0] else 0
+            best = min(best, mean)
+            if quiet >= spec.stop[1]:
+                result.stop = "stopped"
+                break
+        elif state in seen:
+            result.stop = "cycles"
+            break
+        seen.add(state)
+    if least is not None:
+        result.least_margin = Fraction(least, unit)
+    return result

@@ -119,6 +119,8 @@ class CheckOptions:
     max_features: int = 3
     max_samples: int = 8
     averaged: bool = False
+    #: The implementation's configuration as plain values (``get_params()``), for the diagnosis's models.
+    configuration: tuple[tuple[str, object], ...] = ()
 
     @property
     def numbers(self) -> str:

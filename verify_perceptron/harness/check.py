@@ -300,6 +300,7 @@ def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None,
         if prepared.worker is not None:
             prepared.worker.close()
         raise
+    options = dataclasses.replace(options, configuration=_plain_configuration(prepared.params))
     runner = Runner(prepared.target, prepared.kind, options, clock, prepared.worker)
     try:
         result = _verdict(runner, prepared.kind, prepared.label, options, _departures(prepared.params, options),
@@ -309,6 +310,11 @@ def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None,
     finally:
         runner.close()
     return dataclasses.replace(result, loading_output=prepared.output)
+
+
+def _plain_configuration(params: dict[str, Any]) -> tuple[tuple[str, object], ...]:
+    """The configuration's plain values (numbers, strings, None), for the diagnosis's models."""
+    return tuple((k, v) for k, v in sorted(params.items()) if type(v) in (type(None), bool, int, float, str))
 
 
 def _time_limit(seconds: object) -> float | None:

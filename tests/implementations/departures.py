@@ -47,3 +47,45 @@ def wrong_sign_half_bias_tie_minus(X: Any, y: Any) -> tuple[Any, float]:
         if clean:
             break
     return w, b
+
+
+def decaying_rate(X: Any, y: Any) -> tuple[Any, float]:
+    """The classic rule with the rate η/(t+1), η = 1, t counting epochs from 0 (so 1, 1/2, 1/3, ...)."""
+    X, y = _arrays(X, y)
+    w, b = np.zeros(X.shape[1]), 0.0
+    for t in range(1000):
+        eta, clean = 1.0 / (t + 1), True
+        for xi, yi in zip(X, y):
+            if yi * (w @ xi + b) <= 0:
+                w, b, clean = w + (eta * yi) * xi, b + eta * yi, False
+        if clean:
+            break
+    return w, b
+
+
+def sigmoid_gradient_descent(X: Any, y: Any) -> tuple[Any, float]:
+    """Not a perceptron: stochastic gradient descent on the logistic loss with a sigmoid output and 0/1
+    targets, rate 0.5, 100 epochs; its weights are sums of non-commensurate multiples of the samples."""
+    X, y = _arrays(X, y)
+    targets = (y > 0).astype(float)
+    w, b = np.zeros(X.shape[1]), 0.0
+    for _ in range(100):
+        for xi, ti in zip(X, targets):
+            out = 1.0 / (1.0 + np.exp(-(w @ xi + b)))
+            w, b = w + 0.5 * (ti - out) * xi, b + 0.5 * (ti - out)
+    return w, b
+
+
+#: name -> (target for MODULE:EXPR or the function's name here, how it is checked, the diagnosis: the code and,
+#: for a combination, the codes of its causes in order).
+CASES: dict[str, tuple[str, dict[str, Any], tuple[str, tuple[str, ...]]]] = {
+    "three causes": ("tests.implementations.departures:tie_plus_float_rate_ten_epochs", {},
+                     ("combination", ("tie-plus", "float-rate", "epoch-cap"))),
+    "three causes, one a bias step": ("tests.implementations.departures:wrong_sign_half_bias_tie_minus", {},
+                                      ("combination", ("tie-minus", "wrong-sign", "bias-rate"))),
+    "scikit-learn's Perceptron()": ("sklearn.linear_model:Perceptron()", {},
+                                    ("combination", ("shuffled", "loss-stop"))),
+    "penalty='l2'": ("sklearn.linear_model:Perceptron(penalty='l2', shuffle=False, tol=None)", {}, ("penalty", ())),
+    "a decaying rate": ("tests.implementations.departures:decaying_rate", {}, ("decaying-rate", ())),
+    "a sigmoid learner": ("tests.implementations.departures:sigmoid_gradient_descent", {}, ("not-a-perceptron", ())),
+}

@@ -43,13 +43,15 @@ from ._wording import _count, _number
 #: Most causes in a combination.
 MAX_CAUSES = 3
 #: Seconds the search may take at most (it stops earlier at the check's own time limit).
-SEARCH_SECONDS = 5.0
+SEARCH_SECONDS = 10.0
 #: Epochs a model runs at most in the search (an implementation's own limit is read off below it).
 SEARCH_EPOCHS = 1000
+#: The longest fixed run an average is read off.
+AVERAGE_EPOCHS = 100
 #: Epochs an exact run with a decaying rate makes at most in the search.
 EXACT_SCHEDULE_EPOCHS = 100
 #: Learning rates a float64 implementation is tried at when none is declared (their nearest doubles).
-FLOAT_RATES = ("0.1", "0.01", "0.001", "0.5", "0.2", "0.05", "0.0001")
+FLOAT_RATES = ("0.1", "0.01", "0.001")
 #: The bias step's factors tried, relative to the weights' step.
 BIAS_FACTORS = (Fraction(0), Fraction(-1), Fraction(1, 2), Fraction(-1, 2), Fraction(1, 4), Fraction(2),
                 Fraction(1, 10), Fraction(1, 100))
@@ -112,7 +114,7 @@ def catalogue(conv: Convention, *, floats: bool, rate: Fraction | None, params: 
     causes.append(Cause("order", "order", (("order", "restart"),), (("order", "restart"),),
                         "goes back to the first sample after every update", "orders"))
     schedule_rates = (_rates(rate, params)[:1] or ["1"]) + ["1", "0.1"] if floats else [None]
-    for kind, clock, text in itertools.product(("1/t", "1/(t+1)", "1/sqrt(t)"), ("presentation", "update", "epoch"),
+    for kind, clock, text in itertools.product(("1/t", "1/(t+1)", "1/sqrt(t)"), ("presentation", "epoch"),
                                                list(dict.fromkeys(schedule_rates))):
         if kind == "1/sqrt(t)" and text is None:
             continue  # irrational steps: only a float64 run has them
@@ -259,7 +261,8 @@ class Search:
         """Every fitting combination of the least size, up to `MAX_CAUSES` causes (read-off ones counted)."""
         for size in range(1, MAX_CAUSES + 1):
             found: list[Fit] = []
-            for spec_size, readoffs in ((size, (None,)), (size - 1, ("epoch-cap", "averaged"))):
+            # the read-off causes first: their runs are the smaller combinations', made already
+            for spec_size, readoffs in ((size - 1, ("epoch-cap",)), (size, (None,)), (size - 1, ("averaged",))):
                 for combo in combinations(causes, spec_size):
                     if time.monotonic() > self.deadline:
                         self.cut = True
@@ -346,13 +349,22 @@ class Search:
                     return [r.at(U) for U in range(1, len(r.ends) + 1)]
                 return [r.at(T)] if len(r.ends) >= T else None
         elif readoff == "epoch-cap":
-            candidates = [T for T in range(1, ends) if at(T)] if settled else []
+            candidates = []
+            if settled:  # T is read where the cap shows: the first dataset whose run goes on past it
+                for o in self.observations:
+                    r = self.run(o, spec)
+                    if r.stop not in ("converged", "stopped") or not r.ends:
+                        break
+                    if fitting(lambda _: [r.final()], [o]) is not None:
+                        continue
+                    candidates = [T for T in range(1, len(r.ends)) if fitting(lambda _, T=T: [r.at(T)], [o]) is not None]
+                    break
 
             def model(o: Observation, T: int | None) -> list[Vector] | None:
                 return [self.run(o, spec).at(T or 1)]
         else:
             candidates = ([None] if settled and one(head.average(ends)) else []) + \
-                [T for T in range(1, ends + 1) if one(head.average(T))]
+                [T for T in range(1, min(ends, AVERAGE_EPOCHS) + 1) if one(head.average(T))]
 
             def model(o: Observation, T: int | None) -> list[Vector] | None:
                 r = self.run(o, spec)

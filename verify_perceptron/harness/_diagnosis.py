@@ -15,7 +15,7 @@ from ._floats import _double, _float_run
 from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._probes import Recheck, labels_probe, start_probe
 from ._results import Diagnosis
-from ._wording import _number, _rate_text
+from ._wording import _approx, _number, _rate_text
 
 UNEXPLAINED = "unexplained"
 
@@ -51,6 +51,9 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     found = search_causes(observations, conv, rate, rounded)
     if found:
         return found
+    other = _not_a_perceptron(observations, conv)
+    if other is not None:
+        return [other]
     return [Diagnosis(UNEXPLAINED, {"datasets": len(observations)},
                       "no single known cause explains it: none of the models (another convention, a changed rule, "
                       "an epoch cap, a tolerance, averaged or best-so-far weights, a nonzero start, another label "
@@ -97,6 +100,24 @@ def _combined(observations: list[Observation], conv: Convention, options: CheckO
     code, parameters, text = diagnosis_of(fits, conv, len(observations), search.tried, search.cut)
     return Diagnosis(code, {**parameters, "datasets": len(observations)},
                      f"{text}: together they reproduce the implementation's weights on every dataset tried")
+
+
+def _not_a_perceptron(observations: list[Observation], conv: Convention) -> Diagnosis | None:
+    """not-a-perceptron: on some dataset tried, the weights are Σ a_i·y_i·x_i with coefficients that no
+    count of updates gives (`_reachable.incommensurate`), whatever the rate, the bias step or the rule."""
+    from ._reachable import incommensurate
+
+    for index, o in enumerate(observations):
+        a = incommensurate(o.weights, o.data, conv)
+        if a is not None:
+            shown = ", ".join(_approx(v) for v in a)
+            return Diagnosis("not-a-perceptron", {"dataset": index, "coefficients": [_number(v) for v in a],
+                                                  "datasets": len(observations)},
+                             f"not a perceptron: on a dataset tried ({'the counterexample' if index == 0 else f'dataset {index}'}), "
+                             f"its weights are Σ a_i·y_i·x_i with a ≈ ({shown}), and a perceptron's a_i are its rate "
+                             "times whole counts of updates, so their ratios would be ratios of counts; these are not "
+                             "(a gradient method on a smooth loss, such as a sigmoid's, gives such weights)")
+    return None
 
 
 def _float_rounding(observations: list[Observation], conv: Convention, rate: Fraction,

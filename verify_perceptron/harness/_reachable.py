@@ -83,3 +83,39 @@ def reachable(target: Sequence[Fraction], data: Dataset, conv: Convention, *, si
         if unit is not None and (coefficient / unit).denominator != 1:
             return False
     return True
+
+
+#: The most updates a sample is thought to take part in, and how near a ratio of counts a float64 ratio
+#: must lie (float64 rounding of a perceptron's sums stays far inside it).
+MAX_COUNT, NEAR = 10**4, Fraction(1, 2**30)
+
+
+def incommensurate(weights: Sequence[Fraction], data: Dataset, conv: Convention) -> list[Fraction] | None:
+    """The coefficients a_i of the weights (features only, so any bias step fits) when no perceptron can
+    have made them: a perceptron's are η times whole counts, so a_i/a_j is a ratio of counts (up to
+    float64 rounding); None when they could be a perceptron's or cannot be told (dependent samples).
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.dataset import from_arrays
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> data = from_arrays([["1", "0"], ["0", "1"]], [1, -1])
+    >>> incommensurate((Fraction(0), Fraction(3), Fraction(-6)), data, get_convention("classic")) is None
+    True
+    >>> root = Fraction(2 ** 0.5)  # the double nearest to sqrt(2): no ratio of counts is that near it
+    >>> incommensurate((Fraction(0), Fraction(1), -root), data, get_convention("classic")) == [1, root]
+    True
+    """
+    bias = 0 if conv.bias_first else data.n_features
+    features = [tuple(v for j, v in enumerate(z) if j != bias) for z in directions(data, conv)]
+    target = tuple(v for j, v in enumerate(weights) if j != bias)
+    a = coefficients(target, features)
+    if not isinstance(a, list) or not any(a):
+        return None
+    largest = max(a, key=abs)
+    for coefficient in a:
+        ratio = coefficient / largest
+        near = ratio.limit_denominator(MAX_COUNT)
+        if abs(ratio - near) > NEAR * abs(ratio) + NEAR:
+            return a
+    return None

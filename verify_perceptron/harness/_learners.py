@@ -223,12 +223,11 @@ def run(data: Dataset, conv: Convention, spec: Spec, epochs: int = SPEC_EPOCHS) 
     total: list[Number] = [zero] * len(w)
     order = list(range(len(rows)))[::-1] if spec.order == "reversed" else list(range(len(rows)))
     result = Run(presentations=len(order))
-    seen: set[tuple[Number, ...]] = set()
+    epochs_end = _Epochs(spec)
     t_presented, t_updates = 0, 0
     constant = _rate(spec, 1)
     # the bias step's factor (1 elsewhere): as a double in a float64 run (1/2, -1: exact as doubles)
     factors = [(spec.bias if exact else float(spec.bias)) if j == bias else 1 for j in range(len(w))]
-    best, quiet = math.inf, 0
     for epoch in range(1, epochs + 1):
         clean, loss = True, 0.0
         position = 0
@@ -270,24 +269,49 @@ def run(data: Dataset, conv: Convention, spec: Spec, epochs: int = SPEC_EPOCHS) 
             total = [s + wj for s, wj in zip(total, w)]
             if mistake and spec.order == "restart":  # a scan ends at its first mistake
                 break
-        state = tuple(w)
-        result.ends.append(state)
-        result.sums.append(tuple(total))
-        if clean and spec.stop is None:
-            result.stop = "converged"
+        if epochs_end.end(result, tuple(w), tuple(total), clean, loss / len(order)):
             break
-        if spec.stop is not None:
-            mean = loss / len(order)
-            quiet = quiet + 1 if mean > best - spec.stop[0] else 0
-            best = min(best, mean)
-            if quiet >= spec.stop[1]:
-                result.stop = "stopped"
-                break
-        elif state in seen:
-            result.stop = "cycles"
-            break
-        seen.add(state)
     return result
+
+
+class _Epochs:
+    """The end of an epoch: its weights kept, then whether the run stops (converged, scikit-learn's stop on
+    the mean loss, or a state met before)."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.stop = spec.stop
+        self.best, self.quiet = math.inf, 0
+        self.seen: set[tuple[Number, ...]] = set()
+
+    def end(self, result: Run, state: tuple[Number, ...], total: tuple[Number, ...], clean: bool,
+            mean_loss: float) -> bool:
+        result.ends.append(state)
+        result.sums.append(total)
+        if clean and self.stop is None:
+            result.stop = "converged"
+            return True
+        if self.stop is not None:
+            self.quiet = self.quiet + 1 if mean_loss > self.best - self.stop[0] else 0
+            self.best = min(self.best, mean_loss)
+            if self.quiet >= self.stop[1]:
+                result.stop = "stopped"
+                return True
+        elif state in self.seen:
+            result.stop = "cycles"
+            return True
+        self.seen.add(state)
+        return False
+
+
+def _truncate(v: list[float], q: list[float], wscale: float, u: float) -> None:
+    """scikit-learn's l1 penalty after a step: each weight pulled toward 0 by the cumulative u plus what it
+    was not yet pulled (q), never across 0 (the truncated gradient), in place."""
+    for j, old in enumerate(v):
+        if wscale * old > 0.0:
+            v[j] = max(0.0, v[j] - ((u + q[j]) / wscale))
+        elif wscale * old < 0.0:
+            v[j] = min(0.0, v[j] + ((u - q[j]) / wscale))
+        q[j] += wscale * (v[j] - old)
 
 
 def _sklearn_run(data: Dataset, conv: Convention, spec: Spec, epochs: int) -> Run:
@@ -347,13 +371,7 @@ def _sklearn_run(data: Dataset, conv: Convention, spec: Spec, epochs: int) -> Ru
                 intercept += update
             if spec.penalty in ("l1", "elasticnet"):
                 u += l1_ratio * eta * spec.alpha
-                for j in range(d):
-                    old = v[j]
-                    if wscale * old > 0.0:
-                        v[j] = max(0.0, v[j] - ((u + q[j]) / wscale))
-                    elif wscale * old < 0.0:
-                        v[j] = min(0.0, v[j] + ((u - q[j]) / wscale))
-                    q[j] += wscale * (v[j] - old)
+                _truncate(v, q, wscale, u)
             t += 1
         if not (math.isfinite(intercept) and all(math.isfinite(a) for a in v)):
             result.stop = "overflow"
@@ -413,8 +431,7 @@ def _integer_run(data: Dataset, conv: Convention, spec: Spec, epochs: int) -> Ru
     result = Run(presentations=len(order), scale=L * Q)
     decides = {(sign, label): _is_mistake(conv, Fraction(sign), label) for sign in (-1, 0, 1) for label in (-1, 1)}
     least = None
-    seen: set[tuple[int, ...]] = set()
-    best, quiet = math.inf, 0
+    epochs_end = _Epochs(spec)
     for _ in range(epochs):
         clean, loss = True, 0.0
         position = 0
@@ -457,23 +474,8 @@ def _integer_run(data: Dataset, conv: Convention, spec: Spec, epochs: int) -> Ru
             total = [t + u for t, u in zip(total, U)]
             if spec.order == "restart":  # a scan ends at its first mistake: the next one starts again at sample 0
                 break
-        state = tuple(U)
-        result.ends.append(state)
-        result.sums.append(tuple(total))
-        if clean and spec.stop is None:
-            result.stop = "converged"
+        if epochs_end.end(result, tuple(U), tuple(total), clean, loss / len(order)):
             break
-        if spec.stop is not None:
-            mean = loss / len(order)
-            quiet = quiet + 1 if mean > best - spec.stop[0] else 0
-            best = min(best, mean)
-            if quiet >= spec.stop[1]:
-                result.stop = "stopped"
-                break
-        elif state in seen:
-            result.stop = "cycles"
-            break
-        seen.add(state)
     if least is not None:
         result.least_margin = Fraction(least, unit)
     return result

@@ -1,6 +1,7 @@
-"""What a failure is: the one known cause that explains every dataset the check tried, found in order
-(single-run models, then probes of the implementation, then the causes that only say a run exists),
-or the plain statement that no single known cause explains it."""
+"""What a failure is: the known cause, or the smallest combination of causes, that explains every dataset
+the check tried, found in order (scikit-learn's own configuration, single-run models, probes of the
+implementation, the causes that only say a run exists, combinations, then whether it is a perceptron at
+all), or the plain statement that nothing known explains it."""
 
 from __future__ import annotations
 
@@ -45,19 +46,20 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
         diagnosis = probe()
         if diagnosis is not None:
             return [diagnosis]
-    combined = _combined(observations, conv, options, rate)
-    if combined is not None:
-        return [combined]
     found = search_causes(observations, conv, rate, rounded)
     if found:
         return found
+    combined = _combined(observations, conv, options, rate)
+    if combined is not None:
+        return [combined]
     other = _not_a_perceptron(observations, conv)
     if other is not None:
         return [other]
     return [Diagnosis(UNEXPLAINED, {"datasets": len(observations)},
-                      "no single known cause explains it: none of the models (another convention, a changed rule, "
+                      "no known cause explains it: none of the models (another convention, a changed rule, "
                       "an epoch cap, a tolerance, averaged or best-so-far weights, a nonzero start, another label "
-                      "encoding, another order, an early stop) reproduces its weights on every dataset tried")]
+                      "encoding, another order, an early stop), nor any combination of up to three causes searched, "
+                      "reproduces its weights on every dataset tried")]
 
 
 def _configured(observations: list[Observation], conv: Convention, options: CheckOptions) -> Diagnosis | None:

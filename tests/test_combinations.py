@@ -154,3 +154,16 @@ def test_every_printed_suggestion_passes_when_applied(target: str) -> None:
         assert f"it passes with {suggested}" in record["diagnosis"]["text"]
         again, report = run_check_command(target, **_options_of(suggested))
     assert again == 0, report
+
+
+@pytest.mark.slow
+def test_the_search_stops_at_the_checks_time_limit() -> None:
+    from verify_perceptron.deadline import TimeUp
+    from verify_perceptron.harness import check_implementation
+
+    import time
+
+    start = time.monotonic()
+    with pytest.raises(TimeUp):
+        check_implementation(departures.tie_plus_float_rate_ten_epochs, examples=30, time_limit=4)
+    assert time.monotonic() - start < 8  # the limit and its grace second, not the search's own 10 s

@@ -124,7 +124,8 @@ class _Case:
         factor = self.factor if self.factor is not None and self.factor > 0 else Fraction(1)
         rate = self.options.eta or (self.factor if self.n_updates else None)
         self.diagnoses = diagnose(self.data, self.weights, self.conv, self.options, evidence, self.recheck, rate,
-                                  self.options.eta or factor)
+                                  self.options.eta or factor, self.target.clock.end)
+        self.target.clock.check()  # the search of combinations stops at the check's end: say so if it came
         self.diagnoses[0] = self._checked_suggestion(self.diagnoses[0], evidence)
         first, *others = self.diagnoses
         self.notes.append(f"diagnosis: {first.text}")

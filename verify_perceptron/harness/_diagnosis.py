@@ -22,12 +22,14 @@ UNEXPLAINED = "unexplained"
 
 
 def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOptions, evidence: Evidence | None,
-             recheck: Recheck, rate: Fraction | None, float_rate: Fraction) -> list[Diagnosis]:
+             recheck: Recheck, rate: Fraction | None, float_rate: Fraction,
+             deadline: float | None = None) -> list[Diagnosis]:
     """The causes that reproduce the implementation on every dataset tried, the first one the diagnosis.
 
     `data` and `weights` are the failing case; `evidence` every other dataset the check tried (None:
     this one only); `recheck` calls the implementation again; `rate` is its learning rate when known
-    (declared, or read off its first reported step), `float_rate` the one a float64 run is tried at.
+    (declared, or read off its first reported step), `float_rate` the one a float64 run is tried at;
+    `deadline` (`time.monotonic`) the check's own end, where the search of combinations stops at the latest.
     """
     observations = (evidence or Evidence()).leading(data, weights)
     rounded = options.dtype == "float"
@@ -49,7 +51,7 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     found = search_causes(observations, conv, rate, rounded)
     if found:
         return found
-    combined = _combined(observations, conv, options, rate)
+    combined = _combined(observations, conv, options, rate, deadline)
     if combined is not None:
         return [combined]
     other = _not_a_perceptron(observations, conv)
@@ -87,7 +89,7 @@ def _configured(observations: list[Observation], conv: Convention, options: Chec
 
 
 def _combined(observations: list[Observation], conv: Convention, options: CheckOptions,
-              rate: Fraction | None) -> Diagnosis | None:
+              rate: Fraction | None, deadline: float | None = None) -> Diagnosis | None:
     """The smallest combination of causes (`_combinations`) that reproduces every dataset tried, or None."""
     import time
 
@@ -95,7 +97,8 @@ def _combined(observations: list[Observation], conv: Convention, options: CheckO
 
     params = dict(options.configuration)
     floats = options.dtype == "float"
-    search = Search(observations, conv, rate, floats, time.monotonic() + SEARCH_SECONDS)
+    end = time.monotonic() + SEARCH_SECONDS
+    search = Search(observations, conv, rate, floats, end if deadline is None else min(end, deadline))
     fits = search.smallest(catalogue(conv, floats=floats, rate=rate, params=params))
     if not fits:
         return None

@@ -117,14 +117,22 @@ class _Case:
         (this one only when None), and where float rounding changed a decision."""
         if not self.findings or self.weights is None or self.reference is None or not self.separable:
             return
+        single = evidence is None
         evidence = evidence or Evidence()
         for near in (*neighbours(self.data), *slow_pairs()):  # datasets that tell causes apart (and show a cap)
             seen, weights, _ = self.recheck(near, self.options.labels, self.conv.name)
             evidence.add(seen, weights)
         factor = self.factor if self.factor is not None and self.factor > 0 else Fraction(1)
         rate = self.options.eta or (self.factor if self.n_updates else None)
+        import time
+
+        from ._combinations import SEARCH_SECONDS, SINGLE_SEARCH_SECONDS
+
+        # one dataset and its neighbours (`check_dataset`, a reproduction) get a shorter search than a check
+        end = time.monotonic() + (SINGLE_SEARCH_SECONDS if single else SEARCH_SECONDS)
+        deadline = end if self.target.clock.end is None else min(end, self.target.clock.end)
         self.diagnoses = diagnose(self.data, self.weights, self.conv, self.options, evidence, self.recheck, rate,
-                                  self.options.eta or factor, self.target.clock.end)
+                                  self.options.eta or factor, deadline)
         self.target.clock.check()  # the search of combinations stops at the check's end: say so if it came
         self.diagnoses[0] = self._checked_suggestion(self.diagnoses[0], evidence)
         first, *others = self.diagnoses
@@ -153,7 +161,8 @@ class _Case:
         same = [self.data, *(o.data for o in evidence.observations[:SUGGESTION_DATASETS])]
         checked = 0
         for data in same:
-            case = _Case(self.target, self.kind, "suggestion", data, options, self.label, generated=False)
+            # as the check under those options would take them: data it sets aside are skipped, not failed
+            case = _Case(self.target, self.kind, "suggestion", data, options, self.label, generated=True)
             try:
                 case.run()
             except (InvalidArgument, _Rejected):

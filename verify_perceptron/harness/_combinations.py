@@ -44,6 +44,8 @@ from ._wording import _count, _number
 MAX_CAUSES = 3
 #: Seconds the search may take at most (it stops earlier at the check's own time limit).
 SEARCH_SECONDS = 10.0
+#: ... and for one dataset and its neighbours (`check_dataset`, the reproduction a report prints).
+SINGLE_SEARCH_SECONDS = 2.0
 #: Epochs a model runs at most in the search (an implementation's own limit is read off below it).
 SEARCH_EPOCHS = 1000
 #: The longest fixed run an average is read off.

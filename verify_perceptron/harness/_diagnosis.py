@@ -97,8 +97,7 @@ def _combined(observations: list[Observation], conv: Convention, options: CheckO
 
     params = dict(options.configuration)
     floats = options.dtype == "float"
-    end = time.monotonic() + SEARCH_SECONDS
-    search = Search(observations, conv, rate, floats, end if deadline is None else min(end, deadline))
+    search = Search(observations, conv, rate, floats, time.monotonic() + SEARCH_SECONDS if deadline is None else deadline)
     fits = search.smallest(catalogue(conv, floats=floats, rate=rate, params=params))
     if not fits:
         return None

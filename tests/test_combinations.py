@@ -41,7 +41,7 @@ def test_the_sklearn_learner_is_scikit_learns_bit_for_bit(make: Any, spec: Spec)
     from sklearn.linear_model import Perceptron, SGDClassifier
 
     rng = np.random.default_rng(5)
-    for _ in range(25):
+    for _ in range(10):
         X, y = _random_data(rng)
         kwargs = make()
         estimator = (SGDClassifier(loss="perceptron", **kwargs) if "learning_rate" in kwargs else Perceptron(**kwargs))

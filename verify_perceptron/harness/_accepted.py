@@ -40,6 +40,9 @@ def _with_accepted(options: CheckOptions, conv: Convention, data: Dataset, refer
     accepted = set(options.accept_departures)
     if not accepted or not any(f.check in _REPLACED for f in findings):
         return findings, []
+    modelled = _configured_reference(options, conv, data, weights)
+    if modelled is not None:
+        return _without(findings, _REPLACED), [modelled]
     if accepted & set(FLOAT_RATE) and options.dtype == "float" and options.eta is not None:
         rate = options.eta
         final, _, _ = _float_run(data, conv, rate, options.max_epochs or REFERENCE_EPOCHS)
@@ -60,6 +63,20 @@ def _with_accepted(options: CheckOptions, conv: Convention, data: Dataset, refer
         return _without(findings, ("agrees-with-reference", "learning-rate")), [
             "agrees-with-reference not checked: shuffle accepted, so there is no presentation order to compare with"]
     return findings, []
+
+
+def _configured_reference(options: CheckOptions, conv: Convention, data: Dataset, weights: Vector) -> str | None:
+    """A note when the weights are those of scikit-learn's learner making the accepted departures its
+    configuration declares (`_configured`), run as it computes; None otherwise."""
+    from . import _configured
+
+    params = dict(options.configuration)
+    found = _configured.departures(params) if options.dtype == "float" else None
+    names = [n for n in (found or {}) if n in options.accept_departures]
+    if not names or _configured.final(data, conv, params, names) != weights:
+        return None
+    return (f"compared with scikit-learn's learner making the accepted {', '.join(names)} as configured (run as it "
+            "computes in float64): it ends at exactly the implementation's weights")
 
 
 def _epoch_ends(reference: Trace) -> list[Vector]:

@@ -4,6 +4,7 @@ in `check`'s docstring, in its order, and on failure the diagnosis of what went 
 from __future__ import annotations
 
 import dataclasses
+import time
 from fractions import Fraction
 
 from ..data.dataset import Dataset
@@ -21,7 +22,7 @@ from ._exact import Vector
 from ._exact_run import _exact_run, _Rejected
 from ._floats import Unrepresentable, _as_doubles, _rounding_notes
 from ._layout import layout_diagnosis, limit_diagnosis
-from ._probes import neighbours
+from ._probes import neighbours, slow_pairs
 from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions, updates_to_read
 from ._results import CaseResult, Diagnosis, Finding, FloatDecision
 from ._runner import Runner
@@ -120,20 +121,31 @@ class _Case:
         (this one only when None), and where float rounding changed a decision."""
         if not self.findings or self.weights is None or self.reference is None or not self.separable:
             return
+        single = evidence is None
         evidence = evidence or Evidence()
         # The declaration before the algorithm: weights in another order, a run past the declared epochs.
         declared = layout_diagnosis(self.data, evidence.observations, self.conv, self.options, self.kind,
                                     self._passes)
         if declared is None:
-            for near in neighbours(self.data):  # datasets that tell causes apart, tried for the diagnosis
+            for near in (*neighbours(self.data), *slow_pairs()):  # datasets that tell causes apart (and show a cap)
                 seen, weights, _ = self.recheck(near, self.options.labels, self.conv.name)
                 evidence.add(seen, weights)
         factor = self.factor if self.factor is not None and self.factor > 0 else Fraction(1)
         rate = self.options.eta or (self.factor if self.n_updates else None)
         if declared is None:
             declared = limit_diagnosis(evidence.leading(self.data, self.weights), self.conv, self.options, rate)
-        self.diagnoses = [declared] if declared is not None else diagnose(
-            self.data, self.weights, self.conv, self.options, evidence, self.recheck, rate, self.options.eta or factor)
+        if declared is not None:
+            self.diagnoses = [declared]
+        else:
+            from ._combinations import SEARCH_SECONDS, SINGLE_SEARCH_SECONDS
+
+            # one dataset and its neighbours (`check_dataset`, a reproduction) get a shorter search than a check
+            end = time.monotonic() + (SINGLE_SEARCH_SECONDS if single else SEARCH_SECONDS)
+            deadline = end if self.target.clock.end is None else min(end, self.target.clock.end)
+            self.diagnoses = diagnose(self.data, self.weights, self.conv, self.options, evidence, self.recheck, rate,
+                                      self.options.eta or factor, deadline)
+            self.target.clock.check()  # the search of combinations stops at the check's end: say so if it came
+            self.diagnoses[0] = self._checked_suggestion(self.diagnoses[0], evidence)
         first, *others = self.diagnoses
         self.notes.append(f"diagnosis: {first.text}")
         self.notes.extend(f"also consistent: {d.text}" for d in others)
@@ -157,6 +169,35 @@ class _Case:
             return False
         return not case.findings
 
+    def _checked_suggestion(self, diagnosis: Diagnosis, evidence: Evidence) -> Diagnosis:
+        """`diagnosis` with "it passes with OPTIONS" when the check under those options passed on the same
+        datasets and on a fresh batch (`_suggestions`); unchanged when there is none or it failed."""
+        from ._suggestions import applied, command_line, suggestion
+
+        overrides = suggestion(diagnosis, self.options)
+        if overrides is None:
+            return diagnosis
+        options = dataclasses.replace(self.options, **applied(overrides, self.options))
+        same = [self.data, *(o.data for o in evidence.observations[:SUGGESTION_DATASETS])]
+        checked = 0
+        for data in same:
+            # as the check under those options would take them: data it sets aside are skipped, not failed
+            case = _Case(self.target, self.kind, "suggestion", data, options, self.label, generated=True)
+            try:
+                case.run()
+            except (InvalidArgument, _Rejected):
+                continue  # data that declaration sets aside (a run longer than its epoch limit)
+            if case.findings:
+                return diagnosis
+            checked += 1
+        fresh = _fresh_batch(self.target, self.kind, self.label, options)
+        if fresh is None or not checked:
+            return diagnosis
+        flags = command_line(overrides, self.options)
+        return Diagnosis(diagnosis.code, {**diagnosis.parameters, "passes_with": flags},
+                         f"{diagnosis.text}; it passes with {flags} (checked on {_number(checked)} of the datasets "
+                         f"tried and {_number(fresh)} fresh ones)")
+
     def recheck(self, data: Dataset, labels: str, convention: str) -> tuple[Dataset, Vector | None, bool]:
         """Call the implementation again on `data` given with `labels`, checked under `convention`: the
         data as it saw them, its weights, and whether it passed."""
@@ -173,3 +214,29 @@ class _Case:
         return CaseResult(self.name, self.data, self.options, self.label[0], tuple(self.findings), tuple(self.notes),
                           self.label[1], self.separable, self.reference, self.weights, self.n_updates, self.factor,
                           self.rounding, self.output, tuple(self.diagnoses), self.output_bytes)
+
+
+#: Datasets already tried that a suggestion is checked on (the counterexample first), and fresh ones.
+SUGGESTION_DATASETS, FRESH_DATASETS = 20, 10
+
+
+def _fresh_batch(target: Runner, kind: str, label: tuple[str, tuple[str, str] | None],
+                 options: CheckOptions) -> int | None:
+    """The number of fresh generated datasets (another seed) on which the check under `options` passed,
+    or None when it failed on one or none could be generated."""
+    from ._evidence import Evidence as Fresh
+    from ._search import _search
+
+    fresh = dataclasses.replace(options, examples=FRESH_DATASETS, seed=FRESH_SEED, worked_examples=False)
+    phase = target.clock.phase
+    try:
+        counterexample, checked, _, flaky, _ = _search(target, kind, label, fresh, None, Fresh(), diagnose=False)
+    except InvalidArgument:
+        return None
+    finally:
+        target.clock.phase = phase
+    return None if counterexample is not None or flaky or not checked else checked
+
+
+#: The seed of the fresh batch a suggestion is checked on (the search's own is derandomized).
+FRESH_SEED = 20261127

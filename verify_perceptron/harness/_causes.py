@@ -126,8 +126,8 @@ def _conventions(observations: list[Observation], conv: Convention, runs: _Runs)
         also = [o.name for o, _ in fits[1:]]
         same = f" (and equally under {', '.join(also)}, whose rules agree on these data)" if also else ""
         yield Diagnosis("other-convention", {"convention": other.name, "also": also, "rate": _number(c)},
-                        f"it is note {other.note_number}'s {other.name} perceptron ({other.summary}), at rate {_number(c)}: "
-                        f"it passes under --convention {other.name}{same}, not under {conv.name}")
+                        f"it is note {other.note_number}'s {other.name} perceptron ({other.summary}), at rate {_number(c)}"
+                        f"{same}, not {conv.name}'s")
 
 
 def _rules(observations: list[Observation], conv: Convention, runs: _Runs,

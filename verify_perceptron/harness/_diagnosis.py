@@ -1,6 +1,7 @@
-"""What a failure is: the one known cause that explains every dataset the check tried, found in order
-(single-run models, then probes of the implementation, then the causes that only say a run exists),
-or the plain statement that no single known cause explains it."""
+"""What a failure is: the known cause, or the smallest combination of causes, that explains every dataset
+the check tried, found in order (scikit-learn's own configuration, single-run models, probes of the
+implementation, the causes that only say a run exists, combinations, then whether it is a perceptron at
+all), or the plain statement that nothing known explains it."""
 
 from __future__ import annotations
 
@@ -15,21 +16,26 @@ from ._floats import _double, _float_run
 from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._probes import Recheck, labels_probe, start_probe
 from ._results import Diagnosis
-from ._wording import _number, _rate_text
+from ._wording import _approx, _number, _rate_text
 
 UNEXPLAINED = "unexplained"
 
 
 def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOptions, evidence: Evidence | None,
-             recheck: Recheck, rate: Fraction | None, float_rate: Fraction) -> list[Diagnosis]:
+             recheck: Recheck, rate: Fraction | None, float_rate: Fraction,
+             deadline: float | None = None) -> list[Diagnosis]:
     """The causes that reproduce the implementation on every dataset tried, the first one the diagnosis.
 
     `data` and `weights` are the failing case; `evidence` every other dataset the check tried (None:
     this one only); `recheck` calls the implementation again; `rate` is its learning rate when known
-    (declared, or read off its first reported step), `float_rate` the one a float64 run is tried at.
+    (declared, or read off its first reported step), `float_rate` the one a float64 run is tried at;
+    `deadline` (`time.monotonic`) the check's own end, where the search of combinations stops at the latest.
     """
     observations = (evidence or Evidence()).leading(data, weights)
     rounded = options.dtype == "float"
+    configured = _configured(observations, conv, options)
+    if configured is not None:
+        return [configured]
     found = model_causes(observations, conv, rate, rounded)
     if options.dtype == "float":
         rounding = _float_rounding(observations, conv, float_rate, options.max_epochs)
@@ -45,10 +51,77 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     found = search_causes(observations, conv, rate, rounded)
     if found:
         return found
+    combined = _combined(observations, conv, options, rate, deadline)
+    if combined is not None:
+        return [combined]
+    other = _not_a_perceptron(observations, conv)
+    if other is not None:
+        return [other]
     return [Diagnosis(UNEXPLAINED, {"datasets": len(observations)},
-                      "no single known cause explains it: none of the models (another convention, a changed rule, "
+                      "no known cause explains it: none of the models (another convention, a changed rule, "
                       "an epoch cap, a tolerance, averaged or best-so-far weights, a nonzero start, another label "
-                      "encoding, another order, an early stop) reproduces its weights on every dataset tried")]
+                      "encoding, another order, an early stop), nor any combination of up to three causes searched, "
+                      "reproduces its weights on every dataset tried")]
+
+
+def _configured(observations: list[Observation], conv: Convention, options: CheckOptions) -> Diagnosis | None:
+    """scikit-learn's configuration as the cause: the fewest of its declared departures (`_configured`) whose
+    learner reproduces every dataset tried, those not accepted named."""
+    from . import _configured as configured
+
+    params = dict(options.configuration)
+    names = configured.smallest(observations, conv, params) if options.dtype == "float" else None
+    if not names:
+        return None
+    accepted = [n for n in names if n in options.accept_departures]
+    left = [configured.describe(n, params) for n in names if n not in accepted]
+    if not left:
+        return None
+    said = [phrase for _, _, phrase in left]
+    text = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    beyond = f" (beyond the accepted {', '.join(accepted)})" if accepted else ""
+    parameters: dict[str, object] = dict(left[0][1]) if len(left) == 1 else {
+        "causes": [{"code": code, "parameters": p} for code, p, _ in left]}
+    parameters.update({"configuration": names, "accepted": accepted, "datasets": len(observations)})
+    return Diagnosis(left[0][0] if len(left) == 1 else "combination", parameters,
+                     f"scikit-learn's SGD as configured{beyond}: it {text}; its learner, run exactly as "
+                     "scikit-learn computes in float64, reproduces the implementation's weights on every dataset tried")
+
+
+def _combined(observations: list[Observation], conv: Convention, options: CheckOptions,
+              rate: Fraction | None, deadline: float | None = None) -> Diagnosis | None:
+    """The smallest combination of causes (`_combinations`) that reproduces every dataset tried, or None."""
+    import time
+
+    from ._combinations import SEARCH_SECONDS, Search, catalogue, diagnosis_of
+
+    params = dict(options.configuration)
+    floats = options.dtype == "float"
+    search = Search(observations, conv, rate, floats, time.monotonic() + SEARCH_SECONDS if deadline is None else deadline)
+    fits = search.smallest(catalogue(conv, floats=floats, rate=rate, params=params))
+    if not fits:
+        return None
+    code, parameters, text = diagnosis_of(fits, conv, len(observations), search.tried, search.cut)
+    return Diagnosis(code, {**parameters, "datasets": len(observations)},
+                     f"{text}: together they reproduce the implementation's weights on every dataset tried")
+
+
+def _not_a_perceptron(observations: list[Observation], conv: Convention) -> Diagnosis | None:
+    """not-a-perceptron: on some dataset tried, the weights are Σ a_i·y_i·x_i with coefficients that no
+    count of updates gives (`_reachable.incommensurate`), whatever the rate, the bias step or the rule."""
+    from ._reachable import incommensurate
+
+    for index, o in enumerate(observations):
+        a = incommensurate(o.weights, o.data, conv)
+        if a is not None:
+            shown = ", ".join(_approx(v) for v in a)
+            return Diagnosis("not-a-perceptron", {"dataset": index, "coefficients": [_number(v) for v in a],
+                                                  "datasets": len(observations)},
+                             f"not a perceptron: on a dataset tried ({'the counterexample' if index == 0 else f'dataset {index}'}), "
+                             f"its weights are Σ a_i·y_i·x_i with a ≈ ({shown}), and a perceptron's a_i are its rate "
+                             "times whole counts of updates, so their ratios would be ratios of counts; these are not "
+                             "(a gradient method on a smooth loss, such as a sigmoid's, gives such weights)")
+    return None
 
 
 def _float_rounding(observations: list[Observation], conv: Convention, rate: Fraction,

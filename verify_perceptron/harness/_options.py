@@ -130,6 +130,8 @@ class CheckOptions:
     max_samples: int = 8
     averaged: bool = False
     bias: str | None = None
+    #: The implementation's configuration as plain values (``get_params()``), for the diagnosis's models.
+    configuration: tuple[tuple[str, object], ...] = ()
 
     @property
     def reading(self) -> str:

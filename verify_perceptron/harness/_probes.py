@@ -58,6 +58,22 @@ def neighbours(data: Dataset) -> list[Dataset]:
     return [Dataset(X=X, y=y, source=data.source, binary_float=data.binary_float) for X, y in made]
 
 
+def slow_pairs() -> list[Dataset]:
+    """Two samples 2^-k apart across a threshold, k = 1, 3, 5: the note's run needs 10, 34 and 130 epochs,
+    so an implementation that stops after fewer shows its epoch cap on them.
+
+    Examples
+    --------
+    >>> [[str(x[0]) for x in d.X] for d in slow_pairs()][0]
+    ['1', '3/2']
+    """
+    pairs = [Dataset(X=((Fraction(1),), (1 + Fraction(1, 2**k),)), y=(-1, 1), source=f"a pair 2^-{k} apart")
+             for k in (1, 3, 5)]
+    # and two samples whose features are independent: their weights' coefficients are unique (`_reachable`)
+    return [*pairs, Dataset(X=((Fraction(1), Fraction(1, 2)), (Fraction(-1, 2), Fraction(1))), y=(-1, 1),
+                            source="two independent samples")]
+
+
 def start_probe(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -> Diagnosis | None:
     """nonzero-start: the weight of a feature that is 0 in every sample can only keep its start value.
 
@@ -105,6 +121,6 @@ def labels_probe(observations: list[Observation], conv: Convention, recheck: Rec
             flags = f"--labels {other}" + ("" if name == conv.name else f" --convention {name}")
             also = "" if name == conv.name else f", and it is the {name} perceptron"
             return Diagnosis("label-encoding", {"labels": other, "convention": name, "datasets": len(tried)},
-                             f"it expects labels {other}{also}: given them, it passes on every dataset tried "
-                             f"(check it with {flags})")
+                             f"it expects labels {other}{also}: given them, it gives the note's weights on every "
+                             f"dataset tried ({flags} declares that)")
     return None

@@ -43,7 +43,7 @@ def _strategies(options: CheckOptions, strategy: SearchStrategy[Dataset] | None)
 
 def _search(target: Runner, kind: str, label: tuple[str, tuple[str, str] | None], options: CheckOptions,
             strategy: SearchStrategy[Dataset] | None,
-            evidence: Evidence) -> tuple[CaseResult | None, int, int, str | None, bool]:
+            evidence: Evidence, *, diagnose: bool = True) -> tuple[CaseResult | None, int, int, str | None, bool]:
     """Hypothesis's search and shrink; the minimal failing case (polished and diagnosed), or None.
 
     Every dataset the implementation returned weights on goes into `evidence` (the diagnosis's), and
@@ -107,6 +107,8 @@ def _search(target: Runner, kind: str, label: tuple[str, tuple[str, str] | None]
     with_updates = counts["with updates"] > 0
     if not last:
         return None, counts["checked"], counts["rejected"], flaky, with_updates
+    if not diagnose:  # a check of a suggestion: that it fails is all it needs to know
+        return last[0].result(), counts["checked"], counts["rejected"], flaky, with_updates
     target.clock.phase = "shrinking the counterexample"
     minimal = _polish(last[0], target, kind, label, options, evidence)
     target.clock.phase = "diagnosing the counterexample"

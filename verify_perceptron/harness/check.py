@@ -304,6 +304,7 @@ def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None,
         if prepared.worker is not None:
             prepared.worker.close()
         raise
+    options = dataclasses.replace(options, configuration=_plain_configuration(prepared.params))
     runner = Runner(prepared.target, prepared.kind, options, clock, prepared.worker)
     try:
         configuration = time.perf_counter()
@@ -316,6 +317,11 @@ def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None,
         runner.close()
     seconds = (("total", time.perf_counter() - start), ("configuration", configuration), *result.seconds)
     return dataclasses.replace(result, loading_output=prepared.output, seconds=seconds)
+
+
+def _plain_configuration(params: dict[str, Any]) -> tuple[tuple[str, object], ...]:
+    """The configuration's plain values (numbers, strings, None), for the diagnosis's models."""
+    return tuple((k, v) for k, v in sorted(params.items()) if type(v) in (type(None), bool, int, float, str))
 
 
 def _time_limit(seconds: object) -> float | None:

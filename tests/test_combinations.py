@@ -1,0 +1,169 @@
+"""Causes in combination, configuration departures as causes, checked suggestions, learners that are not
+perceptrons (issue 28 items 1, 2, 3, 6): the learners are the implementations they model, the search
+finds the smallest combination, and every suggestion printed passes when applied."""
+
+from __future__ import annotations
+
+import functools
+import json
+import shlex
+import warnings
+from fractions import Fraction as F
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.implementations import departures
+from verify_perceptron.data.dataset import from_arrays
+from verify_perceptron.harness import run_check_command
+from verify_perceptron.harness._combinations import Search, catalogue
+from verify_perceptron.harness._evidence import Observation
+from verify_perceptron.harness._learners import Spec, run
+from verify_perceptron.harness._reachable import incommensurate, reachable
+from verify_perceptron.notes.conventions import get_convention
+
+CLASSIC = get_convention("classic")
+
+
+def _random_data(rng: Any) -> tuple[list[list[float]], list[int]]:
+    n, d = int(rng.integers(2, 7)), int(rng.integers(1, 4))
+    return (rng.integers(-8, 9, size=(n, d)) / 4).tolist(), [1 if i % 2 else -1 for i in range(n)]
+
+
+@pytest.mark.parametrize("make, spec", [
+    (lambda: dict(penalty="l2", shuffle=False, tol=None, max_iter=30), Spec(penalty="l2", step=1.0, arithmetic="sklearn")),
+    (lambda: dict(max_iter=30), Spec(stop=(1e-3, 5), step=1.0, arithmetic="sklearn", random_state=0)),
+    (lambda: dict(penalty="elasticnet", learning_rate="invscaling", eta0=0.1, shuffle=False, tol=None, max_iter=30),
+     Spec(penalty="elasticnet", schedule="invscaling", step=0.1, arithmetic="sklearn")),
+])
+def test_the_sklearn_learner_is_scikit_learns_bit_for_bit(make: Any, spec: Spec) -> None:
+    from sklearn.linear_model import Perceptron, SGDClassifier
+
+    rng = np.random.default_rng(5)
+    for _ in range(10):
+        X, y = _random_data(rng)
+        kwargs = make()
+        estimator = (SGDClassifier(loss="perceptron", **kwargs) if "learning_rate" in kwargs else Perceptron(**kwargs))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            estimator.fit(np.array(X), y)
+        theirs = (F(float(estimator.intercept_[0])), *(F(float(v)) for v in estimator.coef_[0]))
+        mine = run(from_arrays([[str(v) for v in row] for row in X], y), CLASSIC, spec, kwargs["max_iter"]).final()
+        assert mine == theirs
+
+
+def test_a_learner_that_is_not_the_implementation_differs() -> None:
+    data = from_arrays([["1"], ["3/2"]], [-1, 1])
+    assert run(data, CLASSIC, Spec(tie="plus")).final() != run(data, CLASSIC, Spec(tie="plus", step=0.01)).final()
+
+
+def test_reachability_refutes_a_wrong_sign_and_admits_the_right_one() -> None:
+    data = from_arrays([["-1"], ["1"]], [-1, 1])
+    note = run(data, CLASSIC, Spec()).final()
+    assert reachable(note, data, CLASSIC) and not reachable(note, data, CLASSIC, sign=-1)
+    assert not reachable(note, data, CLASSIC, unit=F(3))  # not a whole number of steps of 3
+
+
+def test_ratios_of_counts_are_a_perceptrons_and_others_are_not() -> None:
+    data = from_arrays([["1", "1/2"], ["-1/2", "1"]], [-1, 1])
+    assert incommensurate(run(data, CLASSIC, Spec(step=0.01)).final(), data, CLASSIC) is None
+    sigmoid = tuple(F(v) for v in (0.0, -0.7310585786300049, 0.3775406687981454))
+    assert incommensurate(sigmoid, data, CLASSIC) is not None
+
+
+def test_the_search_finds_two_causes_that_cancel_alone() -> None:
+    """A wrong sign and a wrong bias sign: neither alone reproduces the weights, together they do."""
+    datasets = [from_arrays([["-1"], ["1"]], [-1, 1]), from_arrays([["1"], ["3/2"]], [-1, 1]),
+                from_arrays([["1", "1/2"], ["-1/2", "1"]], [-1, 1])]
+    both = Spec(sign=-1, bias=F(-1), tie="minus")
+    observations = [Observation(d, run(d, CLASSIC, both, 50).at(50)) for d in datasets]
+    search = Search(observations, CLASSIC, None, False, float("inf"))
+    fits = search.smallest(catalogue(CLASSIC, floats=False, rate=None, params={}))
+    assert [f.codes for f in fits][0] == ["tie-minus", "wrong-sign", "bias-wrong-sign"]
+
+
+# --- whole checks (slow: each runs a check and a search of combinations) -----------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def _json(name: str) -> tuple[int, dict[str, Any]]:
+    target, options, _ = departures.CASES[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        code, text = run_check_command(target, format="json", **options)
+    return code, json.loads(text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(departures.CASES))
+def test_each_implementation_gets_exactly_its_diagnosis(name: str) -> None:
+    code, record = _json(name)
+    want_code, want_causes = departures.CASES[name][2]
+    diagnosis = record["diagnosis"]
+    assert code == 1 and diagnosis["code"] == want_code, diagnosis
+    assert [c["code"] for c in diagnosis["parameters"].get("causes", [])] == list(want_causes)
+
+
+@pytest.mark.slow
+def test_the_parameters_found_are_the_implementations_own() -> None:
+    causes = {c["code"]: c["parameters"] for c in _json("three causes")[1]["diagnosis"]["parameters"]["causes"]}
+    assert causes["float-rate"]["rate"] == "0.01" and causes["epoch-cap"]["epochs"] == 10
+    bias = {c["code"]: c["parameters"] for c in
+            _json("three causes, one a bias step")[1]["diagnosis"]["parameters"]["causes"]}
+    assert bias["bias-rate"]["bias_rate"] == "-1/2"
+    assert _json("penalty='l2'")[1]["diagnosis"]["parameters"]["alpha"] == 0.0001
+    sklearn = {c["code"]: c["parameters"] for c in _json("scikit-learn's Perceptron()")[1]["diagnosis"]["parameters"]["causes"]}
+    assert sklearn["shuffled"]["random_state"] == 0 and sklearn["loss-stop"]["tol"] == 0.001
+
+
+def _options_of(flags: str) -> dict[str, Any]:
+    """`check` flags as `run_check_command` keywords."""
+    words, options = shlex.split(flags), {}
+    names = {"--convention": "convention", "--labels": "labels", "--float-eta": "float_eta", "--max-epochs": "max_epochs"}
+    i = 0
+    while i < len(words):
+        if words[i] == "--averaged":
+            options["averaged"] = True
+            i += 1
+            continue
+        value = words[i + 1]
+        if words[i] == "--accept":
+            options["accept"] = value.split(",")
+        else:
+            options[names[words[i]]] = int(value) if words[i] == "--max-epochs" else value
+        i += 2
+    return options
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", [
+    *(departures.CASES[name][0] for name in departures.CASES),
+    "tests.implementations.gallery:PredictGeZero", "tests.implementations.gallery:ZeroOneLabels",
+    "tests.implementations.gallery:Capped50", "tests.implementations.gallery:AveragedPerceptron",
+])
+def test_every_printed_suggestion_passes_when_applied(target: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        code, text = run_check_command(target, format="json")
+        record = json.loads(text)
+        suggested = (record["diagnosis"] or {}).get("parameters", {}).get("passes_with")
+        if suggested is None:
+            assert "passes with" not in text and "passes under" not in text
+            return
+        assert f"it passes with {suggested}" in record["diagnosis"]["text"]
+        again, report = run_check_command(target, **_options_of(suggested))
+    assert again == 0, report
+
+
+@pytest.mark.slow
+def test_the_search_stops_at_the_checks_time_limit() -> None:
+    from verify_perceptron.deadline import TimeUp
+    from verify_perceptron.harness import check_implementation
+
+    import time
+
+    start = time.monotonic()
+    with pytest.raises(TimeUp):
+        check_implementation(departures.tie_plus_float_rate_ten_epochs, examples=30, time_limit=4)
+    assert time.monotonic() - start < 8  # the limit and its grace second, not the search's own 10 s

@@ -1,0 +1,427 @@
+"""Causes in combination: the smallest conjunction of up to three departures from the note whose learner
+(`_learners.Spec`) reproduces the implementation's weights on every dataset tried.
+
+Each cause belongs to a factor (the tie rule, the step's sign, the bias step, the labels, the order,
+a float rate, a schedule, a penalty, a stop on the loss, a tolerance) and sets fields of a `Spec`; two
+more are read off one run instead of changing it: an epoch cap (the weights after T epochs of a run
+that would have gone on) and an average (of the weights after every presentation). A run that never
+converges on its own must have been stopped by some limit: its T is a parameter, not a cause.
+
+The search goes by size, so the first combinations found are the smallest; every one of that size that
+fits is kept (the first is the diagnosis, the others are also consistent). Which prunings are sound,
+and why, is in ``docs/harness.md`` ("Causes in combination"); in short:
+
+- a combination is run on the counterexample first and dropped at the first dataset it does not
+  reproduce (a conjunction must reproduce all of them);
+- T (a cap, an average) and the rate are read off the counterexample's run, then checked on the rest;
+- a cause whose condition never arose in the smaller combination's run on the counterexample (no score
+  of exactly 0 for a tie rule, no mistake on class -1 for 0/1 labels, no positive score <= ε for a
+  tolerance, no update before an epoch's last sample for a restarting order) leaves that run as it
+  was: when the smaller combination did not reproduce the counterexample, neither does the larger.
+
+A cause refuted alone is *not* dropped from larger combinations: two causes can cancel where one
+alone shows (a wrong sign with a wrong bias sign), so that would not be sound.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from ..data.exact_text import nearest_float
+from ..notes.conventions import Convention
+from ._evidence import Observation, explained
+from ._exact import Vector
+from ._learners import Run, Spec, run
+from ._reachable import reachable
+from ._wording import _count, _number
+
+#: Most causes in a combination.
+MAX_CAUSES = 3
+#: Seconds the search may take at most (it stops earlier at the check's own time limit).
+SEARCH_SECONDS = 10.0
+#: ... and for one dataset and its neighbours (`check_dataset`, the reproduction a report prints).
+SINGLE_SEARCH_SECONDS = 2.0
+#: Epochs a model runs at most in the search (an implementation's own limit is read off below it).
+SEARCH_EPOCHS = 1000
+#: The longest fixed run an average is read off.
+AVERAGE_EPOCHS = 100
+#: Epochs an exact run with a decaying rate makes at most in the search.
+EXACT_SCHEDULE_EPOCHS = 100
+#: Learning rates a float64 implementation is tried at when none is declared (their nearest doubles).
+FLOAT_RATES = ("0.1", "0.01", "0.001")
+#: The bias step's factors tried, relative to the weights' step.
+BIAS_FACTORS = (Fraction(0), Fraction(-1), Fraction(1, 2), Fraction(-1, 2), Fraction(1, 4), Fraction(2),
+                Fraction(1, 10), Fraction(1, 100))
+#: Tolerances tried in combinations (a score y·(w·x~) <= ε counts as a mistake), at the run's rate.
+TOLERANCES = tuple(Fraction(1, 10**k) for k in range(1, 9))
+#: Penalty strengths tried when the configuration declares none.
+ALPHAS = (0.0001, 0.001, 0.01)
+
+
+@dataclass(frozen=True)
+class Cause:
+    """One departure: its factor, the `Spec` fields it sets, its code and parameters, and its phrase."""
+
+    factor: str
+    code: str
+    fields: tuple[tuple[str, Any], ...]
+    parameters: tuple[tuple[str, Any], ...]
+    phrase: str
+    trigger: str | None = None  # a condition of the run without it: when that never arose, it changes nothing
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A combination that reproduces every dataset: its causes, the read-off ones included, and the rate."""
+
+    causes: tuple[Cause, ...]
+    rate: Fraction | None
+    limit: int | None  # the epoch a never-converging run was stopped at on the counterexample
+
+    @property
+    def codes(self) -> list[str]:
+        return [c.code for c in self.causes]
+
+
+def catalogue(conv: Convention, *, floats: bool, rate: Fraction | None, params: dict[str, Any]) -> list[Cause]:
+    """Every cause the search combines, factor by factor, for a checked convention.
+
+    `floats`: the implementation computes in float64 (a float rate is a cause); `rate` the declared
+    one; `params` its configuration (``get_params()``), whose values are tried first.
+    """
+    causes = [
+        Cause("tie", "ties-not-mistakes", (("tie", "strict"),), (), "counts a score of exactly 0 as right", "tie"),
+        Cause("tie", "tie-plus", (("tie", "plus"),), (),
+              "predicts +1 at a score of exactly 0 (sgn(0) = +1) and steps by η·(d - y)"),
+        Cause("tie", "tie-minus", (("tie", "minus"),), (),
+              "predicts -1 at a score of exactly 0 (sgn(0) = -1) and steps by η·(d - y)"),
+        Cause("sign", "wrong-sign", (("sign", -1),), (), "moves the weights the wrong way (w -= η·y·x~)"),
+    ]
+    if conv.name != "unit-ball":
+        causes.append(Cause("labels", "labels-0-1", (("labels01", True),), (),
+                            "uses the 0/1 label as the step's sign (mistakes on class -1 never move w)", "class-1"))
+    for factor in BIAS_FACTORS:
+        code = {Fraction(0): "no-bias-update", Fraction(-1): "bias-wrong-sign"}.get(factor, "bias-rate")
+        phrase = {Fraction(0): "never moves the bias", Fraction(-1): "moves the bias the wrong way"}.get(
+            factor, f"moves the bias by {_number(factor)} times the weights' step")
+        causes.append(Cause("bias", code, (("bias", factor),), (("bias_rate", _number(factor)),) if code == "bias-rate"
+                            else (), phrase))
+    causes.append(Cause("order", "order", (("order", "reversed"),), (("order", "reversed"),),
+                        "presents the samples in reverse order"))
+    causes.append(Cause("order", "order", (("order", "restart"),), (("order", "restart"),),
+                        "goes back to the first sample after every update", "orders"))
+    schedule_rates = (_rates(rate, params)[:1] or ["1"]) + ["1", "0.1"] if floats else [None]
+    for kind, clock, text in itertools.product(("1/t", "1/(t+1)", "1/sqrt(t)"), ("presentation", "epoch"),
+                                               list(dict.fromkeys(schedule_rates))):
+        if kind == "1/sqrt(t)" and text is None:
+            continue  # irrational steps: only a float64 run has them
+        counted = {"presentation": "presentations", "update": "updates", "epoch": "epochs"}[clock]
+        fields: tuple[tuple[str, Any], ...] = (("schedule", kind), ("clock", clock))
+        parameters: tuple[tuple[str, Any], ...] = (("schedule", "η·" + kind), ("t", counted))
+        if text is not None:
+            fields += (("step", nearest_float(Fraction(text))),)
+            parameters += (("eta0", text),)
+        causes.append(Cause("schedule", "decaying-rate", fields, parameters,
+                            f"decays its rate as η·{kind}, t counting {counted} from 1"
+                            + (f", η = {text} in float64" if text is not None else "")))
+    for tolerance in TOLERANCES:
+        causes.append(Cause("tolerance", "tolerance", (("tolerance", tolerance),),
+                            (("epsilon", f"1e-{len(str(tolerance.denominator)) - 1}"),),
+                            f"counts y·(w·x~) <= {_number(tolerance)} as a mistake", "tolerance"))
+    tol, patience = params.get("tol"), params.get("n_iter_no_change", 5)
+    stops = [(tol, patience)] if isinstance(tol, float) and isinstance(patience, int) else []
+    stops += [s for s in ((0.001, 5),) if s not in stops]
+    for stop in stops:
+        causes.append(Cause("stop", "loss-stop", (("stop", stop),), (("tol", stop[0]), ("n_iter_no_change", stop[1])),
+                            f"stops once the mean loss has not fallen by tol={stop[0]!r} for n_iter_no_change="
+                            f"{stop[1]} epochs in a row (scikit-learn's tol), converged or not"))
+    if floats:
+        declared = params.get("alpha")
+        alphas = ([declared] if isinstance(declared, float) else []) + [a for a in ALPHAS if a != declared]
+        for kind, alpha in itertools.product(("l2",), alphas):
+            causes.append(Cause("penalty", "penalty", (("penalty", kind), ("alpha", alpha)),
+                                (("penalty", kind), ("alpha", alpha)),
+                                f"shrinks w by (1 - η·α) before every step (penalty={kind!r}, alpha={alpha!r})"))
+        for text in _rates(rate, params):
+            step = nearest_float(Fraction(text))
+            causes.append(Cause("rate", "float-rate", (("step", step),), (("rate", text),),
+                                f"computes in float64 at the rate {text} (the double {step!r})"))
+    return causes
+
+
+def _rates(rate: Fraction | None, params: dict[str, Any]) -> list[str]:
+    """Rates to try a float64 run at: the declared one, scikit-learn's eta0, then common ones."""
+    first = [str(nearest_float(r)) for r in (rate,) if r is not None and nearest_float(r)]
+    eta0 = params.get("eta0")
+    if isinstance(eta0, float) and eta0 > 0:
+        first.append(repr(eta0))
+    return list(dict.fromkeys([*first, *FLOAT_RATES]))
+
+
+#: The factors combined three at a time (a schedule or a penalty joins combinations of two at most).
+TRIPLE_FACTORS = ("tie", "sign", "labels", "bias", "order", "rate", "stop", "tolerance")
+
+
+def combinations(causes: list[Cause], size: int) -> Iterator[tuple[Cause, ...]]:
+    """Every set of `size` causes of distinct factors (of `TRIPLE_FACTORS` only, for three)."""
+    factors: dict[str, list[Cause]] = {}
+    for cause in causes:
+        if size < 3 or cause.factor in TRIPLE_FACTORS:
+            factors.setdefault(cause.factor, []).append(cause)
+    names = list(factors)
+    for chosen in itertools.combinations(names, size):
+        for combo in itertools.product(*(factors[name] for name in chosen)):
+            set_fields = [name for cause in combo for name, _ in cause.fields]
+            if len(set_fields) == len(set(set_fields)):  # two causes setting one field (two rates) contradict
+                yield combo
+
+
+def spec_of(causes: tuple[Cause, ...]) -> Spec:
+    """The learner that makes every one of `causes` at once; float64 when a cause needs a rate (a penalty,
+    an irrational schedule) and none is given: then at rate 1."""
+    fields: dict[str, Any] = {}
+    for cause in causes:
+        fields.update(cause.fields)
+    needs_floats = fields.get("penalty") is not None or fields.get("schedule") == "1/sqrt(t)"
+    if needs_floats and "step" not in fields:
+        fields["step"] = 1.0
+    return replace(Spec(), **fields)
+
+
+class _Target:
+    """The counterexample's weights, ready to be compared with a run's epoch ends cheaply and exactly: as
+    integers over one denominator (a positive multiple, or the declared rate's), and as doubles."""
+
+    def __init__(self, weights: Vector, rate: Fraction | None) -> None:
+        self.weights, self.rate = weights, rate
+        D = 1
+        for w in weights:
+            D = D * w.denominator // _gcd(D, w.denominator)
+        self.V = [int(w * D) for w in weights]
+        self.D = D
+        self.pivot = max(range(len(weights)), key=lambda i: abs(self.V[i])) if weights else 0
+        doubles = [nearest_float(w) for w in weights]
+        self.doubles = tuple(doubles) if all(d is not None and Fraction(d) == w for d, w in zip(doubles, weights)) \
+            else None
+
+    def matches(self, head: Run, T: int) -> bool:
+        """Whether the weights after epoch T of `head` are the target (times the rate, or any c > 0 when
+        no rate is known; a float run's exactly)."""
+        end = head.ends[min(T, len(head.ends)) - 1]
+        if end and isinstance(end[0], float):
+            return self.doubles is not None and tuple(end) == self.doubles
+        if head.scale == 1 or not all(isinstance(u, int) for u in end):
+            return _ratio_fits(self.weights, head.at(T), self.rate)
+        V, j = self.V, self.pivot
+        if not any(V):
+            return not any(end)
+        if self.rate is not None:  # V/D == rate·U/scale
+            p, q = self.rate.numerator, self.rate.denominator
+            return all(v * head.scale * q == p * u * self.D for v, u in zip(V, end))
+        return V[j] * end[j] > 0 and all(v * end[j] == V[j] * u for v, u in zip(V, end))
+
+
+def _gcd(a: int, b: int) -> int:
+    import math
+
+    return math.gcd(a, b)
+
+
+def _ratio_fits(weights: Vector, model: Vector, rate: Fraction | None) -> bool:
+    c = explained([Observation(None, weights)], lambda o: [model], rate)  # type: ignore[arg-type]
+    return c is not None
+
+
+class Search:
+    """The search over combinations on one body of evidence, its model runs made once each."""
+
+    def __init__(self, observations: list[Observation], conv: Convention, rate: Fraction | None,
+                 rounded: bool, deadline: float) -> None:
+        self.observations, self.conv, self.rate, self.rounded = observations, conv, rate, rounded
+        self.deadline = deadline
+        self.tried = 0
+        self.cut = False
+        self._runs: dict[tuple[int, Spec], Run] = {}
+        self._first: dict[tuple[Cause, ...], tuple[bool, Run]] = {}
+        self._shapes: dict[tuple[object, ...], bool] = {}
+        self._targets = {r: _Target(observations[0].weights, r) for r in (rate, Fraction(1))}
+
+    def run(self, o: Observation, spec: Spec) -> Run:
+        key = (id(o.data), spec)
+        if key not in self._runs:
+            # exact decaying rates grow their denominators with every step: a shorter run
+            epochs = EXACT_SCHEDULE_EPOCHS if spec.exact and spec.schedule else SEARCH_EPOCHS
+            self._runs[key] = run(o.data, self.conv, spec, epochs)
+        return self._runs[key]
+
+    def smallest(self, causes: list[Cause]) -> list[Fit]:
+        """Every fitting combination of the least size, up to `MAX_CAUSES` causes (read-off ones counted)."""
+        for size in range(1, MAX_CAUSES + 1):
+            found: list[Fit] = []
+            # the read-off causes first: their runs are the smaller combinations', made already
+            for spec_size, readoffs in ((size - 1, ("epoch-cap",)), (size, (None,)), (size - 1, ("averaged",))):
+                for combo in combinations(causes, spec_size):
+                    if time.monotonic() > self.deadline:
+                        self.cut = True
+                        return found
+                    for readoff in readoffs:
+                        fit = self._fits(combo, readoff)
+                        if fit is not None:
+                            found.append(fit)
+            if found:
+                return found
+        return []
+
+    def _reachable(self, spec: Spec, readoff: str | None) -> bool:
+        """Whether an exact learner's steps can sum to the counterexample's weights at all (`_reachable`):
+        what the tie rule, the order, a tolerance, a stop or a cap decide, they only choose among such sums."""
+        constant = spec.schedule is None and readoff != "averaged" and self.rate is not None
+        unit = self.rate * (2 if spec.tie in ("plus", "minus") else 1) if constant else None
+        key = (spec.sign, spec.bias, spec.labels01, unit)
+        if key not in self._shapes:
+            self._shapes[key] = reachable(self.observations[0].weights, self.observations[0].data, self.conv,
+                                          sign=spec.sign, bias_factor=spec.bias, labels01=spec.labels01, unit=unit)
+        return self._shapes[key]
+
+    def _pruned(self, combo: tuple[Cause, ...]) -> tuple[bool, Run] | None:
+        """The smaller combination's verdict on the counterexample when one of `combo`'s causes could not
+        have changed that run (its condition never arose there): then `combo`'s is the same."""
+        for i, cause in enumerate(combo):
+            known = self._first.get(combo[:i] + combo[i + 1:])
+            if known is None or known[0] or cause.trigger is None:
+                continue
+            before = known[1]
+            if cause.trigger == "tolerance":
+                unchanged = before.least_margin > dict(cause.fields)["tolerance"]
+            else:
+                unchanged = cause.trigger not in before.fired
+            if unchanged:
+                return known
+        return None
+
+    def _fits(self, combo: tuple[Cause, ...], readoff: str | None) -> Fit | None:
+        """The fit of `combo` (with a cap or an average read off its run) on every observation, or None."""
+        first = self.observations[0]
+        if readoff is None:
+            pruned = self._pruned(combo)
+            if pruned is not None:
+                self._first[combo] = pruned
+                return None
+        spec = spec_of(combo)
+        if spec.exact and not self._reachable(spec, readoff):
+            self._first.setdefault(combo, (False, Run()))
+            return None
+        self.tried += 1
+        head = self.run(first, spec)
+        if head.stop == "overflow" or not head.ends:
+            self._first.setdefault(combo, (False, head))
+            return None
+        rate = None if not spec.exact else self.rate
+        rate = Fraction(1) if not spec.exact else rate
+        rounded = self.rounded and spec.exact and readoff == "averaged"  # an average divided in float64
+
+        def fitting(model: Any, observations: list[Observation]) -> Fraction | None:
+            return explained(observations, model, rate, rounded=rounded)
+
+        target = self._targets[rate]
+
+        def one(weights: Vector) -> bool:
+            return fitting(lambda o: [weights], [first]) is not None
+
+        def at(T: int) -> bool:
+            return target.matches(head, T)
+
+        settled = head.stop in ("converged", "stopped")
+        ends = len(head.ends)
+        if readoff is None:
+            candidates: list[int | None] = ([None] if at(ends) else []) if settled else \
+                [T for T in range(1, ends + 1) if at(T)]
+            self._first[combo] = (bool(candidates), head)
+
+            def model(o: Observation, T: int | None) -> list[Vector] | None:
+                r = self.run(o, spec)
+                if r.stop in ("converged", "stopped") and (T is None or len(r.ends) <= T):
+                    return [r.final()]
+                if T is None:  # the counterexample converged: its limit is unknown, any epoch's end will do
+                    return [r.at(U) for U in range(1, len(r.ends) + 1)]
+                return [r.at(T)] if len(r.ends) >= T else None
+        elif readoff == "epoch-cap":
+            candidates = []
+            if settled:  # T is read where the cap shows: the first dataset whose run goes on past it
+                for o in self.observations:
+                    r = self.run(o, spec)
+                    if r.stop not in ("converged", "stopped") or not r.ends:
+                        break
+                    if fitting(lambda _: [r.final()], [o]) is not None:
+                        continue
+                    candidates = [T for T in range(1, len(r.ends)) if fitting(lambda _, T=T: [r.at(T)], [o]) is not None]
+                    break
+
+            def model(o: Observation, T: int | None) -> list[Vector] | None:
+                return [self.run(o, spec).at(T or 1)]
+        else:
+            candidates = ([None] if settled and one(head.average(ends)) else []) + \
+                [T for T in range(1, min(ends, AVERAGE_EPOCHS) + 1) if one(head.average(T))]
+
+            def model(o: Observation, T: int | None) -> list[Vector] | None:
+                r = self.run(o, spec)
+                if T is None:
+                    return [r.average(len(r.ends))] if r.stop in ("converged", "stopped") else None
+                return [r.average(T)] if len(r.ends) >= T or r.stop == "converged" else None
+        for T in candidates:
+            c = fitting(lambda o, T=T: model(o, T), self.observations)
+            if c is None:
+                continue
+            if readoff is None:
+                return Fit(combo, c if spec.exact else None, T)
+            return Fit((*combo, _read_off(readoff, T)), c if spec.exact else None, None)
+        return None
+
+
+def _read_off(code: str, epochs: int | None) -> Cause:
+    if code == "epoch-cap":
+        return Cause("cap", code, (), (("epochs", epochs),), f"returns its weights after {_count(epochs or 0, 'epoch')}, "
+                                                            "converged or not")
+    if epochs is None:
+        return Cause("average", code, (), (("epochs", None),), "returns the average of its weights after every "
+                                                               "presentation, up to its first clean epoch")
+    return Cause("average", code, (), (("epochs", epochs),),
+                 f"returns the average of its weights after every presentation over {_count(epochs, 'epoch')}")
+
+
+def diagnosis_of(fits: list[Fit], conv: Convention, n_datasets: int, tried: int, cut: bool) -> tuple[str, dict[str, Any], str]:
+    """The code, parameters and sentence of the first fit, the others named as also fitting."""
+    first = fits[0]
+    causes = [{"code": c.code, "parameters": dict(c.parameters)} for c in first.causes]
+    parameters: dict[str, Any] = {}
+    if len(causes) == 1:
+        code = causes[0]["code"]
+        parameters.update(causes[0]["parameters"])
+    else:
+        code = "combination"
+        parameters["causes"] = causes
+    if first.rate is not None:
+        parameters["rate"] = _number(first.rate)
+    if first.limit is not None:
+        parameters["stopped_after"] = first.limit
+    parameters["others"] = [f.codes for f in fits[1:]]
+    parameters["combinations_tried"] = tried
+    phrases = [c.phrase for c in first.causes]
+    said = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
+    rate = f", at rate {_number(first.rate)}" if first.rate is not None and first.rate != 1 else ""
+    limit = (f"; it never converges on the counterexample, and a limit stopped it after "
+             f"{_count(first.limit, 'epoch')}") if first.limit is not None else ""
+    ways = "in one way" if len(phrases) == 1 else f"in {len(phrases)} ways at once"
+    others = ""
+    if len(fits) > 1:
+        shown = "; ".join(" + ".join(f.codes) for f in fits[1:4])
+        others = f" (also fitting, with as many causes: {shown}{' ...' if len(fits) > 4 else ''})"
+    text = (f"the {conv.name} perceptron changed {ways}: it {said}{rate}{limit}{others}")
+    if cut:
+        text += f" (the search stopped at its time limit after {tried} combinations)"
+    return code, parameters, text

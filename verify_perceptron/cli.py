@@ -112,8 +112,11 @@ def _load(args: argparse.Namespace) -> Dataset:
 
 
 def _terminal_width(args: argparse.Namespace) -> int | None:
-    """The columns the text report may use: the terminal's (or ``COLUMNS``) when it goes to one, else None."""
-    if args.output is not None:
+    """The columns the text report may use: ``--width``, else the terminal's (or ``COLUMNS``) when it goes to
+    one, else None."""
+    if getattr(args, "width", None) is not None:
+        return int(args.width)
+    if getattr(args, "output", None) is not None:
         return None
     columns = os.environ.get("COLUMNS", "")
     if columns.isdigit() and 0 < int(columns) < 10_000:
@@ -263,9 +266,10 @@ def _bounds(args: argparse.Namespace, clock: Deadline) -> int:
     else:
         index = "" if data.row_index is None else f" ({visible(data.row_index.description)})"
         lines = [f"data        {visible(data.source)}: {data.n_samples} samples, {data.n_features} features{index}", ""]
-        lines += comparison_lines(record, exact=args.exact)
+        width = None if args.exact else _terminal_width(args)
+        lines += comparison_lines(record, exact=args.exact, width=width)
         if record["orders"] is not None:
-            lines += [""] + orders_lines(record["orders"])
+            lines += [""] + orders_lines(record["orders"], width=width)
         _write(sys.stdout, "\n".join(lines) + "\n")
     if any(e.converged and e.n_updates > e.value for e in comparison.entries):
         return 1

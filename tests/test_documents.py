@@ -263,7 +263,8 @@ def test_truncated_report_says_how_many_updates_it_kept() -> None:
     report = build_report(data, *verify_run(data, keep_updates=5))
     assert report["updates_truncated"]
     text = render_markdown(report, data=data)
-    assert f"keeps the first {len(report['updates'])} of 18 updates" in text
+    assert "updates 1–5 and 9–18 of 18" in text  # the first ones kept, and the run's own last ones
+    assert "| 18 | 8 | 1 | `0` | `[-4, 3, 2]` | 18 |" in text  # update 18, with the final weights
 
 
 def test_long_update_lists_show_the_first_and_last_rows() -> None:

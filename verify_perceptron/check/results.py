@@ -11,7 +11,9 @@ from ..notes.claims import SOFT_MARGIN
 from ..data.exact_text import exact_text
 
 if TYPE_CHECKING:
+    from ..data.trace import Update
     from .soft_margin import SoftMarginSummary
+    from .whole_run import RunPoints
 
 __all__ = ["Violation", "InvariantResult", "CheckResult"]
 
@@ -99,6 +101,10 @@ class CheckResult:
         The bound of the trace's own convention.
     soft_margin : SoftMarginSummary or None
         The soft-margin bound's constants and values (online runs with a reference u).
+    points : RunPoints or None
+        The invariants at the updates a figure draws, over the whole run (`verify_perceptron.check.whole_run`).
+    last_updates : tuple of Update
+        The run's last updates, with their weights (the report lists them after its first ones).
     """
 
     invariants: tuple[InvariantResult, ...]
@@ -109,6 +115,8 @@ class CheckResult:
     own_bound: NoteBound | None = None
     separator_note: str | None = None
     soft_margin: SoftMarginSummary | None = None
+    points: RunPoints | None = None
+    last_updates: tuple[Update, ...] = ()
 
     @property
     def holds(self) -> bool:

@@ -21,7 +21,7 @@ from .plots.series import (FIGURE_NAMES, available_figures, epoch_ends, hull_mee
 from ._enclosures import angle_text, enclosure_text, root_text
 from ._readable import exactly, readable, shown as shortened, written
 from ._soft_margin import soft_margin_sentences
-from ._words import bracket, count, row_index_phrase
+from ._words import bracket, count, row_index_phrase, updates_heading, updates_shown
 
 __all__ = ["document", "figure_captions"]
 
@@ -79,7 +79,8 @@ def figure_captions(report: Mapping[str, Any]) -> dict[str, str]:
     Top: at every update, w_k·w* stays above its lower bound N·a·γ and ‖w_k‖² below its upper bound N·a²·R²
     (their exact values are in the table of updates). Bottom, on log-log axes: by Cauchy-Schwarz
     (N·a·γ)²/‖w*‖² <= ‖w_k‖² <= N·a²·R²; the left side grows like N², the right like N, so they cross at
-    N = 87, the mistake bound of note 000. This run stopped after 18.
+    N = 87, the mistake bound of note 000. This run stopped after 18. The curves draw every one of the run's
+    18 updates.
     """
     r = report
     online = r["mode"] == "online"
@@ -130,8 +131,21 @@ def figure_captions(report: Mapping[str, Any]) -> dict[str, str]:
             f"{reason}, so only the upper invariant applies: ‖w_k‖² stays below {upper} at every update, however "
             "long the run."
         )
+    captions["invariants"] += " " + _drawn(r)
     return captions
 
+
+def _drawn(r: Mapping[str, Any]) -> str:
+    """Which updates the invariants figure draws, said truthfully."""
+    points = r.get("invariant_points")
+    if points and points["per_interval"] > 1:
+        return (f"The curves cover all {r['n_updates']} updates, thinned exactly: of each interval of "
+                f"{points['per_interval']} updates, the updates where either invariant's slack is least and greatest "
+                f"are drawn ({len(points['k'])} in all), so no violation and no tightest point falls between two "
+                "drawn points.")
+    if r["updates_truncated"] and not points:
+        return f"The curves cover the first {len(r['updates'])} of the run's {r['n_updates']} updates."
+    return f"The curves draw every one of the run's {r['n_updates']} updates."
 
 def _summary(r: Mapping[str, Any], enclosures: Mapping[str, Any] | None = None) -> Table:
     """The summary table of `r` (a record as shown); `enclosures`, the exact record's, give the square roots."""
@@ -304,23 +318,26 @@ def _certificate(r: Mapping[str, Any], data: Dataset | None, exact: bool) -> lis
     return blocks
 
 
-def _shown(n: int, limit: int) -> list[int | None]:
-    """Row indices to show: all, or the first and the last ones with None for the gap."""
-    if n <= limit:
-        return list(range(n))
-    tail = min(10, limit // 2)
-    return list(range(limit - tail)) + [None] + list(range(n - tail, n))
+def _last_start(r: Mapping[str, Any], last: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+    """N and Σn² before the record's last updates: the run's totals less theirs (Σn² from its drawn points)."""
+    points = r.get("invariant_points")
+    total_sq = points["sum_n_sq"][-1] if points else r["n_mistakes"]
+    return (r["n_mistakes"] - sum(len(u["samples"]) for u in last),
+            total_sq - sum(len(u["samples"]) ** 2 for u in last))
 
 
 def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int, shown: Mapping[str, Any],
              exact: bool) -> list[Block]:
-    """The updates table: values from `shown` (shortened, or whole with `exact`), the invariants' sides from `r`'s
-    series."""
-    updates = r["updates"]
-    number = written if exact else shortened
-    if not updates:
+    """The updates table: the first updates and the run's last ones (`updates_shown`); values from `shown`
+    (shortened, or whole with `exact`), the invariants' sides from `r`'s series at those updates."""
+    if not r["updates"]:
         return []
-    s = invariant_series(r, data)
+    number = written if exact else shortened
+    first, last = updates_shown(r, max_updates)
+    tail = r.get("last_updates") or []
+    s = invariant_series(r, data, whole_run=False)
+    s_last = (invariant_series(r, data, updates=tail, start=_last_start(r, tail)) if tail
+              else s)
     online = r["mode"] == "online"
     upper = "N·a²·R²" if online else "a²·R²·Σn²"
     header = ["k", "epoch", "sample" if online else "samples", "score", "w_k", "N"]
@@ -328,34 +345,37 @@ def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int, shown
     if with_separator:
         header += ["w_k·w*", "N·a·γ"]
     header += ["‖w_k‖²"] + ([upper] if s.upper is not None else [])
+    shown_at = {u["k"]: u for u in shown["updates"]} | {u["k"]: u for u in shown.get("last_updates") or []}
     rows = []
-    for j in _shown(len(updates), max_updates):
-        if j is None:
-            rows.append(("…", "", "", "", f"({len(updates) - max_updates} more)", *[""] * (len(header) - 5)))
+    for u in first + ([None] if last else []) + last:
+        if u is None:
+            rows.append(("…", "", "", "", f"({last[0]['k'] - first[-1]['k'] - 1} more)", *[""] * (len(header) - 5)))
             continue
-        u, i = shown["updates"][j], j + 1  # series index 0 is w_0 = 0
-        row = [str(u["k"]), str(u["epoch"]), ", ".join(map(str, u["samples"])), ", ".join(u["scores"]),
-               bracket(u["weights"]), str(s.n_mistakes[i])]
+        series = s if u["k"] in s.k and u["k"] <= r["updates"][-1]["k"] else s_last
+        i = series.k.index(u["k"])
+        v = shown_at[u["k"]]
+        row = [str(u["k"]), str(u["epoch"]), ", ".join(map(str, v["samples"])), ", ".join(v["scores"]),
+               bracket(v["weights"]), str(series.n_mistakes[i])]
         if with_separator:
-            assert s.w_ws is not None and s.lower is not None
-            row += [number(s.w_ws[i]), number(s.lower[i])]
-        row.append(number(s.w_sq[i]))
-        if s.upper is not None:
-            row.append(number(s.upper[i]))
+            assert series.w_ws is not None and series.lower is not None
+            row += [number(series.w_ws[i]), number(series.lower[i])]
+        row.append(number(series.w_sq[i]))
+        if series.upper is not None:
+            row.append(number(series.upper[i]))
         rows.append(tuple(row))
     note = ""
-    if r["updates_truncated"]:
-        note = (f" The report keeps the first {len(updates)} of {r['n_updates']} updates; every one was checked "
+    if len(first) + len(last) < r["n_updates"]:
+        note = (f" Shown: {updates_heading(r, first, last)}; every one was checked "
                 "(verify --trace FILE writes them all).")
     return [
         Heading(2, "Every update, and the invariants' two sides", "updates"),
         Paragraph((_t("Samples are numbered from 0; the score is w_(k-1)·x~ of the sample that caused the update; "
                       f"w_k is in the convention's coordinates {bracket(shown['coordinates'])}. "
-                      + ("All values exact." if exact else "Long values are shown as ≈ decimals; the JSON and "
-                         "--exact have them exact.") + note),)),
+                      + ("All values exact." if exact else "Numbers are written as docs/numbers.md says; the JSON "
+                         "and --exact have them exact.") + note),)),
         Table("updates", tuple(header), tuple(rows), right=frozenset(range(len(header))) - {4},
               code=frozenset(range(3, len(header))) - {5}, folded=len(rows) > 25,
-              summary=f"{count(len(updates), 'update')} (click to show)"),
+              summary=f"{updates_heading(r, first, last)} (click to show)"),
     ]
 
 

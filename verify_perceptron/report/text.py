@@ -25,7 +25,7 @@ from ._enclosures import enclosure_line
 from ._readable import exactly, readable
 from ._soft_margin import soft_margin_sentences
 from ._width import fit_lines, fit_table
-from ._words import approximately, bracket, count, row_index_phrase
+from ._words import approximately, bracket, count, row_index_phrase, updates_heading, updates_shown
 
 __all__ = ["render_text", "comparison_lines", "orders_lines"]
 
@@ -179,44 +179,6 @@ def _run_lines(r: dict[str, Any], enclosures: dict[str, Any] | None) -> list[str
     else:
         out.append("separator   none: the run did not converge and no --separator was given")
     return out
-
-
-def updates_shown(r: dict[str, Any], max_updates: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The updates a report lists: ``(first, last)``, at most `max_updates` in all (at least 2), the last ones
-    being the run's own last updates (the record's ``last_updates``) when the record kept only its first ones.
-
-    Examples
-    --------
-    >>> r = {"updates": [{"k": k} for k in range(1, 646)], "last_updates": [{"k": k} for k in range(11918, 11928)]}
-    >>> first, last = updates_shown(r, 60)
-    >>> [u["k"] for u in first][-1], [u["k"] for u in last][:2], len(first) + len(last)
-    (50, [11918, 11919], 60)
-    """
-    updates = r["updates"]
-    tail = [u for u in r.get("last_updates") or [] if not updates or u["k"] > updates[-1]["k"]]
-    if not tail and len(updates) <= max_updates:
-        return list(updates), []
-    limit = max(max_updates, 2)
-    keep = min(10, limit // 2)
-    last = (tail or updates)[-keep:]
-    return list(updates[: limit - len(last)]), list(last)
-
-
-def updates_heading(r: dict[str, Any], first: list[dict[str, Any]], last: list[dict[str, Any]]) -> str:
-    """``updates 1–50 and 11918–11927 of 11927``: which updates a report lists, of how many.
-
-    Examples
-    --------
-    >>> updates_heading({"n_updates": 18}, [{"k": k} for k in range(1, 19)], [])
-    'updates 1–18 of 18'
-    >>> updates_heading({"n_updates": 900}, [{"k": 1}, {"k": 2}], [{"k": 900}])
-    'updates 1–2 and 900 of 900'
-    """
-    def span(part: list[dict[str, Any]]) -> str:
-        return str(part[0]["k"]) if len(part) == 1 else f"{part[0]['k']}–{part[-1]['k']}"
-
-    shown = " and ".join(span(part) for part in (first, last) if part)
-    return f"updates {shown} of {r['n_updates']}"
 
 
 def _update_lines(r: dict[str, Any], max_updates: int, width: int | None = None) -> list[str]:

@@ -116,7 +116,10 @@ class InvariantSeries:
     bound : Fraction or None
         The run's own note's mistake bound B (online runs with a separator).
     truncated : bool
-        True when the report kept only the first updates.
+        True when the series holds only the first updates of a longer run.
+    per_interval, n_updates : int
+        The run's updates; with `per_interval` > 1 the series is the whole run thinned exactly: of each interval
+        of that many updates, those of least and greatest slack of both invariants (``invariant_points``).
     """
 
     k: tuple[int, ...]
@@ -134,6 +137,8 @@ class InvariantSeries:
     bound: Fraction | None
     convention: str
     truncated: bool
+    per_interval: int = 1
+    n_updates: int = 0
 
     @property
     def squeeze_uses_beta(self) -> bool:
@@ -186,8 +191,13 @@ def _norms_sq(convention: Convention, data: Dataset) -> list[Fraction]:
     return [dot(x, x) for x in (convention.augment(x) for x in data.X)]
 
 
-def invariant_series(report: Mapping[str, Any], data: Dataset | None = None) -> InvariantSeries:
-    """w_k·w*, ‖w_k‖² and their bounds at every kept update, exactly (see `InvariantSeries`).
+def invariant_series(report: Mapping[str, Any], data: Dataset | None = None, *, whole_run: bool = True,
+                     updates: Sequence[Mapping[str, Any]] | None = None, start: tuple[int, int] = (0, 0),
+                     ) -> InvariantSeries:
+    """w_k·w*, ‖w_k‖² and their bounds at every kept update, exactly (see `InvariantSeries`); over the whole run,
+    thinned exactly, when the report kept only its first updates and has its ``invariant_points`` (unless
+    `whole_run` is False). Given `updates` (the record's ``last_updates``, say), at those, N and Σn² counted
+    on from `start`.
 
     Parameters
     ----------
@@ -225,21 +235,30 @@ def invariant_series(report: Mapping[str, Any], data: Dataset | None = None) -> 
     online = report["mode"] == "online"
     upper_claim = "upper-bound" if online else "upper-bound-batch"
     lower_side, upper_side = _CLAIMS["lower-bound"].lhs, _CLAIMS[upper_claim].rhs
-    zero = Fraction(0)
-    ks, Ns, w_ws, w_sq, lower, upper = [0], [0], [zero], [zero], [zero], [zero]
-    N = sum_n_sq = 0
-    for u in report["updates"]:
-        w = _fractions(u["weights"])
-        n = len(u["samples"])
-        N, sum_n_sq = N + n, sum_n_sq + n * n
+    points = report.get("invariant_points") if whole_run and updates is None else None
+    ks, Ns, w_ws, w_sq, lower, upper = ([0], [0], [Fraction(0)], [Fraction(0)], [Fraction(0)], [Fraction(0)]) \
+        if updates is None else ([], [], [], [], [], [])
+    N, sum_n_sq = start
+    rows: list[tuple[int, int, int, int, Fraction | None, Fraction]] = []  # k, N, n, Σn², w_k·w*, ‖w_k‖²
+    if points is not None:
+        w_ws_points = _fractions(points["w_ws"]) if points["w_ws"] is not None else [None] * len(points["k"])
+        rows = list(zip(points["k"], points["n_mistakes"], points["n"], points["sum_n_sq"], w_ws_points,
+                        _fractions(points["w_sq"])))
+    else:
+        for u in report["updates"] if updates is None else updates:
+            w = _fractions(u["weights"])
+            n = len(u["samples"])
+            N, sum_n_sq = N + n, sum_n_sq + n * n
+            rows.append((u["k"], N, n, sum_n_sq, dot(w, ws) if separates and ws is not None else None, dot(w, w)))
+    for k, N, n, sum_n_sq, product, norm_sq in rows:
         # The claims' own sides, on the same quantities the checker gives them.
         q = SimpleNamespace(a=a, N=N, n=n, gamma=gamma, R_sq=R_sq, sum_n_sq=sum_n_sq)
-        ks.append(u["k"])
+        ks.append(k)
         Ns.append(N)
-        w_sq.append(dot(w, w))
+        w_sq.append(norm_sq)
         if separates:
-            assert ws is not None
-            w_ws.append(dot(w, ws))
+            assert product is not None
+            w_ws.append(product)
             lower.append(lower_side(q))
         if R_sq is not None:
             upper.append(upper_side(q))
@@ -250,7 +269,8 @@ def invariant_series(report: Mapping[str, Any], data: Dataset | None = None) -> 
         w_sq=tuple(w_sq), upper=tuple(upper) if R_sq is not None else None, upper_claim=upper_claim,
         a=a, gamma=gamma, R_sq=R_sq, beta=beta, ws_sq=ws_sq,
         bound=_own_bound(report) if separates else None,
-        convention=convention.name, truncated=bool(report["updates_truncated"]),
+        convention=convention.name, truncated=bool(report["updates_truncated"]) and points is None,
+        per_interval=int(points["per_interval"]) if points is not None else 1, n_updates=int(report["n_updates"]),
     )
 
 

@@ -115,8 +115,9 @@ class CheckResult:
     own_bound: NoteBound | None = None
     separator_note: str | None = None
     soft_margin: SoftMarginSummary | None = None
-    points: RunPoints | None = None
-    last_updates: tuple[Update, ...] = ()
+    # what the report keeps of the whole run, not a finding: two checks of one run are equal without them
+    points: RunPoints | None = field(default=None, compare=False)
+    last_updates: tuple[Update, ...] = field(default=(), compare=False)
 
     @property
     def holds(self) -> bool:

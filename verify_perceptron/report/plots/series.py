@@ -191,20 +191,30 @@ def _norms_sq(convention: Convention, data: Dataset) -> list[Fraction]:
     return [dot(x, x) for x in (convention.augment(x) for x in data.X)]
 
 
+def _rows(points: Mapping[str, Any] | None, updates: Sequence[Mapping[str, Any]], start: tuple[int, int],
+          ws: Vector | None) -> list[tuple[int, int, int, int, Fraction | None, Fraction]]:
+    """``(k, N, n, Σn², w_k·w*, ‖w_k‖²)`` at the record's drawn points, or at `updates` counted on from `start`."""
+    if points is not None:
+        products = _fractions(points["w_ws"]) if points["w_ws"] is not None else [None] * len(points["k"])
+        return list(zip(points["k"], points["n_mistakes"], points["n"], points["sum_n_sq"], products,
+                        _fractions(points["w_sq"])))
+    rows = []
+    N, sum_n_sq = start
+    for u in updates:
+        w = _fractions(u["weights"])
+        n = len(u["samples"])
+        N, sum_n_sq = N + n, sum_n_sq + n * n
+        rows.append((u["k"], N, n, sum_n_sq, None if ws is None else dot(w, ws), dot(w, w)))
+    return rows
+
+
 def invariant_series(report: Mapping[str, Any], data: Dataset | None = None, *, whole_run: bool = True,
                      updates: Sequence[Mapping[str, Any]] | None = None, start: tuple[int, int] = (0, 0),
                      ) -> InvariantSeries:
-    """w_k·w*, ‖w_k‖² and their bounds at every kept update, exactly (see `InvariantSeries`); over the whole run,
-    thinned exactly, when the report kept only its first updates and has its ``invariant_points`` (unless
-    `whole_run` is False). Given `updates` (the record's ``last_updates``, say), at those, N and Σn² counted
-    on from `start`.
-
-    Parameters
-    ----------
-    report : mapping
-        A report dictionary (`build_report`, or its JSON loaded back).
-    data : Dataset, optional
-        Only needed for R² when the report has no separator (and so no constants).
+    """w_k·w*, ‖w_k‖² and their bounds at every kept update, exactly (see `InvariantSeries`): over the whole run,
+    thinned exactly, from the record's ``invariant_points`` when it kept only its first updates (unless not
+    `whole_run`); at `updates` (its ``last_updates``, say), N and Σn² counted on from `start`. `report` is a
+    report dictionary (or its JSON loaded back); `data` is needed only for R² when it has no separator.
 
     Examples
     --------
@@ -238,18 +248,7 @@ def invariant_series(report: Mapping[str, Any], data: Dataset | None = None, *, 
     points = report.get("invariant_points") if whole_run and updates is None else None
     ks, Ns, w_ws, w_sq, lower, upper = ([0], [0], [Fraction(0)], [Fraction(0)], [Fraction(0)], [Fraction(0)]) \
         if updates is None else ([], [], [], [], [], [])
-    N, sum_n_sq = start
-    rows: list[tuple[int, int, int, int, Fraction | None, Fraction]] = []  # k, N, n, Σn², w_k·w*, ‖w_k‖²
-    if points is not None:
-        w_ws_points = _fractions(points["w_ws"]) if points["w_ws"] is not None else [None] * len(points["k"])
-        rows = list(zip(points["k"], points["n_mistakes"], points["n"], points["sum_n_sq"], w_ws_points,
-                        _fractions(points["w_sq"])))
-    else:
-        for u in report["updates"] if updates is None else updates:
-            w = _fractions(u["weights"])
-            n = len(u["samples"])
-            N, sum_n_sq = N + n, sum_n_sq + n * n
-            rows.append((u["k"], N, n, sum_n_sq, dot(w, ws) if separates and ws is not None else None, dot(w, w)))
+    rows = _rows(points, report["updates"] if updates is None else updates, start, ws if separates else None)
     for k, N, n, sum_n_sq, product, norm_sq in rows:
         # The claims' own sides, on the same quantities the checker gives them.
         q = SimpleNamespace(a=a, N=N, n=n, gamma=gamma, R_sq=R_sq, sum_n_sq=sum_n_sq)

@@ -38,6 +38,8 @@ __all__ = ["WholeRun", "RunPoints", "LAST", "INTERVALS"]
 LAST = 10
 #: The most intervals the invariants' extremes are kept for.
 INTERVALS = 128
+#: The most updates of a chunk handled at once.
+PIECE = 4096
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,13 @@ class WholeRun:
                    np.array([self.t], dtype=object), np.array([self.q], dtype=object))
 
     def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
-        """Online updates first, first + 1, ... on `rows`, with `scores` (int64, or halves past it)."""
+        """Online updates first, first + 1, ... on `rows`, with `scores` (int64, or halves past it), in pieces of
+        at most `PIECE`, so that its arrays of Python integers stay small whatever the chunk (a replay's is 2^16)."""
+        for start in range(0, len(rows), PIECE):
+            part = epoch[start:start + PIECE] if isinstance(epoch, np.ndarray) else epoch
+            self._chunk(first + start, part, rows[start:start + PIECE], scores[start:start + PIECE])
+
+    def _chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
         m = len(rows)
         if not m:
             return

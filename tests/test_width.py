@@ -100,3 +100,11 @@ def test_an_approximate_value_and_a_marker_are_never_split() -> None:
         out = fit_lines([line], width)
         assert all(len(part) <= width for part in out)
         assert not any(part.rstrip().endswith(("≈", "…", "more")) for part in out[:-1]), out
+
+
+def test_the_bounds_command_fits_width_too(capsys) -> None:
+    iris = Path(__file__).resolve().parent.parent / "reports" / "data" / "iris-setosa-versicolor.csv"
+    lines = _text(["bounds", str(iris), "--positive", "versicolor", "--orders", "3", "--width", "50"], capsys)
+    assert max(map(len, lines)) <= 50 and any("mistakes over 3" in line for line in lines)
+    wide = _text(["bounds", str(iris), "--positive", "versicolor", "--orders", "3"], capsys)
+    assert max(map(len, wide)) > 50

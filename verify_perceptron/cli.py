@@ -38,7 +38,7 @@ from .check.results import CheckResult
 from .data.trace import Trace
 from .report.outputs import Outputs
 from .report.record import build_report, comparison_report, render_json
-from .report.text import comparison_lines, orders_lines, render_text
+from .report.text import comparison_lines, fit_lines, orders_lines, render_text
 from .report.visible import visible, visible_json
 from .api.verification import settle
 from .arguments import EXIT_USAGE, build_parser, check_usage, parse_separator
@@ -270,7 +270,7 @@ def _bounds(args: argparse.Namespace, clock: Deadline) -> int:
         lines += comparison_lines(record, exact=args.exact, width=width)
         if record["orders"] is not None:
             lines += [""] + orders_lines(record["orders"], width=width)
-        _write(sys.stdout, "\n".join(lines) + "\n")
+        _write(sys.stdout, "\n".join(fit_lines(lines, width)) + "\n")
     if any(e.converged and e.n_updates > e.value for e in comparison.entries):
         return 1
     return 0 if comparison.separability.separable is not None else 3

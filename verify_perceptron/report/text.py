@@ -27,7 +27,7 @@ from ._soft_margin import soft_margin_sentences
 from ._width import fit_lines, fit_table
 from ._words import approximately, bracket, count, row_index_phrase, updates_heading, updates_shown
 
-__all__ = ["render_text", "comparison_lines", "orders_lines"]
+__all__ = ["render_text", "comparison_lines", "orders_lines", "fit_lines"]
 
 
 def _table(rows: list[list[str]], *, align: str, width: int | None = None, kinds: str | None = None) -> list[str]:

@@ -290,12 +290,19 @@ def exact_titles(record: Any) -> dict[str, str]:
             titles[shown_text] = title if titles.get(shown_text, title) == title else None
 
     def walk(value: Any, key: str = "") -> None:
+        if seen > _TITLED:  # enough: a record of millions of values is not walked whole for its tooltips
+            return
         if isinstance(value, dict):
             for k, v in value.items():
                 if k not in _NAMES:
                     walk(v, k)
         elif isinstance(value, list):
-            for v in value:
+            # what a report shows of a long list: a vector's ends (`_list`), a table's first and last rows
+            rows = bool(value) and isinstance(value[0], (dict, list))
+            head, tail = (64, 16) if rows else (4, 2)
+            for v in value if len(value) <= head + tail else value[:head] + value[-tail:]:
+                if seen > _TITLED:
+                    return
                 walk(v, key)
         elif isinstance(value, str):
             if _NUMBER.fullmatch(value):

@@ -20,3 +20,13 @@ settings.register_profile("dev", max_examples=30, deadline=None)
 settings.register_profile("fuzz", max_examples=20_000, deadline=None, derandomize=False,
                           suppress_health_check=list(HealthCheck))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _no_inherited_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytest-xdist's workers inherit COLUMNS=80 from execnet; the text report fits every line to COLUMNS
+    (report/_width.py), so a test that wants a width sets it itself."""
+    monkeypatch.delenv("COLUMNS", raising=False)

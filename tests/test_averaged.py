@@ -146,7 +146,7 @@ def test_epochs_beyond_a_run_that_did_not_converge_are_refused() -> None:
 def test_verify_reports_the_average_and_its_claims(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", "--example", "and", "--averaged"]) == 0
     out = capsys.readouterr().out
-    assert "averaged perceptron: w̄ = [-23/9, 25/12, 4/3] over 36 presentations" in out
+    assert "averaged perceptron: w̄ = [≈ -2.55556, ≈ 2.08333, ≈ 1.33333] over 36 presentations" in out  # docs/numbers.md
     assert main(["verify", "--example", "and", "--averaged", "--format", "json"]) == 0
     record = json.loads(capsys.readouterr().out)["averaged"]
     assert record["weights"] == ["-23/9", "25/12", "4/3"] and [c["holds"] for c in record["claims"]] == [True] * 3

@@ -27,6 +27,7 @@ from verify_perceptron.errors import InvalidArgument
 from verify_perceptron.data.examples import example
 from verify_perceptron.report.plots import PlottingUnavailable
 from verify_perceptron.report.record import build_report
+from verify_perceptron.report._readable import readable
 
 Rows = list[list[str]]
 
@@ -110,8 +111,9 @@ def markdown_tables(text: str) -> dict[str, Rows]:
     return tables
 
 
-def check_numbers(tables: dict[str, Rows], report: dict[str, Any]) -> None:
-    """Every number the document shows against the JSON report's own."""
+def check_numbers(tables: dict[str, Rows], exact: dict[str, Any]) -> None:
+    """Every number the document shows against the JSON report's own, written by the one rule (docs/numbers.md)."""
+    report = readable(exact)
     summary = {row[0]: row[1] for row in tables["summary"][1:]}
     assert summary["final weights"] == f"[{', '.join(report['coordinates'])}] = [{', '.join(report['final_weights'])}]"
     c = report["constants"]
@@ -125,6 +127,7 @@ def check_numbers(tables: dict[str, Rows], report: dict[str, Any]) -> None:
         (b["value"], str(b["n_mistakes"])) for b in report["bounds"]]
     for row, b in zip(tables["bounds"][1:], report["bounds"]):  # √value encloses the bound's square root
         lo, hi = (Fraction(v) for v in row[7].strip("[]").split(", "))
+        b = next(e for e in exact["bounds"] if e["convention"] == b["convention"])
         assert lo * lo <= Fraction(b["value"]) <= hi * hi and hi - lo < Fraction(1, 10**4), row[7]
     comparison = report["comparison"]
     separators = tables["comparison"][0][3:]
@@ -143,7 +146,7 @@ def check_numbers(tables: dict[str, Rows], report: dict[str, Any]) -> None:
     for claim, slacks in (("lower-bound", lower), ("upper-bound", upper)):
         tightest = min(s for _, s in slacks)
         at = next(k for k, s in slacks if s == tightest)
-        inv = next(i for i in report["invariants"] if i["name"] == claim)
+        inv = next(i for i in exact["invariants"] if i["name"] == claim)
         assert (str(tightest), at) == (inv["min_slack"], inv["min_slack_at"])
     assert tables["epochs"][-1][2] == f"[{', '.join(report['final_weights'])}]"
 
@@ -221,9 +224,9 @@ def test_not_separable_shows_lambda_and_the_common_point() -> None:
     report = json_report("--example", "xor")
     text = render_markdown(report, data=example("xor"))
     tables = markdown_tables(text)
-    assert tables["lambda"][1:] == [["0", "1/4", "-1 (0)"], ["1", "1/4", "+1 (1)"], ["2", "1/4", "+1 (1)"],
-                                    ["3", "1/4", "-1 (0)"]]
-    assert "`(1/2, 1/2)`" in text and "the updates of epoch 1 sum to zero" in text
+    assert tables["lambda"][1:] == [["0", "0.25", "-1 (0)"], ["1", "0.25", "+1 (1)"], ["2", "0.25", "+1 (1)"],
+                                    ["3", "0.25", "-1 (0)"]]
+    assert "`(0.5, 0.5)`" in text and "the updates of epoch 1 sum to zero" in text
     assert "NOT SEPARABLE (certified)" in text
     assert "`(1/2, 1/2)`" not in render_markdown(report)  # the point needs the samples
 
@@ -260,7 +263,8 @@ def test_truncated_report_says_how_many_updates_it_kept() -> None:
     report = build_report(data, *verify_run(data, keep_updates=5))
     assert report["updates_truncated"]
     text = render_markdown(report, data=data)
-    assert f"keeps the first {len(report['updates'])} of 18 updates" in text
+    assert "updates 1–5 and 9–18 of 18" in text  # the first ones kept, and the run's own last ones
+    assert "| 18 | 8 | 1 | `0` | `[-4, 3, 2]` | 18 |" in text  # update 18, with the final weights
 
 
 def test_long_update_lists_show_the_first_and_last_rows() -> None:

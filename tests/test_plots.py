@@ -248,7 +248,7 @@ def test_certificate_figure_marks_the_common_point_exactly() -> None:
 
     fig = draw_certificate(report_for("xor"), example("xor"))
     texts = [t.get_text() for t in fig.axes[0].texts]
-    assert "p = (1/2, 1/2)" in texts and r"$\lambda_{1}$ = 1/4" in texts
+    assert "p = (0.5, 0.5)" in texts and r"$\lambda_{1}$ = 0.25" in texts
     with pytest.raises(InvalidArgument, match="no Gordan certificate"):
         draw_certificate(report_for("and"), example("and"))
 

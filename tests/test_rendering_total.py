@@ -15,7 +15,11 @@ text, JSON and JUnit, and:
   characters, where `shape` counts the record's values and the characters of
   its words, every exact number counted as `NUMBER_WIDTH`: a function of the
   record's shape, not of its numbers' size; no digit run is longer than 20;
-- every ``≈`` value is the correctly rounded 6-digit decimal of its exact value;
+- every ``≈`` value is the correctly rounded 6-digit decimal of its exact value, and every number shown
+  without one is its exact decimal (docs/numbers.md): a value whose denominator divides a power of ten is
+  shown as that decimal when it is short, and never as ``p/q``; ``--exact`` writes each value by the same
+  rule, whole; the HTML's tooltips give each ``≈`` value's exact value (they are left out of its size,
+  as ``--exact`` is);
 - every enclosure, in the record and as shown, contains its exact value,
   checked by squaring rationals.
 """
@@ -38,8 +42,8 @@ from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.data.exact_text import exact_text, read_exact, read_integer
 from verify_perceptron.notes.conventions import CONVENTIONS, get_convention
 from verify_perceptron.pipeline import verify_run
-from verify_perceptron.report._decimals import decimal_down, decimal_up
-from verify_perceptron.report._readable import readable
+from verify_perceptron.report._decimals import decimal_down, decimal_text, decimal_up
+from verify_perceptron.report._readable import SHORT, readable, written
 from verify_perceptron.report.documents import render_html, render_markdown
 from verify_perceptron.report.plots.series import available_figures
 from verify_perceptron.report.record import build_report, render_json
@@ -129,13 +133,44 @@ def _check_enclosures(record: dict[str, Any], shown: str) -> None:
             assert _signed_root_encloses(low, high, sign, square)
 
 
+_TITLE = re.compile(r' title="exactly ([^"]*)"')
+
+
+def _check_titles(html_text: str) -> str:
+    """Each tooltip of an ``≈`` value holds its exact value (by the rule, or its head when it is huge) and that
+    value rounds to what is shown; the page without its tooltips."""
+    for m in re.finditer(r'<span class="approx" title="exactly ([^"]*)">([^<]*)</span>', html_text):
+        exact, shown = m.groups()
+        if "…" not in exact:
+            assert is_rounded(shown, read_exact(exact), 6, "nearest"), (exact[:40], shown)
+    return _TITLE.sub("", html_text)
+
+
+def _plain_numbers(exact: Any, shown: Any) -> Iterator[tuple[Fraction, str]]:
+    """Each exact number of the record beside what `readable` shows for it, where that is no ``≈`` value."""
+    if isinstance(exact, dict):
+        for key in exact:
+            if key not in ("source", "labels", "row_index"):
+                yield from _plain_numbers(exact[key], shown[key])
+    elif isinstance(exact, list) and len(exact) == len(shown):
+        for e, s in zip(exact, shown):
+            yield from _plain_numbers(e, s)
+    elif isinstance(exact, str) and _EXACT.fullmatch(exact) and isinstance(shown, str) and not shown.startswith("≈"):
+        yield read_exact(exact), shown
+
+
 def _check_shortened(record: dict[str, Any], outputs: dict[str, str]) -> None:
     bound = BASE + PER_ITEM * shape(record)
+    outputs = {**outputs, "html": _check_titles(outputs["html"])}
     for name, text in outputs.items():
         assert len(text) <= bound, (name, len(text), bound)
         assert _longest_digit_run(text) <= 20, name
-    for exact, shown in _pairs(record, readable(record)):
+    shown_record = readable(record)
+    for exact, shown in _pairs(record, shown_record):
         assert is_rounded(shown, read_exact(exact), 6, "nearest"), (exact[:40], shown)
+        assert decimal_text(read_exact(exact), longest=SHORT) is None, (exact[:40], shown)  # it had a decimal
+    for value, shown in _plain_numbers(record, shown_record):
+        assert shown == decimal_text(value, longest=SHORT) and "/" not in shown, (value, shown)
 
 
 def _check_json(record: dict[str, Any]) -> None:
@@ -157,7 +192,7 @@ def check_renderings(record: dict[str, Any], data: Dataset | None) -> None:
     _check_json(record)
     exact_text_report = render_text(record, exact=True)
     for value in [*record["final_weights"], record["eta"], *(record["constants"] or {}).values()]:
-        assert value in exact_text_report
+        assert written(read_exact(value)) in exact_text_report  # whole, by the rule: a decimal where it has one
     outputs = {
         "text": render_text(record),
         "markdown": render_markdown(record, data=data),
@@ -259,7 +294,9 @@ EXTREMES = [Fraction(7**118_000, 3), Fraction(-3, 7**118_000), Fraction(10**100_
 
 def _render_direct(record: dict[str, Any]) -> None:
     _check_json(record)
-    render_text(record, exact=True)
+    exact_text_report = render_text(record, exact=True)
+    for value in record["final_weights"]:
+        assert written(read_exact(value)) in exact_text_report
     outputs = {"text": render_text(record), "markdown": render_markdown(record),
                "html": render_html(record, figures={})}
     _check_shortened(record, outputs)
@@ -284,7 +321,7 @@ def test_a_hundred_thousand_digit_weight_is_not_echoed_whole() -> None:
     weight = exact_text(value)
     record = {**_BASE_RECORD, "final_weights": [weight, "1", "-2"],
               "updates": [{**u, "weights": [weight, *u["weights"][1:]]} for u in _BASE_RECORD["updates"]]}
-    for text in (render_text(record), render_markdown(record), render_html(record, figures={})):
+    for text in (render_text(record), render_markdown(record), _check_titles(render_html(record, figures={}))):
         assert _longest_digit_run(text) <= 20 and len(text) < 60_000
     assert weight in render_text(record, exact=True)
 

@@ -142,6 +142,8 @@ def _verify_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
                      help="show on stderr how far the call has got (the epoch of the limit, updates, mistakes and "
                      "the bound, the phase, the time left): by default only when stderr is a terminal; --progress "
                      "also when it is not (a line each phase and each second), --no-progress never")
+    out.add_argument("--width", type=_width, default=None, metavar="N",
+                     help=WIDTH_HELP)
     out.add_argument("--trace", metavar="FILE", default=None,
                      help="also write every update to FILE as JSON Lines (the report keeps the first ones); "
                      "as -o FILE, it is put in place when the run has finished")
@@ -170,6 +172,7 @@ def _bounds_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
     opts.add_argument("--time-limit", type=_positive_seconds, default=60.0, metavar="SECONDS",
                       help="time for the exact solves and the runs (default 60)")
     bounds.add_argument("--format", choices=("text", "json"), default="text", help="text tables or JSON (default text)")
+    bounds.add_argument("--width", type=_width, default=None, metavar="N", help=WIDTH_HELP)
     _certificate_options(bounds.add_argument_group("certificates"))
 
 
@@ -267,6 +270,22 @@ def _proofs_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
     proofs.add_argument("--note", default=None, metavar="NAME",
                         help="one note: 000..004, batch, soft-margin, a convention name or a seed file (default: all)")
     proofs.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+
+
+#: --width: the one width of the text report (`verify_perceptron.report._width`).
+WIDTH_HELP = ("fit every line of the text report to N characters (default: the terminal's width, or COLUMNS, "
+              "on a terminal; no limit in a file); --exact and JSON are never cut")
+#: The widest --width taken.
+MAX_WIDTH = 10_000
+
+
+def _width(text: str) -> int:
+    from .report._width import MIN_WIDTH
+
+    value = _positive_int(text)
+    if not MIN_WIDTH <= value <= MAX_WIDTH:
+        raise argparse.ArgumentTypeError(f"{text} must be between {MIN_WIDTH} and {MAX_WIDTH}")
+    return value
 
 
 def _positive_int(text: str) -> int:

@@ -40,7 +40,7 @@ from .data.trace import Trace
 from .report.outputs import Outputs
 from .report.certificates import render_certificate
 from .report.record import build_report, comparison_report, render_json
-from .report.text import comparison_lines, orders_lines, render_text
+from .report.text import comparison_lines, fit_lines, orders_lines, render_text
 from .report.visible import visible, visible_json
 from .api.verification import settle
 from .progress import TerminalLine, Watch
@@ -93,8 +93,11 @@ def _load(args: argparse.Namespace) -> Dataset:
 
 
 def _terminal_width(args: argparse.Namespace) -> int | None:
-    """The columns the text report may use: the terminal's (or ``COLUMNS``) when it goes to one, else None."""
-    if args.output is not None:
+    """The columns the text report may use: ``--width``, else the terminal's (or ``COLUMNS``) when it goes to
+    one, else None."""
+    if getattr(args, "width", None) is not None:
+        return int(args.width)
+    if getattr(args, "output", None) is not None:
         return None
     columns = os.environ.get("COLUMNS", "")
     if columns.isdigit() and 0 < int(columns) < 10_000:
@@ -295,10 +298,11 @@ def _bounds(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
     else:
         index = "" if data.row_index is None else f" ({visible(data.row_index.description)})"
         lines = [f"data        {visible(data.source)}: {data.n_samples} samples, {data.n_features} features{index}", ""]
-        lines += comparison_lines(record, exact=args.exact)
+        width = None if args.exact else _terminal_width(args)
+        lines += comparison_lines(record, exact=args.exact, width=width)
         if record["orders"] is not None:
-            lines += [""] + orders_lines(record["orders"])
-        _write(sys.stdout, "\n".join(lines) + "\n")
+            lines += [""] + orders_lines(record["orders"], width=width)
+        _write(sys.stdout, "\n".join(fit_lines(lines, width)) + "\n")
     if any(e.converged and e.n_updates > e.value for e in comparison.entries):
         return 1
     return 0 if comparison.separability.separable is not None else 3

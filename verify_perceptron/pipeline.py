@@ -9,6 +9,7 @@ w* is known.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from .check.separator import strict_final_weights
 from .check.mistake_map import MistakeMap
 from .check.soft_margin import best_reference
 from .check.traces import check_trace, scaled_scores
+from .check.whole_run import WholeRun
 from .data.dataset import Dataset, require_dataset
 from .data.integers import ExactMatrix, as_halves, score_values
 from .data.samples import sample_matrix
@@ -167,6 +169,13 @@ def _score_array(score: int) -> Any:
     return as_halves(value) if -(2**127) <= score < 2**127 else value
 
 
+def _finished(checker: Checker, whole: WholeRun, trace: Trace, result: CheckResult | None = None) -> CheckResult:
+    """The checker's result, with what `whole` kept of the whole run: its last updates and the invariants'
+    extremes over every update, for the report."""
+    result = checker.finish(trace) if result is None else result
+    return dataclasses.replace(result, points=whole.points(), last_updates=tuple(whole.last_updates(trace)))
+
+
 def verify_run(
     data: Dataset,
     convention: Convention | str = "classic",
@@ -270,9 +279,10 @@ class _Job:
                 seconds: float | None, last: Trace | None = None) -> tuple[Trace, CheckResult]:
         """A run with the checker (and `sink`) told of every update as it happens."""
         checker = self.checker(w_star, source, note, last)
-        trace = self.run(_Tee(checker, sink), seconds,
+        whole = WholeRun(checker)
+        trace = self.run(_Tee(checker, whole, sink), seconds,
                          lambda: (checker.N, None if checker.own is None else checker.own.value))
-        return trace, checker.finish(trace)
+        return trace, _finished(checker, whole, trace)
 
     def with_final_weights(self, recorder: Any) -> tuple[Trace, CheckResult]:
         """A run whose own final weights are w*, known only at its end.
@@ -285,12 +295,17 @@ class _Job:
         """
         started = time.monotonic()
         kept = MistakeMap(self.data.n_samples, max(MIN_MAP_BYTES, self.matrix.exact.nbytes))
-        store = _Store(max(MIN_REPLAY_BYTES, self.matrix.exact.nbytes // 2),
-                       overflow=lambda: _Tee(self.checker(), recorder, kept if self.mode == "online" else None))
+
+        def overflow() -> _Tee:  # the checker first, then what the report keeps of the whole run
+            checker = self.checker()
+            return _Tee(checker, WholeRun(checker), recorder, kept if self.mode == "online" else None)
+
+        store = _Store(max(MIN_REPLAY_BYTES, self.matrix.exact.nbytes // 2), overflow=overflow)
         trace = self.run(store, self.time_limit, lambda: (None, None))  # counted by the checker once w* is known
         if not trace.converged:
             if not store.complete:  # the overflow's checker, without w*, has seen every update
-                return trace, self._soft_margin_afterwards(trace, store.overflow.observers[0], kept)
+                checker, whole = store.overflow.observers[:2]
+                return trace, _finished(checker, whole, trace, self._soft_margin_afterwards(trace, checker, kept))
             checker = self.checker(last=trace)
         else:
             w_star, note = strict_final_weights(self.data, self.conv, trace.final_weights, self.matrix)
@@ -298,8 +313,9 @@ class _Job:
                 left = None if self.time_limit is None else max(self.time_limit - (time.monotonic() - started), 1e-3)
                 return self.checked(w_star, "final", note, None, left)
             checker = self.checker(w_star, "final", note)
-        store.replay(_Tee(checker, recorder))
-        return trace, checker.finish(trace)
+        whole = WholeRun(checker)
+        store.replay(_Tee(checker, whole, recorder))
+        return trace, _finished(checker, whole, trace)
 
     def _soft_margin_afterwards(self, trace: Trace, checker: Checker, kept: MistakeMap) -> CheckResult:
         """`checker`'s result, with the soft-margin bound checked at every update from the run's kept mistakes.

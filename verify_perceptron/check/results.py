@@ -12,7 +12,9 @@ from ..data.exact_text import exact_text
 
 if TYPE_CHECKING:
     from .facts import ProofCheck
+    from ..data.trace import Update
     from .soft_margin import SoftMarginSummary
+    from .whole_run import RunPoints
 
 __all__ = ["Violation", "InvariantResult", "CheckResult"]
 
@@ -102,6 +104,10 @@ class CheckResult:
         The soft-margin bound's constants and values (online runs with a reference u).
     proofs : tuple of ProofCheck
         The hypotheses of each proof the run is an instance of, decided on it (`verify_perceptron.check.facts`).
+    points : RunPoints or None
+        The invariants at the updates a figure draws, over the whole run (`verify_perceptron.check.whole_run`).
+    last_updates : tuple of Update
+        The run's last updates, with their weights (the report lists them after its first ones).
     """
 
     invariants: tuple[InvariantResult, ...]
@@ -113,6 +119,9 @@ class CheckResult:
     separator_note: str | None = None
     soft_margin: SoftMarginSummary | None = None
     proofs: tuple[ProofCheck, ...] = ()
+    # what the report keeps of the whole run, not a finding: two checks of one run are equal without them
+    points: RunPoints | None = field(default=None, compare=False)
+    last_updates: tuple[Update, ...] = field(default=(), compare=False)
 
     @property
     def holds(self) -> bool:

@@ -34,7 +34,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-__all__ = ["approximate", "decimal_down", "decimal_up", "significant"]
+from ..data.exact_text import integer_text
+
+__all__ = ["approximate", "decimal_down", "decimal_text", "decimal_up", "significant", "terminating"]
 
 
 def significant(x: Fraction, digits: int, rounding: str, shift: int = 0) -> tuple[bool, int, int]:
@@ -142,3 +144,53 @@ def decimal_down(x: Fraction, digits: int = 10) -> str:
 def decimal_up(x: Fraction, digits: int = 10) -> str:
     """`x` rounded up to `digits` significant decimal digits (an enclosure's upper end stays above)."""
     return _directed(x, digits, "up")
+
+
+def terminating(denominator: int) -> int | None:
+    """The least m with `denominator` dividing 10^m, or None when there is none (a factor other than 2 and 5).
+
+    The odd part's power of five is found from its bit length (at most three
+    candidates, each one power), never by dividing by 5 once per factor, so a
+    denominator of 10^5 digits costs a few multiplications.
+
+    Examples
+    --------
+    >>> terminating(100), terminating(625), terminating(1), terminating(3), terminating(2**10 * 5**3)
+    (2, 4, 0, None, 10)
+    """
+    if denominator < 1:
+        raise ValueError(f"denominator={denominator} must be >= 1")
+    twos = (denominator & -denominator).bit_length() - 1
+    odd = denominator >> twos
+    if odd == 1:
+        return twos
+    guess = (odd.bit_length() - 1) * 43067656 // 10**8  # times log_5(2), in integers: within one of log_5(odd)
+    fives = next((b for b in (guess, guess + 1, guess - 1, guess + 2) if b > 0 and 5**b == odd), None)
+    return None if fives is None else max(twos, fives)
+
+
+def decimal_text(x: Fraction, *, longest: int | None = None) -> str | None:
+    """`x` written as a decimal, exactly (``17.99``, ``-0.000125``), when its denominator divides a power of ten;
+    None otherwise, or when the text would be longer than `longest` characters (found before any digit is made).
+
+    Examples
+    --------
+    >>> decimal_text(Fraction(1799, 100)), decimal_text(Fraction(-1, 8)), decimal_text(Fraction(1, 3))
+    ('17.99', '-0.125', None)
+    >>> decimal_text(Fraction(3483943, 500)), decimal_text(Fraction(10**20)), decimal_text(Fraction(10**20), longest=14)
+    ('6967.886', '100000000000000000000', None)
+    """
+    m = terminating(x.denominator)
+    if m is None:
+        return None
+    n = abs(x.numerator) * (10**m // x.denominator)  # x = ±n / 10^m
+    if longest is not None:
+        # n has at least (bits - 1)·log10(2) digits: too long for sure, without writing them
+        if (n.bit_length() - 1) * 30103 // 100000 + 1 > longest:
+            return None
+    digits = integer_text(n)
+    if m:
+        digits = digits.rjust(m + 1, "0")
+        digits = f"{digits[:-m]}.{digits[-m:]}"
+    text = ("-" if x < 0 else "") + digits
+    return None if longest is not None and len(text) > longest else text

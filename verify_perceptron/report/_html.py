@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from collections.abc import Mapping, Sequence
 
 from ._document import Bullets, Document, Heading, Paragraph, Span, Table
+from ._words import approximately
 
 __all__ = ["to_html"]
 
@@ -28,6 +30,7 @@ tbody tr:nth-child(even) td { background: #fafbfc; }
 td.r, th.r { text-align: right; white-space: nowrap; }
 #summary td:first-child, #invariants td:nth-child(2) { white-space: nowrap; }
 #summary td:first-child { font-weight: 600; }
+.approx { text-decoration: underline dotted #8c959f; cursor: help; }
 td.ok { color: #1a7f37; font-weight: 600; } td.fail { color: #cf222e; font-weight: 700; } td.skip { color: #6e7781; }
 .verdict { padding: 10px 14px; border-left: 6px solid; border-radius: 6px; }
 .verdict.verified { background: #e9f6ec; border-color: #1a7f37; }
@@ -43,16 +46,34 @@ footer { margin-top: 3em; color: #6e7781; font-size: 0.85em; }
 """.strip()
 
 
-def _html_spans(spans: Sequence[Span]) -> str:
+#: A shortened value as the renderers write it (docs/numbers.md): ``≈ -1.23457e+16``.
+_APPROXIMATE = re.compile(r"≈ -?\d+(?:\.\d+)?(?:e[+-]\d+)?")
+
+
+def _titled(text: str, titles: Mapping[str, str]) -> str:
+    """`text` escaped, each ``≈`` value whose exact value is known in a ``<span title>`` (the tooltip)."""
+    text = approximately(text)
+    out, at = [], 0
+    for m in _APPROXIMATE.finditer(text):
+        title = titles.get(m.group())
+        if title is None:
+            continue
+        out += [html.escape(text[at:m.start()], quote=False),
+                f'<span class="approx" title="{html.escape(title)}">{html.escape(m.group(), quote=False)}</span>']
+        at = m.end()
+    return "".join(out) + html.escape(text[at:], quote=False)
+
+
+def _html_spans(spans: Sequence[Span], titles: Mapping[str, str] | None = None) -> str:
     tags = {"code": "code", "strong": "strong"}
     out = []
     for kind, text in spans:
-        body = html.escape(text, quote=False)
+        body = _titled(text, titles or {})
         out.append(f"<{tags[kind]}>{body}</{tags[kind]}>" if kind in tags else body)
     return "".join(out)
 
 
-def _html_table(t: Table) -> list[str]:
+def _html_table(t: Table, titles: Mapping[str, str] | None = None) -> list[str]:
     marks = {"ok": "ok", "FAIL": "fail", "--": "skip"}
 
     def cell(j: int, text: str, tag: str) -> str:
@@ -62,7 +83,7 @@ def _html_table(t: Table) -> list[str]:
         if tag == "td" and j == 0 and text in marks and t.header[0] == "":
             classes.append(marks[text])
         attr = f' class="{" ".join(classes)}"' if classes else ""
-        body = html.escape(text, quote=False)
+        body = _titled(text, titles or {}) if tag == "td" else html.escape(text, quote=False)
         if tag == "td" and j in t.code and text not in ("", "…"):
             body = f"<code>{body}</code>"
         return f"<{tag}{attr}>{body}</{tag}>"
@@ -80,8 +101,9 @@ def _svg_uri(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
 
-def to_html(doc: Document, figures: Mapping[str, str]) -> str:
-    """The document as an HTML page; each figure is ``figures[name]``, SVG text, embedded."""
+def to_html(doc: Document, figures: Mapping[str, str], titles: Mapping[str, str] | None = None) -> str:
+    """The document as an HTML page; each figure is ``figures[name]``, SVG text, embedded; each ``≈`` value in
+    `titles` (`verify_perceptron.report._readable.exact_titles`) has its exact value as its tooltip."""
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            f"<title>{html.escape(doc.title)}</title>", f"<style>\n{_CSS}\n</style>", "</head>", "<body>", "<main>",
@@ -91,11 +113,11 @@ def to_html(doc: Document, figures: Mapping[str, str]) -> str:
             out.append(f'<h{block.level} id="{block.anchor}">{html.escape(block.text)}</h{block.level}>')
         elif isinstance(block, Paragraph):
             css = f' class="{block.css}"' if block.css else ""
-            out.append(f"<p{css}>{_html_spans(block.spans)}</p>")
+            out.append(f"<p{css}>{_html_spans(block.spans, titles)}</p>")
         elif isinstance(block, Bullets):
-            out += ["<ul>", *(f"<li>{_html_spans(item)}</li>" for item in block.items), "</ul>"]
+            out += ["<ul>", *(f"<li>{_html_spans(item, titles)}</li>" for item in block.items), "</ul>"]
         elif isinstance(block, Table):
-            out += _html_table(block)
+            out += _html_table(block, titles)
         else:
             out += [f'<figure id="fig-{block.name}">',
                     f'<img src="{_svg_uri(figures[block.name])}" alt="{html.escape(block.alt)}">',

@@ -1,18 +1,22 @@
-"""A report record made for reading: long exact numbers as short decimals, long vectors shortened.
+"""A report record made for reading: numbers by the rule of docs/numbers.md, long vectors shortened.
 
 The JSON keeps every value exact; the text, Markdown and HTML renderers
-read the record through `readable` unless asked for ``--exact``. A number
-is kept as written when it is short (at most `SHORT` characters, such as
-``-22/25``), else shown as ``≈`` and 6 significant digits; a list of more
-than `LONG` numbers keeps its first and last entries around a count of
-those left out, and a list that is mostly zeros (a certificate λ) shows its
-non-zero entries by index.
+read the record through `readable` unless asked for ``--exact`` (then
+through `exactly`). One rule writes every number (docs/numbers.md): a
+rational whose denominator divides a power of ten (every decimal input
+does) is that decimal, exactly (``17.99``, not ``1799/100``), when it has at
+most `SHORT` characters; every other value is ``≈`` and 6 significant
+digits. A list of more than `LONG` numbers keeps its first and last entries
+around a count of those left out (never fewer than two), and a list that is
+mostly zeros (a certificate λ) shows its non-zero entries by index.
 
-Why this is total. Only a whole exact number is shortened: a string that is
+Why this is total. Only a whole exact number is rewritten: a string that is
 one (``-12/7``), an integer, a `Fraction`, or, inside a sentence, a token
 that is one, standing alone (no letter, digit, ``.``, ``/``, ``_``, sign or
 ``^`` touching it: never the digits of a decimal such as an enclosure's
-end, of an exponent, a name or a path). It is rounded from integers
+end, of an exponent, a name or a path). A decimal is written only when its
+numerator and denominator are short, so only short texts are converted; a
+``≈`` value is rounded from integers
 (`verify_perceptron.report._decimals.approximate`): those of its leading
 digits when they settle the rounding (`_approximate`), else of its whole
 value (`verify_perceptron.data.exact_text.read_exact`, at any size). No
@@ -34,9 +38,9 @@ from fractions import Fraction
 from typing import Any
 
 from ..data.exact_text import exact_text, read_exact
-from ._decimals import approximate
+from ._decimals import approximate, decimal_text
 
-__all__ = ["readable", "shown", "SHORT", "LONG"]
+__all__ = ["readable", "shown", "written", "exactly", "SHORT", "LONG"]
 
 #: The longest number shown as written.
 SHORT = 14
@@ -52,20 +56,31 @@ _TOKEN = re.compile(r"(?<![\w.+\-/\\^])-?\d+(?:/\d+)?(?![\w/\\^]|\.\w)")
 
 
 def shown(value: Fraction | int) -> str:
-    """An exact value for reading: as written when short, else ``≈`` its 6-digit decimal.
+    """An exact value for reading, by the one rule of docs/numbers.md: a decimal, exactly, when its denominator
+    divides a power of ten and the decimal is short; else ``≈`` its 6-digit decimal.
 
     Examples
     --------
-    >>> shown(Fraction(-22, 25)), shown(Fraction(10**400, 3)), shown(-(10**20))
-    ('-22/25', '≈ 3.33333e+399', '≈ -1e+20')
+    >>> shown(Fraction(1799, 100)), shown(Fraction(-22, 25)), shown(Fraction(1, 3)), shown(Fraction(10**400, 3))
+    ('17.99', '-0.88', '≈ 0.333333', '≈ 3.33333e+399')
+    >>> shown(-(10**20)), shown(12345678901234)
+    ('≈ -1e+20', '12345678901234')
     """
     exact = Fraction(value)
-    # Past 100 bits in all, the exact text has over 30 digits: no need to write it to know it is long.
-    if exact.numerator.bit_length() + exact.denominator.bit_length() <= 100:
-        text = str(exact)
-        if len(text) <= SHORT:
-            return text
-    return "≈ " + approximate(exact)
+    return decimal_text(exact, longest=SHORT) or "≈ " + approximate(exact)
+
+
+def written(value: Fraction | int) -> str:
+    """An exact value written whole (``--exact``), by the same rule: its decimal when its denominator divides a
+    power of ten, else ``p/q``; at any size.
+
+    Examples
+    --------
+    >>> written(Fraction(1799, 100)), written(Fraction(-1, 3)), written(10**30)
+    ('17.99', '-1/3', '1000000000000000000000000000000')
+    """
+    exact = Fraction(value)
+    return decimal_text(exact) or exact_text(exact)
 
 
 #: Leading digits of a long numerator or denominator that bracket the value (see `_approximate`).
@@ -102,13 +117,32 @@ def _approximate(text: str) -> str:
     return "≈ " + ("-" if negative else "") + low
 
 
+def _short(text: str) -> str:
+    """A whole exact number's text (``p`` or ``p/q``) for reading: `shown`'s rule, reading few digits.
+
+    A decimal of at most `SHORT` characters has a numerator of at most that
+    many digits and a denominator of fewer, so only those are converted;
+    every other value goes to `_approximate`, which reads the leading digits.
+    """
+    negative = text.startswith("-")
+    p, _, q = text[negative:].partition("/")
+    if p.startswith("0") and len(p) > 1 or q.startswith("0"):  # "000" (a note's number) is a name, not a value
+        return text
+    if len(p) + negative <= SHORT and len(q) < SHORT and (q.strip("0") or not q):
+        exact = Fraction(int(p), int(q or "1"))
+        decimal = decimal_text(-exact if negative else exact, longest=SHORT)
+        if decimal is not None:
+            return decimal
+    return _approximate(text) if text.strip("-0") else "0"
+
+
 def _number(value: str) -> str:
-    """A short exact value as it is, a long one as ``≈`` its 6-digit decimal; in a sentence, each long number."""
-    if len(value) <= SHORT:
-        return value
+    """A whole exact number by `shown`'s rule; in a sentence, each whole number standing alone."""
     if _NUMBER.fullmatch(value):
-        return _approximate(value)
-    return _TOKEN.sub(lambda m: _number(m.group()), value)
+        return _short(value)
+    if not any(c.isdigit() for c in value):
+        return value
+    return _TOKEN.sub(lambda m: _short(m.group()), value)
 
 
 #: A comma-joined list of exact numbers, matched in one pass (a weight vector may hold 10^5 entries).
@@ -159,7 +193,7 @@ def _list(values: list[Any]) -> list[Any]:
         return [_entry(v) for v in values]
     nonzero = [i for i, v in enumerate(values) if not _zero(v)]  # only what is shown is formatted
     zeros = f"({len(values) - len(nonzero)} zeros)"
-    if len(nonzero) <= LONG // 2:
+    if len(nonzero) <= LONG - 1:  # a marker would stand for fewer than two entries: all of them
         return [f"{i}: {_entry(values[i])}" for i in nonzero] + [zeros]
     if len(nonzero) <= len(values) // 2:  # mostly zeros (a certificate λ): the non-zero entries by index
         return ([f"{i}: {_entry(values[i])}" for i in nonzero[:4]] + [f"… {len(nonzero) - 6} more non-zero …"]
@@ -173,9 +207,9 @@ def readable(record: Any) -> Any:
     Examples
     --------
     >>> readable({"value": "14459289768964798721/2", "gamma": "1/3", "weights": [str(i) for i in range(10)]})
-    {'value': '≈ 7.22964e+18', 'gamma': '1/3', 'weights': ['0', '1', '2', '3', '… 4 more …', '8', '9']}
-    >>> readable({"lambda": ["0", "1/2", "0", "0", "0", "0", "0", "0", "0", "1/2"]})
-    {'lambda': ['1: 1/2', '9: 1/2', '(8 zeros)']}
+    {'value': '≈ 7.22964e+18', 'gamma': '≈ 0.333333', 'weights': ['0', '1', '2', '3', '… 4 more …', '8', '9']}
+    >>> readable({"lambda": ["0", "1/2", "0", "0", "0", "0", "0", "0", "0", "1/2"], "x": "3483943/500"})
+    {'lambda': ['1: 0.5', '9: 0.5', '(8 zeros)'], 'x': '6967.886'}
     >>> readable([str(i % 3 // 2) for i in range(30)])
     ['2: 1', '5: 1', '8: 1', '11: 1', '… 4 more non-zero …', '26: 1', '29: 1', '(20 zeros)']
     >>> readable("β/R² = 11938373663562561600697/309345173896923063300 times the others'")
@@ -192,3 +226,92 @@ def readable(record: Any) -> Any:
     if isinstance(record, Fraction) or _integer(record):
         return _entry(record)
     return record
+
+
+def _whole(text: str) -> str:
+    """A whole exact number's text written by `written`'s rule, at any size (`read_exact` reads it in pieces)."""
+    if "/" not in text:
+        return text
+    return written(read_exact(text))
+
+
+def exactly(record: Any) -> Any:
+    """A copy of a report record for ``--exact``: every number whole, a decimal where its denominator divides a
+    power of ten (`written`), ``p/q`` otherwise; names as written.
+
+    Examples
+    --------
+    >>> exactly({"weights": ["1799/100", "-1/3", "4"], "source": "a/10", "text": "γ = 1/8, k = 3"})
+    {'weights': ['17.99', '-1/3', '4'], 'source': 'a/10', 'text': 'γ = 0.125, k = 3'}
+    """
+    if isinstance(record, dict):
+        return {key: record[key] if key in _NAMES else exactly(value) for key, value in record.items()}
+    if isinstance(record, list):
+        return [exactly(v) for v in record]
+    if isinstance(record, str):
+        if _NUMBER.fullmatch(record):
+            return _whole(record)
+        return _TOKEN.sub(lambda m: _whole(m.group()), record) if "/" in record else record
+    if isinstance(record, Fraction):
+        return written(record)
+    return record
+
+
+#: The most values `exact_titles` reads, and the longest exact text a title shows whole.
+_TITLED, _TITLE_CHARS = 50_000, 400
+
+
+def _title(exact: str) -> str:
+    if len(exact) <= _TITLE_CHARS:
+        return f"exactly {exact}"
+    return f"exactly {exact[:60]}… ({len(exact):,} characters: whole in the JSON and with --exact)"
+
+
+def exact_titles(record: Any) -> dict[str, str]:
+    """For each ``≈`` value `readable` shows of `record`: the exact value, as a tooltip's text (the HTML report's
+    title); a shown value that stands for two different exact values gets none.
+
+    Examples
+    --------
+    >>> exact_titles({"gamma": "1/3", "x": "17/10", "y": ["2/3", "-7/3"]})
+    {'≈ 0.333333': 'exactly 1/3', '≈ 0.666667': 'exactly 2/3', '≈ -2.33333': 'exactly -7/3'}
+    """
+    titles: dict[str, str | None] = {}
+    seen = 0
+
+    def note(exact: str) -> None:
+        nonlocal seen
+        seen += 1
+        if seen > _TITLED:
+            return
+        shown_text = _number(exact)
+        if shown_text.startswith("≈"):
+            title = _title(written(read_exact(exact)) if len(exact) <= _TITLE_CHARS else exact)
+            titles[shown_text] = title if titles.get(shown_text, title) == title else None
+
+    def walk(value: Any, key: str = "") -> None:
+        if seen > _TITLED:  # enough: a record of millions of values is not walked whole for its tooltips
+            return
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if k not in _NAMES:
+                    walk(v, k)
+        elif isinstance(value, list):
+            # what a report shows of a long list: a vector's ends (`_list`), a table's first and last rows
+            rows = bool(value) and isinstance(value[0], (dict, list))
+            head, tail = (64, 16) if rows else (4, 2)
+            for v in value if len(value) <= head + tail else value[:head] + value[-tail:]:
+                if seen > _TITLED:
+                    return
+                walk(v, key)
+        elif isinstance(value, str):
+            if _NUMBER.fullmatch(value):
+                note(value)
+            elif any(c.isdigit() for c in value):
+                for m in _TOKEN.finditer(value):
+                    note(m.group())
+        elif isinstance(value, Fraction) or _integer(value):
+            note(exact_text(value))
+
+    walk(record)
+    return {shown_text: title for shown_text, title in titles.items() if title is not None}

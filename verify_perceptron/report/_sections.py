@@ -19,10 +19,10 @@ from ._document import Block, Bullets, Document, Figure, Heading, Paragraph, Spa
 from .plots.series import (FIGURE_NAMES, available_figures, epoch_ends, hull_meeting, invariant_series, report_certificate,
                            resolution_notes)
 from ._enclosures import angle_text, enclosure_text, root_text
-from ._readable import readable, shown as shortened
+from ._readable import exactly, readable, shown as shortened, written
 from ._soft_margin import soft_margin_sentences
 from ._proofs_applied import proofs_applied_blocks
-from ._words import bracket, count, row_index_phrase
+from ._words import bracket, count, row_index_phrase, updates_heading, updates_shown
 
 __all__ = ["document", "figure_captions"]
 
@@ -80,7 +80,8 @@ def figure_captions(report: Mapping[str, Any]) -> dict[str, str]:
     Top: at every update, w_k·w* stays above its lower bound N·a·γ and ‖w_k‖² below its upper bound N·a²·R²
     (their exact values are in the table of updates). Bottom, on log-log axes: by Cauchy-Schwarz
     (N·a·γ)²/‖w*‖² <= ‖w_k‖² <= N·a²·R²; the left side grows like N², the right like N, so they cross at
-    N = 87, the mistake bound of note 000. This run stopped after 18.
+    N = 87, the mistake bound of note 000. This run stopped after 18. The curves draw every one of the run's
+    18 updates.
     """
     r = report
     online = r["mode"] == "online"
@@ -131,8 +132,21 @@ def figure_captions(report: Mapping[str, Any]) -> dict[str, str]:
             f"{reason}, so only the upper invariant applies: ‖w_k‖² stays below {upper} at every update, however "
             "long the run."
         )
+    captions["invariants"] += " " + _drawn(r)
     return captions
 
+
+def _drawn(r: Mapping[str, Any]) -> str:
+    """Which updates the invariants figure draws, said truthfully."""
+    points = r.get("invariant_points")
+    if points and points["per_interval"] > 1:
+        return (f"The curves cover all {r['n_updates']} updates, thinned exactly: of each interval of "
+                f"{points['per_interval']} updates, the updates where either invariant's slack is least and greatest "
+                f"are drawn ({len(points['k'])} in all), so no violation and no tightest point falls between two "
+                "drawn points.")
+    if r["updates_truncated"] and not points:
+        return f"The curves cover the first {len(r['updates'])} of the run's {r['n_updates']} updates."
+    return f"The curves draw every one of the run's {r['n_updates']} updates."
 
 def _summary(r: Mapping[str, Any], enclosures: Mapping[str, Any] | None = None) -> Table:
     """The summary table of `r` (a record as shown); `enclosures`, the exact record's, give the square roots."""
@@ -270,7 +284,7 @@ def _comparison(r: Mapping[str, Any]) -> list[Block]:
 
 def _certificate(r: Mapping[str, Any], data: Dataset | None, exact: bool) -> list[Block]:
     lam = report_certificate(r)
-    number = exact_text if exact else shortened
+    number = written if exact else shortened
     if lam is None:
         return []
     blocks: list[Block] = [Heading(2, "Why it cannot converge: the certificate", "certificate")]
@@ -305,21 +319,26 @@ def _certificate(r: Mapping[str, Any], data: Dataset | None, exact: bool) -> lis
     return blocks
 
 
-def _shown(n: int, limit: int) -> list[int | None]:
-    """Row indices to show: all, or the first and the last ones with None for the gap."""
-    if n <= limit:
-        return list(range(n))
-    tail = min(10, limit // 2)
-    return list(range(limit - tail)) + [None] + list(range(n - tail, n))
+def _last_start(r: Mapping[str, Any], last: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+    """N and Σn² before the record's last updates: the run's totals less theirs (Σn² from its drawn points)."""
+    points = r.get("invariant_points")
+    total_sq = points["sum_n_sq"][-1] if points else r["n_mistakes"]
+    return (r["n_mistakes"] - sum(len(u["samples"]) for u in last),
+            total_sq - sum(len(u["samples"]) ** 2 for u in last))
 
 
-def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int, shown: Mapping[str, Any]) -> list[Block]:
-    """The updates table: values from `shown` (shortened, or `r` itself), the invariants' sides from `r`'s series."""
-    updates = r["updates"]
-    number = exact_text if shown is r else shortened
-    if not updates:
+def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int, shown: Mapping[str, Any],
+             exact: bool) -> list[Block]:
+    """The updates table: the first updates and the run's last ones (`updates_shown`); values from `shown`
+    (shortened, or whole with `exact`), the invariants' sides from `r`'s series at those updates."""
+    if not r["updates"]:
         return []
-    s = invariant_series(r, data)
+    number = written if exact else shortened
+    first, last = updates_shown(r, max_updates)
+    tail = r.get("last_updates") or []
+    s = invariant_series(r, data, whole_run=False)
+    s_last = (invariant_series(r, data, updates=tail, start=_last_start(r, tail)) if tail
+              else s)
     online = r["mode"] == "online"
     upper = "N·a²·R²" if online else "a²·R²·Σn²"
     header = ["k", "epoch", "sample" if online else "samples", "score", "w_k", "N"]
@@ -327,34 +346,37 @@ def _updates(r: Mapping[str, Any], data: Dataset | None, max_updates: int, shown
     if with_separator:
         header += ["w_k·w*", "N·a·γ"]
     header += ["‖w_k‖²"] + ([upper] if s.upper is not None else [])
+    shown_at = {u["k"]: u for u in shown["updates"]} | {u["k"]: u for u in shown.get("last_updates") or []}
     rows = []
-    for j in _shown(len(updates), max_updates):
-        if j is None:
-            rows.append(("…", "", "", "", f"({len(updates) - max_updates} more)", *[""] * (len(header) - 5)))
+    for u in first + ([None] if last else []) + last:
+        if u is None:
+            rows.append(("…", "", "", "", f"({last[0]['k'] - first[-1]['k'] - 1} more)", *[""] * (len(header) - 5)))
             continue
-        u, i = shown["updates"][j], j + 1  # series index 0 is w_0 = 0
-        row = [str(u["k"]), str(u["epoch"]), ", ".join(map(str, u["samples"])), ", ".join(u["scores"]),
-               bracket(u["weights"]), str(s.n_mistakes[i])]
+        series = s if u["k"] in s.k and u["k"] <= r["updates"][-1]["k"] else s_last
+        i = series.k.index(u["k"])
+        v = shown_at[u["k"]]
+        row = [str(u["k"]), str(u["epoch"]), ", ".join(map(str, v["samples"])), ", ".join(v["scores"]),
+               bracket(v["weights"]), str(series.n_mistakes[i])]
         if with_separator:
-            assert s.w_ws is not None and s.lower is not None
-            row += [number(s.w_ws[i]), number(s.lower[i])]
-        row.append(number(s.w_sq[i]))
-        if s.upper is not None:
-            row.append(number(s.upper[i]))
+            assert series.w_ws is not None and series.lower is not None
+            row += [number(series.w_ws[i]), number(series.lower[i])]
+        row.append(number(series.w_sq[i]))
+        if series.upper is not None:
+            row.append(number(series.upper[i]))
         rows.append(tuple(row))
     note = ""
-    if r["updates_truncated"]:
-        note = (f" The report keeps the first {len(updates)} of {r['n_updates']} updates; every one was checked "
+    if len(first) + len(last) < r["n_updates"]:
+        note = (f" Shown: {updates_heading(r, first, last)}; every one was checked "
                 "(verify --trace FILE writes them all).")
     return [
         Heading(2, "Every update, and the invariants' two sides", "updates"),
         Paragraph((_t("Samples are numbered from 0; the score is w_(k-1)·x~ of the sample that caused the update; "
                       f"w_k is in the convention's coordinates {bracket(shown['coordinates'])}. "
-                      + ("All values exact." if shown is r else "Long values are shown as ≈ decimals; the JSON and "
-                         "--exact have them exact.") + note),)),
+                      + ("All values exact." if exact else "Numbers are written as docs/numbers.md says; the JSON "
+                         "and --exact have them exact.") + note),)),
         Table("updates", tuple(header), tuple(rows), right=frozenset(range(len(header))) - {4},
               code=frozenset(range(3, len(header))) - {5}, folded=len(rows) > 25,
-              summary=f"{count(len(updates), 'update')} (click to show)"),
+              summary=f"{updates_heading(r, first, last)} (click to show)"),
     ]
 
 
@@ -365,7 +387,7 @@ def _epochs(r: Mapping[str, Any], level: int, exact: bool = True) -> list[Block]
         return []
 
     def shown(values: Iterable[Fraction]) -> str:
-        return bracket([exact_text(v) for v in values] if exact else readable(list(values)))
+        return bracket([written(v) for v in values] if exact else readable(list(values)))
 
     rows = tuple((str(e.epoch), str(e.k), shown(e.weights), f"({shown([e.bias])[1:-1]}, {shown(e.normal)})")
                  for e in ends)
@@ -376,8 +398,9 @@ def _epochs(r: Mapping[str, Any], level: int, exact: bool = True) -> list[Block]
     ]
 
 
-_FOOTER = ("Generated by verify-perceptron from its JSON report (schema version {v}). Numbers are exact "
-           "(fractions as p/q); the figures convert them to floating point only to draw.")
+_FOOTER = ("Generated by verify-perceptron from its JSON report (schema version {v}). Numbers are written as "
+           "docs/numbers.md says: a decimal exactly where it has one, a rounded value marked as approximate "
+           "(exact in the JSON and with --exact); the figures convert them to floating point only to draw.")
 
 _FIGURE_TITLES = {
     "boundaries": "Decision boundaries, epoch by epoch",
@@ -430,9 +453,9 @@ def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iter
     if command:
         doc.blocks.append(Paragraph((_t("Reproduce with: "), _c(command))))
     doc.blocks.append(Paragraph((_b(doc.verdict),), css=f"verdict {r['verdict']}"))
-    if r.get("advice"):
-        doc.blocks.append(Paragraph((_t(f"Advice: {r['advice']}."),)))
-    shown = r if exact else readable(dict(r))  # long numbers shortened for reading; figures use `r`, exact
+    shown = exactly(dict(r)) if exact else readable(dict(r))  # numbers for reading; figures use `r`, exact
+    if shown.get("advice"):  # written as every other number is (docs/numbers.md)
+        doc.blocks.append(Paragraph((_t(f"Advice: {shown['advice']}."),)))
     doc.blocks.append(Heading(2, "Summary", "summary"))
     doc.blocks.append(_summary(shown, r.get("enclosures")))
     captions = figure_captions(r)
@@ -458,5 +481,5 @@ def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iter
     doc.blocks += _soft_margin(shown)
     doc.blocks += _comparison(shown)
     doc.blocks += _certificate(r, data, exact)
-    doc.blocks += _updates(r, data, max_updates, shown)
+    doc.blocks += _updates(r, data, max_updates, shown, exact)
     return doc

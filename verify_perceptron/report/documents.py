@@ -45,6 +45,7 @@ from ..data.dataset import Dataset
 from ..errors import InvalidArgument
 from ._html import to_html
 from ._markdown import to_markdown
+from ._readable import exact_titles
 from ._sections import document, figure_captions
 from ._words import approximately
 from .files import write_atomically
@@ -142,4 +143,5 @@ def render_html(
     _check_figures(left_out or {})
     doc = document(displayed(report), data, figures, title=title, description=description,
                    command=command, max_updates=max_updates, exact=exact, left_out=left_out)
-    return visible(approximately(to_html(doc, figures)), lines=True)
+    titles = {} if exact else exact_titles(displayed(report))  # each ≈ value's exact one, as its tooltip
+    return visible(approximately(to_html(doc, figures, titles)), lines=True)

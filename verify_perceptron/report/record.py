@@ -11,7 +11,7 @@ text and the JSON cannot disagree.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -23,7 +23,7 @@ from ..notes.conventions import Convention, get_convention
 from ..data.dataset import Dataset
 from ..certify.separability import Separability
 from ..data.exact_text import exact_text
-from ..data.trace import ScaledWeights, Trace
+from ..data.trace import ScaledWeights, Trace, Update
 from ._enclosures import enclosure_record, root_record
 from ._soft_margin import soft_margin_record
 from ._proofs_applied import proofs_applied_record
@@ -152,7 +152,28 @@ def _separator_and_constants(check: CheckResult, trace: Trace) -> dict[str, Any]
     }
 
 
-def _updates(trace: Trace) -> list[dict[str, Any]]:
+def _last_updates(trace: Trace, check: CheckResult) -> list[dict[str, Any]]:
+    """The run's last updates (the checker's ring of them) past those the trace kept; none when it kept all."""
+    if not trace.updates_truncated:
+        return []
+    kept = trace.updates[-1].k if len(trace.updates) else 0
+    return _updates(u for u in check.last_updates if u.k > kept)
+
+
+def _invariant_points(trace: Trace, check: CheckResult) -> dict[str, Any] | None:
+    """The invariants at the updates the figures draw, over the whole run, when the trace kept only its first
+    updates (`verify_perceptron.check.whole_run`): each interval's extremes of both slacks, exactly."""
+    p = check.points
+    if p is None or not trace.updates_truncated or not p.k:
+        return None
+    return {
+        "n_updates": p.n_updates, "per_interval": p.per_interval,
+        "k": list(p.k), "n_mistakes": list(p.n_mistakes), "n": list(p.n), "sum_n_sq": list(p.sum_n_sq),
+        "w_ws": None if p.w_ws is None else _vector(p.w_ws), "w_sq": _vector(p.w_sq),
+    }
+
+
+def _updates(updates: Iterable[Update]) -> list[dict[str, Any]]:
     return [
         {
             "k": u.k,
@@ -162,7 +183,7 @@ def _updates(trace: Trace) -> list[dict[str, Any]]:
             "delta": _vector(u.delta),
             "weights": _vector(u.weights),
         }
-        for u in trace.updates
+        for u in updates
     ]
 
 
@@ -235,7 +256,9 @@ def build_report(
         },
         "comparison": None if comparison is None else comparison.as_dict(),
         "updates_truncated": trace.updates_truncated,
-        "updates": _updates(trace),
+        "updates": _updates(trace.updates),
+        "last_updates": _last_updates(trace, check),
+        "invariant_points": _invariant_points(trace, check),
     }
 
 

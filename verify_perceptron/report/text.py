@@ -15,8 +15,6 @@ verdict: VERIFIED: every invariant held at every update (exit code 0)
 
 from __future__ import annotations
 
-import re
-import textwrap
 from typing import Any
 
 from ..data.exact_text import read_exact
@@ -25,39 +23,38 @@ from ._proofs_applied import proofs_applied_lines
 from .visible import displayed
 from ._decimals import decimal_down, decimal_up
 from ._enclosures import enclosure_line
-from ._readable import readable
+from ._readable import exactly, readable
 from ._soft_margin import soft_margin_sentences
-from ._words import approximately, bracket, count, row_index_phrase
+from ._width import fit_lines, fit_table
+from ._words import approximately, bracket, count, row_index_phrase, updates_heading, updates_shown
 
-__all__ = ["render_text", "comparison_lines", "orders_lines"]
+__all__ = ["render_text", "comparison_lines", "orders_lines", "fit_lines"]
 
 
-def _table(rows: list[list[str]], *, align: str) -> list[str]:
-    """Columns padded to their widest cell; ``align`` has one ``<`` or ``>`` per column."""
-    widths = [max(len(row[j]) for row in rows) for j in range(len(rows[0]))]
-    lines = []
-    for row in rows:
-        cells = [cell.ljust(w) if a == "<" else cell.rjust(w) for cell, w, a in zip(row, widths, align)]
-        lines.append("  " + "  ".join(cells).rstrip())
-    return lines
+def _table(rows: list[list[str]], *, align: str, width: int | None = None, kinds: str | None = None) -> list[str]:
+    """Columns padded to their widest cell; ``align`` has one ``<`` or ``>`` per column. Given `width`, laid out
+    to it by the one rule of `verify_perceptron.report._width` (`kinds`: which columns may be cut or wrapped)."""
+    return fit_table(rows, align, width, kinds=kinds)
 
 
 def _mark(holds: bool | None) -> str:
     return {True: "ok", False: "FAIL", None: "--"}[holds]
 
 
-def comparison_lines(c: dict[str, Any], *, exact: bool = False) -> list[str]:
-    """Text tables of a comparison record: one row per note, one column per separator (shortened unless `exact`)."""
-    return [approximately(line) for line in _comparison_lines(c, exact=exact)]
+def comparison_lines(c: dict[str, Any], *, exact: bool = False, width: int | None = None) -> list[str]:
+    """Text tables of a comparison record: one row per note, one column per separator (shortened unless `exact`);
+    given `width` (never with `exact`), every line fits it (`verify_perceptron.report._width`)."""
+    width = None if exact else width
+    return fit_lines([approximately(line) for line in _comparison_lines(c, exact=exact, width=width)], width)
 
 
-def _comparison_lines(c: dict[str, Any], *, exact: bool = False) -> list[str]:
-    whole, c = c, (c if exact else readable(c))  # the enclosures round their exact ends outward themselves
+def _comparison_lines(c: dict[str, Any], *, exact: bool = False, width: int | None = None) -> list[str]:
+    whole, c = c, (exactly(c) if exact else readable(c))  # the enclosures round their exact ends outward themselves
     out: list[str] = []
     mm = c["max_margin"]
     if c["separable"] is False:
         out.append("not separable: no note's bound applies; λ = " + bracket(c["certificate"]["values"]))
-        return out + _soft_margin_rows(whole, readable_too=not exact)
+        return out + _soft_margin_rows(whole, readable_too=not exact, width=width)
     if c["separable"] is None:
         out.append("separability undecided: " + "; ".join(c["findings"]))
         return out
@@ -80,13 +77,13 @@ def _comparison_lines(c: dict[str, Any], *, exact: bool = False) -> list[str]:
         note = next((b["note"][:3] for b in c["bounds"] if b["convention"] == conv), "")
         stop = "" if run["stop"] == "converged" else f" ({run['stop']})"
         rows.append([note, conv, f"{run['n_updates']}{stop}", *cells])
-    out += _table(rows, align="<<>" + ">" * len(separators))
-    for finding in c["findings"]:  # prose: wrapped to stay readable on a terminal
-        out += textwrap.wrap(approximately(finding), 150, initial_indent="  - ", subsequent_indent="    ")
-    return out + _batch_lines(c, separators)
+    out += _table(rows, align="<<>" + ">" * len(separators), width=width, kinds="kkk" + "w" * len(separators))
+    # prose: wrapped to stay readable, at the width when there is one
+    out += fit_lines([f"  - {approximately(finding)}" for finding in c["findings"]], width or 150)
+    return out + _batch_lines(c, separators, width)
 
 
-def _soft_margin_rows(c: dict[str, Any], *, readable_too: bool = False) -> list[str]:
+def _soft_margin_rows(c: dict[str, Any], *, readable_too: bool = False, width: int | None = None) -> list[str]:
     """Each convention's online run beside the bound without separation; nothing when there are none.
 
     `c` is the exact record: each enclosure's ends are rounded outward here (a shortened ``≈`` value has
@@ -104,10 +101,10 @@ def _soft_margin_rows(c: dict[str, Any], *, readable_too: bool = False) -> list[
             f"[{decimal_down(read_exact(e['bound']['lower']))}, {decimal_up(read_exact(e['bound']['upper']))}]"
         rho, reference = (readable(e["rho"]), readable(e["reference"])) if readable_too else (e["rho"], e["reference"])
         rows.append([e["convention"], f"{e['n_mistakes']}{stop}", bound, rho or "", reference or ""])
-    return out + _table(rows, align="<><><")
+    return out + _table(rows, align="<><><", width=width, kinds="kkwkv")
 
 
-def _batch_lines(c: dict[str, Any], separators: list[str]) -> list[str]:
+def _batch_lines(c: dict[str, Any], separators: list[str], width: int | None = None) -> list[str]:
     """Note 003's bound beside each convention's batch run (derived here); nothing without batch runs."""
     runs = c.get("batch_runs") or []  # absent from records written before batch runs were compared
     if not runs:
@@ -124,11 +121,11 @@ def _batch_lines(c: dict[str, Any], separators: list[str]) -> list[str]:
             cells.append("" if b is None else f"{b['value']} ({b['ratio']})")
         stop = "" if run["stop"] == "converged" else f" ({run['stop']})"
         rows.append([conv, str(run["n_updates"]), f"{run['n_mistakes']}{stop}", *cells])
-    return out + _table(rows, align="<>>" + ">" * len(separators))
+    return out + _table(rows, align="<>>" + ">" * len(separators), width=width, kinds="kkk" + "w" * len(separators))
 
 
-def orders_lines(o: dict[str, Any]) -> list[str]:
-    """Text table of the mistakes over presentation orders."""
+def orders_lines(o: dict[str, Any], *, width: int | None = None) -> list[str]:
+    """Text table of the mistakes over presentation orders; given `width`, every line fits it."""
     out = [f"mistakes over {o['orders']} random presentation orders (seed {o['seed']})"]
     for title, key in (("sampled", "sampled"), ("every order", "exhaustive")):
         if not o[key]:
@@ -138,10 +135,10 @@ def orders_lines(o: dict[str, Any]) -> list[str]:
             rows.append([c["convention"], str(c["n_orders"]), str(c["min"]), str(c["median"]), str(c["max"]),
                          bracket([str(i) for i in c["worst_order"]])])
         out.append(f"  {title}:")
-        out += _table(rows, align="<>>>><")
+        out += _table(rows, align="<>>>><", width=width, kinds="kkkkkv")
     for note in o["notes"]:
         out.append(f"  - {note}")
-    return out
+    return fit_lines(out, width)
 
 
 # --------------------------------------------------------------------------------------------
@@ -185,112 +182,35 @@ def _run_lines(r: dict[str, Any], enclosures: dict[str, Any] | None) -> list[str
     return out
 
 
-_MORE = re.compile(r"… (\d+) more( non-zero)? …")
-
-
-def _cut_vector(entries: list[str], room: int) -> str:
-    """``[...]`` of `entries` in at most `room` characters (while it keeps its first entry), the entries
-    taken out folded into the ``… N more …`` count; a sparse vector's ``(N zeros)`` stays last.
-
-    Examples
-    --------
-    >>> _cut_vector(["1", "2", "3", "4", "… 25 more …", "8", "9"], 24)
-    '[1, … 28 more …, 8, 9]'
-    >>> _cut_vector(["-60", "-34", "173", "-38", "73"], 22)
-    '[-60, … 3 more …, 73]'
-    >>> _cut_vector(["1: -1", "5: 2", "7: 3", "11: 1", "… 10 more non-zero …", "19: 4", "20: 5", "(99980 zeros)"], 40)
-    '[1: -1, … 15 more non-zero …, (99980 zeros)]'
-    >>> _cut_vector(["1: -1", "99999: 1", "(99998 zeros)"], 20)  # no shorter with a marker
-    '[1: -1, 99999: 1, (99998 zeros)]'
-    """
-    tail = [entries[-1]] if entries and re.fullmatch(r"\(\d+ zeros\)", entries[-1]) else []
-    body = entries[: len(entries) - len(tail)]
-    noun = " non-zero" if tail else ""
-    at = next((i for i, e in enumerate(body) if _MORE.fullmatch(e)), None)
-    while len(bracket(body + tail)) > room:
-        if at is None:
-            if len(body) < 3 - bool(tail):
-                break
-            at = len(body) - (2 if not tail else 1)
-            body.insert(at, f"… 0 more{noun} …")
-        hidden = int(_MORE.fullmatch(body[at]).group(1))  # type: ignore[union-attr]
-        if at > 1:  # take the entry before the marker
-            del body[at - 1]
-            at -= 1
-        elif len(body) - at > 1:  # else the ones after it, the last one included
-            del body[at + 1]
-        else:
-            break
-        body[at] = f"… {hidden + 1} more{noun} …"
-    cut, whole = bracket(body + tail), bracket(entries)
-    return cut if len(cut) < len(whole) else whole  # a marker may cost more than the entry it replaced
-
-
-def _cut(cell: str, room: int) -> str:
-    """A list of samples or scores in at most `room` characters, cut after a whole entry: ``1,2,…``.
-
-    Examples
-    --------
-    >>> _cut("0,1,2,3,4,5", 6), _cut("123456789", 5)
-    ('0,1,…', '123456789')
-    """
-    if len(cell) <= room:
-        return cell
-    entries = cell.split(",")
-    for keep in range(len(entries) - 1, 0, -1):
-        shorter = ",".join(entries[:keep] + ["…"])
-        if len(shorter) <= room or keep == 1:
-            return shorter
-    return cell
-
-
-def _fitted(rows: list[list[str]], width: int) -> list[list[str]]:
-    """The updates table's rows with samples, scores and w_k cut so that each line has at most `width`
-    characters, where that leaves each of them some room; k and epoch are never cut."""
-    widths = [max(len(row[j]) for row in rows) for j in range(5)]
-    room = width - 2 - 2 * 4 - widths[0] - widths[1]  # the indent, four gaps, k and epoch
-    if sum(widths[2:]) <= room:
-        return rows
-    share = max(8, room // 4)
-    caps = [min(widths[2], share), min(widths[3], share)]
-    caps.append(max(12, room - sum(caps)))
-
-    def vector(cell: str, cap: int) -> str:  # the header's "w_k" and the "(N more)" row are not vectors
-        return _cut_vector(cell[1:-1].split(", "), cap) if cell.startswith("[") and len(cell) > cap else cell
-
-    return [row[:2] + [_cut(row[2], caps[0]), _cut(row[3], caps[1]), vector(row[4], caps[2])] for row in rows]
-
-
 def _update_lines(r: dict[str, Any], max_updates: int, width: int | None = None) -> list[str]:
-    """The updates table: all of them, or the first and the last 10 when there are more than `max_updates`;
-    cut to `width` characters a line when it is given (a terminal's width)."""
-    updates = r["updates"]
-    out = ["updates (samples numbered from 0; score = w_(k-1)·x~ of the sample that caused the update)"]
-    if not updates:
-        return out + ["  (none)"]
+    """The updates table: all of them, or the first ones and the run's last ones when there are more than
+    `max_updates`; laid out to `width` characters a line when it is given (a terminal's width)."""
+    if not r["updates"]:
+        return ["updates: none"]
+    first, last = updates_shown(r, max_updates)
+    out = [f"{updates_heading(r, first, last)} (samples numbered from 0; score = w_(k-1)·x~ of the sample that "
+           "caused the update)"]
     rows = [["k", "epoch", "sample", "score", "w_k"]]
-    shown = updates if len(updates) <= max_updates else updates[: max_updates - 10] + [None] + updates[-10:]
-    for u in shown:
+    for u in first + ([None] if last else []) + last:
         if u is None:
-            rows.append(["...", "", "", "", f"({len(updates) - max_updates} more)"])
+            rows.append(["...", "", "", "", f"({last[0]['k'] - first[-1]['k'] - 1} more)"])
             continue
         rows.append([str(u["k"]), str(u["epoch"]), ",".join(map(str, u["samples"])),
                      ",".join(u["scores"]), bracket(u["weights"])])
-    out += _table(rows if width is None else _fitted(rows, width), align=">>>><")
-    if r["updates_truncated"]:
-        out.append(f"  (the report keeps the first {len(updates)} of {r['n_updates']} updates; every one was "
-                   "checked; --trace FILE writes them all)")
+    out += _table(rows, align=">>>><", width=width, kinds="kkllv")
+    if len(first) + len(last) < r["n_updates"]:
+        out.append("  (every update was checked; --trace FILE writes them all)")
     return out
 
 
-def _invariant_lines(r: dict[str, Any]) -> list[str]:
+def _invariant_lines(r: dict[str, Any], width: int | None = None) -> list[str]:
     """The invariants table, then each first violation and the reasons claims went unchecked."""
     out = ["invariants, checked exactly at every update (slack = right side - left side, >= 0 when it holds)"]
     rows = [["", "invariant", "checked", "min slack", "at k", "claim"]]
     for inv in r["invariants"]:
         at = "" if inv["min_slack_at"] is None else str(inv["min_slack_at"])
         rows.append([_mark(inv["holds"]), inv["name"], str(inv["n_checked"]), inv["min_slack"] or "", at, inv["claim"]])
-    out += _table(rows, align="<<>>><")
+    out += _table(rows, align="<<>>><", width=width, kinds="kkkkkw")
     skipped: dict[str, list[str]] = {}
     for inv in r["invariants"]:
         if inv["first_violation"]:
@@ -302,7 +222,7 @@ def _invariant_lines(r: dict[str, Any]) -> list[str]:
     return out
 
 
-def _bound_lines(r: dict[str, Any]) -> list[str]:
+def _bound_lines(r: dict[str, Any], width: int | None = None) -> list[str]:
     """The notes' bounds at the separator (hard-limiter-plus takes note 001's); nothing without one."""
     if not r["bounds"]:
         return []
@@ -311,7 +231,7 @@ def _bound_lines(r: dict[str, Any]) -> list[str]:
     for b in r["bounds"]:
         own = "*" if b["own"] else ""
         rows.append([_mark(b["holds"]), b["note"][:3] + own, b["convention"], b["formula"], b["value"], str(b["n_mistakes"])])
-    out += _table(rows, align="<<<<>>")
+    out += _table(rows, align="<<<<>>", width=width, kinds="kkkwkk")
     batch = ("; the notes prove these for online mode only; note 003's also holds in batch mode, for every "
              "convention (derived here): mistake-bound-sum-batch above")
     out.append("  (* the convention's own note" + ("" if r["mode"] == "online" else batch) + ")")
@@ -372,24 +292,26 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60, exact: bool = 
     """The report as text tables, for a terminal.
 
     At most `max_updates` updates are listed (the first and the last ones);
-    every update is checked whatever is listed. Long numbers and vectors
-    are shortened for reading (`verify_perceptron.report._readable`) unless
-    `exact`; the JSON always has them whole. Given `width` (a terminal's
-    columns), the updates table's samples, scores and weights are cut to
-    fit it, after a whole entry and with ``…`` (never with `exact`).
+    every update is checked whatever is listed. Numbers are written by the
+    rule of docs/numbers.md (`verify_perceptron.report._readable`): long ones
+    shortened unless `exact`; the JSON always has them whole. Given `width`
+    (a terminal's columns, ``COLUMNS`` or ``--width``), every table and line
+    fits it, by the one rule of `verify_perceptron.report._width` (never with
+    `exact`).
     """
     report = displayed(report)  # the data's names and labels with their control characters escaped
-    r = report if exact else readable(report)
+    r = exactly(report) if exact else readable(report)
+    width = None if exact else width
     out = _run_lines(r, report.get("enclosures")) + [""]
-    out += _update_lines(r, max_updates, None if exact else width) + [""]
-    out += _invariant_lines(r)
-    out += _bound_lines(r)
+    out += _update_lines(r, max_updates, width) + [""]
+    out += _invariant_lines(r, width)
+    out += _bound_lines(r, width)
     out += _soft_margin_lines(r)
     out += averaged_lines(r)
     out += proofs_applied_lines(r)
     out += _separability_lines(r)
     if r["comparison"]:
-        out += [""] + comparison_lines(report["comparison"], exact=exact)  # the exact record: it shortens it
+        out += [""] + comparison_lines(report["comparison"], exact=exact, width=width)  # it shortens the exact record
     out += _cycle_lines(r)
     out += [""] + ([f"advice: {r['advice']}"] if r.get("advice") else []) + [_verdict_line(r)]
-    return approximately("\n".join(out) + "\n")
+    return "\n".join(fit_lines(approximately("\n".join(out)).split("\n"), width)) + "\n"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ...errors import VerifyPerceptronError
 from .._decimals import approximate
+from .._readable import shown
 from ._scale import AxisScale
 
 if TYPE_CHECKING:  # only for annotations: importing this module never imports matplotlib
@@ -95,18 +96,14 @@ def bracket(values: Sequence[Fraction]) -> str:
 
 
 def short(value: Fraction) -> str:
-    """The exact value when short; else about 5 significant digits, marked as approximate.
+    """`value` as the reports write it (docs/numbers.md): a short decimal exactly, else ``≈`` six digits.
 
     Examples
     --------
-    >>> short(Fraction(87)), short(Fraction(10**12, 7))
-    ('87', '≈ 1.4286e+11')
+    >>> short(Fraction(87)), short(Fraction(10**12, 7)), short(Fraction(1799, 100))
+    ('87', '≈ 1.42857e+11', '17.99')
     """
-    if value.numerator.bit_length() + value.denominator.bit_length() <= 64:  # past 64 bits, over 9 characters
-        text = str(value)
-        if len(text) <= 9:
-            return text
-    return "≈ " + approximate(value, 5)
+    return shown(value)
 
 
 def equals(value: Fraction) -> str:

@@ -55,8 +55,12 @@ def draw_invariants(report: Mapping[str, Any], data: Dataset | None = None) -> F
         axes["upper"].set_xlabel(xlabel)
         if squeeze:
             _squeeze_panel(axes["squeeze"], s)
-        truncated = " (the updates the report kept)" if s.truncated else ""
-        fig.suptitle(f"The invariants of the convergence proof, exactly at every update{truncated}\n"
+        if s.per_interval > 1:  # the caption says the same: which updates are drawn, of how many
+            span = (f"all {s.n_updates} updates, thinned exactly: of each {s.per_interval}, those of least and "
+                    "greatest slack\n")
+        else:
+            span = f"the first {len(s.k) - 1} of {s.n_updates} updates\n" if s.truncated else ""
+        fig.suptitle(f"The invariants of the convergence proof, exactly at every update\n{span}"
                      f"{report['convention']} (note {report['note'][:3]}), {report['mode']}, "
                      f"step size a = {short(s.a)}", fontsize=11)
     return fig

@@ -116,7 +116,10 @@ class InvariantSeries:
     bound : Fraction or None
         The run's own note's mistake bound B (online runs with a separator).
     truncated : bool
-        True when the report kept only the first updates.
+        True when the series holds only the first updates of a longer run.
+    per_interval, n_updates : int
+        The run's updates; with `per_interval` > 1 the series is the whole run thinned exactly: of each interval
+        of that many updates, those of least and greatest slack of both invariants (``invariant_points``).
     """
 
     k: tuple[int, ...]
@@ -134,6 +137,8 @@ class InvariantSeries:
     bound: Fraction | None
     convention: str
     truncated: bool
+    per_interval: int = 1
+    n_updates: int = 0
 
     @property
     def squeeze_uses_beta(self) -> bool:
@@ -186,15 +191,30 @@ def _norms_sq(convention: Convention, data: Dataset) -> list[Fraction]:
     return [dot(x, x) for x in (convention.augment(x) for x in data.X)]
 
 
-def invariant_series(report: Mapping[str, Any], data: Dataset | None = None) -> InvariantSeries:
-    """w_k·w*, ‖w_k‖² and their bounds at every kept update, exactly (see `InvariantSeries`).
+def _rows(points: Mapping[str, Any] | None, updates: Sequence[Mapping[str, Any]], start: tuple[int, int],
+          ws: Vector | None) -> list[tuple[int, int, int, int, Fraction | None, Fraction]]:
+    """``(k, N, n, Σn², w_k·w*, ‖w_k‖²)`` at the record's drawn points, or at `updates` counted on from `start`."""
+    if points is not None:
+        products = _fractions(points["w_ws"]) if points["w_ws"] is not None else [None] * len(points["k"])
+        return list(zip(points["k"], points["n_mistakes"], points["n"], points["sum_n_sq"], products,
+                        _fractions(points["w_sq"])))
+    rows = []
+    N, sum_n_sq = start
+    for u in updates:
+        w = _fractions(u["weights"])
+        n = len(u["samples"])
+        N, sum_n_sq = N + n, sum_n_sq + n * n
+        rows.append((u["k"], N, n, sum_n_sq, None if ws is None else dot(w, ws), dot(w, w)))
+    return rows
 
-    Parameters
-    ----------
-    report : mapping
-        A report dictionary (`build_report`, or its JSON loaded back).
-    data : Dataset, optional
-        Only needed for R² when the report has no separator (and so no constants).
+
+def invariant_series(report: Mapping[str, Any], data: Dataset | None = None, *, whole_run: bool = True,
+                     updates: Sequence[Mapping[str, Any]] | None = None, start: tuple[int, int] = (0, 0),
+                     ) -> InvariantSeries:
+    """w_k·w*, ‖w_k‖² and their bounds at every kept update, exactly (see `InvariantSeries`): over the whole run,
+    thinned exactly, from the record's ``invariant_points`` when it kept only its first updates (unless not
+    `whole_run`); at `updates` (its ``last_updates``, say), N and Σn² counted on from `start`. `report` is a
+    report dictionary (or its JSON loaded back); `data` is needed only for R² when it has no separator.
 
     Examples
     --------
@@ -225,21 +245,19 @@ def invariant_series(report: Mapping[str, Any], data: Dataset | None = None) -> 
     online = report["mode"] == "online"
     upper_claim = "upper-bound" if online else "upper-bound-batch"
     lower_side, upper_side = _CLAIMS["lower-bound"].lhs, _CLAIMS[upper_claim].rhs
-    zero = Fraction(0)
-    ks, Ns, w_ws, w_sq, lower, upper = [0], [0], [zero], [zero], [zero], [zero]
-    N = sum_n_sq = 0
-    for u in report["updates"]:
-        w = _fractions(u["weights"])
-        n = len(u["samples"])
-        N, sum_n_sq = N + n, sum_n_sq + n * n
+    points = report.get("invariant_points") if whole_run and updates is None else None
+    ks, Ns, w_ws, w_sq, lower, upper = ([0], [0], [Fraction(0)], [Fraction(0)], [Fraction(0)], [Fraction(0)]) \
+        if updates is None else ([], [], [], [], [], [])
+    rows = _rows(points, report["updates"] if updates is None else updates, start, ws if separates else None)
+    for k, N, n, sum_n_sq, product, norm_sq in rows:
         # The claims' own sides, on the same quantities the checker gives them.
         q = SimpleNamespace(a=a, N=N, n=n, gamma=gamma, R_sq=R_sq, sum_n_sq=sum_n_sq)
-        ks.append(u["k"])
+        ks.append(k)
         Ns.append(N)
-        w_sq.append(dot(w, w))
+        w_sq.append(norm_sq)
         if separates:
-            assert ws is not None
-            w_ws.append(dot(w, ws))
+            assert product is not None
+            w_ws.append(product)
             lower.append(lower_side(q))
         if R_sq is not None:
             upper.append(upper_side(q))
@@ -250,7 +268,8 @@ def invariant_series(report: Mapping[str, Any], data: Dataset | None = None) -> 
         w_sq=tuple(w_sq), upper=tuple(upper) if R_sq is not None else None, upper_claim=upper_claim,
         a=a, gamma=gamma, R_sq=R_sq, beta=beta, ws_sq=ws_sq,
         bound=_own_bound(report) if separates else None,
-        convention=convention.name, truncated=bool(report["updates_truncated"]),
+        convention=convention.name, truncated=bool(report["updates_truncated"]) and points is None,
+        per_interval=int(points["per_interval"]) if points is not None else 1, n_updates=int(report["n_updates"]),
     )
 
 

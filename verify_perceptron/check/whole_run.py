@@ -1,0 +1,229 @@
+"""The whole run in a bounded record: its last updates and the invariants' extremes over every update.
+
+A run keeps its first updates for the report (the engine's `Trace.updates`);
+`WholeRun` is an observer beside the checker that keeps what the report needs
+of the rest, in memory that does not grow with the run:
+
+- the last `LAST` updates (a ring buffer: samples and scores only; their
+  weights are made at the end, from the final weights backwards);
+- the two invariants the figures draw, w_k·w* >= N·a·γ and ‖w_k‖² <= its
+  bound, thinned exactly: the updates are cut into at most `INTERVALS`
+  intervals of 2^j updates each (j grows as the run does, two neighbours
+  merged into one), and each interval keeps the updates where each slack
+  is least and greatest, with w_k·w* and ‖w_k‖² there. So the tightest
+  update, and any violation, is always one of the drawn points.
+
+It works in the checker's scaled integers (w = (a/L)·W, w* = W*/M, z_i =
+y_i·L·x~_i): per online update, t = W·W* grows by z_i·W* (the checker's
+`margins`) and ‖W‖² by 2·s + ‖z_i‖² (s = W_(k-1)·z_i, the score the checker
+has confirmed), so an update costs a few integer additions, vectorised over a
+chunk. Nothing here decides anything: the checker does; this draws it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..data.integers import score_values
+from ..data.trace import ScaledWeights, Trace, Update
+
+__all__ = ["WholeRun", "RunPoints", "LAST", "INTERVALS"]
+
+#: The last updates kept.
+LAST = 10
+#: The most intervals the invariants' extremes are kept for.
+INTERVALS = 128
+#: The most updates of a chunk handled at once.
+PIECE = 4096
+
+
+@dataclass(frozen=True)
+class RunPoints:
+    """The invariants at the updates drawn: in true units, exactly.
+
+    Attributes
+    ----------
+    k, n_mistakes, n, sum_n_sq : tuple of int
+        Each drawn update, the mistakes so far N, its own mistakes n and Σn² so far.
+    w_ws : tuple of Fraction, or None
+        w_k·w* (None without a separator).
+    w_sq : tuple of Fraction
+        ‖w_k‖².
+    per_interval : int
+        Updates per interval (1: every update is drawn).
+    n_updates : int
+        The run's updates.
+    """
+
+    k: tuple[int, ...]
+    n_mistakes: tuple[int, ...]
+    n: tuple[int, ...]
+    sum_n_sq: tuple[int, ...]
+    w_ws: tuple[Fraction, ...] | None
+    w_sq: tuple[Fraction, ...]
+    per_interval: int
+    n_updates: int
+
+
+class WholeRun:
+    """An observer of every update (online chunks or one update at a time), beside a `Checker`.
+
+    Parameters
+    ----------
+    checker : Checker
+        The checker it runs beside: its samples, norms, step, and separator's margins and γ (scaled).
+
+    Examples
+    --------
+    >>> from verify_perceptron.check.checker import Checker
+    >>> from verify_perceptron.data.examples import example
+    >>> checker = Checker(example("and"), "classic", rate=1, mode="online", separator=[-4, 3, 2])
+    >>> whole = WholeRun(checker)
+    >>> whole.observe(1, 1, [0], [0])  # the AND data's first update: sample 0, score 0
+    >>> points = whole.points()
+    >>> points.k, [str(v) for v in points.w_ws], [str(v) for v in points.w_sq], points.per_interval
+    ((1,), ['4'], ['1'], 1)
+    """
+
+    def __init__(self, checker: Any) -> None:
+        self.matrix = checker.matrix
+        self.L, self.y = checker.L, checker.data.y
+        self.unit = checker.a / checker.L  # w = unit·W
+        self.M = checker.M
+        self.separates = checker.g is not None and checker.g.separates
+        self.margins = checker.margins if self.separates else None
+        self.gamma = checker.gamma_scaled
+        self.R_sq = self.matrix.max_norm_sq
+        self.norms = self.matrix.norms
+        self.k = self.N = self.sum_n_sq = 0
+        self.t = self.q = 0  # W·W* and ‖W‖², scaled
+        self.width = 1  # updates per interval
+        #: per interval: {slack name: [(slack, state) least, (slack, state) greatest]}
+        self.intervals: list[dict[str, list[tuple[int, tuple[int, int, int, int, int, int]]]]] = []
+        self.last_state: tuple[int, int, int, int, int, int] | None = None
+        self.ring: deque[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = deque(maxlen=LAST)
+
+    # --- what the engine tells it -------------------------------------------------------------
+
+    def observe(self, k: int, epoch: int, samples: list[int], scores: list[int]) -> None:
+        """Update k on `samples` (one online, any number in batch mode) with their scores W_(k-1)·z_i."""
+        n = len(samples)
+        if n == 1:
+            i = samples[0]
+            step_sq = int(self.norms[i])
+        else:  # ‖Σ z‖² for a batch update: the samples' sum, exactly
+            step = np.asarray(self.matrix.exact[list(samples)], dtype=object).sum(axis=0)
+            step_sq = int(sum(v * v for v in step.tolist()))
+        self.q += 2 * sum(int(s) for s in scores) + step_sq
+        if self.margins is not None:
+            self.t += sum(int(self.margins[i]) for i in samples)
+        self.k, self.N, self.sum_n_sq = k, self.N + n, self.sum_n_sq + n * n
+        self.ring.append((k, epoch, tuple(samples), tuple(int(s) for s in scores)))
+        self._keep(np.array([k], dtype=object), np.array([self.N], dtype=object),
+                   np.array([n], dtype=object), np.array([self.sum_n_sq], dtype=object),
+                   np.array([self.t], dtype=object), np.array([self.q], dtype=object))
+
+    def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
+        """Online updates first, first + 1, ... on `rows`, with `scores` (int64, or halves past it), in pieces of
+        at most `PIECE`, so that its arrays of Python integers stay small whatever the chunk (a replay's is 2^16)."""
+        for start in range(0, len(rows), PIECE):
+            part = epoch[start:start + PIECE] if isinstance(epoch, np.ndarray) else epoch
+            self._chunk(first + start, part, rows[start:start + PIECE], scores[start:start + PIECE])
+
+    def _chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
+        m = len(rows)
+        if not m:
+            return
+        values = score_values(scores)
+        rows = np.asarray(rows, dtype=np.int64)
+        epochs = epoch.tolist() if isinstance(epoch, np.ndarray) else [epoch] * m
+        for t in range(max(0, m - LAST), m):
+            self.ring.append((first + t, int(epochs[t]), (int(rows[t]),), (int(values[t]),)))
+        steps = 2 * np.asarray(values, dtype=object) + np.asarray(self.norms[rows], dtype=object)
+        q = np.cumsum(steps, dtype=object) + self.q
+        if self.margins is not None:
+            t = np.cumsum(np.asarray(self.margins[rows], dtype=object), dtype=object) + self.t
+        else:
+            t = np.zeros(m, dtype=object)
+        k = np.arange(first, first + m).astype(object)
+        N = k - first + 1 + self.N
+        self.k, self.N, self.q, self.t = first + m - 1, int(N[-1]), int(q[-1]), int(t[-1])
+        self.sum_n_sq += m  # one mistake an update: Σn² is N
+        self._keep(k, N, np.ones(m, dtype=object), N, t, q)
+
+    # --- the intervals --------------------------------------------------------------------------
+
+    def _merge(self) -> None:
+        """Twice as many updates per interval: each pair of neighbours becomes one."""
+        merged = []
+        for j in range(0, len(self.intervals), 2):
+            pair = self.intervals[j:j + 2]
+            kept = {}
+            for name in pair[0]:
+                ends = [e for p in pair for e in p[name]]
+                kept[name] = [min(ends, key=lambda e: e[0]), max(ends, key=lambda e: e[0])]
+            merged.append(kept)
+        self.intervals = merged
+        self.width *= 2
+
+    def _keep(self, k: Any, N: Any, n: Any, sum_n_sq: Any, t: Any, q: Any) -> None:
+        """Fold updates k (consecutive, object arrays) into their intervals' extremes."""
+        while int(k[-1]) > INTERVALS * self.width:
+            self._merge()
+        slacks = {"upper": sum_n_sq * self.R_sq - q}  # ‖W‖² <= Σn²·R², scaled (N·R² online, where n = 1)
+        if self.margins is not None:
+            slacks["lower"] = t - N * self.gamma
+        index = (np.asarray(k - 1, dtype=np.int64)) // self.width
+        cuts = np.flatnonzero(np.diff(index)) + 1
+        for start, end in zip(np.r_[0, cuts], np.r_[cuts, len(index)]):
+            at = int(index[start])
+            while len(self.intervals) <= at:
+                self.intervals.append({})
+            interval = self.intervals[at]
+            for name, values in slacks.items():
+                piece = values[start:end]
+                for j in (int(np.argmin(piece)) + start, int(np.argmax(piece)) + start):
+                    entry = (int(values[j]), (int(k[j]), int(N[j]), int(n[j]), int(sum_n_sq[j]), int(t[j]), int(q[j])))
+                    ends = interval.setdefault(name, [entry, entry])
+                    if entry[0] < ends[0][0]:
+                        ends[0] = entry
+                    if entry[0] > ends[1][0]:
+                        ends[1] = entry
+        j = len(k) - 1
+        self.last_state = (int(k[j]), int(N[j]), int(n[j]), int(sum_n_sq[j]), int(t[j]), int(q[j]))
+
+    # --- what the report reads ------------------------------------------------------------------
+
+    def points(self) -> RunPoints:
+        """The updates drawn (each interval's extremes, and the last update), in order, in true units."""
+        states = {e[1] for interval in self.intervals for ends in interval.values() for e in ends}
+        if self.last_state is not None:
+            states.add(self.last_state)
+        ordered = sorted(states)
+        unit, M = self.unit, self.M
+        return RunPoints(
+            k=tuple(s[0] for s in ordered), n_mistakes=tuple(s[1] for s in ordered),
+            n=tuple(s[2] for s in ordered), sum_n_sq=tuple(s[3] for s in ordered),
+            w_ws=tuple(unit * s[4] / M for s in ordered) if self.margins is not None else None,
+            w_sq=tuple(unit * unit * s[5] for s in ordered), per_interval=self.width, n_updates=self.k)
+
+    def last_updates(self, trace: Trace) -> list[Update]:
+        """The run's last updates, with their weights: the final weights, less each later update's step."""
+        final = trace.final_weights
+        if isinstance(final, ScaledWeights) and final.unit == self.unit:
+            W = list(final.integers)
+        else:
+            W = [int(w / self.unit) for w in final]  # exact: w = unit·W with W integer
+        out: list[Update] = []
+        for k, epoch, samples, scores in reversed(self.ring):
+            step = [sum(col) for col in zip(*([int(v) for v in self.matrix.exact[i].tolist()] for i in samples))]
+            out.append(Update(k, epoch, samples,
+                              tuple(self.unit * int(self.y[i]) * s / self.L for i, s in zip(samples, scores)),
+                              ScaledWeights(step, self.unit), ScaledWeights(list(W), self.unit)))
+            W = [w - d for w, d in zip(W, step)]
+        return out[::-1]

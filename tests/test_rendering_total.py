@@ -150,7 +150,7 @@ def _plain_numbers(exact: Any, shown: Any) -> Iterator[tuple[Fraction, str]]:
     """Each exact number of the record beside what `readable` shows for it, where that is no ``≈`` value."""
     if isinstance(exact, dict):
         for key in exact:
-            if key not in ("source", "labels", "row_index"):
+            if key not in _NAMES and key != "row_index":  # a name such as proof "000" is no number
                 yield from _plain_numbers(exact[key], shown[key])
     elif isinstance(exact, list) and len(exact) == len(shown):
         for e, s in zip(exact, shown):
@@ -250,7 +250,7 @@ def test_records_the_pipeline_builds_render_in_every_format(data: Dataset, conve
 # Records fed directly: every exact number replaced, up to 10^5 digits and exponents of ±10^5
 # --------------------------------------------------------------------------------------------
 
-_NAMES = frozenset({"source", "labels", "note", "name", "convention", "claim", "formula", "text", "message"})
+_NAMES = frozenset({"source", "labels", "note", "proof", "name", "convention", "claim", "formula", "text", "message"})
 
 
 def _replace(record: Any, values: Iterator[Fraction], key: str = "") -> Any:

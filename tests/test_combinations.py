@@ -157,12 +157,21 @@ def test_every_printed_suggestion_passes_when_applied(target: str) -> None:
 
 
 @pytest.mark.slow
-def test_the_search_stops_at_the_checks_time_limit() -> None:
+def test_the_search_stops_at_the_checks_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     from verify_perceptron.deadline import TimeUp
-    from verify_perceptron.harness import check_implementation
+    from verify_perceptron.harness import _combinations, check_implementation
 
     import time
 
+    # Each model run made slower, so the search outlasts the limit on any machine (the whole check takes about
+    # 3.4 s on an idle one: a limit of 4 s alone tested nothing there).
+    model_run = _combinations.Search.run
+
+    def run(self: _combinations.Search, o: Any, spec: Any) -> Any:
+        time.sleep(0.05)
+        return model_run(self, o, spec)
+
+    monkeypatch.setattr(_combinations.Search, "run", run)
     start = time.monotonic()
     with pytest.raises(TimeUp):
         check_implementation(departures.tie_plus_float_rate_ten_epochs, examples=30, time_limit=4)

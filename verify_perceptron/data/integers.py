@@ -376,4 +376,5 @@ class ExactMatrix:
 
     def matvec(self, vector: Any, rows: slice, *, norm_sq: int) -> list[int]:
         """Exact ``matrix[rows] @ vector`` as Python ints; `norm_sq` must be ``‖vector‖²`` (exactly)."""
-        return self.products(vector, norm_sq=norm_sq)[rows].tolist()
+        values: list[int] = self.products(vector, norm_sq=norm_sq)[rows].tolist()  # Python ints (int64 or object)
+        return values

@@ -23,7 +23,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -151,8 +151,8 @@ class Checker:
         self.default_claims = claims is None
         self.take_reference(reference, reference_source, reference_counts)
         self.facts = fact_check(self)  # the proofs' hypotheses on this run
-        self._compiled: CompiledReplay | None | bool = False if compiled else None  # built on first use
-        self._wide: ObjectReplay | None | bool = False if compiled else None  # Python integers, past 128 bits
+        self._compiled: CompiledReplay | None | Literal[False] = False if compiled else None  # built on first use
+        self._wide: ObjectReplay | None | Literal[False] = False if compiled else None  # Python integers, past 128 bits
 
     def _take_separator(self, separator: Sequence[object] | None) -> None:
         """Scale w* to integers and measure it on the data: margins, geometry, the notes' bounds."""
@@ -238,12 +238,15 @@ class Checker:
         if self.mode != "online" or not self.default_claims:
             return
         scaled = None
+        separator: Sequence[Fraction] | None = None
         if reference is None and self.separator is not None:
-            reference, source, scaled = self.separator, self.source or "user", self._scaled_separator
+            separator, source, scaled = self.separator, self.source or "user", self._scaled_separator
+            reference = separator
+        reason: str | None
         if reference is None:
             reason = "no reference vector u: no weights the run visited are non-zero; give --separator (it need not separate)"
         else:
-            values = reference if scaled is not None else as_rationals(reference, name="reference")
+            values = separator if separator is not None and scaled is not None else as_rationals(reference, name="reference")
             if len(values) != self.data.n_features + 1:
                 raise InvalidArgument(f"reference has {len(values)} values; {self.conv.name} needs "
                                       f"{self.data.n_features + 1}")
@@ -260,7 +263,7 @@ class Checker:
                    values: tuple[tuple[str, Fraction], ...] = ()) -> None:
         self.rule.fail(Violation(k, epoch, tuple(samples), values, message))
 
-    def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[object], *,
+    def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int | Fraction], *,
                 weights: Sequence[Fraction] | None = None, delta: Sequence[Fraction] | None = None) -> None:
         """Check update k, caused by `samples` whose reported scaled scores z_i·W_(k-1) were `scores`.
 
@@ -271,7 +274,7 @@ class Checker:
         if self.soft is not None:
             self.soft.observe(k, epoch, samples)
 
-    def _observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[object],
+    def _observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int | Fraction],
                  weights: Sequence[Fraction] | None = None, delta: Sequence[Fraction] | None = None) -> None:
         """`observe` without the soft-margin bound (which `observe_chunk` tells of a whole chunk at once)."""
         self.rule.n_checked += 1
@@ -330,17 +333,17 @@ class Checker:
                 shown = tuple(sorted((name, self.units.true(name, q[name])) for name in claim.uses))
                 result.fail(Violation(k, epoch, tuple(samples), shown))
 
-    def _check_sample(self, k: int, epoch: int, samples: Sequence[int], j: int, claimed: object, s: int) -> None:
+    def _check_sample(self, k: int, epoch: int, samples: Sequence[int], j: int, claimed: int | Fraction, s: int) -> None:
         """Sample j of update k: its score z_j·W_(k-1) is `s`; it must be the one reported and a mistake."""
         if s != claimed:
-            shown_claim = claimed if isinstance(claimed, Fraction) else Fraction(claimed)  # type: ignore[arg-type]
+            shown_claim = claimed if isinstance(claimed, Fraction) else Fraction(claimed)
             self._fail_rule(k, epoch, samples, f"sample {j}'s score is not what the run reported", (
                 ("recorded_score", self.units.score(j, shown_claim)), ("score", self.units.score(j, Fraction(s)))))
         if not (s < 0 or (s == 0 and self.tie[j])):
             self._fail_rule(k, epoch, samples, f"sample {j} is not a mistake under the rule", (
                 ("label", Fraction(self.data.y[j])), ("score", self.units.score(j, Fraction(s)))))
 
-    def _batch_samples(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[object]) -> tuple[Any, int]:
+    def _batch_samples(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int | Fraction]) -> tuple[Any, int]:
         """A batch update's samples at once: the same checks and sums as one by one.
 
         The scores Z_j·W are exact: in int64 while W is (under the guard on
@@ -435,9 +438,9 @@ class Checker:
         """Replay updates in C until one needs `observe`; merge the verdicts; return how many were replayed."""
         failed = np.array([result.first_violation is not None for _, result in self.active], dtype=bool)
         state = (self.k, self.N, self.w_sq, self.w_ws, self.sum_N_xsq, self.sum_n_sq, self.n_max)
-        done, state, verdicts = replay.run(self.W, self.counts, state, rows, scores, failed)
+        done, after, verdicts = replay.run(self.W, self.counts, state, rows, scores, failed)
         base = self.k
-        self.k, self.N, self.w_sq, self.w_ws, self.sum_N_xsq, self.sum_n_sq, self.n_max, _ = state
+        self.k, self.N, self.w_sq, self.w_ws, self.sum_N_xsq, self.sum_n_sq, self.n_max, _ = after
         self.rule.n_checked += done
         for (claim, result), scale, verdict in zip(self.active, replay.scales, verdicts):
             result.n_checked += done

@@ -140,7 +140,7 @@ class FactCheck:
 
     # --- updates -------------------------------------------------------------------------------
 
-    def observe(self, k: int, samples: Sequence[int], scores: Sequence[int]) -> None:
+    def observe(self, k: int, samples: Sequence[int], scores: Sequence[int | Fraction]) -> None:
         """Update k, on `samples` (one online), whose replayed scaled scores z_j·W_(k-1) were `scores`."""
         self.k = k
         if any(not 0 <= j < len(self.y) for j in samples):

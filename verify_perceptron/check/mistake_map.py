@@ -136,5 +136,5 @@ class MistakeMap:
     def chunks(self) -> list[tuple[int, int, Any]]:
         """``(first update, epoch, rows)`` for each epoch with a mistake, in order."""
         epochs, rows = self.mistakes()
-        starts = np.flatnonzero(np.concatenate(([True], epochs[1:] != epochs[:-1]))) if len(epochs) else []
+        starts = np.flatnonzero(np.concatenate(([True], epochs[1:] != epochs[:-1]))) if len(epochs) else np.zeros(0, dtype=np.intp)
         return [(int(i) + 1, int(epochs[i]), rows[i:j]) for i, j in zip(starts, list(starts[1:]) + [len(rows)])]

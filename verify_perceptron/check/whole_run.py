@@ -142,8 +142,8 @@ class WholeRun:
         values = score_values(scores)
         rows = np.asarray(rows, dtype=np.int64)
         epochs = epoch.tolist() if isinstance(epoch, np.ndarray) else [epoch] * m
-        for t in range(max(0, m - LAST), m):
-            self.ring.append((first + t, int(epochs[t]), (int(rows[t]),), (int(values[t]),)))
+        for j in range(max(0, m - LAST), m):
+            self.ring.append((first + j, int(epochs[j]), (int(rows[j]),), (int(values[j]),)))
         steps = 2 * np.asarray(values, dtype=object) + np.asarray(self.norms[rows], dtype=object)
         q = np.cumsum(steps, dtype=object) + self.q
         if self.margins is not None:

@@ -258,7 +258,7 @@ class ExactMatrix:
         self._norms_list: list[int] | None = None
         self._norm_halves: Any = None
 
-    def reordered(self, order: Sequence[int]) -> ExactMatrix:
+    def reordered(self, order: Sequence[int] | np.ndarray[Any, np.dtype[np.signedinteger[Any]]]) -> ExactMatrix:
         """The same rows in another order (row k is row ``order[k]``), their norms carried, not recomputed.
 
         Examples

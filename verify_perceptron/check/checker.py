@@ -30,6 +30,7 @@ import numpy as np
 from ..data.dataset import Dataset
 from ..data.exact_text import exact_text
 from ..data.integers import INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, exact_sum, matrix_vector, score_values
+from ..data.observers import Epochs, Int64Array
 from ..data.rationals import as_rational, as_rationals
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, ScaledWeights, Trace
@@ -238,15 +239,13 @@ class Checker:
         if self.mode != "online" or not self.default_claims:
             return
         scaled = None
-        separator: Sequence[Fraction] | None = None
         if reference is None and self.separator is not None:
-            separator, source, scaled = self.separator, self.source or "user", self._scaled_separator
-            reference = separator
-        reason: str | None
+            reference, source, scaled = self.separator, self.source or "user", self._scaled_separator
         if reference is None:
-            reason = "no reference vector u: no weights the run visited are non-zero; give --separator (it need not separate)"
+            reason: str | None = "no reference vector u: no weights the run visited are non-zero; give --separator (it need not separate)"
         else:
-            values = separator if separator is not None and scaled is not None else as_rationals(reference, name="reference")
+            values = (self.separator if scaled is not None and self.separator is not None  # reference is w*
+                      else as_rationals(reference, name="reference"))
             if len(values) != self.data.n_features + 1:
                 raise InvalidArgument(f"reference has {len(values)} values; {self.conv.name} needs "
                                       f"{self.data.n_features + 1}")
@@ -372,12 +371,11 @@ class Checker:
         self.sum_N_xsq += sum(self.matrix.norms[rows].tolist())
         return self.matrix.exact[rows].sum(axis=0, dtype=object), sum(values)
 
-    def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
+    def observe_chunk(self, first: int, epoch: Epochs, rows: Int64Array, scores: Int64Array) -> None:
         """Check online updates first, first + 1, ... of `epoch`, one mistake each on `rows`.
 
-        `epoch` is an int, or an array of each update's epoch; `scores` an int64
-        array, or past int64 an (m, 2) array of halves (`score_values`). The verdicts are
-        those of calling `observe` on each update in turn. Where the C kernel
+        As `verify_perceptron.data.observers.ChunkObserver` says (scores past int64 as halves). The
+        verdicts are those of calling `observe` on each update in turn. Where the C kernel
         was built, updates are replayed there (`verify_perceptron.check.replay`);
         where 128 bits do not hold them, a chunk at once in Python integers
         (`verify_perceptron.check.wide_replay`); any update either stops at

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..data.integers import ExactMatrix, scaled_floats
+from ..data.observers import Epochs, Int64Array
 from ..data.trace import LazyUpdates, Trace
 from ..notes.claims import SOFT_MARGIN
 from ..notes.soft_margin import SoftMargin, choose_columns, choose_margin
@@ -162,7 +163,7 @@ class SoftMarginCheck:
             else:
                 self.result.n_checked += 1
 
-    def observe_chunk(self, first: int, epochs: Any, rows: Any) -> None:
+    def observe_chunk(self, first: int, epochs: Epochs, rows: Int64Array) -> None:
         """Updates first, first + 1, ... on `rows`, in `epochs` (an int, or an array with one per update)."""
         rows = np.asarray(rows, dtype=np.int64)
         epochs = np.broadcast_to(np.asarray(epochs, dtype=np.int64), (len(rows),))

@@ -158,7 +158,7 @@ class Checker:
     def _take_separator(self, separator: Sequence[object] | None) -> None:
         """Scale w* to integers and measure it on the data: margins, geometry, the notes' bounds."""
         data, conv = self.data, self.conv
-        self.separator: Sequence[Fraction] | None = None
+        self.separator: tuple[Fraction, ...] | ScaledWeights | None = None
         self.g: Geometry | None = None
         self.bounds: tuple[NoteBound, ...] = ()
         self.own: NoteBound | None = None

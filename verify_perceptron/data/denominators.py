@@ -21,7 +21,7 @@ numerators exactly when every one is below 2^62 in magnitude.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
 
 import numpy as np

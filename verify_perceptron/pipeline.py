@@ -27,6 +27,7 @@ from .check.traces import check_trace, scaled_scores
 from .check.whole_run import WholeRun
 from .data.dataset import Dataset, require_dataset
 from .data.integers import ExactMatrix, as_halves, score_values
+from .data.observers import Observer
 from .data.samples import sample_matrix
 from .data.trace import Trace
 from .errors import InvalidArgument
@@ -49,10 +50,10 @@ REPLAY_CHUNK = 2**16
 class _Tee:
     """Tells every observer given (the checker, a trace recorder) of each update."""
 
-    def __init__(self, *observers: Any) -> None:
+    def __init__(self, *observers: Observer | None) -> None:
         self.observers = [o for o in observers if o is not None]
 
-    def observe(self, k: int, epoch: int, samples: list[int], scores: list[int]) -> None:
+    def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int]) -> None:
         for observer in self.observers:
             observer.observe(k, epoch, samples, scores)
 
@@ -101,7 +102,7 @@ class _Store:
             self.replay(self.overflow)  # in order: what was kept, then (by the caller) this update
         return self.complete
 
-    def observe(self, k: int, epoch: int, samples: list[int], scores: list[int]) -> None:
+    def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int]) -> None:
         if self.complete and self._room(
                 64 + 16 * len(samples) + sum(s.bit_length() // 8 for s in scores if isinstance(s, int))):
             self.items.append((k, epoch, list(samples), list(scores)))
@@ -123,7 +124,7 @@ class _Store:
         else:
             fast.feed(self.overflow, first, epoch.expand() if isinstance(epoch, _Runs) else epoch, rows, scores)
 
-    def replay(self, observer: Any) -> None:
+    def replay(self, observer: Observer) -> None:
         """Tell `observer` of every kept update, in order; the store keeps none after."""
         items, self.items = self.items, []
         if items and all(isinstance(rows, np.ndarray) or len(rows) == 1 for _, _, rows, _ in items):
@@ -147,7 +148,7 @@ class _Store:
                 observer.observe(first, epoch, rows, scores)
 
 
-def _feed_joined(observer: Any, items: list[tuple[int, Any, Any, Any]]) -> None:
+def _feed_joined(observer: Observer, items: list[tuple[int, Any, Any, Any]]) -> None:
     """Consecutive kept online updates, told to `observer` as one chunk."""
     epochs = np.concatenate([epoch.expand() if isinstance(epoch, _Runs) else np.full(len(rows), epoch)
                              for _, epoch, rows, _ in items])
@@ -187,7 +188,7 @@ def verify_run(
     separator: Sequence[object] | None = None,
     engine_name: str = "fast",
     progress: Callable[[int, int, int | None, Fraction | None], None] | None = None,
-    recorder: Any = None,
+    recorder: Observer | None = None,
     keep_updates: int | None = None,
     separator_source: str = "user",
     separator_note: str | None = None,
@@ -258,7 +259,7 @@ class _Job:
     keep_updates: int | None
     matrix: ExactMatrix
 
-    def run(self, observer: Any, seconds: float | None,
+    def run(self, observer: Observer, seconds: float | None,
             status: Callable[[], tuple[int | None, Fraction | None]]) -> Trace:
         progress = self.progress
         report = None if progress is None else (lambda e, n: progress(e, n, *status()))
@@ -284,7 +285,7 @@ class _Job:
                          lambda: (checker.N, None if checker.own is None else checker.own.value))
         return trace, _finished(checker, whole, trace)
 
-    def with_final_weights(self, recorder: Any) -> tuple[Trace, CheckResult]:
+    def with_final_weights(self, recorder: Observer | None) -> tuple[Trace, CheckResult]:
         """A run whose own final weights are w*, known only at its end.
 
         The run keeps its updates (within half the samples' own memory) and

@@ -24,7 +24,7 @@ from __future__ import annotations
 import operator
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 #: python-flint once `_flint_module` looked for it (optional: without it, the same results in Python).
 _flint: Any = "not looked for"
@@ -48,9 +48,9 @@ def _flint_module() -> Any:
     if isinstance(_flint, str):
         try:
             import flint
+            _flint = flint
         except ImportError:  # pragma: no cover - depends on the environment
-            flint = None
-        _flint = flint
+            _flint = None
     return _flint
 
 
@@ -79,7 +79,7 @@ def _flint_fits(matrix: list[list[int]], columns: int, deadline: float | None) -
     return deadline is None or k**3 * max(bits, 32) * columns / FLINT_RATE <= deadline - time.monotonic()
 
 
-def _flint_solve(matrix: list[list[int]], rhs: list[list[int]]) -> tuple[list[list[int]], int] | None | bool:
+def _flint_solve(matrix: list[list[int]], rhs: list[list[int]]) -> tuple[list[list[int]], int] | None | Literal[False]:
     """``(X, d)`` with ``matrix·X = d·rhs`` from FLINT, checked; None if singular; False if the check failed."""
     flint = _flint_module()
     A, B = flint.fmpz_mat(matrix), flint.fmpz_mat(rhs)

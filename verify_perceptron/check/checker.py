@@ -23,13 +23,14 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from ..data.dataset import Dataset
 from ..data.exact_text import exact_text
 from ..data.integers import INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, exact_sum, matrix_vector, score_values
+from ..data.observers import Epochs, Int64Array
 from ..data.rationals import as_rational, as_rationals
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, ScaledWeights, Trace
@@ -151,13 +152,13 @@ class Checker:
         self.default_claims = claims is None
         self.take_reference(reference, reference_source, reference_counts)
         self.facts = fact_check(self)  # the proofs' hypotheses on this run
-        self._compiled: CompiledReplay | None | bool = False if compiled else None  # built on first use
-        self._wide: ObjectReplay | None | bool = False if compiled else None  # Python integers, past 128 bits
+        self._compiled: CompiledReplay | None | Literal[False] = False if compiled else None  # built on first use
+        self._wide: ObjectReplay | None | Literal[False] = False if compiled else None  # Python integers, past 128 bits
 
     def _take_separator(self, separator: Sequence[object] | None) -> None:
         """Scale w* to integers and measure it on the data: margins, geometry, the notes' bounds."""
         data, conv = self.data, self.conv
-        self.separator: Sequence[Fraction] | None = None
+        self.separator: tuple[Fraction, ...] | ScaledWeights | None = None
         self.g: Geometry | None = None
         self.bounds: tuple[NoteBound, ...] = ()
         self.own: NoteBound | None = None
@@ -241,9 +242,10 @@ class Checker:
         if reference is None and self.separator is not None:
             reference, source, scaled = self.separator, self.source or "user", self._scaled_separator
         if reference is None:
-            reason = "no reference vector u: no weights the run visited are non-zero; give --separator (it need not separate)"
+            reason: str | None = "no reference vector u: no weights the run visited are non-zero; give --separator (it need not separate)"
         else:
-            values = reference if scaled is not None else as_rationals(reference, name="reference")
+            values = (self.separator if scaled is not None and self.separator is not None  # reference is w*
+                      else as_rationals(reference, name="reference"))
             if len(values) != self.data.n_features + 1:
                 raise InvalidArgument(f"reference has {len(values)} values; {self.conv.name} needs "
                                       f"{self.data.n_features + 1}")
@@ -260,7 +262,7 @@ class Checker:
                    values: tuple[tuple[str, Fraction], ...] = ()) -> None:
         self.rule.fail(Violation(k, epoch, tuple(samples), values, message))
 
-    def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[object], *,
+    def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int | Fraction], *,
                 weights: Sequence[Fraction] | None = None, delta: Sequence[Fraction] | None = None) -> None:
         """Check update k, caused by `samples` whose reported scaled scores z_i·W_(k-1) were `scores`.
 
@@ -271,7 +273,7 @@ class Checker:
         if self.soft is not None:
             self.soft.observe(k, epoch, samples)
 
-    def _observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[object],
+    def _observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int | Fraction],
                  weights: Sequence[Fraction] | None = None, delta: Sequence[Fraction] | None = None) -> None:
         """`observe` without the soft-margin bound (which `observe_chunk` tells of a whole chunk at once)."""
         self.rule.n_checked += 1
@@ -330,17 +332,17 @@ class Checker:
                 shown = tuple(sorted((name, self.units.true(name, q[name])) for name in claim.uses))
                 result.fail(Violation(k, epoch, tuple(samples), shown))
 
-    def _check_sample(self, k: int, epoch: int, samples: Sequence[int], j: int, claimed: object, s: int) -> None:
+    def _check_sample(self, k: int, epoch: int, samples: Sequence[int], j: int, claimed: int | Fraction, s: int) -> None:
         """Sample j of update k: its score z_j·W_(k-1) is `s`; it must be the one reported and a mistake."""
         if s != claimed:
-            shown_claim = claimed if isinstance(claimed, Fraction) else Fraction(claimed)  # type: ignore[arg-type]
+            shown_claim = claimed if isinstance(claimed, Fraction) else Fraction(claimed)
             self._fail_rule(k, epoch, samples, f"sample {j}'s score is not what the run reported", (
                 ("recorded_score", self.units.score(j, shown_claim)), ("score", self.units.score(j, Fraction(s)))))
         if not (s < 0 or (s == 0 and self.tie[j])):
             self._fail_rule(k, epoch, samples, f"sample {j} is not a mistake under the rule", (
                 ("label", Fraction(self.data.y[j])), ("score", self.units.score(j, Fraction(s)))))
 
-    def _batch_samples(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[object]) -> tuple[Any, int]:
+    def _batch_samples(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int | Fraction]) -> tuple[Any, int]:
         """A batch update's samples at once: the same checks and sums as one by one.
 
         The scores Z_j·W are exact: in int64 while W is (under the guard on
@@ -369,12 +371,11 @@ class Checker:
         self.sum_N_xsq += sum(self.matrix.norms[rows].tolist())
         return self.matrix.exact[rows].sum(axis=0, dtype=object), sum(values)
 
-    def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
+    def observe_chunk(self, first: int, epoch: Epochs, rows: Int64Array, scores: Int64Array) -> None:
         """Check online updates first, first + 1, ... of `epoch`, one mistake each on `rows`.
 
-        `epoch` is an int, or an array of each update's epoch; `scores` an int64
-        array, or past int64 an (m, 2) array of halves (`score_values`). The verdicts are
-        those of calling `observe` on each update in turn. Where the C kernel
+        As `verify_perceptron.data.observers.ChunkObserver` says (scores past int64 as halves). The
+        verdicts are those of calling `observe` on each update in turn. Where the C kernel
         was built, updates are replayed there (`verify_perceptron.check.replay`);
         where 128 bits do not hold them, a chunk at once in Python integers
         (`verify_perceptron.check.wide_replay`); any update either stops at
@@ -435,9 +436,9 @@ class Checker:
         """Replay updates in C until one needs `observe`; merge the verdicts; return how many were replayed."""
         failed = np.array([result.first_violation is not None for _, result in self.active], dtype=bool)
         state = (self.k, self.N, self.w_sq, self.w_ws, self.sum_N_xsq, self.sum_n_sq, self.n_max)
-        done, state, verdicts = replay.run(self.W, self.counts, state, rows, scores, failed)
+        done, after, verdicts = replay.run(self.W, self.counts, state, rows, scores, failed)
         base = self.k
-        self.k, self.N, self.w_sq, self.w_ws, self.sum_N_xsq, self.sum_n_sq, self.n_max, _ = state
+        self.k, self.N, self.w_sq, self.w_ws, self.sum_N_xsq, self.sum_n_sq, self.n_max, _ = after
         self.rule.n_checked += done
         for (claim, result), scale, verdict in zip(self.active, replay.scales, verdicts):
             result.n_checked += done

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..data.integers import score_values
+from ..data.observers import Int64Array
 from ..notes._proof_facts import PROOF_FACTS
 from ..notes.conventions import Convention
 from ..notes.facts import RUN_QUANTITIES, UNITS, ProofFacts, Rule, evaluate
@@ -140,7 +141,7 @@ class FactCheck:
 
     # --- updates -------------------------------------------------------------------------------
 
-    def observe(self, k: int, samples: Sequence[int], scores: Sequence[int]) -> None:
+    def observe(self, k: int, samples: Sequence[int], scores: Sequence[int | Fraction]) -> None:
         """Update k, on `samples` (one online), whose replayed scaled scores z_j·W_(k-1) were `scores`."""
         self.k = k
         if any(not 0 <= j < len(self.y) for j in samples):
@@ -151,7 +152,7 @@ class FactCheck:
         for j, s in zip(samples, scores):
             self._update(k, int(j), s if isinstance(s, (int, Fraction)) else int(s), n, repeats)
 
-    def observe_chunk(self, first: int, rows: Any, scores: Any) -> None:
+    def observe_chunk(self, first: int, rows: Int64Array, scores: Int64Array) -> None:
         """Online updates first, first + 1, ...: one mistake each on `rows`, with replayed scores `scores`."""
         m = len(rows)
         if not m:

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from ..data.observers import Epochs, Int64Array
+
 __all__ = ["MistakeMap"]
 
 
@@ -51,14 +53,14 @@ class MistakeMap:
     def _fail(self) -> None:
         self.complete, self.epochs, self.bits, self.current = False, [], [], None
 
-    def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[object]) -> None:
+    def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int]) -> None:
         if len(samples) != 1:
             if self.complete:
                 self._fail()
             return
         self.observe_chunk(k, epoch, samples, scores)
 
-    def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
+    def observe_chunk(self, first: int, epoch: Epochs, rows: Int64Array | Sequence[int], scores: object) -> None:
         if not self.complete or not len(rows):
             return
         rows = np.asarray(rows, dtype=np.int64)
@@ -136,5 +138,5 @@ class MistakeMap:
     def chunks(self) -> list[tuple[int, int, Any]]:
         """``(first update, epoch, rows)`` for each epoch with a mistake, in order."""
         epochs, rows = self.mistakes()
-        starts = np.flatnonzero(np.concatenate(([True], epochs[1:] != epochs[:-1]))) if len(epochs) else []
+        starts = np.flatnonzero(np.concatenate(([True], epochs[1:] != epochs[:-1]))) if len(epochs) else np.zeros(0, dtype=np.intp)
         return [(int(i) + 1, int(epochs[i]), rows[i:j]) for i, j in zip(starts, list(starts[1:]) + [len(rows)])]

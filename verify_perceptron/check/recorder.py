@@ -12,6 +12,7 @@ file that is put in place only when the run has finished, and whose errors
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Protocol
 
@@ -54,7 +55,7 @@ class TraceRecorder:
         self.W = [0] * self.Z.shape[1]
         self.n_written = 0
 
-    def observe(self, k: int, epoch: int, samples: list[int], scores: list[int]) -> None:
+    def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int]) -> None:
         """Write update k: its samples, their scores w·x~ and the weights after it (true units)."""
         for j in samples:
             self.W = [w + int(z) for w, z in zip(self.W, self.Z[j].tolist())]

@@ -12,7 +12,7 @@ from ..data.exact_text import exact_text
 
 if TYPE_CHECKING:
     from .facts import ProofCheck
-    from ..data.trace import Update
+    from ..data.trace import ScaledWeights, Update
     from .soft_margin import SoftMarginSummary
     from .whole_run import RunPoints
 
@@ -88,8 +88,8 @@ class CheckResult:
     ----------
     invariants : tuple of InvariantResult
         One per claim, in report order.
-    separator : tuple of Fraction or None
-        The w* used, in the convention's coordinates.
+    separator : tuple of Fraction, ScaledWeights or None
+        The w* used, in the convention's coordinates (the fast engine's final weights stay `ScaledWeights`).
     separator_source : str or None
         ``"user"`` or ``"final"`` (the run's own final weights); None when there was none.
     separator_note : str or None
@@ -111,7 +111,7 @@ class CheckResult:
     """
 
     invariants: tuple[InvariantResult, ...]
-    separator: Vector | None
+    separator: Vector | ScaledWeights | None
     separator_source: str | None
     geometry: Geometry | None
     bounds: tuple[NoteBound, ...] = field(default=())

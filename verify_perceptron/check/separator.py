@@ -26,7 +26,7 @@ from ..notes.conventions import Convention
 __all__ = ["scaled_separator", "strict_final_weights"]
 
 
-def scaled_separator(separator: Sequence[Fraction]) -> tuple[list[int], int]:
+def scaled_separator(separator: Sequence[Fraction | int]) -> tuple[list[int], int]:
     """``(W*, M)`` with integer W* = M·w* and M the least common denominator (integer arithmetic only).
 
     Examples

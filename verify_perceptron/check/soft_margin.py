@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..data.integers import ExactMatrix, scaled_floats
+from ..data.observers import Epochs, Int64Array
 from ..data.trace import LazyUpdates, Trace
 from ..notes.claims import SOFT_MARGIN
 from ..notes.soft_margin import SoftMargin, choose_columns, choose_margin
@@ -162,7 +163,7 @@ class SoftMarginCheck:
             else:
                 self.result.n_checked += 1
 
-    def observe_chunk(self, first: int, epochs: Any, rows: Any) -> None:
+    def observe_chunk(self, first: int, epochs: Epochs, rows: Int64Array) -> None:
         """Updates first, first + 1, ... on `rows`, in `epochs` (an int, or an array with one per update)."""
         rows = np.asarray(rows, dtype=np.int64)
         epochs = np.broadcast_to(np.asarray(epochs, dtype=np.int64), (len(rows),))
@@ -293,8 +294,8 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
         if index is None:
             W = scaled_separator(trace.final_weights)[0]
         else:  # from the fast engine's record when there is one, else from the update's fractions
-            W = kept.scaled_weights(index) if isinstance(kept, LazyUpdates) else None
-            W = scaled_separator(kept[index].weights)[0] if W is None else W
+            recorded = kept.scaled_weights(index) if isinstance(kept, LazyUpdates) else None
+            W = scaled_separator(kept[index].weights)[0] if recorded is None else recorded
         key = tuple(W)
         if any(key) and key not in seen:
             seen[key] = index
@@ -319,10 +320,10 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
             ranked += [(chosen[1], start + j) for j, chosen in enumerate(columns) if chosen is not None]
     first = [j for _, j in sorted(ranked)]
     for j in first + sorted(set(range(len(keys))) - set(first)):
-        W = keys[j]  # in floats a margin near 0 may have the wrong sign: the one taken is confirmed exactly
-        if choose_margin(matrix.products(W, norm_sq=sum(v * v for v in W)), counts,
-                         R_sq=matrix.max_norm_sq, u_sq=sum(v * v for v in W)) is not None:
-            index = seen[W]
+        key = keys[j]  # in floats a margin near 0 may have the wrong sign: the one taken is confirmed exactly
+        if choose_margin(matrix.products(key, norm_sq=sum(v * v for v in key)), counts,
+                         R_sq=matrix.max_norm_sq, u_sq=sum(v * v for v in key)) is not None:
+            index = seen[key]
             best = ((tuple(trace.final_weights), "the run's last weights") if index is None
                     else (tuple(kept[index].weights), f"the weights after update {kept[index].k}"))
             break

@@ -76,9 +76,9 @@ def check_trace(
                       separator_source=source, separator_note=note, claims=claims,
                       reference=None if u is None else u[0], reference_source="" if u is None else u[1],
                       reference_counts=None if u is None else trace.mistakes_per_sample)
-    for u in trace.updates:
-        checker.observe(u.k, u.epoch, u.samples, scaled_scores(data, u, checker.a),
-                        weights=u.weights, delta=u.delta)
+    for update in trace.updates:
+        checker.observe(update.k, update.epoch, update.samples, scaled_scores(data, update, checker.a),
+                        weights=update.weights, delta=update.delta)
     return checker.finish(trace)
 
 

@@ -23,6 +23,7 @@ chunk. Nothing here decides anything: the checker does; this draws it.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -30,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..data.integers import score_values
+from ..data.observers import Epochs, Int64Array
 from ..data.trace import ScaledWeights, Trace, Update
 
 __all__ = ["WholeRun", "RunPoints", "LAST", "INTERVALS"]
@@ -110,7 +112,7 @@ class WholeRun:
 
     # --- what the engine tells it -------------------------------------------------------------
 
-    def observe(self, k: int, epoch: int, samples: list[int], scores: list[int]) -> None:
+    def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int]) -> None:
         """Update k on `samples` (one online, any number in batch mode) with their scores W_(k-1)·z_i."""
         n = len(samples)
         if n == 1:
@@ -128,7 +130,7 @@ class WholeRun:
                    np.array([n], dtype=object), np.array([self.sum_n_sq], dtype=object),
                    np.array([self.t], dtype=object), np.array([self.q], dtype=object))
 
-    def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
+    def observe_chunk(self, first: int, epoch: Epochs, rows: Int64Array, scores: Int64Array) -> None:
         """Online updates first, first + 1, ... on `rows`, with `scores` (int64, or halves past it), in pieces of
         at most `PIECE`, so that its arrays of Python integers stay small whatever the chunk (a replay's is 2^16)."""
         for start in range(0, len(rows), PIECE):
@@ -142,8 +144,8 @@ class WholeRun:
         values = score_values(scores)
         rows = np.asarray(rows, dtype=np.int64)
         epochs = epoch.tolist() if isinstance(epoch, np.ndarray) else [epoch] * m
-        for t in range(max(0, m - LAST), m):
-            self.ring.append((first + t, int(epochs[t]), (int(rows[t]),), (int(values[t]),)))
+        for j in range(max(0, m - LAST), m):
+            self.ring.append((first + j, int(epochs[j]), (int(rows[j]),), (int(values[j]),)))
         steps = 2 * np.asarray(values, dtype=object) + np.asarray(self.norms[rows], dtype=object)
         q = np.cumsum(steps, dtype=object) + self.q
         if self.margins is not None:

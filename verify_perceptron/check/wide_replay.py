@@ -94,13 +94,15 @@ class ObjectReplay:
         done = _kernel.replay_scores(self.Z64, W64, rows, halves.reshape(-1))
         made = W64.astype(object)
         s = np.asarray(score_values(halves[:done])).astype(object)
-        after_rest = None
+        after_rest: Callable[[int], Any] | None = None
         if done < len(rows):  # W would have left int64 at update `done`: the rest as without C
             rest, after_rest = self._numpy_scores(made, rows[done:])
             s = np.concatenate([s, rest])
 
         def after(m: int) -> Any:
             if m > done:
+                if after_rest is None:  # m <= len(rows): past `done` only when the rest was replayed
+                    raise AssertionError(f"no W after update {m}: only {done} were replayed")
                 return after_rest(m - done)
             return made if m == done else W + self.matrix.rows("object")[rows[:m]].sum(axis=0)
 

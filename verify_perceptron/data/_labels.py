@@ -96,7 +96,7 @@ def map_labels(
     elif len(distinct) < 2:
         raise DataError(f"{source}: only one class ({shown}); the perceptron needs two")
     elif set(distinct) == {Fraction(-1), Fraction(1)}:
-        value_of, spelling = {k: int(k) for k in distinct}, ("-1", "1")  # type: ignore[call-overload]
+        value_of, spelling = {k: int(k) for k in distinct}, ("-1", "1")
     elif set(distinct) == {Fraction(0), Fraction(1)}:
         value_of, spelling = {k: 1 if k == 1 else -1 for k in distinct}, ("0", "1")
     else:

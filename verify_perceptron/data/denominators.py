@@ -21,7 +21,7 @@ numerators exactly when every one is below 2^62 in magnitude.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
 
 import numpy as np
@@ -61,7 +61,7 @@ def check_limit(max_bits: object) -> int:
     return int(max_bits)
 
 
-def parse_cells(cells: Sequence[str], fail: Fail) -> tuple[Any, Any]:
+def parse_cells(cells: Iterable[str], fail: Fail) -> tuple[Any, Any]:
     """Every cell as (numerator, denominator) in lowest terms: two flat arrays, int64 when all fit, else object.
 
     Examples
@@ -194,8 +194,8 @@ def over_common_denominator(nums: Any, dens: Any, *, max_bits: int, where: Where
     assert common is not None  # (the walk in file order raises instead)
     if nums.size:
         _refuse_wide(max(map(abs, nums.tolist())), common // min(first_at), nums.size, max_cells, source)
-    factor_of = {d: common // d for d in first_at}
-    scaled = [int(n) * factor_of[d] for n, d in zip(nums.tolist(), dens_list)]
+    factor_by_den = {d: common // d for d in first_at}
+    scaled = [int(n) * factor_by_den[d] for n, d in zip(nums.tolist(), dens_list)]
     return _fitted(np.array(scaled + [None], dtype=object)[:-1]), common
 
 

@@ -92,7 +92,8 @@ def exact_text(value: Fraction | int) -> str:
 
 @lru_cache(maxsize=64)
 def _power_of_ten(k: int) -> int:
-    return 10**k
+    power: int = 10**k  # (k >= 0: an int, which the stubs cannot tell from k's type)
+    return power
 
 
 def _digits_value(digits: str) -> int:

@@ -258,7 +258,7 @@ class ExactMatrix:
         self._norms_list: list[int] | None = None
         self._norm_halves: Any = None
 
-    def reordered(self, order: Sequence[int]) -> ExactMatrix:
+    def reordered(self, order: Sequence[int] | np.ndarray[Any, np.dtype[np.signedinteger[Any]]]) -> ExactMatrix:
         """The same rows in another order (row k is row ``order[k]``), their norms carried, not recomputed.
 
         Examples
@@ -376,4 +376,5 @@ class ExactMatrix:
 
     def matvec(self, vector: Any, rows: slice, *, norm_sq: int) -> list[int]:
         """Exact ``matrix[rows] @ vector`` as Python ints; `norm_sq` must be ``‖vector‖²`` (exactly)."""
-        return self.products(vector, norm_sq=norm_sq)[rows].tolist()
+        values: list[int] = self.products(vector, norm_sq=norm_sq)[rows].tolist()  # Python ints (int64 or object)
+        return values

@@ -15,7 +15,7 @@ import reprlib
 from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -304,7 +304,7 @@ def _duck_rational(value: object) -> Fraction:
     error (TypeError, AttributeError, ...) means it is none: `as_rational` names it."""
     if hasattr(value, "is_integer") and hasattr(value, "as_integer_ratio"):
         # NumPy floating scalars (long double included): exact through their integer ratio.
-        numerator, denominator = value.as_integer_ratio()  # type: ignore[attr-defined]
+        numerator, denominator = value.as_integer_ratio()
     else:
         numerator, denominator = value.numerator, value.denominator  # type: ignore[attr-defined]
     if not isinstance(numerator, (int, np.integer)) or not isinstance(denominator, (int, np.integer)):
@@ -323,6 +323,10 @@ def format_rational(value: Fraction) -> str:
     return str(value)
 
 
+def _all_fractions(vector: tuple[object, ...]) -> TypeGuard[tuple[Fraction, ...]]:
+    return all(type(v) is Fraction for v in vector)
+
+
 def as_rationals(values: Iterable[object], *, name: str = "value") -> tuple[Fraction, ...]:
     """Each of `values` as `as_rational` makes it; an error names the bad one as ``name[j]``.
 
@@ -339,6 +343,6 @@ def as_rationals(values: Iterable[object], *, name: str = "value") -> tuple[Frac
     ValueError: w[1]='x': 'x' is not a number (integer, decimal, 1.5e-3 or p/q)
     """
     vector = tuple(values)
-    if all(type(v) is Fraction for v in vector):
+    if _all_fractions(vector):
         return vector
     return tuple(v if type(v) is Fraction else as_rational(v, name=f"{name}[{j}]") for j, v in enumerate(vector))

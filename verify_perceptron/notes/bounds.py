@@ -158,7 +158,7 @@ def note_bound(convention: str, g: Geometry) -> NoteBound:
     gamma_sq = g.gamma * g.gamma
     if convention == "classic":
         formula = "k <= (R/γ)²·‖w_opt‖²"
-        constants = (("γ", g.gamma), ("R²", g.R_sq), ("‖w_opt‖²", g.ws_sq))
+        constants: tuple[tuple[str, Fraction], ...] = (("γ", g.gamma), ("R²", g.R_sq), ("‖w_opt‖²", g.ws_sq))
         value = g.R_sq * g.ws_sq / gamma_sq
     elif convention in ("hard-limiter", "hard-limiter-plus"):
         formula = "n_max = β²·‖w0‖²/α²"

@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -48,6 +48,7 @@ from . import filter as _filter
 from . import kernel as _kernel
 from ..data.dataset import Dataset, require_dataset
 from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, matrix_vector, score_values
+from ..data.observers import Observer
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, LazyUpdates, ScaledWeights, Trace, Update
 from ..notes.conventions import Convention, tie_rule
@@ -73,21 +74,6 @@ _EPOCH_CAP = 2**62
 _WEIGHTS: dict[str, Any] = {"float64": np.float64, "int64": np.int64, "wide": np.int64, "object": object}
 #: ‖W‖² times max‖z‖² below these keeps the float64 (or int64) product exact.
 _LIMITS = {"float64": FLOAT_EXACT_SQ, "int64": INT64_EXACT_SQ}
-
-
-class Observer(Protocol):
-    """Receives each update as it happens, in scaled integer units (see `scaled_samples`).
-
-    An observer may also have ``observe_chunk(first, epoch, rows, scores)``:
-    online updates first, first + 1, ... of `epoch` (an int, or an int64 array
-    of each update's epoch), one mistake each, on `rows` with `scores` (int64
-    arrays, valid during the call only; scores past int64 come as an (m, 2)
-    array of halves, which `verify_perceptron.data.integers.score_values`
-    joins). Without it, `feed` tells it of each update in turn.
-    """
-
-    def observe(self, k: int, epoch: int, samples: list[int], scores: list[int]) -> None:
-        """Update k of `epoch` was caused by `samples`, whose scores W_(k-1)·z_i were `scores`."""
 
 
 def feed(observer: Observer, first: int, epoch: Any, rows: Any, scores: Any) -> None:

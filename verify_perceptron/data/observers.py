@@ -1,0 +1,48 @@
+"""The update observer: what an engine (`verify_perceptron.run`) tells of each update as it happens.
+
+The checker (`verify_perceptron.check.checker.Checker`), the trace recorder
+(`verify_perceptron.check.recorder.TraceRecorder`), the report's record of the
+whole run (`verify_perceptron.check.whole_run.WholeRun`) and the pipeline's
+fan-out and replay store are observers. It lives here, upstream of both the
+engines and the checker, so that neither imports the other to name it.
+
+Every value is in scaled integer units (`verify_perceptron.data.samples.scaled_samples`):
+the score of sample i before update k is ``W_(k-1)·z_i`` with z_i = y_i·L·x~_i.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeAlias
+
+import numpy as np
+
+__all__ = ["Observer", "ChunkObserver", "Int64Array", "Epochs"]
+
+#: An int64 array (any shape: a chunk's rows, its epochs, its scores or their (m, 2) halves).
+Int64Array: TypeAlias = "np.ndarray[Any, np.dtype[np.int64]]"
+#: A chunk's epoch: one int for the whole chunk, or each update's epoch (non-decreasing).
+Epochs: TypeAlias = "int | Int64Array"
+
+
+class Observer(Protocol):
+    """Receives each update as it happens, in scaled integer units.
+
+    An observer may also have ``observe_chunk`` (`ChunkObserver`); without it,
+    `verify_perceptron.run.fast.feed` tells it of a chunk's updates one by one.
+    """
+
+    def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int]) -> None:
+        """Update k of `epoch` was caused by `samples`, whose scores W_(k-1)·z_i were `scores`."""
+
+
+class ChunkObserver(Observer, Protocol):
+    """An observer that also takes a chunk of online updates at once."""
+
+    def observe_chunk(self, first: int, epoch: Epochs, rows: Int64Array, scores: Int64Array) -> None:
+        """Online updates first, first + 1, ... of `epoch`, one mistake each, on `rows` with `scores`.
+
+        `rows` and `scores` are valid during the call only (the engine reuses
+        its buffers); scores past int64 come as an (m, 2) array of halves,
+        which `verify_perceptron.data.integers.score_values` joins.
+        """

@@ -22,6 +22,7 @@ from verify_perceptron.api.verification import Verification, verify
 from verify_perceptron.errors import DataError, InvalidArgument
 from verify_perceptron.notes.conventions import CONVENTIONS, get_convention
 from verify_perceptron.pipeline import verify_run
+from tests import typed_usage
 
 AND_X = [[0, 0], [0, 1], [1, 0], [1, 1]]
 AND_Y = [0, 0, 0, 1]
@@ -474,3 +475,11 @@ def test_a_dataframe_s_integer_column_name_is_its_label_column() -> None:
     assert named.data.n_features == 2
     with pytest.raises(InvalidArgument, match="is not a column of X"):
         vp.verify(frame.rename(columns={2: "t"}), 2)  # an int that names no column is not taken for labels
+
+
+def test_the_typed_usage_example_runs() -> None:
+    # tests/typed_usage.py is a user's annotated code, there for mypy to check against the public API;
+    # run once here so that what type-checks also works.
+    assert typed_usage.verify_and().verdict == "verified"
+    assert typed_usage.fit_and_predict() == 1.0
+    assert typed_usage.check_my_perceptron().passed

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 import numpy as np
 
@@ -35,7 +36,7 @@ def _predicts_its_tie() -> str | None:
     return None
 
 
-def _from_arrays(X: object, y: object, **kwargs: object) -> Callable[[], str | None]:
+def _from_arrays(X: object, y: object, **kwargs: Any) -> Callable[[], str | None]:  # Any: hostile settings
     def call() -> str | None:
         from verify_perceptron.data.dataset import from_arrays
 
@@ -59,7 +60,8 @@ def _positive_two() -> str | None:
     return None if data.y == (1, -1, -1) else f"positive=2 gave labels {data.y}"
 
 
-def _verify(X: object, y: object, *, report: bool = False, **kwargs: object) -> Callable[[], str | None]:
+def _verify(X: object, y: object, *, report: bool = False,
+            **kwargs: Any) -> Callable[[], str | None]:  # Any: settings of any type, as a user's code may pass
     def call() -> str | None:
         import verify_perceptron as vp
 
@@ -79,7 +81,7 @@ API_CASES = [
     ApiCase("API: NaN in an object y", _fit(_ROWS, np.array([0, float("nan"), 0], dtype=object)), 2,
             "y[1]=nan is not a finite number"),
     ApiCase("API: None in y", _from_arrays(_ROWS, ["a", None, "b"], positive="a"), 2, "y[1]=None is a missing value"),
-    ApiCase("API: a masked value in X", _from_arrays(np.ma.masked_array(_ROWS, mask=[[0], [1], [0]]), [0, 1, 1]), 2,
+    ApiCase("API: a masked value in X", _from_arrays(np.ma.masked_array(_ROWS, mask=[[False], [True], [False]]), [0, 1, 1]), 2,
             "X[1][0] is masked: masked values are missing data"),
     ApiCase("API: rows given as sets", _from_arrays([{1, 2}, {3, 4}], [0, 1]), 2, "X[0]={1, 2} is a set"),
     ApiCase("API: feature_names of the wrong length", _from_arrays([[0, 1], [1, 0]], [0, 1], feature_names=["a"]), 2,

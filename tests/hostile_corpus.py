@@ -226,7 +226,9 @@ def _issue_27(f: Path) -> list[Case]:
     (f / "huge_exponents.csv").write_text("x,y\n1E+99999999,0\n2,1\n")
     (f / "huge_exponent_label.svm").write_text("1e99999999 1:1\n-1 1:2\n")
     (f / "unicode_digits.csv").write_text("x,y\n\u0661\u0662,0\n2,1\n")
-    rows, common, chosen = [], 1, []
+    rows: list[str] = []
+    chosen: list[int] = []
+    common = 1
     for p in _primes(300, 2**14):
         if (common * p).bit_length() > 4080:
             break

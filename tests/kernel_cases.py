@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import DTypeLike
 from hypothesis import strategies as st
 
 INT64_MAX = 2**63 - 1
@@ -82,9 +83,9 @@ def wide_problems(draw, *, max_rows=8, max_width=4):
     return Z, W, tie, norms, w_sq, limit
 
 
-def buffer_format(dtype) -> str:
+def buffer_format(dtype: DTypeLike) -> str:
     """The buffer protocol's format string for a dtype: 'l' or 'q' for int64, by platform."""
-    return memoryview(np.zeros(1, dtype=dtype)).format
+    return np.zeros(1, dtype=dtype).data.format  # .data: the array's memoryview
 
 
 def read_only(a):

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from decimal import Decimal
 from fractions import Fraction as F
+from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ from verify_perceptron.api.verification import Verification, verify
 from verify_perceptron.errors import DataError, InvalidArgument
 from verify_perceptron.notes.conventions import CONVENTIONS, get_convention
 from verify_perceptron.pipeline import verify_run
+from tests import typed_usage
 
 AND_X = [[0, 0], [0, 1], [1, 0], [1, 1]]
 AND_Y = [0, 0, 0, 1]
@@ -33,7 +35,7 @@ class FakeFrame:
 
     def __init__(self, columns: dict[str, list[Any]]) -> None:
         self._data = {k: np.asarray(v) for k, v in columns.items()}
-        self.columns = list(columns)
+        self.columns: list[Hashable] = list(columns)  # a DataFrame's column labels: any hashable values
         self.dtypes = [a.dtype for a in self._data.values()]
 
     def to_numpy(self, dtype: Any = None) -> Any:
@@ -139,8 +141,13 @@ def test_the_html_report_is_shown_in_a_frame_of_its_own(monkeypatch: pytest.Monk
     result = verify(AND_X, AND_Y)
     page = result.html(figures=False)
     assert page.startswith("<!DOCTYPE html>") and "<script" not in page
-    calls = []
-    monkeypatch.setattr(Verification, "html", lambda self: calls.append(1) or '<p title="a">x & y</p>')
+    calls: list[int] = []
+
+    def html(self: Verification) -> str:
+        calls.append(1)
+        return '<p title="a">x & y</p>'
+
+    monkeypatch.setattr(Verification, "html", html)
     frame = result._repr_html_()
     # no script runs in the frame; the notebook may read its height (allow-same-origin) to fit it
     assert frame.startswith('<iframe srcdoc="&lt;p title=&quot;a&quot;&gt;x &amp; y&lt;/p&gt;" '
@@ -157,7 +164,9 @@ def test_the_notebook_frame_is_sized_to_its_report(monkeypatch: pytest.MonkeyPat
     def height(result: Verification) -> int:
         frame = result._repr_html_()
         assert "onload=\"this.style.height = (this.contentDocument.documentElement.scrollHeight + 2) + 'px'\"" in frame
-        return int(re.search(r"height: ([0-9]+)px", frame)[1])
+        found = re.search(r"height: ([0-9]+)px", frame)
+        assert found is not None, frame
+        return int(found[1])
 
     # the same run, with 2 of its 18 updates listed, then all of them: the longer page gets the taller frame
     assert height(verify(AND_X, AND_Y, max_updates=2)) < height(verify(AND_X, AND_Y, max_updates=60))
@@ -195,13 +204,13 @@ def test_the_estimator_gives_the_exact_engines_weights(convention: str, mode: st
         assert (clf.coef_exact_, clf.intercept_exact_) == (tuple(v), b)
         assert clf.coef_.tolist() == [[float(x) for x in v]] and clf.intercept_.tolist() == [float(b)]
         assert (clf.n_iter_, clf.n_updates_, clf.converged_) == (trace.n_epochs, trace.n_updates, trace.converged)
-        assert clf.verification_.trace.final_weights == trace.final_weights
+        assert clf.verification_ is not None and clf.verification_.trace.final_weights == trace.final_weights
 
 
 @pytest.mark.parametrize("eta", ["1/2", 1, F(1, 2), "0.5"])
 def test_eta_is_taken_exactly_from_a_string_an_int_or_a_fraction(eta: Any) -> None:
     clf = ExactPerceptron(convention="hard-limiter", eta=eta).fit(AND_X, AND_Y)
-    assert clf.verification_.trace.rate == F(eta)
+    assert clf.verification_ is not None and clf.verification_.trace.rate == F(eta)
 
 
 def test_settings_are_checked_by_fit_not_by_the_constructor() -> None:
@@ -217,7 +226,7 @@ def test_settings_are_checked_by_fit_not_by_the_constructor() -> None:
 def test_any_two_labels_map_to_minus_and_plus_one_and_back() -> None:
     clf = ExactPerceptron().fit(AND_X, ["off", "off", "off", "on"])
     assert clf.classes_.tolist() == ["off", "on"]
-    assert clf.verification_.data.y == (-1, -1, -1, 1)
+    assert clf.verification_ is not None and clf.verification_.data.y == (-1, -1, -1, 1)
     assert clf.predict(AND_X).tolist() == ["off", "off", "off", "on"]
     assert clf.score(AND_X, ["off", "off", "off", "on"]) == 1.0
 
@@ -238,8 +247,8 @@ def test_labels_that_are_not_two_classes_are_refused(y: Any, message: str) -> No
     ([[0], [1], [2]], np.array([0, float("nan"), 0], dtype=object), r"y\[1\]=nan is not a finite number"),
     ([[0], [1], [2]], np.array(["a", None, "a"], dtype=object), r"y\[1\]=None is a missing value"),
     ([[0], [1], [2]], np.array([1, "a", 1], dtype=object), r"y\[1\]='a' is text and y\[0\]=1 is a number"),
-    ([[0], [1], [2]], np.ma.masked_array([0, 1, 1], mask=[0, 1, 0]), r"y\[1\] is masked"),
-    (np.ma.masked_array([[0], [1], [2]], mask=[[0], [1], [0]]), [0, 1, 1], r"X\[1\]\[0\] is masked"),
+    ([[0], [1], [2]], np.ma.masked_array([0, 1, 1], mask=[False, True, False]), r"y\[1\] is masked"),
+    (np.ma.masked_array([[0], [1], [2]], mask=[[False], [True], [False]]), [0, 1, 1], r"X\[1\]\[0\] is masked"),
     ([{1, 2}, {3, 4}], [0, 1], r"X\[0\]=\{1, 2\} is a set"),
     ([[0], [1], [2]], [0, 10**5000, 0], r"y\[1\]=\(an integer of 5001 digits\) has more than 2000 digits"),
 ])
@@ -279,12 +288,14 @@ def test_verify_takes_a_positive_label_given_as_a_number(tmp_path: Any) -> None:
 def test_data_that_cannot_be_separated_stop_at_a_cycle_and_say_so() -> None:
     clf = ExactPerceptron(max_epochs=100).fit(XOR_X, XOR_Y)
     assert clf.converged_ is False and clf.n_iter_ <= 100
+    assert clf.verification_ is not None
     assert clf.verification_.verdict == "not-separable"
     assert clf.verification_.trace.stop == "cycle"
 
 
 def test_a_small_epoch_limit_stops_fit_without_an_error() -> None:
     clf = ExactPerceptron(max_epochs=2).fit(AND_X, AND_Y)
+    assert clf.verification_ is not None
     assert (clf.converged_, clf.n_iter_, clf.verification_.trace.stop) == (False, 2, "max-epochs")
 
 
@@ -302,7 +313,7 @@ def test_predict_decides_the_sign_exactly_where_float_arithmetic_cannot() -> Non
 def test_a_training_sample_on_the_line_is_predicted_by_the_conventions_own_tie_rule(mode: str) -> None:
     # hard-limiter-plus ends at 2·x + 2: the sample at -1 scores exactly 0, which its sgn(0) = +1 makes class 1.
     clf = ExactPerceptron(convention="hard-limiter-plus", mode=mode).fit([[-2], [-1]], [0, 1])
-    assert clf.converged_ and clf.verification_.verdict == "verified"
+    assert clf.converged_ and clf.verification_ is not None and clf.verification_.verdict == "verified"
     assert clf.predict([[-2], [-1]]).tolist() == [0, 1]
     assert (clf.decision_function([[-2], [-1]]) > 0).tolist() == [False, True]
     assert clf.score([[-2], [-1]], [0, 1]) == 1.0
@@ -345,6 +356,7 @@ def test_decimal_floats_reach_the_weights() -> None:
     assert decimal.coef_exact_ == (F(23, 10), F(-1))
     denominator = binary.coef_exact_[0].denominator
     assert denominator > 1 and denominator & (denominator - 1) == 0  # binary fractions: a power of two
+    assert decimal.verification_ is not None and binary.verification_ is not None
     assert decimal.verification_.data.binary_float is False and binary.verification_.data.binary_float is True
 
 
@@ -371,7 +383,7 @@ def test_a_fitted_estimator_pickles() -> None:
     clf = ExactPerceptron().fit(AND_X, AND_Y)
     copy = pickle.loads(pickle.dumps(clf))
     assert copy.coef_exact_ == clf.coef_exact_ and copy.predict(AND_X).tolist() == clf.predict(AND_X).tolist()
-    assert copy.verification_.text == clf.verification_.text
+    assert clf.verification_ is not None and copy.verification_.text == clf.verification_.text
 
 
 # --- scikit-learn -----------------------------------------------------------------------------------
@@ -463,3 +475,11 @@ def test_a_dataframe_s_integer_column_name_is_its_label_column() -> None:
     assert named.data.n_features == 2
     with pytest.raises(InvalidArgument, match="is not a column of X"):
         vp.verify(frame.rename(columns={2: "t"}), 2)  # an int that names no column is not taken for labels
+
+
+def test_the_typed_usage_example_runs() -> None:
+    # tests/typed_usage.py is a user's annotated code, there for mypy to check against the public API;
+    # run once here so that what type-checks also works.
+    assert typed_usage.verify_and().verdict == "verified"
+    assert typed_usage.fit_and_predict() == 1.0
+    assert typed_usage.check_my_perceptron().passed

@@ -183,6 +183,7 @@ def test_a_field_of_the_wrong_shape_is_malformed_not_a_traceback(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     cert = _certificate(tmp_path, "--example", "and")
     for path, _ in list(_numbers(cert))[::3]:
+        wrong: object  # a field of the wrong shape: null, an array, an object, a string, a float
         for wrong in (None, [], {"a": 1}, "x", 1.5):
             (tmp_path / "m.json").write_text(json.dumps(_set(cert, path, wrong)))
             assert audit.main([str(tmp_path / "m.json")]) in (1, 2), path

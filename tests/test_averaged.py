@@ -16,6 +16,7 @@ from verify_perceptron.check.averaged import check_averaged
 from verify_perceptron.cli import main
 from verify_perceptron.data.dataset import Dataset, from_arrays
 from verify_perceptron.data.examples import example
+from verify_perceptron.data.trace import Trace
 from verify_perceptron.errors import InvalidArgument
 from verify_perceptron.harness import check_implementation
 from verify_perceptron.notes.conventions import CONVENTIONS, get_convention
@@ -61,7 +62,7 @@ def test_the_claims_hold_on_every_converged_run(data: Dataset) -> None:
     assert result.holds and result.presentations == run.n_epochs * data.n_samples
 
 
-def per_presentation(data: Dataset, run: object, separator: tuple[F, ...] | None) -> dict[str, tuple[F, int | None]]:
+def per_presentation(data: Dataset, run: Trace, separator: tuple[F, ...] | None) -> dict[str, tuple[F, int | None]]:
     """Each claim's least slack over every presentation and its first negative one, a presentation at a time."""
     conv = get_convention(run.convention)
     samples = [conv.augment(x) for x in data.X]
@@ -82,6 +83,7 @@ def per_presentation(data: Dataset, run: object, separator: tuple[F, ...] | None
             slacks.setdefault("averaged-jensen", []).append(p * Q - S_sq)
             slacks.setdefault("averaged-upper", []).append(p * a * a * R_sq * K - S_sq)
             if separator is not None:
+                assert gamma is not None  # computed from the separator
                 slacks.setdefault("averaged-lower", []).append(sum(u * v for u, v in zip(S, separator)) - a * gamma * K)
     return {name: (min(values), next((q + 1 for q, v in enumerate(values) if v < 0), None))
             for name, values in slacks.items()}
@@ -106,7 +108,7 @@ def test_the_least_slacks_of_and_are_taken_inside_the_stretches() -> None:
     # Issue 29: at the ends of the stretches of equal weights AND's least slacks read 9 and 18; over every
     # presentation they are 3 (presentation 1) and 2.
     data = example("and")
-    result = check_averaged(data, train(data, "classic"), separator=(-4, 3, 2))
+    result = check_averaged(data, train(data, "classic"), separator=(F(-4), F(3), F(2)))
     assert {c.name: c.min_slack for c in result.claims} == {"averaged-lower": 3, "averaged-jensen": 0,
                                                             "averaged-upper": 2}
 
@@ -116,15 +118,15 @@ def test_a_broken_trace_breaks_the_claims() -> None:
     run = train(data, "classic")
     inflated = dataclasses.replace(run, updates=[dataclasses.replace(u, weights=tuple(10 * v for v in u.weights))
                                                  for u in run.updates])
-    result = check_averaged(data, inflated, separator=(-4, 3, 2))
+    result = check_averaged(data, inflated, separator=(F(-4), F(3), F(2)))
     broken = {c.name: c.first_violation for c in result.claims if not c.holds}
     assert "averaged-upper" in broken and broken["averaged-upper"] is not None
     negated = dataclasses.replace(run, updates=[dataclasses.replace(u, weights=tuple(-v for v in u.weights))
                                                 for u in run.updates])
-    wrong_way = check_averaged(data, negated, separator=(-4, 3, 2))  # weights moving away from w*
+    wrong_way = check_averaged(data, negated, separator=(F(-4), F(3), F(2)))  # weights moving away from w*
     assert not next(c for c in wrong_way.claims if c.name == "averaged-lower").holds
     with pytest.raises(InvalidArgument, match="does not separate"):
-        check_averaged(data, run, separator=(4, -3, -2))
+        check_averaged(data, run, separator=(F(4), F(-3), F(-2)))
 
 
 def test_the_average_need_not_separate_though_the_run_converged() -> None:

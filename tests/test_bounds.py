@@ -89,6 +89,7 @@ def test_checker_reports_the_same_bounds_for_the_note_separator():
     data = example("and")
     result = check_trace(data, train(data, "classic"), separator=[-4, 3, 2])
     assert [b.value for b in result.bounds] == [87, 87, 87, 87, 232, 87]
+    assert result.own_bound is not None
     assert result.own_bound.value == 87 and result.own_bound.convention == "classic"
 
 

@@ -188,5 +188,5 @@ def test_the_gordan_sum_of_zero_rows_with_huge_weights_stays_exact() -> None:
     from verify_perceptron.certify.certificates import _signed_sum
 
     tiny = Fraction(1, 3**50)
-    data = Dataset(X=((0,), (0,)), y=(1, -1))
+    data = Dataset(X=((Fraction(0),), (Fraction(0),)), y=(1, -1))
     assert _signed_sum(data, [1 - tiny, tiny]) == [1 - 2 * tiny, 0]

@@ -17,6 +17,7 @@ import verify_perceptron.cli as cli
 import verify_perceptron.run.reference as engine_module
 import verify_perceptron.run.fast as fast_module
 from verify_perceptron.check.traces import assert_trace_verified, check_trace
+from verify_perceptron.notes.bounds import note_bounds
 from verify_perceptron.notes.claims import CLAIMS, Claim, claims_for
 from verify_perceptron.notes.conventions import CONVENTIONS
 from verify_perceptron.data.dataset import Dataset
@@ -230,7 +231,7 @@ def test_unconverged_run_without_separator_skips_the_w_star_claims():
 
 def test_too_small_note_bound_is_a_violation(monkeypatch, and_run):
     data, trace = and_run
-    real = checks_module.note_bounds
+    real = note_bounds  # the checker's, replaced there below
 
     def tenth(g):
         return [dataclasses.replace(bound, value=bound.value / 10) for bound in real(g)]  # 87/10
@@ -290,7 +291,8 @@ def test_every_claim_has_a_mutation_case():
 
 
 def halved(claim: Claim) -> Claim:
-    return dataclasses.replace(claim, rhs=lambda q, rhs=claim.rhs: rhs(q) / 2)
+    rhs = claim.rhs
+    return dataclasses.replace(claim, rhs=lambda q: rhs(q) / 2)
 
 
 @pytest.mark.parametrize("name", list(MUTATION_CASES))
@@ -319,7 +321,8 @@ def test_tight_claims_reach_zero_slack_and_fail_when_tightened(name):
     genuine = result_named(check_trace(data, trace), name)
     assert genuine.holds is True and genuine.min_slack == 0
     # Tightened by a thousandth of its left side (which is > 0 there), so it stays homogeneous.
-    tighter = dataclasses.replace(CLAIM[name], lhs=lambda q, lhs=CLAIM[name].lhs: lhs(q) * F(1001, 1000))
+    loose = CLAIM[name].lhs
+    tighter = dataclasses.replace(CLAIM[name], lhs=lambda q: loose(q) * F(1001, 1000))
     failed = result_named(check_trace(data, trace, claims=[tighter]), name)
     assert failed.holds is False and failed.first_violation.k == genuine.min_slack_at
     assert failed.min_slack < 0
@@ -405,16 +408,17 @@ def test_hard_limiter_and_ends_with_a_zero_class_minus_one_score():
     b, v = CONVENTIONS["hard-limiter"].to_canonical(trace.final_weights)
     scores = [sum((p * q for p, q in zip(v, x)), F(0)) + b for x in data.X]
     assert scores == [-4, -2, 0, 2]
-    assert [s for s, y in zip(scores, data.y) if s == 0] == [0] and data.y[scores.index(0)] == -1
+    assert [s for s, y in zip(scores, data.y) if s == 0] == [0] and data.y[scores.index(F(0))] == -1
 
 
 def test_hard_limiter_default_separator_is_final_weights_with_bias_lowered():
     data = example("and")
     trace = train(data, "hard-limiter")
     result = check_trace(data, trace)
-    assert result.separator_source == "final" and result.separator_note.startswith("bias lowered")
+    assert result.separator_source == "final" and result.separator_note is not None
+    assert result.separator_note.startswith("bias lowered")
     assert result.separator == vec(-5, 4, 2)  # bias lowered by half the smallest class +1 score (2)
-    assert result.geometry.gamma == 1
+    assert result.geometry is not None and result.geometry.gamma == 1
     assert result.holds and result.complete
     assert all(r.holds is True for r in result.invariants)
     assert result_named(result, "quadratic-lower-bound").n_checked == trace.n_updates
@@ -502,7 +506,7 @@ def test_cli_exits_1_when_the_fast_engine_reports_a_wrong_score(monkeypatch, cap
 
 
 def test_cli_exits_1_when_the_bound_is_too_small(monkeypatch, capsys):
-    real = checks_module.note_bounds
+    real = note_bounds  # the checker's, replaced there below
     monkeypatch.setattr(
         checks_module, "note_bounds", lambda g: [dataclasses.replace(b, value=b.value / 10) for b in real(g)]
     )

@@ -8,12 +8,16 @@ import os
 import re
 import signal
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from verify_perceptron import cli
 from verify_perceptron.deadline import Terminated, TimeUp
 from verify_perceptron.report import documents
+
+if TYPE_CHECKING:
+    from _typeshed import StrOrBytesPath
 
 AND_CSV = "x1,x2,label\n0,0,0\n0,1,0\n1,0,0\n1,1,1\n"
 
@@ -88,7 +92,7 @@ def test_a_run_ended_early_leaves_every_earlier_output_and_no_new_file(folder: P
     monkeypatch.chdir(folder)
     real = cli.build_report
 
-    def stopped(*args: object, **kwargs: object) -> object:
+    def stopped(*args: Any, **kwargs: Any) -> object:  # Any: passed through to build_report as given
         real(*args, **kwargs)
         raise stop
 
@@ -173,7 +177,7 @@ def test_a_file_where_the_figures_go_or_a_read_only_folder_is_refused_before_the
                                  "file, not a folder\n")
     real = os.open
 
-    def read_only(path: object, flags: int, *args: object) -> int:
+    def read_only(path: StrOrBytesPath, flags: int, *args: int) -> int:
         if flags & os.O_CREAT:
             raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
         return real(path, flags, *args)
@@ -190,7 +194,7 @@ def test_markdown_never_leaves_one_figure_when_another_cannot_be_written(folder:
     monkeypatch.chdir(folder)
     real, opened = os.open, []
 
-    def second_refused(path: object, flags: int, *args: object) -> int:
+    def second_refused(path: StrOrBytesPath, flags: int, *args: int) -> int:
         if "r_figures" in str(path) and flags & os.O_CREAT and not str(path).endswith(".tmp"):
             opened.append(path)
             if len(opened) == 2:
@@ -210,7 +214,7 @@ def test_two_markdown_runs_into_one_report_never_mix_one_runs_report_with_the_ot
     real = documents.render_markdown
     calls = []
 
-    def interleaved(*args: object, **kwargs: object) -> str:
+    def interleaved(*args: Any, **kwargs: Any) -> str:  # Any: passed through as given
         calls.append(1)
         if len(calls) == 1:  # A's figures are written: B runs here, start to end
             assert cli.main(["verify", "--example", "or", "--format", "markdown", "-o", str(target)]) == 0
@@ -232,7 +236,7 @@ def test_an_alarm_or_a_signal_dropped_while_the_figures_are_drawn_still_ends_the
         folder: Path, signum: int, code: int, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
     # matplotlib runs weakref callbacks while it draws; an exception raised there is dropped, and the
     # run used to go on, write its report and exit 0.
-    from test_deadline import _dropped_in_a_weakref_callback
+    from tests.test_deadline import _dropped_in_a_weakref_callback
     from verify_perceptron.report import plots
 
     def figures(report: dict, data: object = None, *, warnings: list[str] | None = None) -> dict[str, str]:

@@ -11,7 +11,7 @@ import pytest
 
 from verify_perceptron.cli import main
 
-from test_visible import CONTROLS
+from tests.test_visible import CONTROLS
 
 ESC = "\x1b[31m"
 #: A CSV whose feature names and labels carry an ESC sequence and a right-to-left override.

@@ -119,7 +119,8 @@ def test_the_parameters_found_are_the_implementations_own() -> None:
 
 def _options_of(flags: str) -> dict[str, Any]:
     """`check` flags as `run_check_command` keywords."""
-    words, options = shlex.split(flags), {}
+    words = shlex.split(flags)
+    options: dict[str, Any] = {}  # Any: run_check_command's keywords, of several types
     names = {"--convention": "convention", "--labels": "labels", "--float-eta": "float_eta", "--max-epochs": "max_epochs"}
     i = 0
     while i < len(words):

@@ -174,7 +174,8 @@ def test_not_separable_data_get_the_bound_without_separation_for_each_run() -> N
     assert [e.convention for e in result.soft_margin] == list(CONVENTIONS)
     for e in result.soft_margin:
         assert e.stop == "cycle" and e.bound is not None and e.n_mistakes <= e.bound[0] <= e.bound[1]
-    assert result.as_dict()["soft_margin"][1]["n_mistakes"] == result.soft_margin[1].n_mistakes
+    soft_margin = result.as_dict()["soft_margin"]
+    assert isinstance(soft_margin, list) and soft_margin[1]["n_mistakes"] == result.soft_margin[1].n_mistakes
 
 
 def test_a_user_separator_that_does_not_separate_gets_no_bound() -> None:
@@ -246,8 +247,8 @@ def test_exhaustive_worst_case_matches_the_reference_engine(name: str) -> None:
 def test_and_worst_case_over_all_orders() -> None:
     stats = order_statistics(example("and"), orders=5, seed=0)
     assert [(c.convention, c.min, c.median, c.max) for c in stats.exhaustive] == [
-        ("classic", 18, 20, 22), ("hard-limiter", 10, 12, 12), ("hard-limiter-plus", 11, 14, 15), ("unit-ball", 18, 20, 22),
-        ("sum-norm", 18, 20, 22), ("split-bias", 18, 20, 22),
+        ("classic", 18, F(20), 22), ("hard-limiter", 10, F(12), 12), ("hard-limiter-plus", 11, F(14), 15),
+        ("unit-ball", 18, F(20), 22), ("sum-norm", 18, F(20), 22), ("split-bias", 18, F(20), 22),
     ]
     assert stats.notes == ()
 

@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.data_strategies import halves
-from verify_perceptron.certify._constraints import augmented_constraints, explicit_rows, pair_rows
+from verify_perceptron.certify._constraints import _ExplicitRows, augmented_constraints, explicit_rows, pair_rows
 from verify_perceptron.certify.separability import decide_separability, normalize_separator, separator_defect
 from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.data.readers import load_dataset
@@ -79,6 +79,7 @@ def test_augmented_rows_answer_as_the_fraction_rows(data: Dataset, seed: st.Data
 @given(data=_DATA, seed=st.data())
 def test_without_floats_the_first_worst_row_is_found_exactly(data: Dataset, seed: st.DataObject) -> None:
     rows = augmented_constraints(data)
+    assert isinstance(rows, _ExplicitRows)  # the rows of a dataset, whose float copy is set aside here
     rows.floats = None  # (as when the data do not convert to float64): the exact pass alone decides
     reference = _augmented(data)
     x = tuple(seed.draw(st.lists(_VALUE, min_size=rows.dim, max_size=rows.dim)))
@@ -135,5 +136,6 @@ def test_deciding_separability_builds_no_fraction_per_cell(tmp_path: object) -> 
     path.write_text("x1,x2,y\n0.5,1/3,1\n-0.25,2,-1\n1.5,-1/7,1\n-3,0.125,-1\n")
     data = load_dataset(str(path))
     result = decide_separability(data)
-    assert result.separable is True and separator_defect(data, result.separator) is None
+    assert result.separable is True and result.separator is not None
+    assert separator_defect(data, result.separator) is None
     assert data._X is None  # the samples as Fractions were never made

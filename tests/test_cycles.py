@@ -56,8 +56,13 @@ def test_a_sequence_that_never_repeats_is_never_reported():
 
 
 def test_the_period_one_certificate_is_the_recounted_epoch_and_brents_the_count_difference():
-    recounts = []
-    watch = CycleWatch("a", [0, 0], lambda w: recounts.append(w) or [2, 0])
+    recounts: list[object] = []
+
+    def recount(w: object) -> list[int]:
+        recounts.append(w)
+        return [2, 0]
+
+    watch = CycleWatch("a", [0, 0], recount)
     assert watch.seen_before("b", 1, [1, 1]) is None and watch.seen_before("b", 2, [3, 1]) == (1, 2)
     assert watch.cycle_mistakes == (2, 0) and recounts == ["b"]
     watch = CycleWatch("a", [0, 0], lambda w: pytest.fail("no recount for period 2"))
@@ -109,7 +114,8 @@ def test_xor_under_the_hard_limiter_stops_at_its_first_repeat_in_every_engine():
         assert (trace.stop, trace.cycle, trace.n_epochs, trace.n_updates) == ("cycle", (2, 3), 3, 9)
         assert trace.cycle_mistakes == (1, 1, 1, 1)
         assert trace.final_weights == (F(2), F(-2), F(0))
-        assert gordan_defect(example("xor"), certificate_from_cycle(trace)) is None
+        certificate = certificate_from_cycle(trace)
+        assert certificate is not None and gordan_defect(example("xor"), certificate) is None
 
 
 def test_a_longer_period_is_still_found_by_brent_in_every_engine():
@@ -119,7 +125,8 @@ def test_a_longer_period_is_still_found_by_brent_in_every_engine():
     data = Dataset(X=((F(-1),), (F(2),), (F(-2),)), y=(1, -1, -1))
     for trace in engines(data, "classic"):
         assert (trace.stop, trace.cycle, trace.n_updates) == ("cycle", (3, 7), 15)
-        assert gordan_defect(data, certificate_from_cycle(trace)) is None
+        certificate = certificate_from_cycle(trace)
+        assert certificate is not None and gordan_defect(data, certificate) is None
     ends = epoch_ends(engines(data, "classic")[0])
     assert ends[2] == ends[6] and ends[3] == ends[7] and len(set(ends[:6])) == 6
     for trace in engines(example("xor"), "hard-limiter", mode="batch"):
@@ -146,11 +153,13 @@ def test_every_engine_stops_non_separable_data_at_the_same_epoch_where_the_watch
     if reference.stop == "max-epochs":
         assert first is None or expected_stop(ends.index(ends[first]), first - ends.index(ends[first])) > 80
         return
+    assert first is not None  # the run stopped at a cycle: an epoch's end repeats
     tail = ends.index(ends[first])
     period = first - tail
     assert reference.cycle == (reference.n_epochs - period, reference.n_epochs) == (
         expected_stop(tail, period) - period, expected_stop(tail, period))
-    assert gordan_defect(data, certificate_from_cycle(reference)) is None
+    certificate = certificate_from_cycle(reference)
+    assert certificate is not None and gordan_defect(data, certificate) is None
 
 
 # ------------------------------------------------------------------------------------------------
@@ -185,7 +194,9 @@ def test_a_watch_that_reports_a_repeat_that_is_none_gives_a_certificate_the_chec
         monkeypatch.setattr(module, "CycleWatch", wrong)
     for trace in (train(data, convention), fast.run(data, convention, keep_updates=10**9)):
         assert trace.stop == "cycle" and trace.n_epochs == 1
-        problem = gordan_defect(data, certificate_from_cycle(trace))
+        certificate = certificate_from_cycle(trace)
+        assert certificate is not None
+        problem = gordan_defect(data, certificate)
         assert problem is not None and problem.startswith("Σ λ_i·y_i·x~_i = [")
         report = build_report(data, trace, check_trace(data, trace))
         assert report["cycle"]["certificate_valid"] is False and report["verdict"] != "not-separable"

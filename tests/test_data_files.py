@@ -3,6 +3,7 @@ ends and Unicode encoding."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,7 @@ def test_a_libsvm_txt_file_is_told_from_csv_in_every_encoding_the_readers_read(t
     path = tmp_path / "d.txt"
     path.write_bytes(("\ufeff" + text).encode(encoding) if encoding == "utf-16-be" else text.encode(encoding))
     data = load_dataset(str(path))
-    assert data.X == ((0.5, 1), (2, -1)) and data.y == (-1, 1)
+    assert data.X == ((Fraction(1, 2), Fraction(1)), (Fraction(2), Fraction(-1))) and data.y == (-1, 1)
 
 
 @pytest.mark.parametrize("first", ["#" + "c" * 20_000_000, " " * 20_000_000])

@@ -10,6 +10,7 @@ import os
 import re
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -824,7 +825,7 @@ def test_a_label_is_shown_as_the_file_spells_it_with_its_line(tmp_path) -> None:
 def test_leading_zeros_do_not_make_a_libsvm_index_large(tmp_path) -> None:
     path = tmp_path / "z.svm"
     path.write_text("1 0000000001:1\n-1 1:2\n")
-    assert load_libsvm(str(path)).X == ((1,), (2,))
+    assert load_libsvm(str(path)).X == ((F(1),), (F(2),))
 
 
 def test_a_truncated_npy_is_called_unreadable_not_python_objects(tmp_path) -> None:
@@ -864,6 +865,7 @@ def test_the_cell_limit_is_the_users_to_lower_or_raise_in_every_reader(tmp_path:
     assert load_numpy(str(npy), max_cells=6).n_samples == 2  # the header's 2 x 3 values
     assert "declares shape (2, 3), more than the limit of 5 cells" in _message_of(
         lambda p: load_numpy(p, max_cells=5), npy)
+    bad: Any  # values of the wrong type, as a user's untyped code may pass them
     for bad in (0, -1, 2.5, True, "10"):
         with pytest.raises(DataError, match=f"max_cells={bad!r} must be a positive integer"):
             load_dataset(str(csv), max_cells=bad)
@@ -880,10 +882,10 @@ def test_a_text_file_larger_than_the_cell_limit_allows_is_refused_from_its_size(
 def test_libsvm_zero_based_files_are_detected_as_scikit_learn_writes_them(tmp_path: Path) -> None:
     # dump_svmlight_file writes 0-based indices by default: index 0 is feature 1.
     zero = load_libsvm(write(tmp_path, "z.svm", "1 0:1 2:3\n-1 1:2\n"))
-    assert zero.X == ((1, 0, 3), (0, 2, 0))
+    assert zero.X == ((F(1), F(0), F(3)), (F(0), F(2), F(0)))
     one = write(tmp_path, "o.svm", "1 1:1 3:3\n-1 2:2\n")
-    assert load_libsvm(one).X == ((1, 0, 3), (0, 2, 0))  # no index 0: 1-based, as before
-    assert load_libsvm(one, zero_based=True).X == ((0, 1, 0, 3), (0, 0, 2, 0))
+    assert load_libsvm(one).X == ((F(1), F(0), F(3)), (F(0), F(2), F(0)))  # no index 0: 1-based, as before
+    assert load_libsvm(one, zero_based=True).X == ((F(0), F(1), F(0), F(3)), (F(0), F(0), F(2), F(0)))
     with pytest.raises(DataError, match="zero_based='yes' must be True, False or 'auto'"):
         load_libsvm(one, zero_based="yes")
 
@@ -901,7 +903,7 @@ def test_semicolons_tabs_and_white_space_separate_cells_too(tmp_path: Path, text
             load_csv(path, delimiter=delimiter)
         return
     data = load_csv(path)
-    assert data.X == ((Fraction(1, 2), 1), (1, 0)) and data.y == (1, -1)
+    assert data.X == ((Fraction(1, 2), F(1)), (F(1), F(0))) and data.y == (1, -1)
 
 
 def test_a_semicolon_file_with_decimal_commas_names_the_cell(tmp_path: Path) -> None:

@@ -110,7 +110,7 @@ def test_a_signal_dropped_in_a_weakref_callback_ends_the_block_at_the_end(signum
             with deadline(None):
                 _dropped_in_a_weakref_callback(signum)
         if signum == signal.SIGTERM:
-            assert ended.value.signum == signal.SIGTERM
+            assert isinstance(ended.value, Terminated) and ended.value.signum == signal.SIGTERM
     finally:
         signal.signal(signum, previous)
     assert "Exception ignored" not in capsys.readouterr().err

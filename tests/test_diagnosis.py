@@ -49,6 +49,7 @@ def test_a_fixed_run_averages_every_presentation(data: Dataset) -> None:
 def test_a_tolerance_run_knows_the_interval_it_holds_on() -> None:
     data = from_arrays([["-1"], ["1/1024"]], [-1, 1])
     run = simulate(data, get_convention("classic"), Change(tolerance=F(1, 10**6)))
+    assert run.hi is not None  # a tolerance run has an interval's upper end
     assert run.lo <= F(1, 10**6) < run.hi
     wider = simulate(data, get_convention("classic"), Change(tolerance=run.hi))
     assert wider.ends != run.ends  # at hi, a visit that was not a mistake becomes one

@@ -413,7 +413,7 @@ def test_a_report_with_figures_says_why_there_is_no_boundary_figure_beyond_two_f
     from verify_perceptron.report.documents import render_markdown
     from verify_perceptron.report.record import build_report
 
-    data = Dataset([[1, 0, 2], [0, 1, 1], [-1, -1, 0]], [1, 1, -1])
+    data = Dataset([[Fraction(v) for v in row] for row in [[1, 0, 2], [0, 1, 1], [-1, -1, 0]]], [1, 1, -1])
     report = build_report(data, *verify_run(data))
     with_figures = render_markdown(report, data=data, figures={"invariants": "f/invariants.svg"})
     assert "No decision-boundary figure" in with_figures and "these data have 3" in with_figures
@@ -429,13 +429,16 @@ def test_markdown_and_html_show_each_square_root_as_an_interval_that_contains_it
     trace = train(data, "classic")
     check = check_trace(data, trace)
     g = check.geometry
+    assert g is not None
     squares = {"R": g.R_sq, "‖w\\*‖": g.ws_sq, "γ/‖w\\*‖": g.gamma ** 2 / g.ws_sq,
                "R·‖w\\*‖/γ": g.R_sq * g.ws_sq / g.gamma ** 2}
     report = build_report(data, trace, check)
     markdown = render_markdown(report, data=data, figures={})
     row = next(line for line in markdown.splitlines() if line.startswith("| square roots |"))
     for name, square in squares.items():
-        lo, hi = (Fraction(v) for v in re.search(re.escape(name) + r" ∈ \[([\d.]+), ([\d.]+)\]", row).groups())
+        found = re.search(re.escape(name) + r" ∈ \[([\d.]+), ([\d.]+)\]", row)
+        assert found is not None, (name, row)
+        lo, hi = (Fraction(v) for v in found.groups())
         assert lo * lo <= square <= hi * hi, name
     html = render_html(report, data=data)
     assert "square roots</td><td>R ∈ [1.73205, 1.732051], ‖w*‖ ∈ [5.385164, 5.385165]" in html

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -51,7 +52,9 @@ def test_and_example_replays_algorithm_1_step_by_step():
     # Algorithm 1 of note 000, replayed by hand: every presentation, every update, nothing skipped.
     data = example("and")
     trace = train(data, "classic", eta=1)
-    expected, w, epoch = [], (F(0), F(0), F(0)), 0
+    expected: list[tuple[int, tuple[int], tuple[F], tuple[F, ...]]] = []
+    w: tuple[F, ...] = (F(0), F(0), F(0))
+    epoch = 0
     while True:
         epoch += 1
         changed = False
@@ -261,7 +264,7 @@ def test_max_epochs_is_not_reported_when_the_last_allowed_pass_is_clean():
 @pytest.mark.parametrize("mode", ["online", "batch"])
 def test_xor_cycles(name, mode):
     trace = train(example("xor"), name, mode=mode)
-    assert trace.stop == "cycle" and not trace.converged
+    assert trace.stop == "cycle" and not trace.converged and trace.cycle is not None
     first, last = trace.cycle
     assert 0 <= first < last == trace.n_epochs
     # the weights at the end of epoch `last` equal those at the end of epoch `first`
@@ -329,6 +332,7 @@ def test_batch_update_is_the_sum_of_the_pass_mistakes(name, ex):
         total = [F(0)] * len(w)
         for i in wrong:
             factor = conv.decide(scores[i], data.y[i], trace.rate)
+            assert factor is not None  # i is a mistake
             total = [t + factor * xj for t, xj in zip(total, xs[i])]
         assert u.delta == tuple(total)
         w = tuple(a + b for a, b in zip(w, total))
@@ -373,7 +377,8 @@ def test_reordered_data_changes_the_run_but_not_its_validity():
 
 
 @pytest.mark.parametrize("time_limit", [-1, 0, float("nan"), float("-inf"), float("inf"), True, "5"])
-def test_a_time_limit_that_is_no_positive_finite_number_is_refused_by_every_engine(time_limit: object) -> None:
+def test_a_time_limit_that_is_no_positive_finite_number_is_refused_by_every_engine(time_limit: Any) -> None:
+    # Any: values of the wrong type, passed as a user's untyped code would
     from verify_perceptron.pipeline import verify_run
     from verify_perceptron.run.fast import run
 
@@ -383,7 +388,7 @@ def test_a_time_limit_that_is_no_positive_finite_number_is_refused_by_every_engi
 
 
 @pytest.mark.parametrize("data", [None, [[0, 1]], "and.csv"])
-def test_data_that_is_no_dataset_is_named_not_an_attribute_error(data: object) -> None:
+def test_data_that_is_no_dataset_is_named_not_an_attribute_error(data: Any) -> None:  # Any: no Dataset, on purpose
     from verify_perceptron.check.traces import check_trace
     from verify_perceptron.run.fast import run
 

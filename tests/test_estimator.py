@@ -7,6 +7,7 @@ import subprocess
 import sys
 import warnings
 from fractions import Fraction as F
+from typing import Any
 
 import numpy as np
 import pytest
@@ -62,10 +63,12 @@ def test_verify_false_gives_the_checked_fit_s_weights_without_a_report(conventio
     assert (alone.n_iter_, alone.n_updates_, alone.converged_) == (checked.n_iter_, checked.n_updates_,
                                                                   checked.converged_)
     assert (alone.verification_, alone.verifications_) == (None, ())
+    assert checked.verification_ is not None
     assert checked.verifications_ == (checked.verification_,) and checked.verification_.verdict == "verified"
     assert alone.predict(X).tolist() == checked.predict(X).tolist() == y.tolist()
     with pytest.raises(InvalidArgument, match="verify='no' must be True or False"):
-        ExactPerceptron(verify="no").fit(X, y)
+        no: Any = "no"  # Any: a wrong type, as a user's untyped code may pass one
+        ExactPerceptron(verify=no).fit(X, y)
 
 
 def test_iris_s_three_classes_are_three_binary_runs_one_against_the_rest() -> None:
@@ -88,6 +91,7 @@ def test_iris_s_three_classes_are_three_binary_runs_one_against_the_rest() -> No
         assert multi.coef_[k].tolist() == binary.coef_[0].tolist()
         assert scores[:, k].tolist() == binary.decision_function(X).tolist()
         run, alone = multi.verifications_[k], binary.verification_
+        assert alone is not None
         assert (run.verdict, run.trace.n_updates, run.trace.final_weights, run.data.y) == (
             alone.verdict, alone.trace.n_updates, alone.trace.final_weights, alone.data.y)
         assert f"({name} against the rest)" in run.text.splitlines()[0]

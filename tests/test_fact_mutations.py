@@ -19,7 +19,7 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from test_facts import decide
+from tests.test_facts import decide
 from verify_perceptron.data.dataset import Dataset, from_arrays
 from verify_perceptron.data.examples import example
 from verify_perceptron.errors import InvalidArgument
@@ -61,7 +61,7 @@ def mutants(fact: Fact) -> Iterator[tuple[str, Fact]]:
     s = fact.statement
     if isinstance(s, VecEq):
         (last, c), rest = s.rhs.terms[-1], dict(s.rhs.terms[:-1])
-        changed = {"a wrong sign": VecEq(s.lhs, type(s.rhs).of({**rest, last: -c})),
+        changed: dict[str, VecEq | Rel] = {"a wrong sign": VecEq(s.lhs, type(s.rhs).of({**rest, last: -c})),
                    "a dropped term": VecEq(s.lhs, type(s.rhs).of(rest))}
     else:
         changed = {}

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from data_strategies import halves
-from test_cli import run
+from tests.data_strategies import halves
+from tests.test_cli import run
 from verify_perceptron.check.checker import Checker
 from verify_perceptron.check.facts import ProofCheck, _signs, fact_check, proofs_for
 from verify_perceptron.data.integers import score_values

@@ -21,6 +21,7 @@ from verify_perceptron.pipeline import verify_run
 from verify_perceptron.notes.conventions import CONVENTIONS
 from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.data.examples import EXAMPLES, example
+from verify_perceptron.data.trace import LazyUpdates
 
 F = Fraction
 
@@ -88,6 +89,7 @@ def test_scaled_weights_from_the_record_are_the_scaled_separator_of_the_built_up
     eta = rate_for(convention, eta)
     quick = fast.run(data, convention, eta=eta, mode=mode, max_epochs=30, keep_updates=10**9)
     fresh = fast.run(data, convention, eta=eta, mode=mode, max_epochs=30, keep_updates=10**9)
+    assert isinstance(quick.updates, LazyUpdates)  # the fast engine's record, built on first access
     for i in range(len(quick.updates)):
         from_record = quick.updates.scaled_weights(i)  # before the update is built: from its integers
         assert from_record == scaled_separator(fresh.updates[i].weights)[0]
@@ -298,12 +300,13 @@ def test_past_the_int64_guard_the_compiled_pass_carries_the_run_in_128_bit_sums(
     if not _kernel.AVAILABLE:
         pytest.skip(f"the C kernel is not built: {_kernel.IMPORT_ERROR}")
     calls = []
+    compiled = _kernel.online_pass
+    assert compiled is not None  # AVAILABLE
 
     def watched(Z, W, tie, norms, counts, out_i, out_s, *rest):
         calls.append((len(norms), len(out_s) == 2 * len(out_i)))
-        return _kernel.online_pass.__wrapped__(Z, W, tie, norms, counts, out_i, out_s, *rest)
+        return compiled(Z, W, tie, norms, counts, out_i, out_s, *rest)
 
-    watched.__wrapped__ = _kernel.online_pass
     monkeypatch.setattr(_kernel, "online_pass", watched)
     rng = np.random.default_rng(3)
     X = rng.integers(-(2**40), 2**40, size=(30, 4))

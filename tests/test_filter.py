@@ -10,6 +10,7 @@ the float) the same tests must fail, which shows that they reach it.
 from __future__ import annotations
 
 import math
+from typing import Any
 import random
 from fractions import Fraction
 
@@ -92,6 +93,7 @@ def one_row_pass(z: list[int], W: list[int], *, radius_scale: float = 1.0) -> in
     norms = np.array([sum(v * v for v in z)], dtype=object)
     filter_arrays = (Z.astype(np.float64), flt.radii(norms, len(z)) * radius_scale)
     out = np.zeros(1, dtype=np.int64)
+    assert _kernel.online_pass is not None  # needs_kernel: the C kernel imported
     m, *_ = _kernel.online_pass(Z, weights, np.ones(1, dtype=bool), np.zeros(0, dtype=np.int64),
                                 np.zeros(1, dtype=np.int64), out, np.zeros(2, dtype=np.int64), 0,
                                 sum(v * v for v in W), 2**126 - 1,
@@ -162,9 +164,14 @@ def test_batch_runs_through_the_filter_equal_the_reference_engine(monkeypatch, c
     # are scored exactly. The run must be the Fraction reference's, and the filter must have been used.
     if not compiled:
         monkeypatch.setattr(fast._kernel, "AVAILABLE", False)
-    filtered = []
+    filtered: list[object] = []
     unsure = fast._Run._unsure
-    monkeypatch.setattr(fast._Run, "_unsure", lambda self, *a: filtered.append(r := unsure(self, *a)) or r)
+
+    def recorded(self: fast._Run, *a: Any) -> Any:  # Any: the arguments and answer passed through as they are
+        filtered.append(r := unsure(self, *a))
+        return r
+
+    monkeypatch.setattr(fast._Run, "_unsure", recorded)
     assert_runs_equal_the_reference(random.Random(5), "batch")
     assert any(r is not None for r in filtered)
 

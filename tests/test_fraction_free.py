@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 import sympy
@@ -80,8 +81,9 @@ def test_the_gram_matrix_is_exact(name, rows):
 @needs_flint
 def test_a_flint_answer_that_fails_its_check_is_made_again_in_python(monkeypatch):
     called = []
+    fmpz_mat: Any = FLINT.fmpz_mat  # python-flint's matrix class (Any: flint has no type information)
 
-    class Wrong(FLINT.fmpz_mat):
+    class Wrong(fmpz_mat):
         def solve(self, other):  # twice the solution: matrix·X = d·rhs fails
             called.append(1)
             x = super().solve(other)
@@ -90,7 +92,9 @@ def test_a_flint_answer_that_fails_its_check_is_made_again_in_python(monkeypatch
     monkeypatch.setattr(_fraction_free, "_flint", SimpleNamespace(fmpz_mat=Wrong))
     monkeypatch.setattr(_fraction_free, "FLINT_FROM_SOLVE", 0)  # FLINT at this size too
     matrix = [[2, 1, 0], [1, 3, 1], [0, 1, 4]]
-    X, d = _fraction_free.solve(matrix, [1, 1, 1])
+    solved = _fraction_free.solve(matrix, [1, 1, 1])
+    assert solved is not None  # the matrix is not singular
+    X, d = solved
     assert called and [sum(a * x for a, x in zip(row, X)) for row in matrix] == [d, d, d]
     with backend("python"):
         assert _fraction_free.solve(matrix, [1, 1, 1]) == (X, d)  # Python's answer, not a corrected FLINT one

@@ -256,8 +256,8 @@ _ROWS = [[0], [1], [2]]
 @pytest.mark.parametrize("X, y, kwargs, message", [
     (_ROWS, np.array([0, float("nan"), 1], dtype=object), {}, r"y\[1\]=nan is not a finite number"),
     (_ROWS, np.array(["a", None, "b"], dtype=object), {"positive": "a"}, r"y\[1\]=None is a missing value"),
-    (np.ma.masked_array(_ROWS, mask=[[0], [1], [0]]), [0, 1, 1], {}, r"X\[1\]\[0\] is masked: masked values are missing"),
-    (_ROWS, np.ma.masked_array([0, 1, 1], mask=[0, 0, 1]), {}, r"y\[2\] is masked"),
+    (np.ma.masked_array(_ROWS, mask=[[False], [True], [False]]), [0, 1, 1], {}, r"X\[1\]\[0\] is masked: masked values are missing"),
+    (_ROWS, np.ma.masked_array([0, 1, 1], mask=[False, False, True]), {}, r"y\[2\] is masked"),
     ([{1, 2}, {3, 4}], [0, 1], {}, r"X\[0\]=\{1, 2\} is a set, which has no order"),
     ({(0,), (1,)}, [0, 1], {}, "X=.* is a set"),
     ([{"a": 1}, {"a": 2}], [0, 1], {}, r"X\[0\]=\{'a': 1\} is a mapping"),

@@ -143,7 +143,7 @@ def test_random_argument_vectors_exit_with_a_documented_code(argv: list[str]) ->
 def test_found_by_the_campaign_an_npz_with_an_unknown_compression_method_is_bad_input() -> None:
     # zipfile raises NotImplementedError for a compression method it does not know (here 99).
     content = bytearray(_npz())
-    for at in [i for i in range(len(content) - 4) if content[i:i + 4] in (b"PK\x03\x04", b"PK\x01\x02")]:
+    for at in [i for i in range(len(content) - 4) if bytes(content[i:i + 4]) in (b"PK\x03\x04", b"PK\x01\x02")]:
         offset = 8 if content[at + 2:at + 4] == b"\x03\x04" else 10
         content[at + offset:at + offset + 2] = (99).to_bytes(2, "little")
     with tempfile.TemporaryDirectory() as folder:
@@ -304,7 +304,7 @@ def _check_lines(draw: st.DrawFn) -> list[str]:
         argv.append(option)
         if options[option] is not None:
             values = _CHECK_VALUES.get(option, ())
-            argv.append(draw(st.sampled_from(values)) if values and draw(st.integers(0, 3)) else
+            argv.append(draw(st.sampled_from(values)) if values and draw(st.integers(0, 3)) != 0 else
                          _value(draw, option, options[option] or ()))
     return argv + ["--examples", "1", "--time-limit", "3"]  # the last one counts: a check of seconds at most
 
@@ -624,7 +624,7 @@ def _heavy(draw: st.DrawFn, folder: Path) -> list[Path]:
     return made
 
 
-@settings(max_examples=max(2, settings.default.max_examples // 30))
+@settings(max_examples=max(2, settings().max_examples // 30))  # settings(): the loaded profile's
 @given(st.data())
 def test_memory_heavy_files_load_or_raise_one_line_within_an_address_space_limit(tmp_path_factory: Any,
                                                                               data: st.DataObject) -> None:

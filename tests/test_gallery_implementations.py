@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
 
@@ -15,7 +15,13 @@ from verify_perceptron.harness import HarnessResult, check_implementation, run_c
 from verify_perceptron.notes.conventions import CONVENTIONS
 
 #: Cases checked with fewer datasets than the default: their failure shows on the first ones.
-QUICK = {"examples": 30}
+class Quick(TypedDict, total=False):
+    """check_implementation's settings for the gallery's cases that do not need its defaults."""
+
+    examples: int
+
+
+QUICK: Quick = {"examples": 30}
 DEFAULTS = ("Capped50", "Tolerant")
 
 

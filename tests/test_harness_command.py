@@ -17,6 +17,7 @@ import textwrap
 import time
 from fractions import Fraction
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 
@@ -26,7 +27,13 @@ from verify_perceptron.harness import check_dataset, check_implementation, comma
 from verify_perceptron.harness._process import _csv
 
 SOURCE = Path(__file__).resolve().parent / "implementations" / "perceptron.c"
-FAST = {"examples": 30}
+class Fast(TypedDict):
+    """check_implementation's settings for these tests."""
+
+    examples: int
+
+
+FAST: Fast = {"examples": 30}
 
 
 @pytest.fixture(scope="module")

@@ -252,9 +252,9 @@ def test_an_accepted_float_rate_changes_the_reference_to_the_float64_run() -> No
 def test_an_accepted_departure_changes_the_reference_and_can_still_fail(name: str, accepted: str,
                                                                       passes: bool) -> None:
     implementation = getattr(gallery, name)
-    options = {"examples": 4}  # with the worked examples, which need more than three epochs
-    assert not check_implementation(implementation, **options).passed
-    result = check_implementation(implementation, accept_departures=[accepted], **options)
+    examples = 4  # with the worked examples, which need more than three epochs
+    assert not check_implementation(implementation, examples=examples).passed
+    result = check_implementation(implementation, accept_departures=[accepted], examples=examples)
     assert result.passed is passes, result.report()
 
 

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import Literal, NoReturn
 
 import numpy as np
 import pytest
@@ -51,7 +52,8 @@ def online_pass_by_hand(Z, W, tie, start, w_sq, limit, cap):
     """
     rows = [[int(v) for v in row] for row in Z.tolist()]
     weights = [int(v) for v in W.tolist()]
-    added, found = [0] * len(rows), []
+    added: list[int] = [0] * len(rows)
+    found: list[tuple[int, int]] = []
     i = start
     while i < len(rows):
         s = sum(z * w for z, w in zip(rows[i], weights))
@@ -137,7 +139,8 @@ def test_c_pass_equals_reference_from_every_start(problem, cap):
 def wide_by_hand(Z, W, tie, start, w_sq, limit, cap, halves):
     """`online_pass_by_hand`, and a mistake whose score leaves int64 stops the pass unless `halves`."""
     rows = [[int(v) for v in row] for row in Z.tolist()]
-    weights, found, i = [int(v) for v in W.tolist()], [], start
+    weights, i = [int(v) for v in W.tolist()], start
+    found: list[tuple[int, int]] = []
     while i < len(rows):
         s = sum(z * w for z, w in zip(rows[i], weights))
         if s < 0 or (s == 0 and tie[i]):
@@ -242,7 +245,8 @@ def test_resuming_from_the_position_equals_one_pass(step, problem, cap):
     whole = run_pass(step, Z, W, tie, norms, 0, w_sq, limit, len(Z) + 1)
     W, counts = W.copy(), np.zeros(len(Z), dtype=np.int64)
     out_i, out_s = np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64)
-    position, guarded, found = 0, False, []
+    position, guarded = 0, False
+    found: list[tuple[int, int]] = []
     while position < len(Z) and not guarded:
         m, position, w_sq, guarded = step(Z, W, tie, norms, counts, out_i, out_s, position, w_sq, limit)
         assert m == cap or position == len(Z) or guarded  # a pass stops only for one of its three reasons
@@ -402,6 +406,7 @@ BAD_PASS_ARGUMENTS = {
 
 @needs_kernel
 def test_c_pass_takes_the_good_arguments():
+    assert _kernel.online_pass is not None  # needs_kernel: the C kernel imported
     # So that each bad case below fails for its one change: row 0 scores -1, W becomes (1, 0).
     args = pass_arguments()
     assert _kernel.online_pass(*args) == (1, 3, 1, False)
@@ -411,6 +416,7 @@ def test_c_pass_takes_the_good_arguments():
 
 @needs_kernel
 def test_c_pass_takes_numpy_integers_like_python_ints():
+    assert _kernel.online_pass is not None  # needs_kernel: the C kernel imported
     args = list(pass_arguments())
     args[7:10] = [np.int64(0), np.int64(2), np.int32(10)]
     assert _kernel.online_pass(*args) == (1, 3, 1, False)
@@ -419,6 +425,7 @@ def test_c_pass_takes_numpy_integers_like_python_ints():
 @needs_kernel
 @pytest.mark.parametrize("case", BAD_PASS_ARGUMENTS.values(), ids=BAD_PASS_ARGUMENTS.keys())
 def test_c_pass_rejects_bad_arguments_with_the_whole_message(case):
+    assert _kernel.online_pass is not None  # needs_kernel: the C kernel imported
     args, error, message = case
     arrays = [a for a in args if isinstance(a, np.ndarray)]
     before = [a.copy() for a in arrays]
@@ -431,6 +438,7 @@ def test_c_pass_rejects_bad_arguments_with_the_whole_message(case):
 @needs_kernel
 @pytest.mark.parametrize("count", [0, 9, 13])
 def test_c_pass_rejects_a_wrong_number_of_arguments(count):
+    assert _kernel.online_pass is not None  # needs_kernel: the C kernel imported
     args = (pass_arguments() + (0, 0, 0))[:count]
     with pytest.raises(TypeError) as raised:
         _kernel.online_pass(*args)
@@ -440,6 +448,7 @@ def test_c_pass_rejects_a_wrong_number_of_arguments(count):
 
 @needs_kernel
 def test_c_pass_has_the_reference_signature():
+    assert _kernel.online_pass is not None  # needs_kernel: the C kernel imported
     # The C docstring's signature line and the reference name the same parameters, in order.
     c = list(inspect.signature(_kernel.online_pass).parameters)
     assert c == list(inspect.signature(online_pass_reference).parameters)
@@ -460,9 +469,11 @@ def test_reference_rejects_what_the_c_pass_rejects_alike(changes, message):
 
 @needs_kernel
 def test_c_pass_reads_any_buffer():
+    assert _kernel.online_pass is not None  # needs_kernel: the C kernel imported
     # Z = [[1, -1], [-2, 1]] as a 2-D memoryview of int16 and of int64, the rest array.array,
     # tie as read-only bytes: row 0 ties at W = (1, 1), row 1 scores -1.
-    for code in "hq":
+    code: Literal["h", "q"]  # the formats memoryview.cast takes, for int16 and int64
+    for code in ("h", "q"):
         Z = memoryview(array.array(code, [1, -1, -2, 1])).cast("B").cast(code, (2, 2))
         for ties, expected in [(bytes([0, 0]), ((1, 2, 5, False), [-1, 2], [0, 1], [1], [-1])),
                                (bytes([1, 0]), ((1, 1, 4, False), [2, 0], [1, 0], [0], [0]))]:
@@ -488,6 +499,8 @@ def test_c_pass_gives_the_same_answers_from_many_threads():
 
 @needs_kernel
 def test_c_pass_lets_other_threads_run_while_it_scans():
+    step = _kernel.online_pass
+    assert step is not None  # needs_kernel: the C kernel imported
     # A pass over 200,000 x 64 rows without a mistake takes milliseconds. With the switch
     # interval raised, a thread gives up the GIL only when it chooses to (sleep(0) here, the
     # pass's own release there): were the GIL held during the pass, the main thread could
@@ -495,13 +508,15 @@ def test_c_pass_lets_other_threads_run_while_it_scans():
     Z, W = np.ones((200_000, 64), dtype=np.int16), np.ones(64, dtype=np.int64)
     tie, norms, counts = np.zeros(len(Z), dtype=bool), np.full(len(Z), 64, dtype=np.int64), np.zeros(len(Z), np.int64)
     out_i, out_s = np.zeros(16, dtype=np.int64), np.zeros(16, dtype=np.int64)
-    go, span = threading.Event(), []
+    go = threading.Event()
+    span: list[float] = []
+    results: list[tuple[int, ...]] = []
 
     def scan() -> None:
         go.wait()
         entered = time.perf_counter()
-        result = _kernel.online_pass(Z, W, tie, norms, counts, out_i, out_s, 0, 64, 10**6)
-        span.extend([entered, time.perf_counter(), result])
+        results.append(step(Z, W, tie, norms, counts, out_i, out_s, 0, 64, 10**6))
+        span.extend([entered, time.perf_counter()])
 
     interval = sys.getswitchinterval()
     sys.setswitchinterval(100)
@@ -516,7 +531,7 @@ def test_c_pass_lets_other_threads_run_while_it_scans():
         worker.join()
     finally:
         sys.setswitchinterval(interval)
-    entered, left, result = span
+    (entered, left), (result,) = span, results
     assert result == (0, 200_000, 64, False)
     assert any(entered < tick < left for tick in ticks)
 
@@ -565,7 +580,9 @@ def epochs_by_hand(Z, W, tie, norms, counts, cap, start, w_sq, limit, epoch, mad
                 weights = [w + int(z) for w, z in zip(weights, Z[i].tolist())]
                 w_sq = after
                 counts[i] += 1
-                rows.append(i), scores.append(s), epochs.append(epoch)
+                rows.append(i)
+                scores.append(s)
+                epochs.append(epoch)
                 made += 1
                 if len(rows) == cap:
                     i += 1
@@ -589,6 +606,7 @@ def epochs_by_hand(Z, W, tie, norms, counts, cap, start, w_sq, limit, epoch, mad
 @needs_kernel
 @given(problem=pass_problems(max_rows=6, max_width=3), data=st.data())
 def test_c_epochs_equal_the_definition(problem, data):
+    assert _kernel.online_pass is not None  # needs_kernel: the C kernel imported
     Z, W, tie, norms, w_sq, limit = problem
     n, d = Z.shape
     cap = data.draw(st.integers(1, 12))
@@ -604,8 +622,9 @@ def test_c_epochs_equal_the_definition(problem, data):
     counts_c, counts_h = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     W_c, W_h = W.copy(), W.copy()
     out_i, out_s, out_e = (np.zeros(cap, dtype=np.int64) for _ in range(3))
-    got = _kernel.online_pass(np.ascontiguousarray(Z), W_c, tie, norms, counts_c, out_i, out_s, start, w_sq, limit,
-                              (out_e, saved, previous_c, 1, 0, max_epochs, stop_epoch, per_epoch, work))
+    got: tuple[int, ...] = _kernel.online_pass(  # with epochs: 6 numbers, the pass's 4 then epoch and made
+        np.ascontiguousarray(Z), W_c, tie, norms, counts_c, out_i, out_s, start, w_sq, limit,
+        (out_e, saved, previous_c, 1, 0, max_epochs, stop_epoch, per_epoch, work))
     expected, rows, scores, epochs = epochs_by_hand(Z, W_h, tie, norms, counts_h, cap, start, w_sq, limit, 1, 0,
                                                     max_epochs, stop_epoch, per_epoch, work, saved, previous_h)
     m = got[0]
@@ -617,6 +636,7 @@ def test_c_epochs_equal_the_definition(problem, data):
 
 @needs_kernel
 def test_c_epochs_run_the_and_example_to_convergence_in_one_call():
+    assert _kernel.online_pass is not None  # needs_kernel: the C kernel imported
     from verify_perceptron.run import fast
     from verify_perceptron.notes.conventions import CONVENTIONS
     from verify_perceptron.data.examples import example
@@ -627,8 +647,9 @@ def test_c_epochs_run_the_and_example_to_convergence_in_one_call():
     W, counts = np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64)
     out_i, out_s, out_e = (np.zeros(64, dtype=np.int64) for _ in range(3))
     tie = np.ones(4, dtype=bool)  # classic: a score of 0 is a mistake
-    got = _kernel.online_pass(Z, W, tie, norms, counts, out_i, out_s, 0, 0, largest_limit(norms),
-                              (out_e, np.zeros(0, dtype=np.int64), np.zeros(3, dtype=np.int64), 1, 0, 100, 100, 0, 10**6))
+    got: tuple[int, ...] = _kernel.online_pass(
+        Z, W, tie, norms, counts, out_i, out_s, 0, 0, largest_limit(norms),
+        (out_e, np.zeros(0, dtype=np.int64), np.zeros(3, dtype=np.int64), 1, 0, 100, 100, 0, 10**6))
     assert got == (18, 4, 29, False, 9, 0)  # 18 updates; epoch 9 made none; ‖(-4, 3, 2)‖² = 29
     assert W.tolist() == [-4, 3, 2]
     from verify_perceptron.run.reference import train
@@ -640,6 +661,7 @@ def test_c_epochs_run_the_and_example_to_convergence_in_one_call():
 
 @needs_kernel
 def test_c_epochs_stop_at_the_first_repeat_of_period_one():
+    assert _kernel.online_pass is not None  # needs_kernel: the C kernel imported
     # XOR under the hard limiter: the weights after epoch 3 equal those after epoch 2 (its four mistakes
     # sum to a zero step); the pass stops there, after 9 mistakes, not one epoch or more later.
     from verify_perceptron.run import fast
@@ -653,12 +675,13 @@ def test_c_epochs_stop_at_the_first_repeat_of_period_one():
     W, counts, previous = np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(3, dtype=np.int64)
     out_i, out_s, out_e = (np.zeros(64, dtype=np.int64) for _ in range(3))
     tie = tie_rule(conv, Fraction(1), data.y_array)
-    got = _kernel.online_pass(Z, W, tie, norms, counts, out_i, out_s, 0, 0, largest_limit(norms),
-                              (out_e, np.zeros(0, dtype=np.int64), previous, 1, 0, 100, 100, 0, 10**6))
+    got: tuple[int, ...] = _kernel.online_pass(
+        Z, W, tie, norms, counts, out_i, out_s, 0, 0, largest_limit(norms),
+        (out_e, np.zeros(0, dtype=np.int64), previous, 1, 0, 100, 100, 0, 10**6))
     assert got[0] == 9 and got[1] == 4 and got[4:] == (3, 4)  # 9 mistakes; epoch 3 made 4 of them
     assert previous.tolist() == W.tolist()  # W after epoch 2, which epoch 3 came back to
     assert out_e[:9].tolist() == [1, 1, 2, 2, 2, 3, 3, 3, 3] and out_i[:9].tolist() == [1, 3, 1, 2, 3, 0, 1, 2, 3]
-    unknown = _kernel.online_pass(Z, np.zeros(3, dtype=np.int64), tie, norms, np.zeros(4, dtype=np.int64), out_i,
+    unknown: tuple[int, ...] = _kernel.online_pass(Z, np.zeros(3, dtype=np.int64), tie, norms, np.zeros(4, dtype=np.int64), out_i,
                                   out_s, 0, 0, largest_limit(norms),
                                   (out_e, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 1, 0, 100, 100,
                                    0, 10**6))
@@ -686,6 +709,7 @@ def test_c_epochs_stop_at_the_first_repeat_of_period_one():
      "previous must be writable"),
 ])
 def test_c_epochs_reject_a_bad_epochs_argument(epochs, message):
+    assert _kernel.online_pass is not None  # needs_kernel: the C kernel imported
     with pytest.raises((TypeError, ValueError), match=re.escape(message)):
         _kernel.online_pass(*pass_arguments(), epochs)
 
@@ -703,6 +727,11 @@ def test_scores_in_halves_read_back_as_the_same_integers(wide, narrow):
     assert in_halves(as_halves(small)).tolist() == in_halves(np.array(narrow, dtype=object)).tolist()
 
 
+def _never_overflows() -> NoReturn:
+    """The overflow of a store these tests never fill."""
+    raise AssertionError("a store of 2^20 bytes overflowed on a few updates")
+
+
 def test_a_run_kept_for_replay_joins_int64_chunks_and_chunks_in_halves_in_order():
     from verify_perceptron.pipeline import _Store
 
@@ -713,7 +742,7 @@ def test_a_run_kept_for_replay_joins_int64_chunks_and_chunks_in_halves_in_order(
         def observe(self, k, epoch, samples, scores):
             self.seen.append((k, epoch, samples[0], scores[0]))
 
-    store = _Store(2**20, overflow=None)
+    store = _Store(2**20, overflow=_never_overflows)
     store.observe_chunk(1, 1, np.array([0, 1]), np.array([-3, 0], dtype=np.int64))
     store.observe_chunk(3, 2, np.array([2]), np.array([[0, -1]], dtype=np.int64))  # -2^64, in halves
     sink = Collect()
@@ -734,7 +763,7 @@ def test_a_run_kept_for_replay_is_kept_compactly_and_replayed_as_one_chunk(last_
         def observe_chunk(self, first, epoch, rows, scores):
             self.calls.append((first, np.asarray(epoch).tolist(), rows.tolist(), score_values(scores).tolist()))
 
-    store = _Store(2**20, overflow=None)
+    store = _Store(2**20, overflow=_never_overflows)
     store.observe_chunk(1, np.array([1, 1, 2, 2, 2, 4]), np.array([0, last_row, 0, 1, last_row, 0]),
                         np.array([-3, 0, -1, -2, 0, -5], dtype=np.int64))
     narrow = 1 if last_row < 128 else 2 if last_row < 2**15 else 8 if last_row >= 2**31 else 4

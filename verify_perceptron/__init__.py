@@ -23,6 +23,8 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 __version__ = "0.1.0"
 
 from .errors import DataError, InvalidArgument, InvariantViolation, VerifyPerceptronError
@@ -52,6 +54,8 @@ from .report.record import build_report, render_json
 from .report.text import render_text
 from .api.verification import Verification, verify
 
+if TYPE_CHECKING:  # for a type checker the class itself; at run time `__getattr__` below loads it on first use
+    from .api.estimator import ExactPerceptron
 
 def __getattr__(name: str) -> object:
     # The estimator loads on first use: with scikit-learn installed it subclasses its bases, and importing

@@ -31,7 +31,7 @@ __all__ = ["LABEL_NAMES", "load_csv"]
 LABEL_NAMES = ("label", "y", "target", "class")
 
 
-def load_csv(path: str, *, label_column: str | None = None, positive: object = None,
+def load_csv(path: str, *, label_column: str | int | None = None, positive: object = None,
              delimiter: str | None = None, max_denominator_bits: int = MAX_DENOMINATOR_BITS,
              max_cells: int = MAX_CELLS, index_column: str = "auto") -> Dataset:
     """Read a CSV file exactly.

@@ -126,8 +126,8 @@ def _exact_weights(raw: Any, conv: Convention, n_features: int, output: str, wha
             raise ValueError(f"{what} has {len(flat)} values; {n_features + 1} needed: "
                              + ("b, w1 ... wd" if output == "bias-first" else "w1 ... wd, b"))
         values = [_exact(x, f"{what}[{j}]") for j, x in enumerate(flat)]
-        b, v = (values[0], values[1:]) if output == "bias-first" else (values[-1], values[:-1])
-        return conv.from_canonical(b, tuple(v))
+        b, rest = (values[0], values[1:]) if output == "bias-first" else (values[-1], values[:-1])
+        return conv.from_canonical(b, tuple(rest))
     if len(flat) != n_features + 1:
         raise ValueError(f"{what} has {len(flat)} values; {conv.name} needs {n_features + 1}: "
                          + ", ".join(conv.weight_names(n_features)))

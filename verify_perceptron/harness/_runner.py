@@ -67,11 +67,13 @@ class Runner:
         `max_updates` of its reported updates are read."""
         timeout, limited = self.clock.wait(options.call_timeout)
         if self.kind == "command":
+            if not isinstance(self.target, CommandImplementation):  # `_loading.prepare` gives a command as itself
+                raise TypeError(f"a command implementation was expected, not {type(self.target).__name__}")
             if self.commands is None or self.commands.gone:
                 if self.commands is not None:
                     self.commands.stop()
                 self.commands = self._started(CommandKeeper)
-            call, output = _command_call(self.target, X, y, options, timeout, max_updates,  # type: ignore[arg-type]
+            call, output = _command_call(self.target, X, y, options, timeout, max_updates,
                                          self.commands)
         else:
             request = Request(X, y, options.convention, options.reading, len(X[0]), len(y), max_updates)

@@ -466,7 +466,7 @@ def test_targets_load_by_module_and_name() -> None:
     with pytest.raises(InvalidArgument, match="has no attribute nothing"):
         load_target("tests.implementations:nothing")
     with pytest.raises(InvalidArgument, match="is neither a fit"):
-        check_implementation(42)
+        check_implementation(42)  # type: ignore[arg-type]  # deliberately no implementation: the check says so
 
 
 def test_the_examples_are_shared_among_the_kinds_of_data() -> None:

@@ -97,7 +97,9 @@ def attempt(target: object, kind: str, request: Request, signals: tuple[type[Bas
 def _called(target: object, kind: str, request: Request) -> tuple[Any, Any] | None:
     """The raw weights and updates the implementation gave (None: it returned None)."""
     if kind == "function":
-        raw = target(request.X, request.y)  # type: ignore[operator]
+        if not callable(target):  # `_kind` says "function" of callables only
+            raise TypeError(f"{type(target).__name__} object is not callable")
+        raw = target(request.X, request.y)
         return None if raw is None else _split_return(raw)
     estimator = _fresh(target, kind)
     estimator.fit(request.X, request.y)

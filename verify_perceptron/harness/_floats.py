@@ -117,6 +117,17 @@ def _float_exact(data: Dataset, conv: Convention, reference: Trace, rate: Fracti
     return True
 
 
+def _doubles(data: Dataset) -> list[list[float]] | None:
+    """The samples as the doubles nearest to their values; None when a value is past the largest double."""
+    X: list[list[float]] = []
+    for row in data.X:
+        doubles = [d for d in map(nearest_float, row) if d is not None]
+        if len(doubles) < len(row):
+            return None
+        X.append(doubles)
+    return X
+
+
 def _float_run(data: Dataset, conv: Convention, rate: Fraction,
                max_epochs: int) -> tuple[Vector | None, FloatDecision | None, str | None]:
     """The note's perceptron in float64 (products added in order, then the bias) beside the exact one.
@@ -146,12 +157,9 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction,
     if a_float is None or a_float == 0:
         where = "past the largest double" if a_float is None else "below the least double"
         return None, None, f"the rate {_approx(rate)} is {where}: float64 has no such rate"
-    X: list[list[float]] = []
-    for row in data.X:
-        doubles = [d for d in map(nearest_float, row) if d is not None]
-        if len(doubles) < len(row):
-            return None, None, "a value of the data is past the largest double"
-        X.append(doubles)
+    X = _doubles(data)
+    if X is None:
+        return None, None, "a value of the data is past the largest double"
     v, b = [0.0] * data.n_features, 0.0  # float64 weights, canonical: score v·x + b
     exact_v, exact_b = [Fraction(0)] * data.n_features, Fraction(0)
     first: FloatDecision | None = None

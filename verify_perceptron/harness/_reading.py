@@ -15,9 +15,9 @@ from ._options import MAX_REPORTED_UPDATES
 from ._wording import _short
 
 
-def _split_return(raw: Any) -> tuple[Any, Any]:
+def _split_return(raw: object) -> tuple[object, object]:
     """``(w, b, updates)`` or ``(augmented, updates)`` -> the weights and the updates; else the weights alone."""
-    if isinstance(raw, (tuple, list)) and _is_vector(raw[0]) if len(raw) else False:
+    if isinstance(raw, (tuple, list)) and raw and _is_vector(raw[0]):
         if len(raw) == 3 and _looks_like_updates(raw[2]):
             return (raw[0], raw[1]), raw[2]
         if len(raw) == 2 and _looks_like_updates(raw[1]):

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from ..notes.conventions import get_convention
 from ._exact import Vector
+from ._implementation import Labels, Samples
 from ._reading import _estimator_weights, _exact_weights, _read_updates, _split_return
 from ._target import _fresh
 from ._wording import _exception_text, _limited
@@ -68,8 +69,8 @@ class _Call:
 class Request(NamedTuple):
     """One call as the worker receives it: the data as the implementation expects them, and how to read its weights."""
 
-    X: Any
-    y: Any
+    X: Samples
+    y: Labels
     convention: str
     output: str
     n_features: int

@@ -29,8 +29,12 @@ import numpy as np
 
 from ._process import CommandImplementation
 
-__all__ = ["Number", "WeightVector", "Updates", "Returned", "FitFunction", "Estimator", "Implementation"]
+__all__ = ["Samples", "Labels", "Number", "WeightVector", "Updates", "Returned", "FitFunction", "Estimator", "Implementation"]
 
+#: The samples as an implementation receives them (``dtype``): a float64 or object array, or lists of Fraction.
+Samples = Union["np.ndarray[Any, Any]", list[list[Fraction]]]
+#: The labels as it receives them: an int64 or object array, or a list of ints.
+Labels = Union["np.ndarray[Any, Any]", list[int]]
 #: A value the check reads exactly: a float through `Fraction.from_float`, a string as a literal (``"1/3"``).
 Number = Union[int, float, Fraction, Decimal, str, "np.number[Any]"]
 #: A weight vector: its numbers in a sequence or an array (a 1×d row is read too, hence `object`).

@@ -23,6 +23,7 @@ from ..errors import InvalidArgument
 from ._clock import OutOfTime
 from ._configuration import _params
 from ._expression import resolve_expression
+from ._implementation import Labels, Samples
 from ._options import CheckOptions
 from ._process import CommandImplementation
 from ._wording import _exception_text
@@ -182,7 +183,7 @@ def load_named(name: str) -> tuple[object | None, Loaded]:
     return target, Loaded(kind, params)
 
 
-def _inputs(data: Dataset, options: CheckOptions) -> tuple[Any, Any]:
+def _inputs(data: Dataset, options: CheckOptions) -> tuple[Samples, Labels]:
     """X and y in the form the implementation expects (fresh objects for every call)."""
     labels = [label if options.labels == "-1/+1" else (1 if label > 0 else 0) for label in data.y]
     if options.dtype == "float":

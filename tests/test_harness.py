@@ -250,6 +250,9 @@ def test_an_implementation_that_raises_fails_with_its_error() -> None:
         ((np.array([1.0, 2.0]), 0.0), "the returned weights: w has 2 values for 1 features"),
         ((np.array([1.0]), [0.0, 1.0]), "the returned weights: b has 2 values, not 1"),
         ("w", "the returned weights is 'w', neither (w, b) nor a weight vector"),
+        # a number has no len(): it was "the implementation raised TypeError" (found by mypy, issue 33)
+        (5, "the returned weights is 5, neither (w, b) nor a weight vector"),
+        (np.array(2.5), "the returned weights is array(2.5), neither (w, b) nor a weight vector"),
         ([1.0, 2.0, 3.0], "the returned weights has 3 values; classic needs 2: w0, w1"),
     ],
 )
@@ -466,7 +469,7 @@ def test_targets_load_by_module_and_name() -> None:
     with pytest.raises(InvalidArgument, match="has no attribute nothing"):
         load_target("tests.implementations:nothing")
     with pytest.raises(InvalidArgument, match="is neither a fit"):
-        check_implementation(42)
+        check_implementation(42)  # type: ignore[arg-type]  # deliberately no implementation: the check says so
 
 
 def test_the_examples_are_shared_among_the_kinds_of_data() -> None:

@@ -127,6 +127,17 @@ def test_an_exact_command_writing_fractions_passes(tmp_path: Path) -> None:
     assert result.reports_updates
 
 
+def test_a_command_named_by_module_and_name_is_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # "module:name" naming a command_implementation: loaded in a worker, then run by the check's own keeper
+    # (it was run as None: AttributeError 'NoneType' object has no attribute 'run', found by mypy, issue 33).
+    (tmp_path / "named_command.py").write_text(
+        "from verify_perceptron.harness import command_implementation\n"
+        f"command = command_implementation({script(tmp_path, EXACT)!r})\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    case = check_dataset("named_command:command", [["-1"], ["1"]], [-1, 1], dtype="fraction")
+    assert case.passed, case.report()
+
+
 def test_the_csv_holds_exact_values_and_the_labels_as_received() -> None:
     import numpy as np
 

@@ -22,7 +22,7 @@ import pytest
 
 from tests.implementations import hostile
 from verify_perceptron.cli import main
-from verify_perceptron.harness import check_dataset, check_implementation, command_implementation
+from verify_perceptron.harness import FitFunction, check_dataset, check_implementation, command_implementation
 from verify_perceptron.harness._capture import MAX_UPDATES_BYTES, MAX_WEIGHTS_BYTES
 
 AND = ([["0", "0"], ["0", "1"], ["1", "0"], ["1", "1"]], [-1, -1, -1, 1])
@@ -65,7 +65,7 @@ def sh(script: str) -> str:
         (hostile.ends_process, "ended its process with exit status 0 instead of returning"),
     ],
 )
-def test_a_target_that_exits_fails_with_a_finding_naming_the_exit(target: object, message: str) -> None:
+def test_a_target_that_exits_fails_with_a_finding_naming_the_exit(target: FitFunction, message: str) -> None:
     case = check_dataset(target, *TIE)
     assert findings(case) == [("returns-weights", f"on these data the implementation {message}")]
 
@@ -102,7 +102,7 @@ def test_without_fork_a_target_runs_in_process_and_its_exit_is_still_a_finding(m
          "on these data the implementation raised Halt: stop everything"),
     ],
 )
-def test_odd_returns_and_exceptions_are_findings(target: object, check: str, message: str) -> None:
+def test_odd_returns_and_exceptions_are_findings(target: FitFunction, check: str, message: str) -> None:
     assert findings(check_dataset(target, *TIE)) == [(check, message)]
 
 

@@ -2,6 +2,7 @@
 public Hypothesis strategies and the pytest plugin. Beside the chain: nothing else imports it.
 May import everything below `report`; Hypothesis loads only here."""
 
+from ._implementation import Estimator, FitFunction, Implementation
 from ._options import DEFAULT_EXAMPLES, DTYPES, LABELS, CheckOptions, harness_settings
 from ._process import CommandImplementation, command_implementation
 from ._results import CaseResult, Diagnosis, Finding, FloatDecision, HarnessResult, ImplementationFailure
@@ -23,6 +24,9 @@ __all__ = [
     "FloatDecision",
     "Diagnosis",
     "CommandImplementation",
+    "FitFunction",
+    "Estimator",
+    "Implementation",
     "command_implementation",
     "CaseResult",
     "HarnessResult",

@@ -51,14 +51,15 @@ def _numbers_kind(numbers: object) -> str:
 class _Shape:
     """The validated common bounds of the separable strategies."""
 
-    def __init__(self, *, min_features: int, max_features: int, min_samples: int, max_samples: int,
-                 min_margin: object, numbers: str, max_numerator: int, max_denominator: int) -> None:
+    def __init__(self, *, min_features: object, max_features: object, min_samples: object, max_samples: object,
+                 min_margin: object, numbers: object, max_numerator: object, max_denominator: object) -> None:
+        # a user's values, each checked here
         self.min_features = _whole("min_features", min_features, at_least=1)
         self.max_features = _whole("max_features", max_features, at_least=1)
-        _ordered("min_features", min_features, "max_features", max_features)
+        _ordered("min_features", self.min_features, "max_features", self.max_features)
         self.min_samples = _whole("min_samples", min_samples, at_least=2)
         self.max_samples = _whole("max_samples", max_samples, at_least=2)
-        _ordered("min_samples", min_samples, "max_samples", max_samples)
+        _ordered("min_samples", self.min_samples, "max_samples", self.max_samples)
         self.min_margin = _rational("min_margin", min_margin)
         if self.min_margin < 0:
             raise InvalidArgument(f"min_margin={shown_value(min_margin)} must be >= 0")
@@ -113,7 +114,7 @@ def _shape(**bounds: object) -> _Shape:
     unknown = sorted(set(bounds) - set(_DEFAULTS))
     if unknown:
         raise InvalidArgument(f"{unknown[0]}={shown_value(bounds[unknown[0]])} is not a bound; the bounds are {', '.join(_DEFAULTS)}")
-    return _Shape(**{**_DEFAULTS, **bounds})  # type: ignore[arg-type]
+    return _Shape(**{**_DEFAULTS, **bounds})
 
 
 _DEFAULTS: dict[str, object] = {

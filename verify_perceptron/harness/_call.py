@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from ..notes.conventions import get_convention
 from ._exact import Vector
+from ._implementation import Labels, Samples
 from ._reading import _estimator_weights, _exact_weights, _read_updates, _split_return
 from ._target import _fresh
 from ._wording import _exception_text, _limited
@@ -68,8 +69,8 @@ class _Call:
 class Request(NamedTuple):
     """One call as the worker receives it: the data as the implementation expects them, and how to read its weights."""
 
-    X: Any
-    y: Any
+    X: Samples
+    y: Labels
     convention: str
     output: str
     n_features: int
@@ -97,7 +98,9 @@ def attempt(target: object, kind: str, request: Request, signals: tuple[type[Bas
 def _called(target: object, kind: str, request: Request) -> tuple[Any, Any] | None:
     """The raw weights and updates the implementation gave (None: it returned None)."""
     if kind == "function":
-        raw = target(request.X, request.y)  # type: ignore[operator]
+        if not callable(target):  # `_kind` says "function" of callables only
+            raise TypeError(f"{type(target).__name__} object is not callable")
+        raw = target(request.X, request.y)
         return None if raw is None else _split_return(raw)
     estimator = _fresh(target, kind)
     estimator.fit(request.X, request.y)

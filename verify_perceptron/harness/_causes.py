@@ -11,11 +11,11 @@ which are named only when nothing more specific explains the evidence.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from fractions import Fraction
 
 from ..notes.conventions import CONVENTIONS, Convention, dot
-from ._evidence import Observation, explained
+from ._evidence import Model, Observation, allowing, explained, factor_of
 from ._exact import Vector, _is_mistake
 from ._models import Change, Simulation, orders_reaching, simulate
 from ._results import Diagnosis
@@ -41,9 +41,6 @@ AVERAGE_EPOCHS = 200
 MAX_TOLERANCE, TOLERANCE_RUNS = Fraction(1), 400
 #: The most samples whose per-epoch orders are searched.
 MAX_ORDERED_SAMPLES = 4
-
-Model = Callable[[Observation], "list[Vector] | None"]
-
 
 class _Runs:
     """Model runs, each made once per dataset and change."""
@@ -163,13 +160,11 @@ def _epoch_cap(observations: list[Observation], runs: _Runs, rate: Fraction | No
     """A cap of T epochs: the run returns what it has after T epochs, converged or not."""
     first = runs(observations[0])
     target = _unscaled(observations[0].weights, rate, first)
-    candidates = [t for t, U in enumerate(first.ends[:-1], 1) if target is not None and first.weights(U) == target]
+    candidates = [t for t, U in enumerate(first.ends[:-1], 1) if first.weights(U) == target]
     if not candidates and rate is None:  # the rate is unknown: any positive multiple of an epoch's end
         candidates = [t for t, U in enumerate(first.ends[:-1], 1)
-                      if runs.explained([observations[0]], lambda o, U=U: [first.weights(U)], None) is not None]
-    fitting = [T for T in candidates
-               if runs.explained(observations, lambda o, T=T: [runs(o).weights(runs(o).ends[min(T, len(runs(o).ends)) - 1])],
-                            rate) is not None]
+                      if runs.explained([observations[0]], allowing(first.weights(U)), None) is not None]
+    fitting = [T for T in candidates if runs.explained(observations, _capped(runs, T), rate) is not None]
     if not fitting:
         return None
     T = fitting[0]
@@ -240,9 +235,9 @@ def _averages(observations: list[Observation], runs: _Runs, rate: Fraction | Non
     fixed = Change(epochs=AVERAGE_EPOCHS)
     first = runs(observations[0], fixed)
     for T in range(1, AVERAGE_EPOCHS + 1):
-        if runs.explained([observations[0]], lambda o, T=T: [first.average(T)], rate) is None:
+        if runs.explained([observations[0]], allowing(first.average(T)), rate) is None:
             continue
-        if runs.explained(observations, lambda o, T=T: [runs(o, fixed).average(T)], rate) is not None:
+        if runs.explained(observations, _averaged(runs, fixed, T), rate) is not None:
             yield Diagnosis("averaged", {"epochs": T},
                             f"the averaged {runs.conv.name} perceptron run for exactly {_count(T, 'epoch')}: it "
                             "returns the average of the weights after every presentation")
@@ -267,12 +262,26 @@ def _best_so_far(observations: list[Observation], runs: _Runs, rate: Fraction | 
 # --- helpers ---------------------------------------------------------------------------------------------
 
 
-def _unscaled(weights: Vector, rate: Fraction | None, run: Simulation) -> Vector | None:
-    """The weights at learning rate 1: divided by the declared rate, or by the factor the converged run shows."""
+def _unscaled(weights: Vector, rate: Fraction | None, run: Simulation) -> Vector:
+    """The weights at learning rate 1: divided by the declared rate, or by the factor the converged run
+    shows (the weights as they are when it shows none)."""
     if rate is not None:
         return tuple(w / rate for w in weights)
-    c = explained([Observation(None, weights)], lambda o: [run.final()], None)  # type: ignore[arg-type]
+    c = factor_of(weights, [run.final()], None)
     return tuple(w / c for w in weights) if c else weights
+
+
+def _capped(runs: _Runs, T: int) -> Model:
+    """The note's run returning its weights after T epochs (after its last, when it ends sooner)."""
+    def model(o: Observation) -> list[Vector]:
+        run = runs(o)
+        return [run.weights(run.ends[min(T, len(run.ends)) - 1])]
+    return model
+
+
+def _averaged(runs: _Runs, change: Change, T: int) -> Model:
+    """The run under `change` returning the average of its weights over T epochs."""
+    return lambda o: [runs(o, change).average(T)]
 
 
 def _some_order(o: Observation, conv: Convention, runs: _Runs, rate: Fraction | None) -> list[Vector] | None:
@@ -282,8 +291,6 @@ def _some_order(o: Observation, conv: Convention, runs: _Runs, rate: Fraction | 
     if runs.explained([o], lambda _: [final], rate) is not None:
         return [final]
     target = _unscaled(o.weights, rate, runs(o))
-    if target is None:
-        return None
     if o.data.n_samples > MAX_ORDERED_SAMPLES:  # too many orders to search: a shuffled run converges, so it separates
         separates = all(not _is_mistake(conv, dot(target, conv.augment(x)), y) for x, y in zip(o.data.X, o.data.y))
         return [target] if separates else None

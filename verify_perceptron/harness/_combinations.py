@@ -25,6 +25,7 @@ alone shows (a wrong sign with a wrong bias sign), so that would not be sound.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 from collections.abc import Iterator
@@ -34,7 +35,7 @@ from typing import Any
 
 from ..data.exact_text import nearest_float
 from ..notes.conventions import Convention
-from ._evidence import Observation, explained
+from ._evidence import Model, Observation, allowing, explained, factor_of
 from ._exact import Vector
 from ._learners import Run, Spec, run
 from ._reachable import reachable
@@ -233,8 +234,7 @@ def _gcd(a: int, b: int) -> int:
 
 
 def _ratio_fits(weights: Vector, model: Vector, rate: Fraction | None) -> bool:
-    c = explained([Observation(None, weights)], lambda o: [model], rate)  # type: ignore[arg-type]
-    return c is not None
+    return factor_of(weights, [model], rate) is not None
 
 
 class Search:
@@ -280,8 +280,9 @@ class Search:
     def _reachable(self, spec: Spec, readoff: str | None) -> bool:
         """Whether an exact learner's steps can sum to the counterexample's weights at all (`_reachable`):
         what the tie rule, the order, a tolerance, a stop or a cap decide, they only choose among such sums."""
-        constant = spec.schedule is None and readoff != "averaged" and self.rate is not None
-        unit = self.rate * (2 if spec.tie in ("plus", "minus") else 1) if constant else None
+        unit: Fraction | None = None
+        if spec.schedule is None and readoff != "averaged" and self.rate is not None:  # a constant rate
+            unit = self.rate * (2 if spec.tie in ("plus", "minus") else 1)
         key = (spec.sign, spec.bias, spec.labels01, unit)
         if key not in self._shapes:
             self._shapes[key] = reachable(self.observations[0].weights, self.observations[0].data, self.conv,
@@ -325,7 +326,7 @@ class Search:
         rate = Fraction(1) if not spec.exact else rate
         rounded = self.rounded and spec.exact and readoff == "averaged"  # an average divided in float64
 
-        def fitting(model: Any, observations: list[Observation]) -> Fraction | None:
+        def fitting(model: Model, observations: list[Observation]) -> Fraction | None:
             return explained(observations, model, rate, rounded=rounded)
 
         target = self._targets[rate]
@@ -359,7 +360,7 @@ class Search:
                         break
                     if fitting(lambda _: [r.final()], [o]) is not None:
                         continue
-                    candidates = [T for T in range(1, len(r.ends)) if fitting(lambda _, T=T: [r.at(T)], [o]) is not None]
+                    candidates = [T for T in range(1, len(r.ends)) if fitting(allowing(r.at(T)), [o]) is not None]
                     break
 
             def model(o: Observation, T: int | None) -> list[Vector] | None:
@@ -374,7 +375,7 @@ class Search:
                     return [r.average(len(r.ends))] if r.stop in ("converged", "stopped") else None
                 return [r.average(T)] if len(r.ends) >= T or r.stop == "converged" else None
         for T in candidates:
-            c = fitting(lambda o, T=T: model(o, T), self.observations)
+            c = fitting(functools.partial(model, T=T), self.observations)
             if c is None:
                 continue
             if readoff is None:
@@ -397,14 +398,13 @@ def _read_off(code: str, epochs: int | None) -> Cause:
 def diagnosis_of(fits: list[Fit], conv: Convention, n_datasets: int, tried: int, cut: bool) -> tuple[str, dict[str, Any], str]:
     """The code, parameters and sentence of the first fit, the others named as also fitting."""
     first = fits[0]
-    causes = [{"code": c.code, "parameters": dict(c.parameters)} for c in first.causes]
     parameters: dict[str, Any] = {}
-    if len(causes) == 1:
-        code = causes[0]["code"]
-        parameters.update(causes[0]["parameters"])
+    if len(first.causes) == 1:
+        code = first.causes[0].code
+        parameters.update(first.causes[0].parameters)
     else:
         code = "combination"
-        parameters["causes"] = causes
+        parameters["causes"] = [{"code": c.code, "parameters": dict(c.parameters)} for c in first.causes]
     if first.rate is not None:
         parameters["rate"] = _number(first.rate)
     if first.limit is not None:

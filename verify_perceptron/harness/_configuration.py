@@ -22,7 +22,7 @@ def _params(target: object, kind: str) -> dict[str, Any]:
     if kind == "function":
         return {}
     try:
-        probe = target if kind == "estimator" else target()  # type: ignore[operator]
+        probe = target if kind == "estimator" or not callable(target) else target()  # a class: an instance of it
         get_params = getattr(probe, "get_params", None)
         params = get_params(deep=False) if callable(get_params) else None
         if not isinstance(params, dict):

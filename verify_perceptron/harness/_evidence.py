@@ -11,6 +11,9 @@ from ..data.dataset import Dataset
 from ._exact import Vector
 from ._floats import _nearest_double
 
+#: A model of the implementation: the weights it allows on an observation (at learning rate 1), or None
+#: when it cannot run there.
+Model = Callable[["Observation"], "list[Vector] | None"]
 #: Most datasets kept as evidence (the counterexample always is; then the first ones tried).
 MAX_OBSERVATIONS = 400
 
@@ -55,7 +58,7 @@ class Evidence:
         return [first, *(o for o in self.observations if (o.data.X, o.data.y) != (data.X, data.y))]
 
 
-def explained(observations: Iterable[Observation], model: Callable[[Observation], list[Vector] | None],
+def explained(observations: Iterable[Observation], model: Model,
               rate: Fraction | None, *, rounded: bool = False) -> Fraction | None:
     """The one factor c > 0 with weights = c·(one of the model's outputs) on every observation, or None.
 
@@ -75,12 +78,35 @@ def explained(observations: Iterable[Observation], model: Callable[[Observation]
     >>> explained(seen, lambda o: [(Fraction(0), Fraction(2))], Fraction(1)) is None
     True
     """
+    return _common_factor(((o.weights, model(o)) for o in observations), rate, rounded)
+
+
+def allowing(weights: Vector) -> Model:
+    """The model that allows `weights` on any observation."""
+    return lambda o: [weights]
+
+
+def factor_of(weights: Vector, allowed: list[Vector], rate: Fraction | None, *, rounded: bool = False) -> Fraction | None:
+    """`explained` for one set of weights, whatever the data: the factor c > 0 with weights = c·(one of
+    `allowed`), the declared `rate` when there is one, or None.
+
+    Examples
+    --------
+    >>> factor_of((Fraction(0), Fraction(1)), [(Fraction(0), Fraction(2))], None)
+    Fraction(1, 2)
+    """
+    return _common_factor([(weights, allowed)], rate, rounded)
+
+
+def _common_factor(pairs: Iterable[tuple[Vector, list[Vector] | None]], rate: Fraction | None,
+                   rounded: bool) -> Fraction | None:
+    """The factor of `explained`, from each observation's weights and the model's outputs there (read
+    lazily: a model is not run past the first observation it cannot explain)."""
     candidates: set[Fraction] | None = None if rate is None else {rate}
-    for observation in observations:
-        allowed = model(observation)
+    for weights, allowed in pairs:
         if not allowed:
             return None
-        fits = {f for f in (_ratio(observation.weights, m, rounded) for m in allowed) if f is not None}
+        fits = {f for f in (_ratio(weights, m, rounded) for m in allowed) if f is not None}
         if Fraction(0) in fits:  # zero weights, a zero model: any rate fits
             continue
         candidates = fits if candidates is None else candidates & fits

@@ -117,6 +117,17 @@ def _float_exact(data: Dataset, conv: Convention, reference: Trace, rate: Fracti
     return True
 
 
+def _doubles(data: Dataset) -> list[list[float]] | None:
+    """The samples as the doubles nearest to their values; None when a value is past the largest double."""
+    X: list[list[float]] = []
+    for row in data.X:
+        doubles = [d for d in map(nearest_float, row) if d is not None]
+        if len(doubles) < len(row):
+            return None
+        X.append(doubles)
+    return X
+
+
 def _float_run(data: Dataset, conv: Convention, rate: Fraction,
                max_epochs: int) -> tuple[Vector | None, FloatDecision | None, str | None]:
     """The note's perceptron in float64 (products added in order, then the bias) beside the exact one.
@@ -146,8 +157,8 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction,
     if a_float is None or a_float == 0:
         where = "past the largest double" if a_float is None else "below the least double"
         return None, None, f"the rate {_approx(rate)} is {where}: float64 has no such rate"
-    X = [[nearest_float(v) for v in row] for row in data.X]
-    if any(v is None for row in X for v in row):
+    X = _doubles(data)
+    if X is None:
         return None, None, "a value of the data is past the largest double"
     v, b = [0.0] * data.n_features, 0.0  # float64 weights, canonical: score v·x + b
     exact_v, exact_b = [Fraction(0)] * data.n_features, Fraction(0)
@@ -160,7 +171,7 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction,
         for i, (x, label) in enumerate(zip(X, data.y)):
             s = 0.0
             for wj, xj in zip(v, x):
-                s += wj * xj  # type: ignore[operator]
+                s += wj * xj
             s += b
             if not math.isfinite(s):  # inf, or inf - inf: float64 holds no score here
                 return None, first, (f"at update {k + 1} (epoch {epoch}, sample {i}) the float64 score "
@@ -178,7 +189,7 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction,
                 continue
             k, clean = k + 1, False
             step = a_float * label
-            new_v, new_b = [wj + step * xj for wj, xj in zip(v, x)], b + step  # type: ignore[operator]
+            new_v, new_b = [wj + step * xj for wj, xj in zip(v, x)], b + step
             new = (*new_v, new_b)
             if not all(math.isfinite(w) for w in new):
                 return None, first, f"at update {k} (epoch {epoch}, sample {i}) a float64 weight overflows"

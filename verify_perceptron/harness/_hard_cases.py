@@ -85,7 +85,14 @@ def slow_datasets(*, convention: str = "classic", max_features: int = 3, max_sam
     convention = get_convention(convention).name
     _whole("max_features", max_features, at_least=1)
     _whole("max_samples", max_samples, at_least=2)
-    return _slow(convention, max_features, max_samples, min_epochs, max_epochs).filter(lambda d: d is not None)
+    return _slow(convention, max_features, max_samples, min_epochs, max_epochs).filter(lambda d: d is not None).map(_kept)
+
+
+def _kept(data: Dataset | None) -> Dataset:
+    """A dataset the filter before it kept: it drops every None."""
+    if data is None:
+        raise AssertionError("a None passed the filter that drops it")
+    return data
 
 
 def _near_tie(data: Dataset, convention: str) -> Dataset | None:
@@ -127,4 +134,4 @@ def near_tie_datasets(separable: st.SearchStrategy[Dataset], *, convention: str 
     (['-1', '1', '1/8388608'], (-1, 1, 1))
     """
     convention = get_convention(convention).name
-    return separable.map(lambda d: _near_tie(d, convention)).filter(lambda d: d is not None)
+    return separable.map(lambda d: _near_tie(d, convention)).filter(lambda d: d is not None).map(_kept)

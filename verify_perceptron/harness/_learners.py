@@ -216,7 +216,8 @@ def run(data: Dataset, conv: Convention, spec: Spec, epochs: int = SPEC_EPOCHS) 
     if spec.step is None and spec.schedule is None and spec.penalty is None:
         return _integer_run(data, conv, spec, epochs)
     exact = spec.step is None
-    rows = [tuple(conv.augment(x)) if exact else tuple(float(v) for v in conv.augment(x)) for x in data.X]
+    rows: list[tuple[Number, ...]] = [tuple(conv.augment(x)) if exact else tuple(float(v) for v in conv.augment(x))
+                                      for x in data.X]
     bias = 0 if conv.bias_first else data.n_features
     zero: Number = Fraction(0) if exact else 0.0
     w: list[Number] = [zero] * len(rows[0])
@@ -261,7 +262,7 @@ def run(data: Dataset, conv: Convention, spec: Spec, epochs: int = SPEC_EPOCHS) 
                     sign = 0 if spec.labels01 else sign
                 step = eta * multiple * sign
                 w = [wj + (step * cj) * xj for wj, cj, xj in zip(w, factors, x)]
-                if not exact and not all(math.isfinite(v) for v in w):  # type: ignore[arg-type]
+                if not exact and not all(math.isfinite(v) for v in w):
                     result.stop = "overflow"
                     return result
                 if position < len(order):
@@ -328,8 +329,9 @@ def _sklearn_run(data: Dataset, conv: Convention, spec: Spec, epochs: int) -> Ru
     t = 1
     best, quiet = math.inf, 0
 
-    def weights() -> tuple[float, ...]:
-        return conv.from_canonical(intercept, [wscale * a for a in v])  # type: ignore[arg-type]
+    def weights() -> tuple[float, ...]:  # conv.from_canonical in float64 (bias_input is ±1, exact as a double)
+        scaled, bias = [wscale * a for a in v], conv.bias_input * intercept
+        return (bias, *scaled) if conv.bias_first else (*scaled, bias)
 
     index = list(range(len(rows)))
     seed = None if spec.random_state is None else sklearn_seed(spec.random_state)

@@ -100,4 +100,7 @@ def _in_worker(name: str, signals: tuple[type[BaseException], ...], clock: Clock
         raise
     if loaded.kind is None:
         raise InvalidArgument(loaded.error or f"target={shown_value(name)} could not be loaded")
+    if loaded.command is not None:  # a command runs under the check's own keeper, not in the worker
+        worker.close()
+        return Prepared(loaded.command, loaded.kind, _describe(name), loaded.params, kept.text())
     return Prepared(None, loaded.kind, _describe(name), loaded.params, kept.text(), worker)

@@ -41,7 +41,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..data.exact_text import exact_text
 from ..data.rationals import shown_value
@@ -50,6 +50,9 @@ from ._capture import Capped
 from ._keeper import CommandKeeper, Ending, describe_ending
 from ._options import MAX_REPORTED_UPDATES
 from ._protocol import CommandFailed, read_updates, read_weights
+
+if TYPE_CHECKING:  # _implementation imports this module
+    from ._implementation import Labels, Samples
 
 #: The placeholders a command template may hold; ``{train}`` and ``{out}`` are required.
 PLACEHOLDERS = ("train", "out", "updates")
@@ -75,7 +78,7 @@ class CommandImplementation:
         """Whether the command is given an ``{updates}`` file to write."""
         return "{updates}" in self.template
 
-    def run(self, X: Any, y: Any, *, dtype: str, timeout: float | None, max_updates: int = MAX_REPORTED_UPDATES,
+    def run(self, X: Samples, y: Labels, *, dtype: str, timeout: float | None, max_updates: int = MAX_REPORTED_UPDATES,
             keeper: CommandKeeper | None = None) -> tuple[list[Fraction] | None, tuple[list[Any], bool] | None, Capped]:
         """Write the data, run the command, read its files: ``(weights, (updates, cut) or None, what it printed)``.
 
@@ -160,7 +163,7 @@ def command_implementation(template: str, *, cwd: str | None = None) -> CommandI
     return CommandImplementation(template, folder)
 
 
-def _csv(X: Any, y: Any) -> str:
+def _csv(X: Samples, y: Labels) -> str:
     """One sample a line: the features, then the label; doubles as their exact decimal expansion."""
     lines = []
     for row, label in zip(X, y):

@@ -3,6 +3,7 @@ exactly, to the convention's coordinates (floats through `Fraction.from_float`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -15,9 +16,9 @@ from ._options import MAX_REPORTED_UPDATES
 from ._wording import _short
 
 
-def _split_return(raw: Any) -> tuple[Any, Any]:
+def _split_return(raw: object) -> tuple[object, object]:
     """``(w, b, updates)`` or ``(augmented, updates)`` -> the weights and the updates; else the weights alone."""
-    if isinstance(raw, (tuple, list)) and _is_vector(raw[0]) if len(raw) else False:
+    if isinstance(raw, (tuple, list)) and raw and _is_vector(raw[0]):
         if len(raw) == 3 and _looks_like_updates(raw[2]):
             return (raw[0], raw[1]), raw[2]
         if len(raw) == 2 and _looks_like_updates(raw[1]):
@@ -25,7 +26,7 @@ def _split_return(raw: Any) -> tuple[Any, Any]:
     return raw, None
 
 
-def _looks_like_updates(value: Any) -> bool:
+def _looks_like_updates(value: object) -> bool:
     """A list of (index, weights) pairs, or an iterator (which a bias never is)."""
     if isinstance(value, (str, bytes, np.ndarray)) or not hasattr(value, "__iter__"):
         return False
@@ -48,7 +49,7 @@ def _estimator_weights(estimator: Any) -> tuple[Any, Any]:
     return (coef, intercept), getattr(estimator, "updates_", None)
 
 
-def _is_vector(value: Any) -> bool:
+def _is_vector(value: object) -> bool:
     return isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim >= 1)
 
 
@@ -56,7 +57,7 @@ def _is_vector(value: Any) -> bool:
 MAX_NESTING = 8
 
 
-def _flat(value: Any, depth: int = 0) -> list[Any]:
+def _flat(value: object, depth: int = 0) -> list[object]:
     """The numbers in `value`, nested lists, tuples and arrays read in order; ValueError past `MAX_NESTING`
     (a list that contains itself has no end).
 
@@ -76,21 +77,21 @@ def _flat(value: Any, depth: int = 0) -> list[Any]:
     if isinstance(value, (list, tuple)):
         if depth >= MAX_NESTING:
             raise ValueError(f"nested more than {MAX_NESTING} deep (a list that contains itself?)")
-        out: list[Any] = []
+        out: list[object] = []
         for item in value:
             out.extend(_flat(item, depth + 1) if _is_vector(item) else [item])
         return out
     return [value]
 
 
-def _flat_of(value: Any, what: str) -> list[Any]:
+def _flat_of(value: object, what: str) -> list[object]:
     try:
         return _flat(value)
     except ValueError as error:
         raise ValueError(f"{what}: {error}") from None
 
 
-def _exact_weights(raw: Any, conv: Convention, n_features: int, output: str, what: str) -> Vector:
+def _exact_weights(raw: object, conv: Convention, n_features: int, output: str, what: str) -> Vector:
     """The weights in the convention's coordinates, exactly; ValueError naming what is wrong.
 
     `output` is ``pair``, ``augmented`` (the convention's order), ``auto`` (a pair when its first item
@@ -126,21 +127,21 @@ def _exact_weights(raw: Any, conv: Convention, n_features: int, output: str, wha
             raise ValueError(f"{what} has {len(flat)} values; {n_features + 1} needed: "
                              + ("b, w1 ... wd" if output == "bias-first" else "w1 ... wd, b"))
         values = [_exact(x, f"{what}[{j}]") for j, x in enumerate(flat)]
-        b, v = (values[0], values[1:]) if output == "bias-first" else (values[-1], values[:-1])
-        return conv.from_canonical(b, tuple(v))
+        b, rest = (values[0], values[1:]) if output == "bias-first" else (values[-1], values[:-1])
+        return conv.from_canonical(b, tuple(rest))
     if len(flat) != n_features + 1:
         raise ValueError(f"{what} has {len(flat)} values; {conv.name} needs {n_features + 1}: "
                          + ", ".join(conv.weight_names(n_features)))
     return tuple(_exact(x, f"{what}[{j}]") for j, x in enumerate(flat))
 
 
-def _exact(value: Any, name: str) -> Fraction:
+def _exact(value: object, name: str) -> Fraction:
     if isinstance(value, np.ndarray) and value.size == 1:
         value = value.reshape(()).item()
     return as_rational(value, name=name)
 
 
-def _read_updates(raw: Any, conv: Convention, n_samples: int, n_features: int, output: str,
+def _read_updates(raw: Iterable[object], conv: Convention, n_samples: int, n_features: int, output: str,
                   limit: int = MAX_REPORTED_UPDATES) -> tuple[list[tuple[int, Vector]], bool]:
     """The reported updates as ``(sample index, exact weights)``, and whether the list was cut at `limit`
     (the rest is never asked for: an iterator may go on for ever); ValueError naming the first malformed one."""

@@ -8,6 +8,7 @@ import re
 import shlex
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from ..data.dataset import Dataset
 from ..data.trace import Trace
@@ -57,7 +58,7 @@ class Diagnosis:
     """
 
     code: str
-    parameters: dict[str, object]
+    parameters: dict[str, Any]  # JSON: each code has its own parameters (the table in docs/harness.md)
     text: str
 
 
@@ -292,11 +293,11 @@ def _reproduction(code: tuple[str, str] | None, data: Dataset, labels: list[int]
     if options.bias is not None:
         keywords.append(f"bias={options.bias!r}")
     rows = "[" + ", ".join("[" + ", ".join(repr(_number(v)) for v in row) + "]" for row in data.X) + "]"
-    code = (f"from verify_perceptron.harness import check_dataset; {path}{head}print(check_dataset({call}, "
+    line = (f"from verify_perceptron.harness import check_dataset; {path}{head}print(check_dataset({call}, "
             f"{rows}, {labels}, {', '.join(keywords)}).report())")
-    if any(c in code for c in '"$`\\!'):  # the shell would read these inside double quotes
-        return f"python -c {shlex.quote(code)}"
-    return f'python -c "{code}"'
+    if any(c in line for c in '"$`\\!'):  # the shell would read these inside double quotes
+        return f"python -c {shlex.quote(line)}"
+    return f'python -c "{line}"'
 
 
 def _import_path(call: str) -> str:

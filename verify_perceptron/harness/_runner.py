@@ -21,6 +21,7 @@ from . import _loading
 from ._call import Request, _Call, attempt
 from ._capture import Capped, TextSink
 from ._clock import Clock, OutOfTime
+from ._implementation import Labels, Samples
 from ._keeper import CommandKeeper
 from ._options import CheckOptions
 from ._process import CommandImplementation
@@ -62,16 +63,18 @@ class Runner:
         self.worker = worker
         self.commands: CommandKeeper | None = None  # one keeper runs every call of a command
 
-    def call(self, X: Any, y: Any, options: CheckOptions, max_updates: int) -> _Call:
+    def call(self, X: Samples, y: Labels, options: CheckOptions, max_updates: int) -> _Call:
         """One call on `X`, `y` (as the implementation expects them), read under `options`; at most
         `max_updates` of its reported updates are read."""
         timeout, limited = self.clock.wait(options.call_timeout)
         if self.kind == "command":
+            if not isinstance(self.target, CommandImplementation):  # `_loading.prepare` gives a command as itself
+                raise TypeError(f"a command implementation was expected, not {type(self.target).__name__}")
             if self.commands is None or self.commands.gone:
                 if self.commands is not None:
                     self.commands.stop()
                 self.commands = self._started(CommandKeeper)
-            call, output = _command_call(self.target, X, y, options, timeout, max_updates,  # type: ignore[arg-type]
+            call, output = _command_call(self.target, X, y, options, timeout, max_updates,
                                          self.commands)
         else:
             request = Request(X, y, options.convention, options.reading, len(X[0]), len(y), max_updates)
@@ -127,7 +130,7 @@ def _in_process(target: object, kind: str, request: Request, signals: tuple[type
     return call, kept
 
 
-def _command_call(target: CommandImplementation, X: Any, y: Any, options: CheckOptions, timeout: float | None,
+def _command_call(target: CommandImplementation, X: Samples, y: Labels, options: CheckOptions, timeout: float | None,
                   max_updates: int, keeper: CommandKeeper) -> tuple[_Call | None, Capped]:
     """One run of the command; its weights laid out as ``(w, b)`` (the bias last, or first with ``bias="first"``)
     unless in the convention's order (``output="augmented"`` or ``bias="convention"``), then read."""

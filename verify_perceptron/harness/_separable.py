@@ -38,7 +38,7 @@ def _separable(draw: st.DrawFn, shape: _Shape, *, through_origin: bool = False,
     if len(set(y)) == 1:  # both classes, always: the last sample changes side
         y[-1] = -y[0]
     # Each sample ends at least `need` on its side: distance need/‖v‖ >= min_margin since need >= m·‖v‖.
-    need = shape.on_grid(shape.min_margin * _norm_ceiling(sum(c * c for c in v)))
+    need = shape.on_grid(shape.min_margin * _norm_ceiling(sum((c * c for c in v), Fraction(0))))
     if need == 0:
         need = Fraction(1)
     for x, label in zip(X, y):

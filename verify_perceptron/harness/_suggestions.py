@@ -45,7 +45,7 @@ def suggestion(diagnosis: Diagnosis, options: CheckOptions) -> dict[str, Any] | 
         if "configuration" in parameters:
             return {"accept_departures": tuple(dict.fromkeys((*options.accept_departures, *parameters["configuration"])))}
         merged: dict[str, Any] = {}
-        for cause in parameters["causes"]:  # type: ignore[union-attr]
+        for cause in parameters["causes"]:
             one = _one(cause["code"], {**cause["parameters"], **({"rate": parameters["rate"]} if cause["code"] == "float-rate" and "rate" in parameters else {})}, options)
             if one is None:
                 return None

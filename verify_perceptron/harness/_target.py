@@ -23,6 +23,7 @@ from ..errors import InvalidArgument
 from ._clock import OutOfTime
 from ._configuration import _params
 from ._expression import resolve_expression
+from ._implementation import Labels, Samples
 from ._options import CheckOptions
 from ._process import CommandImplementation
 from ._wording import _exception_text
@@ -144,7 +145,9 @@ def _public_module(cls: type) -> str:
 def _fresh(target: object, kind: str) -> Any:
     """A new estimator for one dataset: the class built with no arguments, or the instance cloned."""
     if kind == "estimator class":
-        return target()  # type: ignore[operator]
+        if not callable(target):  # `_kind` says "estimator class" of classes only
+            raise TypeError(f"{type(target).__name__} object is not callable")
+        return target()
     get_params = getattr(target, "get_params", None)
     if callable(get_params):
         try:
@@ -161,6 +164,7 @@ class Loaded(NamedTuple):
     kind: str | None
     params: dict[str, Any]
     error: str | None = None
+    command: CommandImplementation | None = None  # a command it names: plain data, run by the check itself
 
 
 def load_named(name: str) -> tuple[object | None, Loaded]:
@@ -174,10 +178,12 @@ def load_named(name: str) -> tuple[object | None, Loaded]:
         return None, Loaded(None, {}, str(error))
     except BaseException as error:  # noqa: BLE001 - its attributes or repr ran its code, which failed
         return None, Loaded(None, {}, f"target={shown_value(name)}: looking at it raised {_exception_text(error)}")
+    if isinstance(target, CommandImplementation):
+        return target, Loaded(kind, params, command=CommandImplementation(target.template, target.cwd))
     return target, Loaded(kind, params)
 
 
-def _inputs(data: Dataset, options: CheckOptions) -> tuple[Any, Any]:
+def _inputs(data: Dataset, options: CheckOptions) -> tuple[Samples, Labels]:
     """X and y in the form the implementation expects (fresh objects for every call)."""
     labels = [label if options.labels == "-1/+1" else (1 if label > 0 else 0) for label in data.y]
     if options.dtype == "float":

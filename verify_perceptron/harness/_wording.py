@@ -78,7 +78,7 @@ def _rate_text(rate: Fraction) -> str:
     return exact_text(rate)
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = " ".join(repr(value).split())
     return text if len(text) <= 60 else text[:57] + "..."
 

@@ -105,6 +105,7 @@ from ._case import _Case
 from ._clock import Clock, OutOfTime, seconds_or_none
 from ._configuration import _declared, _departures
 from ._evidence import Evidence
+from ._implementation import Implementation
 from ._keeper import stop_all
 from ._options import DEFAULT_EXAMPLES, CheckOptions, _options, float_rate_text, needs_hypothesis
 from ._probes import nondeterminism_probe
@@ -131,7 +132,7 @@ __all__ = [
 
 
 def check_dataset(
-    target: object,
+    target: Implementation,
     X: Sequence[Sequence[object]],
     y: Sequence[object],
     *,
@@ -201,7 +202,7 @@ def check_dataset(
 
 
 def check_implementation(
-    target: object, *, convention: str = "classic", dtype: str = "float", labels: str = "-1/+1", eta: object = None,
+    target: Implementation, *, convention: str = "classic", dtype: str = "float", labels: str = "-1/+1", eta: object = None,
     examples: int = DEFAULT_EXAMPLES, seed: int | None = None, rounding_stress: bool = False,
     detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...] = False,
     max_epochs: int | None = None, call_timeout: float | None = 10.0, worked_examples: bool = True,
@@ -371,7 +372,7 @@ def _verdict(target: Runner, kind: str, label: tuple[str, tuple[str, str] | None
                          n_rejected, flaky, with_updates, flaky_diagnosis, seconds=tuple(seconds.items()))
 
 
-def assert_implementation_correct(target: object, **options: Any) -> HarnessResult:
+def assert_implementation_correct(target: Implementation, **options: Any) -> HarnessResult:
     """Like `check_implementation`, but raise `ImplementationFailure` (an AssertionError) with the report.
 
     Examples

@@ -43,6 +43,7 @@ import pytest
 from ..data.rationals import shown_value
 
 if TYPE_CHECKING:
+    from ._implementation import Implementation
     from ._results import HarnessResult
 
 __all__ = ["PerceptronChecker", "perceptron_checker", "perceptron_test", "MARKER"]
@@ -87,13 +88,13 @@ class PerceptronChecker:
     def __init__(self, defaults: dict[str, Any]) -> None:
         self.defaults = dict(defaults)
 
-    def check(self, target: object, **options: Any) -> HarnessResult:
+    def check(self, target: Implementation, **options: Any) -> HarnessResult:
         """Run the check and return the result, pass or fail."""
         from .check import check_implementation
 
         return check_implementation(target, **{**self.defaults, **options})
 
-    def __call__(self, target: object, **options: Any) -> HarnessResult:
+    def __call__(self, target: Implementation, **options: Any) -> HarnessResult:
         """Run the check; fail the test with the report if the implementation failed."""
         result = self.check(target, **options)
         if not result.passed:
@@ -123,7 +124,7 @@ def perceptron_checker(request: pytest.FixtureRequest) -> PerceptronChecker:
     return PerceptronChecker(_defaults(request.config, marker_options))
 
 
-def perceptron_test(target: object, **options: Any) -> Callable[[pytest.FixtureRequest], None]:
+def perceptron_test(target: Implementation, **options: Any) -> Callable[[pytest.FixtureRequest], None]:
     """A test function that checks `target`: assign it to a ``test_`` name in a test module.
 
     Examples

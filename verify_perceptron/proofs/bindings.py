@@ -205,7 +205,7 @@ def _rule(proof: Proof, fact: Fact, binding: Binding) -> Rule:
             if _degree(lhs - rhs, [_RUN[q] for q in group]) is None:
                 raise InvalidArgument(f"{where}: {lhs} {op} {rhs} changes with the positive factor of {group}")
     denominators = _denominators(fact, binding, where)
-    trees = [("!=", _tree(d, where), ("c", 0, 1)) for d in denominators]
+    trees: list[tuple[object, ...]] = [("!=", _tree(d, where), ("c", 0, 1)) for d in denominators]
     trees += [(op, _tree(lhs, where), _tree(rhs, where)) for op, lhs, rhs in parts]
     tree = trees[0] if len(trees) == 1 else ("and", *trees)
     reads = {str(s) for op, lhs, rhs in parts for s in (lhs - rhs).free_symbols} | {str(d) for d in denominators}

@@ -51,7 +51,7 @@ def T(coeff: object, *factors: str, square: object = None) -> Term:
     ...
     verify_perceptron.errors.InvalidArgument: coeff=-1 must be >= 0
     """
-    return Term(coeff, tuple(factors), square)  # type: ignore[arg-type]
+    return Term(coeff, tuple(factors), square)
 
 
 @dataclass(frozen=True)

@@ -106,14 +106,15 @@ def check_proof(proof: Proof, *, counter_models: Mapping[str, CounterModel] | No
                                                    *step.tie))
                    if name in status_of and status_of[name] != "verified"]
         model = counter_models.get(step.id)
-        if failure is None and (tie is None or tie.holds) and not pending:
+        why_not = failure if failure is not None or tie is None or tie.holds else \
+            f"does not imply the runtime claim {tie.claim}: {tie.how}"
+        if why_not is None and not pending:
             status = "verified"
             reason = "; ".join(c.detail for c in checks if c.label != "runtime claim")
-        elif failure is None and (tie is None or tie.holds):
+        elif why_not is None:
             status, reason = "undecided", f"depends on {', '.join(pending)}, not verified"
         else:
-            status = "undecided"
-            reason = failure if failure is not None else f"does not imply the runtime claim {tie.claim}: {tie.how}"  # type: ignore[union-attr]
+            status, reason = "undecided", why_not
             if model is not None:
                 try:
                     reason = _counter(proof, step, known, model) + f"; {reason}"

@@ -53,7 +53,7 @@ class CounterModel:
             if symbol in table or not (u.names | v.names) <= set(vectors):
                 continue
             table[symbol] = _evaluate_inner(u, v, vectors, table)
-        return table  # type: ignore[return-value]
+        return table
 
 
 def _evaluate_vec(v: Vec, vectors: Mapping[str, tuple[sp.Expr, ...]], scalars: Mapping[sp.Symbol, sp.Expr]) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
@@ -116,7 +116,7 @@ def _counter(proof: Proof, step: Step, known: Mapping[str, Known], model: Counte
             verdict = evaluate(k.statement, model, proof)
             if verdict is not True:
                 raise CheckFailed(f"the counter-model violates the assumption ({k.name})")
-            if k.integer and not model.values(proof)[k.statement.lhs].is_Integer:  # type: ignore[union-attr]
+            if k.integer and not model.values(proof)[k.statement.lhs].is_Integer:
                 raise CheckFailed(f"the counter-model gives the natural number in ({k.name}) a non-integer value")
         verdict = evaluate(step.statement, model, proof)
     except InvalidArgument as error:

@@ -128,27 +128,27 @@ Statement = Union[Rel, VecEq]
 
 def le(a: object, b: object) -> Rel:
     """``a <= b``."""
-    return Rel(a, "<=", b)  # type: ignore[arg-type]
+    return Rel(a, "<=", b)
 
 
 def lt(a: object, b: object) -> Rel:
     """``a < b``."""
-    return Rel(a, "<", b)  # type: ignore[arg-type]
+    return Rel(a, "<", b)
 
 
 def ge(a: object, b: object) -> Rel:
     """``a >= b``."""
-    return Rel(a, ">=", b)  # type: ignore[arg-type]
+    return Rel(a, ">=", b)
 
 
 def gt(a: object, b: object) -> Rel:
     """``a > b``."""
-    return Rel(a, ">", b)  # type: ignore[arg-type]
+    return Rel(a, ">", b)
 
 
 def eq(a: object, b: object) -> Rel:
     """``a == b``."""
-    return Rel(a, "==", b)  # type: ignore[arg-type]
+    return Rel(a, "==", b)
 
 
 def _show(statement: Statement) -> str:

@@ -760,6 +760,9 @@ def test_a_run_kept_for_replay_is_kept_compactly_and_replayed_as_one_chunk(last_
         def __init__(self):
             self.calls = []
 
+        def observe(self, k, epoch, samples, scores):  # an Observer's one-by-one form, which a kept run never uses
+            raise AssertionError(f"update {k} replayed one at a time, not in its chunk")
+
         def observe_chunk(self, first, epoch, rows, scores):
             self.calls.append((first, np.asarray(epoch).tolist(), rows.tolist(), score_values(scores).tolist()))
 

@@ -202,7 +202,8 @@ class _Certificates:
     def __init__(self, args: argparse.Namespace, outputs: Outputs) -> None:
         self.json = None if args.certificate is None else outputs.file(args.certificate, what="--certificate")
         self.coq = None if args.coq is None else outputs.file(args.coq, what="--coq")
-        self.choice, self.digest = args.certificate_data, None
+        self.choice: str = args.certificate_data
+        self.digest: str | None = None  # the data file's SHA-256, once read
 
     def read(self, args: argparse.Namespace) -> None:
         if (self.json is not None or self.coq is not None) and args.data and os.path.isfile(args.data):

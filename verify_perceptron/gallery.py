@@ -61,7 +61,7 @@ def iris_csv(negative: str, positive: str) -> str:
     ['petal_length_cm,petal_width_cm,species', '1.4,0.2,setosa']
     """
     try:
-        from sklearn.datasets import load_iris  # type: ignore[import-untyped]
+        from sklearn.datasets import load_iris
     except ImportError:
         raise InvalidArgument("the iris entries need scikit-learn: pip install scikit-learn") from None
     iris = load_iris()

@@ -254,9 +254,12 @@ def settle(data: Dataset, convention: Convention, trace: Trace, check: CheckResu
     if compare:
         if watch is not None:
             watch.phase("comparing the five notes' bounds")
+        separator = check.separator
+        given = None if separator is None or check.separator_source not in ("user", "final") else \
+            _canonical(convention, separator)
         comparison = compare_bounds(
-            data, user=_canonical(convention, check.separator) if check.separator_source == "user" else None,
-            final=_canonical(convention, check.separator) if check.separator_source == "final" else None,
+            data, user=given if check.separator_source == "user" else None,
+            final=given if check.separator_source == "final" else None,
             time_limit=time_limit, max_epochs=max_epochs)
     return trace, check, separability, comparison
 

@@ -32,6 +32,7 @@ from ..deadline import Deadline
 from ..pipeline import verify_run
 from ..progress import Watch, watching
 from ..report.record import build_report, render_json
+from ..report.schema import Report
 from ..report.text import render_text
 from ..run.settings import check_time_limit
 from ._bounded import time_bounded, time_left
@@ -96,7 +97,7 @@ class Verification:
         self.separability, self.comparison = separability, comparison
         self.max_updates = max_updates
         self._frame: str | None = None
-        self.report: dict[str, Any] = build_report(data, trace, check, separability=separability,
+        self.report: Report = build_report(data, trace, check, separability=separability,
                                                    comparison=comparison)
 
     @property

@@ -308,10 +308,7 @@ class _Run:
         out_s = self.out_halves if self.kind == "wide" else self.out_s  # wide scores need 128 bits
         # past W's int32 copy, the float filter passes over rows whose score it proves positive
         floats = self._filter() if self.norm_sq >= _filter.FILTER_FROM_SQ else None
-        online_pass = _kernel.online_pass
-        if online_pass is None:  # self.compiled says it imported
-            raise RuntimeError("the compiled pass is not available")
-        m, p, self.norm_sq, guarded, self.epoch, made = online_pass(
+        m, p, self.norm_sq, guarded, self.epoch, made = _kernel.compiled()(
             self.Z, self.W, self.tie, self.pass_norms, self.mistakes, self.out_i, out_s, p, self.norm_sq,
             self.fast_limit, (self.out_e, self.saved, self.previous, self.epoch, made,
                               min(max_epochs, _EPOCH_CAP), repeats.saved_epoch + repeats.power, self.per_epoch, WORK),

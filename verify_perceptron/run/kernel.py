@@ -55,7 +55,7 @@ import numpy as np
 
 from ..data.integers import score_values
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "online_pass", "online_pass_reference"]
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "compiled", "online_pass", "online_pass_reference"]
 
 #: The 11th argument of `online_pass`: ``(out_e, saved, previous, epoch, made, max_epochs, stop_epoch,
 #: per_epoch, work)``, three int64 arrays and six ints.
@@ -109,6 +109,13 @@ IMPORT_ERROR: str | None
 online_pass, IMPORT_ERROR = _load()
 #: Did the compiled kernel import?
 AVAILABLE: bool = online_pass is not None
+
+
+def compiled() -> OnlinePass:
+    """`online_pass`, for a caller that has seen `AVAILABLE` (read at the call: a test may replace it)."""
+    if online_pass is None:
+        raise RuntimeError("the compiled online pass is not available: check AVAILABLE first")
+    return online_pass
 
 
 def _reference_norms(Z: Any, norms: Any) -> Any:

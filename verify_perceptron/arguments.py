@@ -13,7 +13,7 @@ import argparse
 import os
 import re
 from fractions import Fraction
-from typing import IO
+from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
 from .data.delimiters import DELIMITER_NAMES
@@ -27,6 +27,9 @@ from .notes.conventions import CONVENTIONS, get_convention
 from .pipeline import ENGINES
 from .report.visible import visible
 from .run.settings import MODES, check_settings
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite  # (typeshed's own protocol, what ArgumentParser takes)
 
 __all__ = ["EXIT_USAGE", "FORMAT_OF_SUFFIX", "build_parser", "check_usage", "format_from_name", "parse_separator"]
 
@@ -44,10 +47,10 @@ OUTPUT_RULE = ("Every output file is written whole or not at all: to a temporary
 class _Parser(argparse.ArgumentParser):
     """argparse that exits with code 2 and one line of error, no usage block, no traceback."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {visible(message)} (see '{self.prog} --help')\n")
 
-    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         # Help, version and errors: argparse echoes what was typed, which may hold an ESC sequence.
         super()._print_message(visible(message, lines=True), file)
 
@@ -99,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _verify_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def _verify_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     """The `verify` command: run a note's perceptron and check every invariant."""
     verify = commands.add_parser(
         "verify",
@@ -150,7 +153,7 @@ def _verify_command(commands: "argparse._SubParsersAction[argparse.ArgumentParse
     _certificate_options(out)
 
 
-def _bounds_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def _bounds_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     """The `bounds` command: the five notes' bounds beside the mistakes made."""
     bounds = commands.add_parser(
         "bounds",
@@ -202,7 +205,7 @@ def _check_certificates(args: argparse.Namespace) -> None:
                                   f"--example {args.example}; leave the data embedded")
 
 
-def _check_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def _check_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     """The `check` command: someone's implementation against the exact reference."""
     check = commands.add_parser(
         "check",
@@ -257,7 +260,7 @@ def _check_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser
                        "command's default) or the convention's own order")
 
 
-def _proofs_command(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def _proofs_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     """The `proofs` command: each note's proof checked step by step in SymPy."""
     proofs = commands.add_parser(
         "proofs",

@@ -196,7 +196,7 @@ def check_run(run, separators, samples, L, coordinates, audit):
     if claims and ref is None:
         audit.state(False, f"run: its claims were checked against separator {run.get('claims_separator')!r}, "
                     "which is not among the separators verified above")
-    least = {}
+    least: dict[str, Fraction] = {}  # each claim's least slack
 
     def track(W, N):  # each claim's slack (rhs - lhs) at this update, w = a·W/L, kept when the least so far
         if ref:

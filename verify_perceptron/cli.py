@@ -40,6 +40,7 @@ from .data.trace import Trace
 from .report.outputs import Outputs
 from .report.certificates import render_certificate
 from .report.record import build_report, comparison_report, render_json
+from .report.schema import Report
 from .report.text import comparison_lines, fit_lines, orders_lines, render_text
 from .report.visible import visible, visible_json
 from .api.verification import settle
@@ -140,7 +141,7 @@ def _phase(clock: Deadline, watch: Watch | None, name: str) -> None:
 
 
 def _verify_report(args: argparse.Namespace, clock: Deadline, trace_file: Any, figures: Any,
-                   watch: Watch | None, certificates: _Certificates) -> tuple[dict[str, Any], str]:
+                   watch: Watch | None, certificates: _Certificates) -> tuple[Report, str]:
     """The `verify` command's work, from loading the data to the report's text."""
     started = time.monotonic() if watch is None else watch.started
     _phase(clock, watch, "loading the data")
@@ -202,7 +203,8 @@ class _Certificates:
     def __init__(self, args: argparse.Namespace, outputs: Outputs) -> None:
         self.json = None if args.certificate is None else outputs.file(args.certificate, what="--certificate")
         self.coq = None if args.coq is None else outputs.file(args.coq, what="--coq")
-        self.choice, self.digest = args.certificate_data, None
+        self.choice: str = args.certificate_data
+        self.digest: str | None = None  # the data file's SHA-256, once read
 
     def read(self, args: argparse.Namespace) -> None:
         if (self.json is not None or self.coq is not None) and args.data and os.path.isfile(args.data):
@@ -217,7 +219,7 @@ class _Certificates:
             self.coq.write(render_coq(record(self.digest, "embed")))
 
 
-def _add_averaged(report: dict[str, Any], data: Dataset, trace: Trace, check: CheckResult) -> None:
+def _add_averaged(report: Report, data: Dataset, trace: Trace, check: CheckResult) -> None:
     """``--averaged``: the average of the run's weights over its presentations and its claims, in the report;
     a broken claim makes the verdict ``violated``. (`check_usage` has refused ``--mode batch``.)"""
     from .check.averaged import check_averaged
@@ -232,14 +234,14 @@ def _add_averaged(report: dict[str, Any], data: Dataset, trace: Trace, check: Ch
         report["verdict"], report["exit_code"] = "violated", 1
 
 
-def _left_out(report: dict[str, Any], data: Dataset, reason: str) -> dict[str, str]:
+def _left_out(report: Report, data: Dataset, reason: str) -> dict[str, str]:
     """Every figure the report has, left out for `reason` (which the document then states)."""
     from .report.plots.series import available_figures
 
     return {name: reason for name in available_figures(report, data)}
 
 
-def _figures(report: dict[str, Any], data: Dataset, *, required: bool) -> tuple[dict[str, str], dict[str, str]]:
+def _figures(report: Report, data: Dataset, *, required: bool) -> tuple[dict[str, str], dict[str, str]]:
     """The report's figures as SVG text, and those left out with why; what matplotlib warned of in one line on
     stderr. Without matplotlib, `PlottingUnavailable` if `required` (HTML), else none, said on stderr and in
     the document (Markdown)."""

@@ -33,6 +33,7 @@ from typing import Any
 
 from .data.dataset import Dataset
 from .data.readers import load_dataset
+from .report.schema import Report
 from .report.documents import render_html, render_markdown
 from .report.files import write_atomically
 from .errors import InvalidArgument
@@ -61,7 +62,7 @@ def iris_csv(negative: str, positive: str) -> str:
     ['petal_length_cm,petal_width_cm,species', '1.4,0.2,setosa']
     """
     try:
-        from sklearn.datasets import load_iris  # type: ignore[import-untyped]
+        from sklearn.datasets import load_iris
     except ImportError:
         raise InvalidArgument("the iris entries need scikit-learn: pip install scikit-learn") from None
     iris = load_iris()
@@ -170,7 +171,7 @@ def default_directory() -> Path:
     return root / "reports"
 
 
-def _run(entry: GalleryEntry, data_dir: Path) -> tuple[dict[str, Any], Dataset]:
+def _run(entry: GalleryEntry, data_dir: Path) -> tuple[Report, Dataset]:
     """The report, exactly as ``verify ... --format json`` prints it, and the data it is about."""
     from .cli import main  # the command itself, so that the gallery shows what users get
 
@@ -194,7 +195,7 @@ def _run(entry: GalleryEntry, data_dir: Path) -> tuple[dict[str, Any], Dataset]:
     return report, data
 
 
-def _index(rows: Sequence[tuple[GalleryEntry, dict[str, Any]]]) -> str:
+def _index(rows: Sequence[tuple[GalleryEntry, Report]]) -> str:
     lines = [
         "# Gallery of reports",
         "",

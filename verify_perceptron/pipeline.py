@@ -274,7 +274,7 @@ class _Job:
         return Checker(self.data, self.conv, rate=self.rate, mode=self.mode, separator=w_star,
                        separator_source=source, separator_note=note, matrix=self.matrix,
                        reference=None if u is None else u[0], reference_source="" if u is None else u[1],
-                       reference_counts=None if u is None else last.mistakes_per_sample)
+                       reference_counts=None if u is None or last is None else last.mistakes_per_sample)
 
     def checked(self, w_star: Sequence[object] | None, source: str | None, note: str | None, sink: Any,
                 seconds: float | None, last: Trace | None = None) -> tuple[Trace, CheckResult]:
@@ -333,8 +333,9 @@ class _Job:
                 if len(rows):
                     checker.soft.observe_chunk(1, epochs, rows)
             elif checker.soft is not None:
-                checker.soft, checker.soft_result = None, checker.soft.result
-                checker.soft_result.holds = None
-                checker.soft_result.skipped = (f"the run's mistakes passed the {kept.capacity:,} bytes kept to replay "
-                                               "them; give --separator to check it during the run")
+                result = checker.soft.result
+                checker.soft, checker.soft_result = None, result
+                result.holds = None
+                result.skipped = (f"the run's mistakes passed the {kept.capacity:,} bytes kept to replay "
+                                  "them; give --separator to check it during the run")
         return checker.finish(trace)

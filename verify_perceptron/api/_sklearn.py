@@ -68,9 +68,9 @@ try:
 except ImportError:  # scikit-learn is optional
     SKLEARN = False
     BASES: tuple[type, ...] = (ParamsBase,)
-    NotFittedError = _NotFittedError  # type: ignore[misc, assignment]
-    DataConversionWarning = _DataConversionWarning  # type: ignore[misc, assignment]
-    ConvergenceWarning = _ConvergenceWarning  # type: ignore[misc, assignment]
+    NotFittedError = _NotFittedError
+    DataConversionWarning = _DataConversionWarning
+    ConvergenceWarning = _ConvergenceWarning
 else:
     SKLEARN = True
     BASES = (ClassifierMixin, BaseEstimator)

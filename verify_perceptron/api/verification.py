@@ -32,6 +32,7 @@ from ..deadline import Deadline
 from ..pipeline import verify_run
 from ..progress import Watch, watching
 from ..report.record import build_report, render_json
+from ..report.schema import Report
 from ..report.text import render_text
 from ..run.settings import check_time_limit
 from ._bounded import time_bounded, time_left
@@ -96,7 +97,7 @@ class Verification:
         self.separability, self.comparison = separability, comparison
         self.max_updates = max_updates
         self._frame: str | None = None
-        self.report: dict[str, Any] = build_report(data, trace, check, separability=separability,
+        self.report: Report = build_report(data, trace, check, separability=separability,
                                                    comparison=comparison)
 
     @property
@@ -254,9 +255,12 @@ def settle(data: Dataset, convention: Convention, trace: Trace, check: CheckResu
     if compare:
         if watch is not None:
             watch.phase("comparing the five notes' bounds")
+        separator = check.separator
+        given = None if separator is None or check.separator_source not in ("user", "final") else \
+            _canonical(convention, separator)
         comparison = compare_bounds(
-            data, user=_canonical(convention, check.separator) if check.separator_source == "user" else None,
-            final=_canonical(convention, check.separator) if check.separator_source == "final" else None,
+            data, user=given if check.separator_source == "user" else None,
+            final=given if check.separator_source == "final" else None,
             time_limit=time_limit, max_epochs=max_epochs)
     return trace, check, separability, comparison
 

@@ -77,7 +77,7 @@ class Dataset:
     def __init__(
         self,
         X: Sequence[Sequence[Fraction]] | None = None,
-        y: Sequence[int] = (),
+        y: Sequence[int] | np.ndarray[Any, np.dtype[np.integer[Any]]] = (),
         source: str = "<memory>",
         feature_names: Sequence[str] = (),
         binary_float: bool = False,

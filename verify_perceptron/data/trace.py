@@ -68,7 +68,7 @@ class LazyUpdates(Sequence[Update]):
     (1, 1, True)
     """
 
-    def __init__(self, records: list[Any], build: Callable[[Any], Update],
+    def __init__(self, records: Sequence[Any], build: Callable[[Any], Update],
                  scaled: Callable[[Any], list[int]] | None = None) -> None:
         self._records = records
         self._build = build

@@ -53,7 +53,7 @@ def row_index_phrase(dataset: Mapping[str, Any]) -> str:
     return "; " + RowIndex(tuple(index["columns"]), tuple(index["names"])).description
 
 
-def updates_shown(r: dict[str, Any], max_updates: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def updates_shown(r: Mapping[str, Any], max_updates: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The updates a report lists: ``(first, last)``, at most `max_updates` in all (at least 2), the last ones
     being the run's own last updates (the record's ``last_updates``) when the record kept only its first ones.
 
@@ -74,7 +74,7 @@ def updates_shown(r: dict[str, Any], max_updates: int) -> tuple[list[dict[str, A
     return list(updates[: limit - len(last)]), list(last)
 
 
-def updates_heading(r: dict[str, Any], first: list[dict[str, Any]], last: list[dict[str, Any]]) -> str:
+def updates_heading(r: Mapping[str, Any], first: list[dict[str, Any]], last: list[dict[str, Any]]) -> str:
     """``updates 1–50 and 11918–11927 of 11927``: which updates a report lists, of how many.
 
     Examples

@@ -50,6 +50,7 @@ from ._sections import document, figure_captions
 from ._words import approximately
 from .files import write_atomically
 from .plots.series import FIGURE_NAMES
+from .schema import Report
 from .visible import displayed, visible
 
 __all__ = ["render_markdown", "render_html", "write_atomically", "figure_captions"]
@@ -62,7 +63,7 @@ def _check_figures(names: Mapping[str, str]) -> None:
 
 
 def render_markdown(
-    report: Mapping[str, Any],
+    report: Report | Mapping[str, Any],
     *,
     data: Dataset | None = None,
     figures: Mapping[str, str] | None = None,
@@ -107,7 +108,7 @@ def render_markdown(
 
 
 def render_html(
-    report: Mapping[str, Any],
+    report: Report | Mapping[str, Any],
     *,
     data: Dataset | None = None,
     figures: Mapping[str, str] | None = None,

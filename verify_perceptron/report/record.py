@@ -11,9 +11,9 @@ text and the JSON cannot disagree.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypedDict
 
 from ..certify.certificates import certificate_from_cycle, gordan_defect
 from ..check.results import CheckResult, InvariantResult
@@ -27,6 +27,8 @@ from ..data.trace import ScaledWeights, Trace, Update
 from ._enclosures import enclosure_record, root_record
 from ._soft_margin import soft_margin_record
 from ._proofs_applied import proofs_applied_record
+from .schema import (BoundRecord, ConstantsRecord, DatasetRecord, InvariantPointsRecord, InvariantRecord, Report,
+                     SeparatorRecord, UpdateRecord)
 
 __all__ = ["SCHEMA_VERSION", "EXIT_CODES", "build_report", "render_json", "comparison_report"]
 
@@ -45,7 +47,7 @@ def _vector(values: Sequence[Fraction]) -> list[str]:
     return values.strings() if isinstance(values, ScaledWeights) else [exact_text(v) for v in values]
 
 
-def _invariant(result: InvariantResult) -> dict[str, Any]:
+def _invariant(result: InvariantResult) -> InvariantRecord:
     violation = result.first_violation
     return {
         "name": result.name,
@@ -67,7 +69,7 @@ def _invariant(result: InvariantResult) -> dict[str, Any]:
     }
 
 
-def _bounds(trace: Trace, check: CheckResult, conv: Convention) -> list[dict[str, Any]]:
+def _bounds(trace: Trace, check: CheckResult, conv: Convention) -> list[BoundRecord]:
     """Each note's mistake bound at the checked separator; ``holds`` is judged for online runs only."""
     online = trace.mode == "online"
     return [
@@ -89,7 +91,7 @@ def _bounds(trace: Trace, check: CheckResult, conv: Convention) -> list[dict[str
     ]
 
 
-def _verdict(trace: Trace, check: CheckResult, bounds: list[dict[str, Any]], *, certified_cycle: bool,
+def _verdict(trace: Trace, check: CheckResult, bounds: list[BoundRecord], *, certified_cycle: bool,
              separability: Separability | None) -> str:
     """One of the keys of `EXIT_CODES`: a failed claim outranks convergence, which outranks a certificate."""
     if not check.holds or any(b["holds"] is False for b in bounds):
@@ -105,7 +107,7 @@ def _verdict(trace: Trace, check: CheckResult, bounds: list[dict[str, Any]], *, 
     return "inconclusive"
 
 
-def _advice(trace: Trace, verdict: str, bounds: list[dict[str, Any]]) -> str | None:
+def _advice(trace: Trace, verdict: str, bounds: list[BoundRecord]) -> str | None:
     """What would settle a run that stopped at a limit: the bound says how far convergence can be."""
     if verdict not in ("stopped-separable", "inconclusive"):
         return None
@@ -122,7 +124,7 @@ def _advice(trace: Trace, verdict: str, bounds: list[dict[str, Any]]) -> str | N
             + (" and a --time-limit long enough for them" if limit == "--time-limit" else ""))
 
 
-def _dataset(data: Dataset) -> dict[str, Any]:
+def _dataset(data: Dataset) -> DatasetRecord:
     return {
         "source": data.source,
         "n_samples": data.n_samples,
@@ -134,7 +136,15 @@ def _dataset(data: Dataset) -> dict[str, Any]:
     }
 
 
-def _separator_and_constants(check: CheckResult, trace: Trace) -> dict[str, Any]:
+class _SeparatorAndConstants(TypedDict):
+    """`Report`'s separator, constants and enclosures, in its key order."""
+
+    separator: SeparatorRecord | None
+    constants: ConstantsRecord | None
+    enclosures: dict[str, dict[str, str]] | None
+
+
+def _separator_and_constants(check: CheckResult, trace: Trace) -> _SeparatorAndConstants:
     g = check.geometry
     held = {r.name for r in check.invariants if r.holds is True and r.n_checked}
     n = trace.n_updates if trace.mode == "online" and {"lower-bound", "upper-bound"} <= held else None
@@ -152,7 +162,7 @@ def _separator_and_constants(check: CheckResult, trace: Trace) -> dict[str, Any]
     }
 
 
-def _last_updates(trace: Trace, check: CheckResult) -> list[dict[str, Any]]:
+def _last_updates(trace: Trace, check: CheckResult) -> list[UpdateRecord]:
     """The run's last updates (the checker's ring of them) past those the trace kept; none when it kept all."""
     if not trace.updates_truncated:
         return []
@@ -160,7 +170,7 @@ def _last_updates(trace: Trace, check: CheckResult) -> list[dict[str, Any]]:
     return _updates(u for u in check.last_updates if u.k > kept)
 
 
-def _invariant_points(trace: Trace, check: CheckResult) -> dict[str, Any] | None:
+def _invariant_points(trace: Trace, check: CheckResult) -> InvariantPointsRecord | None:
     """The invariants at the updates the figures draw, over the whole run, when the trace kept only its first
     updates (`verify_perceptron.check.whole_run`): each interval's extremes of both slacks, exactly."""
     p = check.points
@@ -173,7 +183,7 @@ def _invariant_points(trace: Trace, check: CheckResult) -> dict[str, Any] | None
     }
 
 
-def _updates(updates: Iterable[Update]) -> list[dict[str, Any]]:
+def _updates(updates: Iterable[Update]) -> list[UpdateRecord]:
     return [
         {
             "k": u.k,
@@ -195,8 +205,8 @@ def build_report(
     separability: Separability | None = None,
     comparison: BoundComparison | None = None,
     require_convergence: bool = False,
-) -> dict[str, Any]:
-    """The report as a JSON-ready dictionary (schema version `SCHEMA_VERSION`).
+) -> Report:
+    """The report as a JSON-ready dictionary (schema version `SCHEMA_VERSION`; its layout: `Report`).
 
     With `require_convergence`, a run verified only as far as it went (the
     verdict ``stopped-separable``) exits 3 rather than 0.
@@ -278,7 +288,7 @@ def comparison_report(data: Dataset, comparison: BoundComparison, orders: OrderS
 _ENCODER = json.JSONEncoder(ensure_ascii=False)
 
 
-def render_json(report: dict[str, Any]) -> str:
+def render_json(report: Report | Mapping[str, Any]) -> str:
     """The report as indented JSON text, each object or list with no deeper structure on one line.
 
     An update, a separator or a vector of 1,000 weights is then one line:

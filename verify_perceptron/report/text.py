@@ -15,6 +15,7 @@ verdict: VERIFIED: every invariant held at every update (exit code 0)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..data.exact_text import read_exact
@@ -26,6 +27,7 @@ from ._enclosures import enclosure_line
 from ._readable import exactly, readable
 from ._soft_margin import soft_margin_sentences
 from ._width import fit_lines, fit_table
+from .schema import Report
 from ._words import approximately, bracket, count, row_index_phrase, updates_heading, updates_shown
 
 __all__ = ["render_text", "comparison_lines", "orders_lines", "fit_lines"]
@@ -287,7 +289,7 @@ def _verdict_line(r: dict[str, Any]) -> str:
     return f"verdict: {verdicts[r['verdict']]} (exit code {r['exit_code']})"
 
 
-def render_text(report: dict[str, Any], *, max_updates: int = 60, exact: bool = False,
+def render_text(report: Report | Mapping[str, Any], *, max_updates: int = 60, exact: bool = False,
                 width: int | None = None) -> str:
     """The report as text tables, for a terminal.
 
@@ -299,10 +301,10 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60, exact: bool = 
     fits it, by the one rule of `verify_perceptron.report._width` (never with
     `exact`).
     """
-    report = displayed(report)  # the data's names and labels with their control characters escaped
-    r = exactly(report) if exact else readable(report)
+    shown = displayed(report)  # the data's names and labels with their control characters escaped
+    r = exactly(shown) if exact else readable(shown)
     width = None if exact else width
-    out = _run_lines(r, report.get("enclosures")) + [""]
+    out = _run_lines(r, shown.get("enclosures")) + [""]
     out += _update_lines(r, max_updates, width) + [""]
     out += _invariant_lines(r, width)
     out += _bound_lines(r, width)
@@ -311,7 +313,7 @@ def render_text(report: dict[str, Any], *, max_updates: int = 60, exact: bool = 
     out += proofs_applied_lines(r)
     out += _separability_lines(r)
     if r["comparison"]:
-        out += [""] + comparison_lines(report["comparison"], exact=exact, width=width)  # it shortens the exact record
+        out += [""] + comparison_lines(shown["comparison"], exact=exact, width=width)  # it shortens the exact record
     out += _cycle_lines(r)
     out += [""] + ([f"advice: {r['advice']}"] if r.get("advice") else []) + [_verdict_line(r)]
     return "\n".join(fit_lines(approximately("\n".join(out)).split("\n"), width)) + "\n"

@@ -56,7 +56,8 @@ class Segment:
     """The weights after each of a run of updates, computed only if a kept update is read."""
 
     def __init__(self, start: Any, rows: Any) -> None:
-        self.start, self.rows, self._weights = start, rows, None
+        self.start, self.rows = start, rows
+        self._weights: np.ndarray[Any, Any] | None = None  # the running sums, once read
 
     def weights(self) -> Any:
         if self._weights is None:

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 __all__ = ["CycleWatch"]
 
+#: An engine's state at an epoch boundary (its weights), compared with ==.
+State = TypeVar("State")
+#: Mistakes per sample: a sequence of ints or an int64 array.
+Counts = Sequence[int] | npt.NDArray[np.int64]
 
-class CycleWatch:
+
+class CycleWatch(Generic[State]):
     """Cycle detection over the weights at epoch boundaries, in constant memory.
 
     Two states are kept. The weights after the previous epoch catch a period
@@ -52,18 +59,18 @@ class CycleWatch:
     (2, 2)
     """
 
-    def __init__(self, start: object, counts: Sequence[int], one_epoch: Callable[[object], Sequence[int]]) -> None:
+    def __init__(self, start: State, counts: Counts, one_epoch: Callable[[State], Sequence[int]]) -> None:
         self.saved, self.saved_epoch, self.power = start, 0, 1
         self.saved_counts = np.array(counts, dtype=np.int64)
         self.last, self.last_epoch = start, 0
         self.one_epoch = one_epoch
         self.cycle_mistakes: tuple[int, ...] | None = None
 
-    def passed(self, state: object, epoch: int) -> None:
+    def passed(self, state: State, epoch: int) -> None:
         """Note the state after `epoch`, which the engine went past without asking (a compiled pass compared it)."""
         self.last, self.last_epoch = state, epoch
 
-    def seen_before(self, state: object, epoch: int, counts: Sequence[int]) -> tuple[int, int] | None:
+    def seen_before(self, state: State, epoch: int, counts: Counts) -> tuple[int, int] | None:
         """``(e1, epoch)`` when `state` equals the state after epoch e1, else None.
 
         `counts` are the mistakes per sample so far (N_μ).

@@ -99,7 +99,7 @@ def feed(observer: Observer, first: int, epoch: Any, rows: Any, scores: Any) -> 
         observer.observe(first + t, e, [i], [s])
 
 
-def _int64_copy(state: list[int]) -> Any:
+def _int64_copy(state: Sequence[int]) -> Any:
     """A state of the cycle watch (Python ints) in int64, for the compiled pass to compare W with; empty
     (nothing to compare) when an entry is past int64."""
     try:
@@ -294,7 +294,7 @@ class _Run:
         out_s = self.out_halves if self.kind == "wide" else self.out_s  # wide scores need 128 bits
         # past W's int32 copy, the float filter passes over rows whose score it proves positive
         floats = self._filter() if self.norm_sq >= _filter.FILTER_FROM_SQ else None
-        m, p, self.norm_sq, guarded, self.epoch, made = _kernel.online_pass(
+        m, p, self.norm_sq, guarded, self.epoch, made = _kernel.compiled()(
             self.Z, self.W, self.tie, self.pass_norms, self.mistakes, self.out_i, out_s, p, self.norm_sq,
             self.fast_limit, (self.out_e, self.saved, self.previous, self.epoch, made,
                               min(max_epochs, _EPOCH_CAP), repeats.saved_epoch + repeats.power, self.per_epoch, WORK),
@@ -316,7 +316,7 @@ class _Run:
             p += 1
         return p, made
 
-    def _one_epoch(self, weights: list[int]) -> Any:
+    def _one_epoch(self, weights: list[int]) -> list[int]:
         """The mistakes per sample of one pass from W = `weights`, on a scratch run (a period-1 certificate)."""
         scratch = _Run(self.matrix, self.tie, observer=None, keep_updates=0, deadline=None, per_epoch=True)
         scratch.move(weights, sum(v * v for v in weights))

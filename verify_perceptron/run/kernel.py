@@ -49,16 +49,34 @@ Examples
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol, overload
 
 import numpy as np
 
 from ..data.integers import score_values
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "online_pass", "online_pass_reference"]
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "compiled", "online_pass", "online_pass_reference"]
 
-OnlinePass = Callable[..., tuple[int, int, int, bool]]
+#: The 11th argument of `online_pass`: ``(out_e, saved, previous, epoch, made, max_epochs, stop_epoch,
+#: per_epoch, work)``, three int64 arrays and six ints.
+Epochs = tuple[Any, Any, Any, int, int, int, int, int, int]
+
+
+class OnlinePass(Protocol):
+    """`online_pass`'s two forms: one pass (as `online_pass_reference`), or given `epochs` (and the float
+    filter's ``(Zf, radius)`` or None) a pass that goes on into the following epochs.
+
+    The arrays are NumPy arrays of the dtypes the module's docstring names (Any: the C code checks them).
+    """
+
+    @overload
+    def __call__(self, Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out_i: Any, out_s: Any,
+                 start: int, w_sq: int, limit: int, /) -> tuple[int, int, int, bool]: ...
+
+    @overload
+    def __call__(self, Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out_i: Any, out_s: Any,
+                 start: int, w_sq: int, limit: int, epochs: Epochs, floats: tuple[Any, Any] | None = None,
+                 /) -> tuple[int, int, int, bool, int, int]: ...
 
 
 def _load() -> tuple[OnlinePass | None, str | None]:
@@ -91,6 +109,13 @@ IMPORT_ERROR: str | None
 online_pass, IMPORT_ERROR = _load()
 #: Did the compiled kernel import?
 AVAILABLE: bool = online_pass is not None
+
+
+def compiled() -> OnlinePass:
+    """`online_pass`, for a caller that has seen `AVAILABLE` (read at the call: a test may replace it)."""
+    if online_pass is None:
+        raise RuntimeError("the compiled online pass is not available: check AVAILABLE first")
+    return online_pass
 
 
 def _reference_norms(Z: Any, norms: Any) -> Any:

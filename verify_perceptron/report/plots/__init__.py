@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 from ...data.dataset import Dataset
 from ...errors import InvalidArgument
 from ..visible import displayed, visible
+from ..schema import Report
 from ._style import PlottingUnavailable, fixed_style
 from .boundaries import draw_boundaries
 from .projection import draw_projection
@@ -123,7 +124,7 @@ def _as_ink(text: str) -> str:
     return visible(text).replace("$", r"\$")
 
 
-def draw_figure(name: str, report: Mapping[str, Any], data: Dataset | None = None) -> Figure:
+def draw_figure(name: str, report: Report | Mapping[str, Any], data: Dataset | None = None) -> Figure:
     """One figure by name (see `FIGURE_NAMES`)."""
     if name not in _DRAW:
         raise InvalidArgument(f"figure={name!r} is not one of {', '.join(FIGURE_NAMES)}")
@@ -178,7 +179,7 @@ def figure_png(fig: Figure, *, dpi: int = 100) -> bytes:
     return buffer.getvalue()
 
 
-def report_figures(report: Mapping[str, Any], data: Dataset | None = None, *,
+def report_figures(report: Report | Mapping[str, Any], data: Dataset | None = None, *,
                    warnings: list[str] | None = None) -> dict[str, str]:
     """Every figure the report can have (`available_figures`), as ``{name: SVG text}`` in `FIGURE_NAMES` order.
 

@@ -49,7 +49,7 @@ def _basis(v_star: Sequence[float], v: Sequence[float]) -> tuple[Any, Any, str, 
         return u1, u2, "the first feature (v* = v = 0)", "the second feature"
     u1 = a / np.linalg.norm(a)
     rest = b - (b @ u1) * u1
-    if np.linalg.norm(rest) <= 1e-9 * max(np.linalg.norm(b), 1.0):  # b parallel to a: any orthogonal direction
+    if np.linalg.norm(rest) <= 1e-9 * max(float(np.linalg.norm(b)), 1.0):  # b parallel to a: any orthogonal direction
         rest = np.eye(len(a))[int(np.argmin(np.abs(u1)))]
         rest = rest - (rest @ u1) * u1
         second = f"a direction orthogonal to u1 ({'v is parallel to v*' if b.any() else other + ' = 0'})"

@@ -309,7 +309,7 @@ def _verify_cells() -> list[Any]:
     under two conventions in turn; Markdown and HTML at every epoch limit,
     the convention and export in turn. Whatever a cell varies, its id names.
     """
-    cells = {}
+    cells: dict[tuple[str, str, str, str | None, str], None] = {}  # an ordered set of cells
     for name in SETS + EXTREMES:
         for e, epochs in enumerate(EPOCHS):
             for c, convention in enumerate(CONVENTIONS):

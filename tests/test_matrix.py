@@ -486,6 +486,7 @@ def test_predict_gives_back_the_labels_after_a_converged_fit(name: str, conventi
     epochs = 7 if name in ("cancer", "wine0", "iris12", "mixed") else 1000
     model = vp.ExactPerceptron(convention=convention, max_epochs=epochs).fit(X, y)
     verification = model.verification_
+    assert verification is not None  # fit verifies by default
     assert verification.verdict != "violated" and verification.report["exit_code"] in (0, 3)
     # (setosa against versicolor: a few epochs under every convention, as the README's gallery shows)
     assert verification.trace.converged or name != "iris01"

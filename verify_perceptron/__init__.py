@@ -25,6 +25,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from typing import TYPE_CHECKING
+
 from .errors import DataError, InvalidArgument, InvariantViolation, VerifyPerceptronError
 from .data.rationals import parse_rational
 from .data.dataset import Dataset, from_arrays
@@ -51,6 +53,9 @@ from .certify.orders import order_statistics
 from .report.record import build_report, render_json
 from .report.text import render_text
 from .api.verification import Verification, verify
+
+if TYPE_CHECKING:  # loaded on first use at run time (below); a type checker reads the class itself
+    from .api.estimator import ExactPerceptron
 
 
 def __getattr__(name: str) -> object:

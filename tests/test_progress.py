@@ -9,6 +9,7 @@ import sys
 import threading
 import types
 from fractions import Fraction as F
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -210,7 +211,7 @@ def test_the_time_limit_ends_a_run_shown_on_a_terminal(at_once: None, monkeypatc
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
-def test_a_real_terminal_gets_the_line(tmp_path: Any) -> None:
+def test_a_real_terminal_gets_the_line(tmp_path: Path) -> None:
     import subprocess
 
     master, slave = os.openpty()

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 #: scikit-learn's data sets in the matrix, smallest first.
 SETS = ("iris01", "iris02", "iris12", "digits01", "wine0", "cancer")
@@ -55,7 +56,7 @@ _POWERS = {"tiny": ("iris01", (-300,) * 4), "huge": ("iris02", (300,) * 4), "mix
 
 
 @functools.cache
-def arrays(name: str) -> tuple[Any, Any, tuple[str, ...]]:
+def arrays(name: str) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
     """``(X, y, feature_names)`` of data set `name`: floats, labels 0/1, names as scikit-learn gives them."""
     from sklearn import datasets
 
@@ -315,7 +316,7 @@ def mistakes_left(convention: str, weights: Sequence[str], facts: Facts) -> list
 # --- the one correct perceptron tests.implementations lacks -------------------------------------------------------
 
 
-def hard_limiter_plus(X: Any, y: Any) -> tuple[Any, float]:
+def hard_limiter_plus(X: npt.ArrayLike, y: npt.ArrayLike) -> tuple[np.ndarray, float]:
     """Note 001's hard limiter with sgn(0) = +1 (predict +1 when w·x + b >= 0), labels ±1, rate 1/2, in float64."""
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     w, b = np.zeros(X.shape[1]), 0.0
@@ -341,7 +342,7 @@ class StoppedReference:
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         return {"convention": self.convention, "max_iter": self.max_iter}
 
-    def fit(self, X: Any, y: Any) -> StoppedReference:
+    def fit(self, X: npt.ArrayLike, y: npt.ArrayLike) -> StoppedReference:
         from verify_perceptron.data.dataset import from_arrays
         from verify_perceptron.notes.conventions import get_convention
         from verify_perceptron.run.reference import train

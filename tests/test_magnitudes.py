@@ -47,9 +47,10 @@ exponents = st.one_of(st.integers(-300, 300).map(lambda e: ("common", e)),
                       .map(lambda es: ("mixed", es)))
 
 
-def _scaled(X: list[list[int]], y: list[int], exponent: tuple[str, object]) -> Dataset:
-    kind, e = exponent
-    powers = [e] * len(X[0]) if kind == "common" else list(e)[:len(X[0])]  # type: ignore[arg-type]
+def _scaled(X: list[list[int]], y: list[int], exponent: tuple[str, int | list[int]]) -> Dataset:
+    """X with each feature times 10**p: one common p ("common", p), or one per feature ("mixed", [p, ...])."""
+    _, e = exponent
+    powers = [e] * len(X[0]) if isinstance(e, int) else e[:len(X[0])]
     return Dataset(X=[[Fraction(v) * Fraction(10) ** p for v, p in zip(row, powers)] for row in X], y=y)
 
 
@@ -97,5 +98,5 @@ def test_the_progress_line_reads_a_bound_past_float64s_range() -> None:
 
     data = Dataset(X=[[Fraction(1, 10**300)], [Fraction(-1, 10**300)]], y=[1, -1])
     checker = Checker(data, "classic", rate=1, mode="online", separator=[0, 1])
-    assert checker.own.value == 10**600 + 1
+    assert checker.own is not None and checker.own.value == 10**600 + 1
     assert checker.status() == "0 mistakes, bound 1.000e+600"

@@ -47,6 +47,7 @@ import sys
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from html.parser import HTMLParser
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -114,8 +115,12 @@ def _process_env() -> dict[str, str]:
     return env
 
 
+#: The `exported` fixture: (data set, kind) -> the file written.
+Exported = Callable[[str, str], Path]
+
+
 @pytest.fixture(scope="session")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Exported:
     """``exported(name, kind)``: the file of data set `name` written as `kind` (made once a session)."""
     folder = tmp_path_factory.mktemp("matrix-data")
     made: dict[tuple[str, str], Path] = {}
@@ -159,7 +164,7 @@ class _Balance(HTMLParser):
         self.open: list[str] = []
         self.problems: list[str] = []
 
-    def handle_starttag(self, tag: str, attrs: Any) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in self.VOID:
             self.open.append(tag)
 
@@ -213,7 +218,7 @@ def stated_verdict(text: str) -> tuple[str, int]:
     return verdict, int(code)
 
 
-def test_the_facts_tell_true_from_false(exported: Any) -> None:
+def test_the_facts_tell_true_from_false(exported: Exported) -> None:
     # the matrix's judges can fail: no Gordan λ for separable data, no separator for iris 1-2, and zero weights
     # wrong on every sample (classic), on the +1 samples only (sgn(0) = -1) or on the -1 samples only (sgn(0) = +1)
     from tests.matrix_cases import gordan, separator
@@ -255,7 +260,7 @@ def check_verify_json(report: dict[str, Any], fact: Facts, convention: str, epoc
         assert soft["holds"] is True and soft["n_checked"] == report["n_mistakes"]
 
 
-def verify_cell(exported: Any, tmp_path: Path, name: str, kind: str, fmt: str, epochs: str | None,
+def verify_cell(exported: Exported, tmp_path: Path, name: str, kind: str, fmt: str, epochs: str | None,
                 convention: str, *, require: bool = False) -> None:
     path = exported(name, kind)
     fact = facts(path, kind)
@@ -309,7 +314,7 @@ def _verify_cells() -> list[Any]:
     under two conventions in turn; Markdown and HTML at every epoch limit,
     the convention and export in turn. Whatever a cell varies, its id names.
     """
-    cells = {}
+    cells: dict[tuple[str, str, str, str | None, str], None] = {}  # an ordered set of cells
     for name in SETS + EXTREMES:
         for e, epochs in enumerate(EPOCHS):
             for c, convention in enumerate(CONVENTIONS):
@@ -327,7 +332,7 @@ def _verify_cells() -> list[Any]:
 
 
 @pytest.mark.parametrize("name, kind, fmt, epochs, convention", _verify_cells())
-def test_verify(exported: Any, tmp_path: Path, name: str, kind: str, fmt: str, epochs: str | None,
+def test_verify(exported: Exported, tmp_path: Path, name: str, kind: str, fmt: str, epochs: str | None,
                 convention: str) -> None:
     verify_cell(exported, tmp_path, name, kind, fmt, epochs, convention)
 
@@ -337,19 +342,19 @@ def test_verify(exported: Any, tmp_path: Path, name: str, kind: str, fmt: str, e
     pytest.param(name, epochs, convention, id=f"{name}-{epochs or 'default'}-{convention}")
     for name in SETS + EXTREMES for epochs in EPOCHS for convention in CONVENTIONS
     if epochs is not None or convention == "classic"])
-def test_verify_requiring_convergence(exported: Any, tmp_path: Path, name: str, epochs: str | None,
+def test_verify_requiring_convergence(exported: Exported, tmp_path: Path, name: str, epochs: str | None,
                                       convention: str) -> None:
     verify_cell(exported, tmp_path, name, "g", "json", epochs, convention, require=True)
 
 
 @pytest.mark.parametrize("fmt", [pytest.param(fmt, marks=() if fmt in ("text", "json") else pytest.mark.slow)
                                  for fmt in FORMATS["verify"]])
-def test_the_readme_walk_through_at_the_default_epochs(exported: Any, tmp_path: Path, fmt: str) -> None:
+def test_the_readme_walk_through_at_the_default_epochs(exported: Exported, tmp_path: Path, fmt: str) -> None:
     # the README's own data and command, without its --max-epochs 200
     verify_cell(exported, tmp_path, "cancer", "g", fmt, None, "classic")
 
 
-def test_the_readme_walk_through_as_a_process(exported: Any, tmp_path: Path) -> None:
+def test_the_readme_walk_through_as_a_process(exported: Exported, tmp_path: Path) -> None:
     ran = run_process(["verify", str(exported("cancer", "g"))], tmp_path)
     ran.sound()
     assert ran.code == 0 and stated_verdict(ran.out) == ("VERIFIED AS FAR AS IT RAN", 0)
@@ -377,7 +382,7 @@ def _bounds_cells() -> list[Any]:
 
 
 @pytest.mark.parametrize("name, kind, fmt, epochs, convention", _bounds_cells())
-def test_bounds(exported: Any, name: str, kind: str, fmt: str, epochs: str | None, convention: str) -> None:
+def test_bounds(exported: Exported, name: str, kind: str, fmt: str, epochs: str | None, convention: str) -> None:
     path = exported(name, kind)
     fact = facts(path, kind)
     ran = run_cli(["bounds", str(path), "--convention", convention, "--format", fmt, *_epochs(epochs)])
@@ -457,7 +462,7 @@ def test_proofs(fmt: str, note: str) -> None:
     ["check", "tests.implementations:perceptron", "--format", "junit", "--examples", "3"],
     ["proofs", "--note", "hard-limiter-plus", "--format", "markdown"],
 ], ids=["bounds-json", "verify-html", "check-junit", "proofs-markdown"])
-def test_commands_as_processes(exported: Any, tmp_path: Path, argv: list[str]) -> None:
+def test_commands_as_processes(exported: Exported, tmp_path: Path, argv: list[str]) -> None:
     argv = [str(exported(a[1:-1], "g")) if a.startswith("{") else a for a in argv]
     ran = run_process(argv, tmp_path)
     ran.sound()
@@ -486,6 +491,7 @@ def test_predict_gives_back_the_labels_after_a_converged_fit(name: str, conventi
     epochs = 7 if name in ("cancer", "wine0", "iris12", "mixed") else 1000
     model = vp.ExactPerceptron(convention=convention, max_epochs=epochs).fit(X, y)
     verification = model.verification_
+    assert verification is not None  # fit verifies by default
     assert verification.verdict != "violated" and verification.report["exit_code"] in (0, 3)
     # (setosa against versicolor: a few epochs under every convention, as the README's gallery shows)
     assert verification.trace.converged or name != "iris01"
@@ -497,7 +503,7 @@ def test_predict_gives_back_the_labels_after_a_converged_fit(name: str, conventi
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", SETS + EXTREMES)
-def test_verify_takes_a_dataframe_and_its_label_column(exported: Any, name: str) -> None:
+def test_verify_takes_a_dataframe_and_its_label_column(exported: Exported, name: str) -> None:
     import pandas as pd
 
     import verify_perceptron as vp

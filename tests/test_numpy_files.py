@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from verify_perceptron.data import numpy_files
 from verify_perceptron.data.numpy_files import load_numpy
 from verify_perceptron.errors import DataError
 
@@ -42,7 +41,7 @@ def test_an_array_that_is_not_numbers_is_refused_from_its_header_before_it_is_re
         tmp_path: Path, dtype: str, message: str, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "d.npz"
     np.savez_compressed(path, X=np.zeros((2, 1), dtype=dtype), y=np.array([0, 1]))
-    monkeypatch.setattr(numpy_files.np, "load", lambda *a, **k: pytest.fail("the array was read"))
+    monkeypatch.setattr(np, "load", lambda *a, **k: pytest.fail("the array was read"))
     with pytest.raises(DataError, match=message):
         load_numpy(str(path), max_cells=10**7)
 

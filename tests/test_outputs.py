@@ -141,7 +141,7 @@ def test_a_read_only_file_system_is_refused_when_a_file_is_named(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     real, read_only_folder = os.open, [tmp_path]
 
-    def read_only(path: object, flags: int, *args: object) -> int:
+    def read_only(path: str | bytes | os.PathLike[str] | os.PathLike[bytes], flags: int, *args: int) -> int:
         if flags & os.O_CREAT and Path(str(path)).parent == read_only_folder[0]:
             raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
         return real(path, flags, *args)

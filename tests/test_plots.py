@@ -30,6 +30,11 @@ from verify_perceptron.report.record import build_report
 F = Fraction
 
 
+def fractions(*values: int) -> tuple[Fraction, ...]:
+    """Integers as the exact values the curves and epoch ends hold."""
+    return tuple(F(v) for v in values)
+
+
 def report_for(name: str, convention: str | None = None, **options: Any) -> dict[str, Any]:
     data = example(name)
     trace, check = verify_run(data, convention or data.default_convention or "classic", **options)
@@ -123,7 +128,7 @@ def test_without_a_separator_only_the_upper_curve_and_it_needs_the_data() -> Non
     assert invariant_series(report).upper is None
     series = invariant_series(report, example("xor"))
     assert series.w_ws is None and series.R_sq == 3
-    assert series.upper == (0, 3, 6, 9, 12)  # N·a²·R²
+    assert series.upper == fractions(0, 3, 6, 9, 12)  # N·a²·R²
     assert series.min_slack("upper-bound") == (F(invariant(report, "upper-bound")["min_slack"]), 1)
 
 
@@ -142,14 +147,14 @@ def test_epoch_ends_are_note_000s_weights() -> None:
     ends = epoch_ends(report)
     assert [e.epoch for e in ends] == list(range(1, report["n_epochs"] + 1))
     # The note: [0 1 1] after the first epoch, [-4 3 2] in the end.
-    assert ends[0].weights == (0, 1, 1) and ends[-1].weights == (-4, 3, 2)
-    assert (ends[-1].bias, ends[-1].normal) == (-4, (3, 2))
+    assert ends[0].weights == fractions(0, 1, 1) and ends[-1].weights == fractions(-4, 3, 2)
+    assert (ends[-1].bias, ends[-1].normal) == (F(-4), fractions(3, 2))
 
 
 def test_epoch_ends_in_another_convention_give_the_same_boundary() -> None:
     # sum-norm keeps the threshold last, with input -1: the same line, other coordinates.
     ends = epoch_ends(report_for("and", "sum-norm"))
-    assert ends[-1].weights == (3, 2, 4) and (ends[-1].bias, ends[-1].normal) == (-4, (3, 2))
+    assert ends[-1].weights == fractions(3, 2, 4) and (ends[-1].bias, ends[-1].normal) == (F(-4), fractions(3, 2))
 
 
 def test_epoch_ends_of_a_truncated_report_skip_the_epoch_cut_short() -> None:
@@ -158,7 +163,7 @@ def test_epoch_ends_of_a_truncated_report_skip_the_epoch_cut_short() -> None:
     cut = {**report, "updates": kept, "updates_truncated": True}
     ends = epoch_ends(cut)
     assert [e.epoch for e in ends] == [1, 2, 9]
-    assert ends[-1].weights == (-4, 3, 2) and ends[-1].k == 18
+    assert ends[-1].weights == fractions(-4, 3, 2) and ends[-1].k == 18
 
 
 def test_hull_meeting_of_xor_is_the_centre() -> None:
@@ -300,10 +305,10 @@ def test_the_projection_keeps_every_sample_on_its_side_of_both_boundaries() -> N
 
     data = from_arrays([[3, 1, 0, 2], [1, 2, 2, 0], [0, 0, 3, 1], [2, 3, 1, 1], [4, 0, 1, 3]], [1, 0, 0, 1, 1])
     trace, check = verify_run(data)
+    assert check.separator is not None
     for normal in (check.separator, trace.final_weights):
         b, v = float(normal[0]), np.array([float(c) for c in normal[1:]])
-        u1, u2 = projection_basis(np.array([float(c) for c in check.separator[1:]]),
-                                  np.array([float(c) for c in trace.final_weights[1:]]))
+        u1, u2 = projection_basis([float(c) for c in check.separator[1:]], [float(c) for c in trace.final_weights[1:]])
         assert abs(u1 @ u2) < 1e-12 and abs(np.linalg.norm(u1) - 1) < 1e-12 and abs(np.linalg.norm(u2) - 1) < 1e-12
         in_plane = (v @ u1, v @ u2)
         for x in data.X:

@@ -9,6 +9,7 @@ import sys
 import threading
 import types
 from fractions import Fraction as F
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -118,7 +119,8 @@ def test_the_bound_is_shown_where_the_run_knows_it(at_once: None) -> None:
     seen: list[Progress] = []
     vp.verify(AND_X, AND_Y, separator=[-4, 3, 2], progress=seen.append)
     epochs = [p for p in seen if p.epoch is not None]  # the epochs' ends Python sees (the compiled pass runs on)
-    assert [p.epoch for p in epochs] == sorted({p.epoch for p in epochs}) and epochs[-1].epoch == 9
+    numbers = [p.epoch for p in seen if p.epoch is not None]
+    assert numbers == sorted(set(numbers)) and numbers[-1] == 9
     assert all(p.bound == 87 and p.n_mistakes == p.n_updates for p in epochs)
     assert epochs[-1].n_updates == 18 and epochs[-1].max_epochs == 1000
 
@@ -161,7 +163,8 @@ def test_in_a_notebook_the_api_shows_a_bar_updated_in_place(at_once: None, monke
     monkeypatch.setitem(sys.modules, "IPython", ipython)
     monkeypatch.setitem(sys.modules, "IPython.display", display)
     monkeypatch.setattr(display, "HTML", lambda data: types.SimpleNamespace(data=data))
-    assert isinstance(watch_for(None, max_epochs=3, time_limit=None).show, NotebookBar)
+    watch = watch_for(None, max_epochs=3, time_limit=None)
+    assert watch is not None and isinstance(watch.show, NotebookBar)
     vp.verify(AND_X, AND_Y, max_epochs=30)
     assert any('<progress value="0.0333" max="1"></progress> <code>running the perceptron: epoch 1 of 30' in u
                for u in updates)
@@ -193,7 +196,8 @@ def test_the_time_limit_ends_a_run_shown_on_a_terminal(at_once: None, monkeypatc
     rng = np.random.default_rng(0)
     X = rng.integers(-50, 51, size=(400, 6))
     y = rng.integers(0, 2, size=400)  # labels at random: not separable, the run goes to its limit
-    monkeypatch.setattr(sys, "stderr", Terminal())
+    stderr = Terminal()
+    monkeypatch.setattr(sys, "stderr", stderr)
     started = time.monotonic()
     try:  # the run stops at the limit; what comes after it may be cut short by the backstop
         result = vp.verify(X, y, max_epochs=10**9, time_limit=0.5, progress=True)
@@ -201,13 +205,13 @@ def test_the_time_limit_ends_a_run_shown_on_a_terminal(at_once: None, monkeypatc
     except TimeUp:
         pass
     assert time.monotonic() - started < 2.5
-    assert "running the perceptron: epoch" in sys.stderr.getvalue()  # type: ignore[attr-defined]
-    assert sys.stderr.getvalue().endswith("\r\033[K")  # type: ignore[attr-defined]
+    assert "running the perceptron: epoch" in stderr.getvalue()
+    assert stderr.getvalue().endswith("\r\033[K")
     assert not any(t.name == "verify-perceptron progress" for t in threading.enumerate())
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
-def test_a_real_terminal_gets_the_line(tmp_path: Any) -> None:
+def test_a_real_terminal_gets_the_line(tmp_path: Path) -> None:
     import subprocess
 
     master, slave = os.openpty()

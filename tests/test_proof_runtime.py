@@ -83,7 +83,7 @@ def test_weakening_a_claim_also_shows_in_both(monkeypatch: pytest.MonkeyPatch) -
     # Doubled (not "+ 1": a claim must stay homogeneous to be checked in the checker's integers).
     monkeypatch.setattr(claims, "CLAIMS", _replace_claim("angle", rhs=lambda q: 2 * q.w_ws**2 * q.beta))
     after = {r.name: r.min_slack for r in check_trace(data, trace).invariants}
-    assert before["angle"] is not None
+    assert before["angle"] is not None and after["angle"] is not None
     assert after["angle"] > before["angle"]
     result = proof_reports("003")[0].result.result("003.17")
     assert result.status == "undecided" and result.tie is not None and not result.tie.holds

@@ -203,7 +203,8 @@ def reference_run(X, y, name, rate, mode, max_epochs):
     epoch without a mistake, or None if there was none within `max_epochs`.
     """
     w = [Fraction(0)] * (len(X[0]) + 1)
-    updates = []  # (epoch, samples, scores, delta, weights)
+    updates: list[tuple[int, tuple[int, ...], tuple[Fraction, ...], tuple[Fraction, ...], tuple[Fraction, ...]]] = []
+    # (epoch, samples, scores, delta, weights)
     ends = [tuple(w)]
     for epoch in range(1, max_epochs + 1):
         before = len(updates)
@@ -233,7 +234,7 @@ def reference_run(X, y, name, rate, mode, max_epochs):
 
 def first_repeat(ends):
     """(e1, e2): the first epoch end e2 whose weights equal an earlier end e1; None if none."""
-    seen = {}
+    seen: dict[tuple[Fraction, ...], int] = {}  # weights: the first epoch end with them
     for e, w in enumerate(ends):
         if w in seen:
             return seen[w], e
@@ -265,7 +266,7 @@ def assert_same_as_reference(data, name, rate, mode, max_epochs):
     elif trace.stop == "max-epochs":
         assert E == max_epochs and converged_at is None and trace.cycle is None
     else:
-        assert trace.stop == "cycle"
+        assert trace.stop == "cycle" and trace.cycle is not None
         e1, e2 = trace.cycle
         assert 0 <= e1 < e2 == E and ends[e1] == ends[e2]  # a true repeat: the run can never converge
         assert converged_at is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import textwrap
 from importlib import metadata
+from typing import Protocol
 
 import pytest
 
@@ -19,8 +20,14 @@ pytest_plugins = ["pytester"]
 PLUGIN = "verify_perceptron.harness.pytest_plugin"
 
 
+class Run(Protocol):
+    """The `run` fixture: pytest on one test file's source, with extra command-line arguments."""
+
+    def __call__(self, source: str, *args: str) -> pytest.RunResult: ...
+
+
 @pytest.fixture
-def run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Run:
     """Run pytest on one test file with only this plugin loaded; return the outcome."""
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
 
@@ -31,7 +38,7 @@ def run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch):  # type: ig
     return go
 
 
-def test_the_fixture_passes_a_correct_perceptron(run) -> None:  # type: ignore[no-untyped-def]
+def test_the_fixture_passes_a_correct_perceptron(run: Run) -> None:
     result = run("""
         from tests import implementations as gallery
 
@@ -41,7 +48,7 @@ def test_the_fixture_passes_a_correct_perceptron(run) -> None:  # type: ignore[n
     result.assert_outcomes(passed=1)
 
 
-def test_the_fixture_fails_a_broken_perceptron_with_the_report_and_no_traceback(run) -> None:  # type: ignore[no-untyped-def]
+def test_the_fixture_fails_a_broken_perceptron_with_the_report_and_no_traceback(run: Run) -> None:
     result = run("""
         from tests import implementations as gallery
 
@@ -55,7 +62,7 @@ def test_the_fixture_fails_a_broken_perceptron_with_the_report_and_no_traceback(
     assert "def test_mine" not in output  # pytrace=False: the report, not the test's source
 
 
-def test_the_marker_sets_the_options_of_the_fixture(run) -> None:  # type: ignore[no-untyped-def]
+def test_the_marker_sets_the_options_of_the_fixture(run: Run) -> None:
     result = run("""
         import pytest
         from tests import implementations as gallery
@@ -74,7 +81,7 @@ def test_the_marker_sets_the_options_of_the_fixture(run) -> None:  # type: ignor
     result.assert_outcomes(passed=2)
 
 
-def test_command_line_options_override_examples_and_seed(run) -> None:  # type: ignore[no-untyped-def]
+def test_command_line_options_override_examples_and_seed(run: Run) -> None:
     result = run("""
         import pytest
 
@@ -86,7 +93,7 @@ def test_command_line_options_override_examples_and_seed(run) -> None:  # type: 
     result.assert_outcomes(passed=1)
 
 
-def test_a_module_level_one_liner_is_a_test(run) -> None:  # type: ignore[no-untyped-def]
+def test_a_module_level_one_liner_is_a_test(run: Run) -> None:
     result = run("""
         from verify_perceptron.harness.pytest_plugin import perceptron_test
 
@@ -97,12 +104,12 @@ def test_a_module_level_one_liner_is_a_test(run) -> None:  # type: ignore[no-unt
     assert "moves the weights the wrong way" in result.stdout.str()
 
 
-def test_the_marker_is_declared(run) -> None:  # type: ignore[no-untyped-def]
+def test_the_marker_is_declared(run: Run) -> None:
     result = run("def test_nothing():\n    pass\n", "--markers")
     assert f"@pytest.mark.{MARKER}(**options)" in result.stdout.str()
 
 
-def test_the_marker_takes_keywords_only(run) -> None:  # type: ignore[no-untyped-def]
+def test_the_marker_takes_keywords_only(run: Run) -> None:
     result = run("""
         import pytest
 

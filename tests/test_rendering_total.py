@@ -31,6 +31,7 @@ import json
 import re
 from collections.abc import Iterator
 from fractions import Fraction
+from random import Random
 from typing import Any
 from xml.etree import ElementTree
 
@@ -304,7 +305,7 @@ def _render_direct(record: dict[str, Any]) -> None:
 
 @settings(max_examples=10)
 @given(st.lists(moderate_rationals, min_size=1, max_size=6), st.randoms(use_true_random=False))
-def test_records_fed_directly_render_in_every_format(values: list[Fraction], random: Any) -> None:
+def test_records_fed_directly_render_in_every_format(values: list[Fraction], random: Random) -> None:
     _render_direct(_replace(_BASE_RECORD, iter(lambda: random.choice(values), None)))
 
 

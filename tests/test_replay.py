@@ -154,7 +154,9 @@ def test_verify_run_gives_the_same_result_with_and_without_the_replay_budget(mon
 
 def interpret(code, values):
     """The program's meaning, by hand: postfix over `values`, one result per END."""
-    stack, out, pc = [], [], 0
+    stack: list[int] = []  # the values are integers: quantities' numerators and the program's constants
+    out: list[int] = []
+    pc = 0
     names = {v: k for k, v in OPS.items()}
     while pc < len(code):
         op = names[code[pc]]
@@ -211,6 +213,7 @@ def test_verify_run_replays_every_update_of_a_plain_run_in_c(monkeypatch):
     # Not a test of speed: it shows the differential tests above compare two different paths.
     replayed = []
     original = _kernel.check_online
+    assert original is not None  # needs_kernel skips the test without the extension
 
     def counting(*args):
         done, state, verdicts = original(*args)
@@ -241,7 +244,8 @@ def test_a_chunk_of_several_epochs_is_replayed_and_a_decreasing_epoch_is_caught(
         checker.observe_chunk(1, backwards, rows, scores.astype(np.int64))
         verdicts.append(checker.finish(trace))
     assert verdicts[0] == verdicts[1] and verdicts[0].invariants[0].holds is False
-    assert "update 6 of epoch" in verdicts[0].invariants[0].first_violation.message
+    violation = verdicts[0].invariants[0].first_violation
+    assert violation is not None and "update 6 of epoch" in violation.message
 
 
 @pytest.mark.parametrize("as_counts", [False, True], ids=["tuple", "Counts"])
@@ -258,7 +262,8 @@ def test_wrong_per_sample_counts_are_caught_as_a_tuple_or_as_counts(as_counts):
     wrong[0] += 1
     tampered = dataclasses.replace(trace, mistakes_per_sample=Counts(wrong) if as_counts else tuple(wrong))
     rule = checker.finish(tampered).invariants[0]
-    assert rule.holds is False and "per-sample mistake counts" in rule.first_violation.message
+    assert rule.holds is False and rule.first_violation is not None
+    assert "per-sample mistake counts" in rule.first_violation.message
 
 
 class _Counting:
@@ -277,9 +282,14 @@ def test_past_the_replay_budget_a_run_is_made_again_only_when_it_converged(monke
     # A converged one (and) is made again with w* known. Either way the recorder hears each update once.
     data = example(name)
     expected_trace, expected = verify_run(data)
-    runs = []
+    runs: list[int] = []
     real_run = fast.run
-    monkeypatch.setattr(fast, "run", lambda *a, **k: runs.append(1) or real_run(*a, **k))
+
+    def counted_run(*a, **k):
+        runs.append(1)
+        return real_run(*a, **k)
+
+    monkeypatch.setattr(fast, "run", counted_run)
     monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 0)  # a budget of a few bytes: it overflows at once
     recorder = _Counting()
     trace, result = verify_run(data, recorder=recorder)
@@ -291,9 +301,14 @@ def test_past_the_replay_budget_a_run_is_made_again_only_when_it_converged(monke
 
 def test_a_time_limit_bounds_both_runs_together(monkeypatch):
     # The second run of a converged check gets what is left of the limit, not the whole limit again.
-    seen = []
+    seen: list[float] = []
     real_run = fast.run
-    monkeypatch.setattr(fast, "run", lambda *a, **k: seen.append(k["time_limit"]) or real_run(*a, **k))
+
+    def timed_run(*a, **k):
+        seen.append(k["time_limit"])
+        return real_run(*a, **k)
+
+    monkeypatch.setattr(fast, "run", timed_run)
     monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 0)
     verify_run(example("and"), time_limit=30)
     assert len(seen) == 2 and seen[0] == 30 and 0 < seen[1] < 30
@@ -488,6 +503,7 @@ def test_a_wrong_c_score_is_not_taken_by_the_python_integer_replay(monkeypatch):
     _, right = verify_run(data, "classic", separator=separator)
     assert sum(replayed) == 18
     real = _kernel.replay_scores
+    assert real is not None  # needs_kernel skips the test without the extension
 
     def off_by_one(Z, W, rows, out):
         done = real(Z, W, rows, out)
@@ -502,6 +518,7 @@ def test_a_wrong_c_score_is_not_taken_by_the_python_integer_replay(monkeypatch):
 
 @needs_kernel
 def test_replay_scores_stops_at_a_bad_row_and_at_a_score_past_128_bits():
+    assert _kernel.replay_scores is not None  # needs_kernel skips the test without the extension
     Z = np.array([[2**62, 2**62], [1, 1]], dtype=np.int64)
     out = np.zeros(8, dtype=np.int64)
     W = np.array([2**62, 2**62], dtype=np.int64)
@@ -523,9 +540,14 @@ def test_once_w_leaves_int64_the_python_integer_replay_still_takes_whole_chunks(
     numerators = np.c_[np.full(40, 3 * 2**61), rng.integers(-9, 10, size=(40, 2))]
     data = Dataset(numerators=numerators, denominator=1,
                    y=[int(v) for v in np.where(rng.integers(0, 2, size=40) == 1, 1, -1)])
-    one_by_one = []
+    one_by_one: list[int] = []
     original = Checker._observe
-    monkeypatch.setattr(Checker, "_observe", lambda self, *a: one_by_one.append(1) or original(self, *a))
+
+    def counted_observe(self, *a):
+        one_by_one.append(1)
+        return original(self, *a)
+
+    monkeypatch.setattr(Checker, "_observe", counted_observe)
     trace, check = verify_run(data, "classic", max_epochs=30, separator=[2**70, 1, -1, 1])
     assert trace.n_updates > 300 and len(one_by_one) < trace.n_updates // 10
     assert check == verify_run(data, "classic", max_epochs=30, separator=[2**70, 1, -1, 1], engine_name="reference")[1]

@@ -52,7 +52,9 @@ def quantity(name):
 
 def run_program_by_hand(code, q):
     """Each claim's value (one per END), or None when any value on the way leaves [-2^127, 2^127)."""
-    stack, slacks, pc = [], [], 0
+    stack: list[int] = []
+    slacks: list[int] = []
+    pc = 0
     while pc < len(code):
         o = code[pc]
         if o == OPS["end"]:
@@ -85,7 +87,8 @@ def check_online_by_hand(Z, W, counts, tie, norms, margins, rows, scores, progra
     counts in place."""
     k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max, limit = state
     code, q = [int(v) for v in program], list(quantities)
-    weights, best, done = [int(v) for v in W.tolist()], {}, 0
+    weights, done = [int(v) for v in W.tolist()], 0
+    best: dict[int, tuple[int, int, tuple[int, ...]]] = {}  # claim: (smallest slack, its update, its quantities)
     for t, (i, reported) in enumerate(zip(rows.tolist(), scores.tolist())):
         if not 0 <= i < len(Z) or w_sq > limit:
             break
@@ -545,7 +548,9 @@ def test_c_replay_stops_before_a_claim_fails_at_any_place_in_a_block(stop):
     tie, norms = np.ones(4, dtype=bool), exact_norms(Z)
     W, counts = np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64)
     out_i, out_s = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64)
-    rows, scores, sq = [], [], 0
+    rows: list[int] = []
+    scores: list[int] = []
+    sq = 0
     while len(rows) < 400:
         m, _, sq, _ = online_pass_reference(Z, W, tie, norms, counts, out_i, out_s, 0, sq, largest_limit(norms))
         assert m > 0
@@ -606,6 +611,7 @@ def wide_recorded_runs(draw):
 @needs_kernel
 @given(run=wide_recorded_runs())
 def test_c_replay_past_the_int64_guard_equals_the_definition(run):
+    assert _kernel.check_online is not None  # needs_kernel skips the test without the extension
     (Z, W0, tie, norms, margins, rows, scores), plain, options = run
     W, counts = W0.copy(), np.zeros(len(Z), dtype=np.int64)
     got = _kernel.check_online(Z, W, counts, tie, norms, margins, rows, scores, options["program"],
@@ -621,6 +627,7 @@ def test_c_replay_past_the_int64_guard_equals_the_definition(run):
 
 @needs_kernel
 def test_c_replay_takes_a_score_of_minus_2_to_the_80_in_halves_and_sums_the_norms_itself():
+    assert _kernel.check_online is not None  # needs_kernel skips the test without the extension
     Z = np.array([[-(2**40), 0]], dtype=np.int64)
     W = np.array([2**40, 3], dtype=np.int64)  # the score is -2^80, ‖z‖² = 2^80
     program = np.array(quantity("w_sq") + op("end"), dtype=np.int64)
@@ -636,6 +643,7 @@ def test_c_replay_takes_a_score_of_minus_2_to_the_80_in_halves_and_sums_the_norm
 @needs_kernel
 @pytest.mark.parametrize("norm", [2**80, 2**80 + 1, 2**126], ids=["true", "off-by-one", "past-2^126"])
 def test_c_replay_reads_norms_given_in_halves_and_leaves_one_of_2_to_the_126_to_python(norm):
+    assert _kernel.check_online is not None  # needs_kernel skips the test without the extension
     # The norm read from its halves enters ‖W + z‖² = ‖W‖² + 2s + ‖z‖² as it is (one off by one shows in the
     # claim's value, so the halves are read, not recomputed); one of 2^126 is not replayed at all.
     Z = np.array([[-(2**40), 0]], dtype=np.int64)
@@ -748,6 +756,7 @@ BAD_REPLAY_ARGUMENTS = {
 
 @needs_kernel
 def test_c_replay_takes_the_good_arguments():
+    assert _kernel.check_online is not None  # needs_kernel skips the test without the extension
     # So that each bad case below fails for its one change: all five updates are replayed.
     args = replay_arguments()
     assert _kernel.check_online(*args) == (5, (5, 5, 2, 3, 6, 5, 1, DATA_LIMIT), [(1, 0, quantities(**FIRST_UPDATE))])
@@ -757,6 +766,7 @@ def test_c_replay_takes_the_good_arguments():
 @needs_kernel
 @pytest.mark.parametrize("case", BAD_REPLAY_ARGUMENTS.values(), ids=BAD_REPLAY_ARGUMENTS.keys())
 def test_c_replay_rejects_bad_arguments_with_the_whole_message(case):
+    assert _kernel.check_online is not None  # needs_kernel skips the test without the extension
     args, error, message = case
     arrays = [a for a in args if isinstance(a, np.ndarray)]
     before = [a.copy() for a in arrays]
@@ -768,6 +778,7 @@ def test_c_replay_rejects_bad_arguments_with_the_whole_message(case):
 
 @needs_kernel
 def test_c_replay_rejects_a_wrong_number_of_arguments():
+    assert _kernel.check_online is not None  # needs_kernel skips the test without the extension
     with pytest.raises(TypeError) as raised:
         _kernel.check_online(*replay_arguments()[:12])
     assert str(raised.value) == "check_online() takes 13 arguments, got 12"
@@ -775,6 +786,7 @@ def test_c_replay_rejects_a_wrong_number_of_arguments():
 
 @needs_kernel
 def test_c_replay_reads_any_buffer():
+    assert _kernel.check_online is not None  # needs_kernel skips the test without the extension
     # The small run as array.array and bytes, Z as a 2-D int16 memoryview.
     Z = memoryview(array.array("h", DATA_Z.ravel().tolist())).cast("B").cast("h", (5, 2))
     W, counts = array.array("q", [0, 0]), array.array("q", [0] * 5)

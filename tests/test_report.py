@@ -5,7 +5,9 @@ from __future__ import annotations
 import dataclasses
 import re
 import json
+from collections.abc import Callable
 from fractions import Fraction
+from typing import TypedDict
 
 import pytest
 
@@ -14,6 +16,7 @@ from verify_perceptron.run.reference import train
 from verify_perceptron.data.examples import example
 from verify_perceptron.report.record import EXIT_CODES, SCHEMA_VERSION, build_report, render_json
 from verify_perceptron.report.text import render_text
+from verify_perceptron.data.trace import Trace
 
 F = Fraction
 
@@ -33,14 +36,25 @@ def tamper_weight(trace):
     return dataclasses.replace(trace, updates=tuple(updates))
 
 
-CASES = {
-    "verified": dict(ex="and"),
-    "verified-hard-limiter": dict(ex="and", convention="hard-limiter"),
-    "verified-batch": dict(ex="modified-or", convention="sum-norm", mode="batch"),
-    "violated-tampered": dict(ex="and", tamper=tamper_weight),
-    "violated-separator": dict(ex="and", separator=[1, 1, 1]),
-    "not-separable": dict(ex="xor"),
-    "inconclusive": dict(ex="and", max_epochs=1),
+class Case(TypedDict, total=False):
+    """The arguments of `report_for` for one case."""
+
+    ex: str
+    convention: str
+    separator: list[int]
+    mode: str
+    max_epochs: int
+    tamper: Callable[[Trace], Trace]
+
+
+CASES: dict[str, Case] = {
+    "verified": {"ex": "and"},
+    "verified-hard-limiter": {"ex": "and", "convention": "hard-limiter"},
+    "verified-batch": {"ex": "modified-or", "convention": "sum-norm", "mode": "batch"},
+    "violated-tampered": {"ex": "and", "tamper": tamper_weight},
+    "violated-separator": {"ex": "and", "separator": [1, 1, 1]},
+    "not-separable": {"ex": "xor"},
+    "inconclusive": {"ex": "and", "max_epochs": 1},
 }
 
 
@@ -304,6 +318,7 @@ def test_the_angle_to_w_star_and_the_proofs_bound_on_it_are_enclosures_in_order(
     r = build_report(data, trace, check)
     box = {k: (Fraction(v["lower"]), Fraction(v["upper"])) for k, v in r["enclosures"].items()}
     w, ws, g = trace.final_weights, check.separator, check.geometry
+    assert ws is not None and g is not None
     dot = sum(a * b for a, b in zip(w, ws))
     cos_sq = dot * dot / (sum(a * a for a in w) * g.ws_sq)
     bound_sq = r["n_updates"] * g.gamma ** 2 / (g.R_sq * g.ws_sq)
@@ -349,7 +364,9 @@ def test_the_updates_table_fits_the_terminal_width_it_is_given(width: int) -> No
     head = next(i for i, line in enumerate(whole) if re.match(r"\s+k\s+epoch", line))
     assert max(len(line) for line in whole[head: whole.index("", head)]) > width  # there was cutting to do
     for row, update in zip(rows[1:], report["updates"]):
-        k, epoch, samples, scores, weights = re.fullmatch(r"\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*?)\s+(\[.*\])", row).groups()
+        match = re.fullmatch(r"\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*?)\s+(\[.*\])", row)
+        assert match is not None, row
+        k, epoch, samples, scores, weights = match.groups()
         assert (int(k), int(epoch)) == (update["k"], update["epoch"])  # never cut
         assert samples.split(",")[0] == str(update["samples"][0]) and weights.startswith("[") and weights.endswith("]")
         hidden = re.search(r"… (\d+) more …", weights)

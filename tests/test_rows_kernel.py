@@ -24,6 +24,7 @@ needs_kernel = pytest.mark.skipif(not _kernel.AVAILABLE, reason=f"the C kernel i
 @needs_kernel
 @given(dtype=st.sampled_from([np.int16, np.int32, np.int64]), data=st.data())
 def test_c_scores_equal_python_integer_products_at_every_width(dtype, data):
+    assert _kernel.scores is not None  # needs_kernel skips the test without the extension
     info = np.iinfo(dtype)
     n, d = data.draw(st.integers(0, 9)), data.draw(st.integers(0, 5))
     Z = np.array(data.draw(st.lists(st.lists(st.integers(info.min + 1, info.max), min_size=d, max_size=d),
@@ -43,6 +44,7 @@ def test_c_scores_equal_python_integer_products_at_every_width(dtype, data):
 
 @needs_kernel
 def test_c_scores_refuse_weights_past_the_guard():
+    assert _kernel.scores is not None  # needs_kernel skips the test without the extension
     Z = np.array([[2**31, 0]], dtype=np.int64)
     W = np.array([2**62, 0], dtype=np.int64)  # ‖W‖²·‖z‖² = 2^124·2^62 ≥ 2^126
     with pytest.raises(ValueError, match=r"^scores\(\): \|\|W\|\|\^2 \* max\(norms\) must be below 2\^126"):
@@ -61,6 +63,7 @@ def test_c_scores_refuse_weights_past_the_guard():
      "out must hold int64 items"),
 ])
 def test_c_scores_reject_bad_arguments_naming_them(args, error, message):
+    assert _kernel.scores is not None  # needs_kernel skips the test without the extension
     with pytest.raises(error, match="^" + re.escape(f"scores(): {message}")):
         _kernel.scores(*args)
 
@@ -116,6 +119,7 @@ _cell = st.one_of(
 def test_c_rational_cells_read_what_rational_parts_reads_or_leave_it_to_python(cells: list[str], cols: int) -> None:
     from verify_perceptron.data.rationals import rational_parts
 
+    assert _kernel.rational_cells is not None  # needs_kernel skips the test without the extension
     cells = [c.replace(",", "").replace("\n", "") for c in cells]
     cells += ["0"] * (-len(cells) % cols)
     rows = len(cells) // cols
@@ -137,6 +141,7 @@ def test_c_rational_cells_read_what_rational_parts_reads_or_leave_it_to_python(c
 
 @needs_kernel
 def test_c_rational_cells_skip_the_label_column_and_refuse_a_table_of_another_shape() -> None:
+    assert _kernel.rational_cells is not None  # needs_kernel skips the test without the extension
     nums, dens = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64)
     assert _kernel.rational_cells(b"1,2\n3,4", 2, 2, -1, nums, dens) == 0 and nums.tolist() == [1, 2, 3, 4]
     assert _kernel.rational_cells(b"1,x,1/2\n3,y,0.4", 2, 3, 1, nums, dens) == 0

@@ -120,7 +120,7 @@ def test_certify_needs_exactly_one_certificate() -> None:
 
 def test_certify_names_a_separator_of_the_wrong_length() -> None:
     with pytest.raises(InvalidArgument, match=r"^separator has 2 values; \(b, v1\.\.v2\) needs 3$"):
-        certify(example("and"), separator=[1, 2])
+        certify(example("and"), separator=[F(1), F(2)])
 
 
 @pytest.mark.parametrize("limit", [0, -1, float("nan"), "5", True])
@@ -202,7 +202,7 @@ def test_iris_setosa_vs_versicolor_is_separable() -> None:
 def test_iris_versicolor_vs_virginica_is_not_separable() -> None:
     data = iris(1, 2)
     result = decide_separability(data, time_limit=60)
-    assert result.separable is False
-    assert gordan_defect(data, result.gordan) is None  # type: ignore[arg-type]
+    assert result.separable is False and result.gordan is not None
+    assert gordan_defect(data, result.gordan) is None
     # Carathéodory: a zero combination of rows in dimension d = 5 needs at most d + 1 of them.
-    assert 0 < sum(1 for v in result.gordan if v) <= 6  # type: ignore[union-attr]
+    assert 0 < sum(1 for v in result.gordan if v) <= 6

@@ -70,7 +70,7 @@ def test_a_tampered_count_is_a_violation_at_the_first_update_past_the_bound() ->
     check = SoftMarginCheck(bound, reference=(Fraction(-3), Fraction(2), Fraction(2)), source="user", L=1, M=1)
     check.observe_chunk(1, 1, np.full(60, 3))  # a count no run can reach: 60 mistakes on the last sample
     result, summary = check.finish()
-    assert result.holds is False and result.first_violation.k == 52
+    assert result.holds is False and result.first_violation is not None and result.first_violation.k == 52
     assert dict(result.first_violation.values)["N"] == 52
     assert summary.n_mistakes == 60 and summary.bound[0] <= 51 <= summary.bound[1]
 
@@ -109,12 +109,14 @@ def test_the_filter_is_exact_at_a_tie() -> None:
     check = SoftMarginCheck(bound, reference=(Fraction(1),), source="test", L=1, M=1)
     check.observe_chunk(1, 1, np.zeros(5, dtype=np.int64))
     result, _ = check.finish()
-    assert result.first_violation.k == 5
+    assert result.first_violation is not None and result.first_violation.k == 5
 
 
 def test_choose_margin_takes_the_least_bound_of_its_candidates() -> None:
     margins, counts = [5, 3, 3, -1, 8, 2], [2, 1, 0, 4, 1, 3]
-    rho, log_bound = choose_margin(margins, counts, R_sq=50, u_sq=2)
+    chosen = choose_margin(margins, counts, R_sq=50, u_sq=2)
+    assert chosen is not None
+    rho, log_bound = chosen
     for candidate in {m for m in margins if m > 0}:
         D_sq = sum(c * max(0, candidate - m) ** 2 for m, c in zip(margins, counts))
         assert math.exp(log_bound) <= (math.sqrt(100) + math.sqrt(D_sq)) ** 2 / candidate**2 * (1 + 1e-12)
@@ -194,6 +196,7 @@ def test_iris_versicolor_virginica_is_checked_at_every_update() -> None:
     assert trace.stop == "max-epochs"
     soft = next(r for r in result.invariants if r.name == "soft-margin-bound")
     assert soft.holds is True and soft.n_checked == trace.n_updates
+    assert result.soft_margin is not None
     lo, hi = result.soft_margin.bound
     assert trace.n_mistakes <= lo <= hi
 
@@ -206,13 +209,20 @@ def _random_labels(n: int = 2000, d: int = 10) -> Dataset:
 
 def test_random_labels_are_checked_at_every_update_from_the_kept_mistakes(monkeypatch: pytest.MonkeyPatch) -> None:
     data = _random_labels()
-    read = []
-    monkeypatch.setattr(MistakeMap, "mistakes", lambda self, real=MistakeMap.mistakes: read.append(1) or real(self))
+    read: list[int] = []
+    real = MistakeMap.mistakes
+
+    def counted_mistakes(self):
+        read.append(1)
+        return real(self)
+
+    monkeypatch.setattr(MistakeMap, "mistakes", counted_mistakes)
     monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 2**18)  # a quarter of the updates' 1 MB, kept compactly
     trace, result = verify_run(data, "classic", max_epochs=100)
     assert trace.n_updates > 10**5 and read  # past the replay budget: the mistake map path
     soft = next(r for r in result.invariants if r.name == "soft-margin-bound")
     assert soft.holds is True and soft.n_checked == trace.n_updates
+    assert result.soft_margin is not None
     lo, _ = result.soft_margin.bound
     assert trace.n_mistakes <= lo
 
@@ -261,7 +271,9 @@ def test_best_reference_prefers_a_visited_direction_to_zero_weights() -> None:
     data = example("xor")
     trace = train(data, "classic")
     assert not any(trace.final_weights)
-    u, source = best_reference(sample_matrix(data, get_convention("classic")), trace)
+    reference = best_reference(sample_matrix(data, get_convention("classic")), trace)
+    assert reference is not None
+    u, source = reference
     assert any(u) and "update" in source
 
 
@@ -276,6 +288,7 @@ def test_the_report_shows_the_bound_as_an_enclosure() -> None:
     trace, result = verify_run(data, "hard-limiter")
     report = build_report(data, trace, result)
     record = report["soft_margin"]
+    assert result.soft_margin is not None
     assert Fraction(record["bound"]["lower"]) <= result.soft_margin.bound[0]
     assert Fraction(record["bound"]["upper"]) >= result.soft_margin.bound[1]
     text = render_text(report)
@@ -300,7 +313,7 @@ def test_a_bound_below_the_filter_range_is_decided_in_integers() -> None:
             for k in range(1, 4):
                 check.observe(k, 1, [0])
         result, _ = check.finish()
-        assert result.first_violation.k == 1 and result.n_checked == 3
+        assert result.first_violation is not None and result.first_violation.k == 1 and result.n_checked == 3
 
 
 int64s = st.one_of(st.integers(-50, 50), st.integers(-(2**63), 2**63 - 1), st.sampled_from([-(2**62), 2**31, 2**53]))
@@ -348,9 +361,13 @@ def test_choose_margin_finds_a_positive_margin_whenever_there_is_one(mantissas, 
 
 def test_choose_margin_takes_an_exact_margin_when_floats_see_none() -> None:
     # the issue's 1e-145 data: margins of 2 beside √B of about 2^482 are 0 in floats scaled to 2^480
-    assert choose_margin([2, 2], [1, 1], R_sq=4 * 10**290 + 4, u_sq=4)[0] == 2
-    assert choose_margin(np.array([3, -5], dtype=np.int64), np.ones(2), R_sq=2**4000, u_sq=1)[0] == 3
-    assert choose_margin([-(2**3000), 1, 7], [1, 1, 1], R_sq=2**6002, u_sq=1)[0] == 7  # the largest, exactly
+    for margins, counts, R_sq, u_sq, rho in [
+        ([2, 2], [1, 1], 4 * 10**290 + 4, 4, 2),
+        (np.array([3, -5], dtype=np.int64), np.ones(2), 2**4000, 1, 3),
+        ([-(2**3000), 1, 7], [1, 1, 1], 2**6002, 1, 7),  # the largest, exactly
+    ]:
+        chosen = choose_margin(margins, counts, R_sq=R_sq, u_sq=u_sq)
+        assert chosen is not None and chosen[0] == rho
 
 
 @pytest.mark.parametrize("rows, epochs, verdict", [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -51,9 +52,10 @@ def test_visible_json_stays_valid_and_reads_back_equal(values: dict[str, str]) -
 
 
 def test_displayed_shows_the_datas_strings_and_leaves_the_record_exact() -> None:
-    report = {"dataset": {"source": "a\x1b.csv", "feature_names": ["x\n", "y"],
-                          "labels": {"negative": "\u202eno", "positive": "yes"}, "n_samples": 2},
-              "final_weights": ["1", "-1"]}
+    report: dict[str, Any] = {  # a report record: JSON values
+        "dataset": {"source": "a\x1b.csv", "feature_names": ["x\n", "y"],
+                    "labels": {"negative": "\u202eno", "positive": "yes"}, "n_samples": 2},
+        "final_weights": ["1", "-1"]}
     shown = displayed(report)
     assert shown["dataset"] == {"source": "a\\x1b.csv", "feature_names": ["x\\n", "y"],
                                 "labels": {"negative": "\\u202eno", "positive": "yes"}, "n_samples": 2}

@@ -57,6 +57,7 @@ from .api.verification import Verification, verify
 if TYPE_CHECKING:  # for a type checker the class itself; at run time `__getattr__` below loads it on first use
     from .api.estimator import ExactPerceptron
 
+
 def __getattr__(name: str) -> object:
     # The estimator loads on first use: with scikit-learn installed it subclasses its bases, and importing
     # scikit-learn takes seconds the command line and most scripts should not pay.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -198,6 +199,6 @@ def test_a_watch_that_reports_a_repeat_that_is_none_gives_a_certificate_the_chec
         assert certificate is not None
         problem = gordan_defect(data, certificate)
         assert problem is not None and problem.startswith("Σ λ_i·y_i·x~_i = [")
-        report = build_report(data, trace, check_trace(data, trace))
+        report: dict[str, Any] = dict(build_report(data, trace, check_trace(data, trace)))  # read as JSON
         assert report["cycle"]["certificate_valid"] is False and report["verdict"] != "not-separable"
 

@@ -147,7 +147,7 @@ def drawn(name: str, report: dict[str, Any], data: Dataset | None) -> Any:
 
 
 def _report(data: Dataset, **options: Any) -> dict[str, Any]:
-    return build_report(data, *verify_run(data, **options))
+    return dict(build_report(data, *verify_run(data, **options)))
 
 
 @settings(max_examples=6)

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from typing import Literal, NoReturn
 
 import numpy as np
@@ -710,8 +711,9 @@ def test_c_epochs_stop_at_the_first_repeat_of_period_one():
 ])
 def test_c_epochs_reject_a_bad_epochs_argument(epochs, message):
     assert _kernel.online_pass is not None  # needs_kernel: the C kernel imported
+    online_pass: Callable[..., object] = _kernel.online_pass  # called with wrong arguments on purpose
     with pytest.raises((TypeError, ValueError), match=re.escape(message)):
-        _kernel.online_pass(*pass_arguments(), epochs)
+        online_pass(*pass_arguments(), epochs)
 
 
 @given(st.lists(st.integers(-(2**127), 2**127 - 1), max_size=8), st.lists(st.integers(-(2**63), 2**63 - 1), max_size=8))

@@ -14,7 +14,9 @@ separability, independently of every float the extreme run meets.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -54,7 +56,7 @@ def _scaled(X: list[list[int]], y: list[int], exponent: tuple[str, int | list[in
     return Dataset(X=[[Fraction(v) * Fraction(10) ** p for v, p in zip(row, powers)] for row in X], y=y)
 
 
-def _assert_reads_its_run(report: dict, separable: bool) -> None:
+def _assert_reads_its_run(report: Mapping[str, Any], separable: bool | None) -> None:
     """The verdict follows from the run and from separability at the moderate scale, and the record agrees."""
     assert report["separable"] is separable
     if report["converged"]:

@@ -513,4 +513,4 @@ def test_verify_takes_a_dataframe_and_its_label_column(exported: Exported, name:
     frame["target"] = y
     result = vp.verify(frame, "target", max_epochs=7)
     fact = facts(exported(name, "npy"), "npy")  # the same binary floats
-    check_verify_json(result.report, fact, "classic", "7", result.report["exit_code"], False)
+    check_verify_json(dict(result.report), fact, "classic", "7", result.report["exit_code"], False)

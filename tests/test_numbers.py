@@ -20,7 +20,7 @@ from verify_perceptron.report.text import render_text
 
 def _report(rows: list[list[str]], y: list[int], separator: Sequence[object] | None = None) -> dict:
     data = Dataset(X=tuple(tuple(Fraction(v) for v in row) for row in rows), y=tuple(y))
-    return build_report(data, *verify_run(data, separator=separator))
+    return dict(build_report(data, *verify_run(data, separator=separator)))
 
 
 def test_decimal_inputs_are_shown_as_decimals_in_every_format() -> None:

@@ -38,7 +38,7 @@ def fractions(*values: int) -> tuple[Fraction, ...]:
 def report_for(name: str, convention: str | None = None, **options: Any) -> dict[str, Any]:
     data = example(name)
     trace, check = verify_run(data, convention or data.default_convention or "classic", **options)
-    return build_report(data, trace, check)
+    return dict(build_report(data, trace, check))
 
 
 def invariant(report: dict[str, Any], name: str) -> dict[str, Any]:

@@ -244,7 +244,7 @@ def test_records_the_pipeline_builds_render_in_every_format(data: Dataset, conve
     record = build_report(data, trace, check)
     assert [read_exact(v) for v in record["final_weights"]] == list(trace.final_weights)
     assert read_exact(record["eta"]) == trace.rate
-    check_renderings(record, data)
+    check_renderings(dict(record), data)
 
 
 # --------------------------------------------------------------------------------------------
@@ -275,7 +275,7 @@ def _replace(record: Any, values: Iterator[Fraction], key: str = "") -> Any:
 def _base_record() -> dict[str, Any]:
     data = Dataset(X=((Fraction(1), Fraction(1)), (Fraction(1), Fraction(2)), (Fraction(-1), Fraction(-1)),
                       (Fraction(2), Fraction(3))), y=(1, -1, -1, 1))
-    return build_report(data, *verify_run(data, max_epochs=3))
+    return dict(build_report(data, *verify_run(data, max_epochs=3)))
 
 
 _BASE_RECORD = _base_record()

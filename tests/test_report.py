@@ -7,6 +7,7 @@ import re
 import json
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 from typing import TypedDict
 
 import pytest
@@ -268,7 +269,7 @@ def test_json_min_slack_matches_checker():
     data = example("and")
     trace = train(data, "classic")
     check = check_trace(data, trace)
-    r = build_report(data, trace, check)
+    r: dict[str, Any] = dict(build_report(data, trace, check))  # read as JSON
     for inv, res in zip(r["invariants"], check.invariants):
         assert inv["name"] == res.name
         assert inv["min_slack"] == (None if res.min_slack is None else str(res.min_slack))
@@ -281,7 +282,7 @@ def test_mistake_count_above_a_note_bound_makes_the_report_violated():
     trace = train(data, "classic")
     inflated = dataclasses.replace(trace, mistakes_per_sample=(100, 0, 0, 0))
     check = check_trace(data, inflated, separator=[-4, 3, 2])
-    r = build_report(data, inflated, check)
+    r: dict[str, Any] = dict(build_report(data, inflated, check))  # read as JSON
     assert [b["holds"] for b in r["bounds"]] == [False, False, False, False, True, False]  # 100 > 87, <= 232
     assert (r["verdict"], r["exit_code"]) == ("violated", 1)
     assert "(and a mistake bound)" in render_text(r)
@@ -302,7 +303,7 @@ def test_enclosures_contain_the_irrational_quantities_and_an_error_would_show() 
     # an enclosure of the wrong quantity (R for ‖w*‖) fails the same test
     lo, hi = boxes["R"]
     assert not lo * lo <= g.ws_sq <= hi * hi
-    r = build_report(data, train(data, "classic"), check)
+    r: dict[str, Any] = dict(build_report(data, train(data, "classic"), check))  # read as JSON
     assert set(r["enclosures"]) == {"R", "ws_norm", "margin", "ratio", "cos_final", "cos_bound"}
     assert "roots       R ∈ [1.73205, 1.732051]" in render_text(r)
 
@@ -315,7 +316,7 @@ def test_the_angle_to_w_star_and_the_proofs_bound_on_it_are_enclosures_in_order(
 
     data = example(name)
     trace, check = verify_run(data, convention, separator=None)
-    r = build_report(data, trace, check)
+    r: dict[str, Any] = dict(build_report(data, trace, check))  # read as JSON
     box = {k: (Fraction(v["lower"]), Fraction(v["upper"])) for k, v in r["enclosures"].items()}
     w, ws, g = trace.final_weights, check.separator, check.geometry
     assert ws is not None and g is not None
@@ -335,7 +336,7 @@ def test_no_angle_bound_is_shown_where_a_bound_it_rests_on_failed() -> None:
     check = check_trace(data, trace, separator=[-3, 2, 2])
     failed = dataclasses.replace(check, invariants=tuple(
         dataclasses.replace(i, holds=False) if i.name == "upper-bound" else i for i in check.invariants))
-    r = build_report(data, inflated, failed)
+    r: dict[str, Any] = dict(build_report(data, inflated, failed))  # read as JSON
     assert "cos_final" in r["enclosures"] and "cos_bound" not in r["enclosures"]
     assert "the bound the proofs give" not in render_text(r) and "angle       cos∠(w, w*) ∈" in render_text(r)
 
@@ -350,7 +351,7 @@ def _wide_report() -> dict:
     rng = np.random.default_rng(7)
     numerators = rng.integers(-10**6, 10**6, size=(40, 30))
     data = Dataset(numerators=numerators, denominator=10**4, y=[1 if v > 0 else -1 for v in numerators[:, 0]])
-    return build_report(data, *verify_run(data, "classic", mode="batch", max_epochs=5))
+    return dict(build_report(data, *verify_run(data, "classic", mode="batch", max_epochs=5)))
 
 
 @pytest.mark.parametrize("width", [50, 80, 100])

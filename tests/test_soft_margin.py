@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -286,7 +287,7 @@ def test_batch_runs_have_no_soft_margin_row() -> None:
 def test_the_report_shows_the_bound_as_an_enclosure() -> None:
     data = example("xor")
     trace, result = verify_run(data, "hard-limiter")
-    report = build_report(data, trace, result)
+    report: dict[str, Any] = dict(build_report(data, trace, result))  # read as JSON
     record = report["soft_margin"]
     assert result.soft_margin is not None
     assert Fraction(record["bound"]["lower"]) <= result.soft_margin.bound[0]
@@ -419,7 +420,7 @@ def test_the_report_calls_the_bound_irrational_only_when_it_is() -> None:
     from verify_perceptron.report.text import render_text
 
     def _report(data: Dataset) -> dict:
-        return build_report(data, *pipeline.verify_run(data))
+        return dict(build_report(data, *pipeline.verify_run(data)))
 
     report = _report(Dataset([[Fraction(1)], [Fraction(1)]], [1, -1]))
     assert report["soft_margin"]["bound_exact"] == "9"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -77,7 +78,7 @@ def test_the_plots_draw_every_interval_s_extremes_exactly(cancer) -> None:
     # stopped at the limit: made again against the certified separator, as verify does
     trace, check, *_ = settle(cancer, get_convention("classic"), trace, check, eta=1, mode="online", max_epochs=40,
                               time_limit=None, started=0.0)
-    report = build_report(cancer, trace, check)
+    report: dict[str, Any] = dict(build_report(cancer, trace, check))  # read as JSON
     assert report["separator"]["source"] == "certified"
     points = report["invariant_points"]
     n = report["n_updates"]
@@ -112,7 +113,7 @@ def test_the_caption_and_title_say_which_updates_are_drawn(cancer) -> None:
     from verify_perceptron.report.plots import draw_figure
 
     trace, check = verify_run(cancer, max_epochs=10, keep_updates=5, separator=[1] + [0] * 30)
-    report = build_report(cancer, trace, check)
+    report: dict[str, Any] = dict(build_report(cancer, trace, check))  # read as JSON
     points = report["invariant_points"]
     caption = figure_captions(report)["invariants"]
     assert f"cover all {report['n_updates']} updates" in caption and f"interval of {points['per_interval']}" in caption
@@ -124,7 +125,7 @@ def test_the_caption_and_title_say_which_updates_are_drawn(cancer) -> None:
 
 def test_small_runs_keep_every_update_and_say_so() -> None:
     data = example("and")
-    report = build_report(data, *verify_run(data))
+    report: dict[str, Any] = dict(build_report(data, *verify_run(data)))  # read as JSON
     assert report["invariant_points"] is None and report["last_updates"] == []
     assert "updates 1–18 of 18" in render_text(report)
     assert invariant_series(report).k == tuple(range(19))
@@ -145,7 +146,7 @@ def test_memory_does_not_grow_with_the_run(cancer) -> None:
 def test_batch_runs_draw_their_own_upper_bound() -> None:
     data = example("modified-or")
     trace, check = verify_run(data, "sum-norm", mode="batch", keep_updates=1, separator=[1, 1, -1])
-    report = build_report(data, trace, check)
+    report: dict[str, Any] = dict(build_report(data, trace, check))  # read as JSON
     assert check.points is not None and check.points.k[-1] == trace.n_updates
     assert [u["k"] for u in report["last_updates"]] == [u.k for u in check.last_updates if u.k > 1]
     assert all(isinstance(v, Fraction) for v in check.points.w_sq)

@@ -23,7 +23,7 @@ import numpy as np
 from . import kernel as _kernel
 
 __all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "row_dots", "matrix_vector",
-           "exact_sum", "scaled_floats", "score_values", "as_halves"]
+           "exact_sum", "scaled_floats", "score_values", "as_halves", "as_limbs"]
 
 #: ‖w‖²·max‖z‖² below this proves a float64 product of integer arrays exact.
 FLOAT_EXACT_SQ = 2**106
@@ -36,12 +36,12 @@ WIDE_SQ = 2**126
 
 
 def score_values(scores: Any) -> Any:
-    """A chunk of scores as values: an int64 (m,) array as it is; an int64 (m, 2) array of halves (each
-    score's low 64 bits, two's complement, then its high ones) joined, in int64 where every one fits, else
-    as an object array of Python integers.
+    """A chunk of scores as values: an int64 (m,) array as it is; an int64 (m, L) array of L 64-bit limbs
+    (each score's lowest 64 bits first, two's complement over all L) joined, in int64 where every one fits,
+    else as an object array of Python integers.
 
-    The compiled pass writes scores past int64 in halves, and the checker's C
-    replay reads them so; only a reader that needs their values joins them.
+    The compiled pass writes scores past int64 in limbs (two, "halves", for 128-bit sums), and the
+    checker's C replay reads them so; only a reader that needs their values joins them.
 
     Examples
     --------
@@ -49,19 +49,24 @@ def score_values(scores: Any) -> Any:
     [-5, 7]
     >>> score_values(np.array([[0, -1], [1, 0]], dtype=np.int64)).tolist()  # -2^64 and 1
     [-18446744073709551616, 1]
+    >>> score_values(np.array([[0, 0, 1], [3, 0, 0]], dtype=np.int64)).tolist()  # 2^128 and 3
+    [340282366920938463463374607431768211456, 3]
     """
     if scores.ndim != 2:
         return scores
-    low, high = scores[:, 0], scores[:, 1]
-    if bool((high == (low >> 63)).all()):  # the high half only extends the low one's sign
+    low = scores[:, 0]
+    sign = low >> 63
+    if bool((scores[:, 1:] == sign[:, None]).all()):  # the higher limbs only extend the low one's sign
         return low.copy()
-    return high.astype(object) * 2**64 + low.astype(np.uint64).astype(object)
+    value = scores[:, -1].astype(object)
+    for limb in range(scores.shape[1] - 2, -1, -1):
+        value = value * 2**64 + scores[:, limb].astype(np.uint64).astype(object)
+    return value
 
 
 def as_halves(values: Any) -> Any:
-    """Integers below 2^127 in magnitude as an (m, 2) int64 array of halves: each value's low 64 bits (two's
-    complement) then its high ones, as the compiled pass writes scores past int64 and the C replay reads
-    them (`score_values` reads them back); an (m, 2) array is returned as it is.
+    """Integers below 2^127 in magnitude as an (m, 2) int64 array of halves: `as_limbs` with two limbs, as
+    the compiled pass writes 128-bit scores and the C replay reads them; an (m, 2) array is returned as it is.
 
     Examples
     --------
@@ -70,14 +75,41 @@ def as_halves(values: Any) -> Any:
     >>> as_halves(np.array([-(2**80)], dtype=object)).tolist()
     [[0, -65536]]
     """
-    if values.ndim == 2:
-        return values
+    return values if values.ndim == 2 else as_limbs(values, 2)
+
+
+def as_limbs(values: Any, limbs: int) -> Any:
+    """Integers in [-2^(64·limbs - 1), 2^(64·limbs - 1)) as an (m, limbs) int64 array: each value's lowest 64
+    bits first, two's complement over all the limbs (`score_values` joins them back).
+
+    Raises
+    ------
+    OverflowError
+        When a value does not fit in `limbs` limbs; the message names the value's bit length.
+
+    Examples
+    --------
+    >>> as_limbs(np.array([-5, 7], dtype=np.int64), 3).tolist()
+    [[-5, -1, -1], [7, 0, 0]]
+    >>> score_values(as_limbs(np.array([-(2**150), 2**100 + 1], dtype=object), 3)).tolist() == [-(2**150), 2**100 + 1]
+    True
+    """
     if values.dtype == np.int64:
-        return np.stack((values, values >> 63), axis=1)
+        sign = values >> 63
+        return np.stack((values,) + (sign,) * (limbs - 1), axis=1)
     exact = np.asarray(values, dtype=object)
-    out = np.empty((len(exact), 2), dtype=np.int64)
-    out[:, 0] = (exact & (2**64 - 1)).astype(np.uint64).view(np.int64)
-    out[:, 1] = (exact >> 64).astype(np.int64)
+    top = 64 * limbs - 1
+    if len(exact):
+        high, low = int(exact.max()), int(exact.min())
+        if high >= 2**top or low < -(2**top):
+            wide = high if high >= 2**top else low
+            raise OverflowError(f"an integer of {abs(wide).bit_length()} bits does not fit in {limbs} limbs of 64 bits")
+    out = np.empty((len(exact), limbs), dtype=np.int64)
+    rest = exact
+    for limb in range(limbs - 1):
+        out[:, limb] = (rest & (2**64 - 1)).astype(np.uint64).view(np.int64)
+        rest = rest >> 64
+    out[:, limbs - 1] = rest.astype(np.int64)
     return out
 
 

@@ -4,6 +4,7 @@ the three claims hold on real runs and fail on broken ones, and the average need
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 import json
 from fractions import Fraction as F
 
@@ -62,7 +63,7 @@ def test_the_claims_hold_on_every_converged_run(data: Dataset) -> None:
     assert result.holds and result.presentations == run.n_epochs * data.n_samples
 
 
-def per_presentation(data: Dataset, run: Trace, separator: tuple[F, ...] | None) -> dict[str, tuple[F, int | None]]:
+def per_presentation(data: Dataset, run: Trace, separator: Sequence[F] | None) -> dict[str, tuple[F, int | None]]:
     """Each claim's least slack over every presentation and its first negative one, a presentation at a time."""
     conv = get_convention(run.convention)
     samples = [conv.augment(x) for x in data.X]
@@ -71,7 +72,8 @@ def per_presentation(data: Dataset, run: Trace, separator: tuple[F, ...] | None)
     gamma = None if separator is None else min(y * sum(u * v for u, v in zip(separator, x))
                                                for x, y in zip(samples, data.y))
     at = {(u.epoch, u.samples[0]): u for u in run.updates}
-    w, k = (F(0),) * len(samples[0]), 0
+    w: Sequence[F] = (F(0),) * len(samples[0])
+    k = 0
     S, K, Q, p = [F(0)] * len(w), 0, F(0), 0
     slacks: dict[str, list[F]] = {}
     for epoch in range(1, run.n_epochs + 1):

@@ -604,4 +604,5 @@ def test_final_weights_kept_as_integers_are_checked_against_the_replay(change):
     if change == "the same values in another unit":
         assert rule.holds is True
     else:
-        assert rule.holds is False and "final weights are not the sum" in rule.first_violation.message
+        assert rule.holds is False and rule.first_violation is not None
+        assert "final weights are not the sum" in rule.first_violation.message

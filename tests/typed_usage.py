@@ -45,7 +45,7 @@ def verify_and() -> vp.Verification:
     text: str = result.text
     assert (verdict, holds, code) == ("verified", True, 0) and text
     trace: vp.Trace = result.trace
-    weights: tuple[Fraction, ...] = trace.final_weights
+    weights: Sequence[Fraction] = trace.final_weights
     n_updates: int = trace.n_updates
     assert len(weights) == 3 and n_updates > 0
     return result

@@ -23,7 +23,7 @@ from .check.results import CheckResult
 from .check.separator import strict_final_weights
 from .check.mistake_map import MistakeMap
 from .check.soft_margin import best_reference
-from .check.traces import check_trace, scaled_scores
+from .check.traces import check_trace, whole_scores
 from .check.whole_run import WholeRun
 from .data.dataset import Dataset, require_dataset
 from .data.integers import ExactMatrix, as_halves, score_values
@@ -236,7 +236,7 @@ def verify_run(
                              progress=None if progress is None else (lambda e, n: progress(e, n, None, None)))
         if recorder is not None:
             for u in trace.updates:
-                recorder.observe(u.k, u.epoch, list(u.samples), scaled_scores(data, u, conv.step_size(rate)))
+                recorder.observe(u.k, u.epoch, list(u.samples), whole_scores(data, u, conv.step_size(rate)))
         return trace, check_trace(data, trace, separator=separator)
     job = _Job(data, conv, rate, mode, max_epochs, time_limit, progress, keep_updates,
                sample_matrix(data, conv))  # the samples built once, shared by the engine and the checker

@@ -16,7 +16,7 @@ from .results import CheckResult
 from .separator import strict_final_weights
 from .soft_margin import best_reference
 
-__all__ = ["check_trace", "assert_trace_verified", "scaled_scores"]
+__all__ = ["check_trace", "assert_trace_verified", "scaled_scores", "whole_scores"]
 
 
 def check_trace(
@@ -90,6 +90,31 @@ def scaled_scores(data: Dataset, update: Update, a: Fraction) -> list[int | Frac
     L = data.denominator
     scaled = [data.y[j] * score * L * L / a for j, score in zip(update.samples, update.scores)]
     return [int(s) if s.denominator == 1 else s for s in scaled]
+
+
+def whole_scores(data: Dataset, update: Update, a: Fraction) -> list[int]:
+    """`scaled_scores` of an engine's own update, which are integers: W = Σ z_i over the mistakes is an
+    integer vector, so every z·W is one.
+
+    Raises
+    ------
+    ValueError
+        When a score is not whole (the update is not an engine's own record), naming the update and score.
+
+    Examples
+    --------
+    >>> from verify_perceptron.run.reference import train
+    >>> from verify_perceptron.data.examples import example
+    >>> data = example("and")
+    >>> whole_scores(data, train(data).updates[1], Fraction(1))
+    [-1]
+    """
+    scores = scaled_scores(data, update, a)
+    whole = [s for s in scores if isinstance(s, int)]
+    if len(whole) != len(scores):
+        raise ValueError(f"update {update.k} has a score {next(s for s in scores if not isinstance(s, int))} "
+                         "that is not whole in the checker's units: it is not an engine's own record")
+    return whole
 
 
 def assert_trace_verified(data: Dataset, trace: Trace, *, separator: Sequence[object] | None = None) -> CheckResult:

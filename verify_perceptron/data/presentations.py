@@ -3,6 +3,7 @@ weights read off a trace (every epoch presents every sample once, in order, in o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from ..errors import InvalidArgument
@@ -10,7 +11,7 @@ from .trace import Trace
 
 __all__ = ["presentation_segments"]
 
-Vector = tuple[Fraction, ...]
+Vector = Sequence[Fraction]
 
 
 def presentation_segments(trace: Trace, n_samples: int,

@@ -51,8 +51,8 @@ class Update:
     epoch: int
     samples: tuple[int, ...]
     scores: tuple[Fraction, ...]
-    delta: Vector
-    weights: Vector
+    delta: Sequence[Fraction]
+    weights: Sequence[Fraction]
 
 
 class LazyUpdates(Sequence[Update]):
@@ -327,7 +327,7 @@ class Trace:
     rate: Fraction
     mode: str
     updates: Sequence[Update]
-    final_weights: Vector
+    final_weights: Sequence[Fraction]
     n_epochs: int
     stop: str
     cycle: tuple[int, int] | None

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from ..notes.conventions import Convention
 
-Vector = tuple[Fraction, ...]
+Vector = Sequence[Fraction]
 
 
 def _add(u: Sequence[Fraction], w: Sequence[Fraction]) -> Vector:

@@ -9,6 +9,7 @@ w = U/(L·Q) with integer U, so every decision is an integer comparison.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -184,7 +185,7 @@ def _step(U: list[int], x: list[int], sign: int, variant: str | None, bias: int,
     return new
 
 
-def orders_reaching(data: Dataset, conv: Convention, target: tuple[Fraction, ...], *, max_epochs: int = 30,
+def orders_reaching(data: Dataset, conv: Convention, target: Sequence[Fraction], *, max_epochs: int = 30,
                     max_states: int = 20_000) -> list[tuple[int, ...]] | None:
     """Per-epoch presentation orders under which the note's run (rate 1) converges at `target`, or None.
 

@@ -226,8 +226,8 @@ def update_states(run: Run) -> Iterator[UpdateState]:
         (i,) = update.samples
         mistakes[i] += 1
         yield UpdateState(data, conv, trace.rate, a, update.k, update.epoch, i, data.y[i], samples[i],
-                          prev, update.weights, tuple(separator), tuple(mistakes), first, samples, presentations)
-        prev = update.weights
+                          prev, tuple(update.weights), tuple(separator), tuple(mistakes), first, samples, presentations)
+        prev = tuple(update.weights)
 
 
 @dataclass(frozen=True)

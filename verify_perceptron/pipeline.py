@@ -10,6 +10,7 @@ w* is known.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -45,6 +46,9 @@ MIN_REPLAY_BYTES = 2**20
 MIN_MAP_BYTES = 2**24
 #: Kept updates are replayed in chunks of at least this many (but the last), each at most one engine chunk more.
 REPLAY_CHUNK = 2**16
+#: `verify_run`'s ``again``: ``again(w_star, source, note)`` is the run checked against w* (what a
+#: run made again with `separator=w_star` would give, its updates replayed from the first run's).
+Again = Callable[[Sequence[object], str, str | None], tuple[Trace, CheckResult]]
 
 
 class _Tee:
@@ -124,9 +128,9 @@ class _Store:
         else:
             fast.feed(self.overflow, first, epoch.expand() if isinstance(epoch, _Runs) else epoch, rows, scores)
 
-    def replay(self, observer: Observer) -> None:
-        """Tell `observer` of every kept update, in order; the store keeps none after."""
-        items, self.items = self.items, []
+    def replay(self, observer: Observer, *, keep: bool = False) -> None:
+        """Tell `observer` of every kept update, in order; the store keeps none after, unless `keep`."""
+        items, self.items = (list(self.items), self.items) if keep else (self.items, [])
         if items and all(isinstance(rows, np.ndarray) or len(rows) == 1 for _, _, rows, _ in items):
             # online updates, from the compiled pass or one at a time (past its guard): in chunks of at
             # least REPLAY_CHUNK updates, so that what is unpacked at once stays small whatever the capacity
@@ -192,6 +196,7 @@ def verify_run(
     keep_updates: int | None = None,
     separator_source: str = "user",
     separator_note: str | None = None,
+    again: list[Again] | None = None,
 ) -> tuple[Trace, CheckResult]:
     """Run a note's perceptron with the checker attached; the `verify` command's work.
 
@@ -219,6 +224,11 @@ def verify_run(
     separator_source, separator_note : str, optional
         Where `separator` came from (``"user"``, or ``"certified"`` for a certified
         max-margin separator), for the report.
+    again : list, optional
+        Given (an empty list) and the run neither converged nor passed the
+        budget of kept updates, receives an `Again`: the same run checked
+        against another w* by replaying its kept updates, without running it
+        a second time (`verify_perceptron.api.verification.against_certified`).
 
     Examples
     --------
@@ -242,7 +252,8 @@ def verify_run(
                sample_matrix(data, conv))  # the samples built once, shared by the engine and the checker
     if separator is not None:
         return job.checked(separator, separator_source, separator_note, recorder, time_limit)
-    return job.with_final_weights(recorder)
+    return job.with_final_weights(recorder, again)
+
 
 
 @dataclass(frozen=True)
@@ -285,7 +296,8 @@ class _Job:
                          lambda: (checker.N, None if checker.own is None else checker.own.value))
         return trace, _finished(checker, whole, trace)
 
-    def with_final_weights(self, recorder: Observer | None) -> tuple[Trace, CheckResult]:
+    def with_final_weights(self, recorder: Observer | None, again: list[Again] | None = None
+                           ) -> tuple[Trace, CheckResult]:
         """A run whose own final weights are w*, known only at its end.
 
         The run keeps its updates (within half the samples' own memory) and
@@ -315,7 +327,19 @@ class _Job:
                 return self.checked(w_star, "final", note, None, left)
             checker = self.checker(w_star, "final", note)
         whole = WholeRun(checker)
-        store.replay(_Tee(checker, whole, recorder))
+        replayable = again is not None and not trace.converged  # (a converged run has its w* already)
+        store.replay(_Tee(checker, whole, recorder), keep=replayable)
+        if again is not None and replayable:
+            again.append(functools.partial(self._replayed, store, trace))
+        return trace, _finished(checker, whole, trace)
+
+    def _replayed(self, store: _Store, trace: Trace, w_star: Sequence[object], source: str,
+                  note: str | None) -> tuple[Trace, CheckResult]:
+        """The run of `trace`, whose every update `store` kept, checked against `w_star`: what `checked` gives
+        for the same (deterministic) run, without scanning the data again."""
+        checker = self.checker(w_star, source, note)
+        whole = WholeRun(checker)
+        store.replay(_Tee(checker, whole), keep=True)
         return trace, _finished(checker, whole, trace)
 
     def _soft_margin_afterwards(self, trace: Trace, checker: Checker, kept: MistakeMap) -> CheckResult:

@@ -41,7 +41,7 @@ __all__ = ["ENGINES", "MIN_MAP_BYTES", "MIN_REPLAY_BYTES", "verify_run"]
 #: The engines `verify_run` can drive: the fast exact one and the reference that reads like the notes.
 ENGINES = ("fast", "reference")
 #: `verify_run` keeps a run's updates for the checker in at most max(this, half the samples' bytes).
-MIN_REPLAY_BYTES = 2**20
+MIN_REPLAY_BYTES = 2**22  # (a float64 set of 10^5 updates, with scores in three limbs, fits)
 #: ... and, past that, which samples were mistakes (one bit per presentation) in max(this, the samples' bytes).
 MIN_MAP_BYTES = 2**24
 #: Kept updates are replayed in chunks of at least this many (but the last), each at most one engine chunk more.

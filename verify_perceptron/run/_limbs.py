@@ -93,10 +93,15 @@ class LimbLayout:
         self._norms: dict[int, Any] = {}
         self._out: Any = None  # the scores' buffer, for the last width used
 
-    @staticmethod
-    def possible(matrix: ExactMatrix) -> bool:
-        """Whether the compiled pass can take these samples at all (every ‖z_i‖² below 2^(64·MAX_LIMBS − 3))."""
-        return int(matrix.max_norm_sq) < 2 ** (64 * MAX_LIMBS - 3 - _HEADROOM)
+    @classmethod
+    def of(cls, matrix: ExactMatrix) -> LimbLayout | None:
+        """The layout of `matrix`, or None where the compiled pass is not there (`kernel.AVAILABLE`) or cannot
+        take these samples: some ‖z_i‖² at 2^(64·MAX_LIMBS − 3) or more, or floats too wide for its filter."""
+        if not _kernel.AVAILABLE or _kernel.limb_pass is None:
+            return None
+        if int(matrix.max_norm_sq) >= 2 ** (64 * MAX_LIMBS - 3 - _HEADROOM) or matrix.approximate()[1] != 0:
+            return None
+        return cls(matrix)
 
     def shape(self, norm_sq: int) -> tuple[int, int, int] | None:
         """``(ls, lw, limit)`` for a run at ‖W‖² = `norm_sq`, or None past the widest limbs."""

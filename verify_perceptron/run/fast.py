@@ -49,7 +49,7 @@ from . import filter as _filter
 from . import kernel as _kernel
 from ..data.dataset import Dataset, require_dataset
 from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, matrix_vector, score_values
-from ..data.observers import Observer
+from ..data.observers import Observer, feed
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, LazyUpdates, ScaledWeights, Trace, Update
 from ..notes.conventions import Convention, tie_rule
@@ -76,29 +76,6 @@ _WEIGHTS: dict[str, Any] = {"float64": np.float64, "int64": np.int64, "wide": np
                             "limbs": object}  # "limbs": the compiled pass in 64-bit limbs, W in Python ints between
 #: ‖W‖² times max‖z‖² below these keeps the float64 (or int64) product exact.
 _LIMITS = {"float64": FLOAT_EXACT_SQ, "int64": INT64_EXACT_SQ}
-
-
-def feed(observer: Observer, first: int, epoch: Any, rows: Any, scores: Any) -> None:
-    """Tell `observer` of a chunk of online updates: at once if it can take chunks, else one by one.
-
-    `epoch` is the chunk's epoch, or an array of each update's epoch.
-
-    Examples
-    --------
-    >>> class Printer:
-    ...     def observe(self, k, epoch, samples, scores):
-    ...         print(k, epoch, samples, scores)
-    >>> feed(Printer(), 5, 2, np.array([3, 7]), np.array([0, -4]))
-    5 2 [3] [0]
-    6 2 [7] [-4]
-    """
-    chunk = getattr(observer, "observe_chunk", None)
-    if chunk is not None:
-        chunk(first, epoch, rows, scores)
-        return
-    epochs = epoch.tolist() if isinstance(epoch, np.ndarray) else [epoch] * len(rows)
-    for t, (i, s, e) in enumerate(zip(rows.tolist(), score_values(scores).tolist(), epochs)):
-        observer.observe(first + t, e, [i], [s])
 
 
 def _int64_copy(state: Sequence[int]) -> Any:
@@ -183,9 +160,7 @@ class _Run:
     def _limb_shape(self, norm_sq: int) -> tuple[int, int, int] | None:
         """The compiled limb pass's ``(ls, lw, limit)`` at ‖W‖² = `norm_sq` (`_limbs.LimbLayout.shape`), or None."""
         if self._layout is None:
-            usable = (_kernel.AVAILABLE and _kernel.limb_pass is not None and _limbs.LimbLayout.possible(self.matrix)
-                      and self.matrix.approximate()[1] == 0)  # (and the float filter, as the other passes have)
-            self._layout = usable and _limbs.LimbLayout(self.matrix)
+            self._layout = _limbs.LimbLayout.of(self.matrix) or False
         return self._layout.shape(norm_sq) if self._layout else None
 
     def move(self, step: list[int], new_norm_sq: int) -> None:

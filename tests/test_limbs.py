@@ -168,3 +168,38 @@ def test_scores_that_fit_two_limbs_are_handed_on_in_halves():
     assert _limbs.narrowed(wide) is wide
     narrow = _limbs.narrowed(_limbs.limbs_of([2**100, -(2**127)], 4))
     assert narrow.shape == (2, 2) and score_values(narrow).tolist() == [2**100, -(2**127)]
+
+
+@needs_kernel
+@pytest.mark.parametrize("convention", ["classic", "unit-ball"])
+def test_verify_run_checks_the_limb_pass_run_as_the_reference_run(convention):
+    # Rows near 2^32 and one near 2^80 (samples past int64: the limb pass), checked as the reference's run.
+    from verify_perceptron.pipeline import verify_run
+
+    rng = np.random.default_rng(11)
+    X = [[int(v) << 20 for v in rng.integers(-(2**12), 2**12, size=3)] for _ in range(40)]
+    X[-1] = [v << 48 for v in X[-1]]
+    data = Dataset(X=X, y=[1, -1] * 20)
+    trace, result = verify_run(data, convention, max_epochs=20)
+    reference_trace, reference_result = verify_run(data, convention, max_epochs=20, engine_name="reference")
+    assert trace.n_updates == reference_trace.n_updates > 100
+    assert trace.final_weights == reference_trace.final_weights
+    assert result.holds is True and reference_result.holds is True
+    assert ([(c.name, c.holds, c.n_checked, c.min_slack) for c in result.invariants]
+            == [(c.name, c.holds, c.n_checked, c.min_slack) for c in reference_result.invariants])
+
+
+def test_kept_chunks_of_scores_in_different_limbs_are_replayed_as_one():
+    from verify_perceptron import pipeline
+
+    told: list[Any] = []
+
+    class Chunks:
+        def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
+            told.append((first, rows.tolist(), score_values(scores).tolist()))
+
+    values = [[-5, 2**100], [2**150, -(2**140)], [7]]
+    parts = [_limbs.limbs_of(values[0], 2), _limbs.limbs_of(values[1], 3), np.array(values[2], dtype=np.int64)]
+    items = [(1, 1, np.array([0, 1]), parts[0]), (3, 2, np.array([2, 3]), parts[1]), (5, 2, np.array([4]), parts[2])]
+    pipeline._feed_joined(Chunks(), items)
+    assert told == [(1, [0, 1, 2, 3, 4], [v for part in values for v in part])]

@@ -148,10 +148,20 @@ wide_magnitude(uint64_t *mag, const uint64_t *a, int n)
     return 0;
 }
 
+/* 2^k as a double, for 0 <= k <= 1023, from its bits (ldexp is a library call; this is one move). */
+WIDE_SHARED double
+wide_power_of_two(int k)
+{
+    const uint64_t bits = (uint64_t)(1023 + k) << 52;
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
 /* The nearest double to the magnitude mag (n limbs, read unsigned), rounded once: the top 64 bits
  * with every lower bit folded into the last one (a sticky bit, 11 places below the double's last
  * bit, so the one rounding of the conversion is the correct one), then scaled by a power of two,
- * exactly. As Python's float(int). */
+ * exactly (at most 2^(64 WIDE_MAX_LIMBS - 64), far from overflow). As Python's float(int). */
 WIDE_SHARED double
 wide_unsigned_to_double(const uint64_t *mag, int n)
 {
@@ -169,7 +179,7 @@ wide_unsigned_to_double(const uint64_t *mag, int n)
         rest |= mag[k];
     }
     bits |= rest != 0;
-    return ldexp((double)bits, 64 * (top - 1) + (64 - lead));
+    return (double)bits * wide_power_of_two(64 * (top - 1) + (64 - lead));
 }
 
 /* The nearest double to a (n limbs, two's complement). */

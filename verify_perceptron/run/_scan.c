@@ -547,7 +547,7 @@ limb_dot(const uint64_t *z, const uint64_t *w_mag, const unsigned char *w_neg, P
 }
 
 /* W's magnitudes, signs and float copy, and n_W >= ||W|| (run/filter.py's norm_above), after W changed. */
-static void
+static inline __attribute__((always_inline)) void
 limb_weights(const uint64_t *w, Py_ssize_t d, LimbShape sh, const uint64_t *w_sq, uint64_t *w_mag,
              unsigned char *w_neg, double *wf, double *w_norm)
 {
@@ -564,12 +564,17 @@ limb_weights(const uint64_t *w, Py_ssize_t d, LimbShape sh, const uint64_t *w_sq
 }
 
 /* One pass from row *position to the end of the rows, a full buffer (cap) or the guard: as
- * DEFINE_PASS, in limbs. */
-MULTIVERSION static Py_ssize_t
-limb_rows(const uint64_t *z, Py_ssize_t n, Py_ssize_t d, LimbShape sh, uint64_t *w, uint64_t *w_mag,
-          unsigned char *w_neg, const unsigned char *ties, const uint64_t *norm, int64_t *count, int64_t *rows,
-          uint64_t *scores, Py_ssize_t cap, Py_ssize_t *position, uint64_t *w_sq, const uint64_t *limit,
-          int *guarded, const double *zf, const double *radius, double *wf, double *w_norm)
+ * DEFINE_PASS, in limbs. Inlined into one function per common shape (LIMB_ROWS), where the limb
+ * counts are constants the compiler unrolls, and into one for any shape. */
+#define LIMB_ROWS_ARGS const uint64_t *z, Py_ssize_t n, Py_ssize_t d, uint64_t *w, uint64_t *w_mag, \
+    unsigned char *w_neg, const unsigned char *ties, const uint64_t *norm, int64_t *count, int64_t *rows, \
+    uint64_t *scores, Py_ssize_t cap, Py_ssize_t *position, uint64_t *w_sq, const uint64_t *limit, int *guarded, \
+    const double *zf, const double *radius, double *wf, double *w_norm
+#define LIMB_ROWS_CALL z, n, d, w, w_mag, w_neg, ties, norm, count, rows, scores, cap, position, w_sq, limit, \
+    guarded, zf, radius, wf, w_norm
+
+static inline __attribute__((always_inline)) Py_ssize_t
+limb_rows(LimbShape sh, LIMB_ROWS_ARGS)
 {
     Py_ssize_t m = 0, i = *position;
     uint64_t s[WIDE_MAX_LIMBS], after[WIDE_MAX_LIMBS], step[WIDE_MAX_ENTRY];
@@ -607,6 +612,37 @@ limb_rows(const uint64_t *z, Py_ssize_t n, Py_ssize_t d, LimbShape sh, uint64_t 
     }
     *position = i;
     return m;
+}
+
+#define LIMB_ROWS(LZ, LW, LS)                                                                  \
+MULTIVERSION static Py_ssize_t                                                                 \
+limb_rows_##LZ##LW##LS(LIMB_ROWS_ARGS)                                                         \
+{                                                                                              \
+    return limb_rows((LimbShape){LZ, LW, LS}, LIMB_ROWS_CALL);                                 \
+}
+LIMB_ROWS(1, 2, 3)
+LIMB_ROWS(2, 2, 3)
+LIMB_ROWS(1, 2, 4)
+LIMB_ROWS(2, 2, 4)
+
+MULTIVERSION static Py_ssize_t
+limb_rows_any(LimbShape sh, LIMB_ROWS_ARGS)
+{
+    return limb_rows(sh, LIMB_ROWS_CALL);
+}
+
+/* The pass for shape sh: a constant shape's own, or the one for any. */
+static Py_ssize_t
+limb_rows_of(LimbShape sh, LIMB_ROWS_ARGS)
+{
+    const int key = sh.lz * 100 + sh.lw * 10 + sh.ls;
+    switch (key) {
+    case 123: return limb_rows_123(LIMB_ROWS_CALL);
+    case 223: return limb_rows_223(LIMB_ROWS_CALL);
+    case 124: return limb_rows_124(LIMB_ROWS_CALL);
+    case 224: return limb_rows_224(LIMB_ROWS_CALL);
+    default: return limb_rows_any(sh, LIMB_ROWS_CALL);
+    }
 }
 
 /* 1 if the magnitude a (n limbs) is below 2^bits. */
@@ -741,9 +777,9 @@ limb_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_BEGIN_ALLOW_THREADS
     limb_weights(w, d, sh, w_sq, w_mag, w_neg, zf != NULL ? wf : NULL, &w_norm);
     for (;;) {
-        const Py_ssize_t got = limb_rows(z, n, d, sh, w, w_mag, w_neg, tie.buf, norm, counts.buf, rows + m,
-                                         scores + m * sh.ls, cap - m, &i, w_sq, limit, &guarded, zf, radii, wf,
-                                         &w_norm);
+        const Py_ssize_t got = limb_rows_of(sh, z, n, d, w, w_mag, w_neg, tie.buf, norm, counts.buf, rows + m,
+                                            scores + m * sh.ls, cap - m, &i, w_sq, limit, &guarded, zf, radii, wf,
+                                            &w_norm);
         for (Py_ssize_t t = m; t < m + got; t++) {
             epochs[t] = ep.epoch;
         }

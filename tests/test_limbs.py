@@ -39,6 +39,11 @@ def _widths(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return seen
 
 
+def _data(X: Any, y: Any) -> Dataset:
+    """Integer samples as a `Dataset`."""
+    return Dataset(X=[[Fraction(v) for v in row] for row in X], y=y)
+
+
 @st.composite
 def dyadic_data(draw: st.DrawFn, magnitude: int) -> Dataset:
     """Binary floats' kind of data: integers up to `magnitude` over a power of two, often with exact ties."""
@@ -68,7 +73,7 @@ def test_each_width_is_the_pass_that_runs_and_past_the_widest_python_integers(mo
     seen = _widths(monkeypatch)
     rng = np.random.default_rng(7)
     X = [[int(v) * (magnitude >> 20) for v in rng.integers(-(2**20), 2**20, size=3)] for _ in range(12)]
-    data = Dataset(X=X, y=[1, -1] * 6)  # not separable, most likely: updates at every epoch
+    data = _data(X, [1, -1] * 6)  # not separable, most likely: updates at every epoch
     trace = fast.run(data, "classic", max_epochs=30, keep_updates=10**9)
     same_run(engine.train(data, "classic", max_epochs=30), trace)
     assert set(seen) == widths and trace.n_updates > 30
@@ -81,7 +86,7 @@ def test_the_run_widens_its_limbs_as_the_weights_grow(monkeypatch):
     seen = _widths(monkeypatch)
     s = 2**123
     points = [(4, 4, 1), (-2, 4, 1), (4, 0, 1), (-4, -1, 1), (2, 2, 1), (5, 2, 1)]
-    data = Dataset(X=[tuple(v * s for v in p) for p in points], y=(-1, -1, 1, -1, -1, 1))
+    data = _data([[v * s for v in p] for p in points], (-1, -1, 1, -1, -1, 1))
     monkeypatch.setattr(_limbs, "_HEADROOM", 0)  # no room to spare: the first width is soon passed
     trace = fast.run(data, "classic", max_epochs=100, keep_updates=10**9)
     same_run(engine.train(data, "classic", max_epochs=100), trace)
@@ -91,7 +96,7 @@ def test_the_run_widens_its_limbs_as_the_weights_grow(monkeypatch):
 @needs_kernel
 @pytest.mark.parametrize("scale", [2**64, 2**100, 2**200])
 def test_a_cycle_past_128_bits_is_found_where_the_reference_finds_it(scale):
-    data = Dataset(X=[(0, 0), (0, scale), (scale, 0), (scale, scale)], y=(-1, 1, 1, -1))
+    data = _data([(0, 0), (0, scale), (scale, 0), (scale, scale)], (-1, 1, 1, -1))
     for convention in ("classic", "hard-limiter"):
         quick = fast.run(data, convention, max_epochs=200, keep_updates=10**9)
         assert quick.stop == "cycle"
@@ -102,7 +107,7 @@ def test_a_cycle_past_128_bits_is_found_where_the_reference_finds_it(scale):
 def test_without_the_compiled_pass_the_same_runs_are_made(monkeypatch, convention):
     rng = np.random.default_rng(5)
     X = [[int(v) << 90 for v in rng.integers(-(2**12), 2**12, size=3)] for _ in range(10)]
-    data = Dataset(X=X, y=[1 if row[0] > row[1] else -1 for row in X])
+    data = _data(X, [1 if row[0] > row[1] else -1 for row in X])
     compiled = fast.run(data, convention, max_epochs=40, keep_updates=10**9)
     monkeypatch.setattr(_kernel, "limb_pass", None)
     same_run(compiled, fast.run(data, convention, max_epochs=40, keep_updates=10**9))
@@ -179,7 +184,7 @@ def test_verify_run_checks_the_limb_pass_run_as_the_reference_run(convention):
     rng = np.random.default_rng(11)
     X = [[int(v) << 20 for v in rng.integers(-(2**12), 2**12, size=3)] for _ in range(40)]
     X[-1] = [v << 48 for v in X[-1]]
-    data = Dataset(X=X, y=[1, -1] * 20)
+    data = _data(X, [1, -1] * 20)
     trace, result = verify_run(data, convention, max_epochs=20)
     reference_trace, reference_result = verify_run(data, convention, max_epochs=20, engine_name="reference")
     assert trace.n_updates == reference_trace.n_updates > 100
@@ -195,6 +200,9 @@ def test_kept_chunks_of_scores_in_different_limbs_are_replayed_as_one():
     told: list[Any] = []
 
     class Chunks:
+        def observe(self, k: int, epoch: int, samples: Any, scores: Any) -> None:
+            raise AssertionError("told one by one")
+
         def observe_chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
             told.append((first, rows.tolist(), score_values(scores).tolist()))
 

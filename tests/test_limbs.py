@@ -211,3 +211,40 @@ def test_kept_chunks_of_scores_in_different_limbs_are_replayed_as_one():
     items = [(1, 1, np.array([0, 1]), parts[0]), (3, 2, np.array([2, 3]), parts[1]), (5, 2, np.array([4]), parts[2])]
     pipeline._feed_joined(Chunks(), items)
     assert told == [(1, [0, 1, 2, 3, 4], [v for part in values for v in part])]
+
+
+@needs_kernel
+@pytest.mark.slow
+def test_the_limb_pass_lets_other_threads_run(monkeypatch):
+    # One long compiled pass in a second thread (every epoch in one call): the main thread's Python runs
+    # meanwhile, which it could not if the pass held the GIL.
+    import threading
+    import time
+
+    from verify_perceptron.data.arrays import exact_table
+
+    rng = np.random.default_rng(4)
+    table = exact_table(rng.standard_normal((300, 20)))  # binary floats: numerators past 64 bits
+    data = Dataset(numerators=table.numerators, denominator=table.denominator, y=[1, -1] * 150)
+    monkeypatch.setattr(fast, "WORK", 2**40)
+    monkeypatch.setattr(fast, "CHUNK", 2**22)
+    spans: list[tuple[float, float]] = []
+    real = _kernel.limb_pass
+
+    def timed(*args: Any) -> Any:
+        start = time.monotonic()
+        result = real(*args)
+        spans.append((start, time.monotonic()))
+        return result
+
+    monkeypatch.setattr(_kernel, "limb_pass", timed)
+    worker = threading.Thread(target=lambda: fast.run(data, "classic", max_epochs=3000, keep_updates=0))
+    ticks = []
+    worker.start()
+    while worker.is_alive():
+        ticks.append(time.monotonic())
+    start, end = max(spans, key=lambda span: span[1] - span[0])
+    assert end - start > 0.05, spans  # one pass long enough to tell
+    inside = [t for t in ticks if start < t < end]
+    # the main thread ran through the pass, not only in a switch interval (5 ms) before it took the GIL
+    assert inside and inside[-1] - inside[0] > (end - start) / 2, (end - start, len(inside))

@@ -483,3 +483,45 @@ def test_the_typed_usage_example_runs() -> None:
     assert typed_usage.verify_and().verdict == "verified"
     assert typed_usage.fit_and_predict() == 1.0
     assert typed_usage.check_my_perceptron().passed
+
+
+@pytest.mark.parametrize("mode", ["online", "batch"])
+@pytest.mark.parametrize("convention", sorted(CONVENTIONS))
+def test_a_run_stopped_at_its_limit_is_checked_against_the_certified_separator_as_if_made_again(
+        convention: str, mode: str) -> None:
+    import time
+
+    from verify_perceptron.api.verification import settle
+    from verify_perceptron.data.examples import example
+    from verify_perceptron.report.record import build_report, render_json
+
+    data, conv = example("and"), get_convention(convention)
+    again: list[Any] = []
+    trace, check = verify_run(data, conv, mode=mode, max_epochs=1, again=again)
+    assert len(again) == 1 and trace.stop == "max-epochs"
+    reports = []
+    for replay in ([], again, again):  # made again; replayed; replayed once more from the same kept updates
+        t, c, s, _ = settle(data, conv, trace, check, eta=1, mode=mode, max_epochs=1, time_limit=None,
+                            started=time.monotonic(), again=replay)
+        assert c.separator_source == "certified"
+        reports.append(render_json(build_report(data, t, c, separability=s)))
+    assert reports[1] == reports[0] and reports[2] == reports[0]
+
+
+def test_fit_scans_the_data_once_when_it_checks_against_the_certified_separator(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from verify_perceptron.run import fast
+
+    runs: list[int] = []
+    real = fast.run
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        runs.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fast, "run", counted)
+    X, y = np.array([[0, 0], [0, 1], [1, 0], [1, 1]]), np.array([0, 0, 0, 1])  # AND, stopped after one epoch
+    model = ExactPerceptron(max_epochs=1).fit(X, y)
+    assert model.verification_ is not None
+    check = model.verification_.check
+    assert (check.separator_source, check.holds, len(runs)) == ("certified", True, 1)

@@ -128,3 +128,12 @@ def test_the_signs_of_halves_are_the_signs_of_the_joined_scores(pairs: list[tupl
     joined = score_values(halves_).tolist()
     assert _signs(halves_).tolist() == [(v > 0) - (v < 0) for v in joined]
     assert _signs(np.array(joined, dtype=object)).tolist() == [(v > 0) - (v < 0) for v in joined]
+
+
+@given(st.lists(st.one_of(st.integers(-(2**255), 2**255 - 1), st.sampled_from([0, 1, -1, 2**128, -(2**128)])),
+                min_size=1, max_size=8))
+def test_the_signs_of_scores_in_four_limbs_are_the_signs_of_the_joined_scores(values: list[int]) -> None:
+    from verify_perceptron.data.integers import as_limbs
+
+    limbs = as_limbs(np.array(values, dtype=object), 4)
+    assert _signs(limbs).tolist() == [(v > 0) - (v < 0) for v in values]

@@ -318,7 +318,7 @@ def test_values_in_memory_are_bounded_by_the_cell_limit_before_they_are_converte
         exact_table(np.zeros((100, 11)), max_cells=1000)
     with pytest.raises(DataError, match=r"100 values of up to 1\d\d bits over one common denominator take the memory"):
         exact_table([[2**100 + k] for k in range(100)], max_cells=1000)
-    with pytest.raises(DataError, match=r"2 values of up to 2150 bits over one common denominator"):
+    with pytest.raises(DataError, match=r"2 values of up to 2098 bits over one common denominator"):  # 2^2097, exactly
         exact_table(np.array([[2.0**-1074], [2.0**1023]]), max_cells=100)
     assert exact_table(np.array([[2.0**-1074], [2.0**1023]])).denominator == 2**1074
 
@@ -333,3 +333,11 @@ def test_values_read_one_by_one_are_bounded_and_uniform_ones_are_read_at_once() 
     assert _values(exact_table(frame)) == [[F(1), F(1, 2)], [F(2**53 - 1), F(1, 4)]]
     frame = FakeFrame({"a": [1, 2**53 + 1], "b": [0.5, 0.25]})  # past float64: each value on its own, exactly
     assert _values(exact_table(frame)) == [[F(1), F(1, 2)], [F(2**53 + 1), F(1, 4)]]
+
+
+@pytest.mark.parametrize("top, dtype", [(60, np.int64), (61, object)])
+def test_binary_floats_are_int64_exactly_when_every_numerator_is_below_2_to_the_62(top: int, dtype: Any) -> None:
+    # 2^top over a denominator of 2: a numerator of 2^(top + 1); the 53 bits of a mantissa are not all counted
+    table = exact_table(np.array([[2.0**top, 0.5], [3.0, -0.5]]))
+    assert table.numerators.dtype == dtype and table.denominator == 2
+    assert table.numerators.tolist() == [[2 ** (top + 1), 1], [6, -1]]

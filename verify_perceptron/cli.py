@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, TextIO
 
-from .pipeline import verify_run
+from .pipeline import Again, verify_run
 from .certify.comparison import compare_bounds
 from .certify.orders import order_statistics
 from .certify.evidence import certificate_of_bounds, certificate_of_run, file_sha256
@@ -160,15 +160,18 @@ def _verify_report(args: argparse.Namespace, clock: Deadline, trace_file: Any, f
     if trace_file is not None:
         recorder = TraceRecorder(trace_file, data, convention, convention.check_rate(_rate(args.eta)))
     _phase(clock, watch, "running the perceptron")
+    again: list[Again] = []  # the run's kept updates, replayed against a certified separator if one is found
     trace, check = verify_run(
         data, convention, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs, time_limit=args.time_limit,
         separator=separator, engine_name=args.engine, recorder=recorder,
         progress=None if watch is None else watch.epoch,  # without a display the pass runs on through epochs
+        again=again,
     )
     clock.phase = "deciding separability"
     trace, check, separability, comparison = settle(
         data, convention, trace, check, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs,
-        time_limit=args.time_limit, started=started, engine=args.engine, compare=args.compare, watch=watch)
+        time_limit=args.time_limit, started=started, engine=args.engine, compare=args.compare, watch=watch,
+        again=again)
     _phase(clock, watch, "writing the report")
     report = build_report(data, trace, check, separability=separability, comparison=comparison,
                           require_convergence=args.require_convergence)

@@ -10,6 +10,7 @@ w* is known.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from .check.soft_margin import best_reference
 from .check.traces import check_trace, whole_scores
 from .check.whole_run import WholeRun
 from .data.dataset import Dataset, require_dataset
-from .data.integers import ExactMatrix, as_halves, score_values
+from .data.integers import ExactMatrix, as_halves, as_limbs, score_values
 from .data.observers import Observer
 from .data.samples import sample_matrix
 from .data.trace import Trace
@@ -40,11 +41,14 @@ __all__ = ["ENGINES", "MIN_MAP_BYTES", "MIN_REPLAY_BYTES", "verify_run"]
 #: The engines `verify_run` can drive: the fast exact one and the reference that reads like the notes.
 ENGINES = ("fast", "reference")
 #: `verify_run` keeps a run's updates for the checker in at most max(this, half the samples' bytes).
-MIN_REPLAY_BYTES = 2**20
+MIN_REPLAY_BYTES = 2**22  # (a float64 set of 10^5 updates, with scores in three limbs, fits)
 #: ... and, past that, which samples were mistakes (one bit per presentation) in max(this, the samples' bytes).
 MIN_MAP_BYTES = 2**24
 #: Kept updates are replayed in chunks of at least this many (but the last), each at most one engine chunk more.
 REPLAY_CHUNK = 2**16
+#: `verify_run`'s ``again``: ``again(w_star, source, note)`` is the run checked against w* (what a
+#: run made again with `separator=w_star` would give, its updates replayed from the first run's).
+Again = Callable[[Sequence[object], str, str | None], tuple[Trace, CheckResult]]
 
 
 class _Tee:
@@ -124,9 +128,9 @@ class _Store:
         else:
             fast.feed(self.overflow, first, epoch.expand() if isinstance(epoch, _Runs) else epoch, rows, scores)
 
-    def replay(self, observer: Observer) -> None:
-        """Tell `observer` of every kept update, in order; the store keeps none after."""
-        items, self.items = self.items, []
+    def replay(self, observer: Observer, *, keep: bool = False) -> None:
+        """Tell `observer` of every kept update, in order; the store keeps none after, unless `keep`."""
+        items, self.items = (list(self.items), self.items) if keep else (self.items, [])
         if items and all(isinstance(rows, np.ndarray) or len(rows) == 1 for _, _, rows, _ in items):
             # online updates, from the compiled pass or one at a time (past its guard): in chunks of at
             # least REPLAY_CHUNK updates, so that what is unpacked at once stays small whatever the capacity
@@ -154,12 +158,21 @@ def _feed_joined(observer: Observer, items: list[tuple[int, Any, Any, Any]]) -> 
                              for _, epoch, rows, _ in items])
     rows = np.concatenate([np.asarray(rows, dtype=np.int64) for _, _, rows, _ in items])
     parts = [scores if isinstance(scores, np.ndarray) else _score_array(scores[0]) for *_, scores in items]
-    if any(part.ndim == 2 for part in parts):  # some past int64, in halves: all in halves,
-        parts = ([as_halves(part) for part in parts] if all(part.dtype == np.int64 for part in parts)
+    if any(part.ndim == 2 for part in parts):  # some past int64, in limbs: all in as many limbs,
+        width = max(part.shape[1] if part.ndim == 2 else 2 for part in parts)
+        parts = ([_in_limbs(part, width) for part in parts] if all(part.dtype == np.int64 for part in parts)
                  else [score_values(part).astype(object) for part in parts])  # or all Python integers
     first = items[0][0]
     items.clear()
     fast.feed(observer, first, epochs, rows, np.concatenate(parts))
+
+
+def _in_limbs(scores: Any, width: int) -> Any:
+    """A chunk's int64 scores, (m,) or (m, L) limbs with L <= `width`, as (m, width) limbs (signs extended)."""
+    if scores.ndim == 1:
+        return as_limbs(scores, width)
+    signs = np.repeat(scores[:, -1:] >> 63, width - scores.shape[1], axis=1)
+    return np.hstack([scores, signs]) if width > scores.shape[1] else scores
 
 
 def _score_array(score: int) -> Any:
@@ -192,6 +205,7 @@ def verify_run(
     keep_updates: int | None = None,
     separator_source: str = "user",
     separator_note: str | None = None,
+    again: list[Again] | None = None,
 ) -> tuple[Trace, CheckResult]:
     """Run a note's perceptron with the checker attached; the `verify` command's work.
 
@@ -219,6 +233,11 @@ def verify_run(
     separator_source, separator_note : str, optional
         Where `separator` came from (``"user"``, or ``"certified"`` for a certified
         max-margin separator), for the report.
+    again : list, optional
+        Given (an empty list) and the run neither converged nor passed the
+        budget of kept updates, receives an `Again`: the same run checked
+        against another w* by replaying its kept updates, without running it
+        a second time (`verify_perceptron.api.verification.against_certified`).
 
     Examples
     --------
@@ -242,7 +261,8 @@ def verify_run(
                sample_matrix(data, conv))  # the samples built once, shared by the engine and the checker
     if separator is not None:
         return job.checked(separator, separator_source, separator_note, recorder, time_limit)
-    return job.with_final_weights(recorder)
+    return job.with_final_weights(recorder, again)
+
 
 
 @dataclass(frozen=True)
@@ -285,7 +305,8 @@ class _Job:
                          lambda: (checker.N, None if checker.own is None else checker.own.value))
         return trace, _finished(checker, whole, trace)
 
-    def with_final_weights(self, recorder: Observer | None) -> tuple[Trace, CheckResult]:
+    def with_final_weights(self, recorder: Observer | None, again: list[Again] | None = None
+                           ) -> tuple[Trace, CheckResult]:
         """A run whose own final weights are w*, known only at its end.
 
         The run keeps its updates (within half the samples' own memory) and
@@ -315,7 +336,19 @@ class _Job:
                 return self.checked(w_star, "final", note, None, left)
             checker = self.checker(w_star, "final", note)
         whole = WholeRun(checker)
-        store.replay(_Tee(checker, whole, recorder))
+        replayable = again is not None and not trace.converged  # (a converged run has its w* already)
+        store.replay(_Tee(checker, whole, recorder), keep=replayable)
+        if again is not None and replayable:
+            again.append(functools.partial(self._replayed, store, trace))
+        return trace, _finished(checker, whole, trace)
+
+    def _replayed(self, store: _Store, trace: Trace, w_star: Sequence[object], source: str,
+                  note: str | None) -> tuple[Trace, CheckResult]:
+        """The run of `trace`, whose every update `store` kept, checked against `w_star`: what `checked` gives
+        for the same (deterministic) run, without scanning the data again."""
+        checker = self.checker(w_star, source, note)
+        whole = WholeRun(checker)
+        store.replay(_Tee(checker, whole), keep=True)
         return trace, _finished(checker, whole, trace)
 
     def _soft_margin_afterwards(self, trace: Trace, checker: Checker, kept: MistakeMap) -> CheckResult:

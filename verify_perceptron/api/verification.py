@@ -29,7 +29,7 @@ from ..data.trace import Trace
 from ..errors import InvalidArgument
 from ..notes.conventions import Convention, get_convention
 from ..deadline import Deadline
-from ..pipeline import verify_run
+from ..pipeline import Again, verify_run
 from ..progress import Watch, watching
 from ..report.record import build_report, render_json
 from ..report.schema import Report
@@ -213,12 +213,15 @@ def _canonical(convention: Convention, w: Sequence[Fraction]) -> tuple[Fraction,
 def against_certified(data: Dataset, convention: Convention, trace: Trace, check: CheckResult,
                       separability: Separability, *, eta: object, mode: str, max_epochs: int,
                       time_left: Callable[[], float | None], engine: str = "fast",
-                      watch: Watch | None = None) -> tuple[Trace, CheckResult]:
+                      watch: Watch | None = None, again: Again | None = None) -> tuple[Trace, CheckResult]:
     """A run that stopped at a limit on data certified separable, made again and checked against the certified
     max-margin separator, so that every claim has a w*; otherwise (or without time left) the run as it is.
 
     The run is deterministic, so at the epoch limit it is the same run; at
     the time limit it may stop elsewhere, and the report says where it did.
+    Given `again` (`verify_perceptron.pipeline.verify_run`'s), the first run's
+    kept updates are replayed against the separator instead: the same run and
+    the same checks, without scanning the data a second time.
     """
     if trace.converged or trace.stop not in ("max-epochs", "time-limit") or check.separator is not None:
         return trace, check
@@ -232,7 +235,10 @@ def against_certified(data: Dataset, convention: Convention, trace: Trace, check
     if found is None or (left is not None and left <= 0):
         return trace, check
     if watch is not None:
-        watch.phase("running again against the certified separator")
+        watch.phase("checking the run against the certified separator" if again is not None
+                    else "running again against the certified separator")
+    if again is not None:
+        return again(found[0], "certified", found[1])
     return verify_run(data, convention, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=left,
                       separator=found[0], separator_source="certified", separator_note=found[1], engine_name=engine,
                       progress=None if watch is None else watch.epoch)
@@ -240,17 +246,19 @@ def against_certified(data: Dataset, convention: Convention, trace: Trace, check
 
 def settle(data: Dataset, convention: Convention, trace: Trace, check: CheckResult, *, eta: object, mode: str,
            max_epochs: int, time_limit: float | None, started: float, engine: str = "fast", compare: bool = False,
-           watch: Watch | None = None) -> tuple[Trace, CheckResult, Separability, BoundComparison | None]:
+           watch: Watch | None = None, again: Sequence[Again] = ()
+           ) -> tuple[Trace, CheckResult, Separability, BoundComparison | None]:
     """What `verify` does after the run (for the CLI and `run_verification` alike), within what is left of
     `time_limit` since `started`: separability settled, a run stopped at a limit made again against the
-    certified separator (`against_certified`), and with `compare` the five notes' bounds. `watch` is told
-    each phase as it begins."""
+    certified separator (`against_certified`; replayed instead, given `verify_run`'s filled `again`), and
+    with `compare` the five notes' bounds. `watch` is told each phase as it begins."""
     if watch is not None:
         watch.phase("deciding separability")
     separability = separability_of_run(data, convention, trace, check, time_limit)
     trace, check = against_certified(
         data, convention, trace, check, separability, eta=eta, mode=mode, max_epochs=max_epochs, engine=engine,
-        time_left=lambda: None if time_limit is None else time_limit - (time.monotonic() - started), watch=watch)
+        time_left=lambda: None if time_limit is None else time_limit - (time.monotonic() - started), watch=watch,
+        again=again[0] if again else None)
     comparison = None
     if compare:
         if watch is not None:
@@ -295,13 +303,14 @@ def run_verification(
     clock.phase = "running the perceptron"
     if watch is not None:
         watch.phase(clock.phase)
+    again: list[Again] = []  # the run's kept updates, to replay against a certified separator
     trace, check = verify_run(data, conv, eta=eta, mode=mode, max_epochs=max_epochs,
                               time_limit=time_left(time_limit, started), separator=separator, engine_name=engine,
-                              progress=None if watch is None else watch.epoch)
+                              progress=None if watch is None else watch.epoch, again=again)
     clock.phase = "deciding separability"
     trace, check, separability, comparison = settle(
         data, conv, trace, check, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
-        started=started, engine=engine, compare=compare, watch=watch)
+        started=started, engine=engine, compare=compare, watch=watch, again=again)
     clock.phase = "building the report"
     if watch is not None:
         watch.phase("writing the report")

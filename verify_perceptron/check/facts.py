@@ -330,12 +330,11 @@ def _magnitude(tree: Any, values: Mapping[str, Any]) -> int | None:
 def _signs(scores: Any) -> Any:
     """The signs of a chunk's scores, as int64, without joining halves or making Python integers.
 
-    Halves are (low 64 bits, high ones) of value = high·2^64 + low read unsigned: its sign is the high
-    half's, or, when that is 0, 1 for any non-zero low half.
+    Limbs (halves for L = 2) are two's complement over all L, lowest first: a value is negative when its
+    top limb is, else positive when any limb is non-zero.
     """
     if getattr(scores, "ndim", 1) == 2:
-        low, high = scores[:, 0], scores[:, 1]
-        return np.where(high != 0, np.sign(high), (low != 0).astype(np.int64))
+        return np.where(scores[:, -1] < 0, -1, (scores != 0).any(axis=1).astype(np.int64))
     values = np.asarray(scores)
     if values.dtype == object:
         return (values > 0).astype(np.int64) - (values < 0).astype(np.int64)

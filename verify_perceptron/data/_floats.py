@@ -33,6 +33,11 @@ def _parts(block: Any) -> tuple[Any, Any, Any]:
     return m >> zeros, np.where(nonzero, exponent.astype(np.int64) - 53 + zeros, 0), nonzero
 
 
+def _top_bits(m: Any, e: Any) -> int:
+    """max over the cells of bit_length(|m|) + e: the largest m·2^e has that many bits once e + p >= 0."""
+    return int((np.frexp(np.abs(m).astype(np.float64))[1] + e).max())  # |m| < 2^53: its float and frexp exact
+
+
 def binary_floats(a: Any, *, max_cells: int, source: str) -> tuple[Any, int]:
     """A finite 2-D float16/32/64 array as (integer numerators, 2^p) in lowest terms, exactly.
 
@@ -48,29 +53,29 @@ def binary_floats(a: Any, *, max_cells: int, source: str) -> tuple[Any, int]:
     >>> numerators, denominator = binary_floats(np.array([[2.0**-1074, 2.0**1023]]), max_cells=1000, source="t")
     >>> numerators.dtype, denominator == 2**1074, numerators[0, 1] == 2**2097
     (dtype('O'), True, True)
+    >>> binary_floats(np.array([[2.0**60, 0.5]]), max_cells=1, source="t")[0].dtype  # 2^61: below 2^62, so int64
+    dtype('int64')
     """
     n_rows, n_cols = a.shape
-    low = high = None
+    low = top = None
     step = max(1, BLOCK // max(1, n_cols))
     for start in range(0, n_rows, step):
-        _, e, nonzero = _parts(a[start:start + step])
+        m, e, nonzero = _parts(a[start:start + step])
         if nonzero.any():
-            e = e[nonzero]
+            m, e = m[nonzero], e[nonzero]
             low = int(e.min()) if low is None else min(low, int(e.min()))
-            high = int(e.max()) if high is None else max(high, int(e.max()))
-    if low is None or high is None:
+            top = _top_bits(m, e) if top is None else max(top, _top_bits(m, e))
+    if low is None or top is None:
         return np.zeros(a.shape, dtype=np.int64), 1
     power = max(0, -low)  # the denominator is 2^power
-    wide = high + power + 53 >= 62
+    bits = top + power  # the widest numerator's bit length, exactly
+    wide = bits > 62
     if wide:
-        refuse_wide(source, a.size, high + power + 53, max_cells)
+        refuse_wide(source, a.size, bits, max_cells)
     out = np.empty(a.shape, dtype=object if wide else np.int64)
     for start in range(0, n_rows, step):
         m, e, nonzero = _parts(a[start:start + step])
         shift = np.where(nonzero, e + power, 0)
-        if wide:
-            ints = [v << s for v, s in zip(m.ravel().tolist(), shift.ravel().tolist())]
-            out[start:start + step] = np.array(ints + [None], dtype=object)[:-1].reshape(m.shape)
-        else:
-            out[start:start + step] = m << shift
+        # past int64 each numerator is a Python int, shifted by NumPy's loop rather than a Python one
+        out[start:start + step] = np.left_shift(m.astype(object), shift.astype(object)) if wide else m << shift
     return out, 2**power

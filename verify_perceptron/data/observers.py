@@ -17,7 +17,9 @@ from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 
-__all__ = ["Observer", "ChunkObserver", "Int64Array", "Epochs"]
+from .integers import score_values
+
+__all__ = ["Observer", "ChunkObserver", "Int64Array", "Epochs", "feed"]
 
 #: An int64 array (any shape: a chunk's rows, its epochs, its scores or their (m, 2) halves).
 Int64Array: TypeAlias = "np.ndarray[Any, np.dtype[np.int64]]"
@@ -43,6 +45,30 @@ class ChunkObserver(Observer, Protocol):
         """Online updates first, first + 1, ... of `epoch`, one mistake each, on `rows` with `scores`.
 
         `rows` and `scores` are valid during the call only (the engine reuses
-        its buffers); scores past int64 come as an (m, 2) array of halves,
-        which `verify_perceptron.data.integers.score_values` joins.
+        its buffers); scores past int64 come as an (m, L) int64 array of
+        64-bit limbs (L = 2, halves, up to 128 bits), which
+        `verify_perceptron.data.integers.score_values` joins.
         """
+
+
+def feed(observer: Observer, first: int, epoch: Any, rows: Any, scores: Any) -> None:
+    """Tell `observer` of a chunk of online updates: at once if it can take chunks, else one by one.
+
+    `epoch` is the chunk's epoch, or an array of each update's epoch.
+
+    Examples
+    --------
+    >>> class Printer:
+    ...     def observe(self, k, epoch, samples, scores):
+    ...         print(k, epoch, samples, scores)
+    >>> feed(Printer(), 5, 2, np.array([3, 7]), np.array([0, -4]))
+    5 2 [3] [0]
+    6 2 [7] [-4]
+    """
+    chunk = getattr(observer, "observe_chunk", None)
+    if chunk is not None:
+        chunk(first, epoch, rows, scores)
+        return
+    epochs = epoch.tolist() if isinstance(epoch, np.ndarray) else [epoch] * len(rows)
+    for t, (i, s, e) in enumerate(zip(rows.tolist(), score_values(scores).tolist(), epochs)):
+        observer.observe(first + t, e, [i], [s])

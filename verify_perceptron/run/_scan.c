@@ -42,6 +42,7 @@
  */
 
 #include "_exact.h"
+#include "_wide.h"
 
 #include <float.h>
 #include <math.h>
@@ -514,10 +515,325 @@ done:
 #endif
 }
 
+/* ---- the pass past 128 bits: limbs ------------------------------------- */
+
+#if SCAN_WIDE
+/* The shape of a limb pass: z entries in lz limbs, W's entries in lw, scores, norms and ||W||^2
+ * in ls (verify_perceptron.run._limbs chooses them). Its precondition, checked by limb_pass:
+ * 0 <= ||W||^2 <= limit < 2^(64 ls - 3), limit < 2^(128 lw - 2), and every ||z_i||^2 < 2^(64 ls - 3).
+ * Then |W_j| <= ||W|| < 2^(64 lw - 1), and by Cauchy-Schwarz the positive and the negative products
+ * of a score each sum to at most ||z||*||W|| <= (||z||^2 + ||W||^2) / 2 < 2^(64 ls - 3), as does
+ * |2 s| + ||W||^2 + ||z||^2: every value fits its limbs, so arithmetic modulo 2^64k is exact. */
+typedef struct {
+    int lz, lw, ls;
+} LimbShape;
+
+/* z . W into s (ls limbs): the products of magnitudes summed apart by sign, then subtracted. */
+static inline __attribute__((always_inline)) void
+limb_dot(const uint64_t *z, const uint64_t *w_mag, const unsigned char *w_neg, Py_ssize_t d, LimbShape sh,
+         uint64_t *s)
+{
+    uint64_t pos[WIDE_MAX_LIMBS] = {0}, neg[WIDE_MAX_LIMBS] = {0}, z_mag[WIDE_MAX_ENTRY];
+    for (Py_ssize_t j = 0; j < d; j++) {
+        const uint64_t *zj = z + j * sh.lz, *wj = w_mag + j * sh.lw;
+        if (wide_is_zero(zj, sh.lz) || wide_is_zero(wj, sh.lw)) {
+            continue;
+        }
+        const int negative = wide_magnitude(z_mag, zj, sh.lz) ^ w_neg[j];
+        wide_mul_add(negative ? neg : pos, sh.ls, z_mag, sh.lz, wj, sh.lw);
+    }
+    wide_sub(pos, neg, sh.ls);
+    memcpy(s, pos, (size_t)sh.ls * sizeof(uint64_t));
+}
+
+/* W's magnitudes, signs and float copy, and n_W >= ||W|| (run/filter.py's norm_above), after W changed. */
+static inline __attribute__((always_inline)) void
+limb_weights(const uint64_t *w, Py_ssize_t d, LimbShape sh, const uint64_t *w_sq, uint64_t *w_mag,
+             unsigned char *w_neg, double *wf, double *w_norm)
+{
+    for (Py_ssize_t j = 0; j < d; j++) {
+        w_neg[j] = (unsigned char)wide_magnitude(w_mag + j * sh.lw, w + j * sh.lw, sh.lw);
+        if (wf != NULL) {
+            const double x = wide_unsigned_to_double(w_mag + j * sh.lw, sh.lw);
+            wf[j] = w_neg[j] ? -x : x;
+        }
+    }
+    if (wf != NULL) {
+        *w_norm = sqrt(wide_to_double(w_sq, sh.ls)) * (1.0 + 0x1p-46);
+    }
+}
+
+/* One pass from row *position to the end of the rows, a full buffer (cap) or the guard: as
+ * DEFINE_PASS, in limbs. Inlined into one function per common shape (LIMB_ROWS), where the limb
+ * counts are constants the compiler unrolls, and into one for any shape. */
+#define LIMB_ROWS_ARGS const uint64_t *z, Py_ssize_t n, Py_ssize_t d, uint64_t *w, uint64_t *w_mag, \
+    unsigned char *w_neg, const unsigned char *ties, const uint64_t *norm, int64_t *count, int64_t *rows, \
+    uint64_t *scores, Py_ssize_t cap, Py_ssize_t *position, uint64_t *w_sq, const uint64_t *limit, int *guarded, \
+    const double *zf, const double *radius, double *wf, double *w_norm
+#define LIMB_ROWS_CALL z, n, d, w, w_mag, w_neg, ties, norm, count, rows, scores, cap, position, w_sq, limit, \
+    guarded, zf, radius, wf, w_norm
+
+static inline __attribute__((always_inline)) Py_ssize_t
+limb_rows(LimbShape sh, LIMB_ROWS_ARGS)
+{
+    Py_ssize_t m = 0, i = *position;
+    uint64_t s[WIDE_MAX_LIMBS], after[WIDE_MAX_LIMBS], step[WIDE_MAX_ENTRY];
+    for (; i < n; i++) {
+        if (zf != NULL && float_dot(zf + i * d, wf, d) > radius[i] * *w_norm) {
+            continue; /* the float score proves z_i . W > 0 (run/filter.py) */
+        }
+        const uint64_t *row = z + i * d * sh.lz;
+        limb_dot(row, w_mag, w_neg, d, sh, s);
+        if (!wide_negative(s, sh.ls) && !(ties[i] && wide_is_zero(s, sh.ls))) {
+            continue;
+        }
+        /* ||W + z||^2 = ||W||^2 + 2 W.z + ||z||^2, below 2^(64 ls - 1): exact modulo 2^(64 ls) */
+        memcpy(after, w_sq, (size_t)sh.ls * sizeof(uint64_t));
+        wide_add(after, s, sh.ls);
+        wide_add(after, s, sh.ls);
+        wide_add(after, norm + i * sh.ls, sh.ls);
+        if (wide_compare(after, limit, sh.ls) > 0) {
+            *guarded = 1;
+            break;
+        }
+        for (Py_ssize_t j = 0; j < d; j++) { /* W_j + z_j fits lw limbs: |W_j + z_j| <= ||W + z|| */
+            wide_extend(step, sh.lw, row + j * sh.lz, sh.lz);
+            wide_add(w + j * sh.lw, step, sh.lw);
+        }
+        memcpy(w_sq, after, (size_t)sh.ls * sizeof(uint64_t));
+        limb_weights(w, d, sh, w_sq, w_mag, w_neg, zf != NULL ? wf : NULL, w_norm);
+        count[i] += 1;
+        rows[m] = i;
+        memcpy(scores + m * sh.ls, s, (size_t)sh.ls * sizeof(uint64_t));
+        if (++m == cap) {
+            i++;
+            break;
+        }
+    }
+    *position = i;
+    return m;
+}
+
+#define LIMB_ROWS(LZ, LW, LS)                                                                  \
+MULTIVERSION static Py_ssize_t                                                                 \
+limb_rows_##LZ##LW##LS(LIMB_ROWS_ARGS)                                                         \
+{                                                                                              \
+    return limb_rows((LimbShape){LZ, LW, LS}, LIMB_ROWS_CALL);                                 \
+}
+LIMB_ROWS(1, 2, 3)
+LIMB_ROWS(2, 2, 3)
+LIMB_ROWS(1, 2, 4)
+LIMB_ROWS(2, 2, 4)
+
+MULTIVERSION static Py_ssize_t
+limb_rows_any(LimbShape sh, LIMB_ROWS_ARGS)
+{
+    return limb_rows(sh, LIMB_ROWS_CALL);
+}
+
+/* The pass for shape sh: a constant shape's own, or the one for any. */
+static Py_ssize_t
+limb_rows_of(LimbShape sh, LIMB_ROWS_ARGS)
+{
+    const int key = sh.lz * 100 + sh.lw * 10 + sh.ls;
+    switch (key) {
+    case 123: return limb_rows_123(LIMB_ROWS_CALL);
+    case 223: return limb_rows_223(LIMB_ROWS_CALL);
+    case 124: return limb_rows_124(LIMB_ROWS_CALL);
+    case 224: return limb_rows_224(LIMB_ROWS_CALL);
+    default: return limb_rows_any(sh, LIMB_ROWS_CALL);
+    }
+}
+
+/* 1 if the magnitude a (n limbs) is below 2^bits. */
+static int
+limb_below(const uint64_t *a, int n, int bits)
+{
+    for (int k = n - 1; k >= 0; k--) {
+        if (a[k] != 0) {
+            return 64 * k + (64 - __builtin_clzll(a[k])) <= bits;
+        }
+    }
+    return 1;
+}
+#endif
+
+PyDoc_STRVAR(limb_pass_doc,
+"limb_pass($module, Z, W, tie, norms, counts, out_i, out_s, start, w_sq, limit, epochs, filter, /)\n"
+"--\n"
+"\n"
+"online_pass with every integer in 64-bit limbs, lowest first, two's complement\n"
+"(verify_perceptron.data.integers.as_limbs): Z (n, d, lz), W (d, lw), norms\n"
+"(n, ls), out_s (cap, ls), and w_sq (ls,) updated in place and limit (ls,) as arrays,\n"
+"all int64 and C-contiguous. Preconditions, refused with ValueError:\n"
+"0 <= w_sq <= limit < 2^(64 ls - 3), limit < 2^(128 lw - 2), 0 <= norms[i] < 2^(64 ls - 3),\n"
+"1 <= lz, lw <= 4 and 1 <= ls <= 8. epochs and filter are online_pass's (saved and\n"
+"previous hold d * lw limbs, or none), and it returns ``(m, position, guarded, epoch, made)``.\n"
+"The GIL is released while scanning; the arrays must not change meanwhile.");
+
+static PyObject *
+limb_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "limb_pass";
+    Py_buffer Z = {0}, W = {0}, tie = {0}, norms = {0}, counts = {0}, out_i = {0}, out_s = {0};
+    Py_buffer sq = {0}, lim = {0}, Zf = {0}, radius = {0};
+    Epochs ep = {0};
+    int with_epochs = 0, with_filter = 0;
+    PyObject *result = NULL;
+    Py_ssize_t start;
+    uint64_t *w_mag = NULL;
+    unsigned char *w_neg = NULL;
+    double *wf = NULL, w_norm = 0.0;
+
+    if (nargs != 12) {
+        PyErr_Format(PyExc_TypeError,
+                     "limb_pass() takes 12 arguments (Z, W, tie, norms, counts, out_i, out_s, start, w_sq, "
+                     "limit, epochs, filter), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "Z", args[0], 3, INT64_ITEMS, 0, &Z) < 0
+        || get_array(func, "W", args[1], 2, INT64_ITEMS, 1, &W) < 0
+        || get_array(func, "tie", args[2], 1, FLAG_ITEMS, 0, &tie) < 0
+        || get_array(func, "norms", args[3], 2, INT64_ITEMS, 0, &norms) < 0
+        || get_array(func, "counts", args[4], 1, INT64_ITEMS, 1, &counts) < 0
+        || get_array(func, "out_i", args[5], 1, INT64_ITEMS, 1, &out_i) < 0
+        || get_array(func, "out_s", args[6], 2, INT64_ITEMS, 1, &out_s) < 0
+        || get_array(func, "w_sq", args[8], 1, INT64_ITEMS, 1, &sq) < 0
+        || get_array(func, "limit", args[9], 1, INT64_ITEMS, 0, &lim) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n = Z.shape[0], d = Z.shape[1], cap = out_i.shape[0];
+    const LimbShape sh = {(int)Z.shape[2], (int)W.shape[1], (int)norms.shape[1]};
+    if (Z.shape[2] < 1 || Z.shape[2] > WIDE_MAX_ENTRY || W.shape[1] < 1 || W.shape[1] > WIDE_MAX_ENTRY
+        || norms.shape[1] < 1 || norms.shape[1] > WIDE_MAX_LIMBS || W.shape[0] != d || norms.shape[0] != n
+        || out_s.shape[0] != cap || out_s.shape[1] != sh.ls || sq.shape[0] != sh.ls || lim.shape[0] != sh.ls
+        || cap < 1) {
+        PyErr_Format(PyExc_ValueError,
+                     "limb_pass(): needs Z (n, d, lz), W (d, lw), norms (n, ls), out_s (cap, ls), w_sq and limit "
+                     "(ls,), out_i (cap,) with cap >= 1, 1 <= lz, lw <= %d and 1 <= ls <= %d; got Z (%zd, %zd, "
+                     "%zd), W (%zd, %zd), norms (%zd, %zd), out_i (%zd,), out_s (%zd, %zd), w_sq (%zd,), "
+                     "limit (%zd,)", WIDE_MAX_ENTRY, WIDE_MAX_LIMBS, n, d, Z.shape[2], W.shape[0], W.shape[1],
+                     norms.shape[0], norms.shape[1], cap, out_s.shape[0], out_s.shape[1], sq.shape[0],
+                     lim.shape[0]);
+        goto done;
+    }
+    if (check_rows(func, "tie", &tie, n) < 0 || check_rows(func, "counts", &counts, n) < 0
+        || get_index(func, "start", args[7], 0, n, "n", &start) < 0) {
+        goto done;
+    }
+    uint64_t *w_sq = sq.buf;
+    const uint64_t *limit = lim.buf, *norm = norms.buf;
+    if (wide_negative(w_sq, sh.ls) || wide_compare(w_sq, limit, sh.ls) > 0
+        || !limb_below(limit, sh.ls, 64 * sh.ls - 3) || !limb_below(limit, sh.ls, 128 * sh.lw - 2)) {
+        PyErr_SetString(PyExc_ValueError, "limb_pass(): needs 0 <= w_sq <= limit < 2^(64 ls - 3) and "
+                        "limit < 2^(128 lw - 2)");
+        goto done;
+    }
+    for (Py_ssize_t r = 0; r < n; r++) {
+        if (wide_negative(norm + r * sh.ls, sh.ls) || !limb_below(norm + r * sh.ls, sh.ls, 64 * sh.ls - 3)) {
+            PyErr_Format(PyExc_ValueError, "limb_pass(): norms[%zd] must be in [0, 2^(64 ls - 3))", r);
+            goto done;
+        }
+    }
+    if (get_epochs(func, args[10], cap, d * sh.lw, &ep) < 0) {
+        goto done;
+    }
+    with_epochs = 1;
+    if (args[11] != Py_None) {
+        PyObject *zf_obj, *radius_obj;
+        if (!PyTuple_Check(args[11]) || !PyArg_ParseTuple(args[11], "OO", &zf_obj, &radius_obj)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "limb_pass(): filter must be None or a tuple (Zf, radius)");
+            goto done;
+        }
+        if (get_array(func, "Zf", zf_obj, 2, FLOAT64_ITEMS, 0, &Zf) < 0
+            || get_array(func, "radius", radius_obj, 1, FLOAT64_ITEMS, 0, &radius) < 0) {
+            goto done;
+        }
+        if (Zf.shape[0] != n || Zf.shape[1] != d || radius.shape[0] != n) {
+            PyErr_Format(PyExc_ValueError, "limb_pass(): Zf must have shape (%zd, %zd) and radius %zd rows",
+                         n, d, n);
+            goto done;
+        }
+        with_filter = FILTER_SOUND && d > 0;
+    }
+    w_mag = PyMem_Malloc((size_t)(d > 0 ? d : 1) * sh.lw * sizeof(uint64_t));
+    w_neg = PyMem_Malloc((size_t)(d > 0 ? d : 1));
+    wf = PyMem_Malloc((size_t)(d > 0 ? d : 1) * sizeof(double));
+    if (w_mag == NULL || w_neg == NULL || wf == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const double *zf = with_filter ? Zf.buf : NULL, *radii = with_filter ? radius.buf : NULL;
+    uint64_t *w = W.buf;
+    const uint64_t *saved = ep.saved.buf, *z = Z.buf;
+    uint64_t *previous = ep.previous.buf, *scores = out_s.buf;
+    const Py_ssize_t n_saved = ep.saved.shape[0], n_previous = ep.previous.shape[0], width = d * sh.lw;
+    int64_t *rows = out_i.buf, *epochs = ep.out_e.buf;
+    Py_ssize_t m = 0, i = start;
+    int guarded = 0;
+    long long scanned = 0;
+    Py_BEGIN_ALLOW_THREADS
+    limb_weights(w, d, sh, w_sq, w_mag, w_neg, zf != NULL ? wf : NULL, &w_norm);
+    for (;;) {
+        const Py_ssize_t got = limb_rows_of(sh, z, n, d, w, w_mag, w_neg, tie.buf, norm, counts.buf, rows + m,
+                                            scores + m * sh.ls, cap - m, &i, w_sq, limit, &guarded, zf, radii, wf,
+                                            &w_norm);
+        for (Py_ssize_t t = m; t < m + got; t++) {
+            epochs[t] = ep.epoch;
+        }
+        m += got;
+        ep.made += got;
+        scanned += n;
+        if (guarded || i < n) {
+            break;
+        }
+        /* The end of epoch ep.epoch: go on only where the caller would have nothing to do (as online_pass). */
+        const size_t bytes = (size_t)width * sizeof(uint64_t);
+        const int same = n_saved == width && memcmp(w, saved, bytes) == 0; /* limbs: one form per value */
+        const int known = n_previous == width, repeat = known && memcmp(w, previous, bytes) == 0;
+        if (ep.made == 0 || ep.per_epoch || ep.epoch >= ep.max_epochs || ep.epoch == ep.stop_epoch || same
+            || !known || repeat || m == cap || scanned >= ep.work) {
+            break;
+        }
+        memcpy(previous, w, bytes);
+        ep.epoch++;
+        ep.made = 0;
+        i = 0;
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_BuildValue("(nnOLL)", m, i, guarded ? Py_True : Py_False, ep.epoch, ep.made);
+done:
+    PyMem_Free(w_mag);
+    PyMem_Free(w_neg);
+    PyMem_Free(wf);
+    if (with_epochs) {
+        release_epochs(&ep);
+    }
+    PyBuffer_Release(&Zf);
+    PyBuffer_Release(&radius);
+    PyBuffer_Release(&Z);
+    PyBuffer_Release(&W);
+    PyBuffer_Release(&tie);
+    PyBuffer_Release(&norms);
+    PyBuffer_Release(&counts);
+    PyBuffer_Release(&out_i);
+    PyBuffer_Release(&out_s);
+    PyBuffer_Release(&sq);
+    PyBuffer_Release(&lim);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "limb_pass() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
 /* ---- the module -------------------------------------------------------- */
 
 static PyMethodDef scan_methods[] = {
     {"online_pass", (PyCFunction)(void (*)(void))online_pass, METH_FASTCALL, online_pass_doc},
+    {"limb_pass", (PyCFunction)(void (*)(void))limb_pass, METH_FASTCALL, limb_pass_doc},
     {NULL, NULL, 0, NULL},
 };
 

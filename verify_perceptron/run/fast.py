@@ -44,11 +44,12 @@ from typing import Any
 
 import numpy as np
 
+from . import _limbs
 from . import filter as _filter
 from . import kernel as _kernel
 from ..data.dataset import Dataset, require_dataset
 from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, matrix_vector, score_values
-from ..data.observers import Observer
+from ..data.observers import Observer, feed
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, LazyUpdates, ScaledWeights, Trace, Update
 from ..notes.conventions import Convention, tie_rule
@@ -71,32 +72,10 @@ _NONE = np.zeros(0, dtype=np.int64)  # no saved weights to compare with
 _EPOCH_CAP = 2**62
 #: The weights' representation for each kind of product (`ExactMatrix.backend`).
 #: "wide" is the compiled pass's 128-bit sums: W still int64, and NumPy's products in Python integers.
-_WEIGHTS: dict[str, Any] = {"float64": np.float64, "int64": np.int64, "wide": np.int64, "object": object}
+_WEIGHTS: dict[str, Any] = {"float64": np.float64, "int64": np.int64, "wide": np.int64, "object": object,
+                            "limbs": object}  # "limbs": the compiled pass in 64-bit limbs, W in Python ints between
 #: ‖W‖² times max‖z‖² below these keeps the float64 (or int64) product exact.
 _LIMITS = {"float64": FLOAT_EXACT_SQ, "int64": INT64_EXACT_SQ}
-
-
-def feed(observer: Observer, first: int, epoch: Any, rows: Any, scores: Any) -> None:
-    """Tell `observer` of a chunk of online updates: at once if it can take chunks, else one by one.
-
-    `epoch` is the chunk's epoch, or an array of each update's epoch.
-
-    Examples
-    --------
-    >>> class Printer:
-    ...     def observe(self, k, epoch, samples, scores):
-    ...         print(k, epoch, samples, scores)
-    >>> feed(Printer(), 5, 2, np.array([3, 7]), np.array([0, -4]))
-    5 2 [3] [0]
-    6 2 [7] [-4]
-    """
-    chunk = getattr(observer, "observe_chunk", None)
-    if chunk is not None:
-        chunk(first, epoch, rows, scores)
-        return
-    epochs = epoch.tolist() if isinstance(epoch, np.ndarray) else [epoch] * len(rows)
-    for t, (i, s, e) in enumerate(zip(rows.tolist(), score_values(scores).tolist(), epochs)):
-        observer.observe(first + t, e, [i], [s])
 
 
 def _int64_copy(state: Sequence[int]) -> Any:
@@ -137,6 +116,7 @@ class _Run:
         halves = matrix.norm_halves() if self.compiled else None
         self.pass_norms = _NONE if halves is None else halves
         self.norm_sq = 0  # ‖W‖², exactly
+        self._layout: Any = None  # the samples in limbs (`_limbs`), once needed; False where the pass cannot be
         self._represent(0)
         self.W: Any = np.zeros(width, dtype=_WEIGHTS[self.kind])  # integers exactly, in the product's representation
         if self.kind == "object":
@@ -148,9 +128,9 @@ class _Run:
         self.mode = "online"
         self.repeats = CycleWatch(_ints(self.W), self.mistakes, self._one_epoch)
         self.out_of_time = False
+        self.out_i, self.out_s, self.out_e = (np.empty(CHUNK, dtype=np.int64) for _ in range(3))
         if self.compiled:
             self.Z = np.ascontiguousarray(Z)
-            self.out_i, self.out_s, self.out_e = (np.empty(CHUNK, dtype=np.int64) for _ in range(3))
             self.out_halves = np.empty(2 * CHUNK, dtype=np.int64)  # "wide": each score as two int64
         # Without a progress display or a time limit, the compiled pass runs on through the epochs
         # at whose end there is nothing to do here (no convergence, no save or repeat of the cycle
@@ -170,9 +150,18 @@ class _Run:
         self.kind = "int64" if self.compiled and chosen == "float64" else chosen
         if self.compiled and chosen == "object" and norm_sq < WIDE_SQ:
             self.kind = "wide"  # the compiled pass sums the scores in 128 bits, exactly
-        self.rows = self.matrix.rows("object" if self.kind == "wide" else self.kind)
-        self.fast_limit = (WIDE_SQ - 1 if self.kind == "wide"
+        shape = self._limb_shape(norm_sq) if self.kind == "object" else None
+        if shape is not None:
+            self.kind = "limbs"  # past 128 bits: the compiled pass in limbs, up to its limit
+        self.rows = self.matrix.rows("object" if self.kind in ("wide", "limbs") else self.kind)
+        self.fast_limit = (WIDE_SQ - 1 if self.kind == "wide" else shape[2] if shape is not None
                            else (_LIMITS.get(self.kind, 0) - 1) // max(self.matrix.max_norm_sq, 1))
+
+    def _limb_shape(self, norm_sq: int) -> tuple[int, int, int] | None:
+        """The compiled limb pass's ``(ls, lw, limit)`` at ‖W‖² = `norm_sq` (`_limbs.LimbLayout.shape`), or None."""
+        if self._layout is None:
+            self._layout = _limbs.LimbLayout.of(self.matrix) or False
+        return self._layout.shape(norm_sq) if self._layout else None
 
     def move(self, step: list[int], new_norm_sq: int) -> None:
         """W += step, exactly, in the representation the guard allows for the new ‖W‖²."""
@@ -198,7 +187,7 @@ class _Run:
 
     def _unsure(self, start: int, end: int) -> Any:
         """Rows start..end whose score the float filter cannot prove positive (NumPy, one BLAS product), or None."""
-        if self.kind not in ("int64", "wide", "object") or not _filter.usable(self.matrix.max_norm_sq, self.norm_sq,
+        if self.kind not in ("int64", "wide", "object", "limbs") or not _filter.usable(self.matrix.max_norm_sq, self.norm_sq,
                                                                       len(self.W)):
             return None
         arrays = self._filter()
@@ -232,7 +221,7 @@ class _Run:
             feed(self.observer, first, epochs if epochs[0] != epochs[-1] else int(epochs[0]), chunk, scores)
         room = min(self.keep_updates - len(self.kept), len(chunk))
         if room > 0:
-            segment = Segment(start_w, self.Z[chunk[:room]])
+            segment = Segment(start_w, (self.Z if self.compiled else self.matrix.exact)[chunk[:room]])
             self.kept.add_run(first, epochs[:room].copy(), chunk[:room].copy(), np.array(score_values(scores[:room])),
                               segment)
 
@@ -243,7 +232,7 @@ class _Run:
         n = len(self.mistakes)
         p, block, made = 0, 128, 0
         while p < n:
-            if self.compiled and self.kind in ("int64", "wide"):
+            if (self.compiled and self.kind in ("int64", "wide")) or self.kind == "limbs":
                 before, (p, made) = self.epoch, self._compiled_steps(p, made, max_epochs)
                 if self.on_pass is not None and self.epoch != before:  # the pass ran on through epochs: say so
                     self.on_pass(self.epoch - 1, self.n_updates)
@@ -291,20 +280,23 @@ class _Run:
             self.last_at = repeats.last_epoch
             self.previous = _int64_copy(repeats.last)
         epoch = self.epoch
-        out_s = self.out_halves if self.kind == "wide" else self.out_s  # wide scores need 128 bits
-        # past W's int32 copy, the float filter passes over rows whose score it proves positive
-        floats = self._filter() if self.norm_sq >= _filter.FILTER_FROM_SQ else None
-        m, p, self.norm_sq, guarded, self.epoch, made = _kernel.compiled()(
-            self.Z, self.W, self.tie, self.pass_norms, self.mistakes, self.out_i, out_s, p, self.norm_sq,
-            self.fast_limit, (self.out_e, self.saved, self.previous, self.epoch, made,
-                              min(max_epochs, _EPOCH_CAP), repeats.saved_epoch + repeats.power, self.per_epoch, WORK),
-            floats)
-        if self.epoch != epoch:  # the pass went on past epoch boundaries, comparing W with the previous one's
-            self.last_at = self.epoch - 1
-            repeats.passed(_ints(self.previous), self.last_at)
-        if m:
+        epochs = (min(max_epochs, _EPOCH_CAP), repeats.saved_epoch + repeats.power, self.per_epoch, WORK)
+        if self.kind == "limbs":
+            m, p, guarded, made, previous, scores = self._limb_steps(p, made, epochs)
+        else:
+            out_s = self.out_halves if self.kind == "wide" else self.out_s  # wide scores need 128 bits
+            # past W's int32 copy, the float filter passes over rows whose score it proves positive
+            floats = self._filter() if self.norm_sq >= _filter.FILTER_FROM_SQ else None
+            m, p, self.norm_sq, guarded, self.epoch, made = _kernel.compiled()(
+                self.Z, self.W, self.tie, self.pass_norms, self.mistakes, self.out_i, out_s, p, self.norm_sq,
+                self.fast_limit, (self.out_e, self.saved, self.previous, self.epoch, made, *epochs), floats)
+            previous = _ints(self.previous)
             # past int64 the scores stay in halves: the checker's C replay reads them so
             scores = out_s[:2 * m].reshape(m, 2) if out_s is self.out_halves else out_s[:m]
+        if self.epoch != epoch:  # the pass went on past epoch boundaries, comparing W with the previous one's
+            self.last_at = self.epoch - 1
+            repeats.passed(previous, self.last_at)
+        if m:
             self.record_chunk(self.out_i[:m], scores, self.out_e[:m], start_w)
         if guarded:  # this update leaves the pass's guard: made here, in Python integers
             row = _ints(self.matrix.exact[p])
@@ -315,6 +307,14 @@ class _Run:
             self.record([p], [s])
             p += 1
         return p, made
+
+    def _limb_steps(self, p: int, made: int, epochs: tuple[int, int, int, int]) -> tuple[int, int, bool, int, Any, Any]:
+        """`_compiled_steps`'s pass in limbs: ``(m, position, guarded, made, previous, scores)``, W moved on."""
+        m, p, guarded, self.epoch, made, weights, self.norm_sq, previous, scores = self._layout.scan(
+            _ints(self.W), self.norm_sq, self.tie, self.mistakes, (self.out_i, self.out_e), p,
+            (self.epoch, made, *epochs), (self.repeats.saved, self.repeats.last), self._filter())
+        self.W, self._wf = np.array(weights, dtype=object), None
+        return m, p, guarded, made, previous, scores
 
     def _one_epoch(self, weights: list[int]) -> list[int]:
         """The mistakes per sample of one pass from W = `weights`, on a scratch run (a period-1 certificate)."""

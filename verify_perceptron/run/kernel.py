@@ -55,7 +55,7 @@ import numpy as np
 
 from ..data.integers import score_values
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "compiled", "online_pass", "online_pass_reference"]
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "compiled", "limb_pass", "online_pass", "online_pass_reference"]
 
 #: The 11th argument of `online_pass`: ``(out_e, saved, previous, epoch, made, max_epochs, stop_epoch,
 #: per_epoch, work)``, three int64 arrays and six ints.
@@ -109,6 +109,19 @@ IMPORT_ERROR: str | None
 online_pass, IMPORT_ERROR = _load()
 #: Did the compiled kernel import?
 AVAILABLE: bool = online_pass is not None
+
+
+def _load_limbs() -> Any:
+    """The extension's pass in limbs (past 128 bits), or None: with `online_pass`, or not at all."""
+    if online_pass is None:
+        return None
+    return getattr(importlib.import_module(f"{__package__}._scan"), "limb_pass", None)
+
+
+#: ``limb_pass(Z, W, tie, norms, counts, out_i, out_s, start, w_sq, limit, epochs, filter)`` in C, or None:
+#: `online_pass` with every integer in 64-bit limbs (`verify_perceptron.run._limbs` says how wide);
+#: used only where `AVAILABLE` is true.
+limb_pass: Any = _load_limbs()
 
 
 def compiled() -> OnlinePass:

@@ -1,0 +1,191 @@
+"""One cell of `benchmarks/scale.py`, measured in turns and cut off at a time limit; peak memory from the OS.
+
+The parent imports neither NumPy nor the package: a child's ``ru_maxrss``
+counts its parent's resident peak at the fork, so the parent stays small.
+
+A cell is either a fit (`ExactPerceptron().fit` against scikit-learn's
+`Perceptron.fit`, both in one child process, so that a fit too slow for the
+limit is killed with its child and the cell reads "> limit") or a pair of
+whole processes (``verify FILE`` against a NumPy-load + scikit-learn script),
+each a child whose own peak resident memory comes from ``os.wait4``.
+
+Run as a script, this module is that fit cell's child: it prints one JSON
+line per sample, so that the samples taken before a kill are kept.
+
+    python benchmarks/scale_cells.py "fit iris setosa/versicolor raw" --samples 3 --limit 120
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from benchmarks import scale_data  # noqa: E402
+
+#: A sample repeats a job quicker than this many seconds and reports the mean (a millisecond once is noise).
+AT_LEAST = 0.05
+#: Epochs of the fit cells: scikit-learn's and ExactPerceptron's default budget on the bundled sets.
+BUNDLED_EPOCHS = 1000
+#: Epochs of the randn fit cells (the issue's figure).
+RANDN_EPOCHS = 100
+
+
+def _status_kib(field: str) -> int | None:
+    """A field of /proc/self/status in KiB (VmRSS, VmHWM), None where there is no /proc."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            found = re.search(field + r":\s+(\d+)", handle.read())
+    except OSError:
+        return None
+    return int(found.group(1)) if found else None
+
+
+def _reset_peak() -> bool:
+    """Reset this process's peak resident memory (Linux >= 4.0: writing 5 to clear_refs); False if it cannot."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as handle:
+            handle.write("5")
+    except OSError:
+        return False
+    return True
+
+
+def sample(job: Callable[[], Any], *, memory: bool = False) -> tuple[float, int | None, Any]:
+    """(seconds per call, bytes the first call added to the resident peak or None, the job's result).
+
+    A job quicker than `AT_LEAST` is repeated and its mean taken (the first call then counts as a warm-up)."""
+    peak = None
+    gc.collect()
+    reset = memory and _reset_peak()
+    before = _status_kib("VmRSS") if reset else None
+    start = time.perf_counter()
+    result = job()
+    once = time.perf_counter() - start
+    if before is not None:
+        after = _status_kib("VmHWM")
+        peak = None if after is None else (after - before) * 1024
+    if once >= AT_LEAST:
+        return once, peak, result
+    number = max(1, int(AT_LEAST / max(once, 1e-9)))
+    start = time.perf_counter()
+    for _ in range(number):
+        result = job()
+    return (time.perf_counter() - start) / number, peak, result
+
+
+def fit_data(name: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """(X, y, max_epochs) of a fit cell: ``fit SET raw``, ``fit SET standardized`` or ``fit randn N x D``."""
+    found = re.fullmatch(r"fit randn (\d+) x (\d+)", name)
+    if found:
+        X, y = scale_data.randn(int(found.group(1)), int(found.group(2)))
+        return X, y, RANDN_EPOCHS
+    found = re.fullmatch(r"fit (.+) (raw|standardized)", name)
+    if not found:
+        raise ValueError(f"name={name!r} is not a fit cell")
+    X, y = scale_data.bundled(found.group(1))
+    return (X if found.group(2) == "raw" else scale_data.standardized(X)), y, BUNDLED_EPOCHS
+
+
+def _emit(record: dict[str, Any]) -> None:
+    print(json.dumps(record), flush=True)
+
+
+def fit_child(name: str, samples: int, limit: float) -> None:
+    """The fit cell's child: turns of ours then theirs while the next turn fits in `limit`, one JSON line each."""
+    from sklearn.linear_model import Perceptron
+
+    from verify_perceptron import ExactPerceptron
+
+    warnings.simplefilter("ignore")  # both warn that a fit stopped before converging
+    started = time.monotonic()
+    ExactPerceptron().fit([[0.5, 1.0], [1.0, -0.25]], [0, 1])  # lazy imports, before memory is read
+    Perceptron().fit([[0.5, 1.0], [1.0, -0.25]], [0, 1])
+    X, y, epochs = fit_data(name)
+    _emit({"n": len(y), "d": X.shape[1]})
+    turn = 0.0
+    for k in range(samples):
+        if k and time.monotonic() - started + turn > limit:
+            break
+        begun = time.monotonic()
+        seconds, peak, clf = sample(lambda: ExactPerceptron(max_epochs=epochs).fit(X, y), memory=k == 0)
+        if k == 0:
+            check = clf.verification_
+            epochs_run = int(clf.n_iter_)
+            _emit({"epochs": epochs_run, "updates": int(clf.n_updates_), "verdict": check.verdict,
+                   "held": bool(check.holds), "decided": bool(check.separability.certified)})
+        _emit({"side": "ours", "seconds": seconds, "peak": peak})
+        seconds, peak, _ = sample(lambda: Perceptron(shuffle=False, tol=None, max_iter=epochs_run).fit(X, y),
+                                  memory=k == 0)
+        _emit({"side": "theirs", "seconds": seconds, "peak": peak})
+        turn = time.monotonic() - begun
+
+
+def _kill_after(process: subprocess.Popen[Any], seconds: float) -> threading.Timer:
+    timer = threading.Timer(max(seconds, 0.0), process.kill)
+    timer.start()
+    return timer
+
+
+def fit_cell(name: str, samples: int, limit: float) -> dict[str, Any]:
+    """Run the fit cell in a child, killed at `limit` seconds; its JSON lines gathered into one record."""
+    command = [sys.executable, os.path.abspath(__file__), name, "--samples", str(samples), "--limit", str(limit)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    timer = _kill_after(process, limit)
+    out, err = process.communicate()
+    timer.cancel()
+    record: dict[str, Any] = {"name": name, "ours": [], "theirs": [], "peaks": {}, "killed": process.returncode < 0}
+    for line in out.splitlines():
+        item = json.loads(line)
+        side = item.pop("side", None)
+        if side is None:
+            record.update(item)
+            continue
+        record[side].append(item["seconds"])
+        if item["peak"] is not None and side not in record["peaks"]:
+            record["peaks"][side] = item["peak"]
+    if process.returncode and not record["killed"]:
+        record["error"] = (err.strip().splitlines() or [f"exit {process.returncode}"])[-1]
+    return record
+
+
+def run_process(command: list[str], timeout: float, stdout: str = os.devnull) -> tuple[float, int | None, int]:
+    """(wall seconds, exit code or None when killed at `timeout`, peak resident bytes) of one child process."""
+    with open(stdout, "wb") as out:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL)
+        timer = _kill_after(process, timeout)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        timer.cancel()
+    process.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
+    code = process.returncode if process.returncode >= 0 else None
+    return seconds, code, usage.ru_maxrss * 1024  # ru_maxrss is in KiB on Linux
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="one fit cell of benchmarks/scale.py (the child)")
+    parser.add_argument("name")
+    parser.add_argument("--samples", type=int, default=3)
+    parser.add_argument("--limit", type=float, default=120.0)
+    args = parser.parse_args()
+    fit_child(args.name, args.samples, args.limit)
+
+
+if __name__ == "__main__":
+    main()

@@ -113,13 +113,21 @@ def _answer(path: str) -> dict[str, Any]:
     return json.loads(done.stdout) if done.returncode == 0 else {}
 
 
+def _theirs(path: str, epochs: int) -> str:
+    """The baseline process: load the CSV with NumPy, fit scikit-learn for `epochs`."""
+    return (f"import numpy as np; from sklearn.linear_model import Perceptron; "
+            f"a = np.loadtxt({path!r}, delimiter=','); "
+            f"Perceptron(shuffle=False, tol=None, max_iter={epochs}).fit(a[:, :-1], a[:, -1])")
+
+
 def verify_cell(name: str, n: int, d: int, samples: int, limit: float, tmp: str,
                 base: tuple[int, int]) -> dict[str, Any]:
     """The whole verify process against NumPy load + scikit-learn, in turns, cut off at `limit` seconds."""
     path, report = os.path.join(tmp, "cell.csv"), os.path.join(tmp, "report.json")
     n, d, epochs = _write_cell(path, name, n, d)
     ours = [sys.executable, "-m", "verify_perceptron", "verify", path, "--max-epochs", str(epochs), "--format", "json"]
-    record: dict[str, Any] = {"name": name, "n": n, "d": d, "ours": [], "theirs": [], "peaks": {}, "killed": False}
+    record: dict[str, Any] = {"name": name, "n": n, "d": d, "ours": [], "theirs": [], "peaks": {}, "killed": False,
+                              "limit": limit}
     spent, turn = 0.0, 0.0
     for k in range(samples):
         if k and spent + turn > limit:
@@ -127,14 +135,13 @@ def verify_cell(name: str, n: int, d: int, samples: int, limit: float, tmp: str,
         seconds, code, peak = run_process(ours, limit - spent if k else limit, report if k == 0 else os.devnull)
         if code is None:
             record["killed"] = True
+            if k == 0:  # theirs alone, for the epoch budget, so that the ratio reads "> limit / theirs"
+                record["theirs"].append(run_process([sys.executable, "-c", _theirs(path, epochs)], limit)[0])
             break
         if k == 0:
             record.update(_answer(report), exit=code, peaks={"ours": peak - base[0]})
             epochs = record.get("epochs", epochs)
-        script = (f"import numpy as np; from sklearn.linear_model import Perceptron; "
-                  f"a = np.loadtxt({path!r}, delimiter=','); "
-                  f"Perceptron(shuffle=False, tol=None, max_iter={epochs}).fit(a[:, :-1], a[:, -1])")
-        their_seconds, their_code, their_peak = run_process([sys.executable, "-c", script], limit)
+        their_seconds, their_code, their_peak = run_process([sys.executable, "-c", _theirs(path, epochs)], limit)
         if their_code != 0:
             record["error"] = f"the NumPy + scikit-learn process ended with {their_code}"
             break
@@ -155,8 +162,16 @@ def summary(record: dict[str, Any]) -> dict[str, Any]:
     return {"t_ours": statistics.median(ours) if ours else None,
             "t_theirs": statistics.median(theirs) if theirs else None,
             "ratio": statistics.median(a / b for a, b in pairs) if pairs else None, "turns": len(pairs),
+            "above": limit_ratio(record) if not pairs else None,
             "mem_ours": record["peaks"].get("ours", 0) / own if "ours" in record["peaks"] else None,
             "mem_theirs": record["peaks"].get("theirs", 0) / own if "theirs" in record["peaks"] else None}
+
+
+def limit_ratio(record: dict[str, Any]) -> float | None:
+    """For a cell whose first run of ours was cut off: its limit over theirs, a lower bound of the ratio."""
+    if not (record["killed"] and record["theirs"] and record.get("limit")):
+        return None
+    return float(record["limit"]) / statistics.median(record["theirs"])
 
 
 def seconds(value: float | None, limit: float, killed: bool) -> str:
@@ -186,7 +201,8 @@ def table_row(record: dict[str, Any], limit: float) -> str:
              str(record.get("exit", "-")), str(record.get("verdict", "n/a")), str(record.get("epochs", "n/a")),
              "n/a" if updates is None else f"{updates:,}", str(record.get("held", "n/a")),
              str(record.get("decided", "n/a")), seconds(s["t_ours"], limit, record["killed"]),
-             seconds(s["t_theirs"], limit, False), figure(s["ratio"]), str(s["turns"]),
+             seconds(s["t_theirs"], limit, False),
+             figure(s["ratio"]) if s["above"] is None else f"> {s['above']:.1f}", str(s["turns"]),
              figure(s["mem_ours"]), figure(s["mem_theirs"])]
     return "| " + " | ".join(cells) + " |"
 

@@ -170,12 +170,12 @@ def summary(record: dict[str, Any]) -> dict[str, Any]:
     """Medians, the median per-turn ratio and the peaks over the int64 data, from a cell's samples."""
     ours, theirs = record["ours"], record["theirs"]
     pairs = list(zip(ours, theirs))
+    cpu = [a / b for a, b in zip(record.get("cpu_ours", []), record.get("cpu_theirs", [])) if b > 0]
     own = int64_bytes(record.get("n", 0), record.get("d", 0)) or 1
     return {"t_ours": statistics.median(ours) if ours else None,
             "t_theirs": statistics.median(theirs) if theirs else None,
             "ratio": statistics.median(a / b for a, b in pairs) if pairs else None, "turns": len(pairs),
-            "cpu_ratio": statistics.median(a / b for a, b in zip(record.get("cpu_ours", []),
-                                                                 record.get("cpu_theirs", []))) if pairs else None,
+            "cpu_ratio": statistics.median(cpu) if cpu else None,
             "above": limit_ratio(record) if not pairs else None,
             "mem_ours": record["peaks"].get("ours", 0) / own if "ours" in record["peaks"] else None,
             "mem_theirs": record["peaks"].get("theirs", 0) / own if "theirs" in record["peaks"] else None}

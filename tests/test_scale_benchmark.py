@@ -88,7 +88,7 @@ def test_targets_are_not_met_when_a_ratio_is_over_or_a_cell_was_cut_off() -> Non
 def test_a_cut_off_cell_reads_over_the_limit() -> None:
     record = _record("verify 10000 x 100 not separable", [], [3.0], n=10_000, d=100, killed=True)
     row = scale.table_row(record, 120.0)
-    assert "| > 120 s | 3 s | > 40.0 | 0 |" in row
+    assert "| > 120 s | 3 s | > 40.0 | n/a | 0 |" in row
     assert "not met on 0 of 1 cells; over or unmeasured: verify 10000 x 100 not separable" in scale.targets([], [record])[2]
 
 
@@ -108,3 +108,32 @@ def test_quick_only_prints_a_table_with_targets() -> None:
     row = next(line for line in done.stdout.splitlines() if line.startswith("| fit iris setosa/versicolor raw |"))
     assert "| - | verified | 4 | 5 | True | True |" in row
     assert "- ExactPerceptron().fit on float64" in done.stdout
+
+
+#: Run from a small parent, as benchmarks/scale.py is: a child's ru_maxrss counts its parent's peak at the fork.
+CHILDREN = """
+import sys
+from benchmarks.scale_cells import run_process
+big = "b = bytearray(200 * 2**20); b[::4096] = b'x' * (200 * 256)"
+print(run_process([sys.executable, "-c", "import sys; sys.exit(3)"], 60)[2:])
+print(run_process([sys.executable, "-c", big], 60)[2:])
+print(run_process([sys.executable, "-c", "import time; time.sleep(30)"], 0.5)[:3:2])
+"""
+
+
+def test_a_child_process_gives_its_exit_code_its_own_peak_and_is_killed_at_its_limit() -> None:
+    done = subprocess.run([sys.executable, "-c", CHILDREN], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    (code, small), (big_code, large), (seconds, killed) = [eval(line) for line in done.stdout.splitlines()]
+    assert code == 3 and big_code == 0 and killed is None and seconds < 20
+    assert large >= 200 * 2**20 and small < 100 * 2**20
+
+
+def test_a_sample_reads_the_peak_its_job_adds() -> None:
+    from benchmarks.scale_cells import sample
+
+    wall, cpu, peak, result = sample(lambda: int(np.ones(2 * 10**7).sum()), memory=True)
+    assert result == 2 * 10**7 and wall > 0 and cpu > 0
+    if peak is not None:  # Linux: the job held 160 MB at once
+        assert peak >= 150 * 10**6
+        assert sample(lambda: 1, memory=True)[2] < 10 * 10**6

@@ -124,7 +124,7 @@ def fit_settings(name: str, max_cells: int) -> dict[str, Any]:
 
     if "max_cells" in inspect.signature(estimator.ExactPerceptron).parameters:
         return {"max_cells": max_cells}
-    estimator.exact_table = functools.partial(estimator.exact_table, max_cells=max_cells)  # type: ignore[assignment]
+    estimator.exact_table = functools.partial(estimator.exact_table, max_cells=max_cells)
     return {}
 
 

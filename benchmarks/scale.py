@@ -229,9 +229,9 @@ def _met(label: str, values: list[tuple[str, float | None]], limit: float) -> st
         return f"- {label}: no cell measured"
     missed = [name for name, v in values if v is None or v > limit]
     verdict = "met" if not missed else "not met"
-    span = f" (from {min(v for _, v in known):.2f} to {max(v for _, v in known):.2f})" if known else ""
+    span = f", from {min(v for _, v in known):.2f} to {max(v for _, v in known):.2f}" if known else ""
     tail = f"; over or unmeasured: {', '.join(missed)}" if missed else ""
-    return f"- {label}: {verdict} on {len(values) - len(missed)} of {len(values)} cells{span}{tail}"
+    return f"- {label}: {verdict} ({len(values) - len(missed)} of {len(values)} cells within{span}){tail}"
 
 
 def targets(fits: list[dict[str, Any]], verifies: list[dict[str, Any]]) -> list[str]:

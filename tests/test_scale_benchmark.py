@@ -73,23 +73,23 @@ def test_targets_are_not_met_when_a_ratio_is_over_or_a_cell_was_cut_off() -> Non
     verifies = [_record("verify 100000 x 10 separable", [1.0], [2.0], n=100_000, d=10, exit=0, held=True,
                         decided=True, peaks={"ours": 2 * scale.int64_bytes(100_000, 10)})]
     lines = scale.targets(fits, verifies)
-    assert lines[0].startswith("- ExactPerceptron().fit") and ": not met on 1 of 2 cells (from 1.50 to 5.00)" in lines[0]
+    assert lines[0].startswith("- ExactPerceptron().fit") and ": not met (1 of 2 cells within, from 1.50 to 5.00)" in lines[0]
     assert lines[0].endswith("over or unmeasured: fit iris setosa/versicolor raw")
-    assert ": met on 1 of 1 cells (from 0.50 to 0.50)" in lines[2]
-    assert ": met on 1 of 1 cells (from 2.00 to 2.00)" in lines[3]
+    assert ": met (1 of 1 cells within, from 0.50 to 0.50)" in lines[2]
+    assert ": met (1 of 1 cells within, from 2.00 to 2.00)" in lines[3]
     # the same process without an answer (undecided separability) does not meet the target, however fast
     verifies[0]["decided"] = False
     verifies[0]["peaks"] = {"ours": 4 * scale.int64_bytes(100_000, 10)}
     lines = scale.targets(fits, verifies)
-    assert "not met on 0 of 1 cells" in lines[2] and "(no full answer)" in lines[2]
-    assert "not met on 0 of 1 cells (from 4.00 to 4.00)" in lines[3]
+    assert "not met (0 of 1 cells within)" in lines[2] and "(no full answer)" in lines[2]
+    assert "not met (0 of 1 cells within, from 4.00 to 4.00)" in lines[3]
 
 
 def test_a_cut_off_cell_reads_over_the_limit() -> None:
     record = _record("verify 10000 x 100 not separable", [], [3.0], n=10_000, d=100, killed=True)
     row = scale.table_row(record, 120.0)
     assert "| > 120 s | 3 s | > 40.0 | n/a | 0 |" in row
-    assert "not met on 0 of 1 cells; over or unmeasured: verify 10000 x 100 not separable" in scale.targets([], [record])[2]
+    assert "not met (0 of 1 cells within); over or unmeasured: verify 10000 x 100 not separable" in scale.targets([], [record])[2]
 
 
 def test_cells_over_a_gigabyte_wait_for_big() -> None:

@@ -29,7 +29,6 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .data.dataset import Dataset
 from .data.readers import load_dataset

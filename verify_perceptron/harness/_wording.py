@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal
 from fractions import Fraction
-from typing import Any
 
 from ..data.dataset import Dataset
 from ..data.exact_text import exact_text, nearest_float

@@ -19,7 +19,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
 
 from ...errors import VerifyPerceptronError
-from .._decimals import approximate
 from .._readable import shown
 from ._scale import AxisScale
 

@@ -10,6 +10,7 @@ from fractions import Fraction
 from ..data.dataset import Dataset
 from ..notes.conventions import Convention
 from ._evidence import Observation
+from ._exact import Vector
 from ._results import Diagnosis
 from ._wording import _approx, _number
 

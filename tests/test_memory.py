@@ -99,3 +99,22 @@ def test_a_file_past_the_memory_is_refused_before_it_is_read(monkeypatch: pytest
         assert peak < 500_000, f"{path.name}: {peak} bytes allocated before the refusal"  # the file was not read
     with pytest.raises(DataError, match="more than the limit of 100 cells"):
         load_dataset(str(npy))  # the Python entry too
+
+
+def test_a_product_with_wide_weights_makes_no_python_integer_copy_of_the_samples() -> None:
+    from verify_perceptron.data.integers import ExactMatrix
+
+    rng = np.random.default_rng(5)
+    Z = rng.integers(-10**9, 10**9, size=(2000, 100))
+    w = [int(v) * 2**150 + 1 for v in rng.integers(-10**9, 10**9, size=100)]  # about 180 bits: past int64
+    matrix = ExactMatrix(Z)
+    tracemalloc.start()
+    try:
+        product = matrix.products(w, norm_sq=sum(v * v for v in w))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert product.tolist() == [sum(a * b for a, b in zip(row, w)) for row in Z.tolist()]
+    # a Python-integer copy of Z would be about 40 bytes a cell, 5x Z's own 8 (1.6 MB): 8 MB
+    assert peak < Z.nbytes, f"{peak} bytes for a product of a {Z.nbytes}-byte matrix"
+    assert matrix._as_object is None

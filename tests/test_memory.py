@@ -12,8 +12,11 @@ import pytest
 from verify_perceptron.cli import main
 from verify_perceptron.data import memory
 from verify_perceptron.data.files import check_max_cells
+from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.data.readers import load_dataset
+from verify_perceptron.data.samples import sample_matrix
 from verify_perceptron.errors import DataError
+from verify_perceptron.pipeline import verify_run
 
 
 def _machine(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, meminfo: str | None,
@@ -118,3 +121,26 @@ def test_a_product_with_wide_weights_makes_no_python_integer_copy_of_the_samples
     # a Python-integer copy of Z would be about 40 bytes a cell, 5x Z's own 8 (1.6 MB): 8 MB
     assert peak < Z.nbytes, f"{peak} bytes for a product of a {Z.nbytes}-byte matrix"
     assert matrix._as_object is None
+
+
+def _wide_decimals(n: int, d: int) -> Dataset:
+    """n rows of 4-significant-digit decimals spanning 10^-3..10^4 (denominator 10^6): scores past int64."""
+    rng = np.random.default_rng(3)
+    digits = rng.integers(1000, 10000, size=(n, d)) * rng.choice([-1, 1], size=(n, d))
+    numerators = digits * 10 ** rng.integers(0, 5, size=(n, d))
+    y = np.where(numerators @ rng.standard_normal(d) > 0, 1, -1)
+    return Dataset(numerators=numerators, denominator=10**6, y=y)
+
+
+def test_a_finished_run_keeps_no_copy_of_its_samples(monkeypatch: pytest.MonkeyPatch) -> None:
+    import verify_perceptron.pipeline as pipeline
+
+    made = []
+    monkeypatch.setattr(pipeline, "sample_matrix", lambda *args: made.append(sample_matrix(*args)) or made[-1])
+    trace, _ = verify_run(_wide_decimals(2000, 20), max_epochs=20)
+    # the trace keeps the sample matrix (its updates are built from it when read), but not the float64
+    # (1x the data) or Python-integer (5x) copies the engine and the checker made of it
+    assert trace.total_updates > 0 and len(made) == 1
+    copies = {"float64": made[0]._as_float, "approximate": made[0]._approximate, "object": made[0]._as_object,
+              "last product": made[0]._last}
+    assert [name for name, copy in copies.items() if copy is not None] == []

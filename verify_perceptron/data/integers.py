@@ -325,6 +325,18 @@ class ExactMatrix:
         self._norms_list: list[int] | None = None
         self._norm_halves: Any = None
 
+    def release_copies(self) -> None:
+        """Let go of the copies made on first use (float64, Python integers, the last product); made again if
+        asked for. A finished run's trace keeps its matrix (its updates are built from it on demand): not them.
+
+        Examples
+        --------
+        >>> m = ExactMatrix(np.array([[1, 2], [3, 4]]))
+        >>> m.rows("object").dtype, m.release_copies(), m._as_object, m.rows("object").tolist()
+        (dtype('O'), None, None, [[1, 2], [3, 4]])
+        """
+        self._as_object = self._as_float = self._approximate = self._last = None
+
     def reordered(self, order: Sequence[int] | np.ndarray[Any, np.dtype[np.signedinteger[Any]]]) -> ExactMatrix:
         """The same rows in another order (row k is row ``order[k]``), their norms carried, not recomputed.
 

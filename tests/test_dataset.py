@@ -880,7 +880,7 @@ def test_a_text_file_larger_than_the_cell_limit_allows_is_refused_from_its_size(
     path = write(tmp_path, "d.csv", "x1,label\n" + "0.5,1\n-0.5,-1\n" * 5)  # 79 bytes for 10 cells
     assert load_csv(path, max_cells=10).n_samples == 10  # 160 bytes allowed
     message = _message_of(lambda p: load_csv(p, max_cells=4), path)
-    assert message == (f"{path}: 79 bytes, more than the 64 bytes (16 a cell) allowed for the limit of 4 cells; "
+    assert message == (f"{path}: 79 bytes, more than the 64 bytes allowed (16 a cell) for the limit of 4 cells; "
                        "raise it with --max-cells N (max_cells= in Python)")
 
 

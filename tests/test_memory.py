@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from verify_perceptron.cli import main
 from verify_perceptron.data import memory
 from verify_perceptron.data.files import check_max_cells
 from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.data.integers import ExactMatrix
 from verify_perceptron.data.readers import load_dataset
 from verify_perceptron.data.samples import sample_matrix
 from verify_perceptron.errors import DataError
@@ -105,8 +107,6 @@ def test_a_file_past_the_memory_is_refused_before_it_is_read(monkeypatch: pytest
 
 
 def test_a_product_with_wide_weights_makes_no_python_integer_copy_of_the_samples() -> None:
-    from verify_perceptron.data.integers import ExactMatrix
-
     rng = np.random.default_rng(5)
     Z = rng.integers(-10**9, 10**9, size=(2000, 100))
     w = [int(v) * 2**150 + 1 for v in rng.integers(-10**9, 10**9, size=100)]  # about 180 bits: past int64
@@ -135,12 +135,30 @@ def _wide_decimals(n: int, d: int) -> Dataset:
 def test_a_finished_run_keeps_no_copy_of_its_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     import verify_perceptron.pipeline as pipeline
 
-    made = []
-    monkeypatch.setattr(pipeline, "sample_matrix", lambda *args: made.append(sample_matrix(*args)) or made[-1])
+    made: list[ExactMatrix] = []
+
+    def kept(*args: Any) -> ExactMatrix:
+        made.append(sample_matrix(*args))
+        return made[-1]
+
+    monkeypatch.setattr(pipeline, "sample_matrix", kept)
     trace, _ = verify_run(_wide_decimals(2000, 20), max_epochs=20)
     # the trace keeps the sample matrix (its updates are built from it when read), but not the float64
     # (1x the data) or Python-integer (5x) copies the engine and the checker made of it
-    assert trace.total_updates > 0 and len(made) == 1
+    assert trace.n_updates > 0 and len(made) == 1
     copies = {"float64": made[0]._as_float, "approximate": made[0]._approximate, "object": made[0]._as_object,
               "last product": made[0]._last}
     assert [name for name, copy in copies.items() if copy is not None] == []
+
+
+def test_an_address_space_limit_bounds_the_memory_too(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import resource
+
+    _machine(monkeypatch, tmp_path, "MemAvailable:    8000000 kB\n")
+    status = tmp_path / "status"
+    status.write_text("Name: python\nVmSize:\t  100000 kB\n")
+    monkeypatch.setattr(memory, "_STATUS", str(status))
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (1 << 30, 1 << 30))  # ulimit -v 1048576
+    assert memory.available_memory() == ((1 << 30) - 102_400_000, "the address-space limit")
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    assert memory.available_memory() == (8_192_000_000, "MemAvailable")

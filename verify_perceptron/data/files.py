@@ -161,8 +161,8 @@ def refuse_special(path: str) -> None:
 
 def _refuse_size(path: str, size: int, max_cells: int) -> None:
     if size > BYTES_PER_CELL * max_cells:
-        raise DataError(f"{path}: {size} bytes, more than the {BYTES_PER_CELL * max_cells} bytes ({BYTES_PER_CELL} a "
-                        f"cell) allowed for {limit_text(max_cells)}; raise it with --max-cells N "
+        raise DataError(f"{path}: {size} bytes, more than the {BYTES_PER_CELL * max_cells} bytes allowed ({BYTES_PER_CELL} "
+                        f"a cell) for {limit_text(max_cells)}; raise it with --max-cells N "
                         "(max_cells= in Python)")
 
 

@@ -10,9 +10,10 @@ file's size or header, before its values are read, rather than ending in the
 kernel's out-of-memory kill or a swap storm.
 
 The memory the process can take is the least of the kernel's ``MemAvailable``
-(``/proc/meminfo``) and what is left of the process's cgroup limit (cgroup v2
+(``/proc/meminfo``), what is left of the process's cgroup limit (cgroup v2
 ``memory.max`` less ``memory.current``; v1 ``memory.limit_in_bytes`` less
-``memory.usage_in_bytes``). Where neither can be read (not Linux), the fixed
+``memory.usage_in_bytes``) and what is left of its address-space limit
+(``RLIMIT_AS`` less ``VmSize``, as ``ulimit -v`` or a test harness sets it). Where neither can be read (not Linux), the fixed
 `FALLBACK_CELLS` stands.
 """
 
@@ -31,8 +32,8 @@ FALLBACK_CELLS = 5_000_000
 #: Cells allowed whatever the memory says, so that a small data set is never refused on a busy machine.
 MIN_CELLS = 100_000
 
-#: Where the kernel says how much memory is available.
-_MEMINFO = "/proc/meminfo"
+#: Where the kernel says how much memory is available, and how much address space the process has.
+_MEMINFO, _STATUS = "/proc/meminfo", "/proc/self/status"
 #: cgroup files, (limit, usage), v2 first: the limit of the cgroup the process runs in.
 _CGROUP_FILES = (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
                  ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"))
@@ -85,7 +86,7 @@ def available_memory() -> tuple[int, str] | None:
     Examples
     --------
     >>> found = available_memory()
-    >>> found is None or (found[0] >= 0 and found[1] in ("MemAvailable", "the cgroup limit"))
+    >>> found is None or (found[0] >= 0 and found[1] in ("MemAvailable", "the cgroup limit", "the address-space limit"))
     True
     """
     figures = []
@@ -97,7 +98,28 @@ def available_memory() -> tuple[int, str] | None:
         if limit is not None and usage is not None and limit < 2**60:  # v1 writes "no limit" as about 2^63
             figures.append((max(limit - usage, 0), "the cgroup limit"))
             break
+    room = _address_space_room()
+    if room is not None:
+        figures.append((room, "the address-space limit"))
     return min(figures) if figures else None
+
+
+def _address_space_room() -> int | None:
+    """``RLIMIT_AS`` less the process's ``VmSize``, in bytes, when a limit is set (and both can be read)."""
+    try:
+        import resource  # (not on Windows)
+
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):
+        return None
+    if limit == resource.RLIM_INFINITY or limit < 0:
+        return None
+    try:
+        with open(_STATUS, encoding="ascii") as handle:
+            size = next((int(line.split()[1]) * 1024 for line in handle if line.startswith("VmSize:")), None)
+    except (OSError, ValueError, IndexError):
+        return None
+    return None if size is None else max(limit - size, 0)
 
 
 def memory_cells() -> CellLimit:

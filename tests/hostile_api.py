@@ -95,7 +95,7 @@ API_CASES = [
             _verify([[Decimal("1E+99999999")], [1]], [0, 1], time_limit=5), 2, "has exponent 99999999"),
     ApiCase("API: an int of 5001 digits", _from_arrays([[10**5000], [1]], [0, 1]), 2, "has more than 2000 digits"),
     ApiCase("API: a generator of rows without end",
-            _from_arrays(([0] * 100 for _ in iter(int, 1)), [0, 1]), 2, "more than the limit of 5000000 cells"),
+            _from_arrays(([0] * 100 for _ in iter(int, 1)), [0, 1]), 2, "more than the limit of"),
     ApiCase("API: eta=10**5000", _verify([[0], [1]], [0, 1], eta=10**5000), 2, "eta=(an integer of 5001 digits)"),
     ApiCase("API: a timedelta64 column", _from_arrays(np.array([[1], [2]], dtype="timedelta64[s]"), [0, 1]), 2,
             "X has dtype timedelta64[s]"),

@@ -836,16 +836,21 @@ def test_a_truncated_npy_is_called_unreadable_not_python_objects(tmp_path) -> No
     assert message.startswith(f"{tmp_path / 't.npy'}: not a readable NumPy file") and "objects" not in message
 
 
-def test_an_array_header_declaring_too_many_cells_is_refused_before_any_allocation(tmp_path) -> None:
+def test_an_array_header_declaring_too_many_cells_is_refused_before_any_allocation(tmp_path, monkeypatch) -> None:
     import io
     import zipfile
+
+    from verify_perceptron.data import memory
+
+    monkeypatch.setattr(memory, "available_memory", lambda: (1_280_000_000, "MemAvailable"))  # 5,000,000 cells
 
     header = io.BytesIO()
     np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (10**11, 3)})
     (tmp_path / "huge.npy").write_bytes(header.getvalue() + b"\0" * 64)  # 2.4 TB declared, 128 bytes on disk
     assert _message_of(load_numpy, tmp_path / "huge.npy") == (
-        f"{tmp_path / 'huge.npy'}: declares shape (100000000000, 3), more than the limit of 5000000 cells; "
-        "raise it with --max-cells N (max_cells= in Python)")
+        f"{tmp_path / 'huge.npy'}: declares shape (100000000000, 3), more than the limit of 5000000 cells (what "
+        "1,280 MB of available memory (MemAvailable) holds at 256 bytes a cell); raise it with --max-cells N "
+        "(max_cells= in Python)")
     with zipfile.ZipFile(tmp_path / "bomb.npz", "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("X.npy", header.getvalue() + b"\0" * 1000)
         archive.writestr("y.npy", header.getvalue())
@@ -875,7 +880,7 @@ def test_a_text_file_larger_than_the_cell_limit_allows_is_refused_from_its_size(
     path = write(tmp_path, "d.csv", "x1,label\n" + "0.5,1\n-0.5,-1\n" * 5)  # 79 bytes for 10 cells
     assert load_csv(path, max_cells=10).n_samples == 10  # 160 bytes allowed
     message = _message_of(lambda p: load_csv(p, max_cells=4), path)
-    assert message == (f"{path}: 79 bytes, more than the 64 bytes allowed for the limit of 4 cells (16 a cell); "
+    assert message == (f"{path}: 79 bytes, more than the 64 bytes allowed (16 a cell) for the limit of 4 cells; "
                        "raise it with --max-cells N (max_cells= in Python)")
 
 

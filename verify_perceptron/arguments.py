@@ -20,6 +20,7 @@ from .data.delimiters import DELIMITER_NAMES
 from .data.row_index import INDEX_COLUMN_CHOICES
 from .data.denominators import MAX_DENOMINATOR_BITS
 from .data.files import BYTES_PER_CELL, MAX_CELLS
+from .data.memory import RUN_BYTES_PER_CELL
 from .data.examples import EXAMPLES
 from .data.rationals import parse_rational
 from .errors import InvalidArgument
@@ -75,9 +76,10 @@ def _data_options(command: argparse.ArgumentParser) -> None:
                         help="CSV cell separator: , ; tab or whitespace (default: found from the first lines)")
     source.add_argument("--max-denominator-bits", type=_positive_int, default=MAX_DENOMINATOR_BITS, metavar="N",
                         help=f"refuse CSV/LIBSVM values whose common denominator passes N bits (default {MAX_DENOMINATOR_BITS})")
-    source.add_argument("--max-cells", type=_positive_int, default=MAX_CELLS, metavar="N",
-                        help=f"refuse DATA holding more than N values, samples times features (default {MAX_CELLS}; "
-                             f"a CSV/LIBSVM file may have {BYTES_PER_CELL}·N bytes)")
+    source.add_argument("--max-cells", type=_positive_int, default=None, metavar="N",  # None: sized from memory
+                        help=f"refuse DATA holding more than N values, samples times features (default: what the "
+                             f"available memory holds at {RUN_BYTES_PER_CELL} bytes a value, {MAX_CELLS} where it "
+                             f"cannot be read; a CSV/LIBSVM file may have {BYTES_PER_CELL}·N bytes)")
     based = source.add_mutually_exclusive_group()
     based.add_argument("--zero-based", dest="zero_based", action="store_const", const=True, default="auto",
                        help="LIBSVM indices start at 0 (default: so when the file holds index 0, as scikit-learn writes)")

@@ -259,10 +259,12 @@ def verify_run(
         return trace, check_trace(data, trace, separator=separator)
     job = _Job(data, conv, rate, mode, max_epochs, time_limit, progress, keep_updates,
                sample_matrix(data, conv))  # the samples built once, shared by the engine and the checker
-    if separator is not None:
-        return job.checked(separator, separator_source, separator_note, recorder, time_limit)
-    return job.with_final_weights(recorder, again)
-
+    try:
+        if separator is not None:
+            return job.checked(separator, separator_source, separator_note, recorder, time_limit)
+        return job.with_final_weights(recorder, again)
+    finally:  # the trace keeps the matrix to build its updates on demand, but none of the copies made of it
+        job.matrix.release_copies()  # (made again if the replay in `again` asks for them)
 
 
 @dataclass(frozen=True)

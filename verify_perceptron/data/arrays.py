@@ -33,7 +33,7 @@ import numpy as np
 from ..errors import DataError, InvalidArgument
 from ._floats import binary_floats
 from .denominators import MAX_DENOMINATOR_BITS
-from .files import MAX_CELLS, check_max_cells, refuse_cells, refuse_wide
+from .files import check_max_cells, refuse_cells, refuse_wide
 from .rationals import as_rational, bounded, shown, shown_value
 
 __all__ = ["FLOAT_READINGS", "ExactTable", "check_floats", "column_name", "exact_labels", "exact_positive", "exact_table",
@@ -319,7 +319,7 @@ def _as_array(X: Any, source: str) -> tuple[Any, tuple[str, ...] | None]:
     return X, None
 
 
-def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>", max_cells: int = MAX_CELLS) -> ExactTable:
+def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>", max_cells: int | None = None) -> ExactTable:
     """The samples `X` as integers over one common denominator, every value converted exactly.
 
     Parameters
@@ -331,9 +331,9 @@ def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>", max
         How a float is read: as the binary number it is, or as its shortest decimal.
     source : str
         Named at the start of every error message.
-    max_cells : int
-        Most values X may hold (`verify_perceptron.data.files.MAX_CELLS` by
-        default), counting each value too wide for int64 as the int64 values
+    max_cells : int, optional
+        Most values X may hold (by default what the available memory holds,
+        `verify_perceptron.data.memory`), counting each value too wide for int64 as the int64 values
         its memory would fill (`verify_perceptron.data.files.cell_units`).
 
     Examples

@@ -16,7 +16,7 @@ from typing import NoReturn
 import numpy as np
 
 from ..errors import DataError
-from .files import COLUMN_NUMBER, MAX_CELLS, check_max_cells, read_text, refuse_cells
+from .files import COLUMN_NUMBER, check_max_cells, read_text, refuse_cells
 from .delimiters import as_commas, find_delimiter
 from ._labels import label_key, map_labels
 from .dataset import Dataset
@@ -33,7 +33,7 @@ LABEL_NAMES = ("label", "y", "target", "class")
 
 def load_csv(path: str, *, label_column: str | int | None = None, positive: object = None,
              delimiter: str | None = None, max_denominator_bits: int = MAX_DENOMINATOR_BITS,
-             max_cells: int = MAX_CELLS, index_column: str = "auto") -> Dataset:
+             max_cells: int | None = None, index_column: str = "auto") -> Dataset:
     """Read a CSV file exactly.
 
     The first row is a header when none of its cells is a number, or when
@@ -52,7 +52,7 @@ def load_csv(path: str, *, label_column: str | int | None = None, positive: obje
     `delimiter` (``","``, ``";"``, ``"tab"``, ``"whitespace"``). The values
     are stored over their least common denominator, which may have at most
     `max_denominator_bits` bits; the file may hold at most `max_cells` values
-    (samples times features, `verify_perceptron.data.files.MAX_CELLS` by default).
+    (samples times features; by default what the available memory holds, `verify_perceptron.data.memory`).
 
     Raises
     ------
@@ -202,7 +202,7 @@ def _refuse_ambiguous_names(path: str, header: Sequence[str], target: int, rows:
 
 def _general_csv(text: str, path: str, label_column: str | None, positive: object,
                  separator: str | None = ",", max_bits: int = MAX_DENOMINATOR_BITS,
-                 max_cells: int = MAX_CELLS, index_column: str = "auto") -> Dataset:
+                 max_cells: int | None = None, index_column: str = "auto") -> Dataset:
     """Any CSV: the csv module's parser and one exact literal per cell, each error named."""
     csv.field_size_limit(2**31 - 1)  # a huge cell is the number parser's to refuse, by name
     reader = csv.reader(io.StringIO(text), delimiter=separator or " ", skipinitialspace=separator is None)
@@ -302,7 +302,7 @@ def _cell_places(path: str, header: list[str] | None, features: Sequence[int], l
 
 def _dataset(nums: object, dens: object, n: int, place: _Place, max_bits: int, raw_labels: list[str],
              lines: Sequence[int], positive: object, path: str, layout: _Layout,
-             max_cells: int = MAX_CELLS) -> Dataset:
+             max_cells: int | None = None) -> Dataset:
     """The Dataset of flat cells (numerators, denominators) in `n` rows, with its labels and names."""
     scaled, denominator = over_common_denominator(nums, dens, max_bits=max_bits, where=place, max_cells=max_cells,
                                                   source=path)
@@ -332,7 +332,7 @@ def _most_fractional_digits(text: str) -> int:
 
 
 def _fast_csv(text: str, path: str, label_column: str | None, positive: object,
-              max_bits: int = MAX_DENOMINATOR_BITS, max_cells: int = MAX_CELLS,
+              max_bits: int = MAX_DENOMINATOR_BITS, max_cells: int | None = None,
               index_column: str = "auto") -> Dataset | None:
     """The common case at C speed, exactly: one comma between cells, no quotes, no gaps, no ragged row.
 
@@ -364,7 +364,7 @@ def _fast_csv(text: str, path: str, label_column: str | None, positive: object,
     except DataError:
         return None  # the general reader raises it
     m = len(layout.features)
-    if len(body) * m > max_cells:
+    if len(body) * m > check_max_cells(max_cells):
         return None  # the general reader refuses it, naming the shape
     skipped = len(layout.index.columns) if layout.index else 0
     if skipped:  # the row index is cut off each line: the readers below see the columns after it

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import DataError
 from . import kernel as _kernel
-from .files import MAX_CELLS, refuse_wide
+from .files import refuse_wide
 from .rationals import rational_parts, shown
 
 __all__ = ["MAX_DENOMINATOR_BITS", "as_arrays", "check_limit", "over_common_denominator", "parse_cells", "read_table"]
@@ -147,7 +147,7 @@ def as_arrays(nums: list[int], dens: list[int]) -> tuple[Any, Any]:
     return np.array(nums + [None], dtype=object)[:-1], np.array(dens + [None], dtype=object)[:-1]
 
 
-def over_common_denominator(nums: Any, dens: Any, *, max_bits: int, where: Where, max_cells: int = MAX_CELLS,
+def over_common_denominator(nums: Any, dens: Any, *, max_bits: int, where: Where, max_cells: int | None = None,
                             source: str = "<data>") -> tuple[Any, int]:
     """numerators[k] / denominators[k] (flat, lowest terms) as integers over their least common denominator.
 
@@ -199,7 +199,7 @@ def over_common_denominator(nums: Any, dens: Any, *, max_bits: int, where: Where
     return _fitted(np.array(scaled + [None], dtype=object)[:-1]), common
 
 
-def _refuse_wide(largest: int, factor: int, n_cells: int, max_cells: int, source: str) -> None:
+def _refuse_wide(largest: int, factor: int, n_cells: int, max_cells: int | None, source: str) -> None:
     """Refuse, before they are made, integers of up to bits(largest numerator) + bits(largest factor) bits
     whose memory passes `max_cells` int64 cells (a bound: the largest numerator may have a smaller factor)."""
     bits = largest.bit_length() + factor.bit_length()

@@ -8,20 +8,19 @@ import re
 import stat
 
 from ..errors import DataError
+from .memory import FALLBACK_CELLS, memory_cells
 
-__all__ = ["BYTES_PER_CELL", "COLUMN_NUMBER", "MAX_CELLS", "cell_units", "check_max_cells", "file_kind", "not_regular", "read_text",
-           "refuse_cells", "refuse_special", "refuse_wide", "text_encoding"]
+__all__ = ["BYTES_PER_CELL", "COLUMN_NUMBER", "MAX_CELLS", "cell_units", "check_max_cells", "file_kind", "limit_text",
+           "not_regular", "read_text", "refuse_cells", "refuse_special", "refuse_wide", "text_encoding"]
 
 #: A column number as ``--label-column`` spells it: a sign and at most nine digits, so
 #: ``int`` of it stays cheap whatever the user typed.
 COLUMN_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
 
-#: Most cells (samples times features) a dataset may hold in memory, unless the user says otherwise
-#: (``--max-cells N``, ``max_cells=`` in Python). A run keeps a few copies of the samples and some
-#: numbers per sample (about 170 bytes a row in all): measured under a 1 GiB address-space limit, a whole
-#: ``verify`` of 5,000,000 rows of one feature stays within it (860 MB resident), of 5,000,000 rows of two
-#: features it does not.
-MAX_CELLS = 5_000_000
+#: Most cells (samples times features) a dataset may hold where the machine's available memory cannot be read.
+#: The default limit (``max_cells=None``) is what that memory holds (`verify_perceptron.data.memory`), unless
+#: the user says otherwise (``--max-cells N``, ``max_cells=`` in Python).
+MAX_CELLS = FALLBACK_CELLS
 
 #: Bytes a CSV or LIBSVM file may have per cell of the limit, checked from the file's size before it is read:
 #: 16 bytes hold a cell such as ``-0.123456789012,`` (a 5,000,000-cell limit admits an 80 MB file).
@@ -29,23 +28,41 @@ BYTES_PER_CELL = 16
 
 
 def check_max_cells(max_cells: object) -> int:
-    """`max_cells` as a positive int, else `DataError` naming it.
+    """`max_cells` as a positive int (None: what the available memory holds, `memory_cells`), else `DataError`
+    naming it.
 
     Examples
     --------
     >>> check_max_cells(1000)
     1000
+    >>> check_max_cells(None) >= 100_000
+    True
     >>> check_max_cells(0)
     Traceback (most recent call last):
     ...
     verify_perceptron.errors.DataError: max_cells=0 must be a positive integer
     """
+    if max_cells is None:
+        return memory_cells()
     if isinstance(max_cells, bool) or not isinstance(max_cells, int) or max_cells < 1:
         raise DataError(f"max_cells={max_cells!r} must be a positive integer")
     return max_cells
 
 
-def refuse_cells(path: str, what: str, cells: int, max_cells: int) -> None:
+def limit_text(max_cells: int) -> str:
+    """The limit of `max_cells` cells in words, with where it came from when it was not given (`CellLimit`).
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.memory import CellLimit
+    >>> limit_text(1000), limit_text(CellLimit(1000, "what 0 MB of available memory holds"))
+    ('the limit of 1000 cells', 'the limit of 1000 cells (what 0 MB of available memory holds)')
+    """
+    origin = getattr(max_cells, "origin", None)
+    return f"the limit of {int(max_cells)} cells" + ("" if origin is None else f" ({origin})")
+
+
+def refuse_cells(path: str, what: str, cells: int, max_cells: int | None) -> None:
     """Raise `DataError` naming `path` and `what` (a shape, a size) when `cells` passes `max_cells`.
 
     Examples
@@ -55,8 +72,9 @@ def refuse_cells(path: str, what: str, cells: int, max_cells: int) -> None:
     ...
     verify_perceptron.errors.DataError: d.svm: 200 x 100000 values, more than the limit of 1000000 cells; raise it with --max-cells N (max_cells= in Python)
     """
+    max_cells = check_max_cells(max_cells)
     if cells > max_cells:
-        raise DataError(f"{path}: {what}, more than the limit of {max_cells} cells; "
+        raise DataError(f"{path}: {what}, more than {limit_text(max_cells)}; "
                         "raise it with --max-cells N (max_cells= in Python)")
 
 
@@ -78,7 +96,7 @@ def cell_units(n_cells: int, bits: int) -> int:
     return -(-2 * n_cells * (36 + 4 * -(-bits // 30)) // 8)
 
 
-def refuse_wide(path: str, n_cells: int, bits: int, max_cells: int) -> None:
+def refuse_wide(path: str, n_cells: int, bits: int, max_cells: int | None) -> None:
     """Raise `DataError` when `n_cells` integers of up to `bits` bits take more memory than `max_cells` int64
     cells (`cell_units`): checked before the integers are made.
 
@@ -89,10 +107,10 @@ def refuse_wide(path: str, n_cells: int, bits: int, max_cells: int) -> None:
     ...
     verify_perceptron.errors.DataError: d.csv: 300000 values of up to 4090 bits over one common denominator take the memory of 43800000 int64 values, more than the limit of 5000000 cells; raise it with --max-cells N (max_cells= in Python)
     """
-    units = cell_units(n_cells, bits)
+    units, max_cells = cell_units(n_cells, bits), check_max_cells(max_cells)
     if units > max_cells:
         raise DataError(f"{path}: {n_cells} values of up to {bits} bits over one common denominator take the memory "
-                        f"of {units} int64 values, more than the limit of {max_cells} cells; raise it with --max-cells N "
+                        f"of {units} int64 values, more than {limit_text(max_cells)}; raise it with --max-cells N "
                         "(max_cells= in Python)")
 
 
@@ -143,12 +161,12 @@ def refuse_special(path: str) -> None:
 
 def _refuse_size(path: str, size: int, max_cells: int) -> None:
     if size > BYTES_PER_CELL * max_cells:
-        raise DataError(f"{path}: {size} bytes, more than the {BYTES_PER_CELL * max_cells} bytes allowed for the limit "
-                        f"of {max_cells} cells ({BYTES_PER_CELL} a cell); raise it with --max-cells N "
+        raise DataError(f"{path}: {size} bytes, more than the {BYTES_PER_CELL * max_cells} bytes allowed ({BYTES_PER_CELL} "
+                        f"a cell) for {limit_text(max_cells)}; raise it with --max-cells N "
                         "(max_cells= in Python)")
 
 
-def read_text(path: str, max_cells: int = MAX_CELLS) -> str:
+def read_text(path: str, max_cells: int | None = None) -> str:
     """The UTF-8 text of a CSV or LIBSVM file, every failure a `DataError` naming the file.
 
     A file larger than `BYTES_PER_CELL` bytes per cell of `max_cells` is
@@ -168,6 +186,7 @@ def read_text(path: str, max_cells: int = MAX_CELLS) -> str:
     'x,label\\n'
     """
     refuse_special(path)
+    max_cells = check_max_cells(max_cells)
     limit = BYTES_PER_CELL * max_cells
     try:
         with open(path, "rb") as handle:

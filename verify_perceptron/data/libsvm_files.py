@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import DataError
-from .files import MAX_CELLS, check_max_cells, read_text, refuse_cells
+from .files import check_max_cells, read_text, refuse_cells
 from ._labels import map_labels
 from .dataset import Dataset
 from .denominators import MAX_DENOMINATOR_BITS, as_arrays, check_limit, over_common_denominator
@@ -23,7 +23,7 @@ MAX_FEATURES = 100_000
 
 def load_libsvm(path: str, *, positive: object = None, n_features: int | None = None,
                 zero_based: bool | str = "auto", max_denominator_bits: int = MAX_DENOMINATOR_BITS,
-                max_cells: int = MAX_CELLS) -> Dataset:
+                max_cells: int | None = None) -> Dataset:
     """Read LIBSVM/svmlight text: ``label index:value ...``.
 
     Indices are 1-based, or 0-based with ``zero_based=True``; with ``"auto"``
@@ -91,7 +91,7 @@ def load_libsvm(path: str, *, positive: object = None, n_features: int | None = 
 
 
 def _dense_numerators(entries: list[tuple[int, dict[int, tuple[int, int]]]], width: int, shift: int,
-                      max_bits: int, text: str, path: str, max_cells: int = MAX_CELLS) -> tuple[Any, int]:
+                      max_bits: int, text: str, path: str, max_cells: int | None = None) -> tuple[Any, int]:
     """The rows as integer numerators over one common denominator, built from the stored values only.
 
     A sparse file is mostly zeros: they stay zeros of the integer array and

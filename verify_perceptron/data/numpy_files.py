@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import DataError
 from .arrays import exact_table
-from .files import COLUMN_NUMBER, MAX_CELLS, check_max_cells, refuse_cells, refuse_special
+from .files import COLUMN_NUMBER, check_max_cells, limit_text, refuse_cells, refuse_special
 from ._labels import map_labels
 from .dataset import Dataset
 from .rationals import as_rational, bounded
@@ -110,7 +110,7 @@ def _check_declared(path: str, name: str, declared: tuple[tuple[int, ...], Any] 
     refuse_cells(path, f"{label}declares shape {shape}", cells, max_cells)
     if cells * dtype.itemsize > 8 * max_cells:
         raise DataError(f"{path}: {label}declares shape {shape} of dtype {dtype}: {cells * dtype.itemsize} bytes, "
-                        f"more than the {8 * max_cells} allowed (8 a cell of the limit of {max_cells} cells); "
+                        f"more than the {8 * max_cells} allowed (8 a cell of {limit_text(max_cells)}); "
                         "raise it with --max-cells N (max_cells= in Python)")
     if read and dtype.hasobject:
         raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only")
@@ -139,7 +139,7 @@ def _refuse_declared_size(path: str, is_npz: bool, max_cells: int) -> None:
 
 
 def load_numpy(path: str, *, label_column: str | None = None, positive: object = None,
-               max_cells: int = MAX_CELLS) -> Dataset:
+               max_cells: int | None = None) -> Dataset:
     """Read ``.npy`` (a 2-D array, labels in the last column or `label_column`) or ``.npz``.
 
     An ``.npz`` archive holds the features under ``X`` (or ``x``, ``data``,

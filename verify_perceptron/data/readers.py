@@ -7,7 +7,7 @@ import codecs
 import os
 
 from ..errors import DataError
-from .files import MAX_CELLS, refuse_special, text_encoding
+from .files import refuse_special, text_encoding
 from .csv_files import load_csv
 from .dataset import Dataset
 from .denominators import MAX_DENOMINATOR_BITS
@@ -27,7 +27,7 @@ def load_dataset(
     delimiter: str | None = None,
     zero_based: bool | str = "auto",
     max_denominator_bits: int = MAX_DENOMINATOR_BITS,
-    max_cells: int = MAX_CELLS,
+    max_cells: int | None = None,
     index_column: str = "auto",
 ) -> Dataset:
     """Read a dataset, choosing the reader from `format` or from the file's extension.
@@ -39,7 +39,7 @@ def load_dataset(
     file's values (`verify_perceptron.data.denominators.MAX_DENOMINATOR_BITS`
     by default); a NumPy file's binary floats need at most 1,074 bits.
     `max_cells` bounds the values (samples times features) of any file
-    (`verify_perceptron.data.files.MAX_CELLS` by default), checked from
+    (by default what the available memory holds, `verify_perceptron.data.memory`), checked from
     its size or header before anything is allocated. `index_column`
     (``"auto"``, ``"drop"``, ``"keep"``) says whether a CSV file's first
     column is its row index, left out of the data (`load_csv`); LIBSVM and

@@ -1,0 +1,140 @@
+"""How many cells (samples times features) this machine's memory holds: the default of ``--max-cells``.
+
+A whole ``verify`` keeps the samples in a few exact forms at once (the
+dataset's integers, the sample matrix engine and checker share, the float
+filter's copy, the updates kept for the replay) and some numbers per sample.
+Its peak, measured on the scale grid of issue 32 (`RUN_BYTES_PER_CELL`), is
+what one cell costs; the memory the process can still take, divided by it, is
+the number of cells it can hold. A data set past that is refused from its
+file's size or header, before its values are read, rather than ending in the
+kernel's out-of-memory kill or a swap storm.
+
+The memory the process can take is the least of the kernel's ``MemAvailable``
+(``/proc/meminfo``), what is left of the process's cgroup limit (cgroup v2
+``memory.max`` less ``memory.current``; v1 ``memory.limit_in_bytes`` less
+``memory.usage_in_bytes``) and what is left of its address-space limit
+(``RLIMIT_AS`` less ``VmSize``, as ``ulimit -v`` or a test harness sets it). Where neither can be read (not Linux), the fixed
+`FALLBACK_CELLS` stands.
+"""
+
+from __future__ import annotations
+
+__all__ = ["FALLBACK_CELLS", "RUN_BYTES_PER_CELL", "CellLimit", "available_memory", "memory_cells"]
+
+#: Peak bytes of a whole ``verify`` per cell of its data, measured (issue 32) as the peak RSS of the process less
+#: its RSS after importing the package, ``verify --max-epochs 100`` on 4-significant-digit decimals spanning
+#: 10^-3..10^3 (commit of the memory branch, issue 32): 10^5 x 20 separable 223 bytes a cell, not separable 165;
+#: 10^5 x 100 138; 10^6 x 10 separable 98 (the engine's Python-integer copy of samples past int64's guard
+#: included). The worst, rounded up.
+RUN_BYTES_PER_CELL = 256
+#: The limit where the available memory cannot be read: what 1.28 GB holds at `RUN_BYTES_PER_CELL`.
+FALLBACK_CELLS = 5_000_000
+#: Cells allowed whatever the memory says, so that a small data set is never refused on a busy machine.
+MIN_CELLS = 100_000
+
+#: Where the kernel says how much memory is available, and how much address space the process has.
+_MEMINFO, _STATUS = "/proc/meminfo", "/proc/self/status"
+#: cgroup files, (limit, usage), v2 first: the limit of the cgroup the process runs in.
+_CGROUP_FILES = (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                 ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"))
+
+
+class CellLimit(int):
+    """A limit on cells that says where it came from (`origin`), for the message that refuses a data set.
+
+    Examples
+    --------
+    >>> limit = CellLimit(1000, "what 256000 bytes of available memory hold at 256 bytes a cell")
+    >>> limit + 0, limit.origin
+    (1000, 'what 256000 bytes of available memory hold at 256 bytes a cell')
+    """
+
+    origin: str
+
+    def __new__(cls, cells: int, origin: str) -> CellLimit:
+        limit = super().__new__(cls, cells)
+        limit.origin = origin
+        return limit
+
+
+def _read_int(path: str) -> int | None:
+    """The integer a one-line kernel file holds, or None when it is absent, unreadable or ``max``."""
+    try:
+        with open(path, encoding="ascii") as handle:
+            text = handle.read(64).strip()
+    except (OSError, ValueError):
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def _mem_available() -> int | None:
+    """``MemAvailable`` in bytes, or None."""
+    try:
+        with open(_MEMINFO, encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    fields = line.split()
+                    return int(fields[1]) * 1024 if len(fields) >= 2 and fields[1].isdigit() else None
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def available_memory() -> tuple[int, str] | None:
+    """The bytes this process can still take, and which figure gave them; None where none can be read.
+
+    Examples
+    --------
+    >>> found = available_memory()
+    >>> found is None or (found[0] >= 0 and found[1] in ("MemAvailable", "the cgroup limit", "the address-space limit"))
+    True
+    """
+    figures = []
+    available = _mem_available()
+    if available is not None:
+        figures.append((available, "MemAvailable"))
+    for limit_file, usage_file in _CGROUP_FILES:
+        limit, usage = _read_int(limit_file), _read_int(usage_file)
+        if limit is not None and usage is not None and limit < 2**60:  # v1 writes "no limit" as about 2^63
+            figures.append((max(limit - usage, 0), "the cgroup limit"))
+            break
+    room = _address_space_room()
+    if room is not None:
+        figures.append((room, "the address-space limit"))
+    return min(figures) if figures else None
+
+
+def _address_space_room() -> int | None:
+    """``RLIMIT_AS`` less the process's ``VmSize``, in bytes, when a limit is set (and both can be read)."""
+    try:
+        import resource  # (not on Windows)
+
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):
+        return None
+    if limit == resource.RLIM_INFINITY or limit < 0:
+        return None
+    try:
+        with open(_STATUS, encoding="ascii") as handle:
+            size = next((int(line.split()[1]) * 1024 for line in handle if line.startswith("VmSize:")), None)
+    except (OSError, ValueError, IndexError):
+        return None
+    return None if size is None else max(limit - size, 0)
+
+
+def memory_cells() -> CellLimit:
+    """The default limit on cells: what the available memory holds at `RUN_BYTES_PER_CELL` (at least
+    `MIN_CELLS`), else `FALLBACK_CELLS`.
+
+    Examples
+    --------
+    >>> memory_cells() >= MIN_CELLS
+    True
+    """
+    found = available_memory()
+    if found is None:
+        return CellLimit(FALLBACK_CELLS, "the default where the available memory cannot be read")
+    available, figure = found
+    cells = max(available // RUN_BYTES_PER_CELL, MIN_CELLS)
+    return CellLimit(cells, f"what {available / 1e6:,.0f} MB of available memory ({figure}) holds at "
+                            f"{RUN_BYTES_PER_CELL} bytes a cell")

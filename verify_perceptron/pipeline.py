@@ -26,7 +26,7 @@ from .check.soft_margin import best_reference
 from .check.traces import check_trace, scaled_scores
 from .check.whole_run import WholeRun
 from .data.dataset import Dataset, require_dataset
-from .data.integers import ExactMatrix, as_halves, score_values
+from .data.integers import ExactMatrix, as_limbs, score_values
 from .data.observers import Observer
 from .data.samples import sample_matrix
 from .data.trace import Trace
@@ -154,20 +154,27 @@ def _feed_joined(observer: Observer, items: list[tuple[int, Any, Any, Any]]) -> 
                              for _, epoch, rows, _ in items])
     rows = np.concatenate([np.asarray(rows, dtype=np.int64) for _, _, rows, _ in items])
     parts = [scores if isinstance(scores, np.ndarray) else _score_array(scores[0]) for *_, scores in items]
-    if any(part.ndim == 2 for part in parts):  # some past int64, in halves: all in halves,
-        parts = ([as_halves(part) for part in parts] if all(part.dtype == np.int64 for part in parts)
+    if any(part.ndim == 2 for part in parts):  # some past int64, in limbs: all in the most limbs,
+        parts = (_in_limbs(parts) if all(part.dtype == np.int64 for part in parts)
                  else [score_values(part).astype(object) for part in parts])  # or all Python integers
     first = items[0][0]
     items.clear()
     fast.feed(observer, first, epochs, rows, np.concatenate(parts))
 
 
+def _in_limbs(parts: list[Any]) -> list[Any]:
+    """Int64 chunks of scores, (m,) or (m, L) limbs, all in the most limbs any has (sign-extended)."""
+    L = max(part.shape[1] for part in parts if part.ndim == 2)
+    return [as_limbs(part, L) if part.ndim == 1 else part if part.shape[1] == L
+            else np.concatenate([part, np.repeat(part[:, -1:] >> 63, L - part.shape[1], axis=1)], axis=1)
+            for part in parts]
+
+
 def _score_array(score: int) -> Any:
-    """One score as a chunk's scores are given: int64, else its halves (below 2^127), else a Python integer."""
+    """One score as a chunk's scores are given: int64, else in as many 64-bit limbs as it needs."""
     if -(2**63) <= score < 2**63:
         return np.array([score], dtype=np.int64)
-    value = np.array([score], dtype=object)
-    return as_halves(value) if -(2**127) <= score < 2**127 else value
+    return as_limbs(np.array([score], dtype=object), max(2, score.bit_length() // 64 + 1))
 
 
 def _finished(checker: Checker, whole: WholeRun, trace: Trace, result: CheckResult | None = None) -> CheckResult:

@@ -169,7 +169,8 @@ PyDoc_STRVAR(check_online_doc,
 "state = (k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max, limit) as Python ints.\n"
 "Returns ``(done, state, claims)``: updates replayed, the new state, and per\n"
 "claim None (done == 0) or (min slack, its update's position in `rows`, the\n"
-"quantities there as a tuple).");
+"quantities there as a tuple). It runs without the GIL: nothing else may touch\n"
+"its arrays meanwhile.");
 
 static PyObject *
 check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -288,6 +289,9 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int128 before[BLOCK][7]; /* the state before each update of the block: k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max */
     Py_ssize_t t = 0; /* updates replayed for good */
     int stopped = 0;
+    /* Plain C on the buffers from here to the result: the GIL is released, so the engine (or anything
+     * else) runs while a chunk is replayed in another thread (verify_perceptron.check.background). */
+    Py_BEGIN_ALLOW_THREADS
     while (!stopped && t < m) {
         const Py_ssize_t room = m - t < BLOCK ? m - t : BLOCK;
         Py_ssize_t nb = 0;
@@ -389,6 +393,7 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         t += cut;
     }
+    Py_END_ALLOW_THREADS
 
     claims = PyList_New(n_claims);
     if (claims == NULL) {

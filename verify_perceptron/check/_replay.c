@@ -562,10 +562,9 @@ typedef struct {
 } WideReplay;
 
 /* Claim c's slack at this update into slack + c*K, by the postfix program over q; 1 past K limbs. */
-static int
-wide_program(const WideReplay *r, uint64_t (*q)[LIMBS_MAX], uint64_t *slack)
+LB_INLINE int
+wide_program(const WideReplay *r, uint64_t (*q)[LIMBS_MAX], uint64_t *slack, const int K)
 {
-    const int K = r->K;
     uint64_t stack[STACK_DEPTH][LIMBS_MAX];
     Py_ssize_t top = 0, claim = 0;
     for (Py_ssize_t pc = 0; pc < r->length; pc++) {
@@ -609,19 +608,13 @@ wide_program(const WideReplay *r, uint64_t (*q)[LIMBS_MAX], uint64_t *slack)
 }
 
 /* The replay itself, without the GIL: updates 0..m-1 until one stops it; *reason as in the docstring. */
-static Py_ssize_t
-wide_replay(const WideReplay *r, int *reason)
+LB_INLINE Py_ssize_t
+wide_replay(const WideReplay *r, int *reason, const int K)
 {
-    const int K = r->K;
     const size_t bytes = (size_t)K * sizeof(uint64_t);
     enum { K_, N_, W_SQ, W_WS, SUM_N_XSQ, SUM_N_SQ, N_MAX };
     uint64_t q[MAX_QUANTITIES][LIMBS_MAX], one[LIMBS_MAX], slack[MAX_CLAIMS * LIMBS_MAX];
     uint64_t s[LIMBS_MAX], said[LIMBS_MAX], next[7][LIMBS_MAX];
-    uint64_t *w_next = PyMem_RawMalloc((size_t)r->d * bytes + 1);
-    if (w_next == NULL) {
-        *reason = 2; /* no room: the caller replays it another way */
-        return 0;
-    }
     for (Py_ssize_t j = 0; j < r->n_quantities; j++) {
         memcpy(q[j], r->quantity + j * K, bytes);
     }
@@ -637,7 +630,10 @@ wide_replay(const WideReplay *r, int *reason)
             break;
         }
         const uint64_t *z = r->Z + i * r->d * K, *zz = r->norm + i * K;
-        if (lb_dot(s, z, r->w, r->d, K)) {
+        /* z . W in 128-bit entries while both fit (W's do while ||W||^2 < 2^252: |W_j| <= ||W|| < 2^126) */
+        const int narrow = (K < 4 || (lb_length(FIELD(W_SQ), K) <= 4 && FIELD(W_SQ)[3] < ((uint64_t)1 << 60)))
+                           && lb_all_fit128(z, r->d, K);
+        if (narrow ? lb_dot128(s, z, r->w, r->d, K) : lb_dot(s, z, r->w, r->d, K)) {
             *reason = 2;
             break;
         }
@@ -659,14 +655,6 @@ wide_replay(const WideReplay *r, int *reason)
             break;
         }
         memcpy(next[N_MAX], lb_less(FIELD(N_MAX), one, K) ? one : FIELD(N_MAX), bytes);
-        int wide = 0;
-        for (Py_ssize_t j = 0; j < r->d && !wide; j++) {
-            wide = lb_add(w_next + j * K, r->w + j * K, z + j * K, K);
-        }
-        if (wide) {
-            *reason = 2;
-            break;
-        }
         memcpy(q[r->slot[S_N]], next[N_], bytes);
         memcpy(q[r->slot[S_K]], next[K_], bytes);
         memcpy(q[r->slot[S_SMALL_N]], one, bytes);
@@ -679,7 +667,7 @@ wide_replay(const WideReplay *r, int *reason)
         memcpy(q[r->slot[S_W_SQ]], next[W_SQ], bytes);
         memcpy(q[r->slot[S_W_WS]], next[W_WS], bytes);
 #undef FIELD
-        if (wide_program(r, q, slack)) {
+        if (wide_program(r, q, slack, K)) {
             *reason = 2;
             break;
         }
@@ -691,8 +679,22 @@ wide_replay(const WideReplay *r, int *reason)
             *reason = 1; /* a claim's first violation: Python records it, with its values */
             break;
         }
+        /* W += z in place; at an entry that leaves K limbs, the entries before it are put back */
+        Py_ssize_t wide = -1;
+        for (Py_ssize_t j = 0; j < r->d && wide < 0; j++) {
+            if (lb_add(r->w + j * K, r->w + j * K, z + j * K, K)) {
+                lb_sub(r->w + j * K, r->w + j * K, z + j * K, K); /* the wrapped sum, back: exact mod 2^(64K) */
+                wide = j;
+            }
+        }
+        if (wide >= 0) {
+            for (Py_ssize_t j = 0; j < wide; j++) {
+                lb_sub(r->w + j * K, r->w + j * K, z + j * K, K);
+            }
+            *reason = 2;
+            break;
+        }
         /* the update is replayed for good */
-        memcpy(r->w, w_next, (size_t)r->d * bytes);
         r->count[i] += 1;
         for (int f = 0; f < 7; f++) {
             memcpy(r->state + f * K, next[f], bytes); /* (next's rows are LIMBS_MAX apart, the state's K) */
@@ -704,8 +706,23 @@ wide_replay(const WideReplay *r, int *reason)
             }
         }
     }
-    PyMem_RawFree(w_next);
     return t;
+}
+
+/* wide_replay made for each K, its limb loops unrolled (about twice as fast as one for any K). */
+#define WIDE_REPLAY_FOR(KK) \
+static Py_ssize_t wide_replay_##KK(const WideReplay *r, int *reason) { return wide_replay(r, reason, KK); }
+WIDE_REPLAY_FOR(1) WIDE_REPLAY_FOR(2) WIDE_REPLAY_FOR(3) WIDE_REPLAY_FOR(4)
+WIDE_REPLAY_FOR(5) WIDE_REPLAY_FOR(6) WIDE_REPLAY_FOR(7) WIDE_REPLAY_FOR(8)
+
+static Py_ssize_t
+wide_replay_any(const WideReplay *r, int *reason)
+{
+    static Py_ssize_t (*const made[LIMBS_MAX])(const WideReplay *, int *) = {
+        wide_replay_1, wide_replay_2, wide_replay_3, wide_replay_4,
+        wide_replay_5, wide_replay_6, wide_replay_7, wide_replay_8,
+    };
+    return made[r->K - 1](r, reason);
 }
 #endif
 
@@ -789,7 +806,7 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int reason = 0;
     Py_ssize_t t;
     Py_BEGIN_ALLOW_THREADS
-    t = wide_replay(&r, &reason);
+    t = wide_replay_any(&r, &reason);
     Py_END_ALLOW_THREADS
     result = Py_BuildValue("(ni)", t, reason);
 done:

@@ -167,3 +167,18 @@ def test_check_wide_refuses_wrong_arguments_by_name():
     wrong[11] = np.zeros((7, K), dtype=np.int64)[:, :1].copy()
     with pytest.raises(ValueError, match="state has shape"):
         check_wide(*wrong)
+
+
+@needs_kernel
+@pytest.mark.parametrize("start", [2, 3])
+def test_int64_samples_are_read_as_they_are_against_a_separator_past_128_bits(start):
+    # Samples in int64 (no copy in limbs: the C replay widens a row at a time), claims past 128 bits
+    # through a separator of 90-bit entries: every update replayed in limbs, verdicts as one by one.
+    rng = random.Random(11)
+    numerators = np.array([[rng.randint(-999, 999) for _ in range(3)] for _ in range(9)], dtype=np.int64)
+    data = Dataset(numerators=numerators, denominator=1000, y=[1, -1] * 4 + [1])
+    rows, epochs, scores, _ = reference_updates(data, "classic")
+    separator = [2**90 + 1, -(2**89), 3**55, 7]
+    expected, _ = checked(data, "classic", rows, epochs, scores, separator=separator)
+    got, replayed = checked(data, "classic", rows, epochs, scores, limbs=1, start=start, separator=separator)
+    assert got == expected and replayed == len(rows) > 0

@@ -535,7 +535,7 @@ PyDoc_STRVAR(check_wide_doc,
 "past 128 bits; every value is K int64 limbs, lowest first, two's complement\n"
 "(verify_perceptron.data.integers.as_limbs), and every operation is checked.\n"
 "\n"
-"Z is (n, d*K): row i's d entries, each in K limbs; W (d*K, writable); counts (n,\n"
+"Z is (n, d*K): row i's d entries, each in K limbs, or (n, d) int64 samples; W (d*K, writable); counts (n,\n"
 "writable int64); tie (n, bool); norms and margins (n, K); rows (m,); scores (m, L)\n"
 "in L limbs of their own; program as for check_online; quantities (q, K); slots\n"
 "(11,); state (7, K), writable: k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max, made\n"
@@ -557,8 +557,9 @@ typedef struct {
     const unsigned char *ties, *already;
     uint64_t *w, *state, *best;
     int64_t *count, *best_at;
+    uint64_t *row; /* room for one row of Z in K limbs, when Z comes in one limb (KZ = 1) */
     Py_ssize_t n, d, m, length, n_quantities, n_claims;
-    int K, L;
+    int K, L, KZ;
 } WideReplay;
 
 /* Claim c's slack at this update into slack + c*K, by the postfix program over q; 1 past K limbs. */
@@ -629,7 +630,13 @@ wide_replay(const WideReplay *r, int *reason, const int K)
             *reason = 1;
             break;
         }
-        const uint64_t *z = r->Z + i * r->d * K, *zz = r->norm + i * K;
+        const uint64_t *z = r->Z + i * r->d * r->KZ, *zz = r->norm + i * K;
+        if (r->KZ != K) { /* int64 samples (one limb each), sign-extended to K limbs for this update */
+            for (Py_ssize_t j = 0; j < r->d; j++) {
+                lb_set(r->row + j * K, (int64_t)z[j], K);
+            }
+            z = r->row;
+        }
         /* z . W in 128-bit entries while both fit (W's do while ||W||^2 < 2^252: |W_j| <= ||W|| < 2^126) */
         const int narrow = (K < 4 || (lb_length(FIELD(W_SQ), K) <= 4 && FIELD(W_SQ)[3] < ((uint64_t)1 << 60)))
                            && lb_all_fit128(z, r->d, K);
@@ -761,7 +768,9 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                      LIMBS_MAX);
         goto done;
     }
-    const Py_ssize_t d = a[A_Z].shape[1] / K, m = a[A_ROWS].shape[0];
+    /* Z in K limbs, (n, d*K), or int64 samples as they are, (n, d): d is W's length over K */
+    const Py_ssize_t d = a[A_W].shape[0] / K, m = a[A_ROWS].shape[0];
+    const int KZ = a[A_Z].shape[1] == d && d * K != d ? 1 : (int)K;
     Py_ssize_t depth = 0;
     const Py_ssize_t n_claims = program_claims(a[A_PROGRAM].buf, a[A_PROGRAM].shape[0],
                                                a[A_QUANTITIES].shape[0], &depth);
@@ -769,7 +778,7 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     const struct { int arg; Py_ssize_t rows, columns; } shape[] = {
-        {A_Z, n, d * K}, {A_W, d * K, -1}, {A_COUNTS, n, -1}, {A_TIE, n, -1}, {A_NORMS, n, K},
+        {A_Z, n, d * KZ}, {A_W, d * K, -1}, {A_COUNTS, n, -1}, {A_TIE, n, -1}, {A_NORMS, n, K},
         {A_MARGINS, n, K}, {A_SCORES, m, -2}, {A_QUANTITIES, -3, K}, {A_SLOTS, N_SLOTS, -1},
         {A_STATE, 7, K}, {A_FAILED, n_claims, -1}, {A_BEST, n_claims, K}, {A_BEST_AT, n_claims, -1},
     };
@@ -803,11 +812,18 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (Py_ssize_t c = 0; c < n_claims; c++) {
         r.best_at[c] = -1;
     }
+    r.KZ = KZ;
+    r.row = KZ == K ? NULL : PyMem_Malloc((size_t)(d * K + 1) * sizeof(uint64_t));
+    if (KZ != K && r.row == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
     int reason = 0;
     Py_ssize_t t;
     Py_BEGIN_ALLOW_THREADS
     t = wide_replay_any(&r, &reason);
     Py_END_ALLOW_THREADS
+    PyMem_Free(r.row);
     result = Py_BuildValue("(ni)", t, reason);
 done:
     for (int j = 0; j < got; j++) {

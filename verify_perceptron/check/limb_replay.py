@@ -84,7 +84,10 @@ class LimbReplay:
         if K not in self._arrays:
             try:
                 n, d = self.matrix.exact.shape
-                self._arrays[K] = (_limbs(self.matrix.exact, K).reshape(n, d * K), _limbs(self.matrix.norms, K),
+                Z = self.matrix.exact  # int64 samples as they are (the C replay widens a row at a time)
+                Z = (np.ascontiguousarray(Z, dtype=np.int64) if Z.dtype != object
+                     else _limbs(Z, K).reshape(n, d * K))
+                self._arrays[K] = (Z, _limbs(self.matrix.norms, K),
                                    _limbs(self.margins, K), _limbs(np.array(self.quantities, dtype=object), K))
             except OverflowError:
                 return None

@@ -283,34 +283,41 @@ lb_get128(const uint64_t *a, int K)
 }
 
 /* *s = z . w where every z_j and w_j fits in 128 bits (|z_j|, |w_j| <= 2^127, so each product is below
- * 2^254 in magnitude and 2^64 of them below 2^318): each product in 256-bit two's complement, without
- * branching on signs (the unsigned product, less b*2^128 for a < 0 and a*2^128 for b < 0), summed in a
- * 320-bit accumulator; 1 if the exact sum leaves K limbs. About three times as fast as lb_dot. */
+ * 2^254 in magnitude): each product in 256-bit two's complement, without branching on signs (the
+ * unsigned product, less b*2^128 for a < 0 and a*2^128 for b < 0). Its four words are summed in four
+ * 128-bit columns, which cannot overflow for fewer than 2^64 terms, and each negative product, read
+ * as itself + 2^256, is counted and taken back once: one carry chain at the end, none per term.
+ * 1 if the exact sum leaves K limbs. */
 LB_INLINE int
 lb_dot128(uint64_t *s, const uint64_t *z, const uint64_t *w, Py_ssize_t d, int K)
 {
-    uint64_t acc[5] = {0};
+    uint128 col0 = 0, col1 = 0, col2 = 0, col3 = 0;
+    uint64_t negatives = 0;
     for (Py_ssize_t j = 0; j < d; j++) {
         const uint128 a = (uint128)lb_get128(z + j * K, K), b = (uint128)lb_get128(w + j * K, K);
         const uint64_t a0 = (uint64_t)a, a1 = (uint64_t)(a >> 64), b0 = (uint64_t)b, b1 = (uint64_t)(b >> 64);
         const uint128 p00 = (uint128)a0 * b0, p01 = (uint128)a0 * b1, p10 = (uint128)a1 * b0, p11 = (uint128)a1 * b1;
-        /* the unsigned 256-bit product, words w0..w3 */
         const uint128 mid = (p00 >> 64) + (uint64_t)p01 + (uint64_t)p10;
-        const uint64_t w0 = (uint64_t)p00, w1 = (uint64_t)mid;
         const uint128 high = (mid >> 64) + (p01 >> 64) + (p10 >> 64) + p11;
-        /* the signs' corrections, in the high 128 bits: - (a < 0 ? b : 0) - (b < 0 ? a : 0) */
         const uint128 fix = (((int64_t)a1 < 0) ? b : 0) + (((int64_t)b1 < 0) ? a : 0);
-        const uint128 top = high - fix;
-        const uint64_t w2 = (uint64_t)top, w3 = (uint64_t)(top >> 64), w4 = (int64_t)w3 < 0 ? UINT64_MAX : 0;
-        const uint64_t add[5] = {w0, w1, w2, w3, w4};
-        uint64_t carry = 0;
-        for (int i = 0; i < 5; i++) {
-            const uint128 t = (uint128)acc[i] + add[i] + carry;
-            acc[i] = (uint64_t)t;
-            carry = (uint64_t)(t >> 64);
-        }
+        const uint128 top = high - fix; /* the product's words 2 and 3, mod 2^128 */
+        col0 += (uint64_t)p00;
+        col1 += (uint64_t)mid;
+        col2 += (uint64_t)top;
+        col3 += (uint64_t)(top >> 64);
+        negatives += (uint64_t)(top >> 127);
     }
-    /* acc (320-bit two's complement) into K limbs, if it fits */
+    /* sum = col0 + col1*2^64 + col2*2^128 + col3*2^192 - negatives*2^256, into 5 words two's complement */
+    uint64_t acc[5];
+    uint128 carry = col0;
+    acc[0] = (uint64_t)carry;
+    carry = (carry >> 64) + col1;
+    acc[1] = (uint64_t)carry;
+    carry = (carry >> 64) + col2;
+    acc[2] = (uint64_t)carry;
+    carry = (carry >> 64) + col3;
+    acc[3] = (uint64_t)carry;
+    acc[4] = (uint64_t)(carry >> 64) - negatives;
     const uint64_t extend = (int64_t)acc[4] < 0 ? UINT64_MAX : 0;
     for (int i = 0; i < K; i++) {
         s[i] = i < 5 ? acc[i] : extend;
@@ -319,6 +326,23 @@ lb_dot128(uint64_t *s, const uint64_t *z, const uint64_t *w, Py_ssize_t d, int K
         if (acc[i] != ((int64_t)s[K - 1] < 0 ? UINT64_MAX : 0)) {
             return 1;
         }
+    }
+    return 0;
+}
+
+/* r = a + b for values that fit in 128 bits, in K >= 2 limbs: in int128, 1 if the sum leaves it
+ * (the caller then adds in K limbs). */
+LB_INLINE int
+lb_add128(uint64_t *r, const uint64_t *a, const uint64_t *b, int K)
+{
+    int128 sum;
+    if (__builtin_add_overflow(lb_get128(a, K), lb_get128(b, K), &sum)) {
+        return 1;
+    }
+    r[0] = (uint64_t)sum;
+    r[1] = (uint64_t)((uint128)sum >> 64);
+    for (int i = 2; i < K; i++) {
+        r[i] = sum < 0 ? UINT64_MAX : 0;
     }
     return 0;
 }

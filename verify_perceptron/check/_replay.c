@@ -689,7 +689,9 @@ wide_replay(const WideReplay *r, int *reason, const int K)
         /* W += z in place; at an entry that leaves K limbs, the entries before it are put back */
         Py_ssize_t wide = -1;
         for (Py_ssize_t j = 0; j < r->d && wide < 0; j++) {
-            if (lb_add(r->w + j * K, r->w + j * K, z + j * K, K)) {
+            /* (while z and W fit in 128 bits, a sum that leaves int128 is made again in K limbs) */
+            if ((!narrow || K < 2 || lb_add128(r->w + j * K, r->w + j * K, z + j * K, K))
+                && lb_add(r->w + j * K, r->w + j * K, z + j * K, K)) {
                 lb_sub(r->w + j * K, r->w + j * K, z + j * K, K); /* the wrapped sum, back: exact mod 2^(64K) */
                 wide = j;
             }

@@ -182,3 +182,28 @@ def test_int64_samples_are_read_as_they_are_against_a_separator_past_128_bits(st
     expected, _ = checked(data, "classic", rows, epochs, scores, separator=separator)
     got, replayed = checked(data, "classic", rows, epochs, scores, limbs=1, start=start, separator=separator)
     assert got == expected and replayed == len(rows) > 0
+
+
+@pytest.mark.parametrize("limbs", [1, 3, 5])
+def test_the_whole_run_record_reads_wide_chunks_as_one_update_at_a_time(limbs):
+    # WholeRun (the report's last updates and thinned invariants) told a chunk of (m, L) limb scores,
+    # in two pieces, keeps exactly what it keeps when told each update alone.
+    from verify_perceptron.check.whole_run import WholeRun
+
+    data = wide_data(1, 10**25, 80)
+    rows, epochs, scores, trace = reference_updates(data, "classic")
+    separator = [3**40] + [-(2**90)] * data.n_features
+    kept = []
+    for chunked in (False, True):
+        whole = WholeRun(Checker(data, "classic", rate=1, mode="online", separator=separator))
+        if chunked:
+            L = max(limbs, max(abs(s) for s in scores).bit_length() // 64 + 1)
+            S, R, E = as_limbs(np.array(scores, dtype=object), L), np.array(rows), np.array(epochs)
+            half = len(rows) // 2
+            whole.observe_chunk(1, E[:half], R[:half], S[:half])
+            whole.observe_chunk(half + 1, E[half:], R[half:], S[half:])
+        else:
+            for k, (i, epoch, s) in enumerate(zip(rows, epochs, scores), start=1):
+                whole.observe(k, epoch, [i], [s])
+        kept.append((whole.points(), list(whole.ring)))
+    assert kept[0] == kept[1] and len(rows) > 2

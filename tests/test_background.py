@@ -10,6 +10,7 @@ thread is left running either way.
 from __future__ import annotations
 
 import threading
+import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -139,3 +140,13 @@ def test_the_report_is_the_same_with_the_checker_beside_the_run(monkeypatch: pyt
         report.pop("timing", None)
         reports.append((code, report))
     assert reports[0] == reports[1] and reports[0][0] == 0
+
+
+def test_the_time_limit_ends_a_run_with_the_checker_beside_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The engine stops at the limit; the thread then tells the checker of at most DEPTH queued chunks.
+    monkeypatch.setattr(pipeline, "BACKGROUND", True)
+    data = decimal_data(6, n=3000, separable=False)
+    before, started = threading.active_count(), time.monotonic()
+    trace, check = verify_run(data, "classic", max_epochs=10**6, separator=separator(6), time_limit=0.3)
+    assert time.monotonic() - started < 5 and threading.active_count() == before
+    assert not trace.converged and check.invariants[0].holds is True and check.invariants[0].n_checked == trace.n_updates

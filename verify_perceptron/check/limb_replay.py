@@ -4,10 +4,11 @@ The 128-bit replay (`verify_perceptron.check.replay`) stops at any update
 whose samples, norms, scores, margins or claim values pass 128 bits, as they
 do on float64 data over a common denominator of 2^64 and more.
 `LimbReplay` replays those in C too (`verify_perceptron.check.kernel.check_wide`),
-in fixed-width integers of K limbs (K = 2 .. `LIMBS_MAX`, that is 128 to 512
-bits) whose every operation is checked: it starts at the narrowest K that holds
-the data's norms, margins and the claims' constants with room for the run to
-grow, and when an update needs more (reason 2) it tries again one limb wider.
+in fixed-width integers of K limbs (K = 1 .. `LIMBS_MAX`, that is 64 to 512
+bits) whose every operation is checked: it starts at the narrowest K (2 or
+more) that holds the data's norms, margins and the claims' constants with room
+for the run to grow, and when an update needs more (reason 2) it tries again
+one limb wider. Int64 samples are read as they are; wider ones in K limbs.
 Past `LIMBS_MAX` limbs the checker replays in Python integers
 (`verify_perceptron.check.wide_replay.ObjectReplay`). Its stop rule is the
 128-bit replay's: it stops before any update that fails a check or gives a

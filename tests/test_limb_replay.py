@@ -207,3 +207,22 @@ def test_the_whole_run_record_reads_wide_chunks_as_one_update_at_a_time(limbs):
                 whole.observe(k, epoch, [i], [s])
         kept.append((whole.points(), list(whole.ring)))
     assert kept[0] == kept[1] and len(rows) > 2
+
+
+#: A true claim whose program multiplies small negative values (k = N online): (k - 2N)(N - 3k) = 2N² <= 3Nk.
+SMALL_PRODUCTS = Claim("small-products", "(k - 2N)(N - 3k) <= 3Nk", "a true claim, for the test",
+                       lambda q: (q.k - 2 * q.N) * (q.N - 3 * q.k), lambda q: 3 * q.N * q.k, ("k", "N"),
+                       needs_separator=False)
+
+
+@needs_kernel
+@pytest.mark.parametrize("start", [2, 4])
+def test_products_of_small_negative_values_are_exact(start):
+    # Every update replayed in C (a wrong product would stop it, or move the least slack N² = 1).
+    data = wide_data(2, 2**70, 72)
+    rows, epochs, scores, _ = reference_updates(data, "classic")
+    claims = [*claims_for("classic", "online"), SMALL_PRODUCTS]
+    expected, _ = checked(data, "classic", rows, epochs, scores, claims=claims)
+    got, replayed = checked(data, "classic", rows, epochs, scores, limbs=2, start=start, claims=claims)
+    assert got == expected and replayed == len(rows) > 1
+    assert [r.min_slack for r in got.invariants if r.name == SMALL_PRODUCTS.name] == [1]

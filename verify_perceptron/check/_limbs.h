@@ -189,10 +189,32 @@ lb_fits(const uint64_t *m, int width, int K)
     return (int64_t)m[K - 1] >= 0;
 }
 
+/* Does a K-limb value fit in int64 (every limb above the lowest extends its sign)? */
+LB_INLINE int
+lb_fits64(const uint64_t *a, int K)
+{
+    const uint64_t extend = (int64_t)a[0] < 0 ? UINT64_MAX : 0;
+    for (int i = 1; i < K; i++) {
+        if (a[i] != extend) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* r = a * b; 1 if the product leaves K limbs. */
 LB_INLINE int
 lb_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, int K)
 {
+    if (K >= 2 && lb_fits64(a, K) && lb_fits64(b, K)) { /* (N, k, a: most factors are small) */
+        const int128 p = (int128)(int64_t)a[0] * (int64_t)b[0]; /* |p| <= 2^126: exact */
+        r[0] = (uint64_t)p;
+        r[1] = (uint64_t)((uint128)p >> 64);
+        for (int i = 2; i < K; i++) {
+            r[i] = p < 0 ? UINT64_MAX : 0;
+        }
+        return 0;
+    }
     uint64_t ma[LIMBS_MAX], mb[LIMBS_MAX], p[2 * LIMBS_MAX] = {0};
     const int negative = lb_negative(a, K) != lb_negative(b, K);
     lb_magnitude(ma, a, K);

@@ -108,7 +108,7 @@ def compiled_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequenc
     if not (_kernel.AVAILABLE and Z.dtype != object and matrix.max_norm_sq < WIDE_SQ):
         return None
     if margins.dtype != np.int64:  # past int64: in halves, if they fit in 128 bits
-        if any(not -(2**127) <= int(v) < 2**127 for v in margins.tolist()):
+        if len(margins) and not (-(2**127) <= int(margins.min()) and int(margins.max()) < 2**127):
             return None
         margins = in_halves(margins)
     denominators = {name: v.denominator for name, v in constants.items()

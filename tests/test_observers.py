@@ -48,28 +48,3 @@ def test_feed_hands_a_chunk_observer_the_chunk_whole() -> None:
     chunked: ChunkObserver = sink
     fast.feed(chunked, 5, 2, np.array([3, 7]), np.array([0, -4]))
     assert sink.seen == [(5, -1, [3, 7], [0, -4])]
-
-
-def test_kept_chunks_of_different_limbs_are_joined_in_the_most_limbs() -> None:
-    # The replay store joins kept chunks whose scores came in 1, 2 or 3 limbs, and single scores past
-    # 128 bits, into one chunk of 3 limbs (sign-extended), not Python integers: the C replays read it so.
-    from verify_perceptron.data.integers import as_limbs, score_values
-    from verify_perceptron.pipeline import _feed_joined
-
-    values = [[-5, 7], [-(2**100), 2**64], [2**150, -(2**140)]]
-    parts = [np.array(values[0], dtype=np.int64), as_limbs(np.array(values[1], dtype=object), 2),
-             as_limbs(np.array(values[2], dtype=object), 3)]
-    told: list[tuple[int, list[int], list[int], object]] = []
-
-    class Chunks:
-        def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int]) -> None:
-            raise AssertionError("told one update at a time")
-
-        def observe_chunk(self, first: int, epoch: object, rows: np.ndarray, scores: np.ndarray) -> None:
-            told.append((first, rows.tolist(), np.asarray(score_values(scores)).tolist(), scores.shape))
-
-    items: list[tuple[int, int, object, object]] = [(1 + 2 * j, 1, np.array([0, 1]), part)
-                                                    for j, part in enumerate(parts)]
-    items.append((7, 1, [1], [-(2**200)]))
-    _feed_joined(Chunks(), items)
-    assert told == [(1, [0, 1] * 3 + [1], sum(values, []) + [-(2**200)], (7, 4))]

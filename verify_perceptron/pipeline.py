@@ -27,7 +27,7 @@ from .check.soft_margin import best_reference
 from .check.traces import check_trace, scaled_scores
 from .check.whole_run import WholeRun
 from .data.dataset import Dataset, require_dataset
-from .data.integers import ExactMatrix, as_limbs, score_values
+from .data.integers import ExactMatrix, as_halves, as_limbs, score_values
 from .data.observers import Observer
 from .data.samples import sample_matrix
 from .data.trace import Trace
@@ -158,27 +158,29 @@ def _feed_joined(observer: Observer, items: list[tuple[int, Any, Any, Any]]) -> 
                              for _, epoch, rows, _ in items])
     rows = np.concatenate([np.asarray(rows, dtype=np.int64) for _, _, rows, _ in items])
     parts = [scores if isinstance(scores, np.ndarray) else _score_array(scores[0]) for *_, scores in items]
-    if any(part.ndim == 2 for part in parts):  # some past int64, in limbs: all in the most limbs,
-        parts = (_in_limbs(parts) if all(part.dtype == np.int64 for part in parts)
+    if any(part.ndim == 2 for part in parts):  # some past int64, in limbs: all in as many limbs,
+        width = max(part.shape[1] if part.ndim == 2 else 2 for part in parts)
+        parts = ([_in_limbs(part, width) for part in parts] if all(part.dtype == np.int64 for part in parts)
                  else [score_values(part).astype(object) for part in parts])  # or all Python integers
     first = items[0][0]
     items.clear()
     fast.feed(observer, first, epochs, rows, np.concatenate(parts))
 
 
-def _in_limbs(parts: list[Any]) -> list[Any]:
-    """Int64 chunks of scores, (m,) or (m, L) limbs, all in the most limbs any has (sign-extended)."""
-    L = max(part.shape[1] for part in parts if part.ndim == 2)
-    return [as_limbs(part, L) if part.ndim == 1 else part if part.shape[1] == L
-            else np.concatenate([part, np.repeat(part[:, -1:] >> 63, L - part.shape[1], axis=1)], axis=1)
-            for part in parts]
+def _in_limbs(scores: Any, width: int) -> Any:
+    """A chunk's int64 scores, (m,) or (m, L) limbs with L <= `width`, as (m, width) limbs (signs extended)."""
+    if scores.ndim == 1:
+        return as_limbs(scores, width)
+    signs = np.repeat(scores[:, -1:] >> 63, width - scores.shape[1], axis=1)
+    return np.hstack([scores, signs]) if width > scores.shape[1] else scores
 
 
 def _score_array(score: int) -> Any:
-    """One score as a chunk's scores are given: int64, else in as many 64-bit limbs as it needs."""
+    """One score as a chunk's scores are given: int64, else its halves (below 2^127), else a Python integer."""
     if -(2**63) <= score < 2**63:
         return np.array([score], dtype=np.int64)
-    return as_limbs(np.array([score], dtype=object), max(2, score.bit_length() // 64 + 1))
+    value = np.array([score], dtype=object)
+    return as_halves(value) if -(2**127) <= score < 2**127 else value
 
 
 def _beside(mode: str) -> bool:

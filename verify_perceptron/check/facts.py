@@ -328,22 +328,13 @@ def _magnitude(tree: Any, values: Mapping[str, Any]) -> int | None:
 
 
 def _signs(scores: Any) -> Any:
-    """The signs of a chunk's scores, as int64, without joining limbs or making Python integers.
+    """The signs of a chunk's scores, as int64, without joining halves or making Python integers.
 
-    Limbs (m, L) are two's complement over all L, lowest first: value = top·2^(64(L-1)) + the lower limbs
-    read unsigned, so its sign is the top limb's when that is not 0 (-1 among them: the lower limbs
-    cannot lift the value to 0), and else 1 for any non-zero lower limb.
-
-    Examples
-    --------
-    >>> from verify_perceptron.data.integers import as_limbs
-    >>> values = np.array([-(2**130), -1, 0, 1, 2**64, 2**191 - 1], dtype=object)
-    >>> _signs(as_limbs(values, 3)).tolist(), _signs(as_limbs(values[1:4], 1)).tolist()
-    ([-1, -1, 0, 1, 1, 1], [-1, 0, 1])
+    Limbs (halves for L = 2) are two's complement over all L, lowest first: a value is negative when its
+    top limb is, else positive when any limb is non-zero.
     """
     if getattr(scores, "ndim", 1) == 2:
-        top, lower = scores[:, -1], scores[:, :-1]
-        return np.where(top != 0, np.sign(top), (lower != 0).any(axis=1).astype(np.int64))
+        return np.where(scores[:, -1] < 0, -1, (scores != 0).any(axis=1).astype(np.int64))
     values = np.asarray(scores)
     if values.dtype == object:
         return (values > 0).astype(np.int64) - (values < 0).astype(np.int64)

@@ -46,9 +46,6 @@ MIN_REPLAY_BYTES = 2**20
 MIN_MAP_BYTES = 2**24
 #: Kept updates are replayed in chunks of at least this many (but the last), each at most one engine chunk more.
 REPLAY_CHUNK = 2**16
-#: Whether a checker told of updates during the run takes them in a second thread
-#: (`verify_perceptron.check.background`); the verdicts are the same either way.
-BACKGROUND = False
 
 
 class _Tee:
@@ -181,6 +178,11 @@ def _score_array(score: int) -> Any:
         return np.array([score], dtype=np.int64)
     value = np.array([score], dtype=object)
     return as_halves(value) if -(2**127) <= score < 2**127 else value
+
+
+#: Whether a checker told of updates during the run takes them in a second thread
+#: (`verify_perceptron.check.background`); the verdicts are the same either way.
+BACKGROUND = False
 
 
 def _beside(mode: str) -> bool:

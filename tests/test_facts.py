@@ -128,14 +128,3 @@ def test_the_signs_of_halves_are_the_signs_of_the_joined_scores(pairs: list[tupl
     joined = score_values(halves_).tolist()
     assert _signs(halves_).tolist() == [(v > 0) - (v < 0) for v in joined]
     assert _signs(np.array(joined, dtype=object)).tolist() == [(v > 0) - (v < 0) for v in joined]
-
-
-@given(st.integers(1, 5), st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=60))
-def test_the_signs_of_limbs_are_the_signs_of_the_joined_scores(L: int, words: list[int]) -> None:
-    # Any words make valid limbs: (m, L) two's complement, whose sign is not the second limb's past L = 2
-    # (a score of 2^127 in three limbs has a negative second limb) nor 0 when only the top limb is set.
-    limbs = np.array((words * L)[: (len(words) // L or 1) * L], dtype=np.int64).reshape(-1, L)
-    limbs = np.vstack([limbs, np.array([[0] * (L - 1) + [-1], [0] * max(0, L - 2) + [-(2**63)] + [0] * min(1, L - 1)],
-                                       dtype=np.int64)])
-    joined = np.asarray(score_values(limbs)).tolist()
-    assert _signs(limbs).tolist() == [(v > 0) - (v < 0) for v in joined]

@@ -4,7 +4,7 @@ Runs of the Fraction reference engine on data over denominators such as 2^70
 and 10^25 (samples, norms, scores and claims past 128 bits) are handed to a
 `Checker` as chunks whose scores are (m, L) int64 limbs (`as_limbs`), with the
 replay in limbs starting at 1, 2, 3, 4 and 6 limbs (64 to 384 bits; it widens
-itself up to 8, 512 bits); the `CheckResult` must equal, exactly, that of
+itself up to 16, 1024 bits); the `CheckResult` must equal, exactly, that of
 `Checker.observe` on each update alone. Tampered chunks (a wrong score, a
 wrong row) and a false claim are caught at the same update with the same values.
 """
@@ -66,7 +66,7 @@ def checked(data, convention, rows, epochs, scores, *, limbs=None, start=None, s
         return checker.finish(), 0
     checker._compiled = None  # not the 128-bit replay: only the one in limbs, then Python
     replay = checker._limb_replay()
-    if replay is None:  # past 512 bits from the start: the Python integers' replay
+    if replay is None:  # past 1024 bits from the start: the Python integers' replay
         checker.observe_chunk(1, np.array(epochs, dtype=np.int64), np.array(rows, dtype=np.int64),
                               np.array(scores, dtype=object))
         return checker.finish(), 0
@@ -103,7 +103,7 @@ def test_wide_chunks_give_the_verdicts_of_one_update_at_a_time(seed, denominator
     got, replayed = checked(data, convention, rows, epochs, scores, limbs=limbs, start=start, separator=separator)
     assert got == expected
     assert expected.invariants[0].holds is True
-    if bits <= 80:  # within 512 bits all along: every update replayed in C
+    if bits <= 80:  # within 1024 bits all along: every update replayed in C
         assert replayed == len(rows)
 
 
@@ -134,7 +134,7 @@ def test_a_wrong_wide_chunk_is_caught_where_one_update_at_a_time_catches_it(deno
 
 @needs_kernel
 def test_the_replay_widens_itself_and_stops_past_its_widest():
-    data = wide_data(3, 1, 300)  # norms of 600 bits: past 512, the replay in limbs cannot start
+    data = wide_data(3, 1, 600)  # norms of 1,200 bits: past 1,024, the replay in limbs cannot start
     rows, epochs, scores, _ = reference_updates(data, "classic")
     checker = Checker(data, "classic", rate=1, mode="online")
     assert checker._limb_replay() is None  # none is made: the Python integers' replay takes it all
@@ -161,7 +161,7 @@ def test_check_wide_refuses_wrong_arguments_by_name():
         check_wide(*wrong)
     wrong = list(args)
     wrong[9] = np.zeros((1, _limb_replay.LIMBS_MAX + 1), dtype=np.int64)
-    with pytest.raises(ValueError, match="quantities has 9 limbs"):
+    with pytest.raises(ValueError, match=f"quantities has {_limb_replay.LIMBS_MAX + 1} limbs"):
         check_wide(*wrong)
     wrong = list(args)
     wrong[11] = np.zeros((7, K), dtype=np.int64)[:, :1].copy()

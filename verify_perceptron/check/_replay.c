@@ -531,7 +531,7 @@ PyDoc_STRVAR(check_wide_doc,
 "           state, failed, best, best_at, /)\n"
 "--\n"
 "\n"
-"check_online in K 64-bit limbs (K = quantities.shape[1], 1 <= K <= 8), for values\n"
+"check_online in K 64-bit limbs (K = quantities.shape[1], 1 <= K <= 16), for values\n"
 "past 128 bits; every value is K int64 limbs, lowest first, two's complement\n"
 "(verify_perceptron.data.integers.as_limbs), and every operation is checked.\n"
 "\n"
@@ -723,6 +723,8 @@ wide_replay(const WideReplay *r, int *reason, const int K)
 static Py_ssize_t wide_replay_##KK(const WideReplay *r, int *reason) { return wide_replay(r, reason, KK); }
 WIDE_REPLAY_FOR(1) WIDE_REPLAY_FOR(2) WIDE_REPLAY_FOR(3) WIDE_REPLAY_FOR(4)
 WIDE_REPLAY_FOR(5) WIDE_REPLAY_FOR(6) WIDE_REPLAY_FOR(7) WIDE_REPLAY_FOR(8)
+WIDE_REPLAY_FOR(9) WIDE_REPLAY_FOR(10) WIDE_REPLAY_FOR(11) WIDE_REPLAY_FOR(12)
+WIDE_REPLAY_FOR(13) WIDE_REPLAY_FOR(14) WIDE_REPLAY_FOR(15) WIDE_REPLAY_FOR(16)
 
 static Py_ssize_t
 wide_replay_any(const WideReplay *r, int *reason)
@@ -730,6 +732,8 @@ wide_replay_any(const WideReplay *r, int *reason)
     static Py_ssize_t (*const made[LIMBS_MAX])(const WideReplay *, int *) = {
         wide_replay_1, wide_replay_2, wide_replay_3, wide_replay_4,
         wide_replay_5, wide_replay_6, wide_replay_7, wide_replay_8,
+        wide_replay_9, wide_replay_10, wide_replay_11, wide_replay_12,
+        wide_replay_13, wide_replay_14, wide_replay_15, wide_replay_16,
     };
     return made[r->K - 1](r, reason);
 }

@@ -2,7 +2,7 @@
 
 `ChunkReplays` is the part of `verify_perceptron.check.checker.Checker` that
 takes chunks (`observe_chunk`): the C replay in 128 bits
-(`verify_perceptron.check.replay`), then in K 64-bit limbs up to 512 bits
+(`verify_perceptron.check.replay`), then in K 64-bit limbs up to 1024 bits
 (`verify_perceptron.check.limb_replay`), then in Python integers
 (`verify_perceptron.check.wide_replay`); any update each stops at is
 `Checker._observe`'s, so the verdicts are those of observing every update alone.
@@ -60,7 +60,7 @@ class ChunkReplays:
         As `verify_perceptron.data.observers.ChunkObserver` says (scores past int64 as (m, L) limbs).
         The verdicts are those of calling `observe` on each update in turn. Where the C kernel
         was built, updates are replayed there (`verify_perceptron.check.replay`);
-        where 128 bits do not hold them, in C in up to 512 bits (`verify_perceptron.check.limb_replay`);
+        where 128 bits do not hold them, in C in up to 1024 bits (`verify_perceptron.check.limb_replay`);
         past that, a chunk at once in Python integers (`verify_perceptron.check.wide_replay`); any
         update one stops at (a failed check, a violated claim) is left to `observe`.
         """

@@ -4,7 +4,7 @@ The 128-bit replay (`verify_perceptron.check.replay`) stops at any update
 whose samples, norms, scores, margins or claim values pass 128 bits, as they
 do on float64 data over a common denominator of 2^64 and more.
 `LimbReplay` replays those in C too (`verify_perceptron.check.kernel.check_wide`),
-in fixed-width integers of K limbs (K = 1 .. `LIMBS_MAX`, that is 64 to 512
+in fixed-width integers of K limbs (K = 1 .. `LIMBS_MAX`, that is 64 to 1024
 bits) whose every operation is checked: it starts at the narrowest K (2 or
 more) that holds the data's norms, margins and the claims' constants with room
 for the run to grow, and when an update needs more (reason 2) it tries again
@@ -33,8 +33,8 @@ from ..notes.claims import OPS, QUANTITIES, Claim, compile_program
 
 __all__ = ["LimbReplay", "limb_replay", "LIMBS_MAX", "limbs_for"]
 
-#: The widest replay in C, in 64-bit limbs (as ``LIMBS_MAX`` in check/_limbs.h).
-LIMBS_MAX = 8
+#: The widest replay in C, in 64-bit limbs (as ``LIMBS_MAX`` in check/_limbs.h): 1024 bits.
+LIMBS_MAX = 16
 #: The most quantities the C program reads (MAX_QUANTITIES in check/_program.h).
 _MAX_QUANTITIES = 64
 #: Bits of room for the run's growth above the data's own values when K is first chosen.

@@ -455,11 +455,16 @@ def count_python_integer_replays(monkeypatch) -> list[int]:
 def test_the_chunk_replay_in_python_integers_is_used_past_128_bits(monkeypatch) -> None:
     calls = count_python_integer_replays(monkeypatch)
     # AND, checked against a separator of 100-bit entries: the run is the compiled pass's, in chunks, and
-    # the claims' values pass 128 bits, so the C replay stops and the Python-integer one takes them.
+    # the claims' values pass 128 bits, so the C replay stops; the one in limbs takes them where built,
+    # else (here: as if it were not) the Python-integer one, with the same verdicts.
     data = example("and")
     big = 2**100
-    trace, check = verify_run(data, "classic", separator=[-3 * big - 1, 2 * big + 1, 2 * big + 1])
-    assert trace.n_updates == 18 and sum(calls) == 18 and check.holds
+    separator = [-3 * big - 1, 2 * big + 1, 2 * big + 1]
+    trace, in_limbs = verify_run(data, "classic", separator=separator)
+    assert trace.n_updates == 18 and sum(calls) == 0 or _kernel.check_wide is None
+    monkeypatch.setattr(_kernel, "check_wide", None)
+    trace, check = verify_run(data, "classic", separator=separator)
+    assert trace.n_updates == 18 and sum(calls) == 18 and check.holds and check == in_limbs
 
 
 def _object_replay_of(data):
@@ -500,6 +505,7 @@ def test_a_wrong_c_score_is_not_taken_by_the_python_integer_replay(monkeypatch):
     data, big = example("and"), 2**100
     separator = [-3 * big - 1, 2 * big + 1, 2 * big + 1]
     replayed = count_python_integer_replays(monkeypatch)
+    monkeypatch.setattr(_kernel, "check_wide", None)  # not the replay in limbs, which would take them
     _, right = verify_run(data, "classic", separator=separator)
     assert sum(replayed) == 18
     real = _kernel.replay_scores

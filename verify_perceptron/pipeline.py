@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .check.background import Background
 from .check.checker import Checker
 from .check.results import CheckResult
 from .check.separator import strict_final_weights
@@ -183,6 +184,16 @@ def _score_array(score: int) -> Any:
     return as_halves(value) if -(2**127) <= score < 2**127 else value
 
 
+#: Whether a checker told of updates during the run takes them in a second thread
+#: (`verify_perceptron.check.background`); the verdicts are the same either way.
+BACKGROUND = False
+
+
+def _beside(mode: str) -> bool:
+    """Does the checker run in a thread of its own beside the engine (`BACKGROUND`, online runs)?"""
+    return BACKGROUND and mode == "online"
+
+
 def _finished(checker: Checker, whole: WholeRun, trace: Trace, result: CheckResult | None = None) -> CheckResult:
     """The checker's result, with what `whole` kept of the whole run: its last updates and the invariants'
     extremes over every update, for the report."""
@@ -303,8 +314,13 @@ class _Job:
         """A run with the checker (and `sink`) told of every update as it happens."""
         checker = self.checker(w_star, source, note, last)
         whole = WholeRun(checker)
-        trace = self.run(_Tee(checker, whole, sink), seconds,
-                         lambda: (checker.N, None if checker.own is None else checker.own.value))
+        tee = _Tee(checker, whole, sink)
+        status = lambda: (checker.N, None if checker.own is None else checker.own.value)  # noqa: E731
+        if _beside(self.mode):
+            with Background(tee) as beside:  # the checker in a thread of its own, ended however the run ends
+                trace = self.run(beside, seconds, status)
+        else:
+            trace = self.run(tee, seconds, status)
         return trace, _finished(checker, whole, trace)
 
     def with_final_weights(self, recorder: Observer | None, again: list[Again] | None = None
@@ -320,12 +336,21 @@ class _Job:
         started = time.monotonic()
         kept = MistakeMap(self.data.n_samples, max(MIN_MAP_BYTES, self.matrix.exact.nbytes))
 
-        def overflow() -> _Tee:  # the checker first, then what the report keeps of the whole run
+        def overflow() -> _Tee | Background:  # the checker first, then what the report keeps of the whole run
             checker = self.checker()
-            return _Tee(checker, WholeRun(checker), recorder, kept if self.mode == "online" else None)
+            tee = _Tee(checker, WholeRun(checker), recorder, kept if self.mode == "online" else None)
+            return Background(tee).start() if _beside(self.mode) else tee
 
         store = _Store(max(MIN_REPLAY_BYTES, self.matrix.exact.nbytes // 2), overflow=overflow)
-        trace = self.run(store, self.time_limit, lambda: (None, None))  # counted by the checker once w* is known
+        try:
+            trace = self.run(store, self.time_limit, lambda: (None, None))  # counted by the checker once w* is known
+        except BaseException:
+            if isinstance(store.overflow, Background):
+                store.overflow.close(cancel=True)
+            raise
+        if isinstance(store.overflow, Background):
+            store.overflow.close()  # every update told: the overflow's checker is done
+            store.overflow = store.overflow.observer
         if not trace.converged:
             if not store.complete:  # the overflow's checker, without w*, has seen every update
                 checker, whole = store.overflow.observers[:2]

@@ -28,6 +28,7 @@
 
 #include "_exact.h"
 #include "_program.h"
+#include "_limbs.h"
 
 #include <string.h>
 
@@ -168,7 +169,8 @@ PyDoc_STRVAR(check_online_doc,
 "state = (k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max, limit) as Python ints.\n"
 "Returns ``(done, state, claims)``: updates replayed, the new state, and per\n"
 "claim None (done == 0) or (min slack, its update's position in `rows`, the\n"
-"quantities there as a tuple).");
+"quantities there as a tuple). It runs without the GIL: nothing else may touch\n"
+"its arrays meanwhile.");
 
 static PyObject *
 check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -287,6 +289,9 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int128 before[BLOCK][7]; /* the state before each update of the block: k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max */
     Py_ssize_t t = 0; /* updates replayed for good */
     int stopped = 0;
+    /* Plain C on the buffers from here to the result: the GIL is released, so the engine (or anything
+     * else) runs while a chunk is replayed in another thread (verify_perceptron.check.background). */
+    Py_BEGIN_ALLOW_THREADS
     while (!stopped && t < m) {
         const Py_ssize_t room = m - t < BLOCK ? m - t : BLOCK;
         Py_ssize_t nb = 0;
@@ -388,6 +393,7 @@ check_online(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         t += cut;
     }
+    Py_END_ALLOW_THREADS
 
     claims = PyList_New(n_claims);
     if (claims == NULL) {
@@ -518,11 +524,330 @@ done:
 #endif
 }
 
+/* ---- the checker's replay past 128 bits -------------------------------- */
+
+PyDoc_STRVAR(check_wide_doc,
+"check_wide($module, Z, W, counts, tie, norms, margins, rows, scores, program, quantities, slots,\n"
+"           state, failed, best, best_at, /)\n"
+"--\n"
+"\n"
+"check_online in K 64-bit limbs (K = quantities.shape[1], 1 <= K <= 16), for values\n"
+"past 128 bits; every value is K int64 limbs, lowest first, two's complement\n"
+"(verify_perceptron.data.integers.as_limbs), and every operation is checked.\n"
+"\n"
+"Z is (n, d*K): row i's d entries, each in K limbs, or (n, d) int64 samples; W (d*K, writable); counts (n,\n"
+"writable int64); tie (n, bool); norms and margins (n, K); rows (m,); scores (m, L)\n"
+"in L limbs of their own; program as for check_online; quantities (q, K); slots\n"
+"(11,); state (7, K), writable: k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max, made\n"
+"the state after the updates replayed; failed (one flag per claim); best (claims, K)\n"
+"and best_at (claims,), writable: each claim's least slack over the updates\n"
+"replayed (the first of equal ones) and its position in `rows`, or -1 if none was.\n"
+"\n"
+"It stops BEFORE any update that fails a check or has a negative slack for a claim\n"
+"not yet marked in `failed` (reason 1), or that needs more than K limbs anywhere\n"
+"(reason 2: the caller may try a wider K). Returns ``(done, reason)``, reason 0\n"
+"when every update was replayed. It runs without the GIL: nothing else may touch\n"
+"its arrays meanwhile.");
+
+#if SCAN_WIDE
+/* What check_wide reads and writes, in limbs (see its docstring). */
+typedef struct {
+    const uint64_t *Z, *norm, *margin, *quantity;
+    const int64_t *row_of, *reported, *code, *slot;
+    const unsigned char *ties, *already;
+    uint64_t *w, *state, *best;
+    int64_t *count, *best_at;
+    uint64_t *row; /* room for one row of Z in K limbs, when Z comes in one limb (KZ = 1) */
+    Py_ssize_t n, d, m, length, n_quantities, n_claims;
+    int K, L, KZ;
+} WideReplay;
+
+/* Claim c's slack at this update into slack + c*K, by the postfix program over q; 1 past K limbs. */
+LB_INLINE int
+wide_program(const WideReplay *r, uint64_t (*q)[LIMBS_MAX], uint64_t *slack, const int K)
+{
+    uint64_t stack[STACK_DEPTH][LIMBS_MAX];
+    Py_ssize_t top = 0, claim = 0;
+    for (Py_ssize_t pc = 0; pc < r->length; pc++) {
+        switch (r->code[pc]) {
+        case OP_END:
+            memcpy(slack + claim++ * K, stack[--top], (size_t)K * sizeof(uint64_t));
+            break;
+        case OP_QUANTITY:
+            memcpy(stack[top++], q[r->code[++pc]], (size_t)K * sizeof(uint64_t));
+            break;
+        case OP_CONSTANT:
+            lb_set(stack[top++], r->code[++pc], K);
+            break;
+        case OP_ADD: case OP_SUB: case OP_MUL: {
+            const int64_t op = r->code[pc];
+            top--;
+            uint64_t *x = stack[top - 1], *y = stack[top];
+            if (op == OP_ADD ? lb_add(x, x, y, K) : op == OP_SUB ? lb_sub(x, x, y, K) : lb_mul(x, x, y, K)) {
+                return 1;
+            }
+            break;
+        }
+        case OP_NEG:
+            if (lb_neg(stack[top - 1], stack[top - 1], K)) {
+                return 1;
+            }
+            break;
+        case OP_POW: {
+            uint64_t base[LIMBS_MAX];
+            memcpy(base, stack[top - 1], (size_t)K * sizeof(uint64_t));
+            for (int64_t e = r->code[++pc]; e > 1; e--) {
+                if (lb_mul(stack[top - 1], stack[top - 1], base, K)) {
+                    return 1;
+                }
+            }
+            break;
+        }
+        }
+    }
+    return 0;
+}
+
+/* The replay itself, without the GIL: updates 0..m-1 until one stops it; *reason as in the docstring. */
+LB_INLINE Py_ssize_t
+wide_replay(const WideReplay *r, int *reason, const int K)
+{
+    const size_t bytes = (size_t)K * sizeof(uint64_t);
+    enum { K_, N_, W_SQ, W_WS, SUM_N_XSQ, SUM_N_SQ, N_MAX };
+    uint64_t q[MAX_QUANTITIES][LIMBS_MAX], one[LIMBS_MAX], slack[MAX_CLAIMS * LIMBS_MAX];
+    uint64_t s[LIMBS_MAX], said[LIMBS_MAX], next[7][LIMBS_MAX];
+    for (Py_ssize_t j = 0; j < r->n_quantities; j++) {
+        memcpy(q[j], r->quantity + j * K, bytes);
+    }
+    lb_set(one, 1, K);
+    Py_ssize_t t = 0;
+    *reason = 0;
+    for (; t < r->m; t++) {
+        const int64_t i = r->row_of[t];
+        const uint64_t *state = r->state;
+#define FIELD(f) (state + (f) * K)
+        if (i < 0 || i >= r->n) {
+            *reason = 1;
+            break;
+        }
+        const uint64_t *z = r->Z + i * r->d * r->KZ, *zz = r->norm + i * K;
+        if (r->KZ != K) { /* int64 samples (one limb each), sign-extended to K limbs for this update */
+            for (Py_ssize_t j = 0; j < r->d; j++) {
+                lb_set(r->row + j * K, (int64_t)z[j], K);
+            }
+            z = r->row;
+        }
+        /* z . W in 128-bit entries while both fit (W's do while ||W||^2 < 2^252: |W_j| <= ||W|| < 2^126) */
+        const int narrow = (K < 4 || (lb_length(FIELD(W_SQ), K) <= 4 && FIELD(W_SQ)[3] < ((uint64_t)1 << 60)))
+                           && lb_all_fit128(z, r->d, K);
+        if (narrow ? lb_dot128(s, z, r->w, r->d, K) : lb_dot(s, z, r->w, r->d, K)) {
+            *reason = 2;
+            break;
+        }
+        /* the reported score in its own L limbs: one that does not fit K differs from s, which does */
+        const int sign = lb_sign(s, K);
+        if (lb_resize(said, r->reported + t * r->L, r->L, K) || !lb_equal(s, said, K)
+            || !(sign < 0 || (sign == 0 && r->ties[i]))) {
+            *reason = 1;
+            break;
+        }
+        /* the new state: ||W + z||^2 = ||W||^2 + 2 W.z + ||z||^2, every sum checked */
+        if (lb_add(next[K_], FIELD(K_), one, K) || lb_add(next[N_], FIELD(N_), one, K)
+            || lb_add(next[SUM_N_SQ], FIELD(SUM_N_SQ), one, K)
+            || lb_add(next[SUM_N_XSQ], FIELD(SUM_N_XSQ), zz, K)
+            || lb_add(next[W_SQ], FIELD(W_SQ), s, K) || lb_add(next[W_SQ], next[W_SQ], s, K)
+            || lb_add(next[W_SQ], next[W_SQ], zz, K)
+            || lb_add(next[W_WS], FIELD(W_WS), r->margin + i * K, K)) {
+            *reason = 2;
+            break;
+        }
+        memcpy(next[N_MAX], lb_less(FIELD(N_MAX), one, K) ? one : FIELD(N_MAX), bytes);
+        memcpy(q[r->slot[S_N]], next[N_], bytes);
+        memcpy(q[r->slot[S_K]], next[K_], bytes);
+        memcpy(q[r->slot[S_SMALL_N]], one, bytes);
+        memcpy(q[r->slot[S_N_MAX]], next[N_MAX], bytes);
+        memcpy(q[r->slot[S_PREV_W_SQ]], FIELD(W_SQ), bytes);
+        memcpy(q[r->slot[S_PREV_W_WS]], FIELD(W_WS), bytes);
+        memcpy(q[r->slot[S_STEP_SQ]], zz, bytes);
+        memcpy(q[r->slot[S_SUM_N_XSQ]], next[SUM_N_XSQ], bytes);
+        memcpy(q[r->slot[S_SUM_N_SQ]], next[SUM_N_SQ], bytes);
+        memcpy(q[r->slot[S_W_SQ]], next[W_SQ], bytes);
+        memcpy(q[r->slot[S_W_WS]], next[W_WS], bytes);
+#undef FIELD
+        if (wide_program(r, q, slack, K)) {
+            *reason = 2;
+            break;
+        }
+        int violated = 0;
+        for (Py_ssize_t c = 0; c < r->n_claims && !violated; c++) {
+            violated = !r->already[c] && lb_negative(slack + c * K, K);
+        }
+        if (violated) {
+            *reason = 1; /* a claim's first violation: Python records it, with its values */
+            break;
+        }
+        /* W += z in place; at an entry that leaves K limbs, the entries before it are put back */
+        Py_ssize_t wide = -1;
+        for (Py_ssize_t j = 0; j < r->d && wide < 0; j++) {
+            /* (while z and W fit in 128 bits, a sum that leaves int128 is made again in K limbs) */
+            if ((!narrow || K < 2 || lb_add128(r->w + j * K, r->w + j * K, z + j * K, K))
+                && lb_add(r->w + j * K, r->w + j * K, z + j * K, K)) {
+                lb_sub(r->w + j * K, r->w + j * K, z + j * K, K); /* the wrapped sum, back: exact mod 2^(64K) */
+                wide = j;
+            }
+        }
+        if (wide >= 0) {
+            for (Py_ssize_t j = 0; j < wide; j++) {
+                lb_sub(r->w + j * K, r->w + j * K, z + j * K, K);
+            }
+            *reason = 2;
+            break;
+        }
+        /* the update is replayed for good */
+        r->count[i] += 1;
+        for (int f = 0; f < 7; f++) {
+            memcpy(r->state + f * K, next[f], bytes); /* (next's rows are LIMBS_MAX apart, the state's K) */
+        }
+        for (Py_ssize_t c = 0; c < r->n_claims; c++) {
+            if (r->best_at[c] < 0 || lb_less(slack + c * K, r->best + c * K, K)) {
+                memcpy(r->best + c * K, slack + c * K, bytes);
+                r->best_at[c] = t;
+            }
+        }
+    }
+    return t;
+}
+
+/* wide_replay made for each K, its limb loops unrolled (about twice as fast as one for any K). */
+#define WIDE_REPLAY_FOR(KK) \
+static Py_ssize_t wide_replay_##KK(const WideReplay *r, int *reason) { return wide_replay(r, reason, KK); }
+WIDE_REPLAY_FOR(1) WIDE_REPLAY_FOR(2) WIDE_REPLAY_FOR(3) WIDE_REPLAY_FOR(4)
+WIDE_REPLAY_FOR(5) WIDE_REPLAY_FOR(6) WIDE_REPLAY_FOR(7) WIDE_REPLAY_FOR(8)
+WIDE_REPLAY_FOR(9) WIDE_REPLAY_FOR(10) WIDE_REPLAY_FOR(11) WIDE_REPLAY_FOR(12)
+WIDE_REPLAY_FOR(13) WIDE_REPLAY_FOR(14) WIDE_REPLAY_FOR(15) WIDE_REPLAY_FOR(16)
+
+static Py_ssize_t
+wide_replay_any(const WideReplay *r, int *reason)
+{
+    static Py_ssize_t (*const made[LIMBS_MAX])(const WideReplay *, int *) = {
+        wide_replay_1, wide_replay_2, wide_replay_3, wide_replay_4,
+        wide_replay_5, wide_replay_6, wide_replay_7, wide_replay_8,
+        wide_replay_9, wide_replay_10, wide_replay_11, wide_replay_12,
+        wide_replay_13, wide_replay_14, wide_replay_15, wide_replay_16,
+    };
+    return made[r->K - 1](r, reason);
+}
+#endif
+
+static PyObject *
+check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "check_wide";
+    enum { A_Z, A_W, A_COUNTS, A_TIE, A_NORMS, A_MARGINS, A_ROWS, A_SCORES, A_PROGRAM, A_QUANTITIES,
+           A_SLOTS, A_STATE, A_FAILED, A_BEST, A_BEST_AT, N_ARGS };
+    static const struct { const char *name; int ndim; enum item_kind kind; int writable; } spec[N_ARGS] = {
+        {"Z", 2, INT64_ITEMS, 0}, {"W", 1, INT64_ITEMS, 1}, {"counts", 1, INT64_ITEMS, 1},
+        {"tie", 1, FLAG_ITEMS, 0}, {"norms", 2, INT64_ITEMS, 0}, {"margins", 2, INT64_ITEMS, 0},
+        {"rows", 1, INT64_ITEMS, 0}, {"scores", 2, INT64_ITEMS, 0}, {"program", 1, INT64_ITEMS, 0},
+        {"quantities", 2, INT64_ITEMS, 0}, {"slots", 1, INT64_ITEMS, 0}, {"state", 2, INT64_ITEMS, 1},
+        {"failed", 1, FLAG_ITEMS, 0}, {"best", 2, INT64_ITEMS, 1}, {"best_at", 1, INT64_ITEMS, 1},
+    };
+    Py_buffer a[N_ARGS];
+    memset(a, 0, sizeof a);
+    PyObject *result = NULL;
+    int got = 0;
+
+    if (nargs != N_ARGS) {
+        PyErr_Format(PyExc_TypeError, "check_wide() takes %d arguments, got %zd", N_ARGS, nargs);
+        return NULL;
+    }
+    for (; got < N_ARGS; got++) {
+        if (get_array(func, spec[got].name, args[got], spec[got].ndim, spec[got].kind, spec[got].writable,
+                      &a[got]) < 0) {
+            goto done;
+        }
+    }
+    const Py_ssize_t K = a[A_QUANTITIES].shape[1], n = a[A_Z].shape[0];
+    if (K < 1 || K > LIMBS_MAX) {
+        PyErr_Format(PyExc_ValueError, "check_wide(): quantities has %zd limbs; 1 to %d are replayed here", K,
+                     LIMBS_MAX);
+        goto done;
+    }
+    /* Z in K limbs, (n, d*K), or int64 samples as they are, (n, d): d is W's length over K */
+    const Py_ssize_t d = a[A_W].shape[0] / K, m = a[A_ROWS].shape[0];
+    const int KZ = a[A_Z].shape[1] == d && d * K != d ? 1 : (int)K;
+    Py_ssize_t depth = 0;
+    const Py_ssize_t n_claims = program_claims(a[A_PROGRAM].buf, a[A_PROGRAM].shape[0],
+                                               a[A_QUANTITIES].shape[0], &depth);
+    if (n_claims < 0) {
+        goto done;
+    }
+    const struct { int arg; Py_ssize_t rows, columns; } shape[] = {
+        {A_Z, n, d * KZ}, {A_W, d * K, -1}, {A_COUNTS, n, -1}, {A_TIE, n, -1}, {A_NORMS, n, K},
+        {A_MARGINS, n, K}, {A_SCORES, m, -2}, {A_QUANTITIES, -3, K}, {A_SLOTS, N_SLOTS, -1},
+        {A_STATE, 7, K}, {A_FAILED, n_claims, -1}, {A_BEST, n_claims, K}, {A_BEST_AT, n_claims, -1},
+    };
+    for (size_t j = 0; j < sizeof shape / sizeof shape[0]; j++) {
+        const Py_buffer *v = &a[shape[j].arg];
+        if ((shape[j].rows >= 0 && v->shape[0] != shape[j].rows)
+            || (shape[j].columns >= 0 && v->shape[1] != shape[j].columns)
+            || (shape[j].columns == -2 && (v->shape[1] < 1 || v->shape[1] > 64))
+            || (shape[j].arg == A_QUANTITIES && v->shape[0] > MAX_QUANTITIES)) {
+            PyErr_Format(PyExc_ValueError, "check_wide(): %s has shape (%zd%s%zd) for %zd rows, %zd columns and "
+                         "K=%zd limbs", spec[shape[j].arg].name, v->shape[0], v->ndim == 2 ? ", " : "",
+                         v->ndim == 2 ? v->shape[1] : 0, n, d, K);
+            goto done;
+        }
+    }
+    const int64_t *slot = a[A_SLOTS].buf;
+    for (Py_ssize_t j = 0; j < N_SLOTS; j++) {
+        if (slot[j] < 0 || slot[j] >= a[A_QUANTITIES].shape[0]) {
+            PyErr_Format(PyExc_ValueError, "check_wide(): slots[%zd]=%lld is out of range", j, (long long)slot[j]);
+            goto done;
+        }
+    }
+    WideReplay r = {
+        .Z = a[A_Z].buf, .norm = a[A_NORMS].buf, .margin = a[A_MARGINS].buf, .quantity = a[A_QUANTITIES].buf,
+        .row_of = a[A_ROWS].buf, .reported = a[A_SCORES].buf, .code = a[A_PROGRAM].buf, .slot = slot,
+        .ties = a[A_TIE].buf, .already = a[A_FAILED].buf, .w = a[A_W].buf, .state = a[A_STATE].buf,
+        .best = a[A_BEST].buf, .count = a[A_COUNTS].buf, .best_at = a[A_BEST_AT].buf,
+        .n = n, .d = d, .m = m, .length = a[A_PROGRAM].shape[0], .n_quantities = a[A_QUANTITIES].shape[0],
+        .n_claims = n_claims, .K = (int)K, .L = (int)a[A_SCORES].shape[1],
+    };
+    for (Py_ssize_t c = 0; c < n_claims; c++) {
+        r.best_at[c] = -1;
+    }
+    r.KZ = KZ;
+    r.row = KZ == K ? NULL : PyMem_Malloc((size_t)(d * K + 1) * sizeof(uint64_t));
+    if (KZ != K && r.row == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int reason = 0;
+    Py_ssize_t t;
+    Py_BEGIN_ALLOW_THREADS
+    t = wide_replay_any(&r, &reason);
+    Py_END_ALLOW_THREADS
+    PyMem_Free(r.row);
+    result = Py_BuildValue("(ni)", t, reason);
+done:
+    for (int j = 0; j < got; j++) {
+        PyBuffer_Release(&a[j]);
+    }
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "check_wide() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
 /* ---- the module -------------------------------------------------------- */
 
 static PyMethodDef replay_methods[] = {
     {"check_online", (PyCFunction)(void (*)(void))check_online, METH_FASTCALL, check_online_doc},
     {"replay_scores", (PyCFunction)(void (*)(void))replay_scores, METH_FASTCALL, replay_scores_doc},
+    {"check_wide", (PyCFunction)(void (*)(void))check_wide, METH_FASTCALL, check_wide_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -29,8 +29,7 @@ import numpy as np
 
 from ..data.dataset import Dataset
 from ..data.exact_text import exact_text
-from ..data.integers import INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, exact_sum, matrix_vector, score_values
-from ..data.observers import Epochs, Int64Array
+from ..data.integers import INT64_EXACT_SQ, ExactMatrix, exact_sum, matrix_vector
 from ..data.rationals import as_rational, as_rationals
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, ScaledWeights, Trace
@@ -39,8 +38,10 @@ from ..notes.bounds import Geometry, NoteBound, geometry_from_scaled, note_bound
 from ..notes.claims import QUANTITIES, SOFT_MARGIN, Claim, claim_unit, claims_for, compile_slacks
 from ..notes.conventions import Convention, get_convention, tie_rule
 from ._progress import magnitude
-from .replay import CompiledReplay, compiled_replay
-from .wide_replay import ObjectReplay, object_replay
+from .chunk_replay import ChunkReplays
+from .replay import CompiledReplay
+from .limb_replay import LimbReplay
+from .wide_replay import ObjectReplay
 from .results import CheckResult, InvariantResult, Violation
 from .separator import scaled_separator
 from .soft_margin import SoftMarginCheck, soft_margin_check
@@ -60,7 +61,7 @@ def _vec(v: Sequence[Fraction]) -> str:
     return "[" + ", ".join(exact_text(x) for x in v) + "]"
 
 
-class Checker:
+class Checker(ChunkReplays):
     """Checks a run update by update, exactly: the engines' observer.
 
     Parameters
@@ -153,7 +154,8 @@ class Checker:
         self.take_reference(reference, reference_source, reference_counts)
         self.facts = fact_check(self)  # the proofs' hypotheses on this run
         self._compiled: CompiledReplay | None | Literal[False] = False if compiled else None  # built on first use
-        self._wide: ObjectReplay | None | Literal[False] = False if compiled else None  # Python integers, past 128 bits
+        self._limbs: LimbReplay | None | Literal[False] = False if compiled else None  # C, in limbs, past 128 bits
+        self._wide: ObjectReplay | None | Literal[False] = False if compiled else None  # Python integers, past that
 
     def _take_separator(self, separator: Sequence[object] | None) -> None:
         """Scale w* to integers and measure it on the data: margins, geometry, the notes' bounds."""
@@ -370,85 +372,6 @@ class Checker:
         np.add.at(self.counts, rows, 1)  # a repeated sample (already a violation) counts twice, as one by one
         self.sum_N_xsq += sum(self.matrix.norms[rows].tolist())
         return self.matrix.exact[rows].sum(axis=0, dtype=object), sum(values)
-
-    def observe_chunk(self, first: int, epoch: Epochs, rows: Int64Array, scores: Int64Array) -> None:
-        """Check online updates first, first + 1, ... of `epoch`, one mistake each on `rows`.
-
-        As `verify_perceptron.data.observers.ChunkObserver` says (scores past int64 as halves). The
-        verdicts are those of calling `observe` on each update in turn. Where the C kernel
-        was built, updates are replayed there (`verify_perceptron.check.replay`);
-        where 128 bits do not hold them, a chunk at once in Python integers
-        (`verify_perceptron.check.wide_replay`); any update either stops at
-        (a failed check, a violated claim) is left to `observe`.
-        """
-        m, t = len(rows), 0
-        epochs = np.asarray(epoch) if isinstance(epoch, np.ndarray) else np.full(m, epoch)
-        if self.soft is not None:
-            self.soft.observe_chunk(first, epochs, rows)
-        self.facts.observe_chunk(first, rows, scores)
-        ordered = m == 0 or (epochs[0] >= max(self.epoch, 1) and bool((epochs[1:] >= epochs[:-1]).all()))
-        replay = self._replay() if first == self.k + 1 and ordered else None
-        if replay is not None and not (isinstance(rows, np.ndarray) and rows.dtype == np.int64
-                                       and isinstance(scores, np.ndarray) and scores.dtype in (np.int64, object)):
-            replay = None
-        widens = (first == self.k + 1 and ordered and isinstance(rows, np.ndarray) and rows.dtype == np.int64
-                  and isinstance(scores, np.ndarray))
-        while t < m:
-            done = 0
-            if replay is not None and self.w_sq < WIDE_SQ:  # every |W_j| < 2^63: the replay's int64 W
-                self.W = self.W.astype(np.int64) if self.W.dtype == object else self.W
-                done = self._replay_chunk(replay, rows[t:], scores[t:])
-            wide = self._object_replay() if done == 0 and widens else None  # (built on the first call only)
-            if wide is not None:  # what 128 bits do not hold, a chunk at once in Python integers
-                self.W = self.W.astype(object)
-                done = self._replay_chunk(wide, rows[t:], scores[t:])
-            if self.W.dtype == np.int64 and self.w_sq * self.matrix.max_norm_sq >= INT64_EXACT_SQ:
-                self.W = self.W.astype(object)  # past the int64 guard: the Python path's products
-            elif (self.W.dtype == object and self.matrix.exact.dtype != object
-                  and self.w_sq * self.matrix.max_norm_sq < INT64_EXACT_SQ):
-                self.W = self.W.astype(np.int64)  # within it again, as `_observe` keeps it
-            if done:
-                t += done
-                self.epoch = int(epochs[t - 1])
-                continue
-            self._observe(first + t, int(epochs[t]), [int(rows[t])], [int(score_values(scores[t:t + 1])[0])])
-            t += 1
-
-    def _replay(self) -> CompiledReplay | None:
-        """What the C replay needs, built once; None where it cannot run (then `observe` does it all)."""
-        if self._compiled is False:
-            self._compiled = None
-            if self.mode == "online":
-                self._compiled = compiled_replay(self.matrix, self.tie, self.margins,
-                                                 [claim for claim, _ in self.active], self.constants)
-        return self._compiled
-
-    def _object_replay(self) -> ObjectReplay | None:
-        """What the replay in Python integers needs, built once; None where it cannot run."""
-        if self._wide is False:
-            self._wide = None
-            if self.mode == "online":
-                self._wide = object_replay(self.matrix, self.tie, self.margins,
-                                           [claim for claim, _ in self.active], self.constants)
-        return self._wide
-
-    def _replay_chunk(self, replay: CompiledReplay | ObjectReplay, rows: Any, scores: Any) -> int:
-        """Replay updates in C until one needs `observe`; merge the verdicts; return how many were replayed."""
-        failed = np.array([result.first_violation is not None for _, result in self.active], dtype=bool)
-        state = (self.k, self.N, self.w_sq, self.w_ws, self.sum_N_xsq, self.sum_n_sq, self.n_max)
-        done, after, verdicts = replay.run(self.W, self.counts, state, rows, scores, failed)
-        base = self.k
-        self.k, self.N, self.w_sq, self.w_ws, self.sum_N_xsq, self.sum_n_sq, self.n_max, _ = after
-        self.rule.n_checked += done
-        for (claim, result), scale, verdict in zip(self.active, replay.scales, verdicts):
-            result.n_checked += done
-            if verdict is None:
-                continue
-            value, at, _ = verdict  # (the quantities there are not needed: see `finish`)
-            slack = Fraction(value, scale) if scale != 1 else value  # the claim's own slack, exactly
-            if result.min_slack is None or slack < result.min_slack:
-                result.min_slack, result.min_slack_at = slack, base + at + 1
-        return done
 
     # --- the end ----------------------------------------------------------------------------
 

@@ -12,7 +12,8 @@ the engine it checks (`verify_perceptron.run.kernel`).
 `verify_perceptron.check._replay` is an optional C extension: `AVAILABLE`
 says whether it imported; if not (or if it was built by a compiler without
 __int128), `check_online` is None and `IMPORT_ERROR` says why; the checker
-then checks every update in Python. `replay_scores` gives the scores alone,
+then checks every update in Python. `check_wide` is `check_online` in K 64-bit limbs
+past 128 bits (`verify_perceptron.check.limb_replay`). `replay_scores` gives the scores alone,
 for `verify_perceptron.check.wide_replay`, which otherwise sums them in NumPy.
 """
 
@@ -22,7 +23,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "check_online", "replay_scores"]
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "check_online", "check_wide", "replay_scores"]
 
 CheckOnline = Callable[..., tuple[int, tuple[int, ...], list[Any]]]
 
@@ -53,6 +54,8 @@ _PROBE = _probe()
 
 #: ``check_online(...)`` in C, or None: see `verify_perceptron.check.checker.Checker.observe_chunk`.
 check_online: CheckOnline | None
+#: ``check_wide(...)`` in C, or None: the replay in K 64-bit limbs (`verify_perceptron.check.limb_replay`).
+check_wide: Callable[..., tuple[int, int]] | None
 #: ``replay_scores(Z, W, rows, out)`` in C, or None: see `verify_perceptron.check.wide_replay.ObjectReplay.scores`.
 replay_scores: Callable[..., int] | None
 #: Why the extension did not import, or None if it did.
@@ -60,5 +63,6 @@ IMPORT_ERROR: str | None
 _module, IMPORT_ERROR = _load()
 check_online = None if _module is None else _module.check_online
 replay_scores = None if _module is None else _module.replay_scores
+check_wide = None if _module is None else _module.check_wide
 #: Did the compiled replay import?
 AVAILABLE: bool = check_online is not None

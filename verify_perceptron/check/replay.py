@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from . import kernel as _kernel
-from ..data.integers import WIDE_SQ, ExactMatrix, as_halves
+from ..data.integers import WIDE_SQ, ExactMatrix, as_halves, score_values
 from ..notes.claims import QUANTITIES, Claim, compile_program
 
 __all__ = ["CompiledReplay", "compiled_replay", "in_halves"]
@@ -82,6 +82,15 @@ class CompiledReplay:
         ``(value, at, quantities)`` in the program's scaled integers.
         """
         assert _kernel.check_online is not None
+        if scores.dtype == object:  # up to the first score 128 bits do not hold: the rest is for another replay
+            wide = [t for t, v in enumerate(scores.tolist()) if not -(2**127) <= v < 2**127]
+            rows, scores = (rows[:wide[0]], scores[:wide[0]]) if wide else (rows, scores)
+        elif scores.ndim == 2 and scores.shape[1] > 2:
+            joined = score_values(scores)
+            past = (np.flatnonzero((joined >= 2**127) | (joined < -(2**127))).tolist() if joined.dtype == object
+                    else [])
+            end = past[0] if past else len(rows)
+            rows, scores = rows[:end], as_halves(np.asarray(joined[:end]))
         return _kernel.check_online(
             self.Z, W, counts, self.tie, self.norms, self.margins, np.ascontiguousarray(rows),
             np.ascontiguousarray(in_halves(scores)), self.program, self.quantities, self.slots,
@@ -99,7 +108,7 @@ def compiled_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequenc
     if not (_kernel.AVAILABLE and Z.dtype != object and matrix.max_norm_sq < WIDE_SQ):
         return None
     if margins.dtype != np.int64:  # past int64: in halves, if they fit in 128 bits
-        if any(not -(2**127) <= int(v) < 2**127 for v in margins.tolist()):
+        if len(margins) and not (-(2**127) <= int(margins.min()) and int(margins.max()) < 2**127):
             return None
         margins = in_halves(margins)
     denominators = {name: v.denominator for name, v in constants.items()

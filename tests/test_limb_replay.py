@@ -1,0 +1,228 @@
+"""The checker's replay in K 64-bit limbs gives the verdicts of its per-update Python path.
+
+Runs of the Fraction reference engine on data over denominators such as 2^70
+and 10^25 (samples, norms, scores and claims past 128 bits) are handed to a
+`Checker` as chunks whose scores are (m, L) int64 limbs (`as_limbs`), with the
+replay in limbs starting at 1, 2, 3, 4 and 6 limbs (64 to 384 bits; it widens
+itself up to 16, 1024 bits); the `CheckResult` must equal, exactly, that of
+`Checker.observe` on each update alone. Tampered chunks (a wrong score, a
+wrong row) and a false claim are caught at the same update with the same values.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from verify_perceptron.check import kernel as _kernel
+from verify_perceptron.check import limb_replay as _limb_replay
+from verify_perceptron.check.checker import Checker
+from verify_perceptron.check.separator import strict_final_weights
+from verify_perceptron.check.traces import scaled_scores
+from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.data.integers import as_limbs
+from verify_perceptron.data.samples import sample_matrix
+from verify_perceptron.data.trace import Trace
+from verify_perceptron.notes.claims import Claim, claims_for
+from verify_perceptron.notes.conventions import CONVENTIONS
+from verify_perceptron.run import reference
+
+needs_kernel = pytest.mark.skipif(_kernel.check_wide is None, reason=f"the C kernel is not built: {_kernel.IMPORT_ERROR}")
+RATES: dict[str, int | Fraction] = {"classic": 1, "hard-limiter": Fraction(1, 2), "unit-ball": 1, "sum-norm": Fraction(2, 3), "split-bias": 3}
+FALSE_CLAIM = Claim("never-growing", "‖w_k‖² <= ‖w_{k-1}‖²", "a false claim, for the test", lambda q: q.w_sq,
+                    lambda q: q.prev_w_sq, ("w_sq", "prev_w_sq"), needs_separator=False)
+
+
+def wide_data(seed: int, denominator: int, bits: int) -> Dataset:
+    """A small data set whose numerators have about `bits` bits, over `denominator`, with both labels."""
+    rng = random.Random(seed)
+    n, d = rng.randint(3, 8), rng.randint(1, 3)
+    numerators = np.array([[rng.randint(-(2**bits), 2**bits) for _ in range(d)] for _ in range(n)], dtype=object)
+    y = [1, -1] + [rng.choice([-1, 1]) for _ in range(n - 2)]
+    return Dataset(numerators=numerators, denominator=denominator, y=y)
+
+
+def reference_updates(data: Dataset, convention: str) -> tuple[list[int], list[int], list[int], Trace]:
+    """The reference engine's online updates: rows, epochs, scores in the checker's units, and the trace."""
+    trace = reference.train(data, convention, eta=RATES[convention], max_epochs=8)
+    a = CONVENTIONS[convention].step_size(Fraction(RATES[convention]))
+    rows = [u.samples[0] for u in trace.updates]
+    epochs = [u.epoch for u in trace.updates]
+    scores = [int(scaled_scores(data, u, a)[0]) for u in trace.updates]
+    return rows, epochs, scores, trace
+
+
+def checked(data, convention, rows, epochs, scores, *, limbs=None, start=None, separator=None, claims=None):
+    """The CheckResult of the updates told one by one (`limbs` None) or as one chunk of L-limb scores
+    replayed in limbs from width `start` (the 128-bit replay left out)."""
+    checker = Checker(data, convention, rate=RATES[convention], mode="online", separator=separator,
+                      claims=claims, compiled=limbs is not None)
+    if limbs is None:
+        for k, (i, epoch, s) in enumerate(zip(rows, epochs, scores), start=1):
+            checker.observe(k, epoch, [i], [s])
+        return checker.finish(), 0
+    checker._compiled = None  # not the 128-bit replay: only the one in limbs, then Python
+    replay = checker._limb_replay()
+    if replay is None:  # past 1024 bits from the start: the Python integers' replay
+        checker.observe_chunk(1, np.array(epochs, dtype=np.int64), np.array(rows, dtype=np.int64),
+                              np.array(scores, dtype=object))
+        return checker.finish(), 0
+    replay.K = start
+    replayed = []
+    run = replay.run
+
+    def counted(*args):
+        out = run(*args)
+        replayed.append(out[0])
+        return out
+
+    replay.run = counted  # type: ignore[method-assign]
+    L = max(limbs, max(abs(s) for s in scores).bit_length() // 64 + 1) if scores else limbs
+    checker.observe_chunk(1, np.array(epochs, dtype=np.int64), np.array(rows, dtype=np.int64),
+                          as_limbs(np.array(scores, dtype=object), L))
+    return checker.finish(), sum(replayed)
+
+
+CASES = [(seed, denominator, bits, convention) for seed, (denominator, bits) in enumerate(
+    [(2**70, 72), (10**25, 80), (2**64, 66), (2**70, 140), (3, 200)]) for convention in ("classic", "sum-norm")]
+
+
+@needs_kernel
+@pytest.mark.parametrize("start, limbs", [(1, 1), (2, 2), (3, 3), (4, 4), (6, 2)])
+@pytest.mark.parametrize("seed, denominator, bits, convention", CASES)
+def test_wide_chunks_give_the_verdicts_of_one_update_at_a_time(seed, denominator, bits, convention, start, limbs):
+    data = wide_data(seed, denominator, bits)
+    rows, epochs, scores, trace = reference_updates(data, convention)
+    conv = CONVENTIONS[convention]
+    separator = (strict_final_weights(data, conv, trace.final_weights, sample_matrix(data, conv))[0]
+                 if trace.converged else [3**40] + [-(2**90)] * data.n_features)
+    expected, _ = checked(data, convention, rows, epochs, scores, separator=separator)
+    got, replayed = checked(data, convention, rows, epochs, scores, limbs=limbs, start=start, separator=separator)
+    assert got == expected
+    assert expected.invariants[0].holds is True
+    if bits <= 80:  # within 1024 bits all along: every update replayed in C
+        assert replayed == len(rows)
+
+
+@needs_kernel
+@pytest.mark.parametrize("spoil", ["score", "row", "claim"])
+@pytest.mark.parametrize("denominator, bits", [(2**70, 72), (10**25, 80)])
+def test_a_wrong_wide_chunk_is_caught_where_one_update_at_a_time_catches_it(denominator, bits, spoil):
+    data = wide_data(7, denominator, bits)
+    rows, epochs, scores, _ = reference_updates(data, "classic")
+    middle = len(rows) // 2
+    claims = None
+    if spoil == "score":
+        scores[middle] += 2**100  # a limb above the lowest two is wrong
+    elif spoil == "row":
+        rows[middle] = (rows[middle] + 1) % data.n_samples
+    else:
+        claims = [*claims_for("classic", "online"), FALSE_CLAIM]
+    expected, _ = checked(data, "classic", rows, epochs, scores, claims=claims)
+    got, _ = checked(data, "classic", rows, epochs, scores, limbs=3, start=3, claims=claims)
+    assert got == expected
+    failed = [r for r in got.invariants if r.holds is False]
+    assert failed, "the spoiled chunk passed"
+    if spoil == "claim":
+        assert failed[0].name == FALSE_CLAIM.name
+    else:
+        assert failed[0].name == "update-rule" and failed[0].first_violation.k == middle + 1
+
+
+@needs_kernel
+def test_the_replay_widens_itself_and_stops_past_its_widest():
+    data = wide_data(3, 1, 600)  # norms of 1,200 bits: past 1,024, the replay in limbs cannot start
+    rows, epochs, scores, _ = reference_updates(data, "classic")
+    checker = Checker(data, "classic", rate=1, mode="online")
+    assert checker._limb_replay() is None  # none is made: the Python integers' replay takes it all
+    narrow = wide_data(3, 1, 60)
+    rows, epochs, scores, _ = reference_updates(narrow, "classic")
+    got, replayed = checked(narrow, "classic", rows, epochs, scores, limbs=1, start=1)
+    assert got == checked(narrow, "classic", rows, epochs, scores)[0] and replayed == len(rows)
+
+
+@needs_kernel
+def test_check_wide_refuses_wrong_arguments_by_name():
+    check_wide = _kernel.check_wide
+    assert check_wide is not None
+    K, n, d = 3, 2, 2
+    args = [np.zeros((n, d * K), dtype=np.int64), np.zeros(d * K, dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros(n, dtype=bool), np.zeros((n, K), dtype=np.int64), np.zeros((n, K), dtype=np.int64),
+            np.zeros(0, dtype=np.int64), np.zeros((0, 1), dtype=np.int64), np.array([2, 0, 0], dtype=np.int64),
+            np.zeros((1, K), dtype=np.int64), np.zeros(11, dtype=np.int64), np.zeros((7, K), dtype=np.int64),
+            np.zeros(1, dtype=bool), np.zeros((1, K), dtype=np.int64), np.zeros(1, dtype=np.int64)]
+    assert check_wide(*args) == (0, 0)
+    wrong = list(args)
+    wrong[4] = np.zeros((n, K + 1), dtype=np.int64)
+    with pytest.raises(ValueError, match="norms has shape"):
+        check_wide(*wrong)
+    wrong = list(args)
+    wrong[9] = np.zeros((1, _limb_replay.LIMBS_MAX + 1), dtype=np.int64)
+    with pytest.raises(ValueError, match=f"quantities has {_limb_replay.LIMBS_MAX + 1} limbs"):
+        check_wide(*wrong)
+    wrong = list(args)
+    wrong[11] = np.zeros((7, K), dtype=np.int64)[:, :1].copy()
+    with pytest.raises(ValueError, match="state has shape"):
+        check_wide(*wrong)
+
+
+@needs_kernel
+@pytest.mark.parametrize("start", [2, 3])
+def test_int64_samples_are_read_as_they_are_against_a_separator_past_128_bits(start):
+    # Samples in int64 (no copy in limbs: the C replay widens a row at a time), claims past 128 bits
+    # through a separator of 90-bit entries: every update replayed in limbs, verdicts as one by one.
+    rng = random.Random(11)
+    numerators = np.array([[rng.randint(-999, 999) for _ in range(3)] for _ in range(9)], dtype=np.int64)
+    data = Dataset(numerators=numerators, denominator=1000, y=[1, -1] * 4 + [1])
+    rows, epochs, scores, _ = reference_updates(data, "classic")
+    separator = [2**90 + 1, -(2**89), 3**55, 7]
+    expected, _ = checked(data, "classic", rows, epochs, scores, separator=separator)
+    got, replayed = checked(data, "classic", rows, epochs, scores, limbs=1, start=start, separator=separator)
+    assert got == expected and replayed == len(rows) > 0
+
+
+@pytest.mark.parametrize("limbs", [1, 3, 5])
+def test_the_whole_run_record_reads_wide_chunks_as_one_update_at_a_time(limbs):
+    # WholeRun (the report's last updates and thinned invariants) told a chunk of (m, L) limb scores,
+    # in two pieces, keeps exactly what it keeps when told each update alone.
+    from verify_perceptron.check.whole_run import WholeRun
+
+    data = wide_data(1, 10**25, 80)
+    rows, epochs, scores, trace = reference_updates(data, "classic")
+    separator = [3**40] + [-(2**90)] * data.n_features
+    kept = []
+    for chunked in (False, True):
+        whole = WholeRun(Checker(data, "classic", rate=1, mode="online", separator=separator))
+        if chunked:
+            L = max(limbs, max(abs(s) for s in scores).bit_length() // 64 + 1)
+            S, R, E = as_limbs(np.array(scores, dtype=object), L), np.array(rows), np.array(epochs)
+            half = len(rows) // 2
+            whole.observe_chunk(1, E[:half], R[:half], S[:half])
+            whole.observe_chunk(half + 1, E[half:], R[half:], S[half:])
+        else:
+            for k, (i, epoch, s) in enumerate(zip(rows, epochs, scores), start=1):
+                whole.observe(k, epoch, [i], [s])
+        kept.append((whole.points(), list(whole.ring)))
+    assert kept[0] == kept[1] and len(rows) > 2
+
+
+#: A true claim whose program multiplies small negative values (k = N online): (k - 2N)(N - 3k) = 2N² <= 3Nk.
+SMALL_PRODUCTS = Claim("small-products", "(k - 2N)(N - 3k) <= 3Nk", "a true claim, for the test",
+                       lambda q: (q.k - 2 * q.N) * (q.N - 3 * q.k), lambda q: 3 * q.N * q.k, ("k", "N"),
+                       needs_separator=False)
+
+
+@needs_kernel
+@pytest.mark.parametrize("start", [2, 4])
+def test_products_of_small_negative_values_are_exact(start):
+    # Every update replayed in C (a wrong product would stop it, or move the least slack N² = 1).
+    data = wide_data(2, 2**70, 72)
+    rows, epochs, scores, _ = reference_updates(data, "classic")
+    claims = [*claims_for("classic", "online"), SMALL_PRODUCTS]
+    expected, _ = checked(data, "classic", rows, epochs, scores, claims=claims)
+    got, replayed = checked(data, "classic", rows, epochs, scores, limbs=2, start=start, claims=claims)
+    assert got == expected and replayed == len(rows) > 1
+    assert [r.min_slack for r in got.invariants if r.name == SMALL_PRODUCTS.name] == [1]

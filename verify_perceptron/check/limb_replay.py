@@ -1,0 +1,202 @@
+"""The checker's compiled replay past 128 bits: a chunk of online updates in K 64-bit limbs, in C.
+
+The 128-bit replay (`verify_perceptron.check.replay`) stops at any update
+whose samples, norms, scores, margins or claim values pass 128 bits, as they
+do on float64 data over a common denominator of 2^64 and more.
+`LimbReplay` replays those in C too (`verify_perceptron.check.kernel.check_wide`),
+in fixed-width integers of K limbs (K = 1 .. `LIMBS_MAX`, that is 64 to 1024
+bits) whose every operation is checked: it starts at the narrowest K (2 or
+more) that holds the data's norms, margins and the claims' constants with room
+for the run to grow, and when an update needs more (reason 2) it tries again
+one limb wider. Int64 samples are read as they are; wider ones in K limbs.
+Past `LIMBS_MAX` limbs the checker replays in Python integers
+(`verify_perceptron.check.wide_replay.ObjectReplay`). Its stop rule is the
+128-bit replay's: it stops before any update that fails a check or gives a
+claim not yet failed a negative slack, and `Checker.observe` decides that
+update, so the verdicts are the same whichever path replays an update.
+
+Its arithmetic is its own (``check/_limbs.h``), not the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from . import kernel as _kernel
+from .replay import _SLOTS
+from ..data.integers import ExactMatrix, as_limbs, score_values
+from ..notes.claims import OPS, QUANTITIES, Claim, compile_program
+
+__all__ = ["LimbReplay", "limb_replay", "LIMBS_MAX", "limbs_for"]
+
+#: The widest replay in C, in 64-bit limbs (as ``LIMBS_MAX`` in check/_limbs.h): 1024 bits.
+LIMBS_MAX = 16
+#: The most quantities the C program reads (MAX_QUANTITIES in check/_program.h).
+_MAX_QUANTITIES = 64
+#: Bits of room for the run's growth above the data's own values when K is first chosen.
+_ROOM = 64
+
+
+def limbs_for(bits: int) -> int:
+    """The fewest 64-bit limbs holding signed integers of `bits` bits (magnitude below 2^bits).
+
+    Examples
+    --------
+    >>> limbs_for(63), limbs_for(64), limbs_for(200)
+    (1, 2, 4)
+    """
+    return bits // 64 + 1
+
+
+def _limbs(values: Any, K: int) -> Any:
+    """`as_limbs` of any integer array (int16..int64 or Python integers), C-contiguous, K limbs."""
+    flat = np.asarray(values).reshape(-1)
+    if flat.dtype != object:
+        flat = flat.astype(np.int64)
+    return np.ascontiguousarray(as_limbs(flat, K))
+
+
+class LimbReplay:
+    """A checker's samples, norms, margins and compiled claims in limbs, for `run`; K grows as needed.
+
+    Attributes
+    ----------
+    K : int
+        The width in 64-bit limbs the next `run` starts with.
+    reason : int
+        Why the last `run` stopped: 0 it replayed every update, 1 an update is `Checker.observe`'s
+        to decide, 2 an update needs more than `LIMBS_MAX` limbs.
+    """
+
+    def __init__(self, matrix: ExactMatrix, tie: Any, margins: Any, program: Any, scales: list[int],
+                 quantities: tuple[int, ...], K: int) -> None:
+        self.matrix, self.program, self.scales, self.quantities = matrix, program, scales, quantities
+        self.tie = np.ascontiguousarray(tie, dtype=bool)
+        self.margins = np.asarray(margins)
+        self.K, self.reason = K, 0
+        self._arrays: dict[int, tuple[Any, Any, Any, Any]] = {}
+
+    def _at(self, K: int) -> tuple[Any, Any, Any, Any] | None:
+        """Z, norms, margins and quantities in K limbs (built once per K), or None if one does not fit."""
+        if K not in self._arrays:
+            try:
+                n, d = self.matrix.exact.shape
+                Z = self.matrix.exact  # int64 samples as they are (the C replay widens a row at a time)
+                Z = (np.ascontiguousarray(Z, dtype=np.int64) if Z.dtype != object
+                     else _limbs(Z, K).reshape(n, d * K))
+                self._arrays[K] = (Z, _limbs(self.matrix.norms, K),
+                                   _limbs(self.margins, K), _limbs(np.array(self.quantities, dtype=object), K))
+            except OverflowError:
+                return None
+        return self._arrays[K]
+
+    def run(self, W: Any, counts: Any, state: tuple[int, ...], rows: Any, scores: Any,
+            failed: Any) -> tuple[int, tuple[int, ...], list[Any]]:
+        """Replay online updates on `rows` from `state` until one needs Python: ``(done, state, verdicts)``,
+        as `verify_perceptron.check.replay.CompiledReplay.run` returns them (the state's last entry is 0;
+        a verdict's quantities are not kept). W (an object array) and `counts` are updated in place."""
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        said = _reported(scores)
+        failed = np.ascontiguousarray(failed, dtype=bool)
+        n_claims = len(self.scales)
+        while self.K <= LIMBS_MAX:
+            K = self.K
+            arrays = self._at(K)
+            try:
+                W_limbs = _limbs(np.array(W.tolist(), dtype=object), K).reshape(-1)
+                state_limbs = _limbs(np.array(state, dtype=object), K)
+            except OverflowError:
+                arrays = None
+            if arrays is None:
+                self.K += 1
+                continue
+            Z, norms, margins, quantities = arrays
+            best, best_at = np.zeros((n_claims, K), dtype=np.int64), np.zeros(n_claims, dtype=np.int64)
+            assert _kernel.check_wide is not None
+            done, self.reason = _kernel.check_wide(Z, W_limbs, counts, self.tie, norms, margins, rows, said,
+                                                   self.program, quantities, _SLOTS, state_limbs, failed,
+                                                   best, best_at)
+            if done == 0 and self.reason == 2:
+                self.K += 1  # the first update needs more limbs: one wider
+                continue
+            if done == 0:
+                return 0, (*state, 0), [None] * n_claims
+            W[:] = score_values(W_limbs.reshape(-1, K)).tolist()
+            after = tuple(int(v) for v in score_values(state_limbs).tolist())
+            values = score_values(best).tolist()
+            return done, (*after, 0), [(int(v), int(at), None) for v, at in zip(values, best_at.tolist())]
+        self.reason = 2
+        return 0, (*state, 0), [None] * n_claims
+
+
+def _reported(scores: Any) -> Any:
+    """A chunk's reported scores as (m, L) int64 limbs: int64 as one limb, limbs as they are, Python
+    integers in as many limbs as the widest needs."""
+    if scores.dtype == np.int64:
+        return np.ascontiguousarray(scores if scores.ndim == 2 else scores.reshape(-1, 1))
+    values = np.asarray(scores, dtype=object)
+    widest = max((abs(int(v)) for v in values.tolist()), default=0)
+    return np.ascontiguousarray(as_limbs(values, limbs_for(widest.bit_length())))
+
+
+def _wide_constants(code: Sequence[int], first: int) -> tuple[Any, tuple[int, ...]]:
+    """The program with each constant outside int64 (a scale such as a bound's 279-bit denominator) read as
+    a quantity of its own, numbered from `first`: the C program's constants are int64, its quantities any width.
+
+    Examples
+    --------
+    >>> program, extra = _wide_constants([OPS["constant"], 2**70, OPS["constant"], 5, OPS["*"], OPS["end"]], 19)
+    >>> program.tolist() == [OPS["quantity"], 19, OPS["constant"], 5, OPS["*"], OPS["end"]], extra == (2**70,)
+    (True, True)
+    """
+    out: list[int] = []
+    extra: list[int] = []
+    pc = 0
+    while pc < len(code):
+        op = code[pc]
+        if op in (OPS["quantity"], OPS["constant"], OPS["**"]):
+            value = code[pc + 1]
+            if op == OPS["constant"] and not -(2**63) <= value < 2**63:
+                out += [OPS["quantity"], first + len(extra)]
+                extra.append(value)
+            else:
+                out += [op, value]
+            pc += 2
+        else:
+            out.append(op)
+            pc += 1
+    program = np.array(out, dtype=np.int64)
+    program.flags.writeable = False
+    return program, tuple(extra)
+
+
+def limb_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Claim],
+                constants: Mapping[str, int | Fraction]) -> LimbReplay | None:
+    """What `LimbReplay` needs, or None where it cannot run (no kernel, a claim it cannot compile).
+
+    K starts where the data's norms and margins and the claims' constants fit with `_ROOM` bits to spare.
+    """
+    if _kernel.check_wide is None:
+        return None
+    denominators = {name: v.denominator for name, v in constants.items()
+                    if isinstance(v, Fraction) and v.denominator != 1}
+    try:
+        code, scales = compile_program(list(claims), denominators, any_constant=True)
+    except ValueError:
+        return None
+    quantities = tuple(int(v.numerator if isinstance(v, Fraction) else v) if (v := constants.get(name)) is not None
+                       else 0 for name in QUANTITIES)
+    program, extra = _wide_constants(code, len(quantities))
+    quantities += extra
+    if len(quantities) > _MAX_QUANTITIES:
+        return None
+    biggest = max([abs(v) for v in quantities] + [matrix.max_norm_sq]
+                  + [abs(int(v)) for v in (np.max(margins, initial=0), np.min(margins, initial=0))])
+    if limbs_for(biggest.bit_length()) > LIMBS_MAX:
+        return None
+    K = min(LIMBS_MAX, max(2, limbs_for(biggest.bit_length() + _ROOM)))
+    return LimbReplay(matrix, tie, margins, program, scales, quantities, K)

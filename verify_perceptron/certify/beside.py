@@ -93,6 +93,8 @@ class Beside:
             except EOFError:  # the worker died as it answered
                 self.cancel()
                 return decide_separability(self.data, time_limit=time_limit)
+            if self.process is not None:
+                self.process.join(_REAP_SECONDS)  # it has answered: let it end by itself (cancel ends it if not)
         finally:
             self.cancel()
         if message[0] == "error":

@@ -58,11 +58,15 @@ def _lp_answer(positive: list[int], n: int) -> Any:
 def test_the_proposal_decides_large_data_and_its_certificates_pass_the_independent_checks() -> None:
     data = _random(400, 3, 0, separable=False)
     assert data.n_samples * 4 < separability.PROPOSE_FROM  # (forced below)
-    kind, lam, method = proposal.propose(data)
+    found = proposal.propose(data)
+    assert found is not None
+    kind, lam, method = found
     assert kind == "gordan" and gordan_defect(data, lam) is None and "float LP" in method
     assert sum(1 for v in lam if v) <= data.n_features + 2  # Carathéodory: a basic solution
     data = _random(300, 3, 1, separable=True)
-    kind, w, method = proposal.propose(data)
+    found = proposal.propose(data)
+    assert found is not None
+    kind, w, method = found
     assert kind == "separator" and separator_defect(data, w) is None
 
 
@@ -99,6 +103,7 @@ def test_a_perturbed_lp_answer_is_refused(monkeypatch: pytest.MonkeyPatch, alway
 
     def perturbed(rows: Any, deadline: float | None) -> Any:
         x = real(rows, deadline)
+        assert x is not None
         x[np.flatnonzero(x == 0)[:1]] = 1e-3  # one more sample in the support: no longer a vertex's
         return x
 
@@ -187,14 +192,15 @@ def test_the_decision_beside_the_run_gives_the_same_answer(always_beside: None) 
     assert not process.is_alive() and process.exitcode == 0
     alone = decide_separability(data)
     assert (result.separable, result.gordan) == (alone.separable, alone.gordan)
-    assert result.method.endswith("(beside the run)") and gordan_defect(data, result.gordan) is None
+    assert result.gordan is not None and gordan_defect(data, result.gordan) is None
+    assert result.method.endswith("(beside the run)")
 
 
 def test_verify_joins_the_decision_beside_the_run(always_beside: None) -> None:
     data = _random(300, 3, 4, separable=False)
     result = vp.verify(data, max_epochs=2)
     assert result.separability.separable is False and result.separability.method.endswith("(beside the run)")
-    assert gordan_defect(data, result.separability.gordan) is None
+    assert result.separability.gordan is not None and gordan_defect(data, result.separability.gordan) is None
 
 
 def test_an_error_in_the_run_ends_the_worker(always_beside: None, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -231,3 +231,14 @@ def test_an_error_in_the_worker_is_an_error_in_the_caller(always_beside: None,
     with decision_beside(NOT_SEPARABLE, None) as beside:
         with pytest.raises(RuntimeError, match="ZeroDivisionError: on purpose"):
             beside.result(None)
+
+
+def test_a_run_stopped_just_after_its_last_mistake_is_certified_by_its_final_weights() -> None:
+    # x = 1 (+) then x = -1 (-): both are mistakes in epoch 1, after which w = (0, 2) separates; the run
+    # stops at its limit of one epoch before the clean epoch that would show it converged
+    result = vp.verify([[1], [-1]], [1, 0], max_epochs=1)
+    assert result.trace.stop == "max-epochs"
+    assert result.separability.separable is True and result.separability.method.startswith("the run's final")
+    assert separator_defect(result.data, result.separability.separator or ()) is None
+    result = vp.verify([[1], [-1], [0]], [0, 0, 1], max_epochs=1)  # not separable (+ between two -): refused
+    assert result.separability.separable is False and not result.separability.method.startswith("the run's final")

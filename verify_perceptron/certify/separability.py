@@ -322,6 +322,17 @@ def augmented_solution(data: Dataset, deadline: float | None) -> Solution:
     return solution
 
 
+def _final_separator(data: Dataset, convention: Convention, trace: Trace) -> Separability | None:
+    """The run's final weights, scaled to margin 1, when they separate every sample (checked exactly), else None."""
+    if trace.final_weights is None or len(trace.final_weights) != data.n_features + 1:
+        return None
+    b, v = convention.to_canonical(trace.final_weights)
+    w = normalize_separator(data, (b, *v))
+    if w is None:
+        return None
+    return certify(data, separator=w, method="the run's final weights, scaled by 1/γ")
+
+
 class Decision(Protocol):
     """A decision already under way (`verify_perceptron.certify.beside.Beside`): joined, or cancelled."""
 
@@ -357,6 +368,11 @@ def separability_of_run(data: Dataset, convention: Convention, trace: Trace, che
         e1, e2 = trace.cycle or (0, 0)
         span = f"epoch {e2}" if e2 == e1 + 1 else f"epochs {e1 + 1} to {e2}"
         return Separability(False, True, None, cycle, f"the run's cycle: mistakes per sample over {span}")
+    final = _final_separator(data, convention, trace)
+    if final is not None:  # a run stopped at a limit just after its last mistake may already separate
+        if beside is not None:
+            beside.cancel()
+        return final
     limit = None if time_limit is None else max(time_limit, 1e-3)
     return decide_separability(data, time_limit=limit) if beside is None else beside.result(limit)
 

@@ -242,3 +242,21 @@ def test_a_run_stopped_just_after_its_last_mistake_is_certified_by_its_final_wei
     assert separator_defect(result.data, result.separability.separator or ()) is None
     result = vp.verify([[1], [-1], [0]], [0, 0, 1], max_epochs=1)  # not separable (+ between two -): refused
     assert result.separability.separable is False and not result.separability.method.startswith("the run's final")
+
+
+def test_a_worker_that_dies_without_answering_is_replaced_by_the_decision_here(
+        always_beside: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    parent, real = os.getpid(), beside_module.decide_separability
+
+    def die_in_the_worker(data: Dataset, time_limit: float | None) -> Any:
+        if os.getpid() != parent:
+            os._exit(9)  # as if killed: no answer, no error sent
+        return real(data, time_limit=time_limit)
+
+    monkeypatch.setattr(beside_module, "decide_separability", die_in_the_worker)
+    with decision_beside(NOT_SEPARABLE, None) as beside:
+        process = beside.process
+        result = beside.result(None)
+    assert process.exitcode == 9 and result.separable is False and result.certified

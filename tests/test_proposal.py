@@ -260,3 +260,23 @@ def test_a_worker_that_dies_without_answering_is_replaced_by_the_decision_here(
         process = beside.process
         result = beside.result(None)
     assert process.exitcode == 9 and result.separable is False and result.certified
+
+
+def test_the_progress_display_is_told_while_the_answer_is_waited_for(
+        always_beside: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    from verify_perceptron.progress import Progress, Watch
+
+    real = beside_module.decide_separability
+
+    def slow(data: Dataset, time_limit: float | None) -> Any:
+        time.sleep(1.0)
+        return real(data, time_limit=time_limit)
+
+    monkeypatch.setattr(beside_module, "decide_separability", slow)
+    shown: list[Progress] = []
+    watch = Watch(shown.append)
+    watch.phase("deciding separability")
+    with decision_beside(NOT_SEPARABLE, None, tick=watch.tick) as beside:
+        assert beside.result(None).separable is False
+    assert len(shown) >= 3 and {p.phase for p in shown} == {"deciding separability"}
+    assert shown[-1].phase_elapsed >= 0.5

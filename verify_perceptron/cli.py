@@ -162,7 +162,8 @@ def _verify_report(args: argparse.Namespace, clock: Deadline, trace_file: Any, f
         recorder = TraceRecorder(trace_file, data, convention, convention.check_rate(_rate(args.eta)))
     _phase(clock, watch, "running the perceptron")
     # separability decided on the second core while the run goes on (large data only); ended on leaving the block
-    with decision_beside(data, args.time_limit, enabled=args.engine == "fast") as beside:
+    with decision_beside(data, args.time_limit, enabled=args.engine == "fast",
+                         tick=None if watch is None else watch.tick) as beside:
         trace, check = verify_run(
             data, convention, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs, time_limit=args.time_limit,
             separator=separator, engine_name=args.engine, recorder=recorder,

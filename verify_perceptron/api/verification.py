@@ -298,7 +298,8 @@ def run_verification(
     clock.phase = "running the perceptron"
     if watch is not None:
         watch.phase(clock.phase)
-    with decision_beside(data, time_left(time_limit, started), enabled=engine == "fast") as beside:
+    with decision_beside(data, time_left(time_limit, started), enabled=engine == "fast",
+                         tick=None if watch is None else watch.tick) as beside:
         trace, check = verify_run(data, conv, eta=eta, mode=mode, max_epochs=max_epochs,
                                   time_limit=time_left(time_limit, started), separator=separator, engine_name=engine,
                                   progress=None if watch is None else watch.epoch)

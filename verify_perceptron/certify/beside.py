@@ -22,7 +22,7 @@ import multiprocessing
 import signal
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
@@ -58,8 +58,9 @@ def _work(data: Dataset, time_limit: float | None, sender: Any) -> None:
 class Beside:
     """A separability decision running in a worker process (or, without one, made on demand)."""
 
-    def __init__(self, data: Dataset, time_limit: float | None, process: Any = None, receiver: Any = None) -> None:
-        self.data, self.time_limit = data, time_limit
+    def __init__(self, data: Dataset, time_limit: float | None, process: Any = None, receiver: Any = None,
+                 tick: Callable[[], None] | None = None) -> None:
+        self.data, self.time_limit, self.tick = data, time_limit, tick
         self.process, self.receiver = process, receiver
         self.started = time.monotonic()
 
@@ -81,6 +82,8 @@ class Beside:
             # (polled in steps, so that the command's signals and alarm are handled while it waits)
             deadline = None if time_limit is None else time.monotonic() + time_limit
             while not self.receiver.poll(0.25):
+                if self.tick is not None:  # the progress display stays alive while the answer is waited for
+                    self.tick()
                 if not self.process.is_alive() and not self.receiver.poll(0):
                     self.cancel()
                     return decide_separability(self.data, time_limit=time_limit)
@@ -124,8 +127,12 @@ class Beside:
 
 
 @contextmanager
-def decision_beside(data: Dataset, time_limit: float | None, *, enabled: bool = True) -> Iterator[Beside]:
+def decision_beside(data: Dataset, time_limit: float | None, *, enabled: bool = True,
+                    tick: Callable[[], None] | None = None) -> Iterator[Beside]:
     """A `Beside`: the decision started in a worker when the data are large and ``fork`` exists, ended on exit.
+
+    `tick` is called about four times a second while the answer is waited for
+    (`verify_perceptron.progress.Watch.tick`).
 
     Examples
     --------
@@ -136,7 +143,7 @@ def decision_beside(data: Dataset, time_limit: float | None, *, enabled: bool = 
     """
     big = data.n_samples * (data.n_features + 1) >= BESIDE_FROM
     if not (enabled and big and "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin"):
-        yield Beside(data, time_limit)
+        yield Beside(data, time_limit, tick=tick)
         return
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
@@ -149,7 +156,7 @@ def decision_beside(data: Dataset, time_limit: float | None, *, enabled: bool = 
                               daemon=True)
     process.start()
     sender.close()
-    beside = Beside(data, time_limit, process, receiver)
+    beside = Beside(data, time_limit, process, receiver, tick)
     try:
         yield beside
     finally:

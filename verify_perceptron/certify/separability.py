@@ -32,7 +32,7 @@ from fractions import Fraction
 import numpy as np
 
 from ._activeset import Solution, combination_by_row, deadline_after, exact_vector, rationalize, solve
-from ._constraints import augmented_constraints, augmented_matrix, keep_per_dataset, matrix_margins
+from ._constraints import augmented_constraints, augmented_matrix, integer_vector, keep_per_dataset, matrix_margins
 from .certificates import certificate_from_cycle, gordan_defect
 from .proposal import propose
 from ..check.results import CheckResult
@@ -323,14 +323,24 @@ def augmented_solution(data: Dataset, deadline: float | None) -> Solution:
 
 
 def _final_separator(data: Dataset, convention: Convention, trace: Trace) -> Separability | None:
-    """The run's final weights, scaled to margin 1, when they separate every sample (checked exactly), else None."""
+    """The run's final weights, scaled to margin 1, when they separate every sample (checked exactly), else None.
+
+    One exact pass over the dataset's own numerators (``data.exact``): no
+    augmented copy of the data is made for it.
+    """
     if trace.final_weights is None or len(trace.final_weights) != data.n_features + 1:
         return None
     b, v = convention.to_canonical(trace.final_weights)
-    w = normalize_separator(data, (b, *v))
-    if w is None:
+    W, D = integer_vector((b, *v))  # w = W/D, and y_i·w·x~_i = y_i·(W_0·L + N_i·W_v) / (L·D)
+    products = data.exact.products(W[1:], norm_sq=sum(c * c for c in W[1:]))
+    offset = W[0] * data.denominator
+    if products.dtype != object and abs(offset) + int(np.abs(products).max(initial=0)) >= 2**62:
+        products = products.astype(object)
+    gamma = int((data.y_array * (products + offset)).min())
+    if gamma <= 0:
         return None
-    return certify(data, separator=w, method="the run's final weights, scaled by 1/γ")
+    scaled = tuple(Fraction(c * data.denominator, gamma) for c in W)  # w/γ: the smallest margin exactly 1
+    return Separability(True, True, scaled, None, "the run's final weights, scaled by 1/γ")
 
 
 class Decision(Protocol):

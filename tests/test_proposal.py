@@ -248,7 +248,7 @@ def test_a_worker_that_dies_without_answering_is_replaced_by_the_decision_here(
         always_beside: None, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    parent, real = os.getpid(), beside_module.decide_separability
+    parent, real = os.getpid(), decide_separability
 
     def die_in_the_worker(data: Dataset, time_limit: float | None) -> Any:
         if os.getpid() != parent:
@@ -266,7 +266,7 @@ def test_the_progress_display_is_told_while_the_answer_is_waited_for(
         always_beside: None, monkeypatch: pytest.MonkeyPatch) -> None:
     from verify_perceptron.progress import Progress, Watch
 
-    real = beside_module.decide_separability
+    real = decide_separability
 
     def slow(data: Dataset, time_limit: float | None) -> Any:
         time.sleep(1.0)

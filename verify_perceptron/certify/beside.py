@@ -19,6 +19,7 @@ after the run, as before.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -44,6 +45,10 @@ def _work(data: Dataset, time_limit: float | None, sender: Any) -> None:
     """The worker: decide, send the answer (or the error's text), and end."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent ends the worker
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the command's handler, which would raise in here
+    try:  # the run is the critical path (its answer is often needed, this one not): it goes first on a busy machine
+        os.nice(5)
+    except (AttributeError, OSError):  # pragma: no cover - no nice, or not allowed
+        pass
     try:
         found = decide_separability(data, time_limit=time_limit)
         gordan = None if found.gordan is None else [(i, v) for i, v in enumerate(found.gordan) if v]

@@ -44,6 +44,7 @@ from .report.schema import Report
 from .report.text import comparison_lines, fit_lines, orders_lines, render_text
 from .report.visible import visible, visible_json
 from .api.verification import settle
+from .certify.beside import decision_beside
 from .progress import TerminalLine, Watch
 from .arguments import EXIT_USAGE, build_parser, check_usage, parse_separator
 from .deadline import Deadline, Terminated, TimeUp, deadline, process_age
@@ -161,17 +162,20 @@ def _verify_report(args: argparse.Namespace, clock: Deadline, trace_file: Any, f
         recorder = TraceRecorder(trace_file, data, convention, convention.check_rate(_rate(args.eta)))
     _phase(clock, watch, "running the perceptron")
     again: list[Again] = []  # the run's kept updates, replayed against a certified separator if one is found
-    trace, check = verify_run(
-        data, convention, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs, time_limit=args.time_limit,
-        separator=separator, engine_name=args.engine, recorder=recorder,
-        progress=None if watch is None else watch.epoch,  # without a display the pass runs on through epochs
-        again=again,
-    )
-    clock.phase = "deciding separability"
-    trace, check, separability, comparison = settle(
-        data, convention, trace, check, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs,
-        time_limit=args.time_limit, started=started, engine=args.engine, compare=args.compare, watch=watch,
-        again=again)
+    # separability decided on the second core while the run goes on (large data only); ended on leaving the block
+    with decision_beside(data, args.time_limit, enabled=args.engine == "fast",
+                         tick=None if watch is None else watch.tick) as beside:
+        trace, check = verify_run(
+            data, convention, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs, time_limit=args.time_limit,
+            separator=separator, engine_name=args.engine, recorder=recorder,
+            progress=None if watch is None else watch.epoch,  # without a display the pass runs on through epochs
+            again=again,
+        )
+        clock.phase = "deciding separability"
+        trace, check, separability, comparison = settle(
+            data, convention, trace, check, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs,
+            time_limit=args.time_limit, started=started, engine=args.engine, compare=args.compare, watch=watch,
+            again=again, beside=beside)
     _phase(clock, watch, "writing the report")
     report = build_report(data, trace, check, separability=separability, comparison=comparison,
                           require_convergence=args.require_convergence)

@@ -159,6 +159,12 @@ class Watch:
         self.show(Progress(self.current, now - self.started, now - self.phase_started, epoch, self.max_epochs,
                            n_updates, n_mistakes, bound, self.time_limit))
 
+    def tick(self) -> None:
+        """The current phase goes on (a long wait, such as the separability decision's join): shown again,
+        with its clock, where the display redraws by itself only on news (a stream that is no terminal)."""
+        now = time.monotonic()
+        self.show(Progress(self.current, now - self.started, now - self.phase_started, time_limit=self.time_limit))
+
     def close(self) -> None:
         """The call is over: `show`'s own ``close``, if it has one."""
         close = getattr(self.show, "close", None)

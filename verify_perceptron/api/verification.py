@@ -21,7 +21,8 @@ from typing import Any
 
 from ..certify.comparison import BoundComparison, compare_bounds
 from ..certify.maxmargin import certified_separator
-from ..certify.separability import Separability, separability_of_run
+from ..certify.beside import decision_beside
+from ..certify.separability import Decision, Separability, separability_of_run
 from ..check.results import CheckResult
 from ..data.arrays import check_floats
 from ..data.dataset import Dataset
@@ -246,15 +247,17 @@ def against_certified(data: Dataset, convention: Convention, trace: Trace, check
 
 def settle(data: Dataset, convention: Convention, trace: Trace, check: CheckResult, *, eta: object, mode: str,
            max_epochs: int, time_limit: float | None, started: float, engine: str = "fast", compare: bool = False,
-           watch: Watch | None = None, again: Sequence[Again] = ()
+           watch: Watch | None = None, again: Sequence[Again] = (), beside: Decision | None = None,
            ) -> tuple[Trace, CheckResult, Separability, BoundComparison | None]:
     """What `verify` does after the run (for the CLI and `run_verification` alike), within what is left of
-    `time_limit` since `started`: separability settled, a run stopped at a limit made again against the
-    certified separator (`against_certified`; replayed instead, given `verify_run`'s filled `again`), and
-    with `compare` the five notes' bounds. `watch` is told each phase as it begins."""
+    `time_limit` since `started`: separability settled (joining `beside`, the decision started beside the run,
+    when there is one), a run stopped at a limit made again against the certified separator
+    (`against_certified`; replayed instead, given `verify_run`'s filled `again`), and with `compare` the five
+    notes' bounds. `watch` is told each phase as it begins."""
     if watch is not None:
         watch.phase("deciding separability")
-    separability = separability_of_run(data, convention, trace, check, time_limit)
+    left = None if time_limit is None else max(time_limit - (time.monotonic() - started), 1.0)
+    separability = separability_of_run(data, convention, trace, check, left, beside)
     trace, check = against_certified(
         data, convention, trace, check, separability, eta=eta, mode=mode, max_epochs=max_epochs, engine=engine,
         time_left=lambda: None if time_limit is None else time_limit - (time.monotonic() - started), watch=watch,
@@ -304,13 +307,15 @@ def run_verification(
     if watch is not None:
         watch.phase(clock.phase)
     again: list[Again] = []  # the run's kept updates, to replay against a certified separator
-    trace, check = verify_run(data, conv, eta=eta, mode=mode, max_epochs=max_epochs,
-                              time_limit=time_left(time_limit, started), separator=separator, engine_name=engine,
-                              progress=None if watch is None else watch.epoch, again=again)
-    clock.phase = "deciding separability"
-    trace, check, separability, comparison = settle(
-        data, conv, trace, check, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
-        started=started, engine=engine, compare=compare, watch=watch, again=again)
+    with decision_beside(data, time_left(time_limit, started), enabled=engine == "fast",
+                         tick=None if watch is None else watch.tick) as beside:
+        trace, check = verify_run(data, conv, eta=eta, mode=mode, max_epochs=max_epochs,
+                                  time_limit=time_left(time_limit, started), separator=separator, engine_name=engine,
+                                  progress=None if watch is None else watch.epoch, again=again)
+        clock.phase = "deciding separability"
+        trace, check, separability, comparison = settle(
+            data, conv, trace, check, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
+            started=started, engine=engine, compare=compare, watch=watch, again=again, beside=beside)
     clock.phase = "building the report"
     if watch is not None:
         watch.phase("writing the report")

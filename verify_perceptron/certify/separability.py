@@ -24,14 +24,17 @@ Separators are written ``(b, v1, ..., vm)``: the shared form of
 from __future__ import annotations
 
 from collections.abc import Sequence
+import dataclasses
 from dataclasses import dataclass
+from typing import Protocol
 from fractions import Fraction
 
 import numpy as np
 
 from ._activeset import Solution, combination_by_row, deadline_after, exact_vector, rationalize, solve
-from ._constraints import augmented_constraints, augmented_matrix, keep_per_dataset, matrix_margins
+from ._constraints import augmented_constraints, augmented_matrix, integer_vector, keep_per_dataset, matrix_margins
 from .certificates import certificate_from_cycle, gordan_defect
+from .proposal import propose
 from ..check.results import CheckResult
 from ..data.dataset import Dataset
 from ..data.exact_text import exact_text
@@ -249,6 +252,11 @@ def decide_separability(data: Dataset, *, time_limit: float | None = None) -> Se
 
     Notes
     -----
+    From `PROPOSE_FROM` cells on, a float LP first proposes a certificate
+    (`verify_perceptron.certify.proposal`: a separator checked exactly on
+    every sample, or Gordan's λ on at most m + 2 samples, solved and checked
+    exactly); only when it fails is the exact method below run.
+
     The exact work is the dual active-set solve of the max-margin problem in
     dimension d = m + 1: each step costs O(n·d) integer operations to find a
     violated sample and O(k·d + k²) rational ones, k <= d the active samples;
@@ -267,8 +275,22 @@ def decide_separability(data: Dataset, *, time_limit: float | None = None) -> Se
     (False, ['1/4', '1/4', '1/4', '1/4'])
     """
     deadline = deadline_after(time_limit)
-    return _from_solution(data, augmented_solution(data, deadline))
+    if data.n_samples * (data.n_features + 1) >= PROPOSE_FROM and _SOLVED.get(id(data)) is None:
+        proposed = propose(data, deadline)
+        if proposed is not None:
+            kind, values, method = proposed  # checked exactly by `propose`, against every sample
+            return Separability(kind == "separator", True, values if kind == "separator" else None,
+                                values if kind == "gordan" else None, method)
+    found = _from_solution(data, augmented_solution(data, deadline))
+    if found.separable is None and time_limit is not None and found.problem is not None and "time-limit" in found.problem:
+        return dataclasses.replace(found, problem=f"undecided: the time limit ran out ({time_limit:.3g} s were left for the decision)")
+    return found
 
+
+#: From this many cells (samples times m + 1) a float LP's proposal, checked exactly, is tried before the exact
+#: method (`verify_perceptron.certify.proposal`): the exact method alone took over 300 s on 10^4 x 100 non-separable
+#: data, the proposal 1.3 s; below it the exact method is quick and its certificates are the simplest.
+PROPOSE_FROM = 20_000
 
 #: Finished solves of the augmented problem, by the id of their dataset while it lives.
 _SOLVED: dict[int, Solution] = {}
@@ -300,24 +322,67 @@ def augmented_solution(data: Dataset, deadline: float | None) -> Solution:
     return solution
 
 
+def _final_separator(data: Dataset, convention: Convention, trace: Trace) -> Separability | None:
+    """The run's final weights, scaled to margin 1, when they separate every sample (checked exactly), else None.
+
+    One exact pass over the dataset's own numerators (``data.exact``): no
+    augmented copy of the data is made for it.
+    """
+    if trace.final_weights is None or len(trace.final_weights) != data.n_features + 1:
+        return None
+    b, v = convention.to_canonical(trace.final_weights)
+    W, D = integer_vector((b, *v))  # w = W/D, and y_i·w·x~_i = y_i·(W_0·L + N_i·W_v) / (L·D)
+    products = data.exact.products(W[1:], norm_sq=sum(c * c for c in W[1:]))
+    offset = W[0] * data.denominator
+    if products.dtype != object and abs(offset) + int(np.abs(products).max(initial=0)) >= 2**62:
+        products = products.astype(object)
+    gamma = int((data.y_array * (products + offset)).min())
+    if gamma <= 0:
+        return None
+    scaled = tuple(Fraction(c * data.denominator, gamma) for c in W)  # w/γ: the smallest margin exactly 1
+    return Separability(True, True, scaled, None, "the run's final weights, scaled by 1/γ")
+
+
+class Decision(Protocol):
+    """A decision already under way (`verify_perceptron.certify.beside.Beside`): joined, or cancelled."""
+
+    def result(self, time_limit: float | None) -> Separability:
+        """The answer, within `time_limit` seconds (None: as long as it takes)."""
+
+    def cancel(self) -> None:
+        """The answer is not needed."""
+
+
 def separability_of_run(data: Dataset, convention: Convention, trace: Trace, check: CheckResult,
-                        time_limit: float | None) -> Separability:
+                        time_limit: float | None, beside: Decision | None = None) -> Separability:
     """Separable or not, with a certificate: from a checked run when it settles it, else decided exactly.
 
     A converged run's separator, scaled by 1/γ, is a certificate of
     separability; a run that cycled gives Gordan's λ from its mistakes
     (checked exactly). Otherwise `decide_separability` decides, within
-    `time_limit` (at least 1 s; 30 s when None).
+    `time_limit` seconds, or, without one, for as long as it takes; `beside`,
+    a decision started beside the run, is joined instead (and cancelled when
+    the run settled it).
     """
     g = check.geometry
     if trace.converged and g is not None and g.separates and check.separator is not None:
         b, v = convention.to_canonical(check.separator)
         scaled = tuple(w / g.gamma for w in (b, *v))
+        if beside is not None:
+            beside.cancel()
         return Separability(True, True, scaled, None, f"the {check.separator_source} separator, scaled by 1/γ")
     cycle = certificate_from_cycle(trace)
     if cycle is not None and gordan_defect(data, cycle) is None:
+        if beside is not None:
+            beside.cancel()
         e1, e2 = trace.cycle or (0, 0)
         span = f"epoch {e2}" if e2 == e1 + 1 else f"epochs {e1 + 1} to {e2}"
         return Separability(False, True, None, cycle, f"the run's cycle: mistakes per sample over {span}")
-    return decide_separability(data, time_limit=30.0 if time_limit is None else max(time_limit, 1.0))
+    final = _final_separator(data, convention, trace)
+    if final is not None:  # a run stopped at a limit just after its last mistake may already separate
+        if beside is not None:
+            beside.cancel()
+        return final
+    limit = None if time_limit is None else max(time_limit, 1e-3)
+    return decide_separability(data, time_limit=limit) if beside is None else beside.result(limit)
 

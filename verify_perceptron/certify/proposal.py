@@ -1,0 +1,265 @@
+"""Separability proposed in floating point by a linear program, then certified exactly.
+
+A float LP solver (SciPy's HiGHS) is fast and usually right, but it decides
+nothing here: what it proposes is a certificate, and only the exact check
+of that certificate counts.
+
+* **Gordan's certificate** is looked for as a *basic* solution of
+  ``λ >= 0, Σ λ_i = 1, Σ λ_i·y_i·x~_i = 0`` (m + 2 equations): by
+  Carathéodory it has at most m + 2 nonzero entries. Only its support is
+  taken from the floats; λ on that support is solved again in integers
+  (fraction-free, `._fraction_free`) and checked exactly: every entry > 0,
+  Σ λ = 1, the combination 0.
+* A **separator** w with ``y_i·w·x~_i >= 1`` is rounded to integers over a
+  power of two and checked on every sample in one exact integer pass
+  (`verify_perceptron.data.integers.ExactMatrix.products`, with its int64
+  guard), then scaled to margin exactly 1.
+
+The LP is solved on a sample of the rows first and grows (cutting planes):
+a Gordan certificate of a subset is one of the whole set (λ = 0 elsewhere),
+and a subset's separator is checked against every row, the rows it fails
+joining the subset. Without SciPy, or when a proposal fails its check,
+`propose` returns None and the caller decides by the exact method
+(`verify_perceptron.certify.separability.decide_separability`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from . import _fraction_free as fraction_free
+from ._constraints import augmented_matrix, matrix_margins
+from ..data.dataset import Dataset
+from ..data.integers import ExactMatrix
+
+__all__ = ["FIRST_ROWS", "exact_gordan", "gordan_support_defect", "propose", "rounded_separator"]
+
+#: The LP is first solved on this many rows (or 10 per dimension, if more), drawn at random with a fixed seed.
+FIRST_ROWS = 1000
+
+#: How `propose` names its certificates (`Separability.method`).
+GORDAN_METHOD = "a float LP's basic solution on {k} samples, λ solved and checked exactly"
+SEPARATOR_METHOD = "a float LP's separator, checked exactly on every sample"
+
+#: Rows converted to floats at a time for the passes over every row.
+_PIECE = 2**16
+
+_linprog: Any = "not looked for"
+
+
+def _scipy_linprog() -> Any:
+    """SciPy's `linprog`, or None when SciPy is not installed (the exact method then decides alone)."""
+    global _linprog
+    if isinstance(_linprog, str):
+        try:
+            from scipy.optimize import linprog
+            _linprog = linprog
+        except ImportError:  # pragma: no cover - depends on the environment
+            _linprog = None
+    return _linprog
+
+
+def _left(deadline: float | None) -> float | None:
+    return None if deadline is None else deadline - time.monotonic()
+
+
+def _lp_options(deadline: float | None) -> dict[str, Any]:
+    left = _left(deadline)
+    return {} if left is None else {"time_limit": max(left, 1e-3)}
+
+
+def _gordan_lp(rows: Any, deadline: float | None) -> Any | None:
+    """A basic λ (floats) with λ >= 0, Σλ = 1, Σ λ_i·rows_i = 0, or None when the LP finds none."""
+    n, d = rows.shape
+    equations = np.vstack([rows.T, np.ones(n)])
+    right = np.zeros(d + 1)
+    right[-1] = 1.0
+    # dual simplex: its answer is a vertex, so at most d + 1 entries are nonzero
+    result = _scipy_linprog()(np.zeros(n), A_eq=equations, b_eq=right, bounds=(0, None), method="highs-ds",
+                              options=_lp_options(deadline))
+    return result.x if result.status == 0 and result.x is not None else None
+
+
+def _separator_lp(rows: Any, deadline: float | None) -> Any | None:
+    """A w (floats) with rows·w >= 1, or None when the LP finds none."""
+    n, d = rows.shape
+    result = _scipy_linprog()(np.zeros(d), A_ub=-rows, b_ub=-np.ones(n), bounds=(None, None), method="highs",
+                              options=_lp_options(deadline))
+    return result.x if result.status == 0 and result.x is not None else None
+
+
+def exact_gordan(matrix: ExactMatrix, support: Sequence[int], deadline: float | None = None) -> list[Fraction] | None:
+    """λ on `support` solving ``Σ λ_i·A_i = 0, Σ λ_i = 1`` exactly, or None when the system has no unique solution.
+
+    The (m + 2) x k system M·λ = (0, ..., 0, 1) is solved through its normal
+    equations MᵀM·λ = Mᵀ(0, ..., 1) in integers: unique when M has full
+    column rank, and then the solution of M·λ = b whenever one exists (which
+    `gordan_support_defect` checks; signs are not looked at here).
+
+    Examples
+    --------
+    >>> A = ExactMatrix(np.array([[-1, 0], [-1, -1], [1, 1], [1, 0]]))  # XOR's y_i·(1, x_i), first feature
+    >>> [str(v) for v in exact_gordan(A, [0, 3])]
+    ['1/2', '1/2']
+    >>> exact_gordan(A, [0, 1, 2, 3]) is None  # four columns in three equations: not unique
+    True
+    """
+    rows = [[*map(int, matrix.exact[i]), 1] for i in support]  # column j of M, as a row
+    found = fraction_free.solve(fraction_free.gram(rows), [1] * len(rows), deadline)
+    if found is None:
+        return None
+    X, det = found
+    return [Fraction(v, det) for v in X]
+
+
+def gordan_support_defect(matrix: ExactMatrix, support: Sequence[int], lam: Sequence[Fraction]) -> str | None:
+    """None when λ on `support` (0 elsewhere) is Gordan's certificate for the rows of `matrix`, else what fails.
+
+    Examples
+    --------
+    >>> A = ExactMatrix(np.array([[-1, 0], [-1, -1], [1, 1], [1, 0]]))
+    >>> gordan_support_defect(A, [0, 3], [Fraction(1, 2), Fraction(1, 2)]) is None
+    True
+    >>> gordan_support_defect(A, [0, 2], [Fraction(1, 2), Fraction(1, 2)])
+    'Σ λ_i·y_i·x~_i = 0 fails in coordinate 1'
+    >>> gordan_support_defect(A, [0, 3], [Fraction(3, 2), Fraction(-1, 2)])
+    'λ_3 = -1/2 < 0'
+    """
+    if len(support) != len(lam) or len(set(support)) != len(support):
+        return f"{len(support)} indices, {len(set(support))} distinct, for {len(lam)} values"
+    for i, value in zip(support, lam):
+        if not 0 <= i < len(matrix.exact):
+            return f"index {i} is not a sample (0..{len(matrix.exact) - 1})"
+        if value < 0:
+            return f"λ_{i} = {value} < 0"
+    if sum(lam, Fraction(0)) != 1:
+        return f"Σ λ_i = {sum(lam, Fraction(0))}, not 1"
+    D = math.lcm(*(v.denominator for v in lam)) if lam else 1
+    c = [v.numerator * (D // v.denominator) for v in lam]
+    for j in range(matrix.exact.shape[1]):  # in Python integers: no product can overflow
+        if sum(ci * int(matrix.exact[i, j]) for ci, i in zip(c, support)) != 0:
+            return f"Σ λ_i·y_i·x~_i = 0 fails in coordinate {j}"
+    return None
+
+
+def rounded_separator(matrix: ExactMatrix, scale: int, w: Any) -> tuple[Fraction, ...] | None:
+    """Float `w` rounded to integers over one power of two, scaled to smallest margin exactly 1, if it separates.
+
+    The integers are as wide as `ExactMatrix.products`'s int64 guard allows, so
+    the pass over every row is one int64 product when the data allow it.
+    None when a margin ``A_i·w/scale`` is not > 0 (exactly).
+
+    Examples
+    --------
+    >>> A = ExactMatrix(np.array([[-1, 0, 0], [-1, 0, -1], [-1, -1, 0], [1, 1, 1]]))  # AND's y_i·(1, x_i)
+    >>> [str(v) for v in rounded_separator(A, 1, np.array([-3.0, 2.0, 2.0]))]
+    ['-3', '2', '2']
+    >>> rounded_separator(A, 1, np.array([-1.0, 1.0, 1.0])) is None
+    True
+    """
+    if not np.isfinite(w).all() or not np.any(w):
+        return None
+    # ‖W‖²·max‖A_i‖² < 2^124 keeps every product in int64 (Cauchy-Schwarz), with room to spare
+    room = 124 - max(matrix.max_norm_sq, 1).bit_length()
+    bits = max(room // 2 - 1 - math.ceil(math.log2(len(w))) // 2, 24)
+    exponent = bits - math.frexp(float(np.abs(w).max()))[1]
+    W = [int(round(math.ldexp(float(v), exponent))) for v in w]
+    M, E = matrix_margins(matrix, scale, [Fraction(v) for v in W])
+    gamma = int(M.min())
+    if gamma <= 0:
+        return None
+    return tuple(Fraction(v * E, gamma) for v in W)  # margins M_i/gamma >= 1, the smallest exactly 1
+
+
+def _floats(matrix: ExactMatrix, scale: int, index: Any) -> Any | None:
+    """Rows `index` of A/scale in float64, each entry rounded once, or None if one overflows.
+
+    Taken a piece at a time: no float copy of the whole matrix is made.
+    """
+    A = matrix.exact[index]
+    if matrix.float_exact and scale < 2**53:
+        return A.astype(np.float64) / float(scale)  # an IEEE division of exact doubles rounds as int / int does
+    try:
+        converted = np.array([[v / scale for v in row] for row in A.tolist()], dtype=float)
+    except OverflowError:
+        return None
+    return converted if np.isfinite(converted).all() else None
+
+
+def _first_rows(n: int, d: int) -> Any:
+    size = min(n, max(FIRST_ROWS, 10 * d))
+    return np.sort(np.random.default_rng(0).choice(n, size, replace=False)) if size < n else np.arange(n)
+
+
+def propose(data: Dataset, deadline: float | None = None) -> tuple[str, tuple[Fraction, ...], str] | None:
+    """A certificate of (non-)separability proposed by a float LP and checked exactly, or None.
+
+    Returns ``("separator", w, method)`` with ``y_i·w·x~_i >= 1`` for every
+    sample (checked exactly), ``("gordan", λ, method)`` with λ checked
+    exactly, or None: SciPy missing, the floats overflow, the deadline
+    passed, or the proposal failed its exact check.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> kind, lam, method = propose(example("xor"))
+    >>> kind, sum(lam), all(v >= 0 for v in lam)
+    ('gordan', Fraction(1, 1), True)
+    >>> kind, w, _ = propose(example("and"))
+    >>> kind, min(sum(a * b for a, b in zip(w, (1, *x))) * (1 if y > 0 else -1)
+    ...            for x, y in zip(example("and").X, example("and").y))
+    ('separator', Fraction(1, 1))
+    """
+    if _scipy_linprog() is None:
+        return None
+    matrix, L = augmented_matrix(data)
+    n, d = matrix.exact.shape
+    # each column scaled to at most 1: Gordan's combination is 0 after it as before, and the LP is better conditioned
+    column = np.ones(d)
+    for start in range(0, n, _PIECE):
+        piece = _floats(matrix, L, slice(start, start + _PIECE))
+        if piece is None:
+            return None
+        column = np.maximum(column if start else 0.0, np.abs(piece).max(axis=0))
+    column[column == 0] = 1.0
+    chosen = _first_rows(n, d)
+    while _left(deadline) is None or _left(deadline) > 0:  # type: ignore[operator]
+        rows = _floats(matrix, L, chosen) / column  # (not None: every row converted above)
+        lam = _gordan_lp(rows, deadline)
+        if lam is not None:
+            return _checked_gordan(matrix, chosen[lam > 0], n, deadline)
+        w = _separator_lp(rows, deadline)
+        if w is None:
+            return None
+        margins = np.concatenate([_floats(matrix, L, slice(start, start + _PIECE)) @ (w / column)
+                                  for start in range(0, n, _PIECE)])
+        failed = np.flatnonzero(margins < 0.5)  # the float filter: rows to add, not a decision
+        if not len(failed):
+            separator = rounded_separator(matrix, L, w / column)
+            return None if separator is None else ("separator", separator, SEPARATOR_METHOD)
+        if len(chosen) == n:
+            return None
+        worst = failed[np.argsort(margins[failed], kind="stable")][:len(chosen)]
+        chosen = np.union1d(chosen, worst)
+    return None
+
+
+def _checked_gordan(matrix: ExactMatrix, support: Any, n: int,
+                    deadline: float | None) -> tuple[str, tuple[Fraction, ...], str] | None:
+    indices = [int(i) for i in support]
+    if not indices or len(indices) > matrix.exact.shape[1] + 1:
+        return None  # not a basic solution: its λ is not unique on its support
+    lam = exact_gordan(matrix, indices, deadline)
+    if lam is None or gordan_support_defect(matrix, indices, lam) is not None:
+        return None
+    zero = Fraction(0)
+    dense = [zero] * n
+    for i, value in zip(indices, lam):
+        dense[i] = value
+    return "gordan", tuple(dense), GORDAN_METHOD.format(k=len(indices))

@@ -67,6 +67,9 @@ KEEP_CELLS = 20_000
 CHUNK = 4096
 #: The most rows the compiled pass scans (in whole epochs) before it lets Python run.
 WORK = 2**24
+#: Under a time limit, about how many cells (rows times their width) the compiled pass scans between two
+#: readings of the clock: a few milliseconds.
+DEADLINE_CELLS = 2**22
 _NONE = np.zeros(0, dtype=np.int64)  # no saved weights to compare with
 #: The compiled pass counts epochs in int64; no run reaches this many, so a larger `max_epochs` is this one.
 _EPOCH_CAP = 2**62
@@ -132,10 +135,12 @@ class _Run:
         if self.compiled:
             self.Z = np.ascontiguousarray(Z)
             self.out_halves = np.empty(2 * CHUNK, dtype=np.int64)  # "wide": each score as two int64
-        # Without a progress display or a time limit, the compiled pass runs on through the epochs
-        # at whose end there is nothing to do here (no convergence, no save or repeat of the cycle
-        # watch, the last epoch not reached), in chunks of at most WORK rows scanned.
+        # The compiled pass runs on through the epochs at whose end there is nothing to do here (no
+        # convergence, no save or repeat of the cycle watch, the last epoch not reached), in chunks of
+        # at most WORK rows scanned; under a time limit, of about DEADLINE_CELLS cells, so that the clock
+        # is read every few milliseconds without a Python return at every epoch of a small data set.
         self.per_epoch = int(per_epoch)
+        self.work = WORK if deadline is None else max(1, min(WORK, DEADLINE_CELLS // max(1, width)))
         self.on_pass: Callable[[int, int], None] | None = None  # told of the epochs ended within a compiled pass
         self.saved_at, self.saved = -1, _NONE  # the cycle watch's saved weights, as the compiled pass reads them
         self.last_at, self.previous = -1, _NONE  # and its weights after the previous epoch, which the pass moves on
@@ -280,7 +285,7 @@ class _Run:
             self.last_at = repeats.last_epoch
             self.previous = _int64_copy(repeats.last)
         epoch = self.epoch
-        epochs = (min(max_epochs, _EPOCH_CAP), repeats.saved_epoch + repeats.power, self.per_epoch, WORK)
+        epochs = (min(max_epochs, _EPOCH_CAP), repeats.saved_epoch + repeats.power, self.per_epoch, self.work)
         if self.kind == "limbs":
             m, p, guarded, made, previous, scores = self._limb_steps(p, made, epochs)
         else:
@@ -412,7 +417,7 @@ def run(
         matrix = sample_matrix(data, conv)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     state = _Run(matrix, tie_rule(conv, rate, data.y_array), observer=observer, keep_updates=keep_updates,
-                 deadline=deadline, per_epoch=deadline is not None)  # (progress: whenever the pass returns)
+                 deadline=deadline, per_epoch=False)  # (progress: whenever the pass returns)
     state.on_pass = progress
     stop, cycle = state.epochs(mode, max_epochs, progress)
 

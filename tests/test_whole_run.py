@@ -151,3 +151,80 @@ def test_batch_runs_draw_their_own_upper_bound() -> None:
     assert [u["k"] for u in report["last_updates"]] == [u.k for u in check.last_updates if u.k > 1]
     assert all(isinstance(v, Fraction) for v in check.points.w_sq)
     assert io.StringIO(render_text(report)).getvalue().count("updates 1") == 1
+
+
+def _points_both_ways(monkeypatch: pytest.MonkeyPatch, data: Any, **settings: Any) -> tuple[Any, Any, int]:
+    """verify_run's drawn points and last updates with the int64 monotone path, then without it; and how many
+    chunks took that path."""
+    from verify_perceptron.check import whole_run
+
+    taken = [0]
+    fast_path = whole_run.WholeRun._monotone_chunk
+
+    def counted(self: Any, *args: Any) -> bool:
+        done = fast_path(self, *args)
+        taken[0] += done
+        return done
+
+    monkeypatch.setattr(whole_run.WholeRun, "_monotone_chunk", counted)
+    trace, result = verify_run(data, **settings)
+    mine = (result.points, result.last_updates)
+    monkeypatch.setattr(whole_run.WholeRun, "_monotone_chunk", lambda self, *args: False)
+    trace, result = verify_run(data, **settings)
+    return mine, (result.points, result.last_updates), taken[0]
+
+
+@pytest.mark.parametrize("settings", [
+    {"max_epochs": 300}, {"max_epochs": 37, "convention": "hard-limiter-plus"},
+    {"max_epochs": 300, "separator": None}, {"max_epochs": 5, "eta": "1/3", "convention": "classic", "mode": "online"},
+])
+def test_the_int64_path_draws_the_same_points_as_python_integers(cancer, monkeypatch, settings) -> None:
+    # breast cancer's runs come in int64 chunks: the monotone path takes them, and must pick the same
+    # least and greatest updates of every interval as the general path's argmin and argmax, ties included
+    fast_points, slow_points, taken = _points_both_ways(monkeypatch, cancer, **settings)
+    assert taken > 0
+    assert fast_points == slow_points
+
+
+def test_a_chunk_with_a_positive_score_takes_the_general_path() -> None:
+    # a score > 0 is no mistake: the slack may fall, so the int64 path must decline and leave it to the
+    # general one (a broken engine's chunk is drawn as it is, its violation among the points)
+    import numpy as np
+
+    from verify_perceptron.check.checker import Checker
+    from verify_perceptron.check.whole_run import WholeRun
+
+    checker = Checker(example("and"), "classic", rate=1, mode="online", separator=[-4, 3, 2])
+    whole = WholeRun(checker)
+    rows, scores = np.array([0, 3, 1], dtype=np.int64), np.array([0, 5, -1], dtype=np.int64)
+    assert whole._monotone_chunk(1, rows, scores) is False
+    other = WholeRun(checker)
+    other.monotone = False
+    whole.observe_chunk(1, 1, rows, scores)
+    other.observe_chunk(1, 1, rows, scores)
+    assert whole.points() == other.points() and whole.intervals == other.intervals
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_int64_path_picks_the_same_updates_where_slacks_stand_still(seed: int) -> None:
+    # ties: on the AND data with w* = (-4, 3, 2), samples 2 and 3 have the least margin (the lower slack
+    # stands still on them) and sample 3 the greatest norm (the upper slack stands still on it at score 0);
+    # long runs of such updates, over interval merges, must keep the very updates the general path keeps
+    import numpy as np
+
+    from verify_perceptron.check.checker import Checker
+    from verify_perceptron.check.whole_run import WholeRun
+
+    rng = np.random.default_rng(seed)
+    checker = Checker(example("and"), "classic", rate=1, mode="online", separator=[-4, 3, 2])
+    fast, general = WholeRun(checker), WholeRun(checker)
+    general.monotone = False
+    first = 1
+    for size in rng.integers(1, 700, size=5).tolist():
+        rows = rng.choice([2, 3, 3, 3, 0, 1], size=size).astype(np.int64)
+        scores = np.where(rng.random(size) < 0.7, 0, -rng.integers(1, 3, size=size)).astype(np.int64)
+        fast.observe_chunk(first, 1, rows, scores)
+        general.observe_chunk(first, 1, rows, scores)
+        first += size
+    assert fast.intervals == general.intervals
+    assert fast.points() == general.points() and fast.last_state == general.last_state

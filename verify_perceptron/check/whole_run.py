@@ -109,6 +109,8 @@ class WholeRun:
         self.intervals: list[dict[str, list[tuple[int, tuple[int, int, int, int, int, int]]]]] = []
         self.last_state: tuple[int, int, int, int, int, int] | None = None
         self.ring: deque[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = deque(maxlen=LAST)
+        #: Whether chunks may take `_monotone_chunk`'s int64 path (a test turns it off to compare).
+        self.monotone = True
 
     # --- what the engine tells it -------------------------------------------------------------
 
@@ -141,11 +143,14 @@ class WholeRun:
         m = len(rows)
         if not m:
             return
-        values = score_values(scores)
         rows = np.asarray(rows, dtype=np.int64)
         epochs = epoch.tolist() if isinstance(epoch, np.ndarray) else [epoch] * m
+        tail = score_values(scores[max(0, m - LAST):]).tolist()
         for j in range(max(0, m - LAST), m):
-            self.ring.append((first + j, int(epochs[j]), (int(rows[j]),), (int(values[j]),)))
+            self.ring.append((first + j, int(epochs[j]), (int(rows[j]),), (int(tail[j - max(0, m - LAST)]),)))
+        if self.monotone and self._monotone_chunk(first, rows, scores):
+            return
+        values = score_values(scores)
         steps = 2 * np.asarray(values, dtype=object) + np.asarray(self.norms[rows], dtype=object)
         q = np.cumsum(steps, dtype=object) + self.q
         if self.margins is not None:
@@ -157,6 +162,78 @@ class WholeRun:
         self.k, self.N, self.q, self.t = first + m - 1, int(N[-1]), int(q[-1]), int(t[-1])
         self.sum_n_sq += m  # one mistake an update: Σn² is N
         self._keep(k, N, np.ones(m, dtype=object), N, t, q)
+
+    def _monotone_chunk(self, first: int, rows: Any, scores: Any) -> bool:
+        """`_chunk`'s work on int64 pieces, where both slacks provably never decrease over the chunk; False
+        (nothing done) where that is not proven.
+
+        An online update changes the upper slack N·R² - ‖W‖² by R² - ‖z_i‖² - 2·s_i >= 0 when its score
+        s_i <= 0 (every mistake's is), and the lower slack t - N·γ by z_i·W* - γ >= 0 (γ is the least
+        margin). In a nondecreasing piece the first update is where the slack is least (first found) and
+        the update after the piece's last increase where it is greatest (first found): the updates that
+        `_keep`'s argmin and argmax pick. Only their states are made exactly, from prefix sums of the
+        scores (int64 or limbs), norms and margins cut into 32-bit pieces (`_prefix_sums`).
+        """
+        margins, R_sq, gamma = self.margins, int(self.R_sq), self.gamma
+        halves = self.matrix.norm_halves()
+        limbs = scores.reshape(len(scores), -1)
+        zero = (limbs == 0).all(axis=1)
+        if halves is None or not bool(((limbs[:, -1] < 0) | zero).all()):
+            return False  # norms past 126 bits, or a score > 0: no mistake, and the slack may fall
+        if halves.dtype == np.int64 and halves.shape[0] == len(self.norms):
+            norms = halves[rows]
+            widest = norms == R_sq if R_sq < 2**63 else np.zeros(len(rows), dtype=bool)
+        else:
+            norms = halves.reshape(-1, 2)[rows]
+            low = (R_sq & (2**64 - 1)) - (2**64 if R_sq & 2**63 else 0)
+            widest = (norms[:, 0] == low) & (norms[:, 1] == R_sq >> 64)
+        mine = None
+        if margins is not None:
+            if not isinstance(gamma, int):
+                return False
+            mine = margins[rows]
+            if mine.min() < gamma:
+                return False
+        m = len(rows)
+        while first + m - 1 > INTERVALS * self.width:
+            self._merge()
+        q_sum = _prefix_sums((limbs, 2), (norms, 1))
+        t_sum = None if mine is None else _prefix_sums((mine, 1))
+        rises = {"upper": ~(widest & zero)}
+        if mine is not None:
+            rises["lower"] = np.asarray(mine != gamma, dtype=bool)
+        N0, q0, t0 = self.N, self.q, self.t
+
+        def state(j: int) -> tuple[int, int, int, int, int, int]:
+            N = N0 + j + 1
+            return (first + j, N, 1, N, t0 if t_sum is None else t0 + t_sum(j), q0 + q_sum(j))
+
+        def slack(name: str, at: tuple[int, int, int, int, int, int]) -> int:
+            return at[3] * R_sq - at[5] if name == "upper" else at[4] - at[1] * gamma
+
+        index = (np.arange(first, first + m, dtype=np.int64) - 1) // self.width
+        starts = np.r_[0, np.flatnonzero(np.diff(index)) + 1]
+        # per piece, the last update where the slack rose (the piece's first when none after it did)
+        greatest = {name: np.maximum(np.maximum.reduceat(np.where(rise, np.arange(m), -1), starts), starts).tolist()
+                    for name, rise in rises.items()}
+        for p, start in enumerate(starts.tolist()):
+            at = int(index[start])
+            while len(self.intervals) <= at:
+                self.intervals.append({})
+            interval = self.intervals[at]
+            for name in rises:
+                for j in (start, greatest[name][p]):
+                    point = state(j)
+                    entry = (slack(name, point), point)
+                    ends = interval.setdefault(name, [entry, entry])
+                    if entry[0] < ends[0][0]:
+                        ends[0] = entry
+                    if entry[0] > ends[1][0]:
+                        ends[1] = entry
+        self.last_state = last = state(m - 1)
+        self.k, self.N, self.q, self.t = last[0], last[1], last[5], last[4]
+        self.sum_n_sq += m  # one mistake an update: Σn² is N
+        return True
 
     # --- the intervals --------------------------------------------------------------------------
 
@@ -229,3 +306,29 @@ class WholeRun:
                               ScaledWeights(step, self.unit), ScaledWeights(list(W), self.unit)))
             W = [w - d for w, d in zip(W, step)]
         return out[::-1]
+
+
+def _prefix_sums(*arrays: tuple[Any, int]) -> Any:
+    """A function j -> Σ_{i<=j} factor·value_i over the (array, factor) pairs, exactly. An int64 array of
+    shape (m,) or (m, L) (64-bit limbs, lowest first, two's complement over all L) is cut into 32-bit pieces
+    (unsigned, the top one signed) whose cumulative sums stay inside int64 for up to 2^31 rows; an object
+    array of Python integers is summed as it is.
+
+    Examples
+    --------
+    >>> at = _prefix_sums((np.array([2**62, 2**62, -5], dtype=np.int64), 2), (np.array([[0, 1], [3, 0], [0, -1]]), 1))
+    >>> [at(j) for j in range(3)] == [2**63 + 2**64, 2**64 + 2**64 + 3, 2**64 - 7]
+    True
+    """
+    parts: list[tuple[Any, int]] = []
+    for array, factor in arrays:
+        if array.dtype != np.int64:
+            parts.append((np.cumsum(array, dtype=object), factor))
+            continue
+        limbs = array.reshape(len(array), -1)
+        top = limbs.shape[1] - 1
+        for at in range(top + 1):
+            limb = limbs[:, at]
+            high = limb >> 32 if at == top else (limb >> 32) & 0xFFFFFFFF
+            parts += [(np.cumsum(limb & 0xFFFFFFFF), factor << (64 * at)), (np.cumsum(high), factor << (64 * at + 32))]
+    return lambda j: sum(int(c[j]) * scale for c, scale in parts)

@@ -10,6 +10,7 @@ takes chunks (`observe_chunk`): the C replay in 128 bits
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -51,8 +52,7 @@ class ChunkReplays:
     facts: Any
     rule: Any
 
-    def _observe(self, k: int, epoch: int, samples: Any, scores: Any) -> None:
-        raise NotImplementedError  # the checker's own
+    _observe: Callable[[int, int, Any, Any], None]  # the checker's one-update check, for what a replay stops at
 
     def observe_chunk(self, first: int, epoch: Epochs, rows: Int64Array, scores: Int64Array) -> None:
         """Check online updates first, first + 1, ... of `epoch`, one mistake each on `rows`.

@@ -29,7 +29,8 @@ import numpy as np
 from . import kernel as _kernel
 from .replay import _SLOTS
 from ..data.integers import ExactMatrix, as_limbs, score_values
-from ..notes.claims import OPS, QUANTITIES, Claim, compile_program
+from ..notes.claims import OPS, Claim
+from .wide_replay import compiled_claims
 
 __all__ = ["LimbReplay", "limb_replay", "LIMBS_MAX", "limbs_for"]
 
@@ -182,14 +183,10 @@ def limb_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Cl
     """
     if _kernel.check_wide is None:
         return None
-    denominators = {name: v.denominator for name, v in constants.items()
-                    if isinstance(v, Fraction) and v.denominator != 1}
-    try:
-        code, scales = compile_program(list(claims), denominators, any_constant=True)
-    except ValueError:
+    compiled = compiled_claims(claims, constants)
+    if compiled is None:
         return None
-    quantities = tuple(int(v.numerator if isinstance(v, Fraction) else v) if (v := constants.get(name)) is not None
-                       else 0 for name in QUANTITIES)
+    code, scales, quantities = compiled
     program, extra = _wide_constants(code, len(quantities))
     quantities += extra
     if len(quantities) > _MAX_QUANTITIES:

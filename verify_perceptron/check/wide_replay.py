@@ -26,7 +26,7 @@ from . import kernel as _kernel
 from ..data.integers import ExactMatrix, row_dots, score_values
 from ..notes.claims import OPS, QUANTITIES, Claim, compile_program
 
-__all__ = ["ObjectReplay", "object_replay", "run_program"]
+__all__ = ["ObjectReplay", "compiled_claims", "object_replay", "run_program"]
 
 #: The quantities the replay computes at each update, as the C replay's slots name them.
 _REPLAYED = ("N", "k", "n", "n_max", "prev_w_sq", "prev_w_ws", "step_sq", "sum_N_xsq", "sum_n_sq", "w_sq", "w_ws")
@@ -174,9 +174,10 @@ class ObjectReplay:
         return m, state, verdicts
 
 
-def object_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Claim],
-                  constants: Mapping[str, int | Fraction]) -> ObjectReplay | None:
-    """What `ObjectReplay` needs, or None for a claim the integer program cannot state."""
+def compiled_claims(claims: Sequence[Claim], constants: Mapping[str, int | Fraction]
+                    ) -> tuple[list[int], list[int], tuple[int, ...]] | None:
+    """The claims' integer program, its scales and the quantities' starting values (the constants'
+    numerators, 0 for the others), as every replay runs them; None for a claim the program cannot state."""
     denominators = {name: v.denominator for name, v in constants.items()
                     if isinstance(v, Fraction) and v.denominator != 1}
     try:
@@ -185,6 +186,16 @@ def object_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[
         return None
     quantities = tuple(int(v.numerator if isinstance(v, Fraction) else v) if (v := constants.get(name)) is not None
                        else 0 for name in QUANTITIES)
+    return list(code), list(scales), quantities
+
+
+def object_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Claim],
+                  constants: Mapping[str, int | Fraction]) -> ObjectReplay | None:
+    """What `ObjectReplay` needs, or None for a claim the integer program cannot state."""
+    compiled = compiled_claims(claims, constants)
+    if compiled is None:
+        return None
+    code, scales, quantities = compiled
     return ObjectReplay(matrix=matrix, Z64=None if matrix.exact.dtype == object else matrix.exact, tie=np.asarray(tie, dtype=bool),
                         norms=np.asarray(matrix.norms).astype(object), margins=np.asarray(margins).astype(object),
                         program=list(code), scales=list(scales), quantities=quantities)

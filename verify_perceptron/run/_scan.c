@@ -314,6 +314,28 @@ get_epochs(const char *func, PyObject *obj, Py_ssize_t cap, Py_ssize_t d, Epochs
     }
     return 0;
 }
+
+/* The floating-point filter's arguments (Zf, radius) of `func`: Zf an (n, d) float64 array, radius
+ * n float64 values; on failure raise TypeError or ValueError naming them and return -1. */
+static int
+get_filter(const char *func, PyObject *obj, Py_ssize_t n, Py_ssize_t d, Py_buffer *Zf, Py_buffer *radius)
+{
+    PyObject *zf_obj, *radius_obj;
+    if (!PyTuple_Check(obj) || !PyArg_ParseTuple(obj, "OO", &zf_obj, &radius_obj)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s(): filter must be None or a tuple (Zf, radius)", func);
+        return -1;
+    }
+    if (get_array(func, "Zf", zf_obj, 2, FLOAT64_ITEMS, 0, Zf) < 0
+        || get_array(func, "radius", radius_obj, 1, FLOAT64_ITEMS, 0, radius) < 0) {
+        return -1;
+    }
+    if (Zf->shape[0] != n || Zf->shape[1] != d || radius->shape[0] != n) {
+        PyErr_Format(PyExc_ValueError, "%s(): Zf must have Z's shape (%zd, %zd) and radius %zd rows", func, n, d, n);
+        return -1;
+    }
+    return 0;
+}
 #endif
 
 static PyObject *
@@ -379,19 +401,7 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     if (nargs == 12 && args[11] != Py_None) {
-        PyObject *zf_obj, *radius_obj;
-        if (!PyTuple_Check(args[11]) || !PyArg_ParseTuple(args[11], "OO", &zf_obj, &radius_obj)) {
-            PyErr_Clear();
-            PyErr_SetString(PyExc_TypeError, "online_pass(): filter must be None or a tuple (Zf, radius)");
-            goto done;
-        }
-        if (get_array(func, "Zf", zf_obj, 2, FLOAT64_ITEMS, 0, &Zf) < 0
-            || get_array(func, "radius", radius_obj, 1, FLOAT64_ITEMS, 0, &radius) < 0) {
-            goto done;
-        }
-        if (Zf.shape[0] != n || Zf.shape[1] != d || radius.shape[0] != n) {
-            PyErr_Format(PyExc_ValueError, "online_pass(): Zf must have Z's shape (%zd, %zd) and radius %zd rows",
-                         n, d, n);
+        if (get_filter(func, args[11], n, d, &Zf, &radius) < 0) {
             goto done;
         }
         with_filter = FILTER_SOUND && d > 0;
@@ -741,19 +751,7 @@ limb_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     with_epochs = 1;
     if (args[11] != Py_None) {
-        PyObject *zf_obj, *radius_obj;
-        if (!PyTuple_Check(args[11]) || !PyArg_ParseTuple(args[11], "OO", &zf_obj, &radius_obj)) {
-            PyErr_Clear();
-            PyErr_SetString(PyExc_TypeError, "limb_pass(): filter must be None or a tuple (Zf, radius)");
-            goto done;
-        }
-        if (get_array(func, "Zf", zf_obj, 2, FLOAT64_ITEMS, 0, &Zf) < 0
-            || get_array(func, "radius", radius_obj, 1, FLOAT64_ITEMS, 0, &radius) < 0) {
-            goto done;
-        }
-        if (Zf.shape[0] != n || Zf.shape[1] != d || radius.shape[0] != n) {
-            PyErr_Format(PyExc_ValueError, "limb_pass(): Zf must have shape (%zd, %zd) and radius %zd rows",
-                         n, d, n);
+        if (get_filter(func, args[11], n, d, &Zf, &radius) < 0) {
             goto done;
         }
         with_filter = FILTER_SOUND && d > 0;

@@ -217,19 +217,10 @@ class WholeRun:
         greatest = {name: np.maximum(np.maximum.reduceat(np.where(rise, np.arange(m), -1), starts), starts).tolist()
                     for name, rise in rises.items()}
         for p, start in enumerate(starts.tolist()):
-            at = int(index[start])
-            while len(self.intervals) <= at:
-                self.intervals.append({})
-            interval = self.intervals[at]
             for name in rises:
                 for j in (start, greatest[name][p]):
                     point = state(j)
-                    entry = (slack(name, point), point)
-                    ends = interval.setdefault(name, [entry, entry])
-                    if entry[0] < ends[0][0]:
-                        ends[0] = entry
-                    if entry[0] > ends[1][0]:
-                        ends[1] = entry
+                    self._offer(int(index[start]), name, (slack(name, point), point))
         self.last_state = last = state(m - 1)
         self.k, self.N, self.q, self.t = last[0], last[1], last[5], last[4]
         self.sum_n_sq += m  # one mistake an update: Σn² is N
@@ -250,6 +241,17 @@ class WholeRun:
         self.intervals = merged
         self.width *= 2
 
+    def _offer(self, at: int, name: str, entry: tuple[int, tuple[int, int, int, int, int, int]]) -> None:
+        """Keep `entry` (a slack and its update's state) as interval `at`'s least or greatest `name` slack if it
+        is below or above the ones kept (the first found stays on a tie)."""
+        while len(self.intervals) <= at:
+            self.intervals.append({})
+        ends = self.intervals[at].setdefault(name, [entry, entry])
+        if entry[0] < ends[0][0]:
+            ends[0] = entry
+        if entry[0] > ends[1][0]:
+            ends[1] = entry
+
     def _keep(self, k: Any, N: Any, n: Any, sum_n_sq: Any, t: Any, q: Any) -> None:
         """Fold updates k (consecutive, object arrays) into their intervals' extremes."""
         while int(k[-1]) > INTERVALS * self.width:
@@ -260,19 +262,11 @@ class WholeRun:
         index = (np.asarray(k - 1, dtype=np.int64)) // self.width
         cuts = np.flatnonzero(np.diff(index)) + 1
         for start, end in zip(np.r_[0, cuts], np.r_[cuts, len(index)]):
-            at = int(index[start])
-            while len(self.intervals) <= at:
-                self.intervals.append({})
-            interval = self.intervals[at]
             for name, values in slacks.items():
                 piece = values[start:end]
                 for j in (int(np.argmin(piece)) + start, int(np.argmax(piece)) + start):
                     entry = (int(values[j]), (int(k[j]), int(N[j]), int(n[j]), int(sum_n_sq[j]), int(t[j]), int(q[j])))
-                    ends = interval.setdefault(name, [entry, entry])
-                    if entry[0] < ends[0][0]:
-                        ends[0] = entry
-                    if entry[0] > ends[1][0]:
-                        ends[1] = entry
+                    self._offer(int(index[start]), name, entry)
         j = len(k) - 1
         self.last_state = (int(k[j]), int(N[j]), int(n[j]), int(sum_n_sq[j]), int(t[j]), int(q[j]))
 

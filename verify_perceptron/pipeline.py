@@ -161,19 +161,11 @@ def _feed_joined(observer: Observer, items: list[tuple[int, Any, Any, Any]]) -> 
     parts = [scores if isinstance(scores, np.ndarray) else _score_array(scores[0]) for *_, scores in items]
     if any(part.ndim == 2 for part in parts):  # some past int64, in limbs: all in as many limbs,
         width = max(part.shape[1] if part.ndim == 2 else 2 for part in parts)
-        parts = ([_in_limbs(part, width) for part in parts] if all(part.dtype == np.int64 for part in parts)
+        parts = ([as_limbs(part, width) for part in parts] if all(part.dtype == np.int64 for part in parts)
                  else [score_values(part).astype(object) for part in parts])  # or all Python integers
     first = items[0][0]
     items.clear()
     fast.feed(observer, first, epochs, rows, np.concatenate(parts))
-
-
-def _in_limbs(scores: Any, width: int) -> Any:
-    """A chunk's int64 scores, (m,) or (m, L) limbs with L <= `width`, as (m, width) limbs (signs extended)."""
-    if scores.ndim == 1:
-        return as_limbs(scores, width)
-    signs = np.repeat(scores[:, -1:] >> 63, width - scores.shape[1], axis=1)
-    return np.hstack([scores, signs]) if width > scores.shape[1] else scores
 
 
 def _score_array(score: int) -> Any:

@@ -87,13 +87,22 @@ def as_limbs(values: Any, limbs: int) -> Any:
     OverflowError
         When a value does not fit in `limbs` limbs; the message names the value's bit length.
 
+    An int64 (m, L) array of limbs, L <= `limbs`, is sign-extended to `limbs` limbs.
+
     Examples
     --------
     >>> as_limbs(np.array([-5, 7], dtype=np.int64), 3).tolist()
     [[-5, -1, -1], [7, 0, 0]]
+    >>> as_limbs(np.array([[0, -1], [1, 0]], dtype=np.int64), 3).tolist()  # -2^64 and 1, widened
+    [[0, -1, -1], [1, 0, 0]]
     >>> score_values(as_limbs(np.array([-(2**150), 2**100 + 1], dtype=object), 3)).tolist() == [-(2**150), 2**100 + 1]
     True
     """
+    if values.ndim == 2:
+        extra = limbs - values.shape[1]
+        if extra < 0:
+            raise OverflowError(f"scores in {values.shape[1]} limbs do not fit in {limbs} limbs")
+        return np.hstack([values, np.repeat(values[:, -1:] >> 63, extra, axis=1)]) if extra else values
     if values.dtype == np.int64:
         sign = values >> 63
         return np.stack((values,) + (sign,) * (limbs - 1), axis=1)

@@ -41,6 +41,7 @@ from ._progress import magnitude
 from .chunk_replay import ChunkReplays
 from .replay import CompiledReplay
 from .limb_replay import LimbReplay
+from .wide_claims import SplitReplay
 from .wide_replay import ObjectReplay
 from .results import CheckResult, InvariantResult, Violation
 from .separator import scaled_separator
@@ -154,7 +155,7 @@ class Checker(ChunkReplays):
         self.take_reference(reference, reference_source, reference_counts)
         self.facts = fact_check(self)  # the proofs' hypotheses on this run
         self._compiled: CompiledReplay | None | Literal[False] = False if compiled else None  # built on first use
-        self._limbs: LimbReplay | None | Literal[False] = False if compiled else None  # C, in limbs, past 128 bits
+        self._limbs: LimbReplay | SplitReplay | None | Literal[False] = False if compiled else None  # C, in limbs, past 128 bits
         self._wide: ObjectReplay | None | Literal[False] = False if compiled else None  # Python integers, past that
 
     def _take_separator(self, separator: Sequence[object] | None) -> None:

@@ -19,6 +19,7 @@ import numpy as np
 from ..data.integers import INT64_EXACT_SQ, WIDE_SQ, score_values
 from ..data.observers import Epochs, Int64Array
 from .limb_replay import LimbReplay, limb_replay
+from .wide_claims import SplitReplay
 from .replay import CompiledReplay, compiled_replay
 from .wide_replay import ObjectReplay, object_replay
 
@@ -30,7 +31,7 @@ class ChunkReplays:
 
     # What the replays read and write of the checker (set by `Checker.__init__`).
     _compiled: CompiledReplay | None | Literal[False]
-    _limbs: LimbReplay | None | Literal[False]
+    _limbs: LimbReplay | SplitReplay | None | Literal[False]
     _wide: ObjectReplay | None | Literal[False]
     W: Any
     counts: Any
@@ -111,7 +112,7 @@ class ChunkReplays:
                                                  [claim for claim, _ in self.active], self.constants)
         return self._compiled
 
-    def _limb_replay(self) -> LimbReplay | None:
+    def _limb_replay(self) -> LimbReplay | SplitReplay | None:
         """What the replay in limbs needs, built once; None where it cannot run."""
         if self._limbs is False:
             self._limbs = None
@@ -129,7 +130,7 @@ class ChunkReplays:
                                            [claim for claim, _ in self.active], self.constants)
         return self._wide
 
-    def _replay_chunk(self, replay: CompiledReplay | LimbReplay | ObjectReplay, rows: Any, scores: Any) -> int:
+    def _replay_chunk(self, replay: CompiledReplay | LimbReplay | SplitReplay | ObjectReplay, rows: Any, scores: Any) -> int:
         """Replay updates in C until one needs `observe`; merge the verdicts; return how many were replayed."""
         failed = np.array([result.first_violation is not None for _, result in self.active], dtype=bool)
         state = (self.k, self.N, self.w_sq, self.w_ws, self.sum_N_xsq, self.sum_n_sq, self.n_max)

@@ -30,9 +30,10 @@ from . import kernel as _kernel
 from .replay import _SLOTS
 from ..data.integers import ExactMatrix, as_limbs, score_values
 from ..notes.claims import OPS, Claim
+from .wide_claims import SplitReplay, WideClaims, claim_codes
 from .wide_replay import compiled_claims
 
-__all__ = ["LimbReplay", "limb_replay", "LIMBS_MAX", "limbs_for"]
+__all__ = ["LimbReplay", "limb_replay", "LIMBS_MAX", "limbs_for", "split_replay"]
 
 #: The widest replay in C, in 64-bit limbs (as ``LIMBS_MAX`` in check/_limbs.h): 1024 bits.
 LIMBS_MAX = 16
@@ -176,13 +177,22 @@ def _wide_constants(code: Sequence[int], first: int) -> tuple[Any, tuple[int, ..
 
 
 def limb_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Claim],
-                constants: Mapping[str, int | Fraction]) -> LimbReplay | None:
+                constants: Mapping[str, int | Fraction]) -> LimbReplay | SplitReplay | None:
     """What `LimbReplay` needs, or None where it cannot run (no kernel, a claim it cannot compile).
 
     K starts where the data's norms and margins and the claims' constants fit with `_ROOM` bits to spare.
+    Where a claim's constant or the margins it reads pass `LIMBS_MAX` limbs (a certified separator of
+    thousands of bits), the claims are split (`split_replay`).
     """
     if _kernel.check_wide is None:
         return None
+    built = _built(matrix, tie, margins, claims, constants)
+    return built if built is not None else split_replay(matrix, tie, margins, claims, constants)
+
+
+def _built(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Claim],
+           constants: Mapping[str, int | Fraction]) -> LimbReplay | None:
+    """`LimbReplay` of every claim, or None where a claim, its quantities or the data pass `LIMBS_MAX` limbs."""
     compiled = compiled_claims(claims, constants)
     if compiled is None:
         return None
@@ -197,3 +207,63 @@ def limb_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Cl
         return None
     K = min(LIMBS_MAX, max(2, limbs_for(biggest.bit_length() + _ROOM)))
     return LimbReplay(matrix, tie, margins, program, scales, quantities, K)
+
+
+def _bits(value: int | Fraction) -> int:
+    """The bits of a constant's numerator or denominator, whichever is longer."""
+    return max(abs(value.numerator).bit_length(), value.denominator.bit_length())
+
+
+#: The quantities that read the margins z·W*.
+_MARGIN_QUANTITIES = frozenset({"w_ws", "prev_w_ws"})
+#: The claims program's integer always >= 0: the replay in limbs' one claim when every claim is wide.
+_HOLDS = [OPS["constant"], 0, OPS["end"]]
+
+
+def split_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Claim],
+                 constants: Mapping[str, int | Fraction]) -> SplitReplay | None:
+    """The replay in limbs for the update rule and the claims whose quantities fit it with `_ROOM` bits to
+    spare, `WideClaims` (from each update's quantities, with a floating-point filter) for the others; None
+    where the data themselves pass the limbs.
+
+    Examples
+    --------
+    >>> from verify_perceptron.check.checker import Checker
+    >>> from verify_perceptron.data.examples import example
+    >>> big = 2**1100  # margins and ‖w*‖² past 1,024 bits: the claims that read them are wide
+    >>> checker = Checker(example("and"), "classic", rate=1, mode="online", separator=[-3 * big, 2 * big, 2 * big])
+    >>> replay = split_replay(checker.matrix, checker.tie, checker.margins, [c for c, _ in checker.active],
+    ...                       checker.constants)
+    >>> [[checker.active[at][0].name for at in side] for side in (replay.wide_at, replay.narrow_at)]
+    [['lower-bound-step', 'lower-bound', 'cauchy-schwarz'], ['upper-bound-step', 'upper-bound-per-sample', 'upper-bound', 'mistake-bound']]
+    """
+    if _kernel.check_wide is None:
+        return None
+    fits = LIMBS_MAX * 64 - _ROOM
+    wide_margins = max(abs(int(v)) for v in (np.max(margins, initial=0), np.min(margins, initial=0))).bit_length() > fits
+    narrow_at: list[int] = []
+    wide_at: list[int] = []
+    for at, claim in enumerate(claims):
+        wide = any((name in _MARGIN_QUANTITIES and wide_margins)
+                   or (name in constants and _bits(constants[name]) > fits) for name in claim.uses)
+        (wide_at if wide else narrow_at).append(at)
+    narrow_claims = [claims[at] for at in narrow_at]
+    used = {name for claim in narrow_claims for name in claim.uses}
+    narrow = _built(matrix, tie, np.zeros(len(tie), dtype=np.int64), narrow_claims,
+                    {name: v for name, v in constants.items() if name in used})
+    if narrow is None:
+        return None
+    if not narrow_claims:
+        narrow.program, narrow.scales = np.array(_HOLDS, dtype=np.int64), [1]
+    compiled = compiled_claims([claims[at] for at in wide_at], constants)
+    if compiled is None:
+        return None
+    code, wide_scales, quantities = compiled
+    scales = [1] * len(claims)
+    for at, scale in zip(narrow_at, narrow.scales if narrow_claims else []):
+        scales[at] = scale
+    for at, scale in zip(wide_at, wide_scales):
+        scales[at] = scale
+    wide_claims = WideClaims(claim_codes(code), quantities, np.asarray(matrix.norms).astype(object),
+                             np.asarray(margins).astype(object))
+    return SplitReplay(narrow, wide_claims, narrow_at, wide_at, scales)

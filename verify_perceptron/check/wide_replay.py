@@ -26,7 +26,7 @@ from . import kernel as _kernel
 from ..data.integers import ExactMatrix, row_dots, score_values
 from ..notes.claims import OPS, QUANTITIES, Claim, compile_program
 
-__all__ = ["ObjectReplay", "compiled_claims", "object_replay", "run_program"]
+__all__ = ["ObjectReplay", "compiled_claims", "object_replay", "online_quantities", "run_program"]
 
 #: The quantities the replay computes at each update, as the C replay's slots name them.
 _REPLAYED = ("N", "k", "n", "n_max", "prev_w_sq", "prev_w_ws", "step_sq", "sum_N_xsq", "sum_n_sq", "w_sq", "w_ws")
@@ -144,15 +144,8 @@ class ObjectReplay:
         if m == 0:
             return 0, (*state, 0), [None] * len(self.scales)
         rows, s = rows[:m], s[:m]
-        step_sq = self.norms[rows]
-        count = np.arange(1, m + 1, dtype=np.int64).astype(object)
-        w_sq_after = w_sq + np.cumsum(2 * s + step_sq)
-        w_ws_after = w_ws + np.cumsum(self.margins[rows])
-        values = {"N": N + count, "k": k + count, "n": 1, "n_max": max(n_max, 1),
-                  "prev_w_sq": np.concatenate(([w_sq], w_sq_after[:-1])),
-                  "prev_w_ws": np.concatenate(([w_ws], w_ws_after[:-1])), "step_sq": step_sq,
-                  "sum_N_xsq": sum_N_xsq + np.cumsum(step_sq), "sum_n_sq": sum_n_sq + count,
-                  "w_sq": w_sq_after, "w_ws": w_ws_after}
+        values = online_quantities(state, rows, s, self.norms, self.margins)
+        w_sq_after, w_ws_after = values["w_sq"], values["w_ws"]
         q: list[Any] = list(self.quantities)
         for name, at in _AT.items():
             q[at] = values[name]
@@ -172,6 +165,40 @@ class ObjectReplay:
             t = int(np.argmin(slack[:m]))  # the first update of the smallest slack
             verdicts.append((int(slack[t]), t, None))
         return m, state, verdicts
+
+
+def online_quantities(state: tuple[int, ...], rows: Any, s: Any, norms: Any, margins: Any,
+                      names: frozenset[str] | None = None) -> dict[str, Any]:
+    """The replayed quantities (`_REPLAYED`) of online updates 1..m on `rows` whose scores were `s`, from
+    the checker's `state` before them (k, N, ‖W‖², W·W*, Σ N_μ‖z_μ‖², Σ n², n_max): each an int or an
+    array of m Python integers, exactly; only those in `names` (default: all).
+
+    Examples
+    --------
+    >>> q = online_quantities((0, 0, 0, 0, 0, 0, 0), np.array([1, 0]), np.array([0, -3], dtype=object),
+    ...                       np.array([4, 5], dtype=object), np.array([2, 7], dtype=object))
+    >>> q["w_sq"].tolist(), q["prev_w_ws"].tolist(), q["k"].tolist()
+    ([5, 3], [0, 7], [1, 2])
+    """
+    k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max = state[:7]
+    wanted = frozenset(_REPLAYED) if names is None else names
+    m = len(rows)
+    out: dict[str, Any] = {"n": 1, "n_max": max(n_max, 1)}
+    count = np.arange(1, m + 1, dtype=np.int64).astype(object)
+    for name, start in (("N", N), ("k", k), ("sum_n_sq", sum_n_sq)):
+        if name in wanted:
+            out[name] = start + count
+    step_sq = norms[rows]
+    out["step_sq"] = step_sq
+    if "sum_N_xsq" in wanted:
+        out["sum_N_xsq"] = sum_N_xsq + np.cumsum(step_sq)
+    if wanted & {"w_sq", "prev_w_sq"}:
+        out["w_sq"] = w_sq + np.cumsum(2 * np.asarray(s, dtype=object) + step_sq)
+        out["prev_w_sq"] = np.concatenate(([w_sq], out["w_sq"][:-1]))
+    if wanted & {"w_ws", "prev_w_ws"}:
+        out["w_ws"] = w_ws + np.cumsum(margins[rows])
+        out["prev_w_ws"] = np.concatenate(([w_ws], out["w_ws"][:-1]))
+    return out
 
 
 def compiled_claims(claims: Sequence[Claim], constants: Mapping[str, int | Fraction]

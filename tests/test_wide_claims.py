@@ -1,0 +1,214 @@
+"""The claims past the replay in limbs' 1,024 bits, decided from each update's quantities, give the verdicts of
+the per-update Python path.
+
+Separators of 1,100 to 1,600 bits (margins and ‖w*‖² past the limbs) on small data, int64 and ~2^70 numerators,
+under every convention: a chunk handed to a compiled `Checker` (the claims about w* split off to
+`verify_perceptron.check.wide_claims`, the rest in limbs) must give the `CheckResult` of `Checker.observe` on
+each update alone, exactly, also for a wrong score, a wrong row, a false claim and a w* that does not separate.
+Batch mode (checked one update at a time on both sides) gives equal results too. The floating-point
+enclosures contain every exact value they stand for.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from verify_perceptron.check import kernel as _kernel
+from verify_perceptron.check import wide_claims
+from verify_perceptron.check._enclosures import enclose
+from verify_perceptron.check.checker import Checker
+from verify_perceptron.check.separator import strict_final_weights
+from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.data.samples import sample_matrix
+from verify_perceptron.data.trace import Trace
+from verify_perceptron.notes.claims import Claim, claims_for
+from verify_perceptron.notes.conventions import CONVENTIONS
+from verify_perceptron.run import fast
+
+needs_kernel = pytest.mark.skipif(_kernel.check_wide is None, reason=f"the C kernel is not built: {_kernel.IMPORT_ERROR}")
+RATES: dict[str, int | Fraction] = {"classic": 1, "hard-limiter": Fraction(1, 2), "unit-ball": 1,
+                                    "sum-norm": Fraction(2, 3), "split-bias": 3, "hard-limiter-plus": 1}
+#: A false claim about w*: it reads w_k·w*, so it is one of the wide claims.
+HALF_ANGLE = Claim("half-angle", "2·(w_k·w*)² <= ‖w_k‖²·‖w*‖²", "a false claim, for the test",
+                   lambda q: 2 * q.w_ws**2, lambda q: q.w_sq * q.ws_sq, ("w_ws", "w_sq", "ws_sq"))
+
+
+@st.composite
+def datasets(draw: st.DrawFn) -> Dataset:
+    """Small data sets with both labels: int64 numerators up to 40, or numerators near 2^70 (past 128 bits)."""
+    n, d = draw(st.integers(2, 8)), draw(st.integers(1, 3))
+    top = draw(st.sampled_from([40, 2**70]))
+    values = st.integers(-top, top)
+    numerators = np.array(draw(st.lists(st.lists(values, min_size=d, max_size=d), min_size=n, max_size=n)),
+                          dtype=np.int64 if top < 2**62 else object)
+    y = draw(st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n).filter(lambda ys: len(set(ys)) == 2))
+    return Dataset(numerators=numerators, denominator=draw(st.sampled_from([1, 3, 10**9])), y=y)
+
+
+def updates(data: Dataset, convention: str, max_epochs: int = 12) -> tuple[list[int], list[int], list[int], Trace]:
+    """The fast engine's online updates: rows, epochs, scores (the checker's units), and the trace."""
+    rows, epochs, scores = [], [], []
+
+    class Recorder:
+        def observe(self, k, epoch, samples, s):
+            rows.append(samples[0])
+            epochs.append(epoch)
+            scores.append(int(s[0]))
+
+    trace = fast.run(data, convention, eta=RATES[convention], max_epochs=max_epochs, observer=Recorder())
+    return rows, epochs, scores, trace
+
+
+def wide_separator(data: Dataset, convention: str, trace: Trace, shift: int, rng: random.Random) -> list[Fraction]:
+    """A w* past 1,024 bits: the converged run's strict weights times 2^shift plus a little (it still
+    separates), else random entries of about `shift` bits (it seldom does)."""
+    conv = CONVENTIONS[convention]
+    if trace.converged:
+        w = strict_final_weights(data, conv, trace.final_weights, sample_matrix(data, conv))[0]
+        return [Fraction(v) * 2**shift + rng.randint(0, 3) for v in w]
+    return [Fraction(rng.randint(-(2**shift), 2**shift)) for _ in range(data.n_features + 1)]
+
+
+def checked(data, convention, rows, epochs, scores, *, compiled, separator, claims=None):
+    """The CheckResult of the updates as one chunk of Python-integer scores, or told one by one."""
+    checker = Checker(data, convention, rate=RATES[convention], mode="online", separator=separator,
+                      claims=claims, compiled=compiled)
+    if compiled:
+        checker.observe_chunk(1, np.array(epochs, dtype=np.int64), np.array(rows, dtype=np.int64),
+                              np.array(scores, dtype=object))
+    else:
+        for k, (i, epoch, s) in enumerate(zip(rows, epochs, scores), start=1):
+            checker.observe(k, epoch, [i], [s])
+    return checker.finish()
+
+
+@pytest.fixture
+def split_runs(monkeypatch) -> list[int]:
+    """How many updates each call of the split replay took."""
+    calls: list[int] = []
+    original = wide_claims.SplitReplay.run
+
+    def counted(self, *args):
+        out = original(self, *args)
+        calls.append(out[0])
+        return out
+
+    monkeypatch.setattr(wide_claims.SplitReplay, "run", counted)
+    return calls
+
+
+@needs_kernel
+@given(data=datasets(), convention=st.sampled_from(sorted(RATES)), shift=st.sampled_from([1100, 1600]),
+       seed=st.integers(0, 2**16), spoil=st.sampled_from([None, None, "score", "row", "claim"]))
+def test_claims_past_the_limbs_give_the_verdicts_of_one_update_at_a_time(data, convention, shift, seed, spoil):
+    rng = random.Random(seed)
+    rows, epochs, scores, trace = updates(data, convention)
+    separator = wide_separator(data, convention, trace, shift, rng)
+    if rows and spoil == "score":
+        scores[rng.randrange(len(scores))] += rng.choice([1, -1, 2**90])
+    elif rows and spoil == "row":
+        rows[rng.randrange(len(rows))] = rng.randrange(-1, data.n_samples + 1)
+    claims = [*claims_for(CONVENTIONS[convention].name, "online"), HALF_ANGLE] if spoil == "claim" else None
+    expected = checked(data, convention, rows, epochs, scores, compiled=False, separator=separator, claims=claims)
+    got = checked(data, convention, rows, epochs, scores, compiled=True, separator=separator, claims=claims)
+    assert got == expected
+
+
+@needs_kernel
+@pytest.mark.parametrize("spoil", [None, "score", "row", "claim", "separator"])
+def test_each_wrong_input_is_caught_where_one_update_at_a_time_catches_it(spoil, split_runs):
+    rng = random.Random(9)
+    X = [[rng.randint(-(2**70), 2**70) for _ in range(3)] for _ in range(40)]
+    w = [rng.randint(-(2**68), 2**68)] + [rng.randint(-9, 9) for _ in range(3)]
+    y = [1 if w[0] + sum(a * b for a, b in zip(w[1:], row)) > 0 else -1 for row in X]  # separable by w
+    data = Dataset(numerators=np.array(X, dtype=object), denominator=10**9, y=y)
+    rows, epochs, scores, trace = updates(data, "classic", max_epochs=500)
+    assert trace.converged and len(rows) > 30
+    separator = wide_separator(data, "classic", trace, 1300, rng)
+    middle = len(rows) // 2
+    claims = None
+    if spoil == "score":
+        scores[middle] += 2**100
+    elif spoil == "row":
+        rows[middle] = (rows[middle] + 1) % data.n_samples
+    elif spoil == "claim":
+        claims = [*claims_for("classic", "online"), HALF_ANGLE]
+    elif spoil == "separator":
+        separator[1] = -separator[1]  # a w* that no longer separates every sample
+    expected = checked(data, "classic", rows, epochs, scores, compiled=False, separator=separator, claims=claims)
+    got = checked(data, "classic", rows, epochs, scores, compiled=True, separator=separator, claims=claims)
+    assert got == expected
+    assert sum(split_runs) > 0, "the split replay took no update"
+    failed = [r.name for r in got.invariants if r.holds is False]
+    if spoil is None:
+        assert failed == [] and sum(split_runs) == len(rows)
+    elif spoil == "claim":
+        assert failed == [HALF_ANGLE.name]
+    elif spoil == "separator":
+        assert failed == ["separator-separates"]
+    else:
+        rule = got.invariants[0]
+        assert failed[0] == "update-rule" and rule.first_violation.k == middle + 1
+
+
+@given(data=datasets(), convention=st.sampled_from(sorted(RATES)), seed=st.integers(0, 2**16))
+def test_batch_runs_against_a_separator_past_the_limbs_give_equal_verdicts_either_way(data, convention, seed):
+    separator = [Fraction(random.Random(seed).randint(-(2**1200), 2**1200)) for _ in range(data.n_features + 1)]
+    results = []
+    for compiled in (True, False):
+        checker = Checker(data, convention, rate=RATES[convention], mode="batch", separator=separator,
+                          compiled=compiled)
+        trace = fast.run(data, convention, eta=RATES[convention], mode="batch", max_epochs=8, observer=checker)
+        results.append(checker.finish(trace))
+    assert results[0] == results[1]
+
+
+ints = st.integers(-(2**3000), 2**3000) | st.integers(-(2**70), 2**70) | st.integers(-5, 5)
+
+
+@given(a=st.lists(ints, min_size=1, max_size=6), b=ints, c=st.integers(-(2**80), 2**80), op=st.sampled_from("+-*^"))
+def test_every_enclosure_contains_the_exact_value(a, b, c, op):
+    x, y = enclose(np.array(a, dtype=object)), enclose(b)
+    exact = {"+": [v + b for v in a], "-": [v - b for v in a], "*": [v * b for v in a], "^": [v * v for v in a]}[op]
+    got = {"+": x + y, "-": x - y, "*": x * y, "^": x**2}[op]
+    assert got.contains(exact)
+    assert (got * c + c).contains([v * c + c for v in exact])
+
+
+def bundled(name: str, standardized: bool) -> tuple[object, object]:
+    """A bundled two-class set as float64 arrays: breast cancer, or wine's class 0 against the rest."""
+    datasets_ = pytest.importorskip("sklearn.datasets")
+    X, y = (datasets_.load_breast_cancer(return_X_y=True) if name == "breast cancer"
+            else datasets_.load_wine(return_X_y=True))
+    y = y if name == "breast cancer" else (y == 0).astype(int)
+    if standardized:
+        X = (X - X.mean(axis=0)) / X.std(axis=0)
+    return X, y
+
+
+@needs_kernel
+@pytest.mark.parametrize("name, standardized", [
+    ("wine", False), pytest.param("breast cancer", False, marks=pytest.mark.slow),
+    pytest.param("breast cancer", True, marks=pytest.mark.slow)])
+def test_a_bundled_set_against_its_certified_separator_gives_the_verdicts_of_one_update_at_a_time(
+        name, standardized, split_runs):
+    # The fit's own check (past the limbs against the certified w*: split) equals the per-update Python path.
+    from verify_perceptron.api.estimator import ExactPerceptron
+
+    X, y = bundled(name, standardized)
+    with pytest.warns(Warning):  # the run stops at its epoch limit
+        fitted = ExactPerceptron().fit(X, y)
+    verification = fitted.verifications_[0]
+    check, data = verification.check, verification.data
+    assert check.separator_source == "certified" and sum(split_runs) == verification.trace.n_updates
+    rows, epochs, scores, trace = updates(data, "classic", max_epochs=1000)
+    expected = checked(data, "classic", rows, epochs, scores, compiled=False, separator=check.separator)
+    got = checked(data, "classic", rows, epochs, scores, compiled=True, separator=check.separator)
+    assert got == expected and got.holds
+    assert [r.min_slack for r in got.invariants] == [r.min_slack for r in check.invariants]

@@ -1,0 +1,237 @@
+"""The claims past the replay in limbs' widths, decided from each update's quantities with a floating-point filter.
+
+Against a certified max-margin separator the claims about w* pass the 1,024
+bits of the replay in limbs (`verify_perceptron.check.limb_replay`): on
+breast cancer's float64 data ‖W*‖² has 3,133 bits, each margin 1,627, and
+Cauchy-Schwarz squares 1,638-bit values at every update. Those claims need no
+replay of their own: W_k·W* = W_0·W* + Σ_t z_(i_t)·W*, so each sample's margin
+(computed once, exactly, by the checker) and prefix sums give W_k·W* at every
+update; ‖W_k‖² is the prefix sum of 2·s_t + ‖z_(i_t)‖² over the reported scores
+s_t, which the replay in limbs confirms update by update, and the rest are
+counts. `SplitReplay` hands the claims whose quantities fit the limbs, and
+every check of the update rule, to the replay in limbs, and the others
+(`WideClaims`) to this module:
+
+- each claim's slack at every update of a chunk is enclosed, in float64
+  intervals with one exponent (`verify_perceptron.check._enclosures`), by the
+  same integer program the replays run
+  (`verify_perceptron.check.wide_replay.run_program`);
+- a slack whose enclosure lies on one side of 0 is decided by it; every other
+  (a slack of exactly 0 is one: a support vector's lower-bound step) is decided
+  exactly, in Python integers, by the same program;
+- the least slack and its first update are found exactly among the updates
+  whose enclosure reaches below the least upper end, the only ones that can
+  hold it.
+
+So every claim is decided exactly at every update, and the stop rule is the
+other replays': stop before the first update that gives a claim not yet
+failed a negative slack, or that the replay in limbs stops at, and
+`Checker.observe` decides it. The arithmetic is the checker's own; the
+engine's floating-point filter (`run/filter.py`) is not used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..data.integers import score_values
+from ..notes.claims import OPS, QUANTITIES
+from ._enclosures import Enclosure, enclose
+from .wide_replay import online_quantities, run_program
+
+__all__ = ["ChunkSlacks", "SplitReplay", "WideClaims", "claim_codes"]
+
+#: The quantities `online_quantities` replays, by index in `QUANTITIES`.
+_REPLAYED = ("N", "k", "n", "n_max", "prev_w_sq", "prev_w_ws", "step_sq", "sum_N_xsq", "sum_n_sq", "w_sq", "w_ws")
+
+
+def claim_codes(program: Sequence[int]) -> list[list[int]]:
+    """A program of several claims cut into one program per claim (each ending with END).
+
+    Examples
+    --------
+    >>> claim_codes([OPS["quantity"], 3, OPS["end"], OPS["constant"], 0, OPS["neg"], OPS["end"]])
+    [[1, 3, 0], [2, 0, 6, 0]]
+    """
+    codes, current, pc = [], [], 0
+    while pc < len(program):
+        op = program[pc]
+        current.append(op)
+        if op in (OPS["quantity"], OPS["constant"], OPS["**"]):
+            current.append(program[pc + 1])
+            pc += 1
+        elif op == OPS["end"]:
+            codes.append(current)
+            current = []
+        pc += 1
+    return codes
+
+
+def _reads(code: Sequence[int]) -> frozenset[str]:
+    """The names of the quantities a program reads."""
+    names, pc = set(), 0
+    while pc < len(code):
+        if code[pc] in (OPS["quantity"], OPS["constant"], OPS["**"]):
+            if code[pc] == OPS["quantity"]:
+                names.add(QUANTITIES[code[pc + 1]])
+            pc += 1
+        pc += 1
+    return frozenset(names)
+
+
+@dataclass(frozen=True)
+class WideClaims:
+    """Claims to decide from each update's quantities: their programs (one per claim, any integer constant),
+    the quantities' starting values (`compiled_claims`), and each sample's ‖z‖² and margin z·W* (Python integers)."""
+
+    codes: list[list[int]]
+    quantities: tuple[int, ...]
+    norms: Any
+    margins: Any
+
+    def slacks(self, state: tuple[int, ...], rows: Any, s: Any) -> ChunkSlacks:
+        """Each claim's slack at online updates 1..m on `rows` whose scores were `s`, from `state`."""
+        reads = frozenset().union(*map(_reads, self.codes)) & frozenset(_REPLAYED)
+        values = online_quantities(state, rows, s, self.norms, self.margins, reads)
+        exact: list[Any] = list(self.quantities)
+        for name in reads:
+            exact[QUANTITIES.index(name)] = values[name]
+        return ChunkSlacks(self.codes, exact, len(rows), values)
+
+
+class ChunkSlacks:
+    """The claims' slacks over a chunk: enclosed at every update, exact where an enclosure does not decide.
+
+    Parameters
+    ----------
+    codes : list of list of int
+        One program per claim.
+    exact : list
+        Every quantity in `QUANTITIES` order: an int, or an array of m exact integers.
+    m : int
+        The updates in the chunk.
+    values : dict
+        The replayed quantities by name (as `online_quantities` gives them).
+    """
+
+    def __init__(self, codes: list[list[int]], exact: list[Any], m: int, values: dict[str, Any]) -> None:
+        self.codes, self.exact, self.m, self.values = codes, exact, m, values
+        enclosed = [enclose(v) if _read(codes, i) else None for i, v in enumerate(exact)]
+        self.enclosures: list[tuple[Any, Any]] = []
+        for code in codes:
+            slack: Enclosure = Enclosure.of(run_program(code, enclosed)[0])
+            self.enclosures.append((np.broadcast_to(slack.lo, (m,)), np.broadcast_to(slack.hi, (m,))))
+
+    def _exactly(self, c: int, at: Any) -> Any:
+        """Claim c's exact slack at updates `at` (an index array), as an object array."""
+        q = [v[at] if isinstance(v, np.ndarray) and v.ndim == 1 else v for v in self.exact]
+        return np.broadcast_to(np.asarray(run_program(self.codes[c], q)[0], dtype=object), (len(at),))
+
+    def first_negative(self, failed: Sequence[bool]) -> int:
+        """The first update (0-based) at which a claim not yet `failed` has a negative slack; m if none."""
+        first = self.m
+        for c, (lo, hi) in enumerate(self.enclosures):
+            if failed[c]:
+                continue
+            sure = np.flatnonzero(hi[:first] < 0)
+            end = int(sure[0]) if len(sure) else first
+            unsure = np.flatnonzero(lo[:end] < 0)  # below or at 0, or not known: decided exactly
+            if len(unsure):
+                negative = np.flatnonzero((self._exactly(c, unsure) < 0).astype(bool))
+                if len(negative):
+                    end = int(unsure[negative[0]])
+            first = min(first, end)
+        return first
+
+    def least(self, done: int) -> list[tuple[int, int, None]]:
+        """Each claim's least slack over updates 0..done-1 and the first update holding it (done >= 1)."""
+        out = []
+        for c, (lo, hi) in enumerate(self.enclosures):
+            ceiling = hi[:done].min()
+            reach = np.flatnonzero(lo[:done] <= ceiling)  # nothing else can be as small as the least upper end
+            slack = self._exactly(c, reach)
+            t = int(np.argmin(slack))  # the first of equal least values, as the other replays keep it
+            out.append((int(slack[t]), int(reach[t]), None))
+        return out
+
+
+def _read(codes: list[list[int]], index: int) -> bool:
+    """Whether any claim's program reads quantity `index`."""
+    name = QUANTITIES[index]
+    return any(name in _reads(code) for code in codes)
+
+
+def _values(scores: Any) -> Any:
+    """A chunk's reported scores as exact values: int64 or an object array (limbs joined)."""
+    scores = np.asarray(scores)
+    return score_values(scores) if scores.dtype == np.int64 else scores.astype(object)
+
+
+class SplitReplay:
+    """The replay in limbs for the update rule and the claims that fit it, `WideClaims` for the others.
+
+    `run` has the interface of `verify_perceptron.check.limb_replay.LimbReplay.run`; `K` and `reason`
+    are the replay in limbs'. The replay in limbs is given W·W* = 0 and zero margins (no claim of its
+    reads them); W·W* after the updates replayed is summed here, exactly.
+
+    Parameters
+    ----------
+    narrow : LimbReplay
+        The replay in limbs of the claims at `narrow_at` (a program of one claim that always holds when
+        there is none).
+    wide : WideClaims
+        The claims at `wide_at`.
+    scales : list of int
+        Every claim's scale, in the checker's order.
+    """
+
+    def __init__(self, narrow: Any, wide: WideClaims, narrow_at: list[int], wide_at: list[int],
+                 scales: list[int]) -> None:
+        self.narrow, self.wide, self.narrow_at, self.wide_at, self.scales = narrow, wide, narrow_at, wide_at, scales
+
+    @property
+    def K(self) -> int:
+        """The replay in limbs' width for the next `run`."""
+        return int(self.narrow.K)
+
+    @K.setter
+    def K(self, value: int) -> None:
+        self.narrow.K = value
+
+    @property
+    def reason(self) -> int:
+        """Why the last `run` stopped, as the replay in limbs says it."""
+        return int(self.narrow.reason)
+
+    def run(self, W: Any, counts: Any, state: tuple[int, ...], rows: Any, scores: Any,
+            failed: Any) -> tuple[int, tuple[int, ...], list[Any]]:
+        """Replay online updates on `rows` until one needs `Checker.observe`: ``(done, state, verdicts)``, as
+        `LimbReplay.run` returns them. W (an object array) and `counts` are updated in place."""
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        failed = np.asarray(failed, dtype=bool)
+        outside = np.flatnonzero((rows < 0) | (rows >= len(self.wide.norms)))
+        m = int(outside[0]) if len(outside) else len(rows)  # the replay in limbs stops at such a row itself
+        k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max = state[:7]
+        chunk = self.wide.slacks(state, rows[:m], _values(scores[:m]))
+        first = chunk.first_negative(failed[self.wide_at]) if m else 0
+        narrow_failed = failed[self.narrow_at] if self.narrow_at else np.zeros(1, dtype=bool)
+        done, after, narrow = self.narrow.run(W, counts, (k, N, w_sq, 0, sum_N_xsq, sum_n_sq, n_max),
+                                              rows[:first], scores[:first], narrow_failed)
+        if done == 0:
+            return 0, (*state, 0), [None] * len(self.scales)
+        if "w_ws" in chunk.values:
+            moved = int(chunk.values["w_ws"][done - 1])
+        else:
+            counted = np.bincount(rows[:done], minlength=len(self.wide.margins))
+            moved = w_ws + sum(int(c) * v for c, v in zip(counted[counted > 0].tolist(),
+                                                          self.wide.margins[counted > 0].tolist()))
+        verdicts: list[Any] = [None] * len(self.scales)
+        for at, verdict in zip(self.narrow_at, narrow):
+            verdicts[at] = verdict
+        for at, verdict in zip(self.wide_at, chunk.least(done)):
+            verdicts[at] = verdict
+        return done, (after[0], after[1], after[2], moved, *after[4:]), verdicts

@@ -212,3 +212,36 @@ def test_a_bundled_set_against_its_certified_separator_gives_the_verdicts_of_one
     got = checked(data, "classic", rows, epochs, scores, compiled=True, separator=check.separator)
     assert got == expected and got.holds
     assert [r.min_slack for r in got.invariants] == [r.min_slack for r in check.invariants]
+
+
+@given(values=st.lists(ints, min_size=1, max_size=40), start=ints, picks=st.lists(st.integers(0, 39), max_size=30))
+def test_prefix_sums_of_gathered_values_are_enclosed_and_so_is_the_value_before_each(values, start, picks):
+    rows = np.array([p % len(values) for p in picks], dtype=np.int64)
+    gathered = enclose(np.array(values, dtype=object)).gathered(rows)
+    sums, total = [], start
+    for r in rows.tolist():
+        total += values[r]
+        sums.append(total)
+    after = enclose(start) + gathered.prefix_sums()
+    assert after.contains(sums)
+    assert after.preceded_by(enclose(start)).contains([start, *sums[:-1]])
+
+
+@given(st.lists(ints, min_size=1, max_size=20), st.integers(1, 50))
+def test_scores_in_limbs_are_enclosed_as_their_values(values, L):
+    from verify_perceptron.data.integers import as_limbs
+
+    L = max(L, max(abs(v) for v in values).bit_length() // 64 + 1)
+    limbs = np.asarray(as_limbs(np.array(values, dtype=object), L))
+    assert wide_claims._enclosed_scores(limbs).contains(values)
+
+
+def test_the_prefix_sums_rounding_error_is_inside_the_enclosure():
+    # 4,000 odd values near 2^60 (each rounded to float64, then summed with a rounding at each step): without
+    # the error bound of the sums the enclosure misses the exact sums by millions of ulps' worth.
+    rng = random.Random(3)
+    values = [2**60 + 2 * rng.randrange(2**40) + 1 for _ in range(4000)]
+    sums = np.cumsum(np.array(values, dtype=object)).tolist()
+    assert enclose(np.array(values, dtype=object)).prefix_sums().contains(sums)
+    assert (enclose(-(2**3000)) + enclose(np.array(values, dtype=object)).prefix_sums()).contains(
+        [s - 2**3000 for s in sums])

@@ -12,13 +12,14 @@ on the rounding of the machine beyond IEEE 754 round to nearest:
   gives ±inf or ±max on the outward side, which still encloses it;
 - ``ldexp`` by a power of two is exact unless it underflows, where it rounds to
   nearest: the same outward step covers it;
-- an undefined result (0·inf, inf - inf) is NaN, read as -inf below and +inf
-  above, so it encloses everything.
+- an undefined result (0·inf, inf - inf) is NaN, which every later operation
+  keeps (NumPy's minimum, maximum, sums and products propagate it); `sure`
+  reads it as -inf below and +inf above, so it encloses everything.
 
-Each result is scaled by a power of two so that its largest finite end is at
-most 1 in magnitude (`Enclosure.normal`): the exponent lives in ``e``, a Python
-integer, so values of thousands of bits never overflow, and a product of
-normalised factors never does either. Nothing here decides anything: a caller
+Each result whose largest finite end is not within 2^±200 of 1 is scaled by
+a power of two to at most 1 (`Enclosure.normal`): the exponent lives in ``e``,
+a Python integer, so values of thousands of bits never overflow, and a
+product of two kept ends (at most 2^400) never does either. Nothing here decides anything: a caller
 reads the signs of the ends (``2^e > 0`` changes no sign) and decides exactly
 wherever an enclosure straddles what it needs to know.
 
@@ -45,20 +46,21 @@ __all__ = ["Enclosure", "enclose"]
 _INF = np.inf
 #: Bits an integer keeps when it is shifted before its conversion to float64 (far below 2^1024).
 _KEEP = 1000
-#: An ldexp by fewer than -_FAR leaves a normalised value (|x| <= 1) below the smallest subnormal.
-_FAR = 1100
+#: Ends within 2^±_NEAR of 1 are not scaled (a product of two stays far from overflow).
+_NEAR = 200
+#: An ldexp by fewer than -_FAR takes a kept end (|x| <= 2^_NEAR) below half the smallest subnormal (2^-1075),
+#: so one by exactly -_FAR (0 or ±2^-1074 after the outward step) encloses it.
+_FAR = 1400
 
 
 def _down(x: Any) -> Any:
-    """One float below x (NaN: -inf): a lower end for an exact value x was rounded from."""
-    x = np.nextafter(x, -_INF)
-    return np.where(np.isnan(x), -_INF, x)
+    """One float below x: a lower end for an exact value x was rounded from (NaN stays NaN: see `sure`)."""
+    return np.nextafter(x, -_INF)
 
 
 def _up(x: Any) -> Any:
-    """One float above x (NaN: +inf)."""
-    x = np.nextafter(x, _INF)
-    return np.where(np.isnan(x), _INF, x)
+    """One float above x."""
+    return np.nextafter(x, _INF)
 
 
 class Enclosure:
@@ -75,11 +77,14 @@ class Enclosure:
         return _of(value)
 
     def normal(self) -> Enclosure:
-        """The same enclosure scaled so that its largest finite end is at most 1 in magnitude."""
-        ends = np.abs(np.concatenate([np.ravel(self.lo), np.ravel(self.hi)]))
-        ends = ends[np.isfinite(ends)]
-        top = float(ends.max()) if ends.size else 0.0
-        if top == 0.0:
+        """The same enclosure scaled so that its largest finite end is at most 1 in magnitude (unless it is
+        within 2^±200 of 1 already)."""
+        top = max(float(np.max(np.abs(self.lo), initial=0.0)), float(np.max(np.abs(self.hi), initial=0.0)))
+        if not np.isfinite(top):  # an infinite or undefined end: the largest finite one
+            ends = np.abs(np.concatenate([np.ravel(self.lo), np.ravel(self.hi)]))
+            ends = ends[np.isfinite(ends)]
+            top = float(ends.max()) if ends.size else 0.0
+        if top == 0.0 or 2.0**-_NEAR <= top <= 2.0**_NEAR:  # near enough to 1: left as it is
             return self
         k = int(np.frexp(top)[1])  # top < 2^k
         return Enclosure(_down(np.ldexp(self.lo, -k)), _up(np.ldexp(self.hi, -k)), self.e + k)
@@ -114,6 +119,12 @@ class Enclosure:
 
     def __mul__(self, other: Enclosure | int) -> Enclosure:
         other = _of(other)
+        if np.ndim(self.lo) == 0 and np.ndim(other.lo) > 0:
+            return other * self
+        if np.ndim(other.lo) == 0 and other.lo >= 0:  # x·c, c in [c1, c2] with 0 <= c1: the ends by c1 and c2
+            lo = np.minimum(self.lo * other.lo, self.lo * other.hi)
+            hi = np.maximum(self.hi * other.lo, self.hi * other.hi)
+            return Enclosure(_down(lo), _up(hi), self.e + other.e).normal()
         products = (self.lo * other.lo, self.lo * other.hi, self.hi * other.lo, self.hi * other.hi)
         lo = np.minimum(np.minimum(products[0], products[1]), np.minimum(products[2], products[3]))
         hi = np.maximum(np.maximum(products[0], products[1]), np.maximum(products[2], products[3]))
@@ -127,9 +138,47 @@ class Enclosure:
             out = out * self
         return out
 
+    def shifted(self, bits: int) -> Enclosure:
+        """The values times 2^bits (exactly: only the exponent moves)."""
+        return Enclosure(self.lo, self.hi, self.e + bits)
+
+    def gathered(self, at: Any) -> Enclosure:
+        """The values at indices `at` (each sample's, for the updates on those samples)."""
+        return Enclosure(self.lo[at], self.hi[at], self.e)
+
+    def preceded_by(self, first: Enclosure) -> Enclosure:
+        """`first`, then the values but the last: the value before each (the quantity before each update)."""
+        e = max(self.e, first.e)
+        (a, b), (c, d) = self._at(e), first._at(e)
+        return Enclosure(np.concatenate([np.ravel(c), a[:-1]]), np.concatenate([np.ravel(d), b[:-1]]), e).normal()
+
+    def prefix_sums(self) -> Enclosure:
+        """The sums of the first 1, 2, ..., m values, enclosed.
+
+        NumPy's cumsum adds in order, so the float sum of t terms is within
+        γ·Σ|x_j| of the exact sum of the floats, γ = (t - 1)·u/(1 - (t - 1)·u),
+        u = 2^-53 (each addition rounds to nearest; one whose result is
+        subnormal is exact); the float sum of the |x_j| is at least
+        (1 - γ)·Σ|x_j|, so for t·u <= 1/4 the error is at most t·2^-52 times it.
+        The bound is taken twice that (its own two roundings are far inside),
+        below the sums of the lower ends and above those of the upper ends.
+        """
+        lo, hi = np.ravel(self.lo), np.ravel(self.hi)
+        if len(lo) >= 2**50:
+            raise ValueError(f"{len(lo)} values: the error bound needs fewer than 2^50")
+        t = np.arange(1, len(lo) + 1, dtype=np.float64) * 2.0**-51
+        low = np.cumsum(lo) - np.cumsum(np.abs(lo)) * t
+        high = np.cumsum(hi) + np.cumsum(np.abs(hi)) * t
+        return Enclosure(_down(low), _up(high), self.e).normal()
+
+    def sure(self) -> tuple[Any, Any]:
+        """lo and hi with NaN read as -inf and +inf: ends whose signs are those of the enclosed values' bounds."""
+        lo, hi = np.asarray(self.lo), np.asarray(self.hi)
+        return np.where(np.isnan(lo), -_INF, lo), np.where(np.isnan(hi), _INF, hi)
+
     def contains(self, values: Any) -> bool:
         """Whether every integer of `values` lies inside (exactly, in Python integers: for the tests)."""
-        lo, hi = np.broadcast_arrays(self.lo, self.hi)
+        lo, hi = np.broadcast_arrays(*self.sure())
         out = []
         for v, a, b in zip(np.ravel(np.asarray(values, dtype=object)).tolist(), lo.ravel().tolist(),
                            hi.ravel().tolist()):

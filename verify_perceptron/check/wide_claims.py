@@ -33,7 +33,6 @@ engine's floating-point filter (`run/filter.py`) is not used.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -83,24 +82,67 @@ def _reads(code: Sequence[int]) -> frozenset[str]:
     return frozenset(names)
 
 
-@dataclass(frozen=True)
 class WideClaims:
-    """Claims to decide from each update's quantities: their programs (one per claim, any integer constant),
-    the quantities' starting values (`compiled_claims`), and each sample's ‖z‖² and margin z·W* (Python integers)."""
+    """Claims to decide from each update's quantities.
 
-    codes: list[list[int]]
-    quantities: tuple[int, ...]
-    norms: Any
-    margins: Any
+    Parameters
+    ----------
+    codes : list of list of int
+        One program per claim (`claim_codes` of `compiled_claims`'s, any integer constant).
+    quantities : tuple of int
+        The quantities' starting values (the constants; `compiled_claims`).
+    norms, margins : array of Python integers
+        Each sample's ‖z‖² and margin z·W*.
+    """
 
-    def slacks(self, state: tuple[int, ...], rows: Any, s: Any) -> ChunkSlacks:
-        """Each claim's slack at online updates 1..m on `rows` whose scores were `s`, from `state`."""
-        reads = frozenset().union(*map(_reads, self.codes)) & frozenset(_REPLAYED)
-        values = online_quantities(state, rows, s, self.norms, self.margins, reads)
-        exact: list[Any] = list(self.quantities)
-        for name in reads:
-            exact[QUANTITIES.index(name)] = values[name]
-        return ChunkSlacks(self.codes, exact, len(rows), values)
+    def __init__(self, codes: list[list[int]], quantities: tuple[int, ...], norms: Any, margins: Any) -> None:
+        self.codes, self.quantities, self.norms, self.margins = codes, quantities, norms, margins
+        self.reads = frozenset().union(*map(_reads, codes))
+        # Each sample's ‖z‖² and margin enclosed once; an update's are gathered from them.
+        self._norms = enclose(norms) if self.reads & _NORMS else None
+        self._margins = enclose(margins) if self.reads & _MARGINS else None
+
+    def slacks(self, state: tuple[int, ...], rows: Any, scores: Any) -> ChunkSlacks:
+        """Each claim's slack at online updates 1..m on `rows` whose reported scores were `scores`, from `state`."""
+        k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max = state[:7]
+        m, reads = len(rows), self.reads
+        count = np.arange(1, m + 1, dtype=np.int64)
+        enclosed: list[Any] = [enclose(v) if name in reads else None for name, v in zip(QUANTITIES, self.quantities)]
+        got: dict[str, Enclosure] = {"n": enclose(1), "n_max": enclose(max(n_max, 1))}
+        for name, start in (("N", N), ("k", k), ("sum_n_sq", sum_n_sq)):
+            if name in reads:
+                got[name] = enclose(start + count) if start + m < 2**62 else enclose(start + count.astype(object))
+        if self._norms is not None:
+            got["step_sq"] = self._norms.gathered(rows)
+            if "sum_N_xsq" in reads:
+                got["sum_N_xsq"] = enclose(sum_N_xsq) + got["step_sq"].prefix_sums()
+            if reads & {"w_sq", "prev_w_sq"}:
+                after = enclose(w_sq) + (_enclosed_scores(scores) * 2 + got["step_sq"]).prefix_sums()
+                got["w_sq"], got["prev_w_sq"] = after, after.preceded_by(enclose(w_sq))
+        if self._margins is not None:
+            after = enclose(w_ws) + self._margins.gathered(rows).prefix_sums()
+            got["w_ws"], got["prev_w_ws"] = after, after.preceded_by(enclose(w_ws))
+        for name, value in got.items():
+            if name in reads:
+                enclosed[QUANTITIES.index(name)] = value
+        return ChunkSlacks(self, state, rows, scores, enclosed)
+
+
+#: The replayed quantities read from the samples' norms, and from their margins.
+_NORMS = frozenset({"step_sq", "sum_N_xsq", "w_sq", "prev_w_sq"})
+_MARGINS = frozenset({"w_ws", "prev_w_ws"})
+
+
+def _enclosed_scores(scores: Any) -> Enclosure:
+    """A chunk's reported scores enclosed: int64, Python integers, or (m, L) limbs (each limb enclosed, the
+    lower ones unsigned, and summed with its weight 2^(64·l))."""
+    scores = np.asarray(scores)
+    if scores.dtype != np.int64 or scores.ndim == 1:
+        return enclose(scores)
+    out = enclose(scores[:, -1]).shifted(64 * (scores.shape[1] - 1))  # the top limb carries the sign
+    for limb in range(scores.shape[1] - 1):
+        out = out + enclose(scores[:, limb].view(np.uint64)).shifted(64 * limb)
+    return out
 
 
 class ChunkSlacks:
@@ -108,28 +150,53 @@ class ChunkSlacks:
 
     Parameters
     ----------
-    codes : list of list of int
-        One program per claim.
-    exact : list
-        Every quantity in `QUANTITIES` order: an int, or an array of m exact integers.
-    m : int
-        The updates in the chunk.
-    values : dict
-        The replayed quantities by name (as `online_quantities` gives them).
+    claims : WideClaims
+        The claims.
+    state, rows, scores
+        As `WideClaims.slacks` was given them.
+    enclosed : list
+        Every quantity in `QUANTITIES` order, enclosed (None for one no claim reads).
     """
 
-    def __init__(self, codes: list[list[int]], exact: list[Any], m: int, values: dict[str, Any]) -> None:
-        self.codes, self.exact, self.m, self.values = codes, exact, m, values
-        enclosed = [enclose(v) if _read(codes, i) else None for i, v in enumerate(exact)]
+    def __init__(self, claims: WideClaims, state: tuple[int, ...], rows: Any, scores: Any, enclosed: list[Any]) -> None:
+        self.claims, self.state, self.rows, self.scores = claims, state, rows, scores
+        self.m = m = len(rows)
+        self._known: dict[str, Any] = {}  # exact values of replayed quantities, on a prefix of the chunk
         self.enclosures: list[tuple[Any, Any]] = []
-        for code in codes:
-            slack: Enclosure = Enclosure.of(run_program(code, enclosed)[0])
-            self.enclosures.append((np.broadcast_to(slack.lo, (m,)), np.broadcast_to(slack.hi, (m,))))
+        for code in claims.codes:
+            lo, hi = Enclosure.of(run_program(code, enclosed)[0]).sure()
+            self.enclosures.append((np.broadcast_to(lo, (m,)), np.broadcast_to(hi, (m,))))
+
+    def _exact(self, c: int, upto: int) -> list[Any]:
+        """Every quantity claim c reads, exactly at updates 0..upto-1 at least (Python integers,
+        `online_quantities`): each replayed one made once, for the whole chunk once more than half is asked."""
+        claims = self.claims
+        names = _reads(claims.codes[c]) & frozenset(_REPLAYED)
+        missing = frozenset(name for name in names if not _covers(self._known.get(name), upto))
+        if missing:
+            length = self.m if 2 * upto > self.m else upto
+            rows = self.rows[:length]
+            s = _values(self.scores[:length]) if missing & {"w_sq", "prev_w_sq"} else None
+            self._known.update(online_quantities(self.state, rows, s, claims.norms, claims.margins, missing))
+        exact = list(claims.quantities)
+        for name in names:
+            exact[QUANTITIES.index(name)] = self._known[name]
+        return exact
 
     def _exactly(self, c: int, at: Any) -> Any:
         """Claim c's exact slack at updates `at` (an index array), as an object array."""
-        q = [v[at] if isinstance(v, np.ndarray) and v.ndim == 1 else v for v in self.exact]
-        return np.broadcast_to(np.asarray(run_program(self.codes[c], q)[0], dtype=object), (len(at),))
+        if not len(at):
+            return np.zeros(0, dtype=object)
+        q = [v[at] if isinstance(v, np.ndarray) and v.ndim == 1 else v for v in self._exact(c, int(at[-1]) + 1)]
+        return np.broadcast_to(np.asarray(run_program(self.claims.codes[c], q)[0], dtype=object), (len(at),))
+
+    def w_ws_after(self, done: int) -> int:
+        """W·W* after the first `done` updates, exactly."""
+        w_ws = self.state[3]
+        counted = np.bincount(self.rows[:done], minlength=len(self.claims.margins))
+        picked = np.flatnonzero(counted)
+        return int(w_ws + sum(int(c) * int(v) for c, v in zip(counted[picked].tolist(),
+                                                               self.claims.margins[picked].tolist())))
 
     def first_negative(self, failed: Sequence[bool]) -> int:
         """The first update (0-based) at which a claim not yet `failed` has a negative slack; m if none."""
@@ -159,10 +226,9 @@ class ChunkSlacks:
         return out
 
 
-def _read(codes: list[list[int]], index: int) -> bool:
-    """Whether any claim's program reads quantity `index`."""
-    name = QUANTITIES[index]
-    return any(name in _reads(code) for code in codes)
+def _covers(value: Any, upto: int) -> bool:
+    """Whether a known quantity (an int, or an array over a prefix of the chunk) covers updates 0..upto-1."""
+    return value is not None and (not isinstance(value, np.ndarray) or len(value) >= upto)
 
 
 def _values(scores: Any) -> Any:
@@ -216,19 +282,14 @@ class SplitReplay:
         outside = np.flatnonzero((rows < 0) | (rows >= len(self.wide.norms)))
         m = int(outside[0]) if len(outside) else len(rows)  # the replay in limbs stops at such a row itself
         k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max = state[:7]
-        chunk = self.wide.slacks(state, rows[:m], _values(scores[:m]))
+        chunk = self.wide.slacks(state, rows[:m], scores[:m])
         first = chunk.first_negative(failed[self.wide_at]) if m else 0
         narrow_failed = failed[self.narrow_at] if self.narrow_at else np.zeros(1, dtype=bool)
         done, after, narrow = self.narrow.run(W, counts, (k, N, w_sq, 0, sum_N_xsq, sum_n_sq, n_max),
                                               rows[:first], scores[:first], narrow_failed)
         if done == 0:
             return 0, (*state, 0), [None] * len(self.scales)
-        if "w_ws" in chunk.values:
-            moved = int(chunk.values["w_ws"][done - 1])
-        else:
-            counted = np.bincount(rows[:done], minlength=len(self.wide.margins))
-            moved = w_ws + sum(int(c) * v for c, v in zip(counted[counted > 0].tolist(),
-                                                          self.wide.margins[counted > 0].tolist()))
+        moved = chunk.w_ws_after(done)
         verdicts: list[Any] = [None] * len(self.scales)
         for at, verdict in zip(self.narrow_at, narrow):
             verdicts[at] = verdict

@@ -245,3 +245,14 @@ def test_the_prefix_sums_rounding_error_is_inside_the_enclosure():
     assert enclose(np.array(values, dtype=object)).prefix_sums().contains(sums)
     assert (enclose(-(2**3000)) + enclose(np.array(values, dtype=object)).prefix_sums()).contains(
         [s - 2**3000 for s in sums])
+
+
+@needs_kernel
+@pytest.mark.parametrize("row", [-1, 12])
+def test_a_chunk_whose_first_row_does_not_exist_is_left_to_one_update_at_a_time(row):
+    data = Dataset(numerators=np.array([[2**70 + i, -i] for i in range(12)], dtype=object), denominator=1,
+                   y=[1, -1] * 6)
+    separator = [Fraction(2**1300), Fraction(3**900), Fraction(-(5**600))]
+    expected = checked(data, "classic", [row, 0], [1, 1], [0, 0], compiled=False, separator=separator)
+    got = checked(data, "classic", [row, 0], [1, 1], [0, 0], compiled=True, separator=separator)
+    assert got == expected and "does not exist" in got.invariants[0].first_violation.message

@@ -3,7 +3,9 @@
 `ChunkReplays` is the part of `verify_perceptron.check.checker.Checker` that
 takes chunks (`observe_chunk`): the C replay in 128 bits
 (`verify_perceptron.check.replay`), then in K 64-bit limbs up to 1024 bits
-(`verify_perceptron.check.limb_replay`), then in Python integers
+(`verify_perceptron.check.limb_replay`; with the claims about a separator past
+that decided from each update's quantities, `verify_perceptron.check.wide_claims`),
+then in Python integers
 (`verify_perceptron.check.wide_replay`); any update each stops at is
 `Checker._observe`'s, so the verdicts are those of observing every update alone.
 """

@@ -9,7 +9,12 @@ bits) whose every operation is checked: it starts at the narrowest K (2 or
 more) that holds the data's norms, margins and the claims' constants with room
 for the run to grow, and when an update needs more (reason 2) it tries again
 one limb wider. Int64 samples are read as they are; wider ones in K limbs.
-Past `LIMBS_MAX` limbs the checker replays in Python integers
+Where the claims about w* pass `LIMBS_MAX` limbs (a certified separator
+of thousands of bits) but the data do not, the claims are split
+(`split_replay`): the update rule and the claims that fit stay here, the
+others are decided from each update's quantities
+(`verify_perceptron.check.wide_claims`). Past `LIMBS_MAX` limbs on the
+data's side the checker replays in Python integers
 (`verify_perceptron.check.wide_replay.ObjectReplay`). Its stop rule is the
 128-bit replay's: it stops before any update that fails a check or gives a
 claim not yet failed a negative slack, and `Checker.observe` decides that

@@ -282,8 +282,11 @@ class SplitReplay:
         outside = np.flatnonzero((rows < 0) | (rows >= len(self.wide.norms)))
         m = int(outside[0]) if len(outside) else len(rows)  # the replay in limbs stops at such a row itself
         k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max = state[:7]
+        if m == 0:  # the first row does not exist: `Checker.observe` says so
+            self.narrow.reason = 1
+            return 0, (*state, 0), [None] * len(self.scales)
         chunk = self.wide.slacks(state, rows[:m], scores[:m])
-        first = chunk.first_negative(failed[self.wide_at]) if m else 0
+        first = chunk.first_negative(failed[self.wide_at])
         narrow_failed = failed[self.narrow_at] if self.narrow_at else np.zeros(1, dtype=bool)
         done, after, narrow = self.narrow.run(W, counts, (k, N, w_sq, 0, sum_N_xsq, sum_n_sq, n_max),
                                               rows[:first], scores[:first], narrow_failed)

@@ -184,12 +184,15 @@ def online_quantities(state: tuple[int, ...], rows: Any, s: Any, norms: Any, mar
     wanted = frozenset(_REPLAYED) if names is None else names
     m = len(rows)
     out: dict[str, Any] = {"n": 1, "n_max": max(n_max, 1)}
-    count = np.arange(1, m + 1, dtype=np.int64).astype(object)
-    for name, start in (("N", N), ("k", k), ("sum_n_sq", sum_n_sq)):
-        if name in wanted:
-            out[name] = start + count
-    step_sq = norms[rows]
-    out["step_sq"] = step_sq
+    if wanted & {"N", "k", "sum_n_sq"}:
+        count = np.arange(1, m + 1, dtype=np.int64).astype(object)
+        for name, start in (("N", N), ("k", k), ("sum_n_sq", sum_n_sq)):
+            if name in wanted:
+                out[name] = start + count
+    if not wanted & {"step_sq", "sum_N_xsq", "w_sq", "prev_w_sq"}:
+        step_sq = None
+    else:
+        step_sq = out["step_sq"] = norms[rows]
     if "sum_N_xsq" in wanted:
         out["sum_N_xsq"] = sum_N_xsq + np.cumsum(step_sq)
     if wanted & {"w_sq", "prev_w_sq"}:

@@ -189,10 +189,9 @@ def online_quantities(state: tuple[int, ...], rows: Any, s: Any, norms: Any, mar
         for name, start in (("N", N), ("k", k), ("sum_n_sq", sum_n_sq)):
             if name in wanted:
                 out[name] = start + count
-    if not wanted & {"step_sq", "sum_N_xsq", "w_sq", "prev_w_sq"}:
-        step_sq = None
-    else:
-        step_sq = out["step_sq"] = norms[rows]
+    step_sq: Any = norms[rows] if wanted & {"step_sq", "sum_N_xsq", "w_sq", "prev_w_sq"} else None
+    if step_sq is not None:
+        out["step_sq"] = step_sq
     if "sum_N_xsq" in wanted:
         out["sum_N_xsq"] = sum_N_xsq + np.cumsum(step_sq)
     if wanted & {"w_sq", "prev_w_sq"}:

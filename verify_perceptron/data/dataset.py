@@ -98,12 +98,13 @@ class Dataset:
         #: The columns read as the row index and left out, or None.
         self.row_index = row_index
         self._numerators: Any = None
+        self._bits: int | None = None  # bit_length of the largest |numerator|, where known
         #: The numerators in 64-bit limbs, (n, d, L) int64, when they pass int64 and were given so; else None.
         self.limbs: Any = None
         if X is not None:
             numerators, denominator = _common_denominator(X, source)
         elif numerators is None and limbs is not None:
-            numerators, self.limbs, denominator = _lowest_limbs(limbs, denominator, source)
+            numerators, self.limbs, denominator, self._bits = _lowest_limbs(limbs, denominator, source)
             self._numerators = numerators
         if numerators is None and self.limbs is None:
             raise DataError(f"{source}: no samples")
@@ -140,6 +141,15 @@ class Dataset:
         if self._numerators is None:
             self._numerators = limb_values(self.limbs)
         return self._numerators
+
+    @property
+    def numerator_bits(self) -> int:
+        """The bit length of the largest |numerator| (known from the limbs, else computed on first use)."""
+        if self._bits is None:
+            self._bits = max((abs(int(v)) for v in self.numerators.ravel().tolist()), default=0).bit_length() \
+                if self.numerators.dtype == object else max(int(self.numerators.max()), -int(self.numerators.min())
+                                                             ).bit_length()
+        return self._bits
 
     @property
     def X(self) -> tuple[tuple[Fraction, ...], ...]:
@@ -308,8 +318,9 @@ def _lowest_terms(numerators: Any, denominator: int, source: str) -> tuple[Any, 
     return array, denominator // common
 
 
-def _lowest_limbs(limbs: Any, denominator: int, source: str) -> tuple[Any, Any, int]:
-    """`_lowest_terms` for numerators in limbs: ``(int64 numerators or None, limbs or None, denominator)``.
+def _lowest_limbs(limbs: Any, denominator: int, source: str) -> tuple[Any, Any, int, int | None]:
+    """`_lowest_terms` for numerators in limbs: ``(int64 numerators or None, limbs or None, denominator,
+    bit_length of the largest |numerator| or None)``.
 
     Over a power of two the common factor is 2^t, t the least of its exponent
     and of the numerators' trailing zeros: no gcd per value. The result is in
@@ -327,15 +338,15 @@ def _lowest_limbs(limbs: Any, denominator: int, source: str) -> tuple[Any, Any, 
     power = (denominator & -denominator).bit_length() - 1  # the power of two in the denominator
     if denominator >> power != 1:
         numerators, denominator = _lowest_terms(limb_values(array), denominator, source)
-        return numerators, None, denominator
+        return numerators, None, denominator, None
     zeros = trailing_zeros(array)
     shift = power if zeros is None else min(power, zeros)
     if shift:
         array = shifted_right(array, shift)
     bits = magnitude_bits(array)
     if bits <= 62:  # |v| < 2^62: int64, as `_lowest_terms` keeps such numerators
-        return np.ascontiguousarray(array[..., 0]), None, denominator >> shift
-    return None, np.ascontiguousarray(array[..., :limbs_for_bits(bits)]), denominator >> shift
+        return np.ascontiguousarray(array[..., 0]), None, denominator >> shift, bits
+    return None, np.ascontiguousarray(array[..., :limbs_for_bits(bits)]), denominator >> shift, bits
 
 
 def from_arrays(

@@ -103,6 +103,8 @@ def trailing_zeros(limbs: Any) -> int | None:
     >>> trailing_zeros(np.array([[0, 2], [8, 0], [0, 0]])), trailing_zeros(np.zeros((2, 2), dtype=np.int64))
     (3, None)
     """
+    if limbs.size and bool((limbs[..., 0] & 1).any()):  # an odd value: no power of two divides them all
+        return 0
     for k in range(limbs.shape[-1]):
         limb = limbs[..., k]
         nonzero = limb != 0
@@ -155,18 +157,32 @@ def negated(limbs: Any) -> Any:
 def magnitude_bits(limbs: Any) -> int:
     """max over the values of bit_length(|v|) (0 when every value is 0), exactly.
 
+    A value's limbs XOR its sign are v for v >= 0 and u = ~v = |v| - 1 for v < 0:
+    bit_length(|v|) is bit_length(u), but one more when u is 2^b - 1 (v = -2^b).
+    So the longest u (or v) is read, then only that exception is looked for.
+
     Examples
     --------
     >>> magnitude_bits(np.array([[0, 1], [-1, -1], [5, 0]])), magnitude_bits(np.array([[0, -(2**63)]]))
     (65, 128)
+    >>> magnitude_bits(np.array([[-4, -1]])), magnitude_bits(np.array([[-5, -1]])), magnitude_bits(np.array([[-1]]))
+    (3, 3, 1)
     """
-    negative = (limbs[..., -1] < 0)[..., None]
-    magnitudes = np.where(negative, negated(limbs), limbs).view(_U64) if negative.any() else limbs.view(_U64)
-    for k in range(limbs.shape[-1] - 1, -1, -1):  # the highest limb nonzero anywhere holds the longest value
-        top = int(magnitudes[..., k].max(initial=0))
+    L = limbs.shape[-1]
+    sign = limbs[..., -1] >> 63
+    best, k = 0, 0
+    for k in range(L - 1, -1, -1):  # the highest limb nonzero anywhere holds the longest value
+        top = int((limbs[..., k] ^ sign).view(_U64).max(initial=0))  # v, or ~v for a negative v
         if top:
-            return 64 * k + top.bit_length()
-    return 0
+            best = 64 * k + top.bit_length()
+            break
+    # a negative v with ~v = 2^best - 1 (all ones below bit `best`) is -2^best: best + 1 bits; looked for
+    # among the negative values whose limb k is that of 2^best - 1, then on all their limbs
+    ones = int_limbs([2**best - 1], L)[0]
+    rows, flat_sign = limbs.reshape(-1, L), sign.reshape(-1)
+    found = np.flatnonzero((flat_sign < 0) & ((rows[:, k] ^ flat_sign) == ones[k]))
+    exception = found.size and bool(((rows[found] ^ flat_sign[found, None]) == ones).all(axis=1).any())
+    return best + 1 if exception else best
 
 
 def int_limbs(values: Any, limbs: int) -> Any:

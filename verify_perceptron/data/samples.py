@@ -21,7 +21,7 @@ import numpy as np
 from . import kernel as _kernel
 from .dataset import Dataset
 from .integers import ExactMatrix, as_limbs
-from .limb_arrays import limb_values, limbs_for_bits, magnitude_bits
+from .limb_arrays import limb_values, limbs_for_bits
 
 __all__ = ["Augmentation", "scaled_samples", "signed_samples", "sample_matrix"]
 
@@ -145,7 +145,7 @@ def _limb_matrix(data: Dataset, bias: int, bias_first: bool) -> ExactMatrix:
     X = data.limbs
     n, m, L = X.shape
     # |z| is at most max(|x|, |bias|): the limbs that hold the larger and its negation
-    bits = max(magnitude_bits(X), abs(bias).bit_length())
+    bits = max(data.numerator_bits, abs(bias).bit_length())
     lz = max(L, limbs_for_bits(bits))
     column = 0 if bias_first else m
     if _kernel.signed_limbs is None:

@@ -41,11 +41,16 @@ def _values(numerators, denominator):
     return [[F(int(v), denominator) for v in row] for row in ints.tolist()]
 
 
-@given(a=tables, zero_column=st.booleans())
-def test_binary_floats_hold_each_float_exactly_in_lowest_terms(a, zero_column):
+@given(a=tables, zero_column=st.booleans(), compiled=st.booleans())
+def test_binary_floats_hold_each_float_exactly_in_lowest_terms(a, zero_column, compiled):
     if zero_column:
         a[:, 0] = 0.0
-    numerators, denominator = binary_floats(a, max_cells=10**9, source="t")
+    if compiled or _kernel.dyadic_range is None:
+        numerators, denominator = binary_floats(a, max_cells=10**9, source="t")
+    else:  # NumPy's way, where the extension was not built
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_kernel, "dyadic_range", None)
+            numerators, denominator = binary_floats(a, max_cells=10**9, source="t")
     assert _values(numerators, denominator) == [[F(float(v)) for v in row] for row in a.tolist()]
     # lowest terms: the denominator is a power of two that no more of it divides every numerator and it
     ints = [int(v) for v in (limb_values(numerators) if numerators.ndim == 3 else numerators).ravel().tolist()]
@@ -126,6 +131,21 @@ def test_a_matrix_in_limbs_gives_the_python_integer_matrix_norms_floats_and_prod
     order = list(range(m.shape[0]))[::-1]
     assert held.reordered(order).norms.tolist() == today.reordered(order).norms.tolist()
     assert held.row_values([0]).tolist() == today.exact[[0]].tolist()
+
+
+@needs_kernel
+def test_the_compiled_reading_of_floats_refuses_what_has_no_place_in_its_limbs():
+    a = np.array([[1.5, -(2.0**70)]])
+    with pytest.raises(ValueError, match="infinity or a NaN"):
+        _kernel.dyadic_range(np.array([1.0, np.nan]))
+    out = np.empty((1, 2, 1), dtype=np.int64)
+    with pytest.raises(ValueError, match="does not fit the limbs"):
+        _kernel.dyadic_fill(a, 1, out)  # -2^71 needs two limbs
+    with pytest.raises(ValueError, match="not an integer times"):
+        _kernel.dyadic_fill(a, 0, np.empty((1, 2, 2), dtype=np.int64))  # 1.5 is not an integer
+    _kernel.dyadic_fill(a, 1, wide := np.empty((1, 2, 2), dtype=np.int64))
+    assert limb_values(wide).tolist() == [[3, -(2**71)]]
+    assert _kernel.dyadic_range(np.zeros(3)) is None and _kernel.dyadic_range(a) == (-1, 71)
 
 
 @needs_kernel

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from . import kernel as _kernel
 from .files import refuse_wide
 from .limb_arrays import dyadic_limbs, limbs_for_bits
 
@@ -66,6 +67,8 @@ def binary_floats(a: Any, *, max_cells: int, source: str) -> tuple[Any, int]:
     >>> binary_floats(np.array([[2.0**60, 0.5]]), max_cells=1, source="t")[0].dtype  # 2^61: below 2^62, so int64
     dtype('int64')
     """
+    if _kernel.dyadic_range is not None:
+        return _compiled(np.ascontiguousarray(a, dtype=np.float64), max_cells, source)
     n_rows, n_cols = a.shape
     low = top = None
     step = max(1, BLOCK // max(1, n_cols))
@@ -89,3 +92,20 @@ def binary_floats(a: Any, *, max_cells: int, source: str) -> tuple[Any, int]:
         shift = np.where(nonzero, e + power, 0)
         out[start:start + step] = dyadic_limbs(m, shift, limbs) if wide else m << shift
     return out, 2**power
+
+
+def _compiled(a: Any, max_cells: int, source: str) -> tuple[Any, int]:
+    """`binary_floats` in C (`verify_perceptron.data.kernel.dyadic_range` and `dyadic_fill`): each double's
+    m and e read from its bits in one pass, then the limbs written in another, no temporary array."""
+    found = _kernel.dyadic_range(a)
+    if found is None:
+        return np.zeros(a.shape, dtype=np.int64), 1
+    low, top = found
+    power = max(0, -low)
+    bits = top + power
+    wide = bits > 62
+    if wide:
+        refuse_wide(source, a.size, bits, max_cells)
+    out = np.empty(a.shape + (limbs_for_bits(bits) if wide else 1,), dtype=np.int64)
+    _kernel.dyadic_fill(a, power, out)
+    return (out if wide else out[..., 0]), 2**power

@@ -12,7 +12,9 @@
  * signed_limbs() builds Z[i] = y_i * (X[i] with the bias inserted) in lz limbs and every
  * ||Z[i]||^2 in ln limbs, in one pass; limb_norms() the squared norms alone; limb_doubles()
  * the nearest double of each entry, rounded once (the floating-point filter's precondition);
- * limb_scores() every Z[i] . W for W in limbs (ExactMatrix.products).
+ * limb_scores() every Z[i] . W for W in limbs (ExactMatrix.products). dyadic_range() and
+ * dyadic_fill() read binary floats into limbs straight from their bits (data/_floats.py): each
+ * double is m 2^e with m odd, and m << (e + p) lands in limbs q and q + 1 (e + p = 64 q + r).
  * A square is a product of magnitudes (wide_mul_add), summed in ln >= 2 lz + 1 limbs:
  * |z| < 2^(64 lz - 1) makes each square below 2^(128 lz - 2), and fewer than 2^62 of them
  * sum below 2^(64 (2 lz + 1) - 1), so the sums are exact. Every function needs __int128.
@@ -376,7 +378,195 @@ done:
 #endif
 }
 
+#if SCAN_WIDE
+/* x = (-1)^negative * m * 2^e with m odd (m = 0 for a zero); 0, or -1 for an infinity or a NaN. */
+static int
+dyadic_parts(double x, uint64_t *m, int *e, int *negative)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    const int biased = (int)((bits >> 52) & 0x7ff);
+    *negative = (int)(bits >> 63);
+    if (biased == 0x7ff) {
+        return -1;
+    }
+    *m = bits & (((uint64_t)1 << 52) - 1);
+    *e = biased == 0 ? -1074 : biased - 1075; /* a subnormal has no implicit bit */
+    if (biased != 0) {
+        *m |= (uint64_t)1 << 52;
+    }
+    if (*m != 0) {
+        const int zeros = __builtin_ctzll(*m);
+        *m >>= zeros;
+        *e += zeros;
+    }
+    return 0;
+}
+#endif
+
+PyDoc_STRVAR(dyadic_range_doc,
+"dyadic_range($module, X, /)\n"
+"--\n"
+"\n"
+"For X a C-contiguous float64 array (any shape) of finite values, each m * 2^e with m odd:\n"
+"``(min e, max (bit_length(m) + e))`` over the nonzero values, or None when every value is 0.\n"
+"An infinity or a NaN raises ValueError.");
+
+static PyObject *
+dyadic_range(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    Py_buffer X = {0};
+    PyObject *result = NULL;
+    if (nargs != 1) {
+        PyErr_Format(PyExc_TypeError, "dyadic_range() takes 1 argument (X), got %zd", nargs);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[0], &X, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        return NULL;
+    }
+    if (X.itemsize != 8 || X.format == NULL || strcmp(X.format, "d") != 0) {
+        PyErr_SetString(PyExc_TypeError, "dyadic_range(): X must hold float64 items");
+        goto done;
+    }
+    const Py_ssize_t cells = X.len / 8;
+    int low = 0, top = 0, any = 0, bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    const double *x = X.buf;
+    for (Py_ssize_t c = 0; c < cells; c++) {
+        uint64_t m;
+        int e, negative;
+        if (dyadic_parts(x[c], &m, &e, &negative) < 0) {
+            bad = 1;
+            break;
+        }
+        if (m == 0) {
+            continue;
+        }
+        const int bits = 64 - __builtin_clzll(m) + e;
+        if (!any || e < low) {
+            low = e;
+        }
+        if (!any || bits > top) {
+            top = bits;
+        }
+        any = 1;
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "dyadic_range(): an infinity or a NaN has no exact value");
+        goto done;
+    }
+    result = any ? Py_BuildValue("(ii)", low, top) : (Py_INCREF(Py_None), Py_None);
+done:
+    PyBuffer_Release(&X);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "dyadic_range() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
+PyDoc_STRVAR(dyadic_fill_doc,
+"dyadic_fill($module, X, power, out, /)\n"
+"--\n"
+"\n"
+"out[..., :] = the limbs of X * 2^power, each an integer, for X a C-contiguous float64 array of\n"
+"finite values and out a writable C-contiguous int64 array of X's shape plus (L,): with\n"
+"X = m * 2^e (m odd), m << (e + power) split into limbs (lowest first, two's complement).\n"
+"Every e + power must be >= 0 and every value fit L limbs: ValueError otherwise.");
+
+static PyObject *
+dyadic_fill(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    Py_buffer X = {0}, out = {0};
+    PyObject *result = NULL;
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "dyadic_fill() takes 3 arguments (X, power, out), got %zd", nargs);
+        return NULL;
+    }
+    const long power = PyLong_AsLong(args[1]);
+    if (power == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[0], &X, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[2], &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
+        goto done;
+    }
+    const Py_ssize_t cells = X.len / 8;
+    if (X.itemsize != 8 || X.format == NULL || strcmp(X.format, "d") != 0 || out.itemsize != 8
+        || out.ndim != X.ndim + 1) {
+        PyErr_SetString(PyExc_ValueError, "dyadic_fill(): X must hold float64 items and out int64 limbs of X's shape");
+        goto done;
+    }
+    const int L = (int)out.shape[out.ndim - 1];
+    if (L < 1 || (Py_ssize_t)L * cells * 8 != out.len) {
+        PyErr_SetString(PyExc_ValueError, "dyadic_fill(): out must be X's shape plus one axis of limbs");
+        goto done;
+    }
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    const double *x = X.buf;
+    uint64_t *limbs = out.buf;
+    for (Py_ssize_t c = 0; c < cells && !bad; c++) {
+        uint64_t *v = limbs + c * L;
+        uint64_t m;
+        int e, negative;
+        memset(v, 0, (size_t)L * sizeof(uint64_t));
+        if (dyadic_parts(x[c], &m, &e, &negative) < 0) {
+            bad = 1;
+            break;
+        }
+        if (m == 0) {
+            continue;
+        }
+        const long shift = e + power;
+        if (shift < 0) {
+            bad = 1;
+            break;
+        }
+        const long q = shift / 64;
+        const unsigned __int128 wide = (unsigned __int128)m << (shift % 64); /* below 2^117 */
+        const uint64_t low = (uint64_t)wide, high = (uint64_t)(wide >> 64);
+        /* the magnitude and its sign bit must fit: |value| < 2^(64 L - 1) */
+        if (q >= L || (q + 1 >= L ? (high != 0 || (int64_t)low < 0) : (q + 2 >= L && (int64_t)high < 0))) {
+            bad = 1;
+            break;
+        }
+        v[q] = low;
+        if (q + 1 < L) {
+            v[q + 1] = high;
+        }
+        if (negative) {
+            wide_negate(v, v, L);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "dyadic_fill(): a value is not finite, not an integer times 2^-power, "
+                        "or does not fit the limbs");
+        goto done;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyBuffer_Release(&X);
+    if (out.obj != NULL) {
+        PyBuffer_Release(&out);
+    }
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "dyadic_fill() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
 static PyMethodDef limbrows_methods[] = {
+    {"dyadic_range", (PyCFunction)(void (*)(void))dyadic_range, METH_FASTCALL, dyadic_range_doc},
+    {"dyadic_fill", (PyCFunction)(void (*)(void))dyadic_fill, METH_FASTCALL, dyadic_fill_doc},
     {"limb_scores", (PyCFunction)(void (*)(void))limb_scores, METH_FASTCALL, limb_scores_doc},
     {"signed_limbs", (PyCFunction)(void (*)(void))signed_limbs, METH_FASTCALL, signed_limbs_doc},
     {"limb_norms", (PyCFunction)(void (*)(void))limb_norms, METH_FASTCALL, limb_norms_doc},

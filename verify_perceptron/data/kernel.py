@@ -7,7 +7,8 @@
 - `signed_limbs`, `limb_norms`, `limb_doubles` and `limb_scores` do the same for samples
   held in 64-bit limbs (`verify_perceptron.data.limb_arrays`), past int64: the
   signed rows and their squared norms, the norms alone, each entry's
-  nearest double, and the products with a vector (extension `verify_perceptron.data._limbrows`);
+  nearest double, and the products with a vector; `dyadic_range` and
+  `dyadic_fill` read binary floats into limbs from their bits (extension `verify_perceptron.data._limbrows`);
 - `rational_cells` reads a comma-separated table of rational literals into
   int64 numerators and denominators, leaving to Python the cells it cannot
   read exactly in int64 (`verify_perceptron.data.denominators.read_table`).
@@ -42,7 +43,7 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells", "signed_limbs", "limb_norms",
-           "limb_doubles", "limb_scores"]
+           "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill"]
 
 SignedRows = Callable[..., "int | None"]
 Scores = Callable[[Any, Any, Any, Any], None]
@@ -96,14 +97,15 @@ def _load_cells() -> RationalCells | None:
 rational_cells: RationalCells | None = _load_cells()
 
 
-def _load_limbs() -> tuple[Any, Any, Any, Any]:
+def _load_limbs() -> tuple[Any, Any, Any, Any, Any, Any]:
     """The limb extension's functions, or None each where it did not import or cannot run (no __int128)."""
     try:
         module = importlib.import_module(f"{__package__}._limbrows")
         module.limb_norms(_PROBE[0].reshape(0, 1, 1), _PROBE[0].reshape(0, 1).repeat(3, axis=1))
     except (ImportError, NotImplementedError):
-        return None, None, None, None
-    return module.signed_limbs, module.limb_norms, module.limb_doubles, module.limb_scores
+        return None, None, None, None, None, None
+    return (module.signed_limbs, module.limb_norms, module.limb_doubles, module.limb_scores, module.dyadic_range,
+            module.dyadic_fill)
 
 
 #: ``signed_limbs(X, y, bias, bias_column, Z, norms)`` in C, or None: `signed_rows` for samples in limbs, X
@@ -118,4 +120,9 @@ limb_doubles: Callable[[Any, Any], None] | None
 #: ``limb_scores(Z, W, out)`` in C, or None: out[i] = Z[i]·W, exactly, Z (n, d, lz) and W (d, lw) in limbs,
 #: out (n, ls >= lz + lw + 1).
 limb_scores: Callable[[Any, Any, Any], None] | None
-signed_limbs, limb_norms, limb_doubles, limb_scores = _load_limbs()
+#: ``dyadic_range(X)`` in C, or None: for finite float64 values m·2^e (m odd), (min e, max bit_length(m) + e) over
+#: the nonzero ones, or None when all are 0.
+dyadic_range: Callable[[Any], "tuple[int, int] | None"] | None
+#: ``dyadic_fill(X, p, out)`` in C, or None: out (X's shape plus L limbs) = X·2^p, each value's limbs.
+dyadic_fill: Callable[[Any, int, Any], None] | None
+signed_limbs, limb_norms, limb_doubles, limb_scores, dyadic_range, dyadic_fill = _load_limbs()

@@ -176,12 +176,23 @@ def _pair(seed: int, n: int, d: int) -> tuple[Dataset, Dataset]:
     """The same randn-like data, in limbs and as today's Python integers."""
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d)) * np.exp2(rng.integers(-40, 40, (n, d)))
+    X[0, 0], X[1, 0] = 2.0**-50 + 2.0**-60, -(2.0**40)  # values of 91 bits over 2^60 at least: in limbs
     y = np.where(rng.random(n) < 0.5, 1, -1)
+    y[:2] = 1, -1  # both classes
     held = from_arrays(X, y)
     today = Dataset(y=held.y, source=held.source, binary_float=True, labels=held.labels,
                     numerators=held.numerators.copy(), denominator=held.denominator)
     assert held.limbs is not None and today.limbs is None
     return held, today
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 30), d=st.integers(1, 4),
+       convention=st.sampled_from(sorted(CONVENTIONS)), mode=st.sampled_from(["online", "batch"]))
+def test_traces_on_limbs_are_todays_on_every_convention(seed, n, d, convention, mode):
+    held, today = _pair(seed, n, d)
+    eta = rate_for(convention, F(1, 3))
+    same_run(fast.run(today, convention, eta=eta, mode=mode, max_epochs=25, keep_updates=10**9),
+             fast.run(held, convention, eta=eta, mode=mode, max_epochs=25, keep_updates=10**9))
 
 
 @pytest.mark.parametrize("convention", sorted(CONVENTIONS))

@@ -205,3 +205,20 @@ def test_runs_and_reports_on_limbs_are_todays(convention, mode):
     quick = run_verification(held, convention, eta=eta, mode=mode, max_epochs=40)
     slow = run_verification(today, convention, eta=eta, mode=mode, max_epochs=40)
     assert quick.report == slow.report
+
+
+def test_a_dataset_refuses_limbs_of_the_wrong_shape_or_kind_and_reduces_any_denominator():
+    with pytest.raises(DataError, match=r"limbs of shape \(2, 2\) and dtype int64"):
+        Dataset(limbs=np.zeros((2, 2), dtype=np.int64), y=(1, -1))
+    with pytest.raises(DataError, match="dtype float64"):
+        Dataset(limbs=np.zeros((2, 1, 2)), y=(1, -1))
+    with pytest.raises(DataError, match="denominator=0 must be a positive integer"):
+        Dataset(limbs=np.zeros((2, 1, 2), dtype=np.int64), denominator=0, y=(1, -1))
+    limbs = int_limbs([6 * 2**70, -9 * 2**64, 3, 12], 2).reshape(2, 2, 2)
+    for denominator in (6, 2**80, 2**64 * 3, 1):
+        data = Dataset(limbs=limbs, denominator=denominator, y=(1, -1))
+        today = Dataset(X=[[F(6 * 2**70, denominator), F(-9 * 2**64, denominator)],
+                           [F(3, denominator), F(12, denominator)]], y=(1, -1))
+        assert (data.X, data.denominator, data.numerators.tolist()) == (today.X, today.denominator,
+                                                                        today.numerators.tolist())
+        assert data.numerator_bits == max(abs(int(v)) for v in today.numerators.ravel().tolist()).bit_length()

@@ -97,7 +97,9 @@ def binary_floats(a: Any, *, max_cells: int, source: str) -> tuple[Any, int]:
 def _compiled(a: Any, max_cells: int, source: str) -> tuple[Any, int]:
     """`binary_floats` in C (`verify_perceptron.data.kernel.dyadic_range` and `dyadic_fill`): each double's
     m and e read from its bits in one pass, then the limbs written in another, no temporary array."""
-    found = _kernel.dyadic_range(a)
+    dyadic_range, dyadic_fill = _kernel.dyadic_range, _kernel.dyadic_fill
+    assert dyadic_range is not None and dyadic_fill is not None  # (binary_floats comes here only then)
+    found = dyadic_range(a)
     if found is None:
         return np.zeros(a.shape, dtype=np.int64), 1
     low, top = found
@@ -107,5 +109,5 @@ def _compiled(a: Any, max_cells: int, source: str) -> tuple[Any, int]:
     if wide:
         refuse_wide(source, a.size, bits, max_cells)
     out = np.empty(a.shape + (limbs_for_bits(bits) if wide else 1,), dtype=np.int64)
-    _kernel.dyadic_fill(a, power, out)
+    dyadic_fill(a, power, out)
     return (out if wide else out[..., 0]), 2**power

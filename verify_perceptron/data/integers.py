@@ -243,14 +243,14 @@ class ExactMatrix:
     def exact(self) -> Any:
         """The entries as an (n, d) array: int16/32/64, or Python integers (made from `limbs` on first use)."""
         if self._exact is None:
-            self._exact = self.held.values()
+            self._exact = self._held().values()
         return self._exact
 
     @property
     def norms(self) -> Any:
         """‖z_i‖² per row, exactly: int64 where that provably fits, else Python ints (from limbs on first use)."""
         if self._norms is None:
-            self._norms = self.held.norms()
+            self._norms = self._held().norms()
         return self._norms
 
     @property
@@ -275,7 +275,13 @@ class ExactMatrix:
 
     def row_values(self, rows: Any) -> Any:
         """The rows `rows` (indices) as an array of their exact values (Python integers where held in limbs)."""
-        return self._exact[rows] if self._exact is not None else self.held.values(rows)
+        return self._exact[rows] if self._exact is not None else self._held().values(rows)
+
+    def _held(self) -> LimbMatrix:
+        """The limbs, for a matrix made from them (the Python-integer forms are then made from these)."""
+        if self.held is None:
+            raise ValueError("this matrix is not held in limbs")
+        return self.held
 
     def release_copies(self) -> None:
         """Let go of the copies made on first use (float64, Python integers, the last product); made again if

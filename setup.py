@@ -6,6 +6,8 @@ checker's replay links to nothing of the engine):
 
 - `verify_perceptron.data._rows`: the signed samples and their scores
   (`verify_perceptron.data.kernel`);
+- `verify_perceptron.data._limbrows`: samples past int64 held in 64-bit limbs, their signed
+  rows, squared norms and nearest doubles (`verify_perceptron.data.kernel`);
 - `verify_perceptron.run._scan`: the engine's online passes
   (`verify_perceptron.run.kernel`);
 - `verify_perceptron.check._replay`: the checker's replay
@@ -32,6 +34,7 @@ def kernel(name: str, source: str, *headers: str) -> Extension:
 setup(
     ext_modules=[
         kernel("verify_perceptron.data._rows", "verify_perceptron/data/_rows.c"),
+        kernel("verify_perceptron.data._limbrows", "verify_perceptron/data/_limbrows.c", "verify_perceptron/data/_wide.h"),
         kernel("verify_perceptron.run._scan", "verify_perceptron/run/_scan.c", "verify_perceptron/data/_wide.h"),
         kernel("verify_perceptron.check._replay", "verify_perceptron/check/_replay.c",
                "verify_perceptron/check/_program.h", "verify_perceptron/check/_limbs.h"),

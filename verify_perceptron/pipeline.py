@@ -326,14 +326,14 @@ class _Job:
         converged run is made again with w* known, in the time that is left.
         """
         started = time.monotonic()
-        kept = MistakeMap(self.data.n_samples, max(MIN_MAP_BYTES, self.matrix.exact.nbytes))
+        kept = MistakeMap(self.data.n_samples, max(MIN_MAP_BYTES, self.matrix.nbytes))
 
         def overflow() -> _Tee | Background:  # the checker first, then what the report keeps of the whole run
             checker = self.checker()
             tee = _Tee(checker, WholeRun(checker), recorder, kept if self.mode == "online" else None)
             return Background(tee).start() if _beside(self.mode) else tee
 
-        store = _Store(max(MIN_REPLAY_BYTES, self.matrix.exact.nbytes // 2), overflow=overflow)
+        store = _Store(max(MIN_REPLAY_BYTES, self.matrix.nbytes // 2), overflow=overflow)
         try:
             trace = self.run(store, self.time_limit, lambda: (None, None))  # counted by the checker once w* is known
         except BaseException:

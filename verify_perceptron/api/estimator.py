@@ -164,7 +164,8 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
                 names = (str(classes[0]), str(classes[1])) if binary else (f"not {classes[k]}", str(classes[k]))
                 data = Dataset(y=labels, source=where if binary else f"{where} ({classes[k]} against the rest)",
                                feature_names=table.feature_names or (), binary_float=table.binary_float,
-                               labels=names, numerators=table.numerators, denominator=table.denominator)
+                               labels=names, denominator=table.denominator, limbs=table.limbs,
+                               numerators=None if table.limbs is not None else table.numerators)  # limbs: as held
                 if self.verify:
                     result = run_verification(data, conv, eta=rate, mode=self.mode, max_epochs=self.max_epochs,
                                               time_limit=time_limit, clock=clock, started=started)
@@ -176,7 +177,7 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
         self._set_weights([conv.to_canonical(trace.final_weights) for trace, _ in runs], binary)
         self._zero_positive = _zero_is_positive(conv, rate)
         self.classes_ = classes
-        self.n_features_in_ = table.numerators.shape[1]
+        self.n_features_in_ = table.shape[1]
         columns = getattr(X, "columns", None)
         if columns is not None and all(isinstance(c, str) for c in columns):
             self.feature_names_in_ = np.asarray(list(columns), dtype=object)

@@ -7,6 +7,12 @@ largest -e. The array is read twice, a block of rows at a time (the
 smallest and largest exponent first, then the integers), so that its
 temporaries take a few tens of megabytes whatever its size: a 20-million
 value array costs its int64 result and one block more.
+
+Past int64 (about 94 bits on standard normal data) the numerators are made
+straight into 64-bit limbs (`verify_perceptron.data.limb_arrays`), two int64 a
+value there, with no Python integer made: each m·2^(e + p) is split by
+shifts and masks. Over 2^p, p the largest -e of the odd mantissas, they
+are in lowest terms already: the value of exponent -p has an odd numerator.
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ from typing import Any
 
 import numpy as np
 
+from . import kernel as _kernel
 from .files import refuse_wide
+from .limb_arrays import dyadic_limbs, limbs_for_bits
 
 __all__ = ["binary_floats"]
 
@@ -41,21 +49,26 @@ def _top_bits(m: Any, e: Any) -> int:
 def binary_floats(a: Any, *, max_cells: int, source: str) -> tuple[Any, int]:
     """A finite 2-D float16/32/64 array as (integer numerators, 2^p) in lowest terms, exactly.
 
-    The numerators are int64 when every one is below 2^62 in magnitude, else
-    Python integers, refused first (`verify_perceptron.data.files.refuse_wide`)
-    when they would take more memory than `max_cells` int64 values.
+    The numerators are an int64 (n, d) array when every one is below 2^62 in
+    magnitude, else an int64 (n, d, L) array of L 64-bit limbs each (lowest
+    first, two's complement: `verify_perceptron.data.limb_arrays`), refused first
+    (`verify_perceptron.data.files.refuse_wide`) when as Python integers they
+    would take more memory than `max_cells` int64 values.
 
     Examples
     --------
     >>> numerators, denominator = binary_floats(np.array([[0.5, 0.25], [1.0, -2.0]]), max_cells=100, source="t")
     >>> numerators.tolist(), denominator
     ([[2, 1], [4, -8]], 4)
-    >>> numerators, denominator = binary_floats(np.array([[2.0**-1074, 2.0**1023]]), max_cells=1000, source="t")
-    >>> numerators.dtype, denominator == 2**1074, numerators[0, 1] == 2**2097
-    (dtype('O'), True, True)
+    >>> from verify_perceptron.data.limb_arrays import limb_values
+    >>> limbs, denominator = binary_floats(np.array([[2.0**-1074, 2.0**1023]]), max_cells=1000, source="t")
+    >>> limbs.shape, denominator == 2**1074, limb_values(limbs)[0].tolist() == [1, 2**2097]
+    ((1, 2, 33), True, True)
     >>> binary_floats(np.array([[2.0**60, 0.5]]), max_cells=1, source="t")[0].dtype  # 2^61: below 2^62, so int64
     dtype('int64')
     """
+    if _kernel.dyadic_range is not None:
+        return _compiled(np.ascontiguousarray(a, dtype=np.float64), max_cells, source)
     n_rows, n_cols = a.shape
     low = top = None
     step = max(1, BLOCK // max(1, n_cols))
@@ -72,10 +85,29 @@ def binary_floats(a: Any, *, max_cells: int, source: str) -> tuple[Any, int]:
     wide = bits > 62
     if wide:
         refuse_wide(source, a.size, bits, max_cells)
-    out = np.empty(a.shape, dtype=object if wide else np.int64)
+    limbs = limbs_for_bits(bits)
+    out = np.empty(a.shape + (limbs,) if wide else a.shape, dtype=np.int64)
     for start in range(0, n_rows, step):
         m, e, nonzero = _parts(a[start:start + step])
         shift = np.where(nonzero, e + power, 0)
-        # past int64 each numerator is a Python int, shifted by NumPy's loop rather than a Python one
-        out[start:start + step] = np.left_shift(m.astype(object), shift.astype(object)) if wide else m << shift
+        out[start:start + step] = dyadic_limbs(m, shift, limbs) if wide else m << shift
     return out, 2**power
+
+
+def _compiled(a: Any, max_cells: int, source: str) -> tuple[Any, int]:
+    """`binary_floats` in C (`verify_perceptron.data.kernel.dyadic_range` and `dyadic_fill`): each double's
+    m and e read from its bits in one pass, then the limbs written in another, no temporary array."""
+    dyadic_range, dyadic_fill = _kernel.dyadic_range, _kernel.dyadic_fill
+    assert dyadic_range is not None and dyadic_fill is not None  # (binary_floats comes here only then)
+    found = dyadic_range(a)
+    if found is None:
+        return np.zeros(a.shape, dtype=np.int64), 1
+    low, top = found
+    power = max(0, -low)
+    bits = top + power
+    wide = bits > 62
+    if wide:
+        refuse_wide(source, a.size, bits, max_cells)
+    out = np.empty(a.shape + (limbs_for_bits(bits) if wide else 1,), dtype=np.int64)
+    dyadic_fill(a, power, out)
+    return (out if wide else out[..., 0]), 2**power

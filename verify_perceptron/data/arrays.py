@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Set
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -34,6 +33,7 @@ from ..errors import DataError, InvalidArgument
 from ._floats import binary_floats
 from .denominators import MAX_DENOMINATOR_BITS
 from .files import check_max_cells, refuse_cells, refuse_wide
+from .limb_arrays import limb_values
 from .rationals import as_rational, bounded, shown, shown_value
 
 __all__ = ["FLOAT_READINGS", "ExactTable", "check_floats", "column_name", "exact_labels", "exact_positive", "exact_table",
@@ -45,19 +45,44 @@ FLOAT_READINGS = ("binary", "decimal")
 _INT64_SAFE = 2**62
 
 
-@dataclass(frozen=True)
 class ExactTable:
     """Samples as integers over one positive denominator: ``X[i][j] == numerators[i, j] / denominator``.
 
     `numerators` is an int64 array, or an object array of Python ints when a
     value is too large; `feature_names` are a DataFrame's column names (None
     for other inputs); `binary_float` is True when a float was read as binary.
+    Binary floats past int64 are held in 64-bit limbs (`limbs`, an int64
+    (n, d, L) array, else None), and `numerators` is made from them only when
+    read (`verify_perceptron.data.limb_arrays.limb_values`): `Dataset` takes the limbs.
+
+    Examples
+    --------
+    >>> table = ExactTable(np.array([[[0, 1]]]), 4, None, True)
+    >>> table.shape, table.limbs.shape, table.numerators.tolist()
+    ((1, 1), (1, 1, 2), [[18446744073709551616]])
     """
 
-    numerators: Any
-    denominator: int
-    feature_names: tuple[str, ...] | None
-    binary_float: bool
+    def __init__(self, numerators: Any, denominator: int, feature_names: tuple[str, ...] | None,
+                 binary_float: bool) -> None:
+        self.denominator = denominator
+        self.feature_names = feature_names
+        self.binary_float = binary_float
+        #: The numerators in 64-bit limbs, (n, d, L) int64, when they were made so; else None.
+        self.limbs: Any = numerators if numerators.ndim == 3 else None
+        self._numerators: Any = None if self.limbs is not None else numerators
+
+    @property
+    def numerators(self) -> Any:
+        """The numerators as an (n, d) int64 or object array (made from `limbs` on first use)."""
+        if self._numerators is None:
+            self._numerators = limb_values(self.limbs)
+        return self._numerators
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(samples, features)."""
+        held = self.limbs if self.limbs is not None else self._numerators
+        return int(held.shape[0]), int(held.shape[1])
 
 
 def check_floats(floats: object) -> str:
@@ -359,7 +384,7 @@ def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>", max
         numerators, denominator, binary = _array_table(values, floats, source, max_cells)
     else:
         numerators, denominator, binary = _list_table(values, floats, source, max_cells)
-    n, d = numerators.shape
+    n, d = numerators.shape[:2]
     if n == 0:
         raise DataError(f"{source}: no samples; the perceptron needs at least one of each class")
     if d == 0:

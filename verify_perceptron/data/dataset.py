@@ -26,6 +26,7 @@ from ..errors import DataError, InvalidArgument
 from ._labels import map_labels
 from .arrays import column_name, exact_labels, exact_positive, exact_table, holds_floats
 from .integers import ExactMatrix
+from .limb_arrays import limb_values, limbs_for_bits, magnitude_bits, shifted_right, trailing_zeros
 from .rationals import shown_value
 from .row_index import RowIndex, check_index_column, index_columns
 
@@ -61,6 +62,10 @@ class Dataset:
         The convention an example's note uses.
     numerators, denominator : array of int and int, optional
         The values as integers over one positive denominator, instead of `X`.
+    limbs : int64 array of shape (n, d, L), optional
+        The numerators in 64-bit limbs instead (lowest first, two's complement:
+        `verify_perceptron.data.limb_arrays`), as binary floats past int64 are read;
+        `numerators` is then made from them only when asked for.
     row_index : RowIndex, optional
         The leading columns of the file or DataFrame read as its row index
         and left out of the samples (`verify_perceptron.data.row_index`).
@@ -87,15 +92,26 @@ class Dataset:
         numerators: Any = None,
         denominator: int = 1,
         row_index: RowIndex | None = None,
+        limbs: Any = None,
     ) -> None:
         self.source = source
         #: The columns read as the row index and left out, or None.
         self.row_index = row_index
+        self._numerators: Any = None
+        self._bits: int | None = None  # bit_length of the largest |numerator|, where known
+        #: The numerators in 64-bit limbs, (n, d, L) int64, when they pass int64 and were given so; else None.
+        self.limbs: Any = None
         if X is not None:
             numerators, denominator = _common_denominator(X, source)
-        if numerators is None:
+        elif numerators is None and limbs is not None:
+            numerators, self.limbs, denominator, self._bits = _lowest_limbs(limbs, denominator, source)
+            self._numerators = numerators
+        if numerators is None and self.limbs is None:
             raise DataError(f"{source}: no samples")
-        self.numerators, self.denominator = _lowest_terms(numerators, denominator, source)
+        if self.limbs is None:
+            self._numerators, self.denominator = _lowest_terms(numerators, denominator, source)
+        else:
+            self.denominator = denominator
         labels_in = np.asarray(y)
         if labels_in.dtype.kind not in "iu" or labels_in.ndim != 1:  # Fractions, floats, ...: one by one
             labels_in = np.array([_label_value(label, i, source) for i, label in enumerate(y)], dtype=np.int64)
@@ -119,6 +135,23 @@ class Dataset:
         self._exact: ExactMatrix | None = None
 
     @property
+    def numerators(self) -> Any:
+        """The samples' integers over `denominator`: an int64 array, or Python integers (made from `limbs`
+        on first use)."""
+        if self._numerators is None:
+            self._numerators = limb_values(self.limbs)
+        return self._numerators
+
+    @property
+    def numerator_bits(self) -> int:
+        """The bit length of the largest |numerator| (known from the limbs, else computed on first use)."""
+        if self._bits is None:
+            self._bits = max((abs(int(v)) for v in self.numerators.ravel().tolist()), default=0).bit_length() \
+                if self.numerators.dtype == object else max(int(self.numerators.max()), -int(self.numerators.min())
+                                                             ).bit_length()
+        return self._bits
+
+    @property
     def X(self) -> tuple[tuple[Fraction, ...], ...]:
         """The samples as exact `Fraction` tuples (built on first use)."""
         if self._X is None:
@@ -130,7 +163,8 @@ class Dataset:
     def exact(self) -> ExactMatrix:
         """`numerators` wrapped for exact, fast products with integer vectors (built on first use)."""
         if self._exact is None:
-            self._exact = ExactMatrix(self.numerators)
+            self._exact = ExactMatrix(None, limbs=self.limbs) if self.limbs is not None else ExactMatrix(
+                self.numerators)
         return self._exact
 
     @property
@@ -141,20 +175,26 @@ class Dataset:
     @property
     def n_samples(self) -> int:
         """Number of samples."""
-        return int(self.numerators.shape[0])
+        return int(self._held.shape[0])
 
     @property
     def n_features(self) -> int:
         """Dimension of a sample, without the bias input."""
-        return int(self.numerators.shape[1])
+        return int(self._held.shape[1])
+
+    @property
+    def _held(self) -> Any:
+        return self.limbs if self.limbs is not None else self._numerators
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Dataset):
             return NotImplemented
+        same_limbs = self.limbs is not None and other.limbs is not None and self.limbs.shape == other.limbs.shape
         return (
             self.denominator == other.denominator
-            and self.numerators.shape == other.numerators.shape
-            and bool((self.numerators == other.numerators).all())
+            and (self.n_samples, self.n_features) == (other.n_samples, other.n_features)
+            and (bool((self.limbs == other.limbs).all()) if same_limbs
+                 else bool((self.numerators == other.numerators).all()))
             and (self.y, self.source, self.feature_names, self.binary_float, self.labels, self.row_index)
             == (other.y, other.source, other.feature_names, other.binary_float, other.labels, other.row_index)
         )
@@ -182,9 +222,10 @@ class Dataset:
             binary_float=self.binary_float,
             labels=self.labels,
             default_convention=self.default_convention,
-            numerators=self.numerators[list(order)],
+            numerators=None if self.limbs is not None else self.numerators[list(order)],
             denominator=self.denominator,
             row_index=self.row_index,
+            limbs=None if self.limbs is None else self.limbs[list(order)],
         )
 
 
@@ -277,6 +318,37 @@ def _lowest_terms(numerators: Any, denominator: int, source: str) -> tuple[Any, 
     return array, denominator // common
 
 
+def _lowest_limbs(limbs: Any, denominator: int, source: str) -> tuple[Any, Any, int, int | None]:
+    """`_lowest_terms` for numerators in limbs: ``(int64 numerators or None, limbs or None, denominator,
+    bit_length of the largest |numerator| or None)``.
+
+    Over a power of two the common factor is 2^t, t the least of its exponent
+    and of the numerators' trailing zeros: no gcd per value. The result is in
+    int64 when every numerator is then below 2^62 (as `_lowest_terms` keeps
+    it), else in the fewest limbs that hold it. Another denominator is
+    reduced through Python integers.
+    """
+    array = np.asarray(limbs)
+    if array.ndim != 3 or array.dtype != np.int64 or 0 in array.shape:
+        raise DataError(f"{source}: limbs of shape {array.shape} and dtype {array.dtype}; a non-empty int64 "
+                        "(samples, features, limbs) array is needed")
+    if isinstance(denominator, bool) or int(denominator) != denominator or denominator < 1:
+        raise DataError(f"{source}: denominator={denominator!r} must be a positive integer")
+    denominator = int(denominator)
+    power = (denominator & -denominator).bit_length() - 1  # the power of two in the denominator
+    if denominator >> power != 1:
+        numerators, denominator = _lowest_terms(limb_values(array), denominator, source)
+        return numerators, None, denominator, None
+    zeros = trailing_zeros(array)
+    shift = power if zeros is None else min(power, zeros)
+    if shift:
+        array = shifted_right(array, shift)
+    bits = magnitude_bits(array)
+    if bits <= 62:  # |v| < 2^62: int64, as `_lowest_terms` keeps such numerators
+        return np.ascontiguousarray(array[..., 0]), None, denominator >> shift, bits
+    return None, np.ascontiguousarray(array[..., :limbs_for_bits(bits)]), denominator >> shift, bits
+
+
 def from_arrays(
     X: Any,
     y: Any,
@@ -336,7 +408,8 @@ def from_arrays(
     return Dataset(
         y=labels, source=source, feature_names=names or table.feature_names or (),
         binary_float=table.binary_float, labels=spelling,
-        numerators=table.numerators, denominator=table.denominator, row_index=index,
+        numerators=None if table.limbs is not None else table.numerators, limbs=table.limbs,
+        denominator=table.denominator, row_index=index,
     )
 
 

@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 
 from . import kernel as _kernel
+from .int64_pieces import _norms_in_pieces, _pieces_pay, _wide_products, matrix_vector, row_dots
+from .limb_arrays import LimbMatrix
 
 __all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "row_dots", "matrix_vector",
            "exact_sum", "scaled_floats", "score_values", "as_halves", "as_limbs"]
@@ -146,117 +148,6 @@ def row_norms_sq(matrix: Any, biggest: int | None = None) -> Any:
     return np.array([sum(int(v) * int(v) for v in row) for row in matrix.tolist()], dtype=object)
 
 
-def _norms_in_pieces(matrix: Any) -> Any:
-    """Exact ‖z_i‖² of an int64 matrix of fewer than 2^20 columns, as Python ints: `row_dots` of it with itself.
-
-    Examples
-    --------
-    >>> _norms_in_pieces(np.array([[-(2**63), 3], [2**62 + 5, -(2**40)]])).tolist() == [
-    ...     2**126 + 9, (2**62 + 5)**2 + 2**80]
-    True
-    """
-    return row_dots(matrix, matrix)
-
-
-def row_dots(X: Any, Y: Any) -> Any:
-    """Exact Σ_j X_ij·Y_ij for each row of two int64 matrices of fewer than 2^19 columns, as Python ints.
-
-    Each entry is split as x = a·2^42 + b·2^21 + c with |a| <= 2^21 and
-    0 <= b, c < 2^21 (a = x >> 42, arithmetic), so that every product of two
-    pieces is at most 2^42 in magnitude and a row's sum of the (at most three)
-    products of one weight, 2^84, 2^63, 2^42, 2^21 or 1, stays below
-    3·2^42·2^19 < 2^63 in int64. The five sums are then joined in Python
-    integers: the work in Python is per row, not per entry.
-
-    Examples
-    --------
-    >>> X = np.array([[2**62, -(2**63)], [7, -1]])
-    >>> row_dots(X, np.array([[3, 2**62 + 1], [-(2**63), 5]])).tolist() == [
-    ...     3 * 2**62 - 2**63 * (2**62 + 1), -7 * 2**63 - 5]
-    True
-    """
-    if X.shape[1] >= 2**19:
-        raise ValueError(f"row_dots(): {X.shape[1]} columns, at most 2^19 - 1 are summed in int64")
-
-    def pieces(M: Any) -> tuple[Any, Any, Any]:
-        a = M >> 42
-        rest = M - (a << 42)
-        return a, rest >> 21, rest & (2**21 - 1)
-
-    (a, b, c), (p, q, r) = pieces(X.astype(np.int64, copy=False)), pieces(Y.astype(np.int64, copy=False))
-
-    def sums(*pairs: tuple[Any, Any]) -> Any:
-        total = sum(np.einsum("ij,ij->i", u, v, dtype=np.int64) for u, v in pairs)
-        return np.asarray(total, dtype=np.int64).astype(object)
-
-    return (sums((a, p)) * 2**84 + sums((a, q), (b, p)) * 2**63 + sums((a, r), (b, q), (c, p)) * 2**42
-            + sums((b, r), (c, q)) * 2**21 + sums((c, r)))
-
-
-def matrix_vector(Z: Any, w: Any) -> Any:
-    """Exact Z·w for an int64 matrix Z of fewer than 2^19 columns and an int64 vector w, as Python ints.
-
-    With max|Z_ij|·d < 2^e, w is cut into pieces of b = 63 - e bits (the low
-    ones in [0, 2^b), the top one signed with |piece| <= 2^b, as many as
-    63 bits need): every partial sum of Z times a piece is below
-    2^e·2^b = 2^63, so each product is exact in int64, and the pieces' products
-    are joined in Python integers. Where b would be under 8 bits, `row_dots`.
-
-    Examples
-    --------
-    >>> matrix_vector(np.array([[3, -1], [0, 2]]), np.array([2**62, -(2**63)])).tolist() == [
-    ...     3 * 2**62 + 2**63, -(2**64)]
-    True
-    """
-    Z = Z.astype(np.int64, copy=False)
-    w = np.asarray(w, dtype=np.int64)
-    if not len(Z):
-        return np.zeros(0, dtype=object)
-    b = 63 - (max(int(Z.max()), -int(Z.min())) * Z.shape[1]).bit_length()  # (in Python integers: no overflow)
-    if b < 8:
-        return row_dots(Z, np.broadcast_to(w, Z.shape))
-    total, shift = np.zeros(len(Z), dtype=object), 0
-    while shift + b < 63:  # the low pieces, b bits each
-        total += (Z @ ((w >> shift) & (2**b - 1))).astype(object) << shift
-        shift += b
-    return total + ((Z @ (w >> shift)).astype(object) << shift)  # the top one: |w >> shift| <= 2^(63 - shift) <= 2^b
-
-
-def _pieces_pay(direction: Sequence[int]) -> bool:
-    """Whether `_wide_products` beats a Python-integer product for `direction`: its 62-bit pieces cost
-    three passes of Python integers over the rows each, the other way a product of big integers a cell
-    (measured at 10^5 rows: d = 20 even at 200 bits, d = 100 at 1,000 bits 0.6x of it, d = 20 at 1,000 bits 2.5x)."""
-    pieces = -(-max((abs(v) for v in direction), default=0).bit_length() // 62)
-    return pieces <= len(direction) // 4 + 2
-
-
-def _wide_products(Z: Any, direction: Sequence[int]) -> Any:
-    """Exact Z·direction for an int64 matrix Z and integers of any size, as Python ints, in int64 pieces.
-
-    direction = Σ_k 2^(62k)·c_k with every c_k an int64 vector (the low ones
-    in [0, 2^62), the top one signed), so Z·direction = Σ_k 2^(62k)·(Z·c_k),
-    each by `matrix_vector`. Only vectors as long as Z's rows are made: a
-    Python-integer copy of Z (8 bytes a cell become about 40) never is.
-
-    Examples
-    --------
-    >>> Z = np.array([[3, -1], [0, 2]])
-    >>> w = [2**200 + 5, -(3**90)]
-    >>> _wide_products(Z, w).tolist() == [3 * w[0] - w[1], 2 * w[1]]
-    True
-    """
-    top = max((abs(v) for v in direction), default=0).bit_length()
-    if top < 63:
-        return matrix_vector(Z, np.asarray(direction, dtype=np.int64))
-    total, shift = np.zeros(len(Z), dtype=object), 0
-    while shift + 62 <= top:  # the low pieces, 62 bits each, non-negative
-        piece = np.array([(v >> shift) & (2**62 - 1) for v in direction], dtype=np.int64)
-        total += matrix_vector(Z, piece) << shift
-        shift += 62
-    piece = np.array([v >> shift for v in direction], dtype=np.int64)  # signed, |piece| < 2^62
-    return total + (matrix_vector(Z, piece) << shift)
-
-
 def exact_sum(values: Any) -> int:
     """The exact sum of an integer array, as a Python int (int64 sums only where they cannot overflow).
 
@@ -314,18 +205,27 @@ class ExactMatrix:
     [1208925819614629174706176]
     """
 
-    def __init__(self, matrix: Any, *, norms: Any = None, biggest: int | None = None) -> None:
-        # Integers of 16, 32 or 64 bits as they come (products run in int64), others as int64.
-        narrow = matrix.dtype in (np.int16, np.int32, np.int64)
-        self.exact = matrix if matrix.dtype == object or narrow else matrix.astype(np.int64)
-        if self.exact.dtype != object and biggest is None:
-            biggest = _biggest(self.exact)
-        self.biggest = biggest  # an upper bound on max |entry|, when the entries are fixed-width
-        #: ‖z_i‖² per row, exactly: int64 where that provably fits, else Python ints.
-        self.norms = row_norms_sq(self.exact, biggest) if norms is None else norms
-        self.max_norm_sq = int(self.norms.max(initial=0)) if self.norms.size else 0
-        # Whether a float64 copy would hold every entry exactly; the copy itself is made on first use.
-        self.float_exact = biggest is not None and biggest < 2**53
+    def __init__(self, matrix: Any, *, norms: Any = None, biggest: int | None = None, limbs: Any = None,
+                 norm_limbs: Any = None) -> None:
+        #: The entries and norms in 64-bit limbs (`LimbMatrix`) when given so, past int64 (else None): then
+        #: `exact` and `norms`, in Python integers, are made from them only when read.
+        self.held = None if limbs is None else LimbMatrix(
+            limbs, bits=None if biggest is None else biggest.bit_length(), norm_limbs=norm_limbs)
+        self._exact, self._norms = matrix, norms
+        if self.held is not None:
+            self.biggest, self.max_norm_sq, self.float_exact = 2**self.held.bits - 1, self.held.max_norm_sq, False
+        else:
+            # Integers of 16, 32 or 64 bits as they come (products run in int64), others as int64.
+            narrow = matrix.dtype in (np.int16, np.int32, np.int64)
+            self._exact = matrix if matrix.dtype == object or narrow else matrix.astype(np.int64)
+            if self._exact.dtype != object and biggest is None:
+                biggest = _biggest(self._exact)
+            self.biggest = biggest  # an upper bound on max |entry|, when the entries are fixed-width
+            #: ‖z_i‖² per row, exactly: int64 where that provably fits, else Python ints.
+            self._norms = row_norms_sq(self._exact, biggest) if norms is None else norms
+            self.max_norm_sq = int(self._norms.max(initial=0)) if self._norms.size else 0
+            # Whether a float64 copy would hold every entry exactly; the copy itself is made on first use.
+            self.float_exact = biggest is not None and biggest < 2**53
         # The last product, by direction: the checks ask for the final weights' scores several times.
         self._last: tuple[tuple[int, ...], Any] | None = None
         self._as_float: Any = None
@@ -333,6 +233,55 @@ class ExactMatrix:
         self._as_object: Any = None
         self._norms_list: list[int] | None = None
         self._norm_halves: Any = None
+
+    @property
+    def limbs(self) -> Any:
+        """The entries in limbs, an int64 (n, d, L) array, when held so; else None."""
+        return None if self.held is None else self.held.limbs
+
+    @property
+    def exact(self) -> Any:
+        """The entries as an (n, d) array: int16/32/64, or Python integers (made from `limbs` on first use)."""
+        if self._exact is None:
+            self._exact = self._held().values()
+        return self._exact
+
+    @property
+    def norms(self) -> Any:
+        """‖z_i‖² per row, exactly: int64 where that provably fits, else Python ints (from limbs on first use)."""
+        if self._norms is None:
+            self._norms = self._held().norms()
+        return self._norms
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(rows, columns), without making `exact`."""
+        return self.held.shape if self.held is not None else (int(self._exact.shape[0]), int(self._exact.shape[1]))
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of `exact` (8 a cell for Python integers, not counting them), without making it."""
+        return 8 * self.shape[0] * self.shape[1] if self._exact is None else self._exact.nbytes
+
+    @property
+    def wide(self) -> bool:
+        """Whether an entry may pass int64: the entries are Python integers, or held in limbs."""
+        return self.held is not None or self._exact.dtype == object
+
+    def norm_floats(self) -> Any:
+        """The norms as the floating-point filter reads them: nearest doubles, or `norms` itself."""
+        floats = None if self.held is None else self.held.norm_floats()
+        return self.norms if floats is None else floats
+
+    def row_values(self, rows: Any) -> Any:
+        """The rows `rows` (indices) as an array of their exact values (Python integers where held in limbs)."""
+        return self._exact[rows] if self._exact is not None else self._held().values(rows)
+
+    def _held(self) -> LimbMatrix:
+        """The limbs, for a matrix made from them (the Python-integer forms are then made from these)."""
+        if self.held is None:
+            raise ValueError("this matrix is not held in limbs")
+        return self.held
 
     def release_copies(self) -> None:
         """Let go of the copies made on first use (float64, Python integers, the last product); made again if
@@ -345,6 +294,8 @@ class ExactMatrix:
         (dtype('O'), None, None, [[1, 2], [3, 4]])
         """
         self._as_object = self._as_float = self._approximate = self._last = None
+        if self.held is not None:  # the Python integers made from the limbs are copies too
+            self._exact = self._norms = self._norms_list = None
 
     def reordered(self, order: Sequence[int] | np.ndarray[Any, np.dtype[np.signedinteger[Any]]]) -> ExactMatrix:
         """The same rows in another order (row k is row ``order[k]``), their norms carried, not recomputed.
@@ -356,6 +307,9 @@ class ExactMatrix:
         ([[3, 4], [1, 2]], [25, 5])
         """
         index = np.asarray(order, dtype=np.intp)
+        if self.held is not None:
+            return ExactMatrix(None, limbs=self.limbs[index], norm_limbs=self.held.norm_limbs[index],
+                               biggest=self.biggest)
         return ExactMatrix(self.exact[index], norms=self.norms[index], biggest=self.biggest)
 
     @property
@@ -401,7 +355,10 @@ class ExactMatrix:
         ([[9007199254740992.0, -3.0]], 0)
         """
         if self._approximate is None:
-            if self.exact.dtype != object:
+            floats = None if self.held is None or self.held.bits > FLOAT_BITS else self.held.doubles()
+            if floats is not None:  # each the nearest double, as float(int) makes it
+                self._approximate = (floats, 0)
+            elif not self.wide:
                 self._approximate = (self.as_float if self.float_exact else self.exact.astype(np.float64), 0)
             else:
                 flat, shift = scaled_floats(self.exact.ravel().tolist())
@@ -413,7 +370,7 @@ class ExactMatrix:
         bound = norm_sq * self.max_norm_sq
         if self.float_exact and bound < FLOAT_EXACT_SQ:
             return "float64"
-        if self.exact.dtype != object and bound < INT64_EXACT_SQ:
+        if not self.wide and bound < INT64_EXACT_SQ:
             return "int64"
         return "object"
 
@@ -421,7 +378,7 @@ class ExactMatrix:
         """The matrix in representation `kind` (``float64``, ``int64`` or ``object``)."""
         if kind == "float64" and self.float_exact:
             return self.as_float
-        if kind == "int64" and self.exact.dtype != object:
+        if kind == "int64" and not self.wide:
             return self.exact
         if kind != "object":
             raise ValueError(f"kind={kind!r} is not available for this matrix")
@@ -441,11 +398,14 @@ class ExactMatrix:
         values = list(map(int, vector))
         g = math.gcd(*values) or 1
         direction = tuple(values) if g == 1 else tuple(map(operator.floordiv, values, itertools.repeat(g)))
-        fits = self.exact.dtype != object and norm_sq * self.max_norm_sq < INT64_EXACT_SQ
+        fits = not self.wide and norm_sq * self.max_norm_sq < INT64_EXACT_SQ
         if self._last is not None and self._last[0] == direction:
             product = self._last[1]
         else:
-            if self.exact.dtype != object and (norm_sq // (g * g)) * self.max_norm_sq < INT64_EXACT_SQ:
+            held = None if self.held is None else self.held.products(direction)  # in limbs: no Python int per entry
+            if held is not None:
+                product = held
+            elif not self.wide and (norm_sq // (g * g)) * self.max_norm_sq < INT64_EXACT_SQ:
                 vector64 = np.asarray(direction, dtype=np.int64)
                 if _kernel.scores is not None and self.norms.dtype == np.int64 and self.exact.flags.c_contiguous:
                     product = np.empty(len(self.exact), dtype=np.int64)

@@ -4,6 +4,11 @@
   in one pass (`verify_perceptron.data.samples.sample_matrix`);
 - `scores` computes z_i·W for every row in int64 after checking
   ‖W‖²·max‖z_i‖² < 2^126 itself (`verify_perceptron.data.integers.ExactMatrix.products`);
+- `signed_limbs`, `limb_norms`, `limb_doubles` and `limb_scores` do the same for samples
+  held in 64-bit limbs (`verify_perceptron.data.limb_arrays`), past int64: the
+  signed rows and their squared norms, the norms alone, each entry's
+  nearest double, and the products with a vector; `dyadic_range` and
+  `dyadic_fill` read binary floats into limbs from their bits (extension `verify_perceptron.data._limbrows`);
 - `rational_cells` reads a comma-separated table of rational literals into
   int64 numerators and denominators, leaving to Python the cells it cannot
   read exactly in int64 (`verify_perceptron.data.denominators.read_table`).
@@ -37,7 +42,8 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells"]
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells", "signed_limbs", "limb_norms",
+           "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill"]
 
 SignedRows = Callable[..., "int | None"]
 Scores = Callable[[Any, Any, Any, Any], None]
@@ -89,3 +95,34 @@ def _load_cells() -> RationalCells | None:
 #: comma-separated table, but column `skip`, as int64 numerators over int64 denominators in lowest terms;
 #: a cell it cannot read exactly gets denominator 0. Returns how many such cells there are.
 rational_cells: RationalCells | None = _load_cells()
+
+
+def _load_limbs() -> tuple[Any, Any, Any, Any, Any, Any]:
+    """The limb extension's functions, or None each where it did not import or cannot run (no __int128)."""
+    try:
+        module = importlib.import_module(f"{__package__}._limbrows")
+        module.limb_norms(_PROBE[0].reshape(0, 1, 1), _PROBE[0].reshape(0, 1).repeat(3, axis=1))
+    except (ImportError, NotImplementedError):
+        return None, None, None, None, None, None
+    return (module.signed_limbs, module.limb_norms, module.limb_doubles, module.limb_scores, module.dyadic_range,
+            module.dyadic_fill)
+
+
+#: ``signed_limbs(X, y, bias, bias_column, Z, norms)`` in C, or None: `signed_rows` for samples in limbs, X
+#: (n, m, L), bias (lz,), Z (n, m + 1, lz), norms (n, ln >= 2 lz + 1); returns the largest norm's row (-1: none).
+signed_limbs: Callable[..., int] | None
+#: ``limb_norms(Z, norms)`` in C, or None: every ‖Z[i]‖², Z (n, d, lz) in limbs, into norms (n, ln >= 2 lz + 1);
+#: returns the largest norm's row (-1 when there is none).
+limb_norms: Callable[[Any, Any], int] | None
+#: ``limb_doubles(Z, out)`` in C, or None: out[i, j] the double nearest Z[i, j] (limbs (n, d, lz), values below
+#: 2^1000), as Python's float(int).
+limb_doubles: Callable[[Any, Any], None] | None
+#: ``limb_scores(Z, W, out)`` in C, or None: out[i] = Z[i]·W, exactly, Z (n, d, lz) and W (d, lw) in limbs,
+#: out (n, ls >= lz + lw + 1).
+limb_scores: Callable[[Any, Any, Any], None] | None
+#: ``dyadic_range(X)`` in C, or None: for finite float64 values m·2^e (m odd), (min e, max bit_length(m) + e) over
+#: the nonzero ones, or None when all are 0.
+dyadic_range: Callable[[Any], "tuple[int, int] | None"] | None
+#: ``dyadic_fill(X, p, out)`` in C, or None: out (X's shape plus L limbs) = X·2^p, each value's limbs.
+dyadic_fill: Callable[[Any, int, Any], None] | None
+signed_limbs, limb_norms, limb_doubles, limb_scores, dyadic_range, dyadic_fill = _load_limbs()

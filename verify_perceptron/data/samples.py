@@ -20,7 +20,8 @@ import numpy as np
 
 from . import kernel as _kernel
 from .dataset import Dataset
-from .integers import ExactMatrix
+from .integers import ExactMatrix, as_limbs
+from .limb_arrays import limb_values, limbs_for_bits
 
 __all__ = ["Augmentation", "scaled_samples", "signed_samples", "sample_matrix"]
 
@@ -105,8 +106,10 @@ def sample_matrix(data: Dataset, augmentation: Augmentation) -> ExactMatrix:
     >>> m.exact[3].tolist(), m.norms.tolist(), m.max_norm_sq
     ([1, 1, 1], [1, 2, 2, 3], 3)
     """
-    numerators = data.numerators
     bias = augmentation.bias_input * data.denominator
+    if data.limbs is not None:
+        return _limb_matrix(data, bias, augmentation.bias_first)
+    numerators = data.numerators
     if _kernel.signed_rows is None or numerators.dtype != np.int64:
         return ExactMatrix(signed_samples(data, augmentation))
     n, m = numerators.shape
@@ -125,3 +128,34 @@ def sample_matrix(data: Dataset, augmentation: Augmentation) -> ExactMatrix:
         bound = np.iinfo(dtype).max if dtype is not np.int64 else None  # entries are at most this
         return ExactMatrix(Z, norms=None if largest is None else norms, biggest=bound)
     return ExactMatrix(signed_samples(data, augmentation))  # an entry beyond int64: Python integers
+
+
+def _limb_matrix(data: Dataset, bias: int, bias_first: bool) -> ExactMatrix:
+    """`sample_matrix` for numerators held in limbs (`Dataset.limbs`): z_i in limbs too, with their norms,
+    in one pass in C where it was built, with no Python integer per entry.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.limb_arrays import dyadic_limbs
+    >>> data = Dataset(limbs=dyadic_limbs(np.array([[3], [1]]), np.array([[70], [0]]), 2), y=(1, -1))
+    >>> m = _limb_matrix(data, -1, True)
+    >>> m.limbs.shape, m.exact.tolist() == [[-1, 3 * 2**70], [1, -1]], m.norms.tolist() == [9 * 2**140 + 1, 2]
+    ((2, 2, 2), True, True)
+    """
+    X = data.limbs
+    n, m, L = X.shape
+    # |z| is at most max(|x|, |bias|): the limbs that hold the larger and its negation
+    bits = max(data.numerator_bits, abs(bias).bit_length())
+    lz = max(L, limbs_for_bits(bits))
+    column = 0 if bias_first else m
+    if _kernel.signed_limbs is None:
+        Z = np.empty((n, m + 1), dtype=object)
+        features = slice(1, None) if bias_first else slice(0, m)
+        Z[:, features] = limb_values(X) * data.y_array[:, None].astype(object)
+        Z[:, column] = bias * data.y_array.astype(object)
+        return ExactMatrix(None, limbs=as_limbs(Z.reshape(-1), lz).reshape(n, m + 1, lz), biggest=2**bits - 1)
+    Z = np.empty((n, m + 1, lz), dtype=np.int64)
+    norms = np.empty((n, 2 * lz + 1), dtype=np.int64)
+    _kernel.signed_limbs(np.ascontiguousarray(X), data.y_array, as_limbs(np.array([bias], dtype=object), lz)[0],
+                         column, Z, norms)
+    return ExactMatrix(None, limbs=Z, norm_limbs=norms, biggest=2**bits - 1)

@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from ..data.integers import ExactMatrix, as_limbs, score_values
+from ..data.integers import ExactMatrix, as_limbs
+from ..data.limb_arrays import int_limbs, row_ints
 from . import kernel as _kernel
 
 __all__ = ["MAX_LIMBS", "MAX_ENTRY_LIMBS", "LimbLayout", "limbs_of", "values_of", "narrowed"]
@@ -52,7 +53,7 @@ def limbs_of(values: Any, limbs: int) -> Any:
     >>> limbs_of([-1, 2**64], 2).tolist()
     [[-1, -1], [0, 1]]
     """
-    return np.ascontiguousarray(as_limbs(np.asarray(values, dtype=object).reshape(-1), limbs))
+    return int_limbs(np.asarray(values, dtype=object).reshape(-1).tolist(), limbs)
 
 
 def values_of(limbs: Any) -> list[int]:
@@ -63,7 +64,7 @@ def values_of(limbs: Any) -> list[int]:
     >>> values_of(limbs_of([-(2**100), 7], 2))  == [-(2**100), 7]
     True
     """
-    return [int(v) for v in np.asarray(score_values(limbs)).tolist()]
+    return row_ints(limbs)
 
 
 def narrowed(scores: Any) -> Any:
@@ -83,13 +84,19 @@ class LimbLayout:
     """The samples of `matrix` in limbs, and the limbs a run's ‖W‖² calls for (`shape`), built once a run."""
 
     def __init__(self, matrix: ExactMatrix) -> None:
-        exact = matrix.exact
-        n, d = exact.shape
-        biggest = max(int(exact.max(initial=0)), -int(exact.min(initial=0))) if exact.size else 0
+        n, d = matrix.shape
+        if matrix.limbs is not None:  # held in limbs already: no Python integer is made
+            biggest = int(matrix.biggest)
+        else:
+            exact = matrix.exact
+            biggest = max(int(exact.max(initial=0)), -int(exact.min(initial=0))) if exact.size else 0
         self.lz = max(1, (biggest.bit_length() + 64) // 64)  # |z_j| < 2^(64·lz − 1)
-        self.Z = np.ascontiguousarray(as_limbs(exact.reshape(-1), self.lz).reshape(n, d, self.lz))
+        if matrix.limbs is not None:
+            self.Z = np.ascontiguousarray(_widened(matrix.limbs, self.lz))
+        else:
+            self.Z = np.ascontiguousarray(as_limbs(exact.reshape(-1), self.lz).reshape(n, d, self.lz))
         self.max_norm_sq = int(matrix.max_norm_sq)
-        self._norms_of = matrix.norms
+        self._matrix = matrix
         self._norms: dict[int, Any] = {}
         self._out: Any = None  # the scores' buffer, for the last width used
 
@@ -116,7 +123,10 @@ class LimbLayout:
     def norms(self, ls: int) -> Any:
         """Every ‖z_i‖² in `ls` limbs, (n, ls), made once for each width."""
         if ls not in self._norms:
-            self._norms[ls] = limbs_of(self._norms_of, ls)
+            held = None if self._matrix.held is None else self._matrix.held.norm_limbs
+            # every norm is below 2^(64·ls − 3) (`shape`): the limbs past ls are zeros, and leaving them is exact
+            self._norms[ls] = (limbs_of(self._matrix.norms, ls) if held is None
+                               else np.ascontiguousarray(_widened(held[:, None, :], ls)[:, 0, :]))
         return self._norms[ls]
 
     def scan(self, weights: list[int], norm_sq: int, tie: Any, counts: Any, out: tuple[Any, Any], start: int,
@@ -142,6 +152,21 @@ class LimbLayout:
             (out[1], saved, previous, *epochs), floats)
         return (m, position, guarded, epoch, made, values_of(W), values_of(w_sq[None, :])[0],
                 values_of(previous.reshape(-1, lw)), narrowed(self._out[:m]))
+
+
+def _widened(limbs: Any, width: int) -> Any:
+    """(n, d, L) limbs in `width` limbs each: the high ones cut (they only repeat the sign: the caller knows
+    the values fit) or the sign repeated.
+
+    Examples
+    --------
+    >>> _widened(np.array([[[-5, -1, -1]]]), 1).tolist(), _widened(np.array([[[-5]]]), 2).tolist()
+    ([[[-5]]], [[[-5, -1]]])
+    """
+    L = limbs.shape[2]
+    if width <= L:
+        return limbs[:, :, :width]
+    return np.concatenate([limbs, np.repeat(limbs[:, :, -1:] >> 63, width - L, axis=2)], axis=2)
 
 
 def _flat_limbs(state: Any, lw: int) -> Any:

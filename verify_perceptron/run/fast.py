@@ -108,13 +108,13 @@ class _Run:
         self.matrix, self.tie, self.observer = matrix, tie, observer
         self.all_ties, self.no_ties = bool(tie.all()), not tie.any()
         self.keep_updates, self.deadline = keep_updates, deadline
-        Z = matrix.exact
-        n, width = Z.shape
+        n, width = matrix.shape
         # The compiled pass reads C-contiguous int16/int32/int64 rows and an int64 W; it runs while
         # ‖W‖² < 2^126 (its scores in int64 sums under the int64 guard, in 128-bit sums beyond), and
         # every ‖z‖² < 2^126 is its precondition. With it the run keeps to int64 (no float64 copy of
         # the samples is made), and Python integers beyond.
-        self.compiled = _kernel.AVAILABLE and Z.dtype != object and matrix.max_norm_sq < WIDE_SQ
+        # (Samples past int64, held in limbs or as Python integers, go to the limb pass: `_limbs`.)
+        self.compiled = _kernel.AVAILABLE and not matrix.wide and matrix.max_norm_sq < WIDE_SQ
         # the pass reads int64 norms, or past int64 the norms in halves (so it need not sum them itself)
         halves = matrix.norm_halves() if self.compiled else None
         self.pass_norms = _NONE if halves is None else halves
@@ -133,7 +133,7 @@ class _Run:
         self.out_of_time = False
         self.out_i, self.out_s, self.out_e = (np.empty(CHUNK, dtype=np.int64) for _ in range(3))
         if self.compiled:
-            self.Z = np.ascontiguousarray(Z)
+            self.Z = np.ascontiguousarray(matrix.exact)
             self.out_halves = np.empty(2 * CHUNK, dtype=np.int64)  # "wide": each score as two int64
         # The compiled pass runs on through the epochs at whose end there is nothing to do here (no
         # convergence, no save or repeat of the cycle watch, the last epoch not reached), in chunks of
@@ -147,6 +147,12 @@ class _Run:
         self._floats: Any = None  # the float filter's (Zf, radius), once built; False where it cannot be
         self._wf: Any = None  # W's float copy and n_W for the NumPy filter, until W changes
 
+    @property
+    def rows(self) -> Any:
+        """The samples in the products' representation (`ExactMatrix.rows`), made on first use: a run in
+        limbs may never need them."""
+        return self.matrix.rows(self.rows_kind)
+
     # --- the weights ------------------------------------------------------------------------
 
     def _represent(self, norm_sq: int) -> None:
@@ -158,7 +164,7 @@ class _Run:
         shape = self._limb_shape(norm_sq) if self.kind == "object" else None
         if shape is not None:
             self.kind = "limbs"  # past 128 bits: the compiled pass in limbs, up to its limit
-        self.rows = self.matrix.rows("object" if self.kind in ("wide", "limbs") else self.kind)
+        self.rows_kind = "object" if self.kind in ("wide", "limbs") else self.kind
         self.fast_limit = (WIDE_SQ - 1 if self.kind == "wide" else shape[2] if shape is not None
                            else (_LIMITS.get(self.kind, 0) - 1) // max(self.matrix.max_norm_sq, 1))
 
@@ -187,7 +193,7 @@ class _Run:
         """The floating-point filter's ``(Zf, radius)`` (`verify_perceptron.run.filter`), or None where it cannot be used."""
         if self._floats is None:
             F, shift = self.matrix.approximate()
-            self._floats = shift == 0 and (np.ascontiguousarray(F), _filter.radii(self.matrix.norms, F.shape[1]))
+            self._floats = shift == 0 and (np.ascontiguousarray(F), _filter.radii(self.matrix.norm_floats(), F.shape[1]))
         return self._floats or None
 
     def _unsure(self, start: int, end: int) -> Any:
@@ -226,7 +232,7 @@ class _Run:
             feed(self.observer, first, epochs if epochs[0] != epochs[-1] else int(epochs[0]), chunk, scores)
         room = min(self.keep_updates - len(self.kept), len(chunk))
         if room > 0:
-            segment = Segment(start_w, (self.Z if self.compiled else self.matrix.exact)[chunk[:room]])
+            segment = Segment(start_w, self.Z[chunk[:room]] if self.compiled else self.matrix.row_values(chunk[:room]))
             self.kept.add_run(first, epochs[:room].copy(), chunk[:room].copy(), np.array(score_values(scores[:room])),
                               segment)
 
@@ -270,7 +276,7 @@ class _Run:
             self.W += self.rows[i]  # exact: every coordinate of the new W is below the guard
             self.norm_sq, self._wf = new_norm_sq, None
         else:
-            self.move(_ints(self.matrix.exact[i]), new_norm_sq)
+            self.move(_ints(self.matrix.row_values(i)), new_norm_sq)
         self.mistakes[i] += 1
         self.record([i], [s])
 
@@ -304,7 +310,7 @@ class _Run:
         if m:
             self.record_chunk(self.out_i[:m], scores, self.out_e[:m], start_w)
         if guarded:  # this update leaves the pass's guard: made here, in Python integers
-            row = _ints(self.matrix.exact[p])
+            row = _ints(self.matrix.row_values(p))
             s = sum(z * w for z, w in zip(row, _ints(self.W)))
             self.move(row, self.norm_sq + 2 * s + int(self.matrix.norms[p]))
             self.mistakes[p] += 1
@@ -334,7 +340,7 @@ class _Run:
 
     def batch_epoch(self) -> int:
         """One batch pass (note 003): all scores from one W (exact where the float filter is unsure), one update."""
-        unsure = self._unsure(0, len(self.rows))
+        unsure = self._unsure(0, len(self.mistakes))
         picked = slice(None) if unsure is None else unsure
         wide = self.kind == "wide" and unsure is not None and len(self.W) < 2**19  # int64 rows and W: exact
         scores = matrix_vector(self.matrix.exact[picked], self.W) if wide else self.rows[picked] @ self.W
@@ -342,8 +348,8 @@ class _Run:
         rows, scores = np.flatnonzero(hit) if unsure is None else unsure[hit], scores[hit]
         wrong = rows.tolist()
         if wrong:  # the step in int64 where m rows of norms below ‖z‖ cannot reach 2^63, else Python integers
-            small = self.matrix.exact.dtype != object and len(wrong) ** 2 * self.matrix.max_norm_sq < 2**126
-            step = self.matrix.exact[rows].sum(axis=0, dtype=np.int64 if small else object).tolist()
+            small = not self.matrix.wide and len(wrong) ** 2 * self.matrix.max_norm_sq < 2**126
+            step = self.matrix.row_values(rows).sum(axis=0, dtype=np.int64 if small else object).tolist()
             s_values = [int(v) for v in scores.tolist()]
             self.move(step, sum((w + t) ** 2 for w, t in zip(_ints(self.W), step)))
             self.mistakes[wrong] += 1
@@ -425,7 +431,7 @@ def run(
         k, at_epoch, samples, scores, weights = record
         if isinstance(weights, tuple):  # (segment, t): the t-th weights of a compiled chunk
             weights = weights[0].weights()[weights[1]]
-        step = [sum(col) for col in zip(*(_ints(matrix.exact[i]) for i in samples))]
+        step = [sum(col) for col in zip(*(_ints(matrix.row_values(i)) for i in samples))]
         return Update(
             k, at_epoch, tuple(samples),
             tuple(Fraction(a.numerator * data.y[i] * s, a.denominator * L * L) for i, s in zip(samples, scores)),

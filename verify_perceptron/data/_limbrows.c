@@ -1,0 +1,587 @@
+/*
+ * verify_perceptron.data._limbrows: integer samples held in 64-bit limbs (lowest first, two's
+ * complement over all of a value's limbs: verify_perceptron.data.integers.as_limbs's layout),
+ * their signed rows, squared norms and nearest doubles, in C. Its Python wrapper is
+ * verify_perceptron.data.kernel; the references the tests hold it to are the same values
+ * joined into Python integers (verify_perceptron.data.limb_arrays.limb_values).
+ *
+ * Binary floats over one power of two need about 94 bits (randn data), past int64: held
+ * so, a million rows cost two int64 a value instead of a Python integer each, and these
+ * functions read them without making one.
+ *
+ * signed_limbs() builds Z[i] = y_i * (X[i] with the bias inserted) in lz limbs and every
+ * ||Z[i]||^2 in ln limbs, in one pass; limb_norms() the squared norms alone; limb_doubles()
+ * the nearest double of each entry, rounded once (the floating-point filter's precondition);
+ * limb_scores() every Z[i] . W for W in limbs (ExactMatrix.products). dyadic_range() and
+ * dyadic_fill() read binary floats into limbs straight from their bits (data/_floats.py): each
+ * double is m 2^e with m odd, and m << (e + p) lands in limbs q and q + 1 (e + p = 64 q + r).
+ * A square is a product of magnitudes (wide_mul_add), summed in ln >= 2 lz + 1 limbs:
+ * |z| < 2^(64 lz - 1) makes each square below 2^(128 lz - 2), and fewer than 2^62 of them
+ * sum below 2^(64 (2 lz + 1) - 1), so the sums are exact. Every function needs __int128.
+ */
+
+#include "_exact.h"
+#include "_wide.h"
+
+#if SCAN_WIDE
+/* The squared norm of a row of d entries of lz limbs into out (ln limbs); mag is lz limbs of scratch. */
+static void
+row_norm(const uint64_t *row, Py_ssize_t d, int lz, uint64_t *mag, uint64_t *out, int ln)
+{
+    memset(out, 0, (size_t)ln * sizeof(uint64_t));
+    for (Py_ssize_t j = 0; j < d; j++) {
+        wide_magnitude(mag, row + j * lz, lz);
+        wide_mul_add(out, ln, mag, lz, mag, lz);
+    }
+}
+
+/* The unsigned comparison of two norms of ln limbs: is a above b? */
+static int
+norm_above(const uint64_t *a, const uint64_t *b, int ln)
+{
+    for (int k = ln - 1; k >= 0; k--) {
+        if (a[k] != b[k]) {
+            return a[k] > b[k];
+        }
+    }
+    return 0;
+}
+
+/* Index of the largest norm of n (each ln limbs), -1 if none. */
+static Py_ssize_t
+largest_norm(const uint64_t *norms, Py_ssize_t n, int ln)
+{
+    Py_ssize_t best = n > 0 ? 0 : -1;
+    for (Py_ssize_t i = 1; i < n; i++) {
+        if (norm_above(norms + i * ln, norms + best * ln, ln)) {
+            best = i;
+        }
+    }
+    return best;
+}
+#endif
+
+/* The limb count of a 3-D int64 buffer (its last axis), checked to be at least 1. */
+static int
+limbs_of_view(const char *func, const char *name, const Py_buffer *view)
+{
+    if (view->shape[2] < 1 || view->shape[2] > 4096) {
+        PyErr_Format(PyExc_ValueError, "%s(): %s must have 1 to 4096 limbs, got %zd", func, name, view->shape[2]);
+        return -1;
+    }
+    return (int)view->shape[2];
+}
+
+PyDoc_STRVAR(signed_limbs_doc,
+"signed_limbs($module, X, y, bias, bias_column, Z, norms, /)\n"
+"--\n"
+"\n"
+"Z[i] = y[i] * (X[i] with `bias` inserted at column `bias_column`) and norms[i] =\n"
+"||Z[i]||^2, in limbs, in one pass. Returns the index of the largest norm (-1 if none).\n"
+"\n"
+"X is (n, m, L) int64 limbs, y int64 of length n (each -1 or 1), bias (lz,) int64\n"
+"limbs, Z a writable (n, m + 1, lz) int64 array with lz >= L, norms a writable (n, ln)\n"
+"int64 array with ln >= 2 lz + 1, bias_column 0 or m, all C-contiguous. Every entry\n"
+"and its negation must fit lz limbs (|x| < 2^(64 lz - 1)), which the caller sizes.");
+
+static PyObject *
+signed_limbs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "signed_limbs";
+    Py_buffer X = {0}, y = {0}, bias = {0}, Z = {0}, norms = {0};
+    PyObject *result = NULL;
+    uint64_t *scratch = NULL;
+
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError, "signed_limbs() takes 6 arguments, got %zd", nargs);
+        return NULL;
+    }
+    const Py_ssize_t column = PyLong_AsSsize_t(args[3]);
+    if (column == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (get_array(func, "X", args[0], 3, INT64_ITEMS, 0, &X) < 0
+        || get_array(func, "y", args[1], 1, INT64_ITEMS, 0, &y) < 0
+        || get_array(func, "bias", args[2], 1, INT64_ITEMS, 0, &bias) < 0
+        || get_array(func, "Z", args[4], 3, INT64_ITEMS, 1, &Z) < 0
+        || get_array(func, "norms", args[5], 2, INT64_ITEMS, 1, &norms) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n = X.shape[0], m = X.shape[1];
+    const int L = limbs_of_view(func, "X", &X), lz = L < 0 ? -1 : limbs_of_view(func, "Z", &Z);
+    if (L < 0 || lz < 0) {
+        goto done;
+    }
+    const int ln = (int)norms.shape[1];
+    if (y.shape[0] != n || Z.shape[0] != n || Z.shape[1] != m + 1 || norms.shape[0] != n || lz < L
+        || bias.shape[0] != lz || ln < 2 * lz + 1 || (column != 0 && column != m)) {
+        PyErr_Format(PyExc_ValueError, "signed_limbs(): shapes do not fit: X (%zd, %zd, %d), y (%zd,), bias (%zd,), "
+                     "Z (%zd, %zd, %d), norms (%zd, %d), bias_column %zd", n, m, L, y.shape[0], bias.shape[0],
+                     Z.shape[0], Z.shape[1], lz, norms.shape[0], ln, column);
+        goto done;
+    }
+    scratch = PyMem_Malloc((size_t)lz * sizeof(uint64_t));
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t best;
+    Py_BEGIN_ALLOW_THREADS
+    const uint64_t *x = X.buf, *b = bias.buf;
+    const int64_t *labels = y.buf;
+    uint64_t *z = Z.buf, *norm = norms.buf;
+    const Py_ssize_t offset = column == 0 ? 1 : 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t *out = z + i * (m + 1) * lz;
+        memcpy(out + column * lz, b, (size_t)lz * sizeof(uint64_t));
+        for (Py_ssize_t j = 0; j < m; j++) {
+            wide_extend(out + (j + offset) * lz, lz, x + (i * m + j) * L, L);
+        }
+        if (labels[i] < 0) {
+            for (Py_ssize_t j = 0; j <= m; j++) {
+                wide_negate(out + j * lz, out + j * lz, lz);
+            }
+        }
+        row_norm(out, m + 1, lz, scratch, norm + i * ln, ln);
+    }
+    best = largest_norm(norm, n, ln);
+    Py_END_ALLOW_THREADS
+    result = PyLong_FromSsize_t(best);
+done:
+    PyMem_Free(scratch);
+    PyBuffer_Release(&X);
+    PyBuffer_Release(&y);
+    PyBuffer_Release(&bias);
+    PyBuffer_Release(&Z);
+    PyBuffer_Release(&norms);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "signed_limbs() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
+PyDoc_STRVAR(limb_norms_doc,
+"limb_norms($module, Z, norms, /)\n"
+"--\n"
+"\n"
+"norms[i] = ||Z[i]||^2 for Z (n, d, lz) int64 limbs and a writable (n, ln) int64\n"
+"array, ln >= 2 lz + 1, both C-contiguous. Returns the index of the largest (-1 if none).");
+
+static PyObject *
+limb_norms(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "limb_norms";
+    Py_buffer Z = {0}, norms = {0};
+    PyObject *result = NULL;
+    uint64_t *scratch = NULL;
+
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "limb_norms() takes 2 arguments (Z, norms), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "Z", args[0], 3, INT64_ITEMS, 0, &Z) < 0
+        || get_array(func, "norms", args[1], 2, INT64_ITEMS, 1, &norms) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n = Z.shape[0], d = Z.shape[1];
+    const int lz = limbs_of_view(func, "Z", &Z);
+    if (lz < 0) {
+        goto done;
+    }
+    const int ln = (int)norms.shape[1];
+    if (norms.shape[0] != n || ln < 2 * lz + 1) {
+        PyErr_Format(PyExc_ValueError, "limb_norms(): norms of shape (%zd, %d) for Z of shape (%zd, %zd, %d): "
+                     "(n, 2 lz + 1) at least", norms.shape[0], ln, n, d, lz);
+        goto done;
+    }
+    scratch = PyMem_Malloc((size_t)lz * sizeof(uint64_t));
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t best;
+    Py_BEGIN_ALLOW_THREADS
+    const uint64_t *z = Z.buf;
+    uint64_t *norm = norms.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        row_norm(z + i * d * lz, d, lz, scratch, norm + i * ln, ln);
+    }
+    best = largest_norm(norm, n, ln);
+    Py_END_ALLOW_THREADS
+    result = PyLong_FromSsize_t(best);
+done:
+    PyMem_Free(scratch);
+    PyBuffer_Release(&Z);
+    PyBuffer_Release(&norms);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "limb_norms() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
+PyDoc_STRVAR(limb_doubles_doc,
+"limb_doubles($module, Z, out, /)\n"
+"--\n"
+"\n"
+"out[i, j] = the double nearest to Z[i, j] (rounded once, as Python's float(int)), for Z\n"
+"(n, d, lz) int64 limbs and a writable (n, d) float64 array, both C-contiguous. Every\n"
+"value must be below 2^1000 in magnitude: ValueError otherwise.");
+
+static PyObject *
+limb_doubles(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "limb_doubles";
+    Py_buffer Z = {0}, out = {0};
+    PyObject *result = NULL;
+    uint64_t *scratch = NULL;
+
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "limb_doubles() takes 2 arguments (Z, out), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "Z", args[0], 3, INT64_ITEMS, 0, &Z) < 0
+        || get_array(func, "out", args[1], 2, FLOAT64_ITEMS, 1, &out) < 0) {
+        goto done;
+    }
+    const Py_ssize_t cells = Z.shape[0] * Z.shape[1];
+    const int lz = limbs_of_view(func, "Z", &Z);
+    if (lz < 0) {
+        goto done;
+    }
+    if (out.shape[0] != Z.shape[0] || out.shape[1] != Z.shape[1]) {
+        PyErr_Format(PyExc_ValueError, "limb_doubles(): out of shape (%zd, %zd) for Z of shape (%zd, %zd, %d)",
+                     out.shape[0], out.shape[1], Z.shape[0], Z.shape[1], lz);
+        goto done;
+    }
+    scratch = PyMem_Malloc((size_t)lz * sizeof(uint64_t));
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int too_wide = 0;
+    Py_BEGIN_ALLOW_THREADS
+    const uint64_t *z = Z.buf;
+    double *f = out.buf;
+    for (Py_ssize_t c = 0; c < cells && !too_wide; c++) {
+        const int negative = wide_magnitude(scratch, z + c * lz, lz);
+        int top = lz - 1;
+        while (top > 0 && scratch[top] == 0) {
+            top--;
+        }
+        /* wide_unsigned_to_double scales by 2^(64 top - lead) <= 2^1023 only below 2^1000 */
+        if (64 * top + 64 - (scratch[top] ? __builtin_clzll(scratch[top]) : 64) > 1000) {
+            too_wide = 1;
+            break;
+        }
+        const double x = wide_unsigned_to_double(scratch, top + 1);
+        f[c] = negative ? -x : x;
+    }
+    Py_END_ALLOW_THREADS
+    if (too_wide) {
+        PyErr_SetString(PyExc_ValueError, "limb_doubles(): a value of more than 1000 bits");
+        goto done;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyMem_Free(scratch);
+    PyBuffer_Release(&Z);
+    PyBuffer_Release(&out);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "limb_doubles() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
+PyDoc_STRVAR(limb_scores_doc,
+"limb_scores($module, Z, W, out, /)\n"
+"--\n"
+"\n"
+"out[i] = Z[i] . W, exactly, for Z (n, d, lz) and W (d, lw) int64 limbs and a writable\n"
+"(n, ls) int64 array with ls >= lz + lw + 1, all C-contiguous: each product of\n"
+"magnitudes is below 2^(64 (lz + lw) - 2), fewer than 2^62 of them sum below\n"
+"2^(64 (lz + lw + 1) - 2), so the positive and the negative sums, and their difference, fit.");
+
+static PyObject *
+limb_scores(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "limb_scores";
+    Py_buffer Z = {0}, W = {0}, out = {0};
+    PyObject *result = NULL;
+    uint64_t *scratch = NULL;
+
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "limb_scores() takes 3 arguments (Z, W, out), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "Z", args[0], 3, INT64_ITEMS, 0, &Z) < 0
+        || get_array(func, "W", args[1], 2, INT64_ITEMS, 0, &W) < 0
+        || get_array(func, "out", args[2], 2, INT64_ITEMS, 1, &out) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n = Z.shape[0], d = Z.shape[1];
+    const int lz = limbs_of_view(func, "Z", &Z);
+    if (lz < 0) {
+        goto done;
+    }
+    const int lw = (int)W.shape[1], ls = (int)out.shape[1];
+    if (W.shape[0] != d || lw < 1 || out.shape[0] != n || ls < lz + lw + 1) {
+        PyErr_Format(PyExc_ValueError, "limb_scores(): W (%zd, %d) and out (%zd, %d) do not fit Z (%zd, %zd, %d)",
+                     W.shape[0], lw, out.shape[0], ls, n, d, lz);
+        goto done;
+    }
+    /* W's magnitudes (d lw limbs), its signs (d), a z magnitude (lz) and two sums (2 ls) */
+    scratch = PyMem_Malloc(((size_t)d * lw + d + lz + 2 * (size_t)ls) * sizeof(uint64_t));
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    uint64_t *w_mag = scratch, *w_neg = w_mag + d * lw, *z_mag = w_neg + d, *pos = z_mag + lz, *neg = pos + ls;
+    const uint64_t *w = W.buf, *z = Z.buf;
+    uint64_t *s = out.buf;
+    for (Py_ssize_t j = 0; j < d; j++) {
+        w_neg[j] = (uint64_t)wide_magnitude(w_mag + j * lw, w + j * lw, lw);
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        memset(pos, 0, 2 * (size_t)ls * sizeof(uint64_t));
+        for (Py_ssize_t j = 0; j < d; j++) {
+            const uint64_t *zj = z + (i * d + j) * lz;
+            if (wide_is_zero(zj, lz) || wide_is_zero(w_mag + j * lw, lw)) {
+                continue;
+            }
+            const int negative = wide_magnitude(z_mag, zj, lz) ^ (int)w_neg[j];
+            wide_mul_add(negative ? neg : pos, ls, z_mag, lz, w_mag + j * lw, lw);
+        }
+        wide_sub(pos, neg, ls);
+        memcpy(s + i * ls, pos, (size_t)ls * sizeof(uint64_t));
+    }
+    Py_END_ALLOW_THREADS
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyMem_Free(scratch);
+    PyBuffer_Release(&Z);
+    PyBuffer_Release(&W);
+    PyBuffer_Release(&out);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "limb_scores() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
+#if SCAN_WIDE
+/* x = (-1)^negative * m * 2^e with m odd (m = 0 for a zero); 0, or -1 for an infinity or a NaN. */
+static int
+dyadic_parts(double x, uint64_t *m, int *e, int *negative)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    const int biased = (int)((bits >> 52) & 0x7ff);
+    *negative = (int)(bits >> 63);
+    if (biased == 0x7ff) {
+        return -1;
+    }
+    *m = bits & (((uint64_t)1 << 52) - 1);
+    *e = biased == 0 ? -1074 : biased - 1075; /* a subnormal has no implicit bit */
+    if (biased != 0) {
+        *m |= (uint64_t)1 << 52;
+    }
+    if (*m != 0) {
+        const int zeros = __builtin_ctzll(*m);
+        *m >>= zeros;
+        *e += zeros;
+    }
+    return 0;
+}
+#endif
+
+PyDoc_STRVAR(dyadic_range_doc,
+"dyadic_range($module, X, /)\n"
+"--\n"
+"\n"
+"For X a C-contiguous float64 array (any shape) of finite values, each m * 2^e with m odd:\n"
+"``(min e, max (bit_length(m) + e))`` over the nonzero values, or None when every value is 0.\n"
+"An infinity or a NaN raises ValueError.");
+
+static PyObject *
+dyadic_range(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    Py_buffer X = {0};
+    PyObject *result = NULL;
+    if (nargs != 1) {
+        PyErr_Format(PyExc_TypeError, "dyadic_range() takes 1 argument (X), got %zd", nargs);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[0], &X, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        return NULL;
+    }
+    if (X.itemsize != 8 || X.format == NULL || strcmp(X.format, "d") != 0) {
+        PyErr_SetString(PyExc_TypeError, "dyadic_range(): X must hold float64 items");
+        goto done;
+    }
+    const Py_ssize_t cells = X.len / 8;
+    int low = 0, top = 0, any = 0, bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    const double *x = X.buf;
+    for (Py_ssize_t c = 0; c < cells; c++) {
+        uint64_t m;
+        int e, negative;
+        if (dyadic_parts(x[c], &m, &e, &negative) < 0) {
+            bad = 1;
+            break;
+        }
+        if (m == 0) {
+            continue;
+        }
+        const int bits = 64 - __builtin_clzll(m) + e;
+        if (!any || e < low) {
+            low = e;
+        }
+        if (!any || bits > top) {
+            top = bits;
+        }
+        any = 1;
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "dyadic_range(): an infinity or a NaN has no exact value");
+        goto done;
+    }
+    result = any ? Py_BuildValue("(ii)", low, top) : (Py_INCREF(Py_None), Py_None);
+done:
+    PyBuffer_Release(&X);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "dyadic_range() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
+PyDoc_STRVAR(dyadic_fill_doc,
+"dyadic_fill($module, X, power, out, /)\n"
+"--\n"
+"\n"
+"out[..., :] = the limbs of X * 2^power, each an integer, for X a C-contiguous float64 array of\n"
+"finite values and out a writable C-contiguous int64 array of X's shape plus (L,): with\n"
+"X = m * 2^e (m odd), m << (e + power) split into limbs (lowest first, two's complement).\n"
+"Every e + power must be >= 0 and every value fit L limbs: ValueError otherwise.");
+
+static PyObject *
+dyadic_fill(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    Py_buffer X = {0}, out = {0};
+    PyObject *result = NULL;
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "dyadic_fill() takes 3 arguments (X, power, out), got %zd", nargs);
+        return NULL;
+    }
+    const long power = PyLong_AsLong(args[1]);
+    if (power == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[0], &X, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[2], &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
+        goto done;
+    }
+    const Py_ssize_t cells = X.len / 8;
+    if (X.itemsize != 8 || X.format == NULL || strcmp(X.format, "d") != 0 || out.itemsize != 8
+        || out.ndim != X.ndim + 1) {
+        PyErr_SetString(PyExc_ValueError, "dyadic_fill(): X must hold float64 items and out int64 limbs of X's shape");
+        goto done;
+    }
+    const int L = (int)out.shape[out.ndim - 1];
+    if (L < 1 || (Py_ssize_t)L * cells * 8 != out.len) {
+        PyErr_SetString(PyExc_ValueError, "dyadic_fill(): out must be X's shape plus one axis of limbs");
+        goto done;
+    }
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    const double *x = X.buf;
+    uint64_t *limbs = out.buf;
+    for (Py_ssize_t c = 0; c < cells && !bad; c++) {
+        uint64_t *v = limbs + c * L;
+        uint64_t m;
+        int e, negative;
+        memset(v, 0, (size_t)L * sizeof(uint64_t));
+        if (dyadic_parts(x[c], &m, &e, &negative) < 0) {
+            bad = 1;
+            break;
+        }
+        if (m == 0) {
+            continue;
+        }
+        const long shift = e + power;
+        if (shift < 0) {
+            bad = 1;
+            break;
+        }
+        const long q = shift / 64;
+        const unsigned __int128 wide = (unsigned __int128)m << (shift % 64); /* below 2^117 */
+        const uint64_t low = (uint64_t)wide, high = (uint64_t)(wide >> 64);
+        /* the magnitude and its sign bit must fit: |value| < 2^(64 L - 1) */
+        if (q >= L || (q + 1 >= L ? (high != 0 || (int64_t)low < 0) : (q + 2 >= L && (int64_t)high < 0))) {
+            bad = 1;
+            break;
+        }
+        v[q] = low;
+        if (q + 1 < L) {
+            v[q + 1] = high;
+        }
+        if (negative) {
+            wide_negate(v, v, L);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "dyadic_fill(): a value is not finite, not an integer times 2^-power, "
+                        "or does not fit the limbs");
+        goto done;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyBuffer_Release(&X);
+    if (out.obj != NULL) {
+        PyBuffer_Release(&out);
+    }
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "dyadic_fill() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
+static PyMethodDef limbrows_methods[] = {
+    {"dyadic_range", (PyCFunction)(void (*)(void))dyadic_range, METH_FASTCALL, dyadic_range_doc},
+    {"dyadic_fill", (PyCFunction)(void (*)(void))dyadic_fill, METH_FASTCALL, dyadic_fill_doc},
+    {"limb_scores", (PyCFunction)(void (*)(void))limb_scores, METH_FASTCALL, limb_scores_doc},
+    {"signed_limbs", (PyCFunction)(void (*)(void))signed_limbs, METH_FASTCALL, signed_limbs_doc},
+    {"limb_norms", (PyCFunction)(void (*)(void))limb_norms, METH_FASTCALL, limb_norms_doc},
+    {"limb_doubles", (PyCFunction)(void (*)(void))limb_doubles, METH_FASTCALL, limb_doubles_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef limbrows_module = {
+    PyModuleDef_HEAD_INIT, "_limbrows",
+    "Integer samples in 64-bit limbs: signed rows, squared norms and nearest doubles, exactly.",
+    -1, limbrows_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__limbrows(void)
+{
+    return PyModule_Create(&limbrows_module);
+}

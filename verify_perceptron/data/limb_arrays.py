@@ -1,0 +1,289 @@
+"""Integer arrays held in 64-bit limbs, made and read with NumPy alone: no Python integer per value.
+
+An integer v of an array of shape S is held as L int64 limbs along a last
+axis, shape S + (L,): v's lowest 64 bits first, two's complement over all L
+(the layout of `verify_perceptron.data.integers.as_limbs`, which the compiled
+passes read). Binary floats over one common power of two need about 94 bits
+on standard normal data, past int64; held so, they take two int64 a value
+where a Python integer takes about 40 bytes and a call to make.
+
+`dyadic_limbs` makes m·2^s from the parts of a float (`numpy.frexp`),
+`limb_values` joins limbs back into Python integers (only where something
+asks for the values themselves), and `trailing_zeros`, `shifted_right` and
+`magnitude_bits` are what lowest terms over a power of two need.
+
+Examples
+--------
+>>> limbs = dyadic_limbs(np.array([3, -3, 0]), np.array([70, 0, 5]), 2)
+>>> limb_values(limbs).tolist() == [3 * 2**70, -3, 0]
+True
+>>> trailing_zeros(limbs), magnitude_bits(limbs)
+(0, 72)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import kernel as _kernel
+
+__all__ = ["LimbMatrix", "dyadic_limbs", "int_limbs", "row_ints", "limb_values", "trailing_zeros", "shifted_right", "negated", "magnitude_bits",
+           "limbs_for_bits"]
+
+_U64 = np.uint64
+
+
+def limbs_for_bits(bits: int) -> int:
+    """The fewest limbs that hold every integer of magnitude below 2^bits, and its negation.
+
+    Examples
+    --------
+    >>> limbs_for_bits(63), limbs_for_bits(64), limbs_for_bits(127), limbs_for_bits(128)
+    (1, 2, 2, 3)
+    """
+    return max(1, (bits + 64) // 64)  # |v| < 2^bits <= 2^(64 L - 1)
+
+
+def dyadic_limbs(m: Any, shift: Any, limbs: int) -> Any:
+    """m·2^shift in `limbs` limbs, elementwise, for int64 m with |m| < 2^62 and shift >= 0, when every value fits.
+
+    With shift = 64q + r (0 <= r < 64), m·2^r spans limbs q and q + 1: its low
+    64 bits are limb q, ``m >> (64 - r)`` (arithmetic: floor(m·2^r / 2^64)) is
+    limb q + 1, the limbs below q are 0 and those above q + 1 repeat the sign.
+
+    Examples
+    --------
+    >>> dyadic_limbs(np.array([-1, 5]), np.array([64, 63]), 3).tolist()
+    [[0, -1, -1], [-9223372036854775808, 2, 0]]
+    """
+    m = np.asarray(m, dtype=np.int64)
+    shift = np.asarray(shift, dtype=np.int64)
+    q, r = shift >> 6, shift & 63
+    low = (m.view(_U64) << r.astype(_U64)).view(np.int64)  # the low 64 bits, wrapped as two's complement
+    high = (m >> 1) >> (63 - r)  # m >> (64 - r), also for r = 0 (the sign then, as |m| < 2^62)
+    sign = m >> 63
+    out = np.empty(m.shape + (limbs,), dtype=np.int64)
+    for k in range(limbs):
+        out[..., k] = np.where(q > k, 0, np.where(q == k, low, np.where(q + 1 == k, high, sign)))
+    return out
+
+
+def limb_values(limbs: Any) -> Any:
+    """The integers held in `limbs` (shape S + (L,)) as an object array of shape S of Python ints.
+
+    Examples
+    --------
+    >>> limb_values(np.array([[0, 1], [-1, -1]])).tolist()
+    [18446744073709551616, -1]
+    """
+    values = limbs[..., -1].astype(object)
+    for k in range(limbs.shape[-1] - 2, -1, -1):
+        values = (values << 64) | limbs[..., k].view(_U64).astype(object)
+    return values
+
+
+def _lowest_bit(limb: Any) -> Any:
+    """The index of the lowest set bit of each nonzero limb (read unsigned); 64 for a zero one."""
+    word = limb.view(_U64)
+    bit = word & (~word + _U64(1))  # the lowest set bit alone: a power of two, exact as a float64
+    return np.where(word == 0, 64, np.frexp(bit.astype(np.float64))[1] - 1)
+
+
+def trailing_zeros(limbs: Any) -> int | None:
+    """The least number of trailing zero bits among the nonzero values (None when every value is 0): the
+    largest power of two dividing them all.
+
+    A value's trailing zeros are 64k plus those of its lowest nonzero limb k; the lowest limb that is
+    nonzero anywhere gives the least of them (any value nonzero only higher up has at least 64 more).
+
+    Examples
+    --------
+    >>> trailing_zeros(np.array([[0, 2], [8, 0], [0, 0]])), trailing_zeros(np.zeros((2, 2), dtype=np.int64))
+    (3, None)
+    """
+    if limbs.size and bool((limbs[..., 0] & 1).any()):  # an odd value: no power of two divides them all
+        return 0
+    for k in range(limbs.shape[-1]):
+        limb = limbs[..., k]
+        nonzero = limb != 0
+        if nonzero.any():
+            return 64 * k + int(_lowest_bit(limb[nonzero]).min())
+    return None
+
+
+def shifted_right(limbs: Any, t: int) -> Any:
+    """Every value divided by 2^t, for values that 2^t divides (an arithmetic shift, exact then).
+
+    Examples
+    --------
+    >>> limb_values(shifted_right(dyadic_limbs(np.array([-3, 5]), np.array([70, 66]), 2), 66)).tolist()
+    [-48, 5]
+    """
+    q, r = divmod(t, 64)
+    L = limbs.shape[-1]
+    sign = limbs[..., -1] >> 63
+    words = [limbs[..., k] if k < L else sign for k in range(q, L + 1)]
+    out = np.empty_like(limbs)
+    for k in range(L):
+        low = words[k] if k < len(words) else sign
+        high = words[k + 1] if k + 1 < len(words) else sign
+        if r == 0:
+            out[..., k] = low
+        else:  # the low word's top 64 - r bits, then r bits of the high one above them
+            joined = (low.view(_U64) >> _U64(r)) | (high.view(_U64) << _U64(64 - r))
+            out[..., k] = joined.view(np.int64)
+    return out
+
+
+def negated(limbs: Any) -> Any:
+    """-v for every value v, modulo 2^(64 L) (two's complement: ~v + 1, the carry going up while limbs are 0).
+
+    Examples
+    --------
+    >>> limb_values(negated(np.array([[0, 1], [5, 0], [0, 0]]))).tolist() == [-(2**64), -5, 0]
+    True
+    """
+    out = np.empty_like(limbs)
+    carry = np.ones(limbs.shape[:-1], dtype=bool)
+    for k in range(limbs.shape[-1]):
+        limb = limbs[..., k]
+        out[..., k] = ~limb + carry  # ~limb + 1 wraps exactly when limb is 0: the carry goes on
+        carry &= limb == 0
+    return out
+
+
+def magnitude_bits(limbs: Any) -> int:
+    """max over the values of bit_length(|v|) (0 when every value is 0), exactly.
+
+    A value's limbs XOR its sign are v for v >= 0 and u = ~v = |v| - 1 for v < 0:
+    bit_length(|v|) is bit_length(u), but one more when u is 2^b - 1 (v = -2^b).
+    So the longest u (or v) is read, then only that exception is looked for.
+
+    Examples
+    --------
+    >>> magnitude_bits(np.array([[0, 1], [-1, -1], [5, 0]])), magnitude_bits(np.array([[0, -(2**63)]]))
+    (65, 128)
+    >>> magnitude_bits(np.array([[-4, -1]])), magnitude_bits(np.array([[-5, -1]])), magnitude_bits(np.array([[-1]]))
+    (3, 3, 1)
+    """
+    L = limbs.shape[-1]
+    sign = limbs[..., -1] >> 63
+    best, k = 0, 0
+    for k in range(L - 1, -1, -1):  # the highest limb nonzero anywhere holds the longest value
+        top = int((limbs[..., k] ^ sign).view(_U64).max(initial=0))  # v, or ~v for a negative v
+        if top:
+            best = 64 * k + top.bit_length()
+            break
+    # a negative v with ~v = 2^best - 1 (all ones below bit `best`) is -2^best: best + 1 bits; looked for
+    # among the negative values whose limb k is that of 2^best - 1, then on all their limbs
+    ones = int_limbs([2**best - 1], L)[0]
+    rows, flat_sign = limbs.reshape(-1, L), sign.reshape(-1)
+    found = np.flatnonzero((flat_sign < 0) & ((rows[:, k] ^ flat_sign) == ones[k]))
+    exception = found.size and bool(((rows[found] ^ flat_sign[found, None]) == ones).all(axis=1).any())
+    return best + 1 if exception else best
+
+
+def int_limbs(values: Any, limbs: int) -> Any:
+    """Python integers (a sequence) as an int64 (len, limbs) array of limbs, each value's lowest 64 bits first.
+
+    Each value's two's complement bytes, little-endian, are its limbs in order (``int.to_bytes``: no NumPy
+    object arithmetic, which costs more on the few values of a weight vector); OverflowError when one
+    does not fit.
+
+    Examples
+    --------
+    >>> int_limbs([-1, 2**64 + 3], 2).tolist()
+    [[-1, -1], [3, 1]]
+    """
+    width = 8 * limbs
+    joined = b"".join(int(v).to_bytes(width, "little", signed=True) for v in values)
+    return np.frombuffer(joined, dtype="<i8").astype(np.int64).reshape(-1, limbs)
+
+
+def row_ints(limbs: Any) -> list[int]:
+    """The integers of an int64 (m, L) array of limbs, as a list of Python ints (`int.from_bytes` of each row).
+
+    Examples
+    --------
+    >>> row_ints(np.array([[0, 1], [-5, -1]])) == [2**64, -5]
+    True
+    """
+    joined = np.ascontiguousarray(limbs, dtype="<i8").tobytes()
+    width = 8 * limbs.shape[-1]
+    return [int.from_bytes(joined[k:k + width], "little", signed=True) for k in range(0, len(joined), width)]
+
+
+def _largest(norm_limbs: Any) -> int:
+    """The largest of non-negative integers held in limbs (n, L), as a Python int (0 when there are none)."""
+    if not len(norm_limbs):
+        return 0
+    rows = np.arange(len(norm_limbs))
+    for k in range(norm_limbs.shape[1] - 1, -1, -1):  # narrowed to the rows whose higher limbs are the largest
+        limb = norm_limbs[rows, k].view(_U64)
+        rows = rows[limb == limb.max()]
+    return int(limb_values(norm_limbs[rows[0]]))
+
+
+class LimbMatrix:
+    """An integer (n, d) matrix held in limbs (n, d, L), with each row's squared norm in limbs (n, 2L + 1).
+
+    The norms are summed in C where it was built (`verify_perceptron.data.kernel.limb_norms`); `bits`
+    is max bit_length(|entry|) (computed when not given), `max_norm_sq` the largest norm.
+
+    Examples
+    --------
+    >>> m = LimbMatrix(dyadic_limbs(np.array([[3, -4]]), np.array([[64, 64]]), 2))
+    >>> m.values().tolist() == [[3 * 2**64, -4 * 2**64]], m.max_norm_sq == 25 * 2**128, m.bits
+    (True, True, 67)
+    >>> m.products((1, 1)).tolist() == [-(2**64)]
+    True
+    """
+
+    def __init__(self, limbs: Any, *, bits: int | None = None, norm_limbs: Any = None) -> None:
+        self.limbs = np.ascontiguousarray(limbs, dtype=np.int64)
+        self.bits = magnitude_bits(self.limbs) if bits is None else bits
+        n, d, L = self.limbs.shape
+        self.shape = (int(n), int(d))
+        if norm_limbs is None:
+            norm_limbs = np.empty((n, 2 * L + 1), dtype=np.int64)  # squares below 2^(128L - 2), 2^62 of them
+            if _kernel.limb_norms is not None:
+                _kernel.limb_norms(self.limbs, norm_limbs)
+            else:
+                norm_limbs = int_limbs([sum(v * v for v in row) for row in self.values().tolist()], 2 * L + 1)
+        self.norm_limbs = norm_limbs
+        self.max_norm_sq = _largest(norm_limbs)
+
+    def values(self, rows: Any = slice(None)) -> Any:
+        """The entries of `rows` (all by default) as Python integers, in an object array."""
+        return limb_values(self.limbs[rows])
+
+    def norms(self) -> Any:
+        """Every ‖z_i‖² as a Python integer, in an object array."""
+        return limb_values(self.norm_limbs)
+
+    def norm_floats(self) -> Any:
+        """Every ‖z_i‖² rounded once to the nearest double, or None (no C, or a norm of 1000 bits or more)."""
+        if _kernel.limb_doubles is None or self.max_norm_sq.bit_length() >= 1000:
+            return None
+        out = np.empty((self.shape[0], 1), dtype=np.float64)
+        _kernel.limb_doubles(self.norm_limbs[:, None, :], out)
+        return out[:, 0]
+
+    def doubles(self) -> Any:
+        """Every entry rounded once to the nearest double, (n, d) float64, or None (no C, or 1000 bits or more)."""
+        if _kernel.limb_doubles is None or self.bits >= 1000:
+            return None
+        out = np.empty(self.shape, dtype=np.float64)
+        _kernel.limb_doubles(self.limbs, out)
+        return out
+
+    def products(self, direction: Any) -> Any:
+        """Every z_i·direction (Python integers) exactly, as an object array, in C; None where it was not built."""
+        if _kernel.limb_scores is None:
+            return None
+        lw = limbs_for_bits(max((abs(int(v)) for v in direction), default=0).bit_length())
+        scores = np.empty((self.shape[0], self.limbs.shape[2] + lw + 1), dtype=np.int64)
+        _kernel.limb_scores(self.limbs, int_limbs(direction, lw), scores)
+        return limb_values(scores)

@@ -497,12 +497,18 @@ done:
     return result;
 }
 
+/* ---- a CSV file's body, a block at a time -------------------------------- */
+
+#include "_csv.h"
+
 /* ---- the module -------------------------------------------------------- */
 
 static PyMethodDef rows_methods[] = {
     {"signed_rows", (PyCFunction)(void (*)(void))signed_rows, METH_FASTCALL, signed_rows_doc},
     {"scores", (PyCFunction)(void (*)(void))scores, METH_FASTCALL, scores_doc},
     {"rational_cells", (PyCFunction)(void (*)(void))rational_cells, METH_FASTCALL, rational_cells_doc},
+    {"csv_block", (PyCFunction)(void (*)(void))csv_block, METH_FASTCALL, csv_block_doc},
+    {"scale_cells", (PyCFunction)(void (*)(void))scale_cells, METH_FASTCALL, scale_cells_doc},
     {NULL, NULL, 0, NULL},
 };
 

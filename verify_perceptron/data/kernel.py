@@ -6,7 +6,10 @@
   ‖W‖²·max‖z_i‖² < 2^126 itself (`verify_perceptron.data.integers.ExactMatrix.products`);
 - `rational_cells` reads a comma-separated table of rational literals into
   int64 numerators and denominators, leaving to Python the cells it cannot
-  read exactly in int64 (`verify_perceptron.data.denominators.read_table`).
+  read exactly in int64 (`verify_perceptron.data.denominators.read_table`);
+- `csv_block` and `scale_cells` read a CSV file's body a block at a time into
+  int64 numerators and a code for each cell's denominator, and bring them over
+  their common denominator in place (`verify_perceptron.data.csv_stream`).
 
 `verify_perceptron.data._rows` is an optional C extension: `AVAILABLE` says
 whether it imported; if not (or if it was built by a compiler without
@@ -37,7 +40,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells"]
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells", "csv_block", "scale_cells"]
 
 SignedRows = Callable[..., "int | None"]
 Scores = Callable[[Any, Any, Any, Any], None]
@@ -89,3 +92,19 @@ def _load_cells() -> RationalCells | None:
 #: comma-separated table, but column `skip`, as int64 numerators over int64 denominators in lowest terms;
 #: a cell it cannot read exactly gets denominator 0. Returns how many such cells there are.
 rational_cells: RationalCells | None = _load_cells()
+
+
+def _load_named(name: str) -> Callable[..., Any] | None:
+    """The extension's function `name`, or None if the extension did not import (or predates it)."""
+    try:
+        return getattr(importlib.import_module(f"{__package__}._rows"), name)  # type: ignore[no-any-return]
+    except (ImportError, AttributeError):
+        return None
+
+
+#: ``csv_block(block, sep, layout, nums, codes, label_codes, state, table, maxabs, slots, label_texts,
+#: label_lengths, left)`` in C, or None: the complete lines of a block of a CSV file's body read into the
+#: arrays; 1 when the block is not the plain case the streaming reader takes (`verify_perceptron.data.csv_stream`).
+csv_block: Callable[..., int] | None = _load_named("csv_block")
+#: ``scale_cells(nums, codes, factors)`` in C, or None: nums[k] *= factors[codes[k]] in place.
+scale_cells: Callable[[Any, Any, Any], None] | None = _load_named("scale_cells")

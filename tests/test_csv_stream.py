@@ -84,6 +84,9 @@ CASES: list[tuple[str, dict[str, Any], bool]] = [
     ("x,y\n4611686018427387904,1\n0.5,0\n", {}, True),  # 2^62 over 2: past int64 once scaled
     ("x,y\n1e-30,1\n1e30,0\n", {}, True),
     ("x,y\n1e5000,1\n1,0\n", {}, False),
+    ("x,y\n1e-19,1\n-3e-19,0\n", {}, True),  # a denominator past int64 over int64 numerators
+    ("a,b,y\n1.0970639814699807,-2.0733350146975935,1\n1.2345678901234567e-05,0.5,0\n", {}, True),  # repr
+    ("a,b,y\n1.5,2,1\n3,4,0\n", {"max_cells": 3}, False),
     ("0,1,2\n1,2,1\n3,4,0\n", {}, False),  # pandas' names or a sample: the general reader sees
     ("x,y\n", {}, False),
     ("", {}, False),

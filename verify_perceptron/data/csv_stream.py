@@ -12,8 +12,8 @@ index into the table of the distinct denominators, in the order they first
 appear) into a uint16 array, and each label's text into a table of the
 distinct label texts. The common denominator is the lcm of the table; the
 numerators are scaled over it in place when every product stays below 2^62
-(what `Dataset` keeps in int64), and through
-`verify_perceptron.data.denominators.over_common_denominator` otherwise. A
+(what `Dataset` keeps in int64), and into Python integers otherwise, as
+`verify_perceptron.data.denominators.over_common_denominator` makes them. A
 cell the C reader cannot hold in int64 is read by
 `verify_perceptron.data.rationals.rational_parts`, as today.
 
@@ -42,7 +42,7 @@ from ._labels import map_labels
 from .csv_layout import _is_header, _layout, _Layout, _pandas_numbers
 from .dataset import Dataset
 from .delimiters import find_delimiter
-from .denominators import _grown_lcm, over_common_denominator
+from .denominators import _grown_lcm, _refuse_wide
 from .files import BYTES_PER_CELL, not_regular, text_encoding
 from .rationals import rational_parts
 
@@ -143,11 +143,13 @@ def _head(handle: BinaryIO, path: str, label_column: str | None, delimiter: str 
         return None
     if separator != "," and "," in text:
         return None  # as_commas: a comma in a file of another separator goes to the csv module
-    cells = [(line.split(separator) if separator else line.split()) for line in lines]
-    begin = next((i for i, row in enumerate(cells) if lines[i].strip()), None)
+    def cells(i: int) -> list[str]:
+        return lines[i].split(separator) if separator else lines[i].split()
+
+    begin = next((i for i, line in enumerate(lines) if line.strip()), None)
     if begin is None:
         return None
-    first = [c.strip() for c in cells[begin]]
+    first = [c.strip() for c in cells(begin)]
     has_header = _is_header(first, label_column)
     if has_header and _pandas_numbers(first) == "bare":
         return None
@@ -155,7 +157,7 @@ def _head(handle: BinaryIO, path: str, label_column: str | None, delimiter: str 
     if body >= len(lines) or not lines[body].strip() or (body == len(lines) - 1 and block):
         return None
     try:
-        layout = _layout(first if has_header else None, len(cells[body]), label_column, index_column, path, body + 1)
+        layout = _layout(first if has_header else None, len(cells(body)), label_column, index_column, path, body + 1)
     except DataError:
         return None
     offset = start + len("\n".join(raw_lines[:body]).encode("utf-8")) + (1 if body else 0)
@@ -255,7 +257,8 @@ def _over_common_denominator(nums: Any, codes: Any, table: Any, maxabs: Any, n_d
             wide.append((k, n, d))
             codes[k] = 0  # (any code: the cell is set below)
     dens = table[:n_dens].tolist()
-    common = _grown_lcm(dens, None, max_bits, lambda k: (path, ""))
+    distinct = dens + [d for _, _, d in wide]
+    common = _grown_lcm(distinct, None, max_bits, lambda k: (path, ""))
     if common is None:
         return None  # past the limit: the general reader names the value that takes it there
     if not wide and common < 2**63:
@@ -265,17 +268,21 @@ def _over_common_denominator(nums: Any, codes: Any, table: Any, maxabs: Any, n_d
             assert scale is not None
             scale(nums, codes, np.array(factors, dtype=np.int64))
             return nums, common
-    # Wide values: today's path, with the denominators spelled out cell by cell.
-    full = table[:n_dens][codes] if n_dens else np.ones(len(nums), dtype=np.int64)
-    if wide:
-        nums, full = nums.astype(object), full.astype(object)
-        for k, n, d in wide:
-            nums[k], full[k] = n, d
+    # Past int64: Python integers, as over_common_denominator makes them (its memory check first, its dtype rule).
+    largest = max([int(maxabs[:n_dens].max()) if n_dens else 0] + [abs(n) for _, n, _ in wide])
     try:
-        return over_common_denominator(nums, full, max_bits=max_bits, where=lambda k: (path, ""), max_cells=max_cells,
-                                       source=path)
+        _refuse_wide(largest, common // min(distinct), len(nums), max_cells, path)
     except DataError:
         return None
+    factors = [common // d for d in dens]
+    factor_of = np.array(factors + [1, None], dtype=object)[:-1]  # (1: where every cell is wide)
+    scaled = nums.astype(object) * factor_of[codes]
+    for k, n, d in wide:
+        scaled[k] = n * (common // d)
+    # int64 exactly when every |value| is below 2^62: the largest is some code's largest numerator times its factor
+    fits = all(int(a) * f < _INT64_SAFE for a, f in zip(maxabs[:n_dens].tolist(), factors))
+    return (scaled.astype(np.int64) if fits and all(abs(n * (common // d)) < _INT64_SAFE for _, n, d in wide)
+            else scaled), common
 
 
 def _add_den(d: int, table: Any, n_dens: int) -> int | None:

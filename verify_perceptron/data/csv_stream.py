@@ -110,15 +110,17 @@ def _head(handle: BinaryIO, path: str, label_column: str | None, delimiter: str 
           index_column: str) -> tuple[int, int, _Layout] | None:
     """Where the body starts (a byte offset), its separator (a byte; 32 for runs of blanks) and the layout, read
     off the file's first lines as `load_csv` reads them; None where they are not the plain case."""
-    head = b""
-    while True:
+    parts, newlines, size = [], 0, 0
+    while True:  # (4 times the lines needed: a few blank or comment lines among them)
         block = handle.read(BLOCK)
-        head += block
-        complete = head[: head.rfind(b"\n") + 1] if block else head
-        if not block or complete.count(b"\n") >= 4 * _HEAD_LINES:
-            break  # (4 times what is needed: a few blank or comment lines among them)
-        if len(head) > _HEAD_LIMIT:
+        parts.append(block)
+        newlines, size = newlines + block.count(b"\n"), size + len(block)
+        if not block or newlines >= 4 * _HEAD_LINES:
+            break
+        if size > _HEAD_LIMIT:
             return None
+    head = b"".join(parts)
+    complete = head[: head.rfind(b"\n") + 1] if block else head
     if text_encoding(head) != "utf-8-sig" or b"\0" in head[:4096] or b'"' in complete:
         return None
     if block:  # the first lines only: the body's own are read by the C reader
@@ -241,16 +243,18 @@ def _over_common_denominator(nums: Any, codes: Any, table: Any, maxabs: Any, n_d
     """The cells over their least common denominator (`over_common_denominator`'s result), in place where every
     product fits; None where the general reader must name an error."""
     wide: list[tuple[int, int, int]] = []
+    code_of = {d: c for c, d in enumerate(table[:n_dens].tolist())} if left else {}
     for k, raw in left:  # the cells the C reader left: huge numbers, or no literal at all (the general reader names it)
         try:
             n, d = rational_parts(raw.decode("ascii"))
         except ValueError:
             return None
         if abs(n) < 2**63 and d < 2**63:
-            code = _add_den(d, table, n_dens)
-            if code is None:
-                return None
-            n_dens = max(n_dens, code + 1)
+            code = code_of.setdefault(d, n_dens)
+            if code == n_dens:  # a new denominator
+                if n_dens >= min(_MAX_DENS, len(table)):
+                    return None
+                table[n_dens], n_dens = d, n_dens + 1
             nums[k], codes[k] = n, code
             maxabs[code] = max(int(maxabs[code]), abs(n))
         else:
@@ -283,14 +287,3 @@ def _over_common_denominator(nums: Any, codes: Any, table: Any, maxabs: Any, n_d
     fits = all(int(a) * f < _INT64_SAFE for a, f in zip(maxabs[:n_dens].tolist(), factors))
     return (scaled.astype(np.int64) if fits and all(abs(n * (common // d)) < _INT64_SAFE for _, n, d in wide)
             else scaled), common
-
-
-def _add_den(d: int, table: Any, n_dens: int) -> int | None:
-    """The code of denominator `d` in the first `n_dens` entries of `table`, added after them if new; None when full."""
-    found = np.flatnonzero(table[:n_dens] == d)
-    if found.size:
-        return int(found[0])
-    if n_dens >= min(_MAX_DENS, len(table)):
-        return None
-    table[n_dens] = d
-    return n_dens

@@ -145,6 +145,7 @@ def _head(handle: BinaryIO, path: str, label_column: str | None, delimiter: str 
         return None
     if separator != "," and "," in text:
         return None  # as_commas: a comma in a file of another separator goes to the csv module
+
     def cells(i: int) -> list[str]:
         return lines[i].split(separator) if separator else lines[i].split()
 

@@ -71,17 +71,28 @@ def _numbers(a: Any, name: str, path: str, max_cells: int) -> Any:
 
 
 def _mapped(path: str) -> Any:
-    """A ``.npy`` file's array memory-mapped read-only (`np.load` with ``mmap_mode="r"``), or None where NumPy
-    cannot map it (an empty array, an odd file): then it is read whole, as before, and NumPy names what is wrong."""
+    """A ``.npy`` file's array memory-mapped read-only (`np.load` with ``mmap_mode="r"``), or, where NumPy
+    cannot map it (an empty array, an odd file), read whole as before, NumPy naming what is wrong."""
     try:
         mapped = np.load(path, allow_pickle=False, mmap_mode="r")
     except (ValueError, *_UNREADABLE):
-        return None
-    return mapped if isinstance(mapped, np.memmap) else None
+        mapped = None
+    return mapped if isinstance(mapped, np.memmap) else np.load(path, allow_pickle=False)
 
 
 #: Rows copied (and their mapped pages released) at a time from a memory-mapped ``.npy``.
 _ROWS = 1 << 14
+
+
+def _off_the_map(features: Any, loaded: Any) -> Any:
+    """The features `exact_table` reads: integers that are a view of a memory-mapped file copied into memory (they
+    are their own exact form), else as they are; the mapped pages read so far released."""
+    if not isinstance(loaded, np.memmap):
+        return features
+    _release(loaded, loaded.shape[0])  # the pages the checks of values and labels read
+    if features.dtype.kind in "iu" and np.may_share_memory(features, loaded):
+        return _in_memory(features, loaded)
+    return features
 
 
 def _in_memory(features: Any, mapped: Any) -> Any:
@@ -215,9 +226,7 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
         raise DataError(f"{path}: not a NumPy file (no .npy or .npz header)")
     _refuse_declared_size(path, magic.startswith(b"PK"), cap)
     try:
-        loaded = _mapped(path) if not magic.startswith(b"PK") else None
-        if loaded is None:
-            loaded = np.load(path, allow_pickle=False)
+        loaded = np.load(path, allow_pickle=False) if magic.startswith(b"PK") else _mapped(path)
     except FileNotFoundError:
         raise DataError(f"{path}: no such file") from None
     except ValueError as error:
@@ -269,12 +278,7 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
         features = a[:, :target] if target == width - 1 else np.delete(a, target, axis=1)  # a view when last
         del a
     y, spelling = _labels(labels, path, positive)  # first: cheap, and it may refuse the file
-    if isinstance(loaded, np.memmap):
-        _release(loaded, loaded.shape[0])  # the pages the checks above read
-        if features.dtype.kind in "iu" and np.may_share_memory(features, loaded):  # integers are their own exact
-            # form: copied once, a block at a time
-            features = _in_memory(features, loaded)
-    table = exact_table(features, source=path, max_cells=cap)
+    table = exact_table(_off_the_map(features, loaded), source=path, max_cells=cap)
     del loaded, features, labels  # the file's arrays, gone before the dataset makes its own
     return Dataset(y=y, source=path, binary_float=table.binary_float, labels=spelling,
                    numerators=table.numerators, denominator=table.denominator)

@@ -169,3 +169,29 @@ def test_the_numerators_are_scaled_in_place_without_a_copy_per_form(tmp_path: Pa
     assert data is not None and data.denominator == 1000
     assert data.numerators.tolist() == values.tolist()
     assert peak < 1.5 * len(values) * (values.shape[1] + 1) * 8 + 4 * csv_stream.BLOCK  # the int64 data, labels too
+
+
+def test_the_time_limit_stops_the_streaming_reader_between_blocks(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line's `TimeUp` lands between blocks (each a short C call): it ends the read, no reader
+    catches it and reads the file again."""
+    from verify_perceptron.deadline import TimeUp
+
+    path = tmp_path / "d.csv"
+    path.write_text("x,y\n" + "".join(f"{i / 4},{i % 2}\n" for i in range(5000)))
+    monkeypatch.setattr(csv_stream, "BLOCK", 1024)
+    calls = []
+    read = _kernel.csv_block
+
+    def late(*args: Any) -> int:
+        calls.append(1)
+        if len(calls) == 3:
+            raise TimeUp(1.0, "reading the data")
+        assert read is not None
+        return read(*args)
+
+    monkeypatch.setattr(_kernel, "csv_block", late)
+    monkeypatch.setattr(csv_files, "read_text", lambda *args: pytest.fail("read again after the time limit"))
+    with pytest.raises(TimeUp):
+        load_csv(str(path))
+    assert len(calls) == 3

@@ -33,7 +33,7 @@ def kernel(name: str, source: str, *headers: str) -> Extension:
 
 setup(
     ext_modules=[
-        kernel("verify_perceptron.data._rows", "verify_perceptron/data/_rows.c"),
+        kernel("verify_perceptron.data._rows", "verify_perceptron/data/_rows.c", "verify_perceptron/data/_csv.h"),
         kernel("verify_perceptron.data._limbrows", "verify_perceptron/data/_limbrows.c", "verify_perceptron/data/_wide.h"),
         kernel("verify_perceptron.run._scan", "verify_perceptron/run/_scan.c", "verify_perceptron/data/_wide.h"),
         kernel("verify_perceptron.check._replay", "verify_perceptron/check/_replay.c",

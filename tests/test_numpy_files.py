@@ -7,6 +7,7 @@ import io
 import zipfile
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -89,4 +90,40 @@ def test_a_label_past_a_literals_size_is_bad_input(tmp_path: Path) -> None:
     path = tmp_path / "d.npz"
     np.savez(path, X=np.zeros((2, 1)), y=np.array([np.finfo(np.longdouble).max, 0], dtype=np.longdouble))
     with pytest.raises(DataError, match=r"d.npz: y\[0\]=.* has more than 2000 digits"):
+        load_numpy(str(path))
+
+
+def test_an_npy_file_is_memory_mapped_and_its_integers_copied_once_contiguous(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """np.load maps the file (mmap_mode="r"); the integer features come out as one C-contiguous array of their own
+    dtype, equal to the file's, copied in blocks (`_ROWS` made small so that there are several), uint64 included."""
+    from verify_perceptron.data import numpy_files
+
+    modes = []
+    load = np.load
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        modes.append(kwargs.get("mmap_mode"))
+        return load(*args, **kwargs)
+
+    monkeypatch.setattr(np, "load", spy)
+    monkeypatch.setattr(numpy_files, "_ROWS", 7)
+    rng = np.random.default_rng(4)
+    for dtype in (np.int64, np.int16, np.uint64):
+        X = rng.integers(0, 1000, size=(50, 3)).astype(dtype)
+        if dtype == np.uint64:
+            X[3, 1] = 2**64 - 1  # as int64 it would wrap to -1
+        path = tmp_path / f"{np.dtype(dtype).name}.npy"
+        np.save(path, np.column_stack([X, (np.arange(50) % 2).astype(dtype)]))
+        data = load_numpy(str(path))
+        assert data.numerators.flags.c_contiguous
+        assert [[int(v) for v in row] for row in data.numerators.tolist()] == [[int(v) for v in row] for row in X]
+        assert not isinstance(data.numerators, np.memmap) and data.numerators.base is None
+    assert modes == ["r"] * 3
+
+
+def test_an_npy_file_numpy_cannot_map_is_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / "empty.npy"
+    np.save(path, np.zeros((0, 3)))
+    with pytest.raises(DataError, match="has no rows"):
         load_numpy(str(path))

@@ -350,6 +350,7 @@ rational_cell(const char *s, const char *e, int64_t *num, int64_t *den)
         s++;
     }
     uint64_t m = 0, q = 1;
+    int tens = 0; /* q = 10^tens for a decimal */
     const Py_ssize_t whole = digits_into(&s, e, &m);
     Py_ssize_t frac = 0;
     int64_t exponent = 0;
@@ -406,10 +407,26 @@ rational_cell(const char *s, const char *e, int64_t *num, int64_t *den)
         }
         for (; shift < 0; shift++) {
             q *= 10; /* at most 10^19 < 2^64 */
+            tens++;
         }
     }
     if (m > (uint64_t)INT64_MAX || q > (uint64_t)INT64_MAX) {
         return 0;
+    }
+    if (tens > 0) { /* m / 10^tens: the common factor is 2^a 5^b, found by a shift and a few divisions */
+        static const uint64_t fives[19] = {1ull, 5ull, 25ull, 125ull, 625ull, 3125ull, 15625ull, 78125ull,
+            390625ull, 1953125ull, 9765625ull, 48828125ull, 244140625ull, 1220703125ull, 6103515625ull,
+            30517578125ull, 152587890625ull, 762939453125ull, 3814697265625ull};
+        const int zeros = __builtin_ctzll(m), twos = zeros < tens ? zeros : tens;
+        int five = 0;
+        m >>= twos;
+        while (five < tens && m % 5 == 0) {
+            m /= 5;
+            five++;
+        }
+        *num = negative ? -(int64_t)m : (int64_t)m;
+        *den = (int64_t)(fives[tens - five] << (tens - twos)); /* divides 10^tens <= 10^18 */
+        return 1;
     }
     const uint64_t g = gcd64(m, q);
     *num = negative ? -(int64_t)(m / g) : (int64_t)(m / g);
@@ -497,12 +514,18 @@ done:
     return result;
 }
 
+/* ---- a CSV file's body, a block at a time -------------------------------- */
+
+#include "_csv.h"
+
 /* ---- the module -------------------------------------------------------- */
 
 static PyMethodDef rows_methods[] = {
     {"signed_rows", (PyCFunction)(void (*)(void))signed_rows, METH_FASTCALL, signed_rows_doc},
     {"scores", (PyCFunction)(void (*)(void))scores, METH_FASTCALL, scores_doc},
     {"rational_cells", (PyCFunction)(void (*)(void))rational_cells, METH_FASTCALL, rational_cells_doc},
+    {"csv_block", (PyCFunction)(void (*)(void))csv_block, METH_FASTCALL, csv_block_doc},
+    {"scale_cells", (PyCFunction)(void (*)(void))scale_cells, METH_FASTCALL, scale_cells_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -11,7 +11,10 @@
   `dyadic_fill` read binary floats into limbs from their bits (extension `verify_perceptron.data._limbrows`);
 - `rational_cells` reads a comma-separated table of rational literals into
   int64 numerators and denominators, leaving to Python the cells it cannot
-  read exactly in int64 (`verify_perceptron.data.denominators.read_table`).
+  read exactly in int64 (`verify_perceptron.data.denominators.read_table`);
+- `csv_block` and `scale_cells` read a CSV file's body a block at a time into
+  int64 numerators and a code for each cell's denominator, and bring them over
+  their common denominator in place (`verify_perceptron.data.csv_stream`).
 
 `verify_perceptron.data._rows` is an optional C extension: `AVAILABLE` says
 whether it imported; if not (or if it was built by a compiler without
@@ -43,7 +46,8 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells", "signed_limbs", "limb_norms",
-           "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill"]
+           "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill",
+           "csv_block", "scale_cells"]
 
 SignedRows = Callable[..., "int | None"]
 Scores = Callable[[Any, Any, Any, Any], None]
@@ -126,3 +130,19 @@ dyadic_range: Callable[[Any], "tuple[int, int] | None"] | None
 #: ``dyadic_fill(X, p, out)`` in C, or None: out (X's shape plus L limbs) = X·2^p, each value's limbs.
 dyadic_fill: Callable[[Any, int, Any], None] | None
 signed_limbs, limb_norms, limb_doubles, limb_scores, dyadic_range, dyadic_fill = _load_limbs()
+
+
+def _load_named(name: str) -> Callable[..., Any] | None:
+    """The extension's function `name`, or None if the extension did not import (or predates it)."""
+    try:
+        return getattr(importlib.import_module(f"{__package__}._rows"), name)  # type: ignore[no-any-return]
+    except (ImportError, AttributeError):
+        return None
+
+
+#: ``csv_block(block, sep, layout, nums, codes, label_codes, state, table, maxabs, slots, label_texts,
+#: label_lengths, left)`` in C, or None: the complete lines of a block of a CSV file's body read into the
+#: arrays; 1 when the block is not the plain case the streaming reader takes (`verify_perceptron.data.csv_stream`).
+csv_block: Callable[..., int] | None = _load_named("csv_block")
+#: ``scale_cells(nums, codes, factors)`` in C, or None: nums[k] *= factors[codes[k]] in place.
+scale_cells: Callable[[Any, Any, Any], None] | None = _load_named("scale_cells")

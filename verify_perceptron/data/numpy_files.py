@@ -6,11 +6,23 @@ cell limit, more than 8 bytes a cell of it, or (for the features and
 labels) anything but integers and floats is refused before it is read or
 decompressed. The values are then converted a block at a time
 (`verify_perceptron.data.arrays.exact_table`), never a Python object per
-value (a long double that is no float64 excepted, within the same limit)."""
+value (a long double that is no float64 excepted, within the same limit).
+
+A ``.npy`` file is memory-mapped (``np.load(mmap_mode="r")``), not read
+whole into memory. Integer features are their own exact form, but the label
+column interleaves them in the file, so they are copied once into one
+C-contiguous array (the dataset's numerators), a block of rows at a time,
+each block's mapped pages released once copied. Float features are read
+from the mapping by `exact_table`, whose integers are a new array anyway;
+the file's pages it reads are the page cache's, which the system may drop,
+not a second copy. An ``.npz`` member is compressed or stored inside a zip
+archive and is read into memory, as before."""
 
 from __future__ import annotations
 
+import contextlib
 import math
+import mmap
 import struct
 import tokenize
 import zipfile
@@ -56,6 +68,58 @@ def _numbers(a: Any, name: str, path: str, max_cells: int) -> Any:
             refuse_cells(path, f"{name} of {a.size} long doubles, read one by one at {_PER_VALUE} cells each",
                          a.size * _PER_VALUE, max_cells)
     return a
+
+
+def _mapped(path: str) -> Any:
+    """A ``.npy`` file's array memory-mapped read-only (`np.load` with ``mmap_mode="r"``), or, where NumPy
+    cannot map it (an empty array, an odd file), read whole as before, NumPy naming what is wrong."""
+    try:
+        mapped = np.load(path, allow_pickle=False, mmap_mode="r")
+    except (ValueError, *_UNREADABLE):
+        mapped = None
+    return mapped if isinstance(mapped, np.memmap) else np.load(path, allow_pickle=False)
+
+
+#: Rows copied (and their mapped pages released) at a time from a memory-mapped ``.npy``.
+_ROWS = 1 << 14
+
+
+def _off_the_map(features: Any, loaded: Any) -> Any:
+    """The features `exact_table` reads: integers that are a view of a memory-mapped file copied into memory (they
+    are their own exact form), else as they are; the mapped pages read so far released."""
+    if not isinstance(loaded, np.memmap):
+        return features
+    _release(loaded, loaded.shape[0])  # the pages the checks of values and labels read
+    if features.dtype.kind in "iu" and np.may_share_memory(features, loaded):
+        return _in_memory(features, loaded)
+    return features
+
+
+def _in_memory(features: Any, mapped: Any) -> Any:
+    """The integer `features` (a view of the memory-mapped `mapped`) as a C-contiguous array of the same dtype in
+    memory, copied `_ROWS` rows at a time, each block's file pages released once copied: the resident file never
+    holds more than a block beside the copy, which is the dataset's numerators (the labels' column interleaves
+    the features in the file, so the exact form needs this one copy)."""
+    out = np.empty(features.shape, dtype=features.dtype)
+    for start in range(0, features.shape[0], _ROWS):
+        stop = min(start + _ROWS, features.shape[0])
+        out[start:stop] = features[start:stop]
+        _release(mapped, stop)
+    return out
+
+
+def _release(mapped: Any, rows: int) -> None:
+    """Drop the resident pages of the first `rows` rows of the memory-mapped `mapped` (a read-only mapping: they
+    are read again from the file should they be needed); nothing where the platform has no ``madvise``."""
+    handle = getattr(mapped, "_mmap", None)  # (NumPy's mapping; None for a view of another memmap)
+    advice = getattr(mmap, "MADV_DONTNEED", None)
+    if handle is None or advice is None or not mapped.flags.c_contiguous:
+        return
+    start = mapped.offset % mmap.ALLOCATIONGRANULARITY  # the array's first byte within the mapping
+    end = (start + rows * mapped.strides[0]) // mmap.PAGESIZE * mmap.PAGESIZE
+    if end > 0:
+        with contextlib.suppress(OSError, ValueError):
+            handle.madvise(advice, 0, min(end, len(handle)))
 
 
 #: What a value read one at a time (a `Fraction`, its integers, its place in lists) costs, in int64 cells.
@@ -162,7 +226,7 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
         raise DataError(f"{path}: not a NumPy file (no .npy or .npz header)")
     _refuse_declared_size(path, magic.startswith(b"PK"), cap)
     try:
-        loaded = np.load(path, allow_pickle=False)
+        loaded = np.load(path, allow_pickle=False) if magic.startswith(b"PK") else _mapped(path)
     except FileNotFoundError:
         raise DataError(f"{path}: no such file") from None
     except ValueError as error:
@@ -214,7 +278,7 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
         features = a[:, :target] if target == width - 1 else np.delete(a, target, axis=1)  # a view when last
         del a
     y, spelling = _labels(labels, path, positive)  # first: cheap, and it may refuse the file
-    table = exact_table(features, source=path, max_cells=cap)
+    table = exact_table(_off_the_map(features, loaded), source=path, max_cells=cap)
     del loaded, features, labels  # the file's arrays, gone before the dataset makes its own
     return Dataset(y=y, source=path, binary_float=table.binary_float, labels=spelling,
                    numerators=table.numerators, denominator=table.denominator)

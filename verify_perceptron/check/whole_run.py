@@ -52,10 +52,10 @@ class RunPoints:
     ----------
     k, n_mistakes, n, sum_n_sq : tuple of int
         Each drawn update, the mistakes so far N, its own mistakes n and Σn² so far.
-    w_ws : tuple of Fraction, or None
-        w_k·w* (None without a separator).
-    w_sq : tuple of Fraction
-        ‖w_k‖².
+    w_ws : sequence of Fraction, or None
+        w_k·w* (None without a separator), read as a tuple (`ScaledWeights`).
+    w_sq : sequence of Fraction
+        ‖w_k‖², read as a tuple.
     per_interval : int
         Updates per interval (1: every update is drawn).
     n_updates : int
@@ -66,8 +66,8 @@ class RunPoints:
     n_mistakes: tuple[int, ...]
     n: tuple[int, ...]
     sum_n_sq: tuple[int, ...]
-    w_ws: tuple[Fraction, ...] | None
-    w_sq: tuple[Fraction, ...]
+    w_ws: Sequence[Fraction] | None
+    w_sq: Sequence[Fraction]
     per_interval: int
     n_updates: int
 
@@ -79,6 +79,9 @@ class WholeRun:
     ----------
     checker : Checker
         The checker it runs beside: its samples, norms, step, and separator's margins and γ (scaled).
+    n_updates : int, optional
+        How many updates it will be told of, when known (a finished run replayed): its intervals are then as
+        wide as they end from the start, and are never merged.
 
     Examples
     --------
@@ -92,7 +95,7 @@ class WholeRun:
     ((1,), ['4'], ['1'], 1)
     """
 
-    def __init__(self, checker: Any) -> None:
+    def __init__(self, checker: Any, n_updates: int | None = None) -> None:
         self.matrix = checker.matrix
         self.L, self.y = checker.L, checker.data.y
         self.unit = checker.a / checker.L  # w = unit·W
@@ -104,7 +107,11 @@ class WholeRun:
         self.norms = self.matrix.norms
         self.k = self.N = self.sum_n_sq = 0
         self.t = self.q = 0  # W·W* and ‖W‖², scaled
-        self.width = 1  # updates per interval
+        # Updates per interval: doubled (neighbours merged) as the run grows, or, when the caller knows how many
+        # updates will come (a replay of a finished run), the width they end at from the start. The same
+        # intervals either way (2^j updates each, aligned), and a merge keeps each pair's first least and first
+        # greatest, as one wide interval does: only the merges' work is saved.
+        self.width = 1 if not n_updates else 1 << max(0, -(-n_updates // INTERVALS) - 1).bit_length()
         #: per interval: {slack name: [(slack, state) least, (slack, state) greatest]}
         self.intervals: list[dict[str, list[tuple[int, tuple[int, int, int, int, int, int]]]]] = []
         self.last_state: tuple[int, int, int, int, int, int] | None = None
@@ -279,26 +286,28 @@ class WholeRun:
             states.add(self.last_state)
         ordered = sorted(states)
         unit, M = self.unit, self.M
+        # w·w* = unit·t/M and ‖w‖² = unit²·q: read as tuples of Fraction, each made only if asked for (the report
+        # writes them from the integers)
         return RunPoints(
             k=tuple(s[0] for s in ordered), n_mistakes=tuple(s[1] for s in ordered),
             n=tuple(s[2] for s in ordered), sum_n_sq=tuple(s[3] for s in ordered),
-            w_ws=tuple(unit * s[4] / M for s in ordered) if self.margins is not None else None,
-            w_sq=tuple(unit * unit * s[5] for s in ordered), per_interval=self.width, n_updates=self.k)
+            w_ws=ScaledWeights([s[4] for s in ordered], unit / M) if self.margins is not None else None,
+            w_sq=ScaledWeights([s[5] for s in ordered], unit * unit), per_interval=self.width, n_updates=self.k)
 
     def last_updates(self, trace: Trace) -> list[Update]:
         """The run's last updates, with their weights: the final weights, less each later update's step."""
         final = trace.final_weights
         if isinstance(final, ScaledWeights) and final.unit == self.unit:
-            W = list(final.integers)
+            W = np.array(final.integers, dtype=object)
         else:
-            W = [int(w / self.unit) for w in final]  # exact: w = unit·W with W integer
+            W = np.array([int(w / self.unit) for w in final], dtype=object)  # exact: w = unit·W with W integer
         out: list[Update] = []
         for k, epoch, samples, scores in reversed(self.ring):
-            step = [sum(col) for col in zip(*([int(v) for v in self.matrix.exact[i].tolist()] for i in samples))]
+            step = np.asarray(self.matrix.exact[list(samples)], dtype=object).sum(axis=0)  # Python integers
             out.append(Update(k, epoch, samples,
                               tuple(self.unit * int(self.y[i]) * s / self.L for i, s in zip(samples, scores)),
-                              ScaledWeights(step, self.unit), ScaledWeights(list(W), self.unit)))
-            W = [w - d for w, d in zip(W, step)]
+                              ScaledWeights(step.tolist(), self.unit), ScaledWeights(W.tolist(), self.unit)))
+            W = W - step
         return out[::-1]
 
 

@@ -301,3 +301,33 @@ def test_a_record_sized_up_front_keeps_what_a_growing_one_keeps(seed: int) -> No
     assert sized.width == grown.width and len(sized.intervals) == len(grown.intervals) <= INTERVALS
     assert sized.intervals == grown.intervals == general.intervals
     assert sized.points() == grown.points() == general.points()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_long_chunk_taken_at_once_keeps_what_pieces_keep(seed: int) -> None:
+    # a replay's chunk of up to 2^16 updates goes through the int64 path at once when it takes it, else in
+    # pieces of PIECE updates: the record (intervals, ring, last state) is the same either way, with both
+    # slacks standing still over long stretches (ties) and in int64 or in limbs
+    import numpy as np
+
+    from verify_perceptron.check import whole_run
+    from verify_perceptron.check.checker import Checker
+    from verify_perceptron.data.integers import as_limbs
+
+    rng = np.random.default_rng(seed)
+    checker = Checker(example("and"), "classic", rate=1, mode="online", separator=[-4, 3, 2])
+    size = int(rng.integers(3 * whole_run.PIECE, 5 * whole_run.PIECE))
+    rows = rng.choice([2, 3, 3, 3, 0, 1], size=size).astype(np.int64)
+    scores = np.where(rng.random(size) < 0.7, 0, -rng.integers(1, 3, size=size)).astype(np.int64)
+    epochs = np.sort(rng.integers(1, 9, size=size))
+    for given in (scores, as_limbs(scores, 2)):
+        at_once, pieces = whole_run.WholeRun(checker, size + 3), whole_run.WholeRun(checker, size + 3)
+        pieces.monotone = False  # (pieces on the general path: Python integers)
+        for whole in (at_once, pieces):
+            whole.observe(1, 1, [0], [0])
+            whole.observe_chunk(2, epochs, rows, given) if whole is at_once else [
+                whole.observe_chunk(2 + start, epochs[start:start + whole_run.PIECE], rows[start:start + whole_run.PIECE],
+                                    given[start:start + whole_run.PIECE]) for start in range(0, size, whole_run.PIECE)]
+            whole.observe_chunk(size + 2, 9, rows[:2], scores[:2])
+        assert at_once.intervals == pieces.intervals and list(at_once.ring) == list(pieces.ring)
+        assert at_once.last_state == pieces.last_state and at_once.points() == pieces.points()

@@ -140,21 +140,32 @@ class WholeRun:
                    np.array([self.t], dtype=object), np.array([self.q], dtype=object))
 
     def observe_chunk(self, first: int, epoch: Epochs, rows: Int64Array, scores: Int64Array) -> None:
-        """Online updates first, first + 1, ... on `rows`, with `scores` (int64, or halves past it), in pieces of
-        at most `PIECE`, so that its arrays of Python integers stay small whatever the chunk (a replay's is 2^16)."""
+        """Online updates first, first + 1, ... on `rows`, with `scores` (int64, or halves past it): at once on
+        `_monotone_chunk`'s int64 path when it takes the chunk (its arrays are the chunk's size, in int64), else in
+        pieces of at most `PIECE`, so that the arrays of Python integers stay small whatever the chunk (a replay's
+        is 2^16)."""
+        if len(rows) > PIECE and self.monotone and self._monotone_chunk(first, np.asarray(rows, dtype=np.int64), scores):
+            self._ring(first, epoch, rows, scores)
+            return
         for start in range(0, len(rows), PIECE):
             part = epoch[start:start + PIECE] if isinstance(epoch, np.ndarray) else epoch
             self._chunk(first + start, part, rows[start:start + PIECE], scores[start:start + PIECE])
+
+    def _ring(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
+        """The chunk's last `LAST` updates into the ring."""
+        m = len(rows)
+        start = max(0, m - LAST)
+        epochs = epoch[start:].tolist() if isinstance(epoch, np.ndarray) else [epoch] * (m - start)
+        tail = score_values(scores[start:]).tolist()
+        for j in range(start, m):
+            self.ring.append((first + j, int(epochs[j - start]), (int(rows[j]),), (int(tail[j - start]),)))
 
     def _chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
         m = len(rows)
         if not m:
             return
         rows = np.asarray(rows, dtype=np.int64)
-        epochs = epoch.tolist() if isinstance(epoch, np.ndarray) else [epoch] * m
-        tail = score_values(scores[max(0, m - LAST):]).tolist()
-        for j in range(max(0, m - LAST), m):
-            self.ring.append((first + j, int(epochs[j]), (int(rows[j]),), (int(tail[j - max(0, m - LAST)]),)))
+        self._ring(first, epoch, rows, scores)
         if self.monotone and self._monotone_chunk(first, rows, scores):
             return
         values = score_values(scores)

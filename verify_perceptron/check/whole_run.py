@@ -23,7 +23,7 @@ chunk. Nothing here decides anything: the checker does; this draws it.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -118,6 +118,7 @@ class WholeRun:
         self.ring: deque[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = deque(maxlen=LAST)
         #: Whether chunks may take `_monotone_chunk`'s int64 path (a test turns it off to compare).
         self.monotone = True
+        self._norms64: Any = None  # the norms in int64, or their halves' columns (False past 2^126): made once
 
     # --- what the engine tells it -------------------------------------------------------------
 
@@ -193,18 +194,26 @@ class WholeRun:
         scores (int64 or limbs), norms and margins cut into 32-bit pieces (`_prefix_sums`).
         """
         margins, R_sq, gamma = self.margins, int(self.R_sq), self.gamma
-        halves = self.matrix.norm_halves()
         limbs = scores.reshape(len(scores), -1)
-        zero = (limbs == 0).all(axis=1)
-        if halves is None or not bool(((limbs[:, -1] < 0) | zero).all()):
-            return False  # norms past 126 bits, or a score > 0: no mistake, and the slack may fall
-        if halves.dtype == np.int64 and halves.shape[0] == len(self.norms):
-            norms = halves[rows]
-            widest = norms == R_sq if R_sq < 2**63 else np.zeros(len(rows), dtype=bool)
+        zero = limbs[:, 0] == 0
+        for limb in range(1, limbs.shape[1]):  # (a column at a time: .all(axis=1) is slow on a few columns)
+            zero &= limbs[:, limb] == 0
+        if not bool(((limbs[:, -1] < 0) | zero).all()):
+            return False  # a score > 0: no mistake, and the slack may fall
+        if self._norms64 is None:  # (once a run) the norms in int64 where R² < 2^63, else their halves' columns
+            halves = self.matrix.norm_halves() if R_sq >= 2**63 else None
+            self._norms64 = (np.asarray(self.norms, dtype=np.int64) if R_sq < 2**63 else False if halves is None
+                             else tuple(np.ascontiguousarray(halves.reshape(-1, 2)[:, h]) for h in (0, 1)))
+        if self._norms64 is False:
+            return False  # norms past 126 bits
+        if not isinstance(self._norms64, tuple):
+            norms = self._norms64[rows]
+            widest = norms == R_sq
         else:
-            norms = halves.reshape(-1, 2)[rows]
+            low_half, high_half = (half[rows] for half in self._norms64)
+            norms = np.stack((low_half, high_half), axis=1)
             low = (R_sq & (2**64 - 1)) - (2**64 if R_sq & 2**63 else 0)
-            widest = (norms[:, 0] == low) & (norms[:, 1] == R_sq >> 64)
+            widest = (low_half == low) & (high_half == R_sq >> 64)
         mine = None
         if margins is not None:
             if not isinstance(gamma, int):
@@ -221,24 +230,31 @@ class WholeRun:
         if mine is not None:
             rises["lower"] = np.asarray(mine != gamma, dtype=bool)
         N0, q0, t0 = self.N, self.q, self.t
-
-        def state(j: int) -> tuple[int, int, int, int, int, int]:
-            N = N0 + j + 1
-            return (first + j, N, 1, N, t0 if t_sum is None else t0 + t_sum(j), q0 + q_sum(j))
-
-        def slack(name: str, at: tuple[int, int, int, int, int, int]) -> int:
-            return at[3] * R_sq - at[5] if name == "upper" else at[4] - at[1] * gamma
-
-        index = (np.arange(first, first + m, dtype=np.int64) - 1) // self.width
-        starts = np.r_[0, np.flatnonzero(np.diff(index)) + 1]
+        width = self.width
+        # the pieces: where update first + j starts an interval of `width` (aligned: (k - 1) // width)
+        offset = (1 - first) % width
+        starts = np.arange(offset, m, width, dtype=np.int64)
+        if offset:
+            starts = np.concatenate((np.zeros(1, dtype=np.int64), starts))
         # per piece, the last update where the slack rose (the piece's first when none after it did)
         greatest = {name: np.maximum(np.maximum.reduceat(np.where(rise, np.arange(m), -1), starts), starts).tolist()
                     for name, rise in rises.items()}
-        for p, start in enumerate(starts.tolist()):
+        firsts = starts.tolist()
+        wanted = sorted({m - 1, *firsts, *(j for ends in greatest.values() for j in ends)})
+        q_at = dict(zip(wanted, q_sum(wanted)))
+        t_at = dict(zip(wanted, t_sum(wanted))) if t_sum is not None else None
+
+        def state(j: int) -> tuple[int, int, int, int, int, int]:
+            N = N0 + j + 1
+            return (first + j, N, 1, N, t0 if t_at is None else t0 + t_at[j], q0 + q_at[j])
+
+        for p, start in enumerate(firsts):
+            at = (first + start - 1) // width
             for name in rises:
                 for j in (start, greatest[name][p]):
                     point = state(j)
-                    self._offer(int(index[start]), name, (slack(name, point), point))
+                    self._offer(at, name, (point[3] * R_sq - point[5] if name == "upper" else point[4] - point[1] * gamma,
+                                           point))
         self.last_state = last = state(m - 1)
         self.k, self.N, self.q, self.t = last[0], last[1], last[5], last[4]
         self.sum_n_sq += m  # one mistake an update: Σn² is N
@@ -322,8 +338,8 @@ class WholeRun:
         return out[::-1]
 
 
-def _prefix_sums(*arrays: tuple[Any, int]) -> Any:
-    """A function j -> Σ_{i<=j} factor·value_i over the (array, factor) pairs, exactly. An int64 array of
+def _prefix_sums(*arrays: tuple[Any, int]) -> Callable[[Sequence[int]], list[int]]:
+    """A function [j, ...] -> [Σ_{i<=j} factor·value_i, ...] over the (array, factor) pairs, exactly. An int64 array of
     shape (m,) or (m, L) (64-bit limbs, lowest first, two's complement over all L) is cut into 32-bit pieces
     (unsigned, the top one signed) whose cumulative sums stay inside int64 for up to 2^31 rows; an object
     array of Python integers is summed as it is.
@@ -331,7 +347,7 @@ def _prefix_sums(*arrays: tuple[Any, int]) -> Any:
     Examples
     --------
     >>> at = _prefix_sums((np.array([2**62, 2**62, -5], dtype=np.int64), 2), (np.array([[0, 1], [3, 0], [0, -1]]), 1))
-    >>> [at(j) for j in range(3)] == [2**63 + 2**64, 2**64 + 2**64 + 3, 2**64 - 7]
+    >>> at([0, 1, 2]) == [2**63 + 2**64, 2**64 + 2**64 + 3, 2**64 - 7]
     True
     """
     parts: list[tuple[Any, int]] = []
@@ -345,4 +361,10 @@ def _prefix_sums(*arrays: tuple[Any, int]) -> Any:
             limb = limbs[:, at]
             high = limb >> 32 if at == top else (limb >> 32) & 0xFFFFFFFF
             parts += [(np.cumsum(limb & 0xFFFFFFFF), factor << (64 * at)), (np.cumsum(high), factor << (64 * at + 32))]
-    return lambda j: sum(int(c[j]) * scale for c, scale in parts)
+
+    def at(js: Sequence[int]) -> list[int]:
+        index = np.asarray(js, dtype=np.intp)
+        columns = [(c[index].tolist(), scale) for c, scale in parts]  # Python integers, read once
+        return [sum(column[i] * scale for column, scale in columns) for i in range(len(index))]
+
+    return at

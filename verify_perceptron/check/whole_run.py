@@ -23,7 +23,7 @@ chunk. Nothing here decides anything: the checker does; this draws it.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -211,7 +211,7 @@ class WholeRun:
             widest = norms == R_sq
         else:
             low_half, high_half = (half[rows] for half in self._norms64)
-            norms = np.stack((low_half, high_half), axis=1)
+            norms = (low_half, high_half)  # (as columns: no (m, 2) copy)
             low = (R_sq & (2**64 - 1)) - (2**64 if R_sq & 2**63 else 0)
             widest = (low_half == low) & (high_half == R_sq >> 64)
         mine = None
@@ -224,8 +224,6 @@ class WholeRun:
         m = len(rows)
         while first + m - 1 > INTERVALS * self.width:
             self._merge()
-        q_sum = _prefix_sums((limbs, 2), (norms, 1))
-        t_sum = None if mine is None else _prefix_sums((mine, 1))
         rises = {"upper": ~(widest & zero)}
         if mine is not None:
             rises["lower"] = np.asarray(mine != gamma, dtype=bool)
@@ -241,8 +239,8 @@ class WholeRun:
                     for name, rise in rises.items()}
         firsts = starts.tolist()
         wanted = sorted({m - 1, *firsts, *(j for ends in greatest.values() for j in ends)})
-        q_at = dict(zip(wanted, q_sum(wanted)))
-        t_at = dict(zip(wanted, t_sum(wanted))) if t_sum is not None else None
+        q_at = dict(zip(wanted, _prefix_sums(wanted, (limbs, 2), (norms, 1))))
+        t_at = None if mine is None else dict(zip(wanted, _prefix_sums(wanted, (mine, 1))))
 
         def state(j: int) -> tuple[int, int, int, int, int, int]:
             N = N0 + j + 1
@@ -338,33 +336,36 @@ class WholeRun:
         return out[::-1]
 
 
-def _prefix_sums(*arrays: tuple[Any, int]) -> Callable[[Sequence[int]], list[int]]:
-    """A function [j, ...] -> [Σ_{i<=j} factor·value_i, ...] over the (array, factor) pairs, exactly. An int64 array of
-    shape (m,) or (m, L) (64-bit limbs, lowest first, two's complement over all L) is cut into 32-bit pieces
-    (unsigned, the top one signed) whose cumulative sums stay inside int64 for up to 2^31 rows; an object
-    array of Python integers is summed as it is.
+def _prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:
+    """[Σ_{i<=j} factor·value_i for j in js] over the (array, factor) pairs, exactly. An int64 array of shape
+    (m,) or (m, L), or a tuple of L int64 columns (64-bit limbs, lowest first, two's complement over all L),
+    is cut into 32-bit pieces (unsigned, the top one signed) whose cumulative sums stay inside int64 for up to
+    2^31 rows; an object array of Python integers is summed as it is. One piece's cumulative sum is held at a
+    time (read at `js`, then let go), so the memory is a few int64 values an update whatever the pieces.
 
     Examples
     --------
-    >>> at = _prefix_sums((np.array([2**62, 2**62, -5], dtype=np.int64), 2), (np.array([[0, 1], [3, 0], [0, -1]]), 1))
-    >>> at([0, 1, 2]) == [2**63 + 2**64, 2**64 + 2**64 + 3, 2**64 - 7]
+    >>> _prefix_sums([0, 1, 2], (np.array([2**62, 2**62, -5], dtype=np.int64), 2),
+    ...              (np.array([[0, 1], [3, 0], [0, -1]]), 1)) == [2**63 + 2**64, 2**64 + 2**64 + 3, 2**64 - 7]
+    True
+    >>> _prefix_sums([2], (np.array([[0, 1], [3, 0], [0, -1]]), 1)) == _prefix_sums([2], ((np.array([0, 3, 0]),
+    ...                                                                                np.array([1, 0, -1])), 1))
     True
     """
-    parts: list[tuple[Any, int]] = []
+    index = np.asarray(js, dtype=np.intp)
+    totals = [0] * len(index)
+
+    def add(cumulative: Any, scale: int) -> None:
+        for i, value in enumerate(cumulative[index].tolist()):  # Python integers, read once
+            totals[i] += value * scale
+
     for array, factor in arrays:
-        if array.dtype != np.int64:
-            parts.append((np.cumsum(array, dtype=object), factor))
+        if not isinstance(array, tuple) and array.dtype != np.int64:
+            add(np.cumsum(array, dtype=object), factor)
             continue
-        limbs = array.reshape(len(array), -1)
-        top = limbs.shape[1] - 1
-        for at in range(top + 1):
-            limb = limbs[:, at]
-            high = limb >> 32 if at == top else (limb >> 32) & 0xFFFFFFFF
-            parts += [(np.cumsum(limb & 0xFFFFFFFF), factor << (64 * at)), (np.cumsum(high), factor << (64 * at + 32))]
-
-    def at(js: Sequence[int]) -> list[int]:
-        index = np.asarray(js, dtype=np.intp)
-        columns = [(c[index].tolist(), scale) for c, scale in parts]  # Python integers, read once
-        return [sum(column[i] * scale for column, scale in columns) for i in range(len(index))]
-
-    return at
+        columns = array if isinstance(array, tuple) else tuple(array.reshape(len(array), -1).T)
+        top = len(columns) - 1
+        for at, limb in enumerate(columns):
+            add(np.cumsum(limb & 0xFFFFFFFF), factor << (64 * at))
+            add(np.cumsum(limb >> 32 if at == top else (limb >> 32) & 0xFFFFFFFF), factor << (64 * at + 32))
+    return totals

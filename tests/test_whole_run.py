@@ -331,3 +331,21 @@ def test_a_long_chunk_taken_at_once_keeps_what_pieces_keep(seed: int) -> None:
             whole.observe_chunk(size + 2, 9, rows[:2], scores[:2])
         assert at_once.intervals == pieces.intervals and list(at_once.ring) == list(pieces.ring)
         assert at_once.last_state == pieces.last_state and at_once.points() == pieces.points()
+
+
+@pytest.mark.parametrize("floats", ["decimal", "binary"])
+def test_the_last_updates_are_the_runs_own_with_their_weights(floats: str) -> None:
+    # stepped back from the final weights (in int64 where no entry can pass it, else in Python integers):
+    # the same updates, scores, steps and weights as a run that kept every update
+    import numpy as np
+    from sklearn.datasets import load_iris
+
+    from verify_perceptron.data.dataset import from_arrays
+
+    X, y = load_iris(return_X_y=True)
+    data = from_arrays(X[50:], np.where(y[50:] == 2, 1, -1), floats=floats)  # versicolor/virginica: not separable
+    for convention in ("classic", "hard-limiter-plus"):
+        trace, check = verify_run(data, convention, max_epochs=6, keep_updates=3, separator=[1, 0, 0, 0, -5])
+        whole = fast.run(data, convention, max_epochs=6, keep_updates=10**9)
+        assert trace.updates_truncated and len(check.last_updates) == LAST
+        assert check.last_updates == tuple(whole.updates[-LAST:])

@@ -326,17 +326,10 @@ class WholeRun:
             integers = list(final.integers)
         else:
             integers = [int(w / self.unit) for w in final]  # exact: w = unit·W with W integer
-        Z = self.matrix.exact
-        steps = [i for *_, samples, _ in self.ring for i in samples]
-        picked = Z[steps] if Z.dtype == np.int64 and steps else None
-        # int64 where no weight on the way back can pass 2^63 (each step moves an entry by at most one row's
-        # largest entry), else Python integers
-        narrow = picked is not None and (max(int(picked.max()), -int(picked.min())) * len(steps)
-                                         + max(map(abs, integers), default=0)) < 2**63
-        W = np.array(integers, dtype=np.int64 if narrow else object)
+        W = np.array(integers, dtype=object)
         out: list[Update] = []
         for k, epoch, samples, scores in reversed(self.ring):
-            step = Z[list(samples)].sum(axis=0) if narrow else np.asarray(Z[list(samples)], dtype=object).sum(axis=0)
+            step = np.asarray(self.matrix.exact[list(samples)], dtype=object).sum(axis=0)  # Python integers
             out.append(Update(k, epoch, samples,
                               tuple(self.unit * int(self.y[i]) * s / self.L for i, s in zip(samples, scores)),
                               ScaledWeights(step.tolist(), self.unit), ScaledWeights(W.tolist(), self.unit)))

@@ -261,7 +261,7 @@ def test_the_report_is_the_same_with_the_record_sized_up_front_and_skipped_when_
 
     drawn = 0
     eta = "1" if get_convention(convention).rate_fixed else "1/3"
-    cases = [(example("and"), {"max_epochs": 50}), (example("xor"), {"max_epochs": 7}),
+    cases: list[tuple[Any, dict[str, Any]]] = [(example("and"), {"max_epochs": 50}), (example("xor"), {"max_epochs": 7}),
              (cancer, {"max_epochs": 4, "keep_updates": 5}), (cancer, {"max_epochs": 3}),
              (cancer, {"max_epochs": 3, "keep_updates": 2, "separator": [1] + [0] * 30})]
     for data, settings in cases:
@@ -325,9 +325,9 @@ def test_a_long_chunk_taken_at_once_keeps_what_pieces_keep(seed: int) -> None:
         pieces.monotone = False  # (pieces on the general path: Python integers)
         for whole in (at_once, pieces):
             whole.observe(1, 1, [0], [0])
-            whole.observe_chunk(2, epochs, rows, given) if whole is at_once else [
-                whole.observe_chunk(2 + start, epochs[start:start + whole_run.PIECE], rows[start:start + whole_run.PIECE],
-                                    given[start:start + whole_run.PIECE]) for start in range(0, size, whole_run.PIECE)]
+            for start in range(0, size, size if whole is at_once else whole_run.PIECE):
+                end = start + (size if whole is at_once else whole_run.PIECE)
+                whole.observe_chunk(2 + start, epochs[start:end], rows[start:end], given[start:end])
             whole.observe_chunk(size + 2, 9, rows[:2], scores[:2])
         assert at_once.intervals == pieces.intervals and list(at_once.ring) == list(pieces.ring)
         assert at_once.last_state == pieces.last_state and at_once.points() == pieces.points()

@@ -6,6 +6,7 @@ import json
 import pickle
 import subprocess
 import sys
+import warnings
 from decimal import Decimal
 from fractions import Fraction as F
 from collections.abc import Hashable
@@ -525,3 +526,23 @@ def test_fit_scans_the_data_once_when_it_checks_against_the_certified_separator(
     assert model.verification_ is not None
     check = model.verification_.check
     assert (check.separator_source, check.holds, len(runs)) == ("certified", True, 1)
+
+
+@pytest.mark.parametrize("convention", list(CONVENTIONS))
+@pytest.mark.parametrize("mode", ["online", "batch"])
+def test_a_verification_builds_its_report_when_read_and_it_is_the_eager_report(convention: str, mode: str) -> None:
+    from verify_perceptron.report.record import build_report, render_json
+
+    eta = "1" if get_convention(convention).rate_fixed else "1/2"
+    for seed, epochs in ((0, 50), (1, 1)):  # converged, and stopped at the limit (checked against w* certified)
+        X, y = _random_data(seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the stopped fit's ConvergenceWarning (which reads the verdict)
+            clf = ExactPerceptron(convention=convention, eta=eta, mode=mode, max_epochs=epochs).fit(X, y)
+        result = clf.verification_
+        assert result is not None and (result._report is None) == clf.converged_  # a converged fit builds none
+        eager = build_report(result.data, result.trace, result.check, separability=result.separability,
+                             comparison=result.comparison)
+        assert (result.verdict, result.exit_code) == (eager["verdict"], eager["exit_code"])
+        assert result.report == eager and result.json == render_json(eager)
+        assert result.report is result.report  # built once

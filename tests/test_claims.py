@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -59,3 +60,28 @@ def test_note_003s_batch_forms_hold_for_every_convention_and_say_they_are_derive
     assert claim_unit(forms["upper-bound-sum-batch"]) == claim_unit(forms["upper-bound-per-sample-batch"]) == (2, 2, 0)
     assert claim_unit(forms["mistake-bound-sum-batch"]) == (0, 2, 2)
     assert forms["mistake-bound-sum-batch"].needs_separator and not forms["upper-bound-sum-batch"].needs_separator
+
+
+def test_a_program_the_claims_cannot_be_compiled_to_is_refused_once_and_then_from_memory(monkeypatch) -> None:
+    # a bound's denominator past int64 has no int64 program: refused with the same message every time, traced
+    # once (the checker of a binary-float run asks at every replay set up), and made with any constant
+    from verify_perceptron.notes import claims as module
+
+    traced: list[int] = []
+    real = module._traced_program
+
+    def counted(*args: Any) -> Any:
+        traced.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(module, "_traced_program", counted)
+    mistake = [c for c in module.CLAIMS if c.name == "mistake-bound"]
+    wide = {"bound": 2**70 + 12345}
+    messages = []
+    for _ in range(3):
+        with pytest.raises(ValueError) as error:
+            module.compile_program(mistake, wide)
+        messages.append(str(error.value))
+    assert len(set(messages)) == 1 and "int64" in messages[0] and len(traced) == 1
+    code, scales = module.compile_program(mistake, wide, any_constant=True)
+    assert scales == [2**70 + 12345] and len(traced) == 2

@@ -6,6 +6,7 @@ Each bad file must raise `DataError` whose message names the file, the line
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from fractions import Fraction
@@ -945,3 +946,31 @@ def test_the_samples_integer_form_is_the_one_computed_from_their_fractions(rows)
     data = Dataset(rows, [1, -1] + [1] * (len(rows) - 2))
     assert integer_matrix(data.X) == ([tuple(r) for r in data.numerators.tolist()], data.denominator)
     assert [tuple(r) for r in data.X] == [tuple(Fraction(v) for v in r) for r in rows]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_object_numerators_are_put_in_lowest_terms_exactly_whatever_their_types(seed: int) -> None:
+    # Python integers only take one gcd call; np.integer and int subclasses mixed in take the value-by-value path:
+    # the same data either way, in lowest terms, exactly
+    class Sub(int):
+        pass
+
+    rng = np.random.default_rng(seed)
+    factor = int(rng.integers(1, 50)) * 2**int(rng.integers(0, 80))
+    ints = [[factor * int(v) for v in row] for row in rng.integers(-10**6, 10**6, size=(7, 3))]
+    ints[0][0] = 2**200 * factor  # past int64
+    denominator = factor * int(rng.integers(1, 9)) * 3
+    expected = [[Fraction(v, denominator) for v in row] for row in ints]
+    for mixed in (False, True):
+        values = np.array([[Sub(v) if mixed and j == 1 else v for j, v in enumerate(row)] for row in ints], dtype=object)
+        if mixed:
+            values[1, 2] = np.int64(ints[1][2] % 2**62)
+            expected[1][2] = Fraction(ints[1][2] % 2**62, denominator)
+        data = Dataset(y=[1, -1] * 3 + [1], numerators=values, denominator=denominator)
+        assert [[Fraction(v, data.denominator) for v in row] for row in data.numerators.tolist()] == expected
+        assert math.gcd(data.denominator, *map(int, data.numerators.ravel().tolist())) == 1
+        assert all(type(v) is int for v in data.numerators.ravel().tolist()) or mixed
+    with pytest.raises(DataError, match=r"numerators\[1, 0\] = 1\.5 is not an integer"):
+        Dataset(y=[1, -1], numerators=np.array([[2, 4], [1.5, 2]], dtype=object), denominator=2)
+    with pytest.raises(DataError, match=r"numerators\[0, 1\] = True is not an integer"):
+        Dataset(y=[1, -1], numerators=np.array([[2, True], [1, 2]], dtype=object), denominator=2)

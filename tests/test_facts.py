@@ -137,3 +137,19 @@ def test_the_signs_of_scores_in_four_limbs_are_the_signs_of_the_joined_scores(va
 
     limbs = as_limbs(np.array(values, dtype=object), 4)
     assert _signs(limbs).tolist() == [(v > 0) - (v < 0) for v in values]
+
+
+@pytest.mark.parametrize("convention", ["classic", "hard-limiter", "hard-limiter-plus", "split-bias", "sum-norm"])
+def test_the_separators_squared_norm_without_its_bias_is_the_sum_of_the_other_squares(convention: str) -> None:
+    # (taken as ‖W*‖² less the bias term's square: it must be Σ over the non-bias entries, wherever the
+    # convention puts the bias)
+    from verify_perceptron.data.examples import example
+    from verify_perceptron.notes.conventions import get_convention
+
+    conv = get_convention(convention)
+    separator = [Fraction(-7, 2), Fraction(3), Fraction(5, 3)]  # (b, v) or (v, b) in the convention's order
+    checker = Checker(example("and"), convention, rate=1, mode="online", separator=separator)
+    W_star, M, _ = checker._scaled_separator
+    bias = 0 if conv.bias_first else len(W_star) - 1
+    assert M == 6 and checker.facts.scaled_run["wsb_sq"] == sum(v * v for j, v in enumerate(W_star) if j != bias)
+    assert checker.facts.scaled_run["wsb_sq"] != checker.ws_sq_scaled - int(W_star[len(W_star) - 1 - bias]) ** 2

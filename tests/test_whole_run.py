@@ -147,10 +147,13 @@ def test_batch_runs_draw_their_own_upper_bound() -> None:
     data = example("modified-or")
     trace, check = verify_run(data, "sum-norm", mode="batch", keep_updates=1, separator=[1, 1, -1])
     report: dict[str, Any] = dict(build_report(data, trace, check))  # read as JSON
-    assert check.points is not None and check.points.k[-1] == trace.n_updates
     assert [u["k"] for u in report["last_updates"]] == [u.k for u in check.last_updates if u.k > 1]
-    assert all(isinstance(v, Fraction) for v in check.points.w_sq)
     assert io.StringIO(render_text(report)).getvalue().count("updates 1") == 1
+    trace, check = verify_run(data, "sum-norm", mode="batch", keep_updates=0, separator=[1, 1, -1])
+    assert trace.updates_truncated  # (a trace that kept every update is all the report needs: no points made)
+    assert check.points is not None and check.points.k[-1] == trace.n_updates
+    assert [u.k for u in check.last_updates] == list(range(1, trace.n_updates + 1))
+    assert all(isinstance(v, Fraction) for v in check.points.w_sq)
 
 
 def _points_both_ways(monkeypatch: pytest.MonkeyPatch, data: Any, **settings: Any) -> tuple[Any, Any, int]:
@@ -176,7 +179,7 @@ def _points_both_ways(monkeypatch: pytest.MonkeyPatch, data: Any, **settings: An
 
 @pytest.mark.parametrize("settings", [
     {"max_epochs": 300}, {"max_epochs": 37, "convention": "hard-limiter-plus"},
-    {"max_epochs": 300, "separator": None}, {"max_epochs": 5, "eta": "1/3", "convention": "classic", "mode": "online"},
+    {"max_epochs": 300, "separator": None}, {"max_epochs": 5, "eta": "1/3", "convention": "classic", "mode": "online", "keep_updates": 5},
 ])
 def test_the_int64_path_draws_the_same_points_as_python_integers(cancer, monkeypatch, settings) -> None:
     # breast cancer's runs come in int64 chunks: the monotone path takes them, and must pick the same
@@ -228,3 +231,121 @@ def test_the_int64_path_picks_the_same_updates_where_slacks_stand_still(seed: in
         first += size
     assert fast.intervals == general.intervals
     assert fast.points() == general.points() and fast.last_state == general.last_state
+
+
+def _report_json(data: Any, settings: dict[str, Any]) -> str:
+    from verify_perceptron.report.record import render_json
+
+    trace, check = verify_run(data, **settings)
+    if not trace.converged and settings.get("separator") is None:  # as verify does: against w* certified
+        trace, check, *_ = settle(data, get_convention(settings.get("convention", "classic")), trace, check,
+                                  eta=settings.get("eta", 1), mode=settings.get("mode", "online"),
+                                  max_epochs=settings["max_epochs"], time_limit=None, started=0.0)
+    return render_json(build_report(data, trace, check))
+
+
+@pytest.mark.parametrize("convention", ["classic", "hard-limiter", "hard-limiter-plus", "split-bias", "sum-norm"])
+@pytest.mark.parametrize("mode", ["online", "batch"])
+def test_the_report_is_the_same_with_the_record_sized_up_front_and_skipped_when_every_update_is_kept(
+        cancer, monkeypatch, convention: str, mode: str) -> None:
+    # the record of a replayed run is sized for its known updates (never merged) and not made at all when the
+    # trace kept every update; reports must be those of the record grown as the run goes, always made
+    import dataclasses
+
+    from verify_perceptron import pipeline
+    from verify_perceptron.check.whole_run import WholeRun
+
+    def always_finished(checker: Any, whole: Any, trace: Any, result: Any = None) -> Any:
+        result = checker.finish(trace) if result is None else result
+        return dataclasses.replace(result, points=whole.points(), last_updates=tuple(whole.last_updates(trace)))
+
+    drawn = 0
+    eta = "1" if get_convention(convention).rate_fixed else "1/3"
+    cases: list[tuple[Any, dict[str, Any]]] = [(example("and"), {"max_epochs": 50}), (example("xor"), {"max_epochs": 7}),
+             (cancer, {"max_epochs": 4, "keep_updates": 5}), (cancer, {"max_epochs": 3}),
+             (cancer, {"max_epochs": 3, "keep_updates": 2, "separator": [1] + [0] * 30})]
+    for data, settings in cases:
+        settings = {**settings, "convention": convention, "mode": mode, "eta": eta}
+        now = _report_json(data, settings)
+        with monkeypatch.context() as patch:
+            patch.setattr(pipeline, "_whole_run", lambda checker, trace: WholeRun(checker))
+            patch.setattr(pipeline, "_finished", always_finished)
+            always = _report_json(data, settings)
+        assert now == always, (data.source, settings)
+        drawn += json.loads(now)["invariant_points"] is not None
+    assert drawn >= 1  # (the record's points are in some of these reports)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_record_sized_up_front_keeps_what_a_growing_one_keeps(seed: int) -> None:
+    import numpy as np
+
+    from verify_perceptron.check.checker import Checker
+    from verify_perceptron.check.whole_run import WholeRun
+
+    rng = np.random.default_rng(seed)
+    checker = Checker(example("and"), "classic", rate=1, mode="online", separator=[-4, 3, 2])
+    sizes = rng.integers(1, 900, size=6).tolist()
+    grown, sized = WholeRun(checker), WholeRun(checker, sum(sizes))
+    assert sized.width == grown.width == 1 or sized.width > grown.width
+    general = WholeRun(checker, sum(sizes))
+    general.monotone = False
+    first = 1
+    for size in sizes:
+        rows = rng.choice([2, 3, 3, 3, 0, 1], size=size).astype(np.int64)
+        scores = np.where(rng.random(size) < 0.6, 0, -rng.integers(1, 3, size=size)).astype(np.int64)
+        scores[rng.random(size) < 0.05] = 4  # no mistake: the general path
+        for whole in (grown, sized, general):
+            whole.observe_chunk(first, 1, rows, scores)
+        first += size
+    assert sized.width == grown.width and len(sized.intervals) == len(grown.intervals) <= INTERVALS
+    assert sized.intervals == grown.intervals == general.intervals
+    assert sized.points() == grown.points() == general.points()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_long_chunk_taken_at_once_keeps_what_pieces_keep(seed: int) -> None:
+    # a replay's chunk of up to 2^16 updates goes through the int64 path at once when it takes it, else in
+    # pieces of PIECE updates: the record (intervals, ring, last state) is the same either way, with both
+    # slacks standing still over long stretches (ties) and in int64 or in limbs
+    import numpy as np
+
+    from verify_perceptron.check import whole_run
+    from verify_perceptron.check.checker import Checker
+    from verify_perceptron.data.integers import as_limbs
+
+    rng = np.random.default_rng(seed)
+    checker = Checker(example("and"), "classic", rate=1, mode="online", separator=[-4, 3, 2])
+    size = int(rng.integers(3 * whole_run.PIECE, 5 * whole_run.PIECE))
+    rows = rng.choice([2, 3, 3, 3, 0, 1], size=size).astype(np.int64)
+    scores = np.where(rng.random(size) < 0.7, 0, -rng.integers(1, 3, size=size)).astype(np.int64)
+    epochs = np.sort(rng.integers(1, 9, size=size))
+    for given in (scores, as_limbs(scores, 2)):
+        at_once, pieces = whole_run.WholeRun(checker, size + 3), whole_run.WholeRun(checker, size + 3)
+        pieces.monotone = False  # (pieces on the general path: Python integers)
+        for whole in (at_once, pieces):
+            whole.observe(1, 1, [0], [0])
+            for start in range(0, size, size if whole is at_once else whole_run.PIECE):
+                end = start + (size if whole is at_once else whole_run.PIECE)
+                whole.observe_chunk(2 + start, epochs[start:end], rows[start:end], given[start:end])
+            whole.observe_chunk(size + 2, 9, rows[:2], scores[:2])
+        assert at_once.intervals == pieces.intervals and list(at_once.ring) == list(pieces.ring)
+        assert at_once.last_state == pieces.last_state and at_once.points() == pieces.points()
+
+
+@pytest.mark.parametrize("floats", ["decimal", "binary"])
+def test_the_last_updates_are_the_runs_own_with_their_weights(floats: str) -> None:
+    # stepped back from the final weights (in int64 where no entry can pass it, else in Python integers):
+    # the same updates, scores, steps and weights as a run that kept every update
+    import numpy as np
+    from sklearn.datasets import load_iris
+
+    from verify_perceptron.data.dataset import from_arrays
+
+    X, y = load_iris(return_X_y=True)
+    data = from_arrays(X[50:], np.where(y[50:] == 2, 1, -1), floats=floats)  # versicolor/virginica: not separable
+    for convention in ("classic", "hard-limiter-plus"):
+        trace, check = verify_run(data, convention, max_epochs=6, keep_updates=3, separator=[1, 0, 0, 0, -5])
+        whole = fast.run(data, convention, max_epochs=6, keep_updates=10**9)
+        assert trace.updates_truncated and len(check.last_updates) == LAST
+        assert check.last_updates == tuple(whole.updates[-LAST:])

@@ -186,11 +186,21 @@ def _beside(mode: str) -> bool:
     return BACKGROUND and mode == "online"
 
 
-def _finished(checker: Checker, whole: WholeRun, trace: Trace, result: CheckResult | None = None) -> CheckResult:
+def _finished(checker: Checker, whole: WholeRun | None, trace: Trace, result: CheckResult | None = None
+              ) -> CheckResult:
     """The checker's result, with what `whole` kept of the whole run: its last updates and the invariants'
-    extremes over every update, for the report."""
+    extremes over every update, for the report, which reads them only when the trace kept its first updates
+    alone (`updates_truncated`): else they are not made."""
     result = checker.finish(trace) if result is None else result
+    if whole is None or not trace.updates_truncated:
+        return result
     return dataclasses.replace(result, points=whole.points(), last_updates=tuple(whole.last_updates(trace)))
+
+
+def _whole_run(checker: Checker, trace: Trace) -> WholeRun | None:
+    """The whole-run record for a replay of the finished run `trace` (sized for its updates), or None when the
+    trace kept every update, which is then all the report shows."""
+    return WholeRun(checker, trace.n_updates) if trace.updates_truncated else None
 
 
 def verify_run(
@@ -354,7 +364,7 @@ class _Job:
                 left = None if self.time_limit is None else max(self.time_limit - (time.monotonic() - started), 1e-3)
                 return self.checked(w_star, "final", note, None, left)
             checker = self.checker(w_star, "final", note)
-        whole = WholeRun(checker)
+        whole = _whole_run(checker, trace)
         replayable = again is not None and not trace.converged  # (a converged run has its w* already)
         store.replay(_Tee(checker, whole, recorder), keep=replayable)
         if again is not None and replayable:
@@ -366,7 +376,7 @@ class _Job:
         """The run of `trace`, whose every update `store` kept, checked against `w_star`: what `checked` gives
         for the same (deterministic) run, without scanning the data again."""
         checker = self.checker(w_star, source, note)
-        whole = WholeRun(checker)
+        whole = _whole_run(checker, trace)
         store.replay(_Tee(checker, whole), keep=True)
         return trace, _finished(checker, whole, trace)
 

@@ -98,8 +98,16 @@ class Verification:
         self.separability, self.comparison = separability, comparison
         self.max_updates = max_updates
         self._frame: str | None = None
-        self.report: Report = build_report(data, trace, check, separability=separability,
-                                                   comparison=comparison)
+        self._report: Report | None = None
+
+    @property
+    def report(self) -> Report:
+        """The report record (built the first time it is read: a fit that nobody reads the report of does not
+        pay for its enclosures and strings; `verdict`, `exit_code` and every rendering read it)."""
+        if self._report is None:
+            self._report = build_report(self.data, self.trace, self.check, separability=self.separability,
+                                        comparison=self.comparison)
+        return self._report
 
     @property
     def verdict(self) -> str:

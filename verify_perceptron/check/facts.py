@@ -278,8 +278,9 @@ def fact_check(checker: Any, proofs: Sequence[ProofFacts] | None = None) -> Fact
     if checker.separator is not None:
         W_star, _, margins = checker._scaled_separator
         bias = 0 if conv.bias_first else len(W_star) - 1
+        # ‖W*‖² less its bias term's square: the checker's ‖W*‖² (the sum of every square) holds it already
         separator = {"gamma": checker.gamma_scaled, "ws_sq": checker.ws_sq_scaled,
-                     "wsb_sq": sum(int(v) * int(v) for j, v in enumerate(W_star) if j != bias)}
+                     "wsb_sq": checker.ws_sq_scaled - int(W_star[bias]) ** 2}
     return FactCheck(proofs, conv=conv, rate=checker.rate, a=checker.a, L=checker.L, M=checker.M,
                      labels=checker.data.y_array, norms=checker.matrix.norms, max_norm_sq=checker.matrix.max_norm_sq,
                      margins=margins, separator=separator, mode=mode)
@@ -334,7 +335,10 @@ def _signs(scores: Any) -> Any:
     top limb is, else positive when any limb is non-zero.
     """
     if getattr(scores, "ndim", 1) == 2:
-        return np.where(scores[:, -1] < 0, -1, (scores != 0).any(axis=1).astype(np.int64))
+        nonzero = scores[:, 0] != 0
+        for limb in range(1, scores.shape[1]):  # a column at a time: .any(axis=1) is slow on a few columns
+            nonzero |= scores[:, limb] != 0
+        return np.where(scores[:, -1] < 0, -1, nonzero.astype(np.int64))
     values = np.asarray(scores)
     if values.dtype == object:
         return (values > 0).astype(np.int64) - (values < 0).astype(np.int64)

@@ -52,10 +52,10 @@ class RunPoints:
     ----------
     k, n_mistakes, n, sum_n_sq : tuple of int
         Each drawn update, the mistakes so far N, its own mistakes n and Σn² so far.
-    w_ws : tuple of Fraction, or None
-        w_k·w* (None without a separator).
-    w_sq : tuple of Fraction
-        ‖w_k‖².
+    w_ws : sequence of Fraction, or None
+        w_k·w* (None without a separator), read as a tuple (`ScaledWeights`).
+    w_sq : sequence of Fraction
+        ‖w_k‖², read as a tuple.
     per_interval : int
         Updates per interval (1: every update is drawn).
     n_updates : int
@@ -66,8 +66,8 @@ class RunPoints:
     n_mistakes: tuple[int, ...]
     n: tuple[int, ...]
     sum_n_sq: tuple[int, ...]
-    w_ws: tuple[Fraction, ...] | None
-    w_sq: tuple[Fraction, ...]
+    w_ws: Sequence[Fraction] | None
+    w_sq: Sequence[Fraction]
     per_interval: int
     n_updates: int
 
@@ -79,6 +79,9 @@ class WholeRun:
     ----------
     checker : Checker
         The checker it runs beside: its samples, norms, step, and separator's margins and γ (scaled).
+    n_updates : int, optional
+        How many updates it will be told of, when known (a finished run replayed): its intervals are then as
+        wide as they end from the start, and are never merged.
 
     Examples
     --------
@@ -92,7 +95,7 @@ class WholeRun:
     ((1,), ['4'], ['1'], 1)
     """
 
-    def __init__(self, checker: Any) -> None:
+    def __init__(self, checker: Any, n_updates: int | None = None) -> None:
         self.matrix = checker.matrix
         self.L, self.y = checker.L, checker.data.y
         self.unit = checker.a / checker.L  # w = unit·W
@@ -104,13 +107,18 @@ class WholeRun:
         self.norms = self.matrix.norms
         self.k = self.N = self.sum_n_sq = 0
         self.t = self.q = 0  # W·W* and ‖W‖², scaled
-        self.width = 1  # updates per interval
+        # Updates per interval: doubled (neighbours merged) as the run grows, or, when the caller knows how many
+        # updates will come (a replay of a finished run), the width they end at from the start. The same
+        # intervals either way (2^j updates each, aligned), and a merge keeps each pair's first least and first
+        # greatest, as one wide interval does: only the merges' work is saved.
+        self.width = 1 if not n_updates else 1 << max(0, -(-n_updates // INTERVALS) - 1).bit_length()
         #: per interval: {slack name: [(slack, state) least, (slack, state) greatest]}
         self.intervals: list[dict[str, list[tuple[int, tuple[int, int, int, int, int, int]]]]] = []
         self.last_state: tuple[int, int, int, int, int, int] | None = None
         self.ring: deque[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = deque(maxlen=LAST)
         #: Whether chunks may take `_monotone_chunk`'s int64 path (a test turns it off to compare).
         self.monotone = True
+        self._norms64: Any = None  # the norms in int64, or their halves' columns (False past 2^126): made once
 
     # --- what the engine tells it -------------------------------------------------------------
 
@@ -133,21 +141,32 @@ class WholeRun:
                    np.array([self.t], dtype=object), np.array([self.q], dtype=object))
 
     def observe_chunk(self, first: int, epoch: Epochs, rows: Int64Array, scores: Int64Array) -> None:
-        """Online updates first, first + 1, ... on `rows`, with `scores` (int64, or halves past it), in pieces of
-        at most `PIECE`, so that its arrays of Python integers stay small whatever the chunk (a replay's is 2^16)."""
+        """Online updates first, first + 1, ... on `rows`, with `scores` (int64, or halves past it): at once on
+        `_monotone_chunk`'s int64 path when it takes the chunk (its arrays are the chunk's size, in int64), else in
+        pieces of at most `PIECE`, so that the arrays of Python integers stay small whatever the chunk (a replay's
+        is 2^16)."""
+        if len(rows) > PIECE and self.monotone and self._monotone_chunk(first, np.asarray(rows, dtype=np.int64), scores):
+            self._ring(first, epoch, rows, scores)
+            return
         for start in range(0, len(rows), PIECE):
             part = epoch[start:start + PIECE] if isinstance(epoch, np.ndarray) else epoch
             self._chunk(first + start, part, rows[start:start + PIECE], scores[start:start + PIECE])
+
+    def _ring(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
+        """The chunk's last `LAST` updates into the ring."""
+        m = len(rows)
+        start = max(0, m - LAST)
+        epochs = epoch[start:].tolist() if isinstance(epoch, np.ndarray) else [epoch] * (m - start)
+        tail = score_values(scores[start:]).tolist()
+        for j in range(start, m):
+            self.ring.append((first + j, int(epochs[j - start]), (int(rows[j]),), (int(tail[j - start]),)))
 
     def _chunk(self, first: int, epoch: Any, rows: Any, scores: Any) -> None:
         m = len(rows)
         if not m:
             return
         rows = np.asarray(rows, dtype=np.int64)
-        epochs = epoch.tolist() if isinstance(epoch, np.ndarray) else [epoch] * m
-        tail = score_values(scores[max(0, m - LAST):]).tolist()
-        for j in range(max(0, m - LAST), m):
-            self.ring.append((first + j, int(epochs[j]), (int(rows[j]),), (int(tail[j - max(0, m - LAST)]),)))
+        self._ring(first, epoch, rows, scores)
         if self.monotone and self._monotone_chunk(first, rows, scores):
             return
         values = score_values(scores)
@@ -175,18 +194,26 @@ class WholeRun:
         scores (int64 or limbs), norms and margins cut into 32-bit pieces (`_prefix_sums`).
         """
         margins, R_sq, gamma = self.margins, int(self.R_sq), self.gamma
-        halves = self.matrix.norm_halves()
         limbs = scores.reshape(len(scores), -1)
-        zero = (limbs == 0).all(axis=1)
-        if halves is None or not bool(((limbs[:, -1] < 0) | zero).all()):
-            return False  # norms past 126 bits, or a score > 0: no mistake, and the slack may fall
-        if halves.dtype == np.int64 and halves.shape[0] == len(self.norms):
-            norms = halves[rows]
-            widest = norms == R_sq if R_sq < 2**63 else np.zeros(len(rows), dtype=bool)
+        zero = limbs[:, 0] == 0
+        for limb in range(1, limbs.shape[1]):  # (a column at a time: .all(axis=1) is slow on a few columns)
+            zero &= limbs[:, limb] == 0
+        if not bool(((limbs[:, -1] < 0) | zero).all()):
+            return False  # a score > 0: no mistake, and the slack may fall
+        if self._norms64 is None:  # (once a run) the norms in int64 where R² < 2^63, else their halves' columns
+            halves = self.matrix.norm_halves() if R_sq >= 2**63 else None
+            self._norms64 = (np.asarray(self.norms, dtype=np.int64) if R_sq < 2**63 else False if halves is None
+                             else tuple(np.ascontiguousarray(halves.reshape(-1, 2)[:, h]) for h in (0, 1)))
+        if self._norms64 is False:
+            return False  # norms past 126 bits
+        if not isinstance(self._norms64, tuple):
+            norms = self._norms64[rows]
+            widest = norms == R_sq
         else:
-            norms = halves.reshape(-1, 2)[rows]
+            low_half, high_half = (half[rows] for half in self._norms64)
+            norms = (low_half, high_half)  # (as columns: no (m, 2) copy)
             low = (R_sq & (2**64 - 1)) - (2**64 if R_sq & 2**63 else 0)
-            widest = (norms[:, 0] == low) & (norms[:, 1] == R_sq >> 64)
+            widest = (low_half == low) & (high_half == R_sq >> 64)
         mine = None
         if margins is not None:
             if not isinstance(gamma, int):
@@ -197,30 +224,35 @@ class WholeRun:
         m = len(rows)
         while first + m - 1 > INTERVALS * self.width:
             self._merge()
-        q_sum = _prefix_sums((limbs, 2), (norms, 1))
-        t_sum = None if mine is None else _prefix_sums((mine, 1))
         rises = {"upper": ~(widest & zero)}
         if mine is not None:
             rises["lower"] = np.asarray(mine != gamma, dtype=bool)
         N0, q0, t0 = self.N, self.q, self.t
-
-        def state(j: int) -> tuple[int, int, int, int, int, int]:
-            N = N0 + j + 1
-            return (first + j, N, 1, N, t0 if t_sum is None else t0 + t_sum(j), q0 + q_sum(j))
-
-        def slack(name: str, at: tuple[int, int, int, int, int, int]) -> int:
-            return at[3] * R_sq - at[5] if name == "upper" else at[4] - at[1] * gamma
-
-        index = (np.arange(first, first + m, dtype=np.int64) - 1) // self.width
-        starts = np.r_[0, np.flatnonzero(np.diff(index)) + 1]
+        width = self.width
+        # the pieces: where update first + j starts an interval of `width` (aligned: (k - 1) // width)
+        offset = (1 - first) % width
+        starts = np.arange(offset, m, width, dtype=np.int64)
+        if offset:
+            starts = np.concatenate((np.zeros(1, dtype=np.int64), starts))
         # per piece, the last update where the slack rose (the piece's first when none after it did)
         greatest = {name: np.maximum(np.maximum.reduceat(np.where(rise, np.arange(m), -1), starts), starts).tolist()
                     for name, rise in rises.items()}
-        for p, start in enumerate(starts.tolist()):
+        firsts = starts.tolist()
+        wanted = sorted({m - 1, *firsts, *(j for ends in greatest.values() for j in ends)})
+        q_at = dict(zip(wanted, _prefix_sums(wanted, (limbs, 2), (norms, 1))))
+        t_at = None if mine is None else dict(zip(wanted, _prefix_sums(wanted, (mine, 1))))
+
+        def state(j: int) -> tuple[int, int, int, int, int, int]:
+            N = N0 + j + 1
+            return (first + j, N, 1, N, t0 if t_at is None else t0 + t_at[j], q0 + q_at[j])
+
+        for p, start in enumerate(firsts):
+            at = (first + start - 1) // width
             for name in rises:
                 for j in (start, greatest[name][p]):
                     point = state(j)
-                    self._offer(int(index[start]), name, (slack(name, point), point))
+                    self._offer(at, name, (point[3] * R_sq - point[5] if name == "upper" else point[4] - point[1] * gamma,
+                                           point))
         self.last_state = last = state(m - 1)
         self.k, self.N, self.q, self.t = last[0], last[1], last[5], last[4]
         self.sum_n_sq += m  # one mistake an update: Σn² is N
@@ -279,50 +311,62 @@ class WholeRun:
             states.add(self.last_state)
         ordered = sorted(states)
         unit, M = self.unit, self.M
+        # w·w* = unit·t/M and ‖w‖² = unit²·q: read as tuples of Fraction, each made only if asked for (the report
+        # writes them from the integers)
         return RunPoints(
             k=tuple(s[0] for s in ordered), n_mistakes=tuple(s[1] for s in ordered),
             n=tuple(s[2] for s in ordered), sum_n_sq=tuple(s[3] for s in ordered),
-            w_ws=tuple(unit * s[4] / M for s in ordered) if self.margins is not None else None,
-            w_sq=tuple(unit * unit * s[5] for s in ordered), per_interval=self.width, n_updates=self.k)
+            w_ws=ScaledWeights([s[4] for s in ordered], unit / M) if self.margins is not None else None,
+            w_sq=ScaledWeights([s[5] for s in ordered], unit * unit), per_interval=self.width, n_updates=self.k)
 
     def last_updates(self, trace: Trace) -> list[Update]:
         """The run's last updates, with their weights: the final weights, less each later update's step."""
         final = trace.final_weights
         if isinstance(final, ScaledWeights) and final.unit == self.unit:
-            W = list(final.integers)
+            integers = list(final.integers)
         else:
-            W = [int(w / self.unit) for w in final]  # exact: w = unit·W with W integer
+            integers = [int(w / self.unit) for w in final]  # exact: w = unit·W with W integer
+        W = np.array(integers, dtype=object)
         out: list[Update] = []
         for k, epoch, samples, scores in reversed(self.ring):
-            step = [sum(col) for col in zip(*([int(v) for v in self.matrix.exact[i].tolist()] for i in samples))]
+            step = np.asarray(self.matrix.exact[list(samples)], dtype=object).sum(axis=0)  # Python integers
             out.append(Update(k, epoch, samples,
                               tuple(self.unit * int(self.y[i]) * s / self.L for i, s in zip(samples, scores)),
-                              ScaledWeights(step, self.unit), ScaledWeights(list(W), self.unit)))
-            W = [w - d for w, d in zip(W, step)]
+                              ScaledWeights(step.tolist(), self.unit), ScaledWeights(W.tolist(), self.unit)))
+            W = W - step
         return out[::-1]
 
 
-def _prefix_sums(*arrays: tuple[Any, int]) -> Any:
-    """A function j -> Σ_{i<=j} factor·value_i over the (array, factor) pairs, exactly. An int64 array of
-    shape (m,) or (m, L) (64-bit limbs, lowest first, two's complement over all L) is cut into 32-bit pieces
-    (unsigned, the top one signed) whose cumulative sums stay inside int64 for up to 2^31 rows; an object
-    array of Python integers is summed as it is.
+def _prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:
+    """[Σ_{i<=j} factor·value_i for j in js] over the (array, factor) pairs, exactly. An int64 array of shape
+    (m,) or (m, L), or a tuple of L int64 columns (64-bit limbs, lowest first, two's complement over all L),
+    is cut into 32-bit pieces (unsigned, the top one signed) whose cumulative sums stay inside int64 for up to
+    2^31 rows; an object array of Python integers is summed as it is. One piece's cumulative sum is held at a
+    time (read at `js`, then let go), so the memory is a few int64 values an update whatever the pieces.
 
     Examples
     --------
-    >>> at = _prefix_sums((np.array([2**62, 2**62, -5], dtype=np.int64), 2), (np.array([[0, 1], [3, 0], [0, -1]]), 1))
-    >>> [at(j) for j in range(3)] == [2**63 + 2**64, 2**64 + 2**64 + 3, 2**64 - 7]
+    >>> _prefix_sums([0, 1, 2], (np.array([2**62, 2**62, -5], dtype=np.int64), 2),
+    ...              (np.array([[0, 1], [3, 0], [0, -1]]), 1)) == [2**63 + 2**64, 2**64 + 2**64 + 3, 2**64 - 7]
+    True
+    >>> _prefix_sums([2], (np.array([[0, 1], [3, 0], [0, -1]]), 1)) == _prefix_sums([2], ((np.array([0, 3, 0]),
+    ...                                                                                np.array([1, 0, -1])), 1))
     True
     """
-    parts: list[tuple[Any, int]] = []
+    index = np.asarray(js, dtype=np.intp)
+    totals = [0] * len(index)
+
+    def add(cumulative: Any, scale: int) -> None:
+        for i, value in enumerate(cumulative[index].tolist()):  # Python integers, read once
+            totals[i] += value * scale
+
     for array, factor in arrays:
-        if array.dtype != np.int64:
-            parts.append((np.cumsum(array, dtype=object), factor))
+        if not isinstance(array, tuple) and array.dtype != np.int64:
+            add(np.cumsum(array, dtype=object), factor)
             continue
-        limbs = array.reshape(len(array), -1)
-        top = limbs.shape[1] - 1
-        for at in range(top + 1):
-            limb = limbs[:, at]
-            high = limb >> 32 if at == top else (limb >> 32) & 0xFFFFFFFF
-            parts += [(np.cumsum(limb & 0xFFFFFFFF), factor << (64 * at)), (np.cumsum(high), factor << (64 * at + 32))]
-    return lambda j: sum(int(c[j]) * scale for c, scale in parts)
+        columns = array if isinstance(array, tuple) else tuple(array.reshape(len(array), -1).T)
+        top = len(columns) - 1
+        for at, limb in enumerate(columns):
+            add(np.cumsum(limb & 0xFFFFFFFF), factor << (64 * at))
+            add(np.cumsum(limb >> 32 if at == top else (limb >> 32) & 0xFFFFFFFF), factor << (64 * at + 32))
+    return totals

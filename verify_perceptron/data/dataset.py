@@ -302,6 +302,10 @@ def _lowest_terms(numerators: Any, denominator: int, source: str) -> tuple[Any, 
     if array.dtype.kind == "u" and array.size and int(array.max()) > np.iinfo(np.int64).max:
         array = array.astype(object)  # as int64, 2^64 - 1 would wrap to -1
     if array.dtype.kind == "O":
+        values = array.ravel().tolist()  # the objects themselves
+        if set(map(type, values)) <= {int}:  # Python integers only (a converter's): their gcd in one call
+            common = math.gcd(denominator, *values)
+            return (array // common if common > 1 else array), denominator // common
         for index, v in np.ndenumerate(array):  # int() would truncate 1.5 and read "1"
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
                 raise DataError(f"{source}: numerators{list(index)} = {shown_value(v)} is not an integer")

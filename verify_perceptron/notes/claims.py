@@ -336,17 +336,25 @@ def compile_program(claims: Sequence[Claim], denominators: dict[str, int], *,
     >>> dict(zip(QUANTITIES, range(99)))["bound"] in code
     True
     """
-    code, scales = _program(tuple(claims), tuple(sorted(denominators.items())), any_constant)
+    made = _program(tuple(claims), tuple(sorted(denominators.items())), any_constant)
+    if isinstance(made, str):
+        raise ValueError(made)
+    code, scales = made
     return list(code), list(scales)
 
 
 @functools.lru_cache(maxsize=64)
 def _program(claims: tuple[Claim, ...], denominators: tuple[tuple[str, int], ...],
-             any_constant: bool = False) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """`compile_program`'s work, once per claims, denominators and bound on the constants."""
+             any_constant: bool = False) -> tuple[tuple[int, ...], tuple[int, ...]] | str:
+    """`compile_program`'s work, once per claims, denominators and bound on the constants: the program, or why
+    it cannot be made (kept too: a run whose constants pass int64 asks for the int64 program, and is refused
+    it, at every replay set up, where tracing the claims again cost about as much as the replay of a few
+    updates)."""
     token = CONSTANT_LIMIT.set(None if any_constant else INT64)
     try:
         return _traced_program(claims, dict(denominators))
+    except ValueError as error:
+        return str(error)
     finally:
         CONSTANT_LIMIT.reset(token)
 

@@ -231,3 +231,29 @@ def test_a_dataset_refuses_limbs_of_the_wrong_shape_or_kind_and_reduces_any_deno
         assert (data.X, data.denominator, data.numerators.tolist()) == (today.X, today.denominator,
                                                                         today.numerators.tolist())
         assert data.numerator_bits == max(abs(int(v)) for v in today.numerators.ravel().tolist()).bit_length()
+
+
+def test_a_checked_run_on_a_wide_float_npy_makes_no_python_integer_per_value(tmp_path: Any, monkeypatch: Any) -> None:
+    """A float64 .npy past int64 reaches the dataset in limbs, and the checked run never asks for every entry
+    as a Python integer: the loader passes the limbs, and the checker reads `matrix.wide`, not `matrix.exact`."""
+    from verify_perceptron.data.limb_arrays import LimbMatrix
+    from verify_perceptron.data.readers import load_dataset
+    from verify_perceptron.pipeline import verify_run
+
+    if _kernel.limb_norms is None:
+        pytest.skip("the limb extension is not built")
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((200, 4)) * np.array([1.0, 1e-9, 1e3, 1.0])  # about 100 bits over one power of two
+    path = tmp_path / "wide.npy"
+    np.save(path, np.c_[X, (X @ np.array([1.0, -2.0, 0.5, 1.5]) > 0).astype(float)])
+    data = load_dataset(str(path))
+    assert data.limbs is not None and data._numerators is None
+    whole = LimbMatrix.values
+
+    def per_row_only(self: Any, rows: Any = slice(None)) -> Any:
+        assert not (isinstance(rows, slice) and rows == slice(None)), "every entry made a Python integer"
+        return whole(self, rows)
+
+    monkeypatch.setattr(LimbMatrix, "values", per_row_only)
+    trace, result = verify_run(data, "classic", max_epochs=3)
+    assert trace.n_updates > 0 and all(inv.holds is not False for inv in result.invariants) and data._numerators is None

@@ -133,7 +133,7 @@ class Checker(ChunkReplays):
         self.tie = tie_rule(conv, self.rate, data.y_array)  # per sample: is a score of 0 a mistake?
         # The replayed weights, scaled (w = (a/L)·W): int64 while ‖W‖²·max‖z‖² < 2^126 proves every
         # dot product free of overflow, Python integers after that.
-        self.W: Any = np.zeros(data.n_features + 1, dtype=np.int64 if self.matrix.exact.dtype != object else object)
+        self.W: Any = np.zeros(data.n_features + 1, dtype=object if self.matrix.wide else np.int64)
         self.w_sq = 0
         self.counts = np.zeros(data.n_samples, dtype=np.int64)
         self.k = self.N = self.sum_n_sq = self.n_max = 0
@@ -309,7 +309,7 @@ class Checker(ChunkReplays):
         prev_w_sq, prev_w_ws = self.w_sq, self.w_ws
         self.w_sq = prev_w_sq + 2 * s_total + step_sq  # ‖W + D‖² = ‖W‖² + 2·W·D + ‖D‖²
         self.W = W.astype(object) + step
-        if self.matrix.exact.dtype != object and self.w_sq * self.matrix.max_norm_sq < INT64_EXACT_SQ:
+        if not self.matrix.wide and self.w_sq * self.matrix.max_norm_sq < INT64_EXACT_SQ:
             self.W = self.W.astype(np.int64)  # exact: |W_j| <= ‖W‖ < 2^63
         self.w_ws = prev_w_ws + sum(int(self.margins[j]) for j in samples)  # margins are 0 without w*
         if delta is not None and tuple(delta) != self.units.weights(step.tolist()):

@@ -95,7 +95,7 @@ class ChunkReplays:
                 done = self._replay_chunk(wide, rows[t:], scores[t:])
             if self.W.dtype == np.int64 and self.w_sq * self.matrix.max_norm_sq >= INT64_EXACT_SQ:
                 self.W = self.W.astype(object)  # past the int64 guard: the Python path's products
-            elif (self.W.dtype == object and self.matrix.exact.dtype != object
+            elif (self.W.dtype == object and not self.matrix.wide
                   and self.w_sq * self.matrix.max_norm_sq < INT64_EXACT_SQ):
                 self.W = self.W.astype(np.int64)  # within it again, as `_observe` keeps it
             if done:

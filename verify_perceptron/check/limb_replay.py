@@ -91,10 +91,14 @@ class LimbReplay:
         """Z, norms, margins and quantities in K limbs (built once per K), or None if one does not fit."""
         if K not in self._arrays:
             try:
-                n, d = self.matrix.exact.shape
-                Z = self.matrix.exact  # int64 samples as they are (the C replay widens a row at a time)
-                Z = (np.ascontiguousarray(Z, dtype=np.int64) if Z.dtype != object
-                     else _limbs(Z, K).reshape(n, d * K))
+                n, d = self.matrix.shape
+                held = self.matrix.limbs
+                if held is not None and held.shape[2] <= K:  # held in limbs: sign-extended, no Python integer
+                    Z = np.ascontiguousarray(as_limbs(held.reshape(n * d, held.shape[2]), K)).reshape(n, d * K)
+                else:
+                    Z = self.matrix.exact  # int64 samples as they are (the C replay widens a row at a time)
+                    Z = (np.ascontiguousarray(Z, dtype=np.int64) if Z.dtype != object
+                         else _limbs(Z, K).reshape(n, d * K))
                 self._arrays[K] = (Z, _limbs(self.matrix.norms, K),
                                    _limbs(self.margins, K), _limbs(np.array(self.quantities, dtype=object), K))
             except OverflowError:

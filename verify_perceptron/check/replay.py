@@ -104,9 +104,9 @@ def compiled_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequenc
     `margins` are the scaled z_i·W* (zeros without a separator);
     `constants` the quantities fixed for the whole run, in the checker's units.
     """
+    if not (_kernel.AVAILABLE and not matrix.wide and matrix.max_norm_sq < WIDE_SQ):
+        return None  # (`wide` before `exact`: samples held in limbs are not made Python integers to learn it)
     Z = matrix.exact
-    if not (_kernel.AVAILABLE and Z.dtype != object and matrix.max_norm_sq < WIDE_SQ):
-        return None
     if margins.dtype != np.int64:  # past int64: in halves, if they fit in 128 bits
         if len(margins) and not (-(2**127) <= int(margins.min()) and int(margins.max()) < 2**127):
             return None

@@ -225,6 +225,6 @@ def object_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[
     if compiled is None:
         return None
     code, scales, quantities = compiled
-    return ObjectReplay(matrix=matrix, Z64=None if matrix.exact.dtype == object else matrix.exact, tie=np.asarray(tie, dtype=bool),
+    return ObjectReplay(matrix=matrix, Z64=None if matrix.wide else matrix.exact, tie=np.asarray(tie, dtype=bool),
                         norms=np.asarray(matrix.norms).astype(object), margins=np.asarray(margins).astype(object),
                         program=list(code), scales=list(scales), quantities=quantities)

@@ -158,9 +158,16 @@ class _Run:
         shape = self._limb_shape(norm_sq) if self.kind == "object" else None
         if shape is not None:
             self.kind = "limbs"  # past 128 bits: the compiled pass in limbs, up to its limit
-        self.rows = self.matrix.rows("object" if self.kind in ("wide", "limbs") else self.kind)
+        self._rows_kind = "object" if self.kind in ("wide", "limbs") else self.kind
         self.fast_limit = (WIDE_SQ - 1 if self.kind == "wide" else shape[2] if shape is not None
                            else (_LIMITS.get(self.kind, 0) - 1) // max(self.matrix.max_norm_sq, 1))
+
+    @property
+    def rows(self) -> Any:
+        """The samples in the representation of the current products, asked of the matrix when first used:
+        the compiled pass reads the narrow integers themselves, so a run that stays in it never has the
+        matrix's Python-integer copy (several times the int64 data) made for its wide and limb kinds."""
+        return self.matrix.rows(self._rows_kind)
 
     def _limb_shape(self, norm_sq: int) -> tuple[int, int, int] | None:
         """The compiled limb pass's ``(ls, lw, limit)`` at ‖W‖² = `norm_sq` (`_limbs.LimbLayout.shape`), or None."""
@@ -334,7 +341,7 @@ class _Run:
 
     def batch_epoch(self) -> int:
         """One batch pass (note 003): all scores from one W (exact where the float filter is unsure), one update."""
-        unsure = self._unsure(0, len(self.rows))
+        unsure = self._unsure(0, len(self.mistakes))
         picked = slice(None) if unsure is None else unsure
         wide = self.kind == "wide" and unsure is not None and len(self.W) < 2**19  # int64 rows and W: exact
         scores = matrix_vector(self.matrix.exact[picked], self.W) if wide else self.rows[picked] @ self.W

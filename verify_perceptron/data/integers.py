@@ -142,12 +142,12 @@ def row_norms_sq(matrix: Any, biggest: int | None = None) -> Any:
         if biggest * biggest * max(matrix.shape[1], 1) < 2**63:
             return np.einsum("ij,ij->i", matrix, matrix, dtype=np.int64)
         if matrix.shape[1] < 2**19:
-            return _norms_in_pieces(matrix.astype(np.int64, copy=False))
+            return _norms_in_pieces(matrix)  # (widened to int64 a block at a time, not whole)
     return np.array([sum(int(v) * int(v) for v in row) for row in matrix.tolist()], dtype=object)
 
 
 def _norms_in_pieces(matrix: Any) -> Any:
-    """Exact ‖z_i‖² of an int64 matrix of fewer than 2^20 columns, as Python ints: `row_dots` of it with itself.
+    """Exact ‖z_i‖² of an int16/32/64 matrix of fewer than 2^19 columns, as Python ints: `row_dots` of it with itself.
 
     Examples
     --------
@@ -158,8 +158,12 @@ def _norms_in_pieces(matrix: Any) -> Any:
     return row_dots(matrix, matrix)
 
 
+#: `row_dots` works on blocks of about this many entries at a time.
+DOT_CELLS = 2**16
+
+
 def row_dots(X: Any, Y: Any) -> Any:
-    """Exact Σ_j X_ij·Y_ij for each row of two int64 matrices of fewer than 2^19 columns, as Python ints.
+    """Exact Σ_j X_ij·Y_ij for each row of two int64 (or narrower) matrices of fewer than 2^19 columns, as Python ints.
 
     Each entry is split as x = a·2^42 + b·2^21 + c with |a| <= 2^21 and
     0 <= b, c < 2^21 (a = x >> 42, arithmetic), so that every product of two
@@ -177,6 +181,19 @@ def row_dots(X: Any, Y: Any) -> Any:
     """
     if X.shape[1] >= 2**19:
         raise ValueError(f"row_dots(): {X.shape[1]} columns, at most 2^19 - 1 are summed in int64")
+    # In blocks of rows: the pieces are six int64 copies of each matrix and the sums five Python-integer
+    # arrays, so whole matrices at once would hold about ten times the data besides the result.
+    step = max(1, DOT_CELLS // max(X.shape[1], 1))
+    if len(X) <= step:
+        return _row_dots(X, Y)
+    out = np.empty(len(X), dtype=object)
+    for lo in range(0, len(X), step):
+        out[lo:lo + step] = _row_dots(X[lo:lo + step], Y[lo:lo + step])
+    return out
+
+
+def _row_dots(X: Any, Y: Any) -> Any:
+    """`row_dots` of one block of rows."""
 
     def pieces(M: Any) -> tuple[Any, Any, Any]:
         a = M >> 42

@@ -381,9 +381,10 @@ class _Job:
         if u is not None:
             checker.take_reference(u[0], u[1], trace.mistakes_per_sample)
             if checker.soft is not None and kept.complete:
-                epochs, rows = kept.mistakes()  # numbered on from 1: checked in one call
-                if len(rows):
-                    checker.soft.observe_chunk(1, epochs, rows)
+                first = 1  # numbered on from 1, a block of epochs at a time (all at once: 16 bytes a mistake)
+                for epochs, rows in kept.blocks():
+                    checker.soft.observe_chunk(first, epochs, rows)
+                    first += len(rows)
             elif checker.soft is not None:
                 result = checker.soft.result
                 checker.soft, checker.soft_result = None, result

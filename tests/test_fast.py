@@ -340,3 +340,39 @@ def test_scaled_floats_are_each_value_over_the_least_power_of_two_that_brings_al
     bits = max(abs(v).bit_length() for v in values)
     assert t == max(0, bits - FLOAT_BITS)
     assert f.dtype == np.float64 and f.tolist() == [float(v >> t) for v in values]  # each rounded once
+
+
+def test_a_run_in_the_compiled_wide_pass_makes_no_python_integer_copy_of_the_samples() -> None:
+    # Scores past int64 (entries near 10^9, ten columns) are summed by the compiled pass in 128 bits: the
+    # matrix's Python-integer copy (5 times the int64 data at 10 columns) is never read, so never made.
+    from verify_perceptron.data.dataset import Dataset
+    from verify_perceptron.data.samples import sample_matrix
+    from verify_perceptron.notes.conventions import get_convention
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(-10**9, 10**9, size=(300, 10))
+    y = np.where(X @ rng.integers(-9, 10, size=10) > 0, 1, -1)
+    y[:15] *= -1  # not separable: the run goes on to its epoch limit
+    data, conv = Dataset(numerators=X, denominator=10**6, y=y), get_convention("classic")
+    matrix = sample_matrix(data, conv)
+    trace = fast.run(data, conv, max_epochs=5, matrix=matrix)
+    W = [int(w * data.denominator) for w in trace.final_weights]  # classic: w = W / L
+    if not fast._kernel.AVAILABLE:
+        pytest.skip("the compiled pass was not built")
+    assert matrix.backend(sum(w * w for w in W)) == "object"  # the run did leave int64 products
+    assert matrix._as_object is None
+    slow = engine.train(data, conv, max_epochs=5)
+    assert (trace.final_weights, trace.n_updates, trace.stop) == (slow.final_weights, slow.n_updates, slow.stop)
+
+
+def test_row_dots_in_blocks_is_exact_across_block_boundaries(monkeypatch: pytest.MonkeyPatch) -> None:
+    from verify_perceptron.data import integers
+
+    rng = np.random.default_rng(5)
+    X = rng.integers(-2**63, 2**63 - 1, size=(103, 7), dtype=np.int64)
+    Y = rng.integers(-2**63, 2**63 - 1, size=(103, 7), dtype=np.int64)
+    expected = [sum(int(u) * int(v) for u, v in zip(r, s)) for r, s in zip(X.tolist(), Y.tolist())]
+    whole = integers.row_dots(X, Y)
+    monkeypatch.setattr(integers, "DOT_CELLS", 7 * 10)  # blocks of ten rows, the last of three
+    assert integers.row_dots(X, Y).tolist() == whole.tolist() == expected
+    assert row_norms_sq(X.astype(np.int32)).tolist() == [sum(int(v) ** 2 for v in r) for r in X.astype(np.int32).tolist()]

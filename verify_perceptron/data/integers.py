@@ -159,7 +159,7 @@ def _norms_in_pieces(matrix: Any) -> Any:
 
 
 #: `row_dots` works on blocks of about this many entries at a time.
-DOT_CELLS = 2**16
+DOT_CELLS = 2**14
 
 
 def row_dots(X: Any, Y: Any) -> Any:

@@ -41,14 +41,14 @@ from verify_perceptron.pipeline import verify_run
 from verify_perceptron.report.record import build_report, render_json
 
 #: The most each phase may allocate at its peak, in multiples of the int64 data (10^4 x 10 here, 0.88 MB).
-#: Measured after issue 32's work: separable 5.6 / 3.3 / 0.0 / 1.9, not separable 11.3 / 3.0 / 2.6 / 15.3.
+#: Measured after issue 32's work: separable 4.6 / 3.4 / 0.0 / 1.9, not separable 11.2 / 3.0 / 2.6 / 15.3.
 #: At this size fixed budgets weigh: the 4 MB of kept updates and their replay in chunks of 2^16 updates
 #: (not separable: about 5x), the report's first 1,818 updates with their exact weights (about 13x). What
 #: the limits catch: the Python-integer copy of the samples (5x, in the run), the norms of the augmented
 #: matrix in pieces of the whole of it (7x, in the decision), the soft-margin candidates measured 26 at a
 #: time (20x, in the run).
 LIMITS = {
-    "separable": {"run": 8.0, "decision": 5.0, "settle": 1.0, "report": 3.0},
+    "separable": {"run": 5.3, "decision": 5.0, "settle": 1.0, "report": 3.0},
     "not-separable": {"run": 14.0, "decision": 5.0, "settle": 4.0, "report": 18.0},
 }
 

@@ -343,6 +343,9 @@ class _Job:
         if isinstance(store.overflow, Background):
             store.overflow.close()  # every update told: the overflow's checker is done
             store.overflow = store.overflow.observer
+        # The engine's float copy of the samples (its filter's, as large as the int64 data) is let go before the
+        # replay, which reads the samples themselves; a check that wants floats makes them again.
+        self.matrix.release_copies()
         if not trace.converged:
             if not store.complete:  # the overflow's checker, without w*, has seen every update
                 checker, whole = store.overflow.observers[:2]

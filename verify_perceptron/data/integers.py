@@ -225,11 +225,26 @@ def matrix_vector(Z: Any, w: Any) -> Any:
     ...     3 * 2**62 + 2**63, -(2**64)]
     True
     """
-    Z = Z.astype(np.int64, copy=False)
     w = np.asarray(w, dtype=np.int64)
     if not len(Z):
         return np.zeros(0, dtype=object)
     b = 63 - (max(int(Z.max()), -int(Z.min())) * Z.shape[1]).bit_length()  # (in Python integers: no overflow)
+    # in blocks of rows, each widened to int64 on its own: narrower samples are not copied whole
+    step = max(1, PRODUCT_CELLS // max(Z.shape[1], 1))
+    if len(Z) <= step:
+        return _matrix_vector(Z.astype(np.int64, copy=False), w, b)
+    out = np.empty(len(Z), dtype=object)
+    for lo in range(0, len(Z), step):
+        out[lo:lo + step] = _matrix_vector(Z[lo:lo + step].astype(np.int64, copy=False), w, b)
+    return out
+
+
+#: `matrix_vector` works on blocks of about this many entries at a time.
+PRODUCT_CELLS = 2**17
+
+
+def _matrix_vector(Z: Any, w: Any, b: int) -> Any:
+    """`matrix_vector` of one int64 block of rows, with pieces of `b` bits."""
     if b < 8:
         return row_dots(Z, np.broadcast_to(w, Z.shape))
     total, shift = np.zeros(len(Z), dtype=object), 0

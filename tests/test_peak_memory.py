@@ -46,7 +46,7 @@ from verify_perceptron.report.record import build_report, render_json
 #: (not separable: about 5x), the report's first 1,818 updates with their exact weights (about 13x). What
 #: the limits catch: the Python-integer copy of the samples (5x, in the run), the norms of the augmented
 #: matrix in pieces of the whole of it (7x, in the decision), the soft-margin candidates measured 26 at a
-#: time (20x, in the run).
+#: time (20x, in the run), the filter's float copy kept past the run into the replay (1x, the separable run).
 LIMITS = {
     "separable": {"run": 5.3, "decision": 5.0, "settle": 1.0, "report": 3.0},
     "not-separable": {"run": 14.0, "decision": 5.0, "settle": 4.0, "report": 18.0},

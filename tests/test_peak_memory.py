@@ -74,7 +74,7 @@ def _phases(data: Dataset) -> dict[str, float]:
     peaks: dict[str, float] = {}
     state: dict[str, Any] = {}
 
-    def phase(name: str, work: Callable[[], None]) -> None:
+    def phase(name: str, work: Callable[[], object]) -> None:
         gc.collect()
         tracemalloc.reset_peak()
         start = tracemalloc.get_traced_memory()[0]

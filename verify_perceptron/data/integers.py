@@ -158,8 +158,8 @@ def _norms_in_pieces(matrix: Any) -> Any:
     return row_dots(matrix, matrix)
 
 
-#: `row_dots` works on blocks of about this many entries at a time.
-DOT_CELLS = 2**14
+#: `row_dots` and `matrix_vector` work on blocks of about this many entries at a time.
+DOT_CELLS, PRODUCT_CELLS = 2**14, 2**17
 
 
 def row_dots(X: Any, Y: Any) -> Any:
@@ -237,10 +237,6 @@ def matrix_vector(Z: Any, w: Any) -> Any:
     for lo in range(0, len(Z), step):
         out[lo:lo + step] = _matrix_vector(Z[lo:lo + step].astype(np.int64, copy=False), w, b)
     return out
-
-
-#: `matrix_vector` works on blocks of about this many entries at a time.
-PRODUCT_CELLS = 2**17
 
 
 def _matrix_vector(Z: Any, w: Any, b: int) -> Any:

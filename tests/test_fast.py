@@ -340,3 +340,88 @@ def test_scaled_floats_are_each_value_over_the_least_power_of_two_that_brings_al
     bits = max(abs(v).bit_length() for v in values)
     assert t == max(0, bits - FLOAT_BITS)
     assert f.dtype == np.float64 and f.tolist() == [float(v >> t) for v in values]  # each rounded once
+
+
+def test_a_run_in_the_compiled_wide_pass_makes_no_python_integer_copy_of_the_samples() -> None:
+    # Scores past int64 (entries near 10^9, ten columns) are summed by the compiled pass in 128 bits: the
+    # matrix's Python-integer copy (5 times the int64 data at 10 columns) is never read, so never made.
+    from verify_perceptron.data.dataset import Dataset
+    from verify_perceptron.data.samples import sample_matrix
+    from verify_perceptron.notes.conventions import get_convention
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(-10**9, 10**9, size=(300, 10))
+    y = np.where(X @ rng.integers(-9, 10, size=10) > 0, 1, -1)
+    y[:15] *= -1  # not separable: the run goes on to its epoch limit
+    data, conv = Dataset(numerators=X, denominator=10**6, y=y), get_convention("classic")
+    matrix = sample_matrix(data, conv)
+    trace = fast.run(data, conv, max_epochs=5, matrix=matrix)
+    W = [int(w * data.denominator) for w in trace.final_weights]  # classic: w = W / L
+    if not fast._kernel.AVAILABLE:
+        pytest.skip("the compiled pass was not built")
+    assert matrix.backend(sum(w * w for w in W)) == "object"  # the run did leave int64 products
+    assert matrix._as_object is None
+    slow = engine.train(data, conv, max_epochs=5)
+    assert (trace.final_weights, trace.n_updates, trace.stop) == (slow.final_weights, slow.n_updates, slow.stop)
+
+
+def test_row_dots_in_blocks_is_exact_across_block_boundaries(monkeypatch: pytest.MonkeyPatch) -> None:
+    from verify_perceptron.data import int64_pieces, integers
+
+    rng = np.random.default_rng(5)
+    X = rng.integers(-2**63, 2**63 - 1, size=(103, 7), dtype=np.int64)
+    Y = rng.integers(-2**63, 2**63 - 1, size=(103, 7), dtype=np.int64)
+    expected = [sum(int(u) * int(v) for u, v in zip(r, s)) for r, s in zip(X.tolist(), Y.tolist())]
+    whole = integers.row_dots(X, Y)
+    monkeypatch.setattr(int64_pieces, "DOT_CELLS", 7 * 10)  # blocks of ten rows, the last of three
+    assert integers.row_dots(X, Y).tolist() == whole.tolist() == expected
+    assert row_norms_sq(X.astype(np.int32)).tolist() == [sum(int(v) ** 2 for v in r) for r in X.astype(np.int32).tolist()]
+
+
+def test_a_finished_run_lets_go_of_its_filters_float_copy_without_waiting_for_a_collection() -> None:
+    import gc
+    import weakref
+
+    from verify_perceptron.data.dataset import Dataset
+    from verify_perceptron.data.samples import sample_matrix
+    from verify_perceptron.notes.conventions import get_convention
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(-10**9, 10**9, size=(300, 10))
+    y = np.where(X @ rng.integers(-9, 10, size=10) > 0, 1, -1)
+    y[:15] *= -1
+    data, conv = Dataset(numerators=X, denominator=10**6, y=y), get_convention("classic")
+    matrix = sample_matrix(data, conv)
+    gc.disable()  # the run's state and its cycle watch refer to each other: only a collection would end them
+    try:
+        fast.run(data, conv, max_epochs=5, matrix=matrix)
+        if matrix._approximate is None:
+            pytest.skip("the run made no float copy (no compiled pass, or no filter)")
+        floats = weakref.ref(matrix._approximate[0])
+        matrix.release_copies()
+        assert floats() is None
+    finally:
+        gc.enable()
+
+
+def test_matrix_vector_in_blocks_is_exact_and_widens_no_whole_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tracemalloc
+
+    from verify_perceptron.data import int64_pieces
+
+    rng = np.random.default_rng(8)
+    Z = rng.integers(-2**31, 2**31 - 1, size=(100_000, 10)).astype(np.int32)  # eight blocks
+    w = rng.integers(-2**63, 2**63 - 1, size=10, dtype=np.int64)
+    expected = [sum(int(a) * int(b) for a, b in zip(row, w.tolist())) for row in Z.tolist()]
+    tracemalloc.start()
+    try:
+        result = matrix_vector(Z, w)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.tolist() == expected
+    # the result (a Python integer a row: about 44 bytes) and one block's temporaries (about 3 MB); the whole
+    # matrix at once was about 300 bytes a row (its int64 copy and three Python integers a row)
+    assert peak < 120 * len(Z), peak
+    monkeypatch.setattr(int64_pieces, "PRODUCT_CELLS", 10 * 7)  # blocks of seven rows
+    assert matrix_vector(Z[:100], w).tolist() == expected[:100]

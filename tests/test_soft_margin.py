@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import verify_perceptron.pipeline as pipeline
 from verify_perceptron.check.checker import Checker
+from verify_perceptron.check import mistake_map
 from verify_perceptron.check.mistake_map import MistakeMap
 from verify_perceptron.check.soft_margin import SoftMarginCheck, best_reference
 from verify_perceptron.check.traces import check_trace
@@ -211,13 +212,13 @@ def _random_labels(n: int = 2000, d: int = 10) -> Dataset:
 def test_random_labels_are_checked_at_every_update_from_the_kept_mistakes(monkeypatch: pytest.MonkeyPatch) -> None:
     data = _random_labels()
     read: list[int] = []
-    real = MistakeMap.mistakes
+    real = MistakeMap.blocks
 
-    def counted_mistakes(self):
+    def counted_blocks(self):
         read.append(1)
         return real(self)
 
-    monkeypatch.setattr(MistakeMap, "mistakes", counted_mistakes)
+    monkeypatch.setattr(MistakeMap, "blocks", counted_blocks)
     monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 2**18)  # a quarter of the updates' 1 MB, kept compactly
     trace, result = verify_run(data, "classic", max_epochs=100)
     assert trace.n_updates > 10**5 and read  # past the replay budget: the mistake map path
@@ -228,10 +229,14 @@ def test_random_labels_are_checked_at_every_update_from_the_kept_mistakes(monkey
     assert trace.n_mistakes <= lo
 
 
-@pytest.mark.parametrize("budget", [1024, 2**14], ids=["past-it-at-once", "past-it-after-some-kept"])
-def test_the_mistake_map_path_and_the_kept_updates_path_agree(monkeypatch: pytest.MonkeyPatch, budget: int) -> None:
+@pytest.mark.parametrize("budget, block", [(1024, None), (2**14, None), (1024, 400 * 3)],
+                         ids=["past-it-at-once", "past-it-after-some-kept", "in-blocks-of-three-epochs"])
+def test_the_mistake_map_path_and_the_kept_updates_path_agree(monkeypatch: pytest.MonkeyPatch, budget: int,
+                                                              block: int | None) -> None:
     data = _random_labels(400, 5)
     monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", budget)
+    if block is not None:  # the kept mistakes reach the soft-margin check a few epochs at a time
+        monkeypatch.setattr(mistake_map, "BLOCK_CELLS", block)
     _, by_map = verify_run(data, "classic", max_epochs=40)
     monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 2**30)
     _, by_replay = verify_run(data, "classic", max_epochs=40)

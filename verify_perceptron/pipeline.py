@@ -353,6 +353,9 @@ class _Job:
         if isinstance(store.overflow, Background):
             store.overflow.close()  # every update told: the overflow's checker is done
             store.overflow = store.overflow.observer
+        # The engine's float copy of the samples (its filter's, as large as the int64 data) is let go before the
+        # replay, which reads the samples themselves; a check that wants floats makes them again.
+        self.matrix.release_copies()
         if not trace.converged:
             if not store.complete:  # the overflow's checker, without w*, has seen every update
                 checker, whole = store.overflow.observers[:2]
@@ -391,9 +394,10 @@ class _Job:
         if u is not None:
             checker.take_reference(u[0], u[1], trace.mistakes_per_sample)
             if checker.soft is not None and kept.complete:
-                epochs, rows = kept.mistakes()  # numbered on from 1: checked in one call
-                if len(rows):
-                    checker.soft.observe_chunk(1, epochs, rows)
+                first = 1  # numbered on from 1, a block of epochs at a time (all at once: 16 bytes a mistake)
+                for epochs, rows in kept.blocks():
+                    checker.soft.observe_chunk(first, epochs, rows)
+                    first += len(rows)
             elif checker.soft is not None:
                 result = checker.soft.result
                 checker.soft, checker.soft_result = None, result

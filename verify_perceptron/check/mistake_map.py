@@ -11,7 +11,7 @@ at the end) can still be made at every update.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -117,7 +117,22 @@ class MistakeMap:
         >>> [a.tolist() for a in kept.mistakes()]
         [[1, 1, 3], [0, 2, 1]]
         """
-        out_epochs, out_rows = [], []
+        parts = list(self.blocks())
+        if not parts:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate([e for e, _ in parts]), np.concatenate([r for _, r in parts])
+
+    def blocks(self) -> Iterator[tuple[Any, Any]]:
+        """`mistakes` a block of epochs at a time (at most BLOCK_CELLS presentations unpacked at once): the run's
+        mistakes, in order, without all of them in memory at once (16 bytes each, against n/8 bytes an epoch here).
+
+        Examples
+        --------
+        >>> kept = MistakeMap(n_samples=3, capacity=100)
+        >>> kept.observe_chunk(1, np.array([1, 1, 3]), np.array([0, 2, 1]), None)
+        >>> [(e.tolist(), r.tolist()) for e, r in kept.blocks()]
+        [([1, 1], [0, 2]), ([3], [1])]
+        """
         packed = self.bits + ([np.packbits(self.current)[None, :]] if self.current is not None else [])
         numbers = np.asarray(self.epochs + ([self.epoch] if self.current is not None else []), dtype=np.int64)
         done = 0
@@ -128,12 +143,9 @@ class MistakeMap:
                 # one flat search over the unpacked bits (as bool) is faster than a 2-D np.nonzero
                 which, rows = np.divmod(np.flatnonzero(np.unpackbits(part, axis=1, count=self.n).view(bool)),
                                         self.n)
-                out_epochs.append(numbers[done + lo + which])
-                out_rows.append(rows)
+                if len(rows):
+                    yield numbers[done + lo + which], rows
             done += len(block)
-        if not out_rows:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        return np.concatenate(out_epochs), np.concatenate(out_rows)
 
     def chunks(self) -> list[tuple[int, int, Any]]:
         """``(first update, epoch, rows)`` for each epoch with a mistake, in order."""

@@ -307,7 +307,9 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
     keys = list(seen)
     U = np.stack([scaled_floats(list(W))[0] for W in keys], axis=1)
     ranked, weights = [], counts.astype(np.float64)
-    block = max(1, _BLOCK_CELLS // max(len(Z), 1))  # columns at a time: memory stays near the samples' own
+    # columns at a time: choose_columns makes about a dozen arrays of the block's size, so the block is at
+    # most an eighth of the samples' own cells, and memory stays near the samples' own (past 2^18 cells, less)
+    block = max(1, min(_BLOCK_CELLS, Z.size // 8) // max(len(Z), 1))
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         root_R = math.sqrt(float(np.max(np.einsum("ij,ij->i", Z, Z), initial=0.0)))
         root_B = root_R * np.sqrt(np.einsum("ij,ij->j", U, U))

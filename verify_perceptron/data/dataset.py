@@ -403,8 +403,8 @@ def from_arrays(
     X, index = _without_index(X, check_index_column(index_column, source), source)
     table = exact_table(X, floats=floats, source=source)
     raw = exact_labels(y, floats=floats, source=source)
-    if len(raw) != len(table.numerators):
-        raise DataError(f"{source}: {len(table.numerators)} samples but {len(raw)} labels")
+    if len(raw) != table.shape[0]:  # (the shape: numerators held in limbs are not made Python integers here)
+        raise DataError(f"{source}: {table.shape[0]} samples but {len(raw)} labels")
     labels, spelling = map_labels(raw, positive=exact_positive(positive, floats=floats, source=source), source=source)
     if floats == "decimal" and holds_floats(X):  # said in every report: these values are not the binary ones
         source = f"{source} (floats read as their shortest decimals, 0.1 as 1/10)"

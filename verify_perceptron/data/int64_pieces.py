@@ -30,8 +30,12 @@ def _norms_in_pieces(matrix: Any) -> Any:
     return row_dots(matrix, matrix)
 
 
+#: `row_dots` and `matrix_vector` work on blocks of about this many entries at a time.
+DOT_CELLS, PRODUCT_CELLS = 2**14, 2**17
+
+
 def row_dots(X: Any, Y: Any) -> Any:
-    """Exact Σ_j X_ij·Y_ij for each row of two int64 matrices of fewer than 2^19 columns, as Python ints.
+    """Exact Σ_j X_ij·Y_ij for each row of two int64 (or narrower) matrices of fewer than 2^19 columns, as Python ints.
 
     Each entry is split as x = a·2^42 + b·2^21 + c with |a| <= 2^21 and
     0 <= b, c < 2^21 (a = x >> 42, arithmetic), so that every product of two
@@ -49,6 +53,19 @@ def row_dots(X: Any, Y: Any) -> Any:
     """
     if X.shape[1] >= 2**19:
         raise ValueError(f"row_dots(): {X.shape[1]} columns, at most 2^19 - 1 are summed in int64")
+    # In blocks of rows: the pieces are six int64 copies of each matrix and the sums five Python-integer
+    # arrays, so whole matrices at once would hold about ten times the data besides the result.
+    step = max(1, DOT_CELLS // max(X.shape[1], 1))
+    if len(X) <= step:
+        return _row_dots(X, Y)
+    out = np.empty(len(X), dtype=object)
+    for lo in range(0, len(X), step):
+        out[lo:lo + step] = _row_dots(X[lo:lo + step], Y[lo:lo + step])
+    return out
+
+
+def _row_dots(X: Any, Y: Any) -> Any:
+    """`row_dots` of one block of rows."""
 
     def pieces(M: Any) -> tuple[Any, Any, Any]:
         a = M >> 42
@@ -80,11 +97,22 @@ def matrix_vector(Z: Any, w: Any) -> Any:
     ...     3 * 2**62 + 2**63, -(2**64)]
     True
     """
-    Z = Z.astype(np.int64, copy=False)
     w = np.asarray(w, dtype=np.int64)
     if not len(Z):
         return np.zeros(0, dtype=object)
     b = 63 - (max(int(Z.max()), -int(Z.min())) * Z.shape[1]).bit_length()  # (in Python integers: no overflow)
+    # in blocks of rows, each widened to int64 on its own: narrower samples are not copied whole
+    step = max(1, PRODUCT_CELLS // max(Z.shape[1], 1))
+    if len(Z) <= step:
+        return _matrix_vector(Z.astype(np.int64, copy=False), w, b)
+    out = np.empty(len(Z), dtype=object)
+    for lo in range(0, len(Z), step):
+        out[lo:lo + step] = _matrix_vector(Z[lo:lo + step].astype(np.int64, copy=False), w, b)
+    return out
+
+
+def _matrix_vector(Z: Any, w: Any, b: int) -> Any:
+    """`matrix_vector` of one int64 block of rows, with pieces of `b` bits."""
     if b < 8:
         return row_dots(Z, np.broadcast_to(w, Z.shape))
     total, shift = np.zeros(len(Z), dtype=object), 0

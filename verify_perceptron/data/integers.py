@@ -144,7 +144,7 @@ def row_norms_sq(matrix: Any, biggest: int | None = None) -> Any:
         if biggest * biggest * max(matrix.shape[1], 1) < 2**63:
             return np.einsum("ij,ij->i", matrix, matrix, dtype=np.int64)
         if matrix.shape[1] < 2**19:
-            return _norms_in_pieces(matrix.astype(np.int64, copy=False))
+            return _norms_in_pieces(matrix)  # (widened to int64 a block at a time, not whole)
     return np.array([sum(int(v) * int(v) for v in row) for row in matrix.tolist()], dtype=object)
 
 

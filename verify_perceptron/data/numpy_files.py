@@ -280,6 +280,5 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
     y, spelling = _labels(labels, path, positive)  # first: cheap, and it may refuse the file
     table = exact_table(_off_the_map(features, loaded), source=path, max_cells=cap)
     del loaded, features, labels  # the file's arrays, gone before the dataset makes its own
-    return Dataset(y=y, source=path, binary_float=table.binary_float, labels=spelling,
-                   denominator=table.denominator, limbs=table.limbs,
-                   numerators=None if table.limbs is not None else table.numerators)
+    return Dataset(y=y, source=path, binary_float=table.binary_float, labels=spelling, denominator=table.denominator,
+                   limbs=table.limbs, numerators=None if table.limbs is not None else table.numerators)  # as held

@@ -228,6 +228,8 @@ def build_report(
     bounds = _bounds(trace, check, conv)
     verdict = _verdict(trace, check, bounds, separability=separability,
                        certified_cycle=certificate is not None and certificate_problem is None)
+    # made once: its certificate (one exact text per sample for Gordan's λ) is also the report's "certificate"
+    decided = None if separability is None else separability.as_dict()
     # The key order is the schema's, and the JSON text's.
     return {
         "schema_version": SCHEMA_VERSION,
@@ -252,8 +254,8 @@ def build_report(
         "mistakes_per_sample": list(trace.mistakes_per_sample),
         **_separator_and_constants(check, trace),
         "separable": None if separability is None else separability.separable,
-        "certificate": None if separability is None else separability.as_dict()["certificate"],
-        "separability": None if separability is None else separability.as_dict(),
+        "certificate": None if decided is None else decided["certificate"],
+        "separability": decided,
         "invariants": [_invariant(r) for r in check.invariants],
         "bounds": bounds,
         "soft_margin": soft_margin_record(check.soft_margin),

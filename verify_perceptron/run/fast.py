@@ -149,8 +149,9 @@ class _Run:
 
     @property
     def rows(self) -> Any:
-        """The samples in the products' representation (`ExactMatrix.rows`), made on first use: a run in
-        limbs may never need them."""
+        """The samples in the products' representation (`ExactMatrix.rows`), made on first use: the compiled
+        pass reads the narrow integers themselves, so a run that stays in it (128 bits or limbs) never has the
+        matrix's Python-integer copy (several times the int64 data) made."""
         return self.matrix.rows(self.rows_kind)
 
     # --- the weights ------------------------------------------------------------------------
@@ -426,6 +427,9 @@ def run(
                  deadline=deadline, per_epoch=False)  # (progress: whenever the pass returns)
     state.on_pass = progress
     stop, cycle = state.epochs(mode, max_epochs, progress)
+    # the run and its cycle watch refer to each other, so the state lives on until a collection: its filter's
+    # float copy of the samples (as large as the int64 data) is let go now
+    state._floats = state._wf = None
 
     def build(record: tuple[int, int, list[int], list[int], Any]) -> Update:
         k, at_epoch, samples, scores, weights = record

@@ -55,9 +55,9 @@ def test_a_start_whose_multipliers_need_not_be_unique_is_refused(monkeypatch):
 
 
 def test_no_start_is_proposed_for_data_that_are_not_separable_or_without_scipy(monkeypatch):
-    assert _nnls_start.nnls_active_set(augmented_constraints(example("xor")).floats) is None
+    assert _nnls_start.nnls_active_set(getattr(augmented_constraints(example("xor")), "floats")) is None
     monkeypatch.delitem(__import__("sys").modules, "scipy.optimize")
-    assert _nnls_start.nnls_active_set(augmented_constraints(example("and")).floats) is None
+    assert _nnls_start.nnls_active_set(getattr(augmented_constraints(example("and")), "floats")) is None
 
 
 @given(datasets(max_samples=8, max_features=3))
@@ -66,3 +66,11 @@ def test_the_start_gives_the_same_answer_as_the_float_run_wherever_it_is_kept(da
     found = _nnls_start.nnls_solution(cons, None)
     if found is not None:
         assert answer(found) == answer(solve(cons))
+
+
+def test_no_start_is_proposed_from_its_size_limit(monkeypatch):
+    # (SciPy's solve grows faster than the float run's passes: past the limit the float run proposes)
+    rows = getattr(augmented_constraints(example("and")), "floats")
+    assert _nnls_start.nnls_active_set(rows) is not None
+    monkeypatch.setattr(_nnls_start, "NNLS_BELOW", rows.size)
+    assert _nnls_start.nnls_active_set(rows) is None

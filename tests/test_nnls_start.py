@@ -74,3 +74,11 @@ def test_no_start_is_proposed_from_its_size_limit(monkeypatch):
     assert _nnls_start.nnls_active_set(rows) is not None
     monkeypatch.setattr(_nnls_start, "NNLS_BELOW", rows.size)
     assert _nnls_start.nnls_active_set(rows) is None
+
+
+def test_no_start_is_proposed_while_scipy_is_half_imported(monkeypatch):
+    # (the decision may run in a thread beside one still importing SciPy's optimizer: no AttributeError)
+    from types import SimpleNamespace
+
+    monkeypatch.setitem(__import__("sys").modules, "scipy.optimize", SimpleNamespace())
+    assert _nnls_start.nnls_active_set(getattr(augmented_constraints(example("and")), "floats")) is None

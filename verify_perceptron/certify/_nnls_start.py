@@ -54,15 +54,16 @@ def nnls_active_set(rows: Any) -> tuple[int, ...] | None:
     >>> nnls_active_set(np.array([[1.0], [-1.0]])) is None  # w >= 1 and -w >= 1: no w, no proposal
     True
     """
-    optimize = sys.modules.get("scipy.optimize")
-    if optimize is None or rows is None or not len(rows) or rows.size >= NNLS_BELOW:
+    # (read from sys.modules, not imported: and a module another thread is still importing may lack nnls yet)
+    nnls = getattr(sys.modules.get("scipy.optimize"), "nnls", None)
+    if nnls is None or rows is None or not len(rows) or rows.size >= NNLS_BELOW:
         return None
     E = np.vstack([rows.T, np.ones(len(rows))])
     f = np.zeros(E.shape[0])
     f[-1] = 1.0
     try:
         with np.errstate(all="ignore"):
-            u, residual_norm = optimize.nnls(E, f, maxiter=50 * E.shape[0] + 500)
+            u, residual_norm = nnls(E, f, maxiter=50 * E.shape[0] + 500)
     except (RuntimeError, ValueError, ArithmeticError):  # not converged, or values near float64's ends
         return None
     if not np.isfinite(residual_norm) or residual_norm <= 1e-9:  # no separator: the float run proposes instead

@@ -74,7 +74,8 @@ class Outcome:
     ``multipliers`` satisfy ``x = Σ u_j·a_j``), ``infeasible`` (``combination``
     holds rows and nonnegative coefficients summing to 1 whose combination is
     0), ``time-limit`` or ``iteration-limit`` (x is the last iterate, which
-    solves the problem restricted to ``active``).
+    solves the problem restricted to ``active``), or ``start-refused`` (a run
+    told not to start cold, whose start was refused: nothing else is set).
     """
 
     status: str
@@ -200,8 +201,9 @@ def run(
     start: Sequence[Key] = (),
     deadline: float | None = None,
     max_iterations: int | None = None,
+    cold: bool = True,
 ) -> Outcome:
-    """Run the dual method, exactly or (as a proposal) in floats.
+    """Run the dual method, exactly or (as a proposal) in floats; a refused `start` ends it if not `cold`.
 
     Examples
     --------
@@ -213,8 +215,9 @@ def run(
     ('optimal', (Fraction(1, 1),), (1,), (Fraction(1, 1),))
     """
     state = _warm_state(cons, start, deadline) if exact else None
-    if state is None:
-        state = _State(cons.dim, exact)
+    if state is None and exact and not cold:  # not dual feasible exactly, or dependent rows: no cold start
+        return Outcome("start-refused", (), (), (), (), 0)
+    state = state or _State(cons.dim, exact)
     zero = state.zero
     one: Number = Fraction(1) if exact else 1.0
     iterations = 0

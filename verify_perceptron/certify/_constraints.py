@@ -53,7 +53,8 @@ def integer_matrix(rows: Sequence[Sequence[Fraction]]) -> tuple[list[tuple[int, 
     scale = 1
     for row in rows:
         for v in row:
-            scale = scale * v.denominator // math.gcd(scale, v.denominator)
+            if scale % v.denominator:  # (a remainder is cheaper than a gcd: most denominators divide the lcm so far)
+                scale = scale * v.denominator // math.gcd(scale, v.denominator)
     return [tuple(v.numerator * (scale // v.denominator) for v in row) for row in rows], scale
 
 

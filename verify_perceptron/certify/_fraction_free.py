@@ -22,6 +22,7 @@ either way, up to the choice of the common denominator d.
 from __future__ import annotations
 
 import operator
+import sys
 import time
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -31,11 +32,17 @@ _flint: Any = "not looked for"
 
 __all__ = ["gram", "inverse", "solve"]
 
-#: Below these sizes the Python here is quicker than importing FLINT (20 ms): k³ times the entries' bits
-#: (times the right-hand sides) for a solve (2·10^6 took 11 ms in Python), k²·d products for a Gram
-#: matrix (3.9·10^7 took 1.1 s).
-FLINT_FROM_SOLVE = 10**7
+#: Below these sizes the Python here is quicker than importing FLINT (20 ms): k⁴ times the entries' bits
+#: (times the right-hand sides) for a solve, since Bareiss's k³ products are of minors that grow to k times
+#: the entries' bits (measured: 1.4·10^8 took 150 ms in Python and 13 ms in FLINT on breast cancer's 31 x 31
+#: Gram matrix of 147-bit entries; 2.7·10^5 took 0.2 ms in both); k²·d products for a Gram matrix (3.9·10^7
+#: took 1.1 s).
+FLINT_FROM_SOLVE = 2 * 10**7
 FLINT_FROM_GRAM = 2 * 10**6
+
+#: The same threshold once FLINT is imported: from here its solve is quicker than the Python (measured
+#: 1.8·10^6: 0.8 ms in Python, 0.2 ms in FLINT, on a 16 x 16 matrix of 28-bit entries).
+FLINT_FROM_SOLVE_IMPORTED = 10**6
 
 #: FLINT's work per second, k³ times the entries' bits, taken low (4.6e9 to 5e9 measured on 25- to
 #: 28-bit entries, 1.6e9 on 70-bit ones), so that a call predicted to fit the deadline does.
@@ -74,7 +81,9 @@ def _flint_fits(matrix: list[list[int]], columns: int, deadline: float | None) -
     """
     k = len(matrix)
     bits = max((abs(v).bit_length() for row in matrix for v in row), default=1)
-    if k**3 * bits * columns < FLINT_FROM_SOLVE or _flint_module() is None:
+    imported = not isinstance(_flint, str) or "flint" in sys.modules
+    threshold = min(FLINT_FROM_SOLVE, FLINT_FROM_SOLVE_IMPORTED) if imported else FLINT_FROM_SOLVE
+    if k**4 * bits * columns < threshold or _flint_module() is None:
         return False
     return deadline is None or k**3 * max(bits, 32) * columns / FLINT_RATE <= deadline - time.monotonic()
 

@@ -41,8 +41,8 @@ from typing import cast
 import numpy as np
 
 from ._activeset import Solution, combination_by_row, deadline_after, exact, exact_vector, rationalize, solve
-from ._constraints import matrix_margins, pair_rows
-from ..notes.conventions import Convention, dot
+from ._constraints import integer_vector, matrix_margins, pair_rows
+from ..notes.conventions import Convention
 from ..data.dataset import Dataset
 from ..data.exact_text import exact_text
 from ..errors import InvalidArgument
@@ -207,7 +207,9 @@ def _candidates(data: Dataset, candidates: Sequence[Sequence[object]]) -> list[V
 
 
 def _objective(w: Vector, free_bias: bool) -> Fraction:
-    return dot(w[1:], w[1:]) if free_bias else dot(w, w)
+    # Over one common denominator: one gcd, where a sum of Fractions takes one per term.
+    W, D = integer_vector(w[1:] if free_bias else w)
+    return Fraction(sum(v * v for v in W), D * D)
 
 
 def _best_bias(data: Dataset, w: Vector) -> Vector | None:

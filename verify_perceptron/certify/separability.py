@@ -32,6 +32,7 @@ from fractions import Fraction
 import numpy as np
 
 from ._activeset import Solution, combination_by_row, deadline_after, exact_vector, rationalize, solve
+from ._nnls_start import nnls_solution
 from ._constraints import augmented_constraints, augmented_matrix, integer_vector, keep_per_dataset, matrix_margins
 from .certificates import certificate_from_cycle, gordan_defect
 from .proposal import propose
@@ -316,7 +317,9 @@ def augmented_solution(data: Dataset, deadline: float | None) -> Solution:
     kept = _SOLVED.get(id(data))
     if kept is not None:
         return kept
-    solution = solve(augmented_constraints(data), deadline=deadline)
+    constraints = augmented_constraints(data)
+    # SciPy's least-squares start where it provably gives the same answer (`._nnls_start`), else as before.
+    solution = nnls_solution(constraints, deadline) or solve(constraints, deadline=deadline)
     if solution.exact.status in ("optimal", "infeasible"):
         keep_per_dataset(_SOLVED, data, solution)
     return solution

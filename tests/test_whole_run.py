@@ -349,3 +349,89 @@ def test_the_last_updates_are_the_runs_own_with_their_weights(floats: str) -> No
         whole = fast.run(data, convention, max_epochs=6, keep_updates=10**9)
         assert trace.updates_truncated and len(check.last_updates) == LAST
         assert check.last_updates == tuple(whole.updates[-LAST:])
+
+
+@pytest.fixture(scope="module")
+def wide_floats():
+    # float64 data read as the binary numbers they are: over one power of two the entries pass 64 bits and
+    # the norms 126 (held in limbs), as on randn data; labels by the first feature's sign (w* = e_1 separates)
+    import numpy as np
+
+    from verify_perceptron.data.dataset import from_arrays
+
+    X = np.random.default_rng(1).standard_normal((300, 4))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    y[:20] = -y[:20]  # (and some labels flipped: not separable, the run goes on)
+    return from_arrays(X, y), from_arrays(X, np.where(X[:, 0] > 0, 1, -1))
+
+
+@pytest.mark.parametrize("settings", [
+    {"max_epochs": 6, "keep_updates": 0}, {"max_epochs": 3, "keep_updates": 3, "convention": "hard-limiter-plus"},
+    {"max_epochs": 4, "keep_updates": 0, "eta": "1/3", "convention": "sum-norm"},
+])
+def test_the_int64_path_draws_the_same_points_on_norms_past_126_bits(wide_floats, monkeypatch, settings) -> None:
+    # norms past 2^126 are cut into limbs' columns (here held by the matrix): the int64 path must take such
+    # chunks and pick the very updates the general path's argmin and argmax pick, with and without w*
+    from verify_perceptron.check.checker import Checker
+
+    noisy, separable = wide_floats
+    assert int(Checker(noisy, "classic", rate=1, mode="online").matrix.max_norm_sq) >= 2**126
+    for data, separator in ((noisy, None), (separable, [0, 1, 0, 0, 0])):
+        with monkeypatch.context() as patch:  # (each case patched anew: the last one left the general path on)
+            fast_points, slow_points, taken = _points_both_ways(patch, data, separator=separator, **settings)
+        assert taken > 0
+        assert fast_points == slow_points and fast_points[0] is not None
+
+
+def _wide_runs() -> Any:
+    """(integer rows wide enough that the norms pass 126 bits, chunks of (rows, scores <= 0 in 3 limbs))."""
+    from hypothesis import strategies as st
+
+    wide = st.integers(-(2**70), 2**70) | st.sampled_from([0, 2**69, -(2**70)])
+
+    @st.composite
+    def build(draw: st.DrawFn) -> tuple[list[list[int]], list[tuple[list[int], list[int]]]]:
+        n = draw(st.integers(2, 5))
+        rows = [[draw(wide) for _ in range(2)] for _ in range(n)]
+        rows[draw(st.integers(0, n - 1))][0] = 2**70  # norms past 2^126 (and a widest row for ties)
+        if draw(st.booleans()):
+            rows.append(list(rows[0]))  # (a second sample of the same norm)
+        chunks = draw(st.lists(st.integers(1, 60).flatmap(lambda m: st.tuples(
+            st.lists(st.integers(0, len(rows) - 1), min_size=m, max_size=m),
+            st.lists(st.sampled_from([0, 0, -1, -(2**64), -(2**130)]) | st.integers(-(2**140), 0),
+                     min_size=m, max_size=m))), min_size=1, max_size=8))
+        return rows, chunks
+
+    return build()
+
+
+def _wide_run_cases(test: Any) -> Any:
+    from hypothesis import given
+
+    return given(_wide_runs())(test)
+
+
+@_wide_run_cases
+def test_the_int64_path_keeps_what_python_integers_keep_on_wide_norms(case: Any) -> None:
+    # ties, merges and scores in three limbs, on norms past 2^126 cut into limbs' columns
+    import numpy as np
+
+    from verify_perceptron.check.checker import Checker
+    from verify_perceptron.check.whole_run import WholeRun
+    from verify_perceptron.data.dataset import from_arrays
+    from verify_perceptron.data.integers import as_limbs
+
+    rows, chunks = case
+    data = from_arrays(rows, [1, -1] * (len(rows) // 2) + [1] * (len(rows) % 2))
+    checker = Checker(data, "classic", rate=1, mode="online")
+    assert int(checker.matrix.max_norm_sq) >= 2**126
+    fast, general = WholeRun(checker), WholeRun(checker)
+    general.monotone = False
+    first = 1
+    for samples, scores in chunks:
+        chunk = (np.array(samples, dtype=np.int64), as_limbs(np.array(scores, dtype=object), 3))
+        for whole in (fast, general):
+            whole.observe_chunk(first, 1, *chunk)
+        first += len(samples)
+    assert fast.intervals == general.intervals and list(fast.ring) == list(general.ring)
+    assert fast.points() == general.points() and fast.last_state == general.last_state

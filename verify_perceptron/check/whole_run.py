@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from ..data.integers import score_values
+from ..data.integers import as_limbs, score_values
+from ..data.limb_arrays import int_limbs, limbs_for_bits
 from ..data.observers import Epochs, Int64Array
 from ..data.trace import ScaledWeights, Trace, Update
 
@@ -118,7 +119,7 @@ class WholeRun:
         self.ring: deque[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = deque(maxlen=LAST)
         #: Whether chunks may take `_monotone_chunk`'s int64 path (a test turns it off to compare).
         self.monotone = True
-        self._norms64: Any = None  # the norms in int64, or their halves' columns (False past 2^126): made once
+        self._norms64: Any = None  # the norms in int64, or their limbs' columns (`_norm_columns`): made once
 
     # --- what the engine tells it -------------------------------------------------------------
 
@@ -141,7 +142,7 @@ class WholeRun:
                    np.array([self.t], dtype=object), np.array([self.q], dtype=object))
 
     def observe_chunk(self, first: int, epoch: Epochs, rows: Int64Array, scores: Int64Array) -> None:
-        """Online updates first, first + 1, ... on `rows`, with `scores` (int64, or halves past it): at once on
+        """Online updates first, first + 1, ... on `rows`, with `scores` (int64, or limbs past it): at once on
         `_monotone_chunk`'s int64 path when it takes the chunk (its arrays are the chunk's size, in int64), else in
         pieces of at most `PIECE`, so that the arrays of Python integers stay small whatever the chunk (a replay's
         is 2^16)."""
@@ -200,20 +201,17 @@ class WholeRun:
             zero &= limbs[:, limb] == 0
         if not bool(((limbs[:, -1] < 0) | zero).all()):
             return False  # a score > 0: no mistake, and the slack may fall
-        if self._norms64 is None:  # (once a run) the norms in int64 where R² < 2^63, else their halves' columns
-            halves = self.matrix.norm_halves() if R_sq >= 2**63 else None
-            self._norms64 = (np.asarray(self.norms, dtype=np.int64) if R_sq < 2**63 else False if halves is None
-                             else tuple(np.ascontiguousarray(halves.reshape(-1, 2)[:, h]) for h in (0, 1)))
-        if self._norms64 is False:
-            return False  # norms past 126 bits
+        m = len(rows)
+        if self._norms64 is None:  # (once a run) the norms in int64 where R² < 2^63, else their limbs' columns
+            self._norms64 = np.asarray(self.norms, dtype=np.int64) if R_sq < 2**63 else _norm_columns(self.matrix)
         if not isinstance(self._norms64, tuple):
             norms = self._norms64[rows]
             widest = norms == R_sq
-        else:
-            low_half, high_half = (half[rows] for half in self._norms64)
-            norms = (low_half, high_half)  # (as columns: no (m, 2) copy)
-            low = (R_sq & (2**64 - 1)) - (2**64 if R_sq & 2**63 else 0)
-            widest = (low_half == low) & (high_half == R_sq >> 64)
+        else:  # R² in the same limbs (signed int64 each): a norm is R² where every limb is R²'s
+            norms = tuple(column[rows] for column in self._norms64)  # (as columns: no (m, L) copy)
+            widest = np.ones(m, dtype=bool)
+            for column, limb in zip(norms, int_limbs([R_sq], len(norms))[0].tolist()):
+                widest &= column == limb
         mine = None
         if margins is not None:
             if not isinstance(gamma, int):
@@ -221,7 +219,6 @@ class WholeRun:
             mine = margins[rows]
             if mine.min() < gamma:
                 return False
-        m = len(rows)
         while first + m - 1 > INTERVALS * self.width:
             self._merge()
         rises = {"upper": ~(widest & zero)}
@@ -335,6 +332,30 @@ class WholeRun:
                               ScaledWeights(step.tolist(), self.unit), ScaledWeights(W.tolist(), self.unit)))
             W = W - step
         return out[::-1]
+
+
+def _norm_columns(matrix: Any) -> tuple[Any, ...]:
+    """Every ‖z_i‖² of `matrix` (an `ExactMatrix`) as the columns of its L 64-bit limbs, lowest first, L the
+    fewest that hold max ‖z_i‖² (two's complement: the top limb's sign bit is 0, norms being >= 0): the held
+    matrix's own norm limbs where it is held in limbs (their higher limbs, all 0, left out), else its 128-bit
+    halves, else the Python integers cut into limbs once.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.integers import ExactMatrix
+    >>> [c.tolist() for c in _norm_columns(ExactMatrix(np.array([[2**40, 2**40], [1, 0]])))]  # 2^81 and 1
+    [[0, 1], [131072, 0]]
+    >>> big = ExactMatrix(np.array([[2**70, 0], [-3, 2**64]], dtype=object))  # 2^140 and 2^128 + 9
+    >>> [c.tolist() for c in _norm_columns(big)]
+    [[0, 9], [0, 0], [4096, 1]]
+    """
+    L = limbs_for_bits(int(matrix.max_norm_sq).bit_length())
+    held = getattr(matrix, "held", None)
+    if held is not None and held.norm_limbs.shape[1] >= L:
+        return tuple(held.norm_limbs[:, k] for k in range(L))  # (views: no copy)
+    halves = matrix.norm_halves() if L == 2 else None
+    limbs = halves.reshape(-1, 2) if halves is not None else as_limbs(np.asarray(matrix.norms, dtype=object), L)
+    return tuple(np.ascontiguousarray(limbs[:, k]) for k in range(L))
 
 
 def _prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:

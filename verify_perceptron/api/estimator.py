@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..data.arrays import check_floats, exact_table
-from ..data.dataset import Dataset
+from ..data.dataset import from_table
 from ..data.integers import ExactMatrix
 from ..data.rationals import shown_value
 from ..data.trace import Trace
@@ -162,10 +162,8 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
             for k in ([1] if binary else range(len(classes))):  # class k is +1, the rest -1
                 labels = np.where(index == k, 1, -1)
                 names = (str(classes[0]), str(classes[1])) if binary else (f"not {classes[k]}", str(classes[k]))
-                data = Dataset(y=labels, source=where if binary else f"{where} ({classes[k]} against the rest)",
-                               feature_names=table.feature_names or (), binary_float=table.binary_float,
-                               labels=names, denominator=table.denominator, limbs=table.limbs,
-                               numerators=None if table.limbs is not None else table.numerators)  # limbs: as held
+                data = from_table(table, labels, source=where if binary else f"{where} ({classes[k]} against the rest)",
+                                  labels=names)
                 if self.verify:
                     result = run_verification(data, conv, eta=rate, mode=self.mode, max_epochs=self.max_epochs,
                                               time_limit=time_limit, clock=clock, started=started)

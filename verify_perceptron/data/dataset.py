@@ -24,13 +24,13 @@ import numpy as np
 
 from ..errors import DataError, InvalidArgument
 from ._labels import map_labels
-from .arrays import column_name, exact_labels, exact_positive, exact_table, holds_floats
+from .arrays import ExactTable, column_name, exact_labels, exact_positive, exact_table, holds_floats
 from .integers import ExactMatrix
 from .limb_arrays import limb_values, limbs_for_bits, magnitude_bits, shifted_right, trailing_zeros
 from .rationals import shown_value
 from .row_index import RowIndex, check_index_column, index_columns
 
-__all__ = ["Dataset", "from_arrays", "require_dataset"]
+__all__ = ["Dataset", "from_arrays", "from_table", "require_dataset"]
 
 
 class Dataset:
@@ -409,12 +409,25 @@ def from_arrays(
     if floats == "decimal" and holds_floats(X):  # said in every report: these values are not the binary ones
         source = f"{source} (floats read as their shortest decimals, 0.1 as 1/10)"
     names = feature_names if isinstance(feature_names, (str, bytes)) else tuple(feature_names)  # a str: refused
-    return Dataset(
-        y=labels, source=source, feature_names=names or table.feature_names or (),
-        binary_float=table.binary_float, labels=spelling,
-        numerators=None if table.limbs is not None else table.numerators, limbs=table.limbs,
-        denominator=table.denominator, row_index=index,
-    )
+    return from_table(table, labels, source=source, labels=spelling, feature_names=names, row_index=index)
+
+
+def from_table(table: ExactTable, y: Any, *, source: str, labels: tuple[str, str],
+               feature_names: Sequence[str] = (), row_index: RowIndex | None = None) -> Dataset:
+    """A `Dataset` of `table`'s values as the table holds them: in limbs where they pass int64 (no Python integer
+    per value is made; reading ``table.numerators`` would make them), else its numerators. The feature names are
+    `feature_names`, else the table's.
+
+    Examples
+    --------
+    >>> data = from_table(exact_table([[0.5, 2**-80], [1.0, -3.0]]), [1, -1], source="x", labels=("-1", "1"))
+    >>> data.limbs.shape, data.X[0][1] == Fraction(1, 2**80)
+    ((2, 2, 2), True)
+    """
+    return Dataset(y=y, source=source, feature_names=feature_names or table.feature_names or (),
+                   binary_float=table.binary_float, labels=labels, denominator=table.denominator,
+                   limbs=table.limbs, numerators=None if table.limbs is not None else table.numerators,
+                   row_index=row_index)
 
 
 def _without_index(X: Any, index_column: str, source: str) -> tuple[Any, RowIndex | None]:

@@ -36,7 +36,7 @@ from ..errors import DataError
 from .arrays import exact_table
 from .files import COLUMN_NUMBER, check_max_cells, limit_text, refuse_cells, refuse_special
 from ._labels import map_labels
-from .dataset import Dataset
+from .dataset import Dataset, from_table
 from .rationals import as_rational, bounded
 
 __all__ = ["load_numpy"]
@@ -280,5 +280,4 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
     y, spelling = _labels(labels, path, positive)  # first: cheap, and it may refuse the file
     table = exact_table(_off_the_map(features, loaded), source=path, max_cells=cap)
     del loaded, features, labels  # the file's arrays, gone before the dataset makes its own
-    return Dataset(y=y, source=path, binary_float=table.binary_float, labels=spelling, denominator=table.denominator,
-                   limbs=table.limbs, numerators=None if table.limbs is not None else table.numerators)  # as held
+    return from_table(table, y, source=path, labels=spelling)

@@ -537,12 +537,42 @@ def test_a_verification_builds_its_report_when_read_and_it_is_the_eager_report(c
     for seed, epochs in ((0, 50), (1, 1)):  # converged, and stopped at the limit (checked against w* certified)
         X, y = _random_data(seed)
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the stopped fit's ConvergenceWarning (which reads the verdict)
+            warnings.simplefilter("ignore")  # the stopped fit's ConvergenceWarning (which reads only the verdict)
             clf = ExactPerceptron(convention=convention, eta=eta, mode=mode, max_epochs=epochs).fit(X, y)
         result = clf.verification_
-        assert result is not None and (result._report is None) == clf.converged_  # a converged fit builds none
+        assert result is not None and result._report is None  # a fit builds none, converged or not
         eager = build_report(result.data, result.trace, result.check, separability=result.separability,
                              comparison=result.comparison)
         assert (result.verdict, result.exit_code) == (eager["verdict"], eager["exit_code"])
+        assert result._report is None  # the verdict and exit code are read without it
         assert result.report == eager and result.json == render_json(eager)
         assert result.report is result.report  # built once
+
+
+def test_the_verdict_read_alone_is_the_reports_on_every_kind_of_run() -> None:
+    """`verdict_of` (what a fit's ConvergenceWarning and `Verification.verdict` read) gives `build_report`'s
+    verdict on verified, stopped, not-separable and violated runs, a bound exceeded and a claim failed included."""
+    import dataclasses
+
+    from verify_perceptron.report.record import build_report, verdict_of
+
+    seen = set()
+    cases = [(_random_data(seed), epochs) for seed in range(4) for epochs in (1, 50)]
+    cases.append((([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0]), 30))  # XOR: not separable
+    for (X, y), epochs in cases:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = ExactPerceptron(max_epochs=epochs).fit(X, y).verification_
+        assert result is not None
+        checks = [result.check, dataclasses.replace(result.check, invariants=tuple(
+            dataclasses.replace(r, holds=False) for r in result.check.invariants))]
+        if result.check.bounds:  # one note's bound below the run's mistakes: a violation
+            low = dataclasses.replace(result.check.bounds[0], value=F(result.trace.n_mistakes - 1, 2))
+            checks.append(dataclasses.replace(result.check, bounds=(low, *result.check.bounds[1:])))
+        for broken, check in enumerate(checks):
+            for separability in (result.separability, None):
+                alone = verdict_of(result.data, result.trace, check, separability=separability)
+                assert alone == build_report(result.data, result.trace, check, separability=separability)["verdict"]
+                assert (alone == "violated") == bool(broken)  # a failed claim or an exceeded bound, and only they
+                seen.add(alone)
+    assert {"verified", "stopped-separable", "not-separable", "violated"} <= seen

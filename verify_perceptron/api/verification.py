@@ -32,7 +32,7 @@ from ..notes.conventions import Convention, get_convention
 from ..deadline import Deadline
 from ..pipeline import Again, verify_run
 from ..progress import Watch, watching
-from ..report.record import build_report, render_json
+from ..report.record import EXIT_CODES, build_report, render_json, verdict_of
 from ..report.schema import Report
 from ..report.text import render_text
 from ..run.settings import check_time_limit
@@ -99,6 +99,7 @@ class Verification:
         self.max_updates = max_updates
         self._frame: str | None = None
         self._report: Report | None = None
+        self._verdict: str | None = None
 
     @property
     def report(self) -> Report:
@@ -111,8 +112,13 @@ class Verification:
 
     @property
     def verdict(self) -> str:
-        """``verified``, ``violated``, ``not-separable`` or ``inconclusive`` (the report's verdict)."""
-        return str(self.report["verdict"])
+        """``verified``, ``violated``, ``not-separable`` or ``inconclusive`` (the report's verdict; read
+        without building the report when nothing has built it yet)."""
+        if self._report is not None:
+            return str(self._report["verdict"])
+        if self._verdict is None:
+            self._verdict = verdict_of(self.data, self.trace, self.check, separability=self.separability)
+        return self._verdict
 
     @property
     def holds(self) -> bool:
@@ -122,7 +128,7 @@ class Verification:
     @property
     def exit_code(self) -> int:
         """The ``verify`` command's exit code for this report (0, 1 or 3)."""
-        return int(self.report["exit_code"])
+        return EXIT_CODES[self.verdict]
 
     @property
     def text(self) -> str:

@@ -30,7 +30,7 @@ from ._proofs_applied import proofs_applied_record
 from .schema import (BoundRecord, ConstantsRecord, DatasetRecord, InvariantPointsRecord, InvariantRecord, Report,
                      SeparatorRecord, UpdateRecord)
 
-__all__ = ["SCHEMA_VERSION", "EXIT_CODES", "build_report", "render_json", "comparison_report"]
+__all__ = ["SCHEMA_VERSION", "EXIT_CODES", "build_report", "verdict_of", "render_json", "comparison_report"]
 
 #: Bumped whenever a key of the JSON report changes meaning or disappears.
 SCHEMA_VERSION = 1
@@ -91,10 +91,33 @@ def _bounds(trace: Trace, check: CheckResult, conv: Convention) -> list[BoundRec
     ]
 
 
-def _verdict(trace: Trace, check: CheckResult, bounds: list[BoundRecord], *, certified_cycle: bool,
-             separability: Separability | None) -> str:
-    """One of the keys of `EXIT_CODES`: a failed claim outranks convergence, which outranks a certificate."""
-    if not check.holds or any(b["holds"] is False for b in bounds):
+def verdict_of(data: Dataset, trace: Trace, check: CheckResult, *,
+               separability: Separability | None = None) -> str:
+    """The report's verdict (a key of `EXIT_CODES`) without building the report: what `build_report` puts
+    under ``verdict``, for a caller that reads only that (the estimator's fit, `Verification.verdict`).
+
+    Examples
+    --------
+    >>> from verify_perceptron.check.traces import check_trace
+    >>> from verify_perceptron.run.reference import train
+    >>> from verify_perceptron.data.examples import example
+    >>> data = example("and")
+    >>> trace = train(data)
+    >>> verdict_of(data, trace, check_trace(data, trace))
+    'verified'
+    """
+    certificate = certificate_from_cycle(trace)
+    certified_cycle = certificate is not None and gordan_defect(data, certificate) is None
+    return _verdict(trace, check, separability=separability, certified_cycle=certified_cycle)
+
+
+def _verdict(trace: Trace, check: CheckResult, *, certified_cycle: bool, separability: Separability | None) -> str:
+    """One of the keys of `EXIT_CODES`: a failed claim outranks convergence, which outranks a certificate.
+
+    A note's bound is judged as `_bounds` judges it (online runs only): more mistakes than it allows is a
+    violation."""
+    online = trace.mode == "online"
+    if not check.holds or (online and any(trace.n_mistakes > b.value for b in check.bounds)):
         return "violated"
     if trace.converged and check.complete:
         return "verified"
@@ -226,7 +249,7 @@ def build_report(
     certificate = certificate_from_cycle(trace)
     certificate_problem = None if certificate is None else gordan_defect(data, certificate)
     bounds = _bounds(trace, check, conv)
-    verdict = _verdict(trace, check, bounds, separability=separability,
+    verdict = _verdict(trace, check, separability=separability,
                        certified_cycle=certificate is not None and certificate_problem is None)
     # made once: its certificate (one exact text per sample for Gordan's λ) is also the report's "certificate"
     decided = None if separability is None else separability.as_dict()

@@ -558,7 +558,8 @@ def test_the_verdict_read_alone_is_the_reports_on_every_kind_of_run() -> None:
 
     seen = set()
     cases = [(_random_data(seed), epochs) for seed in range(4) for epochs in (1, 50)]
-    cases.append((([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0]), 30))  # XOR: not separable
+    xor = [[F(0), F(0)], [F(0), F(1)], [F(1), F(0)], [F(1), F(1)]]
+    cases.append(((xor, [0, 1, 1, 0]), 30))  # XOR: not separable
     for (X, y), epochs in cases:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -72,13 +72,13 @@ def _down(x: Any) -> Any:
     >>> bool((_down(x) <= np.nextafter(x, -np.inf)).all() and (_up(x) >= np.nextafter(x, np.inf)).all())
     True
     """
-    with np.errstate(invalid="ignore"):  # (inf - inf: NaN, as documented)
+    with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf: NaN, as documented; past the largest: inf)
         return x - np.abs(x) * _RELATIVE - _TINY
 
 
 def _up(x: Any) -> Any:
     """At or above the float above x (NaN stays NaN, and -inf becomes NaN)."""
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):
         return x + np.abs(x) * _RELATIVE + _TINY
 
 

@@ -238,6 +238,8 @@ class WideClaims:
         return self._sample_slacks[n_max]
 
 
+#: The replayed quantities that only count updates (and n, n_max, the same at every online update).
+_COUNTS = frozenset({"N", "k", "sum_n_sq", "n", "n_max"})
 #: The replayed quantities read from the samples' norms, and from their margins.
 _NORMS = frozenset({"step_sq", "sum_N_xsq", "w_sq", "prev_w_sq"})
 _MARGINS = frozenset({"w_ws", "prev_w_ws"})
@@ -308,7 +310,16 @@ class ChunkSlacks:
         """Claim c's exact slack at updates `at` (an index array), as an object array."""
         if not len(at):
             return np.zeros(0, dtype=object)
-        q = [v[at] if isinstance(v, np.ndarray) and v.ndim == 1 else v for v in self._exact(c, int(at[-1]) + 1)]
+        names = _reads(self.claims.codes[c]) & frozenset(_REPLAYED)
+        if names <= _COUNTS:  # counts alone (the mistake bound's N): at `at` itself, not over the chunk's prefix
+            k, N, _, _, _, sum_n_sq, n_max = self.state[:7]
+            q = list(self.claims.quantities)
+            after = np.asarray(at).astype(object) + 1
+            for name, value in (("N", N + after), ("k", k + after), ("sum_n_sq", sum_n_sq + after), ("n", 1),
+                                ("n_max", max(n_max, 1))):
+                q[QUANTITIES.index(name)] = value
+        else:
+            q = [v[at] if isinstance(v, np.ndarray) and v.ndim == 1 else v for v in self._exact(c, int(at[-1]) + 1)]
         return np.broadcast_to(np.asarray(run_program(self.claims.codes[c], q)[0], dtype=object), (len(at),))
 
     def w_ws_after(self, done: int) -> int:
@@ -358,7 +369,8 @@ class ChunkSlacks:
                     continue
                 seen = np.unique(self.rows[:done])
                 least = min(values[seen].tolist())
-                t = int(np.flatnonzero((values[self.rows[:done]] == least).astype(bool))[0])  # the first update on such a sample
+                holding = seen[(values[seen] == least).astype(bool)]  # the samples whose slack it is
+                t = int(np.flatnonzero(np.isin(self.rows[:done], holding))[0])  # the first update on one of them
                 out.append((int(least), t, None))
                 continue
             ceiling = hi[:done].min()

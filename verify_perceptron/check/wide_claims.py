@@ -313,7 +313,7 @@ class ChunkSlacks:
         names = _reads(self.claims.codes[c]) & frozenset(_REPLAYED)
         if names <= _COUNTS:  # counts alone (the mistake bound's N): at `at` itself, not over the chunk's prefix
             k, N, _, _, _, sum_n_sq, n_max = self.state[:7]
-            q = list(self.claims.quantities)
+            q: list[Any] = list(self.claims.quantities)
             after = np.asarray(at).astype(object) + 1
             for name, value in (("N", N + after), ("k", k + after), ("sum_n_sq", sum_n_sq + after), ("n", 1),
                                 ("n_max", max(n_max, 1))):
@@ -338,7 +338,7 @@ class ChunkSlacks:
                 continue
             if self.sample_slacks[c] is not None:  # exactly, from each sample's slack
                 negative = self._negative_samples(c)
-                below = np.flatnonzero(negative[self.rows[:first]]) if negative is not None else []
+                below: Any = np.flatnonzero(negative[self.rows[:first]]) if negative is not None else []
                 first = int(below[0]) if len(below) else first
                 continue
             sure = np.flatnonzero(hi[:first] < 0)

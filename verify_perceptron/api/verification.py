@@ -241,11 +241,7 @@ def against_certified(data: Dataset, convention: Convention, trace: Trace, check
     once: against the separator when there is one, else without w*.
     """
     def as_it_is() -> tuple[Trace, CheckResult]:
-        if isinstance(check, CheckResult):
-            return trace, check
-        if watch is not None:
-            watch.phase("checking the run")
-        return trace, check.check()
+        return (trace, check) if isinstance(check, CheckResult) else (trace, check.check())
 
     if trace.converged or trace.stop not in ("max-epochs", "time-limit") or (
             isinstance(check, CheckResult) and check.separator is not None):

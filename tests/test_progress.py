@@ -180,7 +180,7 @@ def test_sigint_during_a_run_with_the_line_on_clears_it_and_exits_130(
         progress(1, 1, None, None)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "verify_run", interrupted)
+    monkeypatch.setattr(cli, "verify_run_deferred", interrupted)
     assert cli.main(["verify", "--example", "and"]) == 130
     text = terminal.getvalue()
     assert "\rrunning the perceptron: epoch 1 of 1,000" in text

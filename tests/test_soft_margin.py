@@ -283,6 +283,28 @@ def test_best_reference_prefers_a_visited_direction_to_zero_weights() -> None:
     assert any(u) and "update" in source
 
 
+def test_best_reference_measures_a_small_sets_candidates_in_one_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    from verify_perceptron.check import soft_margin as check_module
+    from verify_perceptron.run import fast
+
+    rng = np.random.default_rng(3)
+    data = Dataset(numerators=rng.integers(-50, 50, size=(60, 3)), y=rng.choice([-1, 1], size=60))  # not separable
+    matrix = sample_matrix(data, get_convention("classic"))
+    trace = fast.run(data, "classic", max_epochs=40)
+    assert not trace.converged and trace.n_updates > 40
+    calls: list[int] = []
+
+    def counted(margins: Any, *args: Any) -> Any:
+        calls.append(margins.shape[1])
+        return choose_columns(margins, *args)
+
+    monkeypatch.setattr(check_module, "choose_columns", counted)
+    taken = best_reference(matrix, trace)
+    assert len(calls) == 1 and calls[0] > 20  # every candidate at once (it was one call each)
+    monkeypatch.setattr(check_module, "_MIN_BLOCK_CELLS", 1)  # one column a block: the same u
+    assert best_reference(matrix, trace) == taken and len(calls) == 1 + calls[0]
+
+
 def test_batch_runs_have_no_soft_margin_row() -> None:
     data = example("xor")
     _, result = verify_run(data, "classic", mode="batch")

@@ -256,3 +256,41 @@ def test_a_chunk_whose_first_row_does_not_exist_is_left_to_one_update_at_a_time(
     expected = checked(data, "classic", [row, 0], [1, 1], [0, 0], compiled=False, separator=separator)
     got = checked(data, "classic", [row, 0], [1, 1], [0, 0], compiled=True, separator=separator)
     assert got == expected and "does not exist" in got.invariants[0].first_violation.message
+
+
+def _code(claim: Claim) -> list[int]:
+    from verify_perceptron.check.wide_replay import compiled_claims
+    from verify_perceptron.notes.claims import CLAIMS
+
+    constants = {name: 1 for c in CLAIMS for name in c.uses if name in ("a", "gamma", "R_sq", "beta", "ws_sq", "bound")}
+    compiled = compiled_claims([claim], constants)
+    assert compiled is not None
+    return compiled[0]
+
+
+def test_the_claims_whose_slack_is_their_samples_are_told_exactly() -> None:
+    from verify_perceptron.notes.claims import CLAIMS
+
+    alone = {c.name for c in CLAIMS if wide_claims.per_sample_code(_code(c))}
+    assert alone == {"lower-bound-step"}  # w_k·w* - w_(k-1)·w* >= n·a·γ: z·w* >= a·γ
+    step = lambda q: q.w_ws - q.prev_w_ws  # noqa: E731
+    made = {  # (claim, whose slack is its sample's)
+        Claim("square", "", "", lambda q: step(q) ** 2, lambda q: q.step_sq * q.ws_sq, ("w_ws", "prev_w_ws")): True,
+        Claim("squares", "", "", lambda q: q.w_ws**2 - q.prev_w_ws**2, lambda q: q.step_sq * q.ws_sq,
+              ("w_ws", "prev_w_ws")): False,  # (z·w*)·(z·w* + 2·w_(k-1)·w*): not its sample's alone
+        Claim("count", "", "", lambda q: step(q), lambda q: q.N * q.gamma, ("w_ws", "prev_w_ws", "N")): False,
+        Claim("before", "", "", lambda q: q.prev_w_ws, lambda q: q.gamma, ("prev_w_ws",)): False,
+        Claim("norm", "", "", lambda q: q.step_sq, lambda q: q.R_sq, ("step_sq",)): True,
+    }
+    assert {c.name: wide_claims.per_sample_code(_code(c)) for c in made} == {c.name: v for c, v in made.items()}
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from([0.0, -0.0, 2.0**-1074, 2.0**-1022,
+                                                                          -(2.0**-1022), 2.0**1023]))
+def test_the_outward_step_passes_the_next_float(x: float) -> None:
+    from verify_perceptron.check._enclosures import _down, _up
+
+    a = np.array([x])
+    with np.errstate(over="ignore"):  # (the float past the largest is inf)
+        below, above = np.nextafter(x, -np.inf), np.nextafter(x, np.inf)
+    assert _down(a)[0] <= below and _up(a)[0] >= above

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, TextIO
 
-from .pipeline import Again, verify_run
+from .pipeline import Again, verify_run, verify_run_deferred
 from .certify.comparison import compare_bounds
 from .certify.orders import order_statistics
 from .certify.evidence import certificate_of_bounds, certificate_of_run, file_sha256
@@ -165,7 +165,7 @@ def _verify_report(args: argparse.Namespace, clock: Deadline, trace_file: Any, f
     # separability decided on the second core while the run goes on (large data only); ended on leaving the block
     with decision_beside(data, args.time_limit, enabled=args.engine == "fast",
                          tick=None if watch is None else watch.tick) as beside:
-        trace, check = verify_run(
+        trace, first = verify_run_deferred(  # a run stopped at a limit is checked once, in `settle`
             data, convention, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs, time_limit=args.time_limit,
             separator=separator, engine_name=args.engine, recorder=recorder,
             progress=None if watch is None else watch.epoch,  # without a display the pass runs on through epochs
@@ -173,7 +173,7 @@ def _verify_report(args: argparse.Namespace, clock: Deadline, trace_file: Any, f
         )
         clock.phase = "deciding separability"
         trace, check, separability, comparison = settle(
-            data, convention, trace, check, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs,
+            data, convention, trace, first, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs,
             time_limit=args.time_limit, started=started, engine=args.engine, compare=args.compare, watch=watch,
             again=again, beside=beside)
     _phase(clock, watch, "writing the report")

@@ -10,7 +10,6 @@ w* is known.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from .notes.conventions import Convention
 from .run import fast, reference
 from .run.settings import check_settings, check_time_limit
 
-__all__ = ["ENGINES", "MIN_MAP_BYTES", "MIN_REPLAY_BYTES", "verify_run"]
+__all__ = ["ENGINES", "MIN_MAP_BYTES", "MIN_REPLAY_BYTES", "Pending", "verify_run", "verify_run_deferred"]
 
 #: The engines `verify_run` can drive: the fast exact one and the reference that reads like the notes.
 ENGINES = ("fast", "reference")
@@ -259,6 +258,60 @@ def verify_run(
     >>> [str(w) for w in trace.final_weights], result.holds, result.separator_source
     (['-4', '3', '2'], True, 'final')
     """
+    trace, check = _verified(data, convention, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
+                             separator=separator, engine_name=engine_name, progress=progress, recorder=recorder,
+                             keep_updates=keep_updates, separator_source=separator_source,
+                             separator_note=separator_note, again=again, defer=False)
+    return trace, check if isinstance(check, CheckResult) else check.check()  # (nothing is deferred here)
+
+
+def verify_run_deferred(
+    data: Dataset,
+    convention: Convention | str = "classic",
+    *,
+    eta: object = 1,
+    mode: str = "online",
+    max_epochs: int = 1000,
+    time_limit: float | None = None,
+    separator: Sequence[object] | None = None,
+    engine_name: str = "fast",
+    progress: Callable[[int, int, int | None, Fraction | None], None] | None = None,
+    recorder: Observer | None = None,
+    again: list[Again] | None = None,
+) -> tuple[Trace, CheckResult | Pending]:
+    """`verify_run` for `verify`, whose check of a run stopped at a limit waits for the run's w*.
+
+    Without `time_limit`, a run that neither converged nor passed the budget
+    of kept updates comes back unchecked, as a `Pending`: separability is
+    decided first, and its one replay is then made against the certified
+    max-margin separator, or without w* when there is none
+    (`verify_perceptron.api.verification.against_certified`). Replayed at
+    once without w* and then again against w*, as `verify_run` with `again`
+    does, it would be checked twice, and the first check thrown away. With a
+    `time_limit` the run is checked at once, as by `verify_run` (its report
+    must not wait on a decision that may take the time that is left), and
+    `again` receives the replay against w*. Every other run comes back
+    checked. The settings are `verify_run`'s.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> trace, pending = verify_run_deferred(example("and"), max_epochs=1)
+    >>> trace.stop, pending.check([-3, 2, 2], "certified", None).separator_source
+    ('max-epochs', 'certified')
+    """
+    return _verified(data, convention, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
+                     separator=separator, engine_name=engine_name, progress=progress, recorder=recorder,
+                     keep_updates=None, separator_source="user", separator_note=None, again=again,
+                     defer=time_limit is None)
+
+
+def _verified(data: Dataset, convention: Convention | str, *, eta: object, mode: str, max_epochs: int,
+              time_limit: float | None, separator: Sequence[object] | None, engine_name: str,
+              progress: Callable[[int, int, int | None, Fraction | None], None] | None, recorder: Observer | None,
+              keep_updates: int | None, separator_source: str, separator_note: str | None,
+              again: list[Again] | None, defer: bool) -> tuple[Trace, CheckResult | Pending]:
+    """`verify_run`'s work; with `defer`, a run that stopped with every update kept comes back `Pending`."""
     if engine_name not in ENGINES:
         raise InvalidArgument(f"engine={engine_name!r} must be one of {', '.join(ENGINES)}")
     conv, rate = check_settings(convention, eta, mode, max_epochs)
@@ -275,7 +328,7 @@ def verify_run(
     try:
         if separator is not None:
             return job.checked(separator, separator_source, separator_note, recorder, time_limit)
-        return job.with_final_weights(recorder, again)
+        return job.with_final_weights(recorder, again, defer)
     finally:  # the trace keeps the matrix to build its updates on demand, but none of the copies made of it
         job.matrix.release_copies()  # (made again if the replay in `again` asks for them)
 
@@ -325,8 +378,8 @@ class _Job:
             trace = self.run(tee, seconds, status)
         return trace, _finished(checker, whole, trace)
 
-    def with_final_weights(self, recorder: Observer | None, again: list[Again] | None = None
-                           ) -> tuple[Trace, CheckResult]:
+    def with_final_weights(self, recorder: Observer | None, again: list[Again] | None = None, defer: bool = False
+                           ) -> tuple[Trace, CheckResult | Pending]:
         """A run whose own final weights are w*, known only at its end.
 
         The run keeps its updates (within half the samples' own memory) and
@@ -334,6 +387,9 @@ class _Job:
         Past the budget the updates go to a checker without w* as they come:
         that check is the whole one when the run does not converge; a
         converged run is made again with w* known, in the time that is left.
+        With `defer`, a run that did not converge and kept every update is
+        not replayed here: it comes back `Pending`, for one replay once the
+        caller knows its w* (or that there is none).
         """
         started = time.monotonic()
         kept = MistakeMap(self.data.n_samples, max(MIN_MAP_BYTES, self.matrix.nbytes))
@@ -360,27 +416,20 @@ class _Job:
             if not store.complete:  # the overflow's checker, without w*, has seen every update
                 checker, whole = store.overflow.observers[:2]
                 return trace, _finished(checker, whole, trace, self._soft_margin_afterwards(trace, checker, kept))
-            checker = self.checker(last=trace)
-        else:
-            w_star, note = strict_final_weights(self.data, self.conv, trace.final_weights, self.matrix)
-            if not store.complete:  # (the recorder has had every update already)
-                left = None if self.time_limit is None else max(self.time_limit - (time.monotonic() - started), 1e-3)
-                return self.checked(w_star, "final", note, None, left)
-            checker = self.checker(w_star, "final", note)
+            pending = Pending(self, store, trace, recorder)
+            if defer:
+                return trace, pending
+            check = pending.check(keep=again is not None)
+            if again is not None:  # the same run, checked once more against another w* from the same kept updates
+                again.append(lambda w_star, source, note: (trace, pending.check(w_star, source, note, keep=True)))
+            return trace, check
+        w_star, note = strict_final_weights(self.data, self.conv, trace.final_weights, self.matrix)
+        if not store.complete:  # (the recorder has had every update already)
+            left = None if self.time_limit is None else max(self.time_limit - (time.monotonic() - started), 1e-3)
+            return self.checked(w_star, "final", note, None, left)
+        checker = self.checker(w_star, "final", note)
         whole = _whole_run(checker, trace)
-        replayable = again is not None and not trace.converged  # (a converged run has its w* already)
-        store.replay(_Tee(checker, whole, recorder), keep=replayable)
-        if again is not None and replayable:
-            again.append(functools.partial(self._replayed, store, trace))
-        return trace, _finished(checker, whole, trace)
-
-    def _replayed(self, store: _Store, trace: Trace, w_star: Sequence[object], source: str,
-                  note: str | None) -> tuple[Trace, CheckResult]:
-        """The run of `trace`, whose every update `store` kept, checked against `w_star`: what `checked` gives
-        for the same (deterministic) run, without scanning the data again."""
-        checker = self.checker(w_star, source, note)
-        whole = _whole_run(checker, trace)
-        store.replay(_Tee(checker, whole), keep=True)
+        store.replay(_Tee(checker, whole, recorder))
         return trace, _finished(checker, whole, trace)
 
     def _soft_margin_afterwards(self, trace: Trace, checker: Checker, kept: MistakeMap) -> CheckResult:
@@ -405,3 +454,44 @@ class _Job:
                 result.skipped = (f"the run's mistakes passed the {kept.capacity:,} bytes kept to replay "
                                   "them; give --separator to check it during the run")
         return checker.finish(trace)
+
+
+class Pending:
+    """A run stopped at a limit, every update kept, whose check waits for its w*: `check` replays it.
+
+    Made by `verify_run_deferred`. Its kept updates are replayed into a
+    checker against the w* given (the certified max-margin separator), or,
+    without one, into a checker that takes the best weights the run visited
+    as its soft-margin reference, as `verify_run` checks such a run. The
+    replay reads the kept updates; the data are not scanned again.
+
+    Attributes
+    ----------
+    trace : Trace
+        The run.
+    n_checks : int
+        How many times the run was checked (replayed into a checker).
+    """
+
+    def __init__(self, job: _Job, store: _Store, trace: Trace, recorder: Observer | None) -> None:
+        self._job, self._store, self._recorder = job, store, recorder
+        self.trace = trace
+        self.n_checks = 0
+        self._spent = False
+
+    def check(self, w_star: Sequence[object] | None = None, source: str | None = None, note: str | None = None,
+              *, keep: bool = False) -> CheckResult:
+        """The run checked against `w_star` (from `source`, with `note`), or without w*: its one replay.
+
+        The kept updates are let go after it, unless `keep` (for one more
+        check against another w*); the recorder is told of them the first
+        time only. A second check of updates let go is a bug: it raises.
+        """
+        if self._spent:
+            raise RuntimeError("the run's kept updates were let go after its check: it cannot be checked again")
+        job, trace = self._job, self.trace
+        checker = job.checker(last=trace) if w_star is None else job.checker(w_star, source, note)
+        whole = _whole_run(checker, trace)
+        self._store.replay(_Tee(checker, whole, self._recorder), keep=keep)
+        self._recorder, self._spent, self.n_checks = None, not keep, self.n_checks + 1
+        return _finished(checker, whole, trace)

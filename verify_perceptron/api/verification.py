@@ -30,7 +30,7 @@ from ..data.trace import Trace
 from ..errors import InvalidArgument
 from ..notes.conventions import Convention, get_convention
 from ..deadline import Deadline
-from ..pipeline import Again, verify_run
+from ..pipeline import Again, Pending, verify_run, verify_run_deferred
 from ..progress import Watch, watching
 from ..report.record import EXIT_CODES, build_report, render_json, verdict_of
 from ..report.schema import Report
@@ -225,7 +225,7 @@ def _canonical(convention: Convention, w: Sequence[Fraction]) -> tuple[Fraction,
     return (b, *v)
 
 
-def against_certified(data: Dataset, convention: Convention, trace: Trace, check: CheckResult,
+def against_certified(data: Dataset, convention: Convention, trace: Trace, check: CheckResult | Pending,
                       separability: Separability, *, eta: object, mode: str, max_epochs: int,
                       time_left: Callable[[], float | None], engine: str = "fast",
                       watch: Watch | None = None, again: Again | None = None) -> tuple[Trace, CheckResult]:
@@ -236,22 +236,30 @@ def against_certified(data: Dataset, convention: Convention, trace: Trace, check
     the time limit it may stop elsewhere, and the report says where it did.
     Given `again` (`verify_perceptron.pipeline.verify_run`'s), the first run's
     kept updates are replayed against the separator instead: the same run and
-    the same checks, without scanning the data a second time.
+    the same checks, without scanning the data a second time. A `Pending`
+    check (`verify_perceptron.pipeline.verify_run_deferred`'s) is made here,
+    once: against the separator when there is one, else without w*.
     """
-    if trace.converged or trace.stop not in ("max-epochs", "time-limit") or check.separator is not None:
-        return trace, check
+    def as_it_is() -> tuple[Trace, CheckResult]:
+        return (trace, check) if isinstance(check, CheckResult) else (trace, check.check())
+
+    if trace.converged or trace.stop not in ("max-epochs", "time-limit") or (
+            isinstance(check, CheckResult) and check.separator is not None):
+        return as_it_is()
     left = time_left()
     if left is not None and left <= 0:  # a limit already spent (a tiny one, or a slow load) leaves no time to pass on
-        return trace, check
+        return as_it_is()
     if watch is not None:
         watch.phase("solving for the max-margin separator")
     found = certified_separator(data, convention, separability, time_limit=left)
     left = time_left()
     if found is None or (left is not None and left <= 0):
-        return trace, check
+        return as_it_is()
     if watch is not None:
-        watch.phase("checking the run against the certified separator" if again is not None
-                    else "running again against the certified separator")
+        watch.phase("checking the run against the certified separator" if again is not None or
+                    isinstance(check, Pending) else "running again against the certified separator")
+    if isinstance(check, Pending):
+        return trace, check.check(found[0], "certified", found[1])
     if again is not None:
         return again(found[0], "certified", found[1])
     return verify_run(data, convention, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=left,
@@ -259,20 +267,22 @@ def against_certified(data: Dataset, convention: Convention, trace: Trace, check
                       progress=None if watch is None else watch.epoch)
 
 
-def settle(data: Dataset, convention: Convention, trace: Trace, check: CheckResult, *, eta: object, mode: str,
-           max_epochs: int, time_limit: float | None, started: float, engine: str = "fast", compare: bool = False,
-           watch: Watch | None = None, again: Sequence[Again] = (), beside: Decision | None = None,
-           ) -> tuple[Trace, CheckResult, Separability, BoundComparison | None]:
+def settle(data: Dataset, convention: Convention, trace: Trace, check: CheckResult | Pending, *, eta: object,
+           mode: str, max_epochs: int, time_limit: float | None, started: float, engine: str = "fast",
+           compare: bool = False, watch: Watch | None = None, again: Sequence[Again] = (),
+           beside: Decision | None = None) -> tuple[Trace, CheckResult, Separability, BoundComparison | None]:
     """What `verify` does after the run (for the CLI and `run_verification` alike), within what is left of
     `time_limit` since `started`: separability settled (joining `beside`, the decision started beside the run,
     when there is one), a run stopped at a limit made again against the certified separator
-    (`against_certified`; replayed instead, given `verify_run`'s filled `again`), and with `compare` the five
+    (`against_certified`; replayed instead, given `verify_run`'s filled `again`; a `Pending` check, given
+    `verify_run_deferred`'s, made there once, with the separator if there is one), and with `compare` the five
     notes' bounds. `watch` is told each phase as it begins."""
     if watch is not None:
         watch.phase("deciding separability")
     left = None if time_limit is None else max(time_limit - (time.monotonic() - started), 1.0)
-    separability = separability_of_run(data, convention, trace, check, left, beside)
-    trace, check = against_certified(
+    separability = separability_of_run(data, convention, trace, check if isinstance(check, CheckResult) else None,
+                                       left, beside)
+    trace, checked = against_certified(
         data, convention, trace, check, separability, eta=eta, mode=mode, max_epochs=max_epochs, engine=engine,
         time_left=lambda: None if time_limit is None else time_limit - (time.monotonic() - started), watch=watch,
         again=again[0] if again else None)
@@ -280,14 +290,14 @@ def settle(data: Dataset, convention: Convention, trace: Trace, check: CheckResu
     if compare:
         if watch is not None:
             watch.phase("comparing the five notes' bounds")
-        separator = check.separator
-        given = None if separator is None or check.separator_source not in ("user", "final") else \
+        separator = checked.separator
+        given = None if separator is None or checked.separator_source not in ("user", "final") else \
             _canonical(convention, separator)
         comparison = compare_bounds(
-            data, user=given if check.separator_source == "user" else None,
-            final=given if check.separator_source == "final" else None,
+            data, user=given if checked.separator_source == "user" else None,
+            final=given if checked.separator_source == "final" else None,
             time_limit=time_limit, max_epochs=max_epochs)
-    return trace, check, separability, comparison
+    return trace, checked, separability, comparison
 
 
 def run_verification(
@@ -323,12 +333,12 @@ def run_verification(
     again: list[Again] = []  # the run's kept updates, to replay against a certified separator
     with decision_beside(data, time_left(time_limit, started), enabled=engine == "fast",
                          tick=None if watch is None else watch.tick) as beside:
-        trace, check = verify_run(data, conv, eta=eta, mode=mode, max_epochs=max_epochs,
-                                  time_limit=time_left(time_limit, started), separator=separator, engine_name=engine,
-                                  progress=None if watch is None else watch.epoch, again=again)
+        trace, first = verify_run_deferred(  # a run stopped at a limit is checked once, in `settle`
+            data, conv, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_left(time_limit, started),
+            separator=separator, engine_name=engine, progress=None if watch is None else watch.epoch, again=again)
         clock.phase = "deciding separability"
         trace, check, separability, comparison = settle(
-            data, conv, trace, check, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
+            data, conv, trace, first, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
             started=started, engine=engine, compare=compare, watch=watch, again=again, beside=beside)
     clock.phase = "building the report"
     if watch is not None:

@@ -356,19 +356,21 @@ class Decision(Protocol):
         """The answer is not needed."""
 
 
-def separability_of_run(data: Dataset, convention: Convention, trace: Trace, check: CheckResult,
+def separability_of_run(data: Dataset, convention: Convention, trace: Trace, check: CheckResult | None,
                         time_limit: float | None, beside: Decision | None = None) -> Separability:
     """Separable or not, with a certificate: from a checked run when it settles it, else decided exactly.
 
     A converged run's separator, scaled by 1/γ, is a certificate of
     separability; a run that cycled gives Gordan's λ from its mistakes
-    (checked exactly). Otherwise `decide_separability` decides, within
+    (checked exactly). `check` may be None for a run not checked yet (its
+    check waits for this answer): a converged run is always checked first.
+    Otherwise `decide_separability` decides, within
     `time_limit` seconds, or, without one, for as long as it takes; `beside`,
     a decision started beside the run, is joined instead (and cancelled when
     the run settled it).
     """
-    g = check.geometry
-    if trace.converged and g is not None and g.separates and check.separator is not None:
+    g = None if check is None else check.geometry
+    if trace.converged and g is not None and g.separates and check is not None and check.separator is not None:
         b, v = convention.to_canonical(check.separator)
         scaled = tuple(w / g.gamma for w in (b, *v))
         if beside is not None:

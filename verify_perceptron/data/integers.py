@@ -108,7 +108,12 @@ def as_limbs(values: Any, limbs: int) -> Any:
         extra = limbs - values.shape[1]
         if extra < 0:
             raise OverflowError(f"scores in {values.shape[1]} limbs do not fit in {limbs} limbs")
-        return np.hstack([values, np.repeat(values[:, -1:] >> 63, extra, axis=1)]) if extra else values
+        if not extra:
+            return values
+        out = np.empty((values.shape[0], limbs), dtype=np.int64)  # one array, no temporary (hstack made two)
+        out[:, :values.shape[1]] = values
+        out[:, values.shape[1]:] = values[:, -1:] >> 63
+        return out
     if values.dtype == np.int64:
         sign = values >> 63
         return np.stack((values,) + (sign,) * (limbs - 1), axis=1)

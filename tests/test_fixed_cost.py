@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from verify_perceptron.check import replay as replay_module
 from verify_perceptron.check.checker import Checker
 from verify_perceptron.data import integers
 from verify_perceptron.data.examples import example
+from verify_perceptron.data.int64_pieces import _wide_products
 from verify_perceptron.data.integers import ExactMatrix, as_limbs, score_values
 from verify_perceptron.notes.bounds import Geometry, note_bound, note_bounds
 from verify_perceptron.notes.conventions import CONVENTIONS
@@ -32,14 +34,18 @@ def test_a_small_matrix_past_int64_is_multiplied_in_python_integers_not_in_piece
     Z = rng.integers(-2**53, 2**53, (100, 5))
     direction = [int(v) << 150 for v in rng.integers(-2**40, 2**40, 5)]
     expected = [sum(int(z) * w for z, w in zip(row, direction)) for row in Z.tolist()]
-    monkeypatch.setattr(integers, "_wide_products", _refuse)
+    monkeypatch.setattr("verify_perceptron.data.integers._wide_products", _refuse)
     product = ExactMatrix(Z).products(direction, norm_sq=sum(w * w for w in direction))
     assert product.tolist() == expected
     monkeypatch.undo()
     big = np.tile(Z, (integers.SMALL_CELLS // Z.size + 1, 1))  # past SMALL_CELLS: in int64 pieces, the same values
     used: list[int] = []
-    pieces = integers._wide_products
-    monkeypatch.setattr(integers, "_wide_products", lambda *a: used.append(1) or pieces(*a))
+
+    def pieces(*arguments: Any) -> Any:
+        used.append(1)
+        return _wide_products(*arguments)
+
+    monkeypatch.setattr("verify_perceptron.data.integers._wide_products", pieces)
     product = ExactMatrix(big).products(direction, norm_sq=sum(w * w for w in direction))
     assert product.tolist()[:100] == expected and used == [1]
 
@@ -67,7 +73,8 @@ def test_relative_floats_of_python_integers_are_relative_of_each_bit_for_bit() -
         values.append(value)
     for shift in (0, 7, 64, 300, 1100):
         floats = relative_floats(values, shift)
-        assert floats.view(np.int64).tolist() == np.array([_relative(v, shift) for v in values]).view(np.int64).tolist()
+        expected = np.array([_relative(v, shift) for v in values])
+        assert floats.view(np.int64).tolist() == expected.view(np.int64).tolist()
     assert relative_floats([3, -8], 3).tolist() == [0.375, -1.0] and relative_floats([], 3).shape == (0,)
     assert relative_floats([2**1100, -(2**1100)], 0).tolist() == [math.inf, -math.inf]
 
@@ -84,7 +91,7 @@ def test_note_bounds_share_their_pieces_and_equal_each_bound_made_alone() -> Non
     assert by_name["sum-norm"].value == g.beta / (g.gamma**2 / g.ws_sq)
 
 
-def test_a_scaled_fact_check_makes_no_true_value_unless_a_rule_fails() -> None:
+def test_a_scaled_fact_check_makes_no_true_value_unless_a_rule_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     data = example("and")
     checker = Checker(data, "classic", rate=1, mode="online", separator=[-4, 3, 2])
     assert checker.facts._true_run is None
@@ -94,8 +101,13 @@ def test_a_scaled_fact_check_makes_no_true_value_unless_a_rule_fails() -> None:
     assert all(f.rule.scaled for p in result.proofs for f in p.facts if f.rule.scope == "update")
     made: list[int] = []
     exact = facts_module.FactCheck._exact
+
+    def counted(self: facts_module.FactCheck, *arguments: Any) -> dict[str, Any]:
+        made.append(1)
+        return exact(self, *arguments)
+
     checker = Checker(data, "classic", rate=1, mode="online", separator=[-4, 3, 2])
-    checker.facts._exact = lambda *a: made.append(1) or exact(checker.facts, *a)  # type: ignore[method-assign]
+    monkeypatch.setattr(facts_module.FactCheck, "_exact", counted)
     fast.run(data, observer=checker)
     assert made == []  # every update rule is scaled and held: no update's values in true units were made
 

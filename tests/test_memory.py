@@ -171,8 +171,12 @@ def test_an_array_that_no_default_limit_refuses_is_read_without_reading_the_memo
     from verify_perceptron.data.arrays import exact_table
 
     read: list[int] = []
-    monkeypatch.setattr(memory, "available_memory", lambda: read.append(1) or (memory.RUN_BYTES_PER_CELL * 10**9,
-                                                                               "MemAvailable"))
+
+    def available() -> tuple[int, str]:
+        read.append(1)
+        return memory.RUN_BYTES_PER_CELL * 10**9, "MemAvailable"
+
+    monkeypatch.setattr(memory, "available_memory", available)
     assert exact_table(np.array([[5.1, 3.5], [4.9, -3.0]])).denominator == 2**49 and read == []
     exact_table([[5.1, 3.5], [4.9, -3.0]])  # rows as lists: refused row by row, the limit read once
     assert read == [1]

@@ -123,7 +123,8 @@ class FactCheck:
         self.norms, self.margins = norms, margins
         self.zero_out = -1 if conv.decide(Fraction(0), 1, rate) is not None else 1  # the convention's sgn(0)
         self.scaled_run: dict[str, Any] = {"eta": rate, "a": a, "R_sq": max_norm_sq, **separator}
-        self._separator, self._true_run = separator, None  # the true values: made when a rule or a failure reads them
+        self._separator = separator
+        self._true_run: dict[str, Any] | None = None  # the true values: made when a rule or a failure reads them
         self.first_at = np.zeros(len(self.y), dtype=np.int64)  # the first update on each sample (0: none)
         self.keys: set[tuple[Any, ...]] = set()
         self.codes: set[int] = set()  # the keys of online chunks met so far
@@ -141,10 +142,11 @@ class FactCheck:
         """The run quantities in true units (made on first use: the scaled rules, most of them, never read them)."""
         if self._true_run is None:
             a, L, M = self.a, self.L, self.M
-            self._true_run = {"eta": self.scaled_run["eta"], "a": a, "R_sq": Fraction(self.scaled_run["R_sq"], L * L)}
+            true = {"eta": self.scaled_run["eta"], "a": a, "R_sq": Fraction(self.scaled_run["R_sq"], L * L)}
             for name, value in self._separator.items():
                 p, q, r = UNITS[name]
-                self._true_run[name] = Fraction(value) * a**p / (L**q * M**r)
+                true[name] = Fraction(value) * a**p / (L**q * M**r)
+            self._true_run = true
         return self._true_run
 
     # --- updates -------------------------------------------------------------------------------
@@ -201,10 +203,11 @@ class FactCheck:
         scaled = {**self.scaled_run, **self._sample(i, True), **common, "w_x": w_x}
         exact: dict[str, Any] | None = None  # in true units: made for a rule that is not scaled, or a failure
         for f in self.update_rules:
-            if exact is None and not f.rule.scaled:
-                exact = self._exact(i, common, w_x)
+            values = scaled
+            if not f.rule.scaled:
+                values = exact = self._exact(i, common, w_x) if exact is None else exact
             f.n_checked += 1
-            if not _holds(f.rule, scaled if f.rule.scaled else exact):
+            if not _holds(f.rule, values):
                 f.fail(k, i, self._exact(i, common, w_x) if exact is None else exact)
 
     def _exact(self, i: int, common: dict[str, Any], w_x: int | Fraction) -> dict[str, Any]:

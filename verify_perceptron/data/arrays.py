@@ -244,7 +244,8 @@ def _array_table(a: Any, floats: str, source: str, max_cells: int | None) -> tup
 PER_VALUE = 8
 
 
-def _one_by_one(rows: list[list[Any]], width: int, floats: str, source: str, max_cells: int | None) -> tuple[Any, int, bool]:
+def _one_by_one(rows: list[list[Any]], width: int, floats: str, source: str,
+                max_cells: int | None) -> tuple[Any, int, bool]:
     """Rows of Python values of mixed kinds, each converted on its own: at most `max_cells` // `PER_VALUE`."""
     refuse_cells(source, f"X: {len(rows)} x {width} values read one by one, {PER_VALUE} cells each",
                  len(rows) * width * PER_VALUE, max_cells)

@@ -374,7 +374,6 @@ def _traced_program(claims: tuple[Claim, ...], scale_of: dict[str, int]) -> tupl
 
 
 @functools.lru_cache(maxsize=256)
-@functools.lru_cache(maxsize=256)  # (traced once per claim: the checker asks at its set-up and at its end)
 def claim_unit(claim: Claim) -> Unit:
     """The unit (p, q, r) of a claim's slack, in the sense of `UNITS`; ValueError if it has none.
 

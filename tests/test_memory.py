@@ -162,3 +162,28 @@ def test_an_address_space_limit_bounds_the_memory_too(monkeypatch: pytest.Monkey
     assert memory.available_memory() == ((1 << 30) - 102_400_000, "the address-space limit")
     monkeypatch.setattr(resource, "getrlimit", lambda which: (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
     assert memory.available_memory() == (8_192_000_000, "MemAvailable")
+
+
+def test_an_array_that_no_default_limit_refuses_is_read_without_reading_the_memory(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default limit is never below MIN_CELLS, so a float64 array of fewer cells (each counted as the int64
+    values its numerator fills) is read without the 100 µs of /proc reads; past it, or wide, the memory is read."""
+    from verify_perceptron.data.arrays import exact_table
+
+    read: list[int] = []
+
+    def available() -> tuple[int, str]:
+        read.append(1)
+        return memory.RUN_BYTES_PER_CELL * 10**9, "MemAvailable"
+
+    monkeypatch.setattr(memory, "available_memory", available)
+    assert exact_table(np.array([[5.1, 3.5], [4.9, -3.0]])).denominator == 2**49 and read == []
+    exact_table([[5.1, 3.5], [4.9, -3.0]])  # rows as lists: refused row by row, the limit read once
+    assert read == [1]
+    exact_table(np.full((memory.MIN_CELLS + 1, 1), 0.5))  # past MIN_CELLS
+    assert read == [1, 1]
+    exact_table(np.array([[2.0**-1074, 2.0**1023]] * 700))  # 1,400 values of 2,098 bits: 110,600 int64 values
+    assert read == [1, 1, 1]
+    _small_memory(monkeypatch, 10)
+    with pytest.raises(DataError, match="more than the limit of 10 cells"):
+        exact_table(np.array([[0.5] * 11]))  # a small limit still refuses (MIN_CELLS is 1 here)

@@ -216,7 +216,7 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
         self._weights_over = []
         for v, b in exact:
             q = math.lcm(*(x.denominator for x in (*v, b)))
-            self._weights_over.append((tuple(int(x * q) for x in (*v, b)), int(q)))
+            self._weights_over.append((tuple(x.numerator * (q // x.denominator) for x in (*v, b)), q))
 
     def _exact_scores(self, X: Any, method: str) -> list[tuple[Any, int]]:
         """Each sample's score v·x + b under each run's weights: (integer numerators, one positive denominator)."""

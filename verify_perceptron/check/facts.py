@@ -123,10 +123,8 @@ class FactCheck:
         self.norms, self.margins = norms, margins
         self.zero_out = -1 if conv.decide(Fraction(0), 1, rate) is not None else 1  # the convention's sgn(0)
         self.scaled_run: dict[str, Any] = {"eta": rate, "a": a, "R_sq": max_norm_sq, **separator}
-        self.true_run: dict[str, Any] = {"eta": rate, "a": a, "R_sq": Fraction(max_norm_sq, L * L)}
-        for name, value in separator.items():
-            p, q, r = UNITS[name]
-            self.true_run[name] = Fraction(value) * a**p / (L**q * M**r)
+        self._separator = separator
+        self._true_run: dict[str, Any] | None = None  # the true values: made when a rule or a failure reads them
         self.first_at = np.zeros(len(self.y), dtype=np.int64)  # the first update on each sample (0: none)
         self.keys: set[tuple[Any, ...]] = set()
         self.codes: set[int] = set()  # the keys of online chunks met so far
@@ -138,6 +136,18 @@ class FactCheck:
         self.update_rules = [f for f in active if f.rule.scope == "update" and f.skipped is None]
         # Keyed by (label, sign of the score, n, repeats) when every update rule allows it, else every update.
         self.by_key = all(f.rule.scaled and not (set(f.rule.reads) & {"x_sq", "x_ws"}) for f in self.update_rules)
+
+    @property
+    def true_run(self) -> dict[str, Any]:
+        """The run quantities in true units (made on first use: the scaled rules, most of them, never read them)."""
+        if self._true_run is None:
+            a, L, M = self.a, self.L, self.M
+            true = {"eta": self.scaled_run["eta"], "a": a, "R_sq": Fraction(self.scaled_run["R_sq"], L * L)}
+            for name, value in self._separator.items():
+                p, q, r = UNITS[name]
+                true[name] = Fraction(value) * a**p / (L**q * M**r)
+            self._true_run = true
+        return self._true_run
 
     # --- updates -------------------------------------------------------------------------------
 
@@ -191,12 +201,18 @@ class FactCheck:
         out = 1 if w_x > 0 else -1 if w_x < 0 else self.zero_out
         common = {"y": y, "out": out, "n": n, "repeats": repeats, "step": self.a if self.batch else self.a * y}
         scaled = {**self.scaled_run, **self._sample(i, True), **common, "w_x": w_x}
-        exact = {**self.true_run, **self._sample(i, False), **common, "w_x": Fraction(w_x) * self.a / self.L**2}
+        exact: dict[str, Any] | None = None  # in true units: made for a rule that is not scaled, or a failure
         for f in self.update_rules:
-            values = scaled if f.rule.scaled else exact
+            values = scaled
+            if not f.rule.scaled:
+                values = exact = self._exact(i, common, w_x) if exact is None else exact
             f.n_checked += 1
             if not _holds(f.rule, values):
-                f.fail(k, i, exact)
+                f.fail(k, i, self._exact(i, common, w_x) if exact is None else exact)
+
+    def _exact(self, i: int, common: dict[str, Any], w_x: int | Fraction) -> dict[str, Any]:
+        """An update's values in true units, for sample `i` with score y·z·W = `w_x`."""
+        return {**self.true_run, **self._sample(i, False), **common, "w_x": Fraction(w_x) * self.a / self.L**2}
 
     def _sample(self, i: int, scaled: bool) -> dict[str, Any]:
         norm = int(self.norms[i])

@@ -107,10 +107,9 @@ def compiled_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequenc
     if not (_kernel.AVAILABLE and not matrix.wide and matrix.max_norm_sq < WIDE_SQ):
         return None  # (`wide` before `exact`: samples held in limbs are not made Python integers to learn it)
     Z = matrix.exact
-    if margins.dtype != np.int64:  # past int64: in halves, if they fit in 128 bits
-        if len(margins) and not (-(2**127) <= int(margins.min()) and int(margins.max()) < 2**127):
-            return None
-        margins = in_halves(margins)
+    if margins.dtype != np.int64 and len(margins) and not (-(2**127) <= int(margins.min())
+                                                           and int(margins.max()) < 2**127):
+        return None  # past 128 bits
     denominators = {name: v.denominator for name, v in constants.items()
                     if isinstance(v, Fraction) and v.denominator != 1}
     try:
@@ -121,6 +120,9 @@ def compiled_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequenc
                        else 0 for name in QUANTITIES)
     if any(not -(2**127) <= v < 2**127 for v in quantities):
         return None
+    # Past int64, the margins in halves: made only now, when the program holds (on float64 data the claims'
+    # constants often pass int64, and the 128-bit replay is not made at all)
+    margins = in_halves(margins) if margins.dtype != np.int64 else margins
     return CompiledReplay(
         Z=np.ascontiguousarray(Z), tie=tie, norms=_EMPTY if (halves := matrix.norm_halves()) is None else halves,
         margins=margins, program=program, scales=scales, quantities=quantities, slots=_SLOTS,

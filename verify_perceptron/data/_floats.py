@@ -46,7 +46,7 @@ def _top_bits(m: Any, e: Any) -> int:
     return int((np.frexp(np.abs(m).astype(np.float64))[1] + e).max())  # |m| < 2^53: its float and frexp exact
 
 
-def binary_floats(a: Any, *, max_cells: int, source: str) -> tuple[Any, int]:
+def binary_floats(a: Any, *, max_cells: int | None, source: str) -> tuple[Any, int]:
     """A finite 2-D float16/32/64 array as (integer numerators, 2^p) in lowest terms, exactly.
 
     The numerators are an int64 (n, d) array when every one is below 2^62 in
@@ -94,7 +94,7 @@ def binary_floats(a: Any, *, max_cells: int, source: str) -> tuple[Any, int]:
     return out, 2**power
 
 
-def _compiled(a: Any, max_cells: int, source: str) -> tuple[Any, int]:
+def _compiled(a: Any, max_cells: int | None, source: str) -> tuple[Any, int]:
     """`binary_floats` in C (`verify_perceptron.data.kernel.dyadic_range` and `dyadic_fill`): each double's
     m and e read from its bits in one pass, then the limbs written in another, no temporary array."""
     dyadic_range, dyadic_fill = _kernel.dyadic_range, _kernel.dyadic_fill

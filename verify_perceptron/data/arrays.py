@@ -154,7 +154,7 @@ def _exact(value: object, name: str, floats: str, source: str) -> Fraction:
         raise DataError(f"{source}: {error}") from None
 
 
-def _over_one_denominator(values: list[Fraction], where: Any, max_cells: int, source: str) -> tuple[Any, int]:
+def _over_one_denominator(values: list[Fraction], where: Any, max_cells: int | None, source: str) -> tuple[Any, int]:
     """Fractions as a 1-D integer array over their least common denominator, which may have at most
     `MAX_DENOMINATOR_BITS` bits (`where(k)` names value k), and whose Python integers, if any, may take at
     most the memory of `max_cells` int64 values."""
@@ -171,7 +171,7 @@ def _over_one_denominator(values: list[Fraction], where: Any, max_cells: int, so
     return _integer_column([v.numerator * (common // v.denominator) for v in values]), common
 
 
-def _refuse_wide(largest: int, factor: int, n_cells: int, max_cells: int, source: str) -> None:
+def _refuse_wide(largest: int, factor: int, n_cells: int, max_cells: int | None, source: str) -> None:
     """`refuse_wide` for integers of at most bits(largest) + bits(factor) bits, before they are made."""
     bits = largest.bit_length() + factor.bit_length()
     if bits >= 63:
@@ -185,7 +185,7 @@ def _integer_column(ints: list[int]) -> Any:
     return np.array(ints + [None], dtype=object)[:-1]  # (the None keeps NumPy from nesting anything)
 
 
-def _decimal_column(values: Any, n_cells: int, max_cells: int, source: str) -> tuple[Any, int]:
+def _decimal_column(values: Any, n_cells: int, max_cells: int | None, source: str) -> tuple[Any, int]:
     """A 1-D array of finite floats read as their shortest decimals, over their least common denominator
     (`n_cells` values of the table take them: the memory counted)."""
     if values.dtype == np.float64:  # the common case without a Fraction per value: (numerator, power of ten)
@@ -214,7 +214,7 @@ def _refuse_bad_text(a: Any, name: str, source: str) -> None:
                             "(U+10FFFF): not text")
 
 
-def _array_table(a: Any, floats: str, source: str, max_cells: int) -> tuple[Any, int, bool]:
+def _array_table(a: Any, floats: str, source: str, max_cells: int | None) -> tuple[Any, int, bool]:
     """A 2-D NumPy array as (numerators, denominator, binary_float)."""
     _refuse_bad_text(a, "X", source)
     kind = a.dtype.kind
@@ -244,7 +244,8 @@ def _array_table(a: Any, floats: str, source: str, max_cells: int) -> tuple[Any,
 PER_VALUE = 8
 
 
-def _one_by_one(rows: list[list[Any]], width: int, floats: str, source: str, max_cells: int) -> tuple[Any, int, bool]:
+def _one_by_one(rows: list[list[Any]], width: int, floats: str, source: str,
+                max_cells: int | None) -> tuple[Any, int, bool]:
     """Rows of Python values of mixed kinds, each converted on its own: at most `max_cells` // `PER_VALUE`."""
     refuse_cells(source, f"X: {len(rows)} x {width} values read one by one, {PER_VALUE} cells each",
                  len(rows) * width * PER_VALUE, max_cells)
@@ -374,16 +375,17 @@ def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>", max
     verify_perceptron.errors.DataError: <memory>: X[0]=1 is not a row of values: X must be 2-D, one row per sample (Reshape your data: [[v] for v in X] for one feature)
     """
     check_floats(floats)
-    max_cells = check_max_cells(max_cells)
+    if max_cells is not None:
+        max_cells = check_max_cells(max_cells)
     values, names = _as_array(X, source)
-    if isinstance(values, np.ndarray):
+    if isinstance(values, np.ndarray):  # refused at most twice (its cells, then its width): None is read there
         if values.ndim != 2:
             hint = " (Reshape your data: X.reshape(-1, 1) for one feature)" if values.ndim == 1 else ""
             raise DataError(f"{source}: X has shape {values.shape}; a 2-D array is needed, one row per sample{hint}")
         refuse_cells(source, f"X of shape {values.shape}", values.size, max_cells)
         numerators, denominator, binary = _array_table(values, floats, source, max_cells)
-    else:
-        numerators, denominator, binary = _list_table(values, floats, source, max_cells)
+    else:  # refused row by row as the rows come: the limit read once
+        numerators, denominator, binary = _list_table(values, floats, source, check_max_cells(max_cells))
     n, d = numerators.shape[:2]
     if n == 0:
         raise DataError(f"{source}: no samples; the perceptron needs at least one of each class")

@@ -8,6 +8,7 @@ import re
 import stat
 
 from ..errors import DataError
+from . import memory
 from .memory import FALLBACK_CELLS, memory_cells
 
 __all__ = ["BYTES_PER_CELL", "COLUMN_NUMBER", "MAX_CELLS", "cell_units", "check_max_cells", "file_kind", "limit_text",
@@ -72,6 +73,8 @@ def refuse_cells(path: str, what: str, cells: int, max_cells: int | None) -> Non
     ...
     verify_perceptron.errors.DataError: d.svm: 200 x 100000 values, more than the limit of 1000000 cells; raise it with --max-cells N (max_cells= in Python)
     """
+    if max_cells is None and cells <= memory.MIN_CELLS:
+        return  # the default limit is never below MIN_CELLS: the memory need not be read (100 µs) for small data
     max_cells = check_max_cells(max_cells)
     if cells > max_cells:
         raise DataError(f"{path}: {what}, more than {limit_text(max_cells)}; "
@@ -107,7 +110,10 @@ def refuse_wide(path: str, n_cells: int, bits: int, max_cells: int | None) -> No
     ...
     verify_perceptron.errors.DataError: d.csv: 300000 values of up to 4090 bits over one common denominator take the memory of 43800000 int64 values, more than the limit of 5000000 cells; raise it with --max-cells N (max_cells= in Python)
     """
-    units, max_cells = cell_units(n_cells, bits), check_max_cells(max_cells)
+    units = cell_units(n_cells, bits)
+    if max_cells is None and units <= memory.MIN_CELLS:
+        return  # (as in `refuse_cells`)
+    max_cells = check_max_cells(max_cells)
     if units > max_cells:
         raise DataError(f"{path}: {n_cells} values of up to {bits} bits over one common denominator take the memory "
                         f"of {units} int64 values, more than {limit_text(max_cells)}; raise it with --max-cells N "

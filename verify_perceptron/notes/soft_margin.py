@@ -237,7 +237,18 @@ def relative_floats(values: Any, shift: int) -> Any:
     """
     if isinstance(values, np.ndarray) and values.dtype == np.int64:
         return np.ldexp(values.astype(np.float64), -shift)
-    return np.array([_relative(int(v), shift) for v in values], dtype=np.float64)
+    # `_relative` of each, in NumPy's loops over the Python integers (a call per value cost 2 µs): the same
+    # leading 64 bits, the same rounding to a double, the same power of two (C's ldexp, as math.ldexp's)
+    exact = np.array([int(v) for v in values] + [None], dtype=object)[:-1]  # (the None: a 1-D array of ints)
+    if not len(exact):
+        return np.zeros(0, dtype=np.float64)
+    drop = np.maximum(_bit_length(np.abs(exact)).astype(np.int64) - 64, 0)
+    with np.errstate(over="ignore"):  # past float64's range: ±inf, as `_relative` gives
+        return np.ldexp(np.right_shift(exact, drop).astype(np.float64), drop - shift)
+
+
+#: int.bit_length over an object array of Python integers.
+_bit_length = np.frompyfunc(int.bit_length, 1, 1)
 
 
 def _relative(value: int, shift: int) -> float:

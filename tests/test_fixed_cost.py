@@ -1,0 +1,124 @@
+"""The fixed cost of a checked fit on small data (issue 32): each shortcut takes the cheap way only where it gives
+the same values, and the costly way it replaces is not taken on small data."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+
+from verify_perceptron.check import facts as facts_module
+from verify_perceptron.check import replay as replay_module
+from verify_perceptron.check.checker import Checker
+from verify_perceptron.data import integers
+from verify_perceptron.data.examples import example
+from verify_perceptron.data.int64_pieces import _wide_products
+from verify_perceptron.data.integers import ExactMatrix, as_limbs, score_values
+from verify_perceptron.notes.bounds import Geometry, note_bound, note_bounds
+from verify_perceptron.notes.conventions import CONVENTIONS
+from verify_perceptron.notes.soft_margin import _relative, relative_floats
+from verify_perceptron.run import fast
+
+
+def _refuse(*_: object, **__: object) -> None:
+    raise AssertionError("the costly path was taken")
+
+
+def test_a_small_matrix_past_int64_is_multiplied_in_python_integers_not_in_pieces(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(7)
+    Z = rng.integers(-2**53, 2**53, (100, 5))
+    direction = [int(v) << 150 for v in rng.integers(-2**40, 2**40, 5)]
+    expected = [sum(int(z) * w for z, w in zip(row, direction)) for row in Z.tolist()]
+    monkeypatch.setattr("verify_perceptron.data.integers._wide_products", _refuse)
+    product = ExactMatrix(Z).products(direction, norm_sq=sum(w * w for w in direction))
+    assert product.tolist() == expected
+    monkeypatch.undo()
+    big = np.tile(Z, (integers.SMALL_CELLS // Z.size + 1, 1))  # past SMALL_CELLS: in int64 pieces, the same values
+    used: list[int] = []
+
+    def pieces(*arguments: Any) -> Any:
+        used.append(1)
+        return _wide_products(*arguments)
+
+    monkeypatch.setattr("verify_perceptron.data.integers._wide_products", pieces)
+    product = ExactMatrix(big).products(direction, norm_sq=sum(w * w for w in direction))
+    assert product.tolist()[:100] == expected and used == [1]
+
+
+def test_as_limbs_of_python_integers_is_their_twos_complement_and_refuses_what_does_not_fit() -> None:
+    random.seed(3)
+    values = [random.getrandbits(b) * random.choice((1, -1)) for b in (0, 1, 62, 63, 64, 127, 190)] + [-(2**191)]
+    limbs = as_limbs(np.array(values, dtype=object), 3)
+    assert limbs.dtype == np.int64 and limbs.shape == (8, 3)
+    assert score_values(limbs).tolist() == values
+    assert as_limbs(np.array([], dtype=object), 2).shape == (0, 2)
+    with pytest.raises(OverflowError, match="an integer of 192 bits does not fit in 3 limbs of 64 bits"):
+        as_limbs(np.array([5, 2**191], dtype=object), 3)
+    with pytest.raises(OverflowError, match="an integer of 193 bits does not fit in 3 limbs"):
+        as_limbs(np.array([-(2**192) - 3, 1], dtype=object), 3)
+
+
+def test_relative_floats_of_python_integers_are_relative_of_each_bit_for_bit() -> None:
+    random.seed(11)
+    values = [0, 1, -1, 2**63 - 1, -(2**63), 2**64, -(2**64) - 1]
+    for _ in range(3000):
+        value = random.getrandbits(random.choice((5, 53, 64, 65, 66, 120, 700, 1000))) * random.choice((1, -1))
+        if random.random() < 0.3:  # a tie at the 53rd bit of the leading 64, with bits below them
+            value = (((random.getrandbits(52) | 1 << 52) << 11 | 1 << 10) << random.randint(1, 90)) + 1
+        values.append(value)
+    for shift in (0, 7, 64, 300, 1100):
+        floats = relative_floats(values, shift)
+        expected = np.array([_relative(v, shift) for v in values])
+        assert floats.view(np.int64).tolist() == expected.view(np.int64).tolist()
+    assert relative_floats([3, -8], 3).tolist() == [0.375, -1.0] and relative_floats([], 3).shape == (0,)
+    assert relative_floats([2**1100, -(2**1100)], 0).tolist() == [math.inf, -math.inf]
+
+
+def test_note_bounds_share_their_pieces_and_equal_each_bound_made_alone() -> None:
+    g = Geometry(gamma=Fraction(3, 2**60), worst_sample=0, R_sq=Fraction(7**30, 2**100), M_sq=Fraction(5, 3),
+                 beta=Fraction(11**20, 2**90), ws_sq=Fraction(13, 2**70), v_sq=Fraction(9, 2**70), b_sq=Fraction(4, 2**70))
+    together = note_bounds(g)
+    assert together == [note_bound(name, g) for name in CONVENTIONS]
+    ratio = g.R_sq * g.ws_sq / (g.gamma * g.gamma)
+    by_name = {b.convention: b for b in together}
+    assert {by_name[name].value for name in ("classic", "hard-limiter", "hard-limiter-plus", "unit-ball")} == {ratio}
+    assert by_name["unit-ball"].constants == (("γ²", g.gamma**2 / (g.R_sq * g.ws_sq)),)
+    assert by_name["sum-norm"].value == g.beta / (g.gamma**2 / g.ws_sq)
+
+
+def test_a_scaled_fact_check_makes_no_true_value_unless_a_rule_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = example("and")
+    checker = Checker(data, "classic", rate=1, mode="online", separator=[-4, 3, 2])
+    assert checker.facts._true_run is None
+    trace = fast.run(data, observer=checker)
+    result = checker.finish(trace)
+    assert result.holds
+    assert all(f.rule.scaled for p in result.proofs for f in p.facts if f.rule.scope == "update")
+    made: list[int] = []
+    exact = facts_module.FactCheck._exact
+
+    def counted(self: facts_module.FactCheck, *arguments: Any) -> dict[str, Any]:
+        made.append(1)
+        return exact(self, *arguments)
+
+    checker = Checker(data, "classic", rate=1, mode="online", separator=[-4, 3, 2])
+    monkeypatch.setattr(facts_module.FactCheck, "_exact", counted)
+    fast.run(data, observer=checker)
+    assert made == []  # every update rule is scaled and held: no update's values in true units were made
+
+
+def test_the_128_bit_replay_is_refused_before_its_margins_are_halved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On float64 data the claims' constants pass int64, the 128-bit program is refused, and the margins (Python
+    integers) are not first cut into halves for it."""
+    data = example("and")
+    big = 2**70 + 1
+    checker = Checker(data, "classic", rate=1, mode="online", separator=[-4 * big, 3 * big, 2 * big + 1])
+    monkeypatch.setattr(replay_module, "in_halves", _refuse)
+    margins = checker.margins.astype(object) * 2**40  # past int64, within 128 bits
+    assert replay_module.compiled_replay(checker.matrix, checker.tie, margins, [c for c, _ in checker.active],
+                                         {**checker.constants, "bound": Fraction(2**80 + 1, 3)}) is None

@@ -139,11 +139,14 @@ class SoftMarginCheck:
         if squares.dtype == np.int64 and int(squares.max(initial=0)) <= 2**53 and self._rho_sq <= 2**53:
             # both exact in float64, so one IEEE division rounds d²/ρ² once, as int / int does
             self._sq_over_rho = squares.astype(np.float64) / float(self._rho_sq)
-        else:  # int / int per entry (correctly rounded), in one NumPy loop; one past float64's range is inf
-            try:
-                self._sq_over_rho = (squares.astype(object) / self._rho_sq).astype(np.float64)
-            except OverflowError:
-                self._sq_over_rho = np.array([_quotient(int(v), self._rho_sq) for v in squares], dtype=np.float64)
+        else:  # int / int per entry (correctly rounded), one NumPy loop a piece; one past float64's range is inf
+            self._sq_over_rho = np.empty(len(squares), dtype=np.float64)
+            for start in range(0, len(squares), _CHUNK):  # (a float object per sample for a piece only)
+                piece = squares[start:start + _CHUNK]
+                try:
+                    self._sq_over_rho[start:start + _CHUNK] = (piece.astype(object) / self._rho_sq).astype(np.float64)
+                except OverflowError:
+                    self._sq_over_rho[start:start + _CHUNK] = [_quotient(int(v), self._rho_sq) for v in piece]
 
     def _side(self, D_sq: int) -> float:
         """(√B + √D²)/ρ in floating point, for the filter."""

@@ -297,6 +297,18 @@ class ExactMatrix:
         if self.held is not None:  # the Python integers made from the limbs are copies too
             self._exact = self._norms = self._norms_list = None
 
+    def forget_product(self) -> None:
+        """Let go of the last product kept for a second use of the same direction (n integers; made again if
+        asked for).
+
+        Examples
+        --------
+        >>> m = ExactMatrix(np.array([[1, 2], [3, 4]]))
+        >>> m.products([1, 1], norm_sq=2).tolist(), m.forget_product(), m._last
+        ([3, 7], None, None)
+        """
+        self._last = None
+
     def reordered(self, order: Sequence[int] | np.ndarray[Any, np.dtype[np.signedinteger[Any]]]) -> ExactMatrix:
         """The same rows in another order (row k is row ``order[k]``), their norms carried, not recomputed.
 

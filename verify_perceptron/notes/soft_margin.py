@@ -41,6 +41,8 @@ __all__ = ["SoftMargin", "choose_margin", "choose_scaled", "choose_columns", "re
 
 #: At most this many of the samples' margins are tried as ρ (evenly spaced in order).
 CANDIDATES = 256
+#: Samples whose deficits `SoftMargin.from_margins` squares at a time, in Python integers.
+_PIECE = 2**14
 
 
 @dataclass(frozen=True)
@@ -89,9 +91,13 @@ class SoftMargin:
                 deficits = np.maximum(rho - margins, 0)
                 if int(deficits.max()) < 2**31:  # and every square below 2^62
                     return cls(rho, R_sq, u_sq, deficits * deficits, scale)
-        # Python integers, one NumPy loop per operation (the same int arithmetic as a loop in Python)
-        values = np.maximum(rho - np.asarray(margins, dtype=object).reshape(-1), 0)
-        squares = values * values
+        # Python integers, one NumPy loop per operation (the same int arithmetic as a loop in Python), a piece
+        # of samples at a time: the deficits ρ − m_i are then never all held beside their squares
+        margins = np.asarray(margins, dtype=object).reshape(-1)
+        squares = np.empty(len(margins), dtype=object)
+        for start in range(0, len(margins), _PIECE):
+            values = np.maximum(rho - margins[start:start + _PIECE], 0)
+            squares[start:start + _PIECE] = values * values
         fits = not len(squares) or squares.max() < 2**62
         return cls(rho, R_sq, u_sq, squares.astype(np.int64) if fits else squares, scale)
 

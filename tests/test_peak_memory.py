@@ -212,3 +212,30 @@ def test_a_gordan_certificate_is_written_with_one_string_per_distinct_value() ->
     peak, document = _traced_peak(found.as_dict)
     assert peak / n < 12  # the list's 8 bytes a value, and a few strings
     assert document["certificate"]["values"] == [exact_text(v) for v in gordan]
+
+
+def test_norms_that_fit_int64_are_held_in_int64_when_only_the_largest_entry_says_otherwise() -> None:
+    # 10 entries up to 10^9 (the scale grid's 4 digits over 10^6) bound ‖z_i‖² by 10^19 > 2^63, so the norms
+    # were Python integers (0.42x the int64 data, held by the dataset's matrix from settle to the end, and in
+    # the separability worker's augmented matrix; 1.2 s at 10^6 x 10); the rows' own float sums prove int64.
+    from verify_perceptron.data.integers import ExactMatrix
+
+    n = 2**15
+    rng = np.random.default_rng(6)
+    numerators = rng.integers(-2 * 10**8, 2 * 10**8, size=(n, 10))
+    numerators[::7, 3] = 10**9
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        matrix = ExactMatrix(numerators)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held / (n * 11 * 8) < 0.2
+    assert matrix.norms.dtype == np.int64
+    assert matrix.norms.tolist() == [sum(int(v) ** 2 for v in row) for row in numerators.tolist()]
+    wide = numerators.copy()
+    wide[5] = 10**9  # ten entries of 10^9: 10^19 > 2^63, Python integers as before
+    assert ExactMatrix(wide).norms.dtype == object
+    assert ExactMatrix(wide).norms.tolist() == [sum(int(v) ** 2 for v in row) for row in wide.tolist()]

@@ -253,3 +253,21 @@ def test_the_float_proposal_converts_rows_a_bounded_piece_at_a_time() -> None:
     peak, found = _traced_peak(lambda: propose(data))
     assert peak / (data.n_samples * 11 * 8) < 0.7
     assert found is not None and found[0] == "gordan"
+
+
+def test_the_best_visited_weights_are_measured_without_a_float_copy_of_the_samples() -> None:
+    # best_reference multiplied the whole float64 copy of the samples (as large as the int64 data, kept by the
+    # matrix through the soft-margin check: issue 32's peak at 10^5 x 100 not separable) by the candidates;
+    # now a piece of rows at a time, and the same answer as the copy gives.
+    from verify_perceptron.check.soft_margin import best_reference
+    from verify_perceptron.data.samples import sample_matrix
+    from verify_perceptron.run import fast
+
+    data = _grid(2**15, 10, separable=False, seed=8)
+    matrix = sample_matrix(data, get_convention("classic"))
+    trace = fast.run(data, "classic", max_epochs=2, matrix=matrix)
+    matrix.release_copies()
+    peak, found = _traced_peak(lambda: best_reference(matrix, trace))
+    assert peak / (data.n_samples * 11 * 8) < 2.2 and matrix._approximate is None  # 2.65 with the copy, 1.74
+    matrix.approximate()  # the whole copy made: the same candidate
+    assert found is not None and best_reference(matrix, trace) == found

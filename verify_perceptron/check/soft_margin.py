@@ -306,22 +306,28 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
         return None
     # Each candidate's bound in floats, the margins of a block of candidates in one product; the best
     # is confirmed exactly.
-    Z, _ = matrix.approximate()
+    n, d = matrix.shape
     keys = list(seen)
     U = np.stack([scaled_floats(list(W))[0] for W in keys], axis=1)
     ranked, weights = [], counts.astype(np.float64)
     # columns at a time: choose_columns makes about a dozen arrays of the block's size, so the block is at
     # most an eighth of the samples' own cells, and memory stays near the samples' own (past 2^18 cells, less)
-    block = max(1, min(_BLOCK_CELLS, Z.size // 8) // max(len(Z), 1))
+    block = max(1, min(_BLOCK_CELLS, n * d // 8) // max(n, 1))
+    # the samples in floats a piece of rows at a time (`ExactMatrix.float_rows`): a whole float copy was as
+    # large as the int64 data, held through the soft-margin check (issue 32's peak at 10^5 x 100)
+    step = max(1, _BLOCK_CELLS // max(d, 1))
+    pieces = range(0, n, step)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        root_R = math.sqrt(float(np.max(np.einsum("ij,ij->i", Z, Z), initial=0.0)))
+        root_R = math.sqrt(max((float(np.max(np.einsum("ij,ij->i", F, F), initial=0.0))
+                                for F in (matrix.float_rows(lo, lo + step) for lo in pieces)), default=0.0))
         root_B = root_R * np.sqrt(np.einsum("ij,ij->j", U, U))
         # each column over its own √B: every margin at most about 1 (|z·U| <= R·‖U‖), so no square overflows
         root_B = np.where((root_B > 0) & np.isfinite(root_B), root_B, 1.0)
         for start in range(0, U.shape[1], block):
             width = min(block, U.shape[1] - start)
-            columns = choose_columns((Z @ U[:, start:start + block]) / root_B[start:start + block], weights,
-                                     [1.0] * width)
+            margins = (np.concatenate([matrix.float_rows(lo, lo + step) @ U[:, start:start + block] for lo in pieces])
+                       if n else np.zeros((0, width)))
+            columns = choose_columns(margins / root_B[start:start + block], weights, [1.0] * width)
             ranked += [(chosen[1], start + j) for j, chosen in enumerate(columns) if chosen is not None]
     first = [j for _, j in sorted(ranked)]
     for j in first + sorted(set(range(len(keys))) - set(first)):

@@ -402,6 +402,22 @@ class ExactMatrix:
                 self._approximate = (flat.reshape(self.exact.shape), shift)
         return self._approximate
 
+    def float_rows(self, start: int, stop: int) -> Any:
+        """Rows ``start:stop`` of `approximate`'s F, without making the whole of it when it is not made yet.
+
+        For entries of 16, 32 or 64 bits each is its integer rounded to the nearest double, as in F; a
+        caller reading every row a piece at a time then holds no float copy as large as the samples.
+
+        Examples
+        --------
+        >>> m = ExactMatrix(np.array([[2**53 + 1, -3], [5, 7]]))
+        >>> m.float_rows(0, 1).tolist() == m.approximate()[0][:1].tolist(), m.float_rows(1, 2).tolist()
+        (True, [[5.0, 7.0]])
+        """
+        if self._approximate is None and self._as_float is None and not self.wide:
+            return self.exact[start:stop].astype(np.float64)
+        return self.approximate()[0][start:stop]
+
     def backend(self, norm_sq: int) -> str:
         """``float64``, ``int64`` or ``object``: the fastest exact one for a vector of squared norm `norm_sq`."""
         bound = norm_sq * self.max_norm_sq

@@ -271,3 +271,18 @@ def test_the_best_visited_weights_are_measured_without_a_float_copy_of_the_sampl
     assert peak / (data.n_samples * 11 * 8) < 2.2 and matrix._approximate is None  # 2.65 with the copy, 1.74
     matrix.approximate()  # the whole copy made: the same candidate
     assert found is not None and best_reference(matrix, trace) == found
+
+
+def test_the_choice_of_rho_evaluates_the_bound_at_its_candidates_only() -> None:
+    # choose_columns evaluated D(ρ)² and the bound at every row of every column, a dozen float arrays as long
+    # as the margins beside the sort's (issue 32's peak at 10^6 x 10: the soft-margin check of w*, 1.1x the
+    # int64 data); at the at most 256 candidates now, the same choice (tests/test_soft_margin.py's oracle).
+    from verify_perceptron.notes.soft_margin import choose_columns
+
+    n = 2**17
+    rng = np.random.default_rng(9)
+    margins = rng.normal(0.1, 0.3, size=(n, 1))
+    counts = rng.integers(0, 5, size=n)
+    peak, chosen = _traced_peak(lambda: choose_columns(margins, counts, [1.0]))
+    assert peak / n < 64  # 83 bytes a margin before, 51 now
+    assert chosen[0] is not None and margins[chosen[0][0], 0] > 0

@@ -286,3 +286,15 @@ def test_the_choice_of_rho_evaluates_the_bound_at_its_candidates_only() -> None:
     peak, chosen = _traced_peak(lambda: choose_columns(margins, counts, [1.0]))
     assert peak / n < 64  # 83 bytes a margin before, 51 now
     assert chosen[0] is not None and margins[chosen[0][0], 0] > 0
+
+
+def test_python_integers_are_cut_into_limbs_a_piece_at_a_time() -> None:
+    # as_limbs made two more arrays of n Python integers per limb step (value & mask, value >> 64) beside its
+    # input: the replay's margins and norms in limbs at 10^6 x 10 (the peak there); a piece at a time now.
+    from verify_perceptron.data.integers import as_limbs, score_values
+
+    n = 2**17
+    values = np.random.default_rng(10).integers(-2**62, 2**62, size=n).astype(object) * 2**40 + 3
+    peak, limbs = _traced_peak(lambda: as_limbs(values, 3))
+    assert peak / n < 48  # 24 bytes a value are the result; 114 with whole arrays, 35 now
+    assert score_values(limbs).tolist() == values.tolist()

@@ -116,12 +116,17 @@ def as_limbs(values: Any, limbs: int) -> Any:
             wide = high if high >= 2**top else low
             raise OverflowError(f"an integer of {abs(wide).bit_length()} bits does not fit in {limbs} limbs of 64 bits")
     out = np.empty((len(exact), limbs), dtype=np.int64)
-    rest = exact
-    for limb in range(limbs - 1):
-        out[:, limb] = (rest & (2**64 - 1)).astype(np.uint64).view(np.int64)
-        rest = rest >> 64
-    out[:, limbs - 1] = rest.astype(np.int64)
+    for start in range(0, len(exact), _LIMB_PIECE):  # (the Python integers each limb step makes, a piece at a time)
+        rest = exact[start:start + _LIMB_PIECE]
+        for limb in range(limbs - 1):
+            out[start:start + _LIMB_PIECE, limb] = (rest & (2**64 - 1)).astype(np.uint64).view(np.int64)
+            rest = rest >> 64
+        out[start:start + _LIMB_PIECE, limbs - 1] = rest.astype(np.int64)
     return out
+
+
+#: Python integers `as_limbs` cuts at a time.
+_LIMB_PIECE = 2**14
 
 
 def _biggest(matrix: Any) -> int:

@@ -243,7 +243,8 @@ def test_narrow_samples_are_replayed_as_held_without_an_int64_copy(digits, dtype
     matrix = sample_matrix(data, CONVENTIONS["classic"])
     assert matrix.exact.dtype == dtype
     replay = _limb_replay.LimbReplay(matrix, np.zeros(9, dtype=bool), np.zeros(9, dtype=np.int64), None, [], (0,), 2)
-    assert replay._at(2)[0] is matrix.exact  # no copy
+    arrays = replay._at(2)
+    assert arrays is not None and arrays[0] is matrix.exact  # no copy
     expected, _ = checked(data, "classic", rows, epochs, scores, separator=separator)
     got, replayed = checked(data, "classic", rows, epochs, scores, limbs=1, start=2, separator=separator)
     assert got == expected and replayed == len(rows) > 0

@@ -29,7 +29,7 @@ import time
 import tracemalloc
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import pytest
@@ -127,7 +127,10 @@ def test_no_phase_of_verify_after_reading_holds_copies_of_the_data(warm: None, c
 # ---- single steps whose transient copies issue 32's fourth session cut (each limit fails with the old copy) ----
 
 
-def _traced_peak(work: Callable[[], object]) -> tuple[int, object]:
+_T = TypeVar("_T")
+
+
+def _traced_peak(work: Callable[[], _T]) -> tuple[int, _T]:
     """Bytes `work` allocated at its peak above what was allocated when it began (tracemalloc), and its result."""
     gc.collect()
     tracemalloc.start()
@@ -161,11 +164,12 @@ def test_the_final_separator_check_makes_no_array_of_margins_as_long_as_the_data
     from types import SimpleNamespace
 
     from verify_perceptron.certify.separability import _final_separator
+    from verify_perceptron.data.trace import Trace
 
     n = 2**16
     data, w, gamma = _wide_margins_data(n, flip_last=flip_last)
     data.exact  # noqa: B018 - the dataset's matrix and its norms, built before measuring
-    trace = SimpleNamespace(final_weights=w)
+    trace = cast(Trace, SimpleNamespace(final_weights=w))  # (only its final weights are read)
     peak, found = _traced_peak(lambda: _final_separator(data, get_convention("classic"), trace))
     assert peak / (n * 11 * 8) < 1.2
     if flip_last:
@@ -211,7 +215,8 @@ def test_a_gordan_certificate_is_written_with_one_string_per_distinct_value() ->
     found = Separability(False, True, None, gordan, "test", None)
     peak, document = _traced_peak(found.as_dict)
     assert peak / n < 12  # the list's 8 bytes a value, and a few strings
-    assert document["certificate"]["values"] == [exact_text(v) for v in gordan]
+    certificate = document["certificate"]
+    assert isinstance(certificate, dict) and certificate["values"] == [exact_text(v) for v in gordan]
 
 
 def test_norms_that_fit_int64_are_held_in_int64_when_only_the_largest_entry_says_otherwise() -> None:
@@ -285,7 +290,8 @@ def test_the_choice_of_rho_evaluates_the_bound_at_its_candidates_only() -> None:
     counts = rng.integers(0, 5, size=n)
     peak, chosen = _traced_peak(lambda: choose_columns(margins, counts, [1.0]))
     assert peak / n < 64  # 83 bytes a margin before, 51 now
-    assert chosen[0] is not None and margins[chosen[0][0], 0] > 0
+    first = chosen[0]
+    assert first is not None and margins[first[0], 0] > 0
 
 
 def test_python_integers_are_cut_into_limbs_a_piece_at_a_time() -> None:

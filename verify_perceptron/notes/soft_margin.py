@@ -306,7 +306,7 @@ def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tu
         kept[np.arange(CANDIDATES)[:, None] * (total[crowded] - 1) // (CANDIDATES - 1), np.arange(len(crowded))] = True
         candidate[:, crowded] &= np.take_along_axis(kept, np.maximum(rank[:, crowded], 0), axis=0)
     del rank
-    roots = np.asarray(roots, dtype=np.float64)
+    root_values = np.asarray(roots, dtype=np.float64)
     chosen: list[tuple[int, float] | None] = []
     for j in range(c):
         if total[j] == 0:
@@ -321,7 +321,7 @@ def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tu
             sums = [np.where(at > 0, np.cumsum(w * column**p)[np.maximum(at - 1, 0)], 0.0) for p in range(3)]
             mu = column[at]
             D_sq = np.maximum(sums[0] * mu**2 - 2 * sums[1] * mu + sums[2], 0.0)
-            values = 2 * (np.log(roots[j] + np.sqrt(D_sq)) - np.log(mu))
+            values = 2 * (np.log(root_values[j] + np.sqrt(D_sq)) - np.log(mu))
         values = np.where(np.isnan(values), np.inf, values)
         k = int(np.argmin(values))  # the first of the least (all infinite: the first candidate)
         chosen.append((int(order[at[k], j]), float(values[k])))

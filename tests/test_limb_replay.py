@@ -226,3 +226,30 @@ def test_products_of_small_negative_values_are_exact(start):
     got, replayed = checked(data, "classic", rows, epochs, scores, limbs=2, start=start, claims=claims)
     assert got == expected and replayed == len(rows) > 1
     assert [r.min_slack for r in got.invariants if r.name == SMALL_PRODUCTS.name] == [1]
+
+
+@needs_kernel
+@pytest.mark.parametrize("digits, dtype", [(3, np.int16), (8, np.int32), (12, np.int64)])
+def test_narrow_samples_are_replayed_as_held_without_an_int64_copy(digits, dtype):
+    # Samples held in 16 or 32 bits are handed to the C replay as they are (an int64 copy was twice an int32
+    # matrix, for the whole replay: issue 32's peak at 10^6 x 10); the verdicts are those of one by one,
+    # and a wrong score in the chunk is caught as one by one catches it.
+    rng = random.Random(digits)
+    top = 10**digits - 1
+    numerators = np.array([[rng.randint(-top, top) for _ in range(3)] for _ in range(9)], dtype=np.int64)
+    data = Dataset(numerators=numerators, denominator=10**digits, y=[1, -1] * 4 + [1])
+    rows, epochs, scores, _ = reference_updates(data, "classic")
+    separator = [2**90 + 1, -(2**89), 3**55, 7]
+    matrix = sample_matrix(data, CONVENTIONS["classic"])
+    assert matrix.exact.dtype == dtype
+    replay = _limb_replay.LimbReplay(matrix, np.zeros(9, dtype=bool), np.zeros(9, dtype=np.int64), None, [], (0,), 2)
+    arrays = replay._at(2)
+    assert arrays is not None and arrays[0] is matrix.exact  # no copy
+    expected, _ = checked(data, "classic", rows, epochs, scores, separator=separator)
+    got, replayed = checked(data, "classic", rows, epochs, scores, limbs=1, start=2, separator=separator)
+    assert got == expected and replayed == len(rows) > 0
+    spoiled = scores[:2] + [scores[2] - 1] + scores[3:]
+    wrong, _ = checked(data, "classic", rows, epochs, spoiled, limbs=1, start=2, separator=separator)
+    assert wrong == checked(data, "classic", rows, epochs, spoiled, separator=separator)[0]
+    failed = [r for r in wrong.invariants if r.holds is False]
+    assert failed and failed[0].name == "update-rule" and failed[0].first_violation.k == 3

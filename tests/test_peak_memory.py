@@ -28,7 +28,8 @@ import gc
 import time
 import tracemalloc
 from collections.abc import Callable
-from typing import Any
+from fractions import Fraction
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import pytest
@@ -121,3 +122,185 @@ def test_no_phase_of_verify_after_reading_holds_copies_of_the_data(warm: None, c
     over = {name: round(peak, 2) for name, peak in peaks.items() if peak > LIMITS[cell][name]}
     assert not over, f"{cell}: peak over the int64 data past {LIMITS[cell]}: {over} (all: {peaks})"
 
+
+
+# ---- single steps whose transient copies issue 32's fourth session cut (each limit fails with the old copy) ----
+
+
+_T = TypeVar("_T")
+
+
+def _traced_peak(work: Callable[[], _T]) -> tuple[int, _T]:
+    """Bytes `work` allocated at its peak above what was allocated when it began (tracemalloc), and its result."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        result = work()
+        return tracemalloc.get_traced_memory()[1] - start, result
+    finally:
+        tracemalloc.stop()
+
+
+def _wide_margins_data(n: int, *, flip_last: bool) -> tuple[Dataset, tuple[Fraction, ...], int]:
+    """n x 10 numerators near 10^9, labelled by integer weights of 40 bits (every y·w·x~ past int64), the last
+    label flipped or not; those weights, and the least y_i·w·x~_i over 10^-6."""
+    rng = np.random.default_rng(5)
+    numerators = rng.integers(-10**9, 10**9, size=(n, 10))
+    w = [int(v) for v in rng.integers(2**39, 2**40, size=11) * rng.choice([-1, 1], size=11)]
+    scores = numerators.astype(object) @ np.array(w[1:], dtype=object) + w[0] * 10**6
+    y = np.where(scores > 0, 1, -1)
+    if flip_last:
+        y[-1] = -y[-1]
+    data = Dataset(numerators=numerators, denominator=10**6, y=y)
+    return data, tuple(Fraction(v) for v in w), int((y * scores).min())
+
+
+@pytest.mark.parametrize("flip_last", [True, False])
+def test_the_final_separator_check_makes_no_array_of_margins_as_long_as_the_data(flip_last: bool) -> None:
+    # Past int64, y_i·(p_i + offset) was two more arrays of n Python integers beside the products (1.7x the int64
+    # data here; issue 32's 10^5 x 10 not separable: +11 MiB in settle); a piece at a time it is under 1x, and
+    # the product kept for a second use is let go when the weights do not separate (0.4x held into the report).
+    from types import SimpleNamespace
+
+    from verify_perceptron.certify.separability import _final_separator
+    from verify_perceptron.data.trace import Trace
+
+    n = 2**16
+    data, w, gamma = _wide_margins_data(n, flip_last=flip_last)
+    data.exact  # noqa: B018 - the dataset's matrix and its norms, built before measuring
+    trace = cast(Trace, SimpleNamespace(final_weights=w))  # (only its final weights are read)
+    peak, found = _traced_peak(lambda: _final_separator(data, get_convention("classic"), trace))
+    assert peak / (n * 11 * 8) < 1.2
+    if flip_last:
+        assert gamma < 0 and found is None and data.exact._last is None
+    else:
+        assert found is not None and found.separator == tuple(v * 10**6 / gamma for v in w)
+
+
+def test_the_soft_margin_bound_squares_its_deficits_a_piece_at_a_time() -> None:
+    # ρ − m_i for every sample beside their squares, all Python integers: about 96 bytes a sample at the peak;
+    # a piece at a time, the squares and one piece's deficits (issue 32's 10^5 x 10 not separable: +12 MiB).
+    from verify_perceptron.notes.soft_margin import SoftMargin
+
+    n = 2**17
+    margins = (np.random.default_rng(3).integers(-2**40, 2**40, size=n).astype(object) * 3)
+    peak, bound = _traced_peak(lambda: SoftMargin.from_margins(margins, rho=2**41, R_sq=1, u_sq=1, scale=1))
+    assert peak / n < 64
+    assert bound.deficits_sq.tolist() == [max(2**41 - int(m), 0) ** 2 for m in margins]
+
+
+def test_the_soft_margin_filter_rounds_wide_squares_a_piece_at_a_time() -> None:
+    # d_i²/ρ² per sample as a Python float each, beside an object copy of the squares: about 48 bytes a sample;
+    # a piece at a time, the float64 array and one piece's floats (issue 32's peak at 10^5 x 100 not separable).
+    from verify_perceptron.check.soft_margin import SoftMarginCheck
+    from verify_perceptron.notes.soft_margin import SoftMargin
+
+    n = 2**18
+    deficits = np.random.default_rng(4).integers(0, 2**40, size=n).astype(object) * 2**20
+    bound = SoftMargin(2**61, 1, 1, deficits * deficits, 1)
+    peak, check = _traced_peak(lambda: SoftMarginCheck(bound, reference=(Fraction(1),), source="user", L=1, M=1))
+    assert peak / n < 30
+    assert check._sq_over_rho.tolist() == [int(v) / 2**122 for v in bound.deficits_sq]  # int / int: rounded once
+
+
+def test_a_gordan_certificate_is_written_with_one_string_per_distinct_value() -> None:
+    # λ is 0 on all but a few of 10^5 samples: a string per entry was 0.57x the int64 data of 10^5 x 10 in the
+    # report; one per distinct value, and the same text.
+    from verify_perceptron.certify.separability import Separability
+    from verify_perceptron.data.exact_text import exact_text
+
+    n = 10**5
+    gordan = tuple(Fraction(1, 3) if i in (7, 70, 700) else Fraction(0) for i in range(n))
+    found = Separability(False, True, None, gordan, "test", None)
+    peak, document = _traced_peak(found.as_dict)
+    assert peak / n < 12  # the list's 8 bytes a value, and a few strings
+    certificate = document["certificate"]
+    assert isinstance(certificate, dict) and certificate["values"] == [exact_text(v) for v in gordan]
+
+
+def test_norms_that_fit_int64_are_held_in_int64_when_only_the_largest_entry_says_otherwise() -> None:
+    # 10 entries up to 10^9 (the scale grid's 4 digits over 10^6) bound ‖z_i‖² by 10^19 > 2^63, so the norms
+    # were Python integers (0.42x the int64 data, held by the dataset's matrix from settle to the end, and in
+    # the separability worker's augmented matrix; 1.2 s at 10^6 x 10); the rows' own float sums prove int64.
+    from verify_perceptron.data.integers import ExactMatrix
+
+    n = 2**15
+    rng = np.random.default_rng(6)
+    numerators = rng.integers(-2 * 10**8, 2 * 10**8, size=(n, 10))
+    numerators[::7, 3] = 10**9
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        matrix = ExactMatrix(numerators)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held / (n * 11 * 8) < 0.2
+    assert matrix.norms.dtype == np.int64
+    assert matrix.norms.tolist() == [sum(int(v) ** 2 for v in row) for row in numerators.tolist()]
+    wide = numerators.copy()
+    wide[5] = 10**9  # ten entries of 10^9: 10^19 > 2^63, Python integers as before
+    assert ExactMatrix(wide).norms.dtype == object
+    assert ExactMatrix(wide).norms.tolist() == [sum(int(v) ** 2 for v in row) for row in wide.tolist()]
+
+
+def test_the_float_proposal_converts_rows_a_bounded_piece_at_a_time() -> None:
+    # The separability worker's passes over every row took 2^16 rows at a time in float64, twice (53 MB each at
+    # d = 100, in the worker whose peak verify's counts): 1.0x the int64 data here; 2^18 cells now, 0.36x.
+    pytest.importorskip("scipy.optimize")
+    from verify_perceptron.certify._constraints import augmented_matrix
+    from verify_perceptron.certify.proposal import propose
+
+    data = _grid(2**17, 10, separable=False, seed=7)
+    augmented_matrix(data)  # the decision's integer matrix (kept per data set), built before measuring
+    peak, found = _traced_peak(lambda: propose(data))
+    assert peak / (data.n_samples * 11 * 8) < 0.7
+    assert found is not None and found[0] == "gordan"
+
+
+def test_the_best_visited_weights_are_measured_without_a_float_copy_of_the_samples() -> None:
+    # best_reference multiplied the whole float64 copy of the samples (as large as the int64 data, kept by the
+    # matrix through the soft-margin check: issue 32's peak at 10^5 x 100 not separable) by the candidates;
+    # now a piece of rows at a time, and the same answer as the copy gives.
+    from verify_perceptron.check.soft_margin import best_reference
+    from verify_perceptron.data.samples import sample_matrix
+    from verify_perceptron.run import fast
+
+    data = _grid(2**15, 10, separable=False, seed=8)
+    matrix = sample_matrix(data, get_convention("classic"))
+    trace = fast.run(data, "classic", max_epochs=2, matrix=matrix)
+    matrix.release_copies()
+    peak, found = _traced_peak(lambda: best_reference(matrix, trace))
+    assert peak / (data.n_samples * 11 * 8) < 2.2 and matrix._approximate is None  # 2.65 with the copy, 1.74
+    matrix.approximate()  # the whole copy made: the same candidate
+    assert found is not None and best_reference(matrix, trace) == found
+
+
+def test_the_choice_of_rho_evaluates_the_bound_at_its_candidates_only() -> None:
+    # choose_columns evaluated D(ρ)² and the bound at every row of every column, a dozen float arrays as long
+    # as the margins beside the sort's (issue 32's peak at 10^6 x 10: the soft-margin check of w*, 1.1x the
+    # int64 data); at the at most 256 candidates now, the same choice (tests/test_soft_margin.py's oracle).
+    from verify_perceptron.notes.soft_margin import choose_columns
+
+    n = 2**17
+    rng = np.random.default_rng(9)
+    margins = rng.normal(0.1, 0.3, size=(n, 1))
+    counts = rng.integers(0, 5, size=n)
+    peak, chosen = _traced_peak(lambda: choose_columns(margins, counts, [1.0]))
+    assert peak / n < 64  # 83 bytes a margin before, 51 now
+    first = chosen[0]
+    assert first is not None and margins[first[0], 0] > 0
+
+
+def test_python_integers_are_cut_into_limbs_a_piece_at_a_time() -> None:
+    # as_limbs made two more arrays of n Python integers per limb step (value & mask, value >> 64) beside its
+    # input: the replay's margins and norms in limbs at 10^6 x 10 (the peak there); a piece at a time now.
+    from verify_perceptron.data.integers import as_limbs, score_values
+
+    n = 2**17
+    values = np.random.default_rng(10).integers(-2**62, 2**62, size=n).astype(object) * 2**40 + 3
+    peak, limbs = _traced_peak(lambda: as_limbs(values, 3))
+    assert peak / n < 48  # 24 bytes a value are the result; 114 with whole arrays, 35 now
+    assert score_values(limbs).tolist() == values.tolist()

@@ -47,8 +47,10 @@ FIRST_ROWS = 1000
 GORDAN_METHOD = "a float LP's basic solution on {k} samples, λ solved and checked exactly"
 SEPARATOR_METHOD = "a float LP's separator, checked exactly on every sample"
 
-#: Rows converted to floats at a time for the passes over every row.
-_PIECE = 2**16
+#: Cells (rows times columns) converted to floats at a time for the passes over every row: 2 MiB of floats.
+#: (2^16 rows were 53 MB at d = 100, a piece as large as two thirds of the int64 data of 10^5 x 100, in the
+#: separability worker, whose peak `verify`'s counts.)
+_PIECE_CELLS = 2**18
 
 _linprog: Any = "not looked for"
 
@@ -222,8 +224,9 @@ def propose(data: Dataset, deadline: float | None = None) -> tuple[str, tuple[Fr
     n, d = matrix.exact.shape
     # each column scaled to at most 1: Gordan's combination is 0 after it as before, and the LP is better conditioned
     column = np.ones(d)
-    for start in range(0, n, _PIECE):
-        piece = _floats(matrix, L, slice(start, start + _PIECE))
+    step = max(1, _PIECE_CELLS // max(d, 1))
+    for start in range(0, n, step):
+        piece = _floats(matrix, L, slice(start, start + step))
         if piece is None:
             return None
         column = np.maximum(column if start else 0.0, np.abs(piece).max(axis=0))
@@ -237,8 +240,8 @@ def propose(data: Dataset, deadline: float | None = None) -> tuple[str, tuple[Fr
         w = _separator_lp(rows, deadline)
         if w is None:
             return None
-        margins = np.concatenate([_floats(matrix, L, slice(start, start + _PIECE)) @ (w / column)
-                                  for start in range(0, n, _PIECE)])
+        margins = np.concatenate([_floats(matrix, L, slice(start, start + step)) @ (w / column)
+                                  for start in range(0, n, step)])
         failed = np.flatnonzero(margins < 0.5)  # the float filter: rows to add, not a decision
         if not len(failed):
             separator = rounded_separator(matrix, L, w / column)

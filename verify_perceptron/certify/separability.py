@@ -106,11 +106,13 @@ class Separability:
         {'kind': 'gordan', 'values': ['1/4', '1/4', '1/4', '1/4']}
         """
         values = self.certificate
+        texts: dict[Fraction, str] = {}  # one string per distinct value: Gordan's λ is 0 on all but d + 2 samples
         return {
             "separable": self.separable,
             "certified": self.certified,
-            "certificate": None if values is None else {"kind": self.certificate_kind,
-                                                        "values": [exact_text(v) for v in values]},
+            "certificate": None if values is None else {
+                "kind": self.certificate_kind,
+                "values": [texts[v] if v in texts else texts.setdefault(v, exact_text(v)) for v in values]},
             "method": self.method,
             "problem": self.problem,
         }
@@ -337,13 +339,26 @@ def _final_separator(data: Dataset, convention: Convention, trace: Trace) -> Sep
     W, D = integer_vector((b, *v))  # w = W/D, and y_i·w·x~_i = y_i·(W_0·L + N_i·W_v) / (L·D)
     products = data.exact.products(W[1:], norm_sq=sum(c * c for c in W[1:]))
     offset = W[0] * data.denominator
-    if products.dtype != object and abs(offset) + int(np.abs(products).max(initial=0)) >= 2**62:
-        products = products.astype(object)
-    gamma = int((data.y_array * (products + offset)).min())
-    if gamma <= 0:
+    gamma = None
+    # y_i·(p_i + offset) a piece of rows at a time: past int64 each is a Python integer, and two more arrays of
+    # them as long as the data would be made (twice the int64 data at d = 10); the first margin <= 0 ends it
+    for start in range(0, len(products), _MARGIN_PIECE):
+        piece = products[start:start + _MARGIN_PIECE]
+        if piece.dtype != object and abs(offset) + int(np.abs(piece).max(initial=0)) >= 2**62:
+            piece = piece.astype(object)
+        least = int((data.y_array[start:start + _MARGIN_PIECE] * (piece + offset)).min())
+        gamma = least if gamma is None else min(gamma, least)
+        if gamma <= 0:
+            data.exact.forget_product()  # the product kept for a second use of the same weights: none comes
+            return None
+    if gamma is None:
         return None
     scaled = tuple(Fraction(c * data.denominator, gamma) for c in W)  # w/γ: the smallest margin exactly 1
     return Separability(True, True, scaled, None, "the run's final weights, scaled by 1/γ")
+
+
+#: Rows whose margins `_final_separator` computes at a time.
+_MARGIN_PIECE = 2**14
 
 
 class Decision(Protocol):

@@ -535,7 +535,8 @@ PyDoc_STRVAR(check_wide_doc,
 "past 128 bits; every value is K int64 limbs, lowest first, two's complement\n"
 "(verify_perceptron.data.integers.as_limbs), and every operation is checked.\n"
 "\n"
-"Z is (n, d*K): row i's d entries, each in K limbs, or (n, d) int64 samples; W (d*K, writable); counts (n,\n"
+"Z is (n, d*K): row i's d entries, each in K limbs (int64), or (n, d) int16, int32 or int64 samples; W\n"
+"(d*K, writable); counts (n,\n"
 "writable int64); tie (n, bool); norms and margins (n, K); rows (m,); scores (m, L)\n"
 "in L limbs of their own; program as for check_online; quantities (q, K); slots\n"
 "(11,); state (7, K), writable: k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max, made\n"
@@ -557,9 +558,10 @@ typedef struct {
     const unsigned char *ties, *already;
     uint64_t *w, *state, *best;
     int64_t *count, *best_at;
-    uint64_t *row; /* room for one row of Z in K limbs, when Z comes in one limb (KZ = 1) */
+    uint64_t *row; /* room for one row of Z in K limbs, when Z comes as samples (KZ = 1), not in K limbs */
+    const void *samples; /* Z as samples of `width` bytes, when KZ = 1: read as they are, no int64 copy */
     Py_ssize_t n, d, m, length, n_quantities, n_claims;
-    int K, L, KZ;
+    int K, L, KZ, width;
 } WideReplay;
 
 /* Claim c's slack at this update into slack + c*K, by the postfix program over q; 1 past K limbs. */
@@ -630,12 +632,15 @@ wide_replay(const WideReplay *r, int *reason, const int K)
             *reason = 1;
             break;
         }
-        const uint64_t *z = r->Z + i * r->d * r->KZ, *zz = r->norm + i * K;
-        if (r->KZ != K) { /* int64 samples (one limb each), sign-extended to K limbs for this update */
+        const uint64_t *z = r->row != NULL ? r->row : r->Z + i * r->d * K, *zz = r->norm + i * K;
+        if (r->row != NULL) { /* samples (int16, 32 or 64), sign-extended to K limbs for this update */
+            const Py_ssize_t at = i * r->d;
             for (Py_ssize_t j = 0; j < r->d; j++) {
-                lb_set(r->row + j * K, (int64_t)z[j], K);
+                const int64_t v = r->width == 2 ? ((const int16_t *)r->samples)[at + j]
+                                : r->width == 4 ? ((const int32_t *)r->samples)[at + j]
+                                : ((const int64_t *)r->samples)[at + j];
+                lb_set(r->row + j * K, v, K);
             }
-            z = r->row;
         }
         /* z . W in 128-bit entries while both fit (W's do while ||W||^2 < 2^252: |W_j| <= ||W|| < 2^126) */
         const int narrow = (K < 4 || (lb_length(FIELD(W_SQ), K) <= 4 && FIELD(W_SQ)[3] < ((uint64_t)1 << 60)))
@@ -747,7 +752,7 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     enum { A_Z, A_W, A_COUNTS, A_TIE, A_NORMS, A_MARGINS, A_ROWS, A_SCORES, A_PROGRAM, A_QUANTITIES,
            A_SLOTS, A_STATE, A_FAILED, A_BEST, A_BEST_AT, N_ARGS };
     static const struct { const char *name; int ndim; enum item_kind kind; int writable; } spec[N_ARGS] = {
-        {"Z", 2, INT64_ITEMS, 0}, {"W", 1, INT64_ITEMS, 1}, {"counts", 1, INT64_ITEMS, 1},
+        {"Z", 2, SAMPLE_ITEMS, 0}, {"W", 1, INT64_ITEMS, 1}, {"counts", 1, INT64_ITEMS, 1},
         {"tie", 1, FLAG_ITEMS, 0}, {"norms", 2, INT64_ITEMS, 0}, {"margins", 2, INT64_ITEMS, 0},
         {"rows", 1, INT64_ITEMS, 0}, {"scores", 2, INT64_ITEMS, 0}, {"program", 1, INT64_ITEMS, 0},
         {"quantities", 2, INT64_ITEMS, 0}, {"slots", 1, INT64_ITEMS, 0}, {"state", 2, INT64_ITEMS, 1},
@@ -776,7 +781,9 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     /* Z in K limbs, (n, d*K), or int64 samples as they are, (n, d): d is W's length over K */
     const Py_ssize_t d = a[A_W].shape[0] / K, m = a[A_ROWS].shape[0];
-    const int KZ = a[A_Z].shape[1] == d && d * K != d ? 1 : (int)K;
+    /* (samples narrower than int64 are never limbs: read as samples whatever K is) */
+    const int width = (int)a[A_Z].itemsize;
+    const int KZ = width != 8 || (a[A_Z].shape[1] == d && d * K != d) ? 1 : (int)K;
     Py_ssize_t depth = 0;
     const Py_ssize_t n_claims = program_claims(a[A_PROGRAM].buf, a[A_PROGRAM].shape[0],
                                                a[A_QUANTITIES].shape[0], &depth);
@@ -819,8 +826,11 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         r.best_at[c] = -1;
     }
     r.KZ = KZ;
-    r.row = KZ == K ? NULL : PyMem_Malloc((size_t)(d * K + 1) * sizeof(uint64_t));
-    if (KZ != K && r.row == NULL) {
+    r.width = width;
+    r.samples = a[A_Z].buf;
+    const int as_samples = KZ != K || width != 8;
+    r.row = as_samples ? PyMem_Malloc((size_t)(d * K + 1) * sizeof(uint64_t)) : NULL;
+    if (as_samples && r.row == NULL) {
         PyErr_NoMemory();
         goto done;
     }

@@ -96,9 +96,12 @@ class LimbReplay:
                 if held is not None and held.shape[2] <= K:  # held in limbs: sign-extended, no Python integer
                     Z = np.ascontiguousarray(as_limbs(held.reshape(n * d, held.shape[2]), K)).reshape(n, d * K)
                 else:
-                    Z = self.matrix.exact  # int64 samples as they are (the C replay widens a row at a time)
-                    Z = (np.ascontiguousarray(Z, dtype=np.int64) if Z.dtype != object
-                         else _limbs(Z, K).reshape(n, d * K))
+                    # samples of 16, 32 or 64 bits as they are (the C replay widens a row at a time): an int64
+                    # copy of int32 samples would be twice the matrix held, for the whole replay
+                    Z = self.matrix.exact
+                    Z = (_limbs(Z, K).reshape(n, d * K) if Z.dtype == object
+                         else np.ascontiguousarray(Z) if Z.dtype in (np.int16, np.int32, np.int64)
+                         else np.ascontiguousarray(Z, dtype=np.int64))
                 self._arrays[K] = (Z, _limbs(self.matrix.norms, K),
                                    _limbs(self.margins, K), _limbs(np.array(self.quantities, dtype=object), K))
             except OverflowError:

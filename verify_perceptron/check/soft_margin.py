@@ -142,11 +142,14 @@ class SoftMarginCheck:
         if squares.dtype == np.int64 and int(squares.max(initial=0)) <= 2**53 and self._rho_sq <= 2**53:
             # both exact in float64, so one IEEE division rounds d²/ρ² once, as int / int does
             self._sq_over_rho = squares.astype(np.float64) / float(self._rho_sq)
-        else:  # int / int per entry (correctly rounded), in one NumPy loop; one past float64's range is inf
-            try:
-                self._sq_over_rho = (squares.astype(object) / self._rho_sq).astype(np.float64)
-            except OverflowError:
-                self._sq_over_rho = np.array([_quotient(int(v), self._rho_sq) for v in squares], dtype=np.float64)
+        else:  # int / int per entry (correctly rounded), one NumPy loop a piece; one past float64's range is inf
+            self._sq_over_rho = np.empty(len(squares), dtype=np.float64)
+            for start in range(0, len(squares), _CHUNK):  # (a float object per sample for a piece only)
+                piece = squares[start:start + _CHUNK]
+                try:
+                    self._sq_over_rho[start:start + _CHUNK] = (piece.astype(object) / self._rho_sq).astype(np.float64)
+                except OverflowError:
+                    self._sq_over_rho[start:start + _CHUNK] = [_quotient(int(v), self._rho_sq) for v in piece]
 
     def _side(self, D_sq: int) -> float:
         """(√B + √D²)/ρ in floating point, for the filter."""
@@ -306,23 +309,29 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
         return None
     # Each candidate's bound in floats, the margins of a block of candidates in one product; the best
     # is confirmed exactly.
-    Z, _ = matrix.approximate()
+    n, d = matrix.shape
     keys = list(seen)
     U = np.stack([scaled_floats(list(W))[0] for W in keys], axis=1)
     ranked, weights = [], counts.astype(np.float64)
     # columns at a time: choose_columns makes about a dozen arrays of the block's size, so the block is at
     # most an eighth of the samples' own cells, and memory stays near the samples' own (past 2^18 cells, less;
     # below 2^15, a few MB at most whatever the samples)
-    block = max(1, min(_BLOCK_CELLS, max(Z.size // 8, _MIN_BLOCK_CELLS)) // max(len(Z), 1))
+    block = max(1, min(_BLOCK_CELLS, max(n * d // 8, _MIN_BLOCK_CELLS)) // max(n, 1))
+    # the samples in floats a piece of rows at a time (`ExactMatrix.float_rows`): a whole float copy was as
+    # large as the int64 data, held through the soft-margin check (issue 32's peak at 10^5 x 100)
+    rows = max(1, _BLOCK_CELLS // max(d, 1))
+    pieces = range(0, n, rows)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        root_R = math.sqrt(float(np.max(np.einsum("ij,ij->i", Z, Z), initial=0.0)))
+        root_R = math.sqrt(max((float(np.max(np.einsum("ij,ij->i", F, F), initial=0.0))
+                                for F in (matrix.float_rows(lo, lo + rows) for lo in pieces)), default=0.0))
         root_B = root_R * np.sqrt(np.einsum("ij,ij->j", U, U))
         # each column over its own √B: every margin at most about 1 (|z·U| <= R·‖U‖), so no square overflows
         root_B = np.where((root_B > 0) & np.isfinite(root_B), root_B, 1.0)
         for start in range(0, U.shape[1], block):
             width = min(block, U.shape[1] - start)
-            columns = choose_columns((Z @ U[:, start:start + block]) / root_B[start:start + block], weights,
-                                     [1.0] * width)
+            margins = (np.concatenate([matrix.float_rows(lo, lo + rows) @ U[:, start:start + block] for lo in pieces])
+                       if n else np.zeros((0, width)))
+            columns = choose_columns(margins / root_B[start:start + block], weights, [1.0] * width)
             ranked += [(chosen[1], start + j) for j, chosen in enumerate(columns) if chosen is not None]
     first = [j for _, j in sorted(ranked)]
     for j in first + sorted(set(range(len(keys))) - set(first)):

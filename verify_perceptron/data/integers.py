@@ -150,11 +150,36 @@ def row_norms_sq(matrix: Any, biggest: int | None = None) -> Any:
     """
     if matrix.dtype != object:
         biggest = _biggest(matrix) if biggest is None else biggest
-        if biggest * biggest * max(matrix.shape[1], 1) < 2**63:
+        if biggest * biggest * max(matrix.shape[1], 1) < 2**63 or _norms_fit(matrix, biggest):
             return np.einsum("ij,ij->i", matrix, matrix, dtype=np.int64)
         if matrix.shape[1] < 2**19:
             return _norms_in_pieces(matrix)  # (widened to int64 a block at a time, not whole)
     return np.array([sum(int(v) * int(v) for v in row) for row in matrix.tolist()], dtype=object)
+
+
+def _norms_fit(matrix: Any, biggest: int) -> bool:
+    """Whether every row's ‖z_i‖² is below 2^63, from the rows' own float sums (when the largest entry alone
+    cannot tell: 4-digit decimals over 10^6 reach 10^9, and 10 of them squared pass 2^63 only in the bound).
+
+    Entries below 2^53 are exact doubles; each square is then rounded once (relative error 2^-53) and the
+    sum of d < 2^19 non-negative terms is within a relative d·2^-52 < 2^-33 of the exact sum, so a float
+    sum below 2^63·(1 - 2^-31) proves the exact one below 2^63; and then every partial sum of int64
+    squares, which only grows to it, fits too. Rows are converted 2^14 cells at a time: no float copy.
+
+    Examples
+    --------
+    >>> _norms_fit(np.array([[10**9] * 9]), 10**9), _norms_fit(np.array([[10**9] * 10]), 10**9)
+    (True, False)
+    """
+    n, d = matrix.shape
+    if biggest >= 2**53 or d >= 2**19 or n == 0:
+        return False
+    step = max(1, 2**14 // max(d, 1))
+    for lo in range(0, n, step):
+        piece = matrix[lo:lo + step].astype(np.float64)
+        if float(np.einsum("ij,ij->i", piece, piece).max()) >= 2.0**63 - 2.0**32:
+            return False
+    return True
 
 
 def exact_sum(values: Any) -> int:
@@ -306,6 +331,18 @@ class ExactMatrix:
         if self.held is not None:  # the Python integers made from the limbs are copies too
             self._exact = self._norms = self._norms_list = None
 
+    def forget_product(self) -> None:
+        """Let go of the last product kept for a second use of the same direction (n integers; made again if
+        asked for).
+
+        Examples
+        --------
+        >>> m = ExactMatrix(np.array([[1, 2], [3, 4]]))
+        >>> m.products([1, 1], norm_sq=2).tolist(), m.forget_product(), m._last
+        ([3, 7], None, None)
+        """
+        self._last = None
+
     def reordered(self, order: Sequence[int] | np.ndarray[Any, np.dtype[np.signedinteger[Any]]]) -> ExactMatrix:
         """The same rows in another order (row k is row ``order[k]``), their norms carried, not recomputed.
 
@@ -373,6 +410,22 @@ class ExactMatrix:
                 flat, shift = scaled_floats(self.exact.ravel().tolist())
                 self._approximate = (flat.reshape(self.exact.shape), shift)
         return self._approximate
+
+    def float_rows(self, start: int, stop: int) -> Any:
+        """Rows ``start:stop`` of `approximate`'s F, without making the whole of it when it is not made yet.
+
+        For entries of 16, 32 or 64 bits each is its integer rounded to the nearest double, as in F; a
+        caller reading every row a piece at a time then holds no float copy as large as the samples.
+
+        Examples
+        --------
+        >>> m = ExactMatrix(np.array([[2**53 + 1, -3], [5, 7]]))
+        >>> m.float_rows(0, 1).tolist() == m.approximate()[0][:1].tolist(), m.float_rows(1, 2).tolist()
+        (True, [[5.0, 7.0]])
+        """
+        if self._approximate is None and self._as_float is None and not self.wide:
+            return self.exact[start:stop].astype(np.float64)
+        return self.approximate()[0][start:stop]
 
     def backend(self, norm_sq: int) -> str:
         """``float64``, ``int64`` or ``object``: the fastest exact one for a vector of squared norm `norm_sq`."""

@@ -25,7 +25,12 @@ __all__ = ["FALLBACK_CELLS", "RUN_BYTES_PER_CELL", "CellLimit", "available_memor
 #: its RSS after importing the package, ``verify --max-epochs 100`` on 4-significant-digit decimals spanning
 #: 10^-3..10^3 (commit of the memory branch, issue 32): 10^5 x 20 separable 223 bytes a cell, not separable 165;
 #: 10^5 x 100 138; 10^6 x 10 separable 98 (the engine's Python-integer copy of samples past int64's guard
-#: included). The worst, rounded up.
+#: included). The worst, rounded up. Measured again in issue 32's fourth session (branch peakmem), the same
+#: way, not separable unless said: 10^6 x 10 39 bytes a cell (separable 38), 10^5 x 100 25, 10^5 x 20 35
+#: (separable 28), 10^5 x 10 56, 10^5 x 5 104, and about 560 bytes a sample at 10^5 x 1 and x 2 (random
+#: labels): at 10^5 rows the separability worker's SciPy import (38 MiB) and each sample's own arrays weigh
+#: more than the cells. About 50 MB + 150 bytes a sample + 25 a cell in all, so at one feature and 10^7
+#: samples some 180 bytes a cell: the figure stays, a bound rather than the typical cost.
 RUN_BYTES_PER_CELL = 256
 #: The limit where the available memory cannot be read: what 1.28 GB holds at `RUN_BYTES_PER_CELL`.
 FALLBACK_CELLS = 5_000_000

@@ -41,6 +41,8 @@ __all__ = ["SoftMargin", "choose_margin", "choose_scaled", "choose_columns", "re
 
 #: At most this many of the samples' margins are tried as ρ (evenly spaced in order).
 CANDIDATES = 256
+#: Samples whose deficits `SoftMargin.from_margins` squares at a time, in Python integers.
+_PIECE = 2**14
 
 
 @dataclass(frozen=True)
@@ -89,9 +91,13 @@ class SoftMargin:
                 deficits = np.maximum(rho - margins, 0)
                 if int(deficits.max()) < 2**31:  # and every square below 2^62
                     return cls(rho, R_sq, u_sq, deficits * deficits, scale)
-        # Python integers, one NumPy loop per operation (the same int arithmetic as a loop in Python)
-        values = np.maximum(rho - np.asarray(margins, dtype=object).reshape(-1), 0)
-        squares = values * values
+        # Python integers, one NumPy loop per operation (the same int arithmetic as a loop in Python), a piece
+        # of samples at a time: the deficits ρ − m_i are then never all held beside their squares
+        margins = np.asarray(margins, dtype=object).reshape(-1)
+        squares = np.empty(len(margins), dtype=object)
+        for start in range(0, len(margins), _PIECE):
+            values = np.maximum(rho - margins[start:start + _PIECE], 0)
+            squares[start:start + _PIECE] = values * values
         fits = not len(squares) or squares.max() < 2**62
         return cls(rho, R_sq, u_sq, squares.astype(np.int64) if fits else squares, scale)
 
@@ -309,20 +315,26 @@ def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tu
         kept = np.zeros((n, len(crowded)), dtype=bool)
         kept[np.arange(CANDIDATES)[:, None] * (total[crowded] - 1) // (CANDIDATES - 1), np.arange(len(crowded))] = True
         candidate[:, crowded] &= np.take_along_axis(kept, np.maximum(rank[:, crowded], 0), axis=0)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (non-candidates are set aside below)
-        zero = np.zeros((1, c))
-        sums = [np.concatenate((zero, np.cumsum(weights * m**p, axis=0)))[:-1] for p in range(3)]  # below each
-        D_sq = np.maximum(sums[0] * m**2 - 2 * sums[1] * m + sums[2], 0.0)
-        values = 2 * (np.log(np.asarray(roots, dtype=np.float64) + np.sqrt(D_sq)) - np.log(m))
-    values = np.where(candidate & ~np.isnan(values), values, np.inf)
-    best = np.argmin(values, axis=0)
+    del rank
+    root_values = np.asarray(roots, dtype=np.float64)
     chosen: list[tuple[int, float] | None] = []
     for j in range(c):
         if total[j] == 0:
             chosen.append(None)
             continue
-        b = int(best[j]) if candidate[best[j], j] else int(np.argmax(candidate[:, j]))  # all infinite: the first
-        chosen.append((int(order[b, j]), float(values[b, j])))
+        # The bound at the (at most CANDIDATES) candidates only, a column at a time: the same float operations
+        # as on whole columns, without a dozen arrays as large as the margins (issue 32's peak at 10^6 x 10).
+        at = np.flatnonzero(candidate[:, j])
+        column, w = m[:, j], weights[:, j]
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            # Σ w·m^p over the rows before each candidate: the cumulative sum's entry just above it (0 at the top)
+            sums = [np.where(at > 0, np.cumsum(w * column**p)[np.maximum(at - 1, 0)], 0.0) for p in range(3)]
+            mu = column[at]
+            D_sq = np.maximum(sums[0] * mu**2 - 2 * sums[1] * mu + sums[2], 0.0)
+            values = 2 * (np.log(root_values[j] + np.sqrt(D_sq)) - np.log(mu))
+        values = np.where(np.isnan(values), np.inf, values)
+        k = int(np.argmin(values))  # the first of the least (all infinite: the first candidate)
+        chosen.append((int(order[at[k], j]), float(values[k])))
     return chosen
 
 

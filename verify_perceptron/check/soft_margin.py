@@ -24,7 +24,7 @@ range. Every other update, a violation included, is decided in integers by
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 import math
@@ -42,7 +42,7 @@ from ..notes.soft_margin import SoftMargin, choose_columns, choose_margin
 from .results import InvariantResult, Violation
 from .separator import scaled_separator
 
-__all__ = ["SoftMarginCheck", "SoftMarginSummary", "soft_margin_check", "best_reference", "VISITED"]
+__all__ = ["SoftMarginCheck", "SoftMarginSummary", "soft_margin_check", "best_reference", "prefix_sums", "VISITED"]
 
 #: How many of the weights a run visited (besides its last ones) `best_reference` tries as u.
 VISITED = 32
@@ -187,15 +187,19 @@ class SoftMarginCheck:
         with np.errstate(divide="ignore"):  # (√N / 0 is infinite: nearest of all)
             ratio = np.sqrt(N.astype(np.float64)) / side  # not N / side²: that square can pass float64's range
         t = int(np.argmax(ratio))
+        exact = self._exact(rows)
         if self.tightest is None or float(ratio[t]) > self.tightest[0]:
-            self._remember(float(ratio[t]), first + t, int(N[t]), self._exact(rows[:t + 1]))
+            self._remember(float(ratio[t]), first + t, int(N[t]), exact(t))
         for t in doubtful.tolist():
-            self._decide(first + t, int(epochs[t]), int(rows[t]), int(N[t]), self._exact(rows[:t + 1]))
-        self.N, self.D_sq = int(N[-1]), self._exact(rows)
+            self._decide(first + t, int(epochs[t]), int(rows[t]), int(N[t]), exact(t))
+        self.N, self.D_sq = int(N[-1]), exact(m - 1)
 
-    def _exact(self, rows: Any) -> int:
-        """D² after the updates on `rows` (which follow those seen), exactly."""
-        return self.D_sq + self.bound.shortfalls(np.bincount(rows, minlength=self.n_samples))
+    def _exact(self, rows: Any) -> Callable[[int], int]:
+        """t -> D² after the updates on rows[:t + 1] (which follow those seen), exactly: prefix sums of the
+        updates' d², made once a chunk (`prefix_sums`), so that each read costs O(1), not a pass over every
+        sample."""
+        prefix = prefix_sums(self.bound.deficits_sq[rows])
+        return lambda t: self.D_sq + prefix(t)
 
     def _decide(self, k: int, epoch: int, j: int, N: int, D_sq: int) -> None:
         """The exact verdict at update k (N mistakes, shortfalls D² so far)."""
@@ -333,3 +337,24 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
         return None
     tried = len(seen)
     return best[0], best[1] + (f", the best of {tried} the run visited" if tried > 1 else "")
+
+
+def prefix_sums(values: Any) -> Callable[[int], int]:
+    """t -> values[0] + ... + values[t], exactly, for non-negative int64 `values` (or Python integers).
+
+    The int64 values are cut into two 32-bit halves whose cumulative sums stay
+    below 2^63 for up to 2^31 values; Python integers are summed as they are.
+
+    Examples
+    --------
+    >>> at = prefix_sums(np.array([2**62, 2**62, 3], dtype=np.int64))
+    >>> at(0) == 2**62, at(2) == 2**63 + 3
+    (True, True)
+    >>> prefix_sums(np.array([2**70, 1], dtype=object))(1) == 2**70 + 1
+    True
+    """
+    if values.dtype != np.int64:
+        total = np.cumsum(values, dtype=object)
+        return lambda t: int(total[t])
+    low, high = np.cumsum(values & 0xFFFFFFFF), np.cumsum(values >> 32)
+    return lambda t: int(low[t]) + (int(high[t]) << 32)

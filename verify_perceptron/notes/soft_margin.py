@@ -263,19 +263,23 @@ def choose_scaled(margins: Any, counts: Any, root_B: float) -> tuple[int, float]
 
 
 def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tuple[int, float] | None]:
-    """`choose_scaled` for each column of `margins` (n × c floats), column j with √B = roots[j], at once.
+    """`choose_scaled` for each column of `margins` (n × c floats), column j with √B = roots[j].
 
     The candidates of a column are its distinct positive margins, at most
     `CANDIDATES` of them evenly spaced in order (the smallest kept: D = 0
-    there when u separates). D(ρ)² comes from cumulative sums over the sorted
-    margins, clamped at 0 where rounding would make it negative. Each
-    candidate's bound is compared by its natural logarithm,
-    2·(ln(√B + D) − ln ρ), which stays finite for every positive float ρ
-    (callers give margins of about √B's size or less: `relative_floats`).
-    Per column: the index (in `margins`) of the first margin equal to the ρ
-    taken, and the bound's logarithm, the least over the candidates (the
-    first of equal ones; a NaN counts as infinite); None when no margin is
-    positive.
+    there when u separates). D(ρ)² comes from cumulative sums over the
+    margins in order (stable: equal ones by index), clamped at 0 where
+    rounding would make it negative. Each candidate's bound is compared by
+    its natural logarithm, 2·(ln(√B + D) − ln ρ), which stays finite for
+    every positive float ρ (callers give margins of about √B's size or less:
+    `relative_floats`). Per column: the index (in `margins`) of the first
+    margin equal to the ρ taken, and the bound's logarithm, the least over
+    the candidates (the first of equal ones; a NaN counts as infinite); None
+    when no margin is positive.
+
+    Only the samples with a mistake enter the sums (`_weighted`): the others'
+    terms are 0 and leave every sum as it is, so no sort of the whole column
+    is needed, and the candidates alone are measured.
 
     Examples
     --------
@@ -283,36 +287,55 @@ def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tu
     >>> choose_columns(M, np.ones(3), [5.0, 5.0])[0][0], choose_columns(M, np.ones(3), [5.0, 5.0])[1]
     (0, None)
     """
-    n, c = margins.shape
-    if n == 0:
-        return [None] * c
-    order = _stable_order(margins)
-    m = np.take_along_axis(margins, order, axis=0)
-    weights = np.asarray(counts, dtype=np.float64)[order]
-    candidate = m > 0  # (NaN is not)
-    candidate[1:] &= m[1:] != m[:-1]  # the first of equal margins only
-    rank = np.cumsum(candidate, axis=0) - 1
-    total = rank[-1] + 1
-    crowded = np.flatnonzero(total > CANDIDATES)
-    if len(crowded):  # evenly spaced in order, the smallest kept
-        kept = np.zeros((n, len(crowded)), dtype=bool)
-        kept[np.arange(CANDIDATES)[:, None] * (total[crowded] - 1) // (CANDIDATES - 1), np.arange(len(crowded))] = True
-        candidate[:, crowded] &= np.take_along_axis(kept, np.maximum(rank[:, crowded], 0), axis=0)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (non-candidates are set aside below)
-        zero = np.zeros((1, c))
-        sums = [np.concatenate((zero, np.cumsum(weights * m**p, axis=0)))[:-1] for p in range(3)]  # below each
-        D_sq = np.maximum(sums[0] * m**2 - 2 * sums[1] * m + sums[2], 0.0)
-        values = 2 * (np.log(np.asarray(roots, dtype=np.float64) + np.sqrt(D_sq)) - np.log(m))
-    values = np.where(candidate & ~np.isnan(values), values, np.inf)
-    best = np.argmin(values, axis=0)
-    chosen: list[tuple[int, float] | None] = []
-    for j in range(c):
-        if total[j] == 0:
-            chosen.append(None)
-            continue
-        b = int(best[j]) if candidate[best[j], j] else int(np.argmax(candidate[:, j]))  # all infinite: the first
-        chosen.append((int(order[b, j]), float(values[b, j])))
-    return chosen
+    margins = np.asarray(margins, dtype=np.float64)
+    weights = np.asarray(counts, dtype=np.float64)
+    hit = weights != 0
+    return [_one_column(margins[:, j], weights, hit, float(root)) for j, root in enumerate(roots)]
+
+
+def _one_column(margins: Any, weights: Any, hit: Any, root: float) -> tuple[int, float] | None:
+    """`choose_columns` on one column (n floats), its samples' `weights` (`hit`: those not 0), √B = `root`."""
+    distinct = np.unique(margins[margins > 0])  # (NaN is not > 0)
+    total = len(distinct)
+    if total == 0:
+        return None
+    if total > CANDIDATES:  # evenly spaced in order, the smallest kept
+        distinct = distinct[np.arange(CANDIDATES) * (total - 1) // (CANDIDATES - 1)]
+    m, w = _weighted(margins, weights, hit)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (a NaN counts as infinite below)
+        sums = [np.concatenate(([0.0], np.cumsum(w * m**p))) for p in range(3)]
+        below = np.searchsorted(m, distinct, side="left")  # D(ρ) sums the samples whose margin is below ρ
+        rho = distinct
+        D_sq = np.maximum(sums[0][below] * rho**2 - 2 * sums[1][below] * rho + sums[2][below], 0.0)
+        values = 2 * (np.log(root + np.sqrt(D_sq)) - np.log(rho))
+    values = np.where(np.isnan(values), np.inf, values)
+    best = int(np.argmin(values))  # (all infinite: the first, the smallest positive margin)
+    return int(np.argmax(margins == rho[best])), float(values[best])
+
+
+def _weighted(margins: Any, weights: Any, hit: Any) -> tuple[Any, Any]:
+    """The margins and weights of the terms of D(ρ)'s sums that can be other than 0, in the stable order of the
+    margins.
+
+    A sample of weight 0 adds 0·m^p, a zero (of either sign), to each sum,
+    which leaves it as it is, except where m^p is not finite (0·∞ is NaN):
+    such samples are kept, so that every partial sum read is the one a sum
+    over all the samples in order gives (its zeros' signs aside, which no
+    bound reads: each is added to a positive √B or a nonzero term, or the
+    whole D² is a zero).
+
+    Examples
+    --------
+    >>> m, w = _weighted(np.array([3.0, -1.0, 2.0, 1e200]), np.array([1.0, 0.0, 2.0, 0.0]),
+    ...                  np.array([True, False, True, False]))
+    >>> m.tolist(), w.tolist()  # (1e200² is infinite: kept)
+    ([2.0, 3.0, 1e+200], [2.0, 1.0, 0.0])
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        keep = hit | ~np.isfinite(margins * margins)
+    m, w = margins[keep], weights[keep]
+    order = _stable_order(m[:, None])[:, 0]
+    return m[order], w[order]
 
 
 def _stable_order(values: Any) -> Any:

@@ -295,13 +295,13 @@ def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tu
 
 def _one_column(margins: Any, weights: Any, hit: Any, root: float) -> tuple[int, float] | None:
     """`choose_columns` on one column (n floats), its samples' `weights` (`hit`: those not 0), √B = `root`."""
-    distinct = np.unique(margins[margins > 0])  # (NaN is not > 0)
+    m, w, keep = _weighted(margins, weights, hit)
+    distinct = _distinct_positive(m, margins[~keep])
     total = len(distinct)
     if total == 0:
         return None
     if total > CANDIDATES:  # evenly spaced in order, the smallest kept
         distinct = distinct[np.arange(CANDIDATES) * (total - 1) // (CANDIDATES - 1)]
-    m, w = _weighted(margins, weights, hit)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (a NaN counts as infinite below)
         sums = [np.concatenate(([0.0], np.cumsum(w * m**p))) for p in range(3)]
         below = np.searchsorted(m, distinct, side="left")  # D(ρ) sums the samples whose margin is below ρ
@@ -313,9 +313,27 @@ def _one_column(margins: Any, weights: Any, hit: Any, root: float) -> tuple[int,
     return int(np.argmax(margins == rho[best])), float(values[best])
 
 
-def _weighted(margins: Any, weights: Any, hit: Any) -> tuple[Any, Any]:
+def _distinct_positive(ordered: Any, others: Any) -> Any:
+    """``np.unique`` of the positive values among `ordered` (sorted) and `others`: only `others` are sorted,
+    then the two merged (a stable sort of two sorted runs merges them).
+
+    Examples
+    --------
+    >>> _distinct_positive(np.array([-1.0, 2.0, 2.0, 5.0, np.nan]), np.array([3.0, 0.0, 2.0, np.inf])).tolist()
+    [2.0, 3.0, 5.0, inf]
+    """
+    ordered = ordered[ordered > 0]  # (NaN is not > 0)
+    others = np.sort(others[others > 0])
+    merged = np.sort(np.concatenate((ordered, others)), kind="stable") if len(others) and len(ordered) else (
+        others if len(others) else ordered)
+    if len(merged) < 2:
+        return merged
+    return merged[np.concatenate(([True], merged[1:] != merged[:-1]))]
+
+
+def _weighted(margins: Any, weights: Any, hit: Any) -> tuple[Any, Any, Any]:
     """The margins and weights of the terms of D(ρ)'s sums that can be other than 0, in the stable order of the
-    margins.
+    margins, and which samples they are (a mask).
 
     A sample of weight 0 adds 0·m^p, a zero (of either sign), to each sum,
     which leaves it as it is, except where m^p is not finite (0·∞ is NaN):
@@ -326,16 +344,19 @@ def _weighted(margins: Any, weights: Any, hit: Any) -> tuple[Any, Any]:
 
     Examples
     --------
-    >>> m, w = _weighted(np.array([3.0, -1.0, 2.0, 1e200]), np.array([1.0, 0.0, 2.0, 0.0]),
-    ...                  np.array([True, False, True, False]))
-    >>> m.tolist(), w.tolist()  # (1e200² is infinite: kept)
-    ([2.0, 3.0, 1e+200], [2.0, 1.0, 0.0])
+    >>> m, w, keep = _weighted(np.array([3.0, -1.0, 2.0, 1e200]), np.array([1.0, 0.0, 2.0, 0.0]),
+    ...                        np.array([True, False, True, False]))
+    >>> m.tolist(), w.tolist(), keep.tolist()  # (1e200² is infinite: kept)
+    ([2.0, 3.0, 1e+200], [2.0, 1.0, 0.0], [True, False, True, True])
     """
     with np.errstate(over="ignore", invalid="ignore"):
-        keep = hit | ~np.isfinite(margins * margins)
-    m, w = margins[keep], weights[keep]
+        largest = np.max(np.abs(margins), initial=0.0)  # (NaN if there is one)
+        keep = hit if largest < 2.0**500 else hit | ~np.isfinite(margins * margins)  # (m² finite below 2^512)
+    at = np.flatnonzero(keep)
+    m = margins[at]
     order = _stable_order(m[:, None])[:, 0]
-    return m[order], w[order]
+    at = at[order]
+    return m[order], weights[at], keep
 
 
 def _stable_order(values: Any) -> Any:

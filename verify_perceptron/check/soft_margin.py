@@ -181,18 +181,19 @@ class SoftMarginCheck:
             return
         base = _quotient(self.D_sq, self._rho_sq)
         side = self._root_B + np.sqrt(base + np.cumsum(self._sq_over_rho[rows]))
-        N = np.arange(self.N + 1, self.N + m + 1, dtype=np.int64)
-        doubtful = np.flatnonzero((np.sqrt(N.astype(np.float64)) * _FILTER > side) | (not self._filter))
+        N0 = self.N + 1  # update t of the chunk is mistake N0 + t
+        root_N = np.sqrt(np.arange(N0, N0 + m, dtype=np.float64))  # (each N exact: N < 2^53)
+        doubtful = np.flatnonzero(root_N * _FILTER > side) if self._filter else np.arange(m)
         self.result.n_checked += m - len(doubtful)
         with np.errstate(divide="ignore"):  # (√N / 0 is infinite: nearest of all)
-            ratio = np.sqrt(N.astype(np.float64)) / side  # not N / side²: that square can pass float64's range
+            ratio = root_N / side  # not N / side²: that square can pass float64's range
         t = int(np.argmax(ratio))
         exact = self._exact(rows)
         if self.tightest is None or float(ratio[t]) > self.tightest[0]:
-            self._remember(float(ratio[t]), first + t, int(N[t]), exact(t))
+            self._remember(float(ratio[t]), first + t, N0 + t, exact(t))
         for t in doubtful.tolist():
-            self._decide(first + t, int(epochs[t]), int(rows[t]), int(N[t]), exact(t))
-        self.N, self.D_sq = int(N[-1]), exact(m - 1)
+            self._decide(first + t, int(epochs[t]), int(rows[t]), N0 + t, exact(t))
+        self.N, self.D_sq = N0 + m - 1, exact(m - 1)
 
     def _exact(self, rows: Any) -> Callable[[int], int]:
         """t -> D² after the updates on rows[:t + 1] (which follow those seen), exactly: prefix sums of the

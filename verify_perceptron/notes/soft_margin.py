@@ -128,10 +128,15 @@ class SoftMargin:
         --------
         >>> SoftMargin.from_margins([3, -1], rho=2, R_sq=4, u_sq=1, scale=2).true(2, 1)
         {'rho': Fraction(1, 1), 'R_sq': Fraction(1, 1), 'u_sq': Fraction(1, 1), 'pass_D_sq': Fraction(9, 4)}
+        >>> big = SoftMargin.from_margins([-(2**31) + 3] * 3, rho=2, R_sq=4, u_sq=1, scale=1)  # d² = (2^31 - 1)²
+        >>> big.true(1, 1)["pass_D_sq"] == 3 * (2**31 - 1) ** 2  # past 2^63: summed in 32-bit halves
+        True
         """
         squares = self.deficits_sq
         if squares.dtype == np.int64 and int(squares.max(initial=0)) * len(squares) < 2**63:
             total = int(squares.sum())  # every partial sum is below 2^63
+        elif squares.dtype == np.int64 and len(squares) < 2**31:  # (squares >= 0) in 32-bit halves: each sum < 2^63
+            total = int(np.sum(squares & 0xFFFFFFFF)) + (int(np.sum(squares >> 32)) << 32)
         else:
             total = sum(int(v) for v in squares)
         return {"rho": Fraction(self.rho, L * M), "R_sq": Fraction(self.R_sq, L * L), "u_sq": Fraction(self.u_sq, M * M),

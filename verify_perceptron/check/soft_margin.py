@@ -24,7 +24,7 @@ range. Every other update, a violation included, is decided in integers by
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 import math
@@ -188,19 +188,21 @@ class SoftMarginCheck:
         with np.errstate(divide="ignore"):  # (√N / 0 is infinite: nearest of all)
             ratio = root_N / side  # not N / side²: that square can pass float64's range
         t = int(np.argmax(ratio))
-        exact = self._exact(rows)
-        if self.tightest is None or float(ratio[t]) > self.tightest[0]:
-            self._remember(float(ratio[t]), first + t, N0 + t, exact(t))
-        for t in doubtful.tolist():
-            self._decide(first + t, int(epochs[t]), int(rows[t]), N0 + t, exact(t))
-        self.N, self.D_sq = N0 + m - 1, exact(m - 1)
+        nearest = float(ratio[t])
+        del side, root_N, ratio  # (let go before the exact sums: memory of a chunk's few arrays at once)
+        nearer = self.tightest is None or nearest > self.tightest[0]
+        wanted = doubtful.tolist()
+        exact = self._exact(rows, [m - 1, *wanted, *([t] if nearer else [])])
+        if nearer:
+            self._remember(nearest, first + t, N0 + t, exact[t])
+        for t in wanted:
+            self._decide(first + t, int(epochs[t]), int(rows[t]), N0 + t, exact[t])
+        self.N, self.D_sq = N0 + m - 1, exact[m - 1]
 
-    def _exact(self, rows: Any) -> Callable[[int], int]:
-        """t -> D² after the updates on rows[:t + 1] (which follow those seen), exactly: prefix sums of the
-        updates' d², made once a chunk (`prefix_sums`), so that each read costs O(1), not a pass over every
-        sample."""
-        prefix = prefix_sums(self.bound.deficits_sq[rows])
-        return lambda t: self.D_sq + prefix(t)
+    def _exact(self, rows: Any, at: Sequence[int]) -> dict[int, int]:
+        """{t: D² after the updates on rows[:t + 1] (which follow those seen) for t in `at`}, exactly: sums of
+        the updates' d² made once a chunk (`prefix_sums`), not a pass over every sample for each."""
+        return {t: self.D_sq + total for t, total in prefix_sums(self.bound.deficits_sq[rows], at).items()}
 
     def _decide(self, k: int, epoch: int, j: int, N: int, D_sq: int) -> None:
         """The exact verdict at update k (N mistakes, shortfalls D² so far)."""
@@ -340,22 +342,35 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
     return best[0], best[1] + (f", the best of {tried} the run visited" if tried > 1 else "")
 
 
-def prefix_sums(values: Any) -> Callable[[int], int]:
-    """t -> values[0] + ... + values[t], exactly, for non-negative int64 `values` (or Python integers).
+def prefix_sums(values: Any, at: Sequence[int]) -> dict[int, int]:
+    """{t: values[0] + ... + values[t] for t in `at`}, exactly, for non-negative int64 `values` (overwritten
+    where writeable: the caller's own gathered copy) or Python integers.
 
     The int64 values are cut into two 32-bit halves whose cumulative sums stay
-    below 2^63 for up to 2^31 values; Python integers are summed as they are.
+    below 2^63 for up to 2^31 values. Python integers are summed between the
+    points asked for (`np.add.reduceat`), so that no integer is made for the
+    others.
 
     Examples
     --------
-    >>> at = prefix_sums(np.array([2**62, 2**62, 3], dtype=np.int64))
-    >>> at(0) == 2**62, at(2) == 2**63 + 3
+    >>> sums = prefix_sums(np.array([2**62, 2**62, 3], dtype=np.int64), [2, 0])
+    >>> sums[0] == 2**62, sums[2] == 2**63 + 3
     (True, True)
-    >>> prefix_sums(np.array([2**70, 1], dtype=object))(1) == 2**70 + 1
+    >>> prefix_sums(np.array([2**70, 1, 5], dtype=object), [1, 2]) == {1: 2**70 + 1, 2: 2**70 + 6}
     True
     """
-    if values.dtype != np.int64:
-        total = np.cumsum(values, dtype=object)
-        return lambda t: int(total[t])
-    low, high = np.cumsum(values & 0xFFFFFFFF), np.cumsum(values >> 32)
-    return lambda t: int(low[t]) + (int(high[t]) << 32)
+    points = sorted(set(at))
+    if not points:
+        return {}
+    if values.dtype == np.int64 and len(values) < 2**31:
+        high = values >> 32
+        low = np.bitwise_and(values, 0xFFFFFFFF, out=values if values.flags.writeable else None)
+        np.cumsum(low, out=low)  # (in place: two arrays of the values' size in all)
+        np.cumsum(high, out=high)
+        return {t: int(low[t]) + (int(high[t]) << 32) for t in points}
+    parts = np.add.reduceat(np.asarray(values[:points[-1] + 1], dtype=object), [0, *(t + 1 for t in points[:-1])])
+    sums, total = {}, 0
+    for t, part in zip(points, parts.tolist()):
+        total += int(part)
+        sums[t] = total
+    return sums

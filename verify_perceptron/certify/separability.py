@@ -106,16 +106,26 @@ class Separability:
         {'kind': 'gordan', 'values': ['1/4', '1/4', '1/4', '1/4']}
         """
         values = self.certificate
-        texts: dict[Fraction, str] = {}  # one string per distinct value: Gordan's λ is 0 on all but d + 2 samples
         return {
             "separable": self.separable,
             "certified": self.certified,
-            "certificate": None if values is None else {
-                "kind": self.certificate_kind,
-                "values": [texts[v] if v in texts else texts.setdefault(v, exact_text(v)) for v in values]},
+            "certificate": None if values is None else {"kind": self.certificate_kind,
+                                                        "values": _texts(values)},
             "method": self.method,
             "problem": self.problem,
         }
+
+
+def _texts(values: Vector) -> list[str]:
+    """`exact_text` of each value; a zero, most of a Gordan certificate's (at most d + 2 of its n are not: 10^6
+    at 10^6 samples), written without the call.
+
+    Examples
+    --------
+    >>> _texts([Fraction(0), Fraction(-1, 3), 0, Fraction(4)])
+    ['0', '-1/3', '0', '4']
+    """
+    return [exact_text(v) if v else "0" for v in values]
 
 
 def augmented_rows(data: Dataset) -> list[Vector]:

@@ -42,7 +42,7 @@ from ..notes.soft_margin import SoftMargin, choose_columns, choose_margin
 from .results import InvariantResult, Violation
 from .separator import scaled_separator
 
-__all__ = ["SoftMarginCheck", "SoftMarginSummary", "soft_margin_check", "best_reference", "VISITED"]
+__all__ = ["SoftMarginCheck", "SoftMarginSummary", "soft_margin_check", "best_reference", "prefix_sums", "VISITED"]
 
 #: How many of the weights a run visited (besides its last ones) `best_reference` tries as u.
 VISITED = 32
@@ -187,21 +187,28 @@ class SoftMarginCheck:
             return
         base = _quotient(self.D_sq, self._rho_sq)
         side = self._root_B + np.sqrt(base + np.cumsum(self._sq_over_rho[rows]))
-        N = np.arange(self.N + 1, self.N + m + 1, dtype=np.int64)
-        doubtful = np.flatnonzero((np.sqrt(N.astype(np.float64)) * _FILTER > side) | (not self._filter))
+        N0 = self.N + 1  # update t of the chunk is mistake N0 + t
+        root_N = np.sqrt(np.arange(N0, N0 + m, dtype=np.float64))  # (each N exact: N < 2^53)
+        doubtful = np.flatnonzero(root_N * _FILTER > side) if self._filter else np.arange(m)
         self.result.n_checked += m - len(doubtful)
         with np.errstate(divide="ignore"):  # (√N / 0 is infinite: nearest of all)
-            ratio = np.sqrt(N.astype(np.float64)) / side  # not N / side²: that square can pass float64's range
+            ratio = root_N / side  # not N / side²: that square can pass float64's range
         t = int(np.argmax(ratio))
-        if self.tightest is None or float(ratio[t]) > self.tightest[0]:
-            self._remember(float(ratio[t]), first + t, int(N[t]), self._exact(rows[:t + 1]))
-        for t in doubtful.tolist():
-            self._decide(first + t, int(epochs[t]), int(rows[t]), int(N[t]), self._exact(rows[:t + 1]))
-        self.N, self.D_sq = int(N[-1]), self._exact(rows)
+        nearest = float(ratio[t])
+        del side, root_N, ratio  # (let go before the exact sums: memory of a chunk's few arrays at once)
+        nearer = self.tightest is None or nearest > self.tightest[0]
+        wanted = doubtful.tolist()
+        exact = self._exact(rows, [m - 1, *wanted, *([t] if nearer else [])])
+        if nearer:
+            self._remember(nearest, first + t, N0 + t, exact[t])
+        for t in wanted:
+            self._decide(first + t, int(epochs[t]), int(rows[t]), N0 + t, exact[t])
+        self.N, self.D_sq = N0 + m - 1, exact[m - 1]
 
-    def _exact(self, rows: Any) -> int:
-        """D² after the updates on `rows` (which follow those seen), exactly."""
-        return self.D_sq + self.bound.shortfalls(np.bincount(rows, minlength=self.n_samples))
+    def _exact(self, rows: Any, at: Sequence[int]) -> dict[int, int]:
+        """{t: D² after the updates on rows[:t + 1] (which follow those seen) for t in `at`}, exactly: sums of
+        the updates' d² made once a chunk (`prefix_sums`), not a pass over every sample for each."""
+        return {t: self.D_sq + total for t, total in prefix_sums(self.bound.deficits_sq[rows], at).items()}
 
     def _decide(self, k: int, epoch: int, j: int, N: int, D_sq: int) -> None:
         """The exact verdict at update k (N mistakes, shortfalls D² so far)."""
@@ -346,3 +353,37 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
         return None
     tried = len(seen)
     return best[0], best[1] + (f", the best of {tried} the run visited" if tried > 1 else "")
+
+
+def prefix_sums(values: Any, at: Sequence[int]) -> dict[int, int]:
+    """{t: values[0] + ... + values[t] for t in `at`}, exactly, for non-negative int64 `values` (overwritten
+    where writeable: the caller's own gathered copy) or Python integers.
+
+    The int64 values are cut into two 32-bit halves whose cumulative sums stay
+    below 2^63 for up to 2^31 values. Python integers are summed between the
+    points asked for (`np.add.reduceat`), so that no integer is made for the
+    others.
+
+    Examples
+    --------
+    >>> sums = prefix_sums(np.array([2**62, 2**62, 3], dtype=np.int64), [2, 0])
+    >>> sums[0] == 2**62, sums[2] == 2**63 + 3
+    (True, True)
+    >>> prefix_sums(np.array([2**70, 1, 5], dtype=object), [1, 2]) == {1: 2**70 + 1, 2: 2**70 + 6}
+    True
+    """
+    points = sorted(set(at))
+    if not points:
+        return {}
+    if values.dtype == np.int64 and len(values) < 2**31:
+        high = values >> 32
+        low = np.bitwise_and(values, 0xFFFFFFFF, out=values if values.flags.writeable else None)
+        np.cumsum(low, out=low)  # (in place: two arrays of the values' size in all)
+        np.cumsum(high, out=high)
+        return {t: int(low[t]) + (int(high[t]) << 32) for t in points}
+    parts = np.add.reduceat(np.asarray(values[:points[-1] + 1], dtype=object), [0, *(t + 1 for t in points[:-1])])
+    sums, total = {}, 0
+    for t, part in zip(points, parts.tolist()):
+        total += int(part)
+        sums[t] = total
+    return sums

@@ -134,10 +134,15 @@ class SoftMargin:
         --------
         >>> SoftMargin.from_margins([3, -1], rho=2, R_sq=4, u_sq=1, scale=2).true(2, 1)
         {'rho': Fraction(1, 1), 'R_sq': Fraction(1, 1), 'u_sq': Fraction(1, 1), 'pass_D_sq': Fraction(9, 4)}
+        >>> big = SoftMargin.from_margins([-(2**31) + 3] * 3, rho=2, R_sq=4, u_sq=1, scale=1)  # d² = (2^31 - 1)²
+        >>> big.true(1, 1)["pass_D_sq"] == 3 * (2**31 - 1) ** 2  # past 2^63: summed in 32-bit halves
+        True
         """
         squares = self.deficits_sq
         if squares.dtype == np.int64 and int(squares.max(initial=0)) * len(squares) < 2**63:
             total = int(squares.sum())  # every partial sum is below 2^63
+        elif squares.dtype == np.int64 and len(squares) < 2**31:  # (squares >= 0) in 32-bit halves: each sum < 2^63
+            total = int(np.sum(squares & 0xFFFFFFFF)) + (int(np.sum(squares >> 32)) << 32)
         else:
             total = sum(int(v) for v in squares)
         return {"rho": Fraction(self.rho, L * M), "R_sq": Fraction(self.R_sq, L * L), "u_sq": Fraction(self.u_sq, M * M),
@@ -243,18 +248,27 @@ def relative_floats(values: Any, shift: int) -> Any:
     """
     if isinstance(values, np.ndarray) and values.dtype == np.int64:
         return np.ldexp(values.astype(np.float64), -shift)
-    # `_relative` of each, in NumPy's loops over the Python integers (a call per value cost 2 µs): the same
-    # leading 64 bits, the same rounding to a double, the same power of two (C's ldexp, as math.ldexp's)
-    exact = np.array([int(v) for v in values] + [None], dtype=object)[:-1]  # (the None: a 1-D array of ints)
-    if not len(exact):
-        return np.zeros(0, dtype=np.float64)
-    drop = np.maximum(_bit_length(np.abs(exact)).astype(np.int64) - 64, 0)
-    with np.errstate(over="ignore"):  # past float64's range: ±inf, as `_relative` gives
-        return np.ldexp(np.right_shift(exact, drop).astype(np.float64), drop - shift)
+    if len(values) and set(map(type, values)) == {int}:
+        return _relative_ints(np.array(values, dtype=object), shift)
+    return np.array([_relative(int(v), shift) for v in values], dtype=np.float64)
 
 
-#: int.bit_length over an object array of Python integers.
-_bit_length = np.frompyfunc(int.bit_length, 1, 1)
+def _relative_ints(values: Any, shift: int) -> Any:
+    """`_relative` of each of `values` (a 1-d object array of Python integers), an operation at a time over the
+    array rather than a Python call per value: the same leading bits (shifted right by the same amounts), the
+    same rounding of each to a double (int to float is correctly rounded either way) and the same scaling
+    by a power of two (C's ldexp; past float64's range ±inf, as `_relative` gives it).
+
+    Examples
+    --------
+    >>> _relative_ints(np.array([3, -2**5000, 0, 2**70 + 1], dtype=object), 68).tolist()
+    [1.0164395367051604e-20, -inf, 0.0, 4.0]
+    """
+    bits = np.frompyfunc(int.bit_length, 1, 1)(values).astype(np.int64)
+    drop = np.maximum(bits - 64, 0)
+    top = (values >> drop.astype(object)).astype(np.float64)  # each below 2^64 in magnitude
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(top, drop - shift)
 
 
 def _relative(value: int, shift: int) -> float:
@@ -280,19 +294,23 @@ def choose_scaled(margins: Any, counts: Any, root_B: float) -> tuple[int, float]
 
 
 def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tuple[int, float] | None]:
-    """`choose_scaled` for each column of `margins` (n × c floats), column j with √B = roots[j], at once.
+    """`choose_scaled` for each column of `margins` (n × c floats), column j with √B = roots[j].
 
     The candidates of a column are its distinct positive margins, at most
     `CANDIDATES` of them evenly spaced in order (the smallest kept: D = 0
-    there when u separates). D(ρ)² comes from cumulative sums over the sorted
-    margins, clamped at 0 where rounding would make it negative. Each
-    candidate's bound is compared by its natural logarithm,
-    2·(ln(√B + D) − ln ρ), which stays finite for every positive float ρ
-    (callers give margins of about √B's size or less: `relative_floats`).
-    Per column: the index (in `margins`) of the first margin equal to the ρ
-    taken, and the bound's logarithm, the least over the candidates (the
-    first of equal ones; a NaN counts as infinite); None when no margin is
-    positive.
+    there when u separates). D(ρ)² comes from cumulative sums over the
+    margins in order (stable: equal ones by index), clamped at 0 where
+    rounding would make it negative. Each candidate's bound is compared by
+    its natural logarithm, 2·(ln(√B + D) − ln ρ), which stays finite for
+    every positive float ρ (callers give margins of about √B's size or less:
+    `relative_floats`). Per column: the index (in `margins`) of the first
+    margin equal to the ρ taken, and the bound's logarithm, the least over
+    the candidates (the first of equal ones; a NaN counts as infinite); None
+    when no margin is positive.
+
+    Only the samples with a mistake enter the sums (`_weighted`): the others'
+    terms are 0 and leave every sum as it is, so no sort of the whole column
+    is needed, and the candidates alone are measured.
 
     Examples
     --------
@@ -300,42 +318,76 @@ def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tu
     >>> choose_columns(M, np.ones(3), [5.0, 5.0])[0][0], choose_columns(M, np.ones(3), [5.0, 5.0])[1]
     (0, None)
     """
-    n, c = margins.shape
-    if n == 0:
-        return [None] * c
-    order = _stable_order(margins)
-    m = np.take_along_axis(margins, order, axis=0)
-    weights = np.asarray(counts, dtype=np.float64)[order]
-    candidate = m > 0  # (NaN is not)
-    candidate[1:] &= m[1:] != m[:-1]  # the first of equal margins only
-    rank = np.cumsum(candidate, axis=0) - 1
-    total = rank[-1] + 1
-    crowded = np.flatnonzero(total > CANDIDATES)
-    if len(crowded):  # evenly spaced in order, the smallest kept
-        kept = np.zeros((n, len(crowded)), dtype=bool)
-        kept[np.arange(CANDIDATES)[:, None] * (total[crowded] - 1) // (CANDIDATES - 1), np.arange(len(crowded))] = True
-        candidate[:, crowded] &= np.take_along_axis(kept, np.maximum(rank[:, crowded], 0), axis=0)
-    del rank
-    root_values = np.asarray(roots, dtype=np.float64)
-    chosen: list[tuple[int, float] | None] = []
-    for j in range(c):
-        if total[j] == 0:
-            chosen.append(None)
-            continue
-        # The bound at the (at most CANDIDATES) candidates only, a column at a time: the same float operations
-        # as on whole columns, without a dozen arrays as large as the margins (issue 32's peak at 10^6 x 10).
-        at = np.flatnonzero(candidate[:, j])
-        column, w = m[:, j], weights[:, j]
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            # Σ w·m^p over the rows before each candidate: the cumulative sum's entry just above it (0 at the top)
-            sums = [np.where(at > 0, np.cumsum(w * column**p)[np.maximum(at - 1, 0)], 0.0) for p in range(3)]
-            mu = column[at]
-            D_sq = np.maximum(sums[0] * mu**2 - 2 * sums[1] * mu + sums[2], 0.0)
-            values = 2 * (np.log(root_values[j] + np.sqrt(D_sq)) - np.log(mu))
-        values = np.where(np.isnan(values), np.inf, values)
-        k = int(np.argmin(values))  # the first of the least (all infinite: the first candidate)
-        chosen.append((int(order[at[k], j]), float(values[k])))
-    return chosen
+    margins = np.asarray(margins, dtype=np.float64)
+    weights = np.asarray(counts, dtype=np.float64)
+    hit = weights != 0
+    return [_one_column(margins[:, j], weights, hit, float(root)) for j, root in enumerate(roots)]
+
+
+def _one_column(margins: Any, weights: Any, hit: Any, root: float) -> tuple[int, float] | None:
+    """`choose_columns` on one column (n floats), its samples' `weights` (`hit`: those not 0), √B = `root`."""
+    m, w, keep = _weighted(margins, weights, hit)
+    distinct = _distinct_positive(m, margins[~keep])
+    total = len(distinct)
+    if total == 0:
+        return None
+    if total > CANDIDATES:  # evenly spaced in order, the smallest kept
+        distinct = distinct[np.arange(CANDIDATES) * (total - 1) // (CANDIDATES - 1)]
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (a NaN counts as infinite below)
+        sums = [np.concatenate(([0.0], np.cumsum(w * m**p))) for p in range(3)]
+        below = np.searchsorted(m, distinct, side="left")  # D(ρ) sums the samples whose margin is below ρ
+        rho = distinct
+        D_sq = np.maximum(sums[0][below] * rho**2 - 2 * sums[1][below] * rho + sums[2][below], 0.0)
+        values = 2 * (np.log(root + np.sqrt(D_sq)) - np.log(rho))
+    values = np.where(np.isnan(values), np.inf, values)
+    best = int(np.argmin(values))  # (all infinite: the first, the smallest positive margin)
+    return int(np.argmax(margins == rho[best])), float(values[best])
+
+
+def _distinct_positive(ordered: Any, others: Any) -> Any:
+    """``np.unique`` of the positive values among `ordered` (sorted) and `others`: only `others` are sorted,
+    then the two merged (a stable sort of two sorted runs merges them).
+
+    Examples
+    --------
+    >>> _distinct_positive(np.array([-1.0, 2.0, 2.0, 5.0, np.nan]), np.array([3.0, 0.0, 2.0, np.inf])).tolist()
+    [2.0, 3.0, 5.0, inf]
+    """
+    ordered = ordered[ordered > 0]  # (NaN is not > 0)
+    others = np.sort(others[others > 0])
+    merged = np.sort(np.concatenate((ordered, others)), kind="stable") if len(others) and len(ordered) else (
+        others if len(others) else ordered)
+    if len(merged) < 2:
+        return merged
+    return merged[np.concatenate(([True], merged[1:] != merged[:-1]))]
+
+
+def _weighted(margins: Any, weights: Any, hit: Any) -> tuple[Any, Any, Any]:
+    """The margins and weights of the terms of D(ρ)'s sums that can be other than 0, in the stable order of the
+    margins, and which samples they are (a mask).
+
+    A sample of weight 0 adds 0·m^p, a zero (of either sign), to each sum,
+    which leaves it as it is, except where m^p is not finite (0·∞ is NaN):
+    such samples are kept, so that every partial sum read is the one a sum
+    over all the samples in order gives (its zeros' signs aside, which no
+    bound reads: each is added to a positive √B or a nonzero term, or the
+    whole D² is a zero).
+
+    Examples
+    --------
+    >>> m, w, keep = _weighted(np.array([3.0, -1.0, 2.0, 1e200]), np.array([1.0, 0.0, 2.0, 0.0]),
+    ...                        np.array([True, False, True, False]))
+    >>> m.tolist(), w.tolist(), keep.tolist()  # (1e200² is infinite: kept)
+    ([2.0, 3.0, 1e+200], [2.0, 1.0, 0.0], [True, False, True, True])
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        largest = np.max(np.abs(margins), initial=0.0)  # (NaN if there is one)
+        keep = hit if largest < 2.0**500 else hit | ~np.isfinite(margins * margins)  # (m² finite below 2^512)
+    at = np.flatnonzero(keep)
+    m = margins[at]
+    order = _stable_order(m[:, None])[:, 0]
+    at = at[order]
+    return m[order], weights[at], keep
 
 
 def _stable_order(values: Any) -> Any:

@@ -367,9 +367,25 @@ def _line(value: Any) -> str:
         return exact_text(value)
     if isinstance(value, dict) and any(map(_huge, value.values())):
         return "{" + ", ".join(f"{_ENCODER.encode(key)}: {_line(v)}" for key, v in value.items()) + "}"
-    if isinstance(value, list) and any(map(_huge, value)):
+    if isinstance(value, list) and _any_huge(value):
         return "[" + ", ".join(map(_line, value)) + "]"
     return _encode(value)
+
+
+def _any_huge(values: list[Any]) -> bool:
+    """``any(map(_huge, values))``, the long lists (a per-sample list, a certificate) without a call per entry:
+    only the entries whose type is exactly int are read, by their bit lengths.
+
+    Examples
+    --------
+    >>> _any_huge(["1/2", 3, True]), _any_huge([2**3000, "x"]), _any_huge([])
+    (False, True, False)
+    """
+    types = set(map(type, values))
+    if int not in types:
+        return False
+    integers = values if len(types) == 1 else [v for v in values if type(v) is int]
+    return max(map(int.bit_length, integers)) > 2_000
 
 
 #: Entries of a list the encoder writes at once. Its one-shot encoding holds a string per entry and per
@@ -391,5 +407,19 @@ def _encode(value: Any) -> str:
 
 def _flat(value: dict[str, Any] | list[Any]) -> bool:
     """No object inside, and no list but of plain values: written on one line."""
-    return all(not isinstance(v, dict) and not (isinstance(v, list) and any(isinstance(x, (dict, list)) for x in v))
-               for v in (value.values() if isinstance(value, dict) else value))
+    values = value.values() if isinstance(value, dict) else value
+    if not _nested(values):  # (a long list of plain values: no entry read alone)
+        return True
+    return all(not isinstance(v, dict) and not (isinstance(v, list) and _nested(v)) for v in values)
+
+
+def _nested(values: Iterable[Any]) -> bool:
+    """``any(isinstance(x, (dict, list)) for x in values)``, read off the entries' types (a long per-sample list
+    has one or two), not an entry at a time.
+
+    Examples
+    --------
+    >>> _nested([1, "a"]), _nested([1, [2]]), _nested([{}]), _nested([])
+    (False, True, True, False)
+    """
+    return any(issubclass(kind, (dict, list)) for kind in set(map(type, values)))

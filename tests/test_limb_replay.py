@@ -279,6 +279,7 @@ def test_samples_held_in_two_limbs_are_replayed_as_held(monkeypatch, magnitude, 
     assert data.limbs is not None
     widths = []
     real = _kernel.check_wide
+    assert real is not None
 
     def spied(*args):
         widths.append(args[0].shape[1] // (args[1].shape[0] // args[9].shape[1]))

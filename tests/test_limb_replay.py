@@ -253,3 +253,68 @@ def test_narrow_samples_are_replayed_as_held_without_an_int64_copy(digits, dtype
     assert wrong == checked(data, "classic", rows, epochs, spoiled, separator=separator)[0]
     failed = [r for r in wrong.invariants if r.holds is False]
     assert failed and failed[0].name == "update-rule" and failed[0].first_violation.k == 3
+
+
+#: True claims whose programs multiply a value past int64 by one within it, of either sign (k = N online):
+#: (k − 2N)(−S) = N·S <= 2N·S, and 2^62·S·(k − 2N) = −2^62·N·S <= 0, whose product passes 192 bits.
+WIDE_BY_SMALL = [
+    Claim("wide-by-small", "(k - 2N)(-S) <= 2 N S", "a true claim, for the test",
+          lambda q: (q.k - 2 * q.N) * (-q.sum_N_xsq), lambda q: 2 * q.N * q.sum_N_xsq, ("k", "N", "sum_N_xsq"),
+          needs_separator=False),
+    Claim("wide-by-constant", "2^62 S (k - 2N) <= 0", "a true claim, for the test",
+          lambda q: 2**62 * q.sum_N_xsq * (q.k - 2 * q.N), lambda q: 0 * q.sum_N_xsq, ("k", "N", "sum_N_xsq"),
+          needs_separator=False),
+    # 2^62 times 2^130 (a quantity of its own) is 2^192 exactly: at K = 3 its low limbs are all 0, the carry
+    # out of them all there is; wrapped on both sides, the slack 2^192·k would read 0
+    Claim("carried-out", "2^62 2^130 N <= 2^62 2^131 k", "a true claim, for the test",
+          lambda q: 2**62 * (2**130 * q.N), lambda q: 2**62 * (2**131 * q.k), ("k", "N"), needs_separator=False),
+]
+
+
+def _held(values: list[list[int]], denominator: int, y: list[int]) -> Dataset:
+    """Integers over `denominator` held in two 64-bit limbs each, as binary floats are."""
+    from verify_perceptron.data.limb_arrays import int_limbs
+
+    n, d = len(values), len(values[0])
+    return Dataset(limbs=int_limbs([v for row in values for v in row], 2).reshape(n, d, 2), denominator=denominator,
+                   y=y)
+
+
+@needs_kernel
+@pytest.mark.parametrize("start", [3, 4])
+@pytest.mark.parametrize("claim", WIDE_BY_SMALL, ids=lambda claim: claim.name)
+def test_products_of_a_wide_value_and_an_int64_one_are_exact_and_widen_past_k(start, claim):
+    # Every update replayed in C, the least slacks those of one update at a time: a product's sign, and a
+    # product past K limbs (2^62·S, 2^192 at K = 3) that must widen the replay, not wrap. One claim a run:
+    # the replay widens for all of them at once.
+    data = wide_data(2, 2**70, 72)
+    rows, epochs, scores, _ = reference_updates(data, "classic")
+    expected, _ = checked(data, "classic", rows, epochs, scores, claims=[claim])
+    got, replayed = checked(data, "classic", rows, epochs, scores, limbs=2, start=start, claims=[claim])
+    assert got == expected and replayed == len(rows) > 1
+    assert [r.holds for r in got.invariants if r.name == claim.name] == [True]
+
+
+@needs_kernel
+@pytest.mark.parametrize("magnitude, start", [(2**80, 3), (2**126, 5)])
+def test_samples_held_in_two_limbs_are_replayed_as_held(monkeypatch, magnitude, start):
+    # Samples held in two limbs (binary floats) reach the replay in two limbs an entry, not K (no copy);
+    # near 2^126 ‖W‖² passes 2^252 and the replay reads them sign-extended to K limbs: every update in C.
+    rng = random.Random(5)
+    values = [[rng.choice([-1, 1]) * rng.randint(magnitude // 2, magnitude) for _ in range(3)] for _ in range(7)]
+    data = _held(values, 2**70, [1, -1, 1, -1, 1, 1, -1])
+    assert data.limbs is not None
+    widths = []
+    real = _kernel.check_wide
+    assert real is not None
+
+    def spied(*args):
+        widths.append(args[0].shape[1] // (args[1].shape[0] // args[9].shape[1]))
+        return real(*args)
+
+    monkeypatch.setattr(_kernel, "check_wide", spied)
+    rows, epochs, scores, _ = reference_updates(data, "classic")
+    expected, _ = checked(data, "classic", rows, epochs, scores)
+    got, replayed = checked(data, "classic", rows, epochs, scores, limbs=2, start=start)
+    assert got == expected and replayed == len(rows) > 1
+    assert set(widths) == {2}

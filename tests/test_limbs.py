@@ -152,6 +152,9 @@ def test_scores_of_minus_one_zero_and_one_at_2_to_the_200_reach_the_exact_sums()
     (lambda a: a.update(W=np.zeros((2, 1), dtype=np.int64), limit=_limbs.limbs_of([2**127], 3)[0]), "limit"),
     (lambda a: a.update(w_sq=_limbs.limbs_of([-1], 3)[0].copy()), "w_sq"),
     (lambda a: a.update(norms=_limbs.limbs_of([-1, 1], 3)), "norms"),
+    # at the bound 2^(64·3 − 3) itself, on the last row: every row's top limb is read (or-ed over all rows)
+    (lambda a: a.update(norms=_limbs.limbs_of([0, 2**189], 3)), r"norms\[1\]"),
+    (lambda a: a.update(norms=_limbs.limbs_of([2**190 + 5, 0], 3)), r"norms\[0\]"),
     (lambda a: a.update(out_s=np.zeros((4, 2), dtype=np.int64)), "out_s"),
 ])
 def test_the_limb_pass_refuses_arguments_outside_its_precondition(change, message):

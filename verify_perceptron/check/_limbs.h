@@ -216,6 +216,30 @@ lb_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, int K)
         }
         return 0;
     }
+    if (K >= 2 && (lb_fits64(a, K) || lb_fits64(b, K))) { /* (N times a wide constant: K word products) */
+        const uint64_t *x = lb_fits64(a, K) ? b : a;
+        const int64_t v = (int64_t)(x == a ? b : a)[0];
+        const uint64_t mv = v < 0 ? -(uint64_t)v : (uint64_t)v; /* |-2^63| = 2^63 fits unsigned */
+        uint64_t mx[LIMBS_MAX], q[LIMBS_MAX + 1];
+        lb_magnitude(mx, x, K);
+        uint64_t carry = 0;
+        for (int i = 0; i < K; i++) {
+            const uint128 t = (uint128)mx[i] * mv + carry;
+            q[i] = (uint64_t)t;
+            carry = (uint64_t)(t >> 64);
+        }
+        q[K] = carry;
+        if (!lb_fits(q, K + 1, K)) {
+            return 1;
+        }
+        if (lb_negative(x, K) != (v < 0)) {
+            lb_negate(r, q, K);
+        }
+        else {
+            memcpy(r, q, (size_t)K * sizeof(uint64_t));
+        }
+        return 0;
+    }
     uint64_t ma[LIMBS_MAX], mb[LIMBS_MAX], p[2 * LIMBS_MAX] = {0};
     const int negative = lb_negative(a, K) != lb_negative(b, K);
     lb_magnitude(ma, a, K);
@@ -305,19 +329,19 @@ lb_get128(const uint64_t *a, int K)
     return (int128)(((uint128)high << 64) | a[0]);
 }
 
-/* *s = z . w where every z_j and w_j fits in 128 bits (|z_j|, |w_j| <= 2^127, so each product is below
+/* *s = z . w (z_j in kz limbs, w_j in K) where every z_j and w_j fits in 128 bits (|z_j|, |w_j| <= 2^127, so each product is below
  * 2^254 in magnitude): each product in 256-bit two's complement, without branching on signs (the
  * unsigned product, less b*2^128 for a < 0 and a*2^128 for b < 0). Its four words are summed in four
  * 128-bit columns, which cannot overflow for fewer than 2^64 terms, and each negative product, read
  * as itself + 2^256, is counted and taken back once: one carry chain at the end, none per term.
  * 1 if the exact sum leaves K limbs. */
 LB_INLINE int
-lb_dot128(uint64_t *s, const uint64_t *z, const uint64_t *w, Py_ssize_t d, int K)
+lb_dot128(uint64_t *s, const uint64_t *z, int kz, const uint64_t *w, Py_ssize_t d, int K)
 {
     uint128 col0 = 0, col1 = 0, col2 = 0, col3 = 0;
     uint64_t negatives = 0;
     for (Py_ssize_t j = 0; j < d; j++) {
-        const uint128 a = (uint128)lb_get128(z + j * K, K), b = (uint128)lb_get128(w + j * K, K);
+        const uint128 a = (uint128)lb_get128(z + j * kz, kz), b = (uint128)lb_get128(w + j * K, K);
         const uint64_t a0 = (uint64_t)a, a1 = (uint64_t)(a >> 64), b0 = (uint64_t)b, b1 = (uint64_t)(b >> 64);
         const uint128 p00 = (uint128)a0 * b0, p01 = (uint128)a0 * b1, p10 = (uint128)a1 * b0, p11 = (uint128)a1 * b1;
         const uint128 mid = (p00 >> 64) + (uint64_t)p01 + (uint64_t)p10;
@@ -353,13 +377,13 @@ lb_dot128(uint64_t *s, const uint64_t *z, const uint64_t *w, Py_ssize_t d, int K
     return 0;
 }
 
-/* r = a + b for values that fit in 128 bits, in K >= 2 limbs: in int128, 1 if the sum leaves it
- * (the caller then adds in K limbs). */
+/* r = a + b for values that fit in 128 bits, a and r in K >= 2 limbs, b in kb: in int128, 1 if the sum
+ * leaves it (the caller then adds in K limbs). */
 LB_INLINE int
-lb_add128(uint64_t *r, const uint64_t *a, const uint64_t *b, int K)
+lb_add128(uint64_t *r, const uint64_t *a, const uint64_t *b, int kb, int K)
 {
     int128 sum;
-    if (__builtin_add_overflow(lb_get128(a, K), lb_get128(b, K), &sum)) {
+    if (__builtin_add_overflow(lb_get128(a, K), lb_get128(b, kb), &sum)) {
         return 1;
     }
     r[0] = (uint64_t)sum;

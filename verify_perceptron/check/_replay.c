@@ -535,8 +535,8 @@ PyDoc_STRVAR(check_wide_doc,
 "past 128 bits; every value is K int64 limbs, lowest first, two's complement\n"
 "(verify_perceptron.data.integers.as_limbs), and every operation is checked.\n"
 "\n"
-"Z is (n, d*K): row i's d entries, each in K limbs (int64), or (n, d) int16, int32 or int64 samples; W\n"
-"(d*K, writable); counts (n,\n"
+"Z is (n, d*K): row i's d entries, each in K limbs (int64), or (n, d*2) entries in two limbs (K > 2), or\n"
+"(n, d) int16, int32 or int64 samples; W (d*K, writable); counts (n,\n"
 "writable int64); tie (n, bool); norms and margins (n, K); rows (m,); scores (m, L)\n"
 "in L limbs of their own; program as for check_online; quantities (q, K); slots\n"
 "(11,); state (7, K), writable: k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max, made\n"
@@ -558,11 +558,23 @@ typedef struct {
     const unsigned char *ties, *already;
     uint64_t *w, *state, *best;
     int64_t *count, *best_at;
-    uint64_t *row; /* room for one row of Z in K limbs, when Z comes as samples (KZ = 1), not in K limbs */
-    const void *samples; /* Z as samples of `width` bytes, when KZ = 1: read as they are, no int64 copy */
+    uint64_t *row; /* room for one row of Z in K limbs, when Z comes in fewer (KZ = 1 or 2) */
+    const void *samples; /* Z as samples of `width` bytes (int16 or int32): read as they are, no int64 copy */
     Py_ssize_t n, d, m, length, n_quantities, n_claims;
     int K, L, KZ, width;
 } WideReplay;
+
+/* Row z (KZ < K limbs an entry) sign-extended to K limbs an entry, in r->row. */
+LB_INLINE const uint64_t *
+wide_row(const WideReplay *r, const uint64_t *z, const int K)
+{
+    for (Py_ssize_t j = 0; j < r->d; j++) {
+        for (int l = 0; l < K; l++) {
+            r->row[j * K + l] = l < r->KZ ? z[j * r->KZ + l] : (uint64_t)((int64_t)z[j * r->KZ + r->KZ - 1] >> 63);
+        }
+    }
+    return r->row;
+}
 
 /* Claim c's slack at this update into slack + c*K, by the postfix program over q; 1 past K limbs. */
 LB_INLINE int
@@ -632,20 +644,27 @@ wide_replay(const WideReplay *r, int *reason, const int K)
             *reason = 1;
             break;
         }
-        const uint64_t *z = r->row != NULL ? r->row : r->Z + i * r->d * K, *zz = r->norm + i * K;
-        if (r->row != NULL) { /* samples (int16, 32 or 64), sign-extended to K limbs for this update */
+        /* z's entries as given, KZ limbs each (1, 2 or K); zK in K limbs, made only where an operation needs it */
+        const uint64_t *z = r->Z + i * r->d * r->KZ, *zz = r->norm + i * K;
+        int kz = r->KZ;
+        if (r->width != 8) { /* int16 or int32 samples, sign-extended to K limbs for this update */
             const Py_ssize_t at = i * r->d;
             for (Py_ssize_t j = 0; j < r->d; j++) {
-                const int64_t v = r->width == 2 ? ((const int16_t *)r->samples)[at + j]
-                                : r->width == 4 ? ((const int32_t *)r->samples)[at + j]
-                                : ((const int64_t *)r->samples)[at + j];
-                lb_set(r->row + j * K, v, K);
+                lb_set(r->row + j * K, r->width == 2 ? ((const int16_t *)r->samples)[at + j]
+                                                     : ((const int32_t *)r->samples)[at + j], K);
             }
+            z = r->row;
+            kz = K;
         }
-        /* z . W in 128-bit entries while both fit (W's do while ||W||^2 < 2^252: |W_j| <= ||W|| < 2^126) */
+        const uint64_t *zK = kz == K ? z : NULL; /* (else made by wide_row, from KZ = kz limbs an entry) */
+        /* z . W in 128-bit entries while both fit (W's do while ||W||^2 < 2^252: |W_j| <= ||W|| < 2^126;
+         * z's by their layout where they come in at most two limbs, else by a look at their limbs) */
         const int narrow = (K < 4 || (lb_length(FIELD(W_SQ), K) <= 4 && FIELD(W_SQ)[3] < ((uint64_t)1 << 60)))
-                           && lb_all_fit128(z, r->d, K);
-        if (narrow ? lb_dot128(s, z, r->w, r->d, K) : lb_dot(s, z, r->w, r->d, K)) {
+                           && (kz <= 2 || lb_all_fit128(z, r->d, K));
+        if (!narrow && zK == NULL) {
+            zK = wide_row(r, z, K);
+        }
+        if (narrow ? lb_dot128(s, z, kz, r->w, r->d, K) : lb_dot(s, zK, r->w, r->d, K)) {
             *reason = 2;
             break;
         }
@@ -695,15 +714,20 @@ wide_replay(const WideReplay *r, int *reason, const int K)
         Py_ssize_t wide = -1;
         for (Py_ssize_t j = 0; j < r->d && wide < 0; j++) {
             /* (while z and W fit in 128 bits, a sum that leaves int128 is made again in K limbs) */
-            if ((!narrow || K < 2 || lb_add128(r->w + j * K, r->w + j * K, z + j * K, K))
-                && lb_add(r->w + j * K, r->w + j * K, z + j * K, K)) {
-                lb_sub(r->w + j * K, r->w + j * K, z + j * K, K); /* the wrapped sum, back: exact mod 2^(64K) */
+            if (narrow && K >= 2 && !lb_add128(r->w + j * K, r->w + j * K, z + j * kz, kz, K)) {
+                continue;
+            }
+            if (zK == NULL) {
+                zK = wide_row(r, z, K);
+            }
+            if (lb_add(r->w + j * K, r->w + j * K, zK + j * K, K)) {
+                lb_sub(r->w + j * K, r->w + j * K, zK + j * K, K); /* the wrapped sum, back: exact mod 2^(64K) */
                 wide = j;
             }
         }
         if (wide >= 0) {
-            for (Py_ssize_t j = 0; j < wide; j++) {
-                lb_sub(r->w + j * K, r->w + j * K, z + j * K, K);
+            for (Py_ssize_t j = 0; j < wide; j++) { /* (zK was made: the sum at `wide` was made in K limbs) */
+                lb_sub(r->w + j * K, r->w + j * K, zK + j * K, K);
             }
             *reason = 2;
             break;
@@ -781,9 +805,11 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     /* Z in K limbs, (n, d*K), or int64 samples as they are, (n, d): d is W's length over K */
     const Py_ssize_t d = a[A_W].shape[0] / K, m = a[A_ROWS].shape[0];
+    /* Z's limbs an entry: 1 (int64 samples), 2 (entries that fit int128) or K */
     /* (samples narrower than int64 are never limbs: read as samples whatever K is) */
     const int width = (int)a[A_Z].itemsize;
-    const int KZ = width != 8 || (a[A_Z].shape[1] == d && d * K != d) ? 1 : (int)K;
+    const int KZ = width != 8 || (a[A_Z].shape[1] == d && d * K != d) ? 1
+                   : a[A_Z].shape[1] == 2 * d && K > 2 ? 2 : (int)K;
     Py_ssize_t depth = 0;
     const Py_ssize_t n_claims = program_claims(a[A_PROGRAM].buf, a[A_PROGRAM].shape[0],
                                                a[A_QUANTITIES].shape[0], &depth);
@@ -828,9 +854,9 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     r.KZ = KZ;
     r.width = width;
     r.samples = a[A_Z].buf;
-    const int as_samples = KZ != K || width != 8;
-    r.row = as_samples ? PyMem_Malloc((size_t)(d * K + 1) * sizeof(uint64_t)) : NULL;
-    if (as_samples && r.row == NULL) {
+    const int as_rows = KZ != K || width != 8; /* (narrow samples go through r.row whatever K is) */
+    r.row = as_rows ? PyMem_Malloc((size_t)(d * K + 1) * sizeof(uint64_t)) : NULL;
+    if (as_rows && r.row == NULL) {
         PyErr_NoMemory();
         goto done;
     }

@@ -93,7 +93,9 @@ class LimbReplay:
             try:
                 n, d = self.matrix.shape
                 held = self.matrix.limbs
-                if held is not None and held.shape[2] <= K:  # held in limbs: sign-extended, no Python integer
+                if held is not None and held.shape[2] <= 2 < K:  # entries that fit int128: two limbs each, as held
+                    Z = np.ascontiguousarray(as_limbs(held.reshape(n * d, held.shape[2]), 2)).reshape(n, d * 2)
+                elif held is not None and held.shape[2] <= K:  # held in limbs: sign-extended, no Python integer
                     Z = np.ascontiguousarray(as_limbs(held.reshape(n * d, held.shape[2]), K)).reshape(n, d * K)
                 else:
                     # samples of 16, 32 or 64 bits as they are (the C replay widens a row at a time): an int64

@@ -26,9 +26,12 @@ most m = d + 2 rounding factors (1 + δ), |δ| <= u, and by Higham's Lemma 3.1
 
     |ŝ − s| <= γ_m·Σ_j |z_j·W_j| <= γ_m·‖z‖·‖W‖,     γ_m = m·u / (1 − m·u),
 
-the last step by Cauchy-Schwarz. No intermediate value is subnormal, as
+the last step by Cauchy-Schwarz. The compiled pass in limbs converts each W_j
+of two limbs with two roundings instead of one (fl(fl(h)·2^64 + fl(l)) for
+|W_j| = h·2^64 + l, both terms >= 0, the scaling exact: W_j(1 + β_j)(1 + β'_j)),
+so its terms carry m = d + 3 factors. No intermediate value is subnormal, as
 sums and products of integers are integers, and none overflows while
-‖z‖·‖W‖·d < 2^1000. We count m = d + 5, three to spare, and take
+‖z‖·‖W‖·d < 2^1000. We count m = d + 5, two to spare for every caller, and take
 
     K_d = 2^(⌈log2(d + 5)⌉ + 2 − 53) >= 4·(d + 5)·u,
 

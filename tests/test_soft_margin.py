@@ -148,21 +148,24 @@ def one_column(margins: np.ndarray, counts: np.ndarray, root_B: float) -> tuple[
 MARGIN_POOL = [-3.0, -0.0, 0.0, 0.5, 1.0, 1.0, 2.0, 3.5, 7.0, 1e200, 1e-300, math.inf, -math.inf, math.nan]
 
 
-@given(data=st.data(), n=st.integers(0, 40), c=st.integers(1, 5), candidates=st.sampled_from([2, 3, 5, 256]))
+@given(data=st.data(), n=st.integers(0, 40), c=st.integers(1, 5), candidates=st.sampled_from([2, 3, 5, 256]),
+       whole=st.sampled_from([0, 2**14]))
 def test_choose_columns_is_the_one_column_choice_on_every_column(data: st.DataObject, n: int, c: int,
-                                                                  candidates: int) -> None:
+                                                                  candidates: int, whole: int) -> None:
+    # both ways: a column at a time (whole = 0) and every column at once (these sizes, at the default)
     margins = np.array(data.draw(st.lists(st.lists(st.sampled_from(MARGIN_POOL) | st.floats(-9, 9), min_size=c,
                                                    max_size=c), min_size=n, max_size=n)), dtype=np.float64)
     margins = margins.reshape(n, c)
     counts = np.array(data.draw(st.lists(st.integers(0, 5), min_size=n, max_size=n)), dtype=np.float64)
     roots = data.draw(st.lists(st.sampled_from([0.0, 1.0, 3.0, 1e300]), min_size=c, max_size=c))
-    saved = soft_module.CANDIDATES
+    saved = soft_module.CANDIDATES, soft_module.WHOLE_CELLS
     soft_module.CANDIDATES = candidates  # few candidates, so that the evenly spaced choice is exercised
+    soft_module.WHOLE_CELLS = whole
     try:
         got = choose_columns(margins, counts, roots)
         expected = [one_column(margins[:, j], counts, roots[j]) for j in range(c)]
     finally:
-        soft_module.CANDIDATES = saved
+        soft_module.CANDIDATES, soft_module.WHOLE_CELLS = saved
     assert got == expected
 
 

@@ -19,6 +19,7 @@ from ..certify.certificates import certificate_from_cycle, gordan_defect
 from ..check.results import CheckResult, InvariantResult
 from ..certify.comparison import BoundComparison
 from ..certify.orders import OrderStatistics
+from ..notes.bounds import NoteBound
 from ..notes.conventions import Convention, get_convention
 from ..data.dataset import Dataset
 from ..certify.separability import Separability
@@ -71,7 +72,6 @@ def _invariant(result: InvariantResult) -> InvariantRecord:
 
 def _bounds(trace: Trace, check: CheckResult, conv: Convention) -> list[BoundRecord]:
     """Each note's mistake bound at the checked separator; ``holds`` is judged for online runs only."""
-    online = trace.mode == "online"
     return [
         {
             "note": b.note,
@@ -85,10 +85,15 @@ def _bounds(trace: Trace, check: CheckResult, conv: Convention) -> list[BoundRec
             "separator": check.separator_source,
             "n_mistakes": trace.n_mistakes,
             "n_updates": trace.n_mistakes,
-            "holds": trace.n_mistakes <= b.value if online else None,
+            "holds": _bound_holds(trace, b),
         }
         for b in check.bounds
     ]
+
+
+def _bound_holds(trace: Trace, bound: NoteBound) -> bool | None:
+    """Whether the run made at most the mistakes `bound` allows; None for a batch run, where it is not judged."""
+    return trace.n_mistakes <= bound.value if trace.mode == "online" else None
 
 
 def verdict_of(data: Dataset, trace: Trace, check: CheckResult, *,
@@ -114,10 +119,8 @@ def verdict_of(data: Dataset, trace: Trace, check: CheckResult, *,
 def _verdict(trace: Trace, check: CheckResult, *, certified_cycle: bool, separability: Separability | None) -> str:
     """One of the keys of `EXIT_CODES`: a failed claim outranks convergence, which outranks a certificate.
 
-    A note's bound is judged as `_bounds` judges it (online runs only): more mistakes than it allows is a
-    violation."""
-    online = trace.mode == "online"
-    if not check.holds or (online and any(trace.n_mistakes > b.value for b in check.bounds)):
+    A note's bound that does not hold (`_bound_holds`, online runs only) is a violation."""
+    if not check.holds or any(_bound_holds(trace, b) is False for b in check.bounds):
         return "violated"
     if trace.converged and check.complete:
         return "verified"

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from verify_perceptron import cli
+from verify_perceptron.check import whole_run
 from verify_perceptron.check.whole_run import INTERVALS, LAST
 from verify_perceptron.data.exact_text import read_exact
 from verify_perceptron.data.examples import example
@@ -159,7 +160,6 @@ def test_batch_runs_draw_their_own_upper_bound() -> None:
 def _points_both_ways(monkeypatch: pytest.MonkeyPatch, data: Any, **settings: Any) -> tuple[Any, Any, int]:
     """verify_run's drawn points and last updates with the int64 monotone path, then without it; and how many
     chunks took that path."""
-    from verify_perceptron.check import whole_run
 
     taken = [0]
     fast_path = whole_run.WholeRun._monotone_chunk
@@ -253,11 +253,11 @@ def test_the_report_is_the_same_with_the_record_sized_up_front_and_skipped_when_
     import dataclasses
 
     from verify_perceptron import pipeline
-    from verify_perceptron.check.whole_run import WholeRun
+    from verify_perceptron.check.whole_run import WholeRecord, WholeRun
 
     def always_finished(checker: Any, whole: Any, trace: Any, result: Any = None) -> Any:
         result = checker.finish(trace) if result is None else result
-        return dataclasses.replace(result, points=whole.points(), last_updates=tuple(whole.last_updates(trace)))
+        return dataclasses.replace(result, whole=WholeRecord(whole, trace))
 
     drawn = 0
     eta = "1" if get_convention(convention).rate_fixed else "1/3"
@@ -310,7 +310,6 @@ def test_a_long_chunk_taken_at_once_keeps_what_pieces_keep(seed: int) -> None:
     # slacks standing still over long stretches (ties) and in int64 or in limbs
     import numpy as np
 
-    from verify_perceptron.check import whole_run
     from verify_perceptron.check.checker import Checker
     from verify_perceptron.data.integers import as_limbs
 
@@ -333,8 +332,9 @@ def test_a_long_chunk_taken_at_once_keeps_what_pieces_keep(seed: int) -> None:
         assert at_once.last_state == pieces.last_state and at_once.points() == pieces.points()
 
 
+@pytest.mark.parametrize("int64", [True, False])
 @pytest.mark.parametrize("floats", ["decimal", "binary"])
-def test_the_last_updates_are_the_runs_own_with_their_weights(floats: str) -> None:
+def test_the_last_updates_are_the_runs_own_with_their_weights(floats: str, int64: bool, monkeypatch) -> None:
     # stepped back from the final weights (in int64 where no entry can pass it, else in Python integers):
     # the same updates, scores, steps and weights as a run that kept every update
     import numpy as np
@@ -342,6 +342,7 @@ def test_the_last_updates_are_the_runs_own_with_their_weights(floats: str) -> No
 
     from verify_perceptron.data.dataset import from_arrays
 
+    monkeypatch.setattr(whole_run, "INT64_STEPS", int64)
     X, y = load_iris(return_X_y=True)
     data = from_arrays(X[50:], np.where(y[50:] == 2, 1, -1), floats=floats)  # versicolor/virginica: not separable
     for convention in ("classic", "hard-limiter-plus"):
@@ -435,3 +436,21 @@ def test_the_int64_path_keeps_what_python_integers_keep_on_wide_norms(case: Any)
         first += len(samples)
     assert fast.intervals == general.intervals and list(fast.ring) == list(general.ring)
     assert fast.points() == general.points() and fast.last_state == general.last_state
+
+
+def test_the_record_is_made_when_the_report_first_reads_it(monkeypatch) -> None:
+    # a run checked for its verdict alone (an estimator's fit) never makes the drawn points or the last updates;
+    # the report's first read makes each once, and the second read is the same object
+    from verify_perceptron.check.whole_run import WholeRun
+    from verify_perceptron.data.examples import example
+
+    made: list[str] = []
+    for name in ("points", "last_updates"):
+        original = getattr(WholeRun, name)
+        monkeypatch.setattr(WholeRun, name, lambda self, *a, _f=original, _n=name: made.append(_n) or _f(self, *a))
+    trace, check = verify_run(example("and"), keep_updates=3)
+    assert trace.updates_truncated and check.holds and made == []
+    first = (check.points, check.last_updates)
+    assert made == ["points", "last_updates"] and (check.points, check.last_updates) == first
+    assert check.points is first[0] and made == ["points", "last_updates"]
+    assert first[0].k[-1] == trace.n_updates and first[1][-1].weights == trace.final_weights

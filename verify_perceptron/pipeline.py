@@ -25,7 +25,7 @@ from .check.separator import strict_final_weights
 from .check.mistake_map import MistakeMap
 from .check.soft_margin import best_reference
 from .check.traces import check_trace, whole_scores
-from .check.whole_run import WholeRun
+from .check.whole_run import WholeRecord, WholeRun
 from .data.dataset import Dataset, require_dataset
 from .data.integers import ExactMatrix, as_halves, as_limbs, score_values
 from .data.observers import Observer
@@ -189,11 +189,11 @@ def _finished(checker: Checker, whole: WholeRun | None, trace: Trace, result: Ch
               ) -> CheckResult:
     """The checker's result, with what `whole` kept of the whole run: its last updates and the invariants'
     extremes over every update, for the report, which reads them only when the trace kept its first updates
-    alone (`updates_truncated`): else they are not made."""
+    alone (`updates_truncated`): else they are not kept. Either is made when first read (`WholeRecord`)."""
     result = checker.finish(trace) if result is None else result
     if whole is None or not trace.updates_truncated:
         return result
-    return dataclasses.replace(result, points=whole.points(), last_updates=tuple(whole.last_updates(trace)))
+    return dataclasses.replace(result, whole=WholeRecord(whole, trace))
 
 
 def _whole_run(checker: Checker, trace: Trace) -> WholeRun | None:

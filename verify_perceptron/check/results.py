@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .facts import ProofCheck
     from ..data.trace import ScaledWeights, Update
     from .soft_margin import SoftMarginSummary
-    from .whole_run import RunPoints
+    from .whole_run import RunPoints, WholeRecord
 
 __all__ = ["Violation", "InvariantResult", "CheckResult"]
 
@@ -104,10 +104,11 @@ class CheckResult:
         The soft-margin bound's constants and values (online runs with a reference u).
     proofs : tuple of ProofCheck
         The hypotheses of each proof the run is an instance of, decided on it (`verify_perceptron.check.facts`).
-    points : RunPoints or None
-        The invariants at the updates a figure draws, over the whole run (`verify_perceptron.check.whole_run`).
-    last_updates : tuple of Update
-        The run's last updates, with their weights (the report lists them after its first ones).
+    whole : WholeRecord or None
+        What the report keeps of the whole run when the trace kept only its first updates
+        (`verify_perceptron.check.whole_run`): read through `points`, the invariants at the updates a figure
+        draws, and `last_updates`, the run's last updates with their weights (the report lists them after its
+        first ones). Each is made when first read.
     """
 
     invariants: tuple[InvariantResult, ...]
@@ -119,9 +120,18 @@ class CheckResult:
     separator_note: str | None = None
     soft_margin: SoftMarginSummary | None = None
     proofs: tuple[ProofCheck, ...] = ()
-    # what the report keeps of the whole run, not a finding: two checks of one run are equal without them
-    points: RunPoints | None = field(default=None, compare=False)
-    last_updates: tuple[Update, ...] = field(default=(), compare=False)
+    # what the report keeps of the whole run, not a finding: two checks of one run are equal without it
+    whole: WholeRecord | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def points(self) -> RunPoints | None:
+        """The invariants at the updates a figure draws (None when the trace kept every update)."""
+        return None if self.whole is None else self.whole.points
+
+    @property
+    def last_updates(self) -> tuple[Update, ...]:
+        """The run's last updates, with their weights (none when the trace kept every update)."""
+        return () if self.whole is None else self.whole.last_updates
 
     @property
     def holds(self) -> bool:

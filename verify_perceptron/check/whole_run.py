@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Any
 
@@ -35,7 +36,7 @@ from ..data.limb_arrays import int_limbs, limbs_for_bits
 from ..data.observers import Epochs, Int64Array
 from ..data.trace import ScaledWeights, Trace, Update
 
-__all__ = ["WholeRun", "RunPoints", "LAST", "INTERVALS"]
+__all__ = ["WholeRun", "WholeRecord", "RunPoints", "LAST", "INTERVALS"]
 
 #: The last updates kept.
 LAST = 10
@@ -43,6 +44,9 @@ LAST = 10
 INTERVALS = 128
 #: The most updates of a chunk handled at once.
 PIECE = 4096
+#: Whether the last updates' steps and weights may be made in int64 where they provably fit (a test turns it
+#: off to compare with Python integers).
+INT64_STEPS = True
 
 
 @dataclass(frozen=True)
@@ -313,7 +317,7 @@ class WholeRun:
         return RunPoints(
             k=tuple(s[0] for s in ordered), n_mistakes=tuple(s[1] for s in ordered),
             n=tuple(s[2] for s in ordered), sum_n_sq=tuple(s[3] for s in ordered),
-            w_ws=ScaledWeights([s[4] for s in ordered], unit / M) if self.margins is not None else None,
+            w_ws=ScaledWeights([s[4] for s in ordered], unit / M) if self.separates else None,
             w_sq=ScaledWeights([s[5] for s in ordered], unit * unit), per_interval=self.width, n_updates=self.k)
 
     def last_updates(self, trace: Trace) -> list[Update]:
@@ -323,15 +327,75 @@ class WholeRun:
             integers = list(final.integers)
         else:
             integers = [int(w / self.unit) for w in final]  # exact: w = unit·W with W integer
-        W = np.array(integers, dtype=object)
-        out: list[Update] = []
-        for k, epoch, samples, scores in reversed(self.ring):
-            step = np.asarray(self.matrix.exact[list(samples)], dtype=object).sum(axis=0)  # Python integers
-            out.append(Update(k, epoch, samples,
-                              tuple(self.unit * int(self.y[i]) * s / self.L for i, s in zip(samples, scores)),
-                              ScaledWeights(step.tolist(), self.unit), ScaledWeights(W.tolist(), self.unit)))
-            W = W - step
-        return out[::-1]
+        ring = list(self.ring)
+        steps = [self._step(samples) for _, _, samples, _ in ring]
+        # W before the later updates' steps: W_final - (their sum), all at once in int64 where |W_final| + Σ|step|
+        # provably fits (each |step entry| <= |samples|·biggest), else one update at a time in Python integers
+        biggest = getattr(self.matrix, "biggest", None)
+        reach = None if biggest is None else max(map(abs, integers), default=0) + biggest * sum(
+            len(samples) for _, _, samples, _ in ring)
+        if INT64_STEPS and reach is not None and reach < 2**63 and all(step.dtype != object for step in steps):
+            after = np.zeros((len(ring) + 1, len(integers)), dtype=np.int64)  # row j: Σ of steps j.. (and none)
+            if ring:
+                after[:-1] = np.cumsum(np.stack(steps)[::-1], axis=0)[::-1]
+            weights = (np.array(integers, dtype=np.int64) - after[1:]).tolist()
+        else:
+            W, weights = np.array(integers, dtype=object), []
+            for step in reversed(steps):
+                weights.append(W.tolist())
+                W = W - step
+            weights.reverse()
+        per_score = self.unit / self.L
+        return [Update(k, epoch, samples, tuple(per_score * (int(self.y[i]) * s) for i, s in zip(samples, scores)),
+                       ScaledWeights(step.tolist(), self.unit), ScaledWeights(w, self.unit))
+                for (k, epoch, samples, scores), step, w in zip(ring, steps, weights)]
+
+    def _step(self, samples: tuple[int, ...]) -> Any:
+        """Σ z_i over an update's samples, exactly: int64 where the matrix is (|samples|·biggest < 2^63), else
+        Python integers."""
+        rows = self.matrix.row_values(list(samples))
+        biggest = getattr(self.matrix, "biggest", None)
+        if INT64_STEPS and rows.dtype != object and biggest is not None and biggest * len(samples) < 2**63:
+            return rows.astype(np.int64).sum(axis=0)
+        return np.asarray(rows, dtype=object).sum(axis=0)
+
+
+class WholeRecord:
+    """What the report reads of a `WholeRun` told of every update of `trace`: its drawn points and last updates,
+    each made when first read, once. A run checked but never reported (an estimator's fit, `verify_run` called
+    for its verdict) does not make them.
+
+    Parameters
+    ----------
+    whole : WholeRun
+        The record, told of every update; its per-sample arrays are let go here (neither reading needs them).
+    trace : Trace
+        The run (its final weights, for the last updates' weights).
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> from verify_perceptron.pipeline import verify_run
+    >>> trace, check = verify_run(example("and"), keep_updates=3)  # the first 3 of 18 updates kept
+    >>> isinstance(check.whole, WholeRecord), check.points.k[-1], [u.k for u in check.last_updates][-3:]
+    (True, 18, [16, 17, 18])
+    >>> check.last_updates[-1].weights == trace.final_weights
+    True
+    """
+
+    def __init__(self, whole: WholeRun, trace: Trace) -> None:
+        whole.margins = whole._norms64 = None  # (read only while updates come)
+        self._whole, self._trace = whole, trace
+
+    @cached_property
+    def points(self) -> RunPoints:
+        """The updates drawn, in true units (`WholeRun.points`)."""
+        return self._whole.points()
+
+    @cached_property
+    def last_updates(self) -> tuple[Update, ...]:
+        """The run's last updates, with their weights (`WholeRun.last_updates`)."""
+        return tuple(self._whole.last_updates(self._trace))
 
 
 def _norm_columns(matrix: Any) -> tuple[Any, ...]:
@@ -386,8 +450,29 @@ def _prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:
             add(np.cumsum(array, dtype=object), factor)
             continue
         columns = array if isinstance(array, tuple) else tuple(array.reshape(len(array), -1).T)
+        if len(columns) == 1 and len(index) and _sums_fit(columns[0]):  # one int64 cumulative sum is exact
+            add(np.cumsum(columns[0]), factor)
+            continue
         top = len(columns) - 1
         for at, limb in enumerate(columns):
             add(np.cumsum(limb & 0xFFFFFFFF), factor << (64 * at))
             add(np.cumsum(limb >> 32 if at == top else (limb >> 32) & 0xFFFFFFFF), factor << (64 * at + 32))
     return totals
+
+
+def _sums_fit(values: Any) -> bool:
+    """Whether every cumulative sum of the int64 `values` provably stays inside int64: len·max|value| < 2^63
+    (max|value| read as max(max, -min - 1) + 1, which cannot overflow at -2^63).
+
+    Examples
+    --------
+    >>> _sums_fit(np.array([2**61, -2**61], dtype=np.int64)), _sums_fit(np.array([2**62, 2**62], dtype=np.int64))
+    (True, False)
+    >>> _sums_fit(np.array([-2**63], dtype=np.int64))
+    False
+    """
+    if not len(values):
+        return True
+    top = max(int(values.max()), -int(values.min()) - 1) + 1
+    return len(values) * top < 2**63
+

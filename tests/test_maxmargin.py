@@ -398,3 +398,30 @@ def test_the_optimality_check_takes_a_certified_optimum_and_refuses_it_changed(d
             return
         support, alphas = [*support, spare[0]], [*alphas, abs(change)]
     assert optimality_defect(data, w, support, alphas) is not None
+
+
+def _held_in_limbs(data: Dataset) -> Dataset:
+    """`data` with its first value moved by 2^-70: numerators past int64, held in limbs as binary floats are."""
+    import numpy as np
+
+    from verify_perceptron.data.integers import as_limbs
+
+    N = np.array(data.numerators.tolist(), dtype=object) * 2**70
+    N[0, 0] += 1
+    n, m = N.shape
+    held = Dataset(limbs=as_limbs(N.reshape(-1), 3).reshape(n, m, 3), denominator=data.denominator * 2**70,
+                   y=data.y)
+    assert held.limbs is not None
+    return held
+
+
+@pytest.mark.parametrize("name", ["and", "or"])
+def test_the_optimality_check_on_data_held_in_limbs_takes_the_optimum_and_refuses_it_changed(name: str) -> None:
+    data = _held_in_limbs(example(name))
+    result = max_margin(data)
+    assert result.certified and result.weights is not None
+    w, support, alphas = list(result.weights), list(result.support), list(result.multipliers)
+    assert optimality_defect(data, w, support, alphas) is None
+    assert optimality_defect(data, w[:-1] + [w[-1] + Fraction(1, 3)], support, alphas) is not None
+    assert optimality_defect(data, w, support, [alphas[0] + Fraction(1, 5), *alphas[1:]]) is not None
+    assert optimality_defect(data, w, support[::-1], alphas) is not None  # each multiplier with its own row

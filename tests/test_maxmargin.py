@@ -355,6 +355,22 @@ def test_a_warm_start_that_moves_on_makes_its_inverse_then(monkeypatch):
     assert (warm.status, warm.x) == (cold.status, cold.x) and made
 
 
+def test_a_warm_start_at_the_optimum_makes_no_fraction_rows(monkeypatch):
+    rows = _constraints.explicit_rows([(F(1), F(0)), (F(0), F(1)), (F(1), F(1))])
+    exact_rows = []
+    row = type(rows).row
+
+    def counted(self, key, exact):
+        exact_rows.extend([key] if exact else [])
+        return row(self, key, exact)
+
+    monkeypatch.setattr(type(rows), "row", counted)
+    warm = _activeset.run(rows, exact=True, start=(0, 1))  # w = (1, 1): the optimum, with rows 0 and 1 active
+    assert (warm.status, warm.x, warm.active) == ("optimal", (F(1), F(1)), (0, 1)) and exact_rows == []
+    moved = _activeset.run(rows, exact=True, start=(0,))  # moves on: row 0 made a Fraction row then, row 1 too
+    assert moved.x == warm.x and 0 in exact_rows
+
+
 @pytest.mark.parametrize("status, solves", [("optimal", 1), ("time-limit", 2)])
 def test_deciding_separability_then_the_max_margin_solves_once_unless_time_ran_out(monkeypatch, status, solves):
     from verify_perceptron.certify import separability

@@ -180,7 +180,8 @@ def test_rows_held_in_limbs_over_no_power_of_two_below_2_1000_are_divided_one_by
     data = _binary([[3 * 2.0**-1073, 1.0], [1.0, 2.0**60]], [1, -1])  # a common denominator of 2^1073
     A, L = augmented_matrix(data)
     assert A.held is not None and _constraints._held_floats(A, L) is None
-    assert _float_matrix(A, L).tolist() == [[v / L for v in row] for row in A.exact.tolist()]
+    floats = _float_matrix(A, L)
+    assert floats is not None and floats.tolist() == [[v / L for v in row] for row in A.exact.tolist()]
     small = _binary([[3 * 2.0**-70, 1.0], [1.0, 2.0**60]], [1, -1])
     A, L = augmented_matrix(small)
     assert _constraints._held_floats(A, L) is not None and _constraints._held_floats(A, 3 * L) is None

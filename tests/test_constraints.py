@@ -13,14 +13,20 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.data_strategies import halves
-from verify_perceptron.certify._constraints import _ExplicitRows, augmented_constraints, explicit_rows, pair_rows
+from verify_perceptron.certify import _constraints
+from verify_perceptron.certify._constraints import (_ExplicitRows, _float_matrix, augmented_constraints,
+                                                    augmented_matrix, explicit_rows, pair_rows)
 from verify_perceptron.certify.separability import decide_separability, normalize_separator, separator_defect
-from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.data.arrays import exact_table
+from verify_perceptron.data.dataset import Dataset, from_table
+from verify_perceptron.data.integers import ExactMatrix
+from verify_perceptron.data.samples import signed_samples
 from verify_perceptron.data.readers import load_dataset
 
 
@@ -58,7 +64,24 @@ def _wide(draw: st.DrawFn) -> Dataset:
     return Dataset(X=X, y=tuple(y))
 
 
-_DATA = st.one_of(halves(max_samples=8, max_features=3), _wide())
+def _binary(X: list[list[float]], y: list[int]) -> Dataset:
+    """float64 samples read as the binary numbers they are (`ExactPerceptron`'s default)."""
+    return from_table(exact_table(np.array(X, dtype=np.float64), floats="binary"), np.array(y), source="test",
+                      labels=("-1", "1"))
+
+
+@st.composite
+def _held(draw: st.DrawFn) -> Dataset:
+    """float64 datasets whose numerators pass int64, so that they are held in limbs: mantissas times 2^-80..2^40."""
+    m, n = draw(st.integers(1, 3)), draw(st.integers(2, 6))
+    value = st.builds(lambda a, e: float(a) * 2.0**e, st.integers(-(2**53) + 1, 2**53 - 1), st.integers(-80, 40))
+    X = [[draw(value) for _ in range(m)] for _ in range(n)]
+    X[0][0], X[-1][-1] = 3 * 2.0**-80, 2.0**10  # a numerator of 2^90 over the common 2^80: past int64
+    y = draw(st.lists(st.sampled_from((-1, 1)), min_size=n, max_size=n).filter(lambda ys: len(set(ys)) == 2))
+    return _binary(X, y)
+
+
+_DATA = st.one_of(halves(max_samples=8, max_features=3), _wide(), _held())
 #: Points of small and of large denominators (these take the products past int64).
 _VALUE = st.one_of(st.integers(-4, 4).map(F), st.builds(F, st.integers(-(2**90), 2**90), st.integers(1, 2**80)))
 
@@ -139,3 +162,35 @@ def test_deciding_separability_builds_no_fraction_per_cell(tmp_path: object) -> 
     assert result.separable is True and result.separator is not None
     assert separator_defect(data, result.separator) is None
     assert data._X is None  # the samples as Fractions were never made
+
+
+@given(data=_held())
+def test_rows_held_in_limbs_are_the_python_integer_rows_and_their_floats_the_quotients_rounded_once(
+        data: Dataset) -> None:
+    assert data.limbs is not None
+    A, L = augmented_matrix(data)
+    plain = ExactMatrix(signed_samples(data, _constraints._Canonical()))
+    assert A.held is not None and A.exact.tolist() == plain.exact.tolist() and A.norms.tolist() == plain.norms.tolist()
+    assert A.max_norm_sq == plain.max_norm_sq
+    floats = _float_matrix(A, L)
+    assert floats is not None and floats.tolist() == [[v / L for v in row] for row in plain.exact.tolist()]
+
+
+def test_rows_held_in_limbs_over_no_power_of_two_below_2_1000_are_divided_one_by_one() -> None:
+    data = _binary([[3 * 2.0**-1073, 1.0], [1.0, 2.0**60]], [1, -1])  # a common denominator of 2^1073
+    A, L = augmented_matrix(data)
+    assert A.held is not None and _constraints._held_floats(A, L) is None
+    floats = _float_matrix(A, L)
+    assert floats is not None and floats.tolist() == [[v / L for v in row] for row in A.exact.tolist()]
+    small = _binary([[3 * 2.0**-70, 1.0], [1.0, 2.0**60]], [1, -1])
+    A, L = augmented_matrix(small)
+    assert _constraints._held_floats(A, L) is not None and _constraints._held_floats(A, 3 * L) is None
+
+
+def test_only_small_data_held_in_limbs_give_augmented_rows_in_limbs(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _binary([[2.0**-70, 2.0**20], [1.0, -3.0]], [1, -1])
+    assert augmented_matrix(data)[0].held is not None
+    monkeypatch.setattr(_constraints, "HELD_BELOW", 6)  # 2 samples x 3 columns: past it, Python integers
+    again = _binary([[2.0**-70, 2.0**20], [1.0, -3.0]], [1, -1])
+    assert augmented_matrix(again)[0].held is None
+    assert decide_separability(again) == decide_separability(data)

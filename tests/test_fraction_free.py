@@ -146,3 +146,23 @@ def test_flint_solves_gram_matrices_of_wide_entries_where_the_python_is_slower(m
     monkeypatch.delitem(sys.modules, "flint")
     assert not _fraction_free._flint_fits(small, 1, None)  # not worth FLINT's import
     assert "flint" not in sys.modules
+
+
+@needs_flint
+@pytest.mark.parametrize("k, imported", [(31, True), (31, False), (5, True)])
+def test_a_gram_matrix_goes_to_flint_once_it_is_imported_from_a_smaller_size(monkeypatch, k, imported):
+    rows = [[(i * 7919 + j * 104729) % 2**70 - 2**69 for j in range(31)] for i in range(k)]
+    used = []
+    fmpz_mat = FLINT.fmpz_mat
+
+    def counted(*a):
+        used.append(1)
+        return fmpz_mat(*a)
+
+    monkeypatch.setattr(FLINT, "fmpz_mat", counted)
+    monkeypatch.setattr(_fraction_free, "_flint", FLINT if imported else "not looked for")
+    if not imported:
+        monkeypatch.delitem(sys.modules, "flint")
+        monkeypatch.setattr(_fraction_free, "_flint_module", lambda: FLINT)
+    assert _fraction_free.gram(rows) == [[sum(p * q for p, q in zip(a, b)) for b in rows] for a in rows]
+    assert bool(used) == (imported and k * k * 31 >= _fraction_free.FLINT_FROM_GRAM_IMPORTED)

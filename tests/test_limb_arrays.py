@@ -257,3 +257,16 @@ def test_a_checked_run_on_a_wide_float_npy_makes_no_python_integer_per_value(tmp
     monkeypatch.setattr(LimbMatrix, "values", per_row_only)
     trace, result = verify_run(data, "classic", max_epochs=3)
     assert trace.n_updates > 0 and all(inv.holds is not False for inv in result.invariants) and data._numerators is None
+
+
+@given(shape=st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(1, 8)), seed=st.integers(0, 2**32 - 1))
+def test_limb_values_are_the_twos_complement_integers_by_shifts_and_by_bytes_alike(shape, seed):
+    limbs = np.random.default_rng(seed).integers(-(2**63), 2**63, shape, dtype=np.int64)
+    limbs[..., -1] >>= seed % 64  # small and large tops, of both signs
+    L = shape[-1]
+    expected = [sum(int(v) % 2**64 << 64 * k for k, v in enumerate(row)) for row in limbs.reshape(-1, L).tolist()]
+    expected = [v - 2 ** (64 * L) if v >= 2 ** (64 * L - 1) else v for v in expected]
+    values = limb_values(limbs)
+    assert values.shape == shape[:-1] and values.dtype == object
+    assert values.ravel().tolist() == expected and all(type(v) is int for v in values.ravel().tolist())
+    assert limb_values(limbs[..., ::-1][..., ::-1]).ravel().tolist() == expected  # a view that is not contiguous

@@ -355,6 +355,22 @@ def test_a_warm_start_that_moves_on_makes_its_inverse_then(monkeypatch):
     assert (warm.status, warm.x) == (cold.status, cold.x) and made
 
 
+def test_a_warm_start_at_the_optimum_makes_no_fraction_rows(monkeypatch):
+    rows = _constraints.explicit_rows([(F(1), F(0)), (F(0), F(1)), (F(1), F(1))])
+    exact_rows = []
+    row = type(rows).row
+
+    def counted(self, key, exact):
+        exact_rows.extend([key] if exact else [])
+        return row(self, key, exact)
+
+    monkeypatch.setattr(type(rows), "row", counted)
+    warm = _activeset.run(rows, exact=True, start=(0, 1))  # w = (1, 1): the optimum, with rows 0 and 1 active
+    assert (warm.status, warm.x, warm.active) == ("optimal", (F(1), F(1)), (0, 1)) and exact_rows == []
+    moved = _activeset.run(rows, exact=True, start=(0,))  # moves on: row 0 made a Fraction row then, row 1 too
+    assert moved.x == warm.x and 0 in exact_rows
+
+
 @pytest.mark.parametrize("status, solves", [("optimal", 1), ("time-limit", 2)])
 def test_deciding_separability_then_the_max_margin_solves_once_unless_time_ran_out(monkeypatch, status, solves):
     from verify_perceptron.certify import separability
@@ -398,3 +414,30 @@ def test_the_optimality_check_takes_a_certified_optimum_and_refuses_it_changed(d
             return
         support, alphas = [*support, spare[0]], [*alphas, abs(change)]
     assert optimality_defect(data, w, support, alphas) is not None
+
+
+def _held_in_limbs(data: Dataset) -> Dataset:
+    """`data` with its first value moved by 2^-70: numerators past int64, held in limbs as binary floats are."""
+    import numpy as np
+
+    from verify_perceptron.data.integers import as_limbs
+
+    N = np.array(data.numerators.tolist(), dtype=object) * 2**70
+    N[0, 0] += 1
+    n, m = N.shape
+    held = Dataset(limbs=as_limbs(N.reshape(-1), 3).reshape(n, m, 3), denominator=data.denominator * 2**70,
+                   y=data.y)
+    assert held.limbs is not None
+    return held
+
+
+@pytest.mark.parametrize("name", ["and", "or"])
+def test_the_optimality_check_on_data_held_in_limbs_takes_the_optimum_and_refuses_it_changed(name: str) -> None:
+    data = _held_in_limbs(example(name))
+    result = max_margin(data)
+    assert result.certified and result.weights is not None
+    w, support, alphas = list(result.weights), list(result.support), list(result.multipliers)
+    assert optimality_defect(data, w, support, alphas) is None
+    assert optimality_defect(data, w[:-1] + [w[-1] + Fraction(1, 3)], support, alphas) is not None
+    assert optimality_defect(data, w, support, [alphas[0] + Fraction(1, 5), *alphas[1:]]) is not None
+    assert optimality_defect(data, w, support[::-1], alphas) is not None  # each multiplier with its own row

@@ -157,16 +157,18 @@ def _warm_state(cons: Constraints, start: Sequence[Key], deadline: float | None)
         return None
 
     def ginv(deadline: float | None) -> list[list[Number]] | None:
-        # G⁻¹ = s²·R/d where A·Aᵀ·R = d·I; made only if the method moves on from here.
+        # G⁻¹ = s²·R/d where A·Aᵀ·R = d·I; made only if the method moves on from here, and with it the active
+        # rows as Fractions, which only the steps read (`inverse` comes first in each): a start that is the
+        # optimum already (breast cancer's, from `verify_perceptron.certify._nnls_start`) makes neither.
         inverse = fraction_free.inverse(gram, deadline)
         if inverse is None:
             return None
+        state.rows = [tuple(cons.row(key, True)) for key in start]
         factor = Fraction(square, inverse[1])
         return [[factor * v for v in row] for row in inverse[0]]
 
-    rows = [tuple(cons.row(key, True)) for key in start]
     state = _State(cons.dim, True)
-    state.keys, state.rows, state.pending, state.u = list(start), list(rows), ginv, list[Number](u)
+    state.keys, state.pending, state.u = list(start), ginv, list[Number](u)
     # x = Σ u_j·a_j = s·Σ X_j·A_j / d: integer sums, one Fraction per coordinate.
     state.x = [Fraction(cons.row_scale * sum(map(operator.mul, X, column)), det) for column in zip(*scaled)]
     return state

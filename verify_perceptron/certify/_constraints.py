@@ -26,7 +26,7 @@ import numpy as np
 from ._activeset import _FLOAT_TOL, Constraints, Key, Number, exact_vector
 from ..data.dataset import Dataset
 from ..data.integers import ExactMatrix
-from ..data.samples import signed_samples
+from ..data.samples import sample_matrix, signed_samples
 
 __all__ = [
     "augmented_constraints",
@@ -112,7 +112,10 @@ def augmented_matrix(data: Dataset) -> tuple[ExactMatrix, int]:
     """``(A, L)``: row i of A is y_i·L·(1, x_i) in integers, so that ``y_i·w·x~_i = A_i·w / L``; made once per dataset.
 
     Taken from the dataset's numerators as they are stored (no `Fraction`
-    per cell), in the narrowest integer type that holds every entry.
+    per cell), in the narrowest integer type that holds every entry. Below
+    `HELD_BELOW` cells, numerators held in limbs (binary floats) give rows
+    and norms in limbs, summed in C (`verify_perceptron.data.samples.sample_matrix`):
+    their norms in Python integers were most of the matrix's cost there.
 
     Examples
     --------
@@ -123,8 +126,17 @@ def augmented_matrix(data: Dataset) -> tuple[ExactMatrix, int]:
     """
     kept = _AUGMENTED.get(id(data))
     if kept is None:
-        kept = keep_per_dataset(_AUGMENTED, data, (ExactMatrix(signed_samples(data, _Canonical())), data.denominator))
+        small = data.limbs is not None and data.n_samples * (data.n_features + 1) < HELD_BELOW
+        matrix = sample_matrix(data, _Canonical()) if small else ExactMatrix(signed_samples(data, _Canonical()))
+        kept = keep_per_dataset(_AUGMENTED, data, (matrix, data.denominator))
     return kept
+
+
+#: Below this many cells the augmented rows of numerators held in limbs are held in limbs too: the exact
+#: active set reads them as Python integers there anyway. From it on (where a float LP proposes first,
+#: `verify_perceptron.certify.separability.PROPOSE_FROM`) they stay one array of Python integers, as the
+#: proposal reads them: limbs beside it would add to the peak.
+HELD_BELOW = 20_000
 
 
 def matrix_margins(matrix: ExactMatrix, scale: int, w: Sequence[Fraction]) -> tuple[Any, int]:
@@ -148,17 +160,40 @@ def _float_matrix(matrix: ExactMatrix, scale: int) -> Any | None:
 
     Each entry is the quotient rounded once: from the integer array when
     entries and scale are exact doubles (an IEEE division then rounds as
-    ``int / int`` does), else one Python division per entry.
+    ``int / int`` does), from the limbs' nearest doubles over a power of two
+    (`_held_floats`), else one Python division per entry.
     """
-    A = matrix.exact
-    if matrix.float_exact and scale < 2**53:
-        converted = A.astype(np.float64) / float(scale)
-    else:
+    converted = _held_floats(matrix, scale)
+    if converted is None and matrix.float_exact and scale < 2**53:
+        converted = matrix.exact.astype(np.float64) / float(scale)
+    elif converted is None:
         try:
-            converted = np.array([[v / scale for v in row] for row in A.tolist()], dtype=float)
+            converted = np.array([[v / scale for v in row] for row in matrix.exact.tolist()], dtype=float)
         except OverflowError:
             return None
     return converted if converted.size and np.isfinite(converted).all() else None
+
+
+def _held_floats(matrix: ExactMatrix, scale: int) -> Any | None:
+    """`_float_matrix` for entries held in limbs over a power of two (binary floats): None when it does not apply.
+
+    Each entry's nearest double, from C, divided by 2^k: a power of two only
+    moves the exponent, so the quotient is the nearest double of A/2^k, as
+    one Python division rounds it, as long as it is a normal double. It is:
+    with k <= 1000 and entries below 2^1000 (`LimbMatrix.doubles`), a
+    nonzero quotient lies between 2^-1000 and 2^1000.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.limb_arrays import dyadic_limbs
+    >>> m = ExactMatrix(None, limbs=dyadic_limbs(np.array([[3, -1]]), np.array([[70, 0]]), 2))
+    >>> _held_floats(m, 2**70).tolist(), _held_floats(m, 3)
+    ([[3.0, -8.470329472543003e-22]], None)
+    """
+    if matrix.held is None or scale <= 0 or scale & (scale - 1) or scale.bit_length() > 1000:
+        return None
+    doubles = matrix.held.doubles()
+    return None if doubles is None else doubles / float(scale)
 
 
 def _float_point(x: Sequence[Number]) -> Any | None:

@@ -166,7 +166,9 @@ def optimality_defect(
     L, Q = data.denominator, math.lcm(*(alpha.denominator for alpha in multipliers))
     M = math.lcm(*(w.denominator for w in weights))
     W = np.array([w.numerator * (M // w.denominator) for w in weights], dtype=object)
-    rows = np.asarray(data.numerators[list(support)], dtype=object).reshape(len(support), m)
+    # (numerators held in limbs: the support's rows alone, not every sample's, made Python integers)
+    picked = data.exact.row_values(list(support)) if data.limbs is not None else data.numerators[list(support)]
+    rows = np.asarray(picked, dtype=object).reshape(len(support), m)
     signs = np.array([data.y[i] for i in support], dtype=object)
     c = signs * np.array([alpha.numerator * (Q // alpha.denominator) for alpha in multipliers], dtype=object)
     total = [int(c.sum()) * L, *(int(v) for v in (c[:, None] * rows).sum(axis=0, initial=0))]

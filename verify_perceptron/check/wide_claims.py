@@ -367,10 +367,12 @@ class ChunkSlacks:
                 if not isinstance(values, np.ndarray):
                     out.append((int(values), 0, None))
                     continue
-                seen = np.unique(self.rows[:done])
+                # (a count and a mask per sample: no sort of the chunk's rows, as np.unique and np.isin make)
+                seen = np.flatnonzero(np.bincount(self.rows[:done], minlength=len(values)))
                 least = min(values[seen].tolist())
-                holding = seen[(values[seen] == least).astype(bool)]  # the samples whose slack it is
-                t = int(np.flatnonzero(np.isin(self.rows[:done], holding))[0])  # the first update on one of them
+                holding = np.zeros(len(values), dtype=bool)  # the samples whose slack it is
+                holding[seen[(values[seen] == least).astype(bool)]] = True
+                t = int(np.argmax(holding[self.rows[:done]]))  # the first update on one of them
                 out.append((int(least), t, None))
                 continue
             ceiling = hi[:done].min()

@@ -77,11 +77,23 @@ def limb_values(limbs: Any) -> Any:
     --------
     >>> limb_values(np.array([[0, 1], [-1, -1]])).tolist()
     [18446744073709551616, -1]
+    >>> limb_values(np.array([[0, 0, 0, 0, 1]])).tolist() == [2**256]  # from the bytes (`FROM_BYTES`)
+    True
     """
+    if limbs.shape[-1] >= FROM_BYTES:
+        values = np.empty(int(np.prod(limbs.shape[:-1])), dtype=object)
+        values[:] = row_ints(limbs.reshape(-1, limbs.shape[-1]))
+        return values.reshape(limbs.shape[:-1])
     values = limbs[..., -1].astype(object)
     for k in range(limbs.shape[-1] - 2, -1, -1):
         values = (values << 64) | limbs[..., k].view(_U64).astype(object)
     return values
+
+
+#: From this many limbs `limb_values` reads each integer from its bytes (`row_ints`, one `int.from_bytes` each):
+#: a shift and an or of Python integers per limb cost more past three (measured on 569 rows: 0.13 against
+#: 0.11 ms at four limbs, 10.2 against 0.35 ms at 63, a checker's margins against a certified w*).
+FROM_BYTES = 4
 
 
 def _lowest_bit(limb: Any) -> Any:

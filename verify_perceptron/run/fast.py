@@ -118,6 +118,8 @@ class _Run:
         # the pass reads int64 norms, or past int64 the norms in halves (so it need not sum them itself)
         halves = matrix.norm_halves() if self.compiled else None
         self.pass_norms = _NONE if halves is None else halves
+        # the largest norm, so that the pass need not read every row's at each call (one per CHUNK mistakes)
+        self.most = matrix.max_norm_sq if halves is not None else None
         self.norm_sq = 0  # ‖W‖², exactly
         self._layout: Any = None  # the samples in limbs (`_limbs`), once needed; False where the pass cannot be
         self._represent(0)
@@ -301,7 +303,8 @@ class _Run:
             floats = self._filter() if self.norm_sq >= _filter.FILTER_FROM_SQ else None
             m, p, self.norm_sq, guarded, self.epoch, made = _kernel.compiled()(
                 self.Z, self.W, self.tie, self.pass_norms, self.mistakes, self.out_i, out_s, p, self.norm_sq,
-                self.fast_limit, (self.out_e, self.saved, self.previous, self.epoch, made, *epochs), floats)
+                self.fast_limit, (self.out_e, self.saved, self.previous, self.epoch, made, *epochs), floats,
+                self.most)
             previous = _ints(self.previous)
             # past int64 the scores stay in halves: the checker's C replay reads them so
             scores = out_s[:2 * m].reshape(m, 2) if out_s is self.out_halves else out_s[:m]

@@ -308,6 +308,38 @@ def test_best_reference_measures_a_small_sets_candidates_in_one_block(monkeypatc
     assert best_reference(matrix, trace) == taken and len(calls) == 1 + calls[0]
 
 
+def test_best_reference_measures_blocks_on_two_threads_and_takes_the_same_u(monkeypatch: pytest.MonkeyPatch) -> None:
+    # From _THREADS_FROM samples on, the blocks of candidates are measured in two threads (each a column of
+    # 10^6 margins sorted at 10^6 x 10): the same figures per block, so the same u as one after the other.
+    import threading
+
+    from verify_perceptron.check import soft_margin as check_module
+    from verify_perceptron.run import fast
+
+    rng = np.random.default_rng(5)
+    data = Dataset(numerators=rng.integers(-50, 50, size=(200, 3)), y=rng.choice([-1, 1], size=200))  # not separable
+    matrix = sample_matrix(data, get_convention("classic"))
+    trace = fast.run(data, "classic", max_epochs=40)
+    threads: list[str] = []
+    figures: list[Any] = []
+
+    def watched(margins: Any, *args: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        figures.append(chosen := choose_columns(margins, *args))
+        return chosen
+
+    monkeypatch.setattr(check_module, "choose_columns", watched)
+    monkeypatch.setattr(check_module, "_MIN_BLOCK_CELLS", 1)  # one column a block: about 30 blocks
+    serial = best_reference(matrix, trace)
+    alone = sorted(map(repr, figures))
+    assert len(threads) > 20 and set(threads) == {threading.current_thread().name}
+    threads.clear()
+    figures.clear()
+    monkeypatch.setattr(check_module, "_THREADS_FROM", 1)
+    assert best_reference(matrix, trace) == serial
+    assert sorted(map(repr, figures)) == alone and all(name.startswith("verify_perceptron-reference") for name in threads)
+
+
 def test_batch_runs_have_no_soft_margin_row() -> None:
     data = example("xor")
     _, result = verify_run(data, "classic", mode="batch")

@@ -104,6 +104,30 @@ def test_the_filter_decides_as_the_integers_do(rows: list[int], rho: int, R: int
         assert summary.D_sq == sum(int(bound.deficits_sq[j]) for j in rows)
 
 
+@pytest.mark.parametrize("scale", [2**40, 2**100, 2**200], ids=["2^40", "2^100", "2^200"])
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=300), st.integers(1, 7), st.integers(0, 3))
+def test_shortfalls_past_int64_are_summed_in_pieces_as_the_integers_are(scale: int, rows: list[int], rho: int,
+                                                                        R: int) -> None:
+    # Every quantity times `scale` (the bound is the same): the shortfalls pass int64 (126 bits at 10^6 x 10 not
+    # separable), and a chunk's D² are sums of 46-bit pieces (SoftMarginCheck._pieces); past 8 pieces
+    # (2^200: 400-bit shortfalls), sums of Python integers.
+    margins = [scale * m for m in (rho, rho - 1, 0, -2, rho + 3, 1 - rho)]
+    bound = SoftMargin.from_margins(margins, rho=rho * scale, R_sq=(R * R + 1) * scale**2, u_sq=1, scale=1)
+    assert bound.deficits_sq.dtype == object
+    check = SoftMarginCheck(bound, reference=(Fraction(1),), source="test", L=1, M=1)
+    assert (check._pieces is None) == (scale == 2**200)
+    check.observe_chunk(1, 1, np.array(rows))
+    exact_first = next((k for k in range(1, len(rows) + 1)
+                        if not bound.holds(k, sum(int(bound.deficits_sq[j]) for j in rows[:k]))), None)
+    result, summary = check.finish()
+    assert result.n_checked == len(rows)
+    assert (result.first_violation.k if result.first_violation else None) == exact_first
+    assert summary.D_sq == sum(int(bound.deficits_sq[j]) for j in rows)
+    tightest = summary.tightest_at
+    assert summary.scaled_tightest_D_sq == (None if tightest is None else
+                                            sum(int(bound.deficits_sq[j]) for j in rows[:tightest]))
+
+
 def test_the_filter_is_exact_at_a_tie() -> None:
     # B = 4, ρ = 1, one sample with d = 2: after N mistakes D² = 4N, bound (2 + 2√N)²: N = 16 ties nothing, but
     # with the sample's d = 0 the bound is exactly 4 and the fifth mistake is the first past it.

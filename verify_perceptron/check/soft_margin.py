@@ -62,6 +62,11 @@ _WORKERS = 2
 _FILTER = 1.0 + 2.0**-20
 #: Updates the filter sums at once: a float sum of this many terms is off by at most about 2^16·2^-53.
 _CHUNK = 2**16
+#: Shortfalls past int64 are summed over a chunk in pieces of this many bits (`SoftMarginCheck._pieces`): a sum of
+#: `_CHUNK` of them stays below 2^63 ...
+_PIECE_BITS = 46
+#: ... in at most this many pieces (past it, as Python integers).
+_MOST_PIECES = 8
 
 
 def _quotient(a: int, b: int) -> float:
@@ -157,6 +162,27 @@ class SoftMarginCheck:
                 except OverflowError:
                     self._sq_over_rho[start:start + _CHUNK] = [_quotient(int(v), self._rho_sq) for v in piece]
 
+    @cached_property
+    def _pieces(self) -> Any:
+        """The shortfalls d_i² past int64 cut into `_PIECE_BITS`-bit pieces, a (K, n) int64 array (lowest piece
+        first), or None (int64 shortfalls, or past K = `_MOST_PIECES`): their sums over a chunk are sums of
+        int64 pieces, each below 2^(_PIECE_BITS + 16) < 2^63, where a chunk's Python integers (126 bits at
+        10^6 x 10 not separable) were gathered and added one by one (`prefix_sums`' reduceat)."""
+        squares = self.bound.deficits_sq
+        if squares.dtype != object or not len(squares):
+            return None
+        most = int(squares.max())
+        count = max(1, -(-most.bit_length() // _PIECE_BITS))
+        if count > _MOST_PIECES or int(squares.min()) < 0:
+            return None
+        pieces = np.empty((count, len(squares)), dtype=np.int64)
+        mask = (1 << _PIECE_BITS) - 1
+        for start in range(0, len(squares), _CHUNK):  # (the object temporaries a piece of samples at a time)
+            part = squares[start:start + _CHUNK]
+            for k in range(count):
+                pieces[k, start:start + _CHUNK] = ((part >> (k * _PIECE_BITS)) & mask).astype(np.int64)
+        return pieces
+
     def _side(self, D_sq: int) -> float:
         """(√B + √D²)/ρ in floating point, for the filter."""
         return self._root_B + math.sqrt(_quotient(D_sq, self._rho_sq))
@@ -214,7 +240,12 @@ class SoftMarginCheck:
     def _exact(self, rows: Any, at: Sequence[int]) -> dict[int, int]:
         """{t: D² after the updates on rows[:t + 1] (which follow those seen) for t in `at`}, exactly: sums of
         the updates' d² made once a chunk (`prefix_sums`), not a pass over every sample for each."""
-        return {t: self.D_sq + total for t, total in prefix_sums(self.bound.deficits_sq[rows], at).items()}
+        pieces = self._pieces
+        if pieces is None or len(rows) > _CHUNK:
+            return {t: self.D_sq + total for t, total in prefix_sums(self.bound.deficits_sq[rows], at).items()}
+        sums = np.cumsum(pieces[:, rows], axis=1)  # each piece's prefix sums: below 2^(_PIECE_BITS + 16)
+        return {t: self.D_sq + sum(int(value) << (k * _PIECE_BITS) for k, value in enumerate(sums[:, t].tolist()))
+                for t in set(at)}
 
     def _decide(self, k: int, epoch: int, j: int, N: int, D_sq: int) -> None:
         """The exact verdict at update k (N mistakes, shortfalls D² so far)."""

@@ -16,7 +16,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
-from typing import Literal, NoReturn
+from typing import Any, Literal, NoReturn
 
 import numpy as np
 import pytest
@@ -191,7 +191,8 @@ def test_given_the_largest_norm_the_c_pass_makes_the_same_updates(problem, cap, 
     def with_most(*args):  # one epoch (no previous W: it stops at the epoch's end), no filter, and most
         out_e = np.zeros(len(args[5]), dtype=np.int64)
         epochs = (out_e, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 1, 0, 1, 1, 1, 2**40)
-        return _kernel.online_pass(*args, epochs, None, max(exact))[:4]
+        step: Any = _kernel.online_pass  # (the C pass, with its 13th argument)
+        return step(*args, epochs, None, max(exact))[:4]
 
     for start in range(len(Z) + 1):
         expected = wide_by_hand(Z, W, tie, start, w_sq, limit, cap, halves)
@@ -207,8 +208,9 @@ def test_given_the_largest_norm_the_c_pass_makes_the_same_updates(problem, cap, 
 def test_c_pass_rejects_a_bad_largest_norm_with_the_whole_message(most, error, message):
     args = pass_arguments()
     epochs = (np.zeros(2, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 1, 0, 1, 1, 1, 9)
+    step: Any = _kernel.online_pass
     with pytest.raises(error) as raised:
-        _kernel.online_pass(*args, epochs, None, most)
+        step(*args, epochs, None, most)
     assert str(raised.value) == "online_pass(): " + message
 
 

@@ -62,11 +62,9 @@ _WORKERS = 2
 _FILTER = 1.0 + 2.0**-20
 #: Updates the filter sums at once: a float sum of this many terms is off by at most about 2^16·2^-53.
 _CHUNK = 2**16
-#: Shortfalls past int64 are summed over a chunk in pieces of this many bits (`SoftMarginCheck._pieces`): a sum of
-#: `_CHUNK` of them stays below 2^63 ...
-_PIECE_BITS = 46
-#: ... in at most this many pieces (past it, as Python integers).
-_MOST_PIECES = 8
+#: Shortfalls past int64 are summed over a chunk in pieces of this many bits, at most `_MOST_PIECES` of them
+#: (`SoftMarginCheck._pieces`); a sum of `_CHUNK` pieces stays below 2^63.
+_PIECE_BITS, _MOST_PIECES = 46, 8
 
 
 def _quotient(a: int, b: int) -> float:
@@ -164,10 +162,8 @@ class SoftMarginCheck:
 
     @cached_property
     def _pieces(self) -> Any:
-        """The shortfalls d_i² past int64 cut into `_PIECE_BITS`-bit pieces, a (K, n) int64 array (lowest piece
-        first), or None (int64 shortfalls, or past K = `_MOST_PIECES`): their sums over a chunk are sums of
-        int64 pieces, each below 2^(_PIECE_BITS + 16) < 2^63, where a chunk's Python integers (126 bits at
-        10^6 x 10 not separable) were gathered and added one by one (`prefix_sums`' reduceat)."""
+        """Shortfalls d_i² past int64 in `_PIECE_BITS`-bit pieces, (K, n) int64 (lowest first; None for int64 ones or
+        K > `_MOST_PIECES`): a chunk's sums, of int64 pieces, each stay below 2^(_PIECE_BITS + 16) < 2^63."""
         squares = self.bound.deficits_sq
         if squares.dtype != object or not len(squares):
             return None
@@ -353,10 +349,26 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
         return None
     # Each candidate's bound in floats, the margins of a block of candidates in one product; the best
     # is confirmed exactly.
-    n, d = matrix.shape
     keys = list(seen)
-    U = np.stack([scaled_floats(list(W))[0] for W in keys], axis=1)
-    weights = counts.astype(np.float64)
+    ranked = _ranked(matrix, np.stack([scaled_floats(list(W))[0] for W in keys], axis=1), counts.astype(np.float64))
+    first = [j for _, j in sorted(ranked)]
+    for j in first + sorted(set(range(len(keys))) - set(first)):
+        key = keys[j]  # in floats a margin near 0 may have the wrong sign: the one taken is confirmed exactly
+        if choose_margin(matrix.products(key, norm_sq=sum(v * v for v in key)), counts,
+                         R_sq=matrix.max_norm_sq, u_sq=sum(v * v for v in key)) is not None:
+            index = seen[key]
+            best = ((tuple(trace.final_weights), "the run's last weights") if index is None
+                    else (tuple(kept[index].weights), f"the weights after update {kept[index].k}"))
+            break
+    else:
+        return None
+    tried = len(seen)
+    return best[0], best[1] + (f", the best of {tried} the run visited" if tried > 1 else "")
+
+
+def _ranked(matrix: ExactMatrix, U: Any, weights: Any) -> list[tuple[float, int]]:
+    """`best_reference`'s measure: (the bound's logarithm in floats, column) for each column of U with a ρ."""
+    n, d = matrix.shape
     # columns at a time: choose_columns makes about a dozen arrays of the block's size, so the block is at
     # most an eighth of the samples' own cells, and memory stays near the samples' own (past 2^18 cells, less;
     # below 2^15, a few MB at most whatever the samples)
@@ -387,20 +399,7 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
             parts = list(pool.map(measured, starts))
     else:
         parts = [measured(start) for start in starts]
-    ranked = [item for part in parts for item in part]  # (each block's figures the same whichever thread made them)
-    first = [j for _, j in sorted(ranked)]
-    for j in first + sorted(set(range(len(keys))) - set(first)):
-        key = keys[j]  # in floats a margin near 0 may have the wrong sign: the one taken is confirmed exactly
-        if choose_margin(matrix.products(key, norm_sq=sum(v * v for v in key)), counts,
-                         R_sq=matrix.max_norm_sq, u_sq=sum(v * v for v in key)) is not None:
-            index = seen[key]
-            best = ((tuple(trace.final_weights), "the run's last weights") if index is None
-                    else (tuple(kept[index].weights), f"the weights after update {kept[index].k}"))
-            break
-    else:
-        return None
-    tried = len(seen)
-    return best[0], best[1] + (f", the best of {tried} the run visited" if tried > 1 else "")
+    return [item for part in parts for item in part]  # (each block's figures the same whichever thread made them)
 
 
 def prefix_sums(values: Any, at: Sequence[int]) -> dict[int, int]:

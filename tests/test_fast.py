@@ -299,12 +299,13 @@ def test_past_the_int64_guard_the_compiled_pass_carries_the_run_in_128_bit_sums(
 
     if not _kernel.AVAILABLE:
         pytest.skip(f"the C kernel is not built: {_kernel.IMPORT_ERROR}")
-    calls = []
+    calls, mosts = [], []
     compiled = _kernel.online_pass
     assert compiled is not None  # AVAILABLE
 
     def watched(Z, W, tie, norms, counts, out_i, out_s, *rest):
         calls.append((len(norms), len(out_s) == 2 * len(out_i)))
+        mosts.append(rest[5] if len(rest) > 5 else None)
         return compiled(Z, W, tie, norms, counts, out_i, out_s, *rest)
 
     monkeypatch.setattr(_kernel, "online_pass", watched)
@@ -315,6 +316,9 @@ def test_past_the_int64_guard_the_compiled_pass_carries_the_run_in_128_bit_sums(
     same_run(engine.train(data, "classic", max_epochs=40), run)
     assert (2 * len(X), True) in calls  # norms in halves, scores in halves
     assert run.n_updates > 10
+    # the pass is told the largest norm (it reads no row's norm at a call then), the true one: a smaller one
+    # would let it sum past the int64 guard in int64, and the run above would not be the reference's
+    assert mosts and set(mosts) == {max(1 + sum(int(v) ** 2 for v in row) for row in X.tolist())}  # x~ = (1, x)
 
 
 @pytest.mark.parametrize("scale", [1, 2**40, 2**62, 2**70])

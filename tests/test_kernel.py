@@ -16,7 +16,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
-from typing import Literal, NoReturn
+from typing import Any, Literal, NoReturn
 
 import numpy as np
 import pytest
@@ -176,6 +176,42 @@ def test_past_the_int64_guard_the_pass_sums_in_128_bits_exactly(step, problem, c
     for start in range(len(Z) + 1):
         expected = wide_by_hand(Z, W, tie, start, w_sq, limit, cap, halves)
         assert run_wide(step, Z, W, tie, norms, start, w_sq, limit, cap, halves) == expected
+
+
+@needs_kernel
+@given(problem=wide_problems(), cap=capacities, halves=st.booleans(), norms_in_halves=st.booleans())
+def test_given_the_largest_norm_the_c_pass_makes_the_same_updates(problem, cap, halves, norms_in_halves):
+    # `most` spares the pass its look at every row's norm at each call; the int64 guard is read off it, so a
+    # most below the true one would sum past the guard in int64 and go wrong here.
+    Z, W, tie, norms, w_sq, limit = problem
+    exact = [sum(int(v) * int(v) for v in row) for row in Z.tolist()]
+    if norms_in_halves or not len(norms):  # most is taken only with the norms given (else they are summed)
+        norms = as_halves(np.array(exact, dtype=object)).reshape(-1)
+
+    def with_most(*args):  # one epoch (no previous W: it stops at the epoch's end), no filter, and most
+        out_e = np.zeros(len(args[5]), dtype=np.int64)
+        epochs = (out_e, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 1, 0, 1, 1, 1, 2**40)
+        step: Any = _kernel.online_pass  # (the C pass, with its 13th argument)
+        return step(*args, epochs, None, max(exact))[:4]
+
+    for start in range(len(Z) + 1):
+        expected = wide_by_hand(Z, W, tie, start, w_sq, limit, cap, halves)
+        assert run_wide(with_most, Z, W, tie, norms, start, w_sq, limit, cap, halves) == expected
+
+
+@needs_kernel
+@pytest.mark.parametrize("most, error, message", [
+    (-1, ValueError, "most=-1 must satisfy 0 <= most < 2^126"),
+    (2**126, ValueError, f"most={2**126} must satisfy 0 <= most < 2^126"),
+    (2**130, OverflowError, f"most={2**130} does not fit in 128 bits"),
+    (1.0, TypeError, "most must be an int, got float")], ids=["negative", "2^126", "2^130", "float"])
+def test_c_pass_rejects_a_bad_largest_norm_with_the_whole_message(most, error, message):
+    args = pass_arguments()
+    epochs = (np.zeros(2, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 1, 0, 1, 1, 1, 9)
+    step: Any = _kernel.online_pass
+    with pytest.raises(error) as raised:
+        step(*args, epochs, None, most)
+    assert str(raised.value) == "online_pass(): " + message
 
 
 @pytest.mark.parametrize("step", IMPLEMENTATIONS)
@@ -437,14 +473,14 @@ def test_c_pass_rejects_bad_arguments_with_the_whole_message(case):
 
 
 @needs_kernel
-@pytest.mark.parametrize("count", [0, 9, 13])
+@pytest.mark.parametrize("count", [0, 9, 14])
 def test_c_pass_rejects_a_wrong_number_of_arguments(count):
     assert _kernel.online_pass is not None  # needs_kernel: the C kernel imported
-    args = (pass_arguments() + (0, 0, 0))[:count]
+    args = (pass_arguments() + (0, 0, 0, 0))[:count]
     with pytest.raises(TypeError) as raised:
         _kernel.online_pass(*args)
     assert str(raised.value) == ("online_pass() takes 10 arguments (Z, W, tie, norms, counts, out_i, out_s, "
-                                 f"start, w_sq, limit), 11 with epochs or 12 with a filter, got {count}")
+                                 f"start, w_sq, limit), 11 with epochs, 12 with a filter or 13 with most, got {count}")
 
 
 @needs_kernel

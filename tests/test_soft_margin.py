@@ -104,6 +104,30 @@ def test_the_filter_decides_as_the_integers_do(rows: list[int], rho: int, R: int
         assert summary.D_sq == sum(int(bound.deficits_sq[j]) for j in rows)
 
 
+@pytest.mark.parametrize("scale", [2**40, 2**100, 2**200], ids=["2^40", "2^100", "2^200"])
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=300), st.integers(1, 7), st.integers(0, 3))
+def test_shortfalls_past_int64_are_summed_in_pieces_as_the_integers_are(scale: int, rows: list[int], rho: int,
+                                                                        R: int) -> None:
+    # Every quantity times `scale` (the bound is the same): the shortfalls pass int64 (126 bits at 10^6 x 10 not
+    # separable), and a chunk's D² are sums of 46-bit pieces (SoftMarginCheck._pieces); past 8 pieces
+    # (2^200: 400-bit shortfalls), sums of Python integers.
+    margins = [scale * m for m in (rho, rho - 1, 0, -2, rho + 3, 1 - rho)]
+    bound = SoftMargin.from_margins(margins, rho=rho * scale, R_sq=(R * R + 1) * scale**2, u_sq=1, scale=1)
+    assert bound.deficits_sq.dtype == object
+    check = SoftMarginCheck(bound, reference=(Fraction(1),), source="test", L=1, M=1)
+    assert (check._pieces is None) == (scale == 2**200)
+    check.observe_chunk(1, 1, np.array(rows))
+    exact_first = next((k for k in range(1, len(rows) + 1)
+                        if not bound.holds(k, sum(int(bound.deficits_sq[j]) for j in rows[:k]))), None)
+    result, summary = check.finish()
+    assert result.n_checked == len(rows)
+    assert (result.first_violation.k if result.first_violation else None) == exact_first
+    assert summary.D_sq == sum(int(bound.deficits_sq[j]) for j in rows)
+    tightest = summary.tightest_at
+    assert summary.scaled_tightest_D_sq == (None if tightest is None else
+                                            sum(int(bound.deficits_sq[j]) for j in rows[:tightest]))
+
+
 def test_the_filter_is_exact_at_a_tie() -> None:
     # B = 4, ρ = 1, one sample with d = 2: after N mistakes D² = 4N, bound (2 + 2√N)²: N = 16 ties nothing, but
     # with the sample's d = 0 the bound is exactly 4 and the fifth mistake is the first past it.
@@ -306,6 +330,38 @@ def test_best_reference_measures_a_small_sets_candidates_in_one_block(monkeypatc
     assert len(calls) == 1 and calls[0] > 20  # every candidate at once (it was one call each)
     monkeypatch.setattr(check_module, "_MIN_BLOCK_CELLS", 1)  # one column a block: the same u
     assert best_reference(matrix, trace) == taken and len(calls) == 1 + calls[0]
+
+
+def test_best_reference_measures_blocks_on_two_threads_and_takes_the_same_u(monkeypatch: pytest.MonkeyPatch) -> None:
+    # From _THREADS_FROM samples on, the blocks of candidates are measured in two threads (each a column of
+    # 10^6 margins sorted at 10^6 x 10): the same figures per block, so the same u as one after the other.
+    import threading
+
+    from verify_perceptron.check import soft_margin as check_module
+    from verify_perceptron.run import fast
+
+    rng = np.random.default_rng(5)
+    data = Dataset(numerators=rng.integers(-50, 50, size=(200, 3)), y=rng.choice([-1, 1], size=200))  # not separable
+    matrix = sample_matrix(data, get_convention("classic"))
+    trace = fast.run(data, "classic", max_epochs=40)
+    threads: list[str] = []
+    figures: list[Any] = []
+
+    def watched(margins: Any, *args: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        figures.append(chosen := choose_columns(margins, *args))
+        return chosen
+
+    monkeypatch.setattr(check_module, "choose_columns", watched)
+    monkeypatch.setattr(check_module, "_MIN_BLOCK_CELLS", 1)  # one column a block: about 30 blocks
+    serial = best_reference(matrix, trace)
+    alone = sorted(map(repr, figures))
+    assert len(threads) > 20 and set(threads) == {threading.current_thread().name}
+    threads.clear()
+    figures.clear()
+    monkeypatch.setattr(check_module, "_THREADS_FROM", 1)
+    assert best_reference(matrix, trace) == serial
+    assert sorted(map(repr, figures)) == alone and all(name.startswith("verify_perceptron-reference") for name in threads)
 
 
 def test_batch_runs_have_no_soft_margin_row() -> None:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 import math
 import operator
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Any
 
@@ -52,10 +53,18 @@ _BLOCK_CELLS = 2**18
 #: column: iris versicolor/virginica's 35 candidates were measured one by one, 35 calls of `choose_columns`).
 _MIN_BLOCK_CELLS = 2**15
 
+#: From this many samples on, `best_reference` measures its blocks of candidates in `_WORKERS` threads at once
+#: (a block is then one candidate, 10^6 margins sorted: about 90 ms, in NumPy calls that release the GIL).
+_THREADS_FROM = 2**16
+_WORKERS = 2
+
 #: The filter's safety factor: far above its rounding errors (a few times 2^-53), far below any real slack.
 _FILTER = 1.0 + 2.0**-20
 #: Updates the filter sums at once: a float sum of this many terms is off by at most about 2^16·2^-53.
 _CHUNK = 2**16
+#: Shortfalls past int64 are summed over a chunk in pieces of this many bits, at most `_MOST_PIECES` of them
+#: (`SoftMarginCheck._pieces`); a sum of `_CHUNK` pieces stays below 2^63.
+_PIECE_BITS, _MOST_PIECES = 46, 8
 
 
 def _quotient(a: int, b: int) -> float:
@@ -151,6 +160,25 @@ class SoftMarginCheck:
                 except OverflowError:
                     self._sq_over_rho[start:start + _CHUNK] = [_quotient(int(v), self._rho_sq) for v in piece]
 
+    @cached_property
+    def _pieces(self) -> Any:
+        """Shortfalls d_i² past int64 in `_PIECE_BITS`-bit pieces, (K, n) int64 (lowest first; None for int64 ones or
+        K > `_MOST_PIECES`): a chunk's sums, of int64 pieces, each stay below 2^(_PIECE_BITS + 16) < 2^63."""
+        squares = self.bound.deficits_sq
+        if squares.dtype != object or not len(squares):
+            return None
+        most = int(squares.max())
+        count = max(1, -(-most.bit_length() // _PIECE_BITS))
+        if count > _MOST_PIECES or int(squares.min()) < 0:
+            return None
+        pieces = np.empty((count, len(squares)), dtype=np.int64)
+        mask = (1 << _PIECE_BITS) - 1
+        for start in range(0, len(squares), _CHUNK):  # (the object temporaries a piece of samples at a time)
+            part = squares[start:start + _CHUNK]
+            for k in range(count):
+                pieces[k, start:start + _CHUNK] = ((part >> (k * _PIECE_BITS)) & mask).astype(np.int64)
+        return pieces
+
     def _side(self, D_sq: int) -> float:
         """(√B + √D²)/ρ in floating point, for the filter."""
         return self._root_B + math.sqrt(_quotient(D_sq, self._rho_sq))
@@ -208,7 +236,12 @@ class SoftMarginCheck:
     def _exact(self, rows: Any, at: Sequence[int]) -> dict[int, int]:
         """{t: D² after the updates on rows[:t + 1] (which follow those seen) for t in `at`}, exactly: sums of
         the updates' d² made once a chunk (`prefix_sums`), not a pass over every sample for each."""
-        return {t: self.D_sq + total for t, total in prefix_sums(self.bound.deficits_sq[rows], at).items()}
+        pieces = self._pieces
+        if pieces is None or len(rows) > _CHUNK:
+            return {t: self.D_sq + total for t, total in prefix_sums(self.bound.deficits_sq[rows], at).items()}
+        sums = np.cumsum(pieces[:, rows], axis=1)  # each piece's prefix sums: below 2^(_PIECE_BITS + 16)
+        return {t: self.D_sq + sum(int(value) << (k * _PIECE_BITS) for k, value in enumerate(sums[:, t].tolist()))
+                for t in set(at)}
 
     def _decide(self, k: int, epoch: int, j: int, N: int, D_sq: int) -> None:
         """The exact verdict at update k (N mistakes, shortfalls D² so far)."""
@@ -316,10 +349,26 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
         return None
     # Each candidate's bound in floats, the margins of a block of candidates in one product; the best
     # is confirmed exactly.
-    n, d = matrix.shape
     keys = list(seen)
-    U = np.stack([scaled_floats(list(W))[0] for W in keys], axis=1)
-    ranked, weights = [], counts.astype(np.float64)
+    ranked = _ranked(matrix, np.stack([scaled_floats(list(W))[0] for W in keys], axis=1), counts.astype(np.float64))
+    first = [j for _, j in sorted(ranked)]
+    for j in first + sorted(set(range(len(keys))) - set(first)):
+        key = keys[j]  # in floats a margin near 0 may have the wrong sign: the one taken is confirmed exactly
+        if choose_margin(matrix.products(key, norm_sq=sum(v * v for v in key)), counts,
+                         R_sq=matrix.max_norm_sq, u_sq=sum(v * v for v in key)) is not None:
+            index = seen[key]
+            best = ((tuple(trace.final_weights), "the run's last weights") if index is None
+                    else (tuple(kept[index].weights), f"the weights after update {kept[index].k}"))
+            break
+    else:
+        return None
+    tried = len(seen)
+    return best[0], best[1] + (f", the best of {tried} the run visited" if tried > 1 else "")
+
+
+def _ranked(matrix: ExactMatrix, U: Any, weights: Any) -> list[tuple[float, int]]:
+    """`best_reference`'s measure: (the bound's logarithm in floats, column) for each column of U with a ρ."""
+    n, d = matrix.shape
     # columns at a time: choose_columns makes about a dozen arrays of the block's size, so the block is at
     # most an eighth of the samples' own cells, and memory stays near the samples' own (past 2^18 cells, less;
     # below 2^15, a few MB at most whatever the samples)
@@ -334,25 +383,23 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
         root_B = root_R * np.sqrt(np.einsum("ij,ij->j", U, U))
         # each column over its own √B: every margin at most about 1 (|z·U| <= R·‖U‖), so no square overflows
         root_B = np.where((root_B > 0) & np.isfinite(root_B), root_B, 1.0)
-        for start in range(0, U.shape[1], block):
-            width = min(block, U.shape[1] - start)
+
+    def measured(start: int) -> list[tuple[float, int]]:
+        """The block of candidates from column `start`: (the bound's logarithm, column) for each with a ρ."""
+        width = min(block, U.shape[1] - start)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (per thread: a context variable)
             margins = (np.concatenate([matrix.float_rows(lo, lo + rows) @ U[:, start:start + block] for lo in pieces])
                        if n else np.zeros((0, width)))
             columns = choose_columns(margins / root_B[start:start + block], weights, [1.0] * width)
-            ranked += [(chosen[1], start + j) for j, chosen in enumerate(columns) if chosen is not None]
-    first = [j for _, j in sorted(ranked)]
-    for j in first + sorted(set(range(len(keys))) - set(first)):
-        key = keys[j]  # in floats a margin near 0 may have the wrong sign: the one taken is confirmed exactly
-        if choose_margin(matrix.products(key, norm_sq=sum(v * v for v in key)), counts,
-                         R_sq=matrix.max_norm_sq, u_sq=sum(v * v for v in key)) is not None:
-            index = seen[key]
-            best = ((tuple(trace.final_weights), "the run's last weights") if index is None
-                    else (tuple(kept[index].weights), f"the weights after update {kept[index].k}"))
-            break
+        return [(chosen[1], start + j) for j, chosen in enumerate(columns) if chosen is not None]
+
+    starts = range(0, U.shape[1], block)
+    if n >= _THREADS_FROM and len(starts) > 1:  # blocks on both cores: NumPy's sorts, most of it, release the GIL
+        with ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="verify_perceptron-reference") as pool:
+            parts = list(pool.map(measured, starts))
     else:
-        return None
-    tried = len(seen)
-    return best[0], best[1] + (f", the best of {tried} the run visited" if tried > 1 else "")
+        parts = [measured(start) for start in starts]
+    return [item for part in parts for item in part]  # (each block's figures the same whichever thread made them)
 
 
 def prefix_sums(values: Any, at: Sequence[int]) -> dict[int, int]:

@@ -266,7 +266,11 @@ PyDoc_STRVAR(online_pass_doc,
 "each entry of Z rounded to the nearest double and radius (n) float64 holding\n"
 "K_d * n_z[i] (verify_perceptron.run.filter.radii), a row is passed over without\n"
 "its exact score when W no longer fits its int32 copy and its float64 score\n"
-"exceeds radius[i] times an upper bound on ||W||: the result is the same.");
+"exceeds radius[i] times an upper bound on ||W||: the result is the same.\n"
+"\n"
+"With a 13th argument, most (an int, or None), the largest of the norms given (each\n"
+"norms[i] <= most < 2^126, which the caller guarantees, as it does norms[i]): the\n"
+"norms are then not read through at the call (nor checked), only at updates.");
 
 #if SCAN_WIDE
 /* The epochs argument of online_pass, when given. */
@@ -353,10 +357,10 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int32_t *w32 = NULL;
     double *wf = NULL, w_norm = 0.0;
 
-    if (nargs < 10 || nargs > 12) {
+    if (nargs < 10 || nargs > 13) {
         PyErr_Format(PyExc_TypeError,
                      "online_pass() takes 10 arguments (Z, W, tie, norms, counts, out_i, out_s, "
-                     "start, w_sq, limit), 11 with epochs or 12 with a filter, got %zd", nargs);
+                     "start, w_sq, limit), 11 with epochs, 12 with a filter or 13 with most, got %zd", nargs);
         return NULL;
     }
     if (get_array(func, "Z", args[0], 2, SAMPLE_ITEMS, 0, &Z) < 0
@@ -430,9 +434,22 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     /* Up to this ||W||^2 the int64 sums are exact: ||W||^2 * max ||z_i||^2 < 2^126. Norms not given
-     * are summed here, and refused from 2^126 (then a score's partial sums could pass 2^127). */
+     * are summed here, and refused from 2^126 (then a score's partial sums could pass 2^127). Given
+     * `most` (the largest of the norms given, which the caller knows), the norms are not read through:
+     * the engine calls the pass every CHUNK mistakes, and this loop over every row was, at 10^6 rows of
+     * a run that does not converge, more of its time than the pass itself (with the GIL held). */
     int128 most = 0;
-    for (Py_ssize_t r = 0; r < n; r++) {
+    const int given_most = nargs == 13 && args[12] != Py_None && norm != NULL;
+    if (given_most) {
+        if (to_int128(func, "most", args[12], &most) < 0) {
+            goto done;
+        }
+        if (most < 0 || most >= WIDE_SQ) {
+            PyErr_Format(PyExc_ValueError, "online_pass(): most=%R must satisfy 0 <= most < 2^126", args[12]);
+            goto done;
+        }
+    }
+    for (Py_ssize_t r = 0; !given_most && r < n; r++) {
         int128 sq = 0;
         if (norm != NULL) {
             sq = norm_halves ? halves_at(norm, r) : norm[r];

@@ -109,15 +109,15 @@ class _Run:
         self.all_ties, self.no_ties = bool(tie.all()), not tie.any()
         self.keep_updates, self.deadline = keep_updates, deadline
         n, width = matrix.shape
-        # The compiled pass reads C-contiguous int16/int32/int64 rows and an int64 W; it runs while
-        # ‖W‖² < 2^126 (its scores in int64 sums under the int64 guard, in 128-bit sums beyond), and
-        # every ‖z‖² < 2^126 is its precondition. With it the run keeps to int64 (no float64 copy of
-        # the samples is made), and Python integers beyond.
+        # The compiled pass reads C-contiguous int16/int32/int64 rows and an int64 W; it runs while ‖W‖² < 2^126
+        # (its scores in int64 sums under the int64 guard, in 128-bit sums beyond), and every ‖z‖² < 2^126 is its
+        # precondition. With it the run keeps to int64 (no float64 copy of the samples is made), Python ints beyond.
         # (Samples past int64, held in limbs or as Python integers, go to the limb pass: `_limbs`.)
         self.compiled = _kernel.AVAILABLE and not matrix.wide and matrix.max_norm_sq < WIDE_SQ
-        # the pass reads int64 norms, or past int64 the norms in halves (so it need not sum them itself)
+        # the pass reads int64 norms or their halves, and their largest (then no row's is read at each call)
         halves = matrix.norm_halves() if self.compiled else None
-        self.pass_norms = _NONE if halves is None else halves
+        self.pass_norms: Any = _NONE if halves is None else halves
+        self.most: int | None = None if halves is None else matrix.max_norm_sq
         self.norm_sq = 0  # ‖W‖², exactly
         self._layout: Any = None  # the samples in limbs (`_limbs`), once needed; False where the pass cannot be
         self._represent(0)
@@ -301,7 +301,7 @@ class _Run:
             floats = self._filter() if self.norm_sq >= _filter.FILTER_FROM_SQ else None
             m, p, self.norm_sq, guarded, self.epoch, made = _kernel.compiled()(
                 self.Z, self.W, self.tie, self.pass_norms, self.mistakes, self.out_i, out_s, p, self.norm_sq,
-                self.fast_limit, (self.out_e, self.saved, self.previous, self.epoch, made, *epochs), floats)
+                self.fast_limit, (self.out_e, self.saved, self.previous, self.epoch, made, *epochs), floats, self.most)
             previous = _ints(self.previous)
             # past int64 the scores stay in halves: the checker's C replay reads them so
             scores = out_s[:2 * m].reshape(m, 2) if out_s is self.out_halves else out_s[:m]

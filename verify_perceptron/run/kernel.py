@@ -64,7 +64,8 @@ Epochs = tuple[Any, Any, Any, int, int, int, int, int, int]
 
 class OnlinePass(Protocol):
     """`online_pass`'s two forms: one pass (as `online_pass_reference`), or given `epochs` (and the float
-    filter's ``(Zf, radius)`` or None) a pass that goes on into the following epochs.
+    filter's ``(Zf, radius)`` or None, and `most`, the largest of the norms given, or None) a pass that goes
+    on into the following epochs.
 
     The arrays are NumPy arrays of the dtypes the module's docstring names (Any: the C code checks them).
     """
@@ -76,7 +77,7 @@ class OnlinePass(Protocol):
     @overload
     def __call__(self, Z: Any, W: Any, tie: Any, norms: Any, counts: Any, out_i: Any, out_s: Any,
                  start: int, w_sq: int, limit: int, epochs: Epochs, floats: tuple[Any, Any] | None = None,
-                 /) -> tuple[int, int, int, bool, int, int]: ...
+                 most: int | None = None, /) -> tuple[int, int, int, bool, int, int]: ...
 
 
 def _load() -> tuple[OnlinePass | None, str | None]:

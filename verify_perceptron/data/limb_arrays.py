@@ -10,7 +10,8 @@ where a Python integer takes about 40 bytes and a call to make.
 `dyadic_limbs` makes m·2^s from the parts of a float (`numpy.frexp`),
 `limb_values` joins limbs back into Python integers (only where something
 asks for the values themselves), and `trailing_zeros`, `shifted_right` and
-`magnitude_bits` are what lowest terms over a power of two need.
+`magnitude_bits` are what lowest terms over a power of two need;
+`common_factor` finds the common factor with any other denominator.
 
 Examples
 --------
@@ -23,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -30,7 +32,7 @@ import numpy as np
 from . import kernel as _kernel
 
 __all__ = ["LimbMatrix", "dyadic_limbs", "int_limbs", "row_ints", "limb_values", "trailing_zeros", "shifted_right", "negated", "magnitude_bits",
-           "limbs_for_bits"]
+           "limbs_for_bits", "common_factor"]
 
 _U64 = np.uint64
 
@@ -111,6 +113,32 @@ def trailing_zeros(limbs: Any) -> int | None:
         if nonzero.any():
             return 64 * k + int(_lowest_bit(limb[nonzero]).min())
     return None
+
+
+def common_factor(limbs: Any, q: int) -> int:
+    """gcd(q, every value held in `limbs`), q > 0: in C (`kernel.limb_gcd`) for q < 2^63, else read 1, 2, 4, ...
+    rows at a time as Python integers; either way it stops where the gcd reaches 1.
+
+    Why it stops early: data read in lowest terms over the least common
+    denominator (a file's cells, each reduced, over the lcm of their
+    denominators) have no common factor with it, and only a factor that is
+    there makes every value be read.
+
+    Examples
+    --------
+    >>> common_factor(int_limbs([10**20, 3 * 10**20, 5 * 2**70], 2), 5**25), common_factor(int_limbs([7], 1), 5)
+    (5, 1)
+    >>> common_factor(int_limbs([10**20, -5 * 2**70], 2), 5**30)
+    5
+    """
+    flat = limbs.reshape(-1, limbs.shape[-1])
+    if q < 2**63 and _kernel.limb_gcd is not None:
+        return _kernel.limb_gcd(np.ascontiguousarray(flat), q)
+    common, start, rows = q, 0, 1
+    while common > 1 and start < flat.shape[0]:
+        common = math.gcd(common, *limb_values(flat[start:start + rows]).tolist())
+        start, rows = start + rows, 2 * rows
+    return common
 
 
 def shifted_right(limbs: Any, t: int) -> Any:

@@ -1,6 +1,6 @@
 """Decimal files at full precision (repr's 17 digits, pandas' to_csv): every cell is read as the Fraction of its
 text, over a common denominator past int64 held in 64-bit limbs (`csv_stream`, `scale_limbs`), in lowest terms
-found without a Python integer per value (`limb_arrays.common_factor`, `limb_gcd`)."""
+found without a Python integer per value (`limb_arrays.common_factor`, `limb_terms`)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.data.limb_arrays import common_factor, int_limbs, limb_values
 from verify_perceptron.errors import DataError
 
-pytestmark = pytest.mark.skipif(None in (_kernel.csv_block, _kernel.scale_limbs, _kernel.limb_gcd),
+pytestmark = pytest.mark.skipif(None in (_kernel.csv_block, _kernel.scale_limbs, _kernel.limb_terms),
                                 reason="the C reader is not built")
 
 
@@ -148,20 +148,34 @@ def test_scale_limbs_is_the_product_and_refuses_what_it_cannot_hold() -> None:
         scale(nums, codes, int_limbs(factors, 3), np.empty((6, 2), dtype=np.int64))
 
 
-def test_limb_gcd_is_the_gcd_of_q_and_every_value() -> None:
+def _facts(values: list[int], q: int) -> tuple[int, int, int]:
+    """limb_terms' answer, from Python integers."""
+    nonzero = [v for v in values if v]
+    return (math.gcd(q, *values), min(((v & -v).bit_length() - 1 for v in nonzero), default=-1),
+            max((abs(v).bit_length() for v in values), default=0))
+
+
+def test_limb_terms_are_the_gcd_the_trailing_zeros_and_the_length_of_the_values() -> None:
     rng = np.random.default_rng(3)
-    gcd = _kernel.limb_gcd
-    assert gcd is not None
+    terms = _kernel.limb_terms
+    assert terms is not None
     for L in (1, 2, 3):
+        top = 2**(64 * L - 1)
         for q in (1, 5**20, 5**27, 3 * 7**9, 2**63 - 25):
-            for factor in (1, 5, q):
-                values = [int(v) * factor for v in rng.integers(-(2**40), 2**40, size=6)]
-                values = [v for v in values if -(2**(64 * L - 1)) <= v < 2**(64 * L - 1)] + [-(2**(64 * L - 1))]
-                assert gcd(int_limbs(values, L), q) == math.gcd(q, *values)
+            for factor in (1, 5 * 2**64, q):
+                values = [int(v) * factor << int(s) for v, s in zip(rng.integers(-(2**40), 2**40, size=6),
+                                                                     rng.integers(0, 20, size=6))]
+                values = [v for v in values if -top <= v < top]
+                for extra in ([], [0], [-top], [-(2**64)], [2**64 - 1], [-1]):
+                    held = values + [v for v in extra if -top <= v < top]
+                    assert terms(int_limbs(held, L), q) == _facts(held, q), (held, q)
+    assert terms(int_limbs([0, 0], 2), 5) == (5, -1, 0)
     with pytest.raises(ValueError, match="q=0 must be positive"):
-        gcd(int_limbs([5], 1), 0)
+        terms(int_limbs([5], 1), 0)
     with pytest.raises(OverflowError):
-        gcd(int_limbs([5], 1), 2**63)
+        terms(int_limbs([5], 1), 2**63)
+    with pytest.raises(TypeError, match="limbs must hold int64 items"):
+        terms(np.zeros((2, 2)), 5)
 
 
 @pytest.mark.parametrize("q", [5**25, 5**30])  # in C, and past 2^63 read as Python integers

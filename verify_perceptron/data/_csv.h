@@ -428,13 +428,15 @@ done:
     return result;
 }
 
-PyDoc_STRVAR(limb_gcd_doc,
-"limb_gcd($module, limbs, q, /)\n"
+PyDoc_STRVAR(limb_terms_doc,
+"limb_terms($module, limbs, q, /)\n"
 "--\n"
 "\n"
-"gcd(q, every value held in limbs), for 0 < q < 2^63: limbs a C-contiguous (values, L) int64 array,\n"
-"each row a value in L limbs (lowest first, two's complement). It stops at the first value that\n"
-"brings the gcd to 1. Returns the gcd (an int).");
+"What lowest terms need of the values held in limbs (a C-contiguous (values, L) int64 array, each\n"
+"row a value in L limbs, lowest first, two's complement), in one pass: (g, zeros, bits) with g =\n"
+"gcd(q, every value) for 0 < q < 2^63 (its search stops where g is 1), zeros the least number of\n"
+"trailing zero bits of a nonzero value (-1 when every value is 0) and bits the largest\n"
+"bit_length(|value|) (0 when every value is 0).");
 
 #if SCAN_WIDE
 /* v mod q, 0 <= result < q, for v in L limbs (two's complement); wrap is 2^(64 L) mod q. The high part
@@ -462,20 +464,40 @@ wrap_mod(Py_ssize_t L, uint64_t q)
     }
     return t;
 }
+
+/* bit_length(|v|) of v in L limbs (two's complement). |v| is v, or ~v + 1 for v < 0: ~v's length, one more
+ * where ~v is all ones below its length (v = -2^b). */
+static int64_t
+limbs_bits(const uint64_t *v, Py_ssize_t L)
+{
+    const uint64_t sign = (int64_t)v[L - 1] < 0 ? ~(uint64_t)0 : 0;
+    for (Py_ssize_t k = L - 1; k >= 0; k--) {
+        const uint64_t u = v[k] ^ sign;
+        if (u != 0) {
+            const int64_t bits = 64 * k + 64 - __builtin_clzll(u);
+            int power = sign != 0 && (u & (u + 1)) == 0; /* ~v's top limb all ones below its length */
+            for (Py_ssize_t j = 0; j < k && power; j++) {
+                power = (v[j] ^ sign) == ~(uint64_t)0;
+            }
+            return bits + power;
+        }
+    }
+    return sign != 0; /* -1 */
+}
 #endif
 
-/* Why in C: a Dataset of limbs over a decimal denominator 2^a 5^b is in lowest terms when gcd(5^b, the
- * numerators) is 1 (the 2^a part is read off trailing zeros), and that gcd would otherwise make every
- * value a Python integer, which is what holding them in limbs avoids. */
+/* Why in C: a Dataset held in limbs over a decimal denominator 2^a 5^b is in lowest terms when gcd(5^b,
+ * the numerators) is 1 and the 2^a part has no common trailing zeros, and reading that through NumPy or
+ * Python integers cost a temporary per limb or a Python integer per value. */
 static PyObject *
-limb_gcd(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+limb_terms(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    static const char func[] = "limb_gcd";
+    static const char func[] = "limb_terms";
     Py_buffer limbs = {0};
     PyObject *result = NULL;
 
     if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "limb_gcd() takes 2 arguments (limbs, q), got %zd", nargs);
+        PyErr_Format(PyExc_TypeError, "limb_terms() takes 2 arguments (limbs, q), got %zd", nargs);
         return NULL;
     }
     const long long q = PyLong_AsLongLong(args[1]);
@@ -483,7 +505,7 @@ limb_gcd(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     if (q < 1) {
-        PyErr_Format(PyExc_ValueError, "limb_gcd(): q=%lld must be positive (and below 2^63)", q);
+        PyErr_Format(PyExc_ValueError, "limb_terms(): q=%lld must be positive (and below 2^63)", q);
         return NULL;
     }
     if (get_array(func, "limbs", args[0], 2, INT64_ITEMS, 0, &limbs) < 0) {
@@ -493,24 +515,36 @@ limb_gcd(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const Py_ssize_t n = limbs.shape[0], L = limbs.shape[1];
     const uint64_t *v = limbs.buf;
     uint64_t g = (uint64_t)q;
+    int64_t zeros = -1, bits = 0;
     if (L < 1) {
-        PyErr_SetString(PyExc_ValueError, "limb_gcd(): limbs must have at least one limb a value");
+        PyErr_SetString(PyExc_ValueError, "limb_terms(): limbs must have at least one limb a value");
         goto done;
     }
     Py_BEGIN_ALLOW_THREADS
     uint64_t wrap = wrap_mod(L, g);
-    for (Py_ssize_t i = 0; i < n && g > 1; i++) {
-        const uint64_t r = limbs_mod(v + i * L, L, g, wrap);
-        const uint64_t h = gcd64(r, g);
-        if (h != g) { /* a smaller modulus from here on: its own 2^(64 L) mod it */
-            g = h;
-            wrap = wrap_mod(L, g);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const uint64_t *value = v + i * L;
+        if (g > 1) {
+            const uint64_t h = gcd64(limbs_mod(value, L, g, wrap), g);
+            if (h != g) { /* a smaller modulus from here on: its own 2^(64 L) mod it */
+                g = h;
+                wrap = wrap_mod(L, g);
+            }
         }
+        for (Py_ssize_t k = 0; k < L && (zeros < 0 || 64 * k < zeros); k++) { /* the lowest nonzero limb */
+            if (value[k] != 0) {
+                const int64_t z = 64 * k + __builtin_ctzll(value[k]);
+                zeros = zeros < 0 || z < zeros ? z : zeros;
+                break;
+            }
+        }
+        const int64_t b = limbs_bits(value, L);
+        bits = b > bits ? b : bits;
     }
     Py_END_ALLOW_THREADS
-    result = PyLong_FromUnsignedLongLong(g);
+    result = Py_BuildValue("(KLL)", (unsigned long long)g, (long long)zeros, (long long)bits);
 #else
-    PyErr_SetString(PyExc_NotImplementedError, "limb_gcd() needs a compiler with __int128");
+    PyErr_SetString(PyExc_NotImplementedError, "limb_terms() needs a compiler with __int128");
     goto done;
 #endif
 done:

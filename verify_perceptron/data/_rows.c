@@ -561,7 +561,7 @@ static PyMethodDef rows_methods[] = {
     {"csv_block", (PyCFunction)(void (*)(void))csv_block, METH_FASTCALL, csv_block_doc},
     {"scale_cells", (PyCFunction)(void (*)(void))scale_cells, METH_FASTCALL, scale_cells_doc},
     {"scale_limbs", (PyCFunction)(void (*)(void))scale_limbs, METH_FASTCALL, scale_limbs_doc},
-    {"limb_gcd", (PyCFunction)(void (*)(void))limb_gcd, METH_FASTCALL, limb_gcd_doc},
+    {"limb_terms", (PyCFunction)(void (*)(void))limb_terms, METH_FASTCALL, limb_terms_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -16,8 +16,9 @@
   int64 numerators and a code for each cell's denominator, and bring them over
   their common denominator in place (`verify_perceptron.data.csv_stream`);
   `scale_limbs` brings them over it in 64-bit limbs where int64 does not hold
-  the products (a decimal file at full precision), and `limb_gcd` finds the
-  common factor of such limbs with the odd part of their denominator.
+  the products (a decimal file at full precision), and `limb_terms` reads what
+  lowest terms need of such limbs (their common factor with the odd part of
+  their denominator, their trailing zeros and their length) in one pass.
 
 `verify_perceptron.data._rows` is an optional C extension: `AVAILABLE` says
 whether it imported; if not (or if it was built by a compiler without
@@ -50,7 +51,7 @@ from typing import Any
 
 __all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells", "signed_limbs", "limb_norms",
            "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill",
-           "csv_block", "scale_cells", "scale_limbs", "limb_gcd"]
+           "csv_block", "scale_cells", "scale_limbs", "limb_terms"]
 
 SignedRows = Callable[..., "int | None"]
 Scores = Callable[[Any, Any, Any, Any], None]
@@ -159,7 +160,7 @@ def _load_wide(name: str) -> Callable[..., Any] | None:
     function = _load_named(name)
     empty = np.zeros((0, 1), dtype=np.int64)
     probe = {"scale_limbs": (empty[:, 0], np.zeros(0, np.uint16), np.zeros((1, 1), np.int64), empty),
-             "limb_gcd": (empty, 1)}[name]
+             "limb_terms": (empty, 1)}[name]
     try:
         if function is not None:
             function(*probe)
@@ -171,6 +172,7 @@ def _load_wide(name: str) -> Callable[..., Any] | None:
 #: ``scale_limbs(nums, codes, factors, out)`` in C, or None: out[k] = nums[k]·factors[codes[k]] in limbs (factors
 #: an (codes, L) int64 array of magnitudes, out a (cells, L) one); OverflowError where a product passes L limbs.
 scale_limbs: Callable[[Any, Any, Any, Any], None] | None = _load_wide("scale_limbs")
-#: ``limb_gcd(limbs, q)`` in C, or None: gcd(q, every value of the (values, L) int64 limbs), 0 < q < 2^63,
-#: stopping where it reaches 1 (`verify_perceptron.data.limb_arrays.common_factor`).
-limb_gcd: Callable[[Any, int], int] | None = _load_wide("limb_gcd")
+#: ``limb_terms(limbs, q)`` in C, or None: (gcd(q, every value), least trailing zeros of a nonzero value or -1,
+#: largest bit length of |value|) of the (values, L) int64 limbs, 0 < q < 2^63
+#: (`verify_perceptron.data.limb_arrays.lowest_terms_facts`).
+limb_terms: Callable[[Any, int], tuple[int, int, int]] | None = _load_wide("limb_terms")

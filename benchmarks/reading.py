@@ -26,7 +26,8 @@ files (`benchmarks/scale_data.py`: 10^4 and 10^5 rows x 10, 10^4 x 100;
 ``--big`` adds 10^5 x 100 and 10^6 x 10) and on the bundled sets written
 with ``%g``, at full precision (``repr``) standardized, and standardized by
 pandas' ``to_csv`` with its index; "Dataset" is the time `Dataset()` itself
-takes on the result (its lowest-terms pass, outside the reader). Peak memory
+takes on the result as the reader hands it over (int64 numerators, or limbs
+past int64: its lowest-terms pass). Peak memory
 is a child process's resident peak (``VmHWM``, Linux) rise during the read,
 over the int64 array n x (d + 1) x 8 bytes.
 """
@@ -200,8 +201,8 @@ def against_numpy(repeat: int, big: bool) -> None:
             jobs = {"ours": lambda: load_dataset(path),
                     "numpy": lambda: np.loadtxt(path, delimiter=",", skiprows=skip),
                     "pandas": lambda: pd.read_csv(path, header=0 if skip else None).to_numpy(),
-                    "dataset": lambda: Dataset(y=data.y_array, numerators=data.numerators,
-                                               denominator=data.denominator)}
+                    "dataset": lambda: Dataset(y=data.y_array, limbs=data.limbs, denominator=data.denominator,
+                                               numerators=None if data.limbs is not None else data.numerators)}
             times: dict[str, list[float]] = {k: [] for k in jobs}
             for _ in range(repeat):
                 for key, job in jobs.items():

@@ -16,12 +16,14 @@ from verify_perceptron.deadline import GRACE, TimeUp
 LIMIT = 0.2
 #: Rows of four literals at the edge of the exponent limit: every cell parsed in Python, 10^999 each time.
 SLOW_ROW = "1e-999,2e-999,3e-999,4e-999"
+#: The same in a file, with 21 significant digits: past the C reader's 64-bit mantissa (it reads 1e-999 itself).
+SLOW_FILE_ROW = ",".join(f"{k}.00000000000000000001e-979" for k in range(1, 5))
 ROWS = 30_000
 
 
 def slow_file(folder: Path) -> str:
     path = folder / "slow.csv"
-    path.write_text("".join(f"{SLOW_ROW},{k % 2}\n" for k in range(2 * ROWS)))
+    path.write_text("".join(f"{SLOW_FILE_ROW},{k % 2}\n" for k in range(2 * ROWS)))
     return str(path)
 
 

@@ -100,7 +100,8 @@ PyDoc_STRVAR(csv_block_doc,
 "layout = (width, skipped, target) cells separated by `sep` (a byte; 32 means runs of blanks), the\n"
 "first `skipped` cells ignored and cell `target` the label. Feature cells go to nums and codes (flat,\n"
 "row by row, from row state[0]): a cell rational_cells reads exactly gets its numerator in lowest\n"
-"terms and the code of its denominator in `table` (with maxabs[code], the largest |numerator| over\n"
+"terms and the code of its denominator in `table` (a decimal's 2^a 5^b past int64 written there as\n"
+"-(a 2^16 + b); with maxabs[code], the largest |numerator| over\n"
 "it; at most min(len(table), 65535) codes, slots a zeroed int32 array of at least 2^b entries, 2^b the\n"
 "least power of two >= 2 * that); any other cell gets code 65535 and (k, its bytes) appended to `left`. A label gets the code of\n"
 "its exact text in label_texts (64 bytes a label) and label_lengths. Returns 0, or 1 when the block\n"
@@ -232,7 +233,7 @@ csv_block(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             }
             else if (j >= skipped) {
                 int64_t n, d;
-                if (rational_cell(cell, q, &n, &d)) {
+                if (rational_cell(cell, q, &n, &d, 1)) {
                     const int dc = den_code(d, st, den_of, den_capacity, slot, bits);
                     if (dc < 0) {
                         other = 1; /* the table of denominators is full */
@@ -334,5 +335,219 @@ done:
     PyBuffer_Release(&nums);
     PyBuffer_Release(&codes);
     PyBuffer_Release(&factors);
+    return result;
+}
+
+PyDoc_STRVAR(scale_limbs_doc,
+"scale_limbs($module, nums, codes, factors, out, /)\n"
+"--\n"
+"\n"
+"out[k] = nums[k] * factors[codes[k]] for every cell, in L 64-bit limbs (lowest first, two's\n"
+"complement: verify_perceptron.data.limb_arrays), where scale_cells' int64 products would not fit.\n"
+"factors is a C-contiguous (codes, L) int64 array, each row a factor >= 0 read unsigned, out a\n"
+"writable C-contiguous (cells, L) int64 array. A code past factors raises ValueError before\n"
+"anything is written; a product that does not fit in L limbs raises OverflowError naming the cell.\n"
+"Returns None.");
+
+/* Why limbs: a decimal file at full precision (repr's 17 digits, 1.2345678901234567e-05) has a common
+ * denominator past int64, so its scaled numerators pass 64 bits; held as limbs they stay out of Python
+ * integers, which cost a multiplication, an object and a gcd each (and 5 times the memory). */
+static PyObject *
+scale_limbs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const char func[] = "scale_limbs";
+    Py_buffer nums = {0}, codes = {0}, factors = {0}, out = {0};
+    PyObject *result = NULL;
+
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "scale_limbs() takes 4 arguments (nums, codes, factors, out), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "nums", args[0], 1, INT64_ITEMS, 0, &nums) < 0 || get_codes(func, args[1], &codes) < 0
+        || get_array(func, "factors", args[2], 2, INT64_ITEMS, 0, &factors) < 0
+        || get_array(func, "out", args[3], 2, INT64_ITEMS, 1, &out) < 0) {
+        goto done;
+    }
+#if SCAN_WIDE
+    const Py_ssize_t n = nums.shape[0], f = factors.shape[0], L = factors.shape[1];
+    if (codes.shape[0] != n || out.shape[0] != n || out.shape[1] != L || L < 1) {
+        PyErr_Format(PyExc_ValueError, "scale_limbs(): %zd codes and out of shape (%zd, %zd) for %zd cells and "
+                     "factors in %zd limbs", codes.shape[0], out.shape[0], out.shape[1], n, L);
+        goto done;
+    }
+    const int64_t *num = nums.buf;
+    const uint16_t *code = codes.buf;
+    const uint64_t *factor = factors.buf;
+    uint64_t *limb = out.buf;
+    uint16_t top = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        top = code[k] > top ? code[k] : top;
+    }
+    if (n && top >= f) {
+        PyErr_Format(PyExc_ValueError, "scale_limbs(): code %d has no factor (%zd factors)", (int)top, f);
+        goto done;
+    }
+    Py_ssize_t wide = -1;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = 0; k < n && wide < 0; k++) {
+        const uint64_t a = num[k] < 0 ? -(uint64_t)num[k] : (uint64_t)num[k];
+        const uint64_t *g = factor + (Py_ssize_t)code[k] * L;
+        uint64_t *r = limb + k * L;
+        unsigned __int128 carry = 0;
+        for (Py_ssize_t i = 0; i < L; i++) { /* |n| times the factor, a word at a time */
+            carry += (unsigned __int128)a * g[i];
+            r[i] = (uint64_t)carry;
+            carry >>= 64;
+        }
+        if (carry != 0 || r[L - 1] >> 63) {
+            wide = k; /* |product| >= 2^(64 L - 1): no room for the sign */
+        }
+        else if (num[k] < 0) { /* two's complement: the bits flipped, plus one */
+            uint64_t add = 1;
+            for (Py_ssize_t i = 0; i < L; i++) {
+                r[i] = ~r[i] + add;
+                add = add && r[i] == 0;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (wide >= 0) {
+        PyErr_Format(PyExc_OverflowError, "scale_limbs(): cell %zd, %lld times factor %d, does not fit in %zd limbs",
+                     wide, (long long)num[wide], (int)code[wide], L);
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "scale_limbs() needs a compiler with __int128");
+#endif
+done:
+    PyBuffer_Release(&nums);
+    PyBuffer_Release(&codes);
+    PyBuffer_Release(&factors);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+PyDoc_STRVAR(limb_terms_doc,
+"limb_terms($module, limbs, q, /)\n"
+"--\n"
+"\n"
+"What lowest terms need of the values held in limbs (a C-contiguous (values, L) int64 array, each\n"
+"row a value in L limbs, lowest first, two's complement), in one pass: (g, zeros, bits) with g =\n"
+"gcd(q, every value) for 0 < q < 2^63 (its search stops where g is 1), zeros the least number of\n"
+"trailing zero bits of a nonzero value (-1 when every value is 0) and bits the largest\n"
+"bit_length(|value|) (0 when every value is 0).");
+
+#if SCAN_WIDE
+/* v mod q, 0 <= result < q, for v in L limbs (two's complement); wrap is 2^(64 L) mod q. The high part
+ * is always below q, so each step's quotient fits 64 bits. */
+static uint64_t
+limbs_mod(const uint64_t *v, Py_ssize_t L, uint64_t q, uint64_t wrap)
+{
+    uint64_t r = 0;
+    for (Py_ssize_t k = L - 1; k >= 0; k--) {
+        r = (uint64_t)((((unsigned __int128)r << 64) | v[k]) % q);
+    }
+    if ((int64_t)v[L - 1] < 0) { /* the limbs read unsigned are v + 2^(64 L) */
+        r = r >= wrap ? r - wrap : r + (q - wrap);
+    }
+    return r;
+}
+
+/* 2^(64 L) mod q. */
+static uint64_t
+wrap_mod(Py_ssize_t L, uint64_t q)
+{
+    uint64_t t = 1 % q;
+    for (Py_ssize_t k = 0; k < L; k++) {
+        t = (uint64_t)(((unsigned __int128)t << 64) % q);
+    }
+    return t;
+}
+
+/* bit_length(|v|) of v in L limbs (two's complement). |v| is v, or ~v + 1 for v < 0: ~v's length, one more
+ * where ~v is all ones below its length (v = -2^b). */
+static int64_t
+limbs_bits(const uint64_t *v, Py_ssize_t L)
+{
+    const uint64_t sign = (int64_t)v[L - 1] < 0 ? ~(uint64_t)0 : 0;
+    for (Py_ssize_t k = L - 1; k >= 0; k--) {
+        const uint64_t u = v[k] ^ sign;
+        if (u != 0) {
+            const int64_t bits = 64 * k + 64 - __builtin_clzll(u);
+            int power = sign != 0 && (u & (u + 1)) == 0; /* ~v's top limb all ones below its length */
+            for (Py_ssize_t j = 0; j < k && power; j++) {
+                power = (v[j] ^ sign) == ~(uint64_t)0;
+            }
+            return bits + power;
+        }
+    }
+    return sign != 0; /* -1 */
+}
+#endif
+
+/* Why in C: a Dataset held in limbs over a decimal denominator 2^a 5^b is in lowest terms when gcd(5^b,
+ * the numerators) is 1 and the 2^a part has no common trailing zeros, and reading that through NumPy or
+ * Python integers cost a temporary per limb or a Python integer per value. */
+static PyObject *
+limb_terms(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const char func[] = "limb_terms";
+    Py_buffer limbs = {0};
+    PyObject *result = NULL;
+
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "limb_terms() takes 2 arguments (limbs, q), got %zd", nargs);
+        return NULL;
+    }
+    const long long q = PyLong_AsLongLong(args[1]);
+    if (q == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (q < 1) {
+        PyErr_Format(PyExc_ValueError, "limb_terms(): q=%lld must be positive (and below 2^63)", q);
+        return NULL;
+    }
+    if (get_array(func, "limbs", args[0], 2, INT64_ITEMS, 0, &limbs) < 0) {
+        return NULL;
+    }
+#if SCAN_WIDE
+    const Py_ssize_t n = limbs.shape[0], L = limbs.shape[1];
+    const uint64_t *v = limbs.buf;
+    uint64_t g = (uint64_t)q;
+    int64_t zeros = -1, bits = 0;
+    if (L < 1) {
+        PyErr_SetString(PyExc_ValueError, "limb_terms(): limbs must have at least one limb a value");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    uint64_t wrap = wrap_mod(L, g);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const uint64_t *value = v + i * L;
+        if (g > 1) {
+            const uint64_t h = gcd64(limbs_mod(value, L, g, wrap), g);
+            if (h != g) { /* a smaller modulus from here on: its own 2^(64 L) mod it */
+                g = h;
+                wrap = wrap_mod(L, g);
+            }
+        }
+        for (Py_ssize_t k = 0; k < L && (zeros < 0 || 64 * k < zeros); k++) { /* the lowest nonzero limb */
+            if (value[k] != 0) {
+                const int64_t z = 64 * k + __builtin_ctzll(value[k]);
+                zeros = zeros < 0 || z < zeros ? z : zeros;
+                break;
+            }
+        }
+        const int64_t b = limbs_bits(value, L);
+        bits = b > bits ? b : bits;
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_BuildValue("(KLL)", (unsigned long long)g, (long long)zeros, (long long)bits);
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "limb_terms() needs a compiler with __int128");
+    goto done;
+#endif
+done:
+    PyBuffer_Release(&limbs);
     return result;
 }

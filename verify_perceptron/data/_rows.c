@@ -330,11 +330,42 @@ gcd64(uint64_t a, uint64_t b)
     return a << twos;
 }
 
+/* m / 10^tens (0 < m < 2^63, tens >= 19) in lowest terms: 1, with *den the reduced 2^a 5^b where it fits
+ * int64, else its code -(a 2^16 + b) (rational_cell's `encode`); 0 past 10^2000, which the Python parser
+ * refuses by name (MAX_EXPONENT + MAX_DIGITS of verify_perceptron.data.rationals). */
+static int
+wide_decimal(uint64_t m, int64_t tens, int negative, int64_t *num, int64_t *den)
+{
+    if (tens > 2000) {
+        return 0;
+    }
+    const int64_t twos = __builtin_ctzll(m) < tens ? __builtin_ctzll(m) : tens;
+    int64_t five = 0;
+    m >>= twos;
+    while (five < tens && m % 5 == 0) {
+        m /= 5;
+        five++;
+    }
+    const int64_t a = tens - twos, b = tens - five;
+    uint64_t d = 1;
+    int fits = a < 63;
+    for (int64_t i = 0; i < b && fits; i++) {
+        fits = !__builtin_mul_overflow(d, (uint64_t)5, &d);
+    }
+    fits = fits && d < ((uint64_t)1 << (63 - a));
+    *num = negative ? -(int64_t)m : (int64_t)m;
+    *den = fits ? (int64_t)(d << a) : -((a << 16) | b);
+    return 1;
+}
+
 /* One cell [s, e): 1 and *num / *den in lowest terms, or 0 when the Python parser must read it.
  * Every text accepted here is accepted by rationals.rational_parts with the same value: the
- * grammar is its grammar (a subset of it), and a value is kept only when it fits exactly. */
+ * grammar is its grammar (a subset of it), and a value is kept only when it fits exactly.
+ * With `encode`, a decimal whose reduced denominator 2^a 5^b passes int64 (repr's
+ * 1.2345678901234567e-05 is n / (2^21 5^21)) is kept too, its denominator written as the
+ * negative -(a 2^16 + b) (a, b <= 2000: wide_decimal). */
 static int
-rational_cell(const char *s, const char *e, int64_t *num, int64_t *den)
+rational_cell(const char *s, const char *e, int64_t *num, int64_t *den, int encode)
 {
     while (s < e && (*s == ' ' || *s == '\t' || *s == '\r')) {
         s++;
@@ -401,6 +432,9 @@ rational_cell(const char *s, const char *e, int64_t *num, int64_t *den)
             if (__builtin_mul_overflow(m, (uint64_t)10, &m)) {
                 return 0;
             }
+        }
+        if (shift < -18 && encode) { /* 10^19 and up pass int64; reduced they may not */
+            return m <= (uint64_t)INT64_MAX && wide_decimal(m, -shift, negative, num, den);
         }
         if (shift < -19) {
             return 0;
@@ -487,7 +521,7 @@ rational_cells(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 break;
             }
             if (j != skip) {
-                if (!rational_cell(p, stop, num + k, den + k)) {
+                if (!rational_cell(p, stop, num + k, den + k, 0)) {
                     num[k] = 0;
                     den[k] = 0;
                     left++;
@@ -526,6 +560,8 @@ static PyMethodDef rows_methods[] = {
     {"rational_cells", (PyCFunction)(void (*)(void))rational_cells, METH_FASTCALL, rational_cells_doc},
     {"csv_block", (PyCFunction)(void (*)(void))csv_block, METH_FASTCALL, csv_block_doc},
     {"scale_cells", (PyCFunction)(void (*)(void))scale_cells, METH_FASTCALL, scale_cells_doc},
+    {"scale_limbs", (PyCFunction)(void (*)(void))scale_limbs, METH_FASTCALL, scale_limbs_doc},
+    {"limb_terms", (PyCFunction)(void (*)(void))limb_terms, METH_FASTCALL, limb_terms_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -60,16 +60,19 @@ def load_csv(path: str, *, label_column: str | int | None = None, positive: obje
         denominator past `max_denominator_bits` (naming the first value that
         takes it there), or more values than `max_cells`.
     """
-    limit, cap = check_limit(max_denominator_bits), check_max_cells(max_cells)
+    # (a default limit is read from the machine's memory only where it is needed: `stream_csv` asks for it past
+    # MIN_CELLS cells, the general reader always)
+    limit, given = check_limit(max_denominator_bits), None if max_cells is None else check_max_cells(max_cells)
     index_column = check_index_column(index_column, path)
     if label_column is not None and not isinstance(label_column, str):
         if isinstance(label_column, bool) or not isinstance(label_column, int):
             raise DataError(f"{path}: label_column={label_column!r} must be a column name or a 1-based number")
         label_column = str(label_column)  # a 1-based number, as --label-column spells it
     streamed = stream_csv(path, label_column=label_column, positive=positive, delimiter=delimiter, max_bits=limit,
-                          max_cells=cap, index_column=index_column)
+                          max_cells=given, index_column=index_column)
     if streamed is not None:  # the plain case, read in blocks; everything else (and every error) below
         return streamed
+    cap = check_max_cells(given)
     text = read_text(path, cap)
     # Comment lines go before the CSV parser sees them (a quote in a comment must not swallow
     # the rows after it); an empty line keeps the line numbers right.

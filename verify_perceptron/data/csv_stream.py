@@ -12,14 +12,19 @@ index into the table of the distinct denominators, in the order they first
 appear) into a uint16 array, and each label's text into a table of the
 distinct label texts. The common denominator is the lcm of the table; the
 numerators are scaled over it in place when every product stays below 2^62
-(what `Dataset` keeps in int64), and into Python integers otherwise, as
-`verify_perceptron.data.denominators.over_common_denominator` makes them. A
-cell the C reader cannot hold in int64 is read by
+(what `Dataset` keeps in int64), and into 64-bit limbs otherwise
+(`verify_perceptron.data.limb_arrays`; a decimal file at full precision,
+whose common denominator passes int64), the values
+`verify_perceptron.data.denominators.over_common_denominator` makes as Python
+integers. A cell the C reader cannot hold in int64 is read by
 `verify_perceptron.data.rationals.rational_parts`, as today.
 
 Peak memory is the numerators (8 bytes a cell), the codes (2 bytes a cell,
 freed before the dataset is built), a byte a row for the labels and two
-blocks of text: about 1.25 times the int64 data at 10 features.
+blocks of text: about 1.25 times the int64 data at 10 features. Past int64
+the limbs are made beside the numerators and codes (8 bytes a limb, 2 limbs
+a cell for `repr`'s decimals), where Python integers took about 44 bytes a
+cell and an object array.
 
 `stream_csv` returns None whenever the file is not that plain case (a quote,
 a blank or comment line inside the data, a ragged row, a cell that is no
@@ -38,12 +43,14 @@ import numpy as np
 
 from ..errors import DataError
 from . import kernel as _kernel
+from . import memory
 from ._labels import map_labels
 from .csv_layout import _is_header, _layout, _Layout, _pandas_numbers
 from .dataset import Dataset
 from .delimiters import find_delimiter
 from .denominators import _grown_lcm, _refuse_wide
-from .files import BYTES_PER_CELL, not_regular, text_encoding
+from .files import BYTES_PER_CELL, check_max_cells, not_regular, text_encoding
+from .limb_arrays import int_limbs, limbs_for_bits
 from .rationals import rational_parts
 
 __all__ = ["BLOCK", "stream_csv"]
@@ -65,10 +72,12 @@ _INT64_SAFE = 2**62
 
 
 def stream_csv(path: str, *, label_column: str | None, positive: object, delimiter: str | None, max_bits: int,
-               max_cells: int, index_column: str) -> Dataset | None:
+               max_cells: int | None, index_column: str) -> Dataset | None:
     """The Dataset `load_csv` reads from `path`, read in blocks; None where the file is not the plain case.
 
-    The arguments are `load_csv`'s, already checked (`max_cells` a positive int).
+    The arguments are `load_csv`'s, already checked (`max_cells` a positive int, or None for the default limit,
+    what the memory holds: read only for a file past `memory.MIN_CELLS` cells, as reading it costs about
+    100 µs).
 
     Examples
     --------
@@ -81,12 +90,13 @@ def stream_csv(path: str, *, label_column: str | None, positive: object, delimit
     >>> data.numerators.tolist(), data.denominator, data.y, data.feature_names
     ([[7, 6], [-14, 280]], 14, (1, -1), ('x1', 'x2'))
     """
-    if _kernel.csv_block is None or _kernel.scale_cells is None or not_regular(path) is not None:
+    if None in (_kernel.csv_block, _kernel.scale_cells, _kernel.scale_limbs) or not_regular(path) is not None:
         return None
     try:
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
-            if size > BYTES_PER_CELL * max_cells:
+            max_cells = _limit(max_cells, size // BYTES_PER_CELL)
+            if max_cells is not None and size > BYTES_PER_CELL * max_cells:
                 return None  # load_csv refuses it from its size
             found = _head(handle, path, label_column, delimiter, index_column)
             if found is None:
@@ -98,12 +108,19 @@ def stream_csv(path: str, *, label_column: str | None, positive: object, delimit
                 return None
             handle.seek(offset)
             rows = _count_lines(handle)
-            if rows * m > max_cells:
+            max_cells = _limit(max_cells, rows * m)
+            if max_cells is not None and rows * m > max_cells:
                 return None  # the general reader refuses it, naming the shape
             handle.seek(offset)
             return _body(handle, path, sep, layout, skipped, rows, positive, max_bits, max_cells)
     except OSError:
         return None  # load_csv says why it cannot read the file
+
+
+def _limit(max_cells: int | None, cells: int) -> int | None:
+    """`max_cells`, or the default limit where none was given and `cells` passes `memory.MIN_CELLS` (below it,
+    None still: the default is never below it, so the memory need not be read)."""
+    return check_max_cells(None) if max_cells is None and cells > memory.MIN_CELLS else max_cells
 
 
 def _head(handle: BinaryIO, path: str, label_column: str | None, delimiter: str | None,
@@ -123,19 +140,25 @@ def _head(handle: BinaryIO, path: str, label_column: str | None, delimiter: str 
     complete = head[: head.rfind(b"\n") + 1] if block else head
     if text_encoding(head) != "utf-8-sig" or b"\0" in head[:4096] or b'"' in complete:
         return None
-    if block:  # the first lines only: the body's own are read by the C reader
-        complete = complete[: _line_end(complete, 4 * _HEAD_LINES)]
     start = 3 if complete.startswith(b"\xef\xbb\xbf") else 0
-    try:
-        text = complete[start:].decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if "\r" in text:
-        if text.count("\r") != text.count("\r\n"):
-            return None  # a lone CR is a line end to the text reader
-    raw_lines = text.split("\n")
-    lines = ["" if line.lstrip().startswith("#") else line.removesuffix("\r") for line in raw_lines]
-    if block and sum(1 for line in lines if line.strip()) < _HEAD_LINES:
+    # The first lines only, also where the head is the whole file: the body's own are read by the C reader, which
+    # refuses what would have been refused here (a quote, a lone CR, a comma under another separator). A few
+    # more than _HEAD_LINES first (Python's work here is most of a small file's read), 4 times as many where
+    # blank or comment lines leave fewer than _HEAD_LINES among them.
+    for allowance in (_HEAD_LINES + 8, 4 * _HEAD_LINES):
+        cut = bool(block) or newlines > allowance
+        try:
+            text = complete[start: _line_end(complete, allowance) if cut else len(complete)].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if "\r" in text:
+            if text.count("\r") != text.count("\r\n"):
+                return None  # a lone CR is a line end to the text reader
+        raw_lines = text.split("\n")
+        lines = ["" if line.lstrip().startswith("#") else line.removesuffix("\r") for line in raw_lines]
+        if not cut or sum(1 for line in lines if line.strip()) >= _HEAD_LINES:
+            break
+    else:
         return None
     try:
         separator = find_delimiter("\n".join(lines), delimiter, path)
@@ -157,7 +180,7 @@ def _head(handle: BinaryIO, path: str, label_column: str | None, delimiter: str 
     if has_header and _pandas_numbers(first) == "bare":
         return None
     body = begin + 1 if has_header else begin
-    if body >= len(lines) or not lines[body].strip() or (body == len(lines) - 1 and block):
+    if body >= len(lines) or not lines[body].strip() or (body == len(lines) - 1 and cut):
         return None
     try:
         layout = _layout(first if has_header else None, len(cells(body)), label_column, index_column, path, body + 1)
@@ -185,7 +208,7 @@ def _count_lines(handle: BinaryIO) -> int:
 
 
 def _body(handle: BinaryIO, path: str, sep: int, layout: _Layout, skipped: int, rows: int, positive: object,
-          max_bits: int, max_cells: int) -> Dataset | None:
+          max_bits: int, max_cells: int | None) -> Dataset | None:
     """Parse the body (`rows` lines at most) and build the Dataset; None where it is not the plain case."""
     m = len(layout.features)
     nums = np.empty(rows * m, dtype=np.int64)
@@ -234,15 +257,18 @@ def _body(handle: BinaryIO, path: str, sep: int, layout: _Layout, skipped: int, 
     if scaled is None:
         return None
     values, denominator = scaled
-    return Dataset(y=y, source=path, feature_names=layout.names, labels=spelling,
-                   numerators=values.reshape(n, m), denominator=denominator, row_index=layout.index)
+    limbs = values.reshape(n, m, -1) if values.ndim == 2 else None
+    return Dataset(y=y, source=path, feature_names=layout.names, labels=spelling, limbs=limbs,
+                   numerators=None if limbs is not None else values.reshape(n, m), denominator=denominator,
+                   row_index=layout.index)
 
 
 def _over_common_denominator(nums: Any, codes: Any, table: Any, maxabs: Any, n_dens: int,
                              left: list[tuple[int, bytes]], path: str, max_bits: int,
-                             max_cells: int) -> tuple[Any, int] | None:
-    """The cells over their least common denominator (`over_common_denominator`'s result), in place where every
-    product fits; None where the general reader must name an error."""
+                             max_cells: int | None) -> tuple[Any, int] | None:
+    """The cells over their least common denominator (`over_common_denominator`'s values): the int64 numerators
+    scaled in place where every product fits, else a (cells, L) array of them in limbs; None where the general
+    reader must name an error."""
     wide: list[tuple[int, int, int]] = []
     code_of = {d: c for c, d in enumerate(table[:n_dens].tolist())} if left else {}
     for k, raw in left:  # the cells the C reader left: huge numbers, or no literal at all (the general reader names it)
@@ -261,7 +287,7 @@ def _over_common_denominator(nums: Any, codes: Any, table: Any, maxabs: Any, n_d
         else:
             wide.append((k, n, d))
             codes[k] = 0  # (any code: the cell is set below)
-    dens = table[:n_dens].tolist()
+    dens = [d if d > 0 else _decimal_denominator(d) for d in table[:n_dens].tolist()]
     distinct = dens + [d for _, _, d in wide]
     common = _grown_lcm(distinct, None, max_bits, lambda k: (path, ""))
     if common is None:
@@ -273,18 +299,35 @@ def _over_common_denominator(nums: Any, codes: Any, table: Any, maxabs: Any, n_d
             assert scale is not None
             scale(nums, codes, np.array(factors, dtype=np.int64))
             return nums, common
-    # Past int64: Python integers, as over_common_denominator makes them (its memory check first, its dtype rule).
+    # Past int64: in limbs (over_common_denominator's memory check first, which counts Python integers: a bound)
     largest = max([int(maxabs[:n_dens].max()) if n_dens else 0] + [abs(n) for _, n, _ in wide])
     try:
         _refuse_wide(largest, common // min(distinct), len(nums), max_cells, path)
     except DataError:
         return None
-    factors = [common // d for d in dens]
-    factor_of = np.array(factors + [1, None], dtype=object)[:-1]  # (1: where every cell is wide)
-    scaled = nums.astype(object) * factor_of[codes]
-    for k, n, d in wide:
-        scaled[k] = n * (common // d)
-    # int64 exactly when every |value| is below 2^62: the largest is some code's largest numerator times its factor
-    fits = all(int(a) * f < _INT64_SAFE for a, f in zip(maxabs[:n_dens].tolist(), factors))
-    return (scaled.astype(np.int64) if fits and all(abs(n * (common // d)) < _INT64_SAFE for _, n, d in wide)
-            else scaled), common
+    # (a code whose numerators are all 0 gets factor 0: its factor alone might not fit the limbs)
+    factors = [common // d if a else 0 for a, d in zip(maxabs[:n_dens].tolist(), dens)] or [0]
+    widest = max([int(a) * f for a, f in zip(maxabs[:n_dens].tolist(), factors)]
+                 + [abs(n) * (common // d) for _, n, d in wide])
+    L = limbs_for_bits(widest.bit_length())
+    limbs = np.empty((len(nums), L), dtype=np.int64)
+    in_limbs = _kernel.scale_limbs
+    assert in_limbs is not None
+    in_limbs(nums, codes, int_limbs(factors, L), limbs)
+    if wide:
+        cells = np.array([k for k, _, _ in wide], dtype=np.intp)
+        limbs[cells] = int_limbs([n * (common // d) for _, n, d in wide], L)
+    return limbs, common
+
+
+def _decimal_denominator(code: int) -> int:
+    """The denominator 2^a·5^b the C reader writes as the code -(a·2^16 + b) where it passes int64 (a decimal
+    such as repr's 1.2345678901234567e-05, n/(2^21·5^21) in lowest terms).
+
+    Examples
+    --------
+    >>> _decimal_denominator(-((21 << 16) | 21)) == 10**21
+    True
+    """
+    fives: int = 5 ** (-code & 0xFFFF)
+    return fives << (-code >> 16)

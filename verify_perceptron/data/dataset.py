@@ -26,7 +26,7 @@ from ..errors import DataError, InvalidArgument
 from ._labels import map_labels
 from .arrays import ExactTable, column_name, exact_labels, exact_positive, exact_table, holds_floats
 from .integers import ExactMatrix
-from .limb_arrays import limb_values, limbs_for_bits, magnitude_bits, shifted_right, trailing_zeros
+from .limb_arrays import limb_values, limbs_for_bits, lowest_terms_facts, shifted_right
 from .rationals import shown_value
 from .row_index import RowIndex, check_index_column, index_columns
 
@@ -327,10 +327,12 @@ def _lowest_limbs(limbs: Any, denominator: int, source: str) -> tuple[Any, Any, 
     bit_length of the largest |numerator| or None)``.
 
     Over a power of two the common factor is 2^t, t the least of its exponent
-    and of the numerators' trailing zeros: no gcd per value. The result is in
-    int64 when every numerator is then below 2^62 (as `_lowest_terms` keeps
-    it), else in the fewest limbs that hold it. Another denominator is
-    reduced through Python integers.
+    and of the numerators' trailing zeros: no gcd per value. Over 2^a·q, q odd
+    (10^k: q = 5^k), the same where q has no common factor with the numerators
+    (`lowest_terms_facts`: in C, with the trailing zeros and the largest
+    numerator's length); else they are reduced through Python integers.
+    The result is in int64 when every numerator is then below 2^62 (as
+    `_lowest_terms` keeps it), else in the fewest limbs that hold it.
     """
     array = np.asarray(limbs)
     if array.ndim != 3 or array.dtype != np.int64 or 0 in array.shape:
@@ -340,14 +342,13 @@ def _lowest_limbs(limbs: Any, denominator: int, source: str) -> tuple[Any, Any, 
         raise DataError(f"{source}: denominator={denominator!r} must be a positive integer")
     denominator = int(denominator)
     power = (denominator & -denominator).bit_length() - 1  # the power of two in the denominator
-    if denominator >> power != 1:
+    common, zeros, bits = lowest_terms_facts(array, denominator >> power)
+    if common > 1:  # (a decimal file's cells over their lcm have none: gcd(5^b, numerators) is 1)
         numerators, denominator = _lowest_terms(limb_values(array), denominator, source)
         return numerators, None, denominator, None
-    zeros = trailing_zeros(array)
     shift = power if zeros is None else min(power, zeros)
-    if shift:
-        array = shifted_right(array, shift)
-    bits = magnitude_bits(array)
+    if shift:  # every nonzero value loses `shift` bits
+        array, bits = shifted_right(array, shift), max(bits - shift, 0)
     if bits <= 62:  # |v| < 2^62: int64, as `_lowest_terms` keeps such numerators
         return np.ascontiguousarray(array[..., 0]), None, denominator >> shift, bits
     return None, np.ascontiguousarray(array[..., :limbs_for_bits(bits)]), denominator >> shift, bits

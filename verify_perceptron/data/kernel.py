@@ -14,7 +14,11 @@
   read exactly in int64 (`verify_perceptron.data.denominators.read_table`);
 - `csv_block` and `scale_cells` read a CSV file's body a block at a time into
   int64 numerators and a code for each cell's denominator, and bring them over
-  their common denominator in place (`verify_perceptron.data.csv_stream`).
+  their common denominator in place (`verify_perceptron.data.csv_stream`);
+  `scale_limbs` brings them over it in 64-bit limbs where int64 does not hold
+  the products (a decimal file at full precision), and `limb_terms` reads what
+  lowest terms need of such limbs (their common factor with the odd part of
+  their denominator, their trailing zeros and their length) in one pass.
 
 `verify_perceptron.data._rows` is an optional C extension: `AVAILABLE` says
 whether it imported; if not (or if it was built by a compiler without
@@ -47,7 +51,7 @@ from typing import Any
 
 __all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells", "signed_limbs", "limb_norms",
            "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill",
-           "csv_block", "scale_cells"]
+           "csv_block", "scale_cells", "scale_limbs", "limb_terms"]
 
 SignedRows = Callable[..., "int | None"]
 Scores = Callable[[Any, Any, Any, Any], None]
@@ -146,3 +150,29 @@ def _load_named(name: str) -> Callable[..., Any] | None:
 csv_block: Callable[..., int] | None = _load_named("csv_block")
 #: ``scale_cells(nums, codes, factors)`` in C, or None: nums[k] *= factors[codes[k]] in place.
 scale_cells: Callable[[Any, Any, Any], None] | None = _load_named("scale_cells")
+
+
+def _load_wide(name: str) -> Callable[..., Any] | None:
+    """`_load_named`'s function where it runs here: None also where it was built without __int128 (a call on
+    empty arrays raises NotImplementedError)."""
+    import numpy as np
+
+    function = _load_named(name)
+    empty = np.zeros((0, 1), dtype=np.int64)
+    probe = {"scale_limbs": (empty[:, 0], np.zeros(0, np.uint16), np.zeros((1, 1), np.int64), empty),
+             "limb_terms": (empty, 1)}[name]
+    try:
+        if function is not None:
+            function(*probe)
+    except NotImplementedError:
+        return None
+    return function
+
+
+#: ``scale_limbs(nums, codes, factors, out)`` in C, or None: out[k] = nums[k]·factors[codes[k]] in limbs (factors
+#: an (codes, L) int64 array of magnitudes, out a (cells, L) one); OverflowError where a product passes L limbs.
+scale_limbs: Callable[[Any, Any, Any, Any], None] | None = _load_wide("scale_limbs")
+#: ``limb_terms(limbs, q)`` in C, or None: (gcd(q, every value), least trailing zeros of a nonzero value or -1,
+#: largest bit length of |value|) of the (values, L) int64 limbs, 0 < q < 2^63
+#: (`verify_perceptron.data.limb_arrays.lowest_terms_facts`).
+limb_terms: Callable[[Any, int], tuple[int, int, int]] | None = _load_wide("limb_terms")

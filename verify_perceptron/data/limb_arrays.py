@@ -10,7 +10,9 @@ where a Python integer takes about 40 bytes and a call to make.
 `dyadic_limbs` makes m·2^s from the parts of a float (`numpy.frexp`),
 `limb_values` joins limbs back into Python integers (only where something
 asks for the values themselves), and `trailing_zeros`, `shifted_right` and
-`magnitude_bits` are what lowest terms over a power of two need.
+`magnitude_bits` are what lowest terms over a power of two need;
+`common_factor` finds the common factor with any other denominator, and
+`lowest_terms_facts` all three in one pass in C.
 
 Examples
 --------
@@ -23,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -30,7 +33,7 @@ import numpy as np
 from . import kernel as _kernel
 
 __all__ = ["LimbMatrix", "dyadic_limbs", "int_limbs", "row_ints", "limb_values", "trailing_zeros", "shifted_right", "negated", "magnitude_bits",
-           "limbs_for_bits"]
+           "limbs_for_bits", "common_factor", "lowest_terms_facts"]
 
 _U64 = np.uint64
 
@@ -123,6 +126,45 @@ def trailing_zeros(limbs: Any) -> int | None:
         if nonzero.any():
             return 64 * k + int(_lowest_bit(limb[nonzero]).min())
     return None
+
+
+def common_factor(limbs: Any, q: int) -> int:
+    """gcd(q, every value held in `limbs`), q > 0, read 1, 2, 4, ... rows at a time as Python integers and
+    stopping where it reaches 1 (`lowest_terms_facts` does it in C for q < 2^63).
+
+    Why it stops early: data read in lowest terms over the least common
+    denominator (a file's cells, each reduced, over the lcm of their
+    denominators) have no common factor with it, and only a factor that is
+    there makes every value be read.
+
+    Examples
+    --------
+    >>> common_factor(int_limbs([10**20, 3 * 10**20, 5 * 2**70], 2), 5**25), common_factor(int_limbs([7], 1), 5)
+    (5, 1)
+    """
+    flat = limbs.reshape(-1, limbs.shape[-1])
+    common, start, rows = q, 0, 1
+    while common > 1 and start < flat.shape[0]:
+        common = math.gcd(common, *limb_values(flat[start:start + rows]).tolist())
+        start, rows = start + rows, 2 * rows
+    return common
+
+
+def lowest_terms_facts(limbs: Any, q: int) -> tuple[int, int | None, int]:
+    """``(common_factor(limbs, q), trailing_zeros(limbs), magnitude_bits(limbs))``: what lowest terms over a
+    denominator 2^a·q (q odd) need, in one pass in C (`kernel.limb_terms`; the gcd with q >= 2^63 from
+    `common_factor`) where it was built.
+
+    Examples
+    --------
+    >>> lowest_terms_facts(int_limbs([10**20, -5 * 2**70], 2), 5**25), lowest_terms_facts(int_limbs([0], 2), 5)
+    ((5, 20, 73), (5, None, 0))
+    """
+    terms = _kernel.limb_terms
+    if terms is None:
+        return common_factor(limbs, q), trailing_zeros(limbs), magnitude_bits(limbs)
+    common, zeros, bits = terms(np.ascontiguousarray(limbs.reshape(-1, limbs.shape[-1])), q if q < 2**63 else 1)
+    return common if q < 2**63 else common_factor(limbs, q), None if zeros < 0 else zeros, bits
 
 
 def shifted_right(limbs: Any, t: int) -> Any:

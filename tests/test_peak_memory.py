@@ -304,3 +304,29 @@ def test_python_integers_are_cut_into_limbs_a_piece_at_a_time() -> None:
     peak, limbs = _traced_peak(lambda: as_limbs(values, 3))
     assert peak / n < 48  # 24 bytes a value are the result; 114 with whole arrays, 35 now
     assert score_values(limbs).tolist() == values.tolist()
+
+
+def test_the_run_filters_narrow_samples_without_a_float_copy_of_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The compiled pass's float filter read a float64 copy of the int32 samples, as large as the int64 data, for
+    # the whole run (issue 32's peak at 10^5 x 100: 3.01x the int64 data in the process); it reads the rows
+    # themselves now, each entry converted exactly (1.48x the int64 data here before, 0.48x now), and the run
+    # is the one the copy gives.
+    from verify_perceptron.data.samples import sample_matrix
+    from verify_perceptron.run import fast
+    from verify_perceptron.run import kernel as _kernel
+
+    if not _kernel.AVAILABLE:
+        pytest.skip("the C kernel is not built")
+    data = _grid(2**15, 10, separable=False, seed=8)
+    matrix = sample_matrix(data, get_convention("classic"))
+    assert matrix.exact.dtype == np.int32
+    filters: list[Any] = []
+    own = fast._Run._filter
+    monkeypatch.setattr(fast._Run, "_filter", lambda run, **kw: filters.append(own(run, **kw)) or filters[-1])
+    peak, trace = _traced_peak(lambda: fast.run(data, "classic", max_epochs=20, matrix=matrix))
+    assert peak / (data.n_samples * 11 * 8) < 0.9 and matrix._approximate is None
+    assert filters and all(f is not None and f[0] is None for f in filters)  # the filter ran, on the rows
+    monkeypatch.setattr(fast._Run, "_filter", lambda run, **kw: own(run, own_rows=False))  # the float copy
+    copied = fast.run(data, "classic", max_epochs=20, matrix=matrix)
+    assert (trace.final_weights, trace.n_updates, trace.mistakes_per_sample) == (
+        copied.final_weights, copied.n_updates, copied.mistakes_per_sample)

@@ -190,11 +190,20 @@ class _Run:
             return scores < 0
         return (scores < 0) | ((scores == 0) & self.tie[rows])
 
-    def _filter(self) -> tuple[Any, Any] | None:
-        """The floating-point filter's ``(Zf, radius)`` (`verify_perceptron.run.filter`), or None where it cannot be used."""
-        if self._floats is None:
-            F, shift = self.matrix.approximate()
-            self._floats = shift == 0 and (np.ascontiguousarray(F), _filter.radii(self.matrix.norm_floats(), F.shape[1]))
+    def _filter(self, *, own_rows: bool = True) -> tuple[Any, Any] | None:
+        """The floating-point filter's ``(Zf, radius)`` (`verify_perceptron.run.filter`), or None where it cannot be used.
+
+        Zf is None where the caller reads the rows themselves as floats (`own_rows`: the compiled pass over
+        int16 or int32 rows, each entry exactly a double): no float copy as large as the int64 data is then
+        made beside the samples. The pass in limbs (``own_rows=False``) reads a float copy.
+        """
+        narrow = own_rows and self.compiled and self.Z.dtype in (np.int16, np.int32)
+        if self._floats is None or (not narrow and self._floats and self._floats[0] is None):
+            radius = self._floats[1] if self._floats else None
+            F, shift = (None, 0) if narrow else self.matrix.approximate()
+            if radius is None and shift == 0:
+                radius = _filter.radii(self.matrix.norm_floats(), self.matrix.shape[1])
+            self._floats = shift == 0 and (None if F is None else np.ascontiguousarray(F), radius)
         return self._floats or None
 
     def _unsure(self, start: int, end: int) -> Any:
@@ -209,7 +218,8 @@ class _Run:
             self._wf = _filter.weights_in_floats(_ints(self.W), self.norm_sq)
         Zf, radius = arrays
         Wf, n_W = self._wf
-        return start + np.flatnonzero(~_filter.certainly_positive(Zf[start:end] @ Wf, radius[start:end], n_W))
+        rows = self.matrix.float_rows(start, end) if Zf is None else Zf[start:end]
+        return start + np.flatnonzero(~_filter.certainly_positive(rows @ Wf, radius[start:end], n_W))
 
     # --- the records ------------------------------------------------------------------------
 
@@ -324,7 +334,7 @@ class _Run:
         """`_compiled_steps`'s pass in limbs: ``(m, position, guarded, made, previous, scores)``, W moved on."""
         m, p, guarded, self.epoch, made, weights, self.norm_sq, previous, scores = self._layout.scan(
             _ints(self.W), self.norm_sq, self.tie, self.mistakes, (self.out_i, self.out_e), p,
-            (self.epoch, made, *epochs), (self.repeats.saved, self.repeats.last), self._filter())
+            (self.epoch, made, *epochs), (self.repeats.saved, self.repeats.last), self._filter(own_rows=False))
         self.W, self._wf = np.array(weights, dtype=object), None
         return m, p, guarded, made, previous, scores
 

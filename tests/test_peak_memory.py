@@ -330,3 +330,32 @@ def test_the_run_filters_narrow_samples_without_a_float_copy_of_them(monkeypatch
     copied = fast.run(data, "classic", max_epochs=20, matrix=matrix)
     assert (trace.final_weights, trace.n_updates, trace.mistakes_per_sample) == (
         copied.final_weights, copied.n_updates, copied.mistakes_per_sample)
+
+
+def test_the_final_weights_are_made_strict_without_an_array_of_their_scores() -> None:
+    # strict_final_weights multiplied the margins z_i·W by y_i: past int64, n more Python integers beside the
+    # margins (57 bytes a sample at its peak here; issue 32's 10^6 x 10 separable, 0.45x the int64 data); the
+    # signs and least values are read from the margins and labels now (16 bytes a sample), the same answers.
+    from verify_perceptron.check.separator import strict_final_weights
+    from verify_perceptron.data.samples import sample_matrix
+
+    n = 2**16
+    conv = get_convention("classic")
+    data, w, _ = _wide_margins_data(n, flip_last=False)
+    matrix = sample_matrix(data, conv)
+    matrix.products([int(v) for v in w], norm_sq=sum(int(v) ** 2 for v in w))  # the run's cached product
+    peak, (found, note) = _traced_peak(lambda: strict_final_weights(data, conv, w, matrix))
+    assert peak / n < 32
+    assert found == w and note is None
+
+
+def test_margins_past_int64_are_put_in_floats_a_piece_at_a_time() -> None:
+    # _relative_ints shifted every margin at once: n more Python integers beside the margins (79 bytes a value
+    # at its peak; the soft-margin check's choice of ρ at 10^6 x 10), now a piece at a time (36), the same floats.
+    from verify_perceptron.notes.soft_margin import _relative, relative_floats
+
+    n = 2**16
+    values = (np.random.default_rng(11).integers(-2**62, 2**62, size=n).astype(object) * 2**30).tolist()
+    peak, floats = _traced_peak(lambda: relative_floats(values, 40))
+    assert peak / n < 48
+    assert floats.tolist() == [_relative(v, 40) for v in values]

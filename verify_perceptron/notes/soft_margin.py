@@ -263,12 +263,19 @@ def _relative_ints(values: Any, shift: int) -> Any:
     --------
     >>> _relative_ints(np.array([3, -2**5000, 0, 2**70 + 1], dtype=object), 68).tolist()
     [1.0164395367051604e-20, -inf, 0.0, 4.0]
+
+    `_PIECE` values at a time: each shifted value is a new Python integer, so over all n values at once
+    they were n more integers (0.45x the int64 data of 10^6 x 10) beside the margins.
     """
-    bits = np.frompyfunc(int.bit_length, 1, 1)(values).astype(np.int64)
-    drop = np.maximum(bits - 64, 0)
-    top = (values >> drop.astype(object)).astype(np.float64)  # each below 2^64 in magnitude
-    with np.errstate(over="ignore", under="ignore"):
-        return np.ldexp(top, drop - shift)
+    out = np.empty(len(values), dtype=np.float64)
+    for start in range(0, len(values), _PIECE):
+        piece = values[start:start + _PIECE]
+        bits = np.frompyfunc(int.bit_length, 1, 1)(piece).astype(np.int64)
+        drop = np.maximum(bits - 64, 0)
+        top = (piece >> drop.astype(object)).astype(np.float64)  # each below 2^64 in magnitude
+        with np.errstate(over="ignore", under="ignore"):
+            out[start:start + _PIECE] = np.ldexp(top, drop - shift)
+    return out
 
 
 def _relative(value: int, shift: int) -> float:

@@ -322,7 +322,12 @@ def test_the_run_filters_narrow_samples_without_a_float_copy_of_them(monkeypatch
     assert matrix.exact.dtype == np.int32
     filters: list[Any] = []
     own = fast._Run._filter
-    monkeypatch.setattr(fast._Run, "_filter", lambda run, **kw: filters.append(own(run, **kw)) or filters[-1])
+
+    def seen(run: Any, **kw: Any) -> Any:
+        filters.append(own(run, **kw))
+        return filters[-1]
+
+    monkeypatch.setattr(fast._Run, "_filter", seen)
     peak, trace = _traced_peak(lambda: fast.run(data, "classic", max_epochs=20, matrix=matrix))
     assert peak / (data.n_samples * 11 * 8) < 0.9 and matrix._approximate is None
     assert filters and all(f is not None and f[0] is None for f in filters)  # the filter ran, on the rows
@@ -359,3 +364,21 @@ def test_margins_past_int64_are_put_in_floats_a_piece_at_a_time() -> None:
     peak, floats = _traced_peak(lambda: relative_floats(values, 40))
     assert peak / n < 48
     assert floats.tolist() == [_relative(v, 40) for v in values]
+
+
+def test_the_soft_margin_summary_keeps_no_deficit_per_sample_into_the_report() -> None:
+    # The check's summary, kept by the result to the report's end, held the bound with its n deficits squared
+    # (Python integers past int64: 0.55x the int64 data at issue 32's 10^5 x 10 not separable, at render_json);
+    # it reads only the bound's interval, the same enclosure without them.
+    from verify_perceptron.check.soft_margin import SoftMarginCheck
+    from verify_perceptron.notes.soft_margin import SoftMargin
+
+    n = 2**12
+    margins = np.random.default_rng(12).integers(-2**40, 2**40, size=n).astype(object) * 2**30
+    bound = SoftMargin.from_margins(margins, rho=2**71, R_sq=2**150, u_sq=1, scale=1)
+    check = SoftMarginCheck(bound, reference=(Fraction(1),), source="user", L=1, M=1)
+    for k in range(1, 4):
+        check.observe(k, 1, [k])
+    _, summary = check.finish()
+    assert len(summary.scaled.deficits_sq) == 0 and len(bound.deficits_sq) == n
+    assert summary.bound == bound.interval(check.D_sq) and summary.pass_D_sq == bound.true(1, 1)["pass_D_sq"]

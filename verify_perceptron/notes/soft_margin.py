@@ -28,7 +28,7 @@ comparison is the same as in rationals.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import math
 from fractions import Fraction
 from typing import Any
@@ -147,6 +147,19 @@ class SoftMargin:
             total = sum(int(v) for v in squares)
         return {"rho": Fraction(self.rho, L * M), "R_sq": Fraction(self.R_sq, L * L), "u_sq": Fraction(self.u_sq, M * M),
                 "pass_D_sq": Fraction(total, (L * M) ** 2)}
+
+    def without_deficits(self) -> SoftMargin:
+        """This bound without its per-sample deficits (an empty array): enough for `holds` and `interval`, which a
+        summary kept to the end of a report reads; `true` and `shortfalls` then see no sample.
+
+        Examples
+        --------
+        >>> bound = SoftMargin.from_margins([3, -1], rho=2, R_sq=4, u_sq=1, scale=1)
+        >>> light = bound.without_deficits()
+        >>> len(light.deficits_sq), light.interval(2) == bound.interval(2), light.holds(6, 9)
+        (0, True, True)
+        """
+        return replace(self, deficits_sq=self.deficits_sq[:0].copy())
 
     def interval(self, D_sq: int, *, bits: int = 100) -> tuple[Fraction, Fraction]:
         """Rationals ``(lo, hi)`` enclosing the irrational bound ((R·‖u‖ + D)/ρ)², with D² = `D_sq` (scaled).

@@ -2,15 +2,12 @@
 
 Why it is exact
 ---------------
-The data are integers over one common denominator L (`Dataset.numerators`).
-Scaling every augmented sample by L, and forgetting the learning rate, only
-multiplies every weight by the positive factor L/a and every score by
-L²/a, so no sign, no tie and no mistake changes. The engine therefore keeps
-the integer vector W = Σ z_i over the mistakes so far, with z_i = y_i·L·x~_i,
-and the true weights are w = (a/L)·W. A sample is a mistake exactly when the
-convention's own rule says so at the score s_i = W·z_i; the rule is read off
-the convention's `decide` function at scores -1, 0 and +1, so the tie rule
-is the note's, not a copy of it.
+The data are integers over one common denominator L (`Dataset.numerators`). Scaling every augmented sample by
+L, and forgetting the learning rate, only multiplies every weight by the positive factor L/a and every score
+by L²/a, so no sign, no tie and no mistake changes. The engine therefore keeps the integer vector W = Σ z_i
+over the mistakes so far, with z_i = y_i·L·x~_i, and the true weights are w = (a/L)·W. A sample is a mistake
+exactly when the convention's own rule says so at the score s_i = W·z_i; the rule is read off the convention's
+`decide` function at scores -1, 0 and +1, so the tie rule is the note's, not a copy of it.
 
 Why it is fast
 --------------
@@ -22,14 +19,11 @@ kind), with ‖W‖² tracked exactly at every update; the mistakes come back in
 chunks of rows and scores, so an update costs no Python call. Past that
 the run continues in Python integers.
 
-Without the kernel, the next mistake is found with one matrix-vector
-product over a block of rows: between two mistakes the weights do not
-change, so the scores of the samples that follow the last update all come
-from the same W. Blocks gallop: a block that held no mistake is followed by
-one twice as long; after a mistake found j rows in, the next block has about
-2(j+1) rows. Each product runs in float64 (BLAS) while
-``‖W‖²·max‖z‖² < 2^106`` proves it exact, in int64 while ``< 2^126`` proves
-it free of overflow, and in Python integers beyond
+Without the kernel, the next mistake is found with one matrix-vector product over a block of rows: between two
+mistakes the weights do not change, so the scores of the samples that follow the last update all come from the
+same W. Blocks gallop: a block that held no mistake is followed by one twice as long; after a mistake found j
+rows in, the next block has about 2(j+1) rows. Each product runs in float64 (BLAS) while ``‖W‖²·max‖z‖² <
+2^106`` proves it exact, in int64 while ``< 2^126`` proves it free of overflow, and in Python integers beyond
 (`verify_perceptron.data.integers`).
 """
 
@@ -191,18 +185,14 @@ class _Run:
         return (scores < 0) | ((scores == 0) & self.tie[rows])
 
     def _filter(self, *, own_rows: bool = True) -> tuple[Any, Any] | None:
-        """The floating-point filter's ``(Zf, radius)`` (`verify_perceptron.run.filter`), or None where it cannot be used.
-
-        Zf is None where the caller reads the rows themselves as floats (`own_rows`: the compiled pass over
-        int16 or int32 rows, each entry exactly a double): no float copy as large as the int64 data is then
-        made beside the samples. The pass in limbs (``own_rows=False``) reads a float copy.
-        """
+        """The float filter's ``(Zf, radius)`` (`verify_perceptron.run.filter`), or None where it cannot be used; Zf
+        None where the C pass reads int16/int32 rows as floats itself (`own_rows`: each entry exact), so no float
+        copy as large as the int64 data sits beside them (the pass in limbs reads one)."""
         narrow = own_rows and self.compiled and self.Z.dtype in (np.int16, np.int32)
         if self._floats is None or (not narrow and self._floats and self._floats[0] is None):
-            radius = self._floats[1] if self._floats else None
             F, shift = (None, 0) if narrow else self.matrix.approximate()
-            if radius is None and shift == 0:
-                radius = _filter.radii(self.matrix.norm_floats(), self.matrix.shape[1])
+            if shift == 0:  # the radii made once, for either form
+                radius = self._floats[1] if self._floats else _filter.radii(self.matrix.norm_floats(), self.matrix.shape[1])
             self._floats = shift == 0 and (None if F is None else np.ascontiguousarray(F), radius)
         return self._floats or None
 

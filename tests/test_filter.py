@@ -86,12 +86,14 @@ def test_the_bound_holds_where_the_float_score_is_wrong(d):
     assert wrong_sign > 20  # the data do sit where the float sign cannot be trusted
 
 
-def one_row_pass(z: list[int], W: list[int], *, radius_scale: float = 1.0) -> int:
-    """How many mistakes the C pass, given the filter, makes on the one row z from weights W (0 or 1)."""
-    Z = np.array([z], dtype=np.int64)
+def one_row_pass(z: list[int], W: list[int], *, radius_scale: float = 1.0, dtype: Any = np.int64,
+                 own_rows: bool = False) -> int:
+    """How many mistakes the C pass, given the filter, makes on the one row z (of `dtype`) from weights W (0 or
+    1); with `own_rows` the filter reads the row itself as floats (Zf None) rather than a float64 copy."""
+    Z = np.array([z], dtype=dtype)
     weights = np.array(W, dtype=np.int64)
     norms = np.array([sum(v * v for v in z)], dtype=object)
-    filter_arrays = (Z.astype(np.float64), flt.radii(norms, len(z)) * radius_scale)
+    filter_arrays = (None if own_rows else Z.astype(np.float64), flt.radii(norms, len(z)) * radius_scale)
     out = np.zeros(1, dtype=np.int64)
     assert _kernel.online_pass is not None  # needs_kernel: the C kernel imported
     m, *_ = _kernel.online_pass(Z, weights, np.ones(1, dtype=bool), np.zeros(0, dtype=np.int64),
@@ -113,6 +115,42 @@ def test_the_compiled_pass_decides_every_row_at_the_threshold_exactly(d):
     assert [one_row_pass(z, W) for z, W, _ in cases] == [int(s <= 0) for _, _, s in cases]  # a tie is a mistake
     # A filter that trusted the float score (radius 0) passes over mistakes: these rows reach the filter.
     assert [one_row_pass(z, W, radius_scale=0.0) for z, W, _ in cases] != [int(s <= 0) for _, _, s in cases]
+
+
+def narrow_near_threshold(rng: random.Random, d: int) -> tuple[list[int], list[int], int]:
+    """(z, W, s): a row of int32 entries (about 2^26, the last 1) and int64 weights (about 2^33, the last what
+    makes the exact score z·W equal s, one of -1, 0, 1): terms of about 2^59, far past the float's last bit."""
+    while True:
+        s = rng.choice([-1, 0, 1])
+        z = [rng.randrange(-2**26, 2**26) for _ in range(d - 1)] + [1]
+        W = [rng.randrange(-2**33, 2**33) for _ in range(d - 1)]
+        W.append(s - sum(a * b for a, b in zip(z, W)))
+        if abs(W[-1]) < 2**62:
+            return z, W, s
+
+
+@needs_kernel
+@pytest.mark.parametrize("d", [2, 3, 4, 5, 7, 8, 9, 12, 30])
+def test_the_compiled_pass_reads_narrow_rows_as_floats_itself_and_decides_every_row_exactly(d):
+    # Zf None: the pass converts each int32 entry as it reads it (exactly) instead of reading a float64 copy
+    # of the rows (as large as their int64 array); the same decisions, every one exact.
+    rng = random.Random(70 + d)
+    cases = [narrow_near_threshold(rng, d) for _ in range(300)]
+    exact = [int(s <= 0) for _, _, s in cases]
+    assert [one_row_pass(z, W, dtype=np.int32, own_rows=True) for z, W, _ in cases] == exact
+    assert [one_row_pass(z, W, dtype=np.int16 if max(map(abs, z)) < 2**15 else np.int32, own_rows=True)
+            for z, W, _ in cases] == exact
+    # A filter that trusted the float score (radius 0) passes over mistakes: these rows reach the row's own floats.
+    # (At d = 2 the float score z_0·W_0 + W_1 mostly cancels exactly, both terms rounded alike.)
+    trusting = [one_row_pass(z, W, dtype=np.int32, own_rows=True, radius_scale=0.0) for z, W, _ in cases]
+    assert trusting != exact or d == 2
+
+
+@needs_kernel
+def test_the_compiled_pass_refuses_to_read_int64_rows_as_floats_itself():
+    # an int64 entry past 2^53 is no double: such rows need their float copy, rounded once each
+    with pytest.raises(ValueError, match="Zf may be None only for int16 or int32 Z"):
+        one_row_pass([2**60 + 1, 3], [5, 7], own_rows=True)
 
 
 def run_from(matrix: ExactMatrix, W: list[int]) -> fast._Run:

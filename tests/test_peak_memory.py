@@ -304,3 +304,81 @@ def test_python_integers_are_cut_into_limbs_a_piece_at_a_time() -> None:
     peak, limbs = _traced_peak(lambda: as_limbs(values, 3))
     assert peak / n < 48  # 24 bytes a value are the result; 114 with whole arrays, 35 now
     assert score_values(limbs).tolist() == values.tolist()
+
+
+def test_the_run_filters_narrow_samples_without_a_float_copy_of_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The compiled pass's float filter read a float64 copy of the int32 samples, as large as the int64 data, for
+    # the whole run (issue 32's peak at 10^5 x 100: 3.01x the int64 data in the process); it reads the rows
+    # themselves now, each entry converted exactly (1.48x the int64 data here before, 0.48x now), and the run
+    # is the one the copy gives.
+    from verify_perceptron.data.samples import sample_matrix
+    from verify_perceptron.run import fast
+    from verify_perceptron.run import kernel as _kernel
+
+    if not _kernel.AVAILABLE:
+        pytest.skip("the C kernel is not built")
+    data = _grid(2**15, 10, separable=False, seed=8)
+    matrix = sample_matrix(data, get_convention("classic"))
+    assert matrix.exact.dtype == np.int32
+    filters: list[Any] = []
+    own = fast._Run._filter
+
+    def seen(run: Any, **kw: Any) -> Any:
+        filters.append(own(run, **kw))
+        return filters[-1]
+
+    monkeypatch.setattr(fast._Run, "_filter", seen)
+    peak, trace = _traced_peak(lambda: fast.run(data, "classic", max_epochs=20, matrix=matrix))
+    assert peak / (data.n_samples * 11 * 8) < 0.9 and matrix._approximate is None
+    assert filters and all(f is not None and f[0] is None for f in filters)  # the filter ran, on the rows
+    monkeypatch.setattr(fast._Run, "_filter", lambda run, **kw: own(run, own_rows=False))  # the float copy
+    copied = fast.run(data, "classic", max_epochs=20, matrix=matrix)
+    assert (trace.final_weights, trace.n_updates, trace.mistakes_per_sample) == (
+        copied.final_weights, copied.n_updates, copied.mistakes_per_sample)
+
+
+def test_the_final_weights_are_made_strict_without_an_array_of_their_scores() -> None:
+    # strict_final_weights multiplied the margins z_i·W by y_i: past int64, n more Python integers beside the
+    # margins (57 bytes a sample at its peak here; issue 32's 10^6 x 10 separable, 0.45x the int64 data); the
+    # signs and least values are read from the margins and labels now (16 bytes a sample), the same answers.
+    from verify_perceptron.check.separator import strict_final_weights
+    from verify_perceptron.data.samples import sample_matrix
+
+    n = 2**16
+    conv = get_convention("classic")
+    data, w, _ = _wide_margins_data(n, flip_last=False)
+    matrix = sample_matrix(data, conv)
+    matrix.products([int(v) for v in w], norm_sq=sum(int(v) ** 2 for v in w))  # the run's cached product
+    peak, (found, note) = _traced_peak(lambda: strict_final_weights(data, conv, w, matrix))
+    assert peak / n < 32
+    assert found == w and note is None
+
+
+def test_margins_past_int64_are_put_in_floats_a_piece_at_a_time() -> None:
+    # _relative_ints shifted every margin at once: n more Python integers beside the margins (79 bytes a value
+    # at its peak; the soft-margin check's choice of ρ at 10^6 x 10), now a piece at a time (36), the same floats.
+    from verify_perceptron.notes.soft_margin import _relative, relative_floats
+
+    n = 2**16
+    values = (np.random.default_rng(11).integers(-2**62, 2**62, size=n).astype(object) * 2**30).tolist()
+    peak, floats = _traced_peak(lambda: relative_floats(values, 40))
+    assert peak / n < 48
+    assert floats.tolist() == [_relative(v, 40) for v in values]
+
+
+def test_the_soft_margin_summary_keeps_no_deficit_per_sample_into_the_report() -> None:
+    # The check's summary, kept by the result to the report's end, held the bound with its n deficits squared
+    # (Python integers past int64: 0.55x the int64 data at issue 32's 10^5 x 10 not separable, at render_json);
+    # it reads only the bound's interval, the same enclosure without them.
+    from verify_perceptron.check.soft_margin import SoftMarginCheck
+    from verify_perceptron.notes.soft_margin import SoftMargin
+
+    n = 2**12
+    margins = np.random.default_rng(12).integers(-2**40, 2**40, size=n).astype(object) * 2**30
+    bound = SoftMargin.from_margins(margins, rho=2**71, R_sq=2**150, u_sq=1, scale=1)
+    check = SoftMarginCheck(bound, reference=(Fraction(1),), source="user", L=1, M=1)
+    for k in range(1, 4):
+        check.observe(k, 1, [k])
+    _, summary = check.finish()
+    assert len(summary.scaled.deficits_sq) == 0 and len(bound.deficits_sq) == n
+    assert summary.bound == bound.interval(check.D_sq) and summary.pass_D_sq == bound.true(1, 1)["pass_D_sq"]

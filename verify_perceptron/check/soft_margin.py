@@ -95,7 +95,8 @@ class SoftMarginSummary:
     D_sq: Fraction
     tightest_at: int | None
     tightest_mistakes: int
-    scaled: SoftMargin = field(compare=False, repr=False)  # the bound in scaled integers
+    scaled: SoftMargin = field(compare=False, repr=False)  # the bound in scaled integers (its interval only: the
+    # deficits left out, n Python integers past int64 that the report would hold to its end, 0.55x the data)
     scaled_D_sq: int = field(compare=False, repr=False)  # D² at the end, scaled
     scaled_tightest_D_sq: int | None = field(compare=False, repr=False)  # D² where tightest, scaled
 
@@ -267,7 +268,8 @@ class SoftMarginCheck:
             n_mistakes=self.N, D_sq=Fraction(self.D_sq, scale),
             tightest_at=None if tightest is None else tightest[1],
             tightest_mistakes=0 if tightest is None else tightest[2],
-            scaled=self.bound, scaled_D_sq=self.D_sq, scaled_tightest_D_sq=None if tightest is None else tightest[3],
+            scaled=self.bound.without_deficits(), scaled_D_sq=self.D_sq,
+            scaled_tightest_D_sq=None if tightest is None else tightest[3],
         )
         return self.result, summary
 

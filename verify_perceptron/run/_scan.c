@@ -114,6 +114,39 @@ float_dot(const double *z, const double *w, Py_ssize_t d)
     return ((a[0] + a[1]) + (a[2] + a[3])) + tail;
 }
 
+/* float_dot of a row of ZT read as it is, each entry converted to double on the way: for int16 and int32
+ * rows every entry is then exactly its integer, the value a float64 copy of the rows would hold, and the
+ * sums are float_dot's, in its order. The filter then needs no float copy of the samples (as large as
+ * their int64 array) beside them: the pass reads the rows it scans anyway. */
+#define ROW_FOUR(z, at) ((vec4){(double)(z)[(at)], (double)(z)[(at) + 1], (double)(z)[(at) + 2], (double)(z)[(at) + 3]})
+#define DEFINE_ROW_DOT(ZT, NAME)                                                        \
+static inline __attribute__((always_inline)) double                                     \
+NAME(const ZT *z, const double *w, Py_ssize_t d)                                        \
+{                                                                                       \
+    vec4 a = {0.0, 0.0, 0.0, 0.0}, b = {0.0, 0.0, 0.0, 0.0}, y;                         \
+    Py_ssize_t j = 0;                                                                   \
+    for (; j + 7 < d; j += 8) {                                                         \
+        memcpy(&y, w + j, sizeof y);                                                    \
+        a += ROW_FOUR(z, j) * y;                                                        \
+        memcpy(&y, w + j + 4, sizeof y);                                                \
+        b += ROW_FOUR(z, j + 4) * y;                                                    \
+    }                                                                                   \
+    if (j + 3 < d) {                                                                    \
+        memcpy(&y, w + j, sizeof y);                                                    \
+        a += ROW_FOUR(z, j) * y;                                                        \
+        j += 4;                                                                         \
+    }                                                                                   \
+    double tail = 0.0;                                                                  \
+    for (; j < d; j++) {                                                                \
+        tail += (double)z[j] * w[j];                                                    \
+    }                                                                                   \
+    a += b;                                                                             \
+    return ((a[0] + a[1]) + (a[2] + a[3])) + tail;                                      \
+}
+DEFINE_ROW_DOT(int16_t, row_dot16)
+DEFINE_ROW_DOT(int32_t, row_dot32)
+DEFINE_ROW_DOT(int64_t, row_dot64) /* never used: int64 rows are refused without their float copy */
+
 /* n_W >= sqrt(sq) for 0 <= sq < 2^127: sqrt(fl(sq)) * (1 + 2^-46), as verify_perceptron.run.filter.norm_above. */
 static inline double
 norm_above(int128 sq)
@@ -151,7 +184,7 @@ DEFINE_WIDE_SQ(int32_t, wide_sq32)
 DEFINE_WIDE_SQ(int64_t, wide_sq64)
 
 /* The pass itself, for rows of type ZT: see online_pass. */
-#define DEFINE_PASS(ZT, NAME, DOT32, DOT64, WIDE, SQ)                                   \
+#define DEFINE_PASS(ZT, NAME, DOT32, DOT64, WIDE, SQ, ROWDOT)                           \
 MULTIVERSION static Py_ssize_t                                                          \
 NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, int64_t *w, int32_t *w32,                  \
      const unsigned char *ties, const int64_t *norm, int64_t *count, int64_t *rows,     \
@@ -166,7 +199,8 @@ NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, int64_t *w, int32_t *w32,         
     }                                                                                   \
     for (; i < n; i++) {                                                                \
         const ZT *row = z + i * d;                                                      \
-        if (zf != NULL && !narrow && float_dot(zf + i * d, wf, d) > radius[i] * *w_norm) { \
+        if (radius != NULL && !narrow                                                   \
+            && (zf != NULL ? float_dot(zf + i * d, wf, d) : ROWDOT(row, wf, d)) > radius[i] * *w_norm) { \
             continue; /* the float score proves z_i . W > 0 (run/filter.py) */          \
         }                                                                               \
         const int128 s = *w_sq > sums64 ? WIDE(row, w, d) /* past the int64 guard */     \
@@ -196,7 +230,7 @@ NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, int64_t *w, int32_t *w32,         
             w32[j] = (int32_t)w[j]; /* read only while narrow, when it is exact */      \
         }                                                                               \
         *w_sq = after;                                                                  \
-        if (zf != NULL) {                                                               \
+        if (radius != NULL) {                                                           \
             float_weights(w, d, after, wf, w_norm);                                     \
         }                                                                               \
         count[i] += 1;                                                                  \
@@ -215,9 +249,9 @@ NAME(const ZT *z, Py_ssize_t n, Py_ssize_t d, int64_t *w, int32_t *w32,         
     *position = i;                                                                      \
     return m;                                                                           \
 }
-DEFINE_PASS(int16_t, pass16, fast_dot16_32, fast_dot16_64, wide_dot16, wide_sq16)
-DEFINE_PASS(int32_t, pass32, fast_dot32_32, fast_dot32_64, wide_dot32, wide_sq32)
-DEFINE_PASS(int64_t, pass64, fast_dot64_32, fast_dot64_64, wide_dot64, wide_sq64)
+DEFINE_PASS(int16_t, pass16, fast_dot16_32, fast_dot16_64, wide_dot16, wide_sq16, row_dot16)
+DEFINE_PASS(int32_t, pass32, fast_dot32_32, fast_dot32_64, wide_dot32, wide_sq32, row_dot32)
+DEFINE_PASS(int64_t, pass64, fast_dot64_32, fast_dot64_64, wide_dot64, wide_sq64, row_dot64)
 #endif
 
 PyDoc_STRVAR(online_pass_doc,
@@ -263,7 +297,8 @@ PyDoc_STRVAR(online_pass_doc,
 "The GIL is released while scanning; the arrays must not change meanwhile.\n"
 "\n"
 "With a 12th argument, filter = (Zf, radius) (or None), Zf (n, d) float64 holding\n"
-"each entry of Z rounded to the nearest double and radius (n) float64 holding\n"
+"each entry of Z rounded to the nearest double (or None for int16 or int32 Z,\n"
+"whose rows are then converted exactly as they are read) and radius (n) float64 holding\n"
 "K_d * n_z[i] (verify_perceptron.run.filter.radii), a row is passed over without\n"
 "its exact score when W no longer fits its int32 copy and its float64 score\n"
 "exceeds radius[i] times an upper bound on ||W||: the result is the same.\n"
@@ -319,10 +354,13 @@ get_epochs(const char *func, PyObject *obj, Py_ssize_t cap, Py_ssize_t d, Epochs
     return 0;
 }
 
-/* The floating-point filter's arguments (Zf, radius) of `func`: Zf an (n, d) float64 array, radius
- * n float64 values; on failure raise TypeError or ValueError naming them and return -1. */
+/* The floating-point filter's arguments (Zf, radius) of `func`: Zf an (n, d) float64 array, or None for
+ * Z's own rows converted as they are read (int16 or int32 Z only, whose entries are exact doubles: give
+ * z_itemsize 0 where that is not possible), radius n float64 values; on failure raise TypeError or
+ * ValueError naming them and return -1. */
 static int
-get_filter(const char *func, PyObject *obj, Py_ssize_t n, Py_ssize_t d, Py_buffer *Zf, Py_buffer *radius)
+get_filter(const char *func, PyObject *obj, Py_ssize_t n, Py_ssize_t d, Py_ssize_t z_itemsize, Py_buffer *Zf,
+           Py_buffer *radius)
 {
     PyObject *zf_obj, *radius_obj;
     if (!PyTuple_Check(obj) || !PyArg_ParseTuple(obj, "OO", &zf_obj, &radius_obj)) {
@@ -330,11 +368,16 @@ get_filter(const char *func, PyObject *obj, Py_ssize_t n, Py_ssize_t d, Py_buffe
         PyErr_Format(PyExc_TypeError, "%s(): filter must be None or a tuple (Zf, radius)", func);
         return -1;
     }
-    if (get_array(func, "Zf", zf_obj, 2, FLOAT64_ITEMS, 0, Zf) < 0
+    if (zf_obj == Py_None && z_itemsize != 2 && z_itemsize != 4) {
+        PyErr_Format(PyExc_ValueError, "%s(): filter's Zf may be None only for int16 or int32 Z, whose "
+                     "entries are exact doubles", func);
+        return -1;
+    }
+    if ((zf_obj != Py_None && get_array(func, "Zf", zf_obj, 2, FLOAT64_ITEMS, 0, Zf) < 0)
         || get_array(func, "radius", radius_obj, 1, FLOAT64_ITEMS, 0, radius) < 0) {
         return -1;
     }
-    if (Zf->shape[0] != n || Zf->shape[1] != d || radius->shape[0] != n) {
+    if ((zf_obj != Py_None && (Zf->shape[0] != n || Zf->shape[1] != d)) || radius->shape[0] != n) {
         PyErr_Format(PyExc_ValueError, "%s(): Zf must have Z's shape (%zd, %zd) and radius %zd rows", func, n, d, n);
         return -1;
     }
@@ -405,7 +448,7 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     if (nargs == 12 && args[11] != Py_None) {
-        if (get_filter(func, args[11], n, d, &Zf, &radius) < 0) {
+        if (get_filter(func, args[11], n, d, Z.itemsize, &Zf, &radius) < 0) {
             goto done;
         }
         with_filter = FILTER_SOUND && d > 0;
@@ -860,7 +903,7 @@ limb_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     with_epochs = 1;
     if (args[11] != Py_None) {
-        if (get_filter(func, args[11], n, d, &Zf, &radius) < 0) {
+        if (get_filter(func, args[11], n, d, 0, &Zf, &radius) < 0) {
             goto done;
         }
         with_filter = FILTER_SOUND && d > 0;

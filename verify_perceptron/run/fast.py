@@ -2,15 +2,12 @@
 
 Why it is exact
 ---------------
-The data are integers over one common denominator L (`Dataset.numerators`).
-Scaling every augmented sample by L, and forgetting the learning rate, only
-multiplies every weight by the positive factor L/a and every score by
-L²/a, so no sign, no tie and no mistake changes. The engine therefore keeps
-the integer vector W = Σ z_i over the mistakes so far, with z_i = y_i·L·x~_i,
-and the true weights are w = (a/L)·W. A sample is a mistake exactly when the
-convention's own rule says so at the score s_i = W·z_i; the rule is read off
-the convention's `decide` function at scores -1, 0 and +1, so the tie rule
-is the note's, not a copy of it.
+The data are integers over one common denominator L (`Dataset.numerators`). Scaling every augmented sample by
+L, and forgetting the learning rate, only multiplies every weight by the positive factor L/a and every score
+by L²/a, so no sign, no tie and no mistake changes. The engine therefore keeps the integer vector W = Σ z_i
+over the mistakes so far, with z_i = y_i·L·x~_i, and the true weights are w = (a/L)·W. A sample is a mistake
+exactly when the convention's own rule says so at the score s_i = W·z_i; the rule is read off the convention's
+`decide` function at scores -1, 0 and +1, so the tie rule is the note's, not a copy of it.
 
 Why it is fast
 --------------
@@ -22,14 +19,11 @@ kind), with ‖W‖² tracked exactly at every update; the mistakes come back in
 chunks of rows and scores, so an update costs no Python call. Past that
 the run continues in Python integers.
 
-Without the kernel, the next mistake is found with one matrix-vector
-product over a block of rows: between two mistakes the weights do not
-change, so the scores of the samples that follow the last update all come
-from the same W. Blocks gallop: a block that held no mistake is followed by
-one twice as long; after a mistake found j rows in, the next block has about
-2(j+1) rows. Each product runs in float64 (BLAS) while
-``‖W‖²·max‖z‖² < 2^106`` proves it exact, in int64 while ``< 2^126`` proves
-it free of overflow, and in Python integers beyond
+Without the kernel, the next mistake is found with one matrix-vector product over a block of rows: between two
+mistakes the weights do not change, so the scores of the samples that follow the last update all come from the
+same W. Blocks gallop: a block that held no mistake is followed by one twice as long; after a mistake found j
+rows in, the next block has about 2(j+1) rows. Each product runs in float64 (BLAS) while ``‖W‖²·max‖z‖² <
+2^106`` proves it exact, in int64 while ``< 2^126`` proves it free of overflow, and in Python integers beyond
 (`verify_perceptron.data.integers`).
 """
 
@@ -190,11 +184,16 @@ class _Run:
             return scores < 0
         return (scores < 0) | ((scores == 0) & self.tie[rows])
 
-    def _filter(self) -> tuple[Any, Any] | None:
-        """The floating-point filter's ``(Zf, radius)`` (`verify_perceptron.run.filter`), or None where it cannot be used."""
-        if self._floats is None:
-            F, shift = self.matrix.approximate()
-            self._floats = shift == 0 and (np.ascontiguousarray(F), _filter.radii(self.matrix.norm_floats(), F.shape[1]))
+    def _filter(self, *, own_rows: bool = True) -> tuple[Any, Any] | None:
+        """The float filter's ``(Zf, radius)`` (`verify_perceptron.run.filter`), or None where it cannot be used; Zf
+        None where the C pass reads int16/int32 rows as floats itself (`own_rows`: each entry exact), so no float
+        copy as large as the int64 data sits beside them (the pass in limbs reads one)."""
+        narrow = own_rows and self.compiled and self.Z.dtype in (np.int16, np.int32)
+        if self._floats is None or (not narrow and self._floats and self._floats[0] is None):
+            F, shift = (None, 0) if narrow else self.matrix.approximate()
+            if shift == 0:  # the radii made once, for either form
+                radius = self._floats[1] if self._floats else _filter.radii(self.matrix.norm_floats(), self.matrix.shape[1])
+            self._floats = shift == 0 and (None if F is None else np.ascontiguousarray(F), radius)
         return self._floats or None
 
     def _unsure(self, start: int, end: int) -> Any:
@@ -209,7 +208,8 @@ class _Run:
             self._wf = _filter.weights_in_floats(_ints(self.W), self.norm_sq)
         Zf, radius = arrays
         Wf, n_W = self._wf
-        return start + np.flatnonzero(~_filter.certainly_positive(Zf[start:end] @ Wf, radius[start:end], n_W))
+        rows = self.matrix.float_rows(start, end) if Zf is None else Zf[start:end]
+        return start + np.flatnonzero(~_filter.certainly_positive(rows @ Wf, radius[start:end], n_W))
 
     # --- the records ------------------------------------------------------------------------
 
@@ -324,7 +324,7 @@ class _Run:
         """`_compiled_steps`'s pass in limbs: ``(m, position, guarded, made, previous, scores)``, W moved on."""
         m, p, guarded, self.epoch, made, weights, self.norm_sq, previous, scores = self._layout.scan(
             _ints(self.W), self.norm_sq, self.tie, self.mistakes, (self.out_i, self.out_e), p,
-            (self.epoch, made, *epochs), (self.repeats.saved, self.repeats.last), self._filter())
+            (self.epoch, made, *epochs), (self.repeats.saved, self.repeats.last), self._filter(own_rows=False))
         self.W, self._wf = np.array(weights, dtype=object), None
         return m, p, guarded, made, previous, scores
 

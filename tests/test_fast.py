@@ -429,3 +429,28 @@ def test_matrix_vector_in_blocks_is_exact_and_widens_no_whole_copy(monkeypatch: 
     assert peak < 120 * len(Z), peak
     monkeypatch.setattr(int64_pieces, "PRODUCT_CELLS", 10 * 7)  # blocks of seven rows
     assert matrix_vector(Z[:100], w).tolist() == expected[:100]
+
+
+@pytest.mark.parametrize("narrow", [True, False])
+def test_the_float_filter_reaches_the_compiled_pass_beside_the_largest_norm(narrow: bool, monkeypatch) -> None:
+    # the engine gives the C pass both its filter and the largest norm (13 arguments): a filter that passes over
+    # every row it is asked about (radius -inf) must change the run, or the filter was never read
+    from verify_perceptron.data.dataset import from_arrays
+    from verify_perceptron.run import kernel
+
+    if not kernel.AVAILABLE:
+        pytest.skip("no compiled kernel")
+    rng = np.random.default_rng(5)
+    X = rng.integers(-10**9 if narrow else -10**12, 10**9 if narrow else 10**12, size=(300, 8))
+    data = from_arrays(X, np.where(rng.random(300) < 0.5, 1, -1))
+    honest = fast.run(data, "classic", max_epochs=20)
+    asked = []
+
+    def blind(self, **_):
+        asked.append(self.Z.dtype)
+        return None if narrow else np.asarray(self.Z, dtype=float), np.full(len(self.Z), -np.inf)
+
+    monkeypatch.setattr(fast._Run, "_filter", blind)
+    fooled = fast.run(data, "classic", max_epochs=20)
+    assert asked and (asked[0] in (np.int16, np.int32)) == narrow
+    assert fooled.n_updates < honest.n_updates

@@ -447,7 +447,7 @@ online_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         with_epochs = 0; /* nothing to release */
         goto done;
     }
-    if (nargs == 12 && args[11] != Py_None) {
+    if (nargs >= 12 && args[11] != Py_None) {
         if (get_filter(func, args[11], n, d, Z.itemsize, &Zf, &radius) < 0) {
             goto done;
         }

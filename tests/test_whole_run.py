@@ -445,12 +445,52 @@ def test_the_record_is_made_when_the_report_first_reads_it(monkeypatch) -> None:
     from verify_perceptron.data.examples import example
 
     made: list[str] = []
-    for name in ("points", "last_updates"):
+
+    def counted(name: str) -> Any:
         original = getattr(WholeRun, name)
-        monkeypatch.setattr(WholeRun, name, lambda self, *a, _f=original, _n=name: made.append(_n) or _f(self, *a))
+
+        def made_once(self: WholeRun, *args: Any) -> Any:
+            made.append(name)
+            return original(self, *args)
+        return made_once
+
+    for name in ("points", "last_updates"):
+        monkeypatch.setattr(WholeRun, name, counted(name))
     trace, check = verify_run(example("and"), keep_updates=3)
     assert trace.updates_truncated and check.holds and made == []
     first = (check.points, check.last_updates)
     assert made == ["points", "last_updates"] and (check.points, check.last_updates) == first
     assert check.points is first[0] and made == ["points", "last_updates"]
-    assert first[0].k[-1] == trace.n_updates and first[1][-1].weights == trace.final_weights
+    assert first[0] is not None and first[0].k[-1] == trace.n_updates and first[1][-1].weights == trace.final_weights
+
+
+def test_batch_updates_on_samples_held_in_limbs_read_only_their_rows(monkeypatch) -> None:
+    # the checker's batch step and the record's read the update's rows (ExactMatrix.row_values): samples held in
+    # limbs are not all made Python integers (`exact`) for them, which at 10^5 x 10 was most of a fit's memory
+    import numpy as np
+
+    from verify_perceptron.check.checker import Checker
+    from verify_perceptron.check.whole_run import WholeRun
+    from verify_perceptron.data.dataset import from_arrays
+    from verify_perceptron.data.limb_arrays import LimbMatrix
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((400, 3))  # (at 40 samples the numerators fit in int64)
+    data = from_arrays(X, np.where(X[:, 0] > 0, 1, -1), floats="binary")  # w* = e_1 separates
+    checker = Checker(data, "classic", rate=1, mode="batch", separator=[0, 1, 0, 0])
+    whole = WholeRun(checker)
+    assert checker.matrix.held is not None
+    read: list[int] = []
+    values = LimbMatrix.values
+
+    def counted(self: LimbMatrix, *rows: Any) -> Any:
+        out = values(self, *rows)
+        read.append(len(out))
+        return out
+
+    monkeypatch.setattr(LimbMatrix, "values", counted)
+    samples = [i for i, label in enumerate(data.y) if label > 0][:3]  # at W = 0: score 0, a mistake under the tie rule
+    checker.observe(1, 1, samples, [0, 0, 0])
+    whole.observe(1, 1, samples, [0, 0, 0])
+    checker.observe(2, 2, samples[:1], [0])  # (one sample: its score is not 0 now, a violation; only reads count)
+    assert read and all(n in (1, 3) for n in read) and read[-1] == 1

@@ -290,15 +290,15 @@ class Checker(ChunkReplays):
             self.k, self.epoch = k, epoch
             return
         self.k, self.epoch = k, epoch
-        Z = self.matrix.exact
         W = self.W  # int64 only while ‖W‖²·max‖z‖² < 2^126 (set below), so z·W is exact in int64
         if len(samples) > 1:
             step, s_total = self._batch_samples(k, epoch, samples, scores)
         else:
             step, s_total = None, 0
             for j, claimed in zip(samples, scores):
-                z = Z[j].astype(object)
-                s = int((Z[j] if W.dtype != object else z) @ W)
+                row = self.matrix.row_values([j])[0]  # (the update's row only: samples held in limbs stay so)
+                z = row.astype(object)
+                s = int((row if W.dtype != object else z) @ W)
                 self._check_sample(k, epoch, samples, j, claimed, s)
                 step = z if step is None else step + z  # Python integers: exact at any size
                 s_total += s
@@ -355,7 +355,7 @@ class Checker(ChunkReplays):
         keeps only its first instance).
         """
         rows = np.asarray(samples, dtype=np.intp)
-        Z = self.matrix.exact[rows]
+        Z = self.matrix.row_values(rows)  # (only these rows: samples held in limbs are not all made Python integers)
         if self.W.dtype != object and Z.dtype != object:
             products = Z @ self.W
         elif Z.dtype != object and Z.shape[1] < 2**19 and max(map(abs, self.W.tolist())) < 2**63:
@@ -372,7 +372,7 @@ class Checker(ChunkReplays):
                     break
         np.add.at(self.counts, rows, 1)  # a repeated sample (already a violation) counts twice, as one by one
         self.sum_N_xsq += sum(self.matrix.norms[rows].tolist())
-        return self.matrix.exact[rows].sum(axis=0, dtype=object), sum(values)
+        return Z.sum(axis=0, dtype=object), sum(values)
 
     # --- the end ----------------------------------------------------------------------------
 

@@ -134,7 +134,7 @@ class WholeRun:
             i = samples[0]
             step_sq = int(self.norms[i])
         else:  # ‖Σ z‖² for a batch update: the samples' sum, exactly
-            step = np.asarray(self.matrix.exact[list(samples)], dtype=object).sum(axis=0)
+            step = np.asarray(self.matrix.row_values(list(samples)), dtype=object).sum(axis=0)
             step_sq = int(sum(v * v for v in step.tolist()))
         self.q += 2 * sum(int(s) for s in scores) + step_sq
         if self.margins is not None:

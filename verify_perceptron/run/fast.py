@@ -64,7 +64,7 @@ __all__ = ["run", "count_run", "Count", "Observer", "feed", "KEEP_CELLS", "CHUNK
 KEEP_CELLS = 20_000
 
 #: The most online updates the compiled pass hands over at once.
-CHUNK = 4096
+CHUNK = 2**16
 #: The most rows the compiled pass scans (in whole epochs) before it lets Python run.
 WORK = 2**24
 #: Under a time limit, about how many cells (rows times their width) the compiled pass scans between two

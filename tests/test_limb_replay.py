@@ -318,3 +318,20 @@ def test_samples_held_in_two_limbs_are_replayed_as_held(monkeypatch, magnitude, 
     got, replayed = checked(data, "classic", rows, epochs, scores, limbs=2, start=start)
     assert got == expected and replayed == len(rows) > 1
     assert set(widths) == {2}
+
+
+@needs_kernel
+@pytest.mark.parametrize("start", [5, 6])
+def test_a_dot_product_past_2_to_the_255_from_entries_of_128_bits_is_exact(start):
+    # 64 entries just below 2^127 against weights of 1.5 * 2^122 (‖W‖² < 2^252: the 128-bit entries' dot
+    # product): the sum of the products' high halves passes 128 bits, and the score (about -2^255.6) needs
+    # five limbs. Every update is replayed in C, with the verdicts of one update at a time.
+    d = 64
+    numerators = np.array([[3 * 2**121] * d, [2**127 - 1] * d], dtype=object)
+    data = Dataset(numerators=numerators, denominator=1, y=[1, -1])
+    rows, epochs, scores, _ = reference_updates(data, "classic")
+    assert min(scores) < -(2**255)
+    expected, _ = checked(data, "classic", rows, epochs, scores)
+    got, replayed = checked(data, "classic", rows, epochs, scores, limbs=5, start=start)
+    assert got == expected
+    assert replayed == len(rows)

@@ -63,8 +63,12 @@ __all__ = ["run", "count_run", "Count", "Observer", "feed", "KEEP_CELLS", "CHUNK
 #: (with their scores) the kept batch updates may name, past the first update, which is always kept.
 KEEP_CELLS = 20_000
 
-#: The most online updates the compiled pass hands over at once.
+#: The most online updates the compiled pass hands over at once: on a long run each hand-over costs the
+#: engine's and the checker's Python about a millisecond. The buffers hold min(CHUNK, max(SMALL_CHUNK, n/8))
+#: updates (about 8 bytes a row with their limbs, an eighth of the int64 data at d = 10 at most): small data
+#: keep 4096, as their peak memory is mostly these buffers.
 CHUNK = 2**16
+SMALL_CHUNK = 4096
 #: The most rows the compiled pass scans (in whole epochs) before it lets Python run.
 WORK = 2**24
 #: Under a time limit, about how many cells (rows times their width) the compiled pass scans between two
@@ -131,10 +135,11 @@ class _Run:
         self.mode = "online"
         self.repeats = CycleWatch(_ints(self.W), self.mistakes, self._one_epoch)
         self.out_of_time = False
-        self.out_i, self.out_s, self.out_e = (np.empty(CHUNK, dtype=np.int64) for _ in range(3))
+        size = min(CHUNK, max(SMALL_CHUNK, n // 8))
+        self.out_i, self.out_s, self.out_e = (np.empty(size, dtype=np.int64) for _ in range(3))
         if self.compiled:
             self.Z = np.ascontiguousarray(matrix.exact)
-            self.out_halves = np.empty(2 * CHUNK, dtype=np.int64)  # "wide": each score as two int64
+            self.out_halves = np.empty(2 * size, dtype=np.int64)  # "wide": each score as two int64
         # The compiled pass runs on through the epochs at whose end there is nothing to do here (no
         # convergence, no save or repeat of the cycle watch, the last epoch not reached), in chunks of
         # at most WORK rows scanned; under a time limit, of about DEADLINE_CELLS cells, so that the clock

@@ -318,3 +318,41 @@ def test_samples_held_in_two_limbs_are_replayed_as_held(monkeypatch, magnitude, 
     got, replayed = checked(data, "classic", rows, epochs, scores, limbs=2, start=start)
     assert got == expected and replayed == len(rows) > 1
     assert set(widths) == {2}
+
+
+@needs_kernel
+@pytest.mark.parametrize("start", [5, 6])
+def test_a_dot_product_past_2_to_the_255_from_entries_of_128_bits_is_exact(start):
+    # 64 entries just below 2^127 against weights of 1.5 * 2^122 (‖W‖² < 2^252: the 128-bit entries' dot
+    # product): the sum of the products' high halves passes 128 bits, and the score (about -2^255.6) needs
+    # five limbs. Every update is replayed in C, with the verdicts of one update at a time.
+    d = 64
+    numerators = np.array([[3 * 2**121] * d, [2**127 - 1] * d], dtype=object)
+    data = Dataset(numerators=numerators, denominator=1, y=[1, -1])
+    rows, epochs, scores, _ = reference_updates(data, "classic")
+    assert min(scores) < -(2**255)
+    expected, _ = checked(data, "classic", rows, epochs, scores)
+    got, replayed = checked(data, "classic", rows, epochs, scores, limbs=5, start=start)
+    assert got == expected
+    assert replayed == len(rows)
+
+
+@needs_kernel
+def test_the_replay_of_binary_floats_starts_at_three_limbs_and_widens_as_it_needs():
+    # Standard normal float64 data: entries of about 76 bits, norms of about 151, the constants the claims
+    # read (R², a) no wider. The replay starts at three limbs (it started at four, for a constant the program
+    # never reads and 64 bits of room: 5% slower), and a run whose values outgrow them widens it.
+    from verify_perceptron.data.arrays import exact_table
+
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((40, 10))
+    X[0, 0] = 3e-7  # a denominator of 2^74, as among 10^5 rows: norms of 151 bits
+    table = exact_table(X)
+    data = Dataset(numerators=table.numerators, denominator=table.denominator, y=[1, -1] * 20)
+    checker = Checker(data, "classic", rate=1, mode="online", compiled=True)
+    replay = checker._limb_replay()
+    assert replay is not None and replay.K == 3
+    rows, epochs, scores, _ = reference_updates(data, "classic")
+    expected, _ = checked(data, "classic", rows, epochs, scores)
+    got, replayed = checked(data, "classic", rows, epochs, scores, limbs=3, start=2)
+    assert got == expected and replayed == len(rows)

@@ -231,6 +231,7 @@ def test_the_limb_pass_lets_other_threads_run(monkeypatch):
     data = Dataset(numerators=table.numerators, denominator=table.denominator, y=[1, -1] * 150)
     monkeypatch.setattr(fast, "WORK", 2**40)
     monkeypatch.setattr(fast, "CHUNK", 2**22)
+    monkeypatch.setattr(fast, "SMALL_CHUNK", 2**22)
     spans: list[tuple[float, float]] = []
     real = _kernel.limb_pass
 
@@ -251,3 +252,34 @@ def test_the_limb_pass_lets_other_threads_run(monkeypatch):
     inside = [t for t in ticks if start < t < end]
     # the main thread ran through the pass, not only in a switch interval (5 ms) before it took the GIL
     assert inside and inside[-1] - inside[0] > (end - start) / 2, (end - start, len(inside))
+
+
+@needs_kernel
+def test_the_limb_pass_hands_over_more_than_4096_updates_at_once_and_the_checked_run_is_the_same(monkeypatch):
+    # fast.CHUNK = 4096 made the randn fits stop the pass, and run the engine's and the checker's Python, every
+    # 4096 updates (about a millisecond each: 13% of the 10^5 x 10 fit). Past 32,768 rows the buffers now hold
+    # n/8 updates (here 5,000). The chunk's size must not show in the run or its check: both are made again
+    # with the old size and compared.
+    from verify_perceptron.data.arrays import exact_table
+    from verify_perceptron.pipeline import verify_run
+
+    rng = np.random.default_rng(5)
+    table = exact_table(rng.standard_normal((40_000, 2)))  # binary floats: numerators past 64 bits
+    data = Dataset(numerators=table.numerators, denominator=table.denominator,
+                   y=np.where(rng.random(40_000) < 0.5, 1, -1))
+    handed: list[int] = []
+    real = _kernel.limb_pass
+
+    def watched(*args: Any) -> Any:
+        result = real(*args)
+        handed.append(result[0])
+        return result
+
+    monkeypatch.setattr(_kernel, "limb_pass", watched)
+    trace, result = verify_run(data, "classic", max_epochs=1)
+    assert max(handed) > 4096, handed
+    monkeypatch.setattr(fast, "CHUNK", 4096)
+    again, again_result = verify_run(data, "classic", max_epochs=1)
+    assert trace.n_updates == again.n_updates > 8192 and trace.final_weights == again.final_weights
+    assert ([(c.name, c.holds, c.n_checked, c.min_slack, c.min_slack_at) for c in result.invariants]
+            == [(c.name, c.holds, c.n_checked, c.min_slack, c.min_slack_at) for c in again_result.invariants])

@@ -329,47 +329,49 @@ lb_get128(const uint64_t *a, int K)
     return (int128)(((uint128)high << 64) | a[0]);
 }
 
-/* *s = z . w (z_j in kz limbs, w_j in K) where every z_j and w_j fits in 128 bits (|z_j|, |w_j| <= 2^127, so each product is below
- * 2^254 in magnitude): each product in 256-bit two's complement, without branching on signs (the
- * unsigned product, less b*2^128 for a < 0 and a*2^128 for b < 0). Its four words are summed in four
- * 128-bit columns, which cannot overflow for fewer than 2^64 terms, and each negative product, read
- * as itself + 2^256, is counted and taken back once: one carry chain at the end, none per term.
- * 1 if the exact sum leaves K limbs. */
+/* *s = z . w (z_j in kz limbs, w_j in K) where every z_j and w_j fits in 128 bits (|z_j|, |w_j| <= 2^127, so each
+ * product is below 2^254 in magnitude). Each product p, in 256-bit two's complement, is made from the unsigned
+ * word products without branching on signs (the unsigned product, less b*2^128 for a < 0 and a*2^128 for b < 0):
+ * p = w0 + w1*2^64 + t*2^128 with words w0, w1 and t = floor(p / 2^128), a signed 128-bit value. The words
+ * w0 and w1 are summed in two unsigned 128-bit columns (no carry out for fewer than 2^64 terms) and the t in
+ * one signed 128-bit sum whose every addition is checked: three accumulators, which the compiler keeps in
+ * registers (four columns and a count of negative products did not fit them, and were summed through
+ * memory). 1 if the exact sum leaves K limbs; 2 if the sum of the t leaves 128 bits (|z.w| near 2^255:
+ * the caller then takes the dot product in K limbs, lb_dot, which is exact whatever the width). */
 LB_INLINE int
 lb_dot128(uint64_t *s, const uint64_t *z, int kz, const uint64_t *w, Py_ssize_t d, int K)
 {
-    uint128 col0 = 0, col1 = 0, col2 = 0, col3 = 0;
-    uint64_t negatives = 0;
+    uint128 col0 = 0, col1 = 0;
+    int128 tops = 0;
+    int overflow = 0;
     for (Py_ssize_t j = 0; j < d; j++) {
         const uint128 a = (uint128)lb_get128(z + j * kz, kz), b = (uint128)lb_get128(w + j * K, K);
         const uint64_t a0 = (uint64_t)a, a1 = (uint64_t)(a >> 64), b0 = (uint64_t)b, b1 = (uint64_t)(b >> 64);
         const uint128 p00 = (uint128)a0 * b0, p01 = (uint128)a0 * b1, p10 = (uint128)a1 * b0, p11 = (uint128)a1 * b1;
         const uint128 mid = (p00 >> 64) + (uint64_t)p01 + (uint64_t)p10;
         const uint128 high = (mid >> 64) + (p01 >> 64) + (p10 >> 64) + p11;
-        const uint128 fix = (((int64_t)a1 < 0) ? b : 0) + (((int64_t)b1 < 0) ? a : 0);
-        const uint128 top = high - fix; /* the product's words 2 and 3, mod 2^128 */
+        const uint128 fix = (b & (uint128)(int128)((int64_t)a1 >> 63)) + (a & (uint128)(int128)((int64_t)b1 >> 63));
         col0 += (uint64_t)p00;
         col1 += (uint64_t)mid;
-        col2 += (uint64_t)top;
-        col3 += (uint64_t)(top >> 64);
-        negatives += (uint64_t)(top >> 127);
+        overflow |= __builtin_add_overflow(tops, (int128)(high - fix), &tops); /* high - fix: floor(p / 2^128) */
     }
-    /* sum = col0 + col1*2^64 + col2*2^128 + col3*2^192 - negatives*2^256, into 5 words two's complement */
-    uint64_t acc[5];
-    uint128 carry = col0;
-    acc[0] = (uint64_t)carry;
-    carry = (carry >> 64) + col1;
+    /* sum = col0 + col1*2^64 + tops*2^128: four words, two's complement */
+    uint64_t acc[4];
+    acc[0] = (uint64_t)col0;
+    const uint128 carry = (col0 >> 64) + col1;
     acc[1] = (uint64_t)carry;
-    carry = (carry >> 64) + col2;
-    acc[2] = (uint64_t)carry;
-    carry = (carry >> 64) + col3;
-    acc[3] = (uint64_t)carry;
-    acc[4] = (uint64_t)(carry >> 64) - negatives;
-    const uint64_t extend = (int64_t)acc[4] < 0 ? UINT64_MAX : 0;
-    for (int i = 0; i < K; i++) {
-        s[i] = i < 5 ? acc[i] : extend;
+    int128 top;
+    overflow |= __builtin_add_overflow(tops, (int128)(carry >> 64), &top);
+    if (overflow) {
+        return 2;
     }
-    for (int i = K; i < 5; i++) {
+    acc[2] = (uint64_t)top;
+    acc[3] = (uint64_t)((uint128)top >> 64);
+    const uint64_t extend = top < 0 ? UINT64_MAX : 0;
+    for (int i = 0; i < K; i++) {
+        s[i] = i < 4 ? acc[i] : extend;
+    }
+    for (int i = K; i < 4; i++) {
         if (acc[i] != ((int64_t)s[K - 1] < 0 ? UINT64_MAX : 0)) {
             return 1;
         }

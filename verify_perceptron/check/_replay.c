@@ -661,10 +661,14 @@ wide_replay(const WideReplay *r, int *reason, const int K)
          * z's by their layout where they come in at most two limbs, else by a look at their limbs) */
         const int narrow = (K < 4 || (lb_length(FIELD(W_SQ), K) <= 4 && FIELD(W_SQ)[3] < ((uint64_t)1 << 60)))
                            && (kz <= 2 || lb_all_fit128(z, r->d, K));
-        if (!narrow && zK == NULL) {
-            zK = wide_row(r, z, K);
+        int past = narrow ? lb_dot128(s, z, kz, r->w, r->d, K) : 2;
+        if (past == 2) { /* not narrow, or a sum past what lb_dot128 holds: in K limbs */
+            if (zK == NULL) {
+                zK = wide_row(r, z, K);
+            }
+            past = lb_dot(s, zK, r->w, r->d, K);
         }
-        if (narrow ? lb_dot128(s, z, kz, r->w, r->d, K) : lb_dot(s, zK, r->w, r->d, K)) {
+        if (past) {
             *reason = 2;
             break;
         }

@@ -44,8 +44,13 @@ __all__ = ["LimbReplay", "limb_replay", "LIMBS_MAX", "limbs_for", "split_replay"
 LIMBS_MAX = 16
 #: The most quantities the C program reads (MAX_QUANTITIES in check/_program.h).
 _MAX_QUANTITIES = 64
-#: Bits of room for the run's growth above the data's own values when K is first chosen.
+#: Bits of room for the run's growth above the data's own values, for the claims kept in limbs (`split_replay`).
 _ROOM = 64
+#: Bits of room above the data's values and the constants the program reads when K is first chosen. The
+#: run's quantities (‖W‖², Σ N·‖x‖², N·R², ...) grow at most in proportion to the number of updates: 32 bits
+#: are 4·10^9 updates, and a run that needs more widens K by itself (reason 2). On randn data (norms of 152
+#: bits) the replay then starts at 3 limbs, not 4: about 5% of check_wide's time.
+_START_ROOM = 32
 
 
 def limbs_for(bits: int) -> int:
@@ -194,7 +199,7 @@ def limb_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Cl
                 constants: Mapping[str, int | Fraction]) -> LimbReplay | SplitReplay | None:
     """What `LimbReplay` needs, or None where it cannot run (no kernel, a claim it cannot compile).
 
-    K starts where the data's norms and margins and the claims' constants fit with `_ROOM` bits to spare.
+    K starts where the data's norms and margins and the constants the claims read fit with `_START_ROOM` bits to spare.
     Where a claim's constant or the margins it reads pass `LIMBS_MAX` limbs (a certified separator of
     thousands of bits), the claims are split (`split_replay`).
     """
@@ -215,12 +220,34 @@ def _built(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Claim],
     quantities += extra
     if len(quantities) > _MAX_QUANTITIES:
         return None
-    biggest = max([abs(v) for v in quantities] + [matrix.max_norm_sq]
-                  + [abs(int(v)) for v in (np.max(margins, initial=0), np.min(margins, initial=0))])
-    if limbs_for(biggest.bit_length()) > LIMBS_MAX:
+    data = [matrix.max_norm_sq] + [abs(int(v)) for v in (np.max(margins, initial=0), np.min(margins, initial=0))]
+    if limbs_for(max([abs(v) for v in quantities] + data).bit_length()) > LIMBS_MAX:
         return None
-    K = min(LIMBS_MAX, max(2, limbs_for(biggest.bit_length() + _ROOM)))
+    read = _read(program)  # (a constant the program never reads need not fit K: `LimbReplay._at` widens for it)
+    biggest = max([abs(v) for at, v in enumerate(quantities) if at in read] + data)
+    K = min(LIMBS_MAX, max(2, limbs_for(biggest.bit_length() + _START_ROOM)))
     return LimbReplay(matrix, tie, margins, program, scales, quantities, K)
+
+
+def _read(program: Any) -> set[int]:
+    """The quantities a (checked) program reads.
+
+    Examples
+    --------
+    >>> sorted(_read(np.array([OPS["quantity"], 4, OPS["constant"], 7, OPS["**"], 2, OPS["quantity"], 1, OPS["end"]])))
+    [1, 4]
+    """
+    code = program.tolist()
+    read: set[int] = set()
+    pc = 0
+    while pc < len(code):
+        if code[pc] in (OPS["quantity"], OPS["constant"], OPS["**"]):
+            if code[pc] == OPS["quantity"]:
+                read.add(code[pc + 1])
+            pc += 2
+        else:
+            pc += 1
+    return read
 
 
 def _bits(value: int | Fraction) -> int:

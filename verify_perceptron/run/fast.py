@@ -57,8 +57,9 @@ __all__ = ["run", "count_run", "Count", "Observer", "feed", "KEEP_CELLS", "CHUNK
 #: (with their scores) the kept batch updates may name, past the first update, which is always kept.
 KEEP_CELLS = 20_000
 
-#: The most online updates the compiled pass hands over at once.
-CHUNK = 4096
+#: The most online updates the compiled pass hands over at once (each costs about 1 ms of Python); the buffers
+#: hold min(CHUNK, max(SMALL_CHUNK, n // 8)) of them, so that small data keep their peak memory.
+CHUNK, SMALL_CHUNK = 2**16, 4096
 #: The most rows the compiled pass scans (in whole epochs) before it lets Python run.
 WORK = 2**24
 #: Under a time limit, about how many cells (rows times their width) the compiled pass scans between two
@@ -121,14 +122,13 @@ class _Run:
         self.mistakes = np.zeros(n, dtype=np.int64)
         self.kept = Kept()
         self.kept_samples = 0  # the samples the kept updates name (a batch update may name all of them)
-        self.n_updates = self.epoch = 0
-        self.mode = "online"
-        self.repeats = CycleWatch(_ints(self.W), self.mistakes, self._one_epoch)
-        self.out_of_time = False
-        self.out_i, self.out_s, self.out_e = (np.empty(CHUNK, dtype=np.int64) for _ in range(3))
+        self.n_updates, self.epoch, self.mode = 0, 0, "online"
+        self.repeats, self.out_of_time = CycleWatch(_ints(self.W), self.mistakes, self._one_epoch), False
+        size = min(CHUNK, max(SMALL_CHUNK, n // 8))  # (about 8 bytes a row at most, with the limbs' scores)
+        self.out_i, self.out_s, self.out_e = (np.empty(size, dtype=np.int64) for _ in range(3))
         if self.compiled:
             self.Z = np.ascontiguousarray(matrix.exact)
-            self.out_halves = np.empty(2 * CHUNK, dtype=np.int64)  # "wide": each score as two int64
+            self.out_halves = np.empty(2 * size, dtype=np.int64)  # "wide": each score as two int64
         # The compiled pass runs on through the epochs at whose end there is nothing to do here (no
         # convergence, no save or repeat of the cycle watch, the last epoch not reached), in chunks of
         # at most WORK rows scanned; under a time limit, of about DEADLINE_CELLS cells, so that the clock

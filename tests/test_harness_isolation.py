@@ -213,7 +213,7 @@ def test_a_command_printing_for_ever_costs_no_memory() -> None:
         ('printf "\\377\\376\\n" > $2', "its weights file ({out}) is not UTF-8 text (byte 0xff at offset 0)"),
         (f"truncate -s {MAX_WEIGHTS_BYTES + 1} $2",
          f"its weights file ({{out}}) is {MAX_WEIGHTS_BYTES + 1} bytes long; at most {MAX_WEIGHTS_BYTES} are read"),
-        (f'printf "2\\n0\\n" > $2; truncate -s 300000000 $3',  # one line of 300 MB (sparse: written in no time)
+        ('printf "2\\n0\\n" > $2; truncate -s 300000000 $3',  # one line of 300 MB (sparse: written in no time)
          f"its updates file ({{updates}}) is 300000000 bytes long; at most {MAX_UPDATES_BYTES} are read"),
         ('printf "2\\n0\\n" > $2; mkfifo $3', "its updates file ({updates}) is a FIFO (named pipe), not a regular file"),
         ('printf "2\\n0\\n" > $2; head -c 9000 /dev/zero | tr "\\0" "[" > $3',

@@ -476,7 +476,7 @@ def test_separable_data_at_extreme_magnitudes_are_verified(tmp_path, capsys, row
     assert soft["holds"] is True and soft["n_checked"] == report["n_updates"]
     assert main(argv) == 0
     text = capsys.readouterr().out
-    assert "no convergence" not in text and f"(exit code 0)" in text.splitlines()[-1]
+    assert "no convergence" not in text and "(exit code 0)" in text.splitlines()[-1]
 
 
 def test_a_binary_float_at_the_bottom_of_its_range_is_verified_through_the_api() -> None:

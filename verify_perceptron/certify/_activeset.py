@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol, Union, cast
+from typing import Protocol, Union, cast
 
 from . import _fraction_free as fraction_free
 from ..errors import InvalidArgument

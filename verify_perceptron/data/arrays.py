@@ -34,7 +34,7 @@ from ._floats import binary_floats
 from .denominators import MAX_DENOMINATOR_BITS
 from .files import check_max_cells, refuse_cells, refuse_wide
 from .limb_arrays import limb_values
-from .rationals import as_rational, bounded, shown, shown_value
+from .rationals import as_rational, bounded, shown_value
 
 __all__ = ["FLOAT_READINGS", "ExactTable", "check_floats", "column_name", "exact_labels", "exact_positive", "exact_table",
            "label_sequence"]

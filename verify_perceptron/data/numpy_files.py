@@ -27,7 +27,6 @@ import struct
 import tokenize
 import zipfile
 import zlib
-from fractions import Fraction
 from typing import Any
 
 import numpy as np

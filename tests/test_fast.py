@@ -391,7 +391,7 @@ def test_a_finished_run_lets_go_of_its_filters_float_copy_without_waiting_for_a_
     from verify_perceptron.notes.conventions import get_convention
 
     rng = np.random.default_rng(3)
-    X = rng.integers(-10**9, 10**9, size=(300, 10))
+    X = rng.integers(-10**12, 10**12, size=(300, 10))  # int64 rows: the filter reads int16/int32 ones without a copy
     y = np.where(X @ rng.integers(-9, 10, size=10) > 0, 1, -1)
     y[:15] *= -1
     data, conv = Dataset(numerators=X, denominator=10**6, y=y), get_convention("classic")

@@ -150,3 +150,29 @@ def test_the_time_limit_ends_a_run_with_the_checker_beside_it(monkeypatch: pytes
     trace, check = verify_run(data, "classic", max_epochs=10**6, separator=separator(6), time_limit=0.3)
     assert time.monotonic() - started < 5 and threading.active_count() == before
     assert not trace.converged and check.invariants[0].holds is True and check.invariants[0].n_checked == trace.n_updates
+
+
+def test_by_default_only_a_run_past_its_kept_updates_budget_checks_beside_the_engine(monkeypatch) -> None:
+    # BACKGROUND = "long": a run whose kept updates passed their budget (here made tiny) hands its checker a
+    # thread of its own; a run checked against a given separator as it goes, and a short run, do not
+    from verify_perceptron.check.background import Background
+
+    assert pipeline.BACKGROUND == "long"
+    started: list[int] = []
+    start = Background.start
+
+    def counted(self: Any) -> Any:
+        started.append(1)
+        return start(self)
+
+    monkeypatch.setattr(Background, "start", counted)
+    data = decimal_data(7, n=400, separable=False)
+    verify_run(data, "classic", max_epochs=20)
+    verify_run(data, "classic", max_epochs=20, separator=separator(7))
+    assert started == []
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 0)  # the budget: half the samples' own bytes
+    trace, check = verify_run(data, "classic", max_epochs=20)
+    assert started == [1] and check.holds
+    monkeypatch.setattr(pipeline, "BACKGROUND", False)
+    trace2, check2 = verify_run(data, "classic", max_epochs=20)
+    assert started == [1] and check2 == check and trace2.final_weights == trace.final_weights

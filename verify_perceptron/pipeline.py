@@ -175,14 +175,16 @@ def _score_array(score: int) -> Any:
     return as_halves(value) if -(2**127) <= score < 2**127 else value
 
 
-#: Whether a checker told of updates during the run takes them in a second thread
-#: (`verify_perceptron.check.background`); the verdicts are the same either way.
-BACKGROUND = False
+#: Whether a checker told of updates during the run takes them in a second thread (`check.background`): True
+#: for every online run checked as it goes, False for none, "long" (the default) for a run past its kept
+#: updates' budget, a long run, where the thread pays (docs/performance.md). The results are the same.
+BACKGROUND: bool | str = "long"
 
 
-def _beside(mode: str) -> bool:
-    """Does the checker run in a thread of its own beside the engine (`BACKGROUND`, online runs)?"""
-    return BACKGROUND and mode == "online"
+def _beside(mode: str, long: bool = False) -> bool:
+    """Does the checker run in a thread of its own beside the engine (`BACKGROUND`, online runs; `long`: the
+    run passed its kept updates' budget)?"""
+    return mode == "online" and (BACKGROUND is True or (BACKGROUND == "long" and long))
 
 
 def _finished(checker: Checker, whole: WholeRun | None, trace: Trace, result: CheckResult | None = None
@@ -397,7 +399,7 @@ class _Job:
         def overflow() -> _Tee | Background:  # the checker first, then what the report keeps of the whole run
             checker = self.checker()
             tee = _Tee(checker, WholeRun(checker), recorder, kept if self.mode == "online" else None)
-            return Background(tee).start() if _beside(self.mode) else tee
+            return Background(tee).start() if _beside(self.mode, long=True) else tee
 
         store = _Store(max(MIN_REPLAY_BYTES, self.matrix.nbytes // 2), overflow=overflow)
         try:

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ..data.integers import as_limbs, score_values
+from ..data.integers import as_limbs, biggest_entry, score_values
 from ..data.limb_arrays import int_limbs, limbs_for_bits
 from ..data.observers import Epochs, Int64Array
 from ..data.trace import ScaledWeights, Trace, Update
@@ -134,8 +134,7 @@ class WholeRun:
             i = samples[0]
             step_sq = int(self.norms[i])
         else:  # ‖Σ z‖² for a batch update: the samples' sum, exactly
-            step = np.asarray(self.matrix.row_values(list(samples)), dtype=object).sum(axis=0)
-            step_sq = int(sum(v * v for v in step.tolist()))
+            step_sq = sum(v * v for v in self._step(samples).tolist())
         self.q += 2 * sum(int(s) for s in scores) + step_sq
         if self.margins is not None:
             self.t += sum(int(self.margins[i]) for i in samples)
@@ -450,7 +449,8 @@ def _prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:
             add(np.cumsum(array, dtype=object), factor)
             continue
         columns = array if isinstance(array, tuple) else tuple(array.reshape(len(array), -1).T)
-        if len(columns) == 1 and len(index) and _sums_fit(columns[0]):  # one int64 cumulative sum is exact
+        # one int64 cumulative sum is exact where len·max|value| < 2^63
+        if len(columns) == 1 and len(index) and len(columns[0]) * biggest_entry(columns[0]) < 2**63:
             add(np.cumsum(columns[0]), factor)
             continue
         top = len(columns) - 1
@@ -458,21 +458,4 @@ def _prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:
             add(np.cumsum(limb & 0xFFFFFFFF), factor << (64 * at))
             add(np.cumsum(limb >> 32 if at == top else (limb >> 32) & 0xFFFFFFFF), factor << (64 * at + 32))
     return totals
-
-
-def _sums_fit(values: Any) -> bool:
-    """Whether every cumulative sum of the int64 `values` provably stays inside int64: len·max|value| < 2^63
-    (max|value| read as max(max, -min - 1) + 1, which cannot overflow at -2^63).
-
-    Examples
-    --------
-    >>> _sums_fit(np.array([2**61, -2**61], dtype=np.int64)), _sums_fit(np.array([2**62, 2**62], dtype=np.int64))
-    (True, False)
-    >>> _sums_fit(np.array([-2**63], dtype=np.int64))
-    False
-    """
-    if not len(values):
-        return True
-    top = max(int(values.max()), -int(values.min()) - 1) + 1
-    return len(values) * top < 2**63
 

@@ -349,7 +349,7 @@ class WholeRun:
                        ScaledWeights(step.tolist(), self.unit), ScaledWeights(w, self.unit))
                 for (k, epoch, samples, scores), step, w in zip(ring, steps, weights)]
 
-    def _step(self, samples: tuple[int, ...]) -> Any:
+    def _step(self, samples: Sequence[int]) -> Any:
         """Σ z_i over an update's samples, exactly: int64 where the matrix is (|samples|·biggest < 2^63), else
         Python integers."""
         rows = self.matrix.row_values(list(samples))

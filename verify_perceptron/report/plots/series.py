@@ -35,12 +35,14 @@ Examples
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import SimpleNamespace
 from typing import Any
 
+from ...check.separator import scaled_separator
 from ...notes.claims import CLAIMS
 from ...notes.conventions import Convention, dot, get_convention
 from ...data.dataset import Dataset
@@ -200,11 +202,15 @@ def _rows(points: Mapping[str, Any] | None, updates: Sequence[Mapping[str, Any]]
                         _fractions(points["w_sq"])))
     rows = []
     N, sum_n_sq = start
+    # In integers over each vector's own common denominator, w* scaled once: a separator the certificate
+    # found has a common denominator of thousands of bits, which `Fraction` products reduced at every term.
+    S, M = scaled_separator(ws) if ws is not None else ([], 1)
     for u in updates:
-        w = _fractions(u["weights"])
+        W, D = scaled_separator(_fractions(u["weights"]))
         n = len(u["samples"])
         N, sum_n_sq = N + n, sum_n_sq + n * n
-        rows.append((u["k"], N, n, sum_n_sq, None if ws is None else dot(w, ws), dot(w, w)))
+        product = None if ws is None else Fraction(sum(map(operator.mul, W, S)), D * M)
+        rows.append((u["k"], N, n, sum_n_sq, product, Fraction(sum(map(operator.mul, W, W)), D * D)))
     return rows
 
 

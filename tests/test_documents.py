@@ -442,3 +442,24 @@ def test_markdown_and_html_show_each_square_root_as_an_interval_that_contains_it
         assert lo * lo <= square <= hi * hi, name
     html = render_html(report, data=data)
     assert "square roots</td><td>R ∈ [1.73205, 1.732051], ‖w*‖ ∈ [5.385164, 5.385165]" in html
+
+
+def test_a_document_shortens_the_numbers_of_the_updates_it_lists_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The record keeps hundreds of updates; the table lists max_updates of them, and only those are written
+    # for reading (each shortened number costs a rounding): the others are not handed to `readable`.
+    from verify_perceptron.report import _sections
+
+    data = example("and")  # 18 updates
+    report = build_report(data, *verify_run(data))
+    assert len(report["updates"]) > 12
+    seen: list[int] = []
+    original = _sections.readable
+
+    def spy(value: Any) -> Any:
+        if isinstance(value, dict) and "updates" in value:
+            seen.append(len(value["updates"]) + len(value.get("last_updates") or []))
+        return original(value)
+
+    monkeypatch.setattr(_sections, "readable", spy)
+    text = render_markdown(report, max_updates=6)
+    assert seen == [6] and "updates 1–" in text

@@ -453,7 +453,11 @@ def document(report: Mapping[str, Any], data: Dataset | None, figure_names: Iter
     if command:
         doc.blocks.append(Paragraph((_t("Reproduce with: "), _c(command))))
     doc.blocks.append(Paragraph((_b(doc.verdict),), css=f"verdict {r['verdict']}"))
-    shown = exactly(dict(r)) if exact else readable(dict(r))  # numbers for reading; figures use `r`, exact
+    # numbers for reading, of the updates the table lists only (the record keeps hundreds); figures use `r`, exact
+    listed = {u["k"] for part in updates_shown(r, max_updates) for u in part}
+    shown = dict(r, invariant_points=None, updates=[u for u in r["updates"] if u["k"] in listed],
+                 last_updates=[u for u in r.get("last_updates") or [] if u["k"] in listed])
+    shown = exactly(shown) if exact else readable(shown)
     if shown.get("advice"):  # written as every other number is (docs/numbers.md)
         doc.blocks.append(Paragraph((_t(f"Advice: {shown['advice']}."),)))
     doc.blocks.append(Heading(2, "Summary", "summary"))

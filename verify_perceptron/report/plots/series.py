@@ -44,7 +44,7 @@ from typing import Any
 
 from ...check.separator import scaled_separator
 from ...notes.claims import CLAIMS
-from ...notes.conventions import Convention, dot, get_convention
+from ...notes.conventions import dot, get_convention
 from ...data.dataset import Dataset
 from ...data.exact_text import read_exact
 from ...errors import InvalidArgument
@@ -189,10 +189,6 @@ class InvariantSeries:
         return best, self.k[slacks.index(best, 1)]
 
 
-def _norms_sq(convention: Convention, data: Dataset) -> list[Fraction]:
-    return [dot(x, x) for x in (convention.augment(x) for x in data.X)]
-
-
 def _rows(points: Mapping[str, Any] | None, updates: Sequence[Mapping[str, Any]], start: tuple[int, int],
           ws: Vector | None) -> list[tuple[int, int, int, int, Fraction | None, Fraction]]:
     """``(k, N, n, Σn², w_k·w*, ‖w_k‖²)`` at the record's drawn points, or at `updates` counted on from `start`."""
@@ -202,15 +198,13 @@ def _rows(points: Mapping[str, Any] | None, updates: Sequence[Mapping[str, Any]]
                         _fractions(points["w_sq"])))
     rows = []
     N, sum_n_sq = start
-    # In integers over each vector's own common denominator, w* scaled once: a separator the certificate
-    # found has a common denominator of thousands of bits, which `Fraction` products reduced at every term.
-    S, M = scaled_separator(ws) if ws is not None else ([], 1)
+    S, M = scaled_separator(ws) if ws is not None else ([], 1)  # integers: w*'s denominator has 1000s of bits
     for u in updates:
         W, D = scaled_separator(_fractions(u["weights"]))
         n = len(u["samples"])
         N, sum_n_sq = N + n, sum_n_sq + n * n
-        product = None if ws is None else Fraction(sum(map(operator.mul, W, S)), D * M)
-        rows.append((u["k"], N, n, sum_n_sq, product, Fraction(sum(map(operator.mul, W, W)), D * D)))
+        rows.append((u["k"], N, n, sum_n_sq, None if ws is None else Fraction(sum(map(operator.mul, W, S)), D * M),
+                     Fraction(sum(map(operator.mul, W, W)), D * D)))
     return rows
 
 
@@ -243,7 +237,7 @@ def invariant_series(report: Mapping[str, Any], data: Dataset | None = None, *, 
         R_sq, beta = read_exact(constants["R_sq"]), read_exact(constants["beta"])
     elif data is not None:
         check_data(report, data)
-        norms = _norms_sq(convention, data)
+        norms = [dot(x, x) for x in map(convention.augment, data.X)]
         R_sq, beta = max(norms), sum(norms, Fraction(0))
     # The lower bound speaks of a separator: with γ <= 0 the proof's hypothesis fails, the checker
     # skips every claim about w*, and so do the curves.

@@ -92,10 +92,12 @@ def test_a_file_written_label_first_is_refused_suggesting_label_column(tmp_path:
     with pytest.raises(DataError) as caught:
         load_dataset(str(path))
     assert str(caught.value) == (f"{path}:{line}: label '0.4' is a third label value ('0.2', '0.3', '0.4'); exactly "
-                                 f"two are needed; column {name} holds two values: if it holds the labels, give "
+                                 "two are needed, or one named with --positive to be taken against the rest; "
+                                 f"column {name} holds two values: if it holds the labels, give "
                                  f"--label-column {name} (label_column='{name}' in Python)")
     assert load_dataset(str(path), label_column=name).y == (-1, 1, -1)
     # no hint where the first column would not help either
     path.write_text(header + "0,1.5,0.2\n1,2.5,0.3\n2,3.5,0.4\n", encoding="utf-8")
-    with pytest.raises(DataError, match=r"exactly two are needed$"):
+    with pytest.raises(DataError, match=r"exactly two are needed, or one named with --positive to be taken "
+                                        r"against the rest$"):
         load_dataset(str(path))

@@ -71,7 +71,9 @@ def _data_options(command: argparse.ArgumentParser) -> None:
                        help="a CSV file's row index (pandas' to_csv, R's write.csv): auto leaves out a first column "
                             "whose header cell is empty or 'Unnamed: 0', drop leaves out column 1 whatever its header, "
                             "keep reads it as a feature (default auto)")
-    source.add_argument("--positive", metavar="VALUE", help="the label value of the positive class (for labels other than ±1 or 0/1)")
+    source.add_argument("--positive", metavar="VALUE",
+                        help="the label value of the positive class (for labels other than ±1 or 0/1; of more "
+                             "than two values, that class against all the others)")
     source.add_argument("--delimiter", metavar="SEP", choices=sorted(DELIMITER_NAMES),
                         help="CSV cell separator: , ; tab or whitespace (default: found from the first lines)")
     source.add_argument("--max-denominator-bits", type=_positive_int, default=MAX_DENOMINATOR_BITS, metavar="N",

@@ -1,5 +1,6 @@
 """Labels as the files spell them, mapped to {-1, +1}: ``-1``/``+1`` as they are, ``0``/``1``
-with 0 -> -1, any other two values once the positive one is named."""
+with 0 -> -1, any other two values once the positive one is named; of more than two values, the
+one named positive against all the others (one against the rest)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from ..errors import DataError
 from .rationals import as_rational, bounded, parse_rational, shown as _shown
 
 __all__ = ["label_key", "map_labels", "positive_key"]
+
+#: The negative class of one label against the rest is spelled by its first values, this many at most.
+_NAMED = 4
 
 
 def label_key(raw: str | Fraction) -> str | Fraction:
@@ -48,7 +52,7 @@ def map_labels(
     raw_labels: Sequence[str | Fraction], *, positive: object = None, source: str,
     lines: Sequence[int] | None = None, samples: Sequence[int] | None = None
 ) -> tuple[tuple[int, ...], tuple[str, str]]:
-    """Map raw labels to {-1, +1}: {-1,+1} as is, {0,1} with 0 -> -1, or two values and `positive`.
+    """Map raw labels to {-1, +1}: {-1,+1} as is, {0,1} with 0 -> -1, or `positive` against the other values.
 
     Returns the labels and their original spelling, negative first. `lines`
     (one file line per sample) lets an error name the line of a third value;
@@ -61,6 +65,8 @@ def map_labels(
     ((-1, 1, 1), ('0', '1'))
     >>> map_labels(["cat", "dog"], positive="dog", source="t")
     ((-1, 1), ('cat', 'dog'))
+    >>> map_labels(["0", "2", "1", "2"], positive=2, source="t")  # one against the rest
+    ((-1, 1, -1, 1), ('0, 1', '2'))
     >>> map_labels(["0", "-1"], positive=None, source="t")
     Traceback (most recent call last):
     ...
@@ -78,11 +84,11 @@ def map_labels(
     spelled = {key: str(raw) for raw, key in reversed(key_of.items())}
     distinct = list(dict.fromkeys(key_of.values()))
     shown = ", ".join(_shown(spelled[k]) for k in distinct[:5]) + (", ..." if len(distinct) > 5 else "")
-    if len(distinct) > 2:
+    if len(distinct) > 2 and positive is None:
         third = distinct[2]
         at = next(i for i, raw in enumerate(raw_labels) if key_of[raw] == third)
         raise DataError(f"{where(at)}: label {_shown(spelled[third])} is a third label value ({shown}); "
-                        "exactly two are needed")
+                        "exactly two are needed, or one named with --positive to be taken against the rest")
     if positive is not None:
         pos_key = positive_key(positive, source)
         if pos_key not in distinct:
@@ -90,9 +96,11 @@ def map_labels(
             raise DataError(f"{source}: --positive {named} is not one of the labels ({shown})")
         if len(distinct) < 2:
             raise DataError(f"{source}: only one class ({shown}); the perceptron needs two")
-        negative = next(k for k in distinct if k != pos_key)
+        # one class against the rest when there are more than two: every other value is the negative class
+        rest = [str(k) for k in distinct if k != pos_key]
         value_of = {k: 1 if k == pos_key else -1 for k in distinct}
-        spelling = (str(negative), str(pos_key))
+        spelling = (", ".join(rest[:_NAMED]) + (f", ... ({len(rest)} values)" if len(rest) > _NAMED else ""),
+                    str(pos_key))
     elif len(distinct) < 2:
         raise DataError(f"{source}: only one class ({shown}); the perceptron needs two")
     elif set(distinct) == {Fraction(-1), Fraction(1)}:

@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import DataError
 from .files import check_max_cells, read_text, refuse_cells
 from .delimiters import as_commas, find_delimiter
-from ._labels import label_key, map_labels
+from ._labels import label_key, map_labels, positive_key
 from .dataset import Dataset
 from . import kernel as _kernel
 from .denominators import MAX_DENOMINATOR_BITS, check_limit, over_common_denominator, parse_cells, read_table
@@ -158,15 +158,17 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: objec
     nums, dens = parse_cells(cells(), fail)
     raw_labels = [row[layout.target] for _, row in rows]
     if label_column is None:
-        _suggest_label_column(raw_labels, [row[features[0]] for _, row in rows], layout, path, lines)
+        _suggest_label_column(raw_labels, [row[features[0]] for _, row in rows], layout, path, lines, positive)
     return _dataset(nums, dens, len(rows), place, max_bits, raw_labels, lines, positive, path, layout, max_cells)
 
 
 def _suggest_label_column(raw_labels: list[str], first: list[str], layout: _Layout, path: str,
-                          lines: Sequence[int]) -> None:
+                          lines: Sequence[int], positive: object = None) -> None:
     """Labels in the last column with more than two values, where the first feature column holds exactly two (as
-    a file written label first does): the `DataError` of the labels, saying which ``--label-column`` would help."""
-    if len({label_key(raw) for raw in dict.fromkeys(raw_labels)}) <= 2:
+    a file written label first does): the `DataError` of the labels, saying which ``--label-column`` would help.
+    A `positive` among the labels' values is one class against the rest (the fast readers take it so too)."""
+    keys = {label_key(raw) for raw in dict.fromkeys(raw_labels)}
+    if len(keys) <= 2 or (positive is not None and positive_key(positive, path) in keys):
         return
     if len({label_key(cell) for cell in dict.fromkeys(first)}) != 2 or "" in first:
         return

@@ -375,7 +375,8 @@ def from_arrays(
     y : 1-D array-like
         One label per sample (a list, an array, a Series): -1/+1, 0/1, or any
         two values with `positive` naming the positive one (text or a number,
-        as the labels are). Labels are all numbers or all text; a masked or
+        as the labels are); of more than two values, `positive` is taken
+        against all the others. Labels are all numbers or all text; a masked or
         missing value (None, NaN, pandas' NA) is refused by its place.
     floats : {"binary", "decimal"}
         How floats are read (`verify_perceptron.data.arrays`): ``"binary"``

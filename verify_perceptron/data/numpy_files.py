@@ -27,6 +27,7 @@ import struct
 import tokenize
 import zipfile
 import zlib
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -127,20 +128,45 @@ _PER_VALUE = 24
 
 def _labels(ya: Any, path: str, positive: object) -> tuple[Any, tuple[str, str]]:
     """The labels as an int64 array of -1/+1 and their spelling: the first value, the first other one and a
-    third if any (which `map_labels` refuses) found by comparisons, each read once."""
+    third if any (which `map_labels` refuses without `positive`) found by comparisons, each read once; with a
+    third and `positive`, one class against the rest, every distinct value read (`_against_rest`)."""
     first = [0]
     other = ya != ya[0]
     if other.any():
         first.append(int(np.argmax(other)))
         third = other & (ya != ya[first[1]])
         if third.any():
+            if positive is not None:
+                return _against_rest(ya, path, positive)
             first.append(int(np.argmax(third)))
-    try:  # NumPy's scalars, exactly (a float by its integer ratio), no longer than a literal may be
-        raw = [bounded(as_rational(ya[i]), name=f"y[{i}]") for i in first]
+    mapped, spelling = map_labels(_exact(ya, first, path), positive=positive, source=path, samples=first)
+    return np.where(other, mapped[-1], mapped[0]).astype(np.int64), spelling
+
+
+def _exact(ya: Any, samples: list[int], path: str) -> list[Fraction]:
+    """Labels `samples` of `ya` as exact numbers: NumPy's scalars exactly (a float by its integer ratio), no
+    longer than a literal may be."""
+    try:
+        return [bounded(as_rational(ya[i]), name=f"y[{i}]") for i in samples]
     except ValueError as error:
         raise DataError(f"{path}: {error}") from None
-    mapped, spelling = map_labels(raw, positive=positive, source=path, samples=first)
-    return np.where(other, mapped[-1], mapped[0]).astype(np.int64), spelling
+
+
+def _against_rest(ya: Any, path: str, positive: object) -> tuple[Any, tuple[str, str]]:
+    """`positive` against every other label value: each distinct value read once, each sample mapped by its
+    value's index (`np.unique`, which sorts; the values are then named in the order they first occur)."""
+    try:
+        _, where, inverse = np.unique(ya, return_index=True, return_inverse=True)
+    except TypeError:  # values NumPy cannot order (an object array of mixed types): each read exactly
+        every = list(range(len(ya)))
+        mapped, spelling = map_labels(_exact(ya, every, path), positive=positive, source=path, samples=every)
+        return np.asarray(mapped, dtype=np.int64), spelling
+    order = np.argsort(where, kind="stable")  # the distinct values in the order the file first has them
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    samples = [int(i) for i in where[order]]
+    mapped, spelling = map_labels(_exact(ya, samples, path), positive=positive, source=path, samples=samples)
+    return np.asarray(mapped, dtype=np.int64)[rank[inverse.reshape(-1)]], spelling
 
 
 #: What a damaged .npy or .npz makes NumPy's reader raise besides ValueError: a header that does not

@@ -152,10 +152,15 @@ def _cells(edges: Any, m: Any, owner: Any) -> Any:
     that is, c = #{e_k <= m}."""
     if not len(m):
         return np.zeros(0, dtype=np.int64)
-    flat, first = edges.reshape(-1), owner * (_CELLS + 3)
-    low, high = flat[first + 1], flat[first + _CELLS + 1]
+    flat = edges.reshape(-1)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        guess = (np.log(np.maximum(m, low)) - np.log(low)) * (_CELLS / (np.log(high) - np.log(low)))
+        lows, spans = np.log(edges[:, 1]), _CELLS / (np.log(edges[:, _CELLS + 1]) - np.log(edges[:, 1]))
+        if len(edges) == 1:  # (one row, the first level's: no per-value gathers of its ends)
+            first: Any = 0
+            guess = (np.log(np.maximum(m, edges[0, 1])) - lows[0]) * spans[0]
+        else:
+            first = owner * (_CELLS + 3)
+            guess = (np.log(np.maximum(m, edges[owner, 1])) - lows[owner]) * spans[owner]
     cell = np.clip(np.nan_to_num(guess, nan=0.0, posinf=_CELLS, neginf=0.0), 0, _CELLS).astype(np.int64) + 1
     cell = np.clip(cell - (m < flat[first + cell]), 0, _CELLS + 1)  # (the guess is near: rounding, equal edges)
     cell = np.clip(cell + (m >= flat[first + cell + 1]), 0, _CELLS + 1)

@@ -62,6 +62,10 @@ _WORKERS = 2
 #: figure (`verify_perceptron.notes.soft_floor`: about half a measure's time, no sort) and measures only the
 #: candidates whose floor is below the least figure found: at 10^6 x 10 not separable, 1 or 2 of 33.
 _FLOORS_FROM = 2**16
+#: ... in this thread and one other (`_beside`) where threads are used: at 10^6 x 10 the floors' arena in the
+#: second thread raises the process's later peak by about 30 MB over floors in this thread alone (False), which
+#: take about twice the wall time (1.2 s of CPU in all).
+_FLOORS_BESIDE = True
 
 #: The filter's safety factor: far above its rounding errors (a few times 2^-53), far below any real slack.
 _FILTER = 1.0 + 2.0**-20
@@ -417,7 +421,8 @@ def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) 
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (per thread: a context variable)
             products = (np.concatenate([matrix.float_rows(lo, lo + rows) @ U[:, start:start + block]
                                         for lo in pieces]) if n else np.zeros((0, width)))
-            return products / root_B[start:start + block]
+            products /= root_B[start:start + block]  # (in place: the same quotients, one array less)
+            return products
 
     def measured(start: int) -> list[tuple[float, int]]:
         """The block of candidates from column `start`: (the bound's logarithm, column) for each with a ρ."""
@@ -430,7 +435,7 @@ def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) 
     threads = n >= _THREADS_FROM and len(starts) > 1
     if floors and n >= _FLOORS_FROM and block == 1:
         hit = np.flatnonzero(weights)
-        floor = (_in_threads if threads else lambda work, starts: [work(j) for j in starts])(
+        floor = (_beside if threads and _FLOORS_BESIDE else lambda work, starts: [work(j) for j in starts])(
             lambda j: column_floor(margins(j)[:, 0], weights, 1.0, hit=hit), starts)
         ranked: list[tuple[float, int]] = []
         least = math.inf
@@ -442,6 +447,17 @@ def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) 
         return ranked, True
     parts = _in_threads(measured, starts) if threads else [measured(start) for start in starts]
     return [item for part in parts for item in part], True  # (each block's figures the same whichever thread made them)
+
+
+def _beside(work: Callable[[int], Any], starts: range) -> list[Any]:
+    """[work(start) for start in starts], every other one in a second thread: this thread and one other, not two
+    new ones (each thread's allocations come from an arena of its own, which keeps what it freed: with two
+    new threads the floors raised the process's peak, later in the soft-margin check, by 57 MB at 10^6 x 10)."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify_perceptron-reference") as pool:
+        theirs = [pool.submit(work, start) for start in starts[1::2]]
+        mine = [work(start) for start in starts[0::2]]
+        done = [future.result() for future in theirs]
+    return [done[i // 2] if i % 2 else mine[i // 2] for i in range(len(starts))]
 
 
 def _in_threads(work: Callable[[int], Any], starts: range) -> list[Any]:

@@ -80,6 +80,7 @@ def test_best_reference_with_floors_takes_the_same_u_measuring_fewer(monkeypatch
         for threads in (10**9, 1):
             monkeypatch.setattr(check_module, "_FLOORS_FROM", 1)
             monkeypatch.setattr(check_module, "_THREADS_FROM", threads)
+            monkeypatch.setattr(check_module, "_FLOORS_BESIDE", threads == 1)  # (this thread and one other)
             measured.clear()
             assert best_reference(matrix, trace) == every
             assert len(floors) == columns and len(measured) < columns // 2

@@ -62,10 +62,10 @@ _WORKERS = 2
 #: figure (`verify_perceptron.notes.soft_floor`: about half a measure's time, no sort) and measures only the
 #: candidates whose floor is below the least figure found: at 10^6 x 10 not separable, 1 or 2 of 33.
 _FLOORS_FROM = 2**16
-#: ... in this thread and one other (`_beside`) where threads are used: at 10^6 x 10 the floors' arena in the
-#: second thread raises the process's later peak by about 30 MB over floors in this thread alone (False), which
-#: take about twice the wall time (1.2 s of CPU in all).
-_FLOORS_BESIDE = True
+#: ... in this thread and one other (`_beside`) where threads are used, if True: at 10^6 x 10 the floors' malloc
+#: arena in the second thread raised the process's peak by 30 MB (0.34x the int64 data) over floors in this
+#: thread alone (False), which take about twice the wall time (1.2 s of CPU in all) where a second core is idle.
+_FLOORS_BESIDE = False
 
 #: The filter's safety factor: far above its rounding errors (a few times 2^-53), far below any real slack.
 _FILTER = 1.0 + 2.0**-20

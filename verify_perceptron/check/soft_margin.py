@@ -392,7 +392,7 @@ def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) 
     """`best_reference`'s measure: (the bound's logarithm in floats, column) for each column of U with a ρ, and
     whether every column was measured.
 
-    With `floors`, on large samples (a column a block, from `_THREADS_FROM` samples), each column first gets a
+    With `floors`, on large samples (a column a block, from `_FLOORS_FROM` samples), each column first gets a
     floor under its figure (`verify_perceptron.notes.soft_floor.column_floor`, no sort), and columns are measured
     in the order of their floors until the next floor is above the least figure found: the columns left out
     cannot have the least figure, so the least (figure, column) is the one a measure of every column gives, the

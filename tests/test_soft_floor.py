@@ -1,0 +1,139 @@
+"""The floor under a column's figure (notes/soft_floor.py) and best_reference's use of it (check/soft_margin.py)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from verify_perceptron.check import soft_margin as check_module
+from verify_perceptron.check.soft_margin import best_reference
+from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.data.samples import sample_matrix
+from verify_perceptron.notes.conventions import get_convention
+from verify_perceptron.notes.soft_floor import column_floor
+from verify_perceptron.notes.soft_margin import choose_columns
+from verify_perceptron.run import fast
+
+
+def _columns() -> list[tuple[Any, Any]]:
+    """Columns of margins (over √B = 1) and weights: spread, clustered, tied, mostly unweighted, one sample."""
+    rng = np.random.default_rng(32)
+    cases = []
+    for n, spread, shift in ((400, 0.1, 0.0), (3000, 0.01, 0.02), (3000, 0.3, -0.2), (20000, 0.05, 0.01)):
+        m = rng.normal(shift, spread, n)
+        cases.append((m, rng.integers(0, 4, n).astype(np.float64)))
+        cases.append((np.round(m, 3), rng.integers(0, 2, n).astype(np.float64)))  # many equal margins
+        cases.append((m, (rng.random(n) < 0.02).astype(np.float64) * 7))  # few samples weighted
+    cases.append((np.array([0.25]), np.array([1.0])))
+    cases.append((np.array([0.5, -0.5, 1e-300]), np.array([0.0, 3.0, 1.0])))
+    return cases
+
+
+def test_the_floor_is_at_most_the_figure_and_near_it() -> None:
+    for margins, weights in _columns():
+        figure = choose_columns(margins[:, None], weights, [1.0])[0]
+        assert figure is not None
+        floor = column_floor(margins, weights, 1.0)
+        assert floor <= figure[1]
+        assert figure[1] - floor < 1e-4 or len(margins) < 10  # (a floor of -inf would be useless: none is)
+        assert column_floor(margins, weights, 1.0, hit=np.flatnonzero(weights)) == floor
+
+
+def test_a_column_without_a_figure_or_floor() -> None:
+    assert column_floor(np.array([-1.0, 0.0, -3.0]), np.ones(3), 1.0) == math.inf  # no ρ: no figure either
+    assert choose_columns(np.array([[-1.0], [0.0], [-3.0]]), np.ones(3), [1.0]) == [None]
+    for bad in (np.array([0.5, np.nan]), np.array([0.5, np.inf]), np.array([0.5, -2.0**600])):
+        assert column_floor(bad, np.ones(2), 1.0) == -math.inf  # must be measured
+    assert column_floor(np.array([0.5, 0.25]), np.array([1.0, -1.0]), 1.0) == -math.inf
+
+
+def _not_separable(seed: int, n: int) -> tuple[Any, Any]:
+    rng = np.random.default_rng(seed)
+    data = Dataset(numerators=rng.integers(-50, 50, size=(n, 3)), y=rng.choice([-1, 1], size=n))
+    return sample_matrix(data, get_convention("classic")), fast.run(data, "classic", max_epochs=40)
+
+
+def test_best_reference_with_floors_takes_the_same_u_measuring_fewer(monkeypatch: pytest.MonkeyPatch) -> None:
+    measured: list[int] = []
+    floors: list[float] = []
+
+    def counted(margins: Any, *args: Any) -> Any:
+        measured.append(margins.shape[1])
+        return choose_columns(margins, *args)
+
+    def floored(*args: Any, **kwargs: Any) -> float:
+        floors.append(floor := column_floor(*args, **kwargs))
+        return floor
+
+    monkeypatch.setattr(check_module, "choose_columns", counted)
+    monkeypatch.setattr(check_module, "column_floor", floored)
+    monkeypatch.setattr(check_module, "_MIN_BLOCK_CELLS", 1)  # one column a block, as at 10^6 rows
+    for seed in (5, 6):
+        matrix, trace = _not_separable(seed, 300)
+        measured.clear()
+        every = best_reference(matrix, trace)  # below _FLOORS_FROM: every column measured
+        columns = len(measured)
+        assert columns > 20 and not floors
+        for threads in (10**9, 1):
+            monkeypatch.setattr(check_module, "_FLOORS_FROM", 1)
+            monkeypatch.setattr(check_module, "_THREADS_FROM", threads)
+            monkeypatch.setattr(check_module, "_FLOORS_BESIDE", threads == 1)  # (this thread and one other)
+            measured.clear()
+            assert best_reference(matrix, trace) == every
+            assert len(floors) == columns and len(measured) < columns // 2
+            floors.clear()
+            monkeypatch.setattr(check_module, "_FLOORS_FROM", 2**16)
+
+
+def test_best_reference_measures_every_column_whose_floor_is_below_the_least(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Floors in any order (each at most its column's figure) give the same u: the columns are measured from the
+    # lowest floor until one is above the least figure. Here the floors put the least figure's column last.
+    matrix, trace = _not_separable(7, 300)
+    monkeypatch.setattr(check_module, "_MIN_BLOCK_CELLS", 1)
+    every = best_reference(matrix, trace)
+    figures: dict[int, float] = {}
+
+    def remembered(margins: Any, *args: Any) -> Any:
+        chosen = choose_columns(margins, *args)
+        if chosen[0] is not None:
+            figures[len(figures)] = chosen[0][1]
+        return chosen
+
+    monkeypatch.setattr(check_module, "choose_columns", remembered)
+    best_reference(matrix, trace)
+    least, spread = min(figures.values()), max(figures.values()) - min(figures.values())
+    assert spread > 0
+    def upside_down(margins: Any, weights: Any, root: float, **_: Any) -> float:
+        figure = choose_columns(margins[:, None], weights, [root])[0]
+        if figure is None:
+            return math.inf
+        return figure[1] if figure[1] == least else least - spread  # every other column is measured first
+
+    monkeypatch.setattr(check_module, "column_floor", upside_down)
+    monkeypatch.setattr(check_module, "_FLOORS_FROM", 1)
+    assert best_reference(matrix, trace) == every
+
+
+def test_best_reference_measures_every_column_when_the_least_has_no_exact_margin(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The least figure's column is taken only if its margin is positive exactly; when it is not (here: said not
+    # to be), the floors know no second best, and every column is measured, as without floors.
+    from verify_perceptron.notes.soft_margin import choose_margin
+
+    matrix, trace = _not_separable(8, 300)
+    monkeypatch.setattr(check_module, "_MIN_BLOCK_CELLS", 1)
+    refused: list[int] = []
+
+    def refusing(*args: Any, **kwargs: Any) -> Any:
+        if not refused:
+            refused.append(1)
+            return None
+        return choose_margin(*args, **kwargs)
+
+    monkeypatch.setattr(check_module, "choose_margin", refusing)
+    every = best_reference(matrix, trace)
+    refused.clear()
+    monkeypatch.setattr(check_module, "_FLOORS_FROM", 1)
+    assert best_reference(matrix, trace) == every and refused

@@ -294,3 +294,38 @@ def test_the_outward_step_passes_the_next_float(x: float) -> None:
     with np.errstate(over="ignore"):  # (the float past the largest is inf)
         below, above = np.nextafter(x, -np.inf), np.nextafter(x, np.inf)
     assert _down(a)[0] <= below and _up(a)[0] >= above
+
+
+_ends = st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from(
+    [0.0, -0.0, 2.0**-1074, -(2.0**-1022), 2.0**1023, -(2.0**1023), 1.5 * 2.0**-1000])
+
+
+@given(st.lists(st.tuples(_ends, _ends, _ends, _ends), min_size=1, max_size=8), st.booleans())
+def test_the_enclosures_arithmetic_in_place_gives_the_plain_expressions_floats(rows, owned) -> None:
+    # The steps computed into the arrays' own buffers (`_step`, `_extremes`, `_sums_beside`, `_largest`) are
+    # the plain NumPy expressions' floats, bit for bit (NaN where they give NaN), and leave every input whole.
+    from verify_perceptron.check import _enclosures as E
+
+    p, q, r, s = (np.array(column) for column in zip(*rows))
+    kept = [a.copy() for a in (p, q, r, s)]
+
+    def same(got: np.ndarray, want: np.ndarray) -> bool:
+        return bool(np.array_equal(got, want, equal_nan=True) and (np.signbit(got) == np.signbit(want)).all())
+
+    with np.errstate(all="ignore"):
+        t = np.arange(1, len(p) + 1, dtype=np.float64) * 2.0**-51
+        plain = {
+            "down": p - np.abs(p) * 2.0**-52 - 2.0**-1074, "up": p + np.abs(p) * 2.0**-52 + 2.0**-1074,
+            "lo": np.minimum(np.minimum(p, q), np.minimum(r, s)), "hi": np.maximum(np.maximum(p, q), np.maximum(r, s)),
+            "sums_down": np.cumsum(p) - np.cumsum(np.abs(p)) * t, "sums_up": np.cumsum(p) + np.cumsum(np.abs(p)) * t}
+        given_ = p.copy() if owned else p
+        assert same(E._down(given_, owned), plain["down"]) and same(E._up(p.copy() if owned else p, owned), plain["up"])
+        lo, hi = E._extremes(p.copy(), q.copy(), r.copy(), s.copy())
+        assert same(lo, plain["lo"]) and same(hi, plain["hi"])
+        assert same(E._sums_beside(p, t, np.subtract), plain["sums_down"])
+        assert same(E._sums_beside(p, t, np.add), plain["sums_up"])
+        finite = np.where(np.isfinite(p), p, 3.0)  # (sums past an infinite or NaN value are all inf or NaN)
+        assert same(E._sums_beside(finite, t, np.add), np.cumsum(finite) + np.cumsum(np.abs(finite)) * t)
+        largest = float(np.max(np.abs(p), initial=0.0))
+        assert E._largest(p) == largest or (np.isnan(E._largest(p)) and np.isnan(largest))
+    assert all(same(a, b) for a, b in zip((p, q, r, s), kept))  # nothing given was written to

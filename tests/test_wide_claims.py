@@ -236,6 +236,18 @@ def test_scores_in_limbs_are_enclosed_as_their_values(values, L):
     assert wide_claims._enclosed_scores(limbs).contains(values)
 
 
+@given(st.integers(2, 16), st.data())
+def test_scores_in_up_to_fifteen_limbs_are_enclosed_from_their_nearest_doubles(L, data):
+    # (up to 15 limbs from each score's nearest double, rounded in C; past that limb by limb)
+    from verify_perceptron.data.integers import as_limbs
+
+    top = 2 ** (64 * L - 2)
+    values = data.draw(st.lists(st.integers(-top, top) | st.integers(-(2**60), 2**60), min_size=1, max_size=20))
+    values[0] = top - 1  # (at least one value of 64·L - 2 bits, past any double's 53)
+    got = wide_claims._enclosed_scores(np.asarray(as_limbs(np.array(values, dtype=object), L)))
+    assert got.contains(values)
+
+
 def test_the_prefix_sums_rounding_error_is_inside_the_enclosure():
     # 4,000 odd values near 2^60 (each rounded to float64, then summed with a rounding at each step): without
     # the error bound of the sums the enclosure misses the exact sums by millions of ulps' worth.

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Enclosure", "enclose"]
+__all__ = ["Enclosure", "enclose", "enclose_nearest"]
 
 _INF = np.inf
 #: Bits an integer keeps when it is shifted before its conversion to float64 (far below 2^1024).
@@ -294,3 +294,18 @@ def enclose(values: Any) -> Enclosure:
     f = np.asarray((a >> s) if s else a).astype(np.float64)
     err = np.abs(f) * 2.0**-52 + (1.0 if s else 0.0)  # the rounding to nearest, and the floor of the shift
     return Enclosure(_down(f - err, True), _up(f + err, True), s).normal()
+
+
+def enclose_nearest(nearest: Any) -> Enclosure:
+    """An enclosure of integers given by their nearest doubles (each rounded once, to nearest, as
+    ``float(int)`` rounds: within |f|·2^-53 of the integer, an integer's double being 0 or normal), as
+    `enclose` encloses a Python integer it converts itself.
+
+    Examples
+    --------
+    >>> enclose_nearest(np.array([float(3**40), -2.0, 0.0])).contains([3**40, -2, 0])
+    True
+    """
+    f = np.asarray(nearest, dtype=np.float64)
+    err = np.abs(f) * 2.0**-52
+    return Enclosure(_down(f - err, True), _up(f + err, True), 0).normal()

@@ -341,3 +341,37 @@ def test_the_enclosures_arithmetic_in_place_gives_the_plain_expressions_floats(r
         largest = float(np.max(np.abs(p), initial=0.0))
         assert E._largest(p) == largest or (np.isnan(E._largest(p)) and np.isnan(largest))
     assert all(same(a, b) for a, b in zip((p, q, r, s), kept))  # nothing given was written to
+
+
+#: Claims read before each update (not their sample's alone): a true one, and a false one (Cauchy-Schwarz with 2).
+BEFORE = [Claim("before", "(w_(k-1)·w*)² <= ‖w_(k-1)‖²·‖w*‖²", "a claim on the weights before, for the test",
+                lambda q: q.prev_w_ws**2, lambda q: q.prev_w_sq * q.ws_sq, ("prev_w_ws", "prev_w_sq", "ws_sq")),
+          Claim("before-half", "2·(w_(k-1)·w*)² <= ‖w_(k-1)‖²·‖w*‖²", "a false claim, for the test",
+                lambda q: 2 * q.prev_w_ws**2, lambda q: q.prev_w_sq * q.ws_sq, ("prev_w_ws", "prev_w_sq", "ws_sq"))]
+
+
+@needs_kernel
+def test_claims_on_the_weights_before_each_update_get_the_verdicts_of_one_update_at_a_time(split_runs, monkeypatch):
+    # (the values before each update are enclosed only where a wide claim reads them, and there they decide: an
+    # update whose enclosure is missing would be decided exactly, with the same verdict, so that is counted too)
+    exactly: list[int] = []
+    original = wide_claims.ChunkSlacks._exactly
+
+    def counted(self, c, at):
+        exactly.append(len(at))
+        return original(self, c, at)
+
+    monkeypatch.setattr(wide_claims.ChunkSlacks, "_exactly", counted)
+    rng = random.Random(11)
+    X = [[rng.randint(-(2**70), 2**70) for _ in range(3)] for _ in range(40)]
+    w = [rng.randint(-(2**68), 2**68)] + [rng.randint(-9, 9) for _ in range(3)]
+    y = [1 if w[0] + sum(a * b for a, b in zip(w[1:], row)) > 0 else -1 for row in X]
+    data = Dataset(numerators=np.array(X, dtype=object), denominator=10**9, y=y)
+    rows, epochs, scores, trace = updates(data, "classic", max_epochs=500)
+    separator = wide_separator(data, "classic", trace, 1300, rng)
+    claims = [*claims_for("classic", "online"), *BEFORE]
+    expected = checked(data, "classic", rows, epochs, scores, compiled=False, separator=separator, claims=claims)
+    got = checked(data, "classic", rows, epochs, scores, compiled=True, separator=separator, claims=claims)
+    assert got == expected and sum(split_runs) > 0
+    assert [r.holds for r in got.invariants if r.name.startswith("before")] == [True, False]
+    assert sum(exactly) < len(rows)  # (each update's least slack among a few, and the failing one's)

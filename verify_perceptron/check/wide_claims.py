@@ -217,10 +217,14 @@ class WideClaims:
                 got["sum_N_xsq"] = enclose(sum_N_xsq) + got["step_sq"].prefix_sums()
             if reads & {"w_sq", "prev_w_sq"}:
                 after = enclose(w_sq) + (_enclosed_scores(scores) * 2 + got["step_sq"]).prefix_sums()
-                got["w_sq"], got["prev_w_sq"] = after, after.preceded_by(enclose(w_sq))
+                got["w_sq"] = after
+                if "prev_w_sq" in reads:  # (the value before each update: made only where a claim reads it)
+                    got["prev_w_sq"] = after.preceded_by(enclose(w_sq))
         if self._margins is not None:
             after = enclose(w_ws) + self._margins.gathered(rows).prefix_sums()
-            got["w_ws"], got["prev_w_ws"] = after, after.preceded_by(enclose(w_ws))
+            got["w_ws"] = after
+            if "prev_w_ws" in reads:
+                got["prev_w_ws"] = after.preceded_by(enclose(w_ws))
         for name, value in got.items():
             if name in reads:
                 enclosed[QUANTITIES.index(name)] = value

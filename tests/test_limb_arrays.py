@@ -316,5 +316,5 @@ def test_a_fit_multiplies_its_samples_by_each_direction_once(monkeypatch: pytest
     X, y = load_wine(return_X_y=True)
     with pytest.warns(UserWarning):  # (the ConvergenceWarning of a run stopped at max_epochs)
         clf = ExactPerceptron().fit(X, y == 0)
-    assert clf.verification_.verdict == "stopped-separable"
+    assert clf.verification_ is not None and clf.verification_.verdict == "stopped-separable"
     assert len(directions) >= 2 and len(set(directions)) == len(directions)

@@ -563,5 +563,7 @@ def test_a_chunk_of_wide_shortfalls_is_summed_by_counts_with_the_same_report(mon
     for by_counts in (True, False):
         monkeypatch.setattr(soft, "counted_sums", spy if by_counts else (lambda v, r, at: soft.prefix_sums(v[r], at)))
         with pytest.warns(UserWarning):  # (the ConvergenceWarning of a run stopped at max_epochs)
-            reports.append(ExactPerceptron().fit(X, y == 0).verification_.json)
+            verification = ExactPerceptron().fit(X, y == 0).verification_
+        assert verification is not None
+        reports.append(verification.json)
     assert used and reports[0] == reports[1]

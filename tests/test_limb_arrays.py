@@ -270,3 +270,51 @@ def test_limb_values_are_the_twos_complement_integers_by_shifts_and_by_bytes_ali
     assert values.shape == shape[:-1] and values.dtype == object
     assert values.ravel().tolist() == expected and all(type(v) is int for v in values.ravel().tolist())
     assert limb_values(limbs[..., ::-1][..., ::-1]).ravel().tolist() == expected  # a view that is not contiguous
+
+
+@needs_kernel
+def test_a_small_dataset_in_limbs_shares_one_sample_matrix_per_augmentation():
+    X = np.array([[2.0**-70, -3.5], [1e20, 0.0], [-0.0, 2.0**-60], [7.0, -(2.0**40)]])
+    data, other = from_arrays(X, [1, 0, 1, 0]), from_arrays(X * 3, [1, 0, 1, 0])
+    assert data.limbs is not None
+    for first in CONVENTIONS.values():
+        held = sample_matrix(data, first)
+        assert held.exact.tolist() == signed_samples(data, first).tolist()  # each augmentation its own rows
+        assert sample_matrix(other, first).exact.tolist() == signed_samples(other, first).tolist()
+        for second in CONVENTIONS.values():
+            same = (first.bias_first, first.bias_input) == (second.bias_first, second.bias_input)
+            assert (sample_matrix(data, second) is held) == same, (first.name, second.name)
+
+
+@needs_kernel
+def test_a_large_dataset_in_limbs_gets_a_matrix_of_its_own_each_time():
+    from verify_perceptron.data import samples
+
+    rng = np.random.default_rng(5)
+    n = samples.SHARED_BELOW // 3 + 1  # n·(d + 1) at the limit with d = 2
+    data = from_arrays(rng.standard_normal((n, 2)) * 2.0**-70, np.where(rng.random(n) < 0.5, 1, -1))
+    assert data.limbs is not None
+    assert sample_matrix(data, CONVENTIONS["classic"]) is not sample_matrix(data, CONVENTIONS["classic"])
+
+
+@needs_kernel
+def test_a_fit_multiplies_its_samples_by_each_direction_once(monkeypatch: pytest.MonkeyPatch):
+    # wine (0 against the rest) at 1,000 epochs stops separable: the checker's margins against the certified
+    # max-margin separator are the product the separability decision made last, on the same shared matrix
+    from sklearn.datasets import load_wine
+
+    from verify_perceptron import ExactPerceptron
+
+    directions: list[tuple[int, ...]] = []
+    products = LimbMatrix.products
+
+    def counted(self: LimbMatrix, direction: Any) -> Any:
+        directions.append(tuple(direction))
+        return products(self, direction)
+
+    monkeypatch.setattr(LimbMatrix, "products", counted)
+    X, y = load_wine(return_X_y=True)
+    with pytest.warns(UserWarning):  # (the ConvergenceWarning of a run stopped at max_epochs)
+        clf = ExactPerceptron().fit(X, y == 0)
+    assert clf.verification_ is not None and clf.verification_.verdict == "stopped-separable"
+    assert len(directions) >= 2 and len(set(directions)) == len(directions)

@@ -236,6 +236,18 @@ def test_scores_in_limbs_are_enclosed_as_their_values(values, L):
     assert wide_claims._enclosed_scores(limbs).contains(values)
 
 
+@given(st.integers(2, 16), st.data())
+def test_scores_in_up_to_fifteen_limbs_are_enclosed_from_their_nearest_doubles(L, data):
+    # (up to 15 limbs from each score's nearest double, rounded in C; past that limb by limb)
+    from verify_perceptron.data.integers import as_limbs
+
+    top = 2 ** (64 * L - 2)
+    values = data.draw(st.lists(st.integers(-top, top) | st.integers(-(2**60), 2**60), min_size=1, max_size=20))
+    values[0] = top - 1  # (at least one value of 64·L - 2 bits, past any double's 53)
+    got = wide_claims._enclosed_scores(np.asarray(as_limbs(np.array(values, dtype=object), L)))
+    assert got.contains(values)
+
+
 def test_the_prefix_sums_rounding_error_is_inside_the_enclosure():
     # 4,000 odd values near 2^60 (each rounded to float64, then summed with a rounding at each step): without
     # the error bound of the sums the enclosure misses the exact sums by millions of ulps' worth.
@@ -294,3 +306,72 @@ def test_the_outward_step_passes_the_next_float(x: float) -> None:
     with np.errstate(over="ignore"):  # (the float past the largest is inf)
         below, above = np.nextafter(x, -np.inf), np.nextafter(x, np.inf)
     assert _down(a)[0] <= below and _up(a)[0] >= above
+
+
+_ends = st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from(
+    [0.0, -0.0, 2.0**-1074, -(2.0**-1022), 2.0**1023, -(2.0**1023), 1.5 * 2.0**-1000])
+
+
+@given(st.lists(st.tuples(_ends, _ends, _ends, _ends), min_size=1, max_size=8), st.booleans())
+def test_the_enclosures_arithmetic_in_place_gives_the_plain_expressions_floats(rows, owned) -> None:
+    # The steps computed into the arrays' own buffers (`_step`, `_extremes`, `_sums_beside`, `_largest`) are
+    # the plain NumPy expressions' floats, bit for bit (NaN where they give NaN), and leave every input whole.
+    from verify_perceptron.check import _enclosures as E
+
+    p, q, r, s = (np.array(column) for column in zip(*rows))
+    kept = [a.copy() for a in (p, q, r, s)]
+
+    def same(got: np.ndarray, want: np.ndarray) -> bool:
+        return bool(np.array_equal(got, want, equal_nan=True) and (np.signbit(got) == np.signbit(want)).all())
+
+    with np.errstate(all="ignore"):
+        t = np.arange(1, len(p) + 1, dtype=np.float64) * 2.0**-51
+        plain = {
+            "down": p - np.abs(p) * 2.0**-52 - 2.0**-1074, "up": p + np.abs(p) * 2.0**-52 + 2.0**-1074,
+            "lo": np.minimum(np.minimum(p, q), np.minimum(r, s)), "hi": np.maximum(np.maximum(p, q), np.maximum(r, s)),
+            "sums_down": np.cumsum(p) - np.cumsum(np.abs(p)) * t, "sums_up": np.cumsum(p) + np.cumsum(np.abs(p)) * t}
+        given_ = p.copy() if owned else p
+        assert same(E._down(given_, owned), plain["down"]) and same(E._up(p.copy() if owned else p, owned), plain["up"])
+        lo, hi = E._extremes(p.copy(), q.copy(), r.copy(), s.copy())
+        assert same(lo, plain["lo"]) and same(hi, plain["hi"])
+        assert same(E._sums_beside(p, t, np.subtract), plain["sums_down"])
+        assert same(E._sums_beside(p, t, np.add), plain["sums_up"])
+        finite = np.where(np.isfinite(p), p, 3.0)  # (sums past an infinite or NaN value are all inf or NaN)
+        assert same(E._sums_beside(finite, t, np.add), np.cumsum(finite) + np.cumsum(np.abs(finite)) * t)
+        largest = float(np.max(np.abs(p), initial=0.0))
+        assert E._largest(p) == largest or (np.isnan(E._largest(p)) and np.isnan(largest))
+    assert all(same(a, b) for a, b in zip((p, q, r, s), kept))  # nothing given was written to
+
+
+#: Claims read before each update (not their sample's alone): a true one, and a false one (Cauchy-Schwarz with 2).
+BEFORE = [Claim("before", "(w_(k-1)·w*)² <= ‖w_(k-1)‖²·‖w*‖²", "a claim on the weights before, for the test",
+                lambda q: q.prev_w_ws**2, lambda q: q.prev_w_sq * q.ws_sq, ("prev_w_ws", "prev_w_sq", "ws_sq")),
+          Claim("before-half", "2·(w_(k-1)·w*)² <= ‖w_(k-1)‖²·‖w*‖²", "a false claim, for the test",
+                lambda q: 2 * q.prev_w_ws**2, lambda q: q.prev_w_sq * q.ws_sq, ("prev_w_ws", "prev_w_sq", "ws_sq"))]
+
+
+@needs_kernel
+def test_claims_on_the_weights_before_each_update_get_the_verdicts_of_one_update_at_a_time(split_runs, monkeypatch):
+    # (the values before each update are enclosed only where a wide claim reads them, and there they decide: an
+    # update whose enclosure is missing would be decided exactly, with the same verdict, so that is counted too)
+    exactly: list[int] = []
+    original = wide_claims.ChunkSlacks._exactly
+
+    def counted(self, c, at):
+        exactly.append(len(at))
+        return original(self, c, at)
+
+    monkeypatch.setattr(wide_claims.ChunkSlacks, "_exactly", counted)
+    rng = random.Random(11)
+    X = [[rng.randint(-(2**70), 2**70) for _ in range(3)] for _ in range(40)]
+    w = [rng.randint(-(2**68), 2**68)] + [rng.randint(-9, 9) for _ in range(3)]
+    y = [1 if w[0] + sum(a * b for a, b in zip(w[1:], row)) > 0 else -1 for row in X]
+    data = Dataset(numerators=np.array(X, dtype=object), denominator=10**9, y=y)
+    rows, epochs, scores, trace = updates(data, "classic", max_epochs=500)
+    separator = wide_separator(data, "classic", trace, 1300, rng)
+    claims = [*claims_for("classic", "online"), *BEFORE]
+    expected = checked(data, "classic", rows, epochs, scores, compiled=False, separator=separator, claims=claims)
+    got = checked(data, "classic", rows, epochs, scores, compiled=True, separator=separator, claims=claims)
+    assert got == expected and sum(split_runs) > 0
+    assert [r.holds for r in got.invariants if r.name.startswith("before")] == [True, False]
+    assert sum(exactly) < len(rows)  # (each update's least slack among a few, and the failing one's)

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Enclosure", "enclose"]
+__all__ = ["Enclosure", "enclose", "enclose_nearest"]
 
 _INF = np.inf
 #: Bits an integer keeps when it is shifted before its conversion to float64 (far below 2^1024).
@@ -62,24 +62,41 @@ _FAR = 1400
 _RELATIVE, _TINY = 2.0**-52, 2.0**-1074
 
 
-def _down(x: Any) -> Any:
+def _down(x: Any, owned: bool = False) -> Any:
     """At or below the float below x: a lower end for an exact value x was rounded from (NaN stays NaN, and
-    +inf becomes NaN: see `sure`).
+    +inf becomes NaN: see `sure`). An array x that is `owned` (a temporary of the caller's) is overwritten.
+
+    The array's steps are the scalar expression ``x - |x|·2^-52 - 2^-1074``'s, in the same order, into one
+    buffer: the same floats, without the two temporaries as long as x. A fresh array of a chunk's 2^16
+    doubles costs its pages' first touch, about ten times the arithmetic itself (0.38 against 0.03 ms).
 
     Examples
     --------
     >>> x = np.array([1.0, -1.0, 0.0, 2.0**-1074, 1.5 * 2.0**1000])
     >>> bool((_down(x) <= np.nextafter(x, -np.inf)).all() and (_up(x) >= np.nextafter(x, np.inf)).all())
     True
+    >>> _down(x).tolist() == (x - np.abs(x) * 2.0**-52 - 2.0**-1074).tolist()
+    True
     """
+    return _step(x, owned, np.subtract)
+
+
+def _up(x: Any, owned: bool = False) -> Any:
+    """At or above the float above x (NaN stays NaN, and -inf becomes NaN); as `_down`."""
+    return _step(x, owned, np.add)
+
+
+def _step(x: Any, owned: bool, op: Any) -> Any:
+    """``op(op(x, |x|·2^-52), 2^-1074)``: `_down` with np.subtract, `_up` with np.add."""
     with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf: NaN, as documented; past the largest: inf)
-        return x - np.abs(x) * _RELATIVE - _TINY
-
-
-def _up(x: Any) -> Any:
-    """At or above the float above x (NaN stays NaN, and -inf becomes NaN)."""
-    with np.errstate(invalid="ignore", over="ignore"):
-        return x + np.abs(x) * _RELATIVE + _TINY
+        if not isinstance(x, np.ndarray) or x.ndim == 0 or x.dtype != np.float64:
+            return op(op(x, np.abs(x) * _RELATIVE), _TINY)
+        scaled = np.abs(x)
+        scaled *= _RELATIVE
+        out = x if owned else scaled
+        op(x, scaled, out=out)
+        op(out, _TINY, out=out)
+        return out
 
 
 class Enclosure:
@@ -98,7 +115,7 @@ class Enclosure:
     def normal(self) -> Enclosure:
         """The same enclosure scaled so that its largest finite end is at most 1 in magnitude (unless it is
         within 2^±200 of 1 already)."""
-        top = max(float(np.max(np.abs(self.lo), initial=0.0)), float(np.max(np.abs(self.hi), initial=0.0)))
+        top = max(_largest(self.lo), _largest(self.hi))
         if not np.isfinite(top):  # an infinite or undefined end: the largest finite one
             ends = np.abs(np.concatenate([np.ravel(self.lo), np.ravel(self.hi)]))
             ends = ends[np.isfinite(ends)]
@@ -106,20 +123,20 @@ class Enclosure:
         if top == 0.0 or 2.0**-_NEAR <= top <= 2.0**_NEAR:  # near enough to 1: left as it is
             return self
         k = int(np.frexp(top)[1])  # top < 2^k
-        return Enclosure(_down(np.ldexp(self.lo, -k)), _up(np.ldexp(self.hi, -k)), self.e + k)
+        return Enclosure(_down(np.ldexp(self.lo, -k), True), _up(np.ldexp(self.hi, -k), True), self.e + k)
 
     def _at(self, e: int) -> tuple[Any, Any]:
         """lo and hi over 2^e, for e >= self.e (outward: an ldexp that underflows rounds)."""
         shift = max(self.e - e, -_FAR)
         if shift == 0:
             return self.lo, self.hi
-        return _down(np.ldexp(self.lo, shift)), _up(np.ldexp(self.hi, shift))
+        return _down(np.ldexp(self.lo, shift), True), _up(np.ldexp(self.hi, shift), True)
 
     def __add__(self, other: Enclosure | int) -> Enclosure:
         other = _of(other)
         e = max(self.e, other.e)
         (a, b), (c, d) = self._at(e), other._at(e)
-        return Enclosure(_down(a + c), _up(b + d), e).normal()
+        return Enclosure(_down(a + c, True), _up(b + d, True), e).normal()
 
     def __neg__(self) -> Enclosure:
         return Enclosure(-self.hi, -self.lo, self.e)
@@ -143,11 +160,9 @@ class Enclosure:
         if np.ndim(other.lo) == 0 and other.lo >= 0:  # x·c, c in [c1, c2] with 0 <= c1: the ends by c1 and c2
             lo = np.minimum(self.lo * other.lo, self.lo * other.hi)
             hi = np.maximum(self.hi * other.lo, self.hi * other.hi)
-            return Enclosure(_down(lo), _up(hi), self.e + other.e).normal()
-        products = (self.lo * other.lo, self.lo * other.hi, self.hi * other.lo, self.hi * other.hi)
-        lo = np.minimum(np.minimum(products[0], products[1]), np.minimum(products[2], products[3]))
-        hi = np.maximum(np.maximum(products[0], products[1]), np.maximum(products[2], products[3]))
-        return Enclosure(_down(lo), _up(hi), self.e + other.e).normal()
+            return Enclosure(_down(lo, True), _up(hi, True), self.e + other.e).normal()
+        lo, hi = _extremes(self.lo * other.lo, self.lo * other.hi, self.hi * other.lo, self.hi * other.hi)
+        return Enclosure(_down(lo, True), _up(hi, True), self.e + other.e).normal()
 
     def __pow__(self, n: int) -> Enclosure:
         if n < 1:
@@ -185,10 +200,10 @@ class Enclosure:
         lo, hi = np.ravel(self.lo), np.ravel(self.hi)
         if len(lo) >= 2**50:
             raise ValueError(f"{len(lo)} values: the error bound needs fewer than 2^50")
-        t = np.arange(1, len(lo) + 1, dtype=np.float64) * 2.0**-51
-        low = np.cumsum(lo) - np.cumsum(np.abs(lo)) * t
-        high = np.cumsum(hi) + np.cumsum(np.abs(hi)) * t
-        return Enclosure(_down(low), _up(high), self.e).normal()
+        t = np.arange(1, len(lo) + 1, dtype=np.float64)
+        t *= 2.0**-51
+        return Enclosure(_down(_sums_beside(lo, t, np.subtract), True), _up(_sums_beside(hi, t, np.add), True),
+                         self.e).normal()
 
     def sure(self) -> tuple[Any, Any]:
         """lo and hi with NaN read as -inf and +inf: ends whose signs are those of the enclosed values' bounds."""
@@ -205,6 +220,49 @@ class Enclosure:
             above = b == _INF or v <= _exact(b, self.e)
             out.append(below and above)
         return all(out)
+
+
+def _extremes(p: Any, q: Any, r: Any, s: Any) -> tuple[Any, Any]:
+    """``(min(p, q, r, s), max(p, q, r, s))`` elementwise (NaN wherever one is NaN), in the products' own
+    arrays where they are arrays (min and max are exact: the same values as fresh arrays would hold).
+
+    Examples
+    --------
+    >>> lo, hi = _extremes(*(np.array([v, -v]) for v in (1.0, 4.0, -2.0, 3.0)))
+    >>> lo.tolist(), hi.tolist()
+    ([-2.0, -4.0], [4.0, 2.0])
+    """
+    if not all(isinstance(a, np.ndarray) and a.shape == p.shape and a.ndim for a in (p, q, r, s)):
+        return np.minimum(np.minimum(p, q), np.minimum(r, s)), np.maximum(np.maximum(p, q), np.maximum(r, s))
+    lo = np.minimum(p, q)
+    np.maximum(p, q, out=p)
+    np.minimum(r, s, out=q)
+    np.minimum(lo, q, out=lo)
+    np.maximum(r, s, out=r)
+    np.maximum(p, r, out=p)
+    return lo, p
+
+
+def _sums_beside(x: Any, t: Any, op: Any) -> Any:
+    """``op(cumsum(x), cumsum(|x|)·t)``, in two buffers: `prefix_sums`' ends before their outward step."""
+    total = np.cumsum(x)
+    magnitudes = np.abs(x)
+    np.cumsum(magnitudes, out=magnitudes)
+    magnitudes *= t
+    op(total, magnitudes, out=total)
+    return total
+
+
+def _largest(ends: Any) -> float:
+    """``max |end|`` (0.0 for none; NaN if an end is NaN), from the largest and the least end: no array of
+    |end| is made.
+
+    Examples
+    --------
+    >>> _largest(np.array([-3.0, 2.0])), _largest(np.array([])), _largest(np.array([1.0, np.nan]))
+    (3.0, 0.0, nan)
+    """
+    return max(float(np.max(ends, initial=0.0)), -float(np.min(ends, initial=0.0)))
 
 
 def _of(value: Enclosure | int) -> Enclosure:
@@ -235,4 +293,19 @@ def enclose(values: Any) -> Enclosure:
     s = max(0, top - _KEEP)
     f = np.asarray((a >> s) if s else a).astype(np.float64)
     err = np.abs(f) * 2.0**-52 + (1.0 if s else 0.0)  # the rounding to nearest, and the floor of the shift
-    return Enclosure(_down(f - err), _up(f + err), s).normal()
+    return Enclosure(_down(f - err, True), _up(f + err, True), s).normal()
+
+
+def enclose_nearest(nearest: Any) -> Enclosure:
+    """An enclosure of integers given by their nearest doubles (each rounded once, to nearest, as
+    ``float(int)`` rounds: within |f|·2^-53 of the integer, an integer's double being 0 or normal), as
+    `enclose` encloses a Python integer it converts itself.
+
+    Examples
+    --------
+    >>> enclose_nearest(np.array([float(3**40), -2.0, 0.0])).contains([3**40, -2, 0])
+    True
+    """
+    f = np.asarray(nearest, dtype=np.float64)
+    err = np.abs(f) * 2.0**-52
+    return Enclosure(_down(f - err, True), _up(f + err, True), 0).normal()

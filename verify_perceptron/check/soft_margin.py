@@ -44,7 +44,8 @@ from ..notes.soft_margin import SoftMargin, choose_columns, choose_margin
 from .results import InvariantResult, Violation
 from .separator import scaled_separator
 
-__all__ = ["SoftMarginCheck", "SoftMarginSummary", "soft_margin_check", "best_reference", "prefix_sums", "VISITED"]
+__all__ = ["SoftMarginCheck", "SoftMarginSummary", "soft_margin_check", "best_reference", "counted_sums", "prefix_sums",
+           "VISITED"]
 
 #: How many of the weights a run visited (besides its last ones) `best_reference` tries as u.
 VISITED = 32
@@ -247,8 +248,12 @@ class SoftMarginCheck:
         """{t: D² after the updates on rows[:t + 1] (which follow those seen) for t in `at`}, exactly: sums of
         the updates' d² made once a chunk (`prefix_sums`), not a pass over every sample for each."""
         pieces = self._pieces
+        squares = self.bound.deficits_sq
+        if (pieces is None and squares.dtype == object
+                and len(set(at)) * (len(squares) + _SEGMENT_COST) < len(rows)):
+            return {t: self.D_sq + total for t, total in counted_sums(squares, rows, at).items()}
         if pieces is None or len(rows) > _CHUNK:
-            return {t: self.D_sq + total for t, total in prefix_sums(self.bound.deficits_sq[rows], at).items()}
+            return {t: self.D_sq + total for t, total in prefix_sums(squares[rows], at).items()}
         sums = np.cumsum(pieces[:, rows], axis=1)  # each piece's prefix sums: below 2^(_PIECE_BITS + 16)
         return {t: self.D_sq + sum(int(value) << (k * _PIECE_BITS) for k, value in enumerate(sums[:, t].tolist()))
                 for t in set(at)}
@@ -464,6 +469,35 @@ def _in_threads(work: Callable[[int], Any], starts: range) -> list[Any]:
     """[work(start) for start in starts] in `_WORKERS` threads (NumPy's sorts and sums, most of it, release the GIL)."""
     with ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="verify_perceptron-reference") as pool:
         return list(pool.map(work, starts))
+
+
+#: What `counted_sums` pays per point asked for besides a count per sample, in Python additions of the shortfalls.
+_SEGMENT_COST = 64
+
+
+def counted_sums(per_sample: Any, rows: Any, at: Sequence[int]) -> dict[int, int]:
+    """{t: per_sample[rows[0]] + ... + per_sample[rows[t]] for t in `at`}, exactly, for Python integers
+    `per_sample` (an object array, one per sample) and int64 `rows`.
+
+    Between two points asked for, each sample's value is taken once, times how many of the updates there were
+    on it (`np.bincount`): at most one product per sample, where `prefix_sums` adds each update's value. A
+    chunk of 53,256 updates on breast cancer raw adds 3,200-bit shortfalls 53,256 times there; here it makes
+    at most 569 products a point.
+
+    Examples
+    --------
+    >>> counted_sums(np.array([2**70, 5, 0], dtype=object), np.array([0, 1, 0, 2, 1]), [3, 1, 4])
+    {1: 1180591620717411303429, 3: 2361183241434822606853, 4: 2361183241434822606858}
+    """
+    sums, total, start = {}, 0, 0
+    for t in sorted(set(at)):
+        counts = np.bincount(rows[start:t + 1], minlength=len(per_sample))
+        hit = np.flatnonzero(counts)
+        if len(hit):
+            total += int(np.dot(counts[hit].astype(object), per_sample[hit]))
+        sums[t] = total
+        start = t + 1
+    return sums
 
 
 def prefix_sums(values: Any, at: Sequence[int]) -> dict[int, int]:

@@ -44,9 +44,10 @@ from typing import Any
 
 import numpy as np
 
+from ..data import kernel as _data_kernel
 from ..data.integers import score_values
 from ..notes.claims import OPS, QUANTITIES
-from ._enclosures import Enclosure, enclose
+from ._enclosures import Enclosure, enclose, enclose_nearest
 from .wide_replay import online_quantities, run_program
 
 __all__ = ["ChunkSlacks", "SplitReplay", "WideClaims", "claim_codes"]
@@ -216,10 +217,14 @@ class WideClaims:
                 got["sum_N_xsq"] = enclose(sum_N_xsq) + got["step_sq"].prefix_sums()
             if reads & {"w_sq", "prev_w_sq"}:
                 after = enclose(w_sq) + (_enclosed_scores(scores) * 2 + got["step_sq"]).prefix_sums()
-                got["w_sq"], got["prev_w_sq"] = after, after.preceded_by(enclose(w_sq))
+                got["w_sq"] = after
+                if "prev_w_sq" in reads:  # (the value before each update: made only where a claim reads it)
+                    got["prev_w_sq"] = after.preceded_by(enclose(w_sq))
         if self._margins is not None:
             after = enclose(w_ws) + self._margins.gathered(rows).prefix_sums()
-            got["w_ws"], got["prev_w_ws"] = after, after.preceded_by(enclose(w_ws))
+            got["w_ws"] = after
+            if "prev_w_ws" in reads:
+                got["prev_w_ws"] = after.preceded_by(enclose(w_ws))
         for name, value in got.items():
             if name in reads:
                 enclosed[QUANTITIES.index(name)] = value
@@ -245,12 +250,22 @@ _NORMS = frozenset({"step_sq", "sum_N_xsq", "w_sq", "prev_w_sq"})
 _MARGINS = frozenset({"w_ws", "prev_w_ws"})
 
 
+#: The most limbs whose values `limb_doubles` rounds (values below 2^1000): 15 limbs hold less than 2^959.
+_NEAREST_LIMBS = 15
+
+
 def _enclosed_scores(scores: Any) -> Enclosure:
     """A chunk's reported scores enclosed: int64, Python integers, or (m, L) limbs (each limb enclosed, the
     lower ones unsigned, and summed with its weight 2^(64·l))."""
     scores = np.asarray(scores)
     if scores.dtype != np.int64 or scores.ndim == 1:
         return enclose(scores)
+    if _data_kernel.limb_doubles is not None and scores.shape[1] <= _NEAREST_LIMBS:
+        # each score's nearest double, rounded once in C from its limbs (as float(int) rounds it), enclosed as
+        # `enclose` encloses a Python integer's: one pass, where the limbs one by one took five enclosures' sums
+        nearest = np.empty((len(scores), 1), dtype=np.float64)
+        _data_kernel.limb_doubles(np.ascontiguousarray(scores).reshape(len(scores), 1, -1), nearest)
+        return enclose_nearest(nearest[:, 0])
     out = enclose(scores[:, -1]).shifted(64 * (scores.shape[1] - 1))  # the top limb carries the sign
     for limb in range(scores.shape[1] - 1):
         out = out + enclose(scores[:, limb].view(np.uint64)).shifted(64 * limb)

@@ -11,16 +11,21 @@ from typing import Any
 import numpy as np
 import pytest
 
+from verify_perceptron.api.estimator import ExactPerceptron, _as_fraction
 from verify_perceptron.check import facts as facts_module
+from verify_perceptron.check import soft_margin as soft_margin_module
 from verify_perceptron.check import replay as replay_module
 from verify_perceptron.check.checker import Checker
+from verify_perceptron.check.limb_replay import LimbReplay, _resized
+from verify_perceptron.check.soft_margin import SoftMarginCheck
 from verify_perceptron.data import integers
 from verify_perceptron.data.examples import example
 from verify_perceptron.data.int64_pieces import _wide_products
 from verify_perceptron.data.integers import ExactMatrix, as_limbs, score_values
+from verify_perceptron.data.limb_arrays import LimbMatrix, int_limbs
 from verify_perceptron.notes.bounds import Geometry, note_bound, note_bounds
 from verify_perceptron.notes.conventions import CONVENTIONS
-from verify_perceptron.notes.soft_margin import _relative, relative_floats
+from verify_perceptron.notes.soft_margin import SoftMargin, _relative, relative_floats
 from verify_perceptron.run import fast
 
 
@@ -122,3 +127,84 @@ def test_the_128_bit_replay_is_refused_before_its_margins_are_halved(monkeypatch
     margins = checker.margins.astype(object) * 2**40  # past int64, within 128 bits
     assert replay_module.compiled_replay(checker.matrix, checker.tie, margins, [c for c, _ in checker.active],
                                          {**checker.constants, "bound": Fraction(2**80 + 1, 3)}) is None
+
+
+def test_int_limbs_reads_numpy_integers_and_iterators_as_it_reads_python_integers() -> None:
+    values = [0, -1, 2**63 - 1, -(2**63), 5]
+    expected = int_limbs(values, 2)
+    assert score_values(expected).tolist() == values
+    assert int_limbs(np.array(values, dtype=np.int64).astype(object).tolist(), 2).tolist() == expected.tolist()
+    assert int_limbs(list(np.array(values, dtype=np.int64)), 2).tolist() == expected.tolist()  # NumPy ints
+    assert int_limbs((np.int64(v) if k % 2 else v for k, v in enumerate(values)), 2).tolist() == expected.tolist()
+    with pytest.raises(OverflowError):
+        int_limbs([np.int64(1), 2**200], 2)
+
+
+def test_a_short_runs_shortfalls_are_summed_as_they_are_and_a_long_runs_in_pieces(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    scale = 2**100  # shortfalls past int64: pieces of 46 bits, for a run longer than the data
+    margins = [scale * m for m in (3, 2, 0, -2, 6, -1)]
+    bound = SoftMargin.from_margins(margins, rho=3 * scale, R_sq=10 * scale**2, u_sq=1, scale=1)
+    rows = [3, 5, 0, 3, 1, 2, 3, 3]
+
+    def checked(chunks: list[list[int]]) -> tuple[Any, ...]:
+        check = SoftMarginCheck(bound, reference=(Fraction(1),), source="test", L=1, M=1)
+        first = 1
+        for chunk in chunks:
+            check.observe_chunk(first, 1, np.array(chunk))
+            first += len(chunk)
+        result, summary = check.finish()
+        return (result.holds, result.n_checked, result.first_violation, summary.D_sq, summary.tightest_at,
+                summary.scaled_tightest_D_sq)
+
+    expected = sum(int(bound.deficits_sq[j]) for j in rows)
+    made: list[int] = []
+    pieces = soft_margin_module.SoftMarginCheck.__dict__["_pieces"].func
+
+    def counted(self: Any) -> Any:
+        made.append(1)
+        return pieces(self)
+
+    monkeypatch.setattr(soft_margin_module.SoftMarginCheck, "_pieces", property(counted))
+    short = checked([rows[:2], rows[2:5]])  # 5 updates on 6 samples: no pieces made
+    assert made == [] and short[3] == Fraction(sum(int(bound.deficits_sq[j]) for j in rows[:5]))
+    long = checked([rows[:2], rows[2:]])  # the second chunk ends past 6 updates: in pieces
+    assert made == [1] and long[3] == Fraction(expected)
+    monkeypatch.setattr(soft_margin_module.SoftMarginCheck, "_pieces", property(lambda self: None))
+    assert checked([rows[:2], rows[2:]]) == long  # the same sums of Python integers
+
+
+def test_the_limb_replay_reads_norms_held_in_limbs_without_their_python_integers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    values = np.array([[3, -4, 1], [-(2**70), 5, 2**65 + 7], [0, 0, -1]], dtype=object)
+    matrix = ExactMatrix(None, limbs=as_limbs(values.reshape(-1), 2).reshape(3, 3, 2))
+    norms = [sum(v * v for v in row) for row in values.tolist()]
+    monkeypatch.setattr(LimbMatrix, "norms", _refuse)
+    replay = LimbReplay(matrix, np.zeros(3, dtype=bool), np.array([1, 2, 3]), None, [], (7,), 3)
+    for K in (3, 4, 6):
+        arrays = replay._at(K)
+        assert arrays is not None and score_values(arrays[1]).tolist() == norms
+    assert replay._at(2) is None  # 2^140 does not fit two limbs
+    assert _resized(as_limbs(np.array([-5, 2**64], dtype=object), 3), 2).tolist() == [[-5, -1], [0, 1]]
+    with pytest.raises(OverflowError):
+        _resized(as_limbs(np.array([2**127], dtype=object), 3), 2)
+    with pytest.raises(OverflowError):
+        _resized(as_limbs(np.array([2**63], dtype=object), 3), 1)
+
+
+def test_the_fitted_weights_are_the_runs_fractions_and_other_numbers_become_fractions() -> None:
+    half = Fraction(1, 2)
+    assert _as_fraction(half) is half
+    assert _as_fraction(3) == 3 and type(_as_fraction(3)) is Fraction and _as_fraction(True) == 1
+    clf = ExactPerceptron().fit([[0.5, 1.0], [1.0, -0.25], [-1.0, 0.5]], [0, 1, 0])
+    assert all(type(x) is Fraction for x in (*clf.coef_exact_, clf.intercept_exact_))
+
+
+def test_magnitude_bounds_each_quantity_once_and_on_its_own() -> None:
+    values = {"a": np.array([5, -3]), "b": np.array([2**61]), "f": np.array([1], dtype=object)}
+    tree = ("+", ("q", "a"), ("*", ("q", "b"), ("q", "a")))
+    assert facts_module._magnitude(tree, values) is None  # 5·2^61 passes int64
+    assert facts_module._magnitude(("+", ("q", "b"), ("*", ("q", "a"), ("q", "a"))), values) == 2**61 + 25
+    assert facts_module._magnitude(("+", ("q", "a"), ("q", "b")), values) == 5 + 2**61
+    assert facts_module._magnitude(("+", ("q", "a"), ("q", "f")), values) is None
+    assert facts_module._magnitude(("*", ("q", "b"), ("q", "b")), values) is None

@@ -25,6 +25,9 @@ from verify_perceptron.data.integers import ExactMatrix, as_limbs, score_values
 from verify_perceptron.data.limb_arrays import LimbMatrix, int_limbs
 from verify_perceptron.notes.bounds import Geometry, note_bound, note_bounds
 from verify_perceptron.notes.conventions import CONVENTIONS
+from verify_perceptron.notes import soft_margin as soft_notes
+from verify_perceptron.notes.facts import quantities_of
+from verify_perceptron.notes._proof_facts import PROOF_FACTS
 from verify_perceptron.notes.soft_margin import SoftMargin, _relative, relative_floats
 from verify_perceptron.run import fast
 
@@ -208,3 +211,66 @@ def test_magnitude_bounds_each_quantity_once_and_on_its_own() -> None:
     assert facts_module._magnitude(("+", ("q", "a"), ("q", "b")), values) == 5 + 2**61
     assert facts_module._magnitude(("+", ("q", "a"), ("q", "f")), values) is None
     assert facts_module._magnitude(("*", ("q", "b"), ("q", "b")), values) is None
+
+
+def test_row_norms_of_int64_past_int64_are_summed_in_limbs_in_c_and_equal_the_pieces(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(17)
+    Z = rng.integers(-2**62, 2**62, (60, 7))
+    Z[0, :3] = [2**63 - 1, -(2**63 - 1), 5]  # the widest entries the limbs take
+    expected = [sum(int(v) * int(v) for v in row) for row in Z.tolist()]
+    assert integers._norms_compiled(Z, integers.biggest_entry(Z))
+    monkeypatch.setattr(integers, "_norms_in_pieces", _refuse)
+    norms = integers.row_norms_sq(Z)
+    assert norms.dtype == object and norms.tolist() == expected
+    assert integers.row_norms_sq(Z[:0]).tolist() == []
+    monkeypatch.undo()
+    used: list[int] = []
+    pieces = integers.__dict__["_norms_in_pieces"]
+
+    def counted(matrix: Any) -> Any:
+        used.append(1)
+        return pieces(matrix)
+
+    monkeypatch.setattr(integers, "_norms_in_pieces", counted)
+    assert integers.row_norms_sq(np.asfortranarray(Z)).tolist() == expected and used == [1]  # not read in place
+    minimum = Z.copy()
+    minimum[1, 0] = -(2**63)  # |entry| = 2^63: not below it, so in pieces
+    assert integers.row_norms_sq(minimum)[1] == 2**126 + sum(int(v) ** 2 for v in Z[1, 1:].tolist()) and used == [1, 1]
+
+
+def test_choose_scaled_is_the_choice_of_every_column_at_once() -> None:
+    rng = np.random.default_rng(23)
+    pool = np.array([-3.0, -0.0, 0.0, 0.5, 1.0, 2.0, 3.5, 7.0, 1e200, 1e-300, math.inf, -math.inf, math.nan])
+    for n in (0, 1, 5, 40, 300):
+        for _ in range(20):
+            margins = np.where(rng.random(n) < 0.3, rng.choice(pool, n), rng.normal(1.0, 2.0, n))
+            counts = rng.integers(0, 3, n).astype(np.float64)
+            for root in (0.0, 0.7, 1e300):
+                assert soft_notes.choose_scaled(margins, counts, root) == soft_notes._all_columns(
+                    margins[:, None], counts, [root])[0]
+
+
+def test_a_rules_reads_are_walked_once_and_are_its_trees_quantities() -> None:
+    rules = [r for p in PROOF_FACTS for r in p.rules]
+    assert rules and all(r.reads == quantities_of(r.tree) and r.reads is r.reads for r in rules)
+
+
+def test_eta_given_as_text_is_the_rate_its_value_gives_and_is_refused_as_often_as_given() -> None:
+    from verify_perceptron.errors import InvalidArgument
+    from verify_perceptron.run.settings import check_settings
+
+    for text in ("1", "1/2", "0.1", "3e-5", "2" * 900):
+        assert check_settings("classic", text, "online", 5)[1] == check_settings("classic", Fraction(text), "online",
+                                                                                   5)[1]
+        assert check_settings("classic", text, "online", 5) == check_settings("classic", text, "online", 5)
+    for _ in range(2):  # a refusal is not remembered as a rate
+        for text in ("1/" + "3" * 1001, "1e3000"):  # too long a literal, too large a value
+            with pytest.raises(InvalidArgument, match="eta="):
+                check_settings("classic", text, "online", 5)
+        with pytest.raises(InvalidArgument, match="eta="):
+            check_settings("classic", Fraction("1e3000"), "online", 5)
+        with pytest.raises(InvalidArgument, match="eta"):
+            check_settings("classic", "-1", "online", 5)
+        with pytest.raises(InvalidArgument, match="eta"):
+            check_settings("classic", "one", "online", 5)

@@ -274,3 +274,24 @@ def test_eta_given_as_text_is_the_rate_its_value_gives_and_is_refused_as_often_a
             check_settings("classic", "-1", "online", 5)
         with pytest.raises(InvalidArgument, match="eta"):
             check_settings("classic", "one", "online", 5)
+
+
+def test_a_converged_runs_certificate_is_its_final_weights_over_gamma_made_when_read() -> None:
+    from verify_perceptron.certify.separability import _over_gamma
+    from verify_perceptron.data.trace import ScaledWeights
+
+    weights = ScaledWeights([6, -4, 0, 9], Fraction(3, 2**70))
+    gamma = Fraction(5, 2**71)
+    for name, conv in CONVENTIONS.items():
+        b, v = conv.to_canonical(tuple(weights))
+        over = _over_gamma(conv, weights, gamma)
+        assert isinstance(over, ScaledWeights) and over == tuple(w / gamma for w in (b, *v)), name
+        assert _over_gamma(conv, tuple(weights), gamma) == over
+    X = [[0.5, 1.0], [1.0, -0.25], [-1.0, 0.5], [-0.75, -1.5]]
+    clf = ExactPerceptron().fit(X, [1, 1, 0, 0])
+    separability = clf.verification_.separability
+    certificate = separability.separator
+    assert isinstance(certificate, ScaledWeights) and certificate._tuple is None  # nothing read it yet
+    g = clf.verification_.check.geometry
+    assert certificate == (clf.intercept_exact_ / g.gamma, *(w / g.gamma for w in clf.coef_exact_))
+    assert separability.as_dict()["certificate"]["values"] == [str(w) for w in certificate]

@@ -289,9 +289,36 @@ def test_a_converged_runs_certificate_is_its_final_weights_over_gamma_made_when_
         assert _over_gamma(conv, tuple(weights), gamma) == over
     X = [[0.5, 1.0], [1.0, -0.25], [-1.0, 0.5], [-0.75, -1.5]]
     clf = ExactPerceptron().fit(X, [1, 1, 0, 0])
-    separability = clf.verification_.separability
+    verification = clf.verification_
+    assert verification is not None
+    separability = verification.separability
     certificate = separability.separator
     assert isinstance(certificate, ScaledWeights) and certificate._tuple is None  # nothing read it yet
-    g = clf.verification_.check.geometry
-    assert certificate == (clf.intercept_exact_ / g.gamma, *(w / g.gamma for w in clf.coef_exact_))
-    assert separability.as_dict()["certificate"]["values"] == [str(w) for w in certificate]
+    g = verification.check.geometry
+    assert g is not None and certificate == (clf.intercept_exact_ / g.gamma, *(w / g.gamma for w in clf.coef_exact_))
+    written: Any = separability.as_dict()["certificate"]
+    assert written["values"] == [str(w) for w in certificate]
+
+
+@pytest.mark.parametrize("limbs", [2, 3, 5])
+def test_a_few_scores_in_limbs_are_read_from_their_bytes_as_the_object_arithmetic_reads_them(
+        monkeypatch: pytest.MonkeyPatch, limbs: int) -> None:
+    rng = np.random.default_rng(limbs)
+    read: list[int] = []
+    from_bytes = integers.__dict__["row_ints"]
+
+    def counted(scores: Any) -> list[int]:
+        read.append(len(scores))
+        return from_bytes(scores)
+
+    monkeypatch.setattr(integers, "row_ints", counted)
+    for m in (1, 7, integers._FEW_SCORES, integers._FEW_SCORES + 1, 300):
+        values = [int(v) << int(s) for v, s in zip(rng.integers(-2**40, 2**40, m),
+                                                   rng.integers(0, 64 * (limbs - 1) - 42, m))]
+        values[0] = -(2**(64 * limbs - 1))  # the most negative the limbs hold: past int64
+        scores = as_limbs(np.array(values, dtype=object), limbs)
+        read.clear()
+        joined = score_values(scores)
+        assert joined.dtype == object and joined.tolist() == values
+        assert read == ([m] if m <= integers._FEW_SCORES or limbs >= 4 else [])
+    assert score_values(as_limbs(np.array([5, -3], dtype=object), limbs)).dtype == np.int64  # all in int64

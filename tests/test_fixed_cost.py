@@ -18,11 +18,11 @@ from verify_perceptron.check import replay as replay_module
 from verify_perceptron.check.checker import Checker
 from verify_perceptron.check.limb_replay import LimbReplay, _resized
 from verify_perceptron.check.soft_margin import SoftMarginCheck
-from verify_perceptron.data import integers
+from verify_perceptron.data import integers, limb_arrays
 from verify_perceptron.data.examples import example
 from verify_perceptron.data.int64_pieces import _wide_products
 from verify_perceptron.data.integers import ExactMatrix, as_limbs, score_values
-from verify_perceptron.data.limb_arrays import LimbMatrix, int_limbs
+from verify_perceptron.data.limb_arrays import LimbMatrix, int64_norms, int_limbs
 from verify_perceptron.notes.bounds import Geometry, note_bound, note_bounds
 from verify_perceptron.notes.conventions import CONVENTIONS
 from verify_perceptron.notes import soft_margin as soft_notes
@@ -219,7 +219,7 @@ def test_row_norms_of_int64_past_int64_are_summed_in_limbs_in_c_and_equal_the_pi
     Z = rng.integers(-2**62, 2**62, (60, 7))
     Z[0, :3] = [2**63 - 1, -(2**63 - 1), 5]  # the widest entries the limbs take
     expected = [sum(int(v) * int(v) for v in row) for row in Z.tolist()]
-    assert integers._norms_compiled(Z, integers.biggest_entry(Z))
+    assert int64_norms(Z, integers.biggest_entry(Z)) is not None
     monkeypatch.setattr(integers, "_norms_in_pieces", _refuse)
     norms = integers.row_norms_sq(Z)
     assert norms.dtype == object and norms.tolist() == expected
@@ -305,14 +305,14 @@ def test_a_few_scores_in_limbs_are_read_from_their_bytes_as_the_object_arithmeti
         monkeypatch: pytest.MonkeyPatch, limbs: int) -> None:
     rng = np.random.default_rng(limbs)
     read: list[int] = []
-    from_bytes = integers.__dict__["row_ints"]
+    from_bytes = limb_arrays.row_ints
 
     def counted(scores: Any) -> list[int]:
         read.append(len(scores))
         return from_bytes(scores)
 
-    monkeypatch.setattr(integers, "row_ints", counted)
-    for m in (1, 7, integers._FEW_SCORES, integers._FEW_SCORES + 1, 300):
+    monkeypatch.setattr(limb_arrays, "row_ints", counted)
+    for m in (1, 7, limb_arrays.FEW_FROM_BYTES, limb_arrays.FEW_FROM_BYTES + 1, 300):
         values = [int(v) << int(s) for v, s in zip(rng.integers(-2**40, 2**40, m),
                                                    rng.integers(0, 64 * (limbs - 1) - 42, m))]
         values[0] = -(2**(64 * limbs - 1))  # the most negative the limbs hold: past int64
@@ -320,5 +320,5 @@ def test_a_few_scores_in_limbs_are_read_from_their_bytes_as_the_object_arithmeti
         read.clear()
         joined = score_values(scores)
         assert joined.dtype == object and joined.tolist() == values
-        assert read == ([m] if m <= integers._FEW_SCORES or limbs >= 4 else [])
+        assert read == ([m] if m <= limb_arrays.FEW_FROM_BYTES or limbs >= limb_arrays.FROM_BYTES else [])
     assert score_values(as_limbs(np.array([5, -3], dtype=object), limbs)).dtype == np.int64  # all in int64

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import kernel as _kernel
 from .int64_pieces import _norms_in_pieces, _pieces_pay, _wide_products, matrix_vector, row_dots
-from .limb_arrays import FROM_BYTES, LimbMatrix, int_limbs, limb_values, row_ints
+from .limb_arrays import LimbMatrix, int64_norms, int_limbs, limb_values
 
 __all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "row_dots", "matrix_vector",
            "exact_sum", "scaled_floats", "score_values", "as_halves", "as_limbs", "biggest_entry"]
@@ -31,9 +31,6 @@ __all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_no
 #: which there beats the int64 pieces (`_pieces_pay`, measured at 10^5 rows): 36 against 176 µs at 100 x 5 and
 #: 200 bits, 2.1 against 3.1 ms at 360 x 65.
 SMALL_CELLS = 2**15
-#: Up to this many scores (or from `FROM_BYTES` limbs) `score_values` reads each from its bytes (`row_ints`): a
-#: converged run's chunks of 1 to 20 scores in three limbs took 10 to 30 µs of NumPy object arithmetic, 5 to 12 so.
-_FEW_SCORES = 64
 #: `as_limbs` converts Python integers this many at a time.
 _LIMB_BLOCK = 2**12
 #: ‖w‖²·max‖z‖² below this proves a float64 product of integer arrays exact.
@@ -69,14 +66,7 @@ def score_values(scores: Any) -> Any:
     sign = low >> 63
     if bool((scores[:, 1:] == sign[:, None]).all()):  # the higher limbs only extend the low one's sign
         return low.copy()
-    if len(scores) <= _FEW_SCORES or scores.shape[1] >= FROM_BYTES:  # each from its bytes: no NumPy object loop
-        value = np.empty(len(scores), dtype=object)
-        value[:] = row_ints(scores)
-        return value
-    value = scores[:, -1].astype(object)
-    for limb in range(scores.shape[1] - 2, -1, -1):
-        value = value * 2**64 + scores[:, limb].astype(np.uint64).astype(object)
-    return value
+    return limb_values(scores)
 
 
 def as_halves(values: Any) -> Any:
@@ -165,36 +155,10 @@ def row_norms_sq(matrix: Any, biggest: int | None = None) -> Any:
         biggest = biggest_entry(matrix) if biggest is None else biggest
         if biggest * biggest * max(matrix.shape[1], 1) < 2**63 or _norms_fit(matrix, biggest):
             return np.einsum("ij,ij->i", matrix, matrix, dtype=np.int64)
-        if matrix.shape[1] < 2**19 and _norms_compiled(matrix, biggest):
-            return _norms_in_limbs(matrix)
         if matrix.shape[1] < 2**19:
-            return _norms_in_pieces(matrix)  # (widened to int64 a block at a time, not whole)
+            norms = int64_norms(matrix, biggest)  # in C, else in int64 pieces (widened a block at a time)
+            return norms if norms is not None else _norms_in_pieces(matrix)
     return np.array([sum(int(v) * int(v) for v in row) for row in matrix.tolist()], dtype=object)
-
-
-def _norms_compiled(matrix: Any, biggest: int) -> bool:
-    """Whether `_norms_in_limbs` takes the matrix: C-contiguous int64 (read in place, as one limb an entry) whose
-    every |entry| is below 2^63, where the compiled `limb_norms` is there."""
-    return (_kernel.limb_norms is not None and matrix.dtype == np.int64 and matrix.flags.c_contiguous
-            and biggest < 2**63)
-
-
-def _norms_in_limbs(matrix: Any) -> Any:
-    """Exact ‖z_i‖² of a C-contiguous int64 matrix (|entries| < 2^63), as Python ints: each row's sum of squares
-    in three limbs in C (`verify_perceptron.data.kernel.limb_norms`: d < 2^62 squares below 2^126 sum below
-    2^190), then joined. Four to five times quicker than the int64 pieces (`_norms_in_pieces`) from 100 x 5
-    to 569 x 31, and no copy of the matrix.
-
-    Examples
-    --------
-    >>> _norms_in_limbs(np.array([[2**63 - 1, 3], [-(2**62), 0]])).tolist() == [(2**63 - 1)**2 + 9, 2**124]
-    True
-    """
-    n, d = matrix.shape
-    norms = np.empty((n, 3), dtype=np.int64)
-    assert _kernel.limb_norms is not None  # (`_norms_compiled`)
-    _kernel.limb_norms(matrix.reshape(n, d, 1), norms)
-    return limb_values(norms)
 
 
 def _norms_fit(matrix: Any, biggest: int) -> bool:

@@ -83,9 +83,8 @@ def limb_values(limbs: Any) -> Any:
     >>> limb_values(np.array([[0, 0, 0, 0, 1]])).tolist() == [2**256]  # from the bytes (`FROM_BYTES`)
     True
     """
-    count = int(np.prod(limbs.shape[:-1]))
-    if limbs.shape[-1] >= FROM_BYTES or count <= FEW_FROM_BYTES:
-        values = np.empty(count, dtype=object)
+    if limbs.shape[-1] >= FROM_BYTES:
+        values = np.empty(int(np.prod(limbs.shape[:-1])), dtype=object)
         values[:] = row_ints(limbs.reshape(-1, limbs.shape[-1]))
         return values.reshape(limbs.shape[:-1])
     values = limbs[..., -1].astype(object)
@@ -98,9 +97,6 @@ def limb_values(limbs: Any) -> Any:
 #: a shift and an or of Python integers per limb cost more past three (measured on 569 rows: 0.13 against
 #: 0.11 ms at four limbs, 10.2 against 0.35 ms at 63, a checker's margins against a certified w*).
 FROM_BYTES = 4
-#: Up to this many integers `limb_values` reads each from its bytes whatever their limbs: NumPy's object arithmetic
-#: costs more on a few (a converged run's chunks of 1 to 20 scores in three limbs: 10 to 30 µs, 5 to 12 so).
-FEW_FROM_BYTES = 64
 
 
 def _lowest_bit(limb: Any) -> Any:

@@ -11,16 +11,24 @@ from typing import Any
 import numpy as np
 import pytest
 
+from verify_perceptron.api.estimator import ExactPerceptron, _as_fraction
 from verify_perceptron.check import facts as facts_module
+from verify_perceptron.check import soft_margin as soft_margin_module
 from verify_perceptron.check import replay as replay_module
 from verify_perceptron.check.checker import Checker
-from verify_perceptron.data import integers
+from verify_perceptron.check.limb_replay import LimbReplay, _resized
+from verify_perceptron.check.soft_margin import SoftMarginCheck
+from verify_perceptron.data import integers, limb_arrays
 from verify_perceptron.data.examples import example
 from verify_perceptron.data.int64_pieces import _wide_products
 from verify_perceptron.data.integers import ExactMatrix, as_limbs, score_values
+from verify_perceptron.data.limb_arrays import LimbMatrix, int64_norms, int_limbs
 from verify_perceptron.notes.bounds import Geometry, note_bound, note_bounds
 from verify_perceptron.notes.conventions import CONVENTIONS
-from verify_perceptron.notes.soft_margin import _relative, relative_floats
+from verify_perceptron.notes import soft_margin as soft_notes
+from verify_perceptron.notes.facts import quantities_of
+from verify_perceptron.notes._proof_facts import PROOF_FACTS
+from verify_perceptron.notes.soft_margin import SoftMargin, _relative, relative_floats
 from verify_perceptron.run import fast
 
 
@@ -122,3 +130,195 @@ def test_the_128_bit_replay_is_refused_before_its_margins_are_halved(monkeypatch
     margins = checker.margins.astype(object) * 2**40  # past int64, within 128 bits
     assert replay_module.compiled_replay(checker.matrix, checker.tie, margins, [c for c, _ in checker.active],
                                          {**checker.constants, "bound": Fraction(2**80 + 1, 3)}) is None
+
+
+def test_int_limbs_reads_numpy_integers_and_iterators_as_it_reads_python_integers() -> None:
+    values = [0, -1, 2**63 - 1, -(2**63), 5]
+    expected = int_limbs(values, 2)
+    assert score_values(expected).tolist() == values
+    assert int_limbs(np.array(values, dtype=np.int64).astype(object).tolist(), 2).tolist() == expected.tolist()
+    assert int_limbs(list(np.array(values, dtype=np.int64)), 2).tolist() == expected.tolist()  # NumPy ints
+    assert int_limbs((np.int64(v) if k % 2 else v for k, v in enumerate(values)), 2).tolist() == expected.tolist()
+    with pytest.raises(OverflowError):
+        int_limbs([np.int64(1), 2**200], 2)
+
+
+def test_a_short_runs_shortfalls_are_summed_as_they_are_and_a_long_runs_in_pieces(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    scale = 2**100  # shortfalls past int64: pieces of 46 bits, for a run longer than the data
+    margins = [scale * m for m in (3, 2, 0, -2, 6, -1)]
+    bound = SoftMargin.from_margins(margins, rho=3 * scale, R_sq=10 * scale**2, u_sq=1, scale=1)
+    rows = [3, 5, 0, 3, 1, 2, 3, 3]
+
+    def checked(chunks: list[list[int]]) -> tuple[Any, ...]:
+        check = SoftMarginCheck(bound, reference=(Fraction(1),), source="test", L=1, M=1)
+        first = 1
+        for chunk in chunks:
+            check.observe_chunk(first, 1, np.array(chunk))
+            first += len(chunk)
+        result, summary = check.finish()
+        return (result.holds, result.n_checked, result.first_violation, summary.D_sq, summary.tightest_at,
+                summary.scaled_tightest_D_sq)
+
+    expected = sum(int(bound.deficits_sq[j]) for j in rows)
+    made: list[int] = []
+    pieces = soft_margin_module.SoftMarginCheck.__dict__["_pieces"].func
+
+    def counted(self: Any) -> Any:
+        made.append(1)
+        return pieces(self)
+
+    monkeypatch.setattr(soft_margin_module.SoftMarginCheck, "_pieces", property(counted))
+    short = checked([rows[:2], rows[2:5]])  # 5 updates on 6 samples: no pieces made
+    assert made == [] and short[3] == Fraction(sum(int(bound.deficits_sq[j]) for j in rows[:5]))
+    long = checked([rows[:2], rows[2:]])  # the second chunk ends past 6 updates: in pieces
+    assert made == [1] and long[3] == Fraction(expected)
+    monkeypatch.setattr(soft_margin_module.SoftMarginCheck, "_pieces", property(lambda self: None))
+    assert checked([rows[:2], rows[2:]]) == long  # the same sums of Python integers
+
+
+def test_the_limb_replay_reads_norms_held_in_limbs_without_their_python_integers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    values = np.array([[3, -4, 1], [-(2**70), 5, 2**65 + 7], [0, 0, -1]], dtype=object)
+    matrix = ExactMatrix(None, limbs=as_limbs(values.reshape(-1), 2).reshape(3, 3, 2))
+    norms = [sum(v * v for v in row) for row in values.tolist()]
+    monkeypatch.setattr(LimbMatrix, "norms", _refuse)
+    replay = LimbReplay(matrix, np.zeros(3, dtype=bool), np.array([1, 2, 3]), None, [], (7,), 3)
+    for K in (3, 4, 6):
+        arrays = replay._at(K)
+        assert arrays is not None and score_values(arrays[1]).tolist() == norms
+    assert replay._at(2) is None  # 2^140 does not fit two limbs
+    assert _resized(as_limbs(np.array([-5, 2**64], dtype=object), 3), 2).tolist() == [[-5, -1], [0, 1]]
+    with pytest.raises(OverflowError):
+        _resized(as_limbs(np.array([2**127], dtype=object), 3), 2)
+    with pytest.raises(OverflowError):
+        _resized(as_limbs(np.array([2**63], dtype=object), 3), 1)
+
+
+def test_the_fitted_weights_are_the_runs_fractions_and_other_numbers_become_fractions() -> None:
+    half = Fraction(1, 2)
+    assert _as_fraction(half) is half
+    assert _as_fraction(3) == 3 and type(_as_fraction(3)) is Fraction and _as_fraction(True) == 1
+    clf = ExactPerceptron().fit([[0.5, 1.0], [1.0, -0.25], [-1.0, 0.5]], [0, 1, 0])
+    assert all(type(x) is Fraction for x in (*clf.coef_exact_, clf.intercept_exact_))
+
+
+def test_magnitude_bounds_each_quantity_once_and_on_its_own() -> None:
+    values = {"a": np.array([5, -3]), "b": np.array([2**61]), "f": np.array([1], dtype=object)}
+    tree = ("+", ("q", "a"), ("*", ("q", "b"), ("q", "a")))
+    assert facts_module._magnitude(tree, values) is None  # 5·2^61 passes int64
+    assert facts_module._magnitude(("+", ("q", "b"), ("*", ("q", "a"), ("q", "a"))), values) == 2**61 + 25
+    assert facts_module._magnitude(("+", ("q", "a"), ("q", "b")), values) == 5 + 2**61
+    assert facts_module._magnitude(("+", ("q", "a"), ("q", "f")), values) is None
+    assert facts_module._magnitude(("*", ("q", "b"), ("q", "b")), values) is None
+
+
+def test_row_norms_of_int64_past_int64_are_summed_in_limbs_in_c_and_equal_the_pieces(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(17)
+    Z = rng.integers(-2**62, 2**62, (60, 7))
+    Z[0, :3] = [2**63 - 1, -(2**63 - 1), 5]  # the widest entries the limbs take
+    expected = [sum(int(v) * int(v) for v in row) for row in Z.tolist()]
+    assert int64_norms(Z, integers.biggest_entry(Z)) is not None
+    monkeypatch.setattr(integers, "_norms_in_pieces", _refuse)
+    norms = integers.row_norms_sq(Z)
+    assert norms.dtype == object and norms.tolist() == expected
+    assert integers.row_norms_sq(Z[:0]).tolist() == []
+    monkeypatch.undo()
+    used: list[int] = []
+    pieces = integers.__dict__["_norms_in_pieces"]
+
+    def counted(matrix: Any) -> Any:
+        used.append(1)
+        return pieces(matrix)
+
+    monkeypatch.setattr(integers, "_norms_in_pieces", counted)
+    assert integers.row_norms_sq(np.asfortranarray(Z)).tolist() == expected and used == [1]  # not read in place
+    minimum = Z.copy()
+    minimum[1, 0] = -(2**63)  # |entry| = 2^63: not below it, so in pieces
+    assert integers.row_norms_sq(minimum)[1] == 2**126 + sum(int(v) ** 2 for v in Z[1, 1:].tolist()) and used == [1, 1]
+
+
+def test_choose_scaled_is_the_choice_of_every_column_at_once() -> None:
+    rng = np.random.default_rng(23)
+    pool = np.array([-3.0, -0.0, 0.0, 0.5, 1.0, 2.0, 3.5, 7.0, 1e200, 1e-300, math.inf, -math.inf, math.nan])
+    for n in (0, 1, 5, 40, 300):
+        for _ in range(20):
+            margins = np.where(rng.random(n) < 0.3, rng.choice(pool, n), rng.normal(1.0, 2.0, n))
+            counts = rng.integers(0, 3, n).astype(np.float64)
+            for root in (0.0, 0.7, 1e300):
+                assert soft_notes.choose_scaled(margins, counts, root) == soft_notes._all_columns(
+                    margins[:, None], counts, [root])[0]
+
+
+def test_a_rules_reads_are_walked_once_and_are_its_trees_quantities() -> None:
+    rules = [r for p in PROOF_FACTS for r in p.rules]
+    assert rules and all(r.reads == quantities_of(r.tree) and r.reads is r.reads for r in rules)
+
+
+def test_eta_given_as_text_is_the_rate_its_value_gives_and_is_refused_as_often_as_given() -> None:
+    from verify_perceptron.errors import InvalidArgument
+    from verify_perceptron.run.settings import check_settings
+
+    for text in ("1", "1/2", "0.1", "3e-5", "2" * 900):
+        assert check_settings("classic", text, "online", 5)[1] == check_settings("classic", Fraction(text), "online",
+                                                                                   5)[1]
+        assert check_settings("classic", text, "online", 5) == check_settings("classic", text, "online", 5)
+    for _ in range(2):  # a refusal is not remembered as a rate
+        for text in ("1/" + "3" * 1001, "1e3000"):  # too long a literal, too large a value
+            with pytest.raises(InvalidArgument, match="eta="):
+                check_settings("classic", text, "online", 5)
+        with pytest.raises(InvalidArgument, match="eta="):
+            check_settings("classic", Fraction("1e3000"), "online", 5)
+        with pytest.raises(InvalidArgument, match="eta"):
+            check_settings("classic", "-1", "online", 5)
+        with pytest.raises(InvalidArgument, match="eta"):
+            check_settings("classic", "one", "online", 5)
+
+
+def test_a_converged_runs_certificate_is_its_final_weights_over_gamma_made_when_read() -> None:
+    from verify_perceptron.certify.separability import _over_gamma
+    from verify_perceptron.data.trace import ScaledWeights
+
+    weights = ScaledWeights([6, -4, 0, 9], Fraction(3, 2**70))
+    gamma = Fraction(5, 2**71)
+    for name, conv in CONVENTIONS.items():
+        b, v = conv.to_canonical(tuple(weights))
+        over = _over_gamma(conv, weights, gamma)
+        assert isinstance(over, ScaledWeights) and over == tuple(w / gamma for w in (b, *v)), name
+        assert _over_gamma(conv, tuple(weights), gamma) == over
+    X = [[0.5, 1.0], [1.0, -0.25], [-1.0, 0.5], [-0.75, -1.5]]
+    clf = ExactPerceptron().fit(X, [1, 1, 0, 0])
+    verification = clf.verification_
+    assert verification is not None
+    separability = verification.separability
+    certificate = separability.separator
+    assert isinstance(certificate, ScaledWeights) and certificate._tuple is None  # nothing read it yet
+    g = verification.check.geometry
+    assert g is not None and certificate == (clf.intercept_exact_ / g.gamma, *(w / g.gamma for w in clf.coef_exact_))
+    written: Any = separability.as_dict()["certificate"]
+    assert written["values"] == [str(w) for w in certificate]
+
+
+@pytest.mark.parametrize("limbs", [2, 3, 5])
+def test_scores_in_limbs_are_joined_as_limb_values_joins_them_from_four_limbs_from_their_bytes(
+        monkeypatch: pytest.MonkeyPatch, limbs: int) -> None:
+    rng = np.random.default_rng(limbs)
+    read: list[int] = []
+    from_bytes = limb_arrays.row_ints
+
+    def counted(scores: Any) -> list[int]:
+        read.append(len(scores))
+        return from_bytes(scores)
+
+    monkeypatch.setattr(limb_arrays, "row_ints", counted)
+    for m in (1, 7, 64, 300):
+        values = [int(v) << int(s) for v, s in zip(rng.integers(-2**40, 2**40, m),
+                                                   rng.integers(0, 64 * (limbs - 1) - 42, m))]
+        values[0] = -(2**(64 * limbs - 1))  # the most negative the limbs hold: past int64
+        scores = as_limbs(np.array(values, dtype=object), limbs)
+        read.clear()
+        joined = score_values(scores)
+        assert joined.dtype == object and joined.tolist() == values
+        assert read == ([m] if limbs >= limb_arrays.FROM_BYTES else [])
+    assert score_values(as_limbs(np.array([5, -3], dtype=object), limbs)).dtype == np.int64  # all in int64

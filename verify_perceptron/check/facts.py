@@ -305,7 +305,7 @@ def fact_check(checker: Any, proofs: Sequence[ProofFacts] | None = None) -> Fact
 _INT64 = 2**63
 
 
-def _magnitude(tree: Any, values: Mapping[str, Any]) -> int | None:
+def _magnitude(tree: Any, values: Mapping[str, Any], bounds: dict[str, int | None] | None = None) -> int | None:
     """A bound on |value| of the tree and each part of it, if int64 holds them all, else None.
 
     Only int64 arrays and ints count; anything else (a Fraction, a Python-integer array) is None.
@@ -318,21 +318,21 @@ def _magnitude(tree: Any, values: Mapping[str, Any]) -> int | None:
     True
     """
     op = tree[0]
+    known = {} if bounds is None else bounds  # each quantity's bound, read once a call (a rule reads some often)
     if op == "q":
-        v = values[tree[1]]
-        if isinstance(v, np.ndarray) and v.dtype == np.int64:
-            bound = max(int(v.max()), -int(v.min())) if v.size else 0
-        elif isinstance(v, int):
-            bound = abs(v)
-        else:
+        if tree[1] not in known:
+            known[tree[1]] = _quantity_bound(values[tree[1]])
+        leaf = known[tree[1]]
+        if leaf is None:
             return None
+        bound = leaf
     elif op == "c":
         bound = abs(tree[1]) if tree[2] == 1 else _INT64
     elif op == "^":
-        base = _magnitude(tree[1], values)
+        base = _magnitude(tree[1], values, known)
         bound = _INT64 if base is None or tree[2] < 0 else base ** tree[2]
     else:
-        parts = [_magnitude(t, values) for t in tree[1:]]
+        parts = [_magnitude(t, values, known) for t in tree[1:]]
         if any(p is None for p in parts):
             return None
         bound = 1
@@ -342,6 +342,15 @@ def _magnitude(tree: Any, values: Mapping[str, Any]) -> int | None:
         else:
             bound = sum(parts)  # type: ignore[arg-type]
     return bound if bound < _INT64 else None
+
+
+def _quantity_bound(v: Any) -> int | None:
+    """max |v| of an int64 array or an int, else None (`_magnitude`'s leaves)."""
+    if isinstance(v, np.ndarray) and v.dtype == np.int64:
+        return max(int(v.max()), -int(v.min())) if v.size else 0
+    if isinstance(v, int):
+        return abs(v)
+    return None
 
 
 def _signs(scores: Any) -> Any:

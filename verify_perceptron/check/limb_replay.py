@@ -72,6 +72,26 @@ def _limbs(values: Any, K: int) -> Any:
     return np.ascontiguousarray(as_limbs(flat, K))
 
 
+def _resized(limbs: Any, K: int) -> Any:
+    """Integers held in limbs (m, L) in K limbs, C-contiguous: sign-extended, or cut where the limbs past K
+    only repeat the sign of limb K - 1 (as `as_limbs` of their values gives), else OverflowError.
+
+    Examples
+    --------
+    >>> _resized(np.array([[-5, -1, -1], [7, 0, 0]]), 1).tolist(), _resized(np.array([[-5]]), 2).tolist()
+    ([[-5], [7]], [[-5, -1]])
+    >>> _resized(np.array([[0, 1, 0]]), 1)
+    Traceback (most recent call last):
+    ...
+    OverflowError: integers in 3 limbs do not fit in 1 limbs
+    """
+    if K >= limbs.shape[1]:
+        return np.ascontiguousarray(as_limbs(limbs, K))
+    if not bool((limbs[:, K:] == (limbs[:, K - 1:K] >> 63)).all()):
+        raise OverflowError(f"integers in {limbs.shape[1]} limbs do not fit in {K} limbs")
+    return np.ascontiguousarray(limbs[:, :K])
+
+
 class LimbReplay:
     """A checker's samples, norms, margins and compiled claims in limbs, for `run`; K grows as needed.
 
@@ -109,7 +129,9 @@ class LimbReplay:
                     Z = (_limbs(Z, K).reshape(n, d * K) if Z.dtype == object
                          else np.ascontiguousarray(Z) if Z.dtype in (np.int16, np.int32, np.int64)
                          else np.ascontiguousarray(Z, dtype=np.int64))
-                self._arrays[K] = (Z, _limbs(self.matrix.norms, K),
+                norms = (_limbs(self.matrix.norms, K) if self.matrix.held is None
+                         else _resized(self.matrix.held.norm_limbs, K))  # held in limbs: no Python integer
+                self._arrays[K] = (Z, norms,
                                    _limbs(self.margins, K), _limbs(np.array(self.quantities, dtype=object), K))
             except OverflowError:
                 return None

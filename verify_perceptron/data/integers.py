@@ -22,7 +22,7 @@ import numpy as np
 
 from . import kernel as _kernel
 from .int64_pieces import _norms_in_pieces, _pieces_pay, _wide_products, matrix_vector, row_dots
-from .limb_arrays import LimbMatrix, int_limbs
+from .limb_arrays import LimbMatrix, int64_norms, int_limbs, limb_values
 
 __all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "row_dots", "matrix_vector",
            "exact_sum", "scaled_floats", "score_values", "as_halves", "as_limbs", "biggest_entry"]
@@ -66,10 +66,7 @@ def score_values(scores: Any) -> Any:
     sign = low >> 63
     if bool((scores[:, 1:] == sign[:, None]).all()):  # the higher limbs only extend the low one's sign
         return low.copy()
-    value = scores[:, -1].astype(object)
-    for limb in range(scores.shape[1] - 2, -1, -1):
-        value = value * 2**64 + scores[:, limb].astype(np.uint64).astype(object)
-    return value
+    return limb_values(scores)
 
 
 def as_halves(values: Any) -> Any:
@@ -159,7 +156,8 @@ def row_norms_sq(matrix: Any, biggest: int | None = None) -> Any:
         if biggest * biggest * max(matrix.shape[1], 1) < 2**63 or _norms_fit(matrix, biggest):
             return np.einsum("ij,ij->i", matrix, matrix, dtype=np.int64)
         if matrix.shape[1] < 2**19:
-            return _norms_in_pieces(matrix)  # (widened to int64 a block at a time, not whole)
+            norms = int64_norms(matrix, biggest)  # in C, else in int64 pieces (widened a block at a time)
+            return norms if norms is not None else _norms_in_pieces(matrix)
     return np.array([sum(int(v) * int(v) for v in row) for row in matrix.tolist()], dtype=object)
 
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from . import kernel as _kernel
 
-__all__ = ["LimbMatrix", "dyadic_limbs", "int_limbs", "row_ints", "limb_values", "trailing_zeros", "shifted_right", "negated", "magnitude_bits",
+__all__ = ["LimbMatrix", "dyadic_limbs", "int_limbs", "int64_norms", "row_ints", "limb_values", "trailing_zeros", "shifted_right", "negated", "magnitude_bits",
            "limbs_for_bits", "common_factor", "lowest_terms_facts"]
 
 _U64 = np.uint64
@@ -252,8 +252,35 @@ def int_limbs(values: Any, limbs: int) -> Any:
     [[-1, -1], [3, 1]]
     """
     width = 8 * limbs
-    joined = b"".join(int(v).to_bytes(width, "little", signed=True) for v in values)
+    if not isinstance(values, (list, tuple, np.ndarray)):
+        values = list(values)  # (read twice where the first pass meets a value that is no Python int)
+    to_bytes = int.to_bytes  # (bound once, in a list: half the time of a generator calling int(v).to_bytes)
+    try:
+        joined = b"".join([to_bytes(v, width, "little", signed=True) for v in values])
+    except TypeError:  # not all Python ints (NumPy integers, say): each one through int() first
+        joined = b"".join([to_bytes(int(v), width, "little", signed=True) for v in values])
     return np.frombuffer(joined, dtype="<i8").astype(np.int64).reshape(-1, limbs)
+
+
+def int64_norms(matrix: Any, biggest: int) -> Any | None:
+    """Exact ‖z_i‖² of an int64 matrix whose |entries| are at most `biggest` < 2^63, as Python ints (an object
+    array): each row's sum of squares in three limbs in C (`verify_perceptron.data.kernel.limb_norms`, the
+    matrix read in place as one limb an entry: d < 2^62 squares below 2^126 sum below 2^190), then joined.
+    None where it cannot: no C, not C-contiguous int64, or `biggest` >= 2^63. Four to five times quicker than
+    int64 pieces (`verify_perceptron.data.int64_pieces`) from 100 x 5 to 569 x 31, and no copy.
+
+    Examples
+    --------
+    >>> int64_norms(np.array([[2**63 - 1, 3], [-(2**62), 0]]), 2**63 - 1).tolist() == [(2**63 - 1)**2 + 9, 2**124]
+    True
+    """
+    if (_kernel.limb_norms is None or matrix.dtype != np.int64 or not matrix.flags.c_contiguous
+            or biggest >= 2**63):
+        return None
+    n, d = matrix.shape
+    norms = np.empty((n, 3), dtype=np.int64)
+    _kernel.limb_norms(matrix.reshape(n, d, 1), norms)
+    return limb_values(norms)
 
 
 def row_ints(limbs: Any) -> list[int]:
@@ -266,7 +293,8 @@ def row_ints(limbs: Any) -> list[int]:
     """
     joined = np.ascontiguousarray(limbs, dtype="<i8").tobytes()
     width = 8 * limbs.shape[-1]
-    return [int.from_bytes(joined[k:k + width], "little", signed=True) for k in range(0, len(joined), width)]
+    from_bytes = int.from_bytes  # (bound once: the lookup was a fifth of the loop)
+    return [from_bytes(joined[k:k + width], "little", signed=True) for k in range(0, len(joined), width)]
 
 
 def _largest(norm_limbs: Any) -> int:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Any
 
@@ -101,9 +102,9 @@ class Rule:
     scaled: bool = True
     claim: str = ""
 
-    @property
+    @cached_property
     def reads(self) -> tuple[str, ...]:
-        """The run quantities the rule reads, sorted."""
+        """The run quantities the rule reads, sorted (walked once a rule: each checked run reads them)."""
         return quantities_of(self.tree)
 
 

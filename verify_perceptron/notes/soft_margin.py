@@ -310,7 +310,11 @@ def choose_scaled(margins: Any, counts: Any, root_B: float) -> tuple[int, float]
     >>> choose_scaled(np.array([4.0, 1.0, -2.0]), np.ones(3), 5.0)[0]  # the index of ρ = 4
     0
     """
-    return choose_columns(np.asarray(margins, dtype=np.float64)[:, None], counts, [root_B])[0]
+    margins = np.asarray(margins, dtype=np.float64)
+    weights = np.asarray(counts, dtype=np.float64)
+    # one column: `_one_column` (the same choice as `_all_columns`, tests/test_soft_margin.py) sorts only the
+    # samples with a mistake, a few on a converged run
+    return _one_column(margins, weights, weights != 0, float(root_B))
 
 
 def choose_columns(margins: Any, counts: Any, roots: Sequence[float]) -> list[tuple[int, float] | None]:

@@ -53,6 +53,8 @@ def limbs_of(values: Any, limbs: int) -> Any:
     >>> limbs_of([-1, 2**64], 2).tolist()
     [[-1, -1], [0, 1]]
     """
+    if isinstance(values, list):  # W and the cycle watch's states, at every call of the pass: no object array
+        return int_limbs(values, limbs)
     return int_limbs(np.asarray(values, dtype=object).reshape(-1).tolist(), limbs)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -29,7 +30,7 @@ def check_settings(convention: Convention | str, eta: object, mode: str, max_epo
     """
     conv = convention if isinstance(convention, Convention) else get_convention(convention)
     try:
-        rate = bounded(as_rational(eta, name="eta"), name="eta")  # no longer than a literal may be
+        rate = _rate_of_text(eta) if type(eta) is str else _rate(eta)
     except ValueError as error:
         raise InvalidArgument(str(error)) from None
     conv.check_rate(rate)
@@ -38,6 +39,18 @@ def check_settings(convention: Convention | str, eta: object, mode: str, max_epo
     if isinstance(max_epochs, bool) or not isinstance(max_epochs, int) or max_epochs < 1:
         raise InvalidArgument(f"max_epochs={max_epochs!r} must be an integer >= 1")
     return conv, rate
+
+
+def _rate(eta: object) -> Fraction:
+    """η exactly, no longer than a literal may be; ValueError naming it."""
+    return bounded(as_rational(eta, name="eta"), name="eta")
+
+
+@functools.lru_cache(maxsize=64)
+def _rate_of_text(eta: str) -> Fraction:
+    """`_rate` of a string, parsed once (an estimator's default ``eta="1"`` was parsed at every fit: a refusal,
+    an exception, is not kept)."""
+    return _rate(eta)
 
 
 def check_time_limit(time_limit: object) -> float | None:

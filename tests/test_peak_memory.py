@@ -382,3 +382,58 @@ def test_the_soft_margin_summary_keeps_no_deficit_per_sample_into_the_report() -
     _, summary = check.finish()
     assert len(summary.scaled.deficits_sq) == 0 and len(bound.deficits_sq) == n
     assert summary.bound == bound.interval(check.D_sq) and summary.pass_D_sq == bound.true(1, 1)["pass_D_sq"]
+
+
+def test_a_checked_run_on_samples_held_in_limbs_makes_no_python_integer_per_norm(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Binary floats of standard normal data need about 94 bits over their common power of two: the samples and
+    # their norms are held in limbs. The checker's Σ‖z_i‖² (`_take_claims`), the facts' sample rules, the
+    # whole-run record and the limb replay each read `matrix.norms`, which made n Python integers, kept with the
+    # matrix through the run (0.55x the int64 data on issue 32's randn 10^5 x 10 fit); they read the limbs now.
+    # The report is the one the Python integers give.
+    from verify_perceptron.check import limb_replay
+    from verify_perceptron.data.dataset import from_arrays
+    from verify_perceptron.data.integers import exact_sum
+    from verify_perceptron.data.limb_arrays import LimbMatrix, limb_values
+
+    rng = np.random.default_rng(3)
+    n = 3000
+    data = from_arrays(rng.standard_normal((n, 10)), np.where(rng.random(n) < 0.5, 1, -1))
+    assert data.limbs is not None
+    made: list[int] = []
+    own = LimbMatrix.norms
+    monkeypatch.setattr(LimbMatrix, "norms", lambda self: made.append(1) or own(self))
+    trace, check = verify_run(data, "classic", max_epochs=30)
+    assert trace.n_updates > 40_000 and not made
+    report = render_json(build_report(data, trace, check))
+    spied = LimbMatrix.norms
+    monkeypatch.setattr(LimbMatrix, "norm_rows", spied)  # every norm a Python integer, as before
+    monkeypatch.setattr(LimbMatrix, "norm_sum", lambda self: exact_sum(spied(self)))
+    monkeypatch.setattr(limb_replay, "_narrowed", lambda limbs, K: limb_replay._limbs(limb_values(limbs), K))
+    trace, check = verify_run(data, "classic", max_epochs=30)
+    assert made and render_json(build_report(data, trace, check)) == report
+
+
+def test_sample_rules_are_evaluated_a_piece_of_samples_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # FactCheck._samples evaluated each sample rule on every updated sample at once: past int64, n Python
+    # integers for the norms and n more for each quantity made objects (the peak of issue 32's randn 10^6 x 10
+    # fit, at its end); `SAMPLE_PIECE` samples at a time now, the same verdicts.
+    from verify_perceptron.check import facts
+    from verify_perceptron.check.checker import Checker
+
+    rng = np.random.default_rng(4)
+    n = 2**13
+    data = Dataset(numerators=rng.integers(-2**40, 2**40, size=(n, 10)), denominator=1,
+                   y=np.where(rng.random(n) < 0.5, 1, -1))
+    checker = Checker(data, "classic", rate=1, mode="online")
+    rows = np.arange(n)
+
+    fc = facts.fact_check(checker)
+    fc.first_at[:] = rows + 1  # every sample updated
+    monkeypatch.setattr(facts, "SAMPLE_PIECE", 2**9)
+    peak, pieces = _traced_peak(lambda: fc.finish({}, n))
+    monkeypatch.setattr(facts, "SAMPLE_PIECE", n)  # one piece: every sample at once, as before
+    whole_peak, whole = _traced_peak(lambda: fc.finish({}, n))
+    assert [p.facts for p in pieces] == [p.facts for p in whole]
+    assert any(f.n_checked == n for p in pieces for f in p.facts)
+    assert peak / n < 24 and whole_peak / n > 48

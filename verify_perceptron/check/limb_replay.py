@@ -72,6 +72,22 @@ def _limbs(values: Any, K: int) -> Any:
     return np.ascontiguousarray(as_limbs(flat, K))
 
 
+def _narrowed(limbs: Any, K: int) -> Any:
+    """An int64 (m, L) array of limbs in K limbs, C-contiguous: sign-extended, or cut where the limbs left out
+    only repeat the sign; `OverflowError` where a value does not fit in K.
+
+    Examples
+    --------
+    >>> _narrowed(np.array([[-5, -1, -1], [7, 0, 0]]), 1).tolist(), _narrowed(np.array([[3]]), 2).tolist()
+    ([[-5], [7]], [[3, 0]])
+    """
+    if limbs.shape[1] <= K:
+        return np.ascontiguousarray(as_limbs(limbs, K))
+    if not bool((limbs[:, K:] == (limbs[:, K - 1:K] >> 63)).all()):
+        raise OverflowError(f"integers in {limbs.shape[1]} limbs do not fit in {K}")
+    return np.ascontiguousarray(limbs[:, :K])
+
+
 class LimbReplay:
     """A checker's samples, norms, margins and compiled claims in limbs, for `run`; K grows as needed.
 
@@ -109,7 +125,10 @@ class LimbReplay:
                     Z = (_limbs(Z, K).reshape(n, d * K) if Z.dtype == object
                          else np.ascontiguousarray(Z) if Z.dtype in (np.int16, np.int32, np.int64)
                          else np.ascontiguousarray(Z, dtype=np.int64))
-                self._arrays[K] = (Z, _limbs(self.matrix.norms, K),
+                # norms held in limbs are read as they are: `matrix.norms` would make n Python integers
+                held_norms = None if self.matrix.held is None else self.matrix.held.norm_limbs
+                norms = _limbs(self.matrix.norms, K) if held_norms is None else _narrowed(held_norms, K)
+                self._arrays[K] = (Z, norms,
                                    _limbs(self.margins, K), _limbs(np.array(self.quantities, dtype=object), K))
             except OverflowError:
                 return None

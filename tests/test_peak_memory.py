@@ -384,6 +384,16 @@ def test_the_soft_margin_summary_keeps_no_deficit_per_sample_into_the_report() -
     assert summary.bound == bound.interval(check.D_sq) and summary.pass_D_sq == bound.true(1, 1)["pass_D_sq"]
 
 
+def _randn_limbs(n: int) -> Dataset:
+    """n x 10 standard normal binary floats, random labels: numerators past int64, held in limbs (not separable)."""
+    from verify_perceptron.data.dataset import from_arrays
+
+    rng = np.random.default_rng(3)
+    data = from_arrays(rng.standard_normal((n, 10)), np.where(rng.random(n) < 0.5, 1, -1))
+    assert data.limbs is not None
+    return data
+
+
 def test_a_checked_run_on_samples_held_in_limbs_makes_no_python_integer_per_norm(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Binary floats of standard normal data need about 94 bits over their common power of two: the samples and
@@ -392,14 +402,10 @@ def test_a_checked_run_on_samples_held_in_limbs_makes_no_python_integer_per_norm
     # matrix through the run (0.55x the int64 data on issue 32's randn 10^5 x 10 fit); they read the limbs now.
     # The report is the one the Python integers give.
     from verify_perceptron.check import limb_replay
-    from verify_perceptron.data.dataset import from_arrays
     from verify_perceptron.data.integers import exact_sum
     from verify_perceptron.data.limb_arrays import LimbMatrix, limb_values
 
-    rng = np.random.default_rng(3)
-    n = 3000
-    data = from_arrays(rng.standard_normal((n, 10)), np.where(rng.random(n) < 0.5, 1, -1))
-    assert data.limbs is not None
+    data = _randn_limbs(3000)
     made: list[int] = []
     own = LimbMatrix.norms
     monkeypatch.setattr(LimbMatrix, "norms", lambda self: made.append(1) or own(self))
@@ -437,3 +443,42 @@ def test_sample_rules_are_evaluated_a_piece_of_samples_at_a_time(monkeypatch: py
     assert [p.facts for p in pieces] == [p.facts for p in whole]
     assert any(f.n_checked == n for p in pieces for f in p.facts)
     assert peak / n < 24 and whole_peak / n > 48
+
+
+def test_a_finished_run_lets_go_of_its_samples_and_norms_in_limbs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # After a long run that did not converge, the soft-margin check (best_reference, the bound's deficits) runs
+    # with the checker alive, and the run's state until a collection (a cycle): the checker's replay arrays (its
+    # norms and margins in K limbs) and the engine's norms in limbs lived on into it (0.8x the int64 data on
+    # issue 32's randn 10^5 x 10 fit, at its peak). Both are let go when the updates are all told.
+    import gc
+    import weakref
+
+    from verify_perceptron import pipeline
+    from verify_perceptron.check.checker import Checker
+    from verify_perceptron.run import _limbs
+
+    data = _randn_limbs(3000)
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 2**16)  # past the kept updates' budget: checked as they come
+    layouts: list[Any] = []
+    replays: list[Any] = []
+    own_layout, own_reference = _limbs.LimbLayout.__init__, Checker.take_reference
+
+    def layout(self: Any, *args: Any) -> None:
+        layouts.append(weakref.ref(self))
+        own_layout(self, *args)
+
+    def reference(self: Any, *args: Any, **kwargs: Any) -> None:
+        if hasattr(self, "_limbs"):  # after the run (in `Checker.__init__`, before the replays exist, it is not)
+            replays.append((self._limbs, sum(1 for r in layouts if r() is not None)))
+        own_reference(self, *args, **kwargs)
+
+    monkeypatch.setattr(_limbs.LimbLayout, "__init__", layout)
+    monkeypatch.setattr(Checker, "take_reference", reference)
+    gc.collect()
+    gc.disable()  # the run's state and its cycle watch refer to each other: alive until a collection
+    try:
+        trace, check = pipeline.verify_run(data, "classic", max_epochs=30)
+    finally:
+        gc.enable()
+    assert check.holds and layouts  # the engine's pass in limbs ran
+    assert replays == [(False, 0)]  # when u is taken after the run: no replay's arrays, no layout alive

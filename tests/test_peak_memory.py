@@ -482,3 +482,16 @@ def test_a_finished_run_lets_go_of_its_samples_and_norms_in_limbs(monkeypatch: p
         gc.enable()
     assert check.holds and layouts  # the engine's pass in limbs ran
     assert replays == [(False, 0)]  # when u is taken after the run: no replay's arrays, no layout alive
+
+
+def test_an_int64_sum_past_int64_is_made_without_a_list_of_python_integers() -> None:
+    # exact_sum made a list of n Python integers where an int64 sum could pass 2^63 (the checker's Σ‖z_i‖², by
+    # notes.bounds, at issue 32's 10^6 x 10: 0.45x the int64 data at once); it sums 32-bit pieces in int64 now.
+    from verify_perceptron.data.integers import exact_sum
+
+    n = 2**16
+    values = np.random.default_rng(13).integers(-2**62, 2**62, size=n)
+    values[:2] = 2**63 - 1, -2**63
+    peak, total = _traced_peak(lambda: exact_sum(values))
+    assert total == sum(values.tolist())
+    assert peak / n < 20  # one int64 temporary at a time (8 bytes a value); 40 with the list

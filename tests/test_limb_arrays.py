@@ -318,3 +318,16 @@ def test_a_fit_multiplies_its_samples_by_each_direction_once(monkeypatch: pytest
         clf = ExactPerceptron().fit(X, y == 0)
     assert clf.verification_ is not None and clf.verification_.verdict == "stopped-separable"
     assert len(directions) >= 2 and len(set(directions)) == len(directions)
+
+
+@pytest.mark.parametrize("limbs", [1, 2, 5])
+def test_limb_sum_is_the_exact_sum_of_the_values(monkeypatch: pytest.MonkeyPatch, limbs: int) -> None:
+    from verify_perceptron.data import limb_arrays
+
+    rng = np.random.default_rng(limbs)
+    held = rng.integers(-2**63, 2**63 - 1, size=(1000, limbs), dtype=np.int64, endpoint=True)
+    held[:3] = [-1] * limbs, [2**63 - 1] * limbs, [-2**63] * limbs  # every bit set; the top limb at its ends
+    assert limb_arrays.limb_sum(held) == sum(limb_arrays.limb_values(held).tolist())
+    monkeypatch.setattr(limb_arrays, "_SUM_ROWS", 7)  # rows summed in blocks: the same sum
+    assert limb_arrays.limb_sum(held) == sum(limb_arrays.limb_values(held).tolist())
+    assert limb_arrays.limb_sum(held[:0]) == 0

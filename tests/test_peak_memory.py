@@ -382,3 +382,121 @@ def test_the_soft_margin_summary_keeps_no_deficit_per_sample_into_the_report() -
     _, summary = check.finish()
     assert len(summary.scaled.deficits_sq) == 0 and len(bound.deficits_sq) == n
     assert summary.bound == bound.interval(check.D_sq) and summary.pass_D_sq == bound.true(1, 1)["pass_D_sq"]
+
+
+def _randn_limbs(n: int) -> Dataset:
+    """n x 10 standard normal binary floats, random labels: numerators past int64, held in limbs (not separable)."""
+    from verify_perceptron.data.dataset import from_arrays
+
+    rng = np.random.default_rng(3)
+    data = from_arrays(rng.standard_normal((n, 10)), np.where(rng.random(n) < 0.5, 1, -1))
+    assert data.limbs is not None
+    return data
+
+
+def test_a_checked_run_on_samples_held_in_limbs_makes_no_python_integer_per_norm(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Binary floats of standard normal data need about 94 bits over their common power of two: the samples and
+    # their norms are held in limbs. The checker's Σ‖z_i‖² (`_take_claims`), the facts' sample rules, the
+    # whole-run record and the limb replay each read `matrix.norms`, which made n Python integers, kept with the
+    # matrix through the run (0.55x the int64 data on issue 32's randn 10^5 x 10 fit); they read the limbs now.
+    # The report is the one the Python integers give.
+    from verify_perceptron.check import limb_replay
+    from verify_perceptron.data.integers import exact_sum
+    from verify_perceptron.data.limb_arrays import LimbMatrix, limb_values
+
+    data = _randn_limbs(3000)
+    made: list[int] = []
+    own = LimbMatrix.norms
+
+    def norms(self: Any) -> Any:
+        made.append(1)
+        return own(self)
+
+    monkeypatch.setattr(LimbMatrix, "norms", norms)
+    trace, check = verify_run(data, "classic", max_epochs=30)
+    assert trace.n_updates > 40_000 and not made
+    report = render_json(build_report(data, trace, check))
+    spied = LimbMatrix.norms
+    monkeypatch.setattr(LimbMatrix, "norm_rows", spied)  # every norm a Python integer, as before
+    monkeypatch.setattr(LimbMatrix, "norm_sum", lambda self: exact_sum(spied(self)))
+    monkeypatch.setattr(limb_replay, "_resized", lambda limbs, K: limb_replay._limbs(limb_values(limbs), K))
+    trace, check = verify_run(data, "classic", max_epochs=30)
+    assert made and render_json(build_report(data, trace, check)) == report
+
+
+def test_sample_rules_are_evaluated_a_piece_of_samples_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # FactCheck._samples evaluated each sample rule on every updated sample at once: past int64, n Python
+    # integers for the norms and n more for each quantity made objects (the peak of issue 32's randn 10^6 x 10
+    # fit, at its end); `SAMPLE_PIECE` samples at a time now, the same verdicts.
+    from verify_perceptron.check import facts
+    from verify_perceptron.check.checker import Checker
+
+    rng = np.random.default_rng(4)
+    n = 2**13
+    data = Dataset(numerators=rng.integers(-2**40, 2**40, size=(n, 10)), denominator=1,
+                   y=np.where(rng.random(n) < 0.5, 1, -1))
+    checker = Checker(data, "classic", rate=1, mode="online")
+    rows = np.arange(n)
+
+    fc = facts.fact_check(checker)
+    fc.first_at[:] = rows + 1  # every sample updated
+    monkeypatch.setattr(facts, "SAMPLE_PIECE", 2**9)
+    peak, pieces = _traced_peak(lambda: fc.finish({}, n))
+    monkeypatch.setattr(facts, "SAMPLE_PIECE", n)  # one piece: every sample at once, as before
+    whole_peak, whole = _traced_peak(lambda: fc.finish({}, n))
+    assert [p.facts for p in pieces] == [p.facts for p in whole]
+    assert any(f.n_checked == n for p in pieces for f in p.facts)
+    assert peak / n < 24 and whole_peak / n > 48
+
+
+def test_a_finished_run_lets_go_of_its_samples_and_norms_in_limbs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # After a long run that did not converge, the soft-margin check (best_reference, the bound's deficits) runs
+    # with the checker alive, and the run's state until a collection (a cycle): the checker's replay arrays (its
+    # norms and margins in K limbs) and the engine's norms in limbs lived on into it (0.8x the int64 data on
+    # issue 32's randn 10^5 x 10 fit, at its peak). Both are let go when the updates are all told.
+    import gc
+    import weakref
+
+    from verify_perceptron import pipeline
+    from verify_perceptron.check.checker import Checker
+    from verify_perceptron.run import _limbs
+
+    data = _randn_limbs(3000)
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 2**16)  # past the kept updates' budget: checked as they come
+    layouts: list[Any] = []
+    replays: list[Any] = []
+    own_layout, own_reference = _limbs.LimbLayout.__init__, Checker.take_reference
+
+    def layout(self: Any, *args: Any) -> None:
+        layouts.append(weakref.ref(self))
+        own_layout(self, *args)
+
+    def reference(self: Any, *args: Any, **kwargs: Any) -> None:
+        if hasattr(self, "_limbs"):  # after the run (in `Checker.__init__`, before the replays exist, it is not)
+            replays.append((self._limbs, sum(1 for r in layouts if r() is not None)))
+        own_reference(self, *args, **kwargs)
+
+    monkeypatch.setattr(_limbs.LimbLayout, "__init__", layout)
+    monkeypatch.setattr(Checker, "take_reference", reference)
+    gc.collect()
+    gc.disable()  # the run's state and its cycle watch refer to each other: alive until a collection
+    try:
+        trace, check = pipeline.verify_run(data, "classic", max_epochs=30)
+    finally:
+        gc.enable()
+    assert check.holds and layouts  # the engine's pass in limbs ran
+    assert replays == [(False, 0)]  # when u is taken after the run: no replay's arrays, no layout alive
+
+
+def test_an_int64_sum_past_int64_is_made_without_a_list_of_python_integers() -> None:
+    # exact_sum made a list of n Python integers where an int64 sum could pass 2^63 (the checker's Σ‖z_i‖², by
+    # notes.bounds, at issue 32's 10^6 x 10: 0.45x the int64 data at once); it sums 32-bit pieces in int64 now.
+    from verify_perceptron.data.integers import exact_sum
+
+    n = 2**16
+    values = np.random.default_rng(13).integers(-2**62, 2**62, size=n)
+    values[:2] = 2**63 - 1, -2**63
+    peak, total = _traced_peak(lambda: exact_sum(values))
+    assert total == sum(values.tolist())
+    assert peak / n < 20  # one int64 temporary at a time (8 bytes a value); 40 with the list

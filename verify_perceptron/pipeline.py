@@ -441,6 +441,7 @@ class _Job:
         known only at its end; the checker saw the updates during the run,
         and the mistakes were kept apart, one bit per presentation.
         """
+        checker.let_go_of_replays()  # every update is told: their arrays need not live on beside the bound's
         u = None if self.mode != "online" else best_reference(self.matrix, trace)
         if u is not None:
             checker.take_reference(u[0], u[1], trace.mistakes_per_sample)

@@ -105,6 +105,13 @@ class ChunkReplays:
             self._observe(first + t, int(epochs[t]), [int(rows[t])], [int(score_values(scores[t:t + 1])[0])])
             t += 1
 
+    def let_go_of_replays(self) -> None:
+        """Let go of the replays' arrays (the samples, norms and margins in their widths), once every update is
+        told: a chunk told after that builds them again (a replay that is off, None, stays off)."""
+        self._compiled = None if self._compiled is None else False
+        self._limbs = None if self._limbs is None else False
+        self._wide = None if self._wide is None else False
+
     def _replay(self) -> CompiledReplay | None:
         """What the C replay needs, built once; None where it cannot run (then `observe` does it all)."""
         if self._compiled is False:

@@ -40,6 +40,9 @@ from .results import InvariantResult
 
 __all__ = ["FactResult", "ProofCheck", "FactCheck", "proofs_for", "fact_check"]
 
+#: Sample rules are evaluated on this many samples at a time (`FactCheck._samples`).
+SAMPLE_PIECE = 2**14
+
 #: Quantities that exist only with a separator.
 _SEPARATOR = frozenset({"gamma", "x_ws", "ws_sq", "wsb_sq"})
 
@@ -243,30 +246,38 @@ class FactCheck:
         return tuple(ProofCheck(p, self.results[p.key], n_updates) for p in self.proofs)
 
     def _samples(self, f: FactResult, updated: Any) -> None:
-        """A sample rule on every sample an update was on, in one array evaluation (int64 where a bound on
-        every intermediate value proves it exact, else Python integers or Fractions); a failure is reported
-        at the failing sample the run met first."""
+        """A sample rule on every sample an update was on, evaluated on arrays of `SAMPLE_PIECE` samples at a
+        time (int64 where a bound on every intermediate value proves it exact, else Python integers or
+        Fractions: whole, those were n of each beside the norms'); a failure is reported at the failing sample
+        the run met first."""
         f.n_checked = len(updated)
         if not len(updated):
             return
-        y = self.y[updated]
-        norms = np.asarray(self.norms)[updated]
-        margins = np.zeros(len(updated), dtype=np.int64) if self.margins is None else \
-            y * np.asarray(self.margins)[updated]
+        held = np.empty(len(updated), dtype=bool)
+        for lo in range(0, len(updated), SAMPLE_PIECE):
+            try:
+                held[lo:lo + SAMPLE_PIECE] = self._sample_rule(f, updated[lo:lo + SAMPLE_PIECE])
+            except ZeroDivisionError:  # every sample fails, as when the rule was evaluated on them all at once
+                held[:] = False
+                break
+        wrong = updated[~held]
+        if wrong.size:
+            i = int(wrong[np.argmin(self.first_at[wrong])])
+            f.fail(int(self.first_at[i]), i, {**self.true_run, **self._sample(i, False), "y": int(self.y[i])})
+
+    def _sample_rule(self, f: FactResult, rows: Any) -> Any:
+        """Whether sample rule `f` holds on each of `rows` (a bool array; `ZeroDivisionError` as evaluated)."""
+        y = self.y[rows]
+        norms = np.asarray(self.norms[rows])
+        margins = np.zeros(len(rows), dtype=np.int64) if self.margins is None else \
+            y * np.asarray(self.margins)[rows]
         values: dict[str, Any] = {**self.scaled_run, "y": y, "x_sq": norms, "x_ws": margins}
         if not f.rule.scaled:
             values = {**self.true_run, "y": y.astype(object), "x_sq": norms.astype(object) * Fraction(1, self.L**2),
                       "x_ws": margins.astype(object) * Fraction(1, self.L * self.M)}
         elif _magnitude(f.rule.tree, values) is None:
             values = {k: v.astype(object) if isinstance(v, np.ndarray) else v for k, v in values.items()}
-        try:
-            held = np.broadcast_to(np.asarray(evaluate(f.rule.tree, values), dtype=bool), (len(updated),))
-        except ZeroDivisionError:
-            held = np.zeros(len(updated), dtype=bool)
-        wrong = updated[~held]
-        if wrong.size:
-            i = int(wrong[np.argmin(self.first_at[wrong])])
-            f.fail(int(self.first_at[i]), i, {**self.true_run, **self._sample(i, False), "y": int(self.y[i])})
+        return np.broadcast_to(np.asarray(evaluate(f.rule.tree, values), dtype=bool), (len(rows),))
 
     def _claim(self, f: FactResult, claim: InvariantResult | None, n_updates: int) -> None:
         if claim is None or claim.skipped is not None:
@@ -298,8 +309,14 @@ def fact_check(checker: Any, proofs: Sequence[ProofFacts] | None = None) -> Fact
         separator = {"gamma": checker.gamma_scaled, "ws_sq": checker.ws_sq_scaled,
                      "wsb_sq": checker.ws_sq_scaled - int(W_star[bias]) ** 2}
     return FactCheck(proofs, conv=conv, rate=checker.rate, a=checker.a, L=checker.L, M=checker.M,
-                     labels=checker.data.y_array, norms=checker.matrix.norms, max_norm_sq=checker.matrix.max_norm_sq,
+                     labels=checker.data.y_array, norms=_norms(checker.matrix), max_norm_sq=checker.matrix.max_norm_sq,
                      margins=margins, separator=separator, mode=mode)
+
+
+def _norms(matrix: Any) -> Any:
+    """The matrix's ‖z_i‖² as the facts read them, by index: from the limbs where it is held so (`NormRows`:
+    its ``norms`` would make n Python integers, kept through the run, where the facts read a few)."""
+    return matrix.held.norm_rows() if matrix.held is not None else matrix.norms
 
 
 _INT64 = 2**63

@@ -109,7 +109,6 @@ class WholeRun:
         self.margins = checker.margins if self.separates else None
         self.gamma = checker.gamma_scaled
         self.R_sq = self.matrix.max_norm_sq
-        self.norms = self.matrix.norms
         self.k = self.N = self.sum_n_sq = 0
         self.t = self.q = 0  # W·W* and ‖W‖², scaled
         # Updates per interval: doubled (neighbours merged) as the run grows, or, when the caller knows how many
@@ -124,6 +123,13 @@ class WholeRun:
         #: Whether chunks may take `_monotone_chunk`'s int64 path (a test turns it off to compare).
         self.monotone = True
         self._norms64: Any = None  # the norms in int64, or their limbs' columns (`_norm_columns`): made once
+
+    @property
+    def norms(self) -> Any:
+        """The matrix's ‖z_i‖², read by index: from the limbs where it is held so (`NormRows`), since its
+        ``norms`` would make n Python integers (0.55x the int64 data on randn 10^5 x 10) that the chunks'
+        int64 path (`_monotone_chunk`, on the limbs' columns) never reads."""
+        return self.matrix.held.norm_rows() if self.matrix.held is not None else self.matrix.norms
 
     # --- what the engine tells it -------------------------------------------------------------
 
@@ -206,7 +212,7 @@ class WholeRun:
             return False  # a score > 0: no mistake, and the slack may fall
         m = len(rows)
         if self._norms64 is None:  # (once a run) the norms in int64 where R² < 2^63, else their limbs' columns
-            self._norms64 = np.asarray(self.norms, dtype=np.int64) if R_sq < 2**63 else _norm_columns(self.matrix)
+            self._norms64 = np.asarray(self.matrix.norms, dtype=np.int64) if R_sq < 2**63 else _norm_columns(self.matrix)
         if not isinstance(self._norms64, tuple):
             norms = self._norms64[rows]
             widest = norms == R_sq

@@ -196,7 +196,8 @@ def exact_sum(values: Any) -> int:
     """
     if values.dtype != object and values.size and max(int(values.max()), -int(values.min())) * values.size < 2**63:
         return int(values.sum())
-    return sum(values.tolist())
+    pieces = values.dtype == np.int64 and values.size < 2**31  # in 32-bit pieces (each sum < 2^63): no n Python ints
+    return int((values & 0xFFFFFFFF).sum()) + (int((values >> 32).sum()) << 32) if pieces else sum(values.tolist())
 
 
 #: Integers are approximated in floats after a shift that leaves them at most this many bits, so that

@@ -32,7 +32,8 @@ import numpy as np
 
 from . import kernel as _kernel
 
-__all__ = ["LimbMatrix", "dyadic_limbs", "int_limbs", "int64_norms", "row_ints", "limb_values", "trailing_zeros", "shifted_right", "negated", "magnitude_bits",
+__all__ = ["LimbMatrix", "NormRows", "dyadic_limbs", "int_limbs", "int64_norms", "row_ints", "limb_values", "limb_sum",
+           "trailing_zeros", "shifted_right", "negated", "magnitude_bits",
            "limbs_for_bits", "common_factor", "lowest_terms_facts"]
 
 _U64 = np.uint64
@@ -297,6 +298,34 @@ def row_ints(limbs: Any) -> list[int]:
     return [from_bytes(joined[k:k + width], "little", signed=True) for k in range(0, len(joined), width)]
 
 
+#: `limb_sum` adds this many rows at a time: a column of 32-bit pieces then sums below 2^63 in int64.
+_SUM_ROWS = 2**30
+
+
+def limb_sum(limbs: Any) -> int:
+    """The exact sum of the integers held in an int64 (m, L) array of limbs, as a Python int, with no Python
+    integer per value: each limb's column cut into 32-bit pieces (unsigned, the top limb's high piece signed),
+    each piece summed in int64 over at most 2^30 rows (below 2^62), the sums then joined.
+
+    Examples
+    --------
+    >>> limb_sum(np.array([[0, 1], [-5, -1], [-1, 0]])) == 2**64 - 5 + 2**64 - 1
+    True
+    >>> limb_sum(np.zeros((0, 3), dtype=np.int64))
+    0
+    """
+    total = 0
+    top = limbs.shape[1] - 1
+    for lo in range(0, len(limbs), _SUM_ROWS):
+        block = limbs[lo:lo + _SUM_ROWS]
+        for k in range(top + 1):
+            column = block[:, k]
+            low = (column & 0xFFFFFFFF).sum(dtype=np.int64)  # the low 32 bits, unsigned
+            high = (column >> 32) if k == top else (column.view(_U64) >> _U64(32)).view(np.int64)
+            total += (int(low) + (int(high.sum(dtype=np.int64)) << 32)) << (64 * k)
+    return total
+
+
 def _largest(norm_limbs: Any) -> int:
     """The largest of non-negative integers held in limbs (n, L), as a Python int (0 when there are none)."""
     if not len(norm_limbs):
@@ -306,6 +335,27 @@ def _largest(norm_limbs: Any) -> int:
         limb = norm_limbs[rows, k].view(_U64)
         rows = rows[limb == limb.max()]
     return int(limb_values(norm_limbs[rows[0]]))
+
+
+class NormRows:
+    """A `LimbMatrix`'s ‖z_i‖² read by index: Python integers made only for the rows asked for (an int index
+    gives a 0-d array, an index array an object array), where ``matrix.norms`` makes n of them and keeps them.
+
+    Examples
+    --------
+    >>> norms = NormRows(np.array([[0, 1, 0], [9, 0, 0]]))
+    >>> len(norms), int(norms[0]) == 2**64, norms[np.array([1, 1])].tolist()
+    (2, True, [9, 9])
+    """
+
+    def __init__(self, norm_limbs: Any) -> None:
+        self.norm_limbs = norm_limbs
+
+    def __len__(self) -> int:
+        return len(self.norm_limbs)
+
+    def __getitem__(self, rows: Any) -> Any:
+        return limb_values(self.norm_limbs[rows])
 
 
 class LimbMatrix:
@@ -344,6 +394,14 @@ class LimbMatrix:
     def norms(self) -> Any:
         """Every ‖z_i‖² as a Python integer, in an object array."""
         return limb_values(self.norm_limbs)
+
+    def norm_rows(self) -> NormRows:
+        """The norms read by index (`NormRows`), without making them all."""
+        return NormRows(self.norm_limbs)
+
+    def norm_sum(self) -> int:
+        """Σ‖z_i‖² exactly, from the norms' limbs (`limb_sum`): no Python integer per norm."""
+        return limb_sum(self.norm_limbs)
 
     def norm_floats(self) -> Any:
         """Every ‖z_i‖² rounded once to the nearest double, or None (no C, or a norm of 1000 bits or more)."""

@@ -428,8 +428,8 @@ def run(
     state.on_pass = progress
     stop, cycle = state.epochs(mode, max_epochs, progress)
     # the run and its cycle watch refer to each other, so the state lives on until a collection: its filter's
-    # float copy of the samples (as large as the int64 data) is let go now
-    state._floats = state._wf = None
+    # float copy of the samples (as large as the int64 data) and its limb layout (the norms in limbs) go now
+    state._floats = state._wf = state._layout = None
 
     def build(record: tuple[int, int, list[int], list[int], Any]) -> Update:
         k, at_epoch, samples, scores, weights = record

@@ -72,6 +72,33 @@ def _limbs(values: Any, K: int) -> Any:
     return np.ascontiguousarray(as_limbs(flat, K))
 
 
+def _narrowed(limbs: Any, K: int) -> Any:
+    """An (n, L) int64 array of limbs (`as_limbs`' layout) in K limbs, C-contiguous: sign-extended where L <= K,
+    else cut to its lowest K limbs where every limb above them repeats the sign of the K-th.
+
+    Raises
+    ------
+    OverflowError
+        When a value does not fit in K limbs (the caller then tries one limb wider).
+
+    Examples
+    --------
+    >>> values = np.array([-(2**130), 2**126 + 3, -1], dtype=object)
+    >>> score_values(_narrowed(as_limbs(values, 5), 3)).tolist() == values.tolist()
+    True
+    >>> _narrowed(as_limbs(np.array([2**191], dtype=object), 5), 3)
+    Traceback (most recent call last):
+    OverflowError: values in 5 limbs do not fit in 3 limbs
+    """
+    if limbs.shape[1] <= K:
+        return np.ascontiguousarray(as_limbs(limbs, K))
+    sign = limbs[:, K - 1] >> 63
+    for above in range(K, limbs.shape[1]):  # (a column at a time: no (n, L - K) temporary)
+        if not bool((limbs[:, above] == sign).all()):
+            raise OverflowError(f"values in {limbs.shape[1]} limbs do not fit in {K} limbs")
+    return np.ascontiguousarray(limbs[:, :K])
+
+
 class LimbReplay:
     """A checker's samples, norms, margins and compiled claims in limbs, for `run`; K grows as needed.
 
@@ -109,8 +136,11 @@ class LimbReplay:
                     Z = (_limbs(Z, K).reshape(n, d * K) if Z.dtype == object
                          else np.ascontiguousarray(Z) if Z.dtype in (np.int16, np.int32, np.int64)
                          else np.ascontiguousarray(Z, dtype=np.int64))
-                self._arrays[K] = (Z, _limbs(self.matrix.norms, K),
-                                   _limbs(self.margins, K), _limbs(np.array(self.quantities, dtype=object), K))
+                # norms held in limbs are narrowed to K as they are: through Python integers they took a
+                # third of a second at 10^5 rows (most of the first chunk's replay), ten times that at 10^6
+                norms = (_narrowed(self.matrix.held.norm_limbs, K) if self.matrix.held is not None
+                         else _limbs(self.matrix.norms, K))
+                self._arrays[K] = (Z, norms, _limbs(self.margins, K), _limbs(np.array(self.quantities, dtype=object), K))
             except OverflowError:
                 return None
         return self._arrays[K]

@@ -651,6 +651,14 @@ wide_replay(const WideReplay *r, int *reason, const int K)
     for (; t < r->m; t++) {
         const int64_t i = r->row_of[t];
         const uint64_t *state = r->state;
+        if (t + 1 < r->m && r->row_of[t + 1] >= 0 && r->row_of[t + 1] < r->n && r->width == 8) {
+            /* the next update's row and norm, asked for now: rows are read in a pass's order, far apart */
+            const char *next_row = (const char *)(r->Z + r->row_of[t + 1] * r->d * r->KZ);
+            for (Py_ssize_t b = 0; b < r->d * r->KZ * (Py_ssize_t)sizeof(uint64_t); b += 64) {
+                __builtin_prefetch(next_row + b);
+            }
+            __builtin_prefetch(r->norm + r->row_of[t + 1] * K);
+        }
 #define FIELD(f) (state + (f) * K)
         if (i < 0 || i >= r->n) {
             *reason = 1;

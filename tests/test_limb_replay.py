@@ -382,7 +382,7 @@ def test_the_replay_reads_held_norms_as_the_python_integers_give_them():
     values = [[rng.choice([-1, 1]) * rng.randint(2**60, 2**126 - 1) for _ in range(3)] for _ in range(6)]
     checker = Checker(_held(values, 2**70, [1, -1, 1, -1, 1, -1]), "classic", rate=1, mode="online", compiled=True)
     replay = checker._limb_replay()
-    assert replay is not None and checker.matrix.held is not None
+    assert isinstance(replay, _limb_replay.LimbReplay) and checker.matrix.held is not None
     for K in range(replay.K, 8):
         arrays = replay._at(K)
         assert arrays is not None

@@ -396,11 +396,8 @@ class _Job:
         started = time.monotonic()
         kept = MistakeMap(self.data.n_samples, max(MIN_MAP_BYTES, self.matrix.nbytes))
 
-        def overflow() -> _Tee:  # the checker first, then what the report keeps of the whole run
-            checker = self.checker()
-            # Beside the engine, the checker alone takes the second thread: the whole-run record, the mistakes'
-            # map and the recorder stay in the engine's, which waits on the checker's longer replay anyway
-            # (docs/performance.md, "randn3"). Each observer is told of every update in order either way.
+        def overflow() -> _Tee:  # the checker first (beside the engine, alone in the second thread: the engine
+            checker = self.checker()  # waits on its longer replay), then what the report keeps of the whole run
             told = Background(checker).start() if _beside(self.mode, long=True) else checker
             return _Tee(told, WholeRun(checker), recorder, kept if self.mode == "online" else None)
 
@@ -411,8 +408,7 @@ class _Job:
             if store.overflow is not None and isinstance(store.overflow.observers[0], Background):
                 store.overflow.observers[0].close(cancel=True)
             raise
-        if store.overflow is not None and isinstance(store.overflow.observers[0], Background):
-            beside = store.overflow.observers[0]
+        if store.overflow is not None and isinstance(beside := store.overflow.observers[0], Background):
             beside.close()  # every update told: the overflow's checker is done
             store.overflow.observers[0] = beside.observer
         # The engine's float copy of the samples (its filter's, as large as the int64 data) is let go before the

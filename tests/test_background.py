@@ -176,3 +176,35 @@ def test_by_default_only_a_run_past_its_kept_updates_budget_checks_beside_the_en
     monkeypatch.setattr(pipeline, "BACKGROUND", False)
     trace2, check2 = verify_run(data, "classic", max_epochs=20)
     assert started == [1] and check2 == check and trace2.final_weights == trace.final_weights
+
+
+def test_beside_the_engine_only_the_checker_takes_the_thread(monkeypatch) -> None:
+    # Past the kept updates' budget the overflow's checker replays in the second thread, while the whole-run
+    # record and the mistakes' map are told in the engine's (which waits on the checker's longer replay
+    # anyway); the check is the one-thread check.
+    from verify_perceptron.check.mistake_map import MistakeMap
+    from verify_perceptron.check.whole_run import WholeRun
+
+    told: dict[str, set[str]] = {}
+
+    def spied(cls: Any, name: str) -> None:
+        real = cls.observe_chunk
+
+        def observe_chunk(self: Any, *args: Any) -> Any:
+            told.setdefault(name, set()).add(threading.current_thread().name)
+            return real(self, *args)
+
+        monkeypatch.setattr(cls, "observe_chunk", observe_chunk)
+
+    for cls, name in ((Checker, "checker"), (WholeRun, "whole"), (MistakeMap, "map")):
+        spied(cls, name)
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 0)
+    data = decimal_data(8, n=400, separable=False)
+    trace, check = verify_run(data, "classic", max_epochs=20)
+    engine = threading.current_thread().name
+    assert told["checker"] == {"verify_perceptron-checker"} and told["whole"] == told["map"] == {engine}
+    told.clear()
+    monkeypatch.setattr(pipeline, "BACKGROUND", False)
+    trace2, check2 = verify_run(data, "classic", max_epochs=20)
+    assert set().union(*told.values()) == {engine}
+    assert check2 == check and trace2.final_weights == trace.final_weights and not trace.converged

@@ -16,7 +16,7 @@ from verify_perceptron.check import facts as facts_module
 from verify_perceptron.check import soft_margin as soft_margin_module
 from verify_perceptron.check import replay as replay_module
 from verify_perceptron.check.checker import Checker
-from verify_perceptron.check.limb_replay import LimbReplay, _resized
+from verify_perceptron.check.limb_replay import LimbReplay, _narrowed
 from verify_perceptron.check.soft_margin import SoftMarginCheck
 from verify_perceptron.data import integers, limb_arrays
 from verify_perceptron.data.examples import example
@@ -188,11 +188,11 @@ def test_the_limb_replay_reads_norms_held_in_limbs_without_their_python_integers
         arrays = replay._at(K)
         assert arrays is not None and score_values(arrays[1]).tolist() == norms
     assert replay._at(2) is None  # 2^140 does not fit two limbs
-    assert _resized(as_limbs(np.array([-5, 2**64], dtype=object), 3), 2).tolist() == [[-5, -1], [0, 1]]
+    assert _narrowed(as_limbs(np.array([-5, 2**64], dtype=object), 3), 2).tolist() == [[-5, -1], [0, 1]]
     with pytest.raises(OverflowError):
-        _resized(as_limbs(np.array([2**127], dtype=object), 3), 2)
+        _narrowed(as_limbs(np.array([2**127], dtype=object), 3), 2)
     with pytest.raises(OverflowError):
-        _resized(as_limbs(np.array([2**63], dtype=object), 3), 1)
+        _narrowed(as_limbs(np.array([2**63], dtype=object), 3), 1)
 
 
 def test_the_fitted_weights_are_the_runs_fractions_and_other_numbers_become_fractions() -> None:

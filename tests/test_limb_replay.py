@@ -23,7 +23,7 @@ from verify_perceptron.check.checker import Checker
 from verify_perceptron.check.separator import strict_final_weights
 from verify_perceptron.check.traces import scaled_scores
 from verify_perceptron.data.dataset import Dataset
-from verify_perceptron.data.integers import as_limbs
+from verify_perceptron.data.integers import as_limbs, score_values
 from verify_perceptron.data.samples import sample_matrix
 from verify_perceptron.data.trace import Trace
 from verify_perceptron.notes.claims import Claim, claims_for
@@ -356,3 +356,34 @@ def test_the_replay_of_binary_floats_starts_at_three_limbs_and_widens_as_it_need
     expected, _ = checked(data, "classic", rows, epochs, scores)
     got, replayed = checked(data, "classic", rows, epochs, scores, limbs=3, start=2)
     assert got == expected and replayed == len(rows)
+
+
+
+@pytest.mark.parametrize("K", [1, 2, 3, 4])
+def test_norms_held_in_limbs_are_narrowed_only_where_they_fit(K):
+    # The replay reads the norms of samples held in limbs from those limbs (no Python integers), cut to K
+    # limbs only where every limb above repeats the sign: the edges of K limbs fit, one past them does not.
+    top = 64 * K - 1
+    fit = [-(2**top), 2**top - 1, -1, 0, 1, 2**(top - 1) + 5]
+    limbs = as_limbs(np.array(fit, dtype=object), K + 2)
+    narrowed = _limb_replay._narrowed(limbs, K)
+    assert narrowed.flags.c_contiguous and narrowed.shape == (len(fit), K)
+    assert score_values(narrowed).tolist() == fit
+    for past in (2**top, -(2**top) - 1, 2**(top + 60)):
+        with pytest.raises(OverflowError):
+            _limb_replay._narrowed(as_limbs(np.array(fit + [past], dtype=object), K + 2), K)
+    assert score_values(_limb_replay._narrowed(as_limbs(np.array(fit, dtype=object), K), K + 1)).tolist() == fit
+
+
+@needs_kernel
+def test_the_replay_reads_held_norms_as_the_python_integers_give_them():
+    # The same norms in K limbs from the limbs held as from the norms in Python integers, for every K the replay tries.
+    rng = random.Random(11)
+    values = [[rng.choice([-1, 1]) * rng.randint(2**60, 2**126 - 1) for _ in range(3)] for _ in range(6)]
+    checker = Checker(_held(values, 2**70, [1, -1, 1, -1, 1, -1]), "classic", rate=1, mode="online", compiled=True)
+    replay = checker._limb_replay()
+    assert isinstance(replay, _limb_replay.LimbReplay) and checker.matrix.held is not None
+    for K in range(replay.K, 8):
+        arrays = replay._at(K)
+        assert arrays is not None
+        assert arrays[1].tolist() == as_limbs(np.asarray(checker.matrix.norms, dtype=object), K).tolist()

@@ -420,7 +420,7 @@ def test_a_checked_run_on_samples_held_in_limbs_makes_no_python_integer_per_norm
     spied = LimbMatrix.norms
     monkeypatch.setattr(LimbMatrix, "norm_rows", spied)  # every norm a Python integer, as before
     monkeypatch.setattr(LimbMatrix, "norm_sum", lambda self: exact_sum(spied(self)))
-    monkeypatch.setattr(limb_replay, "_resized", lambda limbs, K: limb_replay._limbs(limb_values(limbs), K))
+    monkeypatch.setattr(limb_replay, "_narrowed", lambda limbs, K: limb_replay._limbs(limb_values(limbs), K))
     trace, check = verify_run(data, "classic", max_epochs=30)
     assert made and render_json(build_report(data, trace, check)) == report
 

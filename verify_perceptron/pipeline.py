@@ -396,21 +396,21 @@ class _Job:
         started = time.monotonic()
         kept = MistakeMap(self.data.n_samples, max(MIN_MAP_BYTES, self.matrix.nbytes))
 
-        def overflow() -> _Tee | Background:  # the checker first, then what the report keeps of the whole run
-            checker = self.checker()
-            tee = _Tee(checker, WholeRun(checker), recorder, kept if self.mode == "online" else None)
-            return Background(tee).start() if _beside(self.mode, long=True) else tee
+        def overflow() -> _Tee:  # the checker first (beside the engine, alone in the second thread: the engine
+            checker = self.checker()  # waits on its longer replay), then what the report keeps of the whole run
+            told = Background(checker).start() if _beside(self.mode, long=True) else checker
+            return _Tee(told, WholeRun(checker), recorder, kept if self.mode == "online" else None)
 
         store = _Store(max(MIN_REPLAY_BYTES, self.matrix.nbytes // 2), overflow=overflow)
         try:
             trace = self.run(store, self.time_limit, lambda: (None, None))  # counted by the checker once w* is known
         except BaseException:
-            if isinstance(store.overflow, Background):
-                store.overflow.close(cancel=True)
+            if store.overflow is not None and isinstance(store.overflow.observers[0], Background):
+                store.overflow.observers[0].close(cancel=True)
             raise
-        if isinstance(store.overflow, Background):
-            store.overflow.close()  # every update told: the overflow's checker is done
-            store.overflow = store.overflow.observer
+        if store.overflow is not None and isinstance(beside := store.overflow.observers[0], Background):
+            beside.close()  # every update told: the overflow's checker is done
+            store.overflow.observers[0] = beside.observer
         # The engine's float copy of the samples (its filter's, as large as the int64 data) is let go before the
         # replay, which reads the samples themselves; a check that wants floats makes them again.
         self.matrix.release_copies()

@@ -576,42 +576,53 @@ wide_row(const WideReplay *r, const uint64_t *z, const int K)
     return r->row;
 }
 
-/* Claim c's slack at this update into slack + c*K, by the postfix program over q; 1 past K limbs. */
+/* Claim c's slack at this update into slack + c*K, by the postfix program over the quantities q[j] (each K
+ * limbs, read where they are: no copy); 1 past K limbs. The stack holds pointers: a quantity is pushed as its
+ * address, and an operation's result goes to the stack position's own room. */
 LB_INLINE int
-wide_program(const WideReplay *r, uint64_t (*q)[LIMBS_MAX], uint64_t *slack, const int K)
+wide_program(const WideReplay *r, const uint64_t *const *q, uint64_t *slack, const int K)
 {
-    uint64_t stack[STACK_DEPTH][LIMBS_MAX];
+    const uint64_t *stack[STACK_DEPTH];
+    uint64_t own[STACK_DEPTH][LIMBS_MAX];
     Py_ssize_t top = 0, claim = 0;
     for (Py_ssize_t pc = 0; pc < r->length; pc++) {
         switch (r->code[pc]) {
         case OP_END:
-            memcpy(slack + claim++ * K, stack[--top], (size_t)K * sizeof(uint64_t));
+            top--;
+            memcpy(slack + claim++ * K, stack[top], (size_t)K * sizeof(uint64_t));
             break;
         case OP_QUANTITY:
-            memcpy(stack[top++], q[r->code[++pc]], (size_t)K * sizeof(uint64_t));
+            stack[top++] = q[r->code[++pc]];
             break;
         case OP_CONSTANT:
-            lb_set(stack[top++], r->code[++pc], K);
+            lb_set(own[top], r->code[++pc], K);
+            stack[top] = own[top];
+            top++;
             break;
         case OP_ADD: case OP_SUB: case OP_MUL: {
             const int64_t op = r->code[pc];
             top--;
-            uint64_t *x = stack[top - 1], *y = stack[top];
-            if (op == OP_ADD ? lb_add(x, x, y, K) : op == OP_SUB ? lb_sub(x, x, y, K) : lb_mul(x, x, y, K)) {
+            const uint64_t *x = stack[top - 1], *y = stack[top];
+            uint64_t *result = own[top - 1]; /* (may be x: each operation reads a limb before it writes it) */
+            if (op == OP_ADD ? lb_add(result, x, y, K) : op == OP_SUB ? lb_sub(result, x, y, K) : lb_mul(result, x, y, K)) {
                 return 1;
             }
+            stack[top - 1] = result;
             break;
         }
         case OP_NEG:
-            if (lb_neg(stack[top - 1], stack[top - 1], K)) {
+            if (lb_neg(own[top - 1], stack[top - 1], K)) {
                 return 1;
             }
+            stack[top - 1] = own[top - 1];
             break;
         case OP_POW: {
             uint64_t base[LIMBS_MAX];
             memcpy(base, stack[top - 1], (size_t)K * sizeof(uint64_t));
+            memcpy(own[top - 1], base, (size_t)K * sizeof(uint64_t));
+            stack[top - 1] = own[top - 1];
             for (int64_t e = r->code[++pc]; e > 1; e--) {
-                if (lb_mul(stack[top - 1], stack[top - 1], base, K)) {
+                if (lb_mul(own[top - 1], own[top - 1], base, K)) {
                     return 1;
                 }
             }
@@ -628,10 +639,11 @@ wide_replay(const WideReplay *r, int *reason, const int K)
 {
     const size_t bytes = (size_t)K * sizeof(uint64_t);
     enum { K_, N_, W_SQ, W_WS, SUM_N_XSQ, SUM_N_SQ, N_MAX };
-    uint64_t q[MAX_QUANTITIES][LIMBS_MAX], one[LIMBS_MAX], slack[MAX_CLAIMS * LIMBS_MAX];
+    uint64_t one[LIMBS_MAX], slack[MAX_CLAIMS * LIMBS_MAX];
     uint64_t s[LIMBS_MAX], said[LIMBS_MAX], next[7][LIMBS_MAX];
+    const uint64_t *q[MAX_QUANTITIES]; /* where each quantity is: the given ones where given, the slots' this update's */
     for (Py_ssize_t j = 0; j < r->n_quantities; j++) {
-        memcpy(q[j], r->quantity + j * K, bytes);
+        q[j] = r->quantity + j * K;
     }
     lb_set(one, 1, K);
     Py_ssize_t t = 0;
@@ -639,6 +651,14 @@ wide_replay(const WideReplay *r, int *reason, const int K)
     for (; t < r->m; t++) {
         const int64_t i = r->row_of[t];
         const uint64_t *state = r->state;
+        if (t + 1 < r->m && r->row_of[t + 1] >= 0 && r->row_of[t + 1] < r->n && r->width == 8) {
+            /* the next update's row and norm, asked for now: rows are read in a pass's order, far apart */
+            const char *next_row = (const char *)(r->Z + r->row_of[t + 1] * r->d * r->KZ);
+            for (Py_ssize_t b = 0; b < r->d * r->KZ * (Py_ssize_t)sizeof(uint64_t); b += 64) {
+                __builtin_prefetch(next_row + b);
+            }
+            __builtin_prefetch(r->norm + r->row_of[t + 1] * K);
+        }
 #define FIELD(f) (state + (f) * K)
         if (i < 0 || i >= r->n) {
             *reason = 1;
@@ -690,17 +710,19 @@ wide_replay(const WideReplay *r, int *reason, const int K)
             break;
         }
         memcpy(next[N_MAX], lb_less(FIELD(N_MAX), one, K) ? one : FIELD(N_MAX), bytes);
-        memcpy(q[r->slot[S_N]], next[N_], bytes);
-        memcpy(q[r->slot[S_K]], next[K_], bytes);
-        memcpy(q[r->slot[S_SMALL_N]], one, bytes);
-        memcpy(q[r->slot[S_N_MAX]], next[N_MAX], bytes);
-        memcpy(q[r->slot[S_PREV_W_SQ]], FIELD(W_SQ), bytes);
-        memcpy(q[r->slot[S_PREV_W_WS]], FIELD(W_WS), bytes);
-        memcpy(q[r->slot[S_STEP_SQ]], zz, bytes);
-        memcpy(q[r->slot[S_SUM_N_XSQ]], next[SUM_N_XSQ], bytes);
-        memcpy(q[r->slot[S_SUM_N_SQ]], next[SUM_N_SQ], bytes);
-        memcpy(q[r->slot[S_W_SQ]], next[W_SQ], bytes);
-        memcpy(q[r->slot[S_W_WS]], next[W_WS], bytes);
+        /* (read in place by the program, before the state is written; in this order, as a slot given twice
+         * would be overwritten) */
+        q[r->slot[S_N]] = next[N_];
+        q[r->slot[S_K]] = next[K_];
+        q[r->slot[S_SMALL_N]] = one;
+        q[r->slot[S_N_MAX]] = next[N_MAX];
+        q[r->slot[S_PREV_W_SQ]] = FIELD(W_SQ);
+        q[r->slot[S_PREV_W_WS]] = FIELD(W_WS);
+        q[r->slot[S_STEP_SQ]] = zz;
+        q[r->slot[S_SUM_N_XSQ]] = next[SUM_N_XSQ];
+        q[r->slot[S_SUM_N_SQ]] = next[SUM_N_SQ];
+        q[r->slot[S_W_SQ]] = next[W_SQ];
+        q[r->slot[S_W_WS]] = next[W_WS];
 #undef FIELD
         if (wide_program(r, q, slack, K)) {
             *reason = 2;

@@ -72,23 +72,30 @@ def _limbs(values: Any, K: int) -> Any:
     return np.ascontiguousarray(as_limbs(flat, K))
 
 
-def _resized(limbs: Any, K: int) -> Any:
-    """Integers held in limbs (m, L) in K limbs, C-contiguous: sign-extended, or cut where the limbs past K
-    only repeat the sign of limb K - 1 (as `as_limbs` of their values gives), else OverflowError.
+def _narrowed(limbs: Any, K: int) -> Any:
+    """An (n, L) int64 array of limbs (`as_limbs`' layout) in K limbs, C-contiguous: sign-extended where L <= K,
+    else cut to its lowest K limbs where every limb above them repeats the sign of the K-th.
+
+    Raises
+    ------
+    OverflowError
+        When a value does not fit in K limbs (the caller then tries one limb wider).
 
     Examples
     --------
-    >>> _resized(np.array([[-5, -1, -1], [7, 0, 0]]), 1).tolist(), _resized(np.array([[-5]]), 2).tolist()
-    ([[-5], [7]], [[-5, -1]])
-    >>> _resized(np.array([[0, 1, 0]]), 1)
+    >>> values = np.array([-(2**130), 2**126 + 3, -1], dtype=object)
+    >>> score_values(_narrowed(as_limbs(values, 5), 3)).tolist() == values.tolist()
+    True
+    >>> _narrowed(as_limbs(np.array([2**191], dtype=object), 5), 3)
     Traceback (most recent call last):
-    ...
-    OverflowError: integers in 3 limbs do not fit in 1 limbs
+    OverflowError: values in 5 limbs do not fit in 3 limbs
     """
-    if K >= limbs.shape[1]:
+    if limbs.shape[1] <= K:
         return np.ascontiguousarray(as_limbs(limbs, K))
-    if not bool((limbs[:, K:] == (limbs[:, K - 1:K] >> 63)).all()):
-        raise OverflowError(f"integers in {limbs.shape[1]} limbs do not fit in {K} limbs")
+    sign = limbs[:, K - 1] >> 63
+    for above in range(K, limbs.shape[1]):  # (a column at a time: no (n, L - K) temporary)
+        if not bool((limbs[:, above] == sign).all()):
+            raise OverflowError(f"values in {limbs.shape[1]} limbs do not fit in {K} limbs")
     return np.ascontiguousarray(limbs[:, :K])
 
 
@@ -129,10 +136,11 @@ class LimbReplay:
                     Z = (_limbs(Z, K).reshape(n, d * K) if Z.dtype == object
                          else np.ascontiguousarray(Z) if Z.dtype in (np.int16, np.int32, np.int64)
                          else np.ascontiguousarray(Z, dtype=np.int64))
-                norms = (_limbs(self.matrix.norms, K) if self.matrix.held is None
-                         else _resized(self.matrix.held.norm_limbs, K))  # held in limbs: no Python integer
-                self._arrays[K] = (Z, norms,
-                                   _limbs(self.margins, K), _limbs(np.array(self.quantities, dtype=object), K))
+                # norms held in limbs are narrowed to K as they are: through Python integers they took a
+                # third of a second at 10^5 rows (most of the first chunk's replay), ten times that at 10^6
+                norms = (_narrowed(self.matrix.held.norm_limbs, K) if self.matrix.held is not None
+                         else _limbs(self.matrix.norms, K))
+                self._arrays[K] = (Z, norms, _limbs(self.margins, K), _limbs(np.array(self.quantities, dtype=object), K))
             except OverflowError:
                 return None
         return self._arrays[K]

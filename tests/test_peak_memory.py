@@ -264,7 +264,7 @@ def test_the_best_visited_weights_are_measured_without_a_float_copy_of_the_sampl
     # best_reference multiplied the whole float64 copy of the samples (as large as the int64 data, kept by the
     # matrix through the soft-margin check: issue 32's peak at 10^5 x 100 not separable) by the candidates;
     # now a piece of rows at a time, and the same answer as the copy gives.
-    from verify_perceptron.check.soft_margin import best_reference
+    from verify_perceptron.check.soft_reference import best_reference
     from verify_perceptron.data.samples import sample_matrix
     from verify_perceptron.run import fast
 

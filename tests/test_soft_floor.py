@@ -1,4 +1,4 @@
-"""The floor under a column's figure (notes/soft_floor.py) and best_reference's use of it (check/soft_margin.py)."""
+"""The floor under a column's figure (notes/soft_floor.py) and best_reference's use of it (check/soft_reference.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from verify_perceptron.check import soft_margin as check_module
-from verify_perceptron.check.soft_margin import best_reference
+from verify_perceptron.check import soft_reference as check_module
+from verify_perceptron.check.soft_reference import best_reference
 from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.data.samples import sample_matrix
 from verify_perceptron.notes.conventions import get_convention

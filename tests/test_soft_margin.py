@@ -17,7 +17,8 @@ import verify_perceptron.pipeline as pipeline
 from verify_perceptron.check.checker import Checker
 from verify_perceptron.check import mistake_map
 from verify_perceptron.check.mistake_map import MistakeMap
-from verify_perceptron.check.soft_margin import SoftMarginCheck, best_reference
+from verify_perceptron.check.soft_margin import SoftMarginCheck
+from verify_perceptron.check.soft_reference import best_reference
 from verify_perceptron.check.traces import check_trace
 from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.data.examples import example
@@ -311,7 +312,7 @@ def test_best_reference_prefers_a_visited_direction_to_zero_weights() -> None:
 
 
 def test_best_reference_measures_a_small_sets_candidates_in_one_block(monkeypatch: pytest.MonkeyPatch) -> None:
-    from verify_perceptron.check import soft_margin as check_module
+    from verify_perceptron.check import soft_reference as check_module
     from verify_perceptron.run import fast
 
     rng = np.random.default_rng(3)
@@ -337,7 +338,7 @@ def test_best_reference_measures_blocks_on_two_threads_and_takes_the_same_u(monk
     # 10^6 margins sorted at 10^6 x 10): the same figures per block, so the same u as one after the other.
     import threading
 
-    from verify_perceptron.check import soft_margin as check_module
+    from verify_perceptron.check import soft_reference as check_module
     from verify_perceptron.run import fast
 
     rng = np.random.default_rng(5)

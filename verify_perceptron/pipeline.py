@@ -23,7 +23,7 @@ from .check.checker import Checker
 from .check.results import CheckResult
 from .check.separator import strict_final_weights
 from .check.mistake_map import MistakeMap
-from .check.soft_margin import best_reference
+from .check.soft_reference import best_reference
 from .check.traces import check_trace, whole_scores
 from .check.whole_run import WholeRecord, WholeRun
 from .data.dataset import Dataset, require_dataset

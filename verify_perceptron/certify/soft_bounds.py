@@ -5,7 +5,7 @@ D = 0), and `verify_perceptron.certify.comparison` says so. For data that
 are not separable no note's bound applies, but Freund and Schapire's does
 (`verify_perceptron.notes.soft_margin`): each convention runs online from
 w = 0, and its mistakes are set beside ((R‖u‖ + D)/ρ)² for u the best of
-the weights it visited (`verify_perceptron.check.soft_margin.best_reference`)
+the weights it visited (`verify_perceptron.check.soft_reference.best_reference`)
 and D over its own mistakes, an enclosure of an irrational number.
 """
 
@@ -15,7 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..check.soft_margin import best_reference, soft_margin_check
+from ..check.soft_margin import soft_margin_check
+from ..check.soft_reference import best_reference
 from ..data.dataset import Dataset
 from ..data.exact_text import exact_text
 from ..data.samples import sample_matrix

@@ -24,49 +24,24 @@ range. Every other update, a violation included, is decided in integers by
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 import math
 import operator
-from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from ..data.integers import ExactMatrix, scaled_floats
+from ..data.integers import ExactMatrix
 from ..data.observers import Epochs, Int64Array
-from ..data.trace import LazyUpdates, Trace
 from ..notes.claims import SOFT_MARGIN
-from ..notes.soft_floor import column_floor
-from ..notes.soft_margin import SoftMargin, choose_columns, choose_margin
+from ..notes.soft_margin import SoftMargin, choose_margin
 from .results import InvariantResult, Violation
 from .separator import scaled_separator
 
-__all__ = ["SoftMarginCheck", "SoftMarginSummary", "soft_margin_check", "best_reference", "counted_sums", "prefix_sums",
-           "VISITED"]
-
-#: How many of the weights a run visited (besides its last ones) `best_reference` tries as u.
-VISITED = 32
-#: `best_reference` measures its candidates in blocks of about this many margins (float64 cells).
-_BLOCK_CELLS = 2**18
-#: ... and never in blocks of fewer than this many (on small data an eighth of the samples' cells is less than a
-#: column: iris versicolor/virginica's 35 candidates were measured one by one, 35 calls of `choose_columns`).
-_MIN_BLOCK_CELLS = 2**15
-
-#: From this many samples on, `best_reference` measures its blocks of candidates in `_WORKERS` threads at once
-#: (a block is then one candidate, 10^6 margins sorted: about 90 ms, in NumPy calls that release the GIL).
-_THREADS_FROM = 2**16
-_WORKERS = 2
-#: From this many samples on (a column a block), `best_reference` first puts a floor under each candidate's
-#: figure (`verify_perceptron.notes.soft_floor`: about half a measure's time, no sort) and measures only the
-#: candidates whose floor is below the least figure found: at 10^6 x 10 not separable, 1 or 2 of 33.
-_FLOORS_FROM = 2**16
-#: ... in this thread and one other (`_beside`) where threads are used, if True: at 10^6 x 10 the floors' malloc
-#: arena in the second thread raised the process's peak by 30 MB (0.34x the int64 data) over floors in this
-#: thread alone (False), which take about twice the wall time (1.2 s of CPU in all) where a second core is idle.
-_FLOORS_BESIDE = False
+__all__ = ["SoftMarginCheck", "SoftMarginSummary", "soft_margin_check", "counted_sums", "prefix_sums"]
 
 #: The filter's safety factor: far above its rounding errors (a few times 2^-53), far below any real slack.
 _FILTER = 1.0 + 2.0**-20
@@ -325,152 +300,6 @@ def soft_margin_check(matrix: ExactMatrix, reference: Sequence[Fraction], *, L: 
     rho = chosen[0]
     bound = SoftMargin.from_margins(margins, rho=rho, R_sq=matrix.max_norm_sq, u_sq=u_sq, scale=L * M)
     return SoftMarginCheck(bound, reference=reference, source=source, L=L, M=M)
-
-
-def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, ...], str] | None:
-    """u for a run that did not converge: of the weights it visited, the one whose bound is smallest at its end.
-
-    The candidates are the run's last weights and up to `VISITED` of the
-    weights after its kept updates, evenly spaced; each is measured with ρ
-    chosen for the run's mistake counts (`choose_columns`). The measure only
-    chooses which true theorem is checked, so it is made in floats, every
-    candidate's margins in one matrix product; the candidate taken is the
-    best one that has a positive margin exactly. Returns ``(u, source)``, or
-    None when no candidate has a positive margin.
-
-    Examples
-    --------
-    >>> from verify_perceptron.data.examples import example
-    >>> from verify_perceptron.data.samples import sample_matrix
-    >>> from verify_perceptron.notes.conventions import get_convention
-    >>> from verify_perceptron.run.reference import train
-    >>> data = example("xor")
-    >>> trace = train(data)  # cycles back to w = 0
-    >>> u, source = best_reference(sample_matrix(data, get_convention("classic")), trace)
-    >>> [str(v) for v in u], source
-    (['0', '0', '1'], 'the weights after update 2, the best of 3 the run visited')
-    """
-    kept = trace.updates  # built on demand by the fast engine: only the one taken is made
-    step = max(1, -(-len(kept) // VISITED))
-    counts = np.asarray(trace.mistakes_per_sample, dtype=np.int64)
-    seen: dict[tuple[int, ...], Any] = {}  # scaled integer weights: the run's last weights, or an update's index
-    for index in [None, *range(0, len(kept), step)]:
-        if index is None:
-            W = scaled_separator(trace.final_weights)[0]
-        else:  # from the fast engine's record when there is one, else from the update's fractions
-            recorded = kept.scaled_weights(index) if isinstance(kept, LazyUpdates) else None
-            W = scaled_separator(kept[index].weights)[0] if recorded is None else recorded
-        key = tuple(W)
-        if any(key) and key not in seen:
-            seen[key] = index
-    if not seen:
-        return None
-    # Each candidate's bound in floats, the margins of a block of candidates in one product; the best
-    # is confirmed exactly.
-    keys = list(seen)
-    U, weights = np.stack([scaled_floats(list(W))[0] for W in keys], axis=1), counts.astype(np.float64)
-    confirmed: dict[int, bool] = {}
-
-    def positive(j: int) -> bool:
-        """Whether candidate j has a positive margin exactly (in floats a margin near 0 may have the wrong sign)."""
-        if j not in confirmed:
-            key = keys[j]
-            confirmed[j] = choose_margin(matrix.products(key, norm_sq=sum(v * v for v in key)), counts,
-                                         R_sq=matrix.max_norm_sq, u_sq=sum(v * v for v in key)) is not None
-        return confirmed[j]
-
-    ranked, whole = _ranked(matrix, U, weights, floors=True)
-    if not whole and not (ranked and positive(min(ranked)[1])):  # the least not confirmed: every column measured
-        ranked, whole = _ranked(matrix, U, weights)
-    first = [j for _, j in sorted(ranked)]
-    for j in first + sorted(set(range(len(keys))) - set(first)):
-        if positive(j):
-            index = seen[keys[j]]
-            best = ((tuple(trace.final_weights), "the run's last weights") if index is None
-                    else (tuple(kept[index].weights), f"the weights after update {kept[index].k}"))
-            break
-    else:
-        return None
-    tried = len(seen)
-    return best[0], best[1] + (f", the best of {tried} the run visited" if tried > 1 else "")
-
-
-def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) -> tuple[list[tuple[float, int]], bool]:
-    """`best_reference`'s measure: (the bound's logarithm in floats, column) for each column of U with a ρ, and
-    whether every column was measured.
-
-    With `floors`, on large samples (a column a block, from `_FLOORS_FROM` samples), each column first gets a
-    floor under its figure (`verify_perceptron.notes.soft_floor.column_floor`, no sort), and columns are measured
-    in the order of their floors until the next floor is above the least figure found: the columns left out
-    cannot have the least figure, so the least (figure, column) is the one a measure of every column gives, the
-    same floats (its column's figure is measured as without floors). Only the least is then known: the rest
-    are not returned (the bool is False), and a caller that needs more measures every column.
-    """
-    n, d = matrix.shape
-    # columns at a time: choose_columns makes about a dozen arrays of the block's size, so the block is at
-    # most an eighth of the samples' own cells, and memory stays near the samples' own (past 2^18 cells, less;
-    # below 2^15, a few MB at most whatever the samples)
-    block = max(1, min(_BLOCK_CELLS, max(n * d // 8, _MIN_BLOCK_CELLS)) // max(n, 1))
-    # the samples in floats a piece of rows at a time (`ExactMatrix.float_rows`): a whole float copy was as
-    # large as the int64 data, held through the soft-margin check (issue 32's peak at 10^5 x 100)
-    rows = max(1, _BLOCK_CELLS // max(d, 1))
-    pieces = range(0, n, rows)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        root_R = math.sqrt(max((float(np.max(np.einsum("ij,ij->i", F, F), initial=0.0))
-                                for F in (matrix.float_rows(lo, lo + rows) for lo in pieces)), default=0.0))
-        root_B = root_R * np.sqrt(np.einsum("ij,ij->j", U, U))
-        # each column over its own √B: every margin at most about 1 (|z·U| <= R·‖U‖), so no square overflows
-        root_B = np.where((root_B > 0) & np.isfinite(root_B), root_B, 1.0)
-
-    def margins(start: int) -> Any:
-        """The block of candidates from column `start`, each column's margins over its √B (as measured)."""
-        width = min(block, U.shape[1] - start)
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (per thread: a context variable)
-            products = (np.concatenate([matrix.float_rows(lo, lo + rows) @ U[:, start:start + block]
-                                        for lo in pieces]) if n else np.zeros((0, width)))
-            products /= root_B[start:start + block]  # (in place: the same quotients, one array less)
-            return products
-
-    def measured(start: int) -> list[tuple[float, int]]:
-        """The block of candidates from column `start`: (the bound's logarithm, column) for each with a ρ."""
-        block_margins = margins(start)
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            columns = choose_columns(block_margins, weights, [1.0] * block_margins.shape[1])
-        return [(chosen[1], start + j) for j, chosen in enumerate(columns) if chosen is not None]
-
-    starts = range(0, U.shape[1], block)
-    threads = n >= _THREADS_FROM and len(starts) > 1
-    if floors and n >= _FLOORS_FROM and block == 1:
-        hit = np.flatnonzero(weights)
-        floor = (_beside if threads and _FLOORS_BESIDE else lambda work, starts: [work(j) for j in starts])(
-            lambda j: column_floor(margins(j)[:, 0], weights, 1.0, hit=hit), starts)
-        ranked: list[tuple[float, int]] = []
-        least = math.inf
-        for j in sorted(starts, key=lambda j: (floor[j], j)):
-            if floor[j] > least:  # every column left has a floor, so a figure, above the least found
-                return ranked, False
-            ranked += measured(j)
-            least = min([least, *(value for value, _ in ranked)])
-        return ranked, True
-    parts = _in_threads(measured, starts) if threads else [measured(start) for start in starts]
-    return [item for part in parts for item in part], True  # (each block's figures the same whichever thread made them)
-
-
-def _beside(work: Callable[[int], Any], starts: range) -> list[Any]:
-    """[work(start) for start in starts], every other one in a second thread: this thread and one other, not two
-    new ones (each thread's allocations come from an arena of its own, which keeps what it freed: with two
-    new threads the floors raised the process's peak, later in the soft-margin check, by 57 MB at 10^6 x 10)."""
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify_perceptron-reference") as pool:
-        theirs = [pool.submit(work, start) for start in starts[1::2]]
-        mine = [work(start) for start in starts[0::2]]
-        done = [future.result() for future in theirs]
-    return [done[i // 2] if i % 2 else mine[i // 2] for i in range(len(starts))]
-
-
-def _in_threads(work: Callable[[int], Any], starts: range) -> list[Any]:
-    """[work(start) for start in starts] in `_WORKERS` threads (NumPy's sorts and sums, most of it, release the GIL)."""
-    with ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="verify_perceptron-reference") as pool:
-        return list(pool.map(work, starts))
 
 
 #: What `counted_sums` pays per point asked for besides a count per sample, in Python additions of the shortfalls.

@@ -14,7 +14,7 @@ from ..notes.conventions import get_convention
 from .checker import Checker
 from .results import CheckResult
 from .separator import strict_final_weights
-from .soft_margin import best_reference
+from .soft_reference import best_reference
 
 __all__ = ["check_trace", "assert_trace_verified", "scaled_scores", "whole_scores"]
 
@@ -38,7 +38,7 @@ def check_trace(
         w* in the convention's own coordinates; by default the run's final
         weights if it converged. It is also the soft-margin bound's u; without
         it, a run that did not converge takes as u the best of the weights it
-        visited (`verify_perceptron.check.soft_margin.best_reference`).
+        visited (`verify_perceptron.check.soft_reference.best_reference`).
     claims : sequence of Claim, optional
         The claims to evaluate; by default every claim that is a theorem for
         the convention and mode.

@@ -1,6 +1,6 @@
 """A floor under `choose_columns`' figure for one column of margins, found without sorting the column.
 
-`verify_perceptron.check.soft_margin.best_reference` ranks its candidate
+`verify_perceptron.check.soft_reference.best_reference` ranks its candidate
 references by the figure `choose_columns` gives each column (the least, over
 up to 256 target margins ρ, of the bound's logarithm in floats); only the
 least figure matters. `column_floor` gives a number that is at most a

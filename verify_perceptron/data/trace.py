@@ -132,8 +132,8 @@ T = TypeVar("T")
 class _ReadsAsTuple(Sequence[T]):
     """A vector kept in another form and read as a tuple, which `_make` builds once, and only if asked.
 
-    It iterates, indexes, compares with tuples and lists, hashes and prints
-    as that tuple; a subclass gives `_make`, its length, and may read one
+    It iterates, indexes, compares with tuples and lists, hashes, joins with
+    tuples (``+``) and prints as that tuple; a subclass gives `_make`, its length, and may read one
     entry without the whole tuple (`_item`).
     """
 
@@ -175,6 +175,16 @@ class _ReadsAsTuple(Sequence[T]):
 
     def __hash__(self) -> int:
         return hash(self._values())
+
+    def __add__(self, other: object) -> tuple[T, ...]:
+        if isinstance(other, (tuple, _ReadsAsTuple)):
+            return self._values() + tuple(other)
+        return NotImplemented
+
+    def __radd__(self, other: object) -> tuple[T, ...]:
+        if isinstance(other, tuple):
+            return other + self._values()
+        return NotImplemented
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({list(self._values())})"
@@ -230,6 +240,8 @@ class ScaledWeights(_ReadsAsTuple[Fraction]):
     >>> w = ScaledWeights([2, 0, -3], Fraction(1, 4))
     >>> w == (Fraction(1, 2), Fraction(0), Fraction(-3, 4)), w[2], len(w), w.scaled()
     (True, Fraction(-3, 4), 3, ([2, 0, -3], 4))
+    >>> (Fraction(7),) + w + (Fraction(1),) == (7, Fraction(1, 2), 0, Fraction(-3, 4), 1)
+    True
     """
 
     __slots__ = ("integers", "unit")

@@ -309,14 +309,8 @@ def fact_check(checker: Any, proofs: Sequence[ProofFacts] | None = None) -> Fact
         separator = {"gamma": checker.gamma_scaled, "ws_sq": checker.ws_sq_scaled,
                      "wsb_sq": checker.ws_sq_scaled - int(W_star[bias]) ** 2}
     return FactCheck(proofs, conv=conv, rate=checker.rate, a=checker.a, L=checker.L, M=checker.M,
-                     labels=checker.data.y_array, norms=_norms(checker.matrix), max_norm_sq=checker.matrix.max_norm_sq,
-                     margins=margins, separator=separator, mode=mode)
-
-
-def _norms(matrix: Any) -> Any:
-    """The matrix's ‖z_i‖² as the facts read them, by index: from the limbs where it is held so (`NormRows`:
-    its ``norms`` would make n Python integers, kept through the run, where the facts read a few)."""
-    return matrix.held.norm_rows() if matrix.held is not None else matrix.norms
+                     labels=checker.data.y_array, norms=checker.matrix.norm_rows(),  # (by index: no n Python ints)
+                     max_norm_sq=checker.matrix.max_norm_sq, margins=margins, separator=separator, mode=mode)
 
 
 _INT64 = 2**63

@@ -126,10 +126,10 @@ class WholeRun:
 
     @property
     def norms(self) -> Any:
-        """The matrix's ‖z_i‖², read by index: from the limbs where it is held so (`NormRows`), since its
-        ``norms`` would make n Python integers (0.55x the int64 data on randn 10^5 x 10) that the chunks'
+        """The matrix's ‖z_i‖², read by index (`ExactMatrix.norm_rows`): ``matrix.norms`` would make n Python
+        integers where the samples are held in limbs (0.55x the int64 data on randn 10^5 x 10) that the chunks'
         int64 path (`_monotone_chunk`, on the limbs' columns) never reads."""
-        return self.matrix.held.norm_rows() if self.matrix.held is not None else self.matrix.norms
+        return self.matrix.norm_rows()
 
     # --- what the engine tells it -------------------------------------------------------------
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import kernel as _kernel
 from .int64_pieces import _norms_in_pieces, _pieces_pay, _wide_products, matrix_vector, row_dots
-from .limb_arrays import LimbMatrix, int64_norms, int_limbs, limb_values
+from .limb_arrays import LimbMatrix, int64_norms, int_limbs, limb_sum, limb_values
 
 __all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "row_dots", "matrix_vector",
            "exact_sum", "scaled_floats", "score_values", "as_halves", "as_limbs", "biggest_entry"]
@@ -196,8 +196,7 @@ def exact_sum(values: Any) -> int:
     """
     if values.dtype != object and values.size and max(int(values.max()), -int(values.min())) * values.size < 2**63:
         return int(values.sum())
-    pieces = values.dtype == np.int64 and values.size < 2**31  # in 32-bit pieces (each sum < 2^63): no n Python ints
-    return int((values & 0xFFFFFFFF).sum()) + (int((values >> 32).sum()) << 32) if pieces else sum(values.tolist())
+    return limb_sum(values.reshape(-1, 1)) if values.dtype == np.int64 else sum(values.tolist())  # (no n Python ints)
 
 
 #: Integers are approximated in floats after a shift that leaves them at most this many bits, so that
@@ -292,6 +291,10 @@ class ExactMatrix:
             self._norms = self._held().norms()
         return self._norms
 
+    def norm_rows(self) -> Any:
+        """`norms` read by index: where held in limbs, Python integers made for the rows read only (`NormRows`)."""
+        return self.held.norm_rows() if self.held is not None else self.norms
+
     @property
     def shape(self) -> tuple[int, int]:
         """(rows, columns), without making `exact`."""
@@ -337,8 +340,7 @@ class ExactMatrix:
             self._exact = self._norms = self._norms_list = None
 
     def forget_product(self) -> None:
-        """Let go of the last product kept for a second use of the same direction (n integers; made again if
-        asked for).
+        """Let go of the last product kept for a second use of the same direction (n integers; made again if asked).
 
         Examples
         --------

@@ -259,6 +259,9 @@ def _check_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     check.add_argument("--averaged", action="store_true",
                        help="it returns the averaged perceptron's weights (over every presentation; over exactly "
                        "--max-epochs epochs when given)")
+    check.add_argument("--mode", choices=("online", "batch"), default="online",
+                       help="online: a step after every mistake (default); batch: one step a pass, by the sum over "
+                       "the samples the pass's starting weights misclassify (note 003)")
     check.add_argument("--bias", choices=("first", "last", "convention"), default=None,
                        help="where its flat weight vector holds the bias: b, w1..wd (first), w1..wd, b (last: a "
                        "command's default) or the convention's own order")

@@ -333,7 +333,7 @@ def _check(args: argparse.Namespace, spent: float) -> int:
         detects_nonseparable=args.detects_nonseparable, max_epochs=args.max_epochs, command=args.external,
         float_eta=args.float_eta, call_timeout=args.timeout, format=args.format, averaged=args.averaged,
         accept=[name.strip() for given in args.accept for name in given.split(",") if name.strip()],
-        time_limit=args.time_limit, spent=spent, bias=args.bias,
+        time_limit=args.time_limit, spent=spent, bias=args.bias, mode=args.mode,
     )
     text = text if text.endswith("\n") else text + "\n"
     if args.output is None:

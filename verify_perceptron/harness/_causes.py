@@ -39,6 +39,8 @@ BIAS_RATES = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 10), Fraction(2), Frac
 AVERAGE_EPOCHS = 200
 #: The largest tolerance looked for (at learning rate 1), and the most runs spent sweeping up to it.
 MAX_TOLERANCE, TOLERANCE_RUNS = Fraction(1), 400
+#: The longest run of the other mode looked at (`mode_cause`).
+MODE_EPOCHS = 2000
 #: The most samples whose per-epoch orders are searched.
 MAX_ORDERED_SAMPLES = 4
 
@@ -69,7 +71,8 @@ def model_causes(observations: list[Observation], conv: Convention, rate: Fracti
     n = len(observations)
     found = [d for d in (*_conventions(observations, conv, runs), *_rules(observations, conv, runs, rate),
                          _epoch_cap(observations, runs, rate), _tolerance(observations, conv, runs, rate),
-                         *_averages(observations, runs, rate), _best_so_far(observations, runs, rate))
+                         *_averages(observations, runs, rate), _best_so_far(observations, runs, rate),
+                         mode_cause(observations, conv, "batch", rate, rounded))
              if d is not None]
     return [Diagnosis(d.code, {**d.parameters, "datasets": n}, f"{d.text}: it reproduces the "
                                                                 "implementation's weights on every dataset tried")
@@ -242,6 +245,25 @@ def _averages(observations: list[Observation], runs: _Runs, rate: Fraction | Non
                             f"the averaged {runs.conv.name} perceptron run for exactly {_count(T, 'epoch')}: it "
                             "returns the average of the weights after every presentation")
             return
+
+
+def mode_cause(observations: list[Observation], conv: Convention, mode: str, rate: Fraction | None,
+               rounded: bool = False) -> Diagnosis | None:
+    """batch-mode or online-mode: the note's run in `mode` (the other than the one checked) reproduces every
+    dataset tried: one step a pass by the sum over the pass's mistakes (note 003's batch mode), or a step
+    after every mistake."""
+    from ..run.reference import train
+
+    def model(o: Observation) -> list[Vector] | None:
+        run = train(o.data, conv, mode=mode, max_epochs=MODE_EPOCHS)
+        return [run.final_weights] if run.stop == "converged" else None
+
+    if explained(observations, model, rate, rounded=rounded) is None:
+        return None
+    text = ("takes one step a pass, by the sum of the steps of every sample the pass's starting weights misclassify "
+            "(note 003's batch mode), not a step after every mistake" if mode == "batch" else
+            "takes a step after every mistake (online mode), not one step a pass by the sum over its mistakes")
+    return Diagnosis(f"{mode}-mode", {"mode": mode}, f"the {conv.name} perceptron that {text}")
 
 
 def _best_so_far(observations: list[Observation], runs: _Runs, rate: Fraction | None) -> Diagnosis | None:

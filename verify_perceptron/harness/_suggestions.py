@@ -29,6 +29,8 @@ def _one(code: str, parameters: dict[str, Any], options: CheckOptions) -> dict[s
     if code == "float-rate" and "rate" in parameters:
         double = nearest_float(Fraction(str(parameters["rate"])))
         return None if double is None else {"eta": Fraction(double), "accept_departures": ("float-rate",)}
+    if code in ("batch-mode", "online-mode"):
+        return {"mode": parameters["mode"]}
     if code == "epoch-cap":
         return {"max_epochs": parameters["epochs"]}
     if code == "averaged":
@@ -66,6 +68,8 @@ def command_line(overrides: dict[str, Any], options: CheckOptions) -> str:
         words.append(f"--labels {overrides['labels']}")
     if "eta" in overrides:
         words.append(f"--float-eta {nearest_float(overrides['eta'])!r}")
+    if "mode" in overrides and overrides["mode"] != options.mode:
+        words.append(f"--mode {overrides['mode']}")
     if overrides.get("averaged"):
         words.append("--averaged")
     if "max_epochs" in overrides:

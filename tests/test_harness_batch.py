@@ -85,9 +85,9 @@ def test_a_batch_perceptron_checked_as_online_is_diagnosed_batch_and_the_suggest
 
 
 def test_a_batch_run_the_exact_batch_run_does_not_explain_is_not_called_batch() -> None:
-    result = check_implementation(batch.batch_without_bias, examples=EXAMPLES)
-    assert not result.passed and result.counterexample is not None
-    assert result.counterexample.diagnoses[0].code != "batch-mode"
+    case = check_dataset(batch.batch_without_bias, [["-3"], ["0"], ["-5"]], [-1, 1, -1])
+    assert not case.passed and case.diagnoses and case.diagnoses[0].code != "batch-mode", case.report()
+    assert check_dataset(batch.batch_perceptron, [["-3"], ["0"], ["-5"]], [-1, 1, -1]).diagnoses[0].code == "batch-mode"
 
 
 def test_a_batch_steps_partial_sums_must_hold_in_53_bits() -> None:

@@ -9,6 +9,7 @@ float64 cannot hold."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 
 from ..data.dataset import Dataset
@@ -122,7 +123,7 @@ def _float_exact(data: Dataset, conv: Convention, reference: Trace, rate: Fracti
     return True
 
 
-def _sums_exact(w: list[Fraction], rows: list[tuple[tuple[Fraction, ...], int]], scale: int, limit: int) -> bool:
+def _sums_exact(w: list[Fraction], rows: Sequence[tuple[Sequence[Fraction], int]], scale: int, limit: int) -> bool:
     """True when every partial sum of a batch step (the weights `w` and the steps of `rows`, at the folded
     rate `scale`, in any order) holds in 53 bits: each is a multiple of the finest grid among them and at
     most Σ of their magnitudes, coordinate by coordinate."""

@@ -13,6 +13,7 @@ from ..data.exact_text import nearest_float
 from ..data.rationals import as_rational, shown_value
 from ..errors import InvalidArgument
 from ..notes.conventions import get_convention
+from ..run.averaged import AVERAGES
 from ._clock import seconds_or_none
 
 if TYPE_CHECKING:  # Hypothesis loads only when a check runs
@@ -107,6 +108,9 @@ class CheckOptions:
     averaged : bool
         It returns the averaged perceptron's weights (`run.averaged`): the average over every
         presentation, up to the first clean epoch, or over exactly `max_epochs` epochs when given.
+    average : str
+        What that average runs over (`run.averaged.AVERAGES`): every presentation, the start included
+        (Daumé's counter from 1), each epoch's end, or each update.
     mode : {"online", "batch"}
         ``online``: a step after every mistake; ``batch``: one step per pass, by the sum of the steps of
         every sample the pass's starting weights misclassify (note 003's batch mode).
@@ -136,6 +140,7 @@ class CheckOptions:
     averaged: bool = False
     bias: str | None = None
     mode: str = "online"
+    average: str = "presentations"
     #: The implementation's configuration as plain values (``get_params()``), for the diagnosis's models.
     configuration: tuple[tuple[str, object], ...] = ()
 
@@ -216,7 +221,7 @@ def _options(
     *, convention: str, dtype: str, labels: str, eta: object, examples: int, seed: int | None,
     rounding_stress: bool, detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...],
     max_epochs: int | None, call_timeout: float | None, worked_examples: bool, output: str,
-    accept_departures: Sequence[str], max_features: int, max_samples: int, averaged: bool = False,
+    accept_departures: Sequence[str], max_features: int, max_samples: int, averaged: bool | str = False,
     bias: str | None = None, mode: str = "online",
 ) -> CheckOptions:
     """`CheckOptions` from a front door's keyword arguments, each checked (`InvalidArgument` naming it)."""
@@ -260,8 +265,11 @@ def _options(
         raise InvalidArgument(f"bias={shown_value(bias)} and output={shown_value(output)}: give one of them (bias "
                               "says where a flat weight vector holds the bias; output='pair' or 'augmented' says "
                               "how every return value is read)")
-    if not isinstance(averaged, bool):
-        raise InvalidArgument(f"averaged={shown_value(averaged)} must be True or False")
+    average = averaged if isinstance(averaged, str) and averaged in AVERAGES else "presentations"
+    if not isinstance(averaged, bool) and averaged not in AVERAGES:
+        raise InvalidArgument(f"averaged={shown_value(averaged)} must be True, False or what the average runs over: "
+                              f"{', '.join(AVERAGES)}")
+    averaged = bool(averaged)
     if mode not in MODES:
         raise InvalidArgument(f"mode={shown_value(mode)} must be one of {', '.join(MODES)}")
     if mode == "batch" and accept_departures:
@@ -286,7 +294,7 @@ def _options(
         seed=seed, rounding_stress=bool(rounding_stress), detects_nonseparable=bool(detects_nonseparable),
         nonseparable_errors=errors, max_epochs=max_epochs, call_timeout=call_timeout,
         worked_examples=bool(worked_examples), output=output, accept_departures=tuple(accept_departures),
-        max_features=max_features, max_samples=max_samples, averaged=averaged, bias=bias, mode=mode,
+        max_features=max_features, max_samples=max_samples, averaged=averaged, bias=bias, mode=mode, average=average,
     )
 
 

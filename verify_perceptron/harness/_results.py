@@ -289,7 +289,7 @@ def _reproduction(code: tuple[str, str] | None, data: Dataset, labels: list[int]
     if options.accept_departures:
         keywords.append(f"accept_departures={options.accept_departures!r}")
     if options.averaged:
-        keywords.append("averaged=True")
+        keywords.append("averaged=True" if options.average == "presentations" else f"averaged={options.average!r}")
     if options.mode != "online":
         keywords.append(f"mode={options.mode!r}")
     if options.bias is not None:

@@ -145,7 +145,7 @@ def check_dataset(
     call_timeout: float | None = 10.0,
     output: str = "auto",
     accept_departures: Sequence[str] = (),
-    averaged: bool = False,
+    averaged: bool | str = False,
     time_limit: float | None = None,
     bias: str | None = None,
     mode: str = "online",
@@ -208,7 +208,7 @@ def check_implementation(
     detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...] = False,
     max_epochs: int | None = None, call_timeout: float | None = 10.0, worked_examples: bool = True,
     output: str = "auto", accept_departures: Sequence[str] = (), max_features: int = 3, max_samples: int = 8,
-    data: SearchStrategy[Dataset] | None = None, averaged: bool = False, time_limit: float | None = None, bias: str | None = None,
+    data: SearchStrategy[Dataset] | None = None, averaged: bool | str = False, time_limit: float | None = None, bias: str | None = None,
     mode: str = "online",
 ) -> HarnessResult:
     """Check a perceptron implementation on generated data; return the verdict and the minimal counterexample.
@@ -252,9 +252,9 @@ def check_implementation(
         Bounds of the generated datasets.
     data : SearchStrategy of Dataset, optional
         Your own strategy (from `verify_perceptron.harness.strategies`) instead of the default mix.
-    averaged : bool
-        It returns the averaged perceptron's weights (the average over every presentation, up to the
-        first clean epoch, or over exactly `max_epochs` epochs when given), which need not separate.
+    averaged : bool or str
+        It returns the averaged perceptron's weights (over every presentation, or over what it names:
+        `run.averaged.AVERAGES`; up to the first clean epoch, or exactly `max_epochs`), which need not separate.
     time_limit : float, optional
         Seconds the whole check may take: every call ends by then, and the check raises `TimeUp` naming what it
         was doing (looked at between the steps of its own work; ``check --time-limit`` also interrupts them).
@@ -413,7 +413,7 @@ def run_check_command(
     accept: Sequence[str] = (),
     output: str = "auto",
     format: str = "text",
-    averaged: bool = False,
+    averaged: bool | str = False,
     time_limit: float | None = None, spent: float = 0.0,
     bias: str | None = None, mode: str = "online",
 ) -> tuple[int, str]:

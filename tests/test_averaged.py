@@ -163,7 +163,7 @@ def test_the_harness_holds_a_declared_averaged_implementation_to_the_average() -
     assert result.counterexample is not None
     assert "exact averaged weights" in result.counterexample.findings[0].message
     with pytest.raises(InvalidArgument, match="averaged='yes'"):
-        check_implementation(gallery.fit_correct, averaged="yes")  # type: ignore[arg-type]
+        check_implementation(gallery.fit_correct, averaged="yes")
 
 
 def test_check_command_line_takes_averaged(capsys: pytest.CaptureFixture[str]) -> None:

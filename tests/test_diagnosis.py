@@ -156,3 +156,24 @@ def test_a_single_dataset_is_diagnosed_with_its_neighbours() -> None:
 
     case = check_dataset(capped, [["0", "0"], ["0", "1"], ["1", "0"], ["1", "1"]], [0, 0, 0, 1])
     assert [d.code for d in case.diagnoses] == ["epoch-cap"] and case.diagnoses[0].parameters["epochs"] == 2
+
+
+def test_numpys_sign_of_zero_in_the_step_is_named() -> None:
+    def fit(X: Any, y: Any) -> Any:  # η·(d - np.sign(score)): a tie steps half a mistake's step
+        X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+        w, b = np.zeros(X.shape[1]), 0.0
+        for _ in range(1000):
+            clean = True
+            for x, t in zip(X, y):
+                step = t - np.sign(w @ x + b)
+                if step:
+                    w, b, clean = w + step * x, b + step, False
+            if clean:
+                break
+        return w, b
+
+    result = check_implementation(fit, examples=20)
+    assert not result.passed and result.counterexample is not None
+    codes = [result.counterexample.diagnoses[0].code]
+    codes += [c["code"] for c in result.counterexample.diagnoses[0].parameters.get("causes", [])]
+    assert "tie-zero" in codes, result.report()

@@ -259,6 +259,13 @@ def _check_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     check.add_argument("--averaged", action="store_true",
                        help="it returns the averaged perceptron's weights (over every presentation; over exactly "
                        "--max-epochs epochs when given)")
+    check.add_argument("--average-over", choices=("presentations", "start", "epochs", "updates"), default=None,
+                       help="with --averaged: what its average runs over: every presentation (default), every "
+                       "presentation and the start w = 0 (a counter from 1, as in Daume's course), each epoch's end, "
+                       "or each update")
+    check.add_argument("--mode", choices=("online", "batch"), default="online",
+                       help="online: a step after every mistake (default); batch: one step a pass, by the sum over "
+                       "the samples the pass's starting weights misclassify (note 003)")
     check.add_argument("--bias", choices=("first", "last", "convention"), default=None,
                        help="where its flat weight vector holds the bias: b, w1..wd (first), w1..wd, b (last: a "
                        "command's default) or the convention's own order")

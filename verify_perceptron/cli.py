@@ -331,9 +331,10 @@ def _check(args: argparse.Namespace, spent: float) -> int:
         args.target, convention=args.convention, examples=args.examples, dtype=args.dtype, labels=args.labels,
         seed=args.seed, eta=args.eta, rounding_stress=args.rounding_stress,
         detects_nonseparable=args.detects_nonseparable, max_epochs=args.max_epochs, command=args.external,
-        float_eta=args.float_eta, call_timeout=args.timeout, format=args.format, averaged=args.averaged,
+        float_eta=args.float_eta, call_timeout=args.timeout, format=args.format,
+        averaged=args.average_over or args.averaged,
         accept=[name.strip() for given in args.accept for name in given.split(",") if name.strip()],
-        time_limit=args.time_limit, spent=spent, bias=args.bias,
+        time_limit=args.time_limit, spent=spent, bias=args.bias, mode=args.mode,
     )
     text = text if text.endswith("\n") else text + "\n"
     if args.output is None:

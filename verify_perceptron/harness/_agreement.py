@@ -20,7 +20,7 @@ def _choose_factor(declared: Fraction | None, conv: Convention, reference: Trace
     if declared is not None:
         return declared
     if updates is not None:  # read off the first step; the final weights may have gone astray
-        if updates and reference.updates and updates[0][0] == reference.updates[0].samples[0]:
+        if updates and reference.updates and updates[0][0] in reference.updates[0].samples:
             c = _factor(updates[0][1], reference.updates[0].weights, conv)
             if c is not None:
                 return c
@@ -34,7 +34,8 @@ def _agreement(data: Dataset, conv: Convention, reference: Trace, weights: Vecto
     """agrees-with-reference: the first reported update that departs from c times the exact run's,
     or else final weights that are not c times the exact run's final ones."""
     if updates is not None:
-        divergence = _first_divergence(data, conv, reference, updates, c, labels)
+        first = _batch_divergence if reference.mode == "batch" else _first_divergence
+        divergence = first(data, conv, reference, updates, c, labels)
         if divergence is not None:
             return [divergence]
     want = _scaled(c, reference.final_weights)
@@ -87,6 +88,32 @@ def _first_divergence(data: Dataset, conv: Convention, reference: Trace, updates
         else:
             text = _step_text(data, conv, labels, k, i, before, after, _scaled(c, ref.delta))
         return Finding("agrees-with-reference", text, update=k, sample=i)
+    return None
+
+
+def _batch_divergence(data: Dataset, conv: Convention, reference: Trace, updates: list[tuple[int, Vector]],
+                      c: Fraction, labels: str) -> Finding | None:
+    """Batch mode: the first reported step that is not c times the exact run's step of that pass (its index
+    one of the samples that pass misclassifies), or None when the reported run is c times the exact one."""
+    steps = list(reference.updates)
+    for k in range(1, max(len(steps), len(updates)) + 1):
+        mine = updates[k - 1] if k <= len(updates) else None
+        ref = steps[k - 1] if k <= len(steps) else None
+        if mine is not None and ref is not None and mine[0] in ref.samples and mine[1] == _scaled(c, ref.weights):
+            continue
+        if mine is None or ref is None:
+            said = (f"the implementation stopped after {_count(k - 1, 'batch step')}, the exact run makes "
+                    f"{reference.n_updates}" if mine is None else
+                    f"the implementation made batch step {k} after the exact run had converged (at "
+                    f"{_count(reference.n_updates, 'step')})")
+            return Finding("agrees-with-reference", said, update=k)
+        if mine[0] not in ref.samples:
+            said = (f"batch step {k} (pass {ref.epoch}): the implementation reported sample {mine[0]}, which that "
+                    f"pass's starting weights do not misclassify (it sums samples {list(ref.samples)})")
+        else:
+            said = (f"batch step {k} (pass {ref.epoch}, summing samples {list(ref.samples)}): the weights became "
+                    f"{_vec(mine[1])}, the rule makes them {_vec(_scaled(c, ref.weights))}")
+        return Finding("agrees-with-reference", said, update=k, sample=mine[0])
     return None
 
 

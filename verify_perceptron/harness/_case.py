@@ -94,7 +94,7 @@ class _Case:
         self.findings, accepted = _with_accepted(options, conv, data, reference, weights, c, self.findings)
         self.notes += accepted
         if updates is not None:
-            self.findings += _invariants(data, conv, exact.full, updates, c)  # update-rule, ...
+            self.findings += _invariants(data, conv, exact.full, updates, c, options.mode)  # update-rule, ...
 
     def _reported_updates(self, call: _Call, weights: Vector) -> list[tuple[int, Vector]] | None:
         """reported-updates: the updates read exactly, or None when there are none or they cannot be read."""
@@ -132,7 +132,7 @@ class _Case:
                 evidence.add(seen, weights)
         factor = self.factor if self.factor is not None and self.factor > 0 else Fraction(1)
         rate = self.options.eta or (self.factor if self.n_updates else None)
-        if declared is None:
+        if declared is None and self.options.mode == "online":  # its models are online runs
             declared = limit_diagnosis(evidence.leading(self.data, self.weights), self.conv, self.options, rate)
         if declared is not None:
             self.diagnoses = [declared]

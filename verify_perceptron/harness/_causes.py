@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 from ..notes.conventions import CONVENTIONS, Convention, dot
+from ..run.averaged import AVERAGES
+from ._averaged import counter_average
 from ._evidence import Model, Observation, allowing, explained, factor_of
 from ._exact import Vector, _is_mistake
 from ._models import Change, Simulation, orders_reaching, simulate
@@ -35,10 +37,13 @@ RULES: dict[str, str] = {
 }
 #: The rates tried for a learning rate applied to the bias step alone.
 BIAS_RATES = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 10), Fraction(2), Fraction(1, 100))
-#: The longest fixed run an average is looked for in.
-AVERAGE_EPOCHS = 200
+#: The longest fixed run an average is looked for in epoch by epoch; past it, on runs that converged, T is
+#: solved for, up to `MAX_AVERAGE_EPOCHS`.
+AVERAGE_EPOCHS, MAX_AVERAGE_EPOCHS = 200, 10**7
 #: The largest tolerance looked for (at learning rate 1), and the most runs spent sweeping up to it.
 MAX_TOLERANCE, TOLERANCE_RUNS = Fraction(1), 400
+#: The longest run of the other mode looked at (`mode_cause`).
+MODE_EPOCHS = 2000
 #: The most samples whose per-epoch orders are searched.
 MAX_ORDERED_SAMPLES = 4
 
@@ -69,7 +74,8 @@ def model_causes(observations: list[Observation], conv: Convention, rate: Fracti
     n = len(observations)
     found = [d for d in (*_conventions(observations, conv, runs), *_rules(observations, conv, runs, rate),
                          _epoch_cap(observations, runs, rate), _tolerance(observations, conv, runs, rate),
-                         *_averages(observations, runs, rate), _best_so_far(observations, runs, rate))
+                         *_averages(observations, runs, rate), _best_so_far(observations, runs, rate),
+                         mode_cause(observations, conv, "batch", rate, rounded))
              if d is not None]
     return [Diagnosis(d.code, {**d.parameters, "datasets": n}, f"{d.text}: it reproduces the "
                                                                 "implementation's weights on every dataset tried")
@@ -222,26 +228,94 @@ def _tolerance_diagnosis(conv: Convention, lo: Fraction, hi: Fraction) -> Diagno
 
 
 def _averages(observations: list[Observation], runs: _Runs, rate: Fraction | None) -> Iterator[Diagnosis | None]:
-    """Averaged weights: over a fixed run of T epochs, or over the run up to its clean epoch."""
-    def until_clean(o: Observation) -> list[Vector] | None:
-        run = runs(o)
-        return [run.average(len(run.ends))] if run.stop == "converged" else None
+    """Averaged weights, over each of `AVERAGES` (presentations, the start too, epochs' ends, updates): over
+    the run up to its clean epoch, over a fixed run of T <= `AVERAGE_EPOCHS` epochs, or, where the runs
+    converged, over any T past that (solved for on the counterexample: `_averaged_past`)."""
+    for over in AVERAGES:
+        def until_clean(o: Observation, over: str = over) -> list[Vector] | None:
+            run = runs(o)
+            return _averaged(runs, Change(), len(run.ends), over, rate)(o) if run.stop == "converged" else None
 
-    if runs.explained(observations, until_clean, rate) is not None:
-        yield Diagnosis("averaged", {"epochs": None},
-                        f"the averaged {runs.conv.name} perceptron: it returns the average of the weights after every "
-                        "presentation, up to the end of its first epoch without a mistake")
-        return
+        if runs.explained(observations, until_clean, rate) is not None:
+            yield _averaged_diagnosis(runs.conv.name, over, None)
+            return
     fixed = Change(epochs=AVERAGE_EPOCHS)
     first = runs(observations[0], fixed)
-    for T in range(1, AVERAGE_EPOCHS + 1):
-        if runs.explained([observations[0]], allowing(first.average(T)), rate) is None:
-            continue
-        if runs.explained(observations, _averaged(runs, fixed, T), rate) is not None:
-            yield Diagnosis("averaged", {"epochs": T},
-                            f"the averaged {runs.conv.name} perceptron run for exactly {_count(T, 'epoch')}: it "
-                            "returns the average of the weights after every presentation")
-            return
+    for over in AVERAGES:
+        for T in range(1, AVERAGE_EPOCHS + 1):
+            if over != "start" and runs.explained([observations[0]], allowing(first.average(T, over)), rate) is None:
+                continue
+            if runs.explained(observations, _averaged(runs, fixed, T, over, rate), rate) is not None:
+                yield _averaged_diagnosis(runs.conv.name, over, T)
+                return
+    for over in ("presentations", "start", "epochs"):  # an average over updates stops changing at convergence
+        for T in _averaged_past(observations[0], runs(observations[0]), over):
+            if runs.explained(observations, _averaged(runs, Change(), T, over, rate), rate) is not None:
+                yield _averaged_diagnosis(runs.conv.name, over, T)
+                return
+
+
+#: What each average runs over, as a report says it.
+_OVER = {"presentations": "the average of the weights after every presentation",
+         "start": "the average of the weights over every presentation and the start w = 0 (a counter from 1, "
+                  "w - u/c at the end, as in Daumé's course)",
+         "epochs": "the average of the weights at the end of every epoch",
+         "updates": "the average of the weights after every update"}
+
+
+def _averaged_diagnosis(name: str, over: str, T: int | None) -> Diagnosis:
+    until = (f"run for exactly {_count(T, 'epoch')}" if T else "")
+    text = (f"the averaged {name} perceptron{' ' + until if until else ''}: it returns {_OVER[over]}"
+            + ("" if T else ", up to the end of its first epoch without a mistake"))
+    return Diagnosis("averaged", {"epochs": T, "over": over}, text)
+
+
+def _averaged_past(o: Observation, run: Simulation, over: str) -> list[int]:
+    """T > `AVERAGE_EPOCHS` whose average `over` the converged `run` extended to T epochs may be `o`'s weights.
+
+    Past convergence the sum is A + T·B (B the final weights times the presentations an epoch, or once an
+    epoch for its ends), and the average a positive multiple of it: with the weights a, a_i·(A_j + T·B_j) =
+    a_j·(A_i + T·B_i) on every pair of coordinates, which gives T; the pair of largest determinant is
+    used, and its neighbours are tried (the weights may be rounded)."""
+    if run.stop != "converged":
+        return []
+    E, final = len(run.ends), run.ends[-1]
+    per = run.presentations if over != "epochs" else 1
+    total = run.sums[-1] if over != "epochs" else [sum(U[j] for U in run.ends) for j in range(len(final))]
+    A = [s - E * per * u for s, u in zip(total, final)]
+    B = [per * u for u in final]
+    a = o.weights
+    pairs = [(i, j) for i in range(len(a)) for j in range(i + 1, len(a))]
+    if not pairs:
+        return []
+    i, j = max(pairs, key=lambda p: abs(a[p[0]] * B[p[1]] - a[p[1]] * B[p[0]]))
+    det = a[i] * B[j] - a[j] * B[i]
+    if det == 0:
+        return []
+    T = (a[j] * A[i] - a[i] * A[j]) / det
+    if not AVERAGE_EPOCHS < T < MAX_AVERAGE_EPOCHS + 2:
+        return []
+    near = round(T)
+    return [t for t in (near, near - 1, near + 1) if AVERAGE_EPOCHS < t <= MAX_AVERAGE_EPOCHS]
+
+
+def mode_cause(observations: list[Observation], conv: Convention, mode: str, rate: Fraction | None,
+               rounded: bool = False) -> Diagnosis | None:
+    """batch-mode or online-mode: the note's run in `mode` (the other than the one checked) reproduces every
+    dataset tried: one step a pass by the sum over the pass's mistakes (note 003's batch mode), or a step
+    after every mistake."""
+    from ..run.reference import train
+
+    def model(o: Observation) -> list[Vector] | None:
+        run = train(o.data, conv, mode=mode, max_epochs=MODE_EPOCHS)
+        return [run.final_weights] if run.stop == "converged" else None
+
+    if explained(observations, model, rate, rounded=rounded) is None:
+        return None
+    text = ("takes one step a pass, by the sum of the steps of every sample the pass's starting weights misclassify "
+            "(note 003's batch mode), not a step after every mistake" if mode == "batch" else
+            "takes a step after every mistake (online mode), not one step a pass by the sum over its mistakes")
+    return Diagnosis(f"{mode}-mode", {"mode": mode}, f"the {conv.name} perceptron that {text}")
 
 
 def _best_so_far(observations: list[Observation], runs: _Runs, rate: Fraction | None) -> Diagnosis | None:
@@ -279,9 +353,21 @@ def _capped(runs: _Runs, T: int) -> Model:
     return model
 
 
-def _averaged(runs: _Runs, change: Change, T: int) -> Model:
-    """The run under `change` returning the average of its weights over T epochs."""
-    return lambda o: [runs(o, change).average(T)]
+def _averaged(runs: _Runs, change: Change, T: int, over: str = "presentations", rate: Fraction | None = None) -> Model:
+    """The run under `change` returning the average of its weights `over` T epochs (None where it cannot); for
+    a float64 implementation averaging with a counter from 1 (``start``), also what float64 makes of it."""
+    def model(o: Observation) -> list[Vector] | None:
+        run = runs(o, change)
+        if T > len(run.ends) and run.stop != "converged":
+            return None
+        average: Vector = run.average(T, over)
+        if over != "start" or not runs.rounded:
+            return [average]
+        c = rate or Fraction(1)
+        final = run.weights(run.ends[min(T, len(run.ends)) - 1])
+        rounded = counter_average(final, average, run.presentations * T + 1, c)
+        return [average] + ([tuple(v / c for v in rounded)] if rounded is not None else [])
+    return model
 
 
 def _some_order(o: Observation, conv: Convention, runs: _Runs, rate: Fraction | None) -> list[Vector] | None:

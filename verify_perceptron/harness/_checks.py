@@ -89,23 +89,27 @@ def _learning_rate(conv: Convention, c: Fraction) -> list[Finding]:
 
 
 def _invariants(data: Dataset, conv: Convention, reference: Trace, updates: list[tuple[int, Vector]],
-                factor: Fraction) -> list[Finding]:
+                factor: Fraction, mode: str = "online") -> list[Finding]:
     """update-rule, ...: the reported updates, as a trace, keep the rule and every invariant of the
     proof (`check_trace`), the mistake bound included; the first violation of each. `reference` is the
-    exact run to convergence (not one stopped at an epoch limit): its final weights are the separator w*."""
+    exact run to convergence (not one stopped at an epoch limit): its final weights are the separator w*.
+    In batch mode each reported update is one pass's step, over the samples its starting weights misclassify."""
     samples = [conv.augment(x) for x in data.X]
     previous: Vector = tuple(Fraction(0) for _ in samples[0])
     records, epoch, last, counts = [], 1, -1, [0] * data.n_samples
     for k, (i, after) in enumerate(updates, start=1):
-        if i <= last:
-            epoch += 1
+        if mode == "batch":  # one step a pass, by every sample the pass's starting weights misclassify
+            epoch, step = k, tuple(j for j, x in enumerate(samples) if _is_mistake(conv, dot(previous, x), data.y[j]))
+        else:
+            epoch, step = epoch + (i <= last), (i,)
         last = i
-        counts[i] += 1
-        records.append(Update(k, epoch, (i,), (dot(previous, samples[i]),),
+        for j in step:
+            counts[j] += 1
+        records.append(Update(k, epoch, step, tuple(dot(previous, samples[j]) for j in step),
                               tuple(a - b for a, b in zip(after, previous)), after))
         previous = after
     rate = factor if factor > 0 else Fraction(1)
-    trace = Trace(conv.name, rate, "online", tuple(records), previous, epoch + 1, "max-epochs", None,
+    trace = Trace(conv.name, rate, mode, tuple(records), previous, epoch + 1, "max-epochs", None,
                   tuple(counts))
     final = reference.final_weights
     strict = all(y * dot(final, x) > 0 for x, y in zip(samples, data.y))

@@ -101,6 +101,9 @@ def catalogue(conv: Convention, *, floats: bool, rate: Fraction | None, params: 
               "predicts +1 at a score of exactly 0 (sgn(0) = +1) and steps by η·(d - y)"),
         Cause("tie", "tie-minus", (("tie", "minus"),), (),
               "predicts -1 at a score of exactly 0 (sgn(0) = -1) and steps by η·(d - y)"),
+        Cause("tie", "tie-zero", (("tie", "zero"),), (),
+              "predicts 0 at a score of exactly 0 (NumPy's sign(0) = 0) and steps by η·(d - sign(score)): half a step "
+              "on a tie"),
         Cause("sign", "wrong-sign", (("sign", -1),), (), "moves the weights the wrong way (w -= η·y·x~)"),
     ]
     if conv.name != "unit-ball":

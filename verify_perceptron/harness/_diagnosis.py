@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from ..data.dataset import Dataset
 from ..notes.conventions import Convention
-from ._causes import model_causes, search_causes
+from ._causes import mode_cause, model_causes, search_causes
 from ._evidence import Evidence, Observation
 from ._exact import Vector
 from ._floats import _double, _float_run
@@ -33,6 +33,15 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     """
     observations = (evidence or Evidence()).leading(data, weights)
     rounded = options.dtype == "float"
+    if options.mode == "batch":  # every model below is an online run: only the online run itself is tried
+        online = mode_cause(observations, conv, "online", rate, rounded)
+        if online is not None:
+            return [Diagnosis(online.code, {**online.parameters, "datasets": len(observations)},
+                              f"{online.text}: it reproduces the implementation's weights on every dataset tried")]
+        return [Diagnosis(UNEXPLAINED, {"datasets": len(observations)},
+                          "no known cause explains it: in batch mode only the online run is tried (the harness's "
+                          "other models, a changed rule, a cap, a tolerance, an average, ..., step after every mistake), "
+                          "and it does not reproduce its weights on every dataset tried")]
     configured = _configured(observations, conv, options)
     if configured is not None:
         return [configured]

@@ -106,7 +106,7 @@ def _common_factor(pairs: Iterable[tuple[Vector, list[Vector] | None]], rate: Fr
     for weights, allowed in pairs:
         if not allowed:
             return None
-        fits = {f for f in (_ratio(weights, m, rounded) for m in allowed) if f is not None}
+        fits = {f for m in allowed for f in _ratios(weights, m, rounded)}
         if Fraction(0) in fits:  # zero weights, a zero model: any rate fits
             continue
         candidates = fits if candidates is None else candidates & fits
@@ -115,7 +115,16 @@ def _common_factor(pairs: Iterable[tuple[Vector, list[Vector] | None]], rate: Fr
     return Fraction(1) if not candidates else min(candidates)
 
 
-def _ratio(weights: Vector, model: Vector, rounded: bool = False) -> Fraction | None:
+def _ratios(weights: Vector, model: Vector, rounded: bool) -> set[Fraction]:
+    """Every factor `_ratio` allows: the exact one, and with `rounded` the one of the nearest doubles too (doubles
+    nearest to 4/3 and 2/3 are exactly in the ratio 2, so the exact test alone can find a factor a hair off 1,
+    which another observation's rounded fit of factor 1 does not share)."""
+    found = {f for f in (_ratio(weights, model), _ratio(weights, model, rounded, exact=False) if rounded else None)
+             if f is not None}
+    return found
+
+
+def _ratio(weights: Vector, model: Vector, rounded: bool = False, *, exact: bool = True) -> Fraction | None:
     """c >= 0 with weights = c·model (0 when both are zero), or with `rounded` weights = the doubles
     nearest to c·model; None when there is none."""
     if len(weights) != len(model):
@@ -124,7 +133,7 @@ def _ratio(weights: Vector, model: Vector, rounded: bool = False) -> Fraction | 
         return Fraction(0) if not any(weights) else None
     j = max(range(len(model)), key=lambda i: abs(model[i]))
     c = weights[j] / model[j]
-    if c > 0 and all(w == c * m for w, m in zip(weights, model)):
+    if exact and c > 0 and all(w == c * m for w, m in zip(weights, model)):
         return c
     if rounded and c > 0:
         c = c.limit_denominator(10**6)

@@ -3,7 +3,7 @@
 With a declared epoch limit T (``max_epochs``) the run judged against is the
 note's run stopped after exactly T epochs, converged or not, as the
 implementation stops: a one-pass learner (T = 1) is compared with the weights
-after one pass. The run to convergence is still made, to decide that the
+after one pass. In batch mode (``mode="batch"``) the run is note 003's batch run. The run to convergence is still made, to decide that the
 data are separable and to give the proof's invariants a separator."""
 
 from __future__ import annotations
@@ -72,9 +72,10 @@ def _exact_run(data: Dataset, conv: Convention, options: CheckOptions, name: str
     separable, certificate = True, None
     # The fast exact engine (the same run, tested so) finds how long the run is; the reference
     # engine then records it: it is never run on data that will be set aside.
-    probe = fast.run(data, conv, max_epochs=budget, keep_updates=0)
+    mode = options.mode
+    probe = fast.run(data, conv, mode=mode, max_epochs=budget, keep_updates=0)
     if probe.stop in ("converged", "cycle"):
-        run = train(data, conv, max_epochs=probe.n_epochs)
+        run = train(data, conv, mode=mode, max_epochs=probe.n_epochs)
         if run.stop == "cycle":
             separable, certificate = False, certificate_from_cycle(run)
     else:
@@ -94,7 +95,7 @@ def _exact_run(data: Dataset, conv: Convention, options: CheckOptions, name: str
     converged = None
     if separable and options.max_epochs is not None and run.n_epochs > options.max_epochs:
         # the implementation stops after T epochs, converged or not: so does the run it is compared with
-        converged, run = run, train(data, conv, max_epochs=options.max_epochs)
+        converged, run = run, train(data, conv, mode=mode, max_epochs=options.max_epochs)
     if (generated and options.dtype == "float" and not options.rounding_stress and separable
             and not _float_exact(data, conv, run, options.eta)):
         raise _Rejected("float64 would round a score of the exact run")

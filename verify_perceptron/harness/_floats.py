@@ -9,6 +9,7 @@ float64 cannot hold."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 
 from ..data.dataset import Dataset
@@ -106,15 +107,28 @@ def _float_exact(data: Dataset, conv: Convention, reference: Trace, rate: Fracti
         scale = abs(rate.numerator)
     rows = [(conv.augment(x), max(v.denominator for v in conv.augment(x))) for x in data.X]
     limit = 2**_FLOAT_BITS
+    previous = [Fraction(0)] * len(rows[0][0])
     for update in (None, *reference.updates):
-        w = [scale * v for v in update.weights] if update else [Fraction(0)] * len(rows[0][0])
+        w = [scale * v for v in update.weights] if update else previous
         grid_w = max(v.denominator for v in w)
         if any(abs(v * grid_w) >= limit for v in w):
             return False
         for row, grid_x in rows:
             if sum(abs(a * b) for a, b in zip(w, row)) * grid_w * grid_x >= limit:
                 return False
+        if update is not None and len(update.samples) > 1 and not _sums_exact(previous, [rows[i] for i in update.samples],
+                                                                               scale * conv.step_factor, limit):
+            return False
+        previous = w
     return True
+
+
+def _sums_exact(w: list[Fraction], rows: Sequence[tuple[Sequence[Fraction], int]], scale: int, limit: int) -> bool:
+    """True when every partial sum of a batch step (the weights `w` and the steps of `rows`, at the folded
+    rate `scale`, in any order) holds in 53 bits: each is a multiple of the finest grid among them and at
+    most Σ of their magnitudes, coordinate by coordinate."""
+    grid = max([v.denominator for v in w] + [g for _, g in rows])
+    return all((abs(w[j]) + scale * sum(abs(row[j]) for row, _ in rows)) * grid < limit for j in range(len(w)))
 
 
 def _doubles(data: Dataset) -> list[list[float]] | None:

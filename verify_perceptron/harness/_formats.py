@@ -50,7 +50,8 @@ def result_record(result: HarnessResult) -> dict[str, Any]:
                     "eta_decimal": None if options.eta is None else nearest_float(options.eta),
                     "max_epochs": options.max_epochs, "examples": options.examples, "seed": options.seed,
                     "call_timeout": options.call_timeout, "accept_departures": list(options.accept_departures),
-                    "bias": options.bias},
+                    "bias": options.bias, "averaged": options.averaged, "average": options.average if options.averaged else None,
+                    "mode": options.mode},
         "departures": [{"code": "departure", "name": d.message.split("=", 1)[0], "message": d.message}
                        for d in result.departures],
         "flaky": result.flaky,

@@ -33,8 +33,9 @@ from ._exact import _is_mistake
 
 #: Epochs a specification runs at most (it stops earlier when it converges, stops or its state repeats).
 SPEC_EPOCHS = 500
-#: The tie rules: the note's, a score of 0 never a mistake, and the hard limiters' sgn(0) = +1 or -1.
-TIES = ("note", "strict", "plus", "minus")
+#: The tie rules: the note's, a score of 0 never a mistake, the hard limiters' sgn(0) = +1 or -1, and
+#: NumPy's sign(0) = 0 in η·(d - sign(score)) (a tie steps η·d, a mistake 2η·d).
+TIES = ("note", "strict", "plus", "minus", "zero")
 #: The orders: as given, reversed, and back to the first sample after every update.
 ORDERS = ("given", "reversed", "restart")
 #: Rate schedules: the factor of η at count t (from 1).
@@ -160,6 +161,8 @@ def _mistake(spec: Spec, conv: Convention, score: Number, label: int, run: Run) 
         return (1 if score >= 0 else -1) != label, 2
     if spec.tie == "minus":
         return (1 if score > 0 else -1) != label, 2
+    if spec.tie == "zero":
+        return score == 0 or (1 if score > 0 else -1) != label, 1 if score == 0 else 2
     if spec.tolerance:
         mistake = label * score <= spec.tolerance
         if mistake and label * score > 0:
@@ -454,6 +457,8 @@ def _integer_run(data: Dataset, conv: Convention, spec: Spec, epochs: int) -> Ru
                 mistake, multiple = (1 if score >= 0 else -1) != label, 2
             elif spec.tie == "minus":
                 mistake, multiple = (1 if score > 0 else -1) != label, 2
+            elif spec.tie == "zero":
+                mistake, multiple = score == 0 or (1 if score > 0 else -1) != label, 1 if score == 0 else 2
             elif limit:
                 mistake = margin <= limit
                 if mistake and margin > 0:

@@ -59,6 +59,10 @@ class Simulation:
         The weights at the end of epochs 1, 2, ...
     sums : list of tuple of int
         Σ of the weights after every presentation, up to the end of each epoch.
+    update_sums : list of tuple of int
+        Σ of the weights after every update, up to the end of each epoch.
+    update_counts : list of int
+        The updates up to the end of each epoch.
     presentations : int
         Samples presented per epoch.
     stop : str
@@ -73,6 +77,8 @@ class Simulation:
     presentations: int
     ends: list[tuple[int, ...]] = field(default_factory=list)
     sums: list[tuple[int, ...]] = field(default_factory=list)
+    update_sums: list[tuple[int, ...]] = field(default_factory=list)
+    update_counts: list[int] = field(default_factory=list)
     stop: str = "limit"
     best: tuple[int, ...] | None = None
     lo: Fraction = Fraction(0)
@@ -86,10 +92,24 @@ class Simulation:
         """The weights the run returns."""
         return self.weights(self.ends[-1]) if self.ends else ()
 
-    def average(self, epochs: int) -> tuple[Fraction, ...]:
-        """The average of the weights over every presentation of the first `epochs` epochs."""
-        count = self.scale * self.presentations * epochs
-        return tuple(Fraction(s, count) for s in self.sums[epochs - 1])
+    def average(self, epochs: int, over: str = "presentations") -> tuple[Fraction, ...]:
+        """The average of the weights over the first `epochs` epochs, over what `over` names
+        (`run.averaged.AVERAGES`): every presentation, the start too, each epoch's end, each update.
+        Past the epochs run, a run that converged keeps its final weights."""
+        known = min(epochs, len(self.ends))
+        more = epochs - known
+        if more and self.stop != "converged":
+            raise ValueError(f"epochs={epochs}: the run stopped ({self.stop}) after {len(self.ends)} epochs")
+        last = self.ends[known - 1]
+        if over == "updates":
+            count = self.update_counts[known - 1]
+            return tuple(Fraction(s, self.scale * count) if count else Fraction(0) for s in self.update_sums[known - 1])
+        if over == "epochs":
+            total = [sum(U[j] for U in self.ends[:known]) + more * last[j] for j in range(len(last))]
+            return tuple(Fraction(s, self.scale * epochs) for s in total)
+        P = self.presentations * epochs
+        total = [s + more * self.presentations * u for s, u in zip(self.sums[known - 1], last)]
+        return tuple(Fraction(s, self.scale * (P + (over == "start"))) for s in total)
 
 
 def simulate(data: Dataset, conv: Convention, change: Change = Change()) -> Simulation:
@@ -116,6 +136,7 @@ def simulate(data: Dataset, conv: Convention, change: Change = Change()) -> Simu
     limit = change.tolerance * L * L * Q
     U = [0] * len(samples[0])
     total = [0] * len(U)
+    updated, updates = [0] * len(U), 0
     seen: set[tuple[int, ...]] = set()
     best_count = -1
     for _ in range(change.epochs or MODEL_EPOCHS):
@@ -139,6 +160,7 @@ def simulate(data: Dataset, conv: Convention, change: Change = Change()) -> Simu
             if mistake:
                 clean = False
                 U = _step(U, x, conv.step_factor * label, variant, bias, P, Q, L)
+                updated, updates = [t + u for t, u in zip(updated, U)], updates + 1
                 if change.accuracy:
                     right = sum(1 for z, t in zip(samples, data.y) if (1 if _dot(U, z) >= 0 else -1) == t)
                     if right > best_count:
@@ -147,6 +169,8 @@ def simulate(data: Dataset, conv: Convention, change: Change = Change()) -> Simu
         state = tuple(U)
         run.ends.append(state)
         run.sums.append(tuple(total))
+        run.update_sums.append(tuple(updated))
+        run.update_counts.append(updates)
         if change.epochs is None:
             if clean:
                 run.stop = "converged"

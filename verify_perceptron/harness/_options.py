@@ -13,6 +13,7 @@ from ..data.exact_text import nearest_float
 from ..data.rationals import as_rational, shown_value
 from ..errors import InvalidArgument
 from ..notes.conventions import get_convention
+from ..run.averaged import AVERAGES
 from ._clock import seconds_or_none
 
 if TYPE_CHECKING:  # Hypothesis loads only when a check runs
@@ -22,6 +23,8 @@ if TYPE_CHECKING:  # Hypothesis loads only when a check runs
 DTYPES = ("float", "fraction", "object")
 #: How it receives y: labels -1/+1 or 0/1.
 LABELS = ("-1/+1", "0/1")
+#: How it steps: after every mistake, or once per pass by the sum over the pass's mistakes (`CheckOptions.mode`).
+MODES = ("online", "batch")
 #: Generated datasets per check, unless told otherwise.
 DEFAULT_EXAMPLES = 100
 #: Epochs the exact run may take on a generated dataset before it is set aside as too slow.
@@ -105,6 +108,12 @@ class CheckOptions:
     averaged : bool
         It returns the averaged perceptron's weights (`run.averaged`): the average over every
         presentation, up to the first clean epoch, or over exactly `max_epochs` epochs when given.
+    average : str
+        What that average runs over (`run.averaged.AVERAGES`): every presentation, the start included
+        (Daumé's counter from 1), each epoch's end, or each update.
+    mode : {"online", "batch"}
+        ``online``: a step after every mistake; ``batch``: one step per pass, by the sum of the steps of
+        every sample the pass's starting weights misclassify (note 003's batch mode).
     bias : {"first", "last", "convention"} or None
         Where a flat weight vector (a command's ``{out}``, a function's one vector) holds the
         bias: ``[b, w1, ..., wd]``, ``[w1, ..., wd, b]``, or the convention's own augmented order;
@@ -130,6 +139,8 @@ class CheckOptions:
     max_samples: int = 8
     averaged: bool = False
     bias: str | None = None
+    mode: str = "online"
+    average: str = "presentations"
     #: The implementation's configuration as plain values (``get_params()``), for the diagnosis's models.
     configuration: tuple[tuple[str, object], ...] = ()
 
@@ -210,8 +221,8 @@ def _options(
     *, convention: str, dtype: str, labels: str, eta: object, examples: int, seed: int | None,
     rounding_stress: bool, detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...],
     max_epochs: int | None, call_timeout: float | None, worked_examples: bool, output: str,
-    accept_departures: Sequence[str], max_features: int, max_samples: int, averaged: bool = False,
-    bias: str | None = None,
+    accept_departures: Sequence[str], max_features: int, max_samples: int, averaged: bool | str = False,
+    bias: str | None = None, mode: str = "online",
 ) -> CheckOptions:
     """`CheckOptions` from a front door's keyword arguments, each checked (`InvalidArgument` naming it)."""
     conv = get_convention(convention)
@@ -254,8 +265,21 @@ def _options(
         raise InvalidArgument(f"bias={shown_value(bias)} and output={shown_value(output)}: give one of them (bias "
                               "says where a flat weight vector holds the bias; output='pair' or 'augmented' says "
                               "how every return value is read)")
-    if not isinstance(averaged, bool):
-        raise InvalidArgument(f"averaged={shown_value(averaged)} must be True or False")
+    average = averaged if isinstance(averaged, str) and averaged in AVERAGES else "presentations"
+    if not isinstance(averaged, bool) and averaged not in AVERAGES:
+        raise InvalidArgument(f"averaged={shown_value(averaged)} must be True, False or what the average runs over: "
+                              f"{', '.join(AVERAGES)}")
+    averaged = bool(averaged)
+    if mode not in MODES:
+        raise InvalidArgument(f"mode={shown_value(mode)} must be one of {', '.join(MODES)}")
+    if mode == "batch" and accept_departures:
+        raise InvalidArgument(f"mode='batch' and accept_departures={shown_value(tuple(accept_departures))}: the "
+                              "accepted departures are compared with online runs (a float rate's rounding, a shuffle, a "
+                              "stop on the loss), and a batch pass's rounding depends on the order it sums its steps; "
+                              "check a batch implementation at an exact rate (eta, or dtype 'fraction')")
+    if mode == "batch" and averaged:
+        raise InvalidArgument("mode='batch' and averaged=True: the averaged perceptron averages an online run's "
+                              "weights over its presentations; give one of them")
     errors: tuple[type[BaseException], ...] = ()
     if isinstance(detects_nonseparable, type) and issubclass(detects_nonseparable, BaseException):
         errors = (detects_nonseparable,)
@@ -270,7 +294,7 @@ def _options(
         seed=seed, rounding_stress=bool(rounding_stress), detects_nonseparable=bool(detects_nonseparable),
         nonseparable_errors=errors, max_epochs=max_epochs, call_timeout=call_timeout,
         worked_examples=bool(worked_examples), output=output, accept_departures=tuple(accept_departures),
-        max_features=max_features, max_samples=max_samples, averaged=averaged, bias=bias,
+        max_features=max_features, max_samples=max_samples, averaged=averaged, bias=bias, mode=mode, average=average,
     )
 
 

@@ -289,7 +289,9 @@ def _reproduction(code: tuple[str, str] | None, data: Dataset, labels: list[int]
     if options.accept_departures:
         keywords.append(f"accept_departures={options.accept_departures!r}")
     if options.averaged:
-        keywords.append("averaged=True")
+        keywords.append("averaged=True" if options.average == "presentations" else f"averaged={options.average!r}")
+    if options.mode != "online":
+        keywords.append(f"mode={options.mode!r}")
     if options.bias is not None:
         keywords.append(f"bias={options.bias!r}")
     rows = "[" + ", ".join("[" + ", ".join(repr(_number(v)) for v in row) + "]" for row in data.X) + "]"
@@ -343,7 +345,8 @@ def _settings_line(options: CheckOptions) -> str:
     limit = ("" if options.max_epochs is None else
              f", at most {_count(options.max_epochs, 'epoch')} (compared with the run stopped after "
              f"{_count(options.max_epochs, 'epoch')}, converged or not)")
-    return (f"convention {conv.name} (note {conv.note_number}: {conv.summary}); dtype {options.dtype}, "
+    mode = "; batch mode: one step a pass, by the sum over the samples it misclassifies" if options.mode == "batch" else ""
+    return (f"convention {conv.name} (note {conv.note_number}: {conv.summary}{mode}); dtype {options.dtype}, "
             f"labels {options.labels}, {rate}{limit}")
 
 
@@ -410,7 +413,9 @@ def _case_lines(case: CaseResult, *, indent: str) -> list[str]:
         lines += [f"{indent}    - {note if note.startswith(_QUOTED) else with_decimals(note)}" for note in case.notes]
     ref = case.reference
     if ref is not None and case.separable:
-        steps = ", ".join(f"sample {u.samples[0]} (score {_number(u.scores[0])})" for u in ref.updates[:8])
+        steps = ", ".join(f"sample {u.samples[0]} (score {_number(u.scores[0])})" if len(u.samples) == 1 else
+                          f"samples {', '.join(map(str, u.samples))} (scores {', '.join(map(_number, u.scores))})"
+                          for u in ref.updates[:8])
         more = ", ..." if ref.n_updates > 8 else ""
         stopped = " (stopped there: the declared epoch limit)" if ref.stop == "max-epochs" else ""
         lines.append(with_decimals(f"{indent}  exact run (learning rate 1): {_count(ref.n_updates, 'update')} in "

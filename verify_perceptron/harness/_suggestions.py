@@ -29,10 +29,13 @@ def _one(code: str, parameters: dict[str, Any], options: CheckOptions) -> dict[s
     if code == "float-rate" and "rate" in parameters:
         double = nearest_float(Fraction(str(parameters["rate"])))
         return None if double is None else {"eta": Fraction(double), "accept_departures": ("float-rate",)}
+    if code in ("batch-mode", "online-mode"):
+        return {"mode": parameters["mode"]}
     if code == "epoch-cap":
         return {"max_epochs": parameters["epochs"]}
     if code == "averaged":
-        return {"averaged": True, **({"max_epochs": parameters["epochs"]} if parameters.get("epochs") else {})}
+        return {"averaged": parameters.get("over") or True,
+                **({"max_epochs": parameters["epochs"]} if parameters.get("epochs") else {})}
     if code in ("shuffled", "loss-stop", "penalty", "decaying-rate") and "configuration" in parameters:
         return {"accept_departures": tuple(parameters["configuration"])}
     return None
@@ -66,8 +69,11 @@ def command_line(overrides: dict[str, Any], options: CheckOptions) -> str:
         words.append(f"--labels {overrides['labels']}")
     if "eta" in overrides:
         words.append(f"--float-eta {nearest_float(overrides['eta'])!r}")
+    if "mode" in overrides and overrides["mode"] != options.mode:
+        words.append(f"--mode {overrides['mode']}")
     if overrides.get("averaged"):
-        words.append("--averaged")
+        over = overrides["averaged"]
+        words.append("--averaged" if over in (True, "presentations") else f"--averaged --average-over {over}")
     if "max_epochs" in overrides:
         words.append(f"--max-epochs {overrides['max_epochs']}")
     accepted = [a for a in overrides.get("accept_departures", ()) if a not in options.accept_departures]
@@ -79,6 +85,9 @@ def command_line(overrides: dict[str, Any], options: CheckOptions) -> str:
 def applied(overrides: dict[str, Any], options: CheckOptions) -> dict[str, Any]:
     """`overrides` as `dataclasses.replace` arguments for `options` (accepted departures added to the given)."""
     fields = dict(overrides)
+    if "averaged" in fields:  # True, or what the average runs over
+        over = fields["averaged"]
+        fields["averaged"], fields["average"] = True, over if isinstance(over, str) else "presentations"
     if "accept_departures" in fields:
         fields["accept_departures"] = tuple(dict.fromkeys((*options.accept_departures, *fields["accept_departures"])))
     return fields

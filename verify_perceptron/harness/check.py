@@ -145,9 +145,10 @@ def check_dataset(
     call_timeout: float | None = 10.0,
     output: str = "auto",
     accept_departures: Sequence[str] = (),
-    averaged: bool = False,
+    averaged: bool | str = False,
     time_limit: float | None = None,
     bias: str | None = None,
+    mode: str = "online",
 ) -> CaseResult:
     """Check an implementation on one dataset (the reproduction a report prints).
 
@@ -158,7 +159,7 @@ def check_dataset(
     X, y : array-like
         The data, exactly: literals such as ``"1/3"``, Fractions, ints or floats;
         labels -1/+1 (or 0/1).
-    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures, averaged, time_limit, bias
+    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures, averaged, time_limit, bias, mode
         As for `check_implementation`.
 
     Returns
@@ -179,7 +180,7 @@ def check_dataset(
                        rounding_stress=False, detects_nonseparable=detects_nonseparable, max_epochs=max_epochs,
                        call_timeout=call_timeout, worked_examples=False, output=output,
                        accept_departures=accept_departures,
-                       max_features=3, max_samples=8, averaged=averaged, bias=bias)
+                       max_features=3, max_samples=8, averaged=averaged, bias=bias, mode=mode)
     clock = Clock(_time_limit(time_limit))
     data = from_arrays(X, y)
     clock.phase = "loading the implementation"
@@ -207,7 +208,8 @@ def check_implementation(
     detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...] = False,
     max_epochs: int | None = None, call_timeout: float | None = 10.0, worked_examples: bool = True,
     output: str = "auto", accept_departures: Sequence[str] = (), max_features: int = 3, max_samples: int = 8,
-    data: SearchStrategy[Dataset] | None = None, averaged: bool = False, time_limit: float | None = None, bias: str | None = None,
+    data: SearchStrategy[Dataset] | None = None, averaged: bool | str = False, time_limit: float | None = None, bias: str | None = None,
+    mode: str = "online",
 ) -> HarnessResult:
     """Check a perceptron implementation on generated data; return the verdict and the minimal counterexample.
 
@@ -244,22 +246,22 @@ def check_implementation(
     output : {"auto", "pair", "augmented"}
         How to read the returned weights.
     accept_departures : sequence of str
-        Configuration departures not to count as failures (``"tol"``, ...); ``eta0`` (or
-        ``float-rate``), ``tol`` and ``shuffle`` also change the reference compared with
-        (the float64 run at the declared rate; the exact run stopped at any epoch's end; no order).
+        Configuration departures not to count as failures (``"tol"``, ...); ``eta0`` (or ``float-rate``), ``tol``
+        and ``shuffle`` also change the reference (the float64 run at the rate; any epoch's end; no order).
     max_features, max_samples : int
         Bounds of the generated datasets.
     data : SearchStrategy of Dataset, optional
         Your own strategy (from `verify_perceptron.harness.strategies`) instead of the default mix.
-    averaged : bool
-        It returns the averaged perceptron's weights (the average over every presentation, up to the
-        first clean epoch, or over exactly `max_epochs` epochs when given), which need not separate.
+    averaged : bool or str
+        It returns the averaged perceptron's weights (over every presentation, or over what it names:
+        `run.averaged.AVERAGES`; up to the first clean epoch, or exactly `max_epochs`), which need not separate.
     time_limit : float, optional
-        Seconds the whole check may take: every call ends by then, and the check raises
-        `verify_perceptron.deadline.TimeUp` naming what it was doing (the check is looked at between
-        the steps of its own work; ``check --time-limit`` also interrupts them).
+        Seconds the whole check may take: every call ends by then, and the check raises `TimeUp` naming what it
+        was doing (looked at between the steps of its own work; ``check --time-limit`` also interrupts them).
     bias : {"first", "last", "convention"}, optional
         Where a flat weight vector holds the bias (`CheckOptions.bias`); ``weight-layout`` names another that fits.
+    mode : {"online", "batch"}
+        ``batch``: one step a pass, by the sum over the pass's mistakes (note 003); compared with the batch run.
 
     Returns
     -------
@@ -279,7 +281,7 @@ def check_implementation(
                     rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
                     call_timeout=call_timeout, worked_examples=worked_examples, output=output,
                     accept_departures=accept_departures, max_features=max_features, max_samples=max_samples,
-                    averaged=averaged, bias=bias)
+                    averaged=averaged, bias=bias, mode=mode)
 
 
 def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None, *, eta: object,
@@ -411,10 +413,9 @@ def run_check_command(
     accept: Sequence[str] = (),
     output: str = "auto",
     format: str = "text",
-    averaged: bool = False,
-    time_limit: float | None = None,
-    spent: float = 0.0,
-    bias: str | None = None,
+    averaged: bool | str = False,
+    time_limit: float | None = None, spent: float = 0.0,
+    bias: str | None = None, mode: str = "online",
 ) -> tuple[int, str]:
     """The ``verify-perceptron check MODULE:EXPR`` (or ``--command CMD``) command: ``(exit code, text)``.
 
@@ -467,7 +468,7 @@ def run_check_command(
                               rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
                               call_timeout=call_timeout, worked_examples=True, output=output,
                               accept_departures=tuple(accept), max_features=3, max_samples=8, averaged=averaged,
-                              bias=bias)
+                              bias=bias, mode=mode)
     except OutOfTime as error:  # the timer's, landing anywhere
         raise TimeUp(error.seconds, error.phase) from None
     finally:

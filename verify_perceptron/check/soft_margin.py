@@ -34,7 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from ..data.integers import ExactMatrix
+from ..data.integers import ExactMatrix, as_limbs
+from ..data.limb_arrays import limbs_for_bits
 from ..data.observers import Epochs, Int64Array
 from ..notes.claims import SOFT_MARGIN
 from ..notes.soft_margin import SoftMargin, choose_margin
@@ -158,11 +159,19 @@ class SoftMarginCheck:
         if count > _MOST_PIECES or int(squares.min()) < 0:
             return None
         pieces = np.empty((count, len(squares)), dtype=np.int64)
-        mask = (1 << _PIECE_BITS) - 1
-        for start in range(0, len(squares), _CHUNK):  # (the object temporaries a piece of samples at a time)
-            part = squares[start:start + _CHUNK]
+        limbs = limbs_for_bits(most.bit_length())
+        mask = np.uint64((1 << _PIECE_BITS) - 1)
+        for start in range(0, len(squares), _CHUNK):  # (the limbs a piece of samples at a time)
+            # each value's 64-bit limbs from its bytes (`as_limbs`), then the pieces' bits cut from the limbs in
+            # NumPy: the same bits as (d² >> (k·_PIECE_BITS)) & mask (d² >= 0), without 2·K Python integer
+            # operations a sample (0.25 s for 10^6 126-bit shortfalls)
+            part = as_limbs(squares[start:start + _CHUNK], limbs).view(np.uint64)
             for k in range(count):
-                pieces[k, start:start + _CHUNK] = ((part >> (k * _PIECE_BITS)) & mask).astype(np.int64)
+                at, shift = divmod(k * _PIECE_BITS, 64)
+                piece = part[:, at] >> np.uint64(shift)
+                if shift + _PIECE_BITS > 64 and at + 1 < limbs:  # the piece runs on into the next limb
+                    piece |= part[:, at + 1] << np.uint64(64 - shift)
+                pieces[k, start:start + _CHUNK] = (piece & mask).view(np.int64)
         return pieces
 
     def _side(self, D_sq: int) -> float:

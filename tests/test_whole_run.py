@@ -249,8 +249,14 @@ def test_python_integer_margins_draw_the_same_points_on_the_monotone_path(seed: 
     assert (checker.margins.dtype == object) == (scale > 1)
     fast, general = WholeRun(checker), WholeRun(checker)
     general.monotone = False
-    taken, monotone = [], fast._monotone_chunk
-    fast._monotone_chunk = lambda *args: taken.append(monotone(*args)) or taken[-1]  # type: ignore[method-assign]
+    taken: list[bool] = []
+    monotone = fast._monotone_chunk
+
+    def counted(*args: Any) -> bool:
+        taken.append(monotone(*args))
+        return taken[-1]
+
+    setattr(fast, "_monotone_chunk", counted)  # (on this record only)
     first = 1
     for size in rng.integers(1, 700, size=5).tolist():
         rows = rng.choice([2, 3, 3, 3, 0, 1], size=size).astype(np.int64)

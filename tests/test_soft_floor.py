@@ -120,19 +120,18 @@ def test_best_reference_measures_every_column_whose_floor_is_below_the_least(mon
 def test_best_reference_measures_every_column_when_the_least_has_no_exact_margin(monkeypatch: pytest.MonkeyPatch) -> None:
     # The least figure's column is taken only if its margin is positive exactly; when it is not (here: said not
     # to be), the floors know no second best, and every column is measured, as without floors.
-    from verify_perceptron.notes.soft_margin import choose_margin
-
     matrix, trace = _not_separable(8, 300)
     monkeypatch.setattr(check_module, "_MIN_BLOCK_CELLS", 1)
     refused: list[int] = []
+    positive = check_module.has_positive_margin
 
     def refusing(*args: Any, **kwargs: Any) -> Any:
         if not refused:
             refused.append(1)
-            return None
-        return choose_margin(*args, **kwargs)
+            return False
+        return positive(*args, **kwargs)
 
-    monkeypatch.setattr(check_module, "choose_margin", refusing)
+    monkeypatch.setattr(check_module, "has_positive_margin", refusing)
     every = best_reference(matrix, trace)
     refused.clear()
     monkeypatch.setattr(check_module, "_FLOORS_FROM", 1)

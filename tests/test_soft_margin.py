@@ -273,6 +273,27 @@ def test_the_mistake_map_path_and_the_kept_updates_path_agree(monkeypatch: pytes
         [(r.name, r.holds, r.n_checked) for r in by_replay.invariants]
 
 
+@pytest.mark.parametrize("budget", [1024, 2**30], ids=["mistake-map", "kept-updates"])
+def test_rho_is_chosen_once_exactly_for_a_run_that_did_not_converge(monkeypatch: pytest.MonkeyPatch,
+                                                                   budget: int) -> None:
+    # best_reference confirms its u by the signs of the exact margins (has_positive_margin); ρ is chosen from them
+    # once, by the soft-margin check that takes u (it was chosen in both: 0.1 s each at 10^6 x 10)
+    from verify_perceptron.notes import soft_margin as notes
+
+    chosen: list[int] = []
+    real = notes.choose_scaled
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        chosen.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(notes, "choose_scaled", counted)  # (what choose_margin calls, wherever it is imported)
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", budget)
+    trace, result = verify_run(_random_labels(400, 5), "classic", max_epochs=40)
+    assert not trace.converged and result.soft_margin is not None
+    assert len(chosen) == 1
+
+
 def test_kept_updates_replayed_in_small_chunks_give_the_same_result(monkeypatch: pytest.MonkeyPatch) -> None:
     data = _random_labels(400, 5)
     trace, whole = verify_run(data, "classic", max_epochs=40)

@@ -233,6 +233,42 @@ def test_the_int64_path_picks_the_same_updates_where_slacks_stand_still(seed: in
     assert fast.points() == general.points() and fast.last_state == general.last_state
 
 
+@pytest.mark.parametrize("scale", [1, 2**100], ids=["int64-margins", "python-integer-margins"])
+@pytest.mark.parametrize("seed", range(3))
+def test_python_integer_margins_draw_the_same_points_on_the_monotone_path(seed: int, scale: int) -> None:
+    # The same runs of tied updates with w* scaled up: its margins are Python integers (breast cancer raw's are
+    # 1,627 bits), summed between the points asked for (`_prefix_sums`); the monotone path must take every chunk
+    # and draw the points of the general path
+    import numpy as np
+
+    from verify_perceptron.check.checker import Checker
+    from verify_perceptron.check.whole_run import WholeRun
+
+    rng = np.random.default_rng(seed)
+    checker = Checker(example("and"), "classic", rate=1, mode="online", separator=[-4 * scale, 3 * scale, 2 * scale])
+    assert (checker.margins.dtype == object) == (scale > 1)
+    fast, general = WholeRun(checker), WholeRun(checker)
+    general.monotone = False
+    taken: list[bool] = []
+    monotone = fast._monotone_chunk
+
+    def counted(*args: Any) -> bool:
+        taken.append(monotone(*args))
+        return taken[-1]
+
+    setattr(fast, "_monotone_chunk", counted)  # (on this record only)
+    first = 1
+    for size in rng.integers(1, 700, size=5).tolist():
+        rows = rng.choice([2, 3, 3, 3, 0, 1], size=size).astype(np.int64)
+        scores = np.where(rng.random(size) < 0.7, 0, -rng.integers(1, 3, size=size)).astype(np.int64)
+        fast.observe_chunk(first, 1, rows, scores)
+        general.observe_chunk(first, 1, rows, scores)
+        first += size
+    assert len(taken) == 5 and all(taken)
+    assert fast.intervals == general.intervals
+    assert fast.points() == general.points() and fast.last_state == general.last_state
+
+
 def _report_json(data: Any, settings: dict[str, Any]) -> str:
     from verify_perceptron.report.record import render_json
 

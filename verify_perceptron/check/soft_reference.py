@@ -13,7 +13,7 @@ the one taken is confirmed to have a positive margin exactly.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Any
@@ -23,10 +23,10 @@ import numpy as np
 from ..data.integers import ExactMatrix, scaled_floats
 from ..data.trace import LazyUpdates, Trace
 from ..notes.soft_floor import column_floor
-from ..notes.soft_margin import choose_columns, choose_margin
+from ..notes.soft_margin import choose_columns
 from .separator import scaled_separator
 
-__all__ = ["VISITED", "best_reference"]
+__all__ = ["VISITED", "best_reference", "has_positive_margin"]
 
 #: How many of the weights a run visited (besides its last ones) `best_reference` tries as u.
 VISITED = 32
@@ -97,9 +97,7 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
     def positive(j: int) -> bool:
         """Whether candidate j has a positive margin exactly (in floats a margin near 0 may have the wrong sign)."""
         if j not in confirmed:
-            key = keys[j]
-            confirmed[j] = choose_margin(matrix.products(key, norm_sq=sum(v * v for v in key)), counts,
-                                         R_sq=matrix.max_norm_sq, u_sq=sum(v * v for v in key)) is not None
+            confirmed[j] = has_positive_margin(matrix, keys[j])
         return confirmed[j]
 
     ranked, whole = _ranked(matrix, U, weights, floors=True)
@@ -116,6 +114,22 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
         return None
     tried = len(seen)
     return best[0], best[1] + (f", the best of {tried} the run visited" if tried > 1 else "")
+
+
+def has_positive_margin(matrix: ExactMatrix, W: Sequence[int]) -> bool:
+    """Whether some sample's margin z_i·W is positive, exactly: when
+    `verify_perceptron.notes.soft_margin.choose_margin` finds a ρ for u = W (it
+    returns None exactly when no margin is positive). ρ itself is chosen once, by the soft-margin check that takes
+    u (`verify_perceptron.check.soft_margin.soft_margin_check`): it was chosen here too, 0.1 s at 10^6 x 10.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.integers import ExactMatrix
+    >>> Z = ExactMatrix(np.array([[1, -2], [-1, 2]]))
+    >>> has_positive_margin(Z, [1, 0]), has_positive_margin(Z, [2, 1])  # margins (1, -1); (0, 0)
+    (True, False)
+    """
+    return bool((matrix.products(list(W), norm_sq=sum(v * v for v in W)) > 0).any())
 
 
 def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) -> tuple[list[tuple[float, int]], bool]:

@@ -430,9 +430,10 @@ def _norm_columns(matrix: Any) -> tuple[Any, ...]:
 def _prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:
     """[Σ_{i<=j} factor·value_i for j in js] over the (array, factor) pairs, exactly. An int64 array of shape
     (m,) or (m, L), or a tuple of L int64 columns (64-bit limbs, lowest first, two's complement over all L),
-    is cut into 32-bit pieces (unsigned, the top one signed) whose cumulative sums stay inside int64 for up to
-    2^31 rows; an object array of Python integers is summed as it is. One piece's cumulative sum is held at a
-    time (read at `js`, then let go), so the memory is a few int64 values an update whatever the pieces.
+    is cut into 32-bit pieces (unsigned, the top one signed) whose sums stay inside int64 for up to 2^31 rows;
+    an object array of Python integers is summed as it is. Each piece is summed between the points asked for
+    (`np.add.reduceat`: no cumulative array of the rows, and none past the last point), and the pieces are
+    joined at the points only.
 
     Examples
     --------
@@ -442,26 +443,38 @@ def _prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:
     >>> _prefix_sums([2], (np.array([[0, 1], [3, 0], [0, -1]]), 1)) == _prefix_sums([2], ((np.array([0, 3, 0]),
     ...                                                                                np.array([1, 0, -1])), 1))
     True
+    >>> _prefix_sums([2, 0], (np.array([2**70, 1, -3], dtype=object), 1)) == [2**70 - 2, 2**70]
+    True
     """
-    index = np.asarray(js, dtype=np.intp)
-    totals = [0] * len(index)
+    points = sorted(set(js))
+    if not points:
+        return [0] * len(js)
+    starts = [0, *(t + 1 for t in points[:-1])]  # strictly increasing: each segment ends at its point
+    end = points[-1] + 1
+    # per piece: its running sums at the points, and the shift and factor it is joined with
+    pieces: list[tuple[list[int], int, int]] = []
 
-    def add(cumulative: Any, scale: int) -> None:
-        for i, value in enumerate(cumulative[index].tolist()):  # Python integers, read once
-            totals[i] += value * scale
+    def add(values: Any, shift: int, factor: int) -> None:
+        running, total = [], 0
+        for part in np.add.reduceat(values[:end], starts).tolist():  # Python integers, read once
+            total += part
+            running.append(total)
+        pieces.append((running, shift, factor))
 
     for array, factor in arrays:
         if not isinstance(array, tuple) and array.dtype != np.int64:
-            add(np.cumsum(array, dtype=object), factor)
+            add(np.asarray(array, dtype=object), 0, factor)
             continue
         columns = array if isinstance(array, tuple) else tuple(array.reshape(len(array), -1).T)
-        # one int64 cumulative sum is exact where len·max|value| < 2^63
-        if len(columns) == 1 and len(index) and len(columns[0]) * biggest_entry(columns[0]) < 2**63:
-            add(np.cumsum(columns[0]), factor)
+        # one int64 segment sum is exact where len·max|value| < 2^63
+        if len(columns) == 1 and len(columns[0]) * biggest_entry(columns[0]) < 2**63:
+            add(columns[0], 0, factor)
             continue
         top = len(columns) - 1
         for at, limb in enumerate(columns):
-            add(np.cumsum(limb & 0xFFFFFFFF), factor << (64 * at))
-            add(np.cumsum(limb >> 32 if at == top else (limb >> 32) & 0xFFFFFFFF), factor << (64 * at + 32))
-    return totals
-
+            limb = limb[:end]
+            add(limb & 0xFFFFFFFF, 64 * at, factor)
+            add(limb >> 32 if at == top else (limb >> 32) & 0xFFFFFFFF, 64 * at + 32, factor)
+    at_point = {t: sum((running[j] << shift) * factor for running, shift, factor in pieces)
+                for j, t in enumerate(points)}
+    return [at_point[j] for j in js]

@@ -62,20 +62,17 @@ class FitFunction(Protocol):
 
 
 class Estimator(Protocol):
-    """A scikit-learn-style estimator: ``fit(X, y)``, then its weights in ``coef_``.
+    """A scikit-learn-style estimator: ``fit(X, y)``, then its weights in ``coef_``, or where textbook and
+    course classes keep them (``w_``, ``weights``, ... with ``b_``, ``bias``, ...: `_reading.WEIGHT_NAMES`).
 
     A class is built with no arguments for each dataset; an instance is cloned through
     ``get_params(deep=False)`` when it has one (else copied). After ``fit`` the check also reads
     ``intercept_`` (0 when absent), ``classes_`` (which class ``coef_`` scores) and ``updates_`` (the
-    reported updates, as `Updates`) when they are there: a Protocol cannot say "optional", so they are
-    not members here.
+    reported updates, as `Updates`) when they are there: a Protocol cannot say "optional", so none of the
+    attributes is a member here.
     """
 
     def fit(self, X: Any, y: Any, /) -> object:  # Any: the data in the form ``dtype`` says; fit's return is not read
-        ...
-
-    @property
-    def coef_(self) -> WeightVector:  # read-only here, so that an attribute of any vector type matches
         ...
 
 

@@ -36,9 +36,25 @@ def _looks_like_updates(value: object) -> bool:
                and isinstance(item[0], (int, np.integer)) and not isinstance(item[0], bool) for item in value)
 
 
+#: Where estimators that are not scikit-learn's keep their weights after fit, in the order looked at, and their
+#: bias when it is apart (Raschka's book: ``w_`` with the bias first, later ``w_`` and ``b_``; course code:
+#: ``weights`` and ``bias``). Without a bias attribute the weights are one augmented vector.
+WEIGHT_NAMES = ("w_", "weights_", "weights", "w", "W", "theta_", "theta")
+BIAS_NAMES = ("b_", "bias_", "bias", "b", "intercept")
+
+
 def _estimator_weights(estimator: Any) -> tuple[Any, Any]:
+    """An estimator's weights after fit: ``coef_`` and ``intercept_`` (scikit-learn's), else the first of
+    `WEIGHT_NAMES` it has, with the first of `BIAS_NAMES` as its bias (else one augmented vector); and its
+    reported updates (``updates_``)."""
     if not hasattr(estimator, "coef_"):
-        raise AttributeError("after fit, the estimator has no coef_")
+        name = next((n for n in WEIGHT_NAMES if _is_weights(getattr(estimator, n, None))), None)
+        if name is None:
+            raise AttributeError(f"after fit, the estimator has no coef_, nor any of {', '.join(WEIGHT_NAMES[:-1])} "
+                                 f"or {WEIGHT_NAMES[-1]} holding its weights")
+        bias = next((getattr(estimator, b) for b in BIAS_NAMES if _is_number(getattr(estimator, b, None))), None)
+        weights = getattr(estimator, name)
+        return (weights if bias is None else (weights, bias)), getattr(estimator, "updates_", None)
     coef = np.asarray(estimator.coef_, dtype=object).ravel()
     intercept = getattr(estimator, "intercept_", 0)
     classes = getattr(estimator, "classes_", None)
@@ -47,6 +63,18 @@ def _estimator_weights(estimator: Any) -> tuple[Any, Any]:
         coef = -coef
         intercept = -np.asarray(intercept, dtype=object)
     return (coef, intercept), getattr(estimator, "updates_", None)
+
+
+def _is_weights(value: object) -> bool:
+    """A vector of numbers (not a method, a string or an empty list)."""
+    return _is_vector(value) and len(value) > 0 and all(_is_number(v) for v in np.asarray(value, dtype=object).ravel())  # type: ignore[arg-type]
+
+
+def _is_number(value: object) -> bool:
+    """An int, a float, a Fraction or a NumPy scalar (a 0-d array too), not a bool."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    return isinstance(value, (int, float, Fraction, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
 
 
 def _is_vector(value: object) -> bool:

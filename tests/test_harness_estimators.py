@@ -1,0 +1,51 @@
+"""Estimators that keep their weights elsewhere than ``coef_`` (textbook and course classes) are read where
+they keep them, checked, and diagnosed like any other implementation."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+
+from tests.implementations import textbooks
+from verify_perceptron.harness import check_dataset, check_implementation
+
+EXAMPLES = 15
+ONE_HUNDREDTH = F(0.01)  # the double the book's η = 0.01 is
+
+
+def test_the_books_first_perceptron_is_read_from_w_and_passes_as_what_it_is() -> None:
+    result = check_implementation(textbooks.RaschkaFirstEdition, convention="hard-limiter-plus", eta=ONE_HUNDREDTH,
+                                  accept_departures=["float-rate"], max_epochs=10, examples=EXAMPLES)
+    assert result.passed, result.report()
+
+
+def test_the_books_first_perceptron_fails_the_plain_check_on_its_weights() -> None:
+    case = check_dataset(textbooks.RaschkaFirstEdition, [["-1"], ["1"]], [-1, 1])
+    assert not case.passed
+    assert "returns-weights" not in {f.check for f in case.findings}, case.report()
+    assert case.weights is not None and case.weights[0] < 0 < case.weights[1]  # w_[0] read as the bias
+
+
+def test_weights_and_a_bias_kept_apart_are_read_as_a_pair() -> None:
+    result = check_implementation(textbooks.RaschkaLater, convention="hard-limiter-plus", labels="0/1",
+                                  examples=EXAMPLES)
+    assert result.passed, result.report()
+    assert check_implementation(textbooks.CourseWeightsBias, examples=EXAMPLES).passed
+
+
+def test_an_estimator_without_readable_weights_gets_a_finding_naming_where_it_looked() -> None:
+    case = check_dataset(textbooks.NoWeights, [["-1"], ["1"]], [-1, 1])
+    messages = [f.message for f in case.findings if f.check == "returns-weights"]
+    assert messages and "no coef_, nor any of w_" in messages[0], case.report()
+
+
+@pytest.mark.parametrize("broken_bias", [0.0, 1.0])
+def test_a_bias_read_from_its_own_attribute_is_checked(broken_bias: float) -> None:
+    class StuckBias(textbooks.CourseWeightsBias):
+        def fit(self, X: object, y: object) -> None:
+            super().fit(X, y)
+            self.bias = broken_bias
+
+    case = check_dataset(StuckBias, [["-3"], ["-1"]], [-1, 1])
+    assert not case.passed and "returns-weights" not in {f.check for f in case.findings}, case.report()

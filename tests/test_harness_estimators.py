@@ -32,6 +32,7 @@ def test_weights_and_a_bias_kept_apart_are_read_as_a_pair() -> None:
                                   examples=EXAMPLES)
     assert result.passed, result.report()
     assert check_implementation(textbooks.CourseWeightsBias, examples=EXAMPLES).passed
+    assert check_implementation(textbooks.ColumnAndOneBias, examples=EXAMPLES).passed
 
 
 def test_an_estimator_without_readable_weights_gets_a_finding_naming_where_it_looked() -> None:

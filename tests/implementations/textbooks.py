@@ -54,6 +54,21 @@ class RaschkaLater:
         return np.where(np.dot(X, self.w_) + self.b_ >= 0.0, 1, 0)
 
 
+class ColumnAndOneBias:
+    """mlxtend's layout: ``w_`` a column (d x 1), ``b_`` an array of one value; the classic rule here."""
+
+    def fit(self, X: Any, y: Any) -> None:
+        w, b = np.zeros(X.shape[1]), 0.0
+        for _ in range(1000):
+            clean = True
+            for xi, target in zip(X, y):
+                if target * (xi @ w + b) <= 0:
+                    w, b, clean = w + target * xi, b + target, False
+            if clean:
+                break
+        self.w_, self.b_ = w.reshape(-1, 1), np.array([b])
+
+
 class CourseWeightsBias:
     def fit(self, X: Any, y: Any) -> None:
         self.weights, self.bias = np.zeros(X.shape[1]), 0.0

@@ -52,7 +52,8 @@ def _estimator_weights(estimator: Any) -> tuple[Any, Any]:
         if name is None:
             raise AttributeError(f"after fit, the estimator has no coef_, nor any of {', '.join(WEIGHT_NAMES[:-1])} "
                                  f"or {WEIGHT_NAMES[-1]} holding its weights")
-        bias = next((getattr(estimator, b) for b in BIAS_NAMES if _is_number(getattr(estimator, b, None))), None)
+        bias = next((_one_number(getattr(estimator, b)) for b in BIAS_NAMES
+                     if _one_number(getattr(estimator, b, None)) is not None), None)
         weights = getattr(estimator, name)
         return (weights if bias is None else (weights, bias)), getattr(estimator, "updates_", None)
     coef = np.asarray(estimator.coef_, dtype=object).ravel()
@@ -68,6 +69,13 @@ def _estimator_weights(estimator: Any) -> tuple[Any, Any]:
 def _is_weights(value: object) -> bool:
     """A vector of numbers (not a method, a string or an empty list)."""
     return _is_vector(value) and len(value) > 0 and all(_is_number(v) for v in np.asarray(value, dtype=object).ravel())  # type: ignore[arg-type]
+
+
+def _one_number(value: object) -> object | None:
+    """`value` when it is a number, its one item when it is a vector of one number (mlxtend's ``b_``), else None."""
+    if _is_vector(value) and np.asarray(value, dtype=object).size == 1:
+        value = np.asarray(value, dtype=object).ravel()[0]
+    return value if _is_number(value) else None
 
 
 def _is_number(value: object) -> bool:

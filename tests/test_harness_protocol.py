@@ -221,3 +221,15 @@ def test_hypothesis_is_a_dependency_and_its_absence_says_what_to_install(monkeyp
     assert main(["check", "tests.implementations:perceptron", "--examples", "1"]) == 2
     err = capsys.readouterr().err
     assert "python -m pip install hypothesis" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("text", ["0.5 -1 2\n", "0.5,-1,2\n", "0.5\n-1, 2\n", "0.5\t-1\t2"])
+def test_a_weights_file_may_hold_a_vector_on_one_line(tmp_path: Any, text: str) -> None:
+    from verify_perceptron.harness._protocol import read_weights
+
+    path = tmp_path / "out.txt"
+    path.write_text(text)
+    assert read_weights(str(path), 2, exact=True) == [Fraction(1, 2), Fraction(-1), Fraction(2)]
+    path.write_text("0.5 -1\n")
+    with pytest.raises(Exception, match="wrote 2 values to its weights file; 3 needed"):
+        read_weights(str(path), 2, exact=True)

@@ -34,7 +34,9 @@ class CommandFailed(Exception):
 
 
 def read_weights(path: str, n_features: int, exact: bool) -> list[Fraction] | None:
-    """The weights file: d + 1 values, one a line (blank lines aside); None when it is empty (not separable).
+    """The weights file: d + 1 values, one a line or several on a line apart by spaces, tabs or commas (as
+    programs print a vector: ``0.5 -1 2`` or ``0.5,-1,2``), blank lines aside; None when it is empty (not
+    separable).
 
     Examples
     --------
@@ -55,13 +57,14 @@ def read_weights(path: str, n_features: int, exact: bool) -> list[Fraction] | No
     text = _text(_file(path, "its weights file ({out})", MAX_WEIGHTS_BYTES), "its weights file ({out})")
     if text is None:
         raise CommandFailed("wrote no weights file ({out})")
-    lines = [(k, line) for k, line in enumerate(text.split("\n"), start=1) if line.strip()]
-    if not lines:
+    values = [(k, value) for k, line in enumerate(text.split("\n"), start=1)
+              for value in re.split(r"[\s,]+", line.strip()) if value]
+    if not values:
         return None
-    if len(lines) != n_features + 1:
-        raise CommandFailed(f"wrote {len(lines)} value{'s' * (len(lines) != 1)} to its weights file; "
+    if len(values) != n_features + 1:
+        raise CommandFailed(f"wrote {len(values)} value{'s' * (len(values) != 1)} to its weights file; "
                             f"{n_features + 1} needed: w1 ... w{n_features}, then the bias")
-    return [number(line, exact, f"line {k} of its weights file") for k, line in lines]
+    return [number(value, exact, f"line {k} of its weights file") for k, value in values]
 
 
 def read_updates(path: str, n_features: int, exact: bool,

@@ -109,6 +109,9 @@ class SoftMarginCheck:
         Where u came from.
     L, M : int
         The data's common denominator and u's scale (U = M·u is integral).
+    consume : bool
+        The check is the only holder of `bound`: its squares past int64 are overwritten (with 0) as their
+        pieces are made, and let go then in any case.
 
     Examples
     --------
@@ -121,8 +124,9 @@ class SoftMarginCheck:
     (False, 2, 5)
     """
 
-    def __init__(self, bound: SoftMargin, *, reference: Sequence[Fraction], source: str, L: int, M: int) -> None:
-        self.bound, self.L, self.M = bound, L, M
+    def __init__(self, bound: SoftMargin, *, reference: Sequence[Fraction], source: str, L: int, M: int,
+                 consume: bool = False) -> None:
+        self.bound, self.L, self.M, self._consume = bound, L, M, consume
         self.reference, self.source = reference, source
         self.n_samples = len(bound.deficits_sq)
         self.N = 0
@@ -159,15 +163,18 @@ class SoftMarginCheck:
         count = max(1, -(-most.bit_length() // _PIECE_BITS))
         if count > _MOST_PIECES or int(squares.min()) < 0:
             return None
+        # The squares are now held twice, as n Python integers and in these pieces (0.73x and 0.64x the int64
+        # data at 10^6 x 10): the Python integers are let go, once what `finish` reads of them all is taken (a
+        # piece at a time where the check is the bound's only holder, `consume`: never all held beside the pieces)
+        self._whole = (self.bound.true(self.L, self.M), int(np.count_nonzero(squares)))
         pieces = np.empty((count, len(squares)), dtype=np.int64)
         mask = (1 << _PIECE_BITS) - 1
         for start in range(0, len(squares), _CHUNK):  # (the object temporaries a piece of samples at a time)
             part = squares[start:start + _CHUNK]
             for k in range(count):
                 pieces[k, start:start + _CHUNK] = ((part >> (k * _PIECE_BITS)) & mask).astype(np.int64)
-        # The squares are now held twice, as n Python integers and in these pieces (0.73x and 0.64x the int64
-        # data at 10^6 x 10): the Python integers are let go, once what `finish` reads of them all is taken
-        self._whole = (self.bound.true(self.L, self.M), int(np.count_nonzero(squares)))
+            if self._consume:
+                squares[start:start + _CHUNK] = 0
         self.bound = self.bound.without_deficits()
         return pieces
 
@@ -315,10 +322,14 @@ def soft_margin_check(matrix: ExactMatrix, reference: Sequence[Fraction], *, L: 
     if chosen is None:
         return "u has no positive margin y·u·x~ on any sample"
     rho = chosen[0]
-    bound = SoftMargin.from_margins(margins, rho=rho, R_sq=matrix.max_norm_sq, u_sq=u_sq, scale=L * M)
+    del weights  # (n int64 counts: read no more)
     if scaled is None:  # u's margins, made (or found) here, are read no more: the matrix need not keep them for a
-        matrix.forget_product()  # second use (past int64 n Python integers, 0.48x the int64 data at d = 10)
-    return SoftMarginCheck(bound, reference=reference, source=source, L=L, M=M)
+        matrix.forget_product()  # second use (past int64 n Python integers, 0.48x the int64 data at d = 10), and
+        # they are let go as they are squared (`consume`); the checker's own (`scaled`) live on
+    bound = SoftMargin.from_margins(margins, rho=rho, R_sq=matrix.max_norm_sq, u_sq=u_sq, scale=L * M,
+                                    consume=scaled is None)
+    del margins
+    return SoftMarginCheck(bound, reference=reference, source=source, L=L, M=M, consume=True)
 
 
 #: What `counted_sums` pays per point asked for besides a count per sample, in Python additions of the shortfalls.

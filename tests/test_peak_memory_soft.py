@@ -114,3 +114,15 @@ def _traced(work: Any) -> tuple[int, Any]:
         return tracemalloc.get_traced_memory()[1] - start, result
     finally:
         tracemalloc.stop()
+
+
+def test_sums_over_more_updates_than_a_chunk_are_read_from_the_pieces() -> None:
+    # (`_filtered` asks for at most a chunk's; past one, the pieces' int64 sums could pass 2^63, and the Python
+    # integers are gone: the updates' squares are made from the pieces)
+    bound = _wide_bound(8)
+    squares = bound.deficits_sq.tolist()
+    check = SoftMarginCheck(bound, reference=(Fraction(1),), source="test", L=2**20, M=2**10)
+    assert check._pieces is not None and len(check.bound.deficits_sq) == 0
+    rows = np.random.default_rng(12).integers(0, 8, size=2**16 + 3)
+    values = [squares[j] for j in rows.tolist()]
+    assert check._exact(rows, [0, 2**16 + 2]) == {0: values[0], 2**16 + 2: sum(values)}

@@ -82,8 +82,10 @@ class SoftMargin:
     scale: int
 
     @classmethod
-    def from_margins(cls, margins: Sequence[int] | Any, *, rho: int, R_sq: int, u_sq: int, scale: int) -> SoftMargin:
-        """The bound for target `rho`, from the samples' scaled margins m_i = z_i·U."""
+    def from_margins(cls, margins: Sequence[int] | Any, *, rho: int, R_sq: int, u_sq: int, scale: int,
+                     consume: bool = False) -> SoftMargin:
+        """The bound for target `rho`, from the samples' scaled margins m_i = z_i·U; with `consume`, margins past int64
+        (an array the caller lets go of) are set to None a piece at a time as they are squared."""
         if rho <= 0 or u_sq <= 0:
             raise ValueError(f"the soft-margin bound needs rho > 0 and ‖u‖² > 0, got rho={rho}, u_sq={u_sq}")
         if isinstance(margins, np.ndarray) and margins.dtype == np.int64 and len(margins) and rho < 2**62:
@@ -98,6 +100,8 @@ class SoftMargin:
         for start in range(0, len(margins), _PIECE):
             values = np.maximum(rho - margins[start:start + _PIECE], 0)
             squares[start:start + _PIECE] = values * values
+            if consume:  # (the margins and their squares, n Python integers each, are then never all held at once)
+                margins[start:start + _PIECE] = None
         fits = not len(squares) or squares.max() < 2**62
         return cls(rho, R_sq, u_sq, squares.astype(np.int64) if fits else squares, scale)
 

@@ -170,6 +170,31 @@ def test_check_wide_refuses_wrong_arguments_by_name():
 
 
 @needs_kernel
+def test_check_wide_replays_nothing_from_a_state_whose_w_sq_is_not_w():
+    # The dot products are taken mod 2^(64K), exact by Cauchy-Schwarz only while the state's ||W||^2 is W's:
+    # a state that says otherwise stops the replay before its first update (reason 1), for Python to decide.
+    check_wide = _kernel.check_wide
+    assert check_wide is not None
+    K, n, d = 3, 2, 2
+    W = np.zeros(d * K, dtype=np.int64)
+    W[0] = 1
+
+    def replay(w_sq: int) -> tuple[int, int]:
+        state = np.zeros((7, K), dtype=np.int64)
+        state[2, 0] = w_sq  # (k, N, w_sq, ...)
+        return check_wide(np.zeros((n, d * K), dtype=np.int64), W.copy(), np.zeros(n, dtype=np.int64),
+                          np.ones(n, dtype=bool), np.zeros((n, K), dtype=np.int64), np.zeros((n, K), dtype=np.int64),
+                          np.zeros(1, dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
+                          np.array([2, 0, 0], dtype=np.int64), np.zeros((1, K), dtype=np.int64),
+                          np.zeros(11, dtype=np.int64), state, np.zeros(1, dtype=bool),
+                          np.zeros((1, K), dtype=np.int64), np.zeros(1, dtype=np.int64))
+
+    assert replay(1) == (1, 0)
+    assert replay(0) == (0, 1)
+    assert replay(4) == (0, 1)
+
+
+@needs_kernel
 @pytest.mark.parametrize("start", [2, 3])
 def test_int64_samples_are_read_as_they_are_against_a_separator_past_128_bits(start):
     # Samples in int64 (no copy in limbs: the C replay widens a row at a time), claims past 128 bits

@@ -648,6 +648,13 @@ wide_replay(const WideReplay *r, int *reason, const int K)
     lb_set(one, 1, K);
     Py_ssize_t t = 0;
     *reason = 0;
+    /* The dot products below are taken mod 2^(64K), exact only while the state's ||W||^2 is W's: checked here,
+     * in K limbs, once (then every update keeps it so). A state that says otherwise stops the replay before its
+     * first update (reason 1), and the Python checker decides. */
+    if (lb_dot(s, r->w, r->w, r->d, K) || !lb_equal(s, r->state + W_SQ * K, K)) {
+        *reason = 1;
+        return 0;
+    }
     for (; t < r->m; t++) {
         const int64_t i = r->row_of[t];
         const uint64_t *state = r->state;
@@ -677,21 +684,13 @@ wide_replay(const WideReplay *r, int *reason, const int K)
             kz = K;
         }
         const uint64_t *zK = kz == K ? z : NULL; /* (else made by wide_row, from KZ = kz limbs an entry) */
-        /* z . W in 128-bit entries while both fit (W's do while ||W||^2 < 2^252: |W_j| <= ||W|| < 2^126;
+        /* z . W mod 2^(64K), exact: ||z||^2 (the norm given) and ||W||^2 (the state's, checked equal to it when
+         * the replay began and kept so by checked sums) both fit K limbs, so |z.W| < 2^(64K-1) (Cauchy-Schwarz) */
+        lb_dot_mod(s, z, kz, r->w, r->d, K);
+        /* (W += z below in int128 while both fit: W's do while ||W||^2 < 2^252, as |W_j| <= ||W|| < 2^126;
          * z's by their layout where they come in at most two limbs, else by a look at their limbs) */
         const int narrow = (K < 4 || (lb_length(FIELD(W_SQ), K) <= 4 && FIELD(W_SQ)[3] < ((uint64_t)1 << 60)))
                            && (kz <= 2 || lb_all_fit128(z, r->d, K));
-        int past = narrow ? lb_dot128(s, z, kz, r->w, r->d, K) : 2;
-        if (past == 2) { /* not narrow, or a sum past what lb_dot128 holds: in K limbs */
-            if (zK == NULL) {
-                zK = wide_row(r, z, K);
-            }
-            past = lb_dot(s, zK, r->w, r->d, K);
-        }
-        if (past) {
-            *reason = 2;
-            break;
-        }
         /* the reported score in its own L limbs: one that does not fit K differs from s, which does */
         const int sign = lb_sign(s, K);
         if (lb_resize(said, r->reported + t * r->L, r->L, K) || !lb_equal(s, said, K)

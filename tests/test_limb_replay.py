@@ -169,6 +169,51 @@ def test_check_wide_refuses_wrong_arguments_by_name():
         check_wide(*wrong)
 
 
+def _one_update(w_sq: int, program: list[int], claims: int) -> tuple[tuple[int, int], list[int]]:
+    """check_wide on one update (row 0, all zeros, a tie) from W = (1, 0) and a state whose ||W||^2 says
+    `w_sq` (K = 3, every slot reading its own quantity: k is quantity 1), every claim marked failed already
+    (a negative slack does not stop it): ``((done, reason), least slacks)``."""
+    check_wide = _kernel.check_wide
+    assert check_wide is not None
+    K, n, d = 3, 2, 2
+    W = np.zeros(d * K, dtype=np.int64)
+    W[0] = 1
+    state = np.zeros((7, K), dtype=np.int64)
+    state[2, 0] = w_sq  # (k, N, w_sq, ...)
+    best = np.zeros((claims, K), dtype=np.int64)
+    out = check_wide(np.zeros((n, d * K), dtype=np.int64), W, np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool),
+                     np.zeros((n, K), dtype=np.int64), np.zeros((n, K), dtype=np.int64), np.zeros(1, dtype=np.int64),
+                     np.zeros((1, 1), dtype=np.int64), np.array(program, dtype=np.int64),
+                     np.zeros((11, K), dtype=np.int64), np.arange(11, dtype=np.int64), state,
+                     np.ones(claims, dtype=bool), best, np.zeros(claims, dtype=np.int64))
+    return out, [int(v) for v in score_values(best).tolist()]
+
+
+@needs_kernel
+def test_check_wide_replays_nothing_from_a_state_whose_w_sq_is_not_w():
+    # The dot products are taken mod 2^(64K), exact by Cauchy-Schwarz only while the state's ||W||^2 is W's:
+    # a state that says otherwise stops the replay before its first update (reason 1), for Python to decide.
+    assert _one_update(1, [2, 0, 0], 1)[0] == (1, 0)
+    assert _one_update(0, [2, 0, 0], 1)[0] == (0, 1)
+    assert _one_update(4, [2, 0, 0], 1)[0] == (0, 1)
+
+
+@needs_kernel
+def test_the_programs_constant_parts_folded_give_the_programs_values():
+    # check_wide folds the program's constant parts once (products, powers, negations of constants; a
+    # product by 1 is its other factor): each slack must be the program's value. k is 1 at the update.
+    Q, C, ADD, SUB, MUL, NEG, POW, END = 1, 2, 3, 4, 5, 6, 7, 0
+    claims = [([C, 3, C, 5, MUL, Q, 1, MUL, END], 15),  # (3 * 5) * k
+              ([Q, 1, C, 1, MUL, END], 1),  # k * 1
+              ([C, 1, Q, 1, C, 7, SUB, MUL, END], -6),  # 1 * (k - 7)
+              ([C, 2, NEG, POW, 3, Q, 1, MUL, END], -8),  # (-2)^3 * k
+              ([C, 2, C, 9, ADD, C, 4, SUB, Q, 1, ADD, END], 8),  # (2 + 9 - 4) + k
+              ([C, 2**62, POW, 3, C, 2**62, NEG, MUL, Q, 1, MUL, END], -(2**248))]  # 2^248 * k, past K = 3
+    program = [op for code, _ in claims for op in code]
+    assert _one_update(1, program[:-12], 5) == ((1, 0), [value for _, value in claims[:5]])
+    assert _one_update(1, program, 6)[0] == (0, 2)  # a constant past K limbs is left to the update: one wider
+
+
 @needs_kernel
 @pytest.mark.parametrize("start", [2, 3])
 def test_int64_samples_are_read_as_they_are_against_a_separator_past_128_bits(start):

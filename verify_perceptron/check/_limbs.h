@@ -7,6 +7,8 @@
  * (returns 1) instead of wrapping, and its caller stops there: the update is then the Python
  * checker's to decide. Some results that would fit (a product of exactly -2^(64K-1)) are reported
  * as not fitting too: stopping early is always safe, continuing past an overflow never is.
+ * The one exception is lb_dot_mod, a dot product mod 2^(64K) for a caller that knows the exact value fits K
+ * limbs (check_wide knows it by Cauchy-Schwarz from the norms it reads: see there).
  *
  * This is deliberately not the engine's multi-word arithmetic (data/_wide.h, run/_scan.c): the
  * checker is what catches an engine bug, so a mistake in one cannot hide the same mistake in the
@@ -329,54 +331,80 @@ lb_get128(const uint64_t *a, int K)
     return (int128)(((uint128)high << 64) | a[0]);
 }
 
-/* *s = z . w (z_j in kz limbs, w_j in K) where every z_j and w_j fits in 128 bits (|z_j|, |w_j| <= 2^127, so each
- * product is below 2^254 in magnitude). Each product p, in 256-bit two's complement, is made from the unsigned
- * word products without branching on signs (the unsigned product, less b*2^128 for a < 0 and a*2^128 for b < 0):
- * p = w0 + w1*2^64 + t*2^128 with words w0, w1 and t = floor(p / 2^128), a signed 128-bit value. The words
- * w0 and w1 are summed in two unsigned 128-bit columns (no carry out for fewer than 2^64 terms) and the t in
- * one signed 128-bit sum whose every addition is checked: three accumulators, which the compiler keeps in
- * registers (four columns and a count of negative products did not fit them, and were summed through
- * memory). 1 if the exact sum leaves K limbs; 2 if the sum of the t leaves 128 bits (|z.w| near 2^255:
- * the caller then takes the dot product in K limbs, lb_dot, which is exact whatever the width). */
-LB_INLINE int
-lb_dot128(uint64_t *s, const uint64_t *z, int kz, const uint64_t *w, Py_ssize_t d, int K)
+/* The products of lb_dot_mod for z entries of exactly KZ limbs (a constant where it is inlined): z . w mod 2^(64K),
+ * z_j read as KZ unsigned words (its value plus 2^(64 KZ) where it is negative, which the caller takes back),
+ * w_j as K words (two's complement, which is its value mod 2^(64K)). Word products at column c = i + l < K - 1
+ * are taken whole, their two words summed in the 128-bit columns c and c + 1; those at c = K - 1 only to their
+ * low word (the high word is a multiple of 2^(64K)); those past it not at all. A column is a sum of at most
+ * 2d(K + 1) words: below 2^128 for any d < 2^58, so no column carries out. */
+LB_INLINE void
+lb_dot_columns(uint128 *col, uint128 *negative, const uint64_t *z, const int KZ, const uint64_t *w, Py_ssize_t d,
+               const int K)
 {
-    uint128 col0 = 0, col1 = 0;
-    int128 tops = 0;
-    int overflow = 0;
     for (Py_ssize_t j = 0; j < d; j++) {
-        const uint128 a = (uint128)lb_get128(z + j * kz, kz), b = (uint128)lb_get128(w + j * K, K);
-        const uint64_t a0 = (uint64_t)a, a1 = (uint64_t)(a >> 64), b0 = (uint64_t)b, b1 = (uint64_t)(b >> 64);
-        const uint128 p00 = (uint128)a0 * b0, p01 = (uint128)a0 * b1, p10 = (uint128)a1 * b0, p11 = (uint128)a1 * b1;
-        const uint128 mid = (p00 >> 64) + (uint64_t)p01 + (uint64_t)p10;
-        const uint128 high = (mid >> 64) + (p01 >> 64) + (p10 >> 64) + p11;
-        const uint128 fix = (b & (uint128)(int128)((int64_t)a1 >> 63)) + (a & (uint128)(int128)((int64_t)b1 >> 63));
-        col0 += (uint64_t)p00;
-        col1 += (uint64_t)mid;
-        overflow |= __builtin_add_overflow(tops, (int128)(high - fix), &tops); /* high - fix: floor(p / 2^128) */
-    }
-    /* sum = col0 + col1*2^64 + tops*2^128: four words, two's complement */
-    uint64_t acc[4];
-    acc[0] = (uint64_t)col0;
-    const uint128 carry = (col0 >> 64) + col1;
-    acc[1] = (uint64_t)carry;
-    int128 top;
-    overflow |= __builtin_add_overflow(tops, (int128)(carry >> 64), &top);
-    if (overflow) {
-        return 2;
-    }
-    acc[2] = (uint64_t)top;
-    acc[3] = (uint64_t)((uint128)top >> 64);
-    const uint64_t extend = top < 0 ? UINT64_MAX : 0;
-    for (int i = 0; i < K; i++) {
-        s[i] = i < 4 ? acc[i] : extend;
-    }
-    for (int i = K; i < 4; i++) {
-        if (acc[i] != ((int64_t)s[K - 1] < 0 ? UINT64_MAX : 0)) {
-            return 1;
+        const uint64_t *zj = z + j * KZ, *wj = w + j * K;
+        for (int i = 0; i < KZ; i++) {
+            for (int l = 0; i + l < K; l++) {
+                if (i + l < K - 1) {
+                    const uint128 p = (uint128)zj[i] * wj[l];
+                    col[i + l] += (uint64_t)p;
+                    col[i + l + 1] += (uint64_t)(p >> 64);
+                }
+                else {
+                    col[K - 1] += zj[i] * wj[l]; /* (mod 2^64) */
+                }
+            }
+        }
+        if (KZ < K) { /* z_j < 0: w_j * 2^(64 KZ) to take back, summed apart (its words below 2^(64(K - KZ))) */
+            const uint64_t sign = (uint64_t)((int64_t)zj[KZ - 1] >> 63);
+            for (int l = 0; l + KZ < K; l++) {
+                negative[l] += wj[l] & sign;
+            }
         }
     }
-    return 0;
+}
+
+/* *s = z . w mod 2^(64K), z_j in kz <= K limbs, w_j in K, without a check: the caller must know that the exact
+ * value fits K limbs (check_wide knows it by Cauchy-Schwarz: |z.w|^2 <= ||z||^2 ||w||^2, both factors below
+ * 2^(64K-1), so |z.w| < 2^(64K-1)); it is then the unique K-limb value equal to the sum mod 2^(64K). Every
+ * step below is exact mod 2^(64K): sums of words in columns, a carry pass, one K-limb subtraction. */
+LB_INLINE void
+lb_dot_mod(uint64_t *s, const uint64_t *z, int kz, const uint64_t *w, Py_ssize_t d, const int K)
+{
+    uint128 col[LIMBS_MAX], negative[LIMBS_MAX];
+    for (int c = 0; c < K; c++) { /* (only K: an initializer clears all LIMBS_MAX, at every update) */
+        col[c] = negative[c] = 0;
+    }
+    if (kz == 2 && K > 2) {
+        lb_dot_columns(col, negative, z, 2, w, d, K);
+    }
+    else if (kz == 1) {
+        lb_dot_columns(col, negative, z, 1, w, d, K);
+    }
+    else {
+        lb_dot_columns(col, negative, z, K, w, d, K);
+    }
+    uint128 carry = 0;
+    for (int c = 0; c < K; c++) {
+        const uint128 t = col[c] + carry;
+        s[c] = (uint64_t)t;
+        carry = t >> 64;
+    }
+    if (kz < K) {
+        uint64_t back[LIMBS_MAX];
+        carry = 0;
+        for (int c = 0; c < K; c++) {
+            const uint128 t = c < kz ? 0 : negative[c - kz] + carry;
+            back[c] = (uint64_t)t;
+            carry = t >> 64;
+        }
+        uint64_t borrow = 0;
+        for (int c = kz; c < K; c++) {
+            const uint64_t x = s[c], y = back[c];
+            s[c] = x - y - borrow;
+            borrow = (x < y) || (x == y && borrow);
+        }
+    }
 }
 
 /* r = a + b for values that fit in 128 bits, a and r in K >= 2 limbs, b in kb: in int128, 1 if the sum

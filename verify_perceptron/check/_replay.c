@@ -559,6 +559,7 @@ typedef struct {
     uint64_t *w, *state, *best;
     int64_t *count, *best_at;
     uint64_t *row; /* room for one row of Z in K limbs, when Z comes in fewer (KZ = 1 or 2) */
+    int64_t *folded; /* room for the program with its constant parts folded (wide_fold) */
     const void *samples; /* Z as samples of `width` bytes (int16 or int32): read as they are, no int64 copy */
     Py_ssize_t n, d, m, length, n_quantities, n_claims;
     int K, L, KZ, width;
@@ -580,27 +581,27 @@ wide_row(const WideReplay *r, const uint64_t *z, const int K)
  * limbs, read where they are: no copy); 1 past K limbs. The stack holds pointers: a quantity is pushed as its
  * address, and an operation's result goes to the stack position's own room. */
 LB_INLINE int
-wide_program(const WideReplay *r, const uint64_t *const *q, uint64_t *slack, const int K)
+wide_program(const int64_t *code, Py_ssize_t length, const uint64_t *const *q, uint64_t *slack, const int K)
 {
     const uint64_t *stack[STACK_DEPTH];
     uint64_t own[STACK_DEPTH][LIMBS_MAX];
     Py_ssize_t top = 0, claim = 0;
-    for (Py_ssize_t pc = 0; pc < r->length; pc++) {
-        switch (r->code[pc]) {
+    for (Py_ssize_t pc = 0; pc < length; pc++) {
+        switch (code[pc]) {
         case OP_END:
             top--;
             memcpy(slack + claim++ * K, stack[top], (size_t)K * sizeof(uint64_t));
             break;
         case OP_QUANTITY:
-            stack[top++] = q[r->code[++pc]];
+            stack[top++] = q[code[++pc]];
             break;
         case OP_CONSTANT:
-            lb_set(own[top], r->code[++pc], K);
+            lb_set(own[top], code[++pc], K);
             stack[top] = own[top];
             top++;
             break;
         case OP_ADD: case OP_SUB: case OP_MUL: {
-            const int64_t op = r->code[pc];
+            const int64_t op = code[pc];
             top--;
             const uint64_t *x = stack[top - 1], *y = stack[top];
             uint64_t *result = own[top - 1]; /* (may be x: each operation reads a limb before it writes it) */
@@ -621,7 +622,7 @@ wide_program(const WideReplay *r, const uint64_t *const *q, uint64_t *slack, con
             memcpy(base, stack[top - 1], (size_t)K * sizeof(uint64_t));
             memcpy(own[top - 1], base, (size_t)K * sizeof(uint64_t));
             stack[top - 1] = own[top - 1];
-            for (int64_t e = r->code[++pc]; e > 1; e--) {
+            for (int64_t e = code[++pc]; e > 1; e--) {
                 if (lb_mul(own[top - 1], own[top - 1], base, K)) {
                     return 1;
                 }
@@ -633,6 +634,104 @@ wide_program(const WideReplay *r, const uint64_t *const *q, uint64_t *slack, con
     return 0;
 }
 
+/* Room for the values folded from the program's constant parts (wide_fold). */
+#define FOLD_MAX 64
+
+/* The program with its constant parts folded, once per replay: an operation whose operands are all constant
+ * (given quantities that no slot overwrites, or constants) is evaluated here in K limbs, and its value read as a
+ * quantity of its own (q[MAX_QUANTITIES + p], p < FOLD_MAX), and a product by a constant equal to 1 is its other
+ * factor. The claims on randn data read (a^2) * sum_N_xsq and N * (a^2) * R^2 with a = 1: two powers and three
+ * products an update less. Each slack is the same value as the program's (the same exact arithmetic, only done
+ * once, and x * 1 = x); an operation on constants that leaves K limbs is left in the program, which stops there
+ * as before. The folded code is written to `out` (never longer than `code`); returns its length. */
+static Py_ssize_t
+wide_fold(const WideReplay *r, const uint64_t **q, uint64_t (*pool)[LIMBS_MAX], int64_t *out, const int K)
+{
+    struct { int constant; Py_ssize_t start; } stack[STACK_DEPTH];
+    unsigned char is_slot[MAX_QUANTITIES] = {0};
+    for (Py_ssize_t j = 0; j < N_SLOTS; j++) {
+        is_slot[r->slot[j]] = 1;
+    }
+    uint64_t one[LIMBS_MAX];
+    lb_set(one, 1, K);
+    Py_ssize_t top = 0, n = 0, p = 0;
+    for (Py_ssize_t pc = 0; pc < r->length; pc++) {
+        const int64_t op = r->code[pc];
+        if (op == OP_QUANTITY || op == OP_CONSTANT) {
+            const int64_t operand = r->code[++pc];
+            stack[top].start = n;
+            stack[top].constant = op == OP_CONSTANT ? p < FOLD_MAX : !is_slot[operand];
+            if (op == OP_CONSTANT && stack[top].constant) { /* read as a quantity, to be folded with the others */
+                lb_set(pool[p], operand, K);
+                q[MAX_QUANTITIES + p] = pool[p];
+                out[n++] = OP_QUANTITY;
+                out[n++] = MAX_QUANTITIES + p++;
+            }
+            else {
+                out[n++] = op;
+                out[n++] = operand;
+            }
+            top++;
+            continue;
+        }
+        if (op == OP_END) {
+            top--;
+            out[n++] = OP_END;
+            continue;
+        }
+        const int binary = op == OP_ADD || op == OP_SUB || op == OP_MUL;
+        const Py_ssize_t x = binary ? top - 2 : top - 1, y = top - 1; /* (y = x for NEG and POW) */
+        if (stack[x].constant && stack[y].constant && p < FOLD_MAX) {
+            /* every operand's code is one QUANTITY: evaluated now into the pool */
+            const uint64_t *a = q[out[stack[x].start + 1]], *b = q[out[stack[y].start + 1]];
+            int past = 0;
+            if (op == OP_ADD || op == OP_SUB || op == OP_MUL) {
+                past = op == OP_ADD ? lb_add(pool[p], a, b, K) : op == OP_SUB ? lb_sub(pool[p], a, b, K)
+                                                                               : lb_mul(pool[p], a, b, K);
+            }
+            else if (op == OP_NEG) {
+                past = lb_neg(pool[p], a, K);
+            }
+            else { /* OP_POW */
+                memcpy(pool[p], a, (size_t)K * sizeof(uint64_t));
+                for (int64_t e = r->code[pc + 1]; e > 1 && !past; e--) {
+                    past = lb_mul(pool[p], pool[p], a, K);
+                }
+            }
+            if (!past) {
+                pc += op == OP_POW;
+                n = stack[x].start;
+                q[MAX_QUANTITIES + p] = pool[p];
+                out[n++] = OP_QUANTITY;
+                out[n++] = MAX_QUANTITIES + p++;
+                top = x + 1;
+                stack[x].constant = 1;
+                continue;
+            }
+        }
+        if (op == OP_MUL && stack[y].constant && lb_equal(q[out[stack[y].start + 1]], one, K)) {
+            n = stack[y].start; /* x * 1: x */
+            top = x + 1;
+            continue;
+        }
+        if (op == OP_MUL && stack[x].constant && lb_equal(q[out[stack[x].start + 1]], one, K)) {
+            const Py_ssize_t from = stack[y].start, length = n - from; /* 1 * y: y, moved down over the 1 */
+            memmove(out + stack[x].start, out + from, (size_t)length * sizeof(int64_t));
+            n = stack[x].start + length;
+            top = x + 1;
+            stack[x].constant = 0;
+            continue;
+        }
+        out[n++] = op;
+        if (op == OP_POW) {
+            out[n++] = r->code[++pc];
+        }
+        top = x + 1;
+        stack[x].constant = 0;
+    }
+    return n;
+}
+
 /* The replay itself, without the GIL: updates 0..m-1 until one stops it; *reason as in the docstring. */
 LB_INLINE Py_ssize_t
 wide_replay(const WideReplay *r, int *reason, const int K)
@@ -641,13 +740,24 @@ wide_replay(const WideReplay *r, int *reason, const int K)
     enum { K_, N_, W_SQ, W_WS, SUM_N_XSQ, SUM_N_SQ, N_MAX };
     uint64_t one[LIMBS_MAX], slack[MAX_CLAIMS * LIMBS_MAX];
     uint64_t s[LIMBS_MAX], said[LIMBS_MAX], next[7][LIMBS_MAX];
-    const uint64_t *q[MAX_QUANTITIES]; /* where each quantity is: the given ones where given, the slots' this update's */
+    /* where each quantity is: the given ones where given, the slots' this update's, then the folded values */
+    const uint64_t *q[MAX_QUANTITIES + FOLD_MAX];
     for (Py_ssize_t j = 0; j < r->n_quantities; j++) {
         q[j] = r->quantity + j * K;
     }
+    uint64_t pool[FOLD_MAX][LIMBS_MAX];
+    int64_t *code = r->folded;
+    const Py_ssize_t length = wide_fold(r, q, pool, code, K);
     lb_set(one, 1, K);
     Py_ssize_t t = 0;
     *reason = 0;
+    /* The dot products below are taken mod 2^(64K), exact only while the state's ||W||^2 is W's: checked here,
+     * in K limbs, once (then every update keeps it so). A state that says otherwise stops the replay before its
+     * first update (reason 1), and the Python checker decides. */
+    if (lb_dot(s, r->w, r->w, r->d, K) || !lb_equal(s, r->state + W_SQ * K, K)) {
+        *reason = 1;
+        return 0;
+    }
     for (; t < r->m; t++) {
         const int64_t i = r->row_of[t];
         const uint64_t *state = r->state;
@@ -677,21 +787,13 @@ wide_replay(const WideReplay *r, int *reason, const int K)
             kz = K;
         }
         const uint64_t *zK = kz == K ? z : NULL; /* (else made by wide_row, from KZ = kz limbs an entry) */
-        /* z . W in 128-bit entries while both fit (W's do while ||W||^2 < 2^252: |W_j| <= ||W|| < 2^126;
+        /* z . W mod 2^(64K), exact: ||z||^2 (the norm given) and ||W||^2 (the state's, checked equal to it when
+         * the replay began and kept so by checked sums) both fit K limbs, so |z.W| < 2^(64K-1) (Cauchy-Schwarz) */
+        lb_dot_mod(s, z, kz, r->w, r->d, K);
+        /* (W += z below in int128 while both fit: W's do while ||W||^2 < 2^252, as |W_j| <= ||W|| < 2^126;
          * z's by their layout where they come in at most two limbs, else by a look at their limbs) */
         const int narrow = (K < 4 || (lb_length(FIELD(W_SQ), K) <= 4 && FIELD(W_SQ)[3] < ((uint64_t)1 << 60)))
                            && (kz <= 2 || lb_all_fit128(z, r->d, K));
-        int past = narrow ? lb_dot128(s, z, kz, r->w, r->d, K) : 2;
-        if (past == 2) { /* not narrow, or a sum past what lb_dot128 holds: in K limbs */
-            if (zK == NULL) {
-                zK = wide_row(r, z, K);
-            }
-            past = lb_dot(s, zK, r->w, r->d, K);
-        }
-        if (past) {
-            *reason = 2;
-            break;
-        }
         /* the reported score in its own L limbs: one that does not fit K differs from s, which does */
         const int sign = lb_sign(s, K);
         if (lb_resize(said, r->reported + t * r->L, r->L, K) || !lb_equal(s, said, K)
@@ -724,7 +826,7 @@ wide_replay(const WideReplay *r, int *reason, const int K)
         q[r->slot[S_W_SQ]] = next[W_SQ];
         q[r->slot[S_W_WS]] = next[W_WS];
 #undef FIELD
-        if (wide_program(r, q, slack, K)) {
+        if (wide_program(code, length, q, slack, K)) {
             *reason = 2;
             break;
         }
@@ -882,7 +984,10 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     r.samples = a[A_Z].buf;
     const int as_rows = KZ != K || width != 8; /* (narrow samples go through r.row whatever K is) */
     r.row = as_rows ? PyMem_Malloc((size_t)(d * K + 1) * sizeof(uint64_t)) : NULL;
-    if (as_rows && r.row == NULL) {
+    r.folded = PyMem_Malloc((size_t)(r.length + 1) * sizeof(int64_t));
+    if ((as_rows && r.row == NULL) || r.folded == NULL) {
+        PyMem_Free(r.row);
+        PyMem_Free(r.folded);
         PyErr_NoMemory();
         goto done;
     }
@@ -892,6 +997,7 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     t = wide_replay_any(&r, &reason);
     Py_END_ALLOW_THREADS
     PyMem_Free(r.row);
+    PyMem_Free(r.folded);
     result = Py_BuildValue("(ni)", t, reason);
 done:
     for (int j = 0; j < got; j++) {

@@ -50,3 +50,15 @@ def test_a_bias_read_from_its_own_attribute_is_checked(broken_bias: float) -> No
 
     case = check_dataset(StuckBias, [["-3"], ["-1"]], [-1, 1])
     assert not case.passed and "returns-weights" not in {f.check for f in case.findings}, case.report()
+
+
+def test_a_function_returning_a_dict_is_read_by_its_keys() -> None:
+    def fit(X: object, y: object) -> dict[str, object]:
+        est = textbooks.CourseWeightsBias()
+        est.fit(X, y)
+        return {"w": est.weights, "b": est.bias}
+
+    assert check_implementation(fit, examples=EXAMPLES).passed
+    case = check_dataset(lambda X, y: {"loss": 0.0}, [["-1"], ["1"]], [-1, 1])
+    messages = [f.message for f in case.findings if f.check == "returns-weights"]
+    assert messages and "neither (w, b) nor a weight vector" in messages[0], case.report()

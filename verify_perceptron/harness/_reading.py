@@ -17,7 +17,13 @@ from ._wording import _short
 
 
 def _split_return(raw: object) -> tuple[object, object]:
-    """``(w, b, updates)`` or ``(augmented, updates)`` -> the weights and the updates; else the weights alone."""
+    """``(w, b, updates)`` or ``(augmented, updates)`` -> the weights and the updates; a dict is read by its keys
+    as an estimator by its attributes (``{"w": ..., "b": ...}``); else the weights alone."""
+    if isinstance(raw, dict) and all(isinstance(key, str) for key in raw):
+        try:
+            return _named_weights(raw.get, "the returned dict has no key")
+        except AttributeError:
+            return raw, None
     if isinstance(raw, (tuple, list)) and raw and _is_vector(raw[0]):
         if len(raw) == 3 and _looks_like_updates(raw[2]):
             return (raw[0], raw[1]), raw[2]
@@ -48,14 +54,7 @@ def _estimator_weights(estimator: Any) -> tuple[Any, Any]:
     `WEIGHT_NAMES` it has, with the first of `BIAS_NAMES` as its bias (else one augmented vector); and its
     reported updates (``updates_``)."""
     if not hasattr(estimator, "coef_"):
-        name = next((n for n in WEIGHT_NAMES if _is_weights(getattr(estimator, n, None))), None)
-        if name is None:
-            raise AttributeError(f"after fit, the estimator has no coef_, nor any of {', '.join(WEIGHT_NAMES[:-1])} "
-                                 f"or {WEIGHT_NAMES[-1]} holding its weights")
-        bias = next((_one_number(getattr(estimator, b)) for b in BIAS_NAMES
-                     if _one_number(getattr(estimator, b, None)) is not None), None)
-        weights = getattr(estimator, name)
-        return (weights if bias is None else (weights, bias)), getattr(estimator, "updates_", None)
+        return _named_weights(lambda name: getattr(estimator, name, None), "after fit, the estimator has no coef_")
     coef = np.asarray(estimator.coef_, dtype=object).ravel()
     intercept = getattr(estimator, "intercept_", 0)
     classes = getattr(estimator, "classes_", None)
@@ -64,6 +63,18 @@ def _estimator_weights(estimator: Any) -> tuple[Any, Any]:
         coef = -coef
         intercept = -np.asarray(intercept, dtype=object)
     return (coef, intercept), getattr(estimator, "updates_", None)
+
+
+def _named_weights(get: Any, missing: str) -> tuple[Any, Any]:
+    """The weights under the first of `WEIGHT_NAMES` that `get` gives as numbers (a pair with the first of
+    `BIAS_NAMES` holding one number, else one augmented vector), and ``updates_``; AttributeError saying
+    `missing` and where it looked when there are none."""
+    name = next((n for n in ("coef_", "coef", *WEIGHT_NAMES) if _is_weights(get(n))), None)
+    if name is None:
+        raise AttributeError(f"{missing}, nor any of {', '.join(WEIGHT_NAMES[:-1])} or {WEIGHT_NAMES[-1]} holding "
+                             "its weights")
+    bias = next((_one_number(get(b)) for b in ("intercept_", *BIAS_NAMES) if _one_number(get(b)) is not None), None)
+    return (get(name) if bias is None else (get(name), bias)), get("updates_")
 
 
 def _is_weights(value: object) -> bool:

@@ -220,7 +220,9 @@ def test_a_bundled_set_against_its_certified_separator_gives_the_verdicts_of_one
 @given(st.lists(st.tuples(st.lists(ints, min_size=1, max_size=4), st.sampled_from([1, 2**300, 3**900, 2**1200]),
                           st.booleans()), min_size=1, max_size=5))
 def test_blocks_enclosed_apart_are_joined_around_their_values_over_one_exponent(blocks):
-    pieces, spans, values = [], [], []
+    pieces: list[Enclosure] = []
+    spans: list[tuple[int, int]] = []
+    values: list[int] = []
     for block, scale, one in blocks:  # each block's values times its scale; `one`: every index the same value
         block = [block[0] * scale] * len(block) if one else [v * scale for v in block]
         pieces.append(enclose(block[0]) if one else enclose(np.array(block, dtype=object)))

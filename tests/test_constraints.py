@@ -194,3 +194,16 @@ def test_only_small_data_held_in_limbs_give_augmented_rows_in_limbs(monkeypatch:
     again = _binary([[2.0**-70, 2.0**20], [1.0, -3.0]], [1, -1])
     assert augmented_matrix(again)[0].held is None
     assert decide_separability(again) == decide_separability(data)
+
+
+@given(data=_held(), seed=st.data())
+def test_rows_held_in_limbs_are_read_by_index_not_made_python_integers_whole(data: Dataset,
+                                                                                 seed: st.DataObject) -> None:
+    rows = augmented_constraints(data)
+    A, _ = augmented_matrix(data)
+    keys = seed.draw(st.lists(st.integers(0, data.n_samples - 1), max_size=6))
+    assert rows.scaled_rows(keys) == [rows.scaled_row(k) for k in keys]
+    x = tuple(seed.draw(st.lists(_VALUE, min_size=rows.dim, max_size=rows.dim)))
+    rows.most_violated(x, exact=True)
+    assert A._exact is None  # the whole matrix as Python integers was never made
+    assert [rows.scaled_row(k) for k in keys] == [tuple(A.exact[k].tolist()) for k in keys]

@@ -79,6 +79,38 @@ def test_the_gram_matrix_is_exact(name, rows):
         assert _fraction_free.gram(rows) == [[sum(p * q for p, q in zip(a, b)) for b in rows] for a in rows]
 
 
+@pytest.mark.parametrize("name", BACKENDS)
+@given(rows=st.integers(1, 4).flatmap(lambda k: st.lists(
+    st.lists(st.integers(-(2**70), 2**70) | st.integers(-3, 3), min_size=k, max_size=k), min_size=1, max_size=k)))
+def test_the_gram_system_is_solved_exactly_with_its_point_or_is_singular(name, rows):
+    with backend(name):
+        found = _fraction_free.gram_solve(rows)
+    gram = [[sum(p * q for p, q in zip(a, b)) for b in rows] for a in rows]
+    if found is None:
+        assert sympy.Matrix(gram).det() == 0
+        return
+    X, d, point = found
+    assert d != 0 and [sum(g * x for g, x in zip(row, X)) for row in gram] == [d] * len(rows)
+    assert point == [sum(x * row[c] for x, row in zip(X, rows)) for c in range(len(rows[0]))]  # Aᵀ·X
+
+
+@needs_flint
+def test_a_flint_gram_solve_that_fails_its_check_is_made_again_in_python(monkeypatch):
+    fmpz_mat: Any = FLINT.fmpz_mat
+
+    class Wrong(fmpz_mat):
+        def solve(self, other):  # twice the solution: G·X = d·1 fails
+            x = super().solve(other)
+            return x + x
+
+    monkeypatch.setattr(_fraction_free, "_flint", SimpleNamespace(fmpz_mat=Wrong))
+    monkeypatch.setattr(_fraction_free, "FLINT_FROM_SOLVE", 0)
+    rows = [[2, 1, 0], [1, 3, 1]]
+    with backend("python"):
+        expected = _fraction_free.gram_solve(rows)
+    assert expected is not None and _fraction_free.gram_solve(rows) == expected
+
+
 @needs_flint
 def test_a_flint_answer_that_fails_its_check_is_made_again_in_python(monkeypatch):
     called = []

@@ -257,6 +257,15 @@ def test_checker_rejects_free_bias_multipliers_that_do_not_balance_the_classes()
     assert optimality_defect(AND, W_AND, free.support, free.multipliers) is not None  # not augmented-optimal multipliers
 
 
+def test_checker_rejects_free_bias_multipliers_whose_combination_is_not_v() -> None:
+    # balanced (Σ α_i·y_i = 0) but Σ α_i·y_i·x_i = (2, 2): each vector shown exactly, 5/2 as a fraction
+    free = max_margin_free_bias(AND)
+    assert (
+        optimality_defect(AND, (F(-3), F(2), F(5, 2)), free.support, free.multipliers, free_bias=True)
+        == "stationarity fails: v = [2, 5/2] but Σ α_i·y_i·x_i = [2, 2]"
+    )
+
+
 @pytest.mark.parametrize(
     ("weights", "support", "multipliers", "message"),
     [

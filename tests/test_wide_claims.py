@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from verify_perceptron.check import kernel as _kernel
 from verify_perceptron.check import wide_claims
-from verify_perceptron.check._enclosures import enclose
+from verify_perceptron.check._enclosures import Enclosure, enclose, joined_ends
 from verify_perceptron.check.checker import Checker
 from verify_perceptron.check.separator import strict_final_weights
 from verify_perceptron.data.dataset import Dataset
@@ -122,7 +122,10 @@ def test_claims_past_the_limbs_give_the_verdicts_of_one_update_at_a_time(data, c
 
 @needs_kernel
 @pytest.mark.parametrize("spoil", [None, "score", "row", "claim", "separator"])
-def test_each_wrong_input_is_caught_where_one_update_at_a_time_catches_it(spoil, split_runs):
+@pytest.mark.parametrize("block", [None, 4])
+def test_each_wrong_input_is_caught_where_one_update_at_a_time_catches_it(spoil, block, split_runs, monkeypatch):
+    if block is not None:  # the claims' slacks enclosed 4 updates at a time: a chunk in many blocks, joined
+        monkeypatch.setattr(wide_claims, "_BLOCK", block)
     rng = random.Random(9)
     X = [[rng.randint(-(2**70), 2**70) for _ in range(3)] for _ in range(40)]
     w = [rng.randint(-(2**68), 2**68)] + [rng.randint(-9, 9) for _ in range(3)]
@@ -212,6 +215,23 @@ def test_a_bundled_set_against_its_certified_separator_gives_the_verdicts_of_one
     got = checked(data, "classic", rows, epochs, scores, compiled=True, separator=check.separator)
     assert got == expected and got.holds
     assert [r.min_slack for r in got.invariants] == [r.min_slack for r in check.invariants]
+
+
+@given(st.lists(st.tuples(st.lists(ints, min_size=1, max_size=4), st.sampled_from([1, 2**300, 3**900, 2**1200]),
+                          st.booleans()), min_size=1, max_size=5))
+def test_blocks_enclosed_apart_are_joined_around_their_values_over_one_exponent(blocks):
+    pieces: list[Enclosure] = []
+    spans: list[tuple[int, int]] = []
+    values: list[int] = []
+    for block, scale, one in blocks:  # each block's values times its scale; `one`: every index the same value
+        block = [block[0] * scale] * len(block) if one else [v * scale for v in block]
+        pieces.append(enclose(block[0]) if one else enclose(np.array(block, dtype=object)))
+        spans.append((len(values), len(values) + len(block)))
+        values += block
+    lo, hi = joined_ends(pieces, spans, len(values))
+    assert Enclosure(lo, hi, max(p.e for p in pieces)).contains(values)
+    undefined = Enclosure(np.array([np.nan, 1.0]), np.array([2.0, np.nan]), 0)  # read as sure() reads them
+    assert [v.tolist() for v in joined_ends([undefined], [(0, 2)], 2)] == [[-np.inf, 1.0], [2.0, np.inf]]
 
 
 @given(values=st.lists(ints, min_size=1, max_size=40), start=ints, picks=st.lists(st.integers(0, 39), max_size=30))

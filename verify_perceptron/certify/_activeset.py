@@ -32,7 +32,6 @@ too, and the inverse of its Gram matrix made only if the method moves on.
 from __future__ import annotations
 
 import math
-import operator
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -61,6 +60,9 @@ class Constraints(Protocol):
 
     def scaled_row(self, key: Key) -> Sequence[int]:
         """Row `key` times `row_scale`: integers."""
+
+    def scaled_rows(self, keys: Sequence[Key]) -> list[Sequence[int]]:
+        """`scaled_row` of each key, read at once."""
 
     def most_violated(self, x: Sequence[Number], exact: bool) -> Key | None:
         """A row with ``a·x < 1`` (exactly, when `exact`), or None when there is none."""
@@ -145,12 +147,11 @@ def _warm_state(cons: Constraints, start: Sequence[Key], deadline: float | None)
     if not start:
         return None
     # With rows a = A/s (A integers), G = A·Aᵀ/s², so u = G⁻¹·1 = s²·X/d where A·Aᵀ·X = d·1.
-    scaled = [cons.scaled_row(key) for key in start]
-    gram = fraction_free.gram(scaled)
-    solved = fraction_free.solve(gram, [1] * len(gram), deadline)
+    scaled = cons.scaled_rows(start)
+    solved = fraction_free.gram_solve(scaled, deadline)
     if solved is None:
         return None
-    X, det = solved
+    X, det, point = solved
     square = cons.row_scale**2
     u = [Fraction(square * v, det) for v in X]  # the active rows at exactly 1
     if any(value < 0 for value in u):
@@ -160,7 +161,7 @@ def _warm_state(cons: Constraints, start: Sequence[Key], deadline: float | None)
         # G⁻¹ = s²·R/d where A·Aᵀ·R = d·I; made only if the method moves on from here, and with it the active
         # rows as Fractions, which only the steps read (`inverse` comes first in each): a start that is the
         # optimum already (breast cancer's, from `verify_perceptron.certify._nnls_start`) makes neither.
-        inverse = fraction_free.inverse(gram, deadline)
+        inverse = fraction_free.inverse(fraction_free.gram(scaled), deadline)
         if inverse is None:
             return None
         state.rows = [tuple(cons.row(key, True)) for key in start]
@@ -169,8 +170,8 @@ def _warm_state(cons: Constraints, start: Sequence[Key], deadline: float | None)
 
     state = _State(cons.dim, True)
     state.keys, state.pending, state.u = list(start), ginv, list[Number](u)
-    # x = Σ u_j·a_j = s·Σ X_j·A_j / d: integer sums, one Fraction per coordinate.
-    state.x = [Fraction(cons.row_scale * sum(map(operator.mul, X, column)), det) for column in zip(*scaled)]
+    # x = Σ u_j·a_j = s·Σ X_j·A_j / d (gram_solve's point): one Fraction per coordinate.
+    state.x = [Fraction(cons.row_scale * v, det) for v in point]
     return state
 
 

@@ -220,17 +220,22 @@ class _ExplicitRows:
     def __init__(self, matrix: ExactMatrix, scale: int) -> None:
         self.matrix = matrix
         self.scale = self.row_scale = scale
-        self.dim = matrix.exact.shape[1]
+        # (rows read by index, `ExactMatrix.row_values`: a matrix held in limbs is not made Python integers
+        # whole, which took 2 ms on breast cancer's, for the few rows the method reads)
+        self.dim = matrix.shape[1]
         self.floats: Any = _float_matrix(matrix, scale)
         self.has_floats = self.floats is not None
 
     def scaled_row(self, key: Key) -> Sequence[int]:
-        return tuple(self.matrix.exact[cast(int, key)].tolist())
+        return tuple(self.matrix.row_values([cast(int, key)])[0].tolist())
+
+    def scaled_rows(self, keys: Sequence[Key]) -> list[Sequence[int]]:
+        return [tuple(row) for row in self.matrix.row_values([cast(int, k) for k in keys]).tolist()]
 
     def row(self, key: Key, exact: bool) -> Sequence[Number]:
         k = cast(int, key)
         if exact:
-            return tuple(Fraction(v, self.scale) for v in self.matrix.exact[k].tolist())
+            return tuple(Fraction(v, self.scale) for v in self.scaled_row(k))
         return [float(v) for v in self.floats[k]]
 
     def most_violated(self, x: Sequence[Number], exact: bool) -> Key | None:
@@ -245,7 +250,7 @@ class _ExplicitRows:
         one = self.scale * D  # a·x >= 1 iff A[k]·X >= one
         if values is not None:
             guess = int(values.argmin())
-            if sum(a * b for a, b in zip(self.matrix.exact[guess].tolist(), X)) < one:
+            if sum(a * b for a, b in zip(self.scaled_row(guess), X)) < one:
                 return guess
         exact_values = self.matrix.products(X, norm_sq=norm_sq)
         worst = int(np.argmin(exact_values))  # the first of the smallest
@@ -277,6 +282,9 @@ class _PairRows:
     def scaled_row(self, key: Key) -> Sequence[int]:
         first, second = self._rows(key)
         return tuple(a - b for a, b in zip(first, second))
+
+    def scaled_rows(self, keys: Sequence[Key]) -> list[Sequence[int]]:
+        return [self.scaled_row(key) for key in keys]
 
     def row(self, key: Key, exact: bool) -> Sequence[Number]:
         if exact:

@@ -172,14 +172,18 @@ def optimality_defect(
     signs = np.array([data.y[i] for i in support], dtype=object)
     c = signs * np.array([alpha.numerator * (Q // alpha.denominator) for alpha in multipliers], dtype=object)
     total = [int(c.sum()) * L, *(int(v) for v in (c[:, None] * rows).sum(axis=0, initial=0))]
-    combination = [Fraction(v, Q * L) for v in total]
+    # Σ α_i·y_i·x~_i = total/(Q·L) equals w = W/M coordinate by coordinate iff total·M == W·Q·L: compared in
+    # integers, with no Fraction (a gcd of thousands of bits each) unless a message shows them
+    equal = [t * M == v * (Q * L) for t, v in zip(total, W.tolist())]
     if free_bias:
         # The bias is free: its stationarity condition is Σ α_i·y_i = 0, the first coordinate.
-        if combination[0] != 0:
-            return f"stationarity in b fails: Σ α_i·y_i = {combination[0]}, not 0"
-        if tuple(combination[1:]) != tuple(weights[1:]):
+        if total[0] != 0:
+            return f"stationarity in b fails: Σ α_i·y_i = {Fraction(total[0], Q * L)}, not 0"
+        if not all(equal[1:]):
+            combination = [Fraction(v, Q * L) for v in total]
             return f"stationarity fails: v = {_show(weights[1:])} but Σ α_i·y_i·x_i = {_show(combination[1:])}"
-    elif tuple(combination) != tuple(weights):
+    elif not all(equal):
+        combination = [Fraction(v, Q * L) for v in total]
         return f"stationarity fails: w = {_show(weights)} but Σ α_i·y_i·x~_i = {_show(combination)}"
     defect = separator_defect(data, weights)
     if defect is not None:

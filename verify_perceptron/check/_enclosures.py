@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Enclosure", "enclose", "enclose_nearest"]
+__all__ = ["Enclosure", "enclose", "enclose_nearest", "joined_ends"]
 
 _INF = np.inf
 #: Bits an integer keeps when it is shifted before its conversion to float64 (far below 2^1024).
@@ -180,6 +180,12 @@ class Enclosure:
         """The values at indices `at` (each sample's, for the updates on those samples)."""
         return Enclosure(self.lo[at], self.hi[at], self.e)
 
+    def sliced(self, start: int, stop: int) -> Enclosure:
+        """The values at indices start..stop-1 (views, no copy); an enclosure of one value stands for every index."""
+        if np.ndim(self.lo) == 0:
+            return self
+        return Enclosure(self.lo[start:stop], self.hi[start:stop], self.e)
+
     def preceded_by(self, first: Enclosure) -> Enclosure:
         """`first`, then the values but the last: the value before each (the quantity before each update)."""
         e = max(self.e, first.e)
@@ -294,6 +300,33 @@ def enclose(values: Any) -> Enclosure:
     f = np.asarray((a >> s) if s else a).astype(np.float64)
     err = np.abs(f) * 2.0**-52 + (1.0 if s else 0.0)  # the rounding to nearest, and the floor of the shift
     return Enclosure(_down(f - err, True), _up(f + err, True), s).normal()
+
+
+def joined_ends(pieces: list[Enclosure], spans: list[tuple[int, int]], length: int) -> tuple[Any, Any]:
+    """`Enclosure.sure`'s ends of one enclosure of `length` values made of `pieces`, each enclosing the
+    values at its span's indices start..stop-1 (an enclosure of one value: every index of its span alike).
+
+    Every piece is brought to the largest exponent E, outward, as a sum's operands are (`Enclosure._at`), so
+    that the ends compare across pieces as they would in one enclosure. No end grows: a piece at E is
+    normal (ends at most 2^200) and the others shrink. An end left undefined (NaN) is read as `sure` reads
+    it: -inf below, +inf above.
+
+    Examples
+    --------
+    >>> big, small = enclose(np.array([3**400, -(3**400)], dtype=object)), enclose(np.array([5, 7]))
+    >>> lo, hi = joined_ends([big, small, enclose(-1)], [(0, 2), (2, 4), (4, 6)], 6)
+    >>> Enclosure(lo, hi, big.e).contains([3**400, -(3**400), 5, 7, -1, -1])
+    True
+    >>> bool((lo[2:4] >= 0).all() and (lo[:2] != hi[:2]).all())  # 5 and 7 stay positive; 3^400 is no float
+    True
+    """
+    top = max((piece.e for piece in pieces), default=0)
+    lo, hi = np.empty(length), np.empty(length)
+    for piece, (start, stop) in zip(pieces, spans):
+        lo[start:stop], hi[start:stop] = piece._at(top)
+    np.copyto(lo, -_INF, where=np.isnan(lo))
+    np.copyto(hi, _INF, where=np.isnan(hi))
+    return lo, hi
 
 
 def enclose_nearest(nearest: Any) -> Enclosure:

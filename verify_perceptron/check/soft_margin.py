@@ -231,9 +231,15 @@ class SoftMarginCheck:
             return {t: self.D_sq + total for t, total in counted_sums(squares, rows, at).items()}
         if pieces is None or len(rows) > _CHUNK:
             return {t: self.D_sq + total for t, total in prefix_sums(squares[rows], at).items()}
-        sums = np.cumsum(pieces[:, rows], axis=1)  # each piece's prefix sums: below 2^(_PIECE_BITS + 16)
-        return {t: self.D_sq + sum(int(value) << (k * _PIECE_BITS) for k, value in enumerate(sums[:, t].tolist()))
-                for t in set(at)}
+        # each piece's sums up to the points asked for alone (a few a chunk): the segments between them summed
+        # (`reduceat`), then those few summed on, not every prefix (a cumsum over the chunk was half of this)
+        points = sorted(set(at))
+        if not points:
+            return {}
+        segments = np.add.reduceat(pieces[:, rows[:points[-1] + 1]], [0, *(t + 1 for t in points[:-1])], axis=1)
+        sums = np.cumsum(segments, axis=1)  # below 2^(_PIECE_BITS + 16), as every prefix was
+        return {t: self.D_sq + sum(int(value) << (k * _PIECE_BITS) for k, value in enumerate(sums[:, j].tolist()))
+                for j, t in enumerate(points)}
 
     def _decide(self, k: int, epoch: int, j: int, N: int, D_sq: int) -> None:
         """The exact verdict at update k (N mistakes, shortfalls D² so far)."""

@@ -362,7 +362,8 @@ def test_a_gordan_certificate_on_binary_floats_reads_no_exact_matrix_of_every_ro
     data = _binary(rng.standard_normal((3000, 10)), np.where(rng.random(3000) < 0.5, 1, -1))
     assert data.n_samples * (data.n_features + 1) >= separability.PROPOSE_FROM
     found = decide_separability(data)
-    assert found.separable is False and found.certified and gordan_defect(data, found.gordan) is None
+    assert found.separable is False and found.certified and found.gordan is not None
+    assert gordan_defect(data, found.gordan) is None
     assert id(data) not in _constraints._AUGMENTED  # the rows as Python integers were never made
     separability._SOLVED.pop(id(data), None)
     from unittest import mock

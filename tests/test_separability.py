@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import assume, given
@@ -239,7 +240,7 @@ def test_the_final_weights_first_rows_look_changes_no_answer(seed: int, m: int, 
     assert data.limbs is not None
     plane = [Fraction(1, 4)] + [Fraction(-2 if j % 2 else 1) for j in range(m)]
     for w in (plane, weights[:m + 1]):  # the labelling plane separates every sample when it labelled them
-        trace = SimpleNamespace(final_weights=tuple(w))
+        trace: Any = SimpleNamespace(final_weights=tuple(w))  # (all `_final_separator` reads of a Trace)
         with mock.patch.object(separability, "_MARGIN_PIECE", piece):
             ours = separability._final_separator(data, get_convention("classic"), trace)
         with mock.patch.object(separability, "_first_rows_fail", lambda data, V, offset: False):
@@ -257,6 +258,6 @@ def test_the_final_weights_of_a_stopped_run_are_refused_without_the_products_of_
     from verify_perceptron.notes.conventions import get_convention
 
     data = _held_binary(3 * separability._MARGIN_PIECE, 10, 7, by_plane=False)
-    trace = SimpleNamespace(final_weights=(Fraction(1, 3),) + (Fraction(1),) * 10)
+    trace: Any = SimpleNamespace(final_weights=(Fraction(1, 3),) + (Fraction(1),) * 10)
     with mock.patch.object(ExactMatrix, "products", side_effect=AssertionError("every row's product")):
         assert separability._final_separator(data, get_convention("classic"), trace) is None

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import verify_perceptron as vp
 from verify_perceptron.certify import beside as beside_module
@@ -280,3 +282,91 @@ def test_the_progress_display_is_told_while_the_answer_is_waited_for(
         assert beside.result(None).separable is False
     assert len(shown) >= 3 and {p.phase for p in shown} == {"deciding separability"}
     assert shown[-1].phase_elapsed >= 0.5
+
+
+# --- numerators held in limbs (binary floats): the proposal's floats from the limbs, exact rows on its support ---
+
+def _binary(X: Any, y: Any) -> Dataset:
+    """float64 samples read as the binary numbers they are (`ExactPerceptron`'s default)."""
+    from verify_perceptron.data.arrays import exact_table
+    from verify_perceptron.data.dataset import from_table
+
+    return from_table(exact_table(np.asarray(X, dtype=np.float64), floats="binary", max_cells=10**7),
+                      np.asarray(y), source="test", labels=("-1", "1"))
+
+
+@st.composite
+def _held(draw: st.DrawFn) -> Dataset:
+    """Binary-float datasets past int64 (held in limbs), with a zero, labels at random or by a hyperplane."""
+    m, n = draw(st.integers(1, 3)), draw(st.integers(4, 24))
+    X = np.random.default_rng(draw(st.integers(0, 2**32))).standard_normal((n, m))  # (floats an LP answers well)
+    X[-1, -1], X[1, 0] = 3 * 2.0**-90, 0.0  # numerators of 90 bits and more, past int64; a zero of a negative sample
+    if draw(st.booleans()):
+        y = np.array(draw(st.lists(st.sampled_from((-1, 1)), min_size=n, max_size=n)))
+    else:
+        y = np.where(X @ np.arange(1.0, m + 1) + 0.5 > 0, 1, -1)
+    y[0], y[1], y[-1] = 1, -1, -1  # (not -y[1]: with one feature, rows 1 and -1 would be opposite in floats)
+    return _binary(X, y)
+
+
+@given(data=_held(), picked=st.data())
+def test_floats_from_the_limbs_are_the_augmented_rows_quotients_bit_for_bit(data: Dataset, picked: st.DataObject
+                                                                           ) -> None:
+    assert data.limbs is not None and proposal._held_pieces(data)
+    A, L = augmented_matrix(data)
+    n = data.n_samples
+    rows = picked.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n).map(np.array))
+    for index in (slice(0, n), slice(1, n - 1), rows.astype(np.int64)):
+        ours, theirs = proposal._signed_doubles(data, index), proposal._floats(A, L, index)
+        assert theirs is not None and ours.shape == theirs.shape
+        assert ours.view(np.int64).tolist() == theirs.view(np.int64).tolist()  # the same bits: -0.0 is not 0.0
+
+
+@given(data=_held(), picked=st.data())
+def test_the_support_rows_from_the_limbs_are_the_augmented_rows(data: Dataset, picked: st.DataObject) -> None:
+    indices = picked.draw(st.lists(st.integers(0, data.n_samples - 1), min_size=1, max_size=5, unique=True))
+    matrix, at = proposal._Rows(data).support(indices)
+    assert [matrix.exact[k].tolist() for k in at] == [augmented_matrix(data)[0].exact[i].tolist() for i in indices]
+
+
+@given(data=_held())
+def test_a_proposal_from_the_limbs_is_the_proposal_from_the_python_integer_rows(data: Dataset) -> None:
+    from unittest import mock
+
+    ours = proposal.propose(data)
+    with mock.patch.object(proposal, "_held_pieces", lambda data: False):
+        theirs = proposal.propose(data)
+    assert ours == theirs
+
+
+def test_a_separator_on_binary_floats_is_checked_on_every_row_as_before() -> None:
+    from unittest import mock
+
+    rng = np.random.default_rng(6)
+    X = rng.standard_normal((400, 3))
+    score = X @ np.array([1.0, -2.0, 0.5]) + 0.25
+    X, score = X[np.abs(score) > 0.1], score[np.abs(score) > 0.1]
+    X[0, 0] = 3 * 2.0**-90  # a numerator past int64: held in limbs
+    data = _binary(X, np.where(X @ np.array([1.0, -2.0, 0.5]) + 0.25 > 0, 1, -1))
+    assert data.limbs is not None and proposal._held_pieces(data)
+    ours = proposal.propose(data)
+    with mock.patch.object(proposal, "_held_pieces", lambda data: False):
+        assert ours is not None and ours[0] == "separator" and proposal.propose(data) == ours
+    assert separator_defect(data, ours[1]) is None
+
+
+def test_a_gordan_certificate_on_binary_floats_reads_no_exact_matrix_of_every_row() -> None:
+    from verify_perceptron.certify import _constraints
+
+    rng = np.random.default_rng(5)
+    data = _binary(rng.standard_normal((3000, 10)), np.where(rng.random(3000) < 0.5, 1, -1))
+    assert data.n_samples * (data.n_features + 1) >= separability.PROPOSE_FROM
+    found = decide_separability(data)
+    assert found.separable is False and found.certified and found.gordan is not None
+    assert gordan_defect(data, found.gordan) is None
+    assert id(data) not in _constraints._AUGMENTED  # the rows as Python integers were never made
+    separability._SOLVED.pop(id(data), None)
+    from unittest import mock
+
+    with mock.patch.object(proposal, "_held_pieces", lambda data: False):
+        assert decide_separability(data) == found

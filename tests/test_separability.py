@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import assume, given
@@ -206,3 +207,57 @@ def test_iris_versicolor_vs_virginica_is_not_separable() -> None:
     assert gordan_defect(data, result.gordan) is None
     # Carathéodory: a zero combination of rows in dimension d = 5 needs at most d + 1 of them.
     assert 0 < sum(1 for v in result.gordan if v) <= 6
+
+
+# --- a run's final weights on numerators held in limbs: a first piece of rows looked at before every row ---
+
+def _held_binary(n: int, m: int, seed: int, *, by_plane: bool) -> Dataset:
+    """n x m binary floats past int64 (held in limbs): labels at random, or by the plane x·(1, -2, ...) + 1/4."""
+    import numpy as np
+
+    from verify_perceptron.data.arrays import exact_table
+    from verify_perceptron.data.dataset import from_table
+
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, m))
+    X[-1, -1] = 3 * 2.0**-90  # numerators of 90 bits and more
+    plane = np.where(np.arange(m) % 2, -2.0, 1.0)
+    y = np.where(X @ plane + 0.25 > 0, 1, -1) if by_plane else np.where(rng.random(n) < 0.5, 1, -1)
+    return from_table(exact_table(X, floats="binary", max_cells=10**8), y, source="test", labels=("-1", "1"))
+
+
+@given(seed=st.integers(0, 2**32), m=st.integers(1, 3), by_plane=st.booleans(), piece=st.integers(1, 12),
+       weights=st.lists(st.fractions(-4, 4, max_denominator=8), min_size=4, max_size=4))
+def test_the_final_weights_first_rows_look_changes_no_answer(seed: int, m: int, by_plane: bool, piece: int,
+                                                            weights: list[Fraction]) -> None:
+    from types import SimpleNamespace
+    from unittest import mock
+
+    from verify_perceptron.certify import separability
+    from verify_perceptron.notes.conventions import get_convention
+
+    data = _held_binary(16, m, seed, by_plane=by_plane)
+    assert data.limbs is not None
+    plane = [Fraction(1, 4)] + [Fraction(-2 if j % 2 else 1) for j in range(m)]
+    for w in (plane, weights[:m + 1]):  # the labelling plane separates every sample when it labelled them
+        trace: Any = SimpleNamespace(final_weights=tuple(w))  # (all `_final_separator` reads of a Trace)
+        with mock.patch.object(separability, "_MARGIN_PIECE", piece):
+            ours = separability._final_separator(data, get_convention("classic"), trace)
+        with mock.patch.object(separability, "_first_rows_fail", lambda data, V, offset: False):
+            theirs = separability._final_separator(data, get_convention("classic"), trace)
+        assert ours == theirs
+        assert (ours is not None) == (by_plane and w is plane) or w is not plane
+
+
+def test_the_final_weights_of_a_stopped_run_are_refused_without_the_products_of_every_row() -> None:
+    from types import SimpleNamespace
+    from unittest import mock
+
+    from verify_perceptron.certify import separability
+    from verify_perceptron.data.integers import ExactMatrix
+    from verify_perceptron.notes.conventions import get_convention
+
+    data = _held_binary(3 * separability._MARGIN_PIECE, 10, 7, by_plane=False)
+    trace: Any = SimpleNamespace(final_weights=(Fraction(1, 3),) + (Fraction(1),) * 10)
+    with mock.patch.object(ExactMatrix, "products", side_effect=AssertionError("every row's product")):
+        assert separability._final_separator(data, get_convention("classic"), trace) is None

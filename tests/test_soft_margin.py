@@ -589,3 +589,17 @@ def test_a_chunk_of_wide_shortfalls_is_summed_by_counts_with_the_same_report(mon
         assert verification is not None
         reports.append(verification.json)
     assert used and reports[0] == reports[1]
+
+
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=60), st.data())
+def test_shortfall_sums_in_pieces_at_any_points_are_the_prefix_sums(rows: list[int], data: st.DataObject) -> None:
+    # SoftMarginCheck._exact sums the pieces between the points asked for: the last point need not be the chunk's end
+    scale = 2**100
+    margins = [scale * m for m in (3, 2, 0, -2, 6, -2)]
+    bound = SoftMargin.from_margins(margins, rho=3 * scale, R_sq=2 * scale**2, u_sq=1, scale=1)
+    check = SoftMarginCheck(bound, reference=(Fraction(1),), source="test", L=1, M=1)
+    check.N, check.D_sq = len(margins), 7  # past n mistakes: the pieces are used
+    at = data.draw(st.lists(st.integers(0, len(rows) - 1), max_size=4))
+    exact = check._exact(np.array(rows), at)
+    assert check._pieces is not None and exact == {t: 7 + sum(int(bound.deficits_sq[j]) for j in rows[:t + 1])
+                                                   for t in at}

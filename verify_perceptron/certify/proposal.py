@@ -35,8 +35,10 @@ import numpy as np
 
 from . import _fraction_free as fraction_free
 from ._constraints import augmented_matrix, matrix_margins
+from ..data import kernel as _data_kernel
 from ..data.dataset import Dataset
 from ..data.integers import ExactMatrix
+from ..data.limb_arrays import limb_values
 
 __all__ = ["FIRST_ROWS", "exact_gordan", "gordan_support_defect", "propose", "rounded_separator"]
 
@@ -194,6 +196,74 @@ def _floats(matrix: ExactMatrix, scale: int, index: Any) -> Any | None:
     return converted if np.isfinite(converted).all() else None
 
 
+class _Rows:
+    """The augmented rows A/L as `propose` reads them: float64 pieces, and exact rows only where a proposal is checked.
+
+    For numerators held in limbs over a power of two (binary floats) the
+    floats come from the limbs, a piece at a time (`_held_pieces`), and the
+    exact matrix of Python integers (`augmented_matrix`: at 10^6 x 10, 10 s of
+    conversions in the separability worker) is made only for a separator,
+    whose check reads every row; a Gordan certificate reads its support's
+    rows alone (`support`). Otherwise the matrix is made at once, as before.
+    """
+
+    def __init__(self, data: Dataset) -> None:
+        self.data = data
+        self.held = _held_pieces(data)
+        self._matrix: tuple[ExactMatrix, int] | None = None if self.held else augmented_matrix(data)
+        self.shape = (data.n_samples, data.n_features + 1)
+
+    @property
+    def matrix(self) -> ExactMatrix:
+        if self._matrix is None:
+            self._matrix = augmented_matrix(self.data)
+        return self._matrix[0]
+
+    def floats(self, index: Any) -> Any:
+        """Rows `index` of A/L in float64, each entry rounded once, or None if one overflows (`_floats`)."""
+        if self.held:
+            return _signed_doubles(self.data, index)
+        return _floats(self.matrix, self.data.denominator, index)
+
+    def support(self, indices: list[int]) -> tuple[ExactMatrix, list[int]]:
+        """``(B, at)``: rows `at` of B are the exact rows `indices` of A (B = A where A is made; else those rows alone).
+        """
+        if not self.held:
+            return self.matrix, indices
+        data = self.data
+        signs = [int(data.y_array[i]) for i in indices]
+        rows = limb_values(data.limbs[indices]) * np.array(signs, dtype=object)[:, None]
+        bias = np.array([[data.denominator * y] for y in signs], dtype=object)
+        return ExactMatrix(np.concatenate([bias, rows], axis=1)), list(range(len(indices)))
+
+
+def _held_pieces(data: Dataset) -> bool:
+    """Whether `_signed_doubles` applies: numerators in limbs of fewer than 1000 bits over 2^k, k < 1000, and C."""
+    L = data.denominator
+    return (data.limbs is not None and _data_kernel.limb_doubles is not None and L & (L - 1) == 0
+            and L.bit_length() <= 1000 and data.numerator_bits < 1000)
+
+
+def _signed_doubles(data: Dataset, index: Any) -> Any:
+    """Rows `index` of y_i·(1, x_i) in float64 from the limbs: the same doubles as `_floats` of the augmented matrix.
+
+    Each numerator's nearest double (from C) over L = 2^k is the nearest double of n/L (a power of two moves the
+    exponent only, and with n below 2^1000 and k <= 1000 a nonzero quotient is a normal double), and a sign is
+    exact, so each entry is y_i·L·x_ij / L rounded once, as `_floats` divides it; the bias entry y_i·L/L is ±1.
+    ``+ 0.0`` turns y_i·0 = -0.0 into the 0.0 that int / int gives.
+    """
+    limbs = np.ascontiguousarray(data.limbs[index])
+    doubles = np.empty(limbs.shape[:2], dtype=np.float64)
+    nearest: Any = _data_kernel.limb_doubles  # (there: `_held_pieces`)
+    nearest(limbs, doubles)
+    y = np.asarray(data.y_array, dtype=np.float64)[index]
+    out = np.empty((limbs.shape[0], limbs.shape[1] + 1), dtype=np.float64)
+    np.multiply(doubles / float(data.denominator), y[:, None], out=out[:, 1:])
+    out[:, 1:] += 0.0
+    out[:, 0] = y
+    return out
+
+
 def _first_rows(n: int, d: int) -> Any:
     size = min(n, max(FIRST_ROWS, 10 * d))
     return np.sort(np.random.default_rng(0).choice(n, size, replace=False)) if size < n else np.arange(n)
@@ -220,31 +290,31 @@ def propose(data: Dataset, deadline: float | None = None) -> tuple[str, tuple[Fr
     """
     if _scipy_linprog() is None:
         return None
-    matrix, L = augmented_matrix(data)
-    n, d = matrix.exact.shape
+    source = _Rows(data)
+    n, d = source.shape
     # each column scaled to at most 1: Gordan's combination is 0 after it as before, and the LP is better conditioned
     column = np.ones(d)
     step = max(1, _PIECE_CELLS // max(d, 1))
     for start in range(0, n, step):
-        piece = _floats(matrix, L, slice(start, start + step))
+        piece = source.floats(slice(start, start + step))
         if piece is None:
             return None
         column = np.maximum(column if start else 0.0, np.abs(piece).max(axis=0))
     column[column == 0] = 1.0
     chosen = _first_rows(n, d)
     while _left(deadline) is None or _left(deadline) > 0:  # type: ignore[operator]
-        rows = _floats(matrix, L, chosen) / column  # (not None: every row converted above)
+        rows = source.floats(chosen) / column  # (not None: every row converted above)
         lam = _gordan_lp(rows, deadline)
         if lam is not None:
-            return _checked_gordan(matrix, chosen[lam > 0], n, deadline)
+            return _checked_gordan(source, chosen[lam > 0], n, deadline)
         w = _separator_lp(rows, deadline)
         if w is None:
             return None
-        margins = np.concatenate([_floats(matrix, L, slice(start, start + step)) @ (w / column)
+        margins = np.concatenate([source.floats(slice(start, start + step)) @ (w / column)
                                   for start in range(0, n, step)])
         failed = np.flatnonzero(margins < 0.5)  # the float filter: rows to add, not a decision
         if not len(failed):
-            separator = rounded_separator(matrix, L, w / column)
+            separator = rounded_separator(source.matrix, data.denominator, w / column)
             return None if separator is None else ("separator", separator, SEPARATOR_METHOD)
         if len(chosen) == n:
             return None
@@ -253,13 +323,14 @@ def propose(data: Dataset, deadline: float | None = None) -> tuple[str, tuple[Fr
     return None
 
 
-def _checked_gordan(matrix: ExactMatrix, support: Any, n: int,
+def _checked_gordan(source: _Rows, support: Any, n: int,
                     deadline: float | None) -> tuple[str, tuple[Fraction, ...], str] | None:
     indices = [int(i) for i in support]
-    if not indices or len(indices) > matrix.exact.shape[1] + 1:
+    if not indices or len(indices) > source.shape[1] + 1:
         return None  # not a basic solution: its λ is not unique on its support
-    lam = exact_gordan(matrix, indices, deadline)
-    if lam is None or gordan_support_defect(matrix, indices, lam) is not None:
+    matrix, at = source.support(indices)  # (read by `at`: the same rows of A, in the support's order)
+    lam = exact_gordan(matrix, at, deadline)
+    if lam is None or gordan_support_defect(matrix, at, lam) is not None:
         return None
     zero = Fraction(0)
     dense = [zero] * n

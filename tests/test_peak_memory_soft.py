@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from tests.test_peak_memory import _traced_peak
 from verify_perceptron.check.soft_margin import SoftMarginCheck, soft_margin_check
 from verify_perceptron.data.integers import ExactMatrix
 from verify_perceptron.notes.soft_margin import SoftMargin
@@ -80,7 +81,7 @@ def test_u_s_margins_are_let_go_as_they_are_squared() -> None:
         made.append(margins)
         return SoftMargin.from_margins(margins, rho=2**71, R_sq=1, u_sq=1, scale=1, consume=True)
 
-    peak, bound = _traced(squared)
+    peak, bound = _traced_peak(squared)
     assert all(m is None for m in made[0].tolist())
     assert peak / n < 100  # the margins or the squares (about 48 bytes a sample each), not both: 129 bytes before
     again = np.random.default_rng(10).integers(-2**40, 2**40, size=n).astype(object) * 2**30
@@ -103,17 +104,6 @@ def test_the_check_s_own_squares_go_as_their_pieces_come() -> None:
     assert values.tolist() == squares
     assert [check._square(j) for j in (0, 1, n - 1)] == [squares[0], squares[1], squares[-1]]
 
-
-def _traced(work: Any) -> tuple[int, Any]:
-    """Bytes `work` allocated at its peak above what was allocated when it began (tracemalloc), and its result."""
-    gc.collect()
-    tracemalloc.start()
-    try:
-        start = tracemalloc.get_traced_memory()[0]
-        result = work()
-        return tracemalloc.get_traced_memory()[1] - start, result
-    finally:
-        tracemalloc.stop()
 
 
 def test_sums_over_more_updates_than_a_chunk_are_read_from_the_pieces() -> None:

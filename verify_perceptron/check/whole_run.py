@@ -445,6 +445,8 @@ def _prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:
     True
     >>> _prefix_sums([2, 0], (np.array([2**70, 1, -3], dtype=object), 1)) == [2**70 - 2, 2**70]
     True
+    >>> _prefix_sums([2, 0], (np.array([[2**70], [1], [-3]], dtype=object), 1)) == [2**70 - 2, 2**70]
+    True
     """
     points = sorted(set(js))
     if not points:
@@ -463,7 +465,8 @@ def _prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:
 
     for array, factor in arrays:
         if not isinstance(array, tuple) and array.dtype != np.int64:
-            add(np.asarray(array, dtype=object), 0, factor)
+            # Python integers: one a row, also as an (m, 1) column (scores the Python path wrote in one "limb")
+            add(np.asarray(array, dtype=object).reshape(len(array)), 0, factor)
             continue
         columns = array if isinstance(array, tuple) else tuple(array.reshape(len(array), -1).T)
         # one int64 segment sum is exact where len·max|value| < 2^63

@@ -525,6 +525,15 @@ def test_a_semicolon_file_and_a_zero_based_libsvm_file_read_as_written(tmp_path:
     assert_bad_input(*run(["verify", zero, "--one-based"], capsys), "index 0", "--zero-based")
 
 
+def test_a_spreadsheets_decimal_comma_is_refused_with_the_way_to_read_it(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "eu.csv", "x1;x2;label\n0,5;1,25;yes\n-1,5;0,75;no\n")
+    code, out, err = run(["verify", path], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "'0,5' is not a number" in err and "a decimal comma? numbers here take a point, 0.5" in err
+    plain = write(tmp_path, "w.csv", "x1;x2;label\n0,5x;1;yes\n-1;0;no\n")
+    assert "decimal comma" not in run(["verify", plain], capsys)[2]
+
+
 def test_json_output_stays_valid_json_when_the_data_hold_control_characters(tmp_path: Path, capsys) -> None:
     path = write(tmp_path, "c.csv", "x1,x2,label\n0,0,\x9bno\x7f\n0,1,\x9bno\x7f\n1,0,\x9bno\x7f\n1,1,yes\n")
     code, out, err = run(["verify", path, "--positive", "yes", "--format", "json"], capsys)

@@ -203,6 +203,9 @@ def _cell_places(path: str, header: list[str] | None, features: Sequence[int], l
         cell = cell_text(k)
         words = label_column is None and not any(c.isdigit() for c in cell) and any(c.isalpha() for c in cell)
         hint = f" (if it holds the labels: --label-column {column(k)})" if words else ""
+        if re.fullmatch(r"\s*[+-]?\d+,\d+\s*", cell):  # a spreadsheet's decimal comma (a ; file): say how to read it
+            hint = (f" (a decimal comma? numbers here take a point, {cell.strip().replace(',', '.')}: for example "
+                    "pandas.read_csv(path, sep=';', decimal=',').to_csv(new_path, index=False) rewrites the file so)")
         raise DataError(f"{path}:{lines[k // m]}: column {column(k)}: {error}{hint}") from None
 
     return place, fail

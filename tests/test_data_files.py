@@ -101,3 +101,22 @@ def test_a_file_written_label_first_is_refused_suggesting_label_column(tmp_path:
     with pytest.raises(DataError, match=r"exactly two are needed, or one named with --positive to be taken "
                                         r"against the rest$"):
         load_dataset(str(path))
+
+
+@pytest.mark.parametrize("line_end", ["\n", "\r\n"])
+def test_trailing_unnamed_empty_columns_a_spreadsheet_writes_are_left_out(tmp_path: Path, line_end: str) -> None:
+    rows = ["x1,x2,y,,", "0.5,1,1,,", "-1,2,-1,,"]
+    path = tmp_path / "trail.csv"
+    path.write_bytes(line_end.join(rows).encode() + line_end.encode())
+    data = load_dataset(str(path))
+    assert data.X == ((Fraction(1, 2), Fraction(1)), (Fraction(-1), Fraction(2))) and data.y == (1, -1)
+
+
+def test_an_unnamed_column_is_read_where_it_holds_values_and_refused_where_it_holds_some(tmp_path: Path) -> None:
+    labels = tmp_path / "unnamed_label.csv"  # the labels' column left without a name: still the labels
+    labels.write_text("x1,x2,\n0.5,1,1\n-1,2,-1\n")
+    assert load_dataset(str(labels)).y == (1, -1)
+    partly = tmp_path / "partly.csv"  # empty on the first row, a value further down: never dropped silently
+    partly.write_text("x1,x2,y,,\n0.5,1,1,,\n-1,2,-1,7,\n")
+    with pytest.raises(DataError, match="partly.csv:3: column 4 has no name in the header but holds '7'"):
+        load_dataset(str(partly))

@@ -21,7 +21,7 @@ from ._labels import label_key, map_labels, positive_key
 from .dataset import Dataset
 from . import kernel as _kernel
 from .denominators import MAX_DENOMINATOR_BITS, check_limit, over_common_denominator, parse_cells, read_table
-from .rationals import rational_parts
+from .rationals import rational_parts, shown
 from .csv_stream import stream_csv
 from .csv_layout import LABEL_NAMES, _is_header, _layout, _Layout, _pandas_numbers
 from .row_index import check_index_column
@@ -136,18 +136,24 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: objec
         rows = rows[1:]
         if not rows:
             raise DataError(f"{path}: only a header line, no data rows")
-    layout = _layout(header, len(rows[0][1]), label_column, index_column, path, rows[0][0])
+    layout = _layout(header, len(rows[0][1]), label_column, index_column, path, rows[0][0], rows[0][1])
     width, features = layout.width, layout.features
     if layout.header is not None and _pandas_numbers(first) == "bare":
         _refuse_ambiguous_names(path, layout.header, layout.target, rows)
     m = len(features)
     refuse_cells(path, f"{len(rows)} x {m} values", len(rows) * m, max_cells)
 
+    unnamed = range(width - layout.unnamed_tail, width)
+
     def cells() -> Iterator[str]:  # row by row, so a ragged row is named before the cells after it are read
         for line, row in rows:
             if len(row) != width:
                 spans = f" (a quote opened on this line runs to line {ends[line]})" if line in ends else ""
                 raise DataError(f"{path}:{line}: ragged row: {len(row)} cells, expected {width}{spans}")
+            held = next((j for j in unnamed if row[j].strip()), None)
+            if held is not None:  # an unnamed trailing column is read only where it is empty: never lost data
+                raise DataError(f"{path}:{line}: column {held + 1} has no name in the header but holds "
+                                f"{shown(row[held].strip())}: name it in the header, or leave it empty")
             yield from (row[j] for j in features)
 
     def cell_text(k: int) -> str:
@@ -263,8 +269,8 @@ def _fast_csv(text: str, path: str, label_column: str | None, positive: object,
         return None
     first = [c.strip() for c in lines[start].split(",")]
     has_header = _is_header(first, label_column)
-    if has_header and _pandas_numbers(first) == "bare":
-        return None  # the general reader sees whether the first row could be a sample
+    if has_header and (_pandas_numbers(first) == "bare" or not first[-1]):
+        return None  # the general reader sees whether the first row could be a sample, or an unnamed last column
     body_start = start + 1 if has_header else start
     body = lines[body_start:]
     if not body:

@@ -90,6 +90,9 @@ class _Layout:
     target: int
     index: RowIndex | None
     features: tuple[int, ...]
+    #: Trailing columns with no name in the header (a spreadsheet's trailing separators): read by nobody, and
+    #: refused by the reader where a row holds anything in them.
+    unnamed_tail: int = 0
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -98,20 +101,27 @@ class _Layout:
 
 
 def _layout(header: list[str] | None, data_width: int, label_column: str | None, index_column: str, path: str,
-            line: int) -> _Layout:
+            line: int, first_row: Sequence[str] | None = None) -> _Layout:
     """The layout of a file whose header cells are `header` (None: no header) and whose first data row
-    (file line `line`) has `data_width` cells."""
+    (file line `line`) has `data_width` cells: `first_row`'s, when given, which lets trailing columns with
+    no name and no value there be left out (`_Layout.unnamed_tail`); an unnamed last column that holds
+    values (the labels, unnamed) is read as before."""
     if header is not None and data_width == len(header) + 1:
         header = ["", *header]  # R's write.table: no header cell over the row names
     width = len(header) if header is not None else data_width
     if width < 2:
         raise DataError(f"{path}:{line}: one column only; a feature and a label are needed")
-    target = _label_column(header, width, label_column, path)
-    index = index_columns(header, target, index_column, path)
+    tail = 0
+    while (header is not None and first_row is not None and width - tail > 2 and len(first_row) == width
+           and not header[width - tail - 1].strip() and not first_row[width - tail - 1].strip()):
+        tail += 1  # "x1,x2,y,,": the separators a spreadsheet leaves after the last named column
+    used = header[:width - tail] if header is not None else None
+    target = _label_column(used, width - tail, label_column, path)
+    index = index_columns(used, target, index_column, path)
     skipped = len(index.columns) if index else 0
-    features = tuple(j for j in range(skipped, width) if j != target)
+    features = tuple(j for j in range(skipped, width - tail) if j != target)
     if not features:
         assert index is not None  # (width >= 2: without an index some column is a feature)
         raise DataError(f"{path}: no feature column: {index.description}, and column {target + 1} holds the labels; "
                         "--index-column keep (index_column='keep' in Python) reads it as a feature")
-    return _Layout(header, width, target, index, features)
+    return _Layout(header, width, target, index, features, tail)

@@ -123,6 +123,7 @@ NAMED = {
     "wrong_sign": ("moves the weights the wrong way (w -= η·y·x~), which never converges",
                    "the opposite sign (w -= η·y·x~ instead of w += η·y·x~)"),
     "skips_last_sample": ("never presents the last sample", "never presents the last sample"),
+    "skips_first_sample": ("never presents the first sample", "never presents the first sample"),
     "shuffles": ("another order in each epoch", "the samples are presented in order and 0 comes first"),
     "best_so_far": ("the weights of best training accuracy met after an update", "are not the weights after the last reported update"),
     "bias_wrong_sign": ("moves the bias weight the wrong way", "the bias weight w0 moved the wrong way"),
@@ -134,6 +135,7 @@ NAMED = {
 #: The diagnosis each must get, and no other: the one cause that reproduces it on every dataset tried.
 DIAGNOSED = {"strict_negative": "ties-not-mistakes", "forgets_bias": "no-bias-update", "zero_one_labels": "labels-0-1",
              "fixed_epochs": "epoch-cap", "wrong_sign": "wrong-sign", "skips_last_sample": "skips-last-sample",
+             "skips_first_sample": "skips-first-sample",
              "shuffles": "shuffled", "best_so_far": "best-so-far", "bias_wrong_sign": "bias-wrong-sign",
              "rate_on_bias_only": "bias-rate", "integer_weights": "integer-weights"}
 

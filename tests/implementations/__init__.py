@@ -242,6 +242,23 @@ def fixed_epochs_reporting(X: Any, y: Any) -> Any:
     return w, b, updates
 
 
+def skips_first_sample_reporting(X: Any, y: Any) -> Any:
+    """A loop from 1, range(1, len(X)) (or a reader that takes the first line for a header): the first
+    sample is never presented."""
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    w, b, updates = np.zeros(X.shape[1]), 0.0, []
+    for _ in range(MAX_EPOCHS):
+        clean = True
+        for i in range(1, len(X)):
+            if y[i] * (w @ X[i] + b) <= 0:
+                w, b = w + y[i] * X[i], b + y[i]
+                updates.append((i, (w.copy(), b)))
+                clean = False
+        if clean:
+            break
+    return w, b, updates
+
+
 def wrong_sign_reporting(X: Any, y: Any) -> Any:
     """Subtracts the step: w -= y·x, b -= y."""
     X, y = np.asarray(X, dtype=float), np.asarray(y)
@@ -369,6 +386,7 @@ BROKEN: dict[str, dict[str, str]] = {
     "fixed_epochs": {"labels": "-1/+1", "wrong": "stops after three passes, converged or not"},
     "wrong_sign": {"labels": "-1/+1", "wrong": "the update has the wrong sign"},
     "skips_last_sample": {"labels": "-1/+1", "wrong": "the epoch loop skips the last sample"},
+    "skips_first_sample": {"labels": "-1/+1", "wrong": "the epoch loop starts at the second sample"},
     "shuffles": {"labels": "-1/+1", "wrong": "the samples are shuffled every pass"},
     "best_so_far": {"labels": "-1/+1", "wrong": "returns the best-so-far weights, not the last ones"},
     "bias_wrong_sign": {"labels": "-1/+1", "wrong": "the bias moves the wrong way"},
@@ -389,6 +407,7 @@ zero_one_labels = _plain(zero_one_labels_reporting, "zero_one_labels")
 fixed_epochs = _plain(fixed_epochs_reporting, "fixed_epochs")
 wrong_sign = _plain(wrong_sign_reporting, "wrong_sign")
 skips_last_sample = _plain(skips_last_sample_reporting, "skips_last_sample")
+skips_first_sample = _plain(skips_first_sample_reporting, "skips_first_sample")
 shuffles = _plain(shuffles_reporting, "shuffles")
 best_so_far = _plain(best_so_far_reporting, "best_so_far")
 bias_wrong_sign = _plain(bias_wrong_sign_reporting, "bias_wrong_sign")

@@ -19,7 +19,7 @@ from ._exact import _is_mistake
 
 #: One way the update or the decision departs from the note (None: the note's own rule).
 VARIANTS = ("ties-not-mistakes", "no-bias-update", "bias-wrong-sign", "wrong-sign", "labels-0-1",
-            "skips-last-sample", "updates-every-sample", "bias-rate", "integer-weights")
+            "skips-last-sample", "skips-first-sample", "updates-every-sample", "bias-rate", "integer-weights")
 #: Epochs a model runs at most (it stops earlier when it converges or its epoch ends repeat).
 MODEL_EPOCHS = 2000
 
@@ -130,7 +130,8 @@ def simulate(data: Dataset, conv: Convention, change: Change = Change()) -> Simu
     bias = 0 if conv.bias_first else data.n_features
     decides = {(sign, label): _is_mistake(conv, Fraction(sign), label) for sign in (-1, 0, 1) for label in (-1, 1)}
     variant = change.variant
-    order = range(len(samples) - 1) if variant == "skips-last-sample" else range(len(samples))
+    order = {"skips-last-sample": range(len(samples) - 1),
+             "skips-first-sample": range(1, len(samples))}.get(variant or "", range(len(samples)))
     run = Simulation(scale=L * Q, presentations=len(order))
     # a tolerance compares y·(U·N) with tolerance·L²·Q (the score's integer units)
     limit = change.tolerance * L * L * Q

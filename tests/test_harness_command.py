@@ -44,7 +44,8 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         pytest.skip("no C compiler (cc, gcc or clang) on this machine: the C implementation cannot be built")
     folder = tmp_path_factory.mktemp("c-perceptron")
     built = {}
-    for name, flags in (("correct", []), ("broken", ["-DBROKEN"])):
+    for name, flags in (("correct", []), ("broken", ["-DBROKEN"]), ("short", ["-DSHORT"]),
+                        ("broken-short", ["-DBROKEN", "-DSHORT"])):
         built[name] = folder / name
         subprocess.run([cc, "-O2", *flags, "-o", str(built[name]), str(SOURCE)], check=True, capture_output=True)
     return built
@@ -80,6 +81,24 @@ def test_the_c_perceptron_with_a_strict_tie_fails_with_a_counterexample(compiled
     report = case.report()
     assert "output of the implementation (stdout and stderr, 8 bytes):\n    | epoch 1" in report
     assert "command_implementation(" in case.reproduction()
+
+
+def test_the_c_perceptron_printing_with_percent_f_is_named_and_passes_when_the_rounding_is_accepted(
+        compiled: dict[str, Path]) -> None:
+    # printf("%f"): six decimal places; the exact run's weights rounded so, not a wrong perceptron
+    command = command_implementation(f"{compiled['short']} {{train}} {{out}}")
+    result = check_implementation(command, **FAST)
+    assert not result.passed
+    assert [(d.code, d.parameters["format"]) for d in result.diagnoses] == [("printed-rounding", "%.6f")], result.report()
+    accepted = check_implementation(command, accept_departures=("printed-rounding",), **FAST)
+    assert accepted.passed, accepted.report()
+
+
+def test_a_broken_c_perceptron_printing_with_percent_f_is_not_excused_by_the_rounding(compiled: dict[str, Path]) -> None:
+    command = command_implementation(f"{compiled['broken-short']} {{train}} {{out}}")
+    result = check_implementation(command, **FAST)
+    assert not result.passed and "printed-rounding" not in [d.code for d in result.diagnoses]
+    assert not check_implementation(command, accept_departures=("printed-rounding",), **FAST).passed
 
 
 def test_the_command_line_checks_the_c_perceptron(compiled: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:

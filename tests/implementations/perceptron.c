@@ -7,7 +7,8 @@
    UPDATES.jsonl (optional): one line per update, {"sample": i, "weights": [w1, ..., wd, b]}.
 
    Compiled with -DBROKEN, a score of exactly 0 is not taken for a mistake (< 0 instead of <= 0):
-   the harness must catch that. */
+   the harness must catch that. Compiled with -DSHORT, OUT is printed with %f (six decimal places,
+   C's default), as much real code prints: the harness must name the rounding. */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,9 +49,16 @@ static int read_data(const char *path, double **X, double **y, int *n, int *d) {
     return 0;
 }
 
-static void write_weights(FILE *out, const double *w, int d, double b, const char *sep, const char *end) {
-    for (int j = 0; j < d; j++) fprintf(out, "%.17g%s", w[j], sep);
-    fprintf(out, "%.17g%s", b, end);
+#ifdef SHORT
+#define OUT_FORMAT "%f%s"
+#else
+#define OUT_FORMAT "%.17g%s"
+#endif
+
+static void write_weights(FILE *out, const double *w, int d, double b, const char *sep, const char *end,
+                          const char *format) {
+    for (int j = 0; j < d; j++) fprintf(out, format, w[j], sep);
+    fprintf(out, format, b, end);
 }
 
 int main(int argc, char **argv) {
@@ -72,7 +80,7 @@ int main(int argc, char **argv) {
                 clean = 0;
                 if (updates) {
                     fprintf(updates, "{\"sample\": %d, \"weights\": [", i);
-                    write_weights(updates, w, d, b, ", ", "]}\n");
+                    write_weights(updates, w, d, b, ", ", "]}\n", "%.17g%s");
                 }
             }
         }
@@ -81,7 +89,7 @@ int main(int argc, char **argv) {
     }
     FILE *out = fopen(argv[2], "w");
     if (!out) return 2;
-    write_weights(out, w, d, b, "\n", "\n");
+    write_weights(out, w, d, b, "\n", "\n", OUT_FORMAT);
     fclose(out);
     if (updates) fclose(updates);
     return 0;

@@ -10,6 +10,10 @@
 - ``shuffle`` (a random order each epoch): there is no presentation order to
   compare with, so agrees-with-reference is not checked; the final weights
   must still separate the data, and reported updates keep the proof's invariants.
+- ``printed-rounding`` (weights written with too few digits, ``%f``): final
+  weights equal to the exact run's rounded exactly as some printing rounds them
+  (`_printed.printed_format`: k decimal places or p significant digits) pass;
+  the reported updates, if any, are still compared digit for digit.
 
 The other departures (``penalty``, ``loss``, ...) have no exact reference: accepting
 them removes their line from the report and nothing else.
@@ -25,6 +29,7 @@ from ..notes.conventions import Convention
 from ._exact import Vector, _scaled
 from ._floats import _float_run
 from ._options import REFERENCE_EPOCHS, CheckOptions
+from ._printed import described, printed_at
 from ._results import Finding
 from ._wording import _count, _number, _rate_text
 
@@ -59,6 +64,13 @@ def _with_accepted(options: CheckOptions, conv: Convention, data: Dataset, refer
                 return _without(findings, _REPLACED), [
                     f"compared with the exact run stopped early (tol accepted): the weights are {_number(c)} times the "
                     f"exact run's after {_count(epoch, 'epoch')}"]
+    if "printed-rounding" in accepted:
+        found = printed_at(weights, reference.final_weights, options.eta, exact=options.dtype != "float")
+        if found is not None:
+            c, form = found
+            return _without(findings, _REPLACED), [
+                f"compared at the digits it prints (printed-rounding accepted): the exact run's weights times {_number(c)}, "
+                f"rounded to {described(form)}, are the implementation's"]
     if "shuffle" in accepted:
         return _without(findings, ("agrees-with-reference", "learning-rate")), [
             "agrees-with-reference not checked: shuffle accepted, so there is no presentation order to compare with"]

@@ -14,6 +14,7 @@ from ._evidence import Evidence, Observation
 from ._exact import Vector
 from ._floats import _double, _float_run
 from ._options import REFERENCE_EPOCHS, CheckOptions
+from ._printed import printed_cause
 from ._probes import Recheck, labels_probe, start_probe
 from ._results import Diagnosis
 from ._wording import _approx, _number, _rate_text
@@ -45,6 +46,9 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     configured = _configured(observations, conv, options)
     if configured is not None:
         return [configured]
+    printed = printed_cause(observations, conv, rate, exact=options.dtype != "float")
+    if printed is not None:  # the note's own run, printed short: nothing to look for beyond it
+        return [printed]
     found = model_causes(observations, conv, rate, rounded)
     if options.dtype == "float":
         rounding = _float_rounding(observations, conv, float_rate, options.max_epochs)

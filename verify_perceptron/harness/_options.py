@@ -53,7 +53,7 @@ def updates_to_read(n_reference: int, n_samples: int) -> int:
 #: The configuration departures that can be accepted (`CheckOptions.accept_departures`): scikit-learn's
 #: parameters, and ``float-rate`` for a declared rate that is an inexact double.
 DEPARTURES = ("shuffle", "tol", "early_stopping", "penalty", "fit_intercept", "learning_rate", "loss", "average",
-              "class_weight", "eta0", "learning_rate_init", "float-rate")
+              "class_weight", "eta0", "learning_rate_init", "float-rate", "printed-rounding")
 
 #: Where a flat weight vector holds the bias (`CheckOptions.bias`).
 BIAS_PLACES = ("first", "last", "convention")

@@ -34,9 +34,9 @@ class CommandFailed(Exception):
 
 
 def read_weights(path: str, n_features: int, exact: bool) -> list[Fraction] | None:
-    """The weights file: d + 1 values, one a line or several on a line apart by spaces, tabs or commas (as
-    programs print a vector: ``0.5 -1 2`` or ``0.5,-1,2``), blank lines aside; None when it is empty (not
-    separable).
+    """The weights file: d + 1 values, one a line or several on a line apart by spaces, tabs, commas or
+    semicolons, brackets aside (as programs print a vector: ``0.5 -1 2``, ``0.5,-1,2``, NumPy's ``[ 0.5 -1.
+    2. ]``, a JSON array ``[0.5, -1, 2]``), blank lines aside; None when it is empty (not separable).
 
     Examples
     --------
@@ -46,6 +46,11 @@ def read_weights(path: str, n_features: int, exact: bool) -> list[Fraction] | No
     ...     _ = open(path, "w").write("0.1\\n-2/3\\n")
     ...     read_weights(path, 1, exact=True)
     [Fraction(1, 10), Fraction(-2, 3)]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "out.txt")
+    ...     _ = open(path, "w").write("[ 0.5 -1.  ]\\n2\\n")
+    ...     read_weights(path, 2, exact=True)
+    [Fraction(1, 2), Fraction(-1, 1), Fraction(2, 1)]
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     path = os.path.join(folder, "out.txt")
     ...     _ = open(path, "w").write("1_0\\n0\\n")
@@ -58,7 +63,7 @@ def read_weights(path: str, n_features: int, exact: bool) -> list[Fraction] | No
     if text is None:
         raise CommandFailed("wrote no weights file ({out})")
     values = [(k, value) for k, line in enumerate(text.split("\n"), start=1)
-              for value in re.split(r"[\s,]+", line.strip()) if value]
+              for value in re.split(r"[\s,;\[\]()]+", line.strip()) if value]
     if not values:
         return None
     if len(values) != n_features + 1:

@@ -1,0 +1,85 @@
+"""Weights printed with too few digits (`harness._printed`): the exact run's weights rounded as a printing
+rounds them are recognised, exactly, and nothing else is."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from verify_perceptron.harness import check_implementation
+from verify_perceptron.harness._printed import printed_format
+
+doubles = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False).filter(lambda v: v == 0 or abs(v) > 1e-6)
+
+
+@given(st.lists(doubles, min_size=1, max_size=4), st.integers(1, 12))
+def test_a_printing_with_k_places_is_recognised_and_reproduces_the_weights(values: list[float], k: int) -> None:
+    want = [Fraction(v) for v in values]
+    read = [Fraction(float(f"{v:.{k}f}")) for v in values]  # as printf prints them, as strtod reads them back
+    form = printed_format(read, want, exact=False)
+    if read == want:
+        assert form is None
+        return
+    assert form is not None
+    again = [Fraction(float(f"{v:{form[1:]}}")) for v in values]
+    assert again == read
+
+
+def test_a_tie_is_accepted_rounded_either_way() -> None:
+    # 1/128 = 0.0078125: glibc's %f gives 0.007812 (half to even), Java's String.format 0.007813 (half up)
+    want = [Fraction(1, 128)]
+    assert printed_format([Fraction("0.007812")], want, exact=True) == "%.6f"
+    assert printed_format([Fraction("0.007813")], want, exact=True) == "%.6f"
+
+
+def test_a_value_one_unit_off_at_every_printing_is_not_excused() -> None:
+    want = [Fraction(1, 3), Fraction(2, 7)]
+    assert printed_format([Fraction("0.333333"), Fraction("0.285714")], want, exact=True) == "%.6f"
+    assert printed_format([Fraction("0.333334"), Fraction("0.285714")], want, exact=True) is None
+    assert printed_format([Fraction("0.333333"), Fraction("-0.285714")], want, exact=True) is None
+
+
+def rounded_perceptron(X: object, y: object) -> tuple[object, float]:
+    """The note's perceptron, its weights returned rounded to 3 decimal places."""
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    w, b = np.zeros(X.shape[1]), 0.0
+    for _ in range(1000):
+        clean = True
+        for i in range(len(X)):
+            if y[i] * (w @ X[i] + b) <= 0:
+                w, b, clean = w + y[i] * X[i], b + y[i], False
+        if clean:
+            break
+    return np.round(w / 8, 3), round(b / 8, 3)
+
+
+def rounded_strict_perceptron(X: object, y: object) -> tuple[object, float]:
+    """The same with a tie let through (a wrong perceptron), rounded the same way."""
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    w, b = np.zeros(X.shape[1]), 0.0
+    for _ in range(1000):
+        clean = True
+        for i in range(len(X)):
+            if y[i] * (w @ X[i] + b) < 0:
+                w, b, clean = w + y[i] * X[i], b + y[i], False
+        if clean:
+            break
+    return np.round(w / 8, 3), round(b / 8, 3)
+
+
+def test_weights_rounded_at_an_undeclared_rate_are_named_with_the_rate_and_pass_when_accepted() -> None:
+    result = check_implementation(rounded_perceptron, examples=30)
+    assert not result.passed
+    [diagnosis] = result.diagnoses
+    assert (diagnosis.code, diagnosis.parameters["format"], diagnosis.parameters["rate"]) == ("printed-rounding", "%.3f", "1/8")
+    assert check_implementation(rounded_perceptron, examples=30, accept_departures=("printed-rounding",)).passed
+
+
+def test_a_wrong_perceptron_rounded_the_same_way_is_neither_named_so_nor_passed() -> None:
+    result = check_implementation(rounded_strict_perceptron, examples=30)
+    assert not result.passed and "printed-rounding" not in [d.code for d in result.diagnoses]
+    assert not check_implementation(rounded_strict_perceptron, examples=30,
+                                    accept_departures=("printed-rounding",)).passed

@@ -1,0 +1,207 @@
+"""Weights printed with too few digits: a program that writes ``printf("%f")`` (6 decimals), ``%g`` (6
+significant digits), R's ``print`` (7) or NumPy's array ``print`` (8 decimals) gives the exact run's weights
+rounded, and the exact comparison fails although the perceptron is right.
+
+`printed_format` finds the one printing that turns the expected weights into the ones read: a fixed count
+of decimal places k (the value rounded to a multiple of 10^-k) or of significant digits p (to a multiple of
+10^(e - p + 1), e the value's decimal exponent), whichever rule breaks a tie (half to even, as C's printf;
+half up, as Java's ``String.format``). The value printed is then read as the check reads it: exactly, or
+(float data) as the double nearest to it. Nothing here is a tolerance: each expected weight is rounded
+exactly and the result compared with ``==``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+from ..notes.conventions import Convention
+from ._evidence import Observation
+from ._models import simulate
+from ._results import Diagnosis
+
+#: The decimal places and significant digits tried (fewer than 1 decimal or 2 digits say too little to name).
+PLACES, DIGITS = range(1, 21), range(2, 18)
+
+
+def _rounded(value: Fraction, unit: Fraction) -> tuple[Fraction, ...]:
+    """`value` rounded to a multiple of `unit`: one result, or both neighbours when it lies halfway.
+
+    Examples
+    --------
+    >>> _rounded(Fraction(1, 3), Fraction(1, 100))
+    (Fraction(33, 100),)
+    >>> _rounded(Fraction(5, 1000), Fraction(1, 100))
+    (Fraction(0, 1), Fraction(1, 100))
+    """
+    q = value / unit
+    low = math.floor(q)
+    if q - low == Fraction(1, 2):
+        return (low * unit, (low + 1) * unit)
+    return (round(q) * unit,)
+
+
+def _exponent(value: Fraction) -> int:
+    """The decimal exponent e of a nonzero value: 10^e <= |value| < 10^(e + 1), exactly.
+
+    Examples
+    --------
+    >>> _exponent(Fraction(1)), _exponent(Fraction(999, 1000)), _exponent(Fraction(-1000))
+    (0, -1, 3)
+    """
+    v = abs(value)
+    e = math.floor(math.log10(v.numerator) - math.log10(v.denominator))
+    while Fraction(10) ** e > v:  # the float logarithm may be one off near a power of ten
+        e -= 1
+    while Fraction(10) ** (e + 1) <= v:
+        e += 1
+    return e
+
+
+def _read(value: Fraction, exact: bool) -> Fraction | None:
+    """A printed value as the check reads it: exactly, or as the nearest double (None past the doubles)."""
+    if exact:
+        return value
+    try:
+        return Fraction.from_float(float(value))
+    except OverflowError:
+        return None
+
+
+def _matches(weights: Sequence[Fraction], want: Sequence[Fraction], exact: bool,
+             unit_of: Callable[[Fraction], Fraction]) -> bool:
+    """Whether each weight is its expected value rounded to the unit `unit_of` gives it."""
+    for got, expected in zip(weights, want):
+        if expected == 0:
+            if got != 0:
+                return False
+            continue
+        unit = unit_of(expected)
+        if got not in {_read(r, exact) for r in _rounded(expected, unit)}:
+            return False
+    return True
+
+
+def printed_format(weights: Sequence[Fraction], want: Sequence[Fraction], exact: bool) -> str | None:
+    """The printing (``"%.6f"``, ``"%.6g"``) that turns `want` into `weights`, or None (also when they are equal).
+
+    The fewest decimal places, else the fewest significant digits, that reproduce every coordinate.
+
+    Examples
+    --------
+    >>> want = (Fraction(1, 128), Fraction(-3, 2))
+    >>> printed_format((Fraction(7812, 10**6), Fraction(-3, 2)), want, exact=True)
+    '%.6f'
+    >>> printed_format((Fraction(333333, 10**4), Fraction(333333, 10**8)), (Fraction(100, 3), Fraction(1, 300)), exact=True)
+    '%.6g'
+    >>> printed_format(want, want, exact=True) is None
+    True
+    >>> printed_format((Fraction(7814, 10**6), Fraction(-3, 2)), want, exact=True) is None
+    True
+    """
+    if len(weights) != len(want) or list(weights) == [_read(v, exact) for v in want]:
+        return None
+    for k in PLACES:
+        unit = Fraction(1, 10**k)
+        if _matches(weights, want, exact, lambda _v: unit):
+            return f"%.{k}f"
+    for p in DIGITS:
+        if _matches(weights, want, exact, lambda v: Fraction(10) ** (_exponent(v) - p + 1)):
+            return f"%.{p}g"
+    return None
+
+
+def rates(weights: Sequence[Fraction], want: Sequence[Fraction], rate: Fraction | None) -> list[Fraction]:
+    """The learning rates to scale `want` by: the declared one, else 1 and the ratio of the largest weights
+    rounded to 1, 2 and 3 significant digits (a rate such as 0.1 read off rounded weights).
+
+    Examples
+    --------
+    >>> rates((Fraction(3333, 10**4),), (Fraction(10, 3),), None)
+    [Fraction(1, 1), Fraction(1, 10)]
+    >>> rates((Fraction(1),), (Fraction(2),), Fraction(1, 2))
+    [Fraction(1, 2)]
+    """
+    if rate is not None:
+        return [rate]
+    found = [Fraction(1)]
+    j = max(range(len(want)), key=lambda i: abs(want[i]), default=None)
+    if j is not None and want[j] != 0 and weights[j] / want[j] > 0:
+        try:
+            ratio = float(weights[j] / want[j])
+        except OverflowError:  # a ratio past the doubles is no rate a program prints with
+            return found
+        if ratio == 0:
+            return found
+        for digits in (1, 2, 3):
+            c = Fraction(f"{ratio:.{digits}g}")
+            if c not in found:
+                found.append(c)
+    return found
+
+
+def printed_at(weights: Sequence[Fraction], want: Sequence[Fraction], rate: Fraction | None,
+               exact: bool) -> tuple[Fraction, str] | None:
+    """The rate c and the printing that turn c·`want` into `weights` (`rates`, `printed_format`), or None."""
+    for c in rates(weights, want, rate):
+        form = printed_format(weights, [c * v for v in want], exact)
+        if form is not None:
+            return c, form
+    return None
+
+
+def printed_cause(observations: list[Observation], conv: Convention, rate: Fraction | None,
+                  exact: bool) -> Diagnosis | None:
+    """printed-rounding: on every dataset tried the weights are the note's exact run's (at one rate)
+    printed with too few digits, and on at least one they differ from it.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.examples import example
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> data, conv = example("and"), get_convention("classic")
+    >>> [str(v) for v in simulate(data, conv).final()]
+    ['-4', '3', '2']
+    >>> printed = (Fraction("-0.5"), Fraction("0.38"), Fraction("0.25"))  # rate 1/8, printed with %.2f
+    >>> printed_cause([Observation(data, printed)], conv, None, exact=True).parameters
+    {'format': '%.2f', 'rate': '1/8', 'datasets': 1}
+    """
+    shown: tuple[Fraction, str] | None = None
+    for o in observations:
+        run = simulate(o.data, conv)
+        if run.stop != "converged":
+            return None
+        want = run.final()
+        found = printed_at(o.weights, want, rate, exact)
+        if found is None:
+            if not any(o.weights == tuple(_read(c * v, exact) for v in want) for c in rates(o.weights, want, rate)):
+                return None
+            continue
+        if shown is None or found[1] != shown[1] and int(found[1][2:-1]) > int(shown[1][2:-1]):
+            shown = found
+    if shown is None:
+        return None
+    c, form = shown
+    at = "" if c == 1 else f" at rate {c}"
+    return Diagnosis("printed-rounding", {"format": form, "rate": str(c), "datasets": len(observations)},
+                     f"the {conv.name} perceptron's exact weights{at}, rounded to {described(form)} as printed: "
+                     f"they reproduce the implementation's weights on every dataset tried; {FULL_PRECISION}, "
+                     "or accept the rounding with --accept printed-rounding")
+
+
+def described(form: str) -> str:
+    """What a printing means, in words.
+
+    Examples
+    --------
+    >>> described("%.6f"), described("%.7g")
+    ('6 decimal places (%.6f)', '7 significant digits (%.7g)')
+    """
+    count = int(form[2:-1])
+    return f"{count} decimal place{'s' * (count != 1)} ({form})" if form.endswith("f") else f"{count} significant digits ({form})"
+
+
+#: How to print every digit, said once where the cause is named.
+FULL_PRECISION = ("print every digit for an exact comparison (C and C++: %.17g; Java: Double.toString; Python: repr; "
+                  "JavaScript: String(x); R: sprintf('%.17g', x))")

@@ -395,3 +395,20 @@ def test_claims_on_the_weights_before_each_update_get_the_verdicts_of_one_update
     assert got == expected and sum(split_runs) > 0
     assert [r.holds for r in got.invariants if r.name.startswith("before")] == [True, False]
     assert sum(exactly) < len(rows)  # (each update's least slack among a few, and the failing one's)
+
+
+@needs_kernel
+def test_a_split_with_margins_inside_the_limbs_replays_the_claims_on_the_margins_wide(split_runs) -> None:
+    # w* of about 700 bits: ‖w*‖² (1,400 bits) passes the limbs, its margins do not. The replay in limbs is
+    # given zero margins, so the claims that read them must be wide too: kept in limbs, they read zeros, "failed"
+    # at every update and sent each to `Checker.observe` (UCI's wdbc.data with its id column: 6 ms an update)
+    from verify_perceptron.data.examples import example
+
+    data = example("and")
+    rows, epochs, scores, trace = updates(data, "classic")
+    separator = [Fraction(v) * 2**700 + 1 for v in strict_final_weights(
+        data, CONVENTIONS["classic"], trace.final_weights, sample_matrix(data, CONVENTIONS["classic"]))[0]]
+    expected = checked(data, "classic", rows, epochs, scores, compiled=False, separator=separator)
+    got = checked(data, "classic", rows, epochs, scores, compiled=True, separator=separator)
+    assert got == expected
+    assert split_runs == [len(rows)]  # one call replayed every update

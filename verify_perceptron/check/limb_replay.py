@@ -311,12 +311,14 @@ def split_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[C
     if _kernel.check_wide is None:
         return None
     fits = LIMBS_MAX * 64 - _ROOM
-    wide_margins = max(abs(int(v)) for v in (np.max(margins, initial=0), np.min(margins, initial=0))).bit_length() > fits
     narrow_at: list[int] = []
     wide_at: list[int] = []
     for at, claim in enumerate(claims):
-        wide = any((name in _MARGIN_QUANTITIES and wide_margins)
-                   or (name in constants and _bits(constants[name]) > fits) for name in claim.uses)
+        # the replay in limbs is given zero margins and W·W* = 0 (below), so every claim that reads them is
+        # wide, whatever their size: kept in limbs, it would read zeros (a claim then "violated" at every
+        # update sent each one to `Checker.observe`, a chunk's wide slacks made again after each)
+        wide = any(name in _MARGIN_QUANTITIES or (name in constants and _bits(constants[name]) > fits)
+                   for name in claim.uses)
         (wide_at if wide else narrow_at).append(at)
     narrow_claims = [claims[at] for at in narrow_at]
     used = {name for claim in narrow_claims for name in claim.uses}

@@ -412,3 +412,25 @@ def test_a_split_with_margins_inside_the_limbs_replays_the_claims_on_the_margins
     got = checked(data, "classic", rows, epochs, scores, compiled=True, separator=separator)
     assert got == expected
     assert split_runs == [len(rows)]  # one call replayed every update
+
+
+@needs_kernel
+def test_a_replay_that_declines_every_update_is_asked_again_after_1_2_4_updates(monkeypatch) -> None:
+    # each call costs its set-up over the rest of the chunk: asked at every update, that was quadratic
+    from verify_perceptron.data.examples import example
+
+    data = example("and")
+    rows, epochs, scores, trace = updates(data, "classic")
+    separator = [Fraction(v) * 2**1100 + 1 for v in strict_final_weights(
+        data, CONVENTIONS["classic"], trace.final_weights, sample_matrix(data, CONVENTIONS["classic"]))[0]]
+    asked: list[int] = []
+
+    def declines(self, W, counts, state, rows, scores, failed):
+        asked.append(len(rows))
+        return 0, (*state, 0), [None] * len(self.scales)
+
+    monkeypatch.setattr(wide_claims.SplitReplay, "run", declines)
+    expected = checked(data, "classic", rows, epochs, scores, compiled=False, separator=separator)
+    got = checked(data, "classic", rows, epochs, scores, compiled=True, separator=separator)
+    assert got == expected
+    assert asked == [18, 17, 15, 11, 3]  # 1, 2, 4, 8 updates told to `observe` between the asks

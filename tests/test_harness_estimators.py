@@ -35,6 +35,16 @@ def test_weights_and_a_bias_kept_apart_are_read_as_a_pair() -> None:
     assert check_implementation(textbooks.ColumnAndOneBias, examples=EXAMPLES).passed
 
 
+def test_weights_and_a_bias_kept_in_private_attributes_are_read() -> None:
+    class Private:  # an object-oriented course's class: self._weights, self._bias
+        def fit(self, X: object, y: object) -> None:
+            est = textbooks.CourseWeightsBias()
+            est.fit(X, y)
+            self._weights, self._bias = est.weights, est.bias
+
+    assert check_implementation(Private, examples=EXAMPLES).passed
+
+
 def test_an_estimator_without_readable_weights_gets_a_finding_naming_where_it_looked() -> None:
     case = check_dataset(textbooks.NoWeights, [["-1"], ["1"]], [-1, 1])
     messages = [f.message for f in case.findings if f.check == "returns-weights"]

@@ -179,6 +179,28 @@ def test_a_command_that_fails_is_a_finding_naming_why(tmp_path: Path, body: str,
     assert message in case.findings[0].message, case.findings[0].message
 
 
+def test_a_command_printing_its_weights_is_told_how_to_redirect_them_and_then_passes(tmp_path: Path) -> None:
+    body = """
+        import sys
+        rows = [line.strip().split(",") for line in open(sys.argv[1]) if line.strip()]
+        w, b = 0.0, 0.0
+        for _ in range(100):
+            clean = True
+            for x, t in ((float(r[0]), int(r[1])) for r in rows):
+                if t * (w * x + b) <= 0:
+                    w, b, clean = w + t * x, b + t, False
+            if clean:
+                break
+        print(repr(w), repr(b))
+    """
+    command = script(tmp_path, body).replace(" {updates}", "")
+    case = check_dataset(command_implementation(command), [["-1"], ["1"]], [-1, 1])
+    message = case.findings[0].message
+    assert "it printed 8 bytes" in message and "sh -c '" in message, message  # "2.0 0.0\n"
+    suggested = message[message.index("sh -c '"):-1]
+    assert check_dataset(command_implementation(suggested), [["-1"], ["1"]], [-1, 1]).passed
+
+
 def test_a_command_that_does_not_return_in_time_is_killed(tmp_path: Path) -> None:
     command = script(tmp_path, "import time; print('working', flush=True); time.sleep(30)")
     start = time.monotonic()

@@ -49,7 +49,7 @@ from ..errors import InvalidArgument
 from ._capture import Capped
 from ._keeper import CommandKeeper, Ending, describe_ending
 from ._options import MAX_REPORTED_UPDATES
-from ._protocol import CommandFailed, read_updates, read_weights
+from ._protocol import NO_WEIGHTS_FILE, CommandFailed, read_updates, read_weights
 
 if TYPE_CHECKING:  # _implementation imports this module
     from ._implementation import Labels, Samples
@@ -112,7 +112,12 @@ class CommandImplementation:
                 weights = read_weights(paths["out"], n_features, exact)
                 updates = read_updates(paths["updates"], n_features, exact, max_updates) if self.reports_updates else None
             except CommandFailed as failure:
-                raise CommandFailed(failure.reason, output) from None
+                reason = failure.reason
+                if reason == NO_WEIGHTS_FILE and output.total:  # weights printed, as many programs do?
+                    words = " ".join(w for w in shlex.split(self.template) if w != "{out}")
+                    reason += (f" (it printed {output.total} bytes: a program that prints its weights on standard "
+                               f"output can be checked as: sh -c '{words} > {{out}}')")
+                raise CommandFailed(reason, output) from None
             return weights, (None if weights is None else updates), output
 
 

@@ -22,6 +22,10 @@ from ._options import MAX_REPORTED_UPDATES
 from ._wording import _short
 
 
+#: Why a command that ended well gave no weights, when it wrote no ``{out}`` at all.
+NO_WEIGHTS_FILE = "wrote no weights file ({out})"
+
+
 class CommandFailed(Exception):
     """The command gave no weights to judge: why (`reason`), and what it printed (`output`).
 
@@ -61,7 +65,7 @@ def read_weights(path: str, n_features: int, exact: bool) -> list[Fraction] | No
     """
     text = _text(_file(path, "its weights file ({out})", MAX_WEIGHTS_BYTES), "its weights file ({out})")
     if text is None:
-        raise CommandFailed("wrote no weights file ({out})")
+        raise CommandFailed(NO_WEIGHTS_FILE)
     values = [(k, value) for k, line in enumerate(text.split("\n"), start=1)
               for value in re.split(r"[\s,;\[\]()]+", line.strip()) if value]
     if not values:

@@ -112,6 +112,23 @@ def test_trailing_unnamed_empty_columns_a_spreadsheet_writes_are_left_out(tmp_pa
     assert data.X == ((Fraction(1, 2), Fraction(1)), (Fraction(-1), Fraction(2))) and data.y == (1, -1)
 
 
+@pytest.mark.parametrize(("separator", "line_end"), [(",", "\n"), (";", "\r\n"), ("\t", "\n")])
+def test_rows_ending_with_a_separator_in_a_file_without_a_header_are_read(tmp_path: Path, separator: str,
+                                                                          line_end: str) -> None:
+    rows = [separator.join(r) + separator for r in (["0.5", "1", "1"], ["-1", "2", "-1"], ["3", "0", "1"])]
+    path = tmp_path / "trail.csv"
+    path.write_bytes(line_end.join(rows).encode() + line_end.encode())
+    data = load_dataset(str(path))
+    assert data.X == ((Fraction(1, 2), Fraction(1)), (Fraction(-1), Fraction(2)), (Fraction(3), Fraction(0)))
+    assert data.y == (1, -1, 1)
+    from verify_perceptron.cli import main
+
+    assert main(["verify", str(path), "--format", "json", "-o", str(tmp_path / "report.json")]) == 0  # the command too
+    path.write_text("0.5,1,1,\n-1,2,-1,4\n")  # a value further down: refused, naming it, never dropped
+    with pytest.raises(DataError, match="trail.csv:2: column 4 is empty on line 1 .* but holds '4'"):
+        load_dataset(str(path))
+
+
 def test_an_unnamed_column_is_read_where_it_holds_values_and_refused_where_it_holds_some(tmp_path: Path) -> None:
     labels = tmp_path / "unnamed_label.csv"  # the labels' column left without a name: still the labels
     labels.write_text("x1,x2,\n0.5,1,1\n-1,2,-1\n")

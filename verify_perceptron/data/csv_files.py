@@ -152,8 +152,11 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: objec
                 raise DataError(f"{path}:{line}: ragged row: {len(row)} cells, expected {width}{spans}")
             held = next((j for j in unnamed if row[j].strip()), None)
             if held is not None:  # an unnamed trailing column is read only where it is empty: never lost data
-                raise DataError(f"{path}:{line}: column {held + 1} has no name in the header but holds "
-                                f"{shown(row[held].strip())}: name it in the header, or leave it empty")
+                raise DataError(f"{path}:{line}: column {held + 1} " + (
+                    "has no name in the header but holds " if layout.header is not None else
+                    f"is empty on line {rows[0][0]} (read as a trailing separator there) but holds ")
+                    + f"{shown(row[held].strip())}: " + ("name it in the header, or leave it empty"
+                                                         if layout.header is not None else "fill it on every row, or on none"))
             yield from (row[j] for j in features)
 
     def cell_text(k: int) -> str:
@@ -269,7 +272,7 @@ def _fast_csv(text: str, path: str, label_column: str | None, positive: object,
         return None
     first = [c.strip() for c in lines[start].split(",")]
     has_header = _is_header(first, label_column)
-    if has_header and (_pandas_numbers(first) == "bare" or not first[-1]):
+    if not first[-1] or (has_header and _pandas_numbers(first) == "bare"):
         return None  # the general reader sees whether the first row could be a sample, or an unnamed last column
     body_start = start + 1 if has_header else start
     body = lines[body_start:]

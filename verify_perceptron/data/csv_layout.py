@@ -104,17 +104,17 @@ def _layout(header: list[str] | None, data_width: int, label_column: str | None,
             line: int, first_row: Sequence[str] | None = None) -> _Layout:
     """The layout of a file whose header cells are `header` (None: no header) and whose first data row
     (file line `line`) has `data_width` cells: `first_row`'s, when given, which lets trailing columns with
-    no name and no value there be left out (`_Layout.unnamed_tail`); an unnamed last column that holds
-    values (the labels, unnamed) is read as before."""
+    no name (or no header at all) and no value there be left out (`_Layout.unnamed_tail`); an unnamed last
+    column that holds values (the labels, unnamed) is read as before."""
     if header is not None and data_width == len(header) + 1:
         header = ["", *header]  # R's write.table: no header cell over the row names
     width = len(header) if header is not None else data_width
     if width < 2:
         raise DataError(f"{path}:{line}: one column only; a feature and a label are needed")
     tail = 0
-    while (header is not None and first_row is not None and width - tail > 2 and len(first_row) == width
-           and not header[width - tail - 1].strip() and not first_row[width - tail - 1].strip()):
-        tail += 1  # "x1,x2,y,,": the separators a spreadsheet leaves after the last named column
+    while (first_row is not None and width - tail > 2 and len(first_row) == width
+           and (header is None or not header[width - tail - 1].strip()) and not first_row[width - tail - 1].strip()):
+        tail += 1  # "x1,x2,y,,": the separators a spreadsheet leaves after the last named column (or "1,2,1,")
     used = header[:width - tail] if header is not None else None
     target = _label_column(used, width - tail, label_column, path)
     index = index_columns(used, target, index_column, path)

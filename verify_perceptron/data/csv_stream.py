@@ -186,8 +186,8 @@ def _head(handle: BinaryIO, path: str, label_column: str | None, delimiter: str 
         layout = _layout(first if has_header else None, len(cells(body)), label_column, index_column, path, body + 1)
     except DataError:
         return None
-    if has_header and not first[-1]:
-        return None  # a last column with no name: the general reader sees whether it holds anything
+    if not first[-1]:
+        return None  # a last column with no name (or empty on the first row): the general reader sees to it
     offset = start + len("\n".join(raw_lines[:body]).encode("utf-8")) + (1 if body else 0)
     return offset, ord(separator) if separator else 32, layout
 

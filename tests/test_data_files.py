@@ -3,6 +3,10 @@ ends and Unicode encoding."""
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import lzma
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -137,3 +141,22 @@ def test_an_unnamed_column_is_read_where_it_holds_values_and_refused_where_it_ho
     partly.write_text("x1,x2,y,,\n0.5,1,1,,\n-1,2,-1,7,\n")
     with pytest.raises(DataError, match="partly.csv:3: column 4 has no name in the header but holds '7'"):
         load_dataset(str(partly))
+
+
+@pytest.mark.parametrize(("name", "content", "named"), [
+    ("d.csv.gz", gzip.compress(b"x,y\n1,1\n-1,-1\n"), "is gzip-compressed, not CSV or LIBSVM text: decompress it first"),
+    ("d.csv.bz2", bz2.compress(b"x,y\n1,1\n"), "is bzip2-compressed"),
+    ("d.csv.xz", lzma.compress(b"x,y\n1,1\n"), "is xz-compressed"),
+    ("d.xlsx", b"PK\x03\x04\x14\x00\x06\x00", "is a ZIP archive (an .xlsx workbook"),
+    ("d.parquet", b"PAR1\x15\x04", "is a Parquet file, not CSV or LIBSVM text: save it as CSV: pd.read_parquet('"),
+    ("d.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "is an Excel 97-2003 workbook"),
+    ("d.csv", b"\x93NUMPY\x01\x00v\x00{'descr'", "is a NumPy array file, not CSV or LIBSVM text: name it .npy"),
+    ("d.json", b'{"a":{"0":1.0,"1":2.0},"y":{"0":1,"1":-1}}', "is JSON, not CSV or LIBSVM text"),
+    ("records.json", b'\xef\xbb\xbf  [{"a": 1, "y": 1}]', "is JSON"),
+])
+def test_files_that_are_not_text_data_are_named_with_how_to_make_a_csv(tmp_path: Path, name: str, content: bytes,
+                                                                      named: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(DataError, match=re.escape(f"{path}: {named}")):
+        load_dataset(str(path))

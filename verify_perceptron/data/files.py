@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import stat
 
 from ..errors import DataError
@@ -163,6 +164,52 @@ def refuse_special(path: str) -> None:
     kind = not_regular(path)
     if kind is not None:
         raise DataError(f"{path}: is {kind}, not a regular file: save the data to a file first")
+
+
+#: Files that are not text, told by their first bytes: what each is, and how to make a CSV of it.
+_FOREIGN = (
+    (b"\x1f\x8b", "gzip-compressed", "decompress it first (gunzip -k FILE)"),
+    (b"BZh", "bzip2-compressed", "decompress it first (bunzip2 -k FILE)"),
+    (b"\xfd7zXZ\x00", "xz-compressed", "decompress it first (unxz -k FILE)"),
+    (b"PK\x03\x04", "a ZIP archive (an .xlsx workbook, a zipped CSV, an .npz)",
+     "unzip it, save a workbook's sheet as CSV, or name an .npz file .npz"),
+    (b"PAR1", "a Parquet file", "save it as CSV: pd.read_parquet(PATH).to_csv('data.csv', index=False)"),
+    (b"\xd0\xcf\x11\xe0", "an Excel 97-2003 workbook", "save its sheet as CSV"),
+    (b"\x93NUMPY", "a NumPy array file", "name it .npy, or give --input-format numpy"),
+)
+
+
+def refuse_foreign(path: str) -> None:
+    """Raise `DataError` naming what `path` is when its first bytes say it is not CSV or LIBSVM text: a
+    compressed file, an archive or workbook, Parquet, a NumPy file under another name, or JSON; nothing
+    for any other file (a missing or unreadable one is the reader's to name).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from verify_perceptron.errors import DataError
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "d.csv.gz")
+    ...     _ = open(path, "wb").write(b"\\x1f\\x8b\\x08\\x00")
+    ...     try:
+    ...         refuse_foreign(path)
+    ...     except DataError as error:
+    ...         print(str(error).replace(tmp, "TMP"))
+    TMP/d.csv.gz: is gzip-compressed, not CSV or LIBSVM text: decompress it first (gunzip -k TMP/d.csv.gz)
+    """
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(64)
+    except OSError:
+        return
+    for magic, what, fix in _FOREIGN:
+        if head.startswith(magic):
+            fix = fix.replace("FILE", shlex.quote(path)).replace("PATH", repr(path))  # for a shell, for Python
+            raise DataError(f"{path}: is {what}, not CSV or LIBSVM text: {fix}")
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if text[:1] in (b"{", b"["):
+        raise DataError(f"{path}: is JSON, not CSV or LIBSVM text: save it as CSV, e.g. "
+                        f"pd.read_json({path!r}).to_csv('data.csv', index=False)")
 
 
 def _refuse_size(path: str, size: int, max_cells: int) -> None:

@@ -436,6 +436,23 @@ def test_check_command_function_returns_exit_code_and_text() -> None:
         run_check_command("no_such_module:fit")
 
 
+def test_a_python_file_named_by_its_path_is_checked(tmp_path: Path) -> None:
+    # "perceptron.py:fit", as users type it: the file imported under its own name, its folder first on the path
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "helpers_for_fit.py").write_text("STEP = 1\n", encoding="utf-8")
+    (folder / "file_perceptron.py").write_text(
+        "import numpy as np\nfrom helpers_for_fit import STEP\n\n\ndef fit(X, y):\n"
+        "    X, y = np.asarray(X, dtype=float), np.asarray(y)\n    w, b = np.zeros(X.shape[1]), 0.0\n"
+        "    for _ in range(1000):\n        clean = True\n        for xi, t in zip(X, y):\n"
+        "            if t * (xi @ w + b) <= 0:\n                w, b, clean = w + STEP * t * xi, b + STEP * t, False\n"
+        "        if clean:\n            break\n    return w, b\n", encoding="utf-8")
+    code, text = run_check_command(f"{folder / 'file_perceptron.py'}:fit", examples=10)
+    assert code == 0 and "verdict: passed" in text, text
+    with pytest.raises(InvalidArgument, match=r"no_such_file\.py is not a file"):
+        run_check_command(f"{tmp_path / 'no_such_file.py'}:fit")
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [

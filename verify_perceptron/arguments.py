@@ -223,8 +223,8 @@ def _check_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     )
     which = check.add_mutually_exclusive_group(required=True)  # one implementation: by name or as a command
     which.add_argument("target", nargs="?", default=None, metavar="MODULE:EXPR",
-                       help="the implementation, e.g. mypackage.perceptron:fit or "
-                       "'sklearn.linear_model:Perceptron(shuffle=False, tol=None)'")
+                       help="the implementation, e.g. mypackage.perceptron:fit, a file's path "
+                       "(src/perceptron.py:fit) or 'sklearn.linear_model:Perceptron(shuffle=False, tol=None)'")
     which.add_argument("--command", dest="external", default=None, metavar="CMD",
                        help="run an implementation in any language instead: 'CMD {train} {out} [{updates}]' reads the "
                        "CSV {train}, writes its weights w1..wd, b one a line to {out} (see docs/harness.md)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import importlib.util
 import os
 import sys
 from typing import Any, NamedTuple
@@ -30,7 +31,8 @@ from ._wording import _exception_text
 
 
 def load_target(target: object) -> object:
-    """The implementation `target` names: ``"module:attribute"`` is imported, anything else returned as is.
+    """The implementation `target` names: ``"module:attribute"`` is imported (the module may also be a Python
+    file's path, ``perceptron.py:fit``), anything else returned as is.
 
     The current directory is put on ``sys.path`` first (as ``python -m`` does),
     so a module of the project being tested can be named. The part after the
@@ -54,14 +56,43 @@ def load_target(target: object) -> object:
         return target
     module_name, expression = named(target)
     try:
-        module: object = importlib.import_module(module_name)
+        module: object = (_from_file(module_name, target) if module_name.endswith(".py") or "/" in module_name
+                          or os.sep in module_name else importlib.import_module(module_name))
     except ImportError as error:
         raise InvalidArgument(f"target={shown_value(target)}: cannot import {module_name} ({_exception_text(error)})") from None
-    except (KeyboardInterrupt, OutOfTime):
+    except (KeyboardInterrupt, OutOfTime, InvalidArgument):
         raise
     except BaseException as error:  # noqa: BLE001 - the module's own fault (sys.exit included), the target's
         raise InvalidArgument(f"target={shown_value(target)}: importing {module_name} raised {_exception_text(error)}") from None
     return resolve_expression(module, expression, target)
+
+
+def _from_file(path: str, target: str) -> object:
+    """The module of the Python file `path` (``perceptron.py:fit``, ``src/perceptron.py:fit``), imported under
+    its file's name with its folder first on ``sys.path``, as ``python path`` runs a script: its own imports of
+    its neighbours work, and its functions can be found again by name (pickled to the worker)."""
+    full = os.path.abspath(path)
+    if not os.path.isfile(full):
+        raise InvalidArgument(f"target={shown_value(target)}: {path} is not a file (a Python file's path, or a module's "
+                              "dotted name, before the colon)")
+    name = os.path.splitext(os.path.basename(full))[0]
+    loaded = sys.modules.get(name)
+    if loaded is not None and os.path.abspath(getattr(loaded, "__file__", "") or "") == full:
+        return loaded
+    folder = os.path.dirname(full)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    spec = importlib.util.spec_from_file_location(name, full)
+    if spec is None or spec.loader is None:
+        raise InvalidArgument(f"target={shown_value(target)}: {path} cannot be imported as Python (a .py file is needed)")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
 
 
 def named(target: str) -> tuple[str, str]:

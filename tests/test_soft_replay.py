@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -96,3 +97,26 @@ def test_each_part_s_size_is_its_mistakes() -> None:
     parts = kept.parts()
     assert kept.sizes(parts) == [kept.counts([part])[1] for part in parts]
     assert sum(kept.sizes(parts)) == len(kept.mistakes()[1])
+
+
+def test_an_error_in_the_first_half_stops_the_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The time limit (or any error) in this thread ends the replay at once: the second thread stops at its next
+    # block rather than replaying its whole half before the error is seen.
+    monkeypatch.setattr(mistake_map, "BLOCK_CELLS", 200)  # an epoch a part
+    monkeypatch.setattr(soft_replay, "HALVES_FROM", 1)
+    kept = _kept(6, 200, 40, 0.3)
+    told: list[int] = []
+    real = SoftMarginCheck.observe_chunk
+
+    def slow(check: SoftMarginCheck, first: int, epochs: Any, rows: Any) -> None:
+        told.append(first)
+        if check.result.n_checked == 0 and first == 1:
+            time.sleep(0.2)  # the second thread meanwhile starts on its half
+            raise TimeoutError("time is up")
+        time.sleep(0.01)
+        real(check, first, epochs, rows)
+
+    monkeypatch.setattr(SoftMarginCheck, "observe_chunk", slow)
+    with pytest.raises(TimeoutError):
+        replay_kept(_check(6, 200, big=False, rho=1), kept)
+    assert 1 < len(told) < 15  # the second half (20 epochs) stopped within a block or two

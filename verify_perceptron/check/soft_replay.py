@@ -14,6 +14,7 @@ so every float the filter computes, and every verdict, is the one pass's.
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -59,18 +60,26 @@ def replay_kept(check: SoftMarginCheck, kept: MistakeMap) -> None:
     def second(per_sample: Any, scratch: Any) -> None:
         counts, told = kept.counts(parts[:half], out=per_sample)
         later.start_at(N + told, D_sq + check.shortfall_sum(counts, scratch))
-        _tell(later, N + told + 1, kept, parts[half:])
+        _tell(later, N + told + 1, kept, parts[half:], stop)
 
+    stop = threading.Event()  # set when this thread stops early (an error, the time limit): the second stops too
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify_perceptron-soft") as pool:
         future = pool.submit(second, per_sample, scratch)
         del per_sample, scratch  # (let go in the second thread once read)
-        _tell(check, N + 1, kept, parts[:half])
+        try:
+            _tell(check, N + 1, kept, parts[:half])
+        except BaseException:
+            stop.set()
+            raise
         future.result()
     check.join(later)
 
 
-def _tell(check: SoftMarginCheck, first: int, kept: MistakeMap, parts: Any) -> None:
-    """`check` told of the mistakes of `parts`, numbered from `first`, a block of epochs at a time."""
+def _tell(check: SoftMarginCheck, first: int, kept: MistakeMap, parts: Any, stop: Any = None) -> None:
+    """`check` told of the mistakes of `parts`, numbered from `first`, a block of epochs at a time (until `stop`,
+    a `threading.Event`, is set)."""
     for epochs, rows in kept.blocks_of(parts):
+        if stop is not None and stop.is_set():
+            return
         check.observe_chunk(first, epochs, rows)
         first += len(rows)

@@ -82,7 +82,7 @@ def test_best_reference_with_floors_takes_the_same_u_measuring_fewer(monkeypatch
             monkeypatch.setattr(check_module, "_FLOORS_FROM", 1)
             monkeypatch.setattr(check_module, "_THREADS_FROM", threads)
             monkeypatch.setattr(check_module, "_FLOORS_BESIDE", threads == 1)  # (this thread and one other)
-            monkeypatch.setattr(check_module, "_FLOORS_AHEAD", ahead)  # (the next column's margins made beside)
+            monkeypatch.setattr(check_module, "_AHEAD_FROM", 1 if ahead else 10**9)  # (the next margins beside)
             measured.clear()
             assert best_reference(matrix, trace) == every
             assert len(floors) == columns and len(measured) < columns // 2
@@ -177,9 +177,17 @@ def test_the_margins_into_an_array_are_the_same_floats() -> None:
         patch.setattr(check_module, "_MIN_BLOCK_CELLS", 1)
         patch.setattr(check_module, "_BLOCK_CELLS", 2**9)  # pieces of 128 rows: 24 a column
         patch.setattr(check_module, "column_floor", kept)
+        ahead_calls: list[int] = []
+        real_ahead = check_module._ahead
+
+        def counted_ahead(*args: Any) -> Any:
+            ahead_calls.append(1)
+            return real_ahead(*args)
+
+        patch.setattr(check_module, "_ahead", counted_ahead)
         for ahead in (False, True):
-            patch.setattr(check_module, "_FLOORS_AHEAD", ahead)
+            patch.setattr(check_module, "_AHEAD_FROM", 1 if ahead else 10**9)
             check_module._ranked(matrix, U, weights, floors=True)
     plain, ahead_made = seen[:3], seen[3:]
-    assert len(ahead_made) == 3
+    assert len(ahead_made) == 3 and ahead_calls == [1]  # (made ahead the second time only)
     assert all(np.array_equal(a.view(np.int64), b.view(np.int64)) for a, b in zip(plain, ahead_made))

@@ -48,9 +48,11 @@ _FLOORS_FROM = 2**16
 #: arena in the second thread raised the process's peak by 30 MB (0.34x the int64 data) over floors in this
 #: thread alone (False), which take about twice the wall time (1.2 s of CPU in all) where a second core is idle.
 _FLOORS_BESIDE = False
-#: ... with each next candidate's margins made in a second thread while this one's floor is found (`_ahead`), if
-#: True: the floors' own arrays stay in this thread.
-_FLOORS_AHEAD = True
+#: From this many samples on (with threads), each next candidate's margins are made in a second thread while this
+#: one's floor is found (`_ahead`; the floors' own arrays stay in this thread). Below it a column's work is a few
+#: ms, and each hand-over waits for the other thread to be scheduled: at 10^5 x 10 on a machine loaded 6 to 7
+#: deep, it made `best_reference` slower in wall time (0.76-1.03 -> 1.2-1.35 s after the run).
+_AHEAD_FROM = 2**19
 
 
 def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, ...], str] | None:
@@ -188,7 +190,7 @@ def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) 
     threads = n >= _THREADS_FROM and len(starts) > 1
     if floors and n >= _FLOORS_FROM and block == 1:
         hit = np.flatnonzero(weights)
-        if threads and _FLOORS_AHEAD:
+        if threads and n >= _AHEAD_FROM:
             floor = [column_floor(column[:, 0], weights, 1.0, hit=hit) for column in _ahead(margins, starts, n)]
         else:
             floor = (_beside if threads and _FLOORS_BESIDE else lambda work, starts: [work(j) for j in starts])(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 import numpy as np
@@ -77,10 +78,11 @@ def test_best_reference_with_floors_takes_the_same_u_measuring_fewer(monkeypatch
         every = best_reference(matrix, trace)  # below _FLOORS_FROM: every column measured
         columns = len(measured)
         assert columns > 20 and not floors
-        for threads in (10**9, 1):
+        for threads, ahead in ((10**9, False), (1, False), (1, True)):
             monkeypatch.setattr(check_module, "_FLOORS_FROM", 1)
             monkeypatch.setattr(check_module, "_THREADS_FROM", threads)
             monkeypatch.setattr(check_module, "_FLOORS_BESIDE", threads == 1)  # (this thread and one other)
+            monkeypatch.setattr(check_module, "_AHEAD_FROM", 1 if ahead else 10**9)  # (the next margins beside)
             measured.clear()
             assert best_reference(matrix, trace) == every
             assert len(floors) == columns and len(measured) < columns // 2
@@ -136,3 +138,56 @@ def test_best_reference_measures_every_column_when_the_least_has_no_exact_margin
     refused.clear()
     monkeypatch.setattr(check_module, "_FLOORS_FROM", 1)
     assert best_reference(matrix, trace) == every and refused
+
+
+def test_the_margins_ahead_are_each_column_s_own_while_it_is_read() -> None:
+    # `_ahead` fills two arrays in turn, the next column in a second thread while the caller reads this one: each
+    # column, while the caller holds it, is its own start's (a fill of the array being read would change it).
+    starts = range(0, 7)
+    made: list[int] = []
+
+    def margins(start: int, out: Any) -> Any:
+        made.append(start)
+        out[:] = start
+        return out
+
+    for start, column in zip(starts, check_module._ahead(margins, starts, 5)):
+        assert column.shape == (5, 1) and (column == start).all()
+        time.sleep(0.01)  # the next column is made meanwhile, into the other array
+        assert (column == start).all()
+    assert made == list(starts)
+    assert list(check_module._ahead(margins, range(0), 5)) == []
+
+
+def test_the_margins_into_an_array_are_the_same_floats() -> None:
+    # best_reference's floors read the margins made into `_ahead`'s arrays, its measure those it makes anew: the
+    # same products piece by piece, so the floor is one of the column measured (bit for bit).
+    matrix, trace = _not_separable(9, 3000)
+    U = np.random.default_rng(9).normal(0.0, 1.0, (4, 3)) * 2.0**20
+    seen: list[Any] = []
+
+    def kept(margins: Any, *args: Any, **kwargs: Any) -> float:
+        seen.append(margins.copy())
+        return column_floor(margins, *args, **kwargs)
+
+    weights = np.asarray(trace.mistakes_per_sample, dtype=np.float64)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(check_module, "_FLOORS_FROM", 1)
+        patch.setattr(check_module, "_THREADS_FROM", 1)
+        patch.setattr(check_module, "_MIN_BLOCK_CELLS", 1)
+        patch.setattr(check_module, "_BLOCK_CELLS", 2**9)  # pieces of 128 rows: 24 a column
+        patch.setattr(check_module, "column_floor", kept)
+        ahead_calls: list[int] = []
+        real_ahead = check_module._ahead
+
+        def counted_ahead(*args: Any) -> Any:
+            ahead_calls.append(1)
+            return real_ahead(*args)
+
+        patch.setattr(check_module, "_ahead", counted_ahead)
+        for ahead in (False, True):
+            patch.setattr(check_module, "_AHEAD_FROM", 1 if ahead else 10**9)
+            check_module._ranked(matrix, U, weights, floors=True)
+    plain, ahead_made = seen[:3], seen[3:]
+    assert len(ahead_made) == 3 and ahead_calls == [1]  # (made ahead the second time only)
+    assert all(np.array_equal(a.view(np.int64), b.view(np.int64)) for a, b in zip(plain, ahead_made))

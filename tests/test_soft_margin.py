@@ -240,13 +240,13 @@ def _random_labels(n: int = 2000, d: int = 10) -> Dataset:
 def test_random_labels_are_checked_at_every_update_from_the_kept_mistakes(monkeypatch: pytest.MonkeyPatch) -> None:
     data = _random_labels()
     read: list[int] = []
-    real = MistakeMap.blocks
+    real = MistakeMap.blocks_of
 
-    def counted_blocks(self):
+    def counted_blocks(self, parts):
         read.append(1)
-        return real(self)
+        return real(self, parts)
 
-    monkeypatch.setattr(MistakeMap, "blocks", counted_blocks)
+    monkeypatch.setattr(MistakeMap, "blocks_of", counted_blocks)  # (what the replay reads: check/soft_replay)
     monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 2**18)  # a quarter of the updates' 1 MB, kept compactly
     trace, result = verify_run(data, "classic", max_epochs=100)
     assert trace.n_updates > 10**5 and read  # past the replay budget: the mistake map path

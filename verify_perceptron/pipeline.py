@@ -24,6 +24,7 @@ from .check.results import CheckResult
 from .check.separator import strict_final_weights
 from .check.mistake_map import MistakeMap
 from .check.soft_reference import best_reference
+from .check.soft_replay import replay_kept
 from .check.traces import check_trace, whole_scores
 from .check.whole_run import WholeRecord, WholeRun
 from .data.dataset import Dataset, require_dataset
@@ -445,11 +446,8 @@ class _Job:
         u = None if self.mode != "online" else best_reference(self.matrix, trace)
         if u is not None:
             checker.take_reference(u[0], u[1], trace.mistakes_per_sample)
-            if checker.soft is not None and kept.complete:
-                first = 1  # numbered on from 1, a block of epochs at a time (all at once: 16 bytes a mistake)
-                for epochs, rows in kept.blocks():
-                    checker.soft.observe_chunk(first, epochs, rows)
-                    first += len(rows)
+            if checker.soft is not None and kept.complete:  # a block of epochs at a time (16 bytes a mistake)
+                replay_kept(checker.soft, kept)  # (on a long run, its second half in a second thread)
             elif checker.soft is not None:
                 result = checker.soft.result
                 checker.soft, checker.soft_result = None, result

@@ -23,6 +23,8 @@ __all__ = ["MistakeMap"]
 
 #: At most this many cells (epochs x samples) of booleans are made at once when packing or unpacking.
 BLOCK_CELLS = 2**22
+#: The number of set bits of each byte.
+_ONES = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.uint8)
 
 
 class MistakeMap:
@@ -133,19 +135,58 @@ class MistakeMap:
         >>> [(e.tolist(), r.tolist()) for e, r in kept.blocks()]
         [([1, 1], [0, 2]), ([3], [1])]
         """
+        return self.blocks_of(self.parts())
+
+    def parts(self) -> list[tuple[Any, Any]]:
+        """The kept epochs as `blocks` unpacks them, still packed: ``(epoch numbers, bitmaps)`` for each block of
+        at most BLOCK_CELLS presentations, in order. `blocks_of` unpacks any run of them; `counts` counts them.
+
+        Examples
+        --------
+        >>> kept = MistakeMap(n_samples=3, capacity=100)
+        >>> kept.observe_chunk(1, np.array([1, 1, 3]), np.array([0, 2, 1]), None)
+        >>> [(numbers.tolist(), bits.shape) for numbers, bits in kept.parts()]
+        [([1], (1, 1)), ([3], (1, 1))]
+        """
         packed = self.bits + ([np.packbits(self.current)[None, :]] if self.current is not None else [])
         numbers = np.asarray(self.epochs + ([self.epoch] if self.current is not None else []), dtype=np.int64)
-        done = 0
+        done, found = 0, []
         per_block = max(1, BLOCK_CELLS // max(self.n, 1))
         for block in packed:
             for lo in range(0, len(block), per_block):
                 part = block[lo:lo + per_block]
-                # one flat search over the unpacked bits (as bool) is faster than a 2-D np.nonzero
-                which, rows = np.divmod(np.flatnonzero(np.unpackbits(part, axis=1, count=self.n).view(bool)),
-                                        self.n)
-                if len(rows):
-                    yield numbers[done + lo + which], rows
+                found.append((numbers[done + lo:done + lo + len(part)], part))
             done += len(block)
+        return found
+
+    def blocks_of(self, parts: Sequence[tuple[Any, Any]]) -> Iterator[tuple[Any, Any]]:
+        """`blocks` of these `parts` (a run of `parts()`' in order): the same arrays as `blocks` yields for them."""
+        for numbers, part in parts:  # one flat search over the unpacked bits (as bool): faster than a 2-D np.nonzero
+            which, rows = np.divmod(np.flatnonzero(np.unpackbits(part, axis=1, count=self.n).view(bool)), self.n)
+            if len(rows):
+                yield numbers[which], rows
+
+    def counts(self, parts: Sequence[tuple[Any, Any]], out: Any = None) -> tuple[Any, int]:
+        """(mistakes per sample, int64, and their number) over `parts`; into `out` (n int64, zeros) when given.
+
+        Examples
+        --------
+        >>> kept = MistakeMap(n_samples=3, capacity=100)
+        >>> kept.observe_chunk(1, np.array([1, 1, 3]), np.array([0, 2, 1]), None)
+        >>> per_sample, total = kept.counts(kept.parts())
+        >>> per_sample.tolist(), total
+        ([1, 1, 1], 3)
+        """
+        per_sample = np.zeros(self.n, dtype=np.int64) if out is None else out
+        for _, part in parts:  # (an epoch's bits at a time: a uint8 row of n, added in)
+            for bits in part:
+                per_sample += np.unpackbits(bits, count=self.n)
+        return per_sample, int(per_sample.sum())
+
+    @staticmethod
+    def sizes(parts: Sequence[tuple[Any, Any]]) -> list[int]:
+        """How many mistakes each of `parts` holds (its set bits; packbits pads with 0)."""
+        return [int(_ONES[part].sum(dtype=np.int64)) for _, part in parts]
 
     def chunks(self) -> list[tuple[int, int, Any]]:
         """``(first update, epoch, rows)`` for each epoch with a mistake, in order."""

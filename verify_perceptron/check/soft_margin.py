@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+import copy
 import math
 import operator
 from fractions import Fraction
@@ -134,6 +135,7 @@ class SoftMarginCheck:
         self.D_sq = 0
         self.result = InvariantResult(SOFT_MARGIN.name, SOFT_MARGIN.text, SOFT_MARGIN.source)
         self.tightest: tuple[float, int, int, int] | None = None  # (√N / √bound, k, N, D²) where N is nearest
+        self._start = (0, 0)  # (N, D²) before the first update it is told of (`resumed`)
         # The one-pass figures of `finish` (true units, shortfalls > 0), taken when the squares are let go
         self._whole: tuple[dict[str, Fraction], int] | None = None
         self._rho_sq = bound.rho * bound.rho
@@ -264,6 +266,53 @@ class SoftMarginCheck:
         if pieces is None or len(rows) > _CHUNK:
             return {t: self.D_sq + total for t, total in prefix_sums(squares[rows], at).items()}
         return {t: self.D_sq + total for t, total in _piece_sums(pieces, rows, at).items()}
+
+    def shortfall_sum(self, counts: Any, scratch: Any = None) -> int:
+        """Σ_i counts_i·d_i² (scaled), exactly, for `counts` (int64, one per sample, >= 0): the D² after mistakes with
+        those counts. From the pieces where the squares are cut into them: each product below 2^(_PIECE_BITS + c),
+        c the bits of the largest count, summed in segments of 2^(62 - _PIECE_BITS - c) samples, each sum below
+        2^62; `scratch` (n int64, when given) holds the products. Else from the bound's squares."""
+        counts = np.asarray(counts, dtype=np.int64)
+        pieces = self._pieces if self._whole is not None or self.bound.deficits_sq.dtype == object else None
+        if pieces is None:
+            return self.bound.shortfalls(counts)
+        room = 62 - _PIECE_BITS - int(counts.max(initial=0)).bit_length()
+        if room < 0:  # (counts past 2^16: products as Python integers)
+            hit = np.flatnonzero(counts)
+            return sum(int(np.dot(counts[hit].astype(object), piece[hit].astype(object))) << (k * _PIECE_BITS)
+                       for k, piece in enumerate(pieces))
+        starts = np.arange(0, self.n_samples, 2**room)
+        products = np.empty(self.n_samples, dtype=np.int64) if scratch is None else scratch
+        return sum(sum(np.add.reduceat(np.multiply(piece, counts, out=products), starts).tolist()) << (k * _PIECE_BITS)
+                   for k, piece in enumerate(pieces)) if self.n_samples else 0
+
+    def resumed(self) -> SoftMarginCheck:
+        """A copy of this check with a result of its own, to be placed after the updates it will not be told of
+        (`start_at`), told of the later ones (in another thread) and then `join`-ed. It shares the bound and the
+        per-sample arrays, which neither changes once the squares are cut (`_pieces`, made here, before the copy)."""
+        self._pieces  # noqa: B018
+        later = copy.copy(self)
+        later.tightest = None
+        later.result = InvariantResult(SOFT_MARGIN.name, SOFT_MARGIN.text, SOFT_MARGIN.source)
+        return later
+
+    def start_at(self, N: int, D_sq: int) -> None:
+        """Go on after N mistakes whose shortfalls sum to D² = `D_sq` (scaled), before being told of any update."""
+        self.N, self.D_sq, self._start = N, D_sq, (N, D_sq)
+
+    def join(self, later: SoftMarginCheck) -> None:
+        """Go on as `later` (this check's `resumed` copy) ended, once this check has been told of the updates before
+        it: what holds over both, the first violation, and the nearest point (the first of equal ones), as one
+        check told of every update in order would have them."""
+        if (self.N, self.D_sq) != later._start:
+            raise AssertionError(f"the soft-margin replay's halves do not meet: the first ended at N={self.N}, "
+                                 f"D²={self.D_sq}; the second began at N={later._start[0]}, D²={later._start[1]}")
+        self.result.n_checked += later.result.n_checked
+        if later.result.first_violation is not None:
+            self.result.fail(later.result.first_violation)
+        if later.tightest is not None and (self.tightest is None or later.tightest[0] > self.tightest[0]):
+            self.tightest = later.tightest
+        self.N, self.D_sq = later.N, later.D_sq
 
     def _decide(self, k: int, epoch: int, j: int, N: int, D_sq: int) -> None:
         """The exact verdict at update k (N mistakes, shortfalls D² so far)."""

@@ -13,7 +13,7 @@ the one taken is confirmed to have a positive margin exactly.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Any
@@ -48,6 +48,11 @@ _FLOORS_FROM = 2**16
 #: arena in the second thread raised the process's peak by 30 MB (0.34x the int64 data) over floors in this
 #: thread alone (False), which take about twice the wall time (1.2 s of CPU in all) where a second core is idle.
 _FLOORS_BESIDE = False
+#: From this many samples on (with threads), each next candidate's margins are made in a second thread while this
+#: one's floor is found (`_ahead`; the floors' own arrays stay in this thread). Below it a column's work is a few
+#: ms, and each hand-over waits for the other thread to be scheduled: at 10^5 x 10 on a machine loaded 6 to 7
+#: deep, it made `best_reference` slower in wall time (0.76-1.03 -> 1.2-1.35 s after the run).
+_AHEAD_FROM = 2**19
 
 
 def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, ...], str] | None:
@@ -159,12 +164,18 @@ def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) 
         # each column over its own √B: every margin at most about 1 (|z·U| <= R·‖U‖), so no square overflows
         root_B = np.where((root_B > 0) & np.isfinite(root_B), root_B, 1.0)
 
-    def margins(start: int) -> Any:
-        """The block of candidates from column `start`, each column's margins over its √B (as measured)."""
+    def margins(start: int, out: Any = None) -> Any:
+        """The block of candidates from column `start`, each column's margins over its √B (as measured); into
+        `out` (n × the block's width, C order) when given: the same products, piece by piece, bit for bit."""
         width = min(block, U.shape[1] - start)
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (per thread: a context variable)
-            products = (np.concatenate([matrix.float_rows(lo, lo + rows) @ U[:, start:start + block]
-                                        for lo in pieces]) if n else np.zeros((0, width)))
+            if out is not None:
+                for lo in pieces:
+                    np.matmul(matrix.float_rows(lo, lo + rows), U[:, start:start + block], out=out[lo:lo + rows])
+                products = out
+            else:
+                products = (np.concatenate([matrix.float_rows(lo, lo + rows) @ U[:, start:start + block]
+                                            for lo in pieces]) if n else np.zeros((0, width)))
             products /= root_B[start:start + block]  # (in place: the same quotients, one array less)
             return products
 
@@ -179,8 +190,11 @@ def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) 
     threads = n >= _THREADS_FROM and len(starts) > 1
     if floors and n >= _FLOORS_FROM and block == 1:
         hit = np.flatnonzero(weights)
-        floor = (_beside if threads and _FLOORS_BESIDE else lambda work, starts: [work(j) for j in starts])(
-            lambda j: column_floor(margins(j)[:, 0], weights, 1.0, hit=hit), starts)
+        if threads and n >= _AHEAD_FROM:
+            floor = [column_floor(column[:, 0], weights, 1.0, hit=hit) for column in _ahead(margins, starts, n)]
+        else:
+            floor = (_beside if threads and _FLOORS_BESIDE else lambda work, starts: [work(j) for j in starts])(
+                lambda j: column_floor(margins(j)[:, 0], weights, 1.0, hit=hit), starts)
         ranked: list[tuple[float, int]] = []
         least = math.inf
         for j in sorted(starts, key=lambda j: (floor[j], j)):
@@ -191,6 +205,27 @@ def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) 
         return ranked, True
     parts = _in_threads(measured, starts) if threads else [measured(start) for start in starts]
     return [item for part in parts for item in part], True  # (each block's figures the same whichever thread made them)
+
+
+def _ahead(margins: Callable[[int, Any], Any], starts: range, n: int) -> Iterator[Any]:
+    """margins(start, out) for each start in turn, the next one made in a second thread while the caller reads
+    this one (its floor: about twice a column's products, so the products are off this thread's path).
+
+    The two columns are this thread's arrays, each filled in turn: the second thread allocates only a piece of
+    rows in floats, so its malloc arena keeps little (a whole column's floor there kept 30 MB at 10^6 x 10:
+    `_FLOORS_BESIDE`). A column is filled again only once the caller has asked for the one after it.
+    """
+    if not len(starts):
+        return
+    columns = [np.empty((n, 1)), np.empty((n, 1))]
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify_perceptron-reference") as pool:
+        future = pool.submit(margins, starts[0], columns[0])
+        for i in range(len(starts)):
+            column = future.result()
+            if i + 1 < len(starts):  # (the caller is done with column i - 1, whose array this one reuses)
+                future = pool.submit(margins, starts[i + 1], columns[(i + 1) % 2])
+            yield column
+            del column
 
 
 def _beside(work: Callable[[int], Any], starts: range) -> list[Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -107,13 +108,15 @@ def test_an_error_in_the_first_half_stops_the_second(monkeypatch: pytest.MonkeyP
     kept = _kept(6, 200, 40, 0.3)
     told: list[int] = []
     real = SoftMarginCheck.observe_chunk
+    second_started = threading.Event()
 
     def slow(check: SoftMarginCheck, first: int, epochs: Any, rows: Any) -> None:
         told.append(first)
         if check.result.n_checked == 0 and first == 1:
-            time.sleep(0.2)  # the second thread meanwhile starts on its half
+            second_started.wait(10)  # the second thread is on its half (not a sleep: the machine may be loaded)
             raise TimeoutError("time is up")
-        time.sleep(0.01)
+        second_started.set()
+        time.sleep(0.05)  # 20 blocks of the second half: a second in all, if nothing stopped it
         real(check, first, epochs, rows)
 
     monkeypatch.setattr(SoftMarginCheck, "observe_chunk", slow)

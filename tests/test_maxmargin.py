@@ -7,6 +7,7 @@ import itertools
 import json
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -455,7 +456,7 @@ def test_the_optimality_check_on_data_held_in_limbs_takes_the_optimum_and_refuse
 # --- the first step from a warm start in integers (`_activeset._gordan_from_start`) ---------------
 
 
-def _outcomes_from_every_start(constraints: _constraints.Constraints, n_rows: int, dim: int) -> list[_activeset.Outcome]:
+def _outcomes_from_every_start(constraints: _activeset.Constraints, n_rows: int, dim: int) -> list[_activeset.Outcome]:
     starts = [S for size in range(1, dim + 1) for S in itertools.combinations(range(n_rows), size)]
     return [_activeset.run(constraints, exact=True, start=S, cold=False) for S in starts]
 
@@ -474,7 +475,12 @@ def test_iris_versicolor_virginica_ends_in_the_first_step_in_integers(monkeypatc
     constraints = _constraints.augmented_constraints(iris(1, 2))
     inverses = []
     inverse = _fraction_free.inverse
-    monkeypatch.setattr(_fraction_free, "inverse", lambda *a, **k: inverses.append(1) or inverse(*a, **k))
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        inverses.append(1)
+        return inverse(*args, **kwargs)
+
+    monkeypatch.setattr(_fraction_free, "inverse", counted)
     fast = _activeset.solve(constraints).exact
     assert (fast.status, fast.n_iterations, inverses) == ("infeasible", 1, [])  # no G⁻¹, no Fraction rows
     monkeypatch.setattr(_activeset, "_gordan_from_start", lambda *args: None)

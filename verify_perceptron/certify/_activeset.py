@@ -186,8 +186,8 @@ def _directions(state: _State, a: Sequence[Number]) -> tuple[list[Number], list[
     return r, z, _dot(z, a, zero)
 
 
-def _gordan_from_start(cons: Constraints, state: _State, p: Key, deadline: float | None
-                       ) -> tuple[tuple[Key, Number], ...] | None:
+def _gordan_from_start(cons: Constraints, state: _State, p: Key, deadline: float | None,
+                       max_iterations: int | None = None) -> tuple[tuple[Key, Number], ...] | None:
     """The first step from a warm start, in integers, when it ends the method: Gordan's combination, else None.
 
     With the active rows a_j = A_j/s, r = G⁻¹·N·a_p does not depend on s: (A·Aᵀ)·R = d·(A·A_p) and r = R/d.
@@ -195,7 +195,8 @@ def _gordan_from_start(cons: Constraints, state: _State, p: Key, deadline: float
     with no r_j > 0; the combination (p, 1), (j, -r_j) over its total 1 - Σ r_j is then (p, d/(d - ΣR)),
     (j, -R_j/(d - ΣR)), the same Fractions the step in Fractions makes, without G⁻¹ and the rows as Fractions
     (iris versicolor/virginica: its float proposal's 5 rows and the next one, 1.5 of the decision's 2 ms).
-    None where the method moves on: it then goes on in Fractions, as before.
+    None where the method moves on (or the start is no warm start pending its inverse, the deadline has
+    passed, or no iteration is allowed): it then goes on in Fractions, as before.
 
     Examples
     --------
@@ -205,6 +206,8 @@ def _gordan_from_start(cons: Constraints, state: _State, p: Key, deadline: float
     >>> _gordan_from_start(rows, state, 1, None)  # a_1 = -2·a_0: 1·a_1 + 2·a_0 = 0, over 3
     ((1, Fraction(1, 3)), (0, Fraction(2, 3)))
     """
+    if state.pending is None or not _deadline_ok(deadline) or (max_iterations is not None and max_iterations < 1):
+        return None
     rows, A_p = state.scaled, cons.scaled_row(p)
     solved = fraction_free.solve(fraction_free.gram(rows), [sum(map(operator.mul, row, A_p)) for row in rows],
                                  deadline)
@@ -267,11 +270,9 @@ def run(
         p = cons.most_violated(state.x, exact)
         if p is None:
             return outcome("optimal")
-        if state.pending is not None and _deadline_ok(deadline) and (max_iterations is None or max_iterations >= 1):
-            combination = _gordan_from_start(cons, state, p, deadline)
-            if combination is not None:
-                iterations = 1  # the step that ends there, as below
-                return outcome("infeasible", combination)
+        ended = _gordan_from_start(cons, state, p, deadline, max_iterations)
+        if ended is not None:  # the first step ends the method: its one iteration, as below
+            return Outcome("infeasible", tuple(state.x), tuple(state.keys), tuple(state.u), ended, 1)
         a = cons.row(p, exact)
         a_sq = _dot(a, a, zero)
         u_p = zero

@@ -419,7 +419,7 @@ def _least_row_fails(data: Dataset, W: Sequence[int]) -> bool:
     i = int(np.argmin(margins))
     if not np.isfinite(margins[i]):
         return False
-    return sum(a * b for a, b in zip(matrix.row_values([i])[0].tolist(), map(int, W))) <= 0
+    return bool(sum(a * b for a, b in zip(matrix.row_values([i])[0].tolist(), map(int, W))) <= 0)
 
 
 class Decision(Protocol):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import assume, given
@@ -180,7 +181,7 @@ def test_the_gordan_sum_in_integers_is_the_sum_in_fractions(points, scale, draw)
     lam = [Fraction(w, sum(weights)) for w in weights]
     expected = [sum((v * yi * xj for v, yi, xj in zip(lam, y, column)), Fraction(0))
                 for column in zip(*[(Fraction(1), *x) for x in X])]
-    assert _signed_sum(data, lam) == expected
+    assert _signed_sum(data, [(i, v) for i, v in enumerate(lam) if v]) == expected
 
 
 def test_the_gordan_sum_of_zero_rows_with_huge_weights_stays_exact() -> None:
@@ -189,4 +190,25 @@ def test_the_gordan_sum_of_zero_rows_with_huge_weights_stays_exact() -> None:
 
     tiny = Fraction(1, 3**50)
     data = Dataset(X=((Fraction(0),), (Fraction(0),)), y=(1, -1))
-    assert _signed_sum(data, [1 - tiny, tiny]) == [1 - 2 * tiny, 0]
+    assert _signed_sum(data, [(0, 1 - tiny), (1, tiny)]) == [1 - 2 * tiny, 0]
+
+
+class _ZeroNotToCompare(Fraction):
+    """A zero that fails when compared or added: the checks must skip the zero entries."""
+
+    def __lt__(self, other: object) -> bool:
+        raise AssertionError("a zero entry of λ was compared")
+
+    def __add__(self, other: Any) -> Any:
+        raise AssertionError("a zero entry of λ was added")
+
+    def __radd__(self, other: Any) -> Any:
+        raise AssertionError("a zero entry of λ was added")
+
+
+def test_gordan_defect_reads_only_the_nonzero_entries() -> None:
+    zero = _ZeroNotToCompare(0)
+    q = Fraction(1, 4)
+    padded = Dataset(X=((Fraction(0), Fraction(0)), *example("xor").X), y=(1, *example("xor").y))
+    assert gordan_defect(padded, [zero, q, q, q, q]) is None
+    assert gordan_defect(padded, [zero, q, q, q, -q]) == "λ_4 = -1/4 < 0"

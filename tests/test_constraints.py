@@ -176,6 +176,17 @@ def test_rows_held_in_limbs_are_the_python_integer_rows_and_their_floats_the_quo
     assert floats is not None and floats.tolist() == [[v / L for v in row] for row in plain.exact.tolist()]
 
 
+@given(entries=st.lists(st.lists(st.integers(-(2**63) + 1, 2**63 - 1), min_size=2, max_size=2), min_size=1,
+                         max_size=5), k=st.integers(0, 1000))
+def test_int64_rows_over_a_power_of_two_give_the_quotients_rounded_once(entries: list[list[int]], k: int) -> None:
+    entries[0][0] = 2**60 + 1  # no double: a quotient that must be rounded, once
+    A = ExactMatrix(np.array(entries, dtype=np.int64))
+    assert A.held is None and not A.float_exact and _constraints._over_power_of_two(A, 2**k)
+    floats = _float_matrix(A, 2**k)
+    assert floats is not None and floats.tolist() == [[v / 2**k for v in row] for row in entries]
+    assert not _constraints._over_power_of_two(A, 3 * 2**k) and not _constraints._over_power_of_two(A, 2**1001)
+
+
 def test_rows_held_in_limbs_over_no_power_of_two_below_2_1000_are_divided_one_by_one() -> None:
     data = _binary([[3 * 2.0**-1073, 1.0], [1.0, 2.0**60]], [1, -1])  # a common denominator of 2^1073
     A, L = augmented_matrix(data)

@@ -317,7 +317,8 @@ def test_a_fit_multiplies_its_samples_by_each_direction_once(monkeypatch: pytest
     with pytest.warns(UserWarning):  # (the ConvergenceWarning of a run stopped at max_epochs)
         clf = ExactPerceptron().fit(X, y == 0)
     assert clf.verification_ is not None and clf.verification_.verdict == "stopped-separable"
-    assert len(directions) >= 2 and len(set(directions)) == len(directions)
+    # (the run's final weights are refused by their least row alone, `_least_row_fails`: no product of theirs)
+    assert len(directions) >= 1 and len(set(directions)) == len(directions)
 
 
 @pytest.mark.parametrize("limbs", [1, 2, 5])

@@ -7,6 +7,7 @@ import itertools
 import json
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -450,3 +451,37 @@ def test_the_optimality_check_on_data_held_in_limbs_takes_the_optimum_and_refuse
     assert optimality_defect(data, w[:-1] + [w[-1] + Fraction(1, 3)], support, alphas) is not None
     assert optimality_defect(data, w, support, [alphas[0] + Fraction(1, 5), *alphas[1:]]) is not None
     assert optimality_defect(data, w, support[::-1], alphas) is not None  # each multiplier with its own row
+
+
+# --- the first step from a warm start in integers (`_activeset._gordan_from_start`) ---------------
+
+
+def _outcomes_from_every_start(constraints: _activeset.Constraints, n_rows: int, dim: int) -> list[_activeset.Outcome]:
+    starts = [S for size in range(1, dim + 1) for S in itertools.combinations(range(n_rows), size)]
+    return [_activeset.run(constraints, exact=True, start=S, cold=False) for S in starts]
+
+
+@given(datasets(max_samples=6, max_features=2))
+def test_the_first_step_in_integers_ends_as_the_step_in_fractions_from_every_start(data: Dataset) -> None:
+    constraints = _constraints.explicit_rows(augmented_rows(data))
+    fast = _outcomes_from_every_start(constraints, data.n_samples, constraints.dim)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_activeset, "_gordan_from_start", lambda *args: None)
+        slow = _outcomes_from_every_start(constraints, data.n_samples, constraints.dim)
+    assert fast == slow
+
+
+def test_iris_versicolor_virginica_ends_in_the_first_step_in_integers(monkeypatch: pytest.MonkeyPatch) -> None:
+    constraints = _constraints.augmented_constraints(iris(1, 2))
+    inverses = []
+    inverse = _fraction_free.inverse
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        inverses.append(1)
+        return inverse(*args, **kwargs)
+
+    monkeypatch.setattr(_fraction_free, "inverse", counted)
+    fast = _activeset.solve(constraints).exact
+    assert (fast.status, fast.n_iterations, inverses) == ("infeasible", 1, [])  # no G⁻¹, no Fraction rows
+    monkeypatch.setattr(_activeset, "_gordan_from_start", lambda *args: None)
+    assert _activeset.solve(constraints).exact == fast and inverses

@@ -261,3 +261,46 @@ def test_the_final_weights_of_a_stopped_run_are_refused_without_the_products_of_
     trace: Any = SimpleNamespace(final_weights=(Fraction(1, 3),) + (Fraction(1),) * 10)
     with mock.patch.object(ExactMatrix, "products", side_effect=AssertionError("every row's product")):
         assert separability._final_separator(data, get_convention("classic"), trace) is None
+
+
+@given(seed=st.integers(0, 2**32), m=st.integers(1, 3), by_plane=st.booleans(),
+       weights=st.lists(st.fractions(-4, 4, max_denominator=8), min_size=4, max_size=4))
+def test_the_final_weights_least_row_look_changes_no_answer(seed: int, m: int, by_plane: bool,
+                                                           weights: list[Fraction]) -> None:
+    from types import SimpleNamespace
+    from unittest import mock
+
+    from verify_perceptron.certify import separability
+    from verify_perceptron.notes.conventions import get_convention
+
+    for data in (_held_binary(16, m, seed, by_plane=by_plane), datasets_int64(seed, m)):
+        plane = [Fraction(1, 4)] + [Fraction(-2 if j % 2 else 1) for j in range(m)]
+        for w in (plane, weights[:m + 1], [Fraction(0)] * (m + 1)):
+            trace: Any = SimpleNamespace(final_weights=tuple(w))  # (all `_final_separator` reads of a Trace)
+            ours = separability._final_separator(data, get_convention("classic"), trace)
+            with mock.patch.object(separability, "_least_row_fails", lambda data, W: False):
+                theirs = separability._final_separator(data, get_convention("classic"), trace)
+            assert ours == theirs
+
+
+def datasets_int64(seed: int, m: int) -> Dataset:
+    """12 samples of small decimals (int64 numerators), labelled at random."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    rows = [[f"{v:.2f}" for v in rng.uniform(-3, 3, m)] for _ in range(12)]
+    return from_arrays(rows, [0, 1] + [int(v) for v in rng.integers(0, 2, 10)], source="test")
+
+
+def test_the_final_weights_of_a_stopped_run_on_small_data_are_refused_without_the_products_of_every_row() -> None:
+    from types import SimpleNamespace
+    from unittest import mock
+
+    from verify_perceptron.certify import separability
+    from verify_perceptron.data.integers import ExactMatrix
+    from verify_perceptron.notes.conventions import get_convention
+
+    data = _held_binary(200, 4, 7, by_plane=False)
+    trace: Any = SimpleNamespace(final_weights=(Fraction(1, 3),) + (Fraction(1),) * 4)
+    with mock.patch.object(ExactMatrix, "products", side_effect=AssertionError("every row's product")):
+        assert separability._final_separator(data, get_convention("classic"), trace) is None

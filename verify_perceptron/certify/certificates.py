@@ -70,25 +70,30 @@ def gordan_defect(data: Dataset, lam: Sequence[Fraction]) -> str | None:
     """
     if len(lam) != data.n_samples:
         return f"λ has {len(lam)} entries for {data.n_samples} samples"
-    for i, value in enumerate(lam):
+    # Only the nonzero entries can be negative or add to Σ λ_i: a certificate from the exact method has at
+    # most d + 1 of them (6 of iris versicolor/virginica's 100), and comparing and adding the zeros as
+    # Fractions was most of this check's time (0.35 of 0.4 ms there).
+    nonzero = [(i, value) for i, value in enumerate(lam) if value]
+    for i, value in nonzero:
         if value < 0:
             return f"λ_{i} = {value} < 0"
-    if sum(lam, Fraction(0)) != 1:
-        return f"Σ λ_i = {sum(lam, Fraction(0))}, not 1"
-    total = _signed_sum(data, lam)
-    if any(total):
-        return "Σ λ_i·y_i·x~_i = [" + ", ".join(map(str, total)) + "], not 0"
+    total = sum((value for _, value in nonzero), Fraction(0))
+    if total != 1:
+        return f"Σ λ_i = {total}, not 1"
+    combined = _signed_sum(data, nonzero)
+    if any(combined):
+        return "Σ λ_i·y_i·x~_i = [" + ", ".join(map(str, combined)) + "], not 0"
     return None
 
 
-def _signed_sum(data: Dataset, lam: Sequence[Fraction]) -> list[Fraction]:
-    """Σ λ_i·y_i·(1, x_i), exactly, in integers: λ_i = p_i/D and x_i = n_i/L, so the sum is
-    Σ p_i·y_i·(L, n_i) / (D·L), over the samples with λ_i > 0 only (no Fraction per cell)."""
-    values = [v if isinstance(v, Fraction) else Fraction(v) for v in lam]
+def _signed_sum(data: Dataset, nonzero: Sequence[tuple[int, Fraction]]) -> list[Fraction]:
+    """Σ λ_i·y_i·(1, x_i), exactly, in integers, from the samples i with λ_i != 0 (`nonzero`: (i, λ_i)):
+    λ_i = p_i/D and x_i = n_i/L, so the sum is Σ p_i·y_i·(L, n_i) / (D·L) (no Fraction per cell)."""
+    values = [v if isinstance(v, Fraction) else Fraction(v) for _, v in nonzero]
     D = math.lcm(*(v.denominator for v in values))
     L = data.denominator
-    rows = [i for i, v in enumerate(values) if v]
-    c = [values[i].numerator * (D // values[i].denominator) * data.y[i] for i in rows]
+    rows = [i for i, _ in nonzero]
+    c = [v.numerator * (D // v.denominator) * data.y[i] for i, v in zip(rows, values)]
     numerators = data.numerators[rows]
     # int64 when Σ|c_i|·max(1, max|n|) < 2^63: then every c_i and every partial sum fits, exactly.
     if numerators.dtype != object and sum(map(abs, c)) * max(1, int(np.abs(numerators).max(initial=0))) < 2**63:

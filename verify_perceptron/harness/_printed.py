@@ -83,6 +83,27 @@ def _matches(weights: Sequence[Fraction], want: Sequence[Fraction], exact: bool,
     return True
 
 
+def _unit_of(form: str) -> Callable[[Fraction], Fraction]:
+    """The last printed digit's unit of a value under `form` (``"%.6f"``: 10^-6; ``"%.6g"``: by its exponent)."""
+    count = int(form[2:-1])
+    if form.endswith("f"):
+        return lambda _v: Fraction(1, 10**count)
+    return lambda v: Fraction(10) ** (_exponent(v) - count + 1)
+
+
+def reproduces(weights: Sequence[Fraction], want: Sequence[Fraction], exact: bool, form: str) -> bool:
+    """Whether printing `want` with `form` (any tie rule) and reading it back gives `weights`.
+
+    Examples
+    --------
+    >>> reproduces((Fraction("0.333333"),), (Fraction(1, 3),), True, "%.6g")
+    True
+    >>> reproduces((Fraction("33.333333"),), (Fraction(100, 3),), True, "%.6g")
+    False
+    """
+    return len(weights) == len(want) and _matches(weights, want, exact, _unit_of(form))
+
+
 def printed_format(weights: Sequence[Fraction], want: Sequence[Fraction], exact: bool) -> str | None:
     """The printing (``"%.6f"``, ``"%.6g"``) that turns `want` into `weights`, or None (also when they are equal).
 
@@ -165,7 +186,7 @@ def printed_cause(observations: list[Observation], conv: Convention, rate: Fract
     ['-4', '3', '2']
     >>> printed = (Fraction("-0.5"), Fraction("0.38"), Fraction("0.25"))  # rate 1/8, printed with %.2f
     >>> printed_cause([Observation(data, printed)], conv, None, exact=True).parameters
-    {'format': '%.2f', 'rate': '1/8', 'datasets': 1}
+    {'format': '%.2f', 'also': '%.2g', 'rate': '1/8', 'datasets': 1}
     """
     shown: tuple[Fraction, str] | None = None
     for o in observations:
@@ -184,8 +205,14 @@ def printed_cause(observations: list[Observation], conv: Convention, rate: Fract
         return None
     c, form = shown
     at = "" if c == 1 else f" at rate {c}"
-    return Diagnosis("printed-rounding", {"format": form, "rate": str(c), "datasets": len(observations)},
-                     f"the {conv.name} perceptron's exact weights{at}, rounded to {described(form)} as printed: "
+    # values of one magnitude do not tell 6 places from 6 digits (C's %f from C++'s cout): both named then
+    other: str | None = form[:-1] + ("g" if form.endswith("f") else "f")
+    if not all(reproduces(o.weights, [c * v for v in simulate(o.data, conv).final()], exact, str(other))
+               for o in observations):
+        other = None
+    either = described(form) + (f" or {described(other)}" if other else "")
+    return Diagnosis("printed-rounding", {"format": form, "also": other, "rate": str(c), "datasets": len(observations)},
+                     f"the {conv.name} perceptron's exact weights{at}, rounded to {either} as printed: "
                      f"they reproduce the implementation's weights on every dataset tried; {FULL_PRECISION}, "
                      "or accept the rounding with --accept printed-rounding")
 

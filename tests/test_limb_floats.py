@@ -59,11 +59,11 @@ def _pass(Z: list[list[int]], weights: list[int], tie: list[bool]) -> tuple[list
     return out_i[:m].tolist(), [int(v) for v in score_values(out_s[:m]).tolist()], ls
 
 
-def _solve(W: list[int], s: int) -> list[int]:
-    """A row z of entries like W's in size with z·W = s (W_0, W_1 coprime)."""
+def _solve(W: list[int], s: int, shift: int) -> list[int]:
+    """A row z of entries like W's in size with z·W = s (W_0, W_1 coprime), `shift` steps from the smallest."""
     z0 = pow(W[0], -1, W[1]) * s % W[1]
     z1 = (s - z0 * W[0]) // W[1]
-    k = (z0 // W[1] + z1 // W[0]) // 2
+    k = (z0 // W[1] + z1 // W[0]) // 2 + shift
     return [z0 - k * W[1], z1 + k * W[0]]
 
 
@@ -73,13 +73,17 @@ def _solve(W: list[int], s: int) -> list[int]:
 def test_scores_next_to_multiples_of_2_to_the_128_are_read_exactly_from_their_residue(s):
     # W near 2^80, rows near 2^80: ‖z‖·‖W‖ near 2^161, so the filter's t is near 2^115, below the 2^125 that
     # lets the residue decide. Rounding the high limb down, or toward 0, instead of to the nearest fails here.
-    W = [2**80 + 1, 2**80 + 3]
-    row = _solve(W, s)
-    assert row[0] * W[0] + row[1] * W[1] == s and max(map(abs, row)) < 2**84
-    for tie in (False, True):
-        mistake = s < 0 or (s == 0 and tie)
-        rows, scores, ls = _pass([row], W, [tie])
-        assert ls == 3 and (rows, scores) == (([0], [s]) if mistake else ([], []))
+    # Rows of that score from eight W, whose float scores err by different amounts either way.
+    rng = random.Random(s)
+    for _ in range(8):
+        W = [rng.randrange(2**80, 2**81) | 1]
+        W.append(W[0] + 2)
+        row = _solve(W, s, 0)
+        assert row[0] * W[0] + row[1] * W[1] == s and max(map(abs, row)) < 2**84
+        for tie in (False, True):
+            mistake = s < 0 or (s == 0 and tie)
+            rows, scores, ls = _pass([row], W, [tie])
+            assert ls == 3 and (rows, scores) == (([0], [s]) if mistake else ([], []))
 
 
 def _far_off(s: int, seed: int) -> tuple[list[int], list[int], int]:

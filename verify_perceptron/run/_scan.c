@@ -636,7 +636,12 @@ limb_weights(const uint64_t *w, Py_ssize_t d, LimbShape sh, const uint64_t *w_sq
 /* ---- entries of at most 128 bits: int128 ----
  * Where every z_j fits two limbs (lz <= 2) and W's entries are two limbs (lw == 2: ls is 3 or 4), each
  * entry is an int128 (two limbs, lowest first, are its two's complement), and the pass needs neither
- * magnitudes nor limb loops: about six times fewer instructions an update than the pass for any shape. */
+ * magnitudes nor limb loops: about six times fewer instructions an update than the pass for any shape.
+ * With the filter, two more uses of the float score (run/filter.py proves both): a score is summed exactly
+ * modulo 2^128 only (dot_mod128) and its high limb read off the float score where the filter's bound allows
+ * (score_of_residue); and W's float copy is kept by adding the rows' floats, with a bound on its drift (Drift),
+ * and made from W's limbs every DRIFT_UPDATES updates. At 10^5 x 11 in two limbs (the randn fit) the three
+ * with the prefetch of rows took the pass from about 74 to 34 ns a row visited. */
 
 /* An entry of n <= 2 limbs (two's complement, lowest first) as int128. */
 static inline __attribute__((always_inline)) int128
@@ -697,6 +702,111 @@ double_of128(int128 x)
     return x < 0 ? -r : r;
 }
 
+/* z . W modulo 2^128 for entries of at most 128 bits (two's complement words read as unsigned): one full
+ * and two low word products an entry, where dot128 takes three full and one low. */
+static inline __attribute__((always_inline)) unsigned __int128
+dot_mod128(const uint64_t *z, int lz, const uint64_t *w, Py_ssize_t d)
+{
+    unsigned __int128 even = 0, odd = 0;
+    Py_ssize_t j = 0;
+    for (; j + 1 < d; j += 2) {
+        even += (unsigned __int128)entry128(z + j * lz, lz) * (unsigned __int128)entry128(w + 2 * j, 2);
+        odd += (unsigned __int128)entry128(z + (j + 1) * lz, lz) * (unsigned __int128)entry128(w + 2 * j + 2, 2);
+    }
+    if (j < d) {
+        even += (unsigned __int128)entry128(z + j * lz, lz) * (unsigned __int128)entry128(w + 2 * j, 2);
+    }
+    return even + odd;
+}
+
+/* The score s (ls >= 3 limbs) from r = s mod 2^128 and the filter's float score f, |f - s| <= t
+ * (run/filter.py): s = r + 2^128 k with k the integer nearest (f - r) / 2^128. 1 on success; 0, and s
+ * untouched, where t >= 2^125 or |f| >= 2^176 (or either is not a number): dot128 then sums s whole.
+ * Why k is exact (run/filter.py's "The score from its residue" proves it at length): r's double
+ * rf = fl(fl(r_hi) 2^64 + fl(r_lo)) is within 2^77 of r; f - rf = 2^128 k + (f - s) - (rf - r) is below
+ * 2^177 in magnitude, so its rounding errs by at most 2^124; in all fl(f - rf) is within
+ * 2^125 + 2^124 + 2^77 < 2^126 of 2^128 k, and its scaling by 2^-128 (exact) within 1/4 of k, which
+ * adding and taking away 1.5 2^52 rounds to (|k| < 2^49: the sum is in [2^52, 2^53), whose doubles are
+ * the integers). No fused multiply-add changes this: the one product, by 2^64, is exact. */
+static inline __attribute__((always_inline)) int
+score_of_residue(unsigned __int128 r, double f, double t, int ls, uint64_t *s)
+{
+    if (!(t < 0x1p125 && fabs(f) < 0x1p176)) {
+        return 0;
+    }
+    const double rf = (double)(uint64_t)(r >> 64) * 0x1p64 + (double)(uint64_t)r;
+    const double near = (f - rf) * 0x1p-128 + 0x1.8p52; /* rounded to an integer (no -ffast-math folds it) */
+    const int64_t k = (int64_t)(near - 0x1.8p52);
+    s[0] = (uint64_t)r;
+    s[1] = (uint64_t)(r >> 64);
+    s[2] = (uint64_t)k;
+    for (int l = 3; l < ls; l++) {
+        s[l] = (uint64_t)(k >> 63);
+    }
+    return 1;
+}
+
+/* W's float copy between two exact conversions: run/filter.py's "W's float copy kept from the rows'" proves
+ * the bound. n_W >= ||W|| and drift >= 2 e / (K_d (1 - u)), e >= ||Wf - W|| (Wf the float copy), so that
+ * the threshold fl(radius_i (n_W + drift)) bounds |f - s| for every row. */
+typedef struct {
+    double n_W, drift;
+    double rate; /* 2 u / K_d = 2^-(b + 1), b = the bits of d + 4 (run/filter.py's K_d = 2^(b + 2 - 53)) */
+    int since;   /* updates since W's float copy was made from W */
+} Drift;
+
+/* Updates between two exact conversions of W's float copy: the drift grows by about n_W 2^-(b + 1) an
+ * update (b = the bits of d + 4), so that over 16 the threshold grows by half at d = 11, and the
+ * conversion's cost is spread over 16 updates (8, 16 and 32 measured within 6% of each other). */
+#define DRIFT_UPDATES 16
+/* How many rows ahead the pass asks for a row's limbs (a 64-byte line at a time): they are read only where the
+ * float score cannot decide, so the hardware's own prefetch, which follows reads, lags behind. 2 to 8 measured
+ * the same (15% off the pass at 10^5 x 11 in two limbs); 4 kept. */
+#define PREFETCH_ROWS 4
+/* A factor >= (1 + u) / (1 - u)^k for the k < 100 roundings of a bound's few operations: each bound is
+ * rounded up by it once. */
+#define ROUND_UP (1.0 + 0x1p-45)
+
+/* 2 u / K_d = 2^-(b + 1), b = the bits of d + 4 (run/filter.py's factor K_d = 2^(b + 2 - 53)). */
+static inline double
+drift_rate(Py_ssize_t d)
+{
+    return ldexp(1.0, -(64 - __builtin_clzll((unsigned long long)d + 4)) - 1);
+}
+
+/* W's float copy made from W (two roundings an entry: e <= 3 u ||W||, so drift = 3 (2 u / K_d) n_W, rounded
+ * up) and n_W from ||W||^2 (run/filter.py's norm_above). */
+static inline __attribute__((always_inline)) void
+drift_sync(Drift *t, const uint64_t *w, Py_ssize_t d, const uint64_t *w_sq, int ls, double *wf, double *w_norm)
+{
+    for (Py_ssize_t j = 0; j < d; j++) {
+        wf[j] = double_of128(entry128(w + 2 * j, 2));
+    }
+    t->n_W = sqrt(wide_to_double(w_sq, ls)) * (1.0 + 0x1p-46);
+    t->drift = 3.0 * t->rate * t->n_W * ROUND_UP;
+    t->since = 0;
+    *w_norm = (t->n_W + t->drift) * ROUND_UP;
+}
+
+/* After W += z_i (W already moved): Wf += z_i's floats, ||W|| <= n_W + nu_i (nu_i = radius_i / K_d >= ||z_i||),
+ * e grows by at most u e + u (1 + u) ||z_i|| + u ||W||; or, every DRIFT_UPDATES updates, drift_sync. */
+static inline __attribute__((always_inline)) void
+drift_step(Drift *t, const uint64_t *w, Py_ssize_t d, const uint64_t *w_sq, int ls, const double *zf_row,
+           double radius, double *wf, double *w_norm)
+{
+    if (++t->since == DRIFT_UPDATES) {
+        drift_sync(t, w, d, w_sq, ls, wf, w_norm);
+        return;
+    }
+    for (Py_ssize_t j = 0; j < d; j++) {
+        wf[j] += zf_row[j];
+    }
+    const double nu = radius * (t->rate * 0x1p52); /* radius / K_d, exactly: 1 / K_d = 2^52 (2 u / K_d) */
+    t->n_W = (t->n_W + nu) * ROUND_UP;
+    t->drift = (t->drift + t->rate * (nu + t->n_W)) * ROUND_UP;
+    *w_norm = (t->n_W + t->drift) * ROUND_UP;
+}
+
 /* One pass from row *position to the end of the rows, a full buffer (cap) or the guard: as
  * DEFINE_PASS, in limbs. Inlined into one function per common shape (LIMB_ROWS), where the limb
  * counts are constants the compiler unrolls, and into one for any shape. */
@@ -714,13 +824,35 @@ limb_rows(LimbShape sh, LIMB_ROWS_ARGS)
     uint64_t s[WIDE_MAX_LIMBS], after[WIDE_MAX_LIMBS], step[WIDE_MAX_ENTRY];
     /* entries as int128 (dot128): z's in at most two limbs, W's in two (then ls is 3 or 4) */
     const int wide128 = sh.lz <= 2 && sh.lw == 2 && sh.ls <= 4;
+    /* With int128 entries and the filter, W's float copy drifts (run/filter.py, "W's float copy kept from
+     * the rows'"): n_W >= ||W||, drift >= 2 ||Wf - W|| / (K_d (1 - u)), and *w_norm = n_W + drift rounded up;
+     * W's float copy is made from W again every DRIFT_UPDATES updates. */
+    Drift drift = {0.0, 0.0, drift_rate(d), 0};
+    const int drifting = wide128 && zf != NULL;
+    if (drifting) {
+        drift_sync(&drift, w, d, w_sq, sh.ls, wf, w_norm);
+    }
     for (; i < n; i++) {
-        if (zf != NULL && float_dot(zf + i * d, wf, d) > radius[i] * *w_norm) {
-            continue; /* the float score proves z_i . W > 0 (run/filter.py) */
+        double f = 0.0, t = 0.0;
+        if (i + PREFETCH_ROWS < n) { /* about half the rows are scored exactly: their limbs asked for early */
+            const char *ahead = (const char *)(z + (i + PREFETCH_ROWS) * d * sh.lz);
+            for (Py_ssize_t c = 0; c < d * sh.lz * (Py_ssize_t)sizeof(uint64_t); c += 64) {
+                __builtin_prefetch(ahead + c);
+            }
+        }
+        if (zf != NULL) {
+            f = float_dot(zf + i * d, wf, d);
+            t = radius[i] * *w_norm;
+            if (f > t) {
+                continue; /* the float score proves z_i . W > 0 (run/filter.py) */
+            }
         }
         const uint64_t *row = z + i * d * sh.lz;
         if (wide128) {
-            dot128(row, sh.lz, w, d, sh.ls, s);
+            /* the score's low 128 bits exactly and its high limb from the float score, where t allows */
+            if (zf == NULL || !score_of_residue(dot_mod128(row, sh.lz, w, d), f, t, sh.ls, s)) {
+                dot128(row, sh.lz, w, d, sh.ls, s);
+            }
         }
         else {
             limb_dot(row, w_mag, w_neg, d, sh, s);
@@ -743,12 +875,9 @@ limb_rows(LimbShape sh, LIMB_ROWS_ARGS)
                 const int128 v = entry128(w + 2 * j, 2) + entry128(row + j * sh.lz, sh.lz);
                 w[2 * j] = (uint64_t)v;
                 w[2 * j + 1] = (uint64_t)((unsigned __int128)v >> 64);
-                if (zf != NULL) {
-                    wf[j] = double_of128(v);
-                }
             }
-            if (zf != NULL) {
-                *w_norm = sqrt(wide_to_double(w_sq, sh.ls)) * (1.0 + 0x1p-46);
+            if (drifting) {
+                drift_step(&drift, w, d, w_sq, sh.ls, zf + i * d, radius[i], wf, w_norm);
             }
         }
         else {
@@ -825,6 +954,10 @@ PyDoc_STRVAR(limb_pass_doc,
 "0 <= w_sq <= limit < 2^(64 ls - 3), limit < 2^(128 lw - 2), 0 <= norms[i] < 2^(64 ls - 3),\n"
 "1 <= lz, lw <= 4 and 1 <= ls <= 8. epochs and filter are online_pass's (saved and\n"
 "previous hold d * lw limbs, or none), and it returns ``(m, position, guarded, epoch, made)``.\n"
+"Where entries fit two limbs, the filter's float score also gives a score's high limb\n"
+"over its exact residue modulo 2^128, and W's float copy is kept by adding the rows'\n"
+"floats (run/filter.py proves both): Zf must hold the nearest doubles of Z and\n"
+"radius[i] at least K_d ||Z[i]|| (both as verify_perceptron.run.filter.radii gives).\n"
 "The GIL is released while scanning; the arrays must not change meanwhile.");
 
 static PyObject *
@@ -979,11 +1112,97 @@ done:
 #endif
 }
 
+PyDoc_STRVAR(float_copy_trace_doc,
+"float_copy_trace($module, Z, W, Zf, radius, w_sq, out, /)\n"
+"--\n"
+"\n"
+"The bookkeeping of W's float copy in limb_pass, alone (for tests of its bound):\n"
+"from W (d, 2) in limbs with ||W||^2 = w_sq (ls,), W's float copy is made, then\n"
+"W += Z[t] for each of the k rows of Z (k, d, lz) in limbs (lz <= 2), their floats\n"
+"Zf (k, d) and radii radius (k,) as limb_pass's filter reads them. Row t of out\n"
+"(k + 1, d + 3) float64 receives W's float copy, n_W and the drift after t rows\n"
+"(run/filter.py, \"W's float copy kept from the rows'\"), then the threshold's\n"
+"factor n_W + drift rounded up. k must be below the updates between two exact\n"
+"conversions (16), and every W + Z[0] + ... + Z[t] must stay below 2^127 in each entry.");
+
+static PyObject *
+float_copy_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "float_copy_trace";
+    Py_buffer Z = {0}, W = {0}, Zf = {0}, radius = {0}, sq = {0}, out = {0};
+    PyObject *result = NULL;
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError, "float_copy_trace() takes 6 arguments (Z, W, Zf, radius, w_sq, out), got %zd",
+                     nargs);
+        return NULL;
+    }
+    if (get_array(func, "Z", args[0], 3, INT64_ITEMS, 0, &Z) < 0
+        || get_array(func, "W", args[1], 2, INT64_ITEMS, 0, &W) < 0
+        || get_array(func, "Zf", args[2], 2, FLOAT64_ITEMS, 0, &Zf) < 0
+        || get_array(func, "radius", args[3], 1, FLOAT64_ITEMS, 0, &radius) < 0
+        || get_array(func, "w_sq", args[4], 1, INT64_ITEMS, 0, &sq) < 0
+        || get_array(func, "out", args[5], 2, FLOAT64_ITEMS, 1, &out) < 0) {
+        goto done;
+    }
+    const Py_ssize_t k = Z.shape[0], d = Z.shape[1], lz = Z.shape[2], ls = sq.shape[0];
+    if (lz < 1 || lz > 2 || W.shape[0] != d || W.shape[1] != 2 || Zf.shape[0] != k || Zf.shape[1] != d
+        || radius.shape[0] != k || ls < 1 || ls > WIDE_MAX_LIMBS || out.shape[0] != k + 1
+        || out.shape[1] != d + 3 || k >= DRIFT_UPDATES) {
+        PyErr_Format(PyExc_ValueError, "float_copy_trace(): needs Z (k, d, lz <= 2) with k < %d, W (d, 2), "
+                     "Zf (k, d), radius (k,), w_sq (ls <= %d,) and out (k + 1, d + 3)", DRIFT_UPDATES,
+                     WIDE_MAX_LIMBS);
+        goto done;
+    }
+    uint64_t w[2 * WIDE_MAX_LIMBS * 64];
+    if (d > (Py_ssize_t)(sizeof w / sizeof w[0]) / 2) {
+        PyErr_SetString(PyExc_ValueError, "float_copy_trace(): d is at most 512");
+        goto done;
+    }
+    memcpy(w, W.buf, (size_t)(2 * d) * sizeof(uint64_t));
+    const uint64_t *z = Z.buf;
+    const double *zf = Zf.buf, *radii = radius.buf;
+    double *row = out.buf, w_norm = 0.0;
+    Drift drift = {0.0, 0.0, drift_rate(d), 0};
+    drift_sync(&drift, w, d, sq.buf, (int)ls, row, &w_norm);
+    row[d] = drift.n_W, row[d + 1] = drift.drift, row[d + 2] = w_norm;
+    for (Py_ssize_t t = 0; t < k; t++) {
+        for (Py_ssize_t j = 0; j < d; j++) {
+            int128 v;
+            if (__builtin_add_overflow(entry128(w + 2 * j, 2), entry128(z + (t * d + j) * lz, (int)lz), &v)) {
+                PyErr_Format(PyExc_ValueError, "float_copy_trace(): W + Z[%zd] leaves 127 bits in entry %zd", t, j);
+                goto done;
+            }
+            w[2 * j] = (uint64_t)v;
+            w[2 * j + 1] = (uint64_t)((unsigned __int128)v >> 64);
+        }
+        double *next = row + d + 3;
+        memcpy(next, row, (size_t)d * sizeof(double));
+        drift_step(&drift, w, d, sq.buf, (int)ls, zf + t * d, radii[t], next, &w_norm);
+        next[d] = drift.n_W, next[d + 1] = drift.drift, next[d + 2] = w_norm;
+        row = next;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&Z);
+    PyBuffer_Release(&W);
+    PyBuffer_Release(&Zf);
+    PyBuffer_Release(&radius);
+    PyBuffer_Release(&sq);
+    PyBuffer_Release(&out);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "float_copy_trace() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
 /* ---- the module -------------------------------------------------------- */
 
 static PyMethodDef scan_methods[] = {
     {"online_pass", (PyCFunction)(void (*)(void))online_pass, METH_FASTCALL, online_pass_doc},
     {"limb_pass", (PyCFunction)(void (*)(void))limb_pass, METH_FASTCALL, limb_pass_doc},
+    {"float_copy_trace", (PyCFunction)(void (*)(void))float_copy_trace, METH_FASTCALL, float_copy_trace_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -51,6 +51,55 @@ the product's rounding leaves at least (1 + 2^-46)(1 − u) > 1 + 3u of it
 (the factor covers a conversion of x up to about 30 units in the last
 place off, for a compiler's 128-bit conversion that did not round to
 nearest). The compiled pass computes n_W the same way from its exact ‖W‖².
+
+The score from its residue
+--------------------------
+Where every entry fits two limbs, the pass in limbs sums a row's score s
+exactly only modulo 2^128 (one full and two low word products an entry,
+where the whole score takes three full and one low), as r = s mod 2^128 in
+[0, 2^128), and takes s = r + 2^128·k with k the integer nearest
+(ŝ − r)/2^128, where the filter's threshold T (>= |ŝ − s|, above) is below
+2^125 and |ŝ| below 2^176; elsewhere it sums s whole. Why k is exact: r's
+double r̂ = fl(fl(r_hi)·2^64 + fl(r_lo)) is within 2^11·2^64 + 2^11 + 2^75 <
+2^77 of r; ŝ − r̂ = 2^128·k + (ŝ − s) − (r̂ − r) is below 2^176 + 2^129 <
+2^177 in magnitude, so its rounding errs by at most 2^124; in all
+fl(ŝ − r̂) is within 2^125 + 2^77 + 2^124 < 2^126 of 2^128·k. Scaled by
+2^-128 (exact: fl(ŝ − r̂) is an integer or 0) it is within 1/4 of k, with
+|k| < 2^49, and adding 1.5·2^52 rounds it to k + 1.5·2^52 (the doubles in
+[2^52, 2^53) are the integers), from which 1.5·2^52 is taken exactly. The
+decision never rests on the residue alone: a wrong ŝ within its bound still
+gives the right k.
+
+W's float copy kept from the rows'
+----------------------------------
+The same pass does not round W's float copy Ŵ from W's limbs at every
+update: it adds the row's floats, Ŵ ← fl(Ŵ + ẑ_i) (ẑ_i the nearest
+doubles, |ẑ_j − z_j| <= u·|z_j|), makes Ŵ from the limbs again every 16
+updates, and tests ŝ against T = fl(K_d·n_z·N) with N >= n_W + D, where
+n_W >= ‖W‖ and D >= 2e/(K_d(1 − u)) for some e >= ‖Ŵ − W‖. Why T still
+bounds |ŝ − s|: ŝ is Σ ẑ_j·Ŵ_j in floats, each term with at most d rounding
+factors, so |ŝ − ẑ·Ŵ| <= γ_d·‖ẑ‖·‖Ŵ‖ <= γ_d(1 + u)‖z‖(‖W‖ + e); and
+|ẑ·Ŵ − z·W| = |ẑ·(Ŵ − W) + (ẑ − z)·W| <= (1 + u)‖z‖·e + u‖z‖‖W‖. In all
+|ŝ − s| <= γ_(d+1)‖z‖‖W‖ + 2‖z‖·e, as γ_d(1 + u) + u <= γ_(d+1) and
+(1 + u)(1 + γ_d) < 2; and T >= K_d·n_z·(n_W + D)(1 − u) is at least each
+part (the first as above, m = d + 5 > d + 1; the second as
+K_d·n_z·D(1 − u) >= 2‖z‖·e).
+
+The bounds are kept so: when Ŵ is made from the limbs (two roundings an
+entry, |Ŵ_j − W_j| <= (2u + u²)|W_j|), e = 3u·n_W and n_W as above. At an
+update W' = W + z_i: n_W' = n_W + ν_i >= ‖W'‖ (the triangle inequality;
+ν_i = radius_i/K_d >= ‖z_i‖, exact as K_d is a power of two); and, with
+Ŵ'_j = (Ŵ_j + ẑ_j)(1 + δ_j), |δ_j| <= u, and E = Ŵ − W,
+|E'_j| <= |E_j| + |ẑ_j − z_j| + u·(|W'_j| + |E_j| + |ẑ_j − z_j|), so
+e' = (1 + u)e + u(1 + u)‖z_i‖ + u‖W'‖ bounds ‖E'‖, and in D's units
+
+    D' = D + (2u/K_d)·(ν_i + n_W'),    2u/K_d = 2^-(⌈log2(d + 5)⌉ + 1),
+
+each bound's few roundings covered by one factor 1 + 2^-45 (>= (1 + u)/(1 − u)^k
+for every k < 100), which also covers the factors (1 + u) above. Every
+value is a nonnegative double of an integer's size or 0, so none is
+subnormal. The drift makes N grow by about n_W·2^-(b + 1) an update (b = the
+bits of d + 4): half of n_W in 16 updates at d = 11, when Ŵ is made again.
 """
 
 from __future__ import annotations

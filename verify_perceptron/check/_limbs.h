@@ -90,10 +90,11 @@ lb_add(uint64_t *r, const uint64_t *a, const uint64_t *b, int K)
 {
     const int sa = lb_negative(a, K), sb = lb_negative(b, K);
     uint64_t carry = 0;
-    for (int i = 0; i < K; i++) {
-        const uint128 t = (uint128)a[i] + b[i] + carry;
-        r[i] = (uint64_t)t;
-        carry = (uint64_t)(t >> 64);
+    for (int i = 0; i < K; i++) { /* (word sums and carries, not a 128-bit sum, which GCC spills to the stack) */
+        uint64_t t;
+        const uint64_t out = __builtin_add_overflow(a[i], b[i], &t);
+        const uint64_t out2 = __builtin_add_overflow(t, carry, &r[i]);
+        carry = out | out2;
     }
     return sa == sb && lb_negative(r, K) != sa;
 }
@@ -104,10 +105,11 @@ lb_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, int K)
 {
     const int sa = lb_negative(a, K), sb = lb_negative(b, K);
     uint64_t borrow = 0;
-    for (int i = 0; i < K; i++) {
-        const uint64_t x = a[i], y = b[i];
-        r[i] = x - y - borrow;
-        borrow = (x < y) || (x == y && borrow);
+    for (int i = 0; i < K; i++) { /* (as lb_add: words and borrows) */
+        uint64_t t;
+        const uint64_t out = __builtin_sub_overflow(a[i], b[i], &t);
+        const uint64_t out2 = __builtin_sub_overflow(t, borrow, &r[i]);
+        borrow = out | out2;
     }
     return sa != sb && lb_negative(r, K) != sa;
 }
@@ -334,31 +336,41 @@ lb_get128(const uint64_t *a, int K)
 /* The products of lb_dot_mod for z entries of exactly KZ limbs (a constant where it is inlined): z . w mod 2^(64K),
  * z_j read as KZ unsigned words (its value plus 2^(64 KZ) where it is negative, which the caller takes back),
  * w_j as K words (two's complement, which is its value mod 2^(64K)). Word products at column c = i + l < K - 1
- * are taken whole, their two words summed in the 128-bit columns c and c + 1; those at c = K - 1 only to their
- * low word (the high word is a multiple of 2^(64K)); those past it not at all. A column is a sum of at most
- * 2d(K + 1) words: below 2^128 for any d < 2^58, so no column carries out. */
+ * are taken whole, their two words summed in the columns c and c + 1; those at c = K - 1 only to their low word
+ * (the high word is a multiple of 2^(64K)); those past it not at all. A column below the top one is a word lo[c]
+ * and a count of its carries hi[c] (its value lo[c] + hi[c] 2^64): a sum of at most 2d(K + 1) words, so no count
+ * passes 2^64 for any d < 2^58; the top column is kept mod 2^64. Words and counts, not 128-bit sums: GCC keeps
+ * them in registers, where it spilled the 128-bit columns to the stack at every product. */
 LB_INLINE void
-lb_dot_columns(uint128 *col, uint128 *negative, const uint64_t *z, const int KZ, const uint64_t *w, Py_ssize_t d,
-               const int K)
+lb_dot_columns(uint64_t *lo, uint64_t *hi, uint64_t *back_lo, uint64_t *back_hi, const uint64_t *z, const int KZ,
+               const uint64_t *w, Py_ssize_t d, const int K)
 {
     for (Py_ssize_t j = 0; j < d; j++) {
         const uint64_t *zj = z + j * KZ, *wj = w + j * K;
         for (int i = 0; i < KZ; i++) {
             for (int l = 0; i + l < K; l++) {
-                if (i + l < K - 1) {
+                const int c = i + l;
+                if (c < K - 1) {
                     const uint128 p = (uint128)zj[i] * wj[l];
-                    col[i + l] += (uint64_t)p;
-                    col[i + l + 1] += (uint64_t)(p >> 64);
+                    const uint64_t low = (uint64_t)p, high = (uint64_t)(p >> 64);
+                    lo[c] += low;
+                    hi[c] += lo[c] < low;
+                    lo[c + 1] += high;
+                    if (c + 1 < K - 1) {
+                        hi[c + 1] += lo[c + 1] < high;
+                    }
                 }
                 else {
-                    col[K - 1] += zj[i] * wj[l]; /* (mod 2^64) */
+                    lo[K - 1] += zj[i] * wj[l]; /* (mod 2^64) */
                 }
             }
         }
         if (KZ < K) { /* z_j < 0: w_j * 2^(64 KZ) to take back, summed apart (its words below 2^(64(K - KZ))) */
             const uint64_t sign = (uint64_t)((int64_t)zj[KZ - 1] >> 63);
             for (int l = 0; l + KZ < K; l++) {
-                negative[l] += wj[l] & sign;
+                const uint64_t v = wj[l] & sign;
+                back_lo[l] += v;
+                back_hi[l] += back_lo[l] < v;
             }
         }
     }
@@ -371,32 +383,32 @@ lb_dot_columns(uint128 *col, uint128 *negative, const uint64_t *z, const int KZ,
 LB_INLINE void
 lb_dot_mod(uint64_t *s, const uint64_t *z, int kz, const uint64_t *w, Py_ssize_t d, const int K)
 {
-    uint128 col[LIMBS_MAX], negative[LIMBS_MAX];
+    uint64_t lo[LIMBS_MAX], hi[LIMBS_MAX], back_lo[LIMBS_MAX], back_hi[LIMBS_MAX];
     for (int c = 0; c < K; c++) { /* (only K: an initializer clears all LIMBS_MAX, at every update) */
-        col[c] = negative[c] = 0;
+        lo[c] = hi[c] = back_lo[c] = back_hi[c] = 0;
     }
     if (kz == 2 && K > 2) {
-        lb_dot_columns(col, negative, z, 2, w, d, K);
+        lb_dot_columns(lo, hi, back_lo, back_hi, z, 2, w, d, K);
     }
     else if (kz == 1) {
-        lb_dot_columns(col, negative, z, 1, w, d, K);
+        lb_dot_columns(lo, hi, back_lo, back_hi, z, 1, w, d, K);
     }
     else {
-        lb_dot_columns(col, negative, z, K, w, d, K);
+        lb_dot_columns(lo, hi, back_lo, back_hi, z, K, w, d, K);
     }
     uint128 carry = 0;
     for (int c = 0; c < K; c++) {
-        const uint128 t = col[c] + carry;
+        const uint128 t = (uint128)lo[c] + carry;
         s[c] = (uint64_t)t;
-        carry = t >> 64;
+        carry = (t >> 64) + hi[c];
     }
     if (kz < K) {
         uint64_t back[LIMBS_MAX];
         carry = 0;
         for (int c = 0; c < K; c++) {
-            const uint128 t = c < kz ? 0 : negative[c - kz] + carry;
+            const uint128 t = c < kz ? 0 : (uint128)back_lo[c - kz] + carry;
             back[c] = (uint64_t)t;
-            carry = t >> 64;
+            carry = c < kz ? 0 : (t >> 64) + back_hi[c - kz];
         }
         uint64_t borrow = 0;
         for (int c = kz; c < K; c++) {

@@ -560,6 +560,8 @@ typedef struct {
     int64_t *count, *best_at;
     uint64_t *row; /* room for one row of Z in K limbs, when Z comes in fewer (KZ = 1 or 2) */
     int64_t *folded; /* room for the program with its constant parts folded (wide_fold) */
+    uint64_t *room; /* the program's stack positions' values, `depth` of K limbs a claim (wide_program) */
+    Py_ssize_t depth;
     const void *samples; /* Z as samples of `width` bytes (int16 or int32): read as they are, no int64 copy */
     Py_ssize_t n, d, m, length, n_quantities, n_claims;
     int K, L, KZ, width;
@@ -577,34 +579,41 @@ wide_row(const WideReplay *r, const uint64_t *z, const int K)
     return r->row;
 }
 
-/* Claim c's slack at this update into slack + c*K, by the postfix program over the quantities q[j] (each K
- * limbs, read where they are: no copy); 1 past K limbs. The stack holds pointers: a quantity is pushed as its
- * address, and an operation's result goes to the stack position's own room. */
+/* Claim c's slack at this update, by the postfix program over the quantities q[j] (each K limbs, read where they
+ * are: no copy), as the address slack[c] of its value; 1 past K limbs. The stack holds pointers: a quantity is
+ * pushed as its address, and an operation's result goes to the stack position's own room, K limbs in `room`,
+ * each claim's `depth` positions apart from the last's: a slack is read where it was made, never copied (a
+ * K-limb copy of limbs just written, at each END, read them back before the stores could forward to the
+ * loads: about a tenth of check_wide). slack[c] stays valid until the next update's program or the quantity it
+ * names changes. */
 LB_INLINE int
-wide_program(const int64_t *code, Py_ssize_t length, const uint64_t *const *q, uint64_t *slack, const int K)
+wide_program(const int64_t *code, Py_ssize_t length, const uint64_t *const *q, const uint64_t **slack,
+             uint64_t *room, Py_ssize_t depth, const int K)
 {
     const uint64_t *stack[STACK_DEPTH];
-    uint64_t own[STACK_DEPTH][LIMBS_MAX];
+    uint64_t *own_room = room;
+#define own(at) (own_room + (at) * K)
     Py_ssize_t top = 0, claim = 0;
     for (Py_ssize_t pc = 0; pc < length; pc++) {
         switch (code[pc]) {
         case OP_END:
             top--;
-            memcpy(slack + claim++ * K, stack[top], (size_t)K * sizeof(uint64_t));
+            slack[claim++] = stack[top];
+            own_room += depth * K;
             break;
         case OP_QUANTITY:
             stack[top++] = q[code[++pc]];
             break;
         case OP_CONSTANT:
-            lb_set(own[top], code[++pc], K);
-            stack[top] = own[top];
+            lb_set(own(top), code[++pc], K);
+            stack[top] = own(top);
             top++;
             break;
         case OP_ADD: case OP_SUB: case OP_MUL: {
             const int64_t op = code[pc];
             top--;
             const uint64_t *x = stack[top - 1], *y = stack[top];
-            uint64_t *result = own[top - 1]; /* (may be x: each operation reads a limb before it writes it) */
+            uint64_t *result = own(top - 1); /* (may be x: each operation reads a limb before it writes it) */
             if (op == OP_ADD ? lb_add(result, x, y, K) : op == OP_SUB ? lb_sub(result, x, y, K) : lb_mul(result, x, y, K)) {
                 return 1;
             }
@@ -612,18 +621,18 @@ wide_program(const int64_t *code, Py_ssize_t length, const uint64_t *const *q, u
             break;
         }
         case OP_NEG:
-            if (lb_neg(own[top - 1], stack[top - 1], K)) {
+            if (lb_neg(own(top - 1), stack[top - 1], K)) {
                 return 1;
             }
-            stack[top - 1] = own[top - 1];
+            stack[top - 1] = own(top - 1);
             break;
         case OP_POW: {
             uint64_t base[LIMBS_MAX];
             memcpy(base, stack[top - 1], (size_t)K * sizeof(uint64_t));
-            memcpy(own[top - 1], base, (size_t)K * sizeof(uint64_t));
-            stack[top - 1] = own[top - 1];
+            memcpy(own(top - 1), base, (size_t)K * sizeof(uint64_t));
+            stack[top - 1] = own(top - 1);
             for (int64_t e = code[++pc]; e > 1; e--) {
-                if (lb_mul(own[top - 1], own[top - 1], base, K)) {
+                if (lb_mul(own(top - 1), own(top - 1), base, K)) {
                     return 1;
                 }
             }
@@ -631,6 +640,7 @@ wide_program(const int64_t *code, Py_ssize_t length, const uint64_t *const *q, u
         }
         }
     }
+#undef own
     return 0;
 }
 
@@ -738,7 +748,8 @@ wide_replay(const WideReplay *r, int *reason, const int K)
 {
     const size_t bytes = (size_t)K * sizeof(uint64_t);
     enum { K_, N_, W_SQ, W_WS, SUM_N_XSQ, SUM_N_SQ, N_MAX };
-    uint64_t one[LIMBS_MAX], slack[MAX_CLAIMS * LIMBS_MAX];
+    uint64_t one[LIMBS_MAX];
+    const uint64_t *slack[MAX_CLAIMS];
     uint64_t s[LIMBS_MAX], said[LIMBS_MAX], next[7][LIMBS_MAX];
     /* where each quantity is: the given ones where given, the slots' this update's, then the folded values */
     const uint64_t *q[MAX_QUANTITIES + FOLD_MAX];
@@ -826,13 +837,13 @@ wide_replay(const WideReplay *r, int *reason, const int K)
         q[r->slot[S_W_SQ]] = next[W_SQ];
         q[r->slot[S_W_WS]] = next[W_WS];
 #undef FIELD
-        if (wide_program(code, length, q, slack, K)) {
+        if (wide_program(code, length, q, slack, r->room, r->depth, K)) {
             *reason = 2;
             break;
         }
         int violated = 0;
         for (Py_ssize_t c = 0; c < r->n_claims && !violated; c++) {
-            violated = !r->already[c] && lb_negative(slack + c * K, K);
+            violated = !r->already[c] && lb_negative(slack[c], K);
         }
         if (violated) {
             *reason = 1; /* a claim's first violation: Python records it, with its values */
@@ -860,16 +871,16 @@ wide_replay(const WideReplay *r, int *reason, const int K)
             *reason = 2;
             break;
         }
-        /* the update is replayed for good */
+        /* the update is replayed for good (the least slacks first: a slack may be the state's own value) */
         r->count[i] += 1;
-        for (int f = 0; f < 7; f++) {
-            memcpy(r->state + f * K, next[f], bytes); /* (next's rows are LIMBS_MAX apart, the state's K) */
-        }
         for (Py_ssize_t c = 0; c < r->n_claims; c++) {
-            if (r->best_at[c] < 0 || lb_less(slack + c * K, r->best + c * K, K)) {
-                memcpy(r->best + c * K, slack + c * K, bytes);
+            if (r->best_at[c] < 0 || lb_less(slack[c], r->best + c * K, K)) {
+                memcpy(r->best + c * K, slack[c], bytes);
                 r->best_at[c] = t;
             }
+        }
+        for (int f = 0; f < 7; f++) {
+            memcpy(r->state + f * K, next[f], bytes); /* (next's rows are LIMBS_MAX apart, the state's K) */
         }
     }
     return t;
@@ -985,9 +996,12 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const int as_rows = KZ != K || width != 8; /* (narrow samples go through r.row whatever K is) */
     r.row = as_rows ? PyMem_Malloc((size_t)(d * K + 1) * sizeof(uint64_t)) : NULL;
     r.folded = PyMem_Malloc((size_t)(r.length + 1) * sizeof(int64_t));
-    if ((as_rows && r.row == NULL) || r.folded == NULL) {
+    r.depth = depth > 0 ? depth : 1;
+    r.room = PyMem_Malloc((size_t)(n_claims * r.depth * K + 1) * sizeof(uint64_t));
+    if ((as_rows && r.row == NULL) || r.folded == NULL || r.room == NULL) {
         PyMem_Free(r.row);
         PyMem_Free(r.folded);
+        PyMem_Free(r.room);
         PyErr_NoMemory();
         goto done;
     }
@@ -998,6 +1012,7 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_END_ALLOW_THREADS
     PyMem_Free(r.row);
     PyMem_Free(r.folded);
+    PyMem_Free(r.room);
     result = Py_BuildValue("(ni)", t, reason);
 done:
     for (int j = 0; j < got; j++) {

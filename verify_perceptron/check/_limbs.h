@@ -310,29 +310,6 @@ lb_dot(uint64_t *s, const uint64_t *z, const uint64_t *w, Py_ssize_t d, int K)
     return 0;
 }
 
-/* Does every value of `count` K-limb values fit in 128 bits (its limbs from the third on extend the second's sign)? */
-static int
-lb_all_fit128(const uint64_t *a, Py_ssize_t count, int K)
-{
-    for (Py_ssize_t v = 0; v < count; v++) {
-        const uint64_t *x = a + v * K, extend = (int64_t)(K > 1 ? x[1] : x[0]) < 0 ? UINT64_MAX : 0;
-        for (int i = 2; i < K; i++) {
-            if (x[i] != extend) {
-                return 0;
-            }
-        }
-    }
-    return 1;
-}
-
-/* A K-limb value known to fit in 128 bits, as int128. */
-LB_INLINE int128
-lb_get128(const uint64_t *a, int K)
-{
-    const uint64_t high = K > 1 ? a[1] : ((int64_t)a[0] < 0 ? UINT64_MAX : 0);
-    return (int128)(((uint128)high << 64) | a[0]);
-}
-
 /* The products of lb_dot_mod for z entries of exactly KZ limbs (a constant where it is inlined): z . w mod 2^(64K),
  * z_j read as KZ unsigned words (its value plus 2^(64 KZ) where it is negative, which the caller takes back),
  * w_j as K words (two's complement, which is its value mod 2^(64K)). Word products at column c = i + l < K - 1
@@ -419,21 +396,18 @@ lb_dot_mod(uint64_t *s, const uint64_t *z, int kz, const uint64_t *w, Py_ssize_t
     }
 }
 
-/* r = a + b for values that fit in 128 bits, a and r in K >= 2 limbs, b in kb: in int128, 1 if the sum
- * leaves it (the caller then adds in K limbs). */
-LB_INLINE int
-lb_add128(uint64_t *r, const uint64_t *a, const uint64_t *b, int kb, int K)
+/* r += b mod 2^(64K), r in K limbs, b in kb <= K (sign-extended): for a caller that knows the sum fits K limbs. */
+LB_INLINE void
+lb_add_mod(uint64_t *r, const uint64_t *b, int kb, int K)
 {
-    int128 sum;
-    if (__builtin_add_overflow(lb_get128(a, K), lb_get128(b, kb), &sum)) {
-        return 1;
+    const uint64_t extend = (uint64_t)((int64_t)b[kb - 1] >> 63);
+    uint64_t carry = 0;
+    for (int i = 0; i < K; i++) {
+        uint64_t t;
+        const uint64_t out = __builtin_add_overflow(r[i], i < kb ? b[i] : extend, &t);
+        const uint64_t out2 = __builtin_add_overflow(t, carry, &r[i]);
+        carry = out | out2;
     }
-    r[0] = (uint64_t)sum;
-    r[1] = (uint64_t)((uint128)sum >> 64);
-    for (int i = 2; i < K; i++) {
-        r[i] = sum < 0 ? UINT64_MAX : 0;
-    }
-    return 0;
 }
 
 /* r = a read from `from` limbs (sign-extended, or checked to fit); 1 if it does not fit K. */

@@ -558,7 +558,7 @@ typedef struct {
     const unsigned char *ties, *already;
     uint64_t *w, *state, *best;
     int64_t *count, *best_at;
-    uint64_t *row; /* room for one row of Z in K limbs, when Z comes in fewer (KZ = 1 or 2) */
+    uint64_t *row; /* room for one row of Z in K limbs, when Z comes as int16 or int32 samples */
     int64_t *folded; /* room for the program with its constant parts folded (wide_fold) */
     uint64_t *room; /* the program's stack positions' values, `depth` of K limbs a claim (wide_program) */
     Py_ssize_t depth;
@@ -566,18 +566,6 @@ typedef struct {
     Py_ssize_t n, d, m, length, n_quantities, n_claims;
     int K, L, KZ, width;
 } WideReplay;
-
-/* Row z (KZ < K limbs an entry) sign-extended to K limbs an entry, in r->row. */
-LB_INLINE const uint64_t *
-wide_row(const WideReplay *r, const uint64_t *z, const int K)
-{
-    for (Py_ssize_t j = 0; j < r->d; j++) {
-        for (int l = 0; l < K; l++) {
-            r->row[j * K + l] = l < r->KZ ? z[j * r->KZ + l] : (uint64_t)((int64_t)z[j * r->KZ + r->KZ - 1] >> 63);
-        }
-    }
-    return r->row;
-}
 
 /* Claim c's slack at this update, by the postfix program over the quantities q[j] (each K limbs, read where they
  * are: no copy), as the address slack[c] of its value; 1 past K limbs. The stack holds pointers: a quantity is
@@ -797,14 +785,9 @@ wide_replay(const WideReplay *r, int *reason, const int K)
             z = r->row;
             kz = K;
         }
-        const uint64_t *zK = kz == K ? z : NULL; /* (else made by wide_row, from KZ = kz limbs an entry) */
         /* z . W mod 2^(64K), exact: ||z||^2 (the norm given) and ||W||^2 (the state's, checked equal to it when
          * the replay began and kept so by checked sums) both fit K limbs, so |z.W| < 2^(64K-1) (Cauchy-Schwarz) */
         lb_dot_mod(s, z, kz, r->w, r->d, K);
-        /* (W += z below in int128 while both fit: W's do while ||W||^2 < 2^252, as |W_j| <= ||W|| < 2^126;
-         * z's by their layout where they come in at most two limbs, else by a look at their limbs) */
-        const int narrow = (K < 4 || (lb_length(FIELD(W_SQ), K) <= 4 && FIELD(W_SQ)[3] < ((uint64_t)1 << 60)))
-                           && (kz <= 2 || lb_all_fit128(z, r->d, K));
         /* the reported score in its own L limbs: one that does not fit K differs from s, which does */
         const int sign = lb_sign(s, K);
         if (lb_resize(said, r->reported + t * r->L, r->L, K) || !lb_equal(s, said, K)
@@ -849,27 +832,10 @@ wide_replay(const WideReplay *r, int *reason, const int K)
             *reason = 1; /* a claim's first violation: Python records it, with its values */
             break;
         }
-        /* W += z in place; at an entry that leaves K limbs, the entries before it are put back */
-        Py_ssize_t wide = -1;
-        for (Py_ssize_t j = 0; j < r->d && wide < 0; j++) {
-            /* (while z and W fit in 128 bits, a sum that leaves int128 is made again in K limbs) */
-            if (narrow && K >= 2 && !lb_add128(r->w + j * K, r->w + j * K, z + j * kz, kz, K)) {
-                continue;
-            }
-            if (zK == NULL) {
-                zK = wide_row(r, z, K);
-            }
-            if (lb_add(r->w + j * K, r->w + j * K, zK + j * K, K)) {
-                lb_sub(r->w + j * K, r->w + j * K, zK + j * K, K); /* the wrapped sum, back: exact mod 2^(64K) */
-                wide = j;
-            }
-        }
-        if (wide >= 0) {
-            for (Py_ssize_t j = 0; j < wide; j++) { /* (zK was made: the sum at `wide` was made in K limbs) */
-                lb_sub(r->w + j * K, r->w + j * K, zK + j * K, K);
-            }
-            *reason = 2;
-            break;
+        /* W += z mod 2^(64K), exact without a check: ||W + z||^2 = ||W||^2 + 2 z.W + ||z||^2 is next[W_SQ], whose
+         * checked sums above fit K limbs, so every |W_j + z_j| <= ||W + z|| < 2^(32K) fits them too */
+        for (Py_ssize_t j = 0; j < r->d; j++) {
+            lb_add_mod(r->w + j * K, z + j * kz, kz, K);
         }
         /* the update is replayed for good (the least slacks first: a slack may be the state's own value) */
         r->count[i] += 1;
@@ -993,7 +959,7 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     r.KZ = KZ;
     r.width = width;
     r.samples = a[A_Z].buf;
-    const int as_rows = KZ != K || width != 8; /* (narrow samples go through r.row whatever K is) */
+    const int as_rows = width != 8; /* (narrow samples go through r.row whatever K is) */
     r.row = as_rows ? PyMem_Malloc((size_t)(d * K + 1) * sizeof(uint64_t)) : NULL;
     r.folded = PyMem_Malloc((size_t)(r.length + 1) * sizeof(int64_t));
     r.depth = depth > 0 ? depth : 1;

@@ -310,92 +310,6 @@ lb_dot(uint64_t *s, const uint64_t *z, const uint64_t *w, Py_ssize_t d, int K)
     return 0;
 }
 
-/* The products of lb_dot_mod for z entries of exactly KZ limbs (a constant where it is inlined): z . w mod 2^(64K),
- * z_j read as KZ unsigned words (its value plus 2^(64 KZ) where it is negative, which the caller takes back),
- * w_j as K words (two's complement, which is its value mod 2^(64K)). Word products at column c = i + l < K - 1
- * are taken whole, their two words summed in the columns c and c + 1; those at c = K - 1 only to their low word
- * (the high word is a multiple of 2^(64K)); those past it not at all. A column below the top one is a word lo[c]
- * and a count of its carries hi[c] (its value lo[c] + hi[c] 2^64): a sum of at most 2d(K + 1) words, so no count
- * passes 2^64 for any d < 2^58; the top column is kept mod 2^64. Words and counts, not 128-bit sums: GCC keeps
- * them in registers, where it spilled the 128-bit columns to the stack at every product. */
-LB_INLINE void
-lb_dot_columns(uint64_t *lo, uint64_t *hi, uint64_t *back_lo, uint64_t *back_hi, const uint64_t *z, const int KZ,
-               const uint64_t *w, Py_ssize_t d, const int K)
-{
-    for (Py_ssize_t j = 0; j < d; j++) {
-        const uint64_t *zj = z + j * KZ, *wj = w + j * K;
-        for (int i = 0; i < KZ; i++) {
-            for (int l = 0; i + l < K; l++) {
-                const int c = i + l;
-                if (c < K - 1) {
-                    const uint128 p = (uint128)zj[i] * wj[l];
-                    const uint64_t low = (uint64_t)p, high = (uint64_t)(p >> 64);
-                    lo[c] += low;
-                    hi[c] += lo[c] < low;
-                    lo[c + 1] += high;
-                    if (c + 1 < K - 1) {
-                        hi[c + 1] += lo[c + 1] < high;
-                    }
-                }
-                else {
-                    lo[K - 1] += zj[i] * wj[l]; /* (mod 2^64) */
-                }
-            }
-        }
-        if (KZ < K) { /* z_j < 0: w_j * 2^(64 KZ) to take back, summed apart (its words below 2^(64(K - KZ))) */
-            const uint64_t sign = (uint64_t)((int64_t)zj[KZ - 1] >> 63);
-            for (int l = 0; l + KZ < K; l++) {
-                const uint64_t v = wj[l] & sign;
-                back_lo[l] += v;
-                back_hi[l] += back_lo[l] < v;
-            }
-        }
-    }
-}
-
-/* *s = z . w mod 2^(64K), z_j in kz <= K limbs, w_j in K, without a check: the caller must know that the exact
- * value fits K limbs (check_wide knows it by Cauchy-Schwarz: |z.w|^2 <= ||z||^2 ||w||^2, both factors below
- * 2^(64K-1), so |z.w| < 2^(64K-1)); it is then the unique K-limb value equal to the sum mod 2^(64K). Every
- * step below is exact mod 2^(64K): sums of words in columns, a carry pass, one K-limb subtraction. */
-LB_INLINE void
-lb_dot_mod(uint64_t *s, const uint64_t *z, int kz, const uint64_t *w, Py_ssize_t d, const int K)
-{
-    uint64_t lo[LIMBS_MAX], hi[LIMBS_MAX], back_lo[LIMBS_MAX], back_hi[LIMBS_MAX];
-    for (int c = 0; c < K; c++) { /* (only K: an initializer clears all LIMBS_MAX, at every update) */
-        lo[c] = hi[c] = back_lo[c] = back_hi[c] = 0;
-    }
-    if (kz == 2 && K > 2) {
-        lb_dot_columns(lo, hi, back_lo, back_hi, z, 2, w, d, K);
-    }
-    else if (kz == 1) {
-        lb_dot_columns(lo, hi, back_lo, back_hi, z, 1, w, d, K);
-    }
-    else {
-        lb_dot_columns(lo, hi, back_lo, back_hi, z, K, w, d, K);
-    }
-    uint128 carry = 0;
-    for (int c = 0; c < K; c++) {
-        const uint128 t = (uint128)lo[c] + carry;
-        s[c] = (uint64_t)t;
-        carry = (t >> 64) + hi[c];
-    }
-    if (kz < K) {
-        uint64_t back[LIMBS_MAX];
-        carry = 0;
-        for (int c = 0; c < K; c++) {
-            const uint128 t = c < kz ? 0 : (uint128)back_lo[c - kz] + carry;
-            back[c] = (uint64_t)t;
-            carry = c < kz ? 0 : (t >> 64) + back_hi[c - kz];
-        }
-        uint64_t borrow = 0;
-        for (int c = kz; c < K; c++) {
-            const uint64_t x = s[c], y = back[c];
-            s[c] = x - y - borrow;
-            borrow = (x < y) || (x == y && borrow);
-        }
-    }
-}
-
 /* r += b mod 2^(64K), r in K limbs, b in kb <= K (sign-extended): for a caller that knows the sum fits K limbs. */
 LB_INLINE void
 lb_add_mod(uint64_t *r, const uint64_t *b, int kb, int K)
@@ -408,6 +322,89 @@ lb_add_mod(uint64_t *r, const uint64_t *b, int kb, int K)
         const uint64_t out2 = __builtin_add_overflow(t, carry, &r[i]);
         carry = out | out2;
     }
+}
+
+/* acc += v * 2^(64 c) mod 2^(64K), for a word v: a carry through the words above c. */
+LB_INLINE void
+lb_add_word_at(uint64_t *acc, int c, uint64_t v, const int K)
+{
+    uint64_t carry = __builtin_add_overflow(acc[c], v, &acc[c]);
+    for (int i = c + 1; i < K; i++) {
+        carry = __builtin_add_overflow(acc[i], carry, &acc[i]);
+    }
+}
+
+/* acc += (high 2^64 + low) 2^(64 c) mod 2^(64K), c < K - 1, for the two words of a word product: high is at most
+ * 2^64 - 2, so high plus the carry from low is still a word. */
+LB_INLINE void
+lb_add_product_at(uint64_t *acc, int c, uint64_t low, uint64_t high, const int K)
+{
+    const uint64_t carry = __builtin_add_overflow(acc[c], low, &acc[c]);
+    lb_add_word_at(acc, c + 1, high + carry, K);
+}
+
+/* acc -= v * 2^(64 c) mod 2^(64K), for a word v: a borrow through the words above c. */
+LB_INLINE void
+lb_sub_word_at(uint64_t *acc, int c, uint64_t v, const int K)
+{
+    uint64_t borrow = __builtin_sub_overflow(acc[c], v, &acc[c]);
+    for (int i = c + 1; i < K; i++) {
+        borrow = __builtin_sub_overflow(acc[i], borrow, &acc[i]);
+    }
+}
+
+/* acc += z . w mod 2^(64K), z_j in exactly KZ limbs (a constant
+ * where it is inlined), read as KZ unsigned words: its value plus 2^(64 KZ) where it is negative, taken back here
+ * as w_j 2^(64 KZ); w_j as K words (two's complement, which is its value mod 2^(64K)). Word products at word
+ * c = i + l < K - 1 are added whole, at c = K - 1 only their low word (the high word is a multiple of 2^(64K)),
+ * past it not at all. Every step is exact mod 2^(64K). */
+LB_INLINE void
+lb_dot_words(uint64_t *acc, const uint64_t *z, const int KZ, const uint64_t *w, Py_ssize_t d, const int K)
+{
+    for (Py_ssize_t j = 0; j < d; j++) {
+        const uint64_t *zj = z + j * KZ, *wj = w + j * K;
+        for (int i = 0; i < KZ; i++) {
+            for (int l = 0; i + l < K; l++) {
+                if (i + l < K - 1) {
+                    const uint128 p = (uint128)zj[i] * wj[l];
+                    lb_add_product_at(acc, i + l, (uint64_t)p, (uint64_t)(p >> 64), K);
+                }
+                else {
+                    acc[K - 1] += zj[i] * wj[l];
+                }
+            }
+        }
+        if (KZ < K) {
+            const uint64_t sign = (uint64_t)((int64_t)zj[KZ - 1] >> 63);
+            for (int l = 0; l + KZ < K; l++) {
+                lb_sub_word_at(acc, l + KZ, wj[l] & sign, K);
+            }
+        }
+    }
+}
+
+/* *s = z . w mod 2^(64K), z_j in kz <= K limbs, w_j in K, without a check: the caller must know that the exact
+ * value fits K limbs (check_wide knows it by Cauchy-Schwarz: |z.w|^2 <= ||z||^2 ||w||^2, both factors below
+ * 2^(64K-1), so |z.w| < 2^(64K-1)); it is then the unique K-limb value equal to the sum mod 2^(64K), summed here
+ * in K words with their carries (which GCC keeps in registers: 128-bit column sums, as before, it spilled to the
+ * stack at every product; two sums of the even and odd entries side by side were slower). */
+LB_INLINE void
+lb_dot_mod(uint64_t *s, const uint64_t *z, int kz, const uint64_t *w, Py_ssize_t d, const int K)
+{
+    uint64_t acc[LIMBS_MAX];
+    for (int c = 0; c < K; c++) { /* (only K: an initializer clears all LIMBS_MAX, at every update) */
+        acc[c] = 0;
+    }
+    if (kz == 2 && K > 2) {
+        lb_dot_words(acc, z, 2, w, d, K);
+    }
+    else if (kz == 1) {
+        lb_dot_words(acc, z, 1, w, d, K);
+    }
+    else {
+        lb_dot_words(acc, z, K, w, d, K);
+    }
+    memcpy(s, acc, (size_t)K * sizeof(uint64_t));
 }
 
 /* r = a read from `from` limbs (sign-extended, or checked to fit); 1 if it does not fit K. */

@@ -7,8 +7,9 @@
  * (returns 1) instead of wrapping, and its caller stops there: the update is then the Python
  * checker's to decide. Some results that would fit (a product of exactly -2^(64K-1)) are reported
  * as not fitting too: stopping early is always safe, continuing past an overflow never is.
- * The one exception is lb_dot_mod, a dot product mod 2^(64K) for a caller that knows the exact value fits K
- * limbs (check_wide knows it by Cauchy-Schwarz from the norms it reads: see there).
+ * The two exceptions are lb_dot_mod, a dot product mod 2^(64K), and lb_add_mod, a sum mod 2^(64K), for a
+ * caller that knows the exact value fits K limbs (check_wide knows it from the norms it reads: Cauchy-Schwarz
+ * for z.W, ||W + z||^2 for W_j + z_j; see there).
  *
  * This is deliberately not the engine's multi-word arithmetic (data/_wide.h, run/_scan.c): the
  * checker is what catches an engine bug, so a mistake in one cannot hide the same mistake in the

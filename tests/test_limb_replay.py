@@ -215,6 +215,29 @@ def test_the_programs_constant_parts_folded_give_the_programs_values():
 
 
 @needs_kernel
+def test_each_claims_least_slack_is_its_value_at_that_update():
+    # check_wide reads each slack where the program left it (a stack position's room of its own per claim, or
+    # the quantity itself): one mistake from W = (1, 0) on z = (-1, 0) takes ||W||^2 from 1 to 0, and the claims
+    # read it before (the state's own value, then written over by the update) and after, and a sum of each.
+    check_wide = _kernel.check_wide
+    assert check_wide is not None
+    K, n, d, Q, ADD, END = 3, 1, 2, 1, 3, 0
+    W = np.array(as_limbs(np.array([1, 0], dtype=object), K), dtype=np.int64).reshape(-1)
+    state = np.zeros((7, K), dtype=np.int64)
+    state[2, 0] = 1  # (k, N, w_sq, ...): ||W||^2 = 1
+    program = [Q, 4, END, Q, 9, END, Q, 4, Q, 4, ADD, END, Q, 9, Q, 4, ADD, END]  # prev_w_sq, w_sq, 2 prev, w + prev
+    best = np.zeros((4, K), dtype=np.int64)
+    out = check_wide(np.array(as_limbs(np.array([-1, 0], dtype=object), K), dtype=np.int64).reshape(n, d * K), W,
+                     np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool), np.array(as_limbs(np.array([1]), K)),
+                     np.zeros((n, K), dtype=np.int64), np.zeros(1, dtype=np.int64), np.array([[-1]], dtype=np.int64),
+                     np.array(program, dtype=np.int64), np.zeros((11, K), dtype=np.int64),
+                     np.arange(11, dtype=np.int64), state, np.zeros(4, dtype=bool), best, np.zeros(4, dtype=np.int64))
+    assert out == (1, 0)
+    assert [int(v) for v in score_values(best).tolist()] == [1, 0, 2, 1]
+    assert [int(v) for v in score_values(state).tolist()][:3] == [1, 1, 0]
+
+
+@needs_kernel
 @pytest.mark.parametrize("start", [2, 3])
 def test_int64_samples_are_read_as_they_are_against_a_separator_past_128_bits(start):
     # Samples in int64 (no copy in limbs: the C replay widens a row at a time), claims past 128 bits

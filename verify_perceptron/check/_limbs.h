@@ -7,8 +7,9 @@
  * (returns 1) instead of wrapping, and its caller stops there: the update is then the Python
  * checker's to decide. Some results that would fit (a product of exactly -2^(64K-1)) are reported
  * as not fitting too: stopping early is always safe, continuing past an overflow never is.
- * The one exception is lb_dot_mod, a dot product mod 2^(64K) for a caller that knows the exact value fits K
- * limbs (check_wide knows it by Cauchy-Schwarz from the norms it reads: see there).
+ * The two exceptions are lb_dot_mod, a dot product mod 2^(64K), and lb_add_mod, a sum mod 2^(64K), for a
+ * caller that knows the exact value fits K limbs (check_wide knows it from the norms it reads: Cauchy-Schwarz
+ * for z.W, ||W + z||^2 for W_j + z_j; see there).
  *
  * This is deliberately not the engine's multi-word arithmetic (data/_wide.h, run/_scan.c): the
  * checker is what catches an engine bug, so a mistake in one cannot hide the same mistake in the
@@ -90,10 +91,11 @@ lb_add(uint64_t *r, const uint64_t *a, const uint64_t *b, int K)
 {
     const int sa = lb_negative(a, K), sb = lb_negative(b, K);
     uint64_t carry = 0;
-    for (int i = 0; i < K; i++) {
-        const uint128 t = (uint128)a[i] + b[i] + carry;
-        r[i] = (uint64_t)t;
-        carry = (uint64_t)(t >> 64);
+    for (int i = 0; i < K; i++) { /* (word sums and carries, not a 128-bit sum, which GCC spills to the stack) */
+        uint64_t t;
+        const uint64_t out = __builtin_add_overflow(a[i], b[i], &t);
+        const uint64_t out2 = __builtin_add_overflow(t, carry, &r[i]);
+        carry = out | out2;
     }
     return sa == sb && lb_negative(r, K) != sa;
 }
@@ -104,10 +106,11 @@ lb_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, int K)
 {
     const int sa = lb_negative(a, K), sb = lb_negative(b, K);
     uint64_t borrow = 0;
-    for (int i = 0; i < K; i++) {
-        const uint64_t x = a[i], y = b[i];
-        r[i] = x - y - borrow;
-        borrow = (x < y) || (x == y && borrow);
+    for (int i = 0; i < K; i++) { /* (as lb_add: words and borrows) */
+        uint64_t t;
+        const uint64_t out = __builtin_sub_overflow(a[i], b[i], &t);
+        const uint64_t out2 = __builtin_sub_overflow(t, borrow, &r[i]);
+        borrow = out | out2;
     }
     return sa != sb && lb_negative(r, K) != sa;
 }
@@ -308,38 +311,56 @@ lb_dot(uint64_t *s, const uint64_t *z, const uint64_t *w, Py_ssize_t d, int K)
     return 0;
 }
 
-/* Does every value of `count` K-limb values fit in 128 bits (its limbs from the third on extend the second's sign)? */
-static int
-lb_all_fit128(const uint64_t *a, Py_ssize_t count, int K)
-{
-    for (Py_ssize_t v = 0; v < count; v++) {
-        const uint64_t *x = a + v * K, extend = (int64_t)(K > 1 ? x[1] : x[0]) < 0 ? UINT64_MAX : 0;
-        for (int i = 2; i < K; i++) {
-            if (x[i] != extend) {
-                return 0;
-            }
-        }
-    }
-    return 1;
-}
-
-/* A K-limb value known to fit in 128 bits, as int128. */
-LB_INLINE int128
-lb_get128(const uint64_t *a, int K)
-{
-    const uint64_t high = K > 1 ? a[1] : ((int64_t)a[0] < 0 ? UINT64_MAX : 0);
-    return (int128)(((uint128)high << 64) | a[0]);
-}
-
-/* The products of lb_dot_mod for z entries of exactly KZ limbs (a constant where it is inlined): z . w mod 2^(64K),
- * z_j read as KZ unsigned words (its value plus 2^(64 KZ) where it is negative, which the caller takes back),
- * w_j as K words (two's complement, which is its value mod 2^(64K)). Word products at column c = i + l < K - 1
- * are taken whole, their two words summed in the 128-bit columns c and c + 1; those at c = K - 1 only to their
- * low word (the high word is a multiple of 2^(64K)); those past it not at all. A column is a sum of at most
- * 2d(K + 1) words: below 2^128 for any d < 2^58, so no column carries out. */
+/* r += b mod 2^(64K), r in K limbs, b in kb <= K (sign-extended): for a caller that knows the sum fits K limbs. */
 LB_INLINE void
-lb_dot_columns(uint128 *col, uint128 *negative, const uint64_t *z, const int KZ, const uint64_t *w, Py_ssize_t d,
-               const int K)
+lb_add_mod(uint64_t *r, const uint64_t *b, int kb, int K)
+{
+    const uint64_t extend = (uint64_t)((int64_t)b[kb - 1] >> 63);
+    uint64_t carry = 0;
+    for (int i = 0; i < K; i++) {
+        uint64_t t;
+        const uint64_t out = __builtin_add_overflow(r[i], i < kb ? b[i] : extend, &t);
+        const uint64_t out2 = __builtin_add_overflow(t, carry, &r[i]);
+        carry = out | out2;
+    }
+}
+
+/* acc += v * 2^(64 c) mod 2^(64K), for a word v: a carry through the words above c. */
+LB_INLINE void
+lb_add_word_at(uint64_t *acc, int c, uint64_t v, const int K)
+{
+    uint64_t carry = __builtin_add_overflow(acc[c], v, &acc[c]);
+    for (int i = c + 1; i < K; i++) {
+        carry = __builtin_add_overflow(acc[i], carry, &acc[i]);
+    }
+}
+
+/* acc += (high 2^64 + low) 2^(64 c) mod 2^(64K), c < K - 1, for the two words of a word product: high is at most
+ * 2^64 - 2, so high plus the carry from low is still a word. */
+LB_INLINE void
+lb_add_product_at(uint64_t *acc, int c, uint64_t low, uint64_t high, const int K)
+{
+    const uint64_t carry = __builtin_add_overflow(acc[c], low, &acc[c]);
+    lb_add_word_at(acc, c + 1, high + carry, K);
+}
+
+/* acc -= v * 2^(64 c) mod 2^(64K), for a word v: a borrow through the words above c. */
+LB_INLINE void
+lb_sub_word_at(uint64_t *acc, int c, uint64_t v, const int K)
+{
+    uint64_t borrow = __builtin_sub_overflow(acc[c], v, &acc[c]);
+    for (int i = c + 1; i < K; i++) {
+        borrow = __builtin_sub_overflow(acc[i], borrow, &acc[i]);
+    }
+}
+
+/* acc += z . w mod 2^(64K), z_j in exactly KZ limbs (a constant
+ * where it is inlined), read as KZ unsigned words: its value plus 2^(64 KZ) where it is negative, taken back here
+ * as w_j 2^(64 KZ); w_j as K words (two's complement, which is its value mod 2^(64K)). Word products at word
+ * c = i + l < K - 1 are added whole, at c = K - 1 only their low word (the high word is a multiple of 2^(64K)),
+ * past it not at all. Every step is exact mod 2^(64K). */
+LB_INLINE void
+lb_dot_words(uint64_t *acc, const uint64_t *z, const int KZ, const uint64_t *w, Py_ssize_t d, const int K)
 {
     for (Py_ssize_t j = 0; j < d; j++) {
         const uint64_t *zj = z + j * KZ, *wj = w + j * K;
@@ -347,18 +368,17 @@ lb_dot_columns(uint128 *col, uint128 *negative, const uint64_t *z, const int KZ,
             for (int l = 0; i + l < K; l++) {
                 if (i + l < K - 1) {
                     const uint128 p = (uint128)zj[i] * wj[l];
-                    col[i + l] += (uint64_t)p;
-                    col[i + l + 1] += (uint64_t)(p >> 64);
+                    lb_add_product_at(acc, i + l, (uint64_t)p, (uint64_t)(p >> 64), K);
                 }
                 else {
-                    col[K - 1] += zj[i] * wj[l]; /* (mod 2^64) */
+                    acc[K - 1] += zj[i] * wj[l];
                 }
             }
         }
-        if (KZ < K) { /* z_j < 0: w_j * 2^(64 KZ) to take back, summed apart (its words below 2^(64(K - KZ))) */
+        if (KZ < K) {
             const uint64_t sign = (uint64_t)((int64_t)zj[KZ - 1] >> 63);
             for (int l = 0; l + KZ < K; l++) {
-                negative[l] += wj[l] & sign;
+                lb_sub_word_at(acc, l + KZ, wj[l] & sign, K);
             }
         }
     }
@@ -366,62 +386,26 @@ lb_dot_columns(uint128 *col, uint128 *negative, const uint64_t *z, const int KZ,
 
 /* *s = z . w mod 2^(64K), z_j in kz <= K limbs, w_j in K, without a check: the caller must know that the exact
  * value fits K limbs (check_wide knows it by Cauchy-Schwarz: |z.w|^2 <= ||z||^2 ||w||^2, both factors below
- * 2^(64K-1), so |z.w| < 2^(64K-1)); it is then the unique K-limb value equal to the sum mod 2^(64K). Every
- * step below is exact mod 2^(64K): sums of words in columns, a carry pass, one K-limb subtraction. */
+ * 2^(64K-1), so |z.w| < 2^(64K-1)); it is then the unique K-limb value equal to the sum mod 2^(64K), summed here
+ * in K words with their carries (which GCC keeps in registers: 128-bit column sums, as before, it spilled to the
+ * stack at every product; two sums of the even and odd entries side by side were slower). */
 LB_INLINE void
 lb_dot_mod(uint64_t *s, const uint64_t *z, int kz, const uint64_t *w, Py_ssize_t d, const int K)
 {
-    uint128 col[LIMBS_MAX], negative[LIMBS_MAX];
+    uint64_t acc[LIMBS_MAX];
     for (int c = 0; c < K; c++) { /* (only K: an initializer clears all LIMBS_MAX, at every update) */
-        col[c] = negative[c] = 0;
+        acc[c] = 0;
     }
     if (kz == 2 && K > 2) {
-        lb_dot_columns(col, negative, z, 2, w, d, K);
+        lb_dot_words(acc, z, 2, w, d, K);
     }
     else if (kz == 1) {
-        lb_dot_columns(col, negative, z, 1, w, d, K);
+        lb_dot_words(acc, z, 1, w, d, K);
     }
     else {
-        lb_dot_columns(col, negative, z, K, w, d, K);
+        lb_dot_words(acc, z, K, w, d, K);
     }
-    uint128 carry = 0;
-    for (int c = 0; c < K; c++) {
-        const uint128 t = col[c] + carry;
-        s[c] = (uint64_t)t;
-        carry = t >> 64;
-    }
-    if (kz < K) {
-        uint64_t back[LIMBS_MAX];
-        carry = 0;
-        for (int c = 0; c < K; c++) {
-            const uint128 t = c < kz ? 0 : negative[c - kz] + carry;
-            back[c] = (uint64_t)t;
-            carry = t >> 64;
-        }
-        uint64_t borrow = 0;
-        for (int c = kz; c < K; c++) {
-            const uint64_t x = s[c], y = back[c];
-            s[c] = x - y - borrow;
-            borrow = (x < y) || (x == y && borrow);
-        }
-    }
-}
-
-/* r = a + b for values that fit in 128 bits, a and r in K >= 2 limbs, b in kb: in int128, 1 if the sum
- * leaves it (the caller then adds in K limbs). */
-LB_INLINE int
-lb_add128(uint64_t *r, const uint64_t *a, const uint64_t *b, int kb, int K)
-{
-    int128 sum;
-    if (__builtin_add_overflow(lb_get128(a, K), lb_get128(b, kb), &sum)) {
-        return 1;
-    }
-    r[0] = (uint64_t)sum;
-    r[1] = (uint64_t)((uint128)sum >> 64);
-    for (int i = 2; i < K; i++) {
-        r[i] = sum < 0 ? UINT64_MAX : 0;
-    }
-    return 0;
+    memcpy(s, acc, (size_t)K * sizeof(uint64_t));
 }
 
 /* r = a read from `from` limbs (sign-extended, or checked to fit); 1 if it does not fit K. */

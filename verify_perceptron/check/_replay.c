@@ -558,53 +558,50 @@ typedef struct {
     const unsigned char *ties, *already;
     uint64_t *w, *state, *best;
     int64_t *count, *best_at;
-    uint64_t *row; /* room for one row of Z in K limbs, when Z comes in fewer (KZ = 1 or 2) */
+    uint64_t *row; /* room for one row of Z in K limbs, when Z comes as int16 or int32 samples */
     int64_t *folded; /* room for the program with its constant parts folded (wide_fold) */
+    uint64_t *room; /* the program's stack positions' values, `depth` of K limbs a claim (wide_program) */
+    Py_ssize_t depth;
     const void *samples; /* Z as samples of `width` bytes (int16 or int32): read as they are, no int64 copy */
     Py_ssize_t n, d, m, length, n_quantities, n_claims;
     int K, L, KZ, width;
 } WideReplay;
 
-/* Row z (KZ < K limbs an entry) sign-extended to K limbs an entry, in r->row. */
-LB_INLINE const uint64_t *
-wide_row(const WideReplay *r, const uint64_t *z, const int K)
-{
-    for (Py_ssize_t j = 0; j < r->d; j++) {
-        for (int l = 0; l < K; l++) {
-            r->row[j * K + l] = l < r->KZ ? z[j * r->KZ + l] : (uint64_t)((int64_t)z[j * r->KZ + r->KZ - 1] >> 63);
-        }
-    }
-    return r->row;
-}
-
-/* Claim c's slack at this update into slack + c*K, by the postfix program over the quantities q[j] (each K
- * limbs, read where they are: no copy); 1 past K limbs. The stack holds pointers: a quantity is pushed as its
- * address, and an operation's result goes to the stack position's own room. */
+/* Claim c's slack at this update, by the postfix program over the quantities q[j] (each K limbs, read where they
+ * are: no copy), as the address slack[c] of its value; 1 past K limbs. The stack holds pointers: a quantity is
+ * pushed as its address, and an operation's result goes to the stack position's own room, K limbs in `room`,
+ * each claim's `depth` positions apart from the last's: a slack is read where it was made, never copied (a
+ * K-limb copy of limbs just written, at each END, read them back before the stores could forward to the
+ * loads: about a tenth of check_wide). slack[c] stays valid until the next update's program or the quantity it
+ * names changes. */
 LB_INLINE int
-wide_program(const int64_t *code, Py_ssize_t length, const uint64_t *const *q, uint64_t *slack, const int K)
+wide_program(const int64_t *code, Py_ssize_t length, const uint64_t *const *q, const uint64_t **slack,
+             uint64_t *room, Py_ssize_t depth, const int K)
 {
     const uint64_t *stack[STACK_DEPTH];
-    uint64_t own[STACK_DEPTH][LIMBS_MAX];
+    uint64_t *own_room = room;
+#define own(at) (own_room + (at) * K)
     Py_ssize_t top = 0, claim = 0;
     for (Py_ssize_t pc = 0; pc < length; pc++) {
         switch (code[pc]) {
         case OP_END:
             top--;
-            memcpy(slack + claim++ * K, stack[top], (size_t)K * sizeof(uint64_t));
+            slack[claim++] = stack[top];
+            own_room += depth * K;
             break;
         case OP_QUANTITY:
             stack[top++] = q[code[++pc]];
             break;
         case OP_CONSTANT:
-            lb_set(own[top], code[++pc], K);
-            stack[top] = own[top];
+            lb_set(own(top), code[++pc], K);
+            stack[top] = own(top);
             top++;
             break;
         case OP_ADD: case OP_SUB: case OP_MUL: {
             const int64_t op = code[pc];
             top--;
             const uint64_t *x = stack[top - 1], *y = stack[top];
-            uint64_t *result = own[top - 1]; /* (may be x: each operation reads a limb before it writes it) */
+            uint64_t *result = own(top - 1); /* (may be x: each operation reads a limb before it writes it) */
             if (op == OP_ADD ? lb_add(result, x, y, K) : op == OP_SUB ? lb_sub(result, x, y, K) : lb_mul(result, x, y, K)) {
                 return 1;
             }
@@ -612,18 +609,18 @@ wide_program(const int64_t *code, Py_ssize_t length, const uint64_t *const *q, u
             break;
         }
         case OP_NEG:
-            if (lb_neg(own[top - 1], stack[top - 1], K)) {
+            if (lb_neg(own(top - 1), stack[top - 1], K)) {
                 return 1;
             }
-            stack[top - 1] = own[top - 1];
+            stack[top - 1] = own(top - 1);
             break;
         case OP_POW: {
             uint64_t base[LIMBS_MAX];
             memcpy(base, stack[top - 1], (size_t)K * sizeof(uint64_t));
-            memcpy(own[top - 1], base, (size_t)K * sizeof(uint64_t));
-            stack[top - 1] = own[top - 1];
+            memcpy(own(top - 1), base, (size_t)K * sizeof(uint64_t));
+            stack[top - 1] = own(top - 1);
             for (int64_t e = code[++pc]; e > 1; e--) {
-                if (lb_mul(own[top - 1], own[top - 1], base, K)) {
+                if (lb_mul(own(top - 1), own(top - 1), base, K)) {
                     return 1;
                 }
             }
@@ -631,6 +628,7 @@ wide_program(const int64_t *code, Py_ssize_t length, const uint64_t *const *q, u
         }
         }
     }
+#undef own
     return 0;
 }
 
@@ -738,7 +736,8 @@ wide_replay(const WideReplay *r, int *reason, const int K)
 {
     const size_t bytes = (size_t)K * sizeof(uint64_t);
     enum { K_, N_, W_SQ, W_WS, SUM_N_XSQ, SUM_N_SQ, N_MAX };
-    uint64_t one[LIMBS_MAX], slack[MAX_CLAIMS * LIMBS_MAX];
+    uint64_t one[LIMBS_MAX];
+    const uint64_t *slack[MAX_CLAIMS];
     uint64_t s[LIMBS_MAX], said[LIMBS_MAX], next[7][LIMBS_MAX];
     /* where each quantity is: the given ones where given, the slots' this update's, then the folded values */
     const uint64_t *q[MAX_QUANTITIES + FOLD_MAX];
@@ -786,14 +785,9 @@ wide_replay(const WideReplay *r, int *reason, const int K)
             z = r->row;
             kz = K;
         }
-        const uint64_t *zK = kz == K ? z : NULL; /* (else made by wide_row, from KZ = kz limbs an entry) */
         /* z . W mod 2^(64K), exact: ||z||^2 (the norm given) and ||W||^2 (the state's, checked equal to it when
          * the replay began and kept so by checked sums) both fit K limbs, so |z.W| < 2^(64K-1) (Cauchy-Schwarz) */
         lb_dot_mod(s, z, kz, r->w, r->d, K);
-        /* (W += z below in int128 while both fit: W's do while ||W||^2 < 2^252, as |W_j| <= ||W|| < 2^126;
-         * z's by their layout where they come in at most two limbs, else by a look at their limbs) */
-        const int narrow = (K < 4 || (lb_length(FIELD(W_SQ), K) <= 4 && FIELD(W_SQ)[3] < ((uint64_t)1 << 60)))
-                           && (kz <= 2 || lb_all_fit128(z, r->d, K));
         /* the reported score in its own L limbs: one that does not fit K differs from s, which does */
         const int sign = lb_sign(s, K);
         if (lb_resize(said, r->reported + t * r->L, r->L, K) || !lb_equal(s, said, K)
@@ -826,50 +820,33 @@ wide_replay(const WideReplay *r, int *reason, const int K)
         q[r->slot[S_W_SQ]] = next[W_SQ];
         q[r->slot[S_W_WS]] = next[W_WS];
 #undef FIELD
-        if (wide_program(code, length, q, slack, K)) {
+        if (wide_program(code, length, q, slack, r->room, r->depth, K)) {
             *reason = 2;
             break;
         }
         int violated = 0;
         for (Py_ssize_t c = 0; c < r->n_claims && !violated; c++) {
-            violated = !r->already[c] && lb_negative(slack + c * K, K);
+            violated = !r->already[c] && lb_negative(slack[c], K);
         }
         if (violated) {
             *reason = 1; /* a claim's first violation: Python records it, with its values */
             break;
         }
-        /* W += z in place; at an entry that leaves K limbs, the entries before it are put back */
-        Py_ssize_t wide = -1;
-        for (Py_ssize_t j = 0; j < r->d && wide < 0; j++) {
-            /* (while z and W fit in 128 bits, a sum that leaves int128 is made again in K limbs) */
-            if (narrow && K >= 2 && !lb_add128(r->w + j * K, r->w + j * K, z + j * kz, kz, K)) {
-                continue;
-            }
-            if (zK == NULL) {
-                zK = wide_row(r, z, K);
-            }
-            if (lb_add(r->w + j * K, r->w + j * K, zK + j * K, K)) {
-                lb_sub(r->w + j * K, r->w + j * K, zK + j * K, K); /* the wrapped sum, back: exact mod 2^(64K) */
-                wide = j;
-            }
+        /* W += z mod 2^(64K), exact without a check: ||W + z||^2 = ||W||^2 + 2 z.W + ||z||^2 is next[W_SQ], whose
+         * checked sums above fit K limbs, so every |W_j + z_j| <= ||W + z|| < 2^(32K) fits them too */
+        for (Py_ssize_t j = 0; j < r->d; j++) {
+            lb_add_mod(r->w + j * K, z + j * kz, kz, K);
         }
-        if (wide >= 0) {
-            for (Py_ssize_t j = 0; j < wide; j++) { /* (zK was made: the sum at `wide` was made in K limbs) */
-                lb_sub(r->w + j * K, r->w + j * K, zK + j * K, K);
-            }
-            *reason = 2;
-            break;
-        }
-        /* the update is replayed for good */
+        /* the update is replayed for good (the least slacks first: a slack may be the state's own value) */
         r->count[i] += 1;
-        for (int f = 0; f < 7; f++) {
-            memcpy(r->state + f * K, next[f], bytes); /* (next's rows are LIMBS_MAX apart, the state's K) */
-        }
         for (Py_ssize_t c = 0; c < r->n_claims; c++) {
-            if (r->best_at[c] < 0 || lb_less(slack + c * K, r->best + c * K, K)) {
-                memcpy(r->best + c * K, slack + c * K, bytes);
+            if (r->best_at[c] < 0 || lb_less(slack[c], r->best + c * K, K)) {
+                memcpy(r->best + c * K, slack[c], bytes);
                 r->best_at[c] = t;
             }
+        }
+        for (int f = 0; f < 7; f++) {
+            memcpy(r->state + f * K, next[f], bytes); /* (next's rows are LIMBS_MAX apart, the state's K) */
         }
     }
     return t;
@@ -982,12 +959,15 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     r.KZ = KZ;
     r.width = width;
     r.samples = a[A_Z].buf;
-    const int as_rows = KZ != K || width != 8; /* (narrow samples go through r.row whatever K is) */
+    const int as_rows = width != 8; /* (narrow samples go through r.row whatever K is) */
     r.row = as_rows ? PyMem_Malloc((size_t)(d * K + 1) * sizeof(uint64_t)) : NULL;
     r.folded = PyMem_Malloc((size_t)(r.length + 1) * sizeof(int64_t));
-    if ((as_rows && r.row == NULL) || r.folded == NULL) {
+    r.depth = depth > 0 ? depth : 1;
+    r.room = PyMem_Malloc((size_t)(n_claims * r.depth * K + 1) * sizeof(uint64_t));
+    if ((as_rows && r.row == NULL) || r.folded == NULL || r.room == NULL) {
         PyMem_Free(r.row);
         PyMem_Free(r.folded);
+        PyMem_Free(r.room);
         PyErr_NoMemory();
         goto done;
     }
@@ -998,6 +978,7 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_END_ALLOW_THREADS
     PyMem_Free(r.row);
     PyMem_Free(r.folded);
+    PyMem_Free(r.room);
     result = Py_BuildValue("(ni)", t, reason);
 done:
     for (int j = 0; j < got; j++) {

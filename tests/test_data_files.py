@@ -144,7 +144,7 @@ def test_an_unnamed_column_is_read_where_it_holds_values_and_refused_where_it_ho
 
 
 @pytest.mark.parametrize(("name", "content", "named"), [
-    ("d.csv.gz", gzip.compress(b"x,y\n1,1\n-1,-1\n"), "is gzip-compressed, not CSV or LIBSVM text: decompress it first"),
+    ("d.csv.gz", gzip.compress(b"x,y\n1,1\n-1,-1\n", mtime=0), "is gzip-compressed, not CSV or LIBSVM text: decompress it first"),
     ("d.csv.bz2", bz2.compress(b"x,y\n1,1\n"), "is bzip2-compressed"),
     ("d.csv.xz", lzma.compress(b"x,y\n1,1\n"), "is xz-compressed"),
     ("d.xlsx", b"PK\x03\x04\x14\x00\x06\x00", "is a ZIP archive (an .xlsx workbook"),
@@ -153,7 +153,7 @@ def test_an_unnamed_column_is_read_where_it_holds_values_and_refused_where_it_ho
     ("d.csv", b"\x93NUMPY\x01\x00v\x00{'descr'", "is a NumPy array file, not CSV or LIBSVM text: name it .npy"),
     ("d.json", b'{"a":{"0":1.0,"1":2.0},"y":{"0":1,"1":-1}}', "is JSON, not CSV or LIBSVM text"),
     ("records.json", b'\xef\xbb\xbf  [{"a": 1, "y": 1}]', "is JSON"),
-])
+], ids=lambda value: value if isinstance(value, str) and "." in value and " " not in value else "")
 def test_files_that_are_not_text_data_are_named_with_how_to_make_a_csv(tmp_path: Path, name: str, content: bytes,
                                                                       named: str) -> None:
     path = tmp_path / name

@@ -42,32 +42,30 @@ def test_a_value_one_unit_off_at_every_printing_is_not_excused() -> None:
     assert printed_format([Fraction("0.333333"), Fraction("-0.285714")], want, exact=True) is None
 
 
-def rounded_perceptron(X: object, y: object) -> tuple[object, float]:
-    """The note's perceptron, its weights returned rounded to 3 decimal places."""
+def _perceptron_rounded(X: object, y: object, strict: bool) -> tuple[object, float]:
+    """The note's perceptron (a tie let through when `strict`: a wrong one), its weights at rate 1/8 returned
+    rounded to 3 decimal places."""
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     w, b = np.zeros(X.shape[1]), 0.0
     for _ in range(1000):
         clean = True
         for i in range(len(X)):
-            if y[i] * (w @ X[i] + b) <= 0:
+            score = y[i] * (w @ X[i] + b)
+            if score < 0 or (score == 0 and not strict):
                 w, b, clean = w + y[i] * X[i], b + y[i], False
         if clean:
             break
     return np.round(w / 8, 3), round(b / 8, 3)
+
+
+def rounded_perceptron(X: object, y: object) -> tuple[object, float]:
+    """The note's perceptron, its weights returned rounded."""
+    return _perceptron_rounded(X, y, strict=False)
 
 
 def rounded_strict_perceptron(X: object, y: object) -> tuple[object, float]:
-    """The same with a tie let through (a wrong perceptron), rounded the same way."""
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    w, b = np.zeros(X.shape[1]), 0.0
-    for _ in range(1000):
-        clean = True
-        for i in range(len(X)):
-            if y[i] * (w @ X[i] + b) < 0:
-                w, b, clean = w + y[i] * X[i], b + y[i], False
-        if clean:
-            break
-    return np.round(w / 8, 3), round(b / 8, 3)
+    """A tie let through (a wrong perceptron), rounded the same way."""
+    return _perceptron_rounded(X, y, strict=True)
 
 
 def test_weights_rounded_at_an_undeclared_rate_are_named_with_the_rate_and_pass_when_accepted() -> None:

@@ -397,17 +397,23 @@ def test_claims_on_the_weights_before_each_update_get_the_verdicts_of_one_update
     assert sum(exactly) < len(rows)  # (each update's least slack among a few, and the failing one's)
 
 
+def _and_against(shift: int) -> tuple[Dataset, list[int], list[int], list[int], list[Fraction]]:
+    """The "and" example's classic updates, against its run's strict weights times 2^shift (plus 1)."""
+    from verify_perceptron.data.examples import example
+
+    data = example("and")
+    rows, epochs, scores, trace = updates(data, "classic")
+    separator = [Fraction(v) * 2**shift + 1 for v in strict_final_weights(
+        data, CONVENTIONS["classic"], trace.final_weights, sample_matrix(data, CONVENTIONS["classic"]))[0]]
+    return data, rows, epochs, scores, separator
+
+
 @needs_kernel
 def test_a_split_with_margins_inside_the_limbs_replays_the_claims_on_the_margins_wide(split_runs) -> None:
     # w* of about 700 bits: ‖w*‖² (1,400 bits) passes the limbs, its margins do not. The replay in limbs is
     # given zero margins, so the claims that read them must be wide too: kept in limbs, they read zeros, "failed"
     # at every update and sent each to `Checker.observe` (UCI's wdbc.data with its id column: 6 ms an update)
-    from verify_perceptron.data.examples import example
-
-    data = example("and")
-    rows, epochs, scores, trace = updates(data, "classic")
-    separator = [Fraction(v) * 2**700 + 1 for v in strict_final_weights(
-        data, CONVENTIONS["classic"], trace.final_weights, sample_matrix(data, CONVENTIONS["classic"]))[0]]
+    data, rows, epochs, scores, separator = _and_against(shift=700)
     expected = checked(data, "classic", rows, epochs, scores, compiled=False, separator=separator)
     got = checked(data, "classic", rows, epochs, scores, compiled=True, separator=separator)
     assert got == expected
@@ -417,12 +423,7 @@ def test_a_split_with_margins_inside_the_limbs_replays_the_claims_on_the_margins
 @needs_kernel
 def test_a_replay_that_declines_every_update_is_asked_again_after_1_2_4_updates(monkeypatch) -> None:
     # each call costs its set-up over the rest of the chunk: asked at every update, that was quadratic
-    from verify_perceptron.data.examples import example
-
-    data = example("and")
-    rows, epochs, scores, trace = updates(data, "classic")
-    separator = [Fraction(v) * 2**1100 + 1 for v in strict_final_weights(
-        data, CONVENTIONS["classic"], trace.final_weights, sample_matrix(data, CONVENTIONS["classic"]))[0]]
+    data, rows, epochs, scores, separator = _and_against(shift=1100)
     asked: list[int] = []
 
     def declines(self, W, counts, state, rows, scores, failed):

@@ -227,8 +227,8 @@ def test_the_limb_pass_lets_other_threads_run(monkeypatch):
     from verify_perceptron.data.arrays import exact_table
 
     rng = np.random.default_rng(4)
-    table = exact_table(rng.standard_normal((300, 20)))  # binary floats: numerators past 64 bits
-    data = Dataset(numerators=table.numerators, denominator=table.denominator, y=[1, -1] * 150)
+    table = exact_table(rng.standard_normal((1000, 20)))  # binary floats: numerators past 64 bits
+    data = Dataset(numerators=table.numerators, denominator=table.denominator, y=[1, -1] * 500)
     monkeypatch.setattr(fast, "WORK", 2**40)
     monkeypatch.setattr(fast, "CHUNK", 2**22)
     monkeypatch.setattr(fast, "SMALL_CHUNK", 2**22)

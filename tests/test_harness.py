@@ -449,6 +449,18 @@ def test_a_python_file_named_by_its_path_is_checked(tmp_path: Path) -> None:
         "        if clean:\n            break\n    return w, b\n", encoding="utf-8")
     code, text = run_check_command(f"{folder / 'file_perceptron.py'}:fit", examples=10)
     assert code == 0 and "verdict: passed" in text, text
+    (folder / "random.py").write_text(  # a file named as a module already imported: that module stays
+        (folder / "file_perceptron.py").read_text(encoding="utf-8"), encoding="utf-8")
+    import random
+
+    from verify_perceptron.harness._target import load_target
+
+    try:
+        fit = load_target(f"{folder / 'random.py'}:fit")
+        assert callable(fit) and sys.modules["random"] is random and not hasattr(random, "fit")
+    finally:  # (load_target put the file's folder first on this process's path)
+        while str(folder) in sys.path:
+            sys.path.remove(str(folder))
     with pytest.raises(InvalidArgument, match=r"no_such_file\.py is not a file"):
         run_check_command(f"{tmp_path / 'no_such_file.py'}:fit")
 

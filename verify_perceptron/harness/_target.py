@@ -79,6 +79,8 @@ def _from_file(path: str, target: str) -> object:
     loaded = sys.modules.get(name)
     if loaded is not None and os.path.abspath(getattr(loaded, "__file__", "") or "") == full:
         return loaded
+    if loaded is not None or not name.isidentifier():  # a file named random.py must not replace the module random
+        name = "_checked_" + "".join(c if c.isalnum() else "_" for c in name)
     folder = os.path.dirname(full)
     if folder not in sys.path:
         sys.path.insert(0, folder)

@@ -8,7 +8,8 @@
 
    Compiled with -DBROKEN, a score of exactly 0 is not taken for a mistake (< 0 instead of <= 0):
    the harness must catch that. Compiled with -DSHORT, OUT is printed with %f (six decimal places,
-   C's default), as much real code prints: the harness must name the rounding. */
+   C's default), as much real code prints, and with -DSHORT_G with %g (six significant digits): the
+   harness must name the rounding. */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +50,9 @@ static int read_data(const char *path, double **X, double **y, int *n, int *d) {
     return 0;
 }
 
-#ifdef SHORT
+#if defined(SHORT_G)
+#define OUT_FORMAT "%g%s"
+#elif defined(SHORT)
 #define OUT_FORMAT "%f%s"
 #else
 #define OUT_FORMAT "%.17g%s"

@@ -188,33 +188,44 @@ def printed_cause(observations: list[Observation], conv: Convention, rate: Fract
     >>> printed_cause([Observation(data, printed)], conv, None, exact=True).parameters
     {'format': '%.2f', 'also': '%.2g', 'rate': '1/8', 'datasets': 1}
     """
-    shown: tuple[Fraction, str] | None = None
+    wants = []
     for o in observations:
         run = simulate(o.data, conv)
         if run.stop != "converged":
             return None
-        want = run.final()
-        found = printed_at(o.weights, want, rate, exact)
-        if found is None:
-            if not any(o.weights == tuple(_read(c * v, exact) for v in want) for c in rates(o.weights, want, rate)):
-                return None
-            continue
-        if shown is None or found[1] != shown[1] and int(found[1][2:-1]) > int(shown[1][2:-1]):
-            shown = found
-    if shown is None:
+        wants.append(run.final())
+    found = next((f for o, want in zip(observations, wants) if (f := printed_at(o.weights, want, rate, exact))), None)
+    if found is None:
         return None
-    c, form = shown
+    c, _ = found  # one rate for every dataset, as every other cause has
+    needed = set()
+    for o, want in zip(observations, wants):
+        scaled = [c * v for v in want]
+        if list(o.weights) != [_read(v, exact) for v in scaled]:
+            here = printed_format(o.weights, scaled, exact)
+            if here is None:
+                return None
+            needed |= {here, _sibling(here)}
+    # the one printing that gives every dataset's weights (a dataset alone may not tell %.6f from %.6g)
+    fits = sorted((f for f in needed if all(reproduces(o.weights, [c * v for v in want], exact, f)
+                                            for o, want in zip(observations, wants))),
+                  key=lambda f: (int(f[2:-1]), f[-1]))
+    if not fits:
+        return None
+    form = fits[0]
     at = "" if c == 1 else f" at rate {c}"
     # values of one magnitude do not tell 6 places from 6 digits (C's %f from C++'s cout): both named then
-    other: str | None = form[:-1] + ("g" if form.endswith("f") else "f")
-    if not all(reproduces(o.weights, [c * v for v in simulate(o.data, conv).final()], exact, str(other))
-               for o in observations):
-        other = None
+    other = _sibling(form) if _sibling(form) in fits else None
     either = described(form) + (f" or {described(other)}" if other else "")
     return Diagnosis("printed-rounding", {"format": form, "also": other, "rate": str(c), "datasets": len(observations)},
                      f"the {conv.name} perceptron's exact weights{at}, rounded to {either} as printed: "
                      f"they reproduce the implementation's weights on every dataset tried; {FULL_PRECISION}, "
                      "or accept the rounding with --accept printed-rounding")
+
+
+def _sibling(form: str) -> str:
+    """The same count in the other family: ``"%.6f"`` and ``"%.6g"``."""
+    return form[:-1] + ("g" if form.endswith("f") else "f")
 
 
 def described(form: str) -> str:

@@ -143,6 +143,13 @@ def test_an_unnamed_column_is_read_where_it_holds_values_and_refused_where_it_ho
         load_dataset(str(partly))
 
 
+@pytest.mark.parametrize("header", ["PAR1,PAR2,y", "BZh,b,y", "[mm],b,y", "{a},b,y"])
+def test_a_header_that_begins_like_another_format_is_read_as_csv(tmp_path: Path, header: str) -> None:
+    path = tmp_path / "d.csv"
+    path.write_text(header + "\n1,2,1\n-1,-2,-1\n", encoding="utf-8")
+    assert load_dataset(str(path)).y == (1, -1)
+
+
 @pytest.mark.parametrize(("name", "content", "named"), [
     ("d.csv.gz", gzip.compress(b"x,y\n1,1\n-1,-1\n", mtime=0), "is gzip-compressed, not CSV or LIBSVM text: decompress it first"),
     ("d.csv.bz2", bz2.compress(b"x,y\n1,1\n"), "is bzip2-compressed"),

@@ -179,6 +179,9 @@ _FOREIGN = (
 )
 
 
+_DIGITS = tuple(bytes([c]) for c in b"0123456789")
+
+
 def refuse_foreign(path: str) -> None:
     """Raise `DataError` naming what `path` is when its first bytes say it is not CSV or LIBSVM text: a
     compressed file, an archive or workbook, Parquet, a NumPy file under another name, or JSON; nothing
@@ -203,11 +206,13 @@ def refuse_foreign(path: str) -> None:
     except OSError:
         return
     for magic, what, fix in _FOREIGN:
-        if head.startswith(magic):
+        # the two magics that are text could begin a header ("PAR1,PAR2,y"): read on past them
+        if head.startswith(magic) and (magic != b"PAR1" or any(b < 9 for b in head)) and (
+                magic != b"BZh" or head[4:10] == b"1AY&SY"):
             fix = fix.replace("FILE", shlex.quote(path)).replace("PATH", repr(path))  # for a shell, for Python
             raise DataError(f"{path}: is {what}, not CSV or LIBSVM text: {fix}")
     text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
-    if text[:1] in (b"{", b"["):
+    if text[:1] in (b"{", b"[") and text[1:].lstrip()[:1] in (b'"', b"{", b"[", b"]", b"}", b"-", *_DIGITS):
         raise DataError(f"{path}: is JSON, not CSV or LIBSVM text: save it as CSV, e.g. "
                         f"pd.read_json({path!r}).to_csv('data.csv', index=False)")
 

@@ -13,7 +13,7 @@ exactly and the result compared with ``==``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 
 from ..notes.conventions import Convention
@@ -69,26 +69,11 @@ def _read(value: Fraction, exact: bool) -> Fraction | None:
         return None
 
 
-def _matches(weights: Sequence[Fraction], want: Sequence[Fraction], exact: bool,
-             unit_of: Callable[[Fraction], Fraction]) -> bool:
-    """Whether each weight is its expected value rounded to the unit `unit_of` gives it."""
-    for got, expected in zip(weights, want):
-        if expected == 0:
-            if got != 0:
-                return False
-            continue
-        unit = unit_of(expected)
-        if got not in {_read(r, exact) for r in _rounded(expected, unit)}:
-            return False
-    return True
-
-
-def _unit_of(form: str) -> Callable[[Fraction], Fraction]:
-    """The last printed digit's unit of a value under `form` (``"%.6f"``: 10^-6; ``"%.6g"``: by its exponent)."""
+def _unit(form: str, value: Fraction) -> Fraction:
+    """The unit of the last digit `form` prints of a nonzero `value` (``"%.6f"``: 10^-6; ``"%.6g"``: by its
+    exponent)."""
     count = int(form[2:-1])
-    if form.endswith("f"):
-        return lambda _v: Fraction(1, 10**count)
-    return lambda v: Fraction(10) ** (_exponent(v) - count + 1)
+    return Fraction(1, 10**count) if form.endswith("f") else Fraction(10) ** (_exponent(value) - count + 1)
 
 
 def reproduces(weights: Sequence[Fraction], want: Sequence[Fraction], exact: bool, form: str) -> bool:
@@ -101,13 +86,19 @@ def reproduces(weights: Sequence[Fraction], want: Sequence[Fraction], exact: boo
     >>> reproduces((Fraction("33.333333"),), (Fraction(100, 3),), True, "%.6g")
     False
     """
-    return len(weights) == len(want) and _matches(weights, want, exact, _unit_of(form))
+    return len(weights) == len(want) and all(
+        got == 0 if expected == 0 else got in {_read(r, exact) for r in _rounded(expected, _unit(form, expected))}
+        for got, expected in zip(weights, want))
+
+
+#: Every printing tried, in the order named: the fewest decimal places, then the fewest significant digits.
+FORMS = (*(f"%.{k}f" for k in PLACES), *(f"%.{p}g" for p in DIGITS))
 
 
 def printed_format(weights: Sequence[Fraction], want: Sequence[Fraction], exact: bool) -> str | None:
     """The printing (``"%.6f"``, ``"%.6g"``) that turns `want` into `weights`, or None (also when they are equal).
 
-    The fewest decimal places, else the fewest significant digits, that reproduce every coordinate.
+    The first of `FORMS` that reproduces every coordinate.
 
     Examples
     --------
@@ -123,14 +114,7 @@ def printed_format(weights: Sequence[Fraction], want: Sequence[Fraction], exact:
     """
     if len(weights) != len(want) or list(weights) == [_read(v, exact) for v in want]:
         return None
-    for k in PLACES:
-        unit = Fraction(1, 10**k)
-        if _matches(weights, want, exact, lambda _v: unit):
-            return f"%.{k}f"
-    for p in DIGITS:
-        if _matches(weights, want, exact, lambda v: Fraction(10) ** (_exponent(v) - p + 1)):
-            return f"%.{p}g"
-    return None
+    return next((form for form in FORMS if reproduces(weights, want, exact, form)), None)
 
 
 def rates(weights: Sequence[Fraction], want: Sequence[Fraction], rate: Fraction | None) -> list[Fraction]:

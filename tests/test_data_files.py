@@ -167,3 +167,15 @@ def test_files_that_are_not_text_data_are_named_with_how_to_make_a_csv(tmp_path:
     path.write_bytes(content)
     with pytest.raises(DataError, match=re.escape(f"{path}: {named}")):
         load_dataset(str(path))
+
+
+def test_the_csv_and_libsvm_readers_name_a_compressed_file_themselves(tmp_path: Path) -> None:
+    # load_csv and load_libsvm are public: they refuse it as load_dataset does, not as "a binary file"
+    from verify_perceptron.data.csv_files import load_csv
+    from verify_perceptron.data.libsvm_files import load_libsvm
+
+    path = tmp_path / "d.svm.gz"
+    path.write_bytes(gzip.compress(b"1 1:0.5\n-1 1:-1\n", mtime=0))
+    for read in (load_csv, load_libsvm):
+        with pytest.raises(DataError, match="is gzip-compressed, not CSV or LIBSVM text"):
+            read(str(path))

@@ -15,7 +15,7 @@ from typing import NoReturn
 import numpy as np
 
 from ..errors import DataError
-from .files import check_max_cells, read_text, refuse_cells
+from .files import check_max_cells, read_text, refuse_cells, refuse_foreign
 from .delimiters import as_commas, find_delimiter
 from ._labels import label_key, map_labels, positive_key
 from .dataset import Dataset
@@ -68,6 +68,7 @@ def load_csv(path: str, *, label_column: str | int | None = None, positive: obje
         if isinstance(label_column, bool) or not isinstance(label_column, int):
             raise DataError(f"{path}: label_column={label_column!r} must be a column name or a 1-based number")
         label_column = str(label_column)  # a 1-based number, as --label-column spells it
+    refuse_foreign(path)  # a .csv.gz, a workbook, JSON: named, with how to make a CSV of it
     streamed = stream_csv(path, label_column=label_column, positive=positive, delimiter=delimiter, max_bits=limit,
                           max_cells=given, index_column=index_column)
     if streamed is not None:  # the plain case, read in blocks; everything else (and every error) below

@@ -185,7 +185,8 @@ _DIGITS = tuple(bytes([c]) for c in b"0123456789")
 def refuse_foreign(path: str) -> None:
     """Raise `DataError` naming what `path` is when its first bytes say it is not CSV or LIBSVM text: a
     compressed file, an archive or workbook, Parquet, a NumPy file under another name, or JSON; nothing
-    for any other file (a missing or unreadable one is the reader's to name).
+    for any other file (a missing, unreadable or special one is the reader's to name). `load_csv` and
+    `load_libsvm` call it first.
 
     Examples
     --------
@@ -200,6 +201,8 @@ def refuse_foreign(path: str) -> None:
     ...         print(str(error).replace(tmp, "TMP"))
     TMP/d.csv.gz: is gzip-compressed, not CSV or LIBSVM text: decompress it first (gunzip -k TMP/d.csv.gz)
     """
+    if not_regular(path) is not None:
+        return  # a FIFO or a device is never opened to sniff it (`refuse_special` names it)
     try:
         with open(path, "rb") as handle:
             head = handle.read(64)

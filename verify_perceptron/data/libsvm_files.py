@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import DataError
-from .files import check_max_cells, read_text, refuse_cells
+from .files import check_max_cells, read_text, refuse_cells, refuse_foreign
 from ._labels import map_labels
 from .dataset import Dataset
 from .denominators import MAX_DENOMINATOR_BITS, as_arrays, check_limit, over_common_denominator
@@ -38,6 +38,7 @@ def load_libsvm(path: str, *, positive: object = None, n_features: int | None = 
     limit, cap = check_limit(max_denominator_bits), check_max_cells(max_cells)
     if zero_based not in (True, False, "auto"):
         raise DataError(f"{path}: zero_based={zero_based!r} must be True, False or 'auto'")
+    refuse_foreign(path)
     text = read_text(path, cap)
     entries: list[tuple[int, dict[int, tuple[int, int]]]] = []
     raw_labels: list[str] = []

@@ -7,7 +7,7 @@ import codecs
 import os
 
 from ..errors import DataError
-from .files import not_regular, refuse_foreign, refuse_special, text_encoding
+from .files import refuse_special, text_encoding
 from .csv_files import load_csv
 from .dataset import Dataset
 from .denominators import MAX_DENOMINATOR_BITS
@@ -68,8 +68,6 @@ def load_dataset(
         else:
             format = "csv"
     index_column = check_index_column(index_column, path)
-    if format != "numpy" and not_regular(path) is None:
-        refuse_foreign(path)  # a .csv.gz, a workbook, JSON: named, with how to make a CSV of it
     if format != "csv" and index_column == "drop":
         raise DataError(f"{path}: --index-column drop (index_column='drop') applies to CSV files; a {format} file "
                         "has no row index column")

@@ -153,11 +153,12 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: objec
                 raise DataError(f"{path}:{line}: ragged row: {len(row)} cells, expected {width}{spans}")
             held = next((j for j in unnamed if row[j].strip()), None)
             if held is not None:  # an unnamed trailing column is read only where it is empty: never lost data
-                raise DataError(f"{path}:{line}: column {held + 1} " + (
-                    "has no name in the header but holds " if layout.header is not None else
-                    f"is empty on line {rows[0][0]} (read as a trailing separator there) but holds ")
-                    + f"{shown(row[held].strip())}: " + ("name it in the header, or leave it empty"
-                                                         if layout.header is not None else "fill it on every row, or on none"))
+                value = shown(row[held].strip())
+                if layout.header is not None:
+                    raise DataError(f"{path}:{line}: column {held + 1} has no name in the header but holds {value}: "
+                                    "name it in the header, or leave it empty")
+                raise DataError(f"{path}:{line}: column {held + 1} is empty on line {rows[0][0]} (read as a trailing "
+                                f"separator there) but holds {value}: fill it on every row, or on none")
             yield from (row[j] for j in features)
 
     def cell_text(k: int) -> str:

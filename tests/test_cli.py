@@ -529,9 +529,13 @@ def test_a_spreadsheets_decimal_comma_is_refused_with_the_way_to_read_it(tmp_pat
     path = write(tmp_path, "eu.csv", "x1;x2;label\n0,5;1,25;yes\n-1,5;0,75;no\n")
     code, out, err = run(["verify", path], capsys)
     assert code == 2 and out == "" and err.count("\n") == 1
-    assert "'0,5' is not a number" in err and "a decimal comma? numbers here take a point, 0.5" in err
+    assert "'0,5' is not a number" in err and "a decimal comma, 0.5? then give --decimal-comma" in err
     plain = write(tmp_path, "w.csv", "x1;x2;label\n0,5x;1;yes\n-1;0;no\n")
     assert "decimal comma" not in run(["verify", plain], capsys)[2]
+    code, out, err = run(["verify", path, "--positive", "yes", "--decimal-comma", "--format", "json"], capsys)
+    assert code == 0 and err == ""
+    updates = json.loads(out)["updates"]  # bias first: the samples 0,5;1,25 (yes) and -1,5;0,75 (no)
+    assert [u["delta"] for u in updates] == [["1", "1/2", "5/4"], ["-1", "3/2", "-3/4"]]
 
 
 def test_json_output_stays_valid_json_when_the_data_hold_control_characters(tmp_path: Path, capsys) -> None:

@@ -900,12 +900,13 @@ def test_libsvm_zero_based_files_are_detected_as_scikit_learn_writes_them(tmp_pa
     ("a;b;label\n0.5;1;1\n1;0;-1\n", None),
     ("a\tb\tlabel\n0.5\t1\t1\n1\t0\t-1\n", None),
     ("0.5 1 1\n1   0   -1\n", None),
-    ("a|b|label\n0.5|1|1\n1|0|-1\n", "|"),
+    ("a|b|label\n0.5|1|1\n1|0|-1\n", None),
+    ("a:b:label\n0.5:1:1\n1:0:-1\n", ":"),
 ])
 def test_semicolons_tabs_and_white_space_separate_cells_too(tmp_path: Path, text: str, delimiter: str | None) -> None:
     path = write(tmp_path, "d.csv", text)
     if delimiter is not None:  # not a separator it knows: said, by name
-        with pytest.raises(DataError, match="--delimiter '\\|' is not one of"):
+        with pytest.raises(DataError, match="--delimiter ':' is not one of"):
             load_csv(path, delimiter=delimiter)
         return
     data = load_csv(path)

@@ -75,7 +75,10 @@ def _data_options(command: argparse.ArgumentParser) -> None:
                         help="the label value of the positive class (for labels other than ±1 or 0/1; of more "
                              "than two values, that class against all the others)")
     source.add_argument("--delimiter", metavar="SEP", choices=sorted(DELIMITER_NAMES),
-                        help="CSV cell separator: , ; tab or whitespace (default: found from the first lines)")
+                        help="CSV cell separator: , ; tab | or whitespace (default: found from the first lines)")
+    source.add_argument("--decimal-comma", dest="decimal", action="store_const", const=",", default=".",
+                        help="CSV numbers are written with a decimal comma, 5,1 (European spreadsheets, pandas' "
+                             "decimal=','); cells are then separated by ; tab | or whitespace")
     source.add_argument("--max-denominator-bits", type=_positive_int, default=MAX_DENOMINATOR_BITS, metavar="N",
                         help=f"refuse CSV/LIBSVM values whose common denominator passes N bits (default {MAX_DENOMINATOR_BITS})")
     source.add_argument("--max-cells", type=_positive_int, default=None, metavar="N",  # None: sized from memory

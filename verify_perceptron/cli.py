@@ -91,7 +91,7 @@ def _load(args: argparse.Namespace) -> Dataset:
     return load_dataset(args.data, format=args.input_format, label_column=args.label_column, positive=args.positive,
                         delimiter=args.delimiter, zero_based=args.zero_based,
                         max_denominator_bits=args.max_denominator_bits, max_cells=args.max_cells,
-                        index_column=args.index_column)
+                        index_column=args.index_column, decimal=args.decimal)
 
 
 def _terminal_width(args: argparse.Namespace) -> int | None:

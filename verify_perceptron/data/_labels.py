@@ -1,5 +1,6 @@
 """Labels as the files spell them, mapped to {-1, +1}: ``-1``/``+1`` as they are, ``0``/``1``
-with 0 -> -1, any other two values once the positive one is named; of more than two values, the
+with 0 -> -1, ``False``/``True`` (as pandas, R and JSON spell booleans, in any case) with False -> -1,
+any other two values once the positive one is named; of more than two values, the
 one named positive against all the others (one against the rest)."""
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ def map_labels(
     raw_labels: Sequence[str | Fraction], *, positive: object = None, source: str,
     lines: Sequence[int] | None = None, samples: Sequence[int] | None = None
 ) -> tuple[tuple[int, ...], tuple[str, str]]:
-    """Map raw labels to {-1, +1}: {-1,+1} as is, {0,1} with 0 -> -1, or `positive` against the other values.
+    """Map raw labels to {-1, +1}: {-1,+1} as is, {0,1} with 0 -> -1, {False, True} (any case) with False -> -1,
+    or `positive` against the other values.
 
     Returns the labels and their original spelling, negative first. `lines`
     (one file line per sample) lets an error name the line of a third value;
@@ -63,6 +65,8 @@ def map_labels(
     --------
     >>> map_labels(["0", "1.0", "1"], positive=None, source="t")
     ((-1, 1, 1), ('0', '1'))
+    >>> map_labels(["True", "False", "True"], positive=None, source="t")
+    ((1, -1, 1), ('False', 'True'))
     >>> map_labels(["cat", "dog"], positive="dog", source="t")
     ((-1, 1), ('cat', 'dog'))
     >>> map_labels(["0", "2", "1", "2"], positive=2, source="t")  # one against the rest
@@ -107,6 +111,9 @@ def map_labels(
         value_of, spelling = {k: int(k) for k in distinct}, ("-1", "1")
     elif set(distinct) == {Fraction(0), Fraction(1)}:
         value_of, spelling = {k: 1 if k == 1 else -1 for k in distinct}, ("0", "1")
+    elif len(distinct) == 2 and {str(k).lower() for k in distinct} == {"false", "true"}:
+        value_of = {k: 1 if str(k).lower() == "true" else -1 for k in distinct}
+        spelling = tuple(sorted((str(k) for k in distinct), key=str.lower))  # type: ignore[assignment]
     else:
         # the first value outside -1, 0, +1; or, for a pair such as {-1, 0}, the second value seen
         odd = next((k for k in distinct if k not in (Fraction(-1), Fraction(0), Fraction(1))), distinct[1])

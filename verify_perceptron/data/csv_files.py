@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import DataError
 from .files import check_max_cells, read_text, refuse_cells, refuse_foreign
-from .delimiters import as_commas, find_delimiter
+from .delimiters import as_commas, as_points, find_delimiter
 from ._labels import label_key, map_labels, positive_key
 from .dataset import Dataset
 from . import kernel as _kernel
@@ -31,7 +31,7 @@ __all__ = ["LABEL_NAMES", "load_csv"]
 
 def load_csv(path: str, *, label_column: str | int | None = None, positive: object = None,
              delimiter: str | None = None, max_denominator_bits: int = MAX_DENOMINATOR_BITS,
-             max_cells: int | None = None, index_column: str = "auto") -> Dataset:
+             max_cells: int | None = None, index_column: str = "auto", decimal: str = ".") -> Dataset:
     """Read a CSV file exactly.
 
     The first row is a header when none of its cells is a number, or when
@@ -46,8 +46,11 @@ def load_csv(path: str, *, label_column: str | int | None = None, positive: obje
     as the index whatever its header, ``"keep"`` reads it as a feature. Column
     numbers (`label_column`, messages) count every column of the file. Blank lines
     and lines starting with ``#`` are skipped. Cells are separated by commas,
-    semicolons, tabs or white space, found from the first lines, or by
-    `delimiter` (``","``, ``";"``, ``"tab"``, ``"whitespace"``). The values
+    semicolons, tabs, vertical bars or white space, found from the first lines, or by
+    `delimiter` (``","``, ``";"``, ``"tab"``, ``"|"``, ``"whitespace"``). With
+    `decimal` ``","`` numbers are written with a decimal comma (``5,1``), as
+    European spreadsheets and pandas' ``decimal=","`` write them, and a point in
+    a number is refused (a thousands separator). The values
     are stored over their least common denominator, which may have at most
     `max_denominator_bits` bits; the file may hold at most `max_cells` values
     (samples times features; by default what the available memory holds, `verify_perceptron.data.memory`).
@@ -69,7 +72,7 @@ def load_csv(path: str, *, label_column: str | int | None = None, positive: obje
             raise DataError(f"{path}: label_column={label_column!r} must be a column name or a 1-based number")
         label_column = str(label_column)  # a 1-based number, as --label-column spells it
     refuse_foreign(path)  # a .csv.gz, a workbook, JSON: named, with how to make a CSV of it
-    streamed = stream_csv(path, label_column=label_column, positive=positive, delimiter=delimiter, max_bits=limit,
+    streamed = None if decimal != "." else stream_csv(path, label_column=label_column, positive=positive, delimiter=delimiter, max_bits=limit,
                           max_cells=given, index_column=index_column)
     if streamed is not None:  # the plain case, read in blocks; everything else (and every error) below
         return streamed
@@ -79,7 +82,9 @@ def load_csv(path: str, *, label_column: str | int | None = None, positive: obje
     # the rows after it); an empty line keeps the line numbers right.
     if "#" in text:
         text = "\n".join("" if line.lstrip().startswith("#") else line for line in text.split("\n"))
-    separator = find_delimiter(text, delimiter, path)
+    separator = find_delimiter(text, delimiter, path, decimal)
+    if decimal != ".":  # each cell's comma made a point by the general reader, which sees the cells one by one
+        return _general_csv(text, path, label_column, positive, separator, limit, cap, index_column, decimal)
     commas = as_commas(text, separator)
     if commas is None:  # commas or quotes inside cells: the csv module splits on the separator itself
         return _general_csv(text, path, label_column, positive, separator, limit, cap, index_column)
@@ -109,8 +114,9 @@ def _refuse_ambiguous_names(path: str, header: Sequence[str], target: int, rows:
 
 def _general_csv(text: str, path: str, label_column: str | None, positive: object,
                  separator: str | None = ",", max_bits: int = MAX_DENOMINATOR_BITS,
-                 max_cells: int | None = None, index_column: str = "auto") -> Dataset:
-    """Any CSV: the csv module's parser and one exact literal per cell, each error named."""
+                 max_cells: int | None = None, index_column: str = "auto", decimal: str = ".") -> Dataset:
+    """Any CSV: the csv module's parser and one exact literal per cell, each error named; with `decimal` ``","``
+    each number's comma read as a point (`as_points`), the header row's names as they are."""
     csv.field_size_limit(2**31 - 1)  # a huge cell is the number parser's to refuse, by name
     reader = csv.reader(io.StringIO(text), delimiter=separator or " ", skipinitialspace=separator is None)
     rows: list[tuple[int, list[str]]] = []
@@ -132,6 +138,9 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: objec
         raise DataError(f"{path}: empty file: no data rows")
     first = rows[0][1]
     header: list[str] | None = None
+    if decimal != ".":  # the header row (a row of names, also once its numbers are read) keeps its text
+        rows = [(line, [as_points(c, f"{path}:{line}") for c in row]) for line, row in rows]
+        first = first if _is_header(rows[0][1], label_column) else rows[0][1]
     if _is_header(first, label_column):
         header = [c.strip() for c in first]
         rows = rows[1:]
@@ -215,8 +224,8 @@ def _cell_places(path: str, header: list[str] | None, features: Sequence[int], l
         words = label_column is None and not any(c.isdigit() for c in cell) and any(c.isalpha() for c in cell)
         hint = f" (if it holds the labels: --label-column {column(k)})" if words else ""
         if re.fullmatch(r"\s*[+-]?\d+,\d+\s*", cell):  # a spreadsheet's decimal comma (a ; file): say how to read it
-            hint = (f" (a decimal comma? numbers here take a point, {cell.strip().replace(',', '.')}: for example "
-                    "pandas.read_csv(path, sep=';', decimal=',').to_csv(new_path, index=False) rewrites the file so)")
+            hint = (f" (a decimal comma, {cell.strip().replace(',', '.')}? then give --decimal-comma (decimal=',' in "
+                    "Python))")
         raise DataError(f"{path}:{lines[k // m]}: column {column(k)}: {error}{hint}") from None
 
     return place, fail

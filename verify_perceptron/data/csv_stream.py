@@ -164,7 +164,7 @@ def _head(handle: BinaryIO, path: str, label_column: str | None, delimiter: str 
         separator = find_delimiter("\n".join(lines), delimiter, path)
     except DataError:
         return None
-    if separator not in (",", ";", "\t", None):
+    if separator not in (",", ";", "\t", "|", None):
         return None
     if separator != "," and "," in text:
         return None  # as_commas: a comma in a file of another separator goes to the csv module

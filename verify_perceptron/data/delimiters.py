@@ -1,27 +1,36 @@
-"""Which character separates a CSV file's cells (comma, semicolon, tab or white space), read off its lines."""
+"""Which character separates a CSV file's cells (comma, semicolon, tab, vertical bar or white space), read off
+its lines; and a spreadsheet's decimal commas (``5,1`` in a semicolon file), read as points when asked."""
 
 from __future__ import annotations
 
-from ..errors import DataError
+import re
 
-__all__ = ["DELIMITER_NAMES", "as_commas", "find_delimiter"]
+from ..errors import DataError
+from .rationals import shown
+
+__all__ = ["DECIMAL_MARKS", "DELIMITER_NAMES", "as_commas", "as_points", "find_delimiter"]
+
+#: What a cell's decimal mark may be: a point (``5.1``), or a comma (``5,1``) as spreadsheets in much of Europe
+#: write it (pandas' ``decimal=","``, R's ``write.csv2``).
+DECIMAL_MARKS = (".", ",")
 
 #: What `--delimiter` accepts, and the separator each names (None: runs of white space).
 DELIMITER_NAMES: dict[str, str | None] = {",": ",", "comma": ",", ";": ";", "semicolon": ";", "\t": "\t",
-                                          "tab": "\t", "whitespace": None, "space": None}
+                                          "tab": "\t", "|": "|", "pipe": "|", "whitespace": None, "space": None}
 #: How many data lines the detection reads.
 _SAMPLE = 50
 
 
-def find_delimiter(text: str, requested: str | None, path: str) -> str | None:
+def find_delimiter(text: str, requested: str | None, path: str, decimal: str = ".") -> str | None:
     """The separator `requested`, or the one every one of the first lines holds; None means white space.
 
     A comma on every line is a comma file (its reader then names a ragged row);
-    a semicolon or a tab as often on every line is that (a comma among them
-    is then part of a cell); no separator at all but two or more words on
+    a semicolon, a tab or a vertical bar (``|``, as database exports write) as
+    often on every line is that (a comma among them is then part of a cell); no separator at all but two or more words on
     every line is white space (quoted cells too, as R's ``write.table``
     writes them). Anything else is read as commas, whose reader says what is
-    wrong.
+    wrong. Under decimal commas (`decimal` ``","``) a comma is never the
+    separator, and a file with no other one is refused.
 
     Examples
     --------
@@ -29,20 +38,32 @@ def find_delimiter(text: str, requested: str | None, path: str) -> str | None:
     (';', None)
     >>> find_delimiter('"x" "label"\\n"a 1" 2 1\\n', None, "f") is None
     True
+    >>> find_delimiter("x|y|label\\n0.5|1|0\\n", None, "f")
+    '|'
+
     >>> find_delimiter("1,2,1\\n", "tab", "f")
     '\\t'
+    >>> find_delimiter("5,1;3,5;0\\n4,9;3;1\\n", None, "f", decimal=",")
+    ';'
     """
+    if decimal not in DECIMAL_MARKS:
+        raise DataError(f"{path}: decimal={decimal!r} must be '.' or ','")
     if requested is not None:
         if requested not in DELIMITER_NAMES:
             raise DataError(f"{path}: --delimiter {requested!r} is not one of {', '.join(map(repr, DELIMITER_NAMES))}")
+        if decimal == "," and DELIMITER_NAMES[requested] == ",":
+            raise DataError(f"{path}: --delimiter , and --decimal-comma (decimal=',') together: a comma cannot both "
+                            "separate cells and mark decimals")
         return DELIMITER_NAMES[requested]
     lines = [line for line in text.split("\n") if line.strip()][:_SAMPLE]
+    if decimal == ",":
+        return _beside_decimal_commas(lines, path)
     if not lines or all("," in line for line in lines):
         return ","
-    for candidate in (";", "\t"):  # the same number on every line (a comma may then be a decimal one)
+    for candidate in (";", "\t", "|"):  # the same number on every line (a comma may then be a decimal one)
         if len({line.count(candidate) for line in lines} - {0}) == 1 and all(candidate in line for line in lines):
             return candidate
-    if not any(c in line for line in lines for c in ",;\t") and all(len(line.split()) >= 2 for line in lines):
+    if not any(c in line for line in lines for c in ",;\t|") and all(len(line.split()) >= 2 for line in lines):
         return None
     return ","
 
@@ -62,3 +83,45 @@ def as_commas(text: str, delimiter: str | None) -> str | None:
     if delimiter is None:
         return "\n".join(",".join(line.split()) for line in text.split("\n"))
     return text.replace(delimiter, ",")
+
+
+def _beside_decimal_commas(lines: list[str], path: str) -> str | None:
+    """The separator of lines whose commas are decimal marks: a semicolon, tab or vertical bar as often on every
+    line, else white space between two or more words on every line."""
+    for candidate in (";", "\t", "|"):
+        if len({line.count(candidate) for line in lines} - {0}) == 1 and all(candidate in line for line in lines):
+            return candidate
+    if lines and all(len(line.split()) >= 2 for line in lines):
+        return None
+    raise DataError(f"{path}: --decimal-comma (decimal=','): no separator found besides the commas; cells must be "
+                    "separated by semicolons, tabs, vertical bars or spaces")
+
+
+#: A number written with a decimal comma: ``5,1``, ``-0,25``, ``,5``, ``12``, ``1,5e-3``.
+_COMMA_NUMBER = re.compile(r"\s*[+-]?(\d+,?\d*|,\d+)([eE][+-]?\d+)?\s*")
+#: A number-like cell holding a point, which under decimal commas can only be a thousands separator or a typo.
+_POINTED = re.compile(r"\s*[+-]?[\d.,]*\.[\d.,]*([eE][+-]?\d+)?\s*")
+
+
+def as_points(cell: str, where: str) -> str:
+    """`cell` with its decimal comma as a point, when it is a number so written; other text as it is.
+
+    A number-like cell with a point (``1.234``, ``1.234,5``) is refused: under
+    decimal commas a point is a thousands separator, and reading it either way
+    could be wrong by a factor of 1,000.
+
+    Examples
+    --------
+    >>> as_points("5,1", "f:2"), as_points("-0,25e3", "f:2"), as_points("7", "f:2"), as_points("a,b", "f:2")
+    ('5.1', '-0.25e3', '7', 'a,b')
+    >>> as_points("1.234,5", "f:2")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: f:2: '1.234,5' holds a point, but decimals are marked with a comma here (--decimal-comma): write numbers without a thousands separator
+    """
+    if _COMMA_NUMBER.fullmatch(cell):
+        return cell.replace(",", ".")
+    if any(c.isdigit() for c in cell) and _POINTED.fullmatch(cell):
+        raise DataError(f"{where}: {shown(cell.strip())} holds a point, but decimals are marked with a comma here "
+                        "(--decimal-comma): write numbers without a thousands separator")
+    return cell

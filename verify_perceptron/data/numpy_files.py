@@ -42,8 +42,26 @@ from .rationals import as_rational, bounded
 __all__ = ["load_numpy"]
 
 #: Names an ``.npz`` archive may give its features, then its labels, tried in this order.
-_X_KEYS = ("X", "x", "data", "features")
-_Y_KEYS = ("y", "Y", "labels", "label", "target")
+_X_KEYS = ("X", "x", "data", "features", "X_train", "x_train")
+_Y_KEYS = ("y", "Y", "labels", "label", "target", "y_train", "Y_train")
+#: The names ``np.savez(path, X, y)`` gives two arrays passed without names, in that order.
+_POSITIONAL = ("arr_0", "arr_1")
+
+
+def _members(names: Any) -> tuple[str, str] | None:
+    """The members holding the features and the labels: the first of `_X_KEYS` and of `_Y_KEYS`, else the two
+    unnamed arrays of ``np.savez(path, X, y)``; None when neither is there.
+
+    Examples
+    --------
+    >>> _members(["y", "X"]), _members(["arr_0", "arr_1"]), _members(["arr_0", "arr_1", "arr_2"])
+    (('X', 'y'), ('arr_0', 'arr_1'), None)
+    """
+    x_key = next((k for k in _X_KEYS if k in names), None)
+    y_key = next((k for k in _Y_KEYS if k in names), None)
+    if x_key is not None and y_key is not None:
+        return x_key, y_key
+    return _POSITIONAL if sorted(names) == list(_POSITIONAL) else None
 
 
 def _numbers(a: Any, name: str, path: str, max_cells: int) -> Any:
@@ -217,7 +235,7 @@ def _refuse_declared_size(path: str, is_npz: bool, max_cells: int) -> None:
             return
         with zipfile.ZipFile(path) as archive:
             names = {member.removesuffix(".npy"): member for member in archive.namelist()}
-            read = {next((k for k in keys if k in names), None) for keys in (_X_KEYS, _Y_KEYS)}
+            read = set(_members(names) or ())
             for name, member in names.items():
                 with archive.open(member) as handle:
                     _check_declared(path, name, _declared(handle), max_cells, read=name in read)
@@ -227,13 +245,43 @@ def _refuse_declared_size(path: str, is_npz: bool, max_cells: int) -> None:
         return  # np.load will say what is wrong with it
 
 
+def _npz_arrays(loaded: Any, path: str, cap: int) -> tuple[Any, Any]:
+    """The features and labels of an ``.npz`` archive (`_members`), each checked to be an array of numbers of
+    the right shape."""
+    with loaded:
+        keys = _members(loaded.files)
+        if keys is None:
+            raise DataError(f"{path}: needs arrays X and y (np.savez(path, X=X, y=y)), found "
+                            f"{sorted(loaded.files)}")
+        x_key, y_key = keys
+        try:
+            Xa, ya = loaded[x_key], loaded[y_key]
+        except ValueError as error:
+            if "allow_pickle" not in str(error):
+                raise DataError(f"{path}: not a readable NumPy file ({error})") from None
+            raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only") from None
+        except _UNREADABLE as error:
+            raise DataError(f"{path}: not a readable NumPy file ({type(error).__name__}: {error})") from None
+    for key, member in ((x_key, Xa), (y_key, ya)):
+        if not isinstance(member, np.ndarray):  # NumPy hands back the bytes of a member without a .npy header
+            raise DataError(f"{path}: member {key!r} is not a NumPy array (no .npy header)")
+    if Xa.ndim != 2:
+        raise DataError(f"{path}: {x_key} has shape {Xa.shape}; a 2-D array is needed")
+    if ya.ndim != 1 or ya.shape[0] != Xa.shape[0]:
+        raise DataError(f"{path}: {y_key} has shape {ya.shape}; expected ({Xa.shape[0]},)")
+    refuse_cells(path, f"X of shape {Xa.shape}", Xa.size, cap)
+    features, labels = _numbers(Xa, "X", path, cap), _numbers(ya, "y", path, cap)
+    return features, labels
+
+
 def load_numpy(path: str, *, label_column: str | None = None, positive: object = None,
                max_cells: int | None = None) -> Dataset:
     """Read ``.npy`` (a 2-D array, labels in the last column or `label_column`) or ``.npz``.
 
     An ``.npz`` archive holds the features under ``X`` (or ``x``, ``data``,
-    ``features``) and the labels under ``y`` (or ``labels``, ``label``,
-    ``target``). Pickled objects are never loaded. Floats are read exactly,
+    ``features``, ``X_train``) and the labels under ``y`` (or ``labels``,
+    ``label``, ``target``, ``y_train``), or exactly two unnamed arrays,
+    features then labels, as ``np.savez(path, X, y)`` writes them. Pickled objects are never loaded. Floats are read exactly,
     as the binary numbers they are. An array whose header declares more than
     `max_cells` values, or more than 8 bytes a cell of it, is refused before
     it is read or decompressed.
@@ -261,29 +309,7 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
     except _UNREADABLE as error:
         raise DataError(f"{path}: not a readable NumPy file ({type(error).__name__}: {error})") from None
     if isinstance(loaded, np.lib.npyio.NpzFile):
-        with loaded:
-            x_key = next((k for k in _X_KEYS if k in loaded.files), None)
-            y_key = next((k for k in _Y_KEYS if k in loaded.files), None)
-            if x_key is None or y_key is None:
-                raise DataError(f"{path}: needs arrays X and y, found {sorted(loaded.files)}")
-            try:
-                Xa, ya = loaded[x_key], loaded[y_key]
-            except ValueError as error:
-                if "allow_pickle" not in str(error):
-                    raise DataError(f"{path}: not a readable NumPy file ({error})") from None
-                raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only") from None
-            except _UNREADABLE as error:
-                raise DataError(f"{path}: not a readable NumPy file ({type(error).__name__}: {error})") from None
-        for key, member in ((x_key, Xa), (y_key, ya)):
-            if not isinstance(member, np.ndarray):  # NumPy hands back the bytes of a member without a .npy header
-                raise DataError(f"{path}: member {key!r} is not a NumPy array (no .npy header)")
-        if Xa.ndim != 2:
-            raise DataError(f"{path}: X has shape {Xa.shape}; a 2-D array is needed")
-        if ya.ndim != 1 or ya.shape[0] != Xa.shape[0]:
-            raise DataError(f"{path}: y has shape {ya.shape}; expected ({Xa.shape[0]},)")
-        refuse_cells(path, f"X of shape {Xa.shape}", Xa.size, cap)
-        features, labels = _numbers(Xa, "X", path, cap), _numbers(ya, "y", path, cap)
-        del Xa, ya
+        features, labels = _npz_arrays(loaded, path, cap)
     else:
         a = loaded
         if a.ndim != 2 or a.shape[1] < 2:

@@ -29,12 +29,14 @@ def load_dataset(
     max_denominator_bits: int = MAX_DENOMINATOR_BITS,
     max_cells: int | None = None,
     index_column: str = "auto",
+    decimal: str = ".",
 ) -> Dataset:
     """Read a dataset, choosing the reader from `format` or from the file's extension.
 
     ``.npy``/``.npz`` are NumPy, ``.svm``, ``.libsvm``, ``.svmlight`` and
     ``.txt`` whose first data line has ``index:value`` tokens are LIBSVM,
-    anything else is CSV. `delimiter` goes to `load_csv`, `zero_based` to `load_libsvm`;
+    anything else is CSV. `delimiter` and `decimal` (``","`` for decimal commas) go to `load_csv`,
+    `zero_based` to `load_libsvm`;
     `max_denominator_bits` bounds the common denominator of a CSV or LIBSVM
     file's values (`verify_perceptron.data.denominators.MAX_DENOMINATOR_BITS`
     by default); a NumPy file's binary floats need at most 1,074 bits.
@@ -71,13 +73,17 @@ def load_dataset(
     if format != "csv" and index_column == "drop":
         raise DataError(f"{path}: --index-column drop (index_column='drop') applies to CSV files; a {format} file "
                         "has no row index column")
+    if format != "csv" and decimal != ".":
+        raise DataError(f"{path}: --decimal-comma (decimal={decimal!r}) applies to CSV files; a {format} file "
+                        "marks decimals with a point")
     if format == "numpy":
         return load_numpy(path, label_column=label_column, positive=positive, max_cells=max_cells)
     if format == "libsvm":
         return load_libsvm(path, positive=positive, zero_based=zero_based, max_denominator_bits=max_denominator_bits,
                            max_cells=max_cells)
     return load_csv(path, label_column=label_column, positive=positive, delimiter=delimiter,
-                    max_denominator_bits=max_denominator_bits, max_cells=max_cells, index_column=index_column)
+                    max_denominator_bits=max_denominator_bits, max_cells=max_cells, index_column=index_column,
+                    decimal=decimal)
 
 
 def _looks_sparse(path: str) -> bool:

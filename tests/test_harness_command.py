@@ -177,7 +177,7 @@ def test_the_csv_holds_exact_values_and_the_labels_as_received() -> None:
         ("import sys; sys.stderr.write('boom\\n'); sys.exit(3)", "the implementation (the command) exited with status 3"),
         ("import sys", "the implementation (the command) wrote no weights file ({out})"),
         ("import sys; open(sys.argv[2], 'w').write('1\\nabc\\n')", "line 2 of its weights file: 'abc' is not a number"),
-        ("import sys; open(sys.argv[2], 'w').write('1\\n')", "wrote 1 value to its weights file; 2 needed: w1 ... w1, then the bias"),
+        ("import sys; open(sys.argv[2], 'w').write('1\\n')", "wrote 1 value to its weights file; 2 needed: w1, then the bias"),
     ],
 )
 def test_a_command_that_fails_is_a_finding_naming_why(tmp_path: Path, body: str, message: str) -> None:

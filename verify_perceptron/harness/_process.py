@@ -14,7 +14,8 @@ The protocol, for ``command_implementation("CMD {train} {out}")``:
 - ``{out}`` is replaced by a path the command writes its weights to: one
   value a line, ``w1 ... wd`` then the bias ``b`` (d + 1 lines; ``b`` first
   with ``bias="first"``, the convention's own order with ``bias="convention"``
-  or ``output="augmented"``), each a literal the data
+  or ``output="augmented"``; or named, ``{"w": [...], "b": ...}`` or
+  ``w: ...`` and ``b: ...``, read by name), each a literal the data
   files accept (a decimal or ``p/q``: `_protocol`). Under ``dtype="float"`` a
   decimal is read as the double nearest to it (``%.17g`` round-trips);
   otherwise exactly.
@@ -79,10 +80,12 @@ class CommandImplementation:
         return "{updates}" in self.template
 
     def run(self, X: Samples, y: Labels, *, dtype: str, timeout: float | None, max_updates: int = MAX_REPORTED_UPDATES,
-            keeper: CommandKeeper | None = None) -> tuple[list[Fraction] | None, tuple[list[Any], bool] | None, Capped]:
+            keeper: CommandKeeper | None = None
+            ) -> tuple[list[Fraction] | tuple[list[Fraction], Fraction] | None, tuple[list[Any], bool] | None, Capped]:
         """Write the data, run the command, read its files: ``(weights, (updates, cut) or None, what it printed)``.
 
-        The weights are the d + 1 values read (Fractions), None when it wrote
+        The weights are the d + 1 values read (Fractions), or ``(w, b)`` when the
+        file names them (`read_weights`), None when it wrote
         an empty ``{out}`` (its signal of non-separable data); the updates
         ``(sample, values)`` pairs, and whether more than `max_updates` were
         written (only those are read). `CommandFailed`, with the output, when it failed (``late``

@@ -19,6 +19,7 @@ from fractions import Fraction
 from ..data.rationals import MAX_DIGITS, parse_rational, shown
 from ._capture import MAX_UPDATES_BYTES, MAX_WEIGHTS_BYTES, Capped, Unreadable, read_regular
 from ._options import MAX_REPORTED_UPDATES
+from ._weights_text import Named, weight_tokens
 from ._wording import _short
 
 
@@ -37,10 +38,12 @@ class CommandFailed(Exception):
         self.reason, self.output, self.late = reason, output or Capped(), late
 
 
-def read_weights(path: str, n_features: int, exact: bool) -> list[Fraction] | None:
-    """The weights file: d + 1 values, one a line or several on a line apart by spaces, tabs, commas or
-    semicolons, brackets aside (as programs print a vector: ``0.5 -1 2``, ``0.5,-1,2``, NumPy's ``[ 0.5 -1.
-    2. ]``, a JSON array ``[0.5, -1, 2]``), blank lines aside; None when it is empty (not separable).
+def read_weights(path: str, n_features: int, exact: bool) -> list[Fraction] | tuple[list[Fraction], Fraction] | None:
+    """The weights file: d + 1 values, as programs print a vector (`_weights_text`: one a line or several on a
+    line apart by spaces, tabs, commas or semicolons, brackets aside; NumPy's ``[ 0.5 -1.  2. ]``, a JSON array,
+    R's ``[1] 0.5 -1 2``, a list of ``np.float64(0.5)`` or ``Fraction(1, 2)``), blank lines aside; the pair
+    ``(w, b)`` when the file names them (``{"w": [...], "b": ...}``, ``weights: ...`` then ``bias: ...``); None
+    when it is empty (not separable).
 
     Examples
     --------
@@ -56,6 +59,11 @@ def read_weights(path: str, n_features: int, exact: bool) -> list[Fraction] | No
     ...     read_weights(path, 2, exact=True)
     [Fraction(1, 2), Fraction(-1, 1), Fraction(2, 1)]
     >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "out.json")
+    ...     _ = open(path, "w").write('{"bias": -1, "weights": [0.5]}')
+    ...     read_weights(path, 1, exact=True)
+    ([Fraction(1, 2)], Fraction(-1, 1))
+    >>> with tempfile.TemporaryDirectory() as folder:
     ...     path = os.path.join(folder, "out.txt")
     ...     _ = open(path, "w").write("1_0\\n0\\n")
     ...     read_weights(path, 1, exact=False)
@@ -66,14 +74,29 @@ def read_weights(path: str, n_features: int, exact: bool) -> list[Fraction] | No
     text = _text(_file(path, "its weights file ({out})", MAX_WEIGHTS_BYTES), "its weights file ({out})")
     if text is None:
         raise CommandFailed(NO_WEIGHTS_FILE)
-    values = [(k, value) for k, line in enumerate(text.split("\n"), start=1)
-              for value in re.split(r"[\s,;\[\]()]+", line.strip()) if value]
-    if not values:
+    tokens = weight_tokens(text)
+    if isinstance(tokens, Named):
+        if len(tokens.weights) != n_features:
+            raise CommandFailed(f"named {len(tokens.weights)} weight{'s' * (len(tokens.weights) != 1)} in its "
+                                f"weights file; {n_features} needed, w1{_up_to(n_features)}, and the bias apart")
+        weights = [_value(token, exact) for token in tokens.weights]
+        return weights, _value(tokens.bias, exact)
+    if not tokens:
         return None
+    values = [_value(token, exact) for token in tokens]  # a word is named before the values are counted
     if len(values) != n_features + 1:
         raise CommandFailed(f"wrote {len(values)} value{'s' * (len(values) != 1)} to its weights file; "
-                            f"{n_features + 1} needed: w1 ... w{n_features}, then the bias")
-    return [number(value, exact, f"line {k} of its weights file") for k, value in values]
+                            f"{n_features + 1} needed: w1{_up_to(n_features)}, then the bias")
+    return values
+
+
+def _up_to(n_features: int) -> str:
+    return f" ... w{n_features}" if n_features > 2 else ", w2" if n_features == 2 else ""
+
+
+def _value(token: tuple[int, str], exact: bool) -> Fraction:
+    line, value = token
+    return number(value, exact, f"line {line} of its weights file")
 
 
 def read_updates(path: str, n_features: int, exact: bool,

@@ -151,8 +151,10 @@ def _command_call(target: CommandImplementation, X: Samples, y: Labels, options:
             return values
         return (values[1:], values[0]) if options.bias == "first" else (values[:-1], values[-1])
 
+    # the weights and the bias named in the file are a pair whatever --bias says
+    raw, how = (flat, "pair") if isinstance(flat, tuple) else (laid_out(flat), reading)
     try:
-        weights = _exact_weights(laid_out(flat), conv, d, reading, "the returned weights")
+        weights = _exact_weights(raw, conv, d, how, "the returned weights")
     except ValueError as error:
         return _Call(weights_error=str(error)), output
     if written is None:

@@ -1,0 +1,97 @@
+"""A command's weights file as programs in other languages print a vector (`harness._weights_text`): R's
+``print``, ``write.csv`` and ``write.table``; Python lists of NumPy or exact scalars; NumPy's ``array(...)``;
+Octave's ``w =``; JSON objects and lines that name the weights and the bias. Each reads the values written, and
+nothing else: a name the check does not know, a wrong count or a word is refused by name."""
+
+from __future__ import annotations
+
+import textwrap
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from verify_perceptron.harness import check_dataset, command_implementation
+from verify_perceptron.harness._protocol import CommandFailed, read_weights
+
+HALF, MINUS_THIRD, TWO = Fraction(1, 2), Fraction(-1, 3), Fraction(2)
+
+
+def _read(tmp_path: Path, text: str, n_features: int = 2) -> object:
+    path = tmp_path / "out.txt"
+    path.write_text(text)
+    return read_weights(str(path), n_features, exact=True)
+
+
+@pytest.mark.parametrize("text", [
+    "[1]  0.5 -1/3\n[3]  2\n",  # R's print, wrapped
+    '"","x"\n"1",0.5\n"2",-1/3\n"3",2\n',  # R's write.csv(w, path)
+    '"x"\n"1" 0.5\n"2" -1/3\n"3" 2\n',  # R's write.table(w, path)
+    '"1" 0.5\n"2" -1/3\n"3" 2\n',  # write.table(w, path, col.names=FALSE)
+    "[np.float64(0.5), Fraction(-1, 3), np.int64(2)]\n",
+    "[Fraction('1/2'), Fraction('-1/3'), Decimal('2')]\n",
+    "array([ 0.5 , -1/3, 2. ], dtype=float32)\n",
+    "w =\n\n   0.5\n  -1/3\n   2\n\n",  # Octave, a vector named alone: its values in order
+    '["0.5", "-1/3", "2"]\n',  # JSON strings
+    "((0.5, -1/3), 2)\n",
+])
+def test_a_vector_printed_as_other_languages_print_it_is_its_values(tmp_path: Path, text: str) -> None:
+    assert _read(tmp_path, text) == [HALF, MINUS_THIRD, TWO]
+
+
+@pytest.mark.parametrize("text", [
+    '{"w": [0.5, "-1/3"], "b": 2}',
+    '{"bias": 2, "weights": [0.5, "-1/3"], "epochs": 7}',  # the bias first, a key the check does not read
+    '{"coef_": [[0.5, "-1/3"]], "intercept_": [2]}',  # scikit-learn's shapes
+    "w = [0.5, -1/3]\nb = 2\n",
+    "bias: 2\nweights: 0.5 -1/3\n",
+    "Weights: [0.5 -1/3]  Bias: 2\n",
+])
+def test_named_weights_and_bias_are_read_by_their_names(tmp_path: Path, text: str) -> None:
+    assert _read(tmp_path, text) == ([HALF, MINUS_THIRD], TWO)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("epochs: 3\nw: 0.5 -1/3 2\n", "line 1 of its weights file: 'epochs' is not a number"),
+    ("weights: 0.5 -1/3\nbias: 2 3\n", "'weights' is not a number"),  # a bias of two values is no bias
+    ('{"w": [0.5], "b": 2}', "named 1 weight in its weights file; 2 needed, w1, w2, and the bias apart"),
+    ('{"theta0": 2, "x": [0.5, 1]}', "is not a number"),
+    ("Final weights: 0.5 -1/3 2\n", "'Final' is not a number"),
+    ("Fraction(1, 3) 2\n", "wrote 2 values to its weights file; 3 needed"),  # one value, never two
+    ('"0.5" "-1/3"\n', "wrote 2 values"),  # quoted values are values, not row names
+])
+def test_what_is_not_a_vector_of_the_right_length_is_refused_by_name(tmp_path: Path, text: str,
+                                                                      message: str) -> None:
+    with pytest.raises(CommandFailed, match=message.replace("(", r"\(").replace(")", r"\)")):
+        _read(tmp_path, text)
+
+
+def _program(tmp_path: Path, write: str) -> str:
+    """A correct perceptron (classic, η = 1) writing its weights with `write`, a Python expression of w and b."""
+    path = tmp_path / "p.py"
+    path.write_text(textwrap.dedent(f"""
+        import json, sys
+        from fractions import Fraction
+        rows = [[Fraction(c) for c in line.strip().split(",")] for line in open(sys.argv[1]) if line.strip()]
+        w, b = [Fraction(0)] * (len(rows[0]) - 1), Fraction(0)
+        for _ in range(1000):
+            clean = True
+            for *x, t in rows:
+                if t * (sum(a * c for a, c in zip(w, x)) + b) <= 0:
+                    w, b, clean = [a + t * c for a, c in zip(w, x)], b + t, False
+            if clean:
+                break
+        open(sys.argv[2], "w").write({write})
+    """))
+    return f"python {path} {{train}} {{out}}"
+
+
+def test_a_command_naming_its_bias_passes_whatever_bias_place_is_declared(tmp_path: Path) -> None:
+    named = _program(tmp_path, 'json.dumps({"bias": str(b), "weights": [str(v) for v in w]})')
+    X, y = [["-1", "1/2"], ["1", "1"], ["1/4", "-1"]], [-1, 1, -1]
+    for bias in ("last", "first"):
+        assert check_dataset(command_implementation(named), X, y, dtype="fraction", bias=bias).passed
+    # a wrong bias under its name is caught: the check reads it, it does not trust it
+    wrong = _program(tmp_path, 'json.dumps({"bias": str(b + 1), "weights": [str(v) for v in w]})')
+    case = check_dataset(command_implementation(wrong), X, y, dtype="fraction")
+    assert not case.passed and "agrees-with-reference" in [f.check for f in case.findings]

@@ -1,0 +1,177 @@
+"""How programs print a weight vector, read as the numbers it holds: a list, a JSON array or object, R's
+``print`` and ``write.csv``, NumPy's and Python's reprs, and lines naming the weights and the bias (``w = ...``,
+``bias: ...``).
+
+The values come out in the order written, each with its line, as text for
+the exact literal reader (`_protocol.number`); nothing here decides what a
+value is worth. A vector whose weights and bias are *named* (``{"w": [...],
+"b": ...}``, ``w = [...]`` then ``b = ...``) is a `Named` pair, read by its
+names whatever order the file has them in; every other layout is flat, read
+in the order the check is told (``--bias``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+__all__ = ["BIAS_NAMES", "WEIGHT_NAMES", "Named", "Token", "weight_tokens"]
+
+#: Names a program gives its weight vector, and its bias (any case).
+WEIGHT_NAMES = frozenset({"w", "w_", "weights", "weights_", "weight", "coef", "coef_", "coefs", "coefficients",
+                          "theta"})
+BIAS_NAMES = frozenset({"b", "b_", "bias", "bias_", "intercept", "intercept_"})
+
+#: A value and the line it is on.
+Token = tuple[int, str]
+
+# Python's and NumPy's reprs of a number, read as the literal inside: np.float64(0.5), Fraction(1, 3),
+# Fraction('1/3'), Decimal('0.5'); array([...], dtype=float32) as its list.
+_SCALAR = re.compile(r"\b(?:np|numpy)\.(?:float|int|uint|longdouble|double)\d*\(\s*'?([^()']*?)'?\s*\)")
+_FRACTION = re.compile(r"\bFraction\(\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)")
+_QUOTED = re.compile(r"\b(?:Fraction|Decimal|mpq|mpz|mpf)\(\s*['\"]([^'\"()]*)['\"]\s*\)")
+_ARRAY = re.compile(r"\b(?:np\.|numpy\.)?array\(")
+_DTYPE = re.compile(r",?\s*dtype\s*=\s*[\w.]+")
+#: R's print: each line of a vector starts with its first element's index, ``[1]``.
+_R_INDEX = re.compile(r"^\s*\[\d+\](?=\s+\S)")
+#: R's write.csv / write.table of a vector: a header of quoted names (``"","x"``), then each value after its
+#: quoted row name (``"1",0.5``).
+_QUOTED_NAMES = re.compile(r'\s*("[^"]*"\s*[,;\t ]?\s*)+')
+_ROW_NAME = re.compile(r'^\s*"[^"]*"(?=[\s,;]+\S)')
+_COUNTED = re.compile(r'\s*"(\d+)"[\s,;]+[^\s,;"]+\s*')
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+#: ``name =`` or ``name:`` before values.
+_LABEL = re.compile(r"([A-Za-z_][A-Za-z_0-9]*)\s*[:=](?![=/])")
+_SPLIT = re.compile(r"[\s,;\[\]()\"']+")
+
+
+@dataclass(frozen=True)
+class Named:
+    """Weights and a bias named as such in the file: `weights` (d values) and `bias` (one), each with its line."""
+
+    weights: list[Token]
+    bias: Token
+
+
+def weight_tokens(text: str) -> list[Token] | Named:
+    """The values of a weights file, in order with their lines, or a `Named` pair.
+
+    Examples
+    --------
+    >>> weight_tokens("[1]  0.5 -1.2\\n[3]  3\\n")  # R's print of a vector
+    [(1, '0.5'), (1, '-1.2'), (2, '3')]
+    >>> weight_tokens("[np.float64(0.5), Fraction(-1, 3)] 2")  # a Python list of NumPy and exact scalars
+    [(1, '0.5'), (1, '-1/3'), (1, '2')]
+    >>> weight_tokens('{"bias": 2, "w": [0.5, -1]}')
+    Named(weights=[(1, '0.5'), (1, '-1')], bias=(1, '2'))
+    >>> weight_tokens("weights: 0.5 -1\\nbias: 2\\n")
+    Named(weights=[(1, '0.5'), (1, '-1')], bias=(2, '2'))
+    >>> weight_tokens("w = array([ 0.5, -1. , 2. ])\\n")  # one named vector: flat, its name aside
+    [(1, '0.5'), (1, '-1.'), (1, '2.')]
+    >>> weight_tokens('"","x"\\n"1",0.5\\n"2",-1\\n')  # R's write.csv(w, path)
+    [(2, '0.5'), (3, '-1')]
+    >>> weight_tokens('"1" 0.5\\n"2" -1\\n'), weight_tokens('"0.5" "-1"\\n')  # write.table; quoted values
+    ([(1, '0.5'), (2, '-1')], [(1, '0.5'), (1, '-1')])
+    >>> weight_tokens("epochs: 3\\nw: 0.5 -1 2\\n")  # a name the check does not know is left to be refused
+    [(1, 'epochs'), (1, '3'), (2, 'w'), (2, '0.5'), (2, '-1'), (2, '2')]
+    """
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        from_json = _json_object(stripped)
+        if from_json is not None:
+            return from_json
+    groups: list[tuple[Token | None, list[Token]]] = [(None, [])]  # (its name and line, its values)
+    for k, line in enumerate(map(_plain, _without_row_names(text.split("\n"))), start=1):
+        at = 0
+        for match in _LABEL.finditer(line):
+            groups[-1][1].extend(_tokens(line[at:match.start()], k))
+            groups.append(((k, match.group(1)), []))
+            at = match.end()
+        groups[-1][1].extend(_tokens(line[at:], k))
+    if len(groups) == 1:
+        return groups[0][1]
+    names = {label[1].lower(): values for label, values in groups[1:] if label is not None}
+    if not groups[0][1] and len(names) == len(groups) - 1 and set(names) <= WEIGHT_NAMES | BIAS_NAMES:
+        named = _named(names)
+        if named is not None:
+            return named
+    # a name the check does not know, a name twice, or values before the first name: every name is kept as a
+    # value, for the reader to refuse by name
+    return [token for label, values in groups for token in ([label] if label is not None else []) + values]
+
+
+def _without_row_names(lines: list[str]) -> list[str]:
+    """`lines` with R's header of quoted names blanked and the quoted row names taken off: after such a header,
+    each line's leading quoted cell; without one, only names ``"1"``, ``"2"``, ... before one value a line."""
+    filled = [k for k, line in enumerate(lines) if line.strip()]
+    if not filled:
+        return lines
+    first = lines[filled[0]]
+    header = bool(_QUOTED_NAMES.fullmatch(first)) and not any(_NUMBER.fullmatch(cell.strip())
+                                                              for cell in re.findall(r'"([^"]*)"', first))
+    body = filled[1:] if header else filled
+    if not header:
+        counted = [_COUNTED.fullmatch(lines[k]) for k in body]
+        if not all(counted) or [int(m.group(1)) for m in counted if m] != list(range(1, len(body) + 1)):
+            return lines
+    out = list(lines)
+    if header:
+        out[filled[0]] = ""
+    for k in body:
+        out[k] = _ROW_NAME.sub(" ", lines[k])
+    return out
+
+
+def _plain(line: str) -> str:
+    """`line` with R's index, NumPy's and Python's number reprs and array wrappers made plain values."""
+    line = _R_INDEX.sub(" ", line)
+    line = _SCALAR.sub(r" \1 ", line)
+    line = _FRACTION.sub(r" \1/\2 ", line)
+    line = _QUOTED.sub(r" \1 ", line)
+    return _DTYPE.sub(" ", _ARRAY.sub("(", line))
+
+
+def _tokens(part: str, line: int) -> list[Token]:
+    return [(line, value) for value in _SPLIT.split(part.strip()) if value]
+
+
+def _named(groups: dict[str, list[Token]]) -> list[Token] | Named | None:
+    """Known names' values: a `Named` pair (one weights name, one bias name of one value), the values of one
+    weights name alone (flat: the bias among them, placed by ``--bias``), else None."""
+    weights = [values for name, values in groups.items() if name in WEIGHT_NAMES]
+    bias = [values for name, values in groups.items() if name in BIAS_NAMES]
+    if len(weights) == 1 and len(bias) == 1 and len(bias[0]) == 1:
+        return Named(weights[0], bias[0][0])
+    if len(weights) == 1 and not bias:
+        return weights[0]
+    return None
+
+
+class _Text(str):
+    """A JSON number's text, kept as written (never through a float)."""
+
+
+def _json_object(text: str) -> list[Token] | Named | None:
+    """A JSON object's weights and bias by their names (other keys aside), or None when the text is not a JSON
+    object or names neither as `_named` reads them."""
+    try:
+        record = json.loads(text, parse_int=_Text, parse_float=_Text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(record, dict):
+        return None
+    groups = {key.lower(): [(1, _json_text(item)) for item in _flat(value)] for key, value in record.items()
+              if key.lower() in WEIGHT_NAMES | BIAS_NAMES}
+    return _named(groups)
+
+
+def _flat(value: object) -> list[object]:
+    """A JSON value's items, nested lists flattened (scikit-learn's ``coef_`` is a 1 x d array)."""
+    if not isinstance(value, list):
+        return [value]
+    return [item for part in value for item in _flat(part)]
+
+
+def _json_text(item: object) -> str:
+    return item if isinstance(item, str) else json.dumps(item)

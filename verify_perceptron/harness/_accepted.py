@@ -50,7 +50,7 @@ def _with_accepted(options: CheckOptions, conv: Convention, data: Dataset, refer
         return _without(findings, _REPLACED), [modelled]
     if accepted & set(FLOAT_RATE) and options.dtype == "float" and options.eta is not None:
         rate = options.eta
-        final, _, _ = _float_run(data, conv, rate, options.max_epochs or REFERENCE_EPOCHS)
+        final, _, _ = _float_run(data, conv, rate, options.max_epochs or REFERENCE_EPOCHS, options.labels)
         if final == weights:
             return _without(findings, _REPLACED), [
                 f"compared with the float64 run at rate {_rate_text(rate)} (float rate accepted): it ends at exactly "

@@ -20,7 +20,7 @@ from ._diagnosis import diagnose
 from ._evidence import Evidence
 from ._exact import Vector
 from ._exact_run import _exact_run, _Rejected
-from ._floats import Unrepresentable, _as_doubles, _rounding_notes
+from ._floats import Unrepresentable, _as_doubles, _rounding_notes, code_rate
 from ._layout import layout_diagnosis, limit_diagnosis
 from ._probes import neighbours, slow_pairs
 from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions, updates_to_read
@@ -143,15 +143,16 @@ class _Case:
             end = time.monotonic() + (SINGLE_SEARCH_SECONDS if single else SEARCH_SECONDS)
             deadline = end if self.target.clock.end is None else min(end, self.target.clock.end)
             self.diagnoses = diagnose(self.data, self.weights, self.conv, self.options, evidence, self.recheck, rate,
-                                      self.options.eta or factor, deadline)
+                                      self.options.eta or code_rate(self.conv, factor, self.options.labels), deadline)
             self.target.clock.check()  # the search of combinations stops at the check's end: say so if it came
             self.diagnoses[0] = self._checked_suggestion(self.diagnoses[0], evidence)
         first, *others = self.diagnoses
         self.notes.append(f"diagnosis: {first.text}")
         self.notes.extend(f"also consistent: {d.text}" for d in others)
         if self.options.dtype == "float":
-            self.rounding, notes = _rounding_notes(self.data, self.conv, self.weights, self.options.eta or factor,
-                                                   self.options.max_epochs or REFERENCE_EPOCHS)
+            self.rounding, notes = _rounding_notes(self.data, self.conv, self.weights,
+                                                   self.options.eta or code_rate(self.conv, factor, self.options.labels),
+                                                   self.options.max_epochs or REFERENCE_EPOCHS, self.options.labels)
             self.notes.extend(notes)
             first_change = self.rounding
             if first_change is not None:

@@ -12,7 +12,7 @@ from ..notes.conventions import Convention
 from ._causes import mode_cause, model_causes, search_causes
 from ._evidence import Evidence, Observation
 from ._exact import Vector
-from ._floats import _double, _float_run
+from ._floats import _double, _float_run, halves_step, rates_shown, short_rates
 from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._printed import printed_cause
 from ._probes import Recheck, labels_probe, start_probe
@@ -20,6 +20,8 @@ from ._results import Diagnosis
 from ._wording import _approx, _number, _rate_text
 
 UNEXPLAINED = "unexplained"
+#: The datasets whose own rates (`rates_shown`) float-rounding tries, beside the counterexample's.
+_SHOWING = 5
 
 
 def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOptions, evidence: Evidence | None,
@@ -51,13 +53,14 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
         return [printed]
     found = model_causes(observations, conv, rate, rounded)
     if options.dtype == "float":
-        rounding = _float_rounding(observations, conv, float_rate, options.max_epochs)
+        rounding = _float_rounding(observations, conv, float_rate, options.max_epochs, options.labels,
+                                   declared=options.eta is not None)
         if rounding is not None:
             found.append(rounding)
     if found:
         return found
     for probe in (lambda: start_probe(data, conv, recheck, options.labels),
-                  lambda: labels_probe(observations, conv, recheck, options.labels)):
+                  lambda: labels_probe(observations, conv, recheck, options.labels, options.dtype == "float")):
         diagnosis = probe()
         if diagnosis is not None:
             return [diagnosis]
@@ -138,15 +141,29 @@ def _not_a_perceptron(observations: list[Observation], conv: Convention) -> Diag
 
 
 def _float_rounding(observations: list[Observation], conv: Convention, rate: Fraction,
-                    max_epochs: int | None) -> Diagnosis | None:
+                    max_epochs: int | None, labels: str = "-1/+1", declared: bool = False) -> Diagnosis | None:
     """float-rounding: the note's algorithm in float64 at the rate ends at the implementation's weights
-    on every dataset tried, and the exact run does not on the counterexample."""
-    if _double(rate) is None:  # no double is that rate (0.1, or past the doubles' range)
-        return None
-    for o in observations:
-        final, _, _ = _float_run(o.data, conv, rate, max_epochs or REFERENCE_EPOCHS)
-        if final != o.weights:
-            return None
-    return Diagnosis("float-rounding", {"rate": _number(rate), "datasets": len(observations)},
-                     f"float rounding: the {conv.name} perceptron computed in float64 at rate {_rate_text(rate)} "
-                     "ends at exactly the implementation's weights on every dataset tried")
+    on every dataset tried, and the exact run does not on the counterexample.
+
+    The rate is the declared one; else the one its weights show (`rate`, rounded by float64's steps, so only
+    near the one it was written with) and that one's shortest decimals of 1 to 3 significant digits, each
+    as its double (0.01 is the double nearest to 1/100)."""
+    raw, *short = short_rates(rate)
+    candidates = [rate] if declared else [*short, raw]
+    if not declared:  # where float64 changed a decision, the counterexample's factor is no rate: the others' are
+        candidates += [r for o in observations[:_SHOWING] for r in rates_shown(o.data, conv, o.weights, labels,
+                                                                               max_epochs or REFERENCE_EPOCHS)]
+    for candidate in dict.fromkeys(candidates):
+        if _double(candidate) is None:  # no double is that rate (0.1, or past the doubles' range)
+            continue
+        if all(_float_run(o.data, conv, candidate, max_epochs or REFERENCE_EPOCHS, labels)[0] == o.weights
+               for o in observations):
+            return Diagnosis("float-rounding", {"rate": _number(candidate), "datasets": len(observations)},
+                             f"float rounding: the {conv.name} perceptron computed in float64 at rate "
+                             f"{_rate_text(candidate)}{_on_labels(conv, labels)} ends at exactly the "
+                             "implementation's weights on every dataset tried")
+    return None
+
+
+def _on_labels(conv: Convention, labels: str) -> str:
+    return " (η·(d - y) on labels 0/1: steps of η, the note's 2η at η/2)" if halves_step(conv, labels) else ""

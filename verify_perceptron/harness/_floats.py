@@ -142,8 +142,55 @@ def _doubles(data: Dataset) -> list[list[float]] | None:
     return X
 
 
+def halves_step(conv: Convention, labels: str) -> bool:
+    """Whether code computing the note's η·(d - y) on the labels it is given steps by η, half the note's 2η:
+    a hard limiter's rule (d - y = ±2 on labels ±1) given labels 0/1, where d - y is ±1.
+
+    Examples
+    --------
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> halves_step(get_convention("hard-limiter-plus"), "0/1"), halves_step(get_convention("hard-limiter"), "-1/+1")
+    (True, False)
+    """
+    return labels == "0/1" and conv.step_factor == 2
+
+
+def code_rate(conv: Convention, factor: Fraction, labels: str) -> Fraction:
+    """The rate code was written with, from `factor`, its weights over the exact run's at rate 1 (twice the
+    factor where `halves_step`: its steps of η are the note's 2η at η/2)."""
+    return 2 * factor if halves_step(conv, labels) else factor
+
+
+def short_rates(rate: Fraction) -> list[Fraction]:
+    """`rate` and the doubles nearest to its decimals of 1, 2 and 3 significant digits: the rate code was
+    written with, from one its weights show (float64's steps round it: 0.0099999... -> 0.01).
+
+    Examples
+    --------
+    >>> [float(r) for r in short_rates(Fraction(1, 101))]
+    [0.009900990099009901, 0.01, 0.0099, 0.0099]
+    """
+    if rate <= 0 or not Fraction(1, 10**300) < rate < 10**300:  # (a Fraction past the doubles has no float)
+        return [rate]
+    return [rate, *(Fraction(float(f"{float(rate):.{digits}g}")) for digits in (1, 2, 3))]
+
+
+def rates_shown(data: Dataset, conv: Convention, weights: Vector, labels: str, max_epochs: int) -> list[Fraction]:
+    """The double rates (`short_rates` of what the weights show against the exact run, the shortest decimal
+    first) at which the note's algorithm in float64 ends at `weights` on `data`."""
+    from ..run.reference import train
+
+    reference = train(data, conv.name, max_epochs=max_epochs).final_weights
+    j = next((j for j, v in enumerate(reference) if v != 0), None)
+    if j is None or weights[j] / reference[j] <= 0:
+        return []
+    raw, *short = short_rates(code_rate(conv, weights[j] / reference[j], labels))
+    return [rate for rate in dict.fromkeys([*short, raw])
+            if _double(rate) is not None and _float_run(data, conv, rate, max_epochs, labels)[0] == weights]
+
+
 def _float_run(data: Dataset, conv: Convention, rate: Fraction,
-               max_epochs: int) -> tuple[Vector | None, FloatDecision | None, str | None]:
+               max_epochs: int, labels: str = "-1/+1") -> tuple[Vector | None, FloatDecision | None, str | None]:
     """The note's perceptron in float64 (products added in order, then the bias) beside the exact one.
 
     Both runs visit the samples in the same order and make the same decisions
@@ -154,7 +201,9 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction,
     The final weights are None when there is no float64 run to speak of: the
     rate or a value is past the largest double, or below the least (a rate of
     0), or a score or a weight overflows on the way (float64 then holds
-    ``inf``, which no implementation returns as weights).
+    ``inf``, which no implementation returns as weights). `labels` are the
+    ones the implementation was given: on 0/1 a hard limiter's code steps by
+    the rate itself (`halves_step`).
 
     Examples
     --------
@@ -166,7 +215,7 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction,
     >>> _float_run(tie, get_convention("classic"), Fraction(10**400), 100)
     (None, None, 'the rate 1e+400 is past the largest double: float64 has no such rate')
     """
-    a = conv.step_size(rate)
+    a = conv.step_size(rate) / (2 if halves_step(conv, labels) else 1)
     a_float = nearest_float(a)
     if a_float is None or a_float == 0:
         where = "past the largest double" if a_float is None else "below the least double"
@@ -223,7 +272,7 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction,
 
 
 def _rounding_notes(data: Dataset, conv: Convention, weights: Vector, rate: Fraction,
-                    max_epochs: int) -> tuple[FloatDecision | None, list[str]]:
+                    max_epochs: int, labels: str = "-1/+1") -> tuple[FloatDecision | None, list[str]]:
     """Where float64 changes a decision of this run, and whether that explains the implementation's output.
 
     Returns the first decision float64 changed (None when none did, or when
@@ -231,7 +280,7 @@ def _rounding_notes(data: Dataset, conv: Convention, weights: Vector, rate: Frac
     """
     if _double(rate) is None:
         return None, []  # not a float64 rate: no float64 run to compare with
-    final, first, rounded = _float_run(data, conv, rate, max_epochs)
+    final, first, rounded = _float_run(data, conv, rate, max_epochs, labels)
     explains = final == weights
     if final is None:
         return first, ([] if rounded is None else [f"float rounding: a float64 run at rate {_rate_text(rate)} "

@@ -11,6 +11,7 @@ from ..data.dataset import Dataset
 from ..notes.conventions import Convention
 from ._evidence import Observation
 from ._exact import Vector
+from ._floats import _float_run
 from ._results import Diagnosis
 from ._wording import _approx, _number
 
@@ -109,18 +110,59 @@ def nondeterminism_probe(data: Dataset, conv: Convention, recheck: Recheck, labe
 
 
 def labels_probe(observations: list[Observation], conv: Convention, recheck: Recheck,
-                 labels: str) -> Diagnosis | None:
+                 labels: str, floats: bool = False) -> Diagnosis | None:
     """label-encoding: every dataset tried passes when given with the other labels (0/1 for -1/+1),
-    under the checked convention or else under one other convention."""
+    under the checked convention or else under one other convention; with `floats`, also where float64
+    rounding at one rate explains every one that did not pass (`_floats.rates_shown` on one of them, the
+    rate then run on all: a run whose rounding changed a decision shows no rate of its own)."""
     from ..notes.conventions import CONVENTIONS
 
     other = "0/1" if labels == "-1/+1" else "-1/+1"
     tried = observations[:MAX_RECHECKS]
     for name in (conv.name, *(c for c in CONVENTIONS if c != conv.name)):
-        if all(recheck(o.data, other, name)[2] for o in tried):
-            flags = f"--labels {other}" + ("" if name == conv.name else f" --convention {name}")
-            also = "" if name == conv.name else f", and it is the {name} perceptron"
-            return Diagnosis("label-encoding", {"labels": other, "convention": name, "datasets": len(tried)},
-                             f"it expects labels {other}{also}: given them, it gives the note's weights on every "
-                             f"dataset tried ({flags} declares that)")
+        failed: list[tuple[Dataset, Vector]] = []
+        for o in tried:
+            seen, weights, passed = recheck(o.data, other, name)
+            if passed:
+                continue
+            if not floats or weights is None:
+                break
+            failed.append((seen, weights))
+        else:
+            rate = _one_rate(failed, name, other) if failed else None
+            if not failed or rate is not None:
+                return _encoding(conv, name, other, len(tried), rate)
     return None
+
+
+def _one_rate(failed: list[tuple[Dataset, Vector]], name: str, labels: str) -> Fraction | None:
+    """The first rate shown by one of `failed` (`rates_shown`) at which float64 ends at every one's weights."""
+    from ..notes.conventions import get_convention
+    from ._floats import rates_shown
+    from ._options import REFERENCE_EPOCHS
+
+    under = get_convention(name)
+    for data, weights in failed:
+        for rate in rates_shown(data, under, weights, labels, REFERENCE_EPOCHS):
+            if all(_float_run(d, under, rate, REFERENCE_EPOCHS, labels)[0] == w for d, w in failed):
+                return rate
+    return None
+
+
+def _encoding(conv: Convention, name: str, other: str, datasets: int, rate: Fraction | None) -> Diagnosis:
+    """The label-encoding diagnosis: labels `other`, convention `name`, a float64 rate when one was needed."""
+    from ..notes.conventions import get_convention
+    from ._floats import halves_step
+    from ._wording import _rate_text
+
+    flags = f"--labels {other}" + ("" if name == conv.name else f" --convention {name}")
+    also = "" if name == conv.name else f", and it is the {name} perceptron"
+    parameters: dict[str, object] = {"labels": other, "convention": name, "datasets": datasets}
+    if rate is not None:
+        steps = " (η·(d - y) on labels 0/1: steps of η)" if halves_step(get_convention(name), other) else ""
+        also += f", computed in float64 at rate {_rate_text(rate)}{steps}"
+        flags += f" --float-eta {float(rate)!r} --accept float-rate"
+        parameters["rate"] = _number(rate)
+    return Diagnosis("label-encoding", parameters,
+                     f"it expects labels {other}{also}: given them, it gives the note's weights on every "
+                     f"dataset tried ({flags} declares that)")

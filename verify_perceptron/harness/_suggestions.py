@@ -23,9 +23,13 @@ def _one(code: str, parameters: dict[str, Any], options: CheckOptions) -> dict[s
     if code == "other-convention":
         return {"convention": parameters["convention"]}
     if code == "label-encoding":
-        return {"labels": parameters["labels"], "convention": parameters["convention"]}
+        rate = {"eta": Fraction(str(parameters["rate"])), "accept_departures": ("float-rate",)} \
+            if "rate" in parameters else {}
+        return {"labels": parameters["labels"], "convention": parameters["convention"], **rate}
     if code in _TIES:
         return {"convention": _TIES[code]}
+    if code == "float-rounding" and "rate" in parameters and "float-rate" not in options.accept_departures:
+        return {"eta": Fraction(str(parameters["rate"])), "accept_departures": ("float-rate",)}
     if code == "float-rate" and "rate" in parameters:
         double = nearest_float(Fraction(str(parameters["rate"])))
         return None if double is None else {"eta": Fraction(double), "accept_departures": ("float-rate",)}

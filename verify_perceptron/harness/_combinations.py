@@ -244,8 +244,9 @@ class Search:
     """The search over combinations on one body of evidence, its model runs made once each."""
 
     def __init__(self, observations: list[Observation], conv: Convention, rate: Fraction | None,
-                 rounded: bool, deadline: float) -> None:
+                 rounded: bool, deadline: float, labels: str = "-1/+1") -> None:
         self.observations, self.conv, self.rate, self.rounded = observations, conv, rate, rounded
+        self.labels = labels
         self.deadline = deadline
         self.tried = 0
         self.cut = False
@@ -279,6 +280,14 @@ class Search:
             if found:
                 return found
         return []
+
+    def _on_labels(self, spec: Spec) -> Spec:
+        """`spec` as code on the labels given runs it: a float64 run of η·(d - y) (a hard limiter's rule, or a
+        tie cause's) on labels 0/1 steps by η, where d - y is ±1, not 2η (its step halved: exact in float64)."""
+        twice = spec.tie in ("plus", "minus") or (spec.tie == "note" and self.conv.step_factor == 2)
+        if self.labels != "0/1" or spec.step is None or not twice:
+            return spec
+        return replace(spec, step=spec.step / 2)
 
     def _reachable(self, spec: Spec, readoff: str | None) -> bool:
         """Whether an exact learner's steps can sum to the counterexample's weights at all (`_reachable`):
@@ -316,7 +325,7 @@ class Search:
             if pruned is not None:
                 self._first[combo] = pruned
                 return None
-        spec = spec_of(combo)
+        spec = self._on_labels(spec_of(combo))
         if spec.exact and not self._reachable(spec, readoff):
             self._first.setdefault(combo, (False, Run()))
             return None

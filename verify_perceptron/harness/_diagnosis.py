@@ -113,7 +113,8 @@ def _combined(observations: list[Observation], conv: Convention, options: CheckO
 
     params = dict(options.configuration)
     floats = options.dtype == "float"
-    search = Search(observations, conv, rate, floats, time.monotonic() + SEARCH_SECONDS if deadline is None else deadline)
+    search = Search(observations, conv, rate, floats, time.monotonic() + SEARCH_SECONDS if deadline is None else deadline,
+                    options.labels)
     fits = search.smallest(catalogue(conv, floats=floats, rate=rate, params=params))
     if not fits:
         return None

@@ -262,3 +262,30 @@ def test_bad_command_line_input_exits_2_with_one_line(argv: list[str], message: 
 def test_run_check_command_runs_a_command() -> None:
     with pytest.raises(InvalidArgument, match="not both"):
         run_check_command("tests.implementations:perceptron", command="x {train} {out}")
+
+
+def test_a_program_told_the_sizes_on_its_command_line_reads_them(tmp_path: Path) -> None:
+    # C programs that size their arrays first take n and d as arguments: {n} and {d} give them.
+    path = tmp_path / "sized.py"
+    path.write_text(textwrap.dedent("""
+        import sys
+        from fractions import Fraction
+        n, d = int(sys.argv[3]), int(sys.argv[4])
+        rows = [[Fraction(c) for c in line.split(",")] for line in open(sys.argv[1]) if line.strip()]
+        assert len(rows) == n and all(len(r) == d + 1 for r in rows), (n, d)  # a wrong size fails the run
+        w, b = [Fraction(0)] * d, Fraction(0)
+        for _ in range(1000):
+            clean = True
+            for *x, t in rows:
+                if t * (sum(a * c for a, c in zip(w, x)) + b) <= 0:
+                    w, b, clean = [a + t * c for a, c in zip(w, x)], b + t, False
+            if clean:
+                break
+        open(sys.argv[2], "w").write(" ".join(map(str, [*w, b])))
+    """))
+    X, y = [["-1", "1/2"], ["1", "1"], ["1/4", "-1"]], [-1, 1, -1]
+    sized = command_implementation(f"python {path} {{train}} {{out}} {{n}} {{d}}")
+    assert check_dataset(sized, X, y, dtype="fraction").passed
+    swapped = check_dataset(command_implementation(f"python {path} {{train}} {{out}} {{d}} {{n}}"), X, y,
+                            dtype="fraction")
+    assert not swapped.passed and "returns-weights" in [f.check for f in swapped.findings]

@@ -95,3 +95,4 @@ def test_a_command_naming_its_bias_passes_whatever_bias_place_is_declared(tmp_pa
     wrong = _program(tmp_path, 'json.dumps({"bias": str(b + 1), "weights": [str(v) for v in w]})')
     case = check_dataset(command_implementation(wrong), X, y, dtype="fraction")
     assert not case.passed and "agrees-with-reference" in [f.check for f in case.findings]
+

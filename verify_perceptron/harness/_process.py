@@ -22,6 +22,9 @@ The protocol, for ``command_implementation("CMD {train} {out}")``:
 - ``{updates}`` (optional) is replaced by a path for its updates as JSON
   Lines, one update a line: ``{"sample": i, "weights": [...]}``, the weights
   laid out as in ``{out}``; with it every update is checked.
+- ``{n}`` and ``{d}`` (optional) are replaced by the numbers of samples and of
+  features in ``{train}``, for a program that is told them on its command line
+  (as C programs that size their arrays first are).
 - An empty ``{out}`` file means "not separable" (for ``detects_nonseparable``).
 
 The command is split like a shell would (`shlex`) but run without one, in
@@ -55,8 +58,10 @@ from ._protocol import NO_WEIGHTS_FILE, CommandFailed, read_updates, read_weight
 if TYPE_CHECKING:  # _implementation imports this module
     from ._implementation import Labels, Samples
 
-#: The placeholders a command template may hold; ``{train}`` and ``{out}`` are required.
+#: The paths a command template may hold; ``{train}`` and ``{out}`` are required.
 PLACEHOLDERS = ("train", "out", "updates")
+#: The sizes it may hold: the numbers of samples and of features in ``{train}``.
+SIZES = ("n", "d")
 
 
 @dataclass(frozen=True)
@@ -99,7 +104,7 @@ class CommandImplementation:
             paths["updates"] = os.path.join(folder, "updates.jsonl")
             with open(paths["train"], "w", encoding="utf-8") as handle:
                 handle.write(_csv(X, y))
-            argv = [part.format(**paths) for part in shlex.split(self.template)]
+            argv = [part.format(**paths, n=len(X), d=n_features) for part in shlex.split(self.template)]
             output = Capped()
             runs = keeper or CommandKeeper()
             try:
@@ -155,10 +160,10 @@ def command_implementation(template: str, *, cwd: str | None = None) -> CommandI
             raise InvalidArgument(f"command={shown_value(template)} must contain {{{name}}} ({what})")
     for part in parts:
         try:
-            part.format(train="", out="", updates="")
+            part.format(**{name: "" for name in (*PLACEHOLDERS, *SIZES)})
         except (KeyError, IndexError, ValueError) as error:
             raise InvalidArgument(f"command={shown_value(template)}: unknown placeholder or stray brace in {part!r} ({error}); "
-                                  "the placeholders are {train}, {out} and {updates}") from None
+                                  "the placeholders are {train}, {out}, {updates}, {n} and {d}") from None
     folder = os.path.abspath(cwd if cwd is not None else os.getcwd())
     if not os.path.isdir(folder):
         raise InvalidArgument(f"cwd={shown_value(cwd)} is not a directory")

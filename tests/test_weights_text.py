@@ -34,6 +34,8 @@ def _read(tmp_path: Path, text: str, n_features: int = 2) -> object:
     "w =\n\n   0.5\n  -1/3\n   2\n\n",  # Octave, a vector named alone: its values in order
     '["0.5", "-1/3", "2"]\n',  # JSON strings
     "((0.5, -1/3), 2)\n",
+    "# weights, then the bias\n0.5 -1/3 2\n",  # np.savetxt(path, w, header=...)
+    "w1,w2,b\n0.5,-1/3,2\n",  # pandas' to_csv(index=False) of one row
 ])
 def test_a_vector_printed_as_other_languages_print_it_is_its_values(tmp_path: Path, text: str) -> None:
     assert _read(tmp_path, text) == [HALF, MINUS_THIRD, TWO]
@@ -59,6 +61,8 @@ def test_named_weights_and_bias_are_read_by_their_names(tmp_path: Path, text: st
     ("Final weights: 0.5 -1/3 2\n", "'Final' is not a number"),
     ("Fraction(1, 3) 2\n", "wrote 2 values to its weights file; 3 needed"),  # one value, never two
     ('"0.5" "-1/3"\n', "wrote 2 values"),  # quoted values are values, not row names
+    ("nan nan nan\n", "'nan' is not a finite number"),  # a diverged run's line is no header
+    ("w1,w2,b\n0.5,-1/3\n", "wrote 2 values"),
 ])
 def test_what_is_not_a_vector_of_the_right_length_is_refused_by_name(tmp_path: Path, text: str,
                                                                       message: str) -> None:

@@ -73,6 +73,8 @@ def weight_tokens(text: str) -> list[Token] | Named:
     [(2, '0.5'), (3, '-1')]
     >>> weight_tokens('"1" 0.5\\n"2" -1\\n'), weight_tokens('"0.5" "-1"\\n')  # write.table; quoted values
     ([(1, '0.5'), (2, '-1')], [(1, '0.5'), (1, '-1')])
+    >>> weight_tokens("# weights\\nw1,w2,b\\n0.5,-1,2\\n")  # np.savetxt's header, pandas' column names
+    [(3, '0.5'), (3, '-1'), (3, '2')]
     >>> weight_tokens("epochs: 3\\nw: 0.5 -1 2\\n")  # a name the check does not know is left to be refused
     [(1, 'epochs'), (1, '3'), (2, 'w'), (2, '0.5'), (2, '-1'), (2, '2')]
     """
@@ -82,7 +84,7 @@ def weight_tokens(text: str) -> list[Token] | Named:
         if from_json is not None:
             return from_json
     groups: list[tuple[Token | None, list[Token]]] = [(None, [])]  # (its name and line, its values)
-    for k, line in enumerate(map(_plain, _without_row_names(text.split("\n"))), start=1):
+    for k, line in enumerate(map(_plain, _without_header(_without_row_names(text.split("\n")))), start=1):
         at = 0
         for match in _LABEL.finditer(line):
             groups[-1][1].extend(_tokens(line[at:match.start()], k))
@@ -99,6 +101,19 @@ def weight_tokens(text: str) -> list[Token] | Named:
     # a name the check does not know, a name twice, or values before the first name: every name is kept as a
     # value, for the reader to refuse by name
     return [token for label, values in groups for token in ([label] if label is not None else []) + values]
+
+
+def _without_header(lines: list[str]) -> list[str]:
+    """`lines` with comment lines (``#``, as ``np.savetxt(..., header=...)`` writes) blanked, and a first line of
+    column names (``w1,w2,b``: every word starting with a letter, none naming values with ``:`` or ``=``) too."""
+    out = ["" if line.lstrip().startswith("#") else line for line in lines]
+    first = next((k for k, line in enumerate(out) if line.strip()), None)
+    if first is not None and not _LABEL.search(out[first]):
+        words = [w for w in _SPLIT.split(out[first].strip()) if w]
+        if words and all(w[0].isalpha() or w[0] == "_" for w in words) \
+                and not any(w.lower() in ("nan", "inf", "infinity", "-inf") for w in words):
+            out[first] = ""
+    return out
 
 
 def _without_row_names(lines: list[str]) -> list[str]:

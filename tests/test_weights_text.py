@@ -34,6 +34,8 @@ def _read(tmp_path: Path, text: str, n_features: int = 2) -> object:
     "w =\n\n   0.5\n  -1/3\n   2\n\n",  # Octave, a vector named alone: its values in order
     '["0.5", "-1/3", "2"]\n',  # JSON strings
     "((0.5, -1/3), 2)\n",
+    "Rational{Int64}[1//2, -1//3, 2//1]\n",  # Julia's println of a vector of rationals
+    "Float32[0.5, -1/3, 2.0]\n",
     "# weights, then the bias\n0.5 -1/3 2\n",  # np.savetxt(path, w, header=...)
     "w1,w2,b\n0.5,-1/3,2\n",  # pandas' to_csv(index=False) of one row
 ])

@@ -1,5 +1,5 @@
 """How programs print a weight vector, read as the numbers it holds: a list, a JSON array or object, R's
-``print`` and ``write.csv``, NumPy's and Python's reprs, and lines naming the weights and the bias (``w = ...``,
+``print`` and ``write.csv``, NumPy's, Python's and Julia's reprs, and lines naming the weights and the bias (``w = ...``,
 ``bias: ...``).
 
 The values come out in the order written, each with its line, as text for
@@ -32,6 +32,9 @@ _SCALAR = re.compile(r"\b(?:np|numpy)\.(?:float|int|uint|longdouble|double)\d*\(
 _FRACTION = re.compile(r"\bFraction\(\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)")
 _QUOTED = re.compile(r"\b(?:Fraction|Decimal|mpq|mpz|mpf)\(\s*['\"]([^'\"()]*)['\"]\s*\)")
 _ARRAY = re.compile(r"\b(?:np\.|numpy\.)?array\(")
+#: Julia's typed vectors (Float32[0.5, -1.0], Rational{Int64}[1//2, -1//3]) and its rationals, p//q.
+_TYPED = re.compile(r"\b[A-Za-z_][\w.]*(\{[\w, ]*\})?(?=\[)")
+_JULIA_RATIONAL = re.compile(r"([+-]?\d+)//(\d+)")
 _DTYPE = re.compile(r",?\s*dtype\s*=\s*[\w.]+")
 #: R's print: each line of a vector starts with its first element's index, ``[1]``.
 _R_INDEX = re.compile(r"^\s*\[\d+\](?=\s+\S)")
@@ -63,6 +66,8 @@ def weight_tokens(text: str) -> list[Token] | Named:
     [(1, '0.5'), (1, '-1.2'), (2, '3')]
     >>> weight_tokens("[np.float64(0.5), Fraction(-1, 3)] 2")  # a Python list of NumPy and exact scalars
     [(1, '0.5'), (1, '-1/3'), (1, '2')]
+    >>> weight_tokens("Rational{Int64}[1//2, -1//3, 2//1]")  # Julia's println
+    [(1, '1/2'), (1, '-1/3'), (1, '2/1')]
     >>> weight_tokens('{"bias": 2, "w": [0.5, -1]}')
     Named(weights=[(1, '0.5'), (1, '-1')], bias=(1, '2'))
     >>> weight_tokens("weights: 0.5 -1\\nbias: 2\\n")
@@ -144,6 +149,7 @@ def _plain(line: str) -> str:
     line = _SCALAR.sub(r" \1 ", line)
     line = _FRACTION.sub(r" \1/\2 ", line)
     line = _QUOTED.sub(r" \1 ", line)
+    line = _JULIA_RATIONAL.sub(r"\1/\2", _TYPED.sub(" ", line))
     return _DTYPE.sub(" ", _ARRAY.sub("(", line))
 
 

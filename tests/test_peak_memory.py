@@ -521,3 +521,20 @@ def test_the_best_visited_weights_read_samples_held_in_limbs_a_piece_at_a_time()
     whole = matrix.approximate()[0]  # the whole copy made: the same rows, the same candidate
     assert np.array_equal(matrix.float_rows(5, 9000), whole[5:9000])
     assert found is not None and best_reference(matrix, trace) == found
+
+
+def test_kept_updates_are_replayed_in_chunks_sized_from_the_samples(monkeypatch: pytest.MonkeyPatch) -> None:
+    # When a run's kept updates pass their budget they are replayed into the checker (in its own thread) in
+    # joined chunks of at least REPLAY_CHUNK (2^16) updates, each copied into the thread's queue: a fixed cost of
+    # several MB that weighed on small data (about 1.3x the int64 data of the randn 10^5 x 10 fit at that
+    # moment). The chunks are now at least an eighth of the samples (the engine's own chunks), at most 2^16.
+    # The report is the same.
+    from verify_perceptron import pipeline
+
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 2**21)  # passed after about 10^5 updates
+    data = _randn_limbs(4000)
+    peak, (trace, check) = _traced_peak(lambda: verify_run(data, "classic", max_epochs=60))
+    assert trace.n_updates > 100_000 and peak / (data.n_samples * 11 * 8) < 25  # 37.4 with 2^16, 17.2
+    report = render_json(build_report(data, trace, check))
+    monkeypatch.setattr(pipeline, "_replay_least", lambda samples: pipeline.REPLAY_CHUNK)
+    assert render_json(build_report(data, *verify_run(data, "classic", max_epochs=60))) == report

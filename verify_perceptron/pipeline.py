@@ -47,6 +47,10 @@ MIN_REPLAY_BYTES = 2**22  # (a float64 set of 10^5 updates, with scores in three
 MIN_MAP_BYTES = 2**24
 #: Kept updates are replayed in chunks of at least this many (but the last), each at most one engine chunk more.
 REPLAY_CHUNK = 2**16
+#: ... or of at least an eighth of the samples, where that is fewer (the engine's own chunks are as long): the
+#: replay's joined chunks and their copies queued for the checker's thread were a fixed cost that weighed on small
+#: data (about 1.3x the int64 data of the randn 10^5 x 10 fit at the moment its kept updates overflow).
+REPLAY_PART = 8
 #: `verify_run`'s ``again``: ``again(w_star, source, note)`` is the run checked against w* (what a
 #: run made again with `separator=w_star` would give, its updates replayed from the first run's).
 Again = Callable[[Sequence[object], str, str | None], tuple[Trace, CheckResult]]
@@ -92,8 +96,9 @@ class _Store:
     then made during the run itself.
     """
 
-    def __init__(self, capacity: int, overflow: Callable[[], Any]) -> None:
+    def __init__(self, capacity: int, overflow: Callable[[], Any], samples: int | None = None) -> None:
         self.capacity, self.used, self._overflow = capacity, 0, overflow
+        self.samples = samples  # (the replay's chunks are sized from it, when given)
         self.overflow: Any = None  # made by `_overflow` when first needed
         self.items: list[tuple[int, int, Any, Any]] = []
         self.complete = True
@@ -138,10 +143,11 @@ class _Store:
             items.reverse()  # popped in order: each compact copy is let go once unpacked
             piece: list[tuple[int, Any, Any, Any]] = []
             size = 0
+            least = _replay_least(self.samples)
             while items:
                 piece.append(items.pop())
                 size += len(piece[-1][2])
-                if size >= REPLAY_CHUNK or not items:
+                if size >= least or not items:
                     _feed_joined(observer, piece)
                     piece, size = [], 0
             return
@@ -151,6 +157,17 @@ class _Store:
                           rows.astype(np.int64), scores)
             else:
                 observer.observe(first, epoch, rows, scores)
+
+
+def _replay_least(samples: int | None) -> int:
+    """The least number of kept updates replayed as one chunk (but the last), for data of `samples` rows.
+
+    Examples
+    --------
+    >>> _replay_least(None), _replay_least(10**5), _replay_least(10**6), _replay_least(100)
+    (65536, 12500, 65536, 4096)
+    """
+    return REPLAY_CHUNK if samples is None else min(REPLAY_CHUNK, max(fast.SMALL_CHUNK, samples // REPLAY_PART))
 
 
 def _feed_joined(observer: Observer, items: list[tuple[int, Any, Any, Any]]) -> None:
@@ -402,7 +419,7 @@ class _Job:
             told = Background(checker).start() if _beside(self.mode, long=True) else checker
             return _Tee(told, WholeRun(checker), recorder, kept if self.mode == "online" else None)
 
-        store = _Store(max(MIN_REPLAY_BYTES, self.matrix.nbytes // 2), overflow=overflow)
+        store = _Store(max(MIN_REPLAY_BYTES, self.matrix.nbytes // 2), overflow=overflow, samples=self.data.n_samples)
         try:
             trace = self.run(store, self.time_limit, lambda: (None, None))  # counted by the checker once w* is known
         except BaseException:

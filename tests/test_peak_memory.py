@@ -502,27 +502,6 @@ def test_an_int64_sum_past_int64_is_made_without_a_list_of_python_integers() -> 
     assert peak / n < 20  # one int64 temporary at a time (8 bytes a value); 40 with the list
 
 
-def test_the_best_visited_weights_read_samples_held_in_limbs_a_piece_at_a_time() -> None:
-    # For samples held in limbs (the randn fits' binary floats, about 94 bits), `ExactMatrix.float_rows` made
-    # the matrix's whole float copy (`approximate`, as large as the int64 data) at best_reference's first piece,
-    # and it lived on through the soft-margin check to the end of the run's check (1.0x of the randn 10^5 x 10
-    # fit's peak after its run). Each piece's nearest doubles are now made from its own limbs: the same floats.
-    from verify_perceptron.check.soft_reference import best_reference
-    from verify_perceptron.data.samples import sample_matrix
-    from verify_perceptron.run import fast
-
-    data = _randn_limbs(2**15)
-    matrix = sample_matrix(data, get_convention("classic"))
-    assert matrix.held is not None
-    trace = fast.run(data, "classic", max_epochs=2, matrix=matrix)
-    matrix.release_copies()
-    peak, found = _traced_peak(lambda: best_reference(matrix, trace))
-    assert matrix._approximate is None and peak / (data.n_samples * 11 * 8) < 2.5  # 3.02 with the copy, 2.02
-    whole = matrix.approximate()[0]  # the whole copy made: the same rows, the same candidate
-    assert np.array_equal(matrix.float_rows(5, 9000), whole[5:9000])
-    assert found is not None and best_reference(matrix, trace) == found
-
-
 def test_kept_updates_are_replayed_in_chunks_sized_from_the_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     # When a run's kept updates pass their budget they are replayed into the checker (in its own thread) in
     # joined chunks of at least REPLAY_CHUNK (2^16) updates, each copied into the thread's queue: a fixed cost of

@@ -421,8 +421,8 @@ class ExactMatrix:
     def float_rows(self, start: int, stop: int) -> Any:
         """Rows ``start:stop`` of `approximate`'s F, without making the whole of it when it is not made yet.
 
-        For entries of 16, 32 or 64 bits, or held in limbs, each is its integer rounded to the nearest double,
-        as in F; a caller reading every row a piece at a time then holds no float copy as large as the samples.
+        For entries of 16, 32 or 64 bits each is its integer rounded to the nearest double, as in F; a
+        caller reading every row a piece at a time then holds no float copy as large as the samples.
 
         Examples
         --------
@@ -432,12 +432,6 @@ class ExactMatrix:
         """
         if self._approximate is None and self._as_float is None and not self.wide:
             return self.exact[start:stop].astype(np.float64)
-        if self._approximate is None and self.held is not None and self.held.bits <= FLOAT_BITS:
-            # held in limbs: the piece's nearest doubles, as `approximate` makes them all (the randn fit's
-            # best_reference made the whole copy, 1x the int64 data, and it lived through the soft-margin check)
-            floats = self.held.doubles(slice(start, stop))
-            if floats is not None:
-                return floats
         return self.approximate()[0][start:stop]
 
     def backend(self, norm_sq: int) -> str:

@@ -411,14 +411,12 @@ class LimbMatrix:
         _kernel.limb_doubles(self.norm_limbs[:, None, :], out)
         return out[:, 0]
 
-    def doubles(self, rows: slice = slice(None)) -> Any:
-        """Every entry of the rows `rows` (all by default) rounded once to the nearest double, float64, or None
-        (no C, or 1000 bits or more)."""
+    def doubles(self) -> Any:
+        """Every entry rounded once to the nearest double, (n, d) float64, or None (no C, or 1000 bits or more)."""
         if _kernel.limb_doubles is None or self.bits >= 1000:
             return None
-        limbs = self.limbs[rows]  # a range of rows of C-contiguous limbs: C-contiguous, no copy
-        out = np.empty(limbs.shape[:2], dtype=np.float64)
-        _kernel.limb_doubles(limbs, out)
+        out = np.empty(self.shape, dtype=np.float64)
+        _kernel.limb_doubles(self.limbs, out)
         return out
 
     def products(self, direction: Any) -> Any:

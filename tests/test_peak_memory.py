@@ -37,6 +37,7 @@ import pytest
 from verify_perceptron.api.verification import settle
 from verify_perceptron.certify.separability import decide_separability
 from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.data.integers import ExactMatrix
 from verify_perceptron.notes.conventions import get_convention
 from verify_perceptron.pipeline import verify_run
 from verify_perceptron.report.record import build_report, render_json
@@ -517,3 +518,35 @@ def test_kept_updates_are_replayed_in_chunks_sized_from_the_samples(monkeypatch:
     report = render_json(build_report(data, trace, check))
     monkeypatch.setattr(pipeline, "_replay_least", lambda samples: pipeline.REPLAY_CHUNK)
     assert render_json(build_report(data, *verify_run(data, "classic", max_epochs=60))) == report
+
+
+@pytest.mark.parametrize("budget", [2**20, None])
+def test_the_soft_margin_check_after_a_run_in_limbs_holds_no_float_copy_of_the_samples(
+        monkeypatch: pytest.MonkeyPatch, budget: int | None) -> None:
+    # best_reference reads the samples in floats: of samples held in limbs (the randn fits' binary floats) that
+    # is the matrix's whole float copy (`approximate`, as large as the int64 data), which then lived on through
+    # the soft-margin check and to the end of the run's check: 1.0x of the randn 10^5 x 10 fit's peak after its
+    # run. It is let go once best_reference is done: after a run past its kept updates' budget (u taken by the
+    # checker that saw the run, `budget`) and after one that kept them all (u given to the replay's checker).
+    # The report is the same.
+    from verify_perceptron import pipeline
+    from verify_perceptron.check.checker import Checker
+
+    if budget is not None:
+        monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", budget)
+    data = _randn_limbs(3000)
+    held: list[bool] = []
+    own = Checker.take_reference
+
+    def take_reference(self: Checker, reference: Any, *args: Any, **kwargs: Any) -> None:
+        if reference is not None:  # (a checker made during the run takes None: the engine's copy is alive then)
+            held.append(self.matrix._approximate is not None)
+        own(self, reference, *args, **kwargs)
+
+    monkeypatch.setattr(Checker, "take_reference", take_reference)
+    trace, check = verify_run(data, "classic", max_epochs=30)
+    assert held == [False] and not trace.converged
+    report = render_json(build_report(data, trace, check))
+    monkeypatch.setattr(ExactMatrix, "forget_floats", lambda self: None)  # the copy kept, as before
+    trace, check = verify_run(data, "classic", max_epochs=30)
+    assert held == [False, True] and render_json(build_report(data, trace, check)) == report

@@ -379,6 +379,8 @@ class _Job:
                 note: str | None = None, last: Trace | None = None) -> Checker:
         """A checker against w*; without one, `last` (a finished run) gives u, the best weights it visited."""
         u = None if last is None or self.mode != "online" else best_reference(self.matrix, last)
+        if u is not None:  # its float copy of samples held in limbs is read no more (`_soft_margin_afterwards`)
+            self.matrix.forget_floats()
         return Checker(self.data, self.conv, rate=self.rate, mode=self.mode, separator=w_star,
                        separator_source=source, separator_note=note, matrix=self.matrix,
                        reference=None if u is None else u[0], reference_source="" if u is None else u[1],
@@ -461,6 +463,10 @@ class _Job:
         """
         checker.let_go_of_replays()  # every update is told: their arrays need not live on beside the bound's
         u = None if self.mode != "online" else best_reference(self.matrix, trace)
+        # best_reference read the samples in floats: of samples held in limbs that is the matrix's whole float
+        # copy (the randn fits'; made once, it is read in some twenty passes), as large as the int64 data and
+        # read no more, which lived on through the soft-margin check, the peak after the run
+        self.matrix.forget_floats()
         if u is not None:
             checker.take_reference(u[0], u[1], trace.mistakes_per_sample)
             if checker.soft is not None and kept.complete:  # a block of epochs at a time (16 bytes a mistake)

@@ -339,6 +339,17 @@ class ExactMatrix:
         if self.held is not None:  # the Python integers made from the limbs are copies too
             self._exact = self._norms = self._norms_list = None
 
+    def forget_floats(self) -> None:
+        """Let go of the float64 copy of the entries (`approximate`, as large as the int64 data; made again if asked).
+
+        Examples
+        --------
+        >>> m = ExactMatrix(np.array([[2**53 + 1, -3]]))
+        >>> m.approximate()[0].tolist(), m.forget_floats(), m._approximate
+        ([[9007199254740992.0, -3.0]], None, None)
+        """
+        self._as_float = self._approximate = None
+
     def forget_product(self) -> None:
         """Let go of the last product kept for a second use of the same direction (n integers; made again if asked).
 

@@ -550,3 +550,30 @@ def test_the_soft_margin_check_after_a_run_in_limbs_holds_no_float_copy_of_the_s
     monkeypatch.setattr(ExactMatrix, "forget_floats", lambda self: None)  # the copy kept, as before
     trace, check = verify_run(data, "classic", max_epochs=30)
     assert held == [False, True] and render_json(build_report(data, trace, check)) == report
+
+
+def test_the_best_visited_weights_are_confirmed_without_a_float_copy_beside(monkeypatch: pytest.MonkeyPatch) -> None:
+    # best_reference confirms its best candidate with its exact margins (n Python integers past int64, from the
+    # samples' limbs); the float copy it measured the candidates with (as large as the int64 data for samples
+    # held in limbs) was alive beside them: the randn 10^6 x 10 fit's peak after its run (8.8x). It is let go
+    # first (and made again if a second measure needs it). The same u.
+    from verify_perceptron.check import soft_reference
+    from verify_perceptron.data.samples import sample_matrix
+    from verify_perceptron.run import fast
+
+    data = _randn_limbs(4000)
+    matrix = sample_matrix(data, get_convention("classic"))
+    trace = fast.run(data, "classic", max_epochs=5, matrix=matrix)
+    held: list[bool] = []
+    own = soft_reference.has_positive_margin
+
+    def has_positive_margin(m: ExactMatrix, W: Any) -> bool:
+        held.append(m._approximate is not None)
+        return own(m, W)
+
+    monkeypatch.setattr(soft_reference, "has_positive_margin", has_positive_margin)
+    found = soft_reference.best_reference(matrix, trace)
+    assert found is not None and held and not any(held)
+    monkeypatch.setattr(ExactMatrix, "forget_floats", lambda self: None)  # the copy kept, as before
+    matrix.release_copies()
+    assert soft_reference.best_reference(matrix, trace) == found and all(held[-1:])

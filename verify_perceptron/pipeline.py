@@ -1,10 +1,8 @@
 """`verify_run`: the `verify` command's work, from data to a checked run (orchestration only).
 
-The data's scaled samples are built once (`verify_perceptron.data.samples`)
-and handed to both the engine and the checker; the engine's updates reach
-the checker as they happen, or, when w* is the run's own final weights
-(known only at the end), are kept within a memory budget and replayed once
-w* is known.
+The data's scaled samples are built once (`verify_perceptron.data.samples`) and handed to both the engine and the
+checker; the engine's updates reach the checker as they happen, or, when w* is the run's own final weights (known
+only at the end), are kept within a memory budget and replayed once w* is known.
 """
 
 from __future__ import annotations
@@ -47,10 +45,6 @@ MIN_REPLAY_BYTES = 2**22  # (a float64 set of 10^5 updates, with scores in three
 MIN_MAP_BYTES = 2**24
 #: Kept updates are replayed in chunks of at least this many (but the last), each at most one engine chunk more.
 REPLAY_CHUNK = 2**16
-#: ... or of at least an eighth of the samples, where that is fewer (the engine's own chunks are as long): the
-#: replay's joined chunks and their copies queued for the checker's thread were a fixed cost that weighed on small
-#: data (about 1.3x the int64 data of the randn 10^5 x 10 fit at the moment its kept updates overflow).
-REPLAY_PART = 8
 #: `verify_run`'s ``again``: ``again(w_star, source, note)`` is the run checked against w* (what a
 #: run made again with `separator=w_star` would give, its updates replayed from the first run's).
 Again = Callable[[Sequence[object], str, str | None], tuple[Trace, CheckResult]]
@@ -89,16 +83,14 @@ class _Runs:
 class _Store:
     """A run's updates, kept to be replayed once w* is known, up to `capacity` bytes.
 
-    Memory therefore never grows past `capacity`, however many updates the
-    run makes. Past it (`complete` turns False) the observer that `overflow()`
-    makes then (only then: most runs never need it) is handed the kept updates,
-    and every later update goes straight there: a check that needs no w* is
-    then made during the run itself.
+    Memory therefore never grows past `capacity`, however many updates the run makes. Past it (`complete` turns
+    False) the observer that `overflow()` makes then (only then: most runs never need it) is handed the kept
+    updates, and every later update goes straight there: a check that needs no w* is then made during the run
+    itself. The replay's chunks are sized from the data's `samples` when given (`_replay_least`).
     """
 
     def __init__(self, capacity: int, overflow: Callable[[], Any], samples: int | None = None) -> None:
-        self.capacity, self.used, self._overflow = capacity, 0, overflow
-        self.samples = samples  # (the replay's chunks are sized from it, when given)
+        self.capacity, self.used, self._overflow, self.samples = capacity, 0, overflow, samples
         self.overflow: Any = None  # made by `_overflow` when first needed
         self.items: list[tuple[int, int, Any, Any]] = []
         self.complete = True
@@ -160,14 +152,9 @@ class _Store:
 
 
 def _replay_least(samples: int | None) -> int:
-    """The least number of kept updates replayed as one chunk (but the last), for data of `samples` rows.
-
-    Examples
-    --------
-    >>> _replay_least(None), _replay_least(10**5), _replay_least(10**6), _replay_least(100)
-    (65536, 12500, 65536, 4096)
-    """
-    return REPLAY_CHUNK if samples is None else min(REPLAY_CHUNK, max(fast.SMALL_CHUNK, samples // REPLAY_PART))
+    """The least number of kept updates replayed as one chunk (but the last): `REPLAY_CHUNK`, or an eighth of the
+    data's `samples` where fewer (the engine's chunks; 2^16 was a fixed cost of MB on small data, docs/performance)."""
+    return REPLAY_CHUNK if samples is None else min(REPLAY_CHUNK, max(fast.SMALL_CHUNK, samples // 8))
 
 
 def _feed_joined(observer: Observer, items: list[tuple[int, Any, Any, Any]]) -> None:
@@ -255,11 +242,9 @@ def verify_run(
     engine_name : {"fast", "reference"}
         The fast exact engine, or the reference engine that reads like the notes.
     progress : callable, optional
-        Called as ``progress(epoch, n_updates, n_mistakes, bound)`` after each
-        pass: the mistakes the checker has counted and the note's mistake
-        bound when the checker runs with the run and knows them, else None
-        (`verify_perceptron.progress.Watch.epoch`). Without it the compiled
-        pass runs on through epochs.
+        Called as ``progress(epoch, n_updates, n_mistakes, bound)`` after each pass: the mistakes the checker
+        has counted and the note's mistake bound when the checker runs with the run and knows them, else None
+        (`verify_perceptron.progress.Watch.epoch`). Without it the compiled pass runs on through epochs.
     recorder : observer, optional
         Also told of every update of the run, once (to write a trace file).
     separator_source, separator_note : str, optional
@@ -379,8 +364,6 @@ class _Job:
                 note: str | None = None, last: Trace | None = None) -> Checker:
         """A checker against w*; without one, `last` (a finished run) gives u, the best weights it visited."""
         u = None if last is None or self.mode != "online" else best_reference(self.matrix, last)
-        if u is not None:  # its float copy of samples held in limbs is read no more (`_soft_margin_afterwards`)
-            self.matrix.forget_floats()
         return Checker(self.data, self.conv, rate=self.rate, mode=self.mode, separator=w_star,
                        separator_source=source, separator_note=note, matrix=self.matrix,
                        reference=None if u is None else u[0], reference_source="" if u is None else u[1],
@@ -463,10 +446,6 @@ class _Job:
         """
         checker.let_go_of_replays()  # every update is told: their arrays need not live on beside the bound's
         u = None if self.mode != "online" else best_reference(self.matrix, trace)
-        # best_reference read the samples in floats: of samples held in limbs that is the matrix's whole float
-        # copy (the randn fits'; made once, it is read in some twenty passes), as large as the int64 data and
-        # read no more, which lived on through the soft-margin check, the peak after the run
-        self.matrix.forget_floats()
         if u is not None:
             checker.take_reference(u[0], u[1], trace.mistakes_per_sample)
             if checker.soft is not None and kept.complete:  # a block of epochs at a time (16 bytes a mistake)

@@ -37,6 +37,7 @@ import pytest
 from verify_perceptron.api.verification import settle
 from verify_perceptron.certify.separability import decide_separability
 from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.data.integers import ExactMatrix
 from verify_perceptron.notes.conventions import get_convention
 from verify_perceptron.pipeline import verify_run
 from verify_perceptron.report.record import build_report, render_json
@@ -500,3 +501,79 @@ def test_an_int64_sum_past_int64_is_made_without_a_list_of_python_integers() -> 
     peak, total = _traced_peak(lambda: exact_sum(values))
     assert total == sum(values.tolist())
     assert peak / n < 20  # one int64 temporary at a time (8 bytes a value); 40 with the list
+
+
+def test_kept_updates_are_replayed_in_chunks_sized_from_the_samples(monkeypatch: pytest.MonkeyPatch) -> None:
+    # When a run's kept updates pass their budget they are replayed into the checker (in its own thread) in
+    # joined chunks of at least REPLAY_CHUNK (2^16) updates, each copied into the thread's queue: a fixed cost of
+    # several MB that weighed on small data (about 1.3x the int64 data of the randn 10^5 x 10 fit at that
+    # moment). The chunks are now at least an eighth of the samples (the engine's own chunks), at most 2^16.
+    # The report is the same.
+    from verify_perceptron import pipeline
+
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 2**21)  # passed after about 10^5 updates
+    data = _randn_limbs(4000)
+    peak, (trace, check) = _traced_peak(lambda: verify_run(data, "classic", max_epochs=60))
+    assert trace.n_updates > 100_000 and peak / (data.n_samples * 11 * 8) < 25  # 37.4 with 2^16, 17.2
+    report = render_json(build_report(data, trace, check))
+    monkeypatch.setattr(pipeline, "_replay_least", lambda samples: pipeline.REPLAY_CHUNK)
+    assert render_json(build_report(data, *verify_run(data, "classic", max_epochs=60))) == report
+
+
+@pytest.mark.parametrize("budget", [2**20, None])
+def test_the_soft_margin_check_after_a_run_in_limbs_holds_no_float_copy_of_the_samples(
+        monkeypatch: pytest.MonkeyPatch, budget: int | None) -> None:
+    # best_reference reads the samples in floats: of samples held in limbs (the randn fits' binary floats) that
+    # is the matrix's whole float copy (`approximate`, as large as the int64 data), which then lived on through
+    # the soft-margin check and to the end of the run's check: 1.0x of the randn 10^5 x 10 fit's peak after its
+    # run. It is let go once best_reference is done: after a run past its kept updates' budget (u taken by the
+    # checker that saw the run, `budget`) and after one that kept them all (u given to the replay's checker).
+    # The report is the same.
+    from verify_perceptron import pipeline
+    from verify_perceptron.check.checker import Checker
+
+    if budget is not None:
+        monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", budget)
+    data = _randn_limbs(3000)
+    held: list[bool] = []
+    own = Checker.take_reference
+
+    def take_reference(self: Checker, reference: Any, *args: Any, **kwargs: Any) -> None:
+        if reference is not None:  # (a checker made during the run takes None: the engine's copy is alive then)
+            held.append(self.matrix._approximate is not None)
+        own(self, reference, *args, **kwargs)
+
+    monkeypatch.setattr(Checker, "take_reference", take_reference)
+    trace, check = verify_run(data, "classic", max_epochs=30)
+    assert held == [False] and not trace.converged
+    report = render_json(build_report(data, trace, check))
+    monkeypatch.setattr(ExactMatrix, "forget_floats", lambda self: None)  # the copy kept, as before
+    trace, check = verify_run(data, "classic", max_epochs=30)
+    assert held == [False, True] and render_json(build_report(data, trace, check)) == report
+
+
+def test_the_best_visited_weights_are_confirmed_without_a_float_copy_beside(monkeypatch: pytest.MonkeyPatch) -> None:
+    # best_reference confirms its best candidate with its exact margins (n Python integers past int64, from the
+    # samples' limbs); the float copy it measured the candidates with (as large as the int64 data for samples
+    # held in limbs) was alive beside them: the randn 10^6 x 10 fit's peak after its run (8.8x). It is let go
+    # first (and made again if a second measure needs it). The same u.
+    from verify_perceptron.check import soft_reference
+    from verify_perceptron.data.samples import sample_matrix
+    from verify_perceptron.run import fast
+
+    data = _randn_limbs(4000)
+    matrix = sample_matrix(data, get_convention("classic"))
+    trace = fast.run(data, "classic", max_epochs=5, matrix=matrix)
+    held: list[bool] = []
+    own = soft_reference.has_positive_margin
+
+    def has_positive_margin(m: ExactMatrix, W: Any) -> bool:
+        held.append(m._approximate is not None)
+        return own(m, W)
+
+    monkeypatch.setattr(soft_reference, "has_positive_margin", has_positive_margin)
+    found = soft_reference.best_reference(matrix, trace)
+    assert found is not None and held and not any(held)
+    monkeypatch.setattr(ExactMatrix, "forget_floats", lambda self: None)  # the copy kept, as before
+    matrix.release_copies()
+    assert soft_reference.best_reference(matrix, trace) == found and all(held[-1:])

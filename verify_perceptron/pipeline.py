@@ -1,10 +1,8 @@
 """`verify_run`: the `verify` command's work, from data to a checked run (orchestration only).
 
-The data's scaled samples are built once (`verify_perceptron.data.samples`)
-and handed to both the engine and the checker; the engine's updates reach
-the checker as they happen, or, when w* is the run's own final weights
-(known only at the end), are kept within a memory budget and replayed once
-w* is known.
+The data's scaled samples are built once (`verify_perceptron.data.samples`) and handed to both the engine and the
+checker; the engine's updates reach the checker as they happen, or, when w* is the run's own final weights (known
+only at the end), are kept within a memory budget and replayed once w* is known.
 """
 
 from __future__ import annotations
@@ -85,15 +83,14 @@ class _Runs:
 class _Store:
     """A run's updates, kept to be replayed once w* is known, up to `capacity` bytes.
 
-    Memory therefore never grows past `capacity`, however many updates the
-    run makes. Past it (`complete` turns False) the observer that `overflow()`
-    makes then (only then: most runs never need it) is handed the kept updates,
-    and every later update goes straight there: a check that needs no w* is
-    then made during the run itself.
+    Memory therefore never grows past `capacity`, however many updates the run makes. Past it (`complete` turns
+    False) the observer that `overflow()` makes then (only then: most runs never need it) is handed the kept
+    updates, and every later update goes straight there: a check that needs no w* is then made during the run
+    itself. The replay's chunks are sized from the data's `samples` when given (`_replay_least`).
     """
 
-    def __init__(self, capacity: int, overflow: Callable[[], Any]) -> None:
-        self.capacity, self.used, self._overflow = capacity, 0, overflow
+    def __init__(self, capacity: int, overflow: Callable[[], Any], samples: int | None = None) -> None:
+        self.capacity, self.used, self._overflow, self.samples = capacity, 0, overflow, samples
         self.overflow: Any = None  # made by `_overflow` when first needed
         self.items: list[tuple[int, int, Any, Any]] = []
         self.complete = True
@@ -138,10 +135,11 @@ class _Store:
             items.reverse()  # popped in order: each compact copy is let go once unpacked
             piece: list[tuple[int, Any, Any, Any]] = []
             size = 0
+            least = _replay_least(self.samples)
             while items:
                 piece.append(items.pop())
                 size += len(piece[-1][2])
-                if size >= REPLAY_CHUNK or not items:
+                if size >= least or not items:
                     _feed_joined(observer, piece)
                     piece, size = [], 0
             return
@@ -151,6 +149,12 @@ class _Store:
                           rows.astype(np.int64), scores)
             else:
                 observer.observe(first, epoch, rows, scores)
+
+
+def _replay_least(samples: int | None) -> int:
+    """The least number of kept updates replayed as one chunk (but the last): `REPLAY_CHUNK`, or an eighth of the
+    data's `samples` where fewer (the engine's chunks; 2^16 was a fixed cost of MB on small data, docs/performance)."""
+    return REPLAY_CHUNK if samples is None else min(REPLAY_CHUNK, max(fast.SMALL_CHUNK, samples // 8))
 
 
 def _feed_joined(observer: Observer, items: list[tuple[int, Any, Any, Any]]) -> None:
@@ -238,11 +242,9 @@ def verify_run(
     engine_name : {"fast", "reference"}
         The fast exact engine, or the reference engine that reads like the notes.
     progress : callable, optional
-        Called as ``progress(epoch, n_updates, n_mistakes, bound)`` after each
-        pass: the mistakes the checker has counted and the note's mistake
-        bound when the checker runs with the run and knows them, else None
-        (`verify_perceptron.progress.Watch.epoch`). Without it the compiled
-        pass runs on through epochs.
+        Called as ``progress(epoch, n_updates, n_mistakes, bound)`` after each pass: the mistakes the checker
+        has counted and the note's mistake bound when the checker runs with the run and knows them, else None
+        (`verify_perceptron.progress.Watch.epoch`). Without it the compiled pass runs on through epochs.
     recorder : observer, optional
         Also told of every update of the run, once (to write a trace file).
     separator_source, separator_note : str, optional
@@ -402,7 +404,7 @@ class _Job:
             told = Background(checker).start() if _beside(self.mode, long=True) else checker
             return _Tee(told, WholeRun(checker), recorder, kept if self.mode == "online" else None)
 
-        store = _Store(max(MIN_REPLAY_BYTES, self.matrix.nbytes // 2), overflow=overflow)
+        store = _Store(max(MIN_REPLAY_BYTES, self.matrix.nbytes // 2), overflow=overflow, samples=self.data.n_samples)
         try:
             trace = self.run(store, self.time_limit, lambda: (None, None))  # counted by the checker once w* is known
         except BaseException:

@@ -106,8 +106,13 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
         return confirmed[j]
 
     ranked, whole = _ranked(matrix, U, weights, floors=True)
+    # (peakfit) the exact margins `positive` makes (n Python integers past int64) need no float copy of the samples
+    # beside them: of samples held in limbs it is the whole copy, as large as the int64 data (made again if read),
+    # which lived on through the soft-margin check after the run
+    matrix.forget_floats()
     if not whole and not (ranked and positive(min(ranked)[1])):  # the least not confirmed: every column measured
         ranked, whole = _ranked(matrix, U, weights)
+        matrix.forget_floats()
     first = [j for _, j in sorted(ranked)]
     for j in first + sorted(set(range(len(keys))) - set(first)):
         if positive(j):

@@ -1,13 +1,11 @@
 """Exact integer linear algebra on NumPy arrays, with proven overflow guards.
 
-A float64 holds every integer below 2^53 exactly, and a sum or product of
-such integers is computed exactly as long as its exact value stays below
-2^53 in magnitude (IEEE 754 rounds only results it cannot represent). For a
-matrix-vector product Z·w every product and every partial sum, in whatever
-order BLAS adds them, is bounded by Σ_j |z_j|·|w_j| <= ‖z‖·‖w‖ (Cauchy-Schwarz).
-So ``‖w‖²·max_i ‖z_i‖² < 2^106`` proves the float64 product exact, and
-``< 2^126`` does the same for int64 (bound 2^63). Beyond that, Python's
-arbitrary-precision integers (dtype object) are exact at any size.
+A float64 holds every integer below 2^53 exactly, and a sum or product of such integers is computed exactly as long
+as its exact value stays below 2^53 in magnitude (IEEE 754 rounds only results it cannot represent). For a
+matrix-vector product Z·w every product and every partial sum, in whatever order BLAS adds them, is bounded by
+Σ_j |z_j|·|w_j| <= ‖z‖·‖w‖ (Cauchy-Schwarz). So ``‖w‖²·max_i ‖z_i‖² < 2^106`` proves the float64 product exact,
+and ``< 2^126`` does the same for int64 (bound 2^63). Beyond that, Python's arbitrary-precision integers (dtype
+object) are exact at any size.
 """
 
 from __future__ import annotations
@@ -229,10 +227,9 @@ def scaled_floats(values: Sequence[int]) -> tuple[Any, int]:
 class ExactMatrix:
     """An integer matrix whose products with integer vectors are exact, and fast when they can be.
 
-    It keeps the float64 copy when every entry fits in 53 bits, and chooses
-    per product the fastest representation that the guard proves exact.
-    `norms` (the exact ‖z_i‖², int64 or Python ints) and `biggest` (an
-    upper bound on max |entry|) may be passed when the caller knows them.
+    It keeps the float64 copy when every entry fits in 53 bits, and chooses per product the fastest representation
+    that the guard proves exact. `norms` (the exact ‖z_i‖², int64 or Python ints) and `biggest` (an upper bound on
+    max |entry|) may be passed when the caller knows them.
 
     Examples
     --------
@@ -339,6 +336,10 @@ class ExactMatrix:
         if self.held is not None:  # the Python integers made from the limbs are copies too
             self._exact = self._norms = self._norms_list = None
 
+    def forget_floats(self) -> None:
+        """Let go of `approximate`'s float64 copy of the entries (as large as the int64 data; made again if asked)."""
+        self._as_float = self._approximate = None
+
     def forget_product(self) -> None:
         """Let go of the last product kept for a second use of the same direction (n integers; made again if asked).
 
@@ -397,9 +398,8 @@ class ExactMatrix:
     def approximate(self) -> tuple[Any, int]:
         """``(F, t)``: F the float64 matrix nearest to Z / 2^t, t >= 0 the least keeping entries below 2^480; built once.
 
-        With t = 0, each entry of F is its integer rounded to the nearest
-        double, as the floating-point filter of `verify_perceptron.run.filter`
-        requires.
+        With t = 0, each entry of F is its integer rounded to the nearest double, as the floating-point filter of
+        `verify_perceptron.run.filter` requires.
 
         Examples
         --------

@@ -12,12 +12,12 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
+from tests.wall_clock import Stopwatch
 from verify_perceptron.cli import main
 
 AND_CSV = "x1,x2,label\n0,0,0\n0,1,0\n1,0,0\n1,1,1\n"  # note 000's AND: needs 9 epochs
@@ -153,9 +153,13 @@ def test_real_separable_data_stopped_at_the_limit_exit_zero_or_three_on_request(
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "html"])
-def test_exact_markdown_and_html_reports_show_the_invariants_sides_whole(fmt: str, capsys) -> None:
+def test_exact_markdown_and_html_reports_show_the_invariants_sides_whole(fmt: str, capsys,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     # and: w* = (-4, 3, 2) is the run's end; update 18 has w_k·w* = 29, N·a·γ = 18, ‖w_k‖² = 29, N·a²·R² = 54.
     # Markdown and HTML once crashed here: the sides came as Fractions where a cell must be text.
+    from verify_perceptron.report import plots
+
+    monkeypatch.setattr(plots, "report_figures", lambda report, data=None, *, warnings=None: {})  # a table's cells
     code, out, err = run(["verify", "--example", "and", "--exact", "--format", fmt], capsys)
     assert (code, err) == (0, "")
     row = next(line for line in out.splitlines() if "[-4, 3, 2]" in line and "54" in line)
@@ -552,9 +556,9 @@ def test_the_time_limit_bounds_every_phase(tmp_path: Path, capsys) -> None:
     # 300 rows of 1/p for the first 300 primes: a 2,766-bit common denominator, slow in every phase.
     primes = [p for p in range(2, 2000) if all(p % q for q in range(2, int(p**0.5) + 1))][:300]
     path = write(tmp_path, "primes.csv", "".join(f"1/{p},{1 if i % 2 else -1}\n" for i, p in enumerate(primes)))
-    started = time.monotonic()
-    code, out, err = run(["verify", path, "--time-limit", "1"], capsys)
-    assert code == 3 and time.monotonic() - started < 1 + 3  # the limit, the grace second, and some slack
+    with Stopwatch() as watch:
+        code, out, err = run(["verify", path, "--time-limit", "1"], capsys)
+    assert code == 3 and watch.within(1, 3), watch  # the limit, then the grace second and some slack (CPU work)
     assert err == "" or ("ran out while" in err and err.count("\n") == 1)
 
 

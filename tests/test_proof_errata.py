@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import checked_proofs
 from verify_perceptron.certify.certificates import gordan_defect
 from verify_perceptron.certify.maxmargin import max_margin
 from verify_perceptron.certify.separability import decide_separability
@@ -18,7 +19,7 @@ from verify_perceptron.data.dataset import from_arrays
 from verify_perceptron.errors import InvalidArgument
 from verify_perceptron.notes.bounds import geometry, note_bound
 from verify_perceptron.notes.conventions import dot, get_convention
-from verify_perceptron.proofs import ProofReport, proof_reports, render_proofs
+from verify_perceptron.proofs import ProofReport, render_proofs
 from verify_perceptron.proofs.catalog import default_directory
 from verify_perceptron.proofs.checking import check_proof
 from verify_perceptron.proofs.counter import evaluate, refutes
@@ -26,7 +27,7 @@ from verify_perceptron.proofs.errata import Counterexample, Erratum, Run, update
 from verify_perceptron.proofs.language import Rel, ge
 from verify_perceptron.run.reference import train
 
-REPORTS: dict[str, ProofReport] = {key: proof_reports(key)[0] for key in ("000", "001", "002", "003", "004")}
+REPORTS = checked_proofs.REPORTS  # notes 000 to 004 among them (checked when a test first reads them)
 NEW = {"E001.5": "001", "E003.2": "003", "E003.3": "003", "E003.4": "003"}
 
 

@@ -16,11 +16,11 @@ from verify_perceptron.proofs.checking import check_proof
 from verify_perceptron.proofs.counter import CounterModel, evaluate, refutes
 from verify_perceptron.proofs.language import Proof, Rel, Step, VecEq, ge
 from verify_perceptron.proofs.results import ProofResult
-from verify_perceptron.proofs import NOTE_PROOFS, ProofReport, proof_reports
+from tests import checked_proofs
+from verify_perceptron.proofs import NOTE_PROOFS
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"  # shared/ sits beside the clone
-REPORTS: dict[str, ProofReport] = {r.result.proof.key: r for r in proof_reports()}
-KEYS = list(REPORTS)
+REPORTS, KEYS = checked_proofs.REPORTS, checked_proofs.KEYS  # (checked when a test first reads them)
 
 
 def restated(proof: Proof) -> list[Step]:
@@ -58,7 +58,7 @@ def test_errata_found() -> None:
     }
 
 
-@pytest.mark.parametrize("key", [k for k in KEYS if REPORTS[k].errata])
+@pytest.mark.parametrize("key", checked_proofs.WITH_ERRATA)
 def test_each_erratum_is_a_run_of_the_reference_engine_where_only_the_correction_holds(key: str) -> None:
     report = REPORTS[key]
     proof = report.result.proof
@@ -90,7 +90,7 @@ def _holds_where_assumed(proof: Proof, step: Step, model: CounterModel) -> bool 
         return None  # the model does not give every symbol (a partial sum, a rescaled value)
 
 
-@pytest.mark.parametrize("key", [k for k in KEYS if REPORTS[k].errata])
+@pytest.mark.parametrize("key", checked_proofs.WITH_ERRATA)
 def test_verified_steps_hold_at_every_update_of_the_runs_where_their_assumptions_do(key: str) -> None:
     # Soundness, empirically: a verified step is never refuted by exact values that satisfy its assumptions.
     report = REPORTS[key]

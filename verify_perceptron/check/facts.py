@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from . import kernel as _kernel
 from ..data.integers import score_values
 from ..data.observers import Int64Array
 from ..notes._proof_facts import PROOF_FACTS
@@ -171,11 +172,13 @@ class FactCheck:
         if not m:
             return
         rows = np.asarray(rows, dtype=np.int64)
-        if rows.min() < 0 or rows.max() >= len(self.y):
-            for t in range(m):  # a sample that does not exist (the update rule's check says so): one at a time
-                self.observe(first + t, [int(rows[t])], score_values(scores[t:t + 1]).tolist())
-            return
-        self._first(first, rows)
+        found = _compiled_keys(first, rows, scores, self.y, self.first_at)  # the first updates and keys in C
+        if found is None:
+            if rows.min() < 0 or rows.max() >= len(self.y):
+                for t in range(m):  # a sample that does not exist (the update rule's check says so): one at a time
+                    self.observe(first + t, [int(rows[t])], score_values(scores[t:t + 1]).tolist())
+                return
+            self._first(first, rows)
         self.k = first + m - 1
         if not self.update_rules:
             return
@@ -183,10 +186,15 @@ class FactCheck:
             for t, s in enumerate(score_values(scores)):
                 self._update(first + t, int(rows[t]), int(s), 1, 1)
             return
-        codes = (self.y[rows] + 1) * 3 + (_signs(scores) + 1)  # 0..8: (label, sign of y·score)
-        new = [c for c in np.flatnonzero(np.bincount(codes, minlength=9)).tolist() if c not in self.codes]
-        self.codes.update(new)  # (one O(m) count a chunk; a sort, as np.unique makes, cost 20 ms on breast cancer)
-        for t in sorted(int(np.argmax(codes == c)) for c in new):
+        if found is None:
+            codes = (self.y[rows] + 1) * 3 + (_signs(scores) + 1)  # 0..8: (label, sign of y·score)
+            new = [c for c in np.flatnonzero(np.bincount(codes, minlength=9)).tolist() if c not in self.codes]
+            at = [int(np.argmax(codes == c)) for c in new]  # (one O(m) count a chunk: a sort, as np.unique
+        else:                                               # makes, cost 20 ms on breast cancer)
+            new = [c for c, t in enumerate(found) if t >= 0 and c not in self.codes]
+            at = [found[c] for c in new]
+        self.codes.update(new)
+        for t in sorted(at):
             self._update(first + t, int(rows[t]), int(score_values(scores[t:t + 1])[0]), 1, 1)
 
     def _first(self, first: int, rows: Any) -> None:
@@ -362,6 +370,21 @@ def _quantity_bound(v: Any) -> int | None:
     if isinstance(v, int):
         return abs(v)
     return None
+
+
+def _compiled_keys(first: int, rows: Any, scores: Any, labels: Any, first_at: Any) -> list[int] | None:
+    """`FactCheck.observe_chunk`'s reading of a chunk in one pass in C (`kernel.fact_keys`): `first_at` set
+    where it was 0, and per key c = (label + 1)·3 + (sign of the score + 1) the first update t that has it (-1:
+    none); None, with nothing written, where the C reading is not built, the scores are not int64, or a row or
+    its label is out of its range (the NumPy path then decides, as before)."""
+    keys = _kernel.fact_keys
+    if keys is None or scores.dtype != np.int64 or first_at.dtype != np.int64:
+        return None
+    out = np.empty(9, dtype=np.int64)
+    if not keys(np.ascontiguousarray(rows), np.ascontiguousarray(scores.reshape(len(scores), -1)),
+                np.ascontiguousarray(labels), first_at, first, out):
+        return None
+    return out.tolist()
 
 
 def _signs(scores: Any) -> Any:

@@ -53,6 +53,7 @@ class ChunkReplays:
     constants: dict[str, int | Fraction]
     soft: Any
     facts: Any
+    tells_facts: bool
     rule: Any
 
     _observe: Callable[[int, int, Any, Any], None]  # the checker's one-update check, for what a replay stops at
@@ -71,7 +72,8 @@ class ChunkReplays:
         epochs = np.asarray(epoch) if isinstance(epoch, np.ndarray) else np.full(m, epoch)
         if self.soft is not None:
             self.soft.observe_chunk(first, epochs, rows)
-        self.facts.observe_chunk(first, rows, scores)
+        if self.tells_facts:
+            self.facts.observe_chunk(first, rows, scores)
         ordered = m == 0 or (epochs[0] >= max(self.epoch, 1) and bool((epochs[1:] >= epochs[:-1]).all()))
         replay = self._replay() if first == self.k + 1 and ordered else None
         if replay is not None and not (isinstance(rows, np.ndarray) and rows.dtype == np.int64

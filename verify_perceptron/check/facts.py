@@ -39,7 +39,7 @@ from ..notes.conventions import Convention
 from ..notes.facts import RUN_QUANTITIES, UNITS, ProofFacts, Rule, evaluate
 from .results import InvariantResult
 
-__all__ = ["FactResult", "ProofCheck", "FactCheck", "proofs_for", "fact_check"]
+__all__ = ["FactResult", "ProofCheck", "FactCheck", "FactObserver", "proofs_for", "fact_check"]
 
 #: Sample rules are evaluated on this many samples at a time (`FactCheck._samples`).
 SAMPLE_PIECE = 2**14
@@ -298,6 +298,31 @@ class FactCheck:
             f.sample = v.samples[0] if v.samples else None
         elif claim.min_slack is not None and not _holds(f.rule, {"slack": claim.min_slack}):
             f.fail(claim.min_slack_at, None, {"slack": claim.min_slack})
+
+
+class FactObserver:
+    """A `FactCheck` as an update observer of its own (`verify_perceptron.data.observers.ChunkObserver`), told
+    apart from its checker (`Checker.facts_apart`): the same updates, the same reported scores.
+
+    Examples
+    --------
+    >>> from verify_perceptron.check.checker import Checker
+    >>> from verify_perceptron.data.examples import example
+    >>> checker = Checker(example("and"), "classic", rate=1, mode="online", separator=[-4, 3, 2])
+    >>> told = checker.facts_apart()
+    >>> checker.observe(1, 1, [0], [0]); told.observe(1, 1, [0], [0])
+    >>> checker.facts.first_at.tolist(), checker.facts.k
+    ([1, 0, 0, 0], 1)
+    """
+
+    def __init__(self, facts: FactCheck) -> None:
+        self.facts = facts
+
+    def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int]) -> None:
+        self.facts.observe(k, samples, scores)
+
+    def observe_chunk(self, first: int, epoch: Any, rows: Int64Array, scores: Int64Array) -> None:
+        self.facts.observe_chunk(first, rows, scores)
 
 
 def fact_check(checker: Any, proofs: Sequence[ProofFacts] | None = None) -> FactCheck:

@@ -175,7 +175,9 @@ def test_the_keys_read_in_c_are_the_first_updates_of_each_label_and_sign(L: int,
     seen = data.draw(st.lists(st.integers(0, 3), min_size=6, max_size=6))  # 0: no update on the sample yet
     first = data.draw(st.integers(1, 10**6))
     first_at, out = np.array(seen, dtype=np.int64), np.zeros(9, dtype=np.int64)
-    assert kernel.fact_keys(np.array(rows, dtype=np.int64), np.ascontiguousarray(as_limbs(np.array(values, dtype=object), L)),
+    keys = kernel.fact_keys
+    assert keys is not None
+    assert keys(np.array(rows, dtype=np.int64), np.ascontiguousarray(as_limbs(np.array(values, dtype=object), L)),
                             np.array(labels, dtype=np.int64), first_at, first, out) == 1
     expected_first, expected_out = list(seen), [-1] * 9
     for t, (i, v) in enumerate(zip(rows, values)):
@@ -191,12 +193,13 @@ def test_the_keys_read_in_c_are_the_first_updates_of_each_label_and_sign(L: int,
 def test_the_keys_read_in_c_write_nothing_for_a_row_or_label_out_of_range() -> None:
     first_at, out = np.zeros(3, dtype=np.int64), np.full(9, 5, dtype=np.int64)
     scores = np.zeros((2, 1), dtype=np.int64)
+    keys = kernel.fact_keys
+    assert keys is not None
     for rows, labels in (([0, 3], [1, -1, 1]), ([0, -1], [1, -1, 1]), ([0, 2], [1, -1, 2])):
-        assert kernel.fact_keys(np.array(rows, dtype=np.int64), scores, np.array(labels, dtype=np.int64),
-                                first_at, 1, out) == 0
+        assert keys(np.array(rows, dtype=np.int64), scores, np.array(labels, dtype=np.int64), first_at, 1, out) == 0
         assert first_at.tolist() == [0, 0, 0] and out.tolist() == [5] * 9
     with pytest.raises(ValueError, match="first=0"):
-        kernel.fact_keys(np.array([0, 1], dtype=np.int64), scores, np.ones(3, dtype=np.int64), first_at, 0, out)
+        keys(np.array([0, 1], dtype=np.int64), scores, np.ones(3, dtype=np.int64), first_at, 0, out)
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -409,7 +409,8 @@ def _compiled_keys(first: int, rows: Any, scores: Any, labels: Any, first_at: An
     if not keys(np.ascontiguousarray(rows), np.ascontiguousarray(scores.reshape(len(scores), -1)),
                 np.ascontiguousarray(labels), first_at, first, out):
         return None
-    return out.tolist()
+    found: list[int] = out.tolist()
+    return found
 
 
 def _signs(scores: Any) -> Any:

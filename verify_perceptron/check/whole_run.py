@@ -217,11 +217,11 @@ class WholeRun:
         starts = np.arange(offset, m, width, dtype=np.int64)
         if offset:
             starts = np.concatenate((np.zeros(1, dtype=np.int64), starts))
-        found = self._compiled_pieces(rows, scores, starts) if margins is None else None
-        if found is not None:
-            if not found:
+        compiled = self._compiled_pieces(rows, scores, starts) if margins is None else None
+        if compiled is not None:
+            if not compiled:
                 return False  # a score > 0: no mistake, and the slack may fall
-            greatest, q_at, t_at = found[0], found[1], None
+            greatest, q_at, t_at = compiled[0], compiled[1], None
         else:
             found = self._numpy_pieces(rows, scores, starts)
             if not found:

@@ -197,13 +197,23 @@ def test_beside_the_engine_only_the_checker_takes_the_thread(monkeypatch) -> Non
 
         monkeypatch.setattr(cls, "observe_chunk", observe_chunk)
 
-    for cls, name in ((Checker, "checker"), (WholeRun, "whole"), (MistakeMap, "map")):
+    from verify_perceptron.check.facts import FactCheck
+
+    for cls, name in ((Checker, "checker"), (WholeRun, "whole"), (MistakeMap, "map"), (FactCheck, "facts")):
         spied(cls, name)
+    chunks = {"checker": 0, "facts": 0}
+    for cls, name in ((Checker, "checker"), (FactCheck, "facts")):  # each chunk told to the facts once
+        def counted(self: Any, *args: Any, _real: Any = cls.observe_chunk, _name: str = name) -> Any:
+            chunks[_name] += 1
+            return _real(self, *args)
+
+        monkeypatch.setattr(cls, "observe_chunk", counted)
     monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 0)
     data = decimal_data(8, n=400, separable=False)
     trace, check = verify_run(data, "classic", max_epochs=20)
     engine = threading.current_thread().name
     assert told["checker"] == {"verify_perceptron-checker"} and told["whole"] == told["map"] == {engine}
+    assert told["facts"] == {engine} and chunks["facts"] == chunks["checker"] > 0  # (the facts beside the checker)
     told.clear()
     monkeypatch.setattr(pipeline, "BACKGROUND", False)
     trace2, check2 = verify_run(data, "classic", max_epochs=20)

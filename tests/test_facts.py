@@ -153,3 +153,76 @@ def test_the_separators_squared_norm_without_its_bias_is_the_sum_of_the_other_sq
     bias = 0 if conv.bias_first else len(W_star) - 1
     assert M == 6 and checker.facts.scaled_run["wsb_sq"] == sum(v * v for j, v in enumerate(W_star) if j != bias)
     assert checker.facts.scaled_run["wsb_sq"] != checker.ws_sq_scaled - int(W_star[len(W_star) - 1 - bias]) ** 2
+
+
+# --- the chunk's keys read in C (kernel.fact_keys) --------------------------------------------------------------
+
+from verify_perceptron.check import facts as facts_module, kernel  # noqa: E402
+
+needs_keys = pytest.mark.skipif(kernel.fact_keys is None, reason="the C replay was not built")
+
+
+@needs_keys
+@given(st.integers(1, 4), st.lists(st.integers(0, 5), min_size=1, max_size=30), st.data())
+def test_the_keys_read_in_c_are_the_first_updates_of_each_label_and_sign(L: int, rows: list[int],
+                                                                          data: st.DataObject) -> None:
+    from verify_perceptron.data.integers import as_limbs
+
+    low, high = -(2 ** (64 * L - 1)), 2 ** (64 * L - 1) - 1
+    values = data.draw(st.lists(st.one_of(st.sampled_from([0, low, high, -1, 1]), st.integers(low, high)),
+                                min_size=len(rows), max_size=len(rows)))
+    labels = data.draw(st.lists(st.sampled_from([-1, 1, 0]), min_size=6, max_size=6))
+    seen = data.draw(st.lists(st.integers(0, 3), min_size=6, max_size=6))  # 0: no update on the sample yet
+    first = data.draw(st.integers(1, 10**6))
+    first_at, out = np.array(seen, dtype=np.int64), np.zeros(9, dtype=np.int64)
+    keys = kernel.fact_keys
+    assert keys is not None
+    assert keys(np.array(rows, dtype=np.int64), np.ascontiguousarray(as_limbs(np.array(values, dtype=object), L)),
+                            np.array(labels, dtype=np.int64), first_at, first, out) == 1
+    expected_first, expected_out = list(seen), [-1] * 9
+    for t, (i, v) in enumerate(zip(rows, values)):
+        if expected_first[i] == 0:
+            expected_first[i] = first + t
+        c = (labels[i] + 1) * 3 + (v > 0) - (v < 0) + 1
+        if expected_out[c] < 0:
+            expected_out[c] = t
+    assert first_at.tolist() == expected_first and out.tolist() == expected_out
+
+
+@needs_keys
+def test_the_keys_read_in_c_write_nothing_for_a_row_or_label_out_of_range() -> None:
+    first_at, out = np.zeros(3, dtype=np.int64), np.full(9, 5, dtype=np.int64)
+    scores = np.zeros((2, 1), dtype=np.int64)
+    keys = kernel.fact_keys
+    assert keys is not None
+    for rows, labels in (([0, 3], [1, -1, 1]), ([0, -1], [1, -1, 1]), ([0, 2], [1, -1, 2])):
+        assert keys(np.array(rows, dtype=np.int64), scores, np.array(labels, dtype=np.int64), first_at, 1, out) == 0
+        assert first_at.tolist() == [0, 0, 0] and out.tolist() == [5] * 9
+    with pytest.raises(ValueError, match="first=0"):
+        keys(np.array([0, 1], dtype=np.int64), scores, np.ones(3, dtype=np.int64), first_at, 0, out)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fact_chunks_read_in_c_and_in_numpy_agree(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # chunks of int64 scores and of scores in limbs, one with a sample out of range (the per-update path), told
+    # to two fact checks, one reading in C and one in NumPy: the same first updates, keys and results
+    checker = Checker(example("and"), "classic", rate=1, mode="online", separator=[-4, 3, 2])
+    rng = np.random.default_rng(seed)
+    keys = kernel.fact_keys
+    told = []
+    for in_c in (True, False):
+        monkeypatch.setattr(kernel, "fact_keys", keys if in_c else None)
+        check = fact_check(checker)
+        first = 1
+        for size, limbs in ((50, 0), (300, 3), (7, 0), (40, 2)):
+            rows = rng.integers(0, 4, size=size).astype(np.int64)
+            if size == 7:
+                rows[3] = 4  # no such sample
+            scores = rng.integers(-3, 3, size=size).astype(np.int64)
+            check.observe_chunk(first, rows, np.ascontiguousarray(np.stack([scores, *(scores >> 63,) * (limbs - 1)], axis=1))
+                                if limbs else scores)
+            first += size
+        told.append((check.first_at.tolist(), sorted(check.codes), check.k,
+                     check.finish({}, first - 1)))
+        rng = np.random.default_rng(seed)
+    assert told[0] == told[1]

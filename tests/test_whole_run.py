@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, strategies as st
 
 from verify_perceptron import cli
 from verify_perceptron.check import whole_run
@@ -530,3 +531,154 @@ def test_batch_updates_on_samples_held_in_limbs_read_only_their_rows(monkeypatch
     whole.observe(1, 1, samples, [0, 0, 0])
     checker.observe(2, 2, samples[:1], [0])  # (one sample: its score is not 0 now, a violation; only reads count)
     assert read and all(n in (1, 3) for n in read) and read[-1] == 1
+
+
+# --- the chunk read in C (kernel.record_sums) ------------------------------------------------------------------
+
+kernel = pytest.importorskip("verify_perceptron.check.kernel")
+needs_record = pytest.mark.skipif(kernel.record_sums is None, reason="the C replay was not built")
+
+
+def _record_sums_reference(values: list[int], rows: list[int], norms: list[int], R_sq: int,
+                           starts: list[int]) -> tuple[list[tuple[int, int]], list[int]] | None:
+    """record_sums' answer, in Python integers: None where a score is > 0; else per piece its last rise and the
+    updates after it, and the prefix sums of 2·s + ‖z‖² at each piece's first and last update."""
+    if any(v > 0 for v in values):
+        return None
+    prefix, total = [], 0
+    for v, i in zip(values, rows):
+        total += 2 * v + norms[i]
+        prefix.append(total)
+    ends, sums = [], []
+    for s, e in zip(starts, [*starts[1:], len(values)]):
+        g = max([t for t in range(s, e) if values[t] < 0 or norms[rows[t]] != R_sq], default=s)
+        ends.append((g, e - 1 - g))
+        sums += [prefix[s], prefix[e - 1]]
+    return ends, sums
+
+
+@st.composite
+def _record_chunks(draw: st.DrawFn) -> tuple[Any, ...]:
+    """Scores in Ls limbs (mostly <= 0, with 0s and the most negative), norms in Ln limbs (some R² itself,
+    stored in as many more zero limbs), rows, and pieces."""
+    import numpy as np
+
+    Ls, Ln, extra = draw(st.integers(1, 4)), draw(st.integers(1, 3)), draw(st.integers(0, 2))
+    n = draw(st.integers(1, 6))
+    top = 2 ** (64 * Ln - 1) - 1
+    norms = draw(st.lists(st.one_of(st.integers(0, top), st.sampled_from([0, 1, top, 2**64 - 1 if Ln > 1 else 5])),
+                          min_size=n, max_size=n))
+    R_sq = max(norms)
+    m = draw(st.integers(1, 40))
+    low = -(2 ** (64 * Ls - 1))
+    values = draw(st.lists(st.one_of(st.just(0), st.integers(low, 0), st.sampled_from([low, -1])), min_size=m, max_size=m))
+    if draw(st.booleans()) and m > 1:  # a mistake's score is <= 0: one > 0 makes the chunk not monotone
+        values[draw(st.integers(0, m - 1))] = draw(st.integers(1, 2 ** (64 * Ls - 1) - 1))
+    rows = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    starts = sorted({0, *draw(st.lists(st.integers(1, m - 1), max_size=5))}) if m > 1 else [0]
+    return values, rows, norms, R_sq, starts, Ls, Ln, extra
+
+
+@needs_record
+@given(_record_chunks())
+def test_the_chunk_read_in_c_is_the_chunk_read_in_python_integers(chunk: tuple[Any, ...]) -> None:
+    import numpy as np
+
+    from verify_perceptron.data.integers import as_limbs, score_values
+
+    values, rows, norms, R_sq, starts, Ls, Ln, extra = chunk
+    held = np.zeros((len(norms), Ln + extra), dtype=np.int64)  # the norms' limbs above Ln are 0, as held
+    held[:, :Ln] = as_limbs(np.array(norms, dtype=object), Ln)
+    ends = np.full((len(starts), 2), -7, dtype=np.int64)
+    sums = np.zeros((2 * len(starts), max(Ls, Ln) + 2), dtype=np.int64)
+    taken = kernel.record_sums(np.ascontiguousarray(as_limbs(np.array(values, dtype=object), Ls)),
+                               np.array(rows, dtype=np.int64), held,
+                               np.ascontiguousarray(as_limbs(np.array([R_sq], dtype=object), Ln)[0]),
+                               np.array(starts, dtype=np.int64), ends, sums)
+    expected = _record_sums_reference(values, rows, norms, R_sq, starts)
+    assert bool(taken) == (expected is not None)
+    if expected is not None:
+        assert [tuple(e) for e in ends.tolist()] == expected[0]
+        assert score_values(sums).tolist() == expected[1]
+
+
+@needs_record
+def test_the_chunk_read_in_c_refuses_rows_out_of_range_and_bad_shapes() -> None:
+    import numpy as np
+
+    args = [np.zeros((3, 1), dtype=np.int64), np.array([0, 5, 1], dtype=np.int64), np.zeros((2, 1), dtype=np.int64),
+            np.zeros(1, dtype=np.int64), np.array([0], dtype=np.int64), np.zeros((1, 2), dtype=np.int64),
+            np.zeros((2, 3), dtype=np.int64)]
+    assert kernel.record_sums(*args) == 0  # row 5 of 2: declined (the NumPy path says what is wrong)
+    args[1][1] = 1
+    assert kernel.record_sums(*args) == 1
+    with pytest.raises(ValueError, match="do not agree"):
+        kernel.record_sums(*args[:6], np.zeros((2, 2), dtype=np.int64))  # KS below max(Ls, Ln) + 2
+    with pytest.raises(ValueError, match="starts"):
+        kernel.record_sums(*args[:4], np.array([1], dtype=np.int64), *args[5:])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_c_reading_draws_the_same_points_where_slacks_stand_still(seed: int, monkeypatch) -> None:
+    # no separator (as in a run that did not converge): the chunks go to the C reading, with runs of updates of
+    # score 0 on the sample of norm R² (the slack stands still), over interval merges; the NumPy path must agree
+    import numpy as np
+
+    from verify_perceptron.check.checker import Checker
+    from verify_perceptron.check.whole_run import WholeRun
+
+    taken: list[int] = []
+    sums_of = kernel.record_sums
+
+    def counted(*args: Any) -> int:
+        assert sums_of is not None
+        taken.append(sums_of(*args))
+        return taken[-1]
+
+    if sums_of is not None:
+        monkeypatch.setattr(kernel, "record_sums", counted)
+    rng = np.random.default_rng(seed)
+    checker = Checker(example("and"), "classic", rate=1, mode="online")
+    fast_record, general = WholeRun(checker), WholeRun(checker)
+    general.monotone = False
+    first = 1
+    for size in rng.integers(1, 3000, size=6).tolist():
+        rows = rng.choice([2, 3, 3, 3, 0, 1], size=size).astype(np.int64)
+        scores = np.where(rng.random(size) < 0.7, 0, -rng.integers(1, 3, size=size)).astype(np.int64)
+        fast_record.observe_chunk(first, 1, rows, scores)
+        general.observe_chunk(first, 1, rows, scores)
+        first += size
+    assert (taken and all(taken)) == (sums_of is not None)
+    assert fast_record.intervals == general.intervals
+    assert fast_record.points() == general.points() and fast_record.last_state == general.last_state
+
+
+def test_a_randn_fit_draws_the_same_points_with_the_c_reading_and_without(monkeypatch) -> None:
+    # float64 data over 2^k: samples, norms and scores in limbs (three here); the fit's whole report, its drawn
+    # points among it, is the same whichever path reads the chunks
+    import numpy as np
+    import warnings
+
+    from verify_perceptron.api.estimator import ExactPerceptron
+
+    rng = np.random.default_rng(3)
+    X, y = rng.standard_normal((3000, 4)), np.where(rng.random(3000) < 0.5, 1, -1)
+    widths: list[int] = []
+    sums_of = kernel.record_sums
+
+    def counted(*args: Any) -> int:
+        assert sums_of is not None
+        widths.append(args[0].shape[1])
+        return sums_of(*args)
+
+    if sums_of is not None:
+        monkeypatch.setattr(kernel, "record_sums", counted)
+    reports = []
+    for in_c in (True, False):
+        monkeypatch.setattr(whole_run, "RECORD_IN_C", in_c)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fitted = ExactPerceptron(max_epochs=6).fit(X, y)
+        reports.append([v.json for v in fitted.verifications_])
+    assert reports[0] == reports[1]
+    assert sums_of is None or (widths and min(widths) >= 2)  # (the scores in limbs went through C)

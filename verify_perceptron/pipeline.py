@@ -401,8 +401,10 @@ class _Job:
 
         def overflow() -> _Tee:  # the checker first (beside the engine, alone in the second thread: the engine
             checker = self.checker()  # waits on its longer replay), then what the report keeps of the whole run
-            told = Background(checker).start() if _beside(self.mode, long=True) else checker
-            return _Tee(told, WholeRun(checker), recorder, kept if self.mode == "online" else None)
+            beside = _beside(self.mode, long=True)
+            facts = checker.facts_apart() if beside else None  # (told in the engine's thread, as the record is)
+            told = Background(checker).start() if beside else checker
+            return _Tee(told, WholeRun(checker), recorder, kept if self.mode == "online" else None, facts)
 
         store = _Store(max(MIN_REPLAY_BYTES, self.matrix.nbytes // 2), overflow=overflow, samples=self.data.n_samples)
         try:

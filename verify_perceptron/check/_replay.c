@@ -29,6 +29,7 @@
 #include "_exact.h"
 #include "_program.h"
 #include "_limbs.h"
+#include "_record.h"
 
 #include <string.h>
 
@@ -997,6 +998,8 @@ static PyMethodDef replay_methods[] = {
     {"check_online", (PyCFunction)(void (*)(void))check_online, METH_FASTCALL, check_online_doc},
     {"replay_scores", (PyCFunction)(void (*)(void))replay_scores, METH_FASTCALL, replay_scores_doc},
     {"check_wide", (PyCFunction)(void (*)(void))check_wide, METH_FASTCALL, check_wide_doc},
+    {"record_sums", (PyCFunction)(void (*)(void))record_sums, METH_FASTCALL, record_sums_doc},
+    {"fact_keys", (PyCFunction)(void (*)(void))fact_keys, METH_FASTCALL, fact_keys_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -46,7 +46,7 @@ from .wide_replay import ObjectReplay
 from .results import CheckResult, InvariantResult, Violation
 from .separator import scaled_separator
 from .soft_margin import SoftMarginCheck, soft_margin_check
-from .facts import fact_check
+from .facts import FactObserver, fact_check
 from .units import Units
 
 __all__ = ["Checker"]
@@ -154,6 +154,7 @@ class Checker(ChunkReplays):
         self.default_claims = claims is None
         self.take_reference(reference, reference_source, reference_counts)
         self.facts = fact_check(self)  # the proofs' hypotheses on this run
+        self.tells_facts = True  # False once they are told apart (`facts_apart`)
         self._compiled: CompiledReplay | None | Literal[False] = False if compiled else None  # built on first use
         self._limbs: LimbReplay | SplitReplay | None | Literal[False] = False if compiled else None  # C, in limbs, past 128 bits
         self._wide: ObjectReplay | None | Literal[False] = False if compiled else None  # Python integers, past that
@@ -274,9 +275,18 @@ class Checker(ChunkReplays):
         `weights` and `delta`, in true units, are compared with the replay when a recorded trace has them.
         """
         self._observe(k, epoch, samples, scores, weights, delta)
-        self.facts.observe(k, samples, scores)
+        if self.tells_facts:
+            self.facts.observe(k, samples, scores)
         if self.soft is not None:
             self.soft.observe(k, epoch, samples)
+
+    def facts_apart(self) -> FactObserver:
+        """The proofs' hypotheses as an observer of their own, to be told of every update beside this checker,
+        which no longer tells them (call it before the first update). They read only the reported rows and
+        scores, so a caller whose checker runs in a second thread tells them in the engine's, which waits on
+        the checker's longer replay anyway."""
+        self.tells_facts = False
+        return FactObserver(self.facts)
 
     def _observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int | Fraction],
                  weights: Sequence[Fraction] | None = None, delta: Sequence[Fraction] | None = None) -> None:

@@ -53,6 +53,7 @@ class ChunkReplays:
     constants: dict[str, int | Fraction]
     soft: Any
     facts: Any
+    tells_facts: bool
     rule: Any
 
     _observe: Callable[[int, int, Any, Any], None]  # the checker's one-update check, for what a replay stops at
@@ -68,11 +69,14 @@ class ChunkReplays:
         update one stops at (a failed check, a violated claim) is left to `observe`.
         """
         m, t = len(rows), 0
-        epochs = np.asarray(epoch) if isinstance(epoch, np.ndarray) else np.full(m, epoch)
+        # one epoch for the whole chunk: a read-only view of it, in order by itself (no m-long array made and compared)
+        epochs = np.asarray(epoch) if isinstance(epoch, np.ndarray) else np.broadcast_to(np.int64(epoch), (m,))
         if self.soft is not None:
             self.soft.observe_chunk(first, epochs, rows)
-        self.facts.observe_chunk(first, rows, scores)
-        ordered = m == 0 or (epochs[0] >= max(self.epoch, 1) and bool((epochs[1:] >= epochs[:-1]).all()))
+        if self.tells_facts:
+            self.facts.observe_chunk(first, rows, scores)
+        ordered = m == 0 or (epochs[0] >= max(self.epoch, 1)
+                             and (not isinstance(epoch, np.ndarray) or bool((epochs[1:] >= epochs[:-1]).all())))
         replay = self._replay() if first == self.k + 1 and ordered else None
         if replay is not None and not (isinstance(rows, np.ndarray) and rows.dtype == np.int64
                                        and isinstance(scores, np.ndarray) and scores.dtype in (np.int64, object)):

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from . import kernel as _kernel
 from ..data.integers import score_values
 from ..data.observers import Int64Array
 from ..notes._proof_facts import PROOF_FACTS
@@ -38,7 +39,7 @@ from ..notes.conventions import Convention
 from ..notes.facts import RUN_QUANTITIES, UNITS, ProofFacts, Rule, evaluate
 from .results import InvariantResult
 
-__all__ = ["FactResult", "ProofCheck", "FactCheck", "proofs_for", "fact_check"]
+__all__ = ["FactResult", "ProofCheck", "FactCheck", "FactObserver", "proofs_for", "fact_check"]
 
 #: Sample rules are evaluated on this many samples at a time (`FactCheck._samples`).
 SAMPLE_PIECE = 2**14
@@ -171,11 +172,13 @@ class FactCheck:
         if not m:
             return
         rows = np.asarray(rows, dtype=np.int64)
-        if rows.min() < 0 or rows.max() >= len(self.y):
-            for t in range(m):  # a sample that does not exist (the update rule's check says so): one at a time
-                self.observe(first + t, [int(rows[t])], score_values(scores[t:t + 1]).tolist())
-            return
-        self._first(first, rows)
+        found = _compiled_keys(first, rows, scores, self.y, self.first_at)  # the first updates and keys in C
+        if found is None:
+            if rows.min() < 0 or rows.max() >= len(self.y):
+                for t in range(m):  # a sample that does not exist (the update rule's check says so): one at a time
+                    self.observe(first + t, [int(rows[t])], score_values(scores[t:t + 1]).tolist())
+                return
+            self._first(first, rows)
         self.k = first + m - 1
         if not self.update_rules:
             return
@@ -183,10 +186,15 @@ class FactCheck:
             for t, s in enumerate(score_values(scores)):
                 self._update(first + t, int(rows[t]), int(s), 1, 1)
             return
-        codes = (self.y[rows] + 1) * 3 + (_signs(scores) + 1)  # 0..8: (label, sign of y·score)
-        new = [c for c in np.flatnonzero(np.bincount(codes, minlength=9)).tolist() if c not in self.codes]
-        self.codes.update(new)  # (one O(m) count a chunk; a sort, as np.unique makes, cost 20 ms on breast cancer)
-        for t in sorted(int(np.argmax(codes == c)) for c in new):
+        if found is None:
+            codes = (self.y[rows] + 1) * 3 + (_signs(scores) + 1)  # 0..8: (label, sign of y·score)
+            new = [c for c in np.flatnonzero(np.bincount(codes, minlength=9)).tolist() if c not in self.codes]
+            at = [int(np.argmax(codes == c)) for c in new]  # (one O(m) count a chunk: a sort, as np.unique
+        else:                                               # makes, cost 20 ms on breast cancer)
+            new = [c for c, t in enumerate(found) if t >= 0 and c not in self.codes]
+            at = [found[c] for c in new]
+        self.codes.update(new)
+        for t in sorted(at):
             self._update(first + t, int(rows[t]), int(score_values(scores[t:t + 1])[0]), 1, 1)
 
     def _first(self, first: int, rows: Any) -> None:
@@ -292,6 +300,31 @@ class FactCheck:
             f.fail(claim.min_slack_at, None, {"slack": claim.min_slack})
 
 
+class FactObserver:
+    """A `FactCheck` as an update observer of its own (`verify_perceptron.data.observers.ChunkObserver`), told
+    apart from its checker (`Checker.facts_apart`): the same updates, the same reported scores.
+
+    Examples
+    --------
+    >>> from verify_perceptron.check.checker import Checker
+    >>> from verify_perceptron.data.examples import example
+    >>> checker = Checker(example("and"), "classic", rate=1, mode="online", separator=[-4, 3, 2])
+    >>> told = checker.facts_apart()
+    >>> checker.observe(1, 1, [0], [0]); told.observe(1, 1, [0], [0])
+    >>> checker.facts.first_at.tolist(), checker.facts.k
+    ([1, 0, 0, 0], 1)
+    """
+
+    def __init__(self, facts: FactCheck) -> None:
+        self.facts = facts
+
+    def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int]) -> None:
+        self.facts.observe(k, samples, scores)
+
+    def observe_chunk(self, first: int, epoch: Any, rows: Int64Array, scores: Int64Array) -> None:
+        self.facts.observe_chunk(first, rows, scores)
+
+
 def fact_check(checker: Any, proofs: Sequence[ProofFacts] | None = None) -> FactCheck:
     """The `FactCheck` of a `verify_perceptron.check.checker.Checker`, from its data, units and separator.
 
@@ -362,6 +395,22 @@ def _quantity_bound(v: Any) -> int | None:
     if isinstance(v, int):
         return abs(v)
     return None
+
+
+def _compiled_keys(first: int, rows: Any, scores: Any, labels: Any, first_at: Any) -> list[int] | None:
+    """`FactCheck.observe_chunk`'s reading of a chunk in one pass in C (`kernel.fact_keys`): `first_at` set
+    where it was 0, and per key c = (label + 1)·3 + (sign of the score + 1) the first update t that has it (-1:
+    none); None, with nothing written, where the C reading is not built, the scores are not int64, or a row or
+    its label is out of its range (the NumPy path then decides, as before)."""
+    keys = _kernel.fact_keys
+    if keys is None or scores.dtype != np.int64 or first_at.dtype != np.int64:
+        return None
+    out = np.empty(9, dtype=np.int64)
+    if not keys(np.ascontiguousarray(rows), np.ascontiguousarray(scores.reshape(len(scores), -1)),
+                np.ascontiguousarray(labels), first_at, first, out):
+        return None
+    found: list[int] = out.tolist()
+    return found
 
 
 def _signs(scores: Any) -> Any:

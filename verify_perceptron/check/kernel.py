@@ -14,7 +14,10 @@ says whether it imported; if not (or if it was built by a compiler without
 __int128), `check_online` is None and `IMPORT_ERROR` says why; the checker
 then checks every update in Python. `check_wide` is `check_online` in K 64-bit limbs
 past 128 bits (`verify_perceptron.check.limb_replay`). `replay_scores` gives the scores alone,
-for `verify_perceptron.check.wide_replay`, which otherwise sums them in NumPy.
+for `verify_perceptron.check.wide_replay`, which otherwise sums them in NumPy. `record_sums` and
+`fact_keys` read a chunk of updates in one pass for the observers beside the replay (the whole-run record,
+`verify_perceptron.check.whole_run`, and the proofs' hypotheses, `verify_perceptron.check.facts`), which
+otherwise make a dozen NumPy passes over it.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "check_online", "check_wide", "replay_scores"]
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "check_online", "check_wide", "replay_scores", "record_sums", "fact_keys"]
 
 CheckOnline = Callable[..., tuple[int, tuple[int, ...], list[Any]]]
 
@@ -58,11 +61,19 @@ check_online: CheckOnline | None
 check_wide: Callable[..., tuple[int, int]] | None
 #: ``replay_scores(Z, W, rows, out)`` in C, or None: see `verify_perceptron.check.wide_replay.ObjectReplay.scores`.
 replay_scores: Callable[..., int] | None
+#: ``record_sums(scores, rows, norms, r_sq, starts, greatest, sums)`` in C, or None: see
+#: `verify_perceptron.check.whole_run.WholeRun`.
+record_sums: Callable[..., int] | None
+#: ``fact_keys(rows, scores, labels, first_at, first, out)`` in C, or None: see
+#: `verify_perceptron.check.facts.FactCheck.observe_chunk`.
+fact_keys: Callable[..., int] | None
 #: Why the extension did not import, or None if it did.
 IMPORT_ERROR: str | None
 _module, IMPORT_ERROR = _load()
 check_online = None if _module is None else _module.check_online
 replay_scores = None if _module is None else _module.replay_scores
 check_wide = None if _module is None else _module.check_wide
+record_sums = None if _module is None else _module.record_sums
+fact_keys = None if _module is None else _module.fact_keys
 #: Did the compiled replay import?
 AVAILABLE: bool = check_online is not None

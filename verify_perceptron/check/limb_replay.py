@@ -34,6 +34,7 @@ import numpy as np
 from . import kernel as _kernel
 from .replay import _SLOTS
 from ..data.integers import ExactMatrix, as_limbs, score_values
+from ..data.limb_arrays import int_limbs, row_ints
 from ..notes.claims import OPS, Claim
 from .wide_claims import SplitReplay, WideClaims, claim_codes
 from .wide_replay import compiled_claims
@@ -157,9 +158,9 @@ class LimbReplay:
         while self.K <= LIMBS_MAX:
             K = self.K
             arrays = self._at(K)
-            try:
-                W_limbs = _limbs(np.array(W.tolist(), dtype=object), K).reshape(-1)
-                state_limbs = _limbs(np.array(state, dtype=object), K)
+            try:  # (a few values: `int.to_bytes` each, not NumPy's object arithmetic; the same limbs)
+                W_limbs = int_limbs(W.tolist(), K).reshape(-1)
+                state_limbs = int_limbs(list(state), K)
             except OverflowError:
                 arrays = None
             if arrays is None:
@@ -176,9 +177,9 @@ class LimbReplay:
                 continue
             if done == 0:
                 return 0, (*state, 0), [None] * n_claims
-            W[:] = score_values(W_limbs.reshape(-1, K)).tolist()
-            after = tuple(int(v) for v in score_values(state_limbs).tolist())
-            values = score_values(best).tolist()
+            W[:] = row_ints(W_limbs.reshape(-1, K))  # (`int.from_bytes` each: a fifth of `score_values`' time)
+            after = tuple(row_ints(state_limbs))
+            values = row_ints(best)
             return done, (*after, 0), [(int(v), int(at), None) for v, at in zip(values, best_at.tolist())]
         self.reason = 2
         return 0, (*state, 0), [None] * n_claims

@@ -27,11 +27,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
-from ..data.integers import as_limbs, biggest_entry, score_values
+from . import kernel as _kernel
+from ._chunk_sums import norm_columns, prefix_sums
+from ..data.integers import score_values
 from ..data.limb_arrays import int_limbs, limbs_for_bits
 from ..data.observers import Epochs, Int64Array
 from ..data.trace import ScaledWeights, Trace, Update
@@ -44,6 +46,8 @@ LAST = 10
 INTERVALS = 128
 #: The most updates of a chunk handled at once.
 PIECE = 4096
+#: Whether a chunk without a separator may be read in C (`kernel.record_sums`; a test turns it off to compare).
+RECORD_IN_C = True
 #: Whether the last updates' steps and weights may be made in int64 where they provably fit (a test turns it
 #: off to compare with Python integers).
 INT64_STEPS = True
@@ -122,7 +126,7 @@ class WholeRun:
         self.ring: deque[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = deque(maxlen=LAST)
         #: Whether chunks may take `_monotone_chunk`'s int64 path (a test turns it off to compare).
         self.monotone = True
-        self._norms64: Any = None  # the norms in int64, or their limbs' columns (`_norm_columns`): made once
+        self._norms64: Any = None  # the norms in int64, or their limbs' columns (`norm_columns`): made once
 
     @property
     def norms(self) -> Any:
@@ -201,18 +205,63 @@ class WholeRun:
         margin). In a nondecreasing piece the first update is where the slack is least (first found) and
         the update after the piece's last increase where it is greatest (first found): the updates that
         `_keep`'s argmin and argmax pick. Only their states are made exactly, from prefix sums of the
-        scores (int64 or limbs), norms and margins cut into 32-bit pieces (`_prefix_sums`).
+        scores (int64 or limbs), norms and margins cut into 32-bit pieces (`prefix_sums`).
         """
         margins, R_sq, gamma = self.margins, int(self.R_sq), self.gamma
+        m = len(rows)
+        width = self.width
+        while first + m - 1 > INTERVALS * width:
+            width *= 2  # (the merges are made once the chunk is taken)
+        # the pieces: where update first + j starts an interval of `width` (aligned: (k - 1) // width)
+        offset = (1 - first) % width
+        starts = np.arange(offset, m, width, dtype=np.int64)
+        if offset:
+            starts = np.concatenate((np.zeros(1, dtype=np.int64), starts))
+        compiled = self._compiled_pieces(rows, scores, starts) if margins is None else None
+        if compiled is not None:
+            if not compiled:
+                return False  # a score > 0: no mistake, and the slack may fall
+            greatest, q_at, t_at = compiled[0], compiled[1], None
+        else:
+            found = self._numpy_pieces(rows, scores, starts)
+            if not found:
+                return False
+            greatest, q_at, t_at = found
+        rises = tuple(greatest)
+        while self.width < width:
+            self._merge()
+        N0, q0, t0 = self.N, self.q, self.t
+
+        def state(j: int) -> tuple[int, int, int, int, int, int]:
+            N = N0 + j + 1
+            return (first + j, N, 1, N, t0 if t_at is None else t0 + t_at[j], q0 + q_at[j])
+
+        for p, start in enumerate(starts.tolist()):
+            at = (first + start - 1) // width
+            for name in rises:
+                for j in (start, greatest[name][p]):
+                    point = state(j)
+                    self._offer(at, name, (point[3] * R_sq - point[5] if name == "upper" else point[4] - point[1] * gamma,
+                                           point))
+        self.last_state = last = state(m - 1)
+        self.k, self.N, self.q, self.t = last[0], last[1], last[5], last[4]
+        self.sum_n_sq += m  # one mistake an update: Σn² is N
+        return True
+
+    def _numpy_pieces(self, rows: Any, scores: Any, starts: Any) -> tuple[dict[str, list[int]], dict[int, int],
+                                                                        dict[int, int] | None] | Literal[False]:
+        """`_monotone_chunk`'s reading of the chunk in NumPy: ``(each slack's last rise per piece, the prefix sums
+        of 2·s + ‖z‖² at the points, those of the margins or None)``, or False where the slacks are not proven
+        never to decrease."""
+        margins, R_sq, gamma, m = self.margins, int(self.R_sq), self.gamma, len(rows)
         limbs = scores.reshape(len(scores), -1)
         zero = limbs[:, 0] == 0
         for limb in range(1, limbs.shape[1]):  # (a column at a time: .all(axis=1) is slow on a few columns)
             zero &= limbs[:, limb] == 0
         if not bool(((limbs[:, -1] < 0) | zero).all()):
             return False  # a score > 0: no mistake, and the slack may fall
-        m = len(rows)
         if self._norms64 is None:  # (once a run) the norms in int64 where R² < 2^63, else their limbs' columns
-            self._norms64 = np.asarray(self.matrix.norms, dtype=np.int64) if R_sq < 2**63 else _norm_columns(self.matrix)
+            self._norms64 = np.asarray(self.matrix.norms, dtype=np.int64) if R_sq < 2**63 else norm_columns(self.matrix)
         if not isinstance(self._norms64, tuple):
             norms = self._norms64[rows]
             widest = norms == R_sq
@@ -228,41 +277,58 @@ class WholeRun:
             mine = margins[rows]
             if mine.min() < gamma:
                 return False
-        while first + m - 1 > INTERVALS * self.width:
-            self._merge()
-        rises = {"upper": ~(widest & zero)}
+        masks = {"upper": ~(widest & zero)}
         if mine is not None:
-            rises["lower"] = np.asarray(mine != gamma, dtype=bool)
-        N0, q0, t0 = self.N, self.q, self.t
-        width = self.width
-        # the pieces: where update first + j starts an interval of `width` (aligned: (k - 1) // width)
-        offset = (1 - first) % width
-        starts = np.arange(offset, m, width, dtype=np.int64)
-        if offset:
-            starts = np.concatenate((np.zeros(1, dtype=np.int64), starts))
+            masks["lower"] = np.asarray(mine != gamma, dtype=bool)
         # per piece, the last update where the slack rose (the piece's first when none after it did)
         greatest = {name: np.maximum(np.maximum.reduceat(np.where(rise, np.arange(m), -1), starts), starts).tolist()
-                    for name, rise in rises.items()}
-        firsts = starts.tolist()
-        wanted = sorted({m - 1, *firsts, *(j for ends in greatest.values() for j in ends)})
-        q_at = dict(zip(wanted, _prefix_sums(wanted, (limbs, 2), (norms, 1))))
-        t_at = None if mine is None else dict(zip(wanted, _prefix_sums(wanted, (mine, 1))))
+                    for name, rise in masks.items()}
+        wanted = sorted({m - 1, *starts.tolist(), *(j for ends in greatest.values() for j in ends)})
+        q_at = dict(zip(wanted, prefix_sums(wanted, (limbs, 2), (norms, 1))))
+        t_at = None if mine is None else dict(zip(wanted, prefix_sums(wanted, (mine, 1))))
+        return greatest, q_at, t_at
 
-        def state(j: int) -> tuple[int, int, int, int, int, int]:
-            N = N0 + j + 1
-            return (first + j, N, 1, N, t0 if t_at is None else t0 + t_at[j], q0 + q_at[j])
+    def _compiled_pieces(self, rows: Any, scores: Any, starts: Any) -> tuple[dict[str, list[int]], dict[int, int]] | None | Literal[False]:
+        """`_monotone_chunk`'s reading of the chunk in one pass in C (`kernel.record_sums`), without a separator:
+        ``({"upper": each piece's last rise}, {update: prefix sum of 2·s + ‖z‖² there})``, False where a score
+        is > 0, None where the C reading cannot take it (not built, scores not int64, norms not held in limbs
+        or int64, a row out of range): the NumPy path then reads the chunk."""
+        sums_of = _kernel.record_sums
+        if sums_of is None or not RECORD_IN_C or scores.dtype != np.int64:
+            return None
+        norms = self._norm_limbs()
+        if norms is None:
+            return None
+        limbs = np.ascontiguousarray(scores.reshape(len(scores), -1))
+        L = limbs_for_bits(int(self.R_sq).bit_length())  # (the norms' limbs above L are 0: not read)
+        ends = np.empty((len(starts), 2), dtype=np.int64)  # per piece: its last rise, and the updates after it
+        sums = np.empty((2 * len(starts), max(limbs.shape[1], L) + 2), dtype=np.int64)
+        if not sums_of(limbs, np.ascontiguousarray(rows, dtype=np.int64), norms, int_limbs([int(self.R_sq)], L)[0],
+                       starts, ends, sums):
+            if bool((rows < 0).any() or (rows >= len(norms)).any()):
+                return None  # (the NumPy path says what is wrong with the rows)
+            return False
+        R_sq, values = int(self.R_sq), score_values(sums).tolist()  # each piece's sums at its first and last
+        q_at = {j: values[2 * p] for p, j in enumerate(starts.tolist())}
+        greatest = []
+        for p, (g, after) in enumerate(ends.tolist()):  # each update after the last rise added exactly R²
+            greatest.append(g)
+            q_at[g] = values[2 * p + 1] - after * R_sq
+        q_at[len(rows) - 1] = values[-1]
+        return {"upper": greatest}, q_at
 
-        for p, start in enumerate(firsts):
-            at = (first + start - 1) // width
-            for name in rises:
-                for j in (start, greatest[name][p]):
-                    point = state(j)
-                    self._offer(at, name, (point[3] * R_sq - point[5] if name == "upper" else point[4] - point[1] * gamma,
-                                           point))
-        self.last_state = last = state(m - 1)
-        self.k, self.N, self.q, self.t = last[0], last[1], last[5], last[4]
-        self.sum_n_sq += m  # one mistake an update: Σn² is N
-        return True
+    def _norm_limbs(self) -> Any:
+        """Every ‖z_i‖² as an (n, L) int64 array of limbs without a copy: the held matrix's norm limbs, or
+        the norms in int64 (L = 1) where R² < 2^63; None otherwise (`_compiled_pieces` then declines)."""
+        held = getattr(self.matrix, "held", None)
+        if (held is not None and held.norm_limbs.flags.c_contiguous
+                and held.norm_limbs.shape[1] >= limbs_for_bits(int(self.R_sq).bit_length())):
+            return held.norm_limbs
+        if int(self.R_sq) < 2**63:
+            if self._norms64 is None:
+                self._norms64 = np.asarray(self.matrix.norms, dtype=np.int64)
+            return self._norms64.reshape(-1, 1)
+        return None
 
     # --- the intervals --------------------------------------------------------------------------
 
@@ -401,83 +467,3 @@ class WholeRecord:
     def last_updates(self) -> tuple[Update, ...]:
         """The run's last updates, with their weights (`WholeRun.last_updates`)."""
         return tuple(self._whole.last_updates(self._trace))
-
-
-def _norm_columns(matrix: Any) -> tuple[Any, ...]:
-    """Every ‖z_i‖² of `matrix` (an `ExactMatrix`) as the columns of its L 64-bit limbs, lowest first, L the
-    fewest that hold max ‖z_i‖² (two's complement: the top limb's sign bit is 0, norms being >= 0): the held
-    matrix's own norm limbs where it is held in limbs (their higher limbs, all 0, left out), else its 128-bit
-    halves, else the Python integers cut into limbs once.
-
-    Examples
-    --------
-    >>> from verify_perceptron.data.integers import ExactMatrix
-    >>> [c.tolist() for c in _norm_columns(ExactMatrix(np.array([[2**40, 2**40], [1, 0]])))]  # 2^81 and 1
-    [[0, 1], [131072, 0]]
-    >>> big = ExactMatrix(np.array([[2**70, 0], [-3, 2**64]], dtype=object))  # 2^140 and 2^128 + 9
-    >>> [c.tolist() for c in _norm_columns(big)]
-    [[0, 9], [0, 0], [4096, 1]]
-    """
-    L = limbs_for_bits(int(matrix.max_norm_sq).bit_length())
-    held = getattr(matrix, "held", None)
-    if held is not None and held.norm_limbs.shape[1] >= L:
-        return tuple(held.norm_limbs[:, k] for k in range(L))  # (views: no copy)
-    halves = matrix.norm_halves() if L == 2 else None
-    limbs = halves.reshape(-1, 2) if halves is not None else as_limbs(np.asarray(matrix.norms, dtype=object), L)
-    return tuple(np.ascontiguousarray(limbs[:, k]) for k in range(L))
-
-
-def _prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:
-    """[Σ_{i<=j} factor·value_i for j in js] over the (array, factor) pairs, exactly. An int64 array of shape
-    (m,) or (m, L), or a tuple of L int64 columns (64-bit limbs, lowest first, two's complement over all L),
-    is cut into 32-bit pieces (unsigned, the top one signed) whose sums stay inside int64 for up to 2^31 rows;
-    an object array of Python integers is summed as it is. Each piece is summed between the points asked for
-    (`np.add.reduceat`: no cumulative array of the rows, and none past the last point), and the pieces are
-    joined at the points only.
-
-    Examples
-    --------
-    >>> _prefix_sums([0, 1, 2], (np.array([2**62, 2**62, -5], dtype=np.int64), 2),
-    ...              (np.array([[0, 1], [3, 0], [0, -1]]), 1)) == [2**63 + 2**64, 2**64 + 2**64 + 3, 2**64 - 7]
-    True
-    >>> _prefix_sums([2], (np.array([[0, 1], [3, 0], [0, -1]]), 1)) == _prefix_sums([2], ((np.array([0, 3, 0]),
-    ...                                                                                np.array([1, 0, -1])), 1))
-    True
-    >>> _prefix_sums([2, 0], (np.array([2**70, 1, -3], dtype=object), 1)) == [2**70 - 2, 2**70]
-    True
-    >>> _prefix_sums([2, 0], (np.array([[2**70], [1], [-3]], dtype=object), 1)) == [2**70 - 2, 2**70]
-    True
-    """
-    points = sorted(set(js))
-    if not points:
-        return [0] * len(js)
-    starts = [0, *(t + 1 for t in points[:-1])]  # strictly increasing: each segment ends at its point
-    end = points[-1] + 1
-    # per piece: its running sums at the points, and the shift and factor it is joined with
-    pieces: list[tuple[list[int], int, int]] = []
-
-    def add(values: Any, shift: int, factor: int) -> None:
-        running, total = [], 0
-        for part in np.add.reduceat(values[:end], starts).tolist():  # Python integers, read once
-            total += part
-            running.append(total)
-        pieces.append((running, shift, factor))
-
-    for array, factor in arrays:
-        if not isinstance(array, tuple) and array.dtype != np.int64:
-            # Python integers: one a row, also as an (m, 1) column (scores the Python path wrote in one "limb")
-            add(np.asarray(array, dtype=object).reshape(len(array)), 0, factor)
-            continue
-        columns = array if isinstance(array, tuple) else tuple(array.reshape(len(array), -1).T)
-        # one int64 segment sum is exact where len·max|value| < 2^63
-        if len(columns) == 1 and len(columns[0]) * biggest_entry(columns[0]) < 2**63:
-            add(columns[0], 0, factor)
-            continue
-        top = len(columns) - 1
-        for at, limb in enumerate(columns):
-            limb = limb[:end]
-            add(limb & 0xFFFFFFFF, 64 * at, factor)
-            add(limb >> 32 if at == top else (limb >> 32) & 0xFFFFFFFF, 64 * at + 32, factor)
-    at_point = {t: sum((running[j] << shift) * factor for running, shift, factor in pieces)
-                for j, t in enumerate(points)}
-    return [at_point[j] for j in js]

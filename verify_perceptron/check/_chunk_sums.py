@@ -1,0 +1,98 @@
+"""The whole-run record's exact sums over a chunk of updates in NumPy (`verify_perceptron.check.whole_run`).
+
+Its chunks' prefix sums of scores, norms and margins at a few points, exactly, from int64 arrays cut into
+32-bit pieces (or Python integers as they are), and the norms' limbs as columns. The one-pass C reading
+(`verify_perceptron.check.kernel.record_sums`) replaces them where it can; these are the general path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..data.integers import as_limbs, biggest_entry
+from ..data.limb_arrays import limbs_for_bits
+
+__all__ = ["norm_columns", "prefix_sums"]
+
+
+def norm_columns(matrix: Any) -> tuple[Any, ...]:
+    """Every ‖z_i‖² of `matrix` (an `ExactMatrix`) as the columns of its L 64-bit limbs, lowest first, L the
+    fewest that hold max ‖z_i‖² (two's complement: the top limb's sign bit is 0, norms being >= 0): the held
+    matrix's own norm limbs where it is held in limbs (their higher limbs, all 0, left out), else its 128-bit
+    halves, else the Python integers cut into limbs once.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.integers import ExactMatrix
+    >>> [c.tolist() for c in norm_columns(ExactMatrix(np.array([[2**40, 2**40], [1, 0]])))]  # 2^81 and 1
+    [[0, 1], [131072, 0]]
+    >>> big = ExactMatrix(np.array([[2**70, 0], [-3, 2**64]], dtype=object))  # 2^140 and 2^128 + 9
+    >>> [c.tolist() for c in norm_columns(big)]
+    [[0, 9], [0, 0], [4096, 1]]
+    """
+    L = limbs_for_bits(int(matrix.max_norm_sq).bit_length())
+    held = getattr(matrix, "held", None)
+    if held is not None and held.norm_limbs.shape[1] >= L:
+        return tuple(held.norm_limbs[:, k] for k in range(L))  # (views: no copy)
+    halves = matrix.norm_halves() if L == 2 else None
+    limbs = halves.reshape(-1, 2) if halves is not None else as_limbs(np.asarray(matrix.norms, dtype=object), L)
+    return tuple(np.ascontiguousarray(limbs[:, k]) for k in range(L))
+
+
+def prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:
+    """[Σ_{i<=j} factor·value_i for j in js] over the (array, factor) pairs, exactly. An int64 array of shape
+    (m,) or (m, L), or a tuple of L int64 columns (64-bit limbs, lowest first, two's complement over all L),
+    is cut into 32-bit pieces (unsigned, the top one signed) whose sums stay inside int64 for up to 2^31 rows;
+    an object array of Python integers is summed as it is. Each piece is summed between the points asked for
+    (`np.add.reduceat`: no cumulative array of the rows, and none past the last point), and the pieces are
+    joined at the points only.
+
+    Examples
+    --------
+    >>> prefix_sums([0, 1, 2], (np.array([2**62, 2**62, -5], dtype=np.int64), 2),
+    ...              (np.array([[0, 1], [3, 0], [0, -1]]), 1)) == [2**63 + 2**64, 2**64 + 2**64 + 3, 2**64 - 7]
+    True
+    >>> prefix_sums([2], (np.array([[0, 1], [3, 0], [0, -1]]), 1)) == prefix_sums([2], ((np.array([0, 3, 0]),
+    ...                                                                                np.array([1, 0, -1])), 1))
+    True
+    >>> prefix_sums([2, 0], (np.array([2**70, 1, -3], dtype=object), 1)) == [2**70 - 2, 2**70]
+    True
+    >>> prefix_sums([2, 0], (np.array([[2**70], [1], [-3]], dtype=object), 1)) == [2**70 - 2, 2**70]
+    True
+    """
+    points = sorted(set(js))
+    if not points:
+        return [0] * len(js)
+    starts = [0, *(t + 1 for t in points[:-1])]  # strictly increasing: each segment ends at its point
+    end = points[-1] + 1
+    # per piece: its running sums at the points, and the shift and factor it is joined with
+    pieces: list[tuple[list[int], int, int]] = []
+
+    def add(values: Any, shift: int, factor: int) -> None:
+        running, total = [], 0
+        for part in np.add.reduceat(values[:end], starts).tolist():  # Python integers, read once
+            total += part
+            running.append(total)
+        pieces.append((running, shift, factor))
+
+    for array, factor in arrays:
+        if not isinstance(array, tuple) and array.dtype != np.int64:
+            # Python integers: one a row, also as an (m, 1) column (scores the Python path wrote in one "limb")
+            add(np.asarray(array, dtype=object).reshape(len(array)), 0, factor)
+            continue
+        columns = array if isinstance(array, tuple) else tuple(array.reshape(len(array), -1).T)
+        # one int64 segment sum is exact where len·max|value| < 2^63
+        if len(columns) == 1 and len(columns[0]) * biggest_entry(columns[0]) < 2**63:
+            add(columns[0], 0, factor)
+            continue
+        top = len(columns) - 1
+        for at, limb in enumerate(columns):
+            limb = limb[:end]
+            add(limb & 0xFFFFFFFF, 64 * at, factor)
+            add(limb >> 32 if at == top else (limb >> 32) & 0xFFFFFFFF, 64 * at + 32, factor)
+    at_point = {t: sum((running[j] << shift) * factor for running, shift, factor in pieces)
+                for j, t in enumerate(points)}
+    return [at_point[j] for j in js]

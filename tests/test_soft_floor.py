@@ -146,18 +146,19 @@ def test_the_margins_ahead_are_each_column_s_own_while_it_is_read() -> None:
     # column, while the caller holds it, is its own start's (a fill of the array being read would change it).
     starts = range(0, 7)
     made: list[int] = []
+    columns = [np.empty((5, 1)), np.empty((5, 1))]
 
-    def margins(start: int, out: Any) -> Any:
+    def margins(start: int, slot: int) -> Any:
         made.append(start)
-        out[:] = start
-        return out
+        columns[slot][:] = start
+        return columns[slot]
 
-    for start, column in zip(starts, check_module._ahead(margins, starts, 5)):
+    for start, column in zip(starts, check_module._ahead(margins, starts)):
         assert column.shape == (5, 1) and (column == start).all()
         time.sleep(0.01)  # the next column is made meanwhile, into the other array
         assert (column == start).all()
     assert made == list(starts)
-    assert list(check_module._ahead(margins, range(0), 5)) == []
+    assert list(check_module._ahead(margins, range(0))) == []
 
 
 def test_the_margins_into_an_array_are_the_same_floats() -> None:
@@ -166,10 +167,14 @@ def test_the_margins_into_an_array_are_the_same_floats() -> None:
     matrix, trace = _not_separable(9, 3000)
     U = np.random.default_rng(9).normal(0.0, 1.0, (4, 3)) * 2.0**20
     seen: list[Any] = []
+    firsts: list[Any] = []
 
     def kept(margins: Any, *args: Any, **kwargs: Any) -> float:
         seen.append(margins.copy())
-        return column_floor(margins, *args, **kwargs)
+        floor = column_floor(margins, *args, **kwargs)
+        firsts.append(kwargs.pop("first", None))  # (made in the second thread, from these margins: the same floor)
+        assert floor == column_floor(margins, *args, **kwargs)
+        return floor
 
     weights = np.asarray(trace.mistakes_per_sample, dtype=np.float64)
     with pytest.MonkeyPatch.context() as patch:
@@ -191,6 +196,7 @@ def test_the_margins_into_an_array_are_the_same_floats() -> None:
             check_module._ranked(matrix, U, weights, floors=True)
     plain, ahead_made = seen[:3], seen[3:]
     assert len(ahead_made) == 3 and ahead_calls == [1]  # (made ahead the second time only)
+    assert firsts[:3] == [None] * 3 and all((first is not None) == soft_floor.COMPILED for first in firsts[3:])
     assert all(np.array_equal(a.view(np.int64), b.view(np.int64)) for a, b in zip(plain, ahead_made))
 
 

@@ -45,11 +45,12 @@ from __future__ import annotations
 
 import importlib
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["column_floor"]
+__all__ = ["COMPILED", "FirstLevel", "column_floor", "first_level"]
 
 #: Each interval is cut into this many parts, log-spaced, at each level.
 _CELLS = 64
@@ -60,13 +61,16 @@ _SLACK = 2.0**-40
 _U = 2.0**-53
 
 
-def column_floor(margins: Any, weights: Any, root: float, *, cap: float = math.inf, hit: Any = None) -> float:
+def column_floor(margins: Any, weights: Any, root: float, *, cap: float = math.inf, hit: Any = None,
+                 first: FirstLevel | None = None) -> float:
     """A number at most `choose_columns`' figure for the column `margins` (n floats), `weights` and √B = `root`.
 
     Parts of the column's range whose floor is above `cap` (a figure already
     found, when there is one) are not made finer: the floor returned is then
     still a floor, perhaps a lower one. `hit`, when given, is
-    ``np.flatnonzero(weights)`` (the same for every column).
+    ``np.flatnonzero(weights)`` (the same for every column). `first`, when
+    given, is `first_level` of the same margins, weights and hit (made
+    beforehand, in another thread perhaps): the same floor.
 
     Examples
     --------
@@ -82,27 +86,24 @@ def column_floor(margins: Any, weights: Any, root: float, *, cap: float = math.i
     """
     margins = np.ascontiguousarray(margins, dtype=np.float64)
     weights = np.ascontiguousarray(weights, dtype=np.float64)
-    if not len(margins):
-        return math.inf
-    lowest, highest, p_min = _range(margins)  # (the first two NaN if there is one)
-    if not (math.isfinite(lowest) and math.isfinite(highest)) or max(-lowest, highest) >= 2.0**500:
-        return -math.inf
-    if highest <= 0:
-        return math.inf  # no positive margin: no figure
+    first = first_level(margins, weights, hit=hit) if first is None else first
+    if first.floor is not None:
+        return first.floor
     if not (math.isfinite(root) and root > 0):
         return -math.inf
-    at = np.flatnonzero(weights) if hit is None else np.ascontiguousarray(hit, dtype=np.int64)
-    p_max = highest
+    at, p_max = first.at, first.p_max
     N = 2 * (len(at) + (_CELLS + 2) * _LEVELS * 64) + 64
     gamma = N * _U / (1 - N * _U)
     # one interval [p_min, p_max] to start, no sums below it (its part 0 holds the margins below p_min)
-    state: tuple[Any, ...] = (np.array([p_min]), np.array([p_max]), np.zeros((1, 3)), at, None)
+    state: tuple[Any, ...] = (np.array([first.p_min]), np.array([p_max]), np.zeros((1, 3)), at, None)
     settled, estimate, E2 = math.inf, math.inf, math.inf
     for level in range(_LEVELS):
         lows, highs, bases, at, owner = state
-        edges = _edges(lows, highs)
-        # each value's cell, and the sums of w, w·m, w·m² over each cell of its row (`_sums`: in C when built)
-        cell, sums, (least, largest, lightest) = _sums(margins, weights, at, owner, edges)
+        if level == 0:  # (made by `first_level`)
+            edges, cell, sums, (least, largest, lightest) = first.edges, first.cell, first.sums, first.extremes
+        else:  # each value's cell, and the sums of w, w·m, w·m² over each cell of its row (`_sums`: in C when built)
+            edges = _edges(lows, highs)
+            cell, sums, (least, largest, lightest) = _sums(margins, weights, at, owner, edges)
         if level == 0:  # (the weighted margins and weights: all of them at the first level)
             if len(at) and lightest < 0:
                 return -math.inf
@@ -135,6 +136,52 @@ def column_floor(margins: Any, weights: Any, root: float, *, cap: float = math.i
     return -math.inf  # (not reached)
 
 
+@dataclass(frozen=True)
+class FirstLevel:
+    """What `column_floor` reads of the column itself, at its first level (`first_level`): the floor when the
+    column's range already gives it, else its least and largest positive margins, the weighted samples, the first
+    level's edges, each weighted margin's cell and the cells' sums, and (least, largest) weighted margin and least
+    weight."""
+
+    floor: float | None
+    p_min: float = math.nan
+    p_max: float = math.nan
+    at: Any = None
+    edges: Any = None
+    cell: Any = None
+    sums: Any = None
+    extremes: tuple[float, ...] = ()
+
+
+def first_level(margins: Any, weights: Any, *, hit: Any = None, cell: Any = None) -> FirstLevel:
+    """`column_floor`'s passes over the whole column: its range, then each weighted margin's cell among the first
+    level's edges (log-spaced from the least positive margin to the largest) and the cells' sums. `cell`, when
+    given (int64, one per weighted sample), receives the cells where the C passes are built: a caller in another
+    thread then allocates nothing the size of the column (`verify_perceptron.check.soft_reference._ahead`).
+
+    Examples
+    --------
+    >>> first_level(np.array([-1.0, 0.0]), np.ones(2)).floor  # no positive margin: no figure
+    inf
+    >>> first = first_level(np.array([0.5, -0.25, 2.0]), np.array([1.0, 0.0, 2.0]))
+    >>> first.floor, first.p_min, first.p_max, first.at.tolist(), first.extremes
+    (None, 0.5, 2.0, [0, 2], (0.5, 2.0, 1.0))
+    """
+    margins = np.ascontiguousarray(margins, dtype=np.float64)
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
+    if not len(margins):
+        return FirstLevel(math.inf)
+    lowest, highest, p_min = _range(margins)  # (the first two NaN if there is one)
+    if not (math.isfinite(lowest) and math.isfinite(highest)) or max(-lowest, highest) >= 2.0**500:
+        return FirstLevel(-math.inf)
+    if highest <= 0:
+        return FirstLevel(math.inf)  # no positive margin: no figure
+    at = np.flatnonzero(weights) if hit is None else np.ascontiguousarray(hit, dtype=np.int64)
+    edges = _edges(np.array([p_min]), np.array([highest]))
+    made, sums, extremes = _sums(margins, weights, at, None, edges, cell)
+    return FirstLevel(None, p_min, highest, at, edges, made, sums, extremes)
+
+
 def _load() -> Any:
     """The C passes (`verify_perceptron.notes._floor`), or None where the extension was not built."""
     try:
@@ -144,6 +191,8 @@ def _load() -> Any:
 
 
 _FLOOR = _load()
+#: Whether the C passes were built (`first_level` then allocates nothing the size of the column, given `cell`).
+COMPILED = _FLOOR is not None
 
 
 def _numpy_range(margins: Any) -> tuple[float, float, float]:
@@ -172,12 +221,14 @@ def _numpy_sums(margins: Any, weights: Any, at: Any, owner: Any, edges: Any) -> 
     return cell, sums, (float(np.min(m)), float(np.max(m)), float(np.min(w)))
 
 
-def _sums(margins: Any, weights: Any, at: Any, owner: Any, edges: Any) -> tuple[Any, Any, tuple[float, ...]]:
+def _sums(margins: Any, weights: Any, at: Any, owner: Any, edges: Any,
+          cell: Any = None) -> tuple[Any, Any, tuple[float, ...]]:
     """`_numpy_sums`, in one pass in C when it was built: the same cells, and the same sums (each cell's terms
-    added one at a time in the order of `at`, as `np.bincount` adds them; w·m² is w·(m·m) in both)."""
+    added one at a time in the order of `at`, as `np.bincount` adds them; w·m² is w·(m·m) in both); the cells into
+    `cell` when given."""
     if _FLOOR is None:
         return _numpy_sums(margins, weights, at, owner, edges)
-    cell = np.empty(len(at), dtype=np.int64)
+    cell = np.empty(len(at), dtype=np.int64) if cell is None else cell
     sums = np.empty((len(edges), _CELLS + 2, 3))
     extremes = _FLOOR.floor_sums(margins, weights, at, owner, edges, cell, sums)
     return cell, sums, extremes

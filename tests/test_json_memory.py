@@ -70,7 +70,12 @@ def test_a_long_line_read_twice_is_made_once(monkeypatch: pytest.MonkeyPatch) ->
     report = {"certificate": certificate, **report, "other": [(i * 31) % 977 for i in range(N)]}
     made: list[int] = []
     real_line = record._line
-    monkeypatch.setattr(record, "_line", lambda value: made.append(id(value)) or real_line(value))
+
+    def counted(value: Any) -> str:
+        made.append(id(value))
+        return real_line(value)
+
+    monkeypatch.setattr(record, "_line", counted)
     text = render_json(report)
     assert made.count(id(certificate)) == 1 and json.loads(text) == report
     monkeypatch.setattr(record, "_long", lambda value: False)  # nothing kept: each line made where it is written

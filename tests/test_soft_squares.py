@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -50,9 +51,11 @@ def test_quotients_near_a_midpoint_are_taken_in_integers(monkeypatch: pytest.Mon
     rho = 7394759868667429591
     margins = _margins(32, 100_000, rho)
     quotients = _expected(margins, rho)[1]
-    assert int64_squares(margins, rho).over_rho_sq.tolist() == quotients
+    figures = int64_squares(margins, rho)
+    assert figures is not None and figures.over_rho_sq.tolist() == quotients
     monkeypatch.setattr(soft_squares, "_NEAR", -1)  # never in integers: some are wrong
-    assert int64_squares(margins, rho).over_rho_sq.tolist() != quotients
+    figures = int64_squares(margins, rho)
+    assert figures is not None and figures.over_rho_sq.tolist() != quotients
 
 
 def test_margins_it_does_not_take() -> None:
@@ -72,12 +75,12 @@ def test_the_check_from_pieces_is_the_check_from_python_integers() -> None:
     # verdict, counts, D², nearest point and summary (every float of the filter the same).
     rho = 2**62 + 12345
     margins = _margins(4, 3000, rho)
-    constants = {"rho": rho, "R_sq": 2**124, "u_sq": 2**3, "scale": 10**6}
+    R_sq, u_sq, scale = 2**124, 2**3, 10**6
     reference = (Fraction(1), Fraction(2))
-    whole = SoftMarginCheck(SoftMargin.from_margins(margins, **constants), reference=reference, source="s", L=10**3,
-                            M=10**3)
+    whole = SoftMarginCheck(SoftMargin.from_margins(margins, rho=rho, R_sq=R_sq, u_sq=u_sq, scale=scale),
+                            reference=reference, source="s", L=10**3, M=10**3)
     assert whole.bound.deficits_sq.dtype == object
-    light = SoftMargin(rho, constants["R_sq"], constants["u_sq"], np.zeros(0, dtype=object), constants["scale"])
+    light = SoftMargin(rho, R_sq, u_sq, np.zeros(0, dtype=object), scale)
     pieces = SoftMarginCheck(light, reference=reference, source="s", L=10**3, M=10**3,
                              squares=int64_squares(margins, rho))
     rows = np.random.default_rng(4).integers(0, len(margins), 20_000)
@@ -107,8 +110,13 @@ def test_the_bounds_command_s_soft_margin_entries_are_the_same_from_pieces(monke
     data = Dataset(numerators=rng.integers(-10**9, 10**9, size=(300, 3)), denominator=10**6,
                    y=rng.choice([-1, 1], size=300))
     made: list[bool] = []
-    monkeypatch.setattr(soft_margin, "int64_squares", lambda *a: made.append(True) or int64_squares(*a))
+
+    def counted(*args: Any) -> Any:
+        made.append(True)
+        return int64_squares(*args)
+
+    monkeypatch.setattr(soft_margin, "int64_squares", counted)
     from_pieces = soft_bounds.soft_margin_entries(data, max_epochs=30, remaining=lambda: None)
-    assert made and from_pieces[0].D_sq > 0
+    assert made and from_pieces[0].D_sq is not None and from_pieces[0].D_sq > 0
     monkeypatch.setattr(soft_margin, "int64_squares", lambda *a: None)
     assert soft_bounds.soft_margin_entries(data, max_epochs=30, remaining=lambda: None) == from_pieces

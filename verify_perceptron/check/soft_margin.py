@@ -151,14 +151,14 @@ class SoftMarginCheck:
             self._sq_over_rho = squares.over_rho_sq
             return
         # d_i²/ρ² per sample, each rounded once (int / int), for the filter's running sums
-        squares = bound.deficits_sq
-        if squares.dtype == np.int64 and int(squares.max(initial=0)) <= 2**53 and self._rho_sq <= 2**53:
+        held = bound.deficits_sq
+        if held.dtype == np.int64 and int(held.max(initial=0)) <= 2**53 and self._rho_sq <= 2**53:
             # both exact in float64, so one IEEE division rounds d²/ρ² once, as int / int does
-            self._sq_over_rho = squares.astype(np.float64) / float(self._rho_sq)
+            self._sq_over_rho = held.astype(np.float64) / float(self._rho_sq)
         else:  # int / int per entry (correctly rounded), one NumPy loop a piece; one past float64's range is inf
-            self._sq_over_rho = np.empty(len(squares), dtype=np.float64)
-            for start in range(0, len(squares), _CHUNK):  # (a float object per sample for a piece only)
-                piece = squares[start:start + _CHUNK]
+            self._sq_over_rho = np.empty(len(held), dtype=np.float64)
+            for start in range(0, len(held), _CHUNK):  # (a float object per sample for a piece only)
+                piece = held[start:start + _CHUNK]
                 try:
                     self._sq_over_rho[start:start + _CHUNK] = (piece.astype(object) / self._rho_sq).astype(np.float64)
                 except OverflowError:

@@ -99,12 +99,11 @@ def column_floor(margins: Any, weights: Any, root: float, *, cap: float = math.i
     settled, estimate, E2 = math.inf, math.inf, math.inf
     for level in range(_LEVELS):
         lows, highs, bases, at, owner = state
-        if level == 0:  # (made by `first_level`)
-            edges, cell, sums, (least, largest, lightest) = first.edges, first.cell, first.sums, first.extremes
-        else:  # each value's cell, and the sums of w, w·m, w·m² over each cell of its row (`_sums`: in C when built)
+        if level:  # each value's cell, and the sums of w, w·m, w·m² over each cell of its row (`_sums`: in C when built)
             edges = _edges(lows, highs)
-            cell, sums, (least, largest, lightest) = _sums(margins, weights, at, owner, edges)
-        if level == 0:  # (the weighted margins and weights: all of them at the first level)
+            cell, sums, _ = _sums(margins, weights, at, owner, edges)
+        else:  # (made by `first_level`, with the least and largest weighted margin and the least weight: of all)
+            edges, cell, sums, (least, largest, lightest) = first.edges, first.cell, first.sums, first.extremes
             if len(at) and lightest < 0:
                 return -math.inf
             biggest = max(largest, 0.0, -least)

@@ -67,6 +67,7 @@ def test_margins_it_does_not_take() -> None:
 def test_no_extended_precision_means_python_integers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(soft_squares, "_NEEDED_MANT", 200)
     assert int64_squares(np.array([1, 2], dtype=np.int64), 5) is None
+    assert not soft_squares._extended()
 
 
 @needs_extended

@@ -24,8 +24,11 @@ margins m are int64 and ρ < 2^63, every d is below 2^64 and every d² below
   about 0.8% of the samples. Every other q rounds to Q's double.
 
 Where the format has no 64-bit significand (NumPy's longdouble is a double
-on some platforms) `int64_squares` returns None and the caller squares in
-Python integers, as before.
+on some platforms), or the x87 rounds to doubles, `int64_squares` returns
+None and the caller squares in Python integers, as before. (The filter's
+soundness needs only a few units of 2^-53 on each quotient; correct rounding
+is asked for so that every float it computes, and the report's nearest
+point, is the Python-integer path's.)
 """
 
 from __future__ import annotations
@@ -85,7 +88,7 @@ def int64_squares(margins: Any, rho: int) -> Squares | None:
     True
     """
     if (not isinstance(margins, np.ndarray) or margins.dtype != np.int64 or margins.ndim != 1
-            or not 0 < rho < 2**63 or np.finfo(np.longdouble).nmant < _NEEDED_MANT):
+            or not 0 < rho < 2**63 or not _extended()):
         return None
     n = len(margins)
     largest = max(rho - int(margins.min(initial=rho)), 0)  # the largest d (d > 0 where m < ρ)
@@ -113,6 +116,13 @@ def int64_squares(margins: Any, rho: int) -> Squares | None:
     for k in range(count):  # Σ d²: each piece's sums over segments of 2^16 samples stay below 2^62
         total += sum(np.add.reduceat(pieces[k], np.arange(0, n, _CHUNK)).tolist()) << (k * PIECE_BITS) if n else 0
     return Squares(pieces, over, total, short)
+
+
+def _extended() -> bool:
+    """Whether longdouble arithmetic keeps 64 significant bits now: the format has them (`np.finfo`), and an
+    addition rounds to them (an x87 whose precision control was set to doubles would round 1 + 2^-62 to 1)."""
+    one = np.longdouble(1)
+    return bool(np.finfo(np.longdouble).nmant >= _NEEDED_MANT and one + np.longdouble(2.0**-62) != one)
 
 
 def _square(d: Any) -> tuple[Any, Any]:

@@ -12,7 +12,9 @@ checker's replay links to nothing of the engine):
   (`verify_perceptron.run.kernel`);
 - `verify_perceptron.check._replay`: the checker's replay
   (`verify_perceptron.check.kernel`), with the claims' program in
-  `verify_perceptron/check/_program.h`.
+  `verify_perceptron/check/_program.h`;
+- `verify_perceptron.notes._floor`: the passes over a column of margins of the
+  soft-margin reference's floors (`verify_perceptron.notes.soft_floor`; floats only).
 
 ``optional=True``: if an extension cannot be compiled (no compiler, no
 Python headers, a compiler without __int128 or GCC builtins), setuptools
@@ -39,5 +41,6 @@ setup(
         kernel("verify_perceptron.check._replay", "verify_perceptron/check/_replay.c",
                "verify_perceptron/check/_program.h", "verify_perceptron/check/_limbs.h",
                "verify_perceptron/check/_record.h"),
+        kernel("verify_perceptron.notes._floor", "verify_perceptron/notes/_floor.c"),
     ],
 )

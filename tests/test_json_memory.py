@@ -60,3 +60,24 @@ def test_the_json_text_is_built_without_copies_of_itself() -> None:
     peak = _peak(lambda: render_json(report)) / len(text)  # ASCII: a byte a character
     # the pieces and the text joined from them: 2.06x; the lists in one shot 2.72x, the nested concatenations 3.0x
     assert peak < 2.4, f"render_json's peak is {peak:.2f}x its text ({len(text)} characters)"
+
+
+def test_a_long_line_read_twice_is_made_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Gordan certificate is both the report's "certificate" and its "separability"'s, the same dict: its line is
+    # made once and written twice. Two other lists of the same length and one shape are each their own.
+    report = _report()
+    certificate = report["separability"]["certificate"]
+    report = {"certificate": certificate, **report, "other": [(i * 31) % 977 for i in range(N)]}
+    made: list[int] = []
+    real_line = record._line
+
+    def counted(value: Any) -> str:
+        made.append(id(value))
+        return real_line(value)
+
+    monkeypatch.setattr(record, "_line", counted)
+    text = render_json(report)
+    assert made.count(id(certificate)) == 1 and json.loads(text) == report
+    monkeypatch.setattr(record, "_long", lambda value: False)  # nothing kept: each line made where it is written
+    assert render_json(report) == text
+    assert made.count(id(certificate)) == 3

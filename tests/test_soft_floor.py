@@ -14,6 +14,7 @@ from verify_perceptron.check.soft_reference import best_reference
 from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.data.samples import sample_matrix
 from verify_perceptron.notes.conventions import get_convention
+from verify_perceptron.notes import soft_floor
 from verify_perceptron.notes.soft_floor import column_floor
 from verify_perceptron.notes.soft_margin import choose_columns
 from verify_perceptron.run import fast
@@ -145,18 +146,19 @@ def test_the_margins_ahead_are_each_column_s_own_while_it_is_read() -> None:
     # column, while the caller holds it, is its own start's (a fill of the array being read would change it).
     starts = range(0, 7)
     made: list[int] = []
+    columns = [np.empty((5, 1)), np.empty((5, 1))]
 
-    def margins(start: int, out: Any) -> Any:
+    def margins(start: int, slot: int) -> Any:
         made.append(start)
-        out[:] = start
-        return out
+        columns[slot][:] = start
+        return columns[slot]
 
-    for start, column in zip(starts, check_module._ahead(margins, starts, 5)):
+    for start, column in zip(starts, check_module._ahead(margins, starts)):
         assert column.shape == (5, 1) and (column == start).all()
         time.sleep(0.01)  # the next column is made meanwhile, into the other array
         assert (column == start).all()
     assert made == list(starts)
-    assert list(check_module._ahead(margins, range(0), 5)) == []
+    assert list(check_module._ahead(margins, range(0))) == []
 
 
 def test_the_margins_into_an_array_are_the_same_floats() -> None:
@@ -165,10 +167,14 @@ def test_the_margins_into_an_array_are_the_same_floats() -> None:
     matrix, trace = _not_separable(9, 3000)
     U = np.random.default_rng(9).normal(0.0, 1.0, (4, 3)) * 2.0**20
     seen: list[Any] = []
+    firsts: list[Any] = []
 
     def kept(margins: Any, *args: Any, **kwargs: Any) -> float:
         seen.append(margins.copy())
-        return column_floor(margins, *args, **kwargs)
+        floor = column_floor(margins, *args, **kwargs)
+        firsts.append(kwargs.pop("first", None))  # (made in the second thread, from these margins: the same floor)
+        assert floor == column_floor(margins, *args, **kwargs)
+        return floor
 
     weights = np.asarray(trace.mistakes_per_sample, dtype=np.float64)
     with pytest.MonkeyPatch.context() as patch:
@@ -190,4 +196,53 @@ def test_the_margins_into_an_array_are_the_same_floats() -> None:
             check_module._ranked(matrix, U, weights, floors=True)
     plain, ahead_made = seen[:3], seen[3:]
     assert len(ahead_made) == 3 and ahead_calls == [1]  # (made ahead the second time only)
+    assert firsts[:3] == [None] * 3 and all((first is not None) == soft_floor.COMPILED for first in firsts[3:])
     assert all(np.array_equal(a.view(np.int64), b.view(np.int64)) for a, b in zip(plain, ahead_made))
+
+
+needs_c = pytest.mark.skipif(soft_floor._FLOOR is None, reason="the C passes (notes/_floor.c) were not built")
+
+
+@needs_c
+def test_the_c_passes_give_numpy_s_cells_sums_and_floors(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `_sums` and `_range` in C (notes/_floor.c) against their NumPy references: the same cells, the same sums
+    # bit for bit (each cell's terms added in the order of `at`, as np.bincount adds them), so the same floor.
+    rng = np.random.default_rng(5)
+    for margins, weights in _columns():
+        at = np.flatnonzero(weights)
+        assert soft_floor._FLOOR.column_range(margins) == soft_floor._numpy_range(margins)
+        positive = margins[margins > 0]
+        if len(positive) < 2:
+            continue
+        lows = np.sort(rng.choice(positive, 3))  # three rows of edges, as a finer level has them
+        edges = soft_floor._edges(lows, lows * 1.5 + 0.01)
+        owner = rng.integers(0, 3, len(at))
+        for row in (owner, None):
+            edge_rows = edges if row is not None else edges[:1]
+            cell, sums, extremes = soft_floor._sums(margins, weights, at, row, edge_rows)
+            want_cell, want_sums, want_extremes = soft_floor._numpy_sums(margins, weights, at, row, edge_rows)
+            assert np.array_equal(cell, want_cell) and extremes == want_extremes
+            assert np.array_equal(sums.view(np.int64), want_sums.view(np.int64))
+    floors = [column_floor(m, w, 1.0) for m, w in _columns()]
+    monkeypatch.setattr(soft_floor, "_FLOOR", None)
+    assert [column_floor(m, w, 1.0) for m, w in _columns()] == floors
+
+
+@needs_c
+def test_the_c_passes_refuse_what_they_cannot_read() -> None:
+    floor_sums = soft_floor._FLOOR.floor_sums
+    column, weights, edges = np.array([0.5, 1.0]), np.ones(2), soft_floor._edges(np.array([0.5]), np.array([1.0]))
+    cell, sums = np.empty(1, dtype=np.int64), np.empty((1, soft_floor._CELLS + 2, 3))
+    with pytest.raises(IndexError, match=r"at\[0\]=2 must be in 0..1"):
+        floor_sums(column, weights, np.array([2]), None, edges, cell, sums)
+    with pytest.raises(IndexError, match=r"owner\[0\]=1 in 0..0"):
+        floor_sums(column, weights, np.array([0]), np.array([1]), edges, cell, sums)
+    with pytest.raises(ValueError, match=r"sums.shape=\(1, 66, 2\) must be \(1, 66, 3\)"):
+        floor_sums(column, weights, np.array([0]), None, edges, cell, np.empty((1, 66, 2)))
+    with pytest.raises(ValueError, match=r"len\(weights\)=1 must be len\(column\)=2"):
+        floor_sums(column, np.ones(1), np.array([0]), None, edges, cell, sums)
+    with pytest.raises(TypeError, match="column must hold float64"):
+        soft_floor._FLOOR.column_range(np.array([1, 2]))
+    nan = soft_floor._FLOOR.column_range(np.array([1.0, np.nan, -2.0]))
+    assert math.isnan(nan[0]) and math.isnan(nan[1]) and nan[2] == 1.0
+    assert soft_floor._FLOOR.column_range(np.array([-1.0, 0.0])) == (-1.0, 0.0, math.inf)

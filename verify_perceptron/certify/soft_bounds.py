@@ -74,7 +74,7 @@ def soft_margin_entries(data: Dataset, *, max_epochs: int,
         if check is None or isinstance(check, str):
             entries.append(SoftMarginEntry(name, trace.n_mistakes, trace.stop, None, None, None, None))
             continue
-        D_sq = check.bound.shortfalls(trace.mistakes_per_sample)
+        D_sq = check.shortfall_sum(trace.mistakes_per_sample)  # (the check's: its bound may hold no deficits)
         true = check.bound.true(check.L, check.M)
         entries.append(SoftMarginEntry(name, trace.n_mistakes, trace.stop, check.source, true["rho"],
                                        Fraction(D_sq, (check.L * check.M) ** 2), check.bound.interval(D_sq)))

@@ -42,6 +42,7 @@ from ..notes.claims import SOFT_MARGIN
 from ..notes.soft_margin import SoftMargin, choose_margin
 from .results import InvariantResult, Violation
 from .separator import scaled_separator
+from .soft_squares import Squares, int64_squares
 
 __all__ = ["SoftMarginCheck", "SoftMarginSummary", "soft_margin_check", "counted_sums", "prefix_sums"]
 
@@ -114,6 +115,9 @@ class SoftMarginCheck:
     consume : bool
         The check is the only holder of `bound`: its squares past int64 are overwritten (with 0) as their
         pieces are made, and let go then in any case.
+    squares : Squares, optional
+        The squares already in pieces, with their quotients by ρ² (`verify_perceptron.check.soft_squares`),
+        for a `bound` without deficits.
 
     Examples
     --------
@@ -127,10 +131,10 @@ class SoftMarginCheck:
     """
 
     def __init__(self, bound: SoftMargin, *, reference: Sequence[Fraction], source: str, L: int, M: int,
-                 consume: bool = False) -> None:
+                 consume: bool = False, squares: Squares | None = None) -> None:
         self.bound, self.L, self.M, self._consume = bound, L, M, consume
         self.reference, self.source = reference, source
-        self.n_samples = len(bound.deficits_sq)
+        self.n_samples = len(bound.deficits_sq) if squares is None else squares.pieces.shape[1]
         self.N = 0
         self.D_sq = 0
         self.result = InvariantResult(SOFT_MARGIN.name, SOFT_MARGIN.text, SOFT_MARGIN.source)
@@ -141,15 +145,20 @@ class SoftMarginCheck:
         self._rho_sq = bound.rho * bound.rho
         self._root_B = math.sqrt(_quotient(bound.R_sq * bound.u_sq, self._rho_sq))
         self._filter = self._root_B >= 2.0**-100  # else every update is decided in integers
+        if squares is not None:  # (made from int64 margins: what `_pieces` would make, and the quotients)
+            self.__dict__["_pieces"] = squares.pieces
+            self._whole = ({**bound.true(L, M), "pass_D_sq": Fraction(squares.total, (L * M) ** 2)}, squares.short)
+            self._sq_over_rho = squares.over_rho_sq
+            return
         # d_i²/ρ² per sample, each rounded once (int / int), for the filter's running sums
-        squares = bound.deficits_sq
-        if squares.dtype == np.int64 and int(squares.max(initial=0)) <= 2**53 and self._rho_sq <= 2**53:
+        held = bound.deficits_sq
+        if held.dtype == np.int64 and int(held.max(initial=0)) <= 2**53 and self._rho_sq <= 2**53:
             # both exact in float64, so one IEEE division rounds d²/ρ² once, as int / int does
-            self._sq_over_rho = squares.astype(np.float64) / float(self._rho_sq)
+            self._sq_over_rho = held.astype(np.float64) / float(self._rho_sq)
         else:  # int / int per entry (correctly rounded), one NumPy loop a piece; one past float64's range is inf
-            self._sq_over_rho = np.empty(len(squares), dtype=np.float64)
-            for start in range(0, len(squares), _CHUNK):  # (a float object per sample for a piece only)
-                piece = squares[start:start + _CHUNK]
+            self._sq_over_rho = np.empty(len(held), dtype=np.float64)
+            for start in range(0, len(held), _CHUNK):  # (a float object per sample for a piece only)
+                piece = held[start:start + _CHUNK]
                 try:
                     self._sq_over_rho[start:start + _CHUNK] = (piece.astype(object) / self._rho_sq).astype(np.float64)
                 except OverflowError:
@@ -382,10 +391,24 @@ def soft_margin_check(matrix: ExactMatrix, reference: Sequence[Fraction], *, L: 
     if scaled is None:  # u's margins, made (or found) here, are read no more: the matrix need not keep them for a
         matrix.forget_product()  # second use (past int64 n Python integers, 0.48x the int64 data at d = 10), and
         # they are let go as they are squared (`consume`); the checker's own (`scaled`) live on
+    if _past_int64(margins, rho) and (squares := int64_squares(margins, rho)) is not None:
+        # the squares past int64 in pieces and their quotients by ρ² from two words a sample, not n Python integers
+        del margins  # (the bound itself then holds no deficits)
+        bound = SoftMargin(rho, matrix.max_norm_sq, u_sq, np.zeros(0, dtype=object), L * M)
+        return SoftMarginCheck(bound, reference=reference, source=source, L=L, M=M, squares=squares)
     bound = SoftMargin.from_margins(margins, rho=rho, R_sq=matrix.max_norm_sq, u_sq=u_sq, scale=L * M,
                                     consume=scaled is None)
     del margins
     return SoftMarginCheck(bound, reference=reference, source=source, L=L, M=M, consume=True)
+
+
+def _past_int64(margins: Any, rho: int) -> bool:
+    """int64 margins whose squared deficits `SoftMargin.from_margins` would make Python integers (some d >= 2^31,
+    or ρ or a margin past ±2^62: its own int64 path is taken otherwise)."""
+    if not isinstance(margins, np.ndarray) or margins.dtype != np.int64 or not len(margins):
+        return False
+    lowest = int(margins.min())
+    return not (rho < 2**62 and lowest > -(2**62) and max(rho - lowest, 0) < 2**31)
 
 
 #: What `counted_sums` pays per point asked for besides a count per sample, in Python additions of the shortfalls.

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..data.integers import ExactMatrix, scaled_floats
 from ..data.trace import LazyUpdates, Trace
-from ..notes.soft_floor import column_floor
+from ..notes.soft_floor import COMPILED, column_floor, first_level
 from ..notes.soft_margin import choose_columns
 from .separator import scaled_separator
 
@@ -196,7 +196,7 @@ def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) 
     if floors and n >= _FLOORS_FROM and block == 1:
         hit = np.flatnonzero(weights)
         if threads and n >= _AHEAD_FROM:
-            floor = [column_floor(column[:, 0], weights, 1.0, hit=hit) for column in _ahead(margins, starts, n)]
+            floor = _floors_ahead(margins, starts, n, weights, hit)
         else:
             floor = (_beside if threads and _FLOORS_BESIDE else lambda work, starts: [work(j) for j in starts])(
                 lambda j: column_floor(margins(j)[:, 0], weights, 1.0, hit=hit), starts)
@@ -212,25 +212,40 @@ def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) 
     return [item for part in parts for item in part], True  # (each block's figures the same whichever thread made them)
 
 
-def _ahead(margins: Callable[[int, Any], Any], starts: range, n: int) -> Iterator[Any]:
-    """margins(start, out) for each start in turn, the next one made in a second thread while the caller reads
-    this one (its floor: about twice a column's products, so the products are off this thread's path).
+def _floors_ahead(margins: Callable[[int, Any], Any], starts: range, n: int, weights: Any, hit: Any) -> list[float]:
+    """Each column's floor, its margins and (with the C passes) its floor's first pass over them (`first_level`)
+    made in a second thread ahead of this one (`_ahead`), into two columns and two arrays of cells of this
+    thread's, each filled in turn; all let go on return, before any column is measured."""
+    columns = [np.empty((n, 1)), np.empty((n, 1))]
+    cells = [np.empty(len(hit), dtype=np.int64) for _ in columns] if COMPILED else None
 
-    The two columns are this thread's arrays, each filled in turn: the second thread allocates only a piece of
-    rows in floats, so its malloc arena keeps little (a whole column's floor there kept 30 MB at 10^6 x 10:
-    `_FLOORS_BESIDE`). A column is filled again only once the caller has asked for the one after it.
+    def made(j: int, slot: int) -> tuple[Any, Any]:
+        column = margins(j, columns[slot])
+        return column, None if cells is None else first_level(column[:, 0], weights, hit=hit, cell=cells[slot])
+
+    return [column_floor(column[:, 0], weights, 1.0, hit=hit, first=first) for column, first in _ahead(made, starts)]
+
+
+def _ahead(work: Callable[[int, int], Any], starts: range) -> Iterator[Any]:
+    """work(start, slot) for each start in turn, the next one made in a second thread while the caller reads
+    this one (its floor, so the products and the floor's first pass are off this thread's path); slot is 0, 1, 0,
+    ... in turn.
+
+    `work` fills arrays of this thread's, one set a slot: the second thread allocates only a piece of rows in
+    floats and a few small arrays, so its malloc arena keeps little (a whole column's floor there, in NumPy, kept
+    30 MB at 10^6 x 10: `_FLOORS_BESIDE`). A slot is filled again only once the caller has asked for the start
+    after the one it holds.
     """
     if not len(starts):
         return
-    columns = [np.empty((n, 1)), np.empty((n, 1))]
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify_perceptron-reference") as pool:
-        future = pool.submit(margins, starts[0], columns[0])
+        future = pool.submit(work, starts[0], 0)
         for i in range(len(starts)):
-            column = future.result()
-            if i + 1 < len(starts):  # (the caller is done with column i - 1, whose array this one reuses)
-                future = pool.submit(margins, starts[i + 1], columns[(i + 1) % 2])
-            yield column
-            del column
+            made = future.result()
+            if i + 1 < len(starts):  # (the caller is done with start i - 1, whose slot this one reuses)
+                future = pool.submit(work, starts[i + 1], (i + 1) % 2)
+            yield made
+            del made
 
 
 def _beside(work: Callable[[int], Any], starts: range) -> list[Any]:

@@ -43,12 +43,14 @@ its floor is inf. Margins that are not finite, or past 2^500 (where
 
 from __future__ import annotations
 
+import importlib
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["column_floor"]
+__all__ = ["COMPILED", "FirstLevel", "column_floor", "first_level"]
 
 #: Each interval is cut into this many parts, log-spaced, at each level.
 _CELLS = 64
@@ -59,13 +61,16 @@ _SLACK = 2.0**-40
 _U = 2.0**-53
 
 
-def column_floor(margins: Any, weights: Any, root: float, *, cap: float = math.inf, hit: Any = None) -> float:
+def column_floor(margins: Any, weights: Any, root: float, *, cap: float = math.inf, hit: Any = None,
+                 first: FirstLevel | None = None) -> float:
     """A number at most `choose_columns`' figure for the column `margins` (n floats), `weights` and √B = `root`.
 
     Parts of the column's range whose floor is above `cap` (a figure already
     found, when there is one) are not made finer: the floor returned is then
     still a floor, perhaps a lower one. `hit`, when given, is
-    ``np.flatnonzero(weights)`` (the same for every column).
+    ``np.flatnonzero(weights)`` (the same for every column). `first`, when
+    given, is `first_level` of the same margins, weights and hit (made
+    beforehand, in another thread perhaps): the same floor.
 
     Examples
     --------
@@ -79,39 +84,34 @@ def column_floor(margins: Any, weights: Any, root: float, *, cap: float = math.i
     >>> column_floor(np.array([-1.0, 0.0]), np.ones(2), 1.0), column_floor(np.array([np.nan]), np.ones(1), 1.0)
     (inf, -inf)
     """
-    margins = np.asarray(margins, dtype=np.float64)
-    weights = np.asarray(weights, dtype=np.float64)
-    if not len(margins):
-        return math.inf
-    lowest, highest = float(np.min(margins)), float(np.max(margins))  # (NaN if there is one)
-    if not (math.isfinite(lowest) and math.isfinite(highest)) or max(-lowest, highest) >= 2.0**500:
-        return -math.inf
-    if highest <= 0:
-        return math.inf  # no positive margin: no figure
+    margins = np.ascontiguousarray(margins, dtype=np.float64)
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
+    first = first_level(margins, weights, hit=hit) if first is None else first
+    if first.floor is not None:
+        return first.floor
     if not (math.isfinite(root) and root > 0):
         return -math.inf
-    at = np.flatnonzero(weights) if hit is None else hit
-    m, w = margins[at], weights[at]
-    if len(w) and float(np.min(w)) < 0:
-        return -math.inf
-    p_min, p_max = float(np.min(margins, where=margins > 0, initial=math.inf)), highest
-    N = 2 * (len(m) + (_CELLS + 2) * _LEVELS * 64) + 64
+    at, p_max = first.at, first.p_max
+    N = 2 * (len(at) + (_CELLS + 2) * _LEVELS * 64) + 64
     gamma = N * _U / (1 - N * _U)
-    biggest = max(float(np.max(m, initial=0.0)), -float(np.min(m, initial=0.0)))
-    E2 = 2.0 * 2.0 * gamma * float(np.sum(w)) * (p_max + biggest) ** 2  # 2E, doubled for the rounding of E itself
-    if not math.isfinite(E2):
-        return -math.inf
-    terms = (w, w * m, w * m**2)
     # one interval [p_min, p_max] to start, no sums below it (its part 0 holds the margins below p_min)
-    state: tuple[Any, ...] = (np.array([p_min]), np.array([p_max]), np.zeros((1, 3)), m, terms, np.zeros(len(m), np.int64))
-    settled, estimate = math.inf, math.inf
+    state: tuple[Any, ...] = (np.array([first.p_min]), np.array([p_max]), np.zeros((1, 3)), at, None)
+    settled, estimate, E2 = math.inf, math.inf, math.inf
     for level in range(_LEVELS):
-        lows, highs, bases, em, et, owner = state
-        edges = _edges(lows, highs)
-        cell = _cells(edges, em, owner)
-        slot = owner * (_CELLS + 2) + cell
-        sums: Any = np.stack([np.bincount(slot, weights=t, minlength=len(lows) * (_CELLS + 2)).reshape(len(lows), -1)
-                         for t in et], axis=-1)
+        lows, highs, bases, at, owner = state
+        if level:  # each value's cell, and the sums of w, w·m, w·m² over each cell of its row (`_sums`: in C when built)
+            edges = _edges(lows, highs)
+            cell, sums, _ = _sums(margins, weights, at, owner, edges)
+        else:  # (made by `first_level`, with the least and largest weighted margin and the least weight: of all)
+            edges, cell, sums, (least, largest, lightest) = first.edges, first.cell, first.sums, first.extremes
+            if len(at) and lightest < 0:
+                return -math.inf
+            biggest = max(largest, 0.0, -least)
+            # 2E, doubled for the rounding of E itself; W = Σ w over all the weights (those outside `at` are 0:
+            # the same W, and one contiguous sum rather than a gather a column)
+            E2 = 2.0 * 2.0 * gamma * float(np.sum(weights)) * (p_max + biggest) ** 2
+            if not math.isfinite(E2):
+                return -math.inf
         sums = bases[:, None, :] + np.cumsum(sums, axis=1)  # [r, k]: over the margins below edge k of row r
         a, b, at_a = edges[:, 1:-2], edges[:, 2:-1], sums[:, :_CELLS, :]
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -129,10 +129,108 @@ def column_floor(margins: Any, weights: Any, root: float, *, cap: float = math.i
         r, k = np.nonzero(finer)
         index = np.full((len(lows), _CELLS + 2), -1, dtype=np.int64)
         index[r, k + 1] = np.arange(len(r))  # part k of a row is [edge k, edge k + 1): cell k + 1
-        new_owner = index[owner, cell]
+        new_owner = index[0 if owner is None else owner, cell]
         chosen = np.flatnonzero(new_owner >= 0)
-        state = (a[r, k], b[r, k], at_a[r, k], em[chosen], tuple(t[chosen] for t in et), new_owner[chosen])
+        state = (a[r, k], b[r, k], at_a[r, k], at[chosen], new_owner[chosen])
     return -math.inf  # (not reached)
+
+
+@dataclass(frozen=True)
+class FirstLevel:
+    """What `column_floor` reads of the column itself, at its first level (`first_level`): the floor when the
+    column's range already gives it, else its least and largest positive margins, the weighted samples, the first
+    level's edges, each weighted margin's cell and the cells' sums, and (least, largest) weighted margin and least
+    weight."""
+
+    floor: float | None
+    p_min: float = math.nan
+    p_max: float = math.nan
+    at: Any = None
+    edges: Any = None
+    cell: Any = None
+    sums: Any = None
+    extremes: tuple[float, ...] = ()
+
+
+def first_level(margins: Any, weights: Any, *, hit: Any = None, cell: Any = None) -> FirstLevel:
+    """`column_floor`'s passes over the whole column: its range, then each weighted margin's cell among the first
+    level's edges (log-spaced from the least positive margin to the largest) and the cells' sums. `cell`, when
+    given (int64, one per weighted sample), receives the cells where the C passes are built: a caller in another
+    thread then allocates nothing the size of the column (`verify_perceptron.check.soft_reference._ahead`).
+
+    Examples
+    --------
+    >>> first_level(np.array([-1.0, 0.0]), np.ones(2)).floor  # no positive margin: no figure
+    inf
+    >>> first = first_level(np.array([0.5, -0.25, 2.0]), np.array([1.0, 0.0, 2.0]))
+    >>> first.floor, first.p_min, first.p_max, first.at.tolist(), first.extremes
+    (None, 0.5, 2.0, [0, 2], (0.5, 2.0, 1.0))
+    """
+    margins = np.ascontiguousarray(margins, dtype=np.float64)
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
+    if not len(margins):
+        return FirstLevel(math.inf)
+    lowest, highest, p_min = _range(margins)  # (the first two NaN if there is one)
+    if not (math.isfinite(lowest) and math.isfinite(highest)) or max(-lowest, highest) >= 2.0**500:
+        return FirstLevel(-math.inf)
+    if highest <= 0:
+        return FirstLevel(math.inf)  # no positive margin: no figure
+    at = np.flatnonzero(weights) if hit is None else np.ascontiguousarray(hit, dtype=np.int64)
+    edges = _edges(np.array([p_min]), np.array([highest]))
+    made, sums, extremes = _sums(margins, weights, at, None, edges, cell)
+    return FirstLevel(None, p_min, highest, at, edges, made, sums, extremes)
+
+
+def _load() -> Any:
+    """The C passes (`verify_perceptron.notes._floor`), or None where the extension was not built."""
+    try:
+        return importlib.import_module(f"{__package__}._floor")
+    except ImportError:
+        return None
+
+
+_FLOOR = _load()
+#: Whether the C passes were built (`first_level` then allocates nothing the size of the column, given `cell`).
+COMPILED = _FLOOR is not None
+
+
+def _numpy_range(margins: Any) -> tuple[float, float, float]:
+    """The column's least and largest values (NaN if there is one) and its least positive one (inf if none)."""
+    return (float(np.min(margins)), float(np.max(margins)),
+            float(np.min(margins, where=margins > 0, initial=math.inf)))
+
+
+def _range(margins: Any) -> tuple[float, float, float]:
+    """`_numpy_range`, in one pass in C when it was built (the same three floats: a least or largest is exact)."""
+    return _numpy_range(margins) if _FLOOR is None else _FLOOR.column_range(margins)
+
+
+def _numpy_sums(margins: Any, weights: Any, at: Any, owner: Any, edges: Any) -> tuple[Any, Any, tuple[float, ...]]:
+    """For the values m = margins[at] of weights w = weights[at], of rows `owner` (None: row 0) of `edges`: each
+    one's cell (`_cells`), the sums of w, w·m and w·m² over each cell of each row ((rows, `_CELLS` + 2, 3), each
+    sum taken in the order of `at`, as `np.bincount` reads them), and (least m, largest m, least w)."""
+    m, w = margins[at], weights[at]
+    row = np.zeros(len(at), dtype=np.int64) if owner is None else owner
+    cell = _cells(edges, m, row)
+    slot = row * (_CELLS + 2) + cell
+    sums = np.stack([np.bincount(slot, weights=t, minlength=len(edges) * (_CELLS + 2)).reshape(len(edges), -1)
+                     for t in (w, w * m, w * m**2)], axis=-1)
+    if not len(at):
+        return cell, sums, (math.inf, -math.inf, math.inf)
+    return cell, sums, (float(np.min(m)), float(np.max(m)), float(np.min(w)))
+
+
+def _sums(margins: Any, weights: Any, at: Any, owner: Any, edges: Any,
+          cell: Any = None) -> tuple[Any, Any, tuple[float, ...]]:
+    """`_numpy_sums`, in one pass in C when it was built: the same cells, and the same sums (each cell's terms
+    added one at a time in the order of `at`, as `np.bincount` adds them; w·m² is w·(m·m) in both); the cells into
+    `cell` when given."""
+    if _FLOOR is None:
+        return _numpy_sums(margins, weights, at, owner, edges)
+    cell = np.empty(len(at), dtype=np.int64) if cell is None else cell
+    sums = np.empty((len(edges), _CELLS + 2, 3))
+    extremes = _FLOOR.floor_sums(margins, weights, at, owner, edges, cell, sums)
+    return cell, sums, extremes
 
 
 def _edges(lows: Any, highs: Any) -> Any:

@@ -335,14 +335,21 @@ def render_json(report: Report | Mapping[str, Any]) -> str:
     }
     """
     pieces: list[str] = []
-    _json(report, "", pieces)
+    _json(report, "", pieces, {})
     pieces.append("\n")
     return "".join(pieces)  # joined once: no partial text of the whole report beside the pieces
 
 
-def _json(value: Any, indent: str, pieces: list[str]) -> None:
-    """Append `value`'s text to `pieces`, an object or list of objects a line per entry."""
-    if isinstance(value, (dict, list)) and value and not _flat(value):
+def _json(value: Any, indent: str, pieces: list[str], written: dict[int, str]) -> None:
+    """Append `value`'s text to `pieces`, an object or list of objects a line per entry.
+
+    A long list's line, or an object's holding one, is kept in `written` by the object's id (the report's objects
+    all live until the text is joined, so no id is reused) and not made again: a Gordan certificate of 10^6 texts
+    is both the report's "certificate" and its "separability"'s, the same dict, read and encoded once.
+    """
+    if id(value) in written:
+        pieces.append(written[id(value)])
+    elif isinstance(value, (dict, list)) and value and not _flat(value):
         inner = indent + "  "
         pieces.append("{\n" if isinstance(value, dict) else "[\n")
         for i, item in enumerate(value.items() if isinstance(value, dict) else value):
@@ -353,10 +360,18 @@ def _json(value: Any, indent: str, pieces: list[str]) -> None:
                 item = item[1]
             else:
                 pieces.append(inner)
-            _json(item, inner, pieces)
+            _json(item, inner, pieces, written)
         pieces.append("\n" + indent + ("}" if isinstance(value, dict) else "]"))
     else:
-        pieces.append(_line(value))
+        pieces.append(line := _line(value))
+        if _long(value):
+            written[id(value)] = line
+
+
+def _long(value: Any) -> bool:
+    """A list of more than `_BLOCK` entries, or an object with one among its values (a line worth keeping)."""
+    return (isinstance(value, list) and len(value) > _BLOCK) or (
+        isinstance(value, dict) and any(isinstance(v, list) and len(v) > _BLOCK for v in value.values()))
 
 
 def _huge(value: Any) -> bool:

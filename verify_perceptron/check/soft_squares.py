@@ -1,0 +1,151 @@
+"""The soft-margin check's per-sample figures from int64 margins, without a Python integer per sample: `int64_squares`.
+
+`verify_perceptron.check.soft_margin.SoftMarginCheck` reads, per sample, the
+shortfall's square d² = max(0, ρ − m)² (scaled) cut into 46-bit pieces, and
+the quotient d²/ρ² correctly rounded to a double (its filter's). When the
+margins m are int64 and ρ < 2^63, every d is below 2^64 and every d² below
+2^128, so both come from two 64-bit words per sample:
+
+* d = ρ − m in uint64 (exact: 0 < ρ − m < 2^63 + 2^63), 0 where m >= ρ;
+* d² = h²·2^64 + 2·h·l·2^32 + l² for d = h·2^32 + l (h, l < 2^32), each
+  product below 2^64, summed into (high, low) words with one carry;
+* the pieces cut from the two words as `SoftMarginCheck._pieces` cuts a
+  square's limbs;
+* d²/ρ²: t = d/ρ, then t·t, in the x87's 80-bit extended format (a 64-bit
+  significand: d and ρ are exact in it), each step correctly rounded, so
+  the result q is within 3·2^-64 of the quotient Q = d²/ρ², relatively
+  (|e₁| <= 2^-64 twice, and their product). Q and q round to the same
+  double unless a rounding boundary of doubles (a midpoint, whose 64-bit
+  significand ends in the 11 bits 10000000000) lies within that distance
+  of q: within 3 units of q's last place (4 at a binade's top, where Q may
+  pass into the next). Where q's last 11 bits are within `_NEAR` units of
+  the midpoint's, the quotient is taken in Python integers instead, as the
+  Python-integer path takes every one (int / int, correctly rounded);
+  about 0.8% of the samples. Every other q rounds to Q's double.
+
+Where the format has no 64-bit significand (NumPy's longdouble is a double
+on some platforms), or the x87 rounds to doubles, `int64_squares` returns
+None and the caller squares in Python integers, as before. (The filter's
+soundness needs only a few units of 2^-53 on each quotient; correct rounding
+is asked for so that every float it computes, and the report's nearest
+point, is the Python-integer path's.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Squares", "int64_squares", "PIECE_BITS"]
+
+#: The pieces' width (`SoftMarginCheck._pieces`'s): a chunk of 2^16 of them sums below 2^62.
+PIECE_BITS = 46
+#: Samples at a time: the words and the quotients' temporaries of a chunk only.
+_CHUNK = 2**16
+#: A quotient whose 64-bit significand's last 11 bits are within this many units of 1024 (a midpoint of doubles)
+#: is taken in Python integers: q is within 4 units of Q, so this is twice the distance that matters.
+_NEAR = 8
+#: The significand bits the fast quotient needs (x87 extended: 63 after the leading one).
+_NEEDED_MANT = 63
+
+
+@dataclass(frozen=True)
+class Squares:
+    """Per sample, for the deficits d = max(0, ρ − m) of int64 margins m.
+
+    Attributes
+    ----------
+    pieces : numpy.ndarray
+        d² in `PIECE_BITS`-bit pieces, (K, n) int64, lowest first; K the fewest for the largest d².
+    over_rho_sq : numpy.ndarray
+        d²/ρ², each correctly rounded to a double (as Python's int / int).
+    total : int
+        Σ d² over the samples, exactly.
+    short : int
+        How many d are > 0.
+    """
+
+    pieces: Any
+    over_rho_sq: Any
+    total: int
+    short: int
+
+
+def int64_squares(margins: Any, rho: int) -> Squares | None:
+    """`Squares` for int64 `margins` and 0 < ρ = `rho` < 2^63, or None where they are not (or no 64-bit significand).
+
+    Examples
+    --------
+    >>> figures = int64_squares(np.array([3, -2**62, 5], dtype=np.int64), 2**62 + 1)
+    >>> d = [2**62 - 2, 2**63 + 1, 2**62 - 4]
+    >>> [sum(int(p) << (46 * k) for k, p in enumerate(figures.pieces[:, i])) for i in range(3)] == [v * v for v in d]
+    True
+    >>> figures.over_rho_sq.tolist() == [v * v / (2**62 + 1) ** 2 for v in d], figures.total == sum(v * v for v in d)
+    (True, True)
+    >>> int64_squares(np.array([1], dtype=np.int64), 2**63) is None  # ρ past int64
+    True
+    """
+    if (not isinstance(margins, np.ndarray) or margins.dtype != np.int64 or margins.ndim != 1
+            or not 0 < rho < 2**63 or not _extended()):
+        return None
+    n = len(margins)
+    largest = max(rho - int(margins.min(initial=rho)), 0)  # the largest d (d > 0 where m < ρ)
+    count = max(1, -(-(largest * largest).bit_length() // PIECE_BITS))
+    pieces = np.empty((count, n), dtype=np.int64)
+    over = np.empty(n, dtype=np.float64)
+    rho_sq, total, short = rho * rho, 0, 0
+    mask = np.uint64((1 << PIECE_BITS) - 1)
+    for start in range(0, n, _CHUNK):
+        m = margins[start:start + _CHUNK]
+        below = m < rho
+        d = np.where(below, np.uint64(rho) - m.view(np.uint64), np.uint64(0))  # (mod 2^64: exact, 0 < ρ − m < 2^64)
+        short += int(np.count_nonzero(below))
+        high, low = _square(d)
+        for k in range(count):  # bits [46k, 46k + 46) of the 128-bit square (high·2^64 + low)
+            at = k * PIECE_BITS
+            if at >= 64:
+                piece = high >> np.uint64(at - 64)
+            else:
+                piece = low >> np.uint64(at)
+                if at + PIECE_BITS > 64:
+                    piece |= high << np.uint64(64 - at)
+            pieces[k, start:start + _CHUNK] = (piece & mask).view(np.int64)
+        over[start:start + _CHUNK] = _quotients(d, rho, rho_sq)
+    for k in range(count):  # Σ d²: each piece's sums over segments of 2^16 samples stay below 2^62
+        total += sum(np.add.reduceat(pieces[k], np.arange(0, n, _CHUNK)).tolist()) << (k * PIECE_BITS) if n else 0
+    return Squares(pieces, over, total, short)
+
+
+def _extended() -> bool:
+    """Whether longdouble arithmetic keeps 64 significant bits now: the format has them (`np.finfo`), and an
+    addition rounds to them (an x87 whose precision control was set to doubles would round 1 + 2^-62 to 1)."""
+    one = np.longdouble(1)
+    return bool(np.finfo(np.longdouble).nmant >= _NEEDED_MANT and one + np.longdouble(2.0**-62) != one)
+
+
+def _square(d: Any) -> tuple[Any, Any]:
+    """(high, low) uint64 words of d² for uint64 d: d = h·2^32 + l, d² = h²·2^64 + h·l·2^33 + l² (each product < 2^64)."""
+    h, l = d >> np.uint64(32), d & np.uint64(0xFFFFFFFF)
+    cross = h * l
+    low = l * l
+    shifted = cross << np.uint64(33)  # (mod 2^64: the bits of h·l·2^33 below 2^64; the rest go to the high word)
+    low += shifted
+    carry = (low < shifted).astype(np.uint64)
+    high = h * h + (cross >> np.uint64(31)) + carry
+    return high, low
+
+
+def _quotients(d: Any, rho: int, rho_sq: int) -> Any:
+    """d²/ρ² correctly rounded to doubles: (d/ρ)² in 80-bit extended, rounded to a double where no midpoint of doubles
+    is near it; in Python integers (int / int) where one is. 0 where d = 0."""
+    extended = d.astype(np.longdouble) / np.longdouble(rho)  # (d < 2^64 and ρ < 2^63: both exact in it)
+    extended *= extended
+    out = extended.astype(np.float64)
+    mantissa, _ = np.frexp(extended)
+    last = np.fmod(np.ldexp(mantissa, 64), np.longdouble(2048))  # the significand's last 11 bits (0 where d = 0)
+    near = np.flatnonzero(np.abs(last - 1024) <= _NEAR)
+    for i in near.tolist():
+        out[i] = int(d[i]) ** 2 / rho_sq  # (below 2^128 / 1: within float64's range)
+    return out

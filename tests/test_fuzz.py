@@ -16,7 +16,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 import zipfile
 from decimal import Decimal
 from pathlib import Path
@@ -391,8 +390,6 @@ def test_random_command_files_are_read_or_refused_in_one_line(files: tuple[bytes
 @settings(max_examples=max(1, settings().max_examples // 8))  # a process and a diagnosis each
 @given(_protocol_files())
 def test_random_command_files_end_in_a_pass_or_a_finding_within_the_timeout(files: tuple[bytes, bytes]) -> None:
-    import time
-
     from verify_perceptron.harness import check_dataset, command_implementation
 
     with tempfile.TemporaryDirectory() as folder:

@@ -14,7 +14,6 @@ import shutil
 import subprocess
 import sys
 import textwrap
-import time
 from fractions import Fraction
 from pathlib import Path
 from typing import TypedDict

@@ -83,10 +83,9 @@ class _Runs:
 class _Store:
     """A run's updates, kept to be replayed once w* is known, up to `capacity` bytes.
 
-    Memory therefore never grows past `capacity`, however many updates the run makes. Past it (`complete` turns
-    False) the observer that `overflow()` makes then (only then: most runs never need it) is handed the kept
-    updates, and every later update goes straight there: a check that needs no w* is then made during the run
-    itself. The replay's chunks are sized from the data's `samples` when given (`_replay_least`).
+    Memory never grows past `capacity`, however many updates the run makes. Past it (`complete` turns False) the
+    observer `overflow()` then makes (most runs never need it) is handed the kept updates, and every later update
+    goes there: a check that needs no w* is made during the run. Chunks are sized from `samples` (`_replay_least`).
     """
 
     def __init__(self, capacity: int, overflow: Callable[[], Any], samples: int | None = None) -> None:
@@ -401,9 +400,8 @@ class _Job:
 
         def overflow() -> _Tee:  # the checker first (beside the engine, alone in the second thread: the engine
             checker = self.checker()  # waits on its longer replay), then what the report keeps of the whole run
-            beside = _beside(self.mode, long=True)
-            facts = checker.facts_apart() if beside else None  # (told in the engine's thread, as the record is)
-            told = Background(checker).start() if beside else checker
+            beside = _beside(self.mode, long=True)  # the facts then told in the engine's thread, as the record is
+            facts, told = (checker.facts_apart(), Background(checker).start()) if beside else (None, checker)
             return _Tee(told, WholeRun(checker), recorder, kept if self.mode == "online" else None, facts)
 
         store = _Store(max(MIN_REPLAY_BYTES, self.matrix.nbytes // 2), overflow=overflow, samples=self.data.n_samples)

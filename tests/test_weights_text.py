@@ -102,3 +102,27 @@ def test_a_command_naming_its_bias_passes_whatever_bias_place_is_declared(tmp_pa
     case = check_dataset(command_implementation(wrong), X, y, dtype="fraction")
     assert not case.passed and "agrees-with-reference" in [f.check for f in case.findings]
 
+
+
+def test_every_pattern_reads_a_long_adversarial_line_in_linear_time() -> None:
+    # A pattern whose quantifiers can share characters backtracks: '"a" ' * 40 took exponential time (a hang) in
+    # R's header test, and runs of spaces before 'dtype', letters, dotted names or digits took quadratic time.
+    import time
+
+    from verify_perceptron.data.delimiters import as_points
+    from verify_perceptron.harness._weights_text import weight_tokens
+
+    n = 200_000
+    texts = ['"a" ' * 40 + "x", '"a" ' * (n // 4) + "x", "a" * n, "a." * (n // 2) + "[", "1" * n + "/",
+             "a " * (n // 2), "np.float64(" + "1" * n, "Fraction(1" + " " * n, "[1]" + " " * n,
+             ('"1" ' + "x" * n + "\n") * 3, "x" + ".x" * n + "[", " " * n + "x", "w" + " " * n + "x",
+             "Decimal('" + " " * n]
+    started = time.process_time()
+    for text in texts:
+        weight_tokens(text)
+    for cell in ("1" * n + "x", "1." * (n // 2) + "x", "1," * (n // 2) + "x"):
+        try:
+            as_points(cell, "f:2")
+        except Exception:
+            pass  # refused or read: only the time is tested here
+    assert time.process_time() - started < 5  # linear: about 0.3 s; a quadratic pattern: minutes

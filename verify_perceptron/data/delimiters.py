@@ -98,9 +98,9 @@ def _beside_decimal_commas(lines: list[str], path: str) -> str | None:
 
 
 #: A number written with a decimal comma: ``5,1``, ``-0,25``, ``,5``, ``12``, ``1,5e-3``.
-_COMMA_NUMBER = re.compile(r"\s*[+-]?(\d+,?\d*|,\d+)([eE][+-]?\d+)?\s*")
+_COMMA_NUMBER = re.compile(r"\s*[+-]?(\d+(,\d*)?|,\d+)([eE][+-]?\d+)?\s*")
 #: A number-like cell holding a point, which under decimal commas can only be a thousands separator or a typo.
-_POINTED = re.compile(r"\s*[+-]?[\d.,]*\.[\d.,]*([eE][+-]?\d+)?\s*")
+_POINTED = re.compile(r"\s*[+-]?[\d,]*\.[\d.,]*([eE][+-]?\d+)?\s*")  # (the first point: linear)
 
 
 def as_points(cell: str, where: str) -> str:

@@ -33,19 +33,20 @@ _FRACTION = re.compile(r"\bFraction\(\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)")
 _QUOTED = re.compile(r"\b(?:Fraction|Decimal|mpq|mpz|mpf)\(\s*['\"]([^'\"()]*)['\"]\s*\)")
 _ARRAY = re.compile(r"\b(?:np\.|numpy\.)?array\(")
 #: Julia's typed vectors (Float32[0.5, -1.0], Rational{Int64}[1//2, -1//3]) and its rationals, p//q.
-_TYPED = re.compile(r"\b[A-Za-z_][\w.]*(\{[\w, ]*\})?(?=\[)")
-_JULIA_RATIONAL = re.compile(r"([+-]?\d+)//(\d+)")
-_DTYPE = re.compile(r",?\s*dtype\s*=\s*[\w.]+")
+_TYPED = re.compile(r"(?<![\w.])[A-Za-z_][\w.]*(\{[\w, ]*\})?(?=\[)")
+_JULIA_RATIONAL = re.compile(r"(?<!\d)([+-]?\d+)//(\d+)")
+_DTYPE = re.compile(r"\bdtype\s*=\s*[\w.]+")  # (its comma is a separator anyway)
 #: R's print: each line of a vector starts with its first element's index, ``[1]``.
 _R_INDEX = re.compile(r"^\s*\[\d+\](?=\s+\S)")
 #: R's write.csv / write.table of a vector: a header of quoted names (``"","x"``), then each value after its
 #: quoted row name (``"1",0.5``).
-_QUOTED_NAMES = re.compile(r'\s*("[^"]*"\s*[,;\t ]?\s*)+')
+_QUOTED_NAMES = re.compile(r'\s*"[^"]*"(?:[\s,;]+"[^"]*")*[\s,;]*')
 _ROW_NAME = re.compile(r'^\s*"[^"]*"(?=[\s,;]+\S)')
 _COUNTED = re.compile(r'\s*"(\d+)"[\s,;]+[^\s,;"]+\s*')
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-#: ``name =`` or ``name:`` before values.
-_LABEL = re.compile(r"([A-Za-z_][A-Za-z_0-9]*)\s*[:=](?![=/])")
+#: ``name =`` or ``name:`` before values. (Every pattern here matches in time linear in its line: a match can
+#: start only where a name or a number starts, and no two quantifiers may take the same characters.)
+_LABEL = re.compile(r"(?<![\w.])([A-Za-z_][A-Za-z_0-9]*)\s*[:=](?![=/])")
 _SPLIT = re.compile(r"[\s,;\[\]()\"']+")
 
 

@@ -116,7 +116,7 @@ def test_every_pattern_reads_a_long_adversarial_line_in_linear_time() -> None:
     texts = ['"a" ' * 40 + "x", '"a" ' * (n // 4) + "x", "a" * n, "a." * (n // 2) + "[", "1" * n + "/",
              "a " * (n // 2), "np.float64(" + "1" * n, "Fraction(1" + " " * n, "[1]" + " " * n,
              ('"1" ' + "x" * n + "\n") * 3, "x" + ".x" * n + "[", " " * n + "x", "w" + " " * n + "x",
-             "Decimal('" + " " * n]
+             "Decimal('" + " " * n, "np.float64(" + " " * n, '"' + "1" * n + 'x"\n0.5\n']
     started = time.process_time()
     for text in texts:
         weight_tokens(text)

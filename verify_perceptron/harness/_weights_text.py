@@ -28,7 +28,7 @@ Token = tuple[int, str]
 
 # Python's and NumPy's reprs of a number, read as the literal inside: np.float64(0.5), Fraction(1, 3),
 # Fraction('1/3'), Decimal('0.5'); array([...], dtype=float32) as its list.
-_SCALAR = re.compile(r"\b(?:np|numpy)\.(?:float|int|uint|longdouble|double)\d*\(\s*'?([^()']*?)'?\s*\)")
+_SCALAR = re.compile(r"\b(?:np|numpy)\.(?:float|int|uint|longdouble|double)\d*\(\s*'?([^()'\s]*)'?\s*\)")
 _FRACTION = re.compile(r"\bFraction\(\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)")
 _QUOTED = re.compile(r"\b(?:Fraction|Decimal|mpq|mpz|mpf)\(\s*['\"]([^'\"()]*)['\"]\s*\)")
 _ARRAY = re.compile(r"\b(?:np\.|numpy\.)?array\(")
@@ -43,7 +43,7 @@ _R_INDEX = re.compile(r"^\s*\[\d+\](?=\s+\S)")
 _QUOTED_NAMES = re.compile(r'\s*"[^"]*"(?:[\s,;]+"[^"]*")*[\s,;]*')
 _ROW_NAME = re.compile(r'^\s*"[^"]*"(?=[\s,;]+\S)')
 _COUNTED = re.compile(r'\s*"(\d+)"[\s,;]+[^\s,;"]+\s*')
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 #: ``name =`` or ``name:`` before values. (Every pattern here matches in time linear in its line: a match can
 #: start only where a name or a number starts, and no two quantifiers may take the same characters.)
 _LABEL = re.compile(r"(?<![\w.])([A-Za-z_][A-Za-z_0-9]*)\s*[:=](?![=/])")

@@ -20,6 +20,8 @@ from ._wording import _approx, _number
 Recheck = Callable[[Dataset, str, str], "tuple[Dataset, Vector | None, bool]"]
 #: Most datasets re-checked under another label encoding.
 MAX_RECHECKS = 100
+#: Datasets that fail under a convention, no float64 rate explaining them, before the probe leaves it.
+_UNEXPLAINED = 3
 
 
 def with_zero_feature(data: Dataset) -> Dataset:
@@ -115,12 +117,14 @@ def labels_probe(observations: list[Observation], conv: Convention, recheck: Rec
     under the checked convention or else under one other convention; with `floats`, also where float64
     rounding at one rate explains every one that did not pass (`_floats.rates_shown` on one of them, the
     rate then run on all: a run whose rounding changed a decision shows no rate of its own)."""
-    from ..notes.conventions import CONVENTIONS
+    from ..notes.conventions import CONVENTIONS, get_convention
+    from ._options import REFERENCE_EPOCHS
 
     other = "0/1" if labels == "-1/+1" else "-1/+1"
     tried = observations[:MAX_RECHECKS]
     for name in (conv.name, *(c for c in CONVENTIONS if c != conv.name)):
         failed: list[tuple[Dataset, Vector]] = []
+        rate: Fraction | None = None
         for o in tried:
             seen, weights, passed = recheck(o.data, other, name)
             if passed:
@@ -128,8 +132,11 @@ def labels_probe(observations: list[Observation], conv: Convention, recheck: Rec
             if not floats or weights is None:
                 break
             failed.append((seen, weights))
+            if rate is None or _float_run(seen, get_convention(name), rate, REFERENCE_EPOCHS, other)[0] != weights:
+                rate = _one_rate(failed, name, other)
+                if rate is None and len(failed) >= _UNEXPLAINED:
+                    break  # (as before: not this convention, without calling the implementation on every dataset)
         else:
-            rate = _one_rate(failed, name, other) if failed else None
             if not failed or rate is not None:
                 return _encoding(conv, name, other, len(tried), rate)
     return None

@@ -40,7 +40,6 @@ def find_delimiter(text: str, requested: str | None, path: str, decimal: str = "
     True
     >>> find_delimiter("x|y|label\\n0.5|1|0\\n", None, "f")
     '|'
-
     >>> find_delimiter("1,2,1\\n", "tab", "f")
     '\\t'
     >>> find_delimiter("5,1;3,5;0\\n4,9;3;1\\n", None, "f", decimal=",")
@@ -60,9 +59,9 @@ def find_delimiter(text: str, requested: str | None, path: str, decimal: str = "
         return _beside_decimal_commas(lines, path)
     if not lines or all("," in line for line in lines):
         return ","
-    for candidate in (";", "\t", "|"):  # the same number on every line (a comma may then be a decimal one)
-        if len({line.count(candidate) for line in lines} - {0}) == 1 and all(candidate in line for line in lines):
-            return candidate
+    repeated = _repeated(lines)  # (a comma among them may then be a decimal one)
+    if repeated is not None:
+        return repeated
     if not any(c in line for line in lines for c in ",;\t|") and all(len(line.split()) >= 2 for line in lines):
         return None
     return ","
@@ -85,12 +84,20 @@ def as_commas(text: str, delimiter: str | None) -> str | None:
     return text.replace(delimiter, ",")
 
 
-def _beside_decimal_commas(lines: list[str], path: str) -> str | None:
-    """The separator of lines whose commas are decimal marks: a semicolon, tab or vertical bar as often on every
-    line, else white space between two or more words on every line."""
+def _repeated(lines: list[str]) -> str | None:
+    """The semicolon, tab or vertical bar that every line holds, as often on each; None when none does."""
     for candidate in (";", "\t", "|"):
         if len({line.count(candidate) for line in lines} - {0}) == 1 and all(candidate in line for line in lines):
             return candidate
+    return None
+
+
+def _beside_decimal_commas(lines: list[str], path: str) -> str | None:
+    """The separator of lines whose commas are decimal marks: a semicolon, tab or vertical bar as often on every
+    line, else white space between two or more words on every line."""
+    repeated = _repeated(lines)
+    if repeated is not None:
+        return repeated
     if lines and all(len(line.split()) >= 2 for line in lines):
         return None
     raise DataError(f"{path}: --decimal-comma (decimal=','): no separator found besides the commas; cells must be "

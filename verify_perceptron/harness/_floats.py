@@ -161,18 +161,36 @@ def code_rate(conv: Convention, factor: Fraction, labels: str) -> Fraction:
     return 2 * factor if halves_step(conv, labels) else factor
 
 
+def short_decimals(ratio: Fraction) -> list[Fraction]:
+    """The decimals of 1, 2 and 3 significant digits nearest to a positive `ratio`, each once, exactly (none for
+    a ratio float64 cannot hold: past its range, or so small it rounds to 0).
+
+    Examples
+    --------
+    >>> short_decimals(Fraction(1, 101))
+    [Fraction(1, 100), Fraction(99, 10000)]
+    """
+    try:
+        value = float(ratio)
+    except OverflowError:  # a ratio past the doubles is no rate a program was written with
+        return []
+    if value <= 0:
+        return []
+    return list(dict.fromkeys(Fraction(f"{value:.{digits}g}") for digits in (1, 2, 3)))
+
+
 def short_rates(rate: Fraction) -> list[Fraction]:
-    """`rate` and the doubles nearest to its decimals of 1, 2 and 3 significant digits: the rate code was
-    written with, from one its weights show (float64's steps round it: 0.0099999... -> 0.01).
+    """`rate` and the doubles nearest to its `short_decimals`: the rate code was written with, from one its
+    weights show (float64's steps round it: 0.0099999... -> 0.01).
 
     Examples
     --------
     >>> [float(r) for r in short_rates(Fraction(1, 101))]
-    [0.009900990099009901, 0.01, 0.0099, 0.0099]
+    [0.009900990099009901, 0.01, 0.0099]
     """
     if rate <= 0 or not Fraction(1, 10**300) < rate < 10**300:  # (a Fraction past the doubles has no float)
         return [rate]
-    return [rate, *(Fraction(float(f"{float(rate):.{digits}g}")) for digits in (1, 2, 3))]
+    return [rate, *(Fraction(float(decimal)) for decimal in short_decimals(rate))]
 
 
 def rates_shown(data: Dataset, conv: Convention, weights: Vector, labels: str, max_epochs: int) -> list[Fraction]:

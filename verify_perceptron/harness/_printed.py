@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from ..notes.conventions import Convention
 from ._evidence import Observation
+from ._floats import short_decimals
 from ._models import simulate
 from ._results import Diagnosis
 
@@ -133,16 +134,7 @@ def rates(weights: Sequence[Fraction], want: Sequence[Fraction], rate: Fraction 
     found = [Fraction(1)]
     j = max(range(len(want)), key=lambda i: abs(want[i]), default=None)
     if j is not None and want[j] != 0 and weights[j] / want[j] > 0:
-        try:
-            ratio = float(weights[j] / want[j])
-        except OverflowError:  # a ratio past the doubles is no rate a program prints with
-            return found
-        if ratio == 0:
-            return found
-        for digits in (1, 2, 3):
-            c = Fraction(f"{ratio:.{digits}g}")
-            if c not in found:
-                found.append(c)
+        found += [c for c in short_decimals(weights[j] / want[j]) if c not in found]
     return found
 
 

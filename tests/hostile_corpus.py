@@ -12,6 +12,7 @@ least `SECONDS`).
 from __future__ import annotations
 
 import contextlib
+import gzip
 import io
 import json
 import os
@@ -125,6 +126,9 @@ def build(folder: Path) -> list[Case]:
             buffer = io.BytesIO()
             np.save(buffer, np.ones(20000))
             member.write(buffer.getvalue())
+    with gzip.open(f / "bomb.csv.gz", "wb", compresslevel=1) as packed:  # 32 MB of one cell in 140 KB
+        packed.write(b"0" * (32 << 20))
+    (f / "cut.csv.gz").write_bytes(gzip.compress(b"x,y\n1,1\n-1,0\n" * 100, mtime=0)[:40])
     (f / "exits_on_import.py").write_text("import sys\nsys.exit(3)\n")
     cases = _issue_27(f) + _check_27(f)
     return cases + [
@@ -136,6 +140,9 @@ def build(folder: Path) -> list[Case]:
         Case("npy header of 10^11 rows", ("verify", "huge_shape.npy"), 2, "huge_shape.npy: declares shape"),
         Case("truncated npy", ("verify", "truncated.npy"), 2, "truncated.npy: not a readable NumPy file"),
         Case("npz that inflates to 320 MB", ("verify", "bomb.npz"), 2, "more than the limit of"),
+        Case("csv.gz that inflates to 32 MB, --max-cells 10^6", ("verify", "bomb.csv.gz", "--max-cells", "1000000"),
+             2, "bomb.csv.gz: decompresses to more than the 16000000 bytes allowed"),
+        Case("truncated csv.gz", ("verify", "cut.csv.gz"), 2, "cut.csv.gz: cannot be decompressed as gzip"),
         Case("LIBSVM index 99,999 in 18 bytes", ("verify", "far_index.svm"), 0, ""),
         Case("100 LIBSVM rows of index 100,000, --max-cells 10^6", ("verify", "wide.svm", "--max-cells", "1000000"),
              2, "wide.svm: 100 x 100000 values, more than the limit of 1000000 cells; raise it with --max-cells"),

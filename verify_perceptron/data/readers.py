@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
+from typing import Any
 
 from ..errors import DataError
 from .files import refuse_special, text_encoding
 from .csv_files import load_csv
+from .compressed import compression, decompressed
 from .dataset import Dataset
 from .denominators import MAX_DENOMINATOR_BITS
 from .libsvm_files import load_libsvm
@@ -34,8 +37,13 @@ def load_dataset(
     """Read a dataset, choosing the reader from `format` or from the file's extension.
 
     ``.npy``/``.npz`` are NumPy, ``.svm``, ``.libsvm``, ``.svmlight`` and
-    ``.txt`` whose first data line has ``index:value`` tokens are LIBSVM,
-    anything else is CSV. `delimiter` and `decimal` (``","`` for decimal commas) go to `load_csv`,
+    ``.txt`` whose first data line has ``index:value`` tokens are LIBSVM, and
+    so is a file of any other name but ``.csv``, ``.tsv``, ``.tab``, ``.dat``
+    and ``.data`` whose first data line is a label and ``index:value`` tokens
+    only (LIBSVM's own data sets: ``a1a``, ``heart_scale``); anything else is
+    CSV. A file compressed with gzip, bzip2 or xz, or a ZIP archive of one
+    file, is read as the file inside it, told by that file's name
+    (`verify_perceptron.data.compressed`). `delimiter` and `decimal` (``","`` for decimal commas) go to `load_csv`,
     `zero_based` to `load_libsvm`;
     `max_denominator_bits` bounds the common denominator of a CSV or LIBSVM
     file's values (`verify_perceptron.data.denominators.MAX_DENOMINATOR_BITS`
@@ -59,14 +67,20 @@ def load_dataset(
     """
     if format not in ("auto", "csv", "libsvm", "numpy"):
         raise DataError(f"format={format!r} must be auto, csv, libsvm or numpy")
+    kind = compression(path)
+    if kind is not None:
+        return _inside(path, kind, dict(format=format, label_column=label_column, positive=positive,
+                                        delimiter=delimiter, zero_based=zero_based,
+                                        max_denominator_bits=max_denominator_bits, max_cells=max_cells,
+                                        index_column=index_column, decimal=decimal))
     extension = os.path.splitext(path)[1].lower()
     if format == "auto":
         if extension in (".npy", ".npz"):
             format = "numpy"
         elif extension in (".svm", ".libsvm", ".svmlight"):
             format = "libsvm"
-        elif extension == ".txt" and _looks_sparse(path):
-            format = "libsvm"
+        elif extension not in _TEXT_TABLES and _looks_sparse(path, strict=extension != ".txt"):
+            format = "libsvm"  # LIBSVM's own data sets are named a1a, heart_scale, covtype.libsvm.binary
         else:
             format = "csv"
     index_column = check_index_column(index_column, path)
@@ -86,8 +100,45 @@ def load_dataset(
                     decimal=decimal)
 
 
-def _looks_sparse(path: str) -> bool:
-    """Whether the first data line of a text file has ``index:value`` tokens after its label.
+#: Extensions that always name a table of cells (read as CSV whatever their first line holds).
+_TEXT_TABLES = (".csv", ".tsv", ".tab", ".dat", ".data")
+
+
+def _sparse_line(tokens: list[str], strict: bool) -> bool:
+    """Whether a data line's `tokens` (split at white space) read as LIBSVM's ``label index:value ...``: some
+    token after the first holding a colon, or (`strict`, for a file whose name does not say LIBSVM or text) a
+    label without one followed by at least one token, each ``index:value`` or ``qid:value``.
+
+    Examples
+    --------
+    >>> _sparse_line(["+1", "1:0.5", "7:2"], True), _sparse_line(["time", "(h:m)", "y"], True)
+    (True, False)
+    >>> _sparse_line(["time", "(h:m)", "y"], False), _sparse_line(["1,2,3"], True)
+    (True, False)
+    """
+    if not strict:
+        return any(":" in token for token in tokens[1:])
+    return len(tokens) > 1 and ":" not in tokens[0] and all(_PAIR.fullmatch(token) for token in tokens[1:])
+
+
+#: One ``index:value`` (or ``qid:value``) token of a LIBSVM line.
+_PAIR = re.compile(r"(?:[0-9]+|qid):[^:]+")
+
+
+def _inside(path: str, kind: str, options: dict[str, Any]) -> Dataset:
+    """The dataset in the compressed file `path` (`kind` from `compression`), read by `load_dataset` with
+    `options`; an error names `path`, not the temporary copy."""
+    with decompressed(path, kind, options["max_cells"]) as inner:
+        try:
+            data = load_dataset(inner, **options)
+        except DataError as error:
+            raise DataError(str(error).replace(inner, path)) from None
+    data.source = path
+    return data
+
+
+def _looks_sparse(path: str, strict: bool = False) -> bool:
+    """Whether the first data line of a text file has ``index:value`` tokens after its label (`_sparse_line`).
 
     The file is decoded as the readers decode it (`verify_perceptron.data.files.text_encoding`: UTF-8, or
     UTF-16/UTF-32 by their byte-order mark), a block at a time until the first line that is neither blank
@@ -105,14 +156,14 @@ def _looks_sparse(path: str) -> bool:
                 for line in lines[:-1] if block else lines:  # (a line the block cut short is read whole next time)
                     content = line.split("#", 1)[0].split()
                     if content:
-                        return any(":" in token for token in content[1:])
+                        return _sparse_line(content, strict)
                 if not block:
                     return False
                 text = lines[-1]
                 if len(text) > _SNIFF:  # one long line: decided by its start, or only whether it is a comment kept
                     content = text.split("#", 1)[0].split()
                     if content:
-                        return any(":" in token for token in content[1:])
+                        return _sparse_line(content, strict)
                     text = "#" if "#" in text else ""
                 block = handle.read(_SNIFF)
     except OSError:

@@ -4,7 +4,9 @@ change to one, says a malformed certificate in one line, and runs with the packa
 from __future__ import annotations
 
 import ast
+import bz2
 import copy
+import gzip
 import json
 import re
 import shutil
@@ -15,8 +17,10 @@ from typing import Any, Iterator
 
 import pytest
 
+import verify_perceptron as vp
 from verify_perceptron import audit
 from verify_perceptron.cli import main
+from verify_perceptron.errors import InvalidArgument
 
 AUDITOR = Path(audit.__file__)
 
@@ -150,12 +154,41 @@ def test_the_auditor_runs_with_the_package_out_of_reach(tmp_path: Path) -> None:
     assert "give DATA" in missing.stderr
 
 
-def test_a_digest_only_certificate_names_the_files_it_cannot_read(tmp_path: Path) -> None:
-    data = tmp_path / "d.svm"
+def test_a_digest_only_certificate_is_not_written_for_a_file_the_auditor_cannot_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data, lettered = tmp_path / "d.svm", tmp_path / "e.csv"
     data.write_text("-1 1:0\n-1 2:1\n-1 1:1\n1 1:1 2:1\n")
+    lettered.write_text("lbl,a\n1,2\n0,-1\n1,3\n")  # the label column named otherwise: the auditor takes 'a'
+    cert = tmp_path / "c.json"
+    assert main(["verify", str(data), "--certificate", str(cert), "--certificate-data", "digest"]) == 2
+    assert "the auditor says DATA " + str(data) + " line 2: the auditor reads plain CSV only" in capsys.readouterr().err
+    assert main(["verify", str(lettered), "--label-column", "lbl", "--certificate", str(cert),
+                 "--certificate-data", "digest"]) == 2
+    assert "would not be checked: the auditor says" in capsys.readouterr().err
+    assert not cert.exists()
+    with pytest.raises(InvalidArgument, match="would not be checked"):
+        vp.verify(str(data)).certificate(data="digest")
+    assert vp.verify(str(data)).certificate()["data"]["embedded"]  # embedded, the auditor needs no file
+    made = vp.verify(str(data)).certificate()
+    made["data"]["embedded"] = False  # a digest certificate made by hand for a file the auditor does not read
+    cert.write_text(json.dumps(made))
+    assert audit.main([str(cert), str(data)]) == 2
+
+
+@pytest.mark.parametrize("form", ["pandas index", "gzip", "bzip2 of pandas' R-quoted index"])
+def test_the_auditor_reads_pandas_exports_and_compressed_files(tmp_path: Path, form: str) -> None:
+    rows = "x1,x2,label\n0,0,0\n0,1/2,0\n1,0,0\n1,1,1\n"
+    if form != "gzip":  # a first column of row numbers under an empty header cell ('""' as R writes it)
+        first = ['""' if form.startswith("bzip2") else "", "0", "1", "2", "3"]
+        rows = "".join(f"{cell},{line}\n" for cell, line in zip(first, rows.splitlines()))
+    data = tmp_path / ("d.csv" + {"pandas index": "", "gzip": ".gz"}.get(form, ".bz2"))
+    packed = {"gzip": lambda b: gzip.compress(b, mtime=0), "pandas index": lambda b: b}.get(form, bz2.compress)
+    data.write_bytes(packed(rows.encode()))
     cert = tmp_path / "c.json"
     assert main(["verify", str(data), "--certificate", str(cert), "--certificate-data", "digest"]) == 0
-    assert audit.main([str(cert), str(data)]) == 2
+    assert audit.main([str(cert), str(data)]) == 0
+    data.write_bytes(packed(rows.replace(",1,1\n", ",1,0\n").encode()))  # one label changed
+    assert audit.main([str(cert), str(data)]) == 1
 
 
 def test_a_data_file_other_than_the_certified_one_is_refused(tmp_path: Path) -> None:

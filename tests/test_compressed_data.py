@@ -76,8 +76,10 @@ def test_an_error_inside_names_the_compressed_file_and_the_line(tmp_path: Path) 
 @pytest.mark.parametrize(("name", "content", "named"), [
     ("cut.csv.gz", gzip.compress(CSV * 20, mtime=0)[:60], "cannot be decompressed as gzip"),
     ("bad.bz2", b"BZh9 this is no bzip2 stream", "cannot be decompressed as bzip2"),
+    ("deflate.csv.gz", (lambda b: b[:30] + b"\xff" * 10 + b[40:])(gzip.compress(CSV * 50, mtime=0)),
+     "cannot be decompressed as gzip"),  # a sound header over a broken stream: zlib's own error
     ("bad.xz", b"\xfd7zXZ\x00 nor an xz one", "cannot be decompressed as xz"),
-])
+], ids=["cut", "bzip2", "deflate", "xz"])
 def test_a_damaged_compressed_file_is_bad_input_naming_it(tmp_path: Path, name: str, content: bytes,
                                                           named: str) -> None:
     path = tmp_path / name

@@ -23,7 +23,7 @@ ALLOWED = {
     "notes": {"data", "errors"},
     "run": {"data", "notes", "errors"},
     "check": {"data", "notes", "errors"},  # never run: the checker does not trust the engine
-    "certify": {"data", "notes", "run", "check", "errors"},
+    "certify": {"data", "notes", "run", "check", "errors", "audit"},  # (a digest certificate: what audit reads)
     "pipeline": {"data", "notes", "run", "check", "errors"},
     "report": {"data", "notes", "check", "certify", "errors"},
     "proofs": {"data", "notes", "run", "errors", "deadline"},

@@ -5,18 +5,18 @@ so trusting a verdict means trusting these lines, not the engine, checker or sol
 certificate (docs/certificates.md has its schema). Each statement is re-checked from the data, one line
 each: the data's digests; each separator's least margin γ > 0 (separable), R², β, ‖w*‖² and each note's
 bound (squared forms, no root); Gordan's λ >= 0, Σλ = 1, Σλ·y·x~ = 0 (not separable); the run, replayed
-from w = 0 (its updates, final weights, which classify every sample if it converged, and each claim's
-least slack). Exit 0 when every statement holds, 1 when one fails, 2 on a malformed certificate or an
-unreadable DATA. DATA is checked against the file's SHA-256; when the data are not embedded it is read
-here: plain CSV only (comma-separated numbers such as 0.1, 1e-3, 3/7; one optional header line; the
-label in the column named label, y, target or class, else the last).
-"""
+from w = 0 (its updates, final weights, which classify every sample if it converged, and each claim's least
+slack). Exit 0 when every statement holds, 1 when one fails, 2 on a malformed certificate or an unreadable
+DATA. DATA is checked against the file's SHA-256; when the data are not embedded it is read here: plain CSV
+(numbers such as 0.1, 1e-3, 3/7; one optional header; the label in the column named label, y, target or
+class, else the last; a first column headed '' or 'Unnamed: 0' is a row index), gzip, bzip2 or xz or not."""
 
 import hashlib
 import json
 import math
 import re
 import sys
+import bz2, gzip, lzma, zlib  # DATA compressed (PACKED)
 from fractions import Fraction
 
 # name: (bias first?, bias input, what a score of exactly 0 counts as, step factor a/η)
@@ -27,6 +27,7 @@ CONVENTIONS = {
 }
 INTEGER, RATIONAL = re.compile(r"-?[0-9]+"), re.compile(r"-?[0-9]+(/[0-9]*[1-9][0-9]*)?")
 LABEL_NAMES = ("label", "y", "target", "class")
+PACKED = ((b"\x1f\x8b", gzip.decompress), (b"BZh", bz2.decompress), (b"\xfd7zXZ\x00", lzma.decompress))
 
 
 class Malformed(Exception):
@@ -68,15 +69,19 @@ def digest(n, d, L, rows):
 def read_csv(path, labels):
     """DATA as the canonical (L, rows): plain CSV only, else Malformed naming what could not be read."""
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            lines = [line.strip() for line in handle if line.strip() and not line.startswith("#")]
-    except (OSError, UnicodeDecodeError) as error:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+        text = next((unpack(raw) for magic, unpack in PACKED if raw.startswith(magic)), raw).decode("utf-8-sig")
+    except (OSError, EOFError, ValueError, lzma.LZMAError, zlib.error) as error:  # (UnicodeDecodeError: a ValueError)
         raise Malformed(f"DATA {path}: cannot be read ({error})") from None
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
     # a cell as NumPy 2 writes a scalar's repr (np.savetxt(..., fmt="%r")) is read as the literal inside
     cells = [[re.sub(r"^np\.float64\((.*)\)$", r"\1", cell.strip()) for cell in line.split(",")] for line in lines]
     number = lambda cell: bool(RATIONAL.fullmatch(cell) or re.fullmatch(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)(e[-+]?[0-9]{1,4})?", cell, re.I))
     header = cells.pop(0) if cells and not all(map(number, cells[0])) else None
-    names = [h.lower() for h in header or []]
+    if header and header[0].strip('"') in ("", "Unnamed: 0"):  # a row index (pandas' to_csv, R's write.csv)
+        header, cells = header[1:], [row[1:] for row in cells]
+    names = [h.strip('"').lower() for h in header or []]
     column = next((names.index(n) for n in LABEL_NAMES if n in names), -1)
     rows, denominators, width = [], [], len(cells[0]) if cells else 0
     for at, row in enumerate(cells, 2 if header else 1):

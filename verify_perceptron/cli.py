@@ -26,7 +26,7 @@ from typing import Any, TextIO
 from .pipeline import Again, verify_run, verify_run_deferred
 from .certify.comparison import compare_bounds
 from .certify.orders import order_statistics
-from .certify.evidence import certificate_of_bounds, certificate_of_run, file_sha256
+from .certify.evidence import certificate_of_bounds, certificate_of_run, check_auditable, file_sha256
 from .notes.conventions import Convention, get_convention
 from .data.dataset import Dataset
 from .data.readers import load_dataset
@@ -147,7 +147,7 @@ def _verify_report(args: argparse.Namespace, clock: Deadline, trace_file: Any, f
     started = time.monotonic() if watch is None else watch.started
     _phase(clock, watch, "loading the data")
     data = _load(args)
-    certificates.read(args)
+    certificates.read(args, data)
     # (an explicit --convention '' is a name like any other: get_convention refuses it)
     convention = get_convention(args.convention if args.convention is not None
                                 else data.default_convention or "classic")
@@ -213,9 +213,11 @@ class _Certificates:
         self.choice: str = args.certificate_data
         self.digest: str | None = None  # the data file's SHA-256, once read
 
-    def read(self, args: argparse.Namespace) -> None:
+    def read(self, args: argparse.Namespace, data: Dataset) -> None:
         if (self.json is not None or self.coq is not None) and args.data and os.path.isfile(args.data):
             self.digest = file_sha256(args.data)
+        if self.json is not None and self.choice == "digest":
+            check_auditable(data, args.data)  # before the run: a certificate nobody can check is not written
 
     def write(self, record: Callable[[str | None, str], dict[str, Any]]) -> None:
         if self.json is not None:
@@ -276,7 +278,7 @@ def _bounds(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
     certificates = _Certificates(args, outputs)
     clock.phase = "loading the data"
     data = _load(args)
-    certificates.read(args)
+    certificates.read(args, data)
     convention = get_convention(args.convention)
     separator = None if args.separator is None else parse_separator(args.separator)
     if separator is not None and len(separator) != data.n_features + 1:

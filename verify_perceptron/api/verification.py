@@ -177,9 +177,11 @@ class Verification:
         >>> cert["separators"][0]["gamma"], cert["run"]["final_weights"]
         ('1', ['-4', '3', '2'])
         """
-        from ..certify.evidence import certificate_of_run, file_sha256
+        from ..certify.evidence import certificate_of_run, check_auditable, file_sha256
 
         digest = file_sha256(self.data.source) if os.path.isfile(self.data.source) else None
+        if data == "digest" and digest is not None:
+            check_auditable(self.data, self.data.source)
         return certificate_of_run(self.data, self.trace, self.check, self.separability, file_digest=digest,
                                   data_choice=data)
 

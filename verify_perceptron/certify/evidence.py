@@ -41,7 +41,7 @@ from .comparison import BoundComparison
 from .separability import Separability
 
 __all__ = ["CERTIFICATE_VERSION", "AUDITED_CLAIMS", "DATA_CHOICES", "canonical_lines", "data_sha256",
-           "file_sha256", "certificate_of_run", "certificate_of_bounds"]
+           "file_sha256", "certificate_of_run", "certificate_of_bounds", "check_auditable"]
 
 #: The schema's version: an auditor refuses a certificate of a version it does not know.
 CERTIFICATE_VERSION = 1
@@ -91,6 +91,45 @@ def data_sha256(data: Dataset) -> str:
     for line in canonical_lines(data):
         digest.update(line.encode("utf-8") + b"\n")
     return digest.hexdigest()
+
+
+def check_auditable(data: Dataset, path: str) -> None:
+    """Raise `InvalidArgument` unless the auditor (`verify_perceptron.audit`), given the file `path` that
+    `data` were read from, reads the same samples: a certificate of their digest alone is checked only so.
+
+    The auditor reads plain comma-separated CSV (compressed or not); a file the package reads in another
+    layout (a LIBSVM or NumPy file, semicolons, quoted cells, a label column named otherwise) is named, with
+    the way out: the data embedded in the certificate.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from verify_perceptron.data.readers import load_dataset
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "d.csv")
+    ...     _ = open(path, "w").write("a;y\\n1;1\\n-1;0\\n")
+    ...     try:
+    ...         check_auditable(load_dataset(path), path)
+    ...     except InvalidArgument as error:
+    ...         print(str(error).replace(tmp, "TMP")[:101])
+    a certificate of the data's digest alone would not be checked: the auditor says DATA TMP/d.csv line 2
+    """
+    from .. import audit  # (untyped on purpose: the standard library only, read as it stands)
+
+    labels = {"negative": data.labels[0], "positive": data.labels[1]}
+    fix = ("; leave the data embedded in the certificate (--certificate-data embed, the default; "
+           "certificate(data='embed') in Python)")
+    try:
+        denominator, rows = audit.read_csv(path, labels)  # type: ignore[no-untyped-call]
+    except audit.Malformed as error:
+        raise InvalidArgument(f"a certificate of the data's digest alone would not be checked: the auditor says "
+                              f"{error}") from None  # (which says to embed the data)
+    width = len(rows[0]) - 1 if rows else 0
+    if audit.digest(len(rows), width, denominator, rows) != data_sha256(data):  # type: ignore[no-untyped-call]
+        raise InvalidArgument(f"a certificate of the data's digest alone would not be checked: the auditor reads "
+                              f"{path} as {len(rows)} "
+                              f"samples x {width} features, not as the {data.n_samples} x {data.n_features} the "
+                              f"data were read as{fix}")
 
 
 def file_sha256(path: str | os.PathLike[str]) -> str:

@@ -18,6 +18,7 @@ import lzma
 import os
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
@@ -112,7 +113,7 @@ def decompressed(path: str, kind: str, max_cells: int | None = None) -> Iterator
                     inner = _copy(source, os.path.join(folder, stem or "data"), path, cap)
         except DataError:
             raise
-        except (OSError, EOFError, zipfile.BadZipFile, lzma.LZMAError, ValueError, NotImplementedError,
+        except (OSError, EOFError, zipfile.BadZipFile, lzma.LZMAError, zlib.error, ValueError, NotImplementedError,
                 RuntimeError) as error:
             raise DataError(f"{path}: cannot be decompressed as {kind} ({error})") from None
         yield inner

@@ -58,9 +58,11 @@ class _Parser(argparse.ArgumentParser):
 
 def _data_options(command: argparse.ArgumentParser) -> None:
     source = command.add_argument_group("data")
-    source.add_argument("data", nargs="?", metavar="DATA", help="CSV, LIBSVM/svmlight (.svm, .libsvm), or NumPy (.npy, .npz) file")
+    source.add_argument("data", nargs="?", metavar="DATA",
+                        help="CSV, LIBSVM/svmlight (.svm, .libsvm), NumPy (.npy, .npz) or ARFF (.arff) file, "
+                             "compressed (gzip, bzip2, xz, a ZIP of one file) or not")
     source.add_argument("--example", choices=sorted(EXAMPLES), help="a built-in example instead of DATA")
-    source.add_argument("--input-format", choices=("auto", "csv", "libsvm", "numpy"), default="auto",
+    source.add_argument("--input-format", choices=("auto", "csv", "libsvm", "numpy", "arff"), default="auto",
                         help="how to read DATA (default: from its extension)")
     source.add_argument("--label-column", metavar="COLUMN", help="label column: a header name or a 1-based number")
     index = source.add_mutually_exclusive_group()

@@ -26,7 +26,7 @@ from .csv_stream import stream_csv
 from .csv_layout import LABEL_NAMES, _is_header, _layout, _Layout, _pandas_numbers
 from .row_index import check_index_column
 
-__all__ = ["LABEL_NAMES", "load_csv"]
+__all__ = ["LABEL_NAMES", "csv_text", "load_csv"]
 
 
 def load_csv(path: str, *, label_column: str | int | None = None, positive: object = None,
@@ -110,6 +110,13 @@ def _refuse_ambiguous_names(path: str, header: Sequence[str], target: int, rows:
         raise DataError(f"{path}:1: the first row (0, 1, ..., {len(header) - 1}) may be pandas' column names or a "
                         f"sample whose label is {name}, a label of other rows too: add a header row of names, or "
                         "write the file with the DataFrame's index (df.to_csv(path))")
+
+
+def csv_text(text: str, path: str, label_column: str, positive: object, max_bits: int, max_cells: int) -> Dataset:
+    """The dataset in `text`, comma-separated with a header row, read by the general reader with
+    `label_column` (a name or a 1-based number) for the labels and no row index; errors name `path` and the
+    line of `text` (the ARFF reader's rows, `verify_perceptron.data.arff_files`)."""
+    return _general_csv(text, path, label_column, positive, ",", max_bits, max_cells, "keep")
 
 
 def _general_csv(text: str, path: str, label_column: str | None, positive: object,

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..errors import DataError
 from .files import refuse_special, text_encoding
+from .arff_files import load_arff
 from .csv_files import load_csv
 from .compressed import compression, decompressed
 from .dataset import Dataset
@@ -36,7 +37,7 @@ def load_dataset(
 ) -> Dataset:
     """Read a dataset, choosing the reader from `format` or from the file's extension.
 
-    ``.npy``/``.npz`` are NumPy, ``.svm``, ``.libsvm``, ``.svmlight`` and
+    ``.npy``/``.npz`` are NumPy, ``.arff`` is ARFF (`load_arff`), ``.svm``, ``.libsvm``, ``.svmlight`` and
     ``.txt`` whose first data line has ``index:value`` tokens are LIBSVM, and
     so is a file of any other name but ``.csv``, ``.tsv``, ``.tab``, ``.dat``
     and ``.data`` whose first data line is a label and ``index:value`` tokens
@@ -65,8 +66,8 @@ def load_dataset(
     >>> data.X, data.y
     (((Fraction(1, 10), Fraction(3, 7)), (Fraction(-1, 1), Fraction(0, 1))), (1, -1))
     """
-    if format not in ("auto", "csv", "libsvm", "numpy"):
-        raise DataError(f"format={format!r} must be auto, csv, libsvm or numpy")
+    if format not in ("auto", "csv", "libsvm", "numpy", "arff"):
+        raise DataError(f"format={format!r} must be auto, csv, libsvm, numpy or arff")
     kind = compression(path)
     if kind is not None:
         return _inside(path, kind, dict(format=format, label_column=label_column, positive=positive,
@@ -75,14 +76,7 @@ def load_dataset(
                                         index_column=index_column, decimal=decimal))
     extension = os.path.splitext(path)[1].lower()
     if format == "auto":
-        if extension in (".npy", ".npz"):
-            format = "numpy"
-        elif extension in (".svm", ".libsvm", ".svmlight"):
-            format = "libsvm"
-        elif extension not in _TEXT_TABLES and _looks_sparse(path, strict=extension != ".txt"):
-            format = "libsvm"  # LIBSVM's own data sets are named a1a, heart_scale, covtype.libsvm.binary
-        else:
-            format = "csv"
+        format = _format_of(path, extension)
     index_column = check_index_column(index_column, path)
     if format != "csv" and index_column == "drop":
         raise DataError(f"{path}: --index-column drop (index_column='drop') applies to CSV files; a {format} file "
@@ -90,6 +84,9 @@ def load_dataset(
     if format != "csv" and decimal != ".":
         raise DataError(f"{path}: --decimal-comma (decimal={decimal!r}) applies to CSV files; a {format} file "
                         "marks decimals with a point")
+    if format == "arff":
+        return load_arff(path, label_column=label_column, positive=positive,
+                         max_denominator_bits=max_denominator_bits, max_cells=max_cells)
     if format == "numpy":
         return load_numpy(path, label_column=label_column, positive=positive, max_cells=max_cells)
     if format == "libsvm":
@@ -123,6 +120,19 @@ def _sparse_line(tokens: list[str], strict: bool) -> bool:
 
 #: One ``index:value`` (or ``qid:value``) token of a LIBSVM line.
 _PAIR = re.compile(r"(?:[0-9]+|qid):[^:]+")
+
+
+def _format_of(path: str, extension: str) -> str:
+    """The reader of `path` by its `extension` (lower case) and, for a name that does not say, its first line."""
+    if extension in (".npy", ".npz"):
+        return "numpy"
+    if extension == ".arff":
+        return "arff"
+    if extension in (".svm", ".libsvm", ".svmlight"):
+        return "libsvm"
+    if extension not in _TEXT_TABLES and _looks_sparse(path, strict=extension != ".txt"):
+        return "libsvm"  # LIBSVM's own data sets are named a1a, heart_scale, covtype.libsvm.binary
+    return "csv"
 
 
 def _inside(path: str, kind: str, options: dict[str, Any]) -> Dataset:

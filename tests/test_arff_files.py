@@ -1,0 +1,129 @@
+"""ARFF files (Weka's, OpenML's) read exactly, as SciPy's ARFF reader reads their rows, each fault named."""
+
+from __future__ import annotations
+
+import re
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.io import arff
+
+from verify_perceptron.cli import main
+from verify_perceptron.data.readers import load_dataset
+from verify_perceptron.errors import DataError
+
+WEKA = """% Wisconsin breast cancer, a few rows, as Weka writes a file
+% (comments, quoted names, a nominal class)
+@relation 'breast-w'
+
+@attribute 'Clump Thickness' numeric
+@ATTRIBUTE Cell_Size REAL
+@attribute 'Marginal Adhesion'\tinteger
+@attribute Class {benign, malignant}
+
+@data
+5,1,1,benign
+5, 4,5,malignant
+% a comment between rows
+3,1,1,benign
+8,10,8,'malignant'
+0.5e1,1.5,1/1,benign
+"""
+
+
+def test_a_weka_file_reads_as_scipy_reads_it_but_exactly(tmp_path: Path) -> None:
+    path = tmp_path / "breast-w.arff"
+    path.write_text(WEKA.replace("1/1", "1").replace("'malignant'", "malignant"))  # (SciPy reads neither)
+    table, meta = arff.loadarff(str(path))
+    data = load_dataset(str(path), positive="malignant")
+    features = [name for name in meta.names() if name != "Class"]
+    assert data.feature_names == tuple(features)
+    assert data.X == tuple(tuple(Fraction(float(row[name])) for name in features) for row in table)
+    assert data.y == tuple(1 if row["Class"] == b"malignant" else -1 for row in table)
+    exact = tmp_path / "exact.arff"
+    exact.write_text(WEKA.replace("5,1,1,benign", "0.1,1,3/7,benign"))
+    read = load_dataset(str(exact), positive="malignant")
+    assert read.X[0] == (Fraction(1, 10), Fraction(1), Fraction(3, 7))
+    assert read.X[4] == (Fraction(5), Fraction(3, 2), Fraction(1))
+    assert read.y == data.y  # 'malignant' quoted is malignant
+
+
+def test_the_command_reads_it_and_names_the_positive_class(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "breast-w.arff"
+    path.write_text(WEKA)
+    assert main(["verify", str(path), "--no-progress"]) == 2
+    assert "name the positive one with --positive" in capsys.readouterr().err
+    assert main(["verify", str(path), "--positive", "malignant", "--no-progress"]) == 0
+    assert "5 samples, 3 features (labels benign -> -1, malignant -> +1)" in capsys.readouterr().out
+    copy = tmp_path / "weka.txt"
+    copy.write_text(WEKA)
+    assert main(["verify", str(copy), "--input-format", "arff", "--positive", "malignant", "--no-progress"]) == 0
+
+
+def test_a_numeric_class_a_label_column_and_names_that_read_as_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "d.arff"
+    path.write_text("@relation r\n@attribute 1 numeric\n@attribute y {0,1}\n@attribute 3 real\n@data\n"
+                    "1,1,2\n-1,0,5\n2,1,7\n")
+    data = load_dataset(str(path), label_column="y")  # not the last attribute
+    assert data.X == tuple(tuple(map(Fraction, row)) for row in ((1, 2), (-1, 5), (2, 7)))
+    assert (data.y, data.feature_names) == ((1, -1, 1), ("1", "3"))
+    by_number = load_dataset(str(path), label_column="2")
+    assert (by_number.X, by_number.y) == (data.X, data.y)
+    with pytest.raises(DataError, match=re.escape("attribute 'y' is '{0,1}', not numeric")):
+        load_dataset(str(path))  # the last attribute is then the label, and the nominal y a feature
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("@relation r\n@attribute outlook {sunny, rainy}\n@attribute x real\n@attribute c {a,b}\n@data\nsunny,1,a\n",
+     "attribute 'outlook' is '{sunny, rainy}', not numeric"),
+    ("@relation r\n@attribute when date 'yyyy-MM-dd'\n@attribute c {a,b}\n@data\n'2020-01-01',a\n",
+     "attribute 'when' is \"date 'yyyy-MM-dd'\", not numeric"),
+    ("@relation r\n@attribute x real\n@attribute c {a,b}\n@data\n1,a\n?,b\n", "d.arff:6: a missing value '?' (column 1)"),
+    ("@relation r\n@attribute x real\n@attribute c {a,b}\n@data\n{0 1, 1 a}\n", "d.arff:5: a sparse ARFF row"),
+    ("@relation r\n@attribute x real\n@attribute c {a,b}\n", "no @data line"),
+    ("@relation r\n@attribute c {a,b}\n@data\na\n", "@data after 1 attribute(s)"),
+    ("@relation r\n@attrib x real\n@data\n", "d.arff:2: '@attrib x real' is not an ARFF header line"),
+    ("@relation r\n@attribute x real\n@attribute c {a,b}\n@data\n1,a\nzz,b\n", "d.arff:6: column x: 'zz' is not"),
+    ("@relation r\n@attribute x real\n@attribute c {a,b}\n@data\n1,a\n2,b,3\n", "d.arff:6: ragged row"),
+], ids=["nominal feature", "date", "missing", "sparse", "no data", "one attribute", "bad header", "bad cell",
+        "ragged"])
+def test_what_it_cannot_read_is_bad_input_naming_the_line(tmp_path: Path, text: str, named: str) -> None:
+    path = tmp_path / "d.arff"
+    path.write_text(text)
+    with pytest.raises(DataError, match=re.escape(named)):
+        load_dataset(str(path), positive="b")
+
+
+def test_an_arff_of_many_rows_with_crlf_ends(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    X = rng.integers(-9, 10, size=(300, 4))
+    y = np.where(X[:, 0] + X[:, 1] > 0, "yes", "no")
+    lines = ["@relation big", *(f"@attribute f{k} integer" for k in range(4)), "@attribute c {no,yes}", "@data"]
+    lines += [",".join(map(str, row)) + f",{label}" for row, label in zip(X, y)]
+    path = tmp_path / "big.arff"
+    path.write_bytes("\r\n".join(lines).encode())
+    data = load_dataset(str(path), positive="yes")
+    assert data.X == tuple(tuple(Fraction(int(v)) for v in row) for row in X)
+    assert data.y == tuple(1 if label == "yes" else -1 for label in y)
+
+
+def test_attribute_names_that_are_all_numbers_stay_a_header(tmp_path: Path) -> None:
+    path = tmp_path / "d.arff"  # OpenML's unnamed columns: a header '1,2,3' would read as a sample
+    path.write_text("@relation r\n@attribute 1 real\n@attribute 2 real\n@attribute 3 {0,1}\n@data\n1,2,1\n-1,0,0\n")
+    data = load_dataset(str(path))
+    assert data.X == ((Fraction(1), Fraction(2)), (Fraction(-1), Fraction(0)))
+    assert (data.y, data.feature_names) == ((1, -1), ("1", "2"))
+
+
+def test_header_lines_are_read_in_linear_time(tmp_path: Path) -> None:
+    from verify_perceptron.data.arff_files import _ATTRIBUTE
+
+    started = time.process_time()
+    for line in ("@attribute '" + "\\" * 200_001, "@attribute \"" + "\\'" * 100_000, "@attribute " + "x" * 200_000
+                 + " " * 200_000, "@attribute " + " " * 200_000 + "{", "@attribute '" + "a" * 200_000):
+        _ATTRIBUTE.fullmatch(line)
+    assert time.process_time() - started < 2.0

@@ -1,0 +1,126 @@
+"""ARFF files (Weka's and OpenML's format) read exactly: the ``@attribute`` header names the columns and their
+types, the rows after ``@data`` are comma-separated values, and the class is the last attribute.
+
+The header is read here; the rows go to the CSV reader (`verify_perceptron.data.csv_files`) as a CSV text
+with the attribute names for its header, each row on the line it had in the file, so every error it names
+carries the file's own line. Numeric attributes (``numeric``, ``real``, ``integer``) are the features; the
+class may be nominal (``{tested_negative, tested_positive}``) or numeric, and its two values are read as the
+CSV reader reads labels (``--positive VALUE`` names the positive one of two names). A nominal, string or date
+feature, a missing value ``?`` and a sparse row (``{0 1, 3 2.5}``) are refused by name.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from ..errors import DataError
+from .csv_files import csv_text
+from .dataset import Dataset
+from .files import check_max_cells, read_text, refuse_foreign
+from .denominators import MAX_DENOMINATOR_BITS, check_limit
+from .rationals import rational_parts
+
+__all__ = ["load_arff"]
+
+#: ``@attribute NAME TYPE``: the name bare or quoted (either quote), the type the rest of the line.
+_ATTRIBUTE = re.compile(r"""@attribute[ \t]+('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^ \t'"{]+)[ \t]*(.*)""",
+                        re.IGNORECASE)
+#: The numeric types.
+_NUMERIC = ("numeric", "real", "integer")
+
+
+def load_arff(path: str, *, label_column: str | None = None, positive: object = None,
+              max_denominator_bits: int = MAX_DENOMINATOR_BITS, max_cells: int | None = None) -> Dataset:
+    """Read an ARFF file exactly: its numeric attributes are the features, its last attribute (or
+    `label_column`, a name or a 1-based number) the label.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "d.arff")
+    ...     _ = open(path, "w").write("% two rows\\n@relation toy\\n@attribute 'x 1' real\\n"
+    ...                               "@attribute class {no, yes}\\n@data\\n0.5,yes\\n-1,no\\n")
+    ...     data = load_arff(path, positive="yes")
+    >>> data.X, data.y, data.feature_names
+    (((Fraction(1, 2),), (Fraction(-1, 1),)), (1, -1), ('x 1',))
+    """
+    limit, cap = check_limit(max_denominator_bits), check_max_cells(max_cells)
+    refuse_foreign(path)
+    lines = read_text(path, cap).split("\n")
+    names, types, start = _header(lines, path)
+    target = len(names) - 1 if label_column is None else _column(label_column, names, path)
+    for k, (name, kind) in enumerate(zip(names, types)):
+        if k != target and kind.lower() not in _NUMERIC:
+            raise DataError(f"{path}: attribute {name!r} is {kind!r}, not numeric: the perceptron reads numbers; "
+                            "encode it (one numeric column per value) or leave it out")
+    # the header's cells as the CSV reader will take them for a header: a name that reads as a number is marked
+    shown = [f"{name} (attribute {k + 1})" if _is_number(name) else name for k, name in enumerate(names)]
+    rows = [""] * start + [_csv_line(shown)]
+    for number, line in enumerate(lines[start + 1:], start + 2):
+        text = line.strip()
+        if not text or text.startswith("%"):
+            rows.append("")
+        elif text.startswith("{"):
+            raise DataError(f"{path}:{number}: a sparse ARFF row ({text[:40]!r}) is not read: write the data dense "
+                            "or as LIBSVM")
+        else:
+            cells = next(csv.reader([text], quotechar="'", skipinitialspace=True))
+            if "?" in (cell.strip() for cell in cells):
+                raise DataError(f"{path}:{number}: a missing value '?' (column "
+                                f"{[c.strip() for c in cells].index('?') + 1}): the perceptron needs every value")
+            rows.append(_csv_line(cells))
+    data = csv_text("\n".join(rows), path, str(target + 1), positive, limit, cap)
+    data.feature_names = tuple(name for k, name in enumerate(names) if k != target)
+    return data
+
+
+def _is_number(name: str) -> bool:
+    try:
+        rational_parts(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _header(lines: list[str], path: str) -> tuple[list[str], list[str], int]:
+    """The attribute names and types, and the index of the ``@data`` line."""
+    names: list[str] = []
+    types: list[str] = []
+    for k, line in enumerate(lines):
+        text = line.strip()
+        if not text or text.startswith("%") or text.lower().startswith("@relation"):
+            continue
+        if text.lower().startswith("@data"):
+            if len(names) < 2:
+                raise DataError(f"{path}:{k + 1}: @data after {len(names)} attribute(s); a feature and a class "
+                                "are needed")
+            return names, types, k
+        match = _ATTRIBUTE.fullmatch(text)
+        if match is None:
+            raise DataError(f"{path}:{k + 1}: {text[:60]!r} is not an ARFF header line (@relation, @attribute "
+                            "NAME TYPE, @data)")
+        name = match[1][1:-1] if match[1][:1] in "'\"" else match[1]
+        names.append(name)
+        types.append(match[2].strip() or "(none)")
+    raise DataError(f"{path}: no @data line: not an ARFF file's data")
+
+
+def _column(label_column: str, names: list[str], path: str) -> int:
+    """The 0-based index of `label_column`: a 1-based number, else an attribute's name."""
+    text = str(label_column).strip()
+    if text.isdigit() and 1 <= int(text) <= len(names):
+        return int(text) - 1
+    if text in names:
+        return names.index(text)
+    raise DataError(f"{path}: label column {label_column!r} is neither an attribute ({', '.join(names[:8])}"
+                    f"{', ...' if len(names) > 8 else ''}) nor a number from 1 to {len(names)}")
+
+
+def _csv_line(cells: list[str]) -> str:
+    """One CSV line of `cells`, quoted where a cell needs it."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="").writerow([cell.strip() for cell in cells])
+    return buffer.getvalue()

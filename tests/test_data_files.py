@@ -164,6 +164,11 @@ def _zip_of(members: dict[str, bytes]) -> bytes:
     ("d.parquet", b"PAR1\x15\x04", "is a Parquet file, not CSV or LIBSVM text: save it as CSV: pd.read_parquet('"),
     ("d.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "is an Excel 97-2003 workbook"),
     ("d.csv", b"\x93NUMPY\x01\x00v\x00{'descr'", "is a NumPy array file, not CSV or LIBSVM text: name it .npy"),
+    ("d.mat", b"MATLAB 5.0 MAT-file, Platform: posix, Created on: Sat Nov 28 2026" + b" " * 60 + b"\x00\x01IM",
+     "is a MATLAB .mat file, not CSV or LIBSVM text: save its arrays as CSV: X, y from scipy.io.loadmat('"),
+    ("d.h5", b"\x89HDF\r\n\x1a\n\x00\x00\x00\x00", "is an HDF5 file"),
+    ("d.feather", b"ARROW1\x00\x00\xff\xff", "is a Feather (Arrow) file"),
+    ("d.pkl", b"\x80\x04\x95\x1a\x00\x00\x00", "is a Python pickle (never unpickled here"),
     ("d.json", b'{"a":{"0":1.0,"1":2.0},"y":{"0":1,"1":-1}}', "is JSON, not CSV or LIBSVM text"),
     ("records.json", b'\xef\xbb\xbf  [{"a": 1, "y": 1}]', "is JSON"),
 ], ids=lambda value: value if isinstance(value, str) and "." in value and " " not in value else "")

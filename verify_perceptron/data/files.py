@@ -176,6 +176,12 @@ _FOREIGN = (
     (b"PAR1", "a Parquet file", "save it as CSV: pd.read_parquet(PATH).to_csv('data.csv', index=False)"),
     (b"\xd0\xcf\x11\xe0", "an Excel 97-2003 workbook", "save its sheet as CSV"),
     (b"\x93NUMPY", "a NumPy array file", "name it .npy, or give --input-format numpy"),
+    (b"MATLAB ", "a MATLAB .mat file", "save its arrays as CSV: X, y from scipy.io.loadmat(PATH), then "
+     "np.savetxt('data.csv', np.c_[X, y], delimiter=',')"),
+    (b"\x89HDF\r\n\x1a\n", "an HDF5 file", "save its arrays as CSV: pd.read_hdf(PATH).to_csv('data.csv', index=False)"),
+    (b"ARROW1", "a Feather (Arrow) file", "save it as CSV: pd.read_feather(PATH).to_csv('data.csv', index=False)"),
+    (b"\x80", "a Python pickle (never unpickled here: it can run code)",
+     "load it in Python and save it as CSV: df.to_csv('data.csv', index=False)"),
 )
 
 
@@ -184,7 +190,8 @@ _DIGITS = tuple(bytes([c]) for c in b"0123456789")
 
 def refuse_foreign(path: str) -> None:
     """Raise `DataError` naming what `path` is when its first bytes say it is not CSV or LIBSVM text: a
-    compressed file, an archive or workbook, Parquet, a NumPy file under another name, or JSON; nothing
+    compressed file, an archive or workbook, Parquet, Feather, HDF5, a MATLAB file, a pickle, a NumPy file
+    under another name, or JSON; nothing
     for any other file (a missing, unreadable or special one is the reader's to name). `load_csv` and
     `load_libsvm` call it first.
 
@@ -211,7 +218,8 @@ def refuse_foreign(path: str) -> None:
     for magic, what, fix in _FOREIGN:
         # the two magics that are text could begin a header ("PAR1,PAR2,y"): read on past them
         if head.startswith(magic) and (magic != b"PAR1" or any(b < 9 for b in head)) and (
-                magic != b"BZh" or head[4:10] == b"1AY&SY"):
+                magic != b"BZh" or head[4:10] == b"1AY&SY") and (magic != b"MATLAB " or b"MAT-file" in head) and (
+                magic != b"\x80" or head[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05")):
             fix = fix.replace("FILE", shlex.quote(path)).replace("PATH", repr(path))  # for a shell, for Python
             raise DataError(f"{path}: is {what}, not CSV or LIBSVM text: {fix}")
     text = head.removeprefix(b"\xef\xbb\xbf").lstrip()

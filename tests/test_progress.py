@@ -82,6 +82,30 @@ def test_the_ticker_keeps_the_clock_going_in_a_phase_without_epochs(at_once: Non
     assert stream.getvalue().count("\r") > drawn + 1
 
 
+def test_a_long_phase_begun_in_the_first_half_second_is_drawn_once_it_is_long() -> None:
+    # bounds: its phases all begin early, then one runs for seconds without news; the line must come anyway
+    stream = Terminal()
+    line = TerminalLine(stream)
+    watch = Watch(line)
+    watch.phase("comparing the bounds")
+    assert stream.getvalue() == ""  # (quiet: not yet half a second)
+    line.stop.wait(1.3)
+    watch.close()
+    assert "\rcomparing the bounds: 1 s" in stream.getvalue() or "\rcomparing the bounds: 0 s" in stream.getvalue()
+
+
+def test_bounds_shows_its_phases_with_progress(at_once: None, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "d.csv"
+    data.write_text("x1,x2,y\n0,0,0\n0,1,0\n1,0,0\n1,1,1\n")
+    assert cli.main(["bounds", str(data), "--progress"]) == 0
+    phases = [line.split(":")[0] for line in capsys.readouterr().err.splitlines()]
+    assert phases[0] == "loading the data" and "running the perceptron" in phases
+    assert any(phase.startswith("comparing the bounds") for phase in phases)
+    assert cli.main(["bounds", str(data), "--no-progress"]) == 0 and capsys.readouterr().err == ""
+    assert cli.main(["bounds", str(data)]) == 0 and capsys.readouterr().err == ""  # no terminal: nothing
+
+
 def test_nothing_is_drawn_in_a_short_call_s_first_half_second() -> None:
     stream = Terminal()
     watch = Watch(TerminalLine(stream), max_epochs=10)

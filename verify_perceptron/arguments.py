@@ -150,16 +150,19 @@ def _verify_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     out.add_argument("--exact", action="store_true",
                      help="show every number whole in text, Markdown and HTML (default: long ones as ≈ decimals; "
                      "JSON is always exact)")
-    out.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                     help="show on stderr how far the call has got (the epoch of the limit, updates, mistakes and "
-                     "the bound, the phase, the time left): by default only when stderr is a terminal; --progress "
-                     "also when it is not (a line each phase and each second), --no-progress never")
+    out.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=PROGRESS_HELP)
     out.add_argument("--width", type=_width, default=None, metavar="N",
                      help=WIDTH_HELP)
     out.add_argument("--trace", metavar="FILE", default=None,
                      help="also write every update to FILE as JSON Lines (the report keeps the first ones); "
                      "as -o FILE, it is put in place when the run has finished")
     _certificate_options(out)
+
+
+#: ``--progress`` / ``--no-progress``, of `verify` and `bounds`.
+PROGRESS_HELP = ("show on stderr how far the call has got (the epoch of the limit, updates, mistakes and the bound, "
+                 "the phase, the time left): by default only when stderr is a terminal; --progress also when it is "
+                 "not (a line each phase and each second), --no-progress never")
 
 
 def _bounds_command(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -185,6 +188,7 @@ def _bounds_command(commands: argparse._SubParsersAction[_Parser]) -> None:
                       help="time for the exact solves and the runs (default 60)")
     bounds.add_argument("--format", choices=("text", "json"), default="text", help="text tables or JSON (default text)")
     bounds.add_argument("--width", type=_width, default=None, metavar="N", help=WIDTH_HELP)
+    bounds.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=PROGRESS_HELP)
     _certificate_options(bounds.add_argument_group("certificates"))
 
 

@@ -117,9 +117,7 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
     trace_file = None if args.trace is None else outputs.file(args.trace, what="--trace")
     figures = outputs.figures(report_file) if report_file is not None and args.format == "markdown" else None
     certificates = _Certificates(args, outputs)
-    shown = args.progress if args.progress is not None else sys.stderr.isatty()
-    watch = Watch(TerminalLine(sys.stderr), max_epochs=args.max_epochs, time_limit=args.time_limit,
-                  started=started) if shown else None
+    watch = _watch(args, started)
     try:
         report, text = _verify_report(args, clock, trace_file, figures, watch, certificates)
     finally:
@@ -132,6 +130,13 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
     if report_file is None:
         _write(sys.stdout, text, json=args.format == "json")
     return int(report["exit_code"])
+
+
+def _watch(args: argparse.Namespace, started: float) -> Watch | None:
+    """The progress display of a `verify` or `bounds` call (`--progress`; by default on a terminal), or None."""
+    shown = args.progress if args.progress is not None else sys.stderr.isatty()
+    return Watch(TerminalLine(sys.stderr), max_epochs=args.max_epochs, time_limit=args.time_limit,
+                 started=started) if shown else None
 
 
 def _phase(clock: Deadline, watch: Watch | None, name: str) -> None:
@@ -275,8 +280,17 @@ def _canonical(convention: Convention, w: Sequence[object]) -> tuple[Fraction, .
 
 
 def _bounds(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
+    watch = _watch(args, time.monotonic())
+    try:
+        return _bounds_report(args, clock, outputs, watch)
+    finally:
+        if watch is not None:
+            watch.close()  # the line cleared before the report is written, however the run ended
+
+
+def _bounds_report(args: argparse.Namespace, clock: Deadline, outputs: Outputs, watch: Watch | None) -> int:
     certificates = _Certificates(args, outputs)
-    clock.phase = "loading the data"
+    _phase(clock, watch, "loading the data")
     data = _load(args)
     certificates.read(args, data)
     convention = get_convention(args.convention)
@@ -286,17 +300,18 @@ def _bounds(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
             f"--separator has {len(separator)} values; {convention.name} needs {data.n_features + 1}: "
             + ", ".join(convention.weight_names(data.n_features))
         )
-    clock.phase = "running the perceptron"
-    trace, check = verify_run(data, convention, max_epochs=args.max_epochs, time_limit=args.time_limit)
+    _phase(clock, watch, "running the perceptron")
+    trace, check = verify_run(data, convention, max_epochs=args.max_epochs, time_limit=args.time_limit,
+                              progress=None if watch is None else watch.epoch)
     final = _canonical(convention, check.separator) if trace.converged and check.separator is not None else None
-    clock.phase = "comparing the bounds"
+    _phase(clock, watch, "comparing the bounds (each note's run, the max-margin separators)")
     comparison = compare_bounds(
         data, user=None if separator is None else _canonical(convention, separator), final=final,
         time_limit=args.time_limit, max_epochs=args.max_epochs,
     )
     orders = None
     if args.orders is not None:
-        clock.phase = "running the presentation orders"
+        _phase(clock, watch, "running the presentation orders")
         orders = order_statistics(data, orders=args.orders, seed=args.seed, max_epochs=args.max_epochs,
                                   time_limit=args.time_limit)
     record = comparison_report(data, comparison, orders)
@@ -304,6 +319,8 @@ def _bounds(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
                                                                     data_choice=choice))
     clock.cancel()  # the record is made: writing it must not be cut short
     outputs.commit()
+    if watch is not None:
+        watch.close()
     if args.format == "json":
         _write(sys.stdout, render_json(record), json=True)
     else:

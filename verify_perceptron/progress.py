@@ -178,7 +178,8 @@ class TerminalLine:
 
     On a terminal a thread of its own redraws the line twice a second, so
     that the clock goes on in a phase that tells nothing (a long exact
-    solve); it starts with the first line drawn, never in a short run.
+    solve, `bounds`' runs); it starts with the first record, and draws
+    nothing in a call's first half second.
     """
 
     def __init__(self, stream: TextIO, *, in_place: bool | None = None) -> None:
@@ -196,14 +197,14 @@ class TerminalLine:
         now = time.monotonic()
         new_phase = self.last is None or progress.phase != self.last.phase
         self.last = progress
+        if self.in_place and self.ticker is None:  # a phase that tells nothing more is drawn once it is long
+            self.ticker = threading.Thread(target=self._tick, name="verify-perceptron progress", daemon=True)
+            self.ticker.start()
         if now - self.started < QUIET_SECONDS:
             return
         if not new_phase and now - self.drawn_at < (REDRAW_SECONDS if self.in_place else LINE_SECONDS):
             return
         self._draw(progress, now)
-        if self.in_place and self.ticker is None:
-            self.ticker = threading.Thread(target=self._tick, name="verify-perceptron progress", daemon=True)
-            self.ticker.start()
 
     def _draw(self, progress: Progress, now: float) -> None:
         with self.lock:
@@ -221,7 +222,7 @@ class TerminalLine:
         """Redraw the last record with the time gone on, while nothing newer comes (a phase without epochs)."""
         while not self.stop.wait(0.5):
             last, now = self.last, time.monotonic()
-            if last is not None and now - self.drawn_at >= 0.5:
+            if last is not None and now - self.drawn_at >= 0.5 and now - self.started >= QUIET_SECONDS:
                 gone = now - self.started - last.elapsed  # since the record was made
                 self._draw(replace(last, elapsed=last.elapsed + gone, phase_elapsed=last.phase_elapsed + gone), now)
 

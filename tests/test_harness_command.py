@@ -208,6 +208,38 @@ def test_a_command_printing_its_weights_is_told_how_to_redirect_them_and_then_pa
     assert check_dataset(command_implementation(suggested), [["-1"], ["1"]], [-1, 1]).passed
 
 
+PRINTING = """
+    import sys
+    rows = [line.strip().split(",") for line in open(sys.argv[1]) if line.strip()]
+    w, b = [0.0] * (len(rows[0]) - 1), 0.0
+    {before}
+    for epoch in range(1000):
+        clean = True
+        for *x, t in ([float(v) for v in r] for r in rows):
+            if t * (sum(a * c for a, c in zip(w, x)) + b) <= 0:
+                w, b, clean = [a + t * c for a, c in zip(w, x)], b + t, False
+        print("epoch", epoch, file=sys.stderr)
+        if clean:
+            break
+    print(w + [b])
+"""
+
+
+def test_a_command_without_out_prints_its_weights_on_standard_output(tmp_path: Path) -> None:
+    # the form most programs take: python fit.py data.csv, the weights printed, logs on standard error
+    command = script(tmp_path, PRINTING.replace("{before}", "")).replace(" {out} {updates}", "")
+    implementation = command_implementation(command)
+    assert not implementation.writes_out
+    result = check_implementation(implementation, **FAST)
+    assert result.passed, result.report()
+    noisy = script(tmp_path, PRINTING.replace("{before}", "print('training on', len(rows), 'samples')"))
+    case = check_dataset(command_implementation(noisy.replace(" {out} {updates}", "")), [["-1"], ["1"]], [-1, 1])
+    message = case.findings[0].message
+    assert "line 1 of its standard output: 'training' is not a number" in message, message
+    assert "print the rest on standard error, or write the weights to the file {out} names" in message
+    assert "epoch 0" in case.output  # standard error is what it printed
+
+
 def test_a_command_that_does_not_return_in_time_is_killed(tmp_path: Path) -> None:
     command = script(tmp_path, "import time; print('working', flush=True); time.sleep(30)")
     with Stopwatch() as watch:
@@ -227,8 +259,7 @@ def test_a_malformed_updates_line_is_named(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("template", "message"),
     [
-        ("./fit {train}", "command='./fit {train}' must contain {out}"),
-        ("./fit {out}", "must contain {train}"),
+        ("./fit {out}", "command='./fit {out}' must contain {train}"),
         ("./fit {train} {out} {model}", "unknown placeholder or stray brace in '{model}'"),
         ("./fit '{train} {out}", "cannot be split into words"),
         ("", "must be a command line"),
@@ -244,7 +275,7 @@ def test_bad_command_templates_are_refused(template: str, message: str) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--command", "./fit {train}"], "command='./fit {train}' must contain {out}"),
+        (["--command", "./fit {out}"], "command='./fit {out}' must contain {train}"),
         (["--command", "./fit {train} {out}"], "the program './fit' is not found"),
         (["tests.implementations:perceptron", "--command", "./fit {train} {out}"],
          "argument --command: not allowed with argument MODULE:EXPR"),

@@ -225,10 +225,12 @@ class CommandKeeper(Keeper):
     def descriptors(self) -> list[int]:
         return [*super().descriptors(), *([self.output] if getattr(self, "output", -1) >= 0 else [])]
 
-    def run(self, argv: list[str], cwd: str, timeout: float | None, kept: Capped) -> Ending | None:
-        """Run `argv` in `cwd`, what it prints into `kept`: how it ended, None when `timeout` ran out (it
-        and all it started are then killed). After a failure of the keeper itself, `gone` is set."""
-        request = pickle.dumps((argv, cwd))
+    def run(self, argv: list[str], cwd: str, timeout: float | None, kept: Capped,
+            stdout: str | None = None) -> Ending | None:
+        """Run `argv` in `cwd`, what it prints into `kept` (its standard output into the file `stdout` instead,
+        when given): how it ended, None when `timeout` ran out (it and all it started are then killed). After a
+        failure of the keeper itself, `gone` is set."""
+        request = pickle.dumps((argv, cwd, stdout))
         end = None if timeout is None else time.monotonic() + timeout
         started, ending, late = None, None, False
         try:
@@ -328,10 +330,12 @@ def _keep_commands(output: int, control: int, status: int, own: list[int]) -> No
         request = _read_exactly(control, int.from_bytes(size, "big")) if size else None
         if request is None:
             return
-        argv, cwd = pickle.loads(request)
+        argv, cwd, stdout = pickle.loads(request)
         try:
-            child = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=output, stderr=output,
-                                     start_new_session=True)
+            with contextlib.ExitStack() as files:  # a file for its standard output: the child keeps its own copy
+                sink = output if stdout is None else files.enter_context(open(stdout, "wb"))
+                child = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=sink, stderr=output,
+                                         start_new_session=True)
         except OSError as error:
             _report(status, f"error {error.strerror or error}")
             continue

@@ -25,6 +25,9 @@ The protocol, for ``command_implementation("CMD {train} {out}")``:
 - ``{n}`` and ``{d}`` (optional) are replaced by the numbers of samples and of
   features in ``{train}``, for a program that is told them on its command line
   (as C programs that size their arrays first are).
+- Without ``{out}``, what the command prints on standard output is read as
+  ``{out}`` would be (its standard error is what it printed, shown on a
+  failure), as ``CMD {train} > {out}`` would write it.
 - An empty ``{out}`` file means "not separable" (for ``detects_nonseparable``).
 
 The command is split like a shell would (`shlex`) but run without one, in
@@ -58,7 +61,7 @@ from ._protocol import NO_WEIGHTS_FILE, CommandFailed, read_updates, read_weight
 if TYPE_CHECKING:  # _implementation imports this module
     from ._implementation import Labels, Samples
 
-#: The paths a command template may hold; ``{train}`` and ``{out}`` are required.
+#: The paths a command template may hold; ``{train}`` is required (without ``{out}`` the weights are printed).
 PLACEHOLDERS = ("train", "out", "updates")
 #: The sizes it may hold: the numbers of samples and of features in ``{train}``.
 SIZES = ("n", "d")
@@ -78,6 +81,12 @@ class CommandImplementation:
 
     template: str
     cwd: str
+
+    @property
+    def writes_out(self) -> bool:
+        """Whether the command writes its weights to ``{out}``; without it, what it prints on standard output is
+        read as its weights (standard error is what it printed, shown on a failure)."""
+        return "{out}" in self.template
 
     @property
     def reports_updates(self) -> bool:
@@ -108,7 +117,7 @@ class CommandImplementation:
             output = Capped()
             runs = keeper or CommandKeeper()
             try:
-                ending = runs.run(argv, self.cwd, timeout, output)
+                ending = runs.run(argv, self.cwd, timeout, output, stdout=None if self.writes_out else paths["out"])
             finally:
                 if keeper is None:
                     runs.stop()
@@ -121,7 +130,12 @@ class CommandImplementation:
                 updates = read_updates(paths["updates"], n_features, exact, max_updates) if self.reports_updates else None
             except CommandFailed as failure:
                 reason = failure.reason
-                if reason == NO_WEIGHTS_FILE and output.total:  # weights printed, as many programs do?
+                if not self.writes_out:  # what it printed was read as its weights
+                    reason = reason.replace("its weights file ({out})", "its standard output").replace(
+                        "its weights file", "its standard output") + (
+                        " (without {out} in the command, all it prints on standard output is read as its weights: "
+                        "print the rest on standard error, or write the weights to the file {out} names)")
+                elif reason == NO_WEIGHTS_FILE and output.total:  # weights printed, as many programs do?
                     words = " ".join(w for w in shlex.split(self.template) if w != "{out}")
                     reason += (f" (it printed {output.total} bytes: a program that prints its weights on standard "
                                f"output can be checked as: sh -c '{words} > {{out}}')")
@@ -136,7 +150,8 @@ def command_implementation(template: str, *, cwd: str | None = None) -> CommandI
     ----------
     template : str
         The command, with ``{train}`` (the CSV it reads), ``{out}`` (where it
-        writes its weights) and optionally ``{updates}`` (JSON Lines).
+        writes its weights; without it, what it prints on standard output is
+        read as its weights) and optionally ``{updates}`` (JSON Lines).
     cwd : str, optional
         The directory it runs in (default: the current one), kept as an absolute path.
 
@@ -144,10 +159,12 @@ def command_implementation(template: str, *, cwd: str | None = None) -> CommandI
     --------
     >>> command_implementation("cat {train} {out}", cwd="/tmp").cwd
     '/tmp'
-    >>> command_implementation("./fit {train}")
+    >>> command_implementation("cat {train}", cwd="/tmp").writes_out
+    False
+    >>> command_implementation("./fit {out}")
     Traceback (most recent call last):
     ...
-    verify_perceptron.errors.InvalidArgument: command='./fit {train}' must contain {out} (where it writes its weights)
+    verify_perceptron.errors.InvalidArgument: command='./fit {out}' must contain {train} (the CSV it reads)
     """
     if not isinstance(template, str) or not template.strip():
         raise InvalidArgument(f"command={shown_value(template)} must be a command line with {{train}} and {{out}}")
@@ -155,9 +172,8 @@ def command_implementation(template: str, *, cwd: str | None = None) -> CommandI
         parts = shlex.split(template)
     except ValueError as error:
         raise InvalidArgument(f"command={shown_value(template)} cannot be split into words: {error}") from None
-    for name, what in (("train", "the CSV it reads"), ("out", "where it writes its weights")):
-        if "{" + name + "}" not in template:
-            raise InvalidArgument(f"command={shown_value(template)} must contain {{{name}}} ({what})")
+    if "{train}" not in template:
+        raise InvalidArgument(f"command={shown_value(template)} must contain {{train}} (the CSV it reads)")
     for part in parts:
         try:
             part.format(**{name: "" for name in (*PLACEHOLDERS, *SIZES)})

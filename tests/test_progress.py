@@ -257,3 +257,29 @@ def test_a_real_terminal_gets_the_line(tmp_path: Path) -> None:
     assert done.returncode == 0
     assert b"\rloading the data: " in shown and b"running the perceptron: epoch 1 of 1,000 (0%)" in shown
     assert shown.endswith(b"\r\x1b[K")
+
+
+def test_check_tells_its_phases_and_counts_the_calls_of_the_implementation() -> None:
+    from verify_perceptron.harness.check import run_check_command
+
+    seen: list[Progress] = []
+    code, _ = run_check_command("verify_perceptron.harness:reference_fit", dtype="fraction", examples=5,
+                                progress=Watch(seen.append))
+    assert code == 0
+    phases = list(dict.fromkeys(p.phase for p in seen))
+    assert phases[:2] == ["loading the implementation", "checking the notes' worked examples"]
+    assert "searching generated data (and shrinking what fails)" in phases
+    calls = [p.calls for p in seen if p.calls is not None]
+    assert calls == sorted(calls) and calls[-1] >= 5 + 3  # every dataset and each worked example, counted once
+    assert "calls of the implementation" in seen[-1].line()
+
+
+def test_the_check_command_shows_its_progress_only_when_asked_off_a_terminal(
+        at_once: None, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["check", "verify_perceptron.harness:reference_fit", "--dtype", "fraction", "--examples", "3"]
+    assert cli.main([*argv, "--progress"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("loading the implementation: ")
+    assert any("calls of the implementation" in line for line in err)
+    assert cli.main([*argv, "--no-progress"]) == 0 and capsys.readouterr().err == ""
+    assert cli.main(argv) == 0 and capsys.readouterr().err == ""

@@ -259,6 +259,10 @@ def _check_command(commands: argparse._SubParsersAction[_Parser]) -> None:
                        help="seconds one call of the implementation may take (default 10)")
     check.add_argument("--time-limit", type=_positive_seconds, default=None, metavar="SECONDS",
                        help="seconds the whole check may take; exit 3 when they run out")
+    check.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="show on stderr what the check is doing (its phase, the calls of the implementation, "
+                       "the time): by default only when stderr is a terminal; --progress also when it is not, "
+                       "--no-progress never")
     check.add_argument("--rounding-stress", action="store_true", help="also give float implementations data that round")
     check.add_argument("--detects-nonseparable", action="store_true",
                        help="it claims to detect non-separable data (raise or return None): check that too")

@@ -337,8 +337,6 @@ def _bounds_report(args: argparse.Namespace, clock: Deadline, outputs: Outputs, 
 
 
 def _check(args: argparse.Namespace, spent: float) -> int:
-    from .harness.check import run_check_command  # Hypothesis loads here, never on the verify path
-
     if args.output is not None:  # refused before the check runs, not after
         if os.path.isdir(args.output) or not_regular(args.output) is not None:
             raise InvalidArgument(f"-o {args.output}: is {not_regular(args.output) or 'a directory'}, "
@@ -346,15 +344,13 @@ def _check(args: argparse.Namespace, spent: float) -> int:
         folder = os.path.dirname(os.path.abspath(args.output))
         if not os.path.isdir(folder):
             raise InvalidArgument(f"-o {args.output}: the directory {folder} does not exist")
-    code, text = run_check_command(
-        args.target, convention=args.convention, examples=args.examples, dtype=args.dtype, labels=args.labels,
-        seed=args.seed, eta=args.eta, rounding_stress=args.rounding_stress,
-        detects_nonseparable=args.detects_nonseparable, max_epochs=args.max_epochs, command=args.external,
-        float_eta=args.float_eta, call_timeout=args.timeout, format=args.format,
-        averaged=args.average_over or args.averaged,
-        accept=[name.strip() for given in args.accept for name in given.split(",") if name.strip()],
-        time_limit=args.time_limit, spent=spent, bias=args.bias, mode=args.mode,
-    )
+    shown = args.progress if args.progress is not None else sys.stderr.isatty()
+    watch = Watch(TerminalLine(sys.stderr), time_limit=args.time_limit) if shown else None
+    try:
+        code, text = _checked(args, spent, watch)
+    finally:
+        if watch is not None:
+            watch.close()  # the line cleared before the report is written
     text = text if text.endswith("\n") else text + "\n"
     if args.output is None:
         _write(sys.stdout, text, json=args.format == "json")
@@ -365,6 +361,21 @@ def _check(args: argparse.Namespace, spent: float) -> int:
         _write(shown, text, json=args.format == "json")
         write_atomically(args.output, shown.getvalue())
     return code
+
+
+def _checked(args: argparse.Namespace, spent: float, watch: Watch | None) -> tuple[int, str]:
+    """`check`'s run: its exit code and report."""
+    from .harness.check import run_check_command  # Hypothesis loads here, never on the verify path
+
+    return run_check_command(
+        args.target, convention=args.convention, examples=args.examples, dtype=args.dtype, labels=args.labels,
+        seed=args.seed, eta=args.eta, rounding_stress=args.rounding_stress,
+        detects_nonseparable=args.detects_nonseparable, max_epochs=args.max_epochs, command=args.external,
+        float_eta=args.float_eta, call_timeout=args.timeout, format=args.format,
+        averaged=args.average_over or args.averaged,
+        accept=[name.strip() for given in args.accept for name in given.split(",") if name.strip()],
+        time_limit=args.time_limit, spent=spent, bias=args.bias, mode=args.mode, progress=watch,
+    )
 
 
 def _proofs(args: argparse.Namespace, clock: Deadline) -> int:

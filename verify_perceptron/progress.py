@@ -61,6 +61,8 @@ class Progress:
         The note's mistake bound, where it is known during the run (a w* given or certified).
     time_limit : float or None
         The call's time limit.
+    calls : int or None
+        The calls of the implementation made so far, in a `check`.
 
     Examples
     --------
@@ -72,6 +74,8 @@ class Progress:
     'running the perceptron: epoch 250 of 1,000 (25%), 9,000 updates, 9,000 mistakes of at most 1.235e+08, 4 s, about 9 s left'
     >>> Progress("deciding separability", 12.0, 2.0, time_limit=20.0).line()
     'deciding separability: 12 s of the 20 s limit'
+    >>> Progress("searching generated data", 7.0, 6.0, calls=1234).line()
+    'searching generated data: 1,234 calls of the implementation, 7 s'
     """
 
     phase: str
@@ -83,6 +87,7 @@ class Progress:
     n_mistakes: int | None = None
     bound: Fraction | None = None
     time_limit: float | None = None
+    calls: int | None = None
 
     @property
     def share(self) -> float | None:
@@ -117,6 +122,8 @@ class Progress:
         if self.n_mistakes is not None:
             parts.append(f"{self.n_mistakes:,} mistakes" + ("" if self.bound is None else
                                                              f" of at most {magnitude(self.bound)}"))
+        if self.calls is not None:
+            parts.append(f"{self.calls:,} call{'s' * (self.calls != 1)} of the implementation")
         clock = f"{self.elapsed:.0f} s"
         left = self.seconds_left
         if self.epoch is None and self.time_limit is not None:
@@ -146,12 +153,13 @@ class Watch:
         self.started = time.monotonic() if started is None else started
         self.phase_started = self.started
         self.current = "starting"
+        self.n_calls: int | None = None  # a check's calls of the implementation, once there are any
 
     def phase(self, name: str) -> None:
         """A new phase begins."""
         now = time.monotonic()
         self.current, self.phase_started = name, now
-        self.show(Progress(name, now - self.started, 0.0, time_limit=self.time_limit))
+        self.show(Progress(name, now - self.started, 0.0, time_limit=self.time_limit, calls=self.n_calls))
 
     def epoch(self, epoch: int, n_updates: int, n_mistakes: int | None = None, bound: Fraction | None = None) -> None:
         """An epoch of the current run ended (the pipeline's ``progress`` callable)."""
@@ -159,11 +167,17 @@ class Watch:
         self.show(Progress(self.current, now - self.started, now - self.phase_started, epoch, self.max_epochs,
                            n_updates, n_mistakes, bound, self.time_limit))
 
+    def calls(self, n_calls: int) -> None:
+        """The implementation a `check` runs was called again (`n_calls` in all): shown from now on."""
+        self.n_calls = n_calls
+        self.tick()
+
     def tick(self) -> None:
         """The current phase goes on (a long wait, such as the separability decision's join): shown again,
         with its clock, where the display redraws by itself only on news (a stream that is no terminal)."""
         now = time.monotonic()
-        self.show(Progress(self.current, now - self.started, now - self.phase_started, time_limit=self.time_limit))
+        self.show(Progress(self.current, now - self.started, now - self.phase_started, time_limit=self.time_limit,
+                           calls=self.n_calls))
 
     def close(self) -> None:
         """The call is over: `show`'s own ``close``, if it has one."""

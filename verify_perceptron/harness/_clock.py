@@ -4,6 +4,7 @@ exception that ends the check when it runs out."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from ..data.rationals import shown_value
 from ..errors import InvalidArgument
@@ -67,10 +68,28 @@ class Clock:
     verify_perceptron.harness._clock.OutOfTime: the time limit of 1e-09 s ran out while starting
     """
 
-    def __init__(self, seconds: float | None, *, spent: float = 0.0) -> None:
+    def __init__(self, seconds: float | None, *, spent: float = 0.0, watch: Any = None) -> None:
         self.seconds = seconds
         self.end = None if seconds is None else time.monotonic() + seconds - spent
-        self.phase = "starting"
+        self.watch, self.n_calls = watch, 0  # a progress display (`verify_perceptron.progress.Watch`), or None
+        self._phase = "starting"
+
+    @property
+    def phase(self) -> str:
+        """What the check is doing, for a time limit's message and a progress display (told as it changes)."""
+        return self._phase
+
+    @phase.setter
+    def phase(self, name: str) -> None:
+        if self.watch is not None and name != self._phase:
+            self.watch.phase(name)
+        self._phase = name
+
+    def called(self) -> None:
+        """The implementation is called once more: counted, and told to the progress display."""
+        self.n_calls += 1
+        if self.watch is not None:
+            self.watch.calls(self.n_calls)
 
     def wait(self, timeout: float | None) -> tuple[float | None, bool]:
         """How long one call may take: ``(seconds or None, whether that is the check's limit rather than

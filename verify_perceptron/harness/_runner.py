@@ -67,6 +67,7 @@ class Runner:
         """One call on `X`, `y` (as the implementation expects them), read under `options`; at most
         `max_updates` of its reported updates are read."""
         timeout, limited = self.clock.wait(options.call_timeout)
+        self.clock.called()
         if self.kind == "command":
             if not isinstance(self.target, CommandImplementation):  # `_loading.prepare` gives a command as itself
                 raise TypeError(f"a command implementation was expected, not {type(self.target).__name__}")

@@ -415,7 +415,7 @@ def run_check_command(
     format: str = "text",
     averaged: bool | str = False,
     time_limit: float | None = None, spent: float = 0.0,
-    bias: str | None = None, mode: str = "online",
+    bias: str | None = None, mode: str = "online", progress: Any = None,
 ) -> tuple[int, str]:
     """The ``verify-perceptron check MODULE:EXPR`` (or ``--command CMD``) command: ``(exit code, text)``.
 
@@ -450,7 +450,7 @@ def run_check_command(
     if format not in FORMATS:
         raise InvalidArgument(f"format={shown_value(format)} must be one of {', '.join(FORMATS)}")
     if (target is None) == (command is None):
-        raise InvalidArgument("give either MODULE:EXPR or command='CMD {train} {out}', not "
+        raise InvalidArgument("give either MODULE:EXPR or command='CMD {train} [{out}]', not "
                               + ("both" if target is not None else "neither"))
     rate: object = eta
     if float_eta is not None:
@@ -458,7 +458,7 @@ def run_check_command(
             raise InvalidArgument(f"eta={shown_value(eta)} and float_eta={shown_value(float_eta)}: give one learning rate, not both")
         rate = float_rate_text(float_eta)
     limit = _time_limit(time_limit)
-    clock = Clock(None if limit is None else limit, spent=spent)
+    clock = Clock(None if limit is None else limit, spent=spent, watch=progress)
     implementation: object = target if command is None else command_implementation(command)
     backstop = None if limit is None else max(limit + GRACE - _REPORTING - spent, 0.01)
     try:

@@ -141,7 +141,10 @@ def layout_diagnosis(data: Dataset, evidence: list[Observation], conv: Conventio
                          f"was read; read in that order, they pass every check on the counterexample and on "
                          f"{_count(len(others), 'other dataset')} tried, each called again; declare it with {option} "
                          f"(bias={place!r} in Python)")
-    zero = zero_feature_place([data, *others], conv, options, kind, recheck) if recheck is not None else None
+    # other datasets tried, not the counterexample's neighbours: a bias that ends at 0 by the data's shape would
+    # end at 0 on them too; and none on a dataset checked alone
+    enough = recheck is not None and len(others) == LAYOUT_RECHECKS
+    zero = zero_feature_place([data, *others], conv, options, kind, recheck) if enough and recheck else None
     if zero is None:
         return None
     option = f"--bias {zero}"
@@ -156,7 +159,8 @@ def zero_feature_place(datasets: list[Dataset], conv: Convention, options: Check
                        recheck: Recheck) -> str | None:
     """The one other bias place under which the implementation's weight for a feature 0 in every sample (added
     last to each of `datasets`) reads 0 on each, when the current place reads it nonzero on one; else None
-    (a call on each dataset at most)."""
+    (a call on each dataset at most). A value read 0 by chance (a program reading its columns otherwise, whose
+    bias happens to end at 0) must then happen on every dataset."""
     now = current_place(options, kind)
     places = other_places(conv, datasets[0].n_features + 1, now) if datasets else []
     moved = False

@@ -177,3 +177,30 @@ def test_numpys_sign_of_zero_in_the_step_is_named() -> None:
     codes = [result.counterexample.diagnoses[0].code]
     codes += [c["code"] for c in result.counterexample.diagnoses[0].parameters.get("causes", [])]
     assert "tie-zero" in codes, result.report()
+
+
+def test_a_perceptron_printed_short_that_also_departs_is_not_called_not_a_perceptron() -> None:
+    # NumPy prints 8 decimals: 3/512 shows as 0.00585938, so the coefficients over the steps are a hair off whole
+    # counts; with a cap of 50 epochs as well, no model fits, and the old diagnosis said "not a perceptron"
+    from verify_perceptron.harness._diagnosis import _not_a_perceptron
+
+    def printed_and_capped(X: Any, y: Any) -> Any:
+        X, y = np.asarray(X, dtype=float), np.asarray(y)
+        w, b = np.zeros(X.shape[1]), 0.0
+        for _ in range(50):
+            clean = True
+            for i in range(len(X)):
+                if y[i] * (w @ X[i] + b) <= 0:
+                    w, b, clean = w + y[i] * X[i], b + y[i], False
+            if clean:
+                break
+        return [float(f"{v:.8f}") for v in w], float(f"{b:.8f}")
+
+    case = check_dataset(printed_and_capped, [["-1", "0"], ["1", "3/512"]], [-1, 1])
+    assert [d.code for d in case.diagnoses] == ["printed-short"], case.report()
+    assert case.diagnoses[0].parameters["format"] == "%.8f"
+    # weights a gradient method gives, printed in full, are still not a perceptron's
+    data = from_arrays([["1", "1/2"], ["-1/2", "1"]], [-1, 1])
+    sigmoid = tuple(F(v) for v in (0.0, -0.7310585786300049, 0.3775406687981454))
+    found = _not_a_perceptron([Observation(data, sigmoid)], get_convention("classic"), exact=False)
+    assert found is not None and found.code == "not-a-perceptron"

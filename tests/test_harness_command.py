@@ -320,3 +320,23 @@ def test_a_program_told_the_sizes_on_its_command_line_reads_them(tmp_path: Path)
     swapped = check_dataset(command_implementation(f"python {path} {{train}} {{out}} {{d}} {{n}}"), X, y,
                             dtype="fraction")
     assert not swapped.passed and "returns-weights" in [f.check for f in swapped.findings]
+
+
+def test_a_program_reading_the_label_from_the_first_column_is_not_called_a_random_start(tmp_path: Path) -> None:
+    # {train} holds the label last; this program takes the first column for the label. With a zero feature added
+    # last its weight there moved (the label column is a feature to it), which read as "nonzero-start: a seeded
+    # random start"; with the zero feature first, its labels are all 0 and its weights stay 0: no random start.
+    # (Nor is it a weight layout: read with the bias first, a zero feature's weight is its bias, 0 on some data.)
+    command = script(tmp_path, """
+        import sys
+        rows = [[float(c) for c in line.split(",")] for line in open(sys.argv[1]) if line.strip()]
+        w, b = [0.0] * (len(rows[0]) - 1), 0.0
+        for _ in range(200):
+            for label, *x in rows:
+                if label * (sum(a * c for a, c in zip(w, x)) + b) <= 0:
+                    w, b = [a + label * c for a, c in zip(w, x)], b + label
+        open(sys.argv[2], "w").write(" ".join(repr(v) for v in [*w, b]))
+    """)
+    result = check_implementation(command_implementation(command.replace(" {updates}", "")), examples=30)
+    assert not result.passed and result.diagnoses, result.report()
+    assert {"nonzero-start", "weight-layout"}.isdisjoint(d.code for d in result.diagnoses), result.report()

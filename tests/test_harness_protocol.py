@@ -116,6 +116,20 @@ def test_a_flat_python_vector_with_the_bias_last_is_diagnosed_and_declared() -> 
     assert check_implementation("tests.implementations.layouts:flat_bias_last", examples=20, bias="last").passed
 
 
+def test_a_layout_with_a_second_departure_is_named_and_what_is_left_diagnosed_in_that_order() -> None:
+    # read in the convention's order it fails everywhere, and read with the bias last it still fails (a cap): a
+    # feature 0 in every sample keeps weight 0 only read with the bias last. It was named "nonzero-start".
+    code, record = checked("tests.implementations.layouts:flat_bias_last_capped", examples=40)
+    diagnosis = record["diagnosis"]
+    assert code == 1 and diagnosis["code"] == "weight-layout", diagnosis
+    assert diagnosis["parameters"]["bias"] == "last" and diagnosis["parameters"]["passes"] is False
+    assert diagnosis["parameters"]["then"]["code"] == "epoch-cap"
+    assert diagnosis["parameters"]["passes_with"] == "--bias last --max-epochs 3"
+    assert diagnosis["parameters"]["python"] == "bias='last'"
+    assert check_implementation("tests.implementations.layouts:flat_bias_last_capped", examples=20, bias="last",
+                                max_epochs=3).passed
+
+
 def test_a_correct_pair_is_read_as_a_pair_whatever_the_bias_place() -> None:
     assert check_implementation("tests.implementations:perceptron", examples=10, bias="first").passed
 

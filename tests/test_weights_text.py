@@ -38,6 +38,7 @@ def _read(tmp_path: Path, text: str, n_features: int = 2) -> object:
     "Float32[0.5, -1/3, 2.0]\n",
     "# weights, then the bias\n0.5 -1/3 2\n",  # np.savetxt(path, w, header=...)
     "w1,w2,b\n0.5,-1/3,2\n",  # pandas' to_csv(index=False) of one row
+    "Float64Array(3) [ 0.5, -1/3, 2 ]\n",  # node's console.log of a typed array
 ])
 def test_a_vector_printed_as_other_languages_print_it_is_its_values(tmp_path: Path, text: str) -> None:
     assert _read(tmp_path, text) == [HALF, MINUS_THIRD, TWO]
@@ -50,6 +51,13 @@ def test_a_vector_printed_as_other_languages_print_it_is_its_values(tmp_path: Pa
     "w = [0.5, -1/3]\nb = 2\n",
     "bias: 2\nweights: 0.5 -1/3\n",
     "Weights: [0.5 -1/3]  Bias: 2\n",
+    "{ weights: [ 0.5, -1/3 ], bias: 2 }\n",  # node's console.log of an object
+    "{\n  weights: [\n    0.5, -1/3\n  ],\n  bias: 2\n}\n",  # ... and of a longer one
+    "Perceptron { weights: [0.5, -1/3], bias: 2.0 }\n",  # Rust's {:?} of a struct, JavaScript's of a class
+    "Perceptron {\n    weights: [\n        0.5,\n        -1/3,\n    ],\n    bias: 2.0,\n}\n",  # Rust's {:#?}
+    "{'w': array([ 0.5, -1/3]), 'b': np.float64(2.0)}\n",  # Python's print of a dict
+    "Model(w=[0.5, -1/3], b=2)\n",  # a dataclass's or a named tuple's repr
+    "$VAR1 = {\n          'bias' => 2,\n          'weights' => [\n            '0.5',\n            '-1/3'\n ]\n };\n",
 ])
 def test_named_weights_and_bias_are_read_by_their_names(tmp_path: Path, text: str) -> None:
     assert _read(tmp_path, text) == ([HALF, MINUS_THIRD], TWO)
@@ -65,6 +73,8 @@ def test_named_weights_and_bias_are_read_by_their_names(tmp_path: Path, text: st
     ('"0.5" "-1/3"\n', "wrote 2 values"),  # quoted values are values, not row names
     ("nan nan nan\n", "'nan' is not a finite number"),  # a diverged run's line is no header
     ("w1,w2,b\n0.5,-1/3\n", "wrote 2 values"),
+    ("Perceptron { epochs: 3, weights: [0.5, -1/3], bias: 2 }\n", "'epochs' is not a number"),  # a field unknown
+    ("Model(0.5, -1/3, 2)\n", "'Model' is not a number"),  # a type name before no field names stays a word
 ])
 def test_what_is_not_a_vector_of_the_right_length_is_refused_by_name(tmp_path: Path, text: str,
                                                                       message: str) -> None:
@@ -116,7 +126,9 @@ def test_every_pattern_reads_a_long_adversarial_line_in_linear_time() -> None:
     texts = ['"a" ' * 40 + "x", '"a" ' * (n // 4) + "x", "a" * n, "a." * (n // 2) + "[", "1" * n + "/",
              "a " * (n // 2), "np.float64(" + "1" * n, "Fraction(1" + " " * n, "[1]" + " " * n,
              ('"1" ' + "x" * n + "\n") * 3, "x" + ".x" * n + "[", " " * n + "x", "w" + " " * n + "x",
-             "Decimal('" + " " * n, "np.float64(" + " " * n, '"' + "1" * n + 'x"\n0.5\n']
+             "Decimal('" + " " * n, "np.float64(" + " " * n, '"' + "1" * n + 'x"\n0.5\n',
+             "a" + " " * n + "{", "a{" + " " * n + "b", "a( " * (n // 3), "'" + "a" * n, "'a" * n, "$VAR1" + " " * n,
+             "A" * n + "Array(1)", "Float64Array(" + "1" * n]
     started = time.process_time()
     for text in texts:
         weight_tokens(text)

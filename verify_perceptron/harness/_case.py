@@ -125,7 +125,9 @@ class _Case:
         evidence = evidence or Evidence()
         # The declaration before the algorithm: weights in another order, a run past the declared epochs.
         declared = layout_diagnosis(self.data, evidence.observations, self.conv, self.options, self.kind,
-                                    self._passes)
+                                    self._passes, self.recheck)
+        if declared is not None and declared.parameters.get("passes") is False:
+            declared = self._read_in_order(declared, evidence)
         if declared is None:
             for near in (*neighbours(self.data), *slow_pairs()):  # datasets that tell causes apart (and show a cap)
                 seen, weights, _ = self.recheck(near, self.options.labels, self.conv.name)
@@ -160,6 +162,34 @@ class _Case:
                          "exact_score": _number(first_change.exact_score), "float_score": first_change.float_score}
                 self.diagnoses = [Diagnosis(d.code, {**d.parameters, **where}, d.text) if d.code == "float-rounding"
                                   else d for d in self.diagnoses]
+
+    def _read_in_order(self, layout: Diagnosis, evidence: Evidence) -> Diagnosis:
+        """`layout` (an order under which the implementation still fails) with what is left: the first of this
+        dataset and the others tried (up to `SUGGESTION_DATASETS`) that fails with the bias where `layout` says,
+        diagnosed in that order."""
+        options = dataclasses.replace(self.options, bias=str(layout.parameters["bias"]), output="auto")
+        for data in [self.data, *(o.data for o in evidence.observations[:SUGGESTION_DATASETS])]:
+            case = _Case(self.target, self.kind, self.name, data, options, self.label, generated=False)
+            try:
+                case.run()
+            except (InvalidArgument, _Rejected):
+                continue
+            if case.findings:
+                break
+        else:
+            return Diagnosis(layout.code, layout.parameters, f"{layout.text}; read in that order, it passes on "
+                             "each dataset tried again")
+        case.diagnose()
+        if not case.diagnoses:
+            return layout
+        then, text, parameters = case.diagnoses[0], case.diagnoses[0].text, dict(layout.parameters)
+        flags = then.parameters.get("passes_with")
+        if flags is not None:  # checked under that order: say it with the option that declares it
+            parameters["passes_with"] = f"{layout.parameters['option']} {flags}"
+            text = text.replace(f"it passes with {flags}", f"it passes with {parameters['passes_with']}")
+        return Diagnosis(layout.code, {**parameters, "then": {"code": then.code, "parameters": then.parameters}},
+                         f"{layout.text}; read in that order, it still fails"
+                         f"{' on the counterexample' if data is self.data else ''}: {text}")
 
     def _passes(self, data: Dataset, options: CheckOptions) -> bool:
         """Whether the implementation, called again on `data` and checked under `options`, passes every check."""

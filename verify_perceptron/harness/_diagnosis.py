@@ -70,7 +70,7 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     combined = _combined(observations, conv, options, rate, deadline)
     if combined is not None:
         return [combined]
-    other = _not_a_perceptron(observations, conv)
+    other = _not_a_perceptron(observations, conv, exact=options.dtype != "float")
     if other is not None:
         return [other]
     return [Diagnosis(UNEXPLAINED, {"datasets": len(observations)},
@@ -123,13 +123,24 @@ def _combined(observations: list[Observation], conv: Convention, options: CheckO
                      f"{text}: together they reproduce the implementation's weights on every dataset tried")
 
 
-def _not_a_perceptron(observations: list[Observation], conv: Convention) -> Diagnosis | None:
+def _not_a_perceptron(observations: list[Observation], conv: Convention, exact: bool) -> Diagnosis | None:
     """not-a-perceptron: on some dataset tried, the weights are Σ a_i·y_i·x_i with coefficients that no
-    count of updates gives (`_reachable.incommensurate`), whatever the rate, the bias step or the rule."""
+    count of updates gives (`_reachable.incommensurate`), whatever the rate, the bias step or the rule;
+    printed-short instead when those coefficients are counts and the weights their sum printed short
+    (`_printed.printed_sum`): the printing hides what else departs."""
+    from ._printed import FULL_PRECISION, described, printed_sum
     from ._reachable import incommensurate
 
     for index, o in enumerate(observations):
         a = incommensurate(o.weights, o.data, conv)
+        form = printed_sum(o.weights, o.data, conv, a, exact) if a is not None else None
+        if form is not None:
+            where = 'the counterexample' if index == 0 else f'dataset {index}'
+            return Diagnosis("printed-short", {"format": form, "dataset": index, "datasets": len(observations)},
+                             f"its weights are printed with {described(form)}: on a dataset tried ({where}) they are "
+                             f"a perceptron's sum of steps printed so, but neither the {conv.name} perceptron's run "
+                             "printed so nor any model compared digit for digit reproduces every dataset tried, so "
+                             f"something else departs too; {FULL_PRECISION}, and check again to diagnose it")
         if a is not None:
             shown = ", ".join(_approx(v) for v in a)
             return Diagnosis("not-a-perceptron", {"dataset": index, "coefficients": [_number(v) for v in a],

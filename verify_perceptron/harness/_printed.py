@@ -16,6 +16,7 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
+from ..data.dataset import Dataset
 from ..notes.conventions import Convention
 from ._evidence import Observation
 from ._floats import short_decimals
@@ -197,6 +198,35 @@ def printed_cause(observations: list[Observation], conv: Convention, rate: Fract
                      f"the {conv.name} perceptron's exact weights{at}, rounded to {either} as printed: "
                      f"they reproduce the implementation's weights on every dataset tried; {FULL_PRECISION}, "
                      "or accept the rounding with --accept printed-rounding")
+
+
+def printed_sum(weights: Sequence[Fraction], data: Dataset, conv: Convention, a: Sequence[Fraction],
+                exact: bool) -> str | None:
+    """The printing under which the feature weights of `weights` (`a` their exact coefficients over the samples'
+    steps, `_reachable.incommensurate`) are a sum of steps with coefficients of denominators at most 1000 (whole
+    counts times a short rate), printed short; None when there is none.
+
+    A perceptron whose weights are printed with 8 decimals (NumPy's repr) has coefficients a hair off whole
+    counts: they are no proof that it is not a perceptron.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.dataset import from_arrays
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> data = from_arrays([["-1", "0"], ["1", "3/512"]], [-1, 1])  # steps (1, 0) and (1, 3/512): a = (1, 1)
+    >>> read = (Fraction(0), Fraction(2), Fraction("0.00585938"))  # (2, 3/512) printed with %.8f
+    >>> printed_sum(read, data, get_convention("classic"), [Fraction(1), Fraction(100000, 99999)], exact=True)
+    '%.8f'
+    """
+    from ._reachable import directions
+
+    near = [c.limit_denominator(1000) for c in a]
+    if list(near) == list(a):
+        return None
+    bias = 0 if conv.bias_first else data.n_features
+    steps = [[v for j, v in enumerate(z) if j != bias] for z in directions(data, conv)]
+    rebuilt = [sum((c * z[j] for c, z in zip(near, steps)), Fraction(0)) for j in range(data.n_features)]
+    return printed_format([v for j, v in enumerate(weights) if j != bias], rebuilt, exact)
 
 
 def _sibling(form: str) -> str:

@@ -24,17 +24,19 @@ MAX_RECHECKS = 100
 _UNEXPLAINED = 3
 
 
-def with_zero_feature(data: Dataset) -> Dataset:
-    """`data` with one more feature, 0 in every sample.
+def with_zero_feature(data: Dataset, first: bool = False) -> Dataset:
+    """`data` with one more feature, 0 in every sample: the last one, or the `first`.
 
     Examples
     --------
     >>> from verify_perceptron.data.dataset import from_arrays
     >>> [[str(v) for v in x] for x in with_zero_feature(from_arrays([[-1], [1]], [-1, 1])).X]
     [['-1', '0'], ['1', '0']]
+    >>> [[str(v) for v in x] for x in with_zero_feature(from_arrays([[-1], [1]], [-1, 1]), first=True).X]
+    [['0', '-1'], ['0', '1']]
     """
-    return Dataset(X=tuple((*x, Fraction(0)) for x in data.X), y=data.y, source=data.source,
-                   binary_float=data.binary_float)
+    return Dataset(X=tuple((Fraction(0), *x) if first else (*x, Fraction(0)) for x in data.X), y=data.y,
+                   source=data.source, binary_float=data.binary_float)
 
 
 def neighbours(data: Dataset) -> list[Dataset]:
@@ -80,7 +82,7 @@ def slow_pairs() -> list[Dataset]:
 def start_probe(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -> Diagnosis | None:
     """nonzero-start: the weight of a feature that is 0 in every sample can only keep its start value.
 
-    Returns the diagnosis when that weight is not 0, saying whether a second call gives the same value
+    Returns the diagnosis when that weight is not 0, added last and added first, saying whether a second call gives the same value
     (a seeded start) or not.
     """
     probe = with_zero_feature(data)
@@ -89,6 +91,11 @@ def start_probe(data: Dataset, conv: Convention, recheck: Recheck, labels: str) 
         return None
     value = conv.to_canonical(weights)[1][-1]
     if value == 0:
+        return None
+    # a random start moves a zero feature's weight wherever it is; a program reading its columns otherwise (the
+    # label from the first column) can show a nonzero weight there and keep 0 when the zero feature comes first
+    _, ahead, _ = recheck(with_zero_feature(data, first=True), labels, conv.name)
+    if ahead is None or conv.to_canonical(ahead)[1][0] == 0:
         return None
     _, again, _ = recheck(probe, labels, conv.name)
     seeded = again is not None and conv.to_canonical(again)[1][-1] == value

@@ -1,6 +1,7 @@
 """How programs print a weight vector, read as the numbers it holds: a list, a JSON array or object, R's
 ``print`` and ``write.csv``, NumPy's, Python's and Julia's reprs, and lines naming the weights and the bias (``w = ...``,
-``bias: ...``).
+``bias: ...``), also as debug printers write a record (node's ``console.log``, Rust's ``{:?}``, Python's dict and
+dataclass reprs, Perl's Data::Dumper).
 
 The values come out in the order written, each with its line, as text for
 the exact literal reader (`_protocol.number`); nothing here decides what a
@@ -36,6 +37,13 @@ _ARRAY = re.compile(r"\b(?:np\.|numpy\.)?array\(")
 _TYPED = re.compile(r"(?<![\w.])[A-Za-z_][\w.]*(\{[\w, ]*\})?(?=\[)")
 _JULIA_RATIONAL = re.compile(r"(?<!\d)([+-]?\d+)//(\d+)")
 _DTYPE = re.compile(r"\bdtype\s*=\s*[\w.]+")  # (its comma is a separator anyway)
+#: JavaScript's typed arrays as console.log prints them (``Float64Array(2) [ 0.5, -1 ]``), read as their list.
+_JS_TYPED = re.compile(r"(?<![\w.])[A-Z]\w*Array\(\d+\)(?=\s*\[)")
+#: Perl's Data::Dumper before the structure it prints (``$VAR1 = { 'w' => [...], 'b' => 0 };``).
+_DUMPER = re.compile(r"^\s*\$VAR\d+\s*=")
+#: A record's type name before its fields, as debug printers write it: Rust's ``Perceptron { weights: [...],
+#: bias: 0.0 }``, JavaScript's class instances, Python's dataclasses and named tuples (``Model(w=..., b=...)``).
+_RECORD = re.compile(r"(?<![\w.])[A-Za-z_]\w*\s*(?=[({]\s*['\"]?[A-Za-z_]\w*['\"]?\s*(?:=>|[:=](?![=/])))")
 #: R's print: each line of a vector starts with its first element's index, ``[1]``.
 _R_INDEX = re.compile(r"^\s*\[\d+\](?=\s+\S)")
 #: R's write.csv / write.table of a vector: a header of quoted names (``"","x"``), then each value after its
@@ -46,8 +54,9 @@ _COUNTED = re.compile(r'\s*"(\d+)"[\s,;]+[^\s,;"]+\s*')
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 #: ``name =`` or ``name:`` before values. (Every pattern here matches in time linear in its line: a match can
 #: start only where a name or a number starts, and no two quantifiers may take the same characters.)
-_LABEL = re.compile(r"(?<![\w.])([A-Za-z_][A-Za-z_0-9]*)\s*[:=](?![=/])")
-_SPLIT = re.compile(r"[\s,;\[\]()\"']+")
+#: The name may be quoted (Python's repr of a dict: ``{'w': array([...]), 'b': 0.0}``), and Perl's ``=>`` names too.
+_LABEL = re.compile(r"(?<![\w.'\"])(['\"]?)([A-Za-z_][A-Za-z_0-9]*)\1\s*(?:=>|[:=](?![=/]))")
+_SPLIT = re.compile(r"[\s,;\[\]()\"'{}]+")
 
 
 @dataclass(frozen=True)
@@ -71,6 +80,8 @@ def weight_tokens(text: str) -> list[Token] | Named:
     [(1, '1/2'), (1, '-1/3'), (1, '2/1')]
     >>> weight_tokens('{"bias": 2, "w": [0.5, -1]}')
     Named(weights=[(1, '0.5'), (1, '-1')], bias=(1, '2'))
+    >>> weight_tokens("Perceptron { weights: [0.5, -1.0], bias: 2.0 }")  # Rust's {:?}; node's console.log alike
+    Named(weights=[(1, '0.5'), (1, '-1.0')], bias=(1, '2.0'))
     >>> weight_tokens("weights: 0.5 -1\\nbias: 2\\n")
     Named(weights=[(1, '0.5'), (1, '-1')], bias=(2, '2'))
     >>> weight_tokens("w = array([ 0.5, -1. , 2. ])\\n")  # one named vector: flat, its name aside
@@ -94,7 +105,7 @@ def weight_tokens(text: str) -> list[Token] | Named:
         at = 0
         for match in _LABEL.finditer(line):
             groups[-1][1].extend(_tokens(line[at:match.start()], k))
-            groups.append(((k, match.group(1)), []))
+            groups.append(((k, match.group(2)), []))
             at = match.end()
         groups[-1][1].extend(_tokens(line[at:], k))
     if len(groups) == 1:
@@ -146,11 +157,12 @@ def _without_row_names(lines: list[str]) -> list[str]:
 
 def _plain(line: str) -> str:
     """`line` with R's index, NumPy's and Python's number reprs and array wrappers made plain values."""
-    line = _R_INDEX.sub(" ", line)
+    line = _DUMPER.sub(" ", _R_INDEX.sub(" ", line))
     line = _SCALAR.sub(r" \1 ", line)
     line = _FRACTION.sub(r" \1/\2 ", line)
     line = _QUOTED.sub(r" \1 ", line)
-    line = _JULIA_RATIONAL.sub(r"\1/\2", _TYPED.sub(" ", line))
+    line = _JULIA_RATIONAL.sub(r"\1/\2", _TYPED.sub(" ", _JS_TYPED.sub(" ", line)))
+    line = _RECORD.sub(" ", line)
     return _DTYPE.sub(" ", _ARRAY.sub("(", line))
 
 

@@ -9,6 +9,7 @@ scripts run as commands, so they are tested on every machine.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -340,3 +341,34 @@ def test_a_program_reading_the_label_from_the_first_column_is_not_called_a_rando
     result = check_implementation(command_implementation(command.replace(" {updates}", "")), examples=30)
     assert not result.passed and result.diagnoses, result.report()
     assert {"nonzero-start", "weight-layout"}.isdisjoint(d.code for d in result.diagnoses), result.report()
+
+
+LABEL_FIRST = """
+    import sys
+    rows = [[float(v) for v in line.split(",")] for line in open(sys.argv[1]) if line.strip()]
+    w, b = [0.0] * (len(rows[0]) - 1), 0.0
+    for _ in range(1000):
+        clean = True
+        for t, *x in rows:  # written for files laid out label,x1,...,xd
+            if t * (sum(a * c for a, c in zip(w, x)) + b) <= 0:
+                w, b, clean = [a + t * c for a, c in zip(w, x)], b + t, False
+        if clean:
+            break
+    open(sys.argv[2], "w").write(" ".join(map(repr, [*w, b])))
+"""
+
+
+def test_a_program_that_reads_the_label_first_is_named_and_passes_when_declared(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    command = script(tmp_path, LABEL_FIRST).replace(" {updates}", "")
+    assert main(["check", "--command", command, "--examples", "20", "--format", "json"]) == 1
+    diagnosis = json.loads(capsys.readouterr().out)["diagnosis"]
+    assert diagnosis["code"] == "label-column" and diagnosis["parameters"]["option"] == "--label-column first"
+    assert main(["check", "--command", command, "--examples", "20", "--label-column", "first"]) == 0
+    assert "the label first in {train}" in capsys.readouterr().out
+    result = check_implementation(command_implementation(command, label_column="first"), **FAST)
+    assert result.passed, result.report()
+    with pytest.raises(InvalidArgument, match="label_column='middle' must be 'last' or 'first'"):
+        command_implementation(command, label_column="middle")
+    assert main(["check", "tests.implementations:perceptron", "--label-column", "first"]) == 2
+    assert "says where a command's {train} holds the label" in capsys.readouterr().err

@@ -259,6 +259,9 @@ def _check_command(commands: argparse._SubParsersAction[_Parser]) -> None:
                        help="seconds one call of the implementation may take (default 10)")
     check.add_argument("--time-limit", type=_positive_seconds, default=None, metavar="SECONDS",
                        help="seconds the whole check may take; exit 3 when they run out")
+    check.add_argument("--label-column", choices=("last", "first"), default="last",
+                       help="where each line of --command's {train} holds the label: after the features (default) "
+                       "or before them")
     check.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="show on stderr what the check is doing (its phase, the calls of the implementation, "
                        "the time): by default only when stderr is a terminal; --progress also when it is not, "

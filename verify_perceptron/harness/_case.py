@@ -21,13 +21,14 @@ from ._evidence import Evidence
 from ._exact import Vector
 from ._exact_run import _exact_run, _Rejected
 from ._floats import Unrepresentable, _as_doubles, _rounding_notes, code_rate
-from ._layout import layout_diagnosis, limit_diagnosis
+from ._layout import LAYOUT_RECHECKS, layout_diagnosis, limit_diagnosis
 from ._probes import neighbours, slow_pairs
+from ._process import CommandImplementation
 from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions, updates_to_read
 from ._results import CaseResult, Diagnosis, Finding, FloatDecision
 from ._runner import Runner
 from ._target import _inputs
-from ._wording import _number
+from ._wording import _count, _number
 
 
 class _Case:
@@ -123,9 +124,10 @@ class _Case:
             return
         single = evidence is None
         evidence = evidence or Evidence()
-        # The declaration before the algorithm: weights in another order, a run past the declared epochs.
-        declared = layout_diagnosis(self.data, evidence.observations, self.conv, self.options, self.kind,
-                                    self._passes, self.recheck)
+        # The declaration before the algorithm: the label read from another column, weights in another order,
+        # a run past the declared epochs.
+        declared = self._label_first(evidence) or layout_diagnosis(
+            self.data, evidence.observations, self.conv, self.options, self.kind, self._passes, self.recheck)
         if declared is not None and declared.parameters.get("passes") is False:
             declared = self._read_in_order(declared, evidence)
         if declared is None:
@@ -190,6 +192,29 @@ class _Case:
         return Diagnosis(layout.code, {**parameters, "then": {"code": then.code, "parameters": then.parameters}},
                          f"{layout.text}; read in that order, it still fails"
                          f"{' on the counterexample' if data is self.data else ''}: {text}")
+
+    def _label_first(self, evidence: Evidence) -> Diagnosis | None:
+        """``label-column``: a command that takes the first column of ``{train}`` for the label, where the label
+        is written last, passes every check when called again with the label first, on this dataset and on the
+        `LAYOUT_RECHECKS` largest others tried; else None."""
+        command = self.target.target
+        if not isinstance(command, CommandImplementation) or command.label_column != "last":
+            return None
+        others = sorted((o.data for o in evidence.observations if (o.data.X, o.data.y) != (self.data.X, self.data.y)),
+                        key=lambda d: (d.n_samples * d.n_features, d.n_samples), reverse=True)[:LAYOUT_RECHECKS]
+        self.target.target = dataclasses.replace(command, label_column="first")
+        try:
+            passed = all(self._passes(data, self.options) for data in [self.data, *others])
+        finally:
+            self.target.target = command
+        if not passed:
+            return None
+        return Diagnosis("label-column", {"label_column": "first", "option": "--label-column first",
+                                          "python": "label_column='first'", "datasets": 1 + len(others)},
+                         "it takes the label from the first column of {train}, where each line holds it last; given "
+                         f"the label first, it passes every check on the counterexample and on "
+                         f"{_count(len(others), 'other dataset')} tried, each called again; declare it with "
+                         "--label-column first (command_implementation(..., label_column='first') in Python)")
 
     def _passes(self, data: Dataset, options: CheckOptions) -> bool:
         """Whether the implementation, called again on `data` and checked under `options`, passes every check."""

@@ -6,7 +6,7 @@ The protocol, for ``command_implementation("CMD {train} {out}")``:
 
 - ``{train}`` is replaced by the path of a CSV file with one sample a line, no
   header: the features, then the label (in the encoding chosen with
-  ``labels``). Float data are written as each double's exact decimal
+  ``labels``; the label first with ``label_column="first"``). Float data are written as each double's exact decimal
   expansion (`double_decimal`: a double is a dyadic rational, so its expansion
   is finite), so a program that reads decimals exactly (``Fraction``, GMP)
   and one that reads doubles (``strtod``) read the same number; exact data
@@ -77,10 +77,13 @@ class CommandImplementation:
         The command line, with ``{train}``, ``{out}`` and optionally ``{updates}``.
     cwd : str
         The absolute directory it runs in.
+    label_column : {"last", "first"}
+        Where each line of ``{train}`` holds the sample's label.
     """
 
     template: str
     cwd: str
+    label_column: str = "last"
 
     @property
     def writes_out(self) -> bool:
@@ -112,7 +115,7 @@ class CommandImplementation:
             paths = {name: os.path.join(folder, f"{name}.{'csv' if name == 'train' else 'txt'}") for name in PLACEHOLDERS}
             paths["updates"] = os.path.join(folder, "updates.jsonl")
             with open(paths["train"], "w", encoding="utf-8") as handle:
-                handle.write(_csv(X, y))
+                handle.write(_csv(X, y, self.label_column == "first"))
             argv = [part.format(**paths, n=len(X), d=n_features) for part in shlex.split(self.template)]
             output = Capped()
             runs = keeper or CommandKeeper()
@@ -143,7 +146,7 @@ class CommandImplementation:
             return weights, (None if weights is None else updates), output
 
 
-def command_implementation(template: str, *, cwd: str | None = None) -> CommandImplementation:
+def command_implementation(template: str, *, cwd: str | None = None, label_column: str = "last") -> CommandImplementation:
     """An implementation in any language: `template` is its command line (``"./perceptron {train} {out}"``).
 
     Parameters
@@ -154,6 +157,9 @@ def command_implementation(template: str, *, cwd: str | None = None) -> CommandI
         read as its weights) and optionally ``{updates}`` (JSON Lines).
     cwd : str, optional
         The directory it runs in (default: the current one), kept as an absolute path.
+    label_column : {"last", "first"}
+        Where each line of ``{train}`` holds the label: after the features (the default) or before them, for a
+        program written for files laid out ``label,x1,...,xd``.
 
     Examples
     --------
@@ -172,6 +178,8 @@ def command_implementation(template: str, *, cwd: str | None = None) -> CommandI
         parts = shlex.split(template)
     except ValueError as error:
         raise InvalidArgument(f"command={shown_value(template)} cannot be split into words: {error}") from None
+    if label_column not in ("last", "first"):
+        raise InvalidArgument(f"label_column={shown_value(label_column)} must be 'last' or 'first'")
     if "{train}" not in template:
         raise InvalidArgument(f"command={shown_value(template)} must contain {{train}} (the CSV it reads)")
     for part in parts:
@@ -189,16 +197,17 @@ def command_implementation(template: str, *, cwd: str | None = None) -> CommandI
     if not found:
         raise InvalidArgument(f"command={shown_value(template)}: the program {program!r} is not found"
                               + (f" (from {folder})" if os.sep in program else " on PATH"))
-    return CommandImplementation(template, folder)
+    return CommandImplementation(template, folder, label_column)
 
 
-def _csv(X: Samples, y: Labels) -> str:
-    """One sample a line: the features, then the label; doubles as their exact decimal expansion."""
+def _csv(X: Samples, y: Labels, label_first: bool = False) -> str:
+    """One sample a line: the features, then the label (the label first with `label_first`); doubles as their
+    exact decimal expansion."""
     lines = []
     for row, label in zip(X, y):
         cells = [double_decimal(float(v)) if isinstance(v, float) or type(v).__name__.startswith("float")
                  else exact_text(v) for v in row]
-        lines.append(",".join([*cells, str(int(label))]))
+        lines.append(",".join([str(int(label)), *cells] if label_first else [*cells, str(int(label))]))
     return "\n".join(lines) + "\n"
 
 

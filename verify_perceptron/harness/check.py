@@ -415,7 +415,7 @@ def run_check_command(
     format: str = "text",
     averaged: bool | str = False,
     time_limit: float | None = None, spent: float = 0.0,
-    bias: str | None = None, mode: str = "online", progress: Any = None,
+    bias: str | None = None, mode: str = "online", progress: Any = None, label_column: str = "last",
 ) -> tuple[int, str]:
     """The ``verify-perceptron check MODULE:EXPR`` (or ``--command CMD``) command: ``(exit code, text)``.
 
@@ -459,7 +459,9 @@ def run_check_command(
         rate = float_rate_text(float_eta)
     limit = _time_limit(time_limit)
     clock = Clock(None if limit is None else limit, spent=spent, watch=progress)
-    implementation: object = target if command is None else command_implementation(command)
+    if command is None and label_column != "last":
+        raise InvalidArgument(f"label_column={shown_value(label_column)} says where a command's {{train}} holds the label")
+    implementation: object = target if command is None else command_implementation(command, label_column=label_column)
     backstop = None if limit is None else max(limit + GRACE - _REPORTING - spent, 0.01)
     try:
         with alarm(backstop, lambda: OutOfTime(limit or 0.0, clock.phase)):

@@ -92,15 +92,12 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..data.dataset import Dataset
 from ..data.rationals import shown_value
 from ..deadline import GRACE, TimeUp, alarm
 from ..errors import InvalidArgument
-from ..notes.conventions import get_convention
-from ..run.reference import train
 from ._case import _Case
 from ._clock import Clock, OutOfTime, seconds_or_none
 from ._configuration import _declared, _departures
@@ -110,6 +107,7 @@ from ._keeper import stop_all
 from ._options import DEFAULT_EXAMPLES, CheckOptions, _options, float_rate_text, needs_hypothesis
 from ._probes import nondeterminism_probe
 from ._process import command_implementation
+from ._reference_fit import reference_fit
 from ._results import CaseResult, Finding, HarnessResult, ImplementationFailure
 from ._runner import Runner
 from ._search import _search
@@ -449,9 +447,6 @@ def run_check_command(
 
     if format not in FORMATS:
         raise InvalidArgument(f"format={shown_value(format)} must be one of {', '.join(FORMATS)}")
-    if (target is None) == (command is None):
-        raise InvalidArgument("give either MODULE:EXPR or command='CMD {train} [{out}]', not "
-                              + ("both" if target is not None else "neither"))
     rate: object = eta
     if float_eta is not None:
         if eta is not None:
@@ -459,9 +454,7 @@ def run_check_command(
         rate = float_rate_text(float_eta)
     limit = _time_limit(time_limit)
     clock = Clock(None if limit is None else limit, spent=spent, watch=progress)
-    if command is None and label_column != "last":
-        raise InvalidArgument(f"label_column={shown_value(label_column)} says where a command's {{train}} holds the label")
-    implementation: object = target if command is None else command_implementation(command, label_column=label_column)
+    implementation = _implementation(target, command, label_column)
     backstop = None if limit is None else max(limit + GRACE - _REPORTING - spent, 0.01)
     try:
         with alarm(backstop, lambda: OutOfTime(limit or 0.0, clock.phase)):
@@ -478,20 +471,14 @@ def run_check_command(
     return (0 if result.passed else 1), render(result, format)
 
 
-def reference_fit(X: Sequence[Sequence[object]], y: Sequence[object]) -> tuple[list[Fraction], Fraction]:
-    """The reference engine as an implementation: ``fit(X, y) -> (w, b)``, exact, under ``classic``.
-
-    It takes labels -1/+1 or 0/1 and any exact values; a check of it passes
-    by construction, which makes it a baseline for the harness itself.
-
-    Examples
-    --------
-    >>> w, b = reference_fit([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1])
-    >>> [str(v) for v in w], str(b)
-    (['3', '2'], '-4')
-    """
-    from ..data.dataset import from_arrays
-
-    run = train(from_arrays(X, y), "classic", max_epochs=100_000)
-    b, v = get_convention("classic").to_canonical(run.final_weights)
-    return list(v), b
+def _implementation(target: str | None, command: str | None, label_column: str) -> object:
+    """What `run_check_command` checks: `target` (MODULE:EXPR), or the `command` with its `{train}` layout."""
+    if (target is None) == (command is None):
+        raise InvalidArgument("give either MODULE:EXPR or command='CMD {train} [{out}]', not "
+                              + ("both" if target is not None else "neither"))
+    if command is None:
+        if label_column != "last":
+            raise InvalidArgument(f"label_column={shown_value(label_column)} says where a command's {{train}} holds "
+                                  "the label")
+        return target
+    return command_implementation(command, label_column=label_column)

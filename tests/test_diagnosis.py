@@ -204,3 +204,14 @@ def test_a_perceptron_printed_short_that_also_departs_is_not_called_not_a_percep
     sigmoid = tuple(F(v) for v in (0.0, -0.7310585786300049, 0.3775406687981454))
     found = _not_a_perceptron([Observation(data, sigmoid)], get_convention("classic"), exact=False)
     assert found is not None and found.code == "not-a-perceptron"
+
+
+
+def test_an_unseeded_shuffle_is_named_nondeterministic_where_no_model_fits() -> None:
+    # SGDClassifier(loss="perceptron") at its defaults shuffles with random_state=None: no model of a run fits,
+    # and its counterexample of two samples has few orders; two more calls on the largest dataset tried tell it
+    from sklearn.linear_model import SGDClassifier
+
+    result = check_implementation(SGDClassifier(loss="perceptron"), examples=30)
+    assert not result.passed
+    assert result.diagnoses[0].code == "nondeterministic", result.report()

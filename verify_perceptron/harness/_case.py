@@ -16,13 +16,13 @@ from ._agreement import _agreement, _choose_factor
 from ._averaged import averaged_agreement
 from ._call import _Call
 from ._checks import _ends_at_returned, _invariants, _learning_rate, _returned_weights, _separates
-from ._diagnosis import diagnose
+from ._diagnosis import UNEXPLAINED, diagnose
 from ._evidence import Evidence
 from ._exact import Vector
 from ._exact_run import _exact_run, _Rejected
 from ._floats import Unrepresentable, _as_doubles, _rounding_notes, code_rate
 from ._layout import LAYOUT_RECHECKS, layout_diagnosis, limit_diagnosis
-from ._probes import neighbours, slow_pairs
+from ._probes import neighbours, nondeterminism_probe, slow_pairs
 from ._process import CommandImplementation
 from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions, updates_to_read
 from ._results import CaseResult, Diagnosis, Finding, FloatDecision
@@ -150,6 +150,8 @@ class _Case:
                                       self.options.eta or code_rate(self.conv, factor, self.options.labels), deadline)
             self.target.clock.check()  # the search of combinations stops at the check's end: say so if it came
             self.diagnoses[0] = self._checked_suggestion(self.diagnoses[0], evidence)
+            if self.diagnoses[0].code == UNEXPLAINED:  # no model fits: does it even give one answer?
+                self.diagnoses[0] = self._unseeded(evidence) or self.diagnoses[0]
         first, *others = self.diagnoses
         self.notes.append(f"diagnosis: {first.text}")
         self.notes.extend(f"also consistent: {d.text}" for d in others)
@@ -215,6 +217,19 @@ class _Case:
                          f"the label first, it passes every check on the counterexample and on "
                          f"{_count(len(others), 'other dataset')} tried, each called again; declare it with "
                          "--label-column first (command_implementation(..., label_column='first') in Python)")
+
+    def _unseeded(self, evidence: Evidence) -> Diagnosis | None:
+        """``nondeterministic`` (or a random start, `nondeterminism_probe`) when two more calls on one of the
+        `LAYOUT_RECHECKS` largest datasets tried give different weights: an unseeded shuffle that the small
+        counterexample hid (two samples have few orders), which no model of a run can reproduce; else None."""
+        largest = sorted([self.data, *(o.data for o in evidence.observations)],
+                         key=lambda d: (d.n_samples * d.n_features, d.n_samples), reverse=True)
+        for data in largest[:LAYOUT_RECHECKS]:
+            seen, first, _ = self.recheck(data, self.options.labels, self.conv.name)
+            _, second, _ = self.recheck(data, self.options.labels, self.conv.name)
+            if first is not None and second is not None and first != second:
+                return nondeterminism_probe(seen, self.conv, self.recheck, self.options.labels)
+        return None
 
     def _passes(self, data: Dataset, options: CheckOptions) -> bool:
         """Whether the implementation, called again on `data` and checked under `options`, passes every check."""

@@ -1002,6 +1002,7 @@ static PyMethodDef replay_methods[] = {
     {"record_sums", (PyCFunction)(void (*)(void))record_sums, METH_FASTCALL, record_sums_doc},
     {"fact_keys", (PyCFunction)(void (*)(void))fact_keys, METH_FASTCALL, fact_keys_doc},
     {"soft_chunk", (PyCFunction)(void (*)(void))soft_chunk, METH_FASTCALL, soft_chunk_doc},
+    {"bit_rows", (PyCFunction)(void (*)(void))bit_rows, METH_FASTCALL, bit_rows_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -11,6 +11,10 @@
  * each piece is below 2^46 (checked) and m <= 2^16, so every running sum stays below 2^62 in int64. The
  * pieces are read as rows (n, K): one sample's pieces side by side.
  *
+ * bit_rows() unpacks the mistake map's bitmaps of a block of epochs (check/mistake_map.py) into the mistakes'
+ * epochs and rows, in order, in one pass over the bytes: NumPy unpacked every presentation to a byte, searched
+ * them and divided each index found by n (four arrays of the block's size).
+ *
  * Nothing here decides a verdict: the doubtful updates it lists are decided by the caller in integers, from
  * the exact sums it gives at them; the filter's soundness is argued in check/soft_margin.py.
  */
@@ -65,7 +69,6 @@ soft_chunk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_buffer *views[] = {&over_v, &pieces_v, &rows_v, &doubtful_v, &sums_v};
     int got = 0;
     PyObject *result = NULL;
-    memset(views[0], 0, sizeof over_v);
     if (get_array(func, "over", args[A_OVER], 1, FLOAT64_ITEMS, 0, &over_v) < 0) {
         goto done;
     }
@@ -148,6 +151,99 @@ soft_chunk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     result = Py_BuildValue("(nnd)", count, best, nearest);
+done:
+    for (int v = 0; v < got; v++) {
+        PyBuffer_Release(views[v]);
+    }
+    return result;
+}
+
+PyDoc_STRVAR(bit_rows_doc,
+"bit_rows($module, bits, numbers, n, epochs, rows, /)\n"
+"--\n"
+"\n"
+"The set bits of packed bitmaps, in order: the mistakes of a block of epochs.\n"
+"\n"
+"bits (E, B) uint8 holds E bitmaps of n bits each, packed as np.packbits packs them (the\n"
+"first bit of a byte its highest), B = ceil(n / 8); numbers (E,) int64 the epoch of each.\n"
+"Writes, for every set bit j < n of bitmap e in order (e, then j), numbers[e] to epochs\n"
+"and j to rows (both (cap,) int64) and returns how many; bits past n are not read.\n"
+"Raises ValueError where the shapes disagree or more than cap bits are set.");
+
+static PyObject *
+bit_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const char func[] = "bit_rows";
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "bit_rows() takes 5 arguments, got %zd", nargs);
+        return NULL;
+    }
+    const Py_ssize_t n = PyLong_AsSsize_t(args[2]);
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_buffer bits_v, numbers_v, epochs_v, rows_v;
+    Py_buffer *views[] = {&bits_v, &numbers_v, &epochs_v, &rows_v};
+    int got = 0;
+    PyObject *result = NULL;
+    if (get_array(func, "bits", args[0], 2, FLAG_ITEMS, 0, &bits_v) < 0) {
+        goto done;
+    }
+    got = 1;
+    if (get_array(func, "numbers", args[1], 1, INT64_ITEMS, 0, &numbers_v) < 0) {
+        goto done;
+    }
+    got = 2;
+    if (get_array(func, "epochs", args[3], 1, INT64_ITEMS, 1, &epochs_v) < 0) {
+        goto done;
+    }
+    got = 3;
+    if (get_array(func, "rows", args[4], 1, INT64_ITEMS, 1, &rows_v) < 0) {
+        goto done;
+    }
+    got = 4;
+    const Py_ssize_t E = bits_v.shape[0], B = bits_v.shape[1], cap = rows_v.shape[0];
+    if (n < 0 || B != (n + 7) / 8 || numbers_v.shape[0] != E || epochs_v.shape[0] != cap) {
+        PyErr_Format(PyExc_ValueError, "bit_rows(): shapes bits (%zd, %zd), numbers (%zd), epochs (%zd), rows (%zd) "
+                     "do not agree with n=%zd", E, B, numbers_v.shape[0], epochs_v.shape[0], cap, n);
+        goto done;
+    }
+    const uint8_t *bits = bits_v.buf;
+    const int64_t *numbers = numbers_v.buf;
+    int64_t *epochs = epochs_v.buf, *rows = rows_v.buf;
+    Py_ssize_t count = 0;
+    int over = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t e = 0; e < E && !over; e++) {
+        const uint8_t *bitmap = bits + e * B;
+        const int64_t number = numbers[e];
+        for (Py_ssize_t j = 0; j < B; j++) {
+            unsigned byte = bitmap[j];
+            if (j == B - 1 && (n & 7)) {
+                byte &= 0xFFu << (8 - (n & 7)); /* the padding's bits past n: not samples */
+            }
+            while (byte) {
+                const int high = __builtin_clz(byte) - (int)(8 * sizeof(unsigned) - 8); /* 0 for bit 7 */
+                if (count == cap) {
+                    over = 1;
+                    break;
+                }
+                epochs[count] = number;
+                rows[count] = 8 * j + high;
+                count++;
+                byte &= ~(0x80u >> high);
+            }
+            if (over) {
+                break;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (over) {
+        PyErr_Format(PyExc_ValueError, "bit_rows(): more than cap=%zd bits are set", cap);
+        goto done;
+    }
+    result = PyLong_FromSsize_t(count);
 done:
     for (int v = 0; v < got; v++) {
         PyBuffer_Release(views[v]);

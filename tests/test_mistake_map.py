@@ -86,13 +86,15 @@ def test_the_compiled_unpacking_gives_numpy_s_blocks(n: int, monkeypatch: pytest
 
 @pytest.mark.skipif(_kernel.bit_rows is None, reason="the compiled replay was not built")
 def test_the_compiled_unpacking_reads_no_bit_past_n_and_refuses_bad_input() -> None:
+    bit_rows = _kernel.bit_rows
+    assert bit_rows is not None
     bits = np.array([[0b10100111], [0b00000001]], dtype=np.uint8)  # n = 3: samples 0 and 2; the rest padding
     epochs, rows = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
-    found = _kernel.bit_rows(bits, np.array([5, 6], dtype=np.int64), 3, epochs, rows)
+    found = bit_rows(bits, np.array([5, 6], dtype=np.int64), 3, epochs, rows)
     assert (found, epochs[:found].tolist(), rows[:found].tolist()) == (2, [5, 5], [0, 2])
     with pytest.raises(ValueError, match="more than cap=1 bits"):
-        _kernel.bit_rows(bits, np.array([5, 6], dtype=np.int64), 3, epochs[:1], rows[:1])
+        bit_rows(bits, np.array([5, 6], dtype=np.int64), 3, epochs[:1], rows[:1])
     with pytest.raises(ValueError, match="do not agree with n=9"):
-        _kernel.bit_rows(bits, np.array([5, 6], dtype=np.int64), 9, epochs, rows)
+        bit_rows(bits, np.array([5, 6], dtype=np.int64), 9, epochs, rows)
     with pytest.raises(ValueError, match="do not agree"):
-        _kernel.bit_rows(bits, np.array([5], dtype=np.int64), 3, epochs, rows)
+        bit_rows(bits, np.array([5], dtype=np.int64), 3, epochs, rows)

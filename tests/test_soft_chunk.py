@@ -118,9 +118,13 @@ def test_the_check_through_the_pass_is_the_numpy_check(monkeypatch: pytest.Monke
     # The same mistakes told to a check through the compiled pass and through NumPy (every float and sum): the
     # same violation, counts, D², nearest point, summary. The bound is broken: the pass's doubtful updates are
     # decided in integers and the first violation found.
-    calls = []
-    monkeypatch.setattr(soft_margin, "filtered_chunk",
-                        lambda *a, **k: calls.append(1) or soft_chunk.filtered_chunk(*a, **k))
+    calls: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return soft_chunk.filtered_chunk(*args, **kwargs)
+
+    monkeypatch.setattr(soft_margin, "filtered_chunk", counted)
     checks = []
     for compiled in (True, False):
         if not compiled:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
@@ -79,7 +81,16 @@ def test_the_compiled_unpacking_gives_numpy_s_blocks(n: int, monkeypatch: pytest
         rows = np.flatnonzero(rng.random(n) < (0.0 if epoch == 4 else 0.5 if epoch < 9 else 1.0))
         kept.observe_chunk(first, epoch, rows, None)
         first += len(rows)
+    calls: list[int] = []
+    bit_rows = _kernel.bit_rows
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return bit_rows(*args)
+
+    monkeypatch.setattr(_kernel, "bit_rows", counted)
     compiled = [(e.tolist(), r.tolist()) for e, r in kept.blocks()]
+    assert calls  # (the compiled pass was taken)
     assert compiled == _numpy_blocks(kept, monkeypatch) and len(compiled) >= 3
     assert sum(len(r) for _, r in compiled) == first - 1
 

@@ -83,6 +83,7 @@ def test_the_compiled_unpacking_gives_numpy_s_blocks(n: int, monkeypatch: pytest
         first += len(rows)
     calls: list[int] = []
     bit_rows = _kernel.bit_rows
+    assert bit_rows is not None
 
     def counted(*args: Any) -> Any:
         calls.append(1)

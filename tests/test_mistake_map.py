@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+import pytest
+
+from verify_perceptron.check import kernel as _kernel, mistake_map
 from verify_perceptron.check.mistake_map import MistakeMap
 
 
@@ -57,3 +62,51 @@ def test_past_its_capacity_the_map_keeps_nothing():
     assert kept.complete
     kept.observe_chunk(3, np.array([3]), np.array([0]), None)
     assert not kept.complete
+
+
+def _numpy_blocks(kept: MistakeMap, monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[int], list[int]]]:
+    with monkeypatch.context() as patched:
+        patched.setattr(_kernel, "bit_rows", None)
+        return [(e.tolist(), r.tolist()) for e, r in kept.blocks()]
+
+
+@pytest.mark.skipif(_kernel.bit_rows is None, reason="the compiled replay was not built")
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 64, 1001])
+def test_the_compiled_unpacking_gives_numpy_s_blocks(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(n)
+    kept = MistakeMap(n_samples=n, capacity=10**6)
+    monkeypatch.setattr(mistake_map, "BLOCK_CELLS", 3 * n + 5)  # several blocks of epochs, some of one epoch
+    first = 1
+    for epoch in range(1, 12):
+        rows = np.flatnonzero(rng.random(n) < (0.0 if epoch == 4 else 0.5 if epoch < 9 else 1.0))
+        kept.observe_chunk(first, epoch, rows, None)
+        first += len(rows)
+    calls: list[int] = []
+    bit_rows = _kernel.bit_rows
+    assert bit_rows is not None
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return bit_rows(*args)
+
+    monkeypatch.setattr(_kernel, "bit_rows", counted)
+    compiled = [(e.tolist(), r.tolist()) for e, r in kept.blocks()]
+    assert calls  # (the compiled pass was taken)
+    assert compiled == _numpy_blocks(kept, monkeypatch) and len(compiled) >= 3
+    assert sum(len(r) for _, r in compiled) == first - 1
+
+
+@pytest.mark.skipif(_kernel.bit_rows is None, reason="the compiled replay was not built")
+def test_the_compiled_unpacking_reads_no_bit_past_n_and_refuses_bad_input() -> None:
+    bit_rows = _kernel.bit_rows
+    assert bit_rows is not None
+    bits = np.array([[0b10100111], [0b00000001]], dtype=np.uint8)  # n = 3: samples 0 and 2; the rest padding
+    epochs, rows = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
+    found = bit_rows(bits, np.array([5, 6], dtype=np.int64), 3, epochs, rows)
+    assert (found, epochs[:found].tolist(), rows[:found].tolist()) == (2, [5, 5], [0, 2])
+    with pytest.raises(ValueError, match="more than cap=1 bits"):
+        bit_rows(bits, np.array([5, 6], dtype=np.int64), 3, epochs[:1], rows[:1])
+    with pytest.raises(ValueError, match="do not agree with n=9"):
+        bit_rows(bits, np.array([5, 6], dtype=np.int64), 9, epochs, rows)
+    with pytest.raises(ValueError, match="do not agree"):
+        bit_rows(bits, np.array([5], dtype=np.int64), 3, epochs, rows)

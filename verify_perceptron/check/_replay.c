@@ -30,6 +30,7 @@
 #include "_program.h"
 #include "_limbs.h"
 #include "_record.h"
+#include "_soft.h"
 
 #include <string.h>
 
@@ -1000,6 +1001,8 @@ static PyMethodDef replay_methods[] = {
     {"check_wide", (PyCFunction)(void (*)(void))check_wide, METH_FASTCALL, check_wide_doc},
     {"record_sums", (PyCFunction)(void (*)(void))record_sums, METH_FASTCALL, record_sums_doc},
     {"fact_keys", (PyCFunction)(void (*)(void))fact_keys, METH_FASTCALL, fact_keys_doc},
+    {"soft_chunk", (PyCFunction)(void (*)(void))soft_chunk, METH_FASTCALL, soft_chunk_doc},
+    {"bit_rows", (PyCFunction)(void (*)(void))bit_rows, METH_FASTCALL, bit_rows_doc},
     {NULL, NULL, 0, NULL},
 };
 

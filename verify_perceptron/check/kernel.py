@@ -17,7 +17,9 @@ past 128 bits (`verify_perceptron.check.limb_replay`). `replay_scores` gives the
 for `verify_perceptron.check.wide_replay`, which otherwise sums them in NumPy. `record_sums` and
 `fact_keys` read a chunk of updates in one pass for the observers beside the replay (the whole-run record,
 `verify_perceptron.check.whole_run`, and the proofs' hypotheses, `verify_perceptron.check.facts`), which
-otherwise make a dozen NumPy passes over it.
+otherwise make a dozen NumPy passes over it; `soft_chunk` does the same for the soft-margin check's chunk of
+mistakes (`verify_perceptron.check.soft_chunk`), and `bit_rows` unpacks the kept mistakes' bitmaps for it
+(`verify_perceptron.check.mistake_map`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["AVAILABLE", "IMPORT_ERROR", "check_online", "check_wide", "replay_scores", "record_sums", "fact_keys"]
+__all__ = ["AVAILABLE", "IMPORT_ERROR", "check_online", "check_wide", "replay_scores", "record_sums", "fact_keys",
+           "soft_chunk", "bit_rows"]
 
 CheckOnline = Callable[..., tuple[int, tuple[int, ...], list[Any]]]
 
@@ -67,6 +70,11 @@ record_sums: Callable[..., int] | None
 #: ``fact_keys(rows, scores, labels, first_at, first, out)`` in C, or None: see
 #: `verify_perceptron.check.facts.FactCheck.observe_chunk`.
 fact_keys: Callable[..., int] | None
+#: ``soft_chunk(over, pieces, rows, base, root_b, n0, factor, use_filter, doubtful, sums)`` in C, or None: see
+#: `verify_perceptron.check.soft_chunk`.
+soft_chunk: Callable[..., tuple[int, int, float]] | None
+#: ``bit_rows(bits, numbers, n, epochs, rows)`` in C, or None: see `verify_perceptron.check.mistake_map.MistakeMap`.
+bit_rows: Callable[..., int] | None
 #: Why the extension did not import, or None if it did.
 IMPORT_ERROR: str | None
 _module, IMPORT_ERROR = _load()
@@ -75,5 +83,7 @@ replay_scores = None if _module is None else _module.replay_scores
 check_wide = None if _module is None else _module.check_wide
 record_sums = None if _module is None else _module.record_sums
 fact_keys = None if _module is None else _module.fact_keys
+soft_chunk = None if _module is None else getattr(_module, "soft_chunk", None)
+bit_rows = None if _module is None else getattr(_module, "bit_rows", None)
 #: Did the compiled replay import?
 AVAILABLE: bool = check_online is not None

@@ -42,6 +42,7 @@ from ..notes.claims import SOFT_MARGIN
 from ..notes.soft_margin import SoftMargin, choose_margin
 from .results import InvariantResult, Violation
 from .separator import scaled_separator
+from .soft_chunk import chunk_floats, filtered_chunk, joined, piece_rows, usable
 from .soft_squares import Squares, int64_squares
 
 __all__ = ["SoftMarginCheck", "SoftMarginSummary", "soft_margin_check", "counted_sums", "prefix_sums"]
@@ -179,7 +180,7 @@ class SoftMarginCheck:
         # data at 10^6 x 10): the Python integers are let go, once what `finish` reads of them all is taken (a
         # piece at a time where the check is the bound's only holder, `consume`: never all held beside the pieces)
         self._whole = (self.bound.true(self.L, self.M), int(np.count_nonzero(squares)))
-        pieces = np.empty((count, len(squares)), dtype=np.int64)
+        pieces = piece_rows(count, len(squares))  # (n rows of count in memory: `soft_chunk` reads them)
         limbs = limbs_for_bits(most.bit_length())
         mask = np.uint64((1 << _PIECE_BITS) - 1)
         for start in range(0, len(squares), _CHUNK):  # (the limbs a piece of samples at a time)
@@ -238,20 +239,19 @@ class SoftMarginCheck:
         m = len(rows)
         if m == 0:
             return
-        base = _quotient(self.D_sq, self._rho_sq)
-        side = self._root_B + np.sqrt(base + np.cumsum(self._sq_over_rho[rows]))
-        N0 = self.N + 1  # update t of the chunk is mistake N0 + t
-        root_N = np.sqrt(np.arange(N0, N0 + m, dtype=np.float64))  # (each N exact: N < 2^53)
-        doubtful = np.flatnonzero(root_N * _FILTER > side) if self._filter else np.arange(m)
-        self.result.n_checked += m - len(doubtful)
-        with np.errstate(divide="ignore"):  # (√N / 0 is infinite: nearest of all)
-            ratio = root_N / side  # not N / side²: that square can pass float64's range
-        t = int(np.argmax(ratio))
-        nearest = float(ratio[t])
-        del side, root_N, ratio  # (let go before the exact sums: memory of a chunk's few arrays at once)
+        base, N0 = _quotient(self.D_sq, self._rho_sq), self.N + 1  # update t of the chunk is mistake N0 + t
+        pieces = None if self._whole is None and self.N + m < self.n_samples else self._pieces
+        sums = None
+        if pieces is not None and usable(pieces, self._sq_over_rho):  # one compiled pass: the same floats and sums
+            wanted, t, nearest, sums = filtered_chunk(self._sq_over_rho, pieces, rows, base=base, root_B=self._root_B,
+                                                      N0=N0, factor=_FILTER, use_filter=self._filter)
+        else:
+            wanted, t, nearest = chunk_floats(self._sq_over_rho, rows, base=base, root_B=self._root_B, N0=N0,
+                                              factor=_FILTER, use_filter=self._filter)
+        self.result.n_checked += m - len(wanted)
         nearer = self.tightest is None or nearest > self.tightest[0]
-        wanted = doubtful.tolist()
-        exact = self._exact(rows, [m - 1, *wanted, *([t] if nearer else [])])
+        exact = (self._exact(rows, [m - 1, *wanted, *([t] if nearer else [])]) if sums is None
+                 else {**dict(zip(wanted, totals := joined(self.D_sq, sums))), m - 1: totals[-2], t: totals[-1]})
         if nearer:
             self._remember(nearest, first + t, N0 + t, exact[t])
         for t in wanted:

@@ -38,6 +38,8 @@ from typing import Any
 
 import numpy as np
 
+from .soft_chunk import piece_rows
+
 __all__ = ["Squares", "int64_squares", "PIECE_BITS"]
 
 #: The pieces' width (`SoftMarginCheck._pieces`'s): a chunk of 2^16 of them sums below 2^62.
@@ -93,7 +95,7 @@ def int64_squares(margins: Any, rho: int) -> Squares | None:
     n = len(margins)
     largest = max(rho - int(margins.min(initial=rho)), 0)  # the largest d (d > 0 where m < ρ)
     count = max(1, -(-(largest * largest).bit_length() // PIECE_BITS))
-    pieces = np.empty((count, n), dtype=np.int64)
+    pieces = piece_rows(count, n)  # (n rows of count in memory: `verify_perceptron.check.soft_chunk` reads them)
     over = np.empty(n, dtype=np.float64)
     rho_sq, total, short = rho * rho, 0, 0
     mask = np.uint64((1 << PIECE_BITS) - 1)

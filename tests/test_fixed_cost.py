@@ -320,5 +320,6 @@ def test_scores_in_limbs_are_joined_as_limb_values_joins_them_from_four_limbs_fr
         read.clear()
         joined = score_values(scores)
         assert joined.dtype == object and joined.tolist() == values
-        assert read == ([m] if limbs >= limb_arrays.FROM_BYTES else [])
+        # read from their bytes from FROM_BYTES limbs on, and in C (`kernel.limb_ints`) from two where it is built
+        assert read == ([m] if limbs >= limb_arrays.FROM_BYTES or limb_arrays._kernel.limb_ints is not None else [])
     assert score_values(as_limbs(np.array([5, -3], dtype=object), limbs)).dtype == np.int64  # all in int64

@@ -564,7 +564,78 @@ done:
 #endif
 }
 
+PyDoc_STRVAR(limb_ints_doc,
+"limb_ints($module, limbs, /)\n"
+"--\n"
+"\n"
+"The integers of an (m, L) int64 C-contiguous array of limbs (each value's lowest 64 bits\n"
+"first, two's complement over all L) as a list of m Python ints.");
+
+static PyObject *
+limb_ints(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer limbs = {0};
+    PyObject *result = NULL;
+
+    if (nargs != 1) {
+        PyErr_Format(PyExc_TypeError, "limb_ints() takes 1 argument (limbs), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array("limb_ints", "limbs", args[0], 2, INT64_ITEMS, 0, &limbs) < 0) {
+        return NULL;
+    }
+    Py_ssize_t m = limbs.shape[0], L = limbs.shape[1];
+    if (L < 1 && m > 0) {
+        PyErr_Format(PyExc_ValueError, "limb_ints(): limbs must have at least 1 limb a value, got shape=(%zd, %zd)",
+                     m, L);
+        goto done;
+    }
+    result = PyList_New(m);
+    if (result == NULL) {
+        goto done;
+    }
+    const int64_t *v = (const int64_t *)limbs.buf;
+#if !PY_LITTLE_ENDIAN
+    unsigned char *bytes = PyMem_Malloc((size_t)(L > 0 ? L : 1) * 8);  /* one value's limbs, little-endian */
+    if (bytes == NULL) {
+        Py_CLEAR(result);
+        PyErr_NoMemory();
+        goto done;
+    }
+#endif
+    for (Py_ssize_t i = 0; i < m; i++, v += L) {
+        PyObject *value;
+        if (L == 1) {
+            value = PyLong_FromLongLong((long long)v[0]);
+        }
+        else {
+#if PY_LITTLE_ENDIAN
+            value = _PyLong_FromByteArray((const unsigned char *)v, (size_t)L * 8, 1, 1);
+#else
+            for (Py_ssize_t k = 0; k < L; k++) {
+                for (int b = 0; b < 8; b++) {
+                    bytes[8 * k + b] = (unsigned char)((uint64_t)v[k] >> (8 * b));
+                }
+            }
+            value = _PyLong_FromByteArray(bytes, (size_t)L * 8, 1, 1);
+#endif
+        }
+        if (value == NULL) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, i, value);
+    }
+#if !PY_LITTLE_ENDIAN
+    PyMem_Free(bytes);
+#endif
+done:
+    PyBuffer_Release(&limbs);
+    return result;
+}
+
 static PyMethodDef limbrows_methods[] = {
+    {"limb_ints", (PyCFunction)(void (*)(void))limb_ints, METH_FASTCALL, limb_ints_doc},
     {"dyadic_range", (PyCFunction)(void (*)(void))dyadic_range, METH_FASTCALL, dyadic_range_doc},
     {"dyadic_fill", (PyCFunction)(void (*)(void))dyadic_fill, METH_FASTCALL, dyadic_fill_doc},
     {"limb_scores", (PyCFunction)(void (*)(void))limb_scores, METH_FASTCALL, limb_scores_doc},

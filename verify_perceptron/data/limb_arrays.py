@@ -77,6 +77,9 @@ def dyadic_limbs(m: Any, shift: Any, limbs: int) -> Any:
 def limb_values(limbs: Any) -> Any:
     """The integers held in `limbs` (shape S + (L,)) as an object array of shape S of Python ints.
 
+    Past one limb they are read in C where the extension is built (`row_ints`: `verify_perceptron.data.kernel.limb_ints`),
+    else from their bytes from `FROM_BYTES` limbs on and by NumPy object arithmetic below.
+
     Examples
     --------
     >>> limb_values(np.array([[0, 1], [-1, -1]])).tolist()
@@ -84,8 +87,8 @@ def limb_values(limbs: Any) -> Any:
     >>> limb_values(np.array([[0, 0, 0, 0, 1]])).tolist() == [2**256]  # from the bytes (`FROM_BYTES`)
     True
     """
-    if limbs.shape[-1] >= FROM_BYTES:
-        values = np.empty(int(np.prod(limbs.shape[:-1])), dtype=object)
+    if limbs.shape[-1] >= FROM_BYTES or (_kernel.limb_ints is not None and limbs.shape[-1] > 1):
+        values = np.empty(math.prod(limbs.shape[:-1]), dtype=object)
         values[:] = row_ints(limbs.reshape(-1, limbs.shape[-1]))
         return values.reshape(limbs.shape[:-1])
     values = limbs[..., -1].astype(object)
@@ -292,6 +295,8 @@ def row_ints(limbs: Any) -> list[int]:
     >>> row_ints(np.array([[0, 1], [-5, -1]])) == [2**64, -5]
     True
     """
+    if _kernel.limb_ints is not None:  # (in C: no bytes object a value)
+        return _kernel.limb_ints(np.ascontiguousarray(limbs, dtype=np.int64).reshape(-1, limbs.shape[-1]))
     joined = np.ascontiguousarray(limbs, dtype="<i8").tobytes()
     width = 8 * limbs.shape[-1]
     from_bytes = int.from_bytes  # (bound once: the lookup was a fifth of the loop)

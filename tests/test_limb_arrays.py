@@ -361,3 +361,42 @@ def test_limb_sum_is_the_exact_sum_of_the_values(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(limb_arrays, "_SUM_ROWS", 7)  # rows summed in blocks: the same sum
     assert limb_arrays.limb_sum(held) == sum(limb_arrays.limb_values(held).tolist())
     assert limb_arrays.limb_sum(held[:0]) == 0
+
+
+@given(bits=st.lists(st.tuples(st.integers(0, 319), st.booleans()), max_size=12), L=st.integers(1, 5))
+def test_int_limbs_writes_each_value_as_its_twos_complement_limbs_in_c_and_by_bytes_alike(bits, L):
+    values = [(-(2**b) if negative else 2**b - 1) for b, negative in bits]  # the extremes of each bit length
+    fits = [v for v in values if -(2 ** (64 * L - 1)) <= v < 2 ** (64 * L - 1)]
+    compiled = _kernel.int_limbs
+    try:
+        for writer in {compiled, None}:
+            _kernel.int_limbs = writer
+            held = int_limbs(fits, L)
+            assert held.shape == (len(fits), L) and held.dtype == np.int64
+            expected = [[((v >> 64 * k) + 2**63) % 2**64 - 2**63 for k in range(L)] for v in fits]
+            assert held.tolist() == expected
+            assert int_limbs(np.array(fits, dtype=object), L).tolist() == expected  # an object array alike
+            if len(fits) < len(values):
+                with pytest.raises(OverflowError):
+                    int_limbs(values, L)
+    finally:
+        _kernel.int_limbs = compiled
+
+
+@pytest.mark.skipif(_kernel.int_limbs is None, reason="the limb extension is not built")
+def test_the_compiled_limb_writer_refuses_what_is_no_python_int_or_does_not_fit():
+    writer = _compiled("int_limbs")
+    out = np.zeros((2, 2), dtype=np.int64)
+    writer([-(2**127), 2**127 - 1], out)
+    assert out.tolist() == [[0, -(2**63)], [-1, 2**63 - 1]]
+    with pytest.raises(OverflowError):
+        writer([0, 2**127], out)
+    with pytest.raises(TypeError, match=r"values\[1\] is no Python int: numpy.int64"):
+        writer([1, np.int64(2)], out)
+    with pytest.raises(ValueError, match=r"out must have shape \(3, L >= 1\), got \(2, 2\)"):
+        writer([1, 2, 3], out)
+    frozen = np.zeros((2, 2), dtype=np.int64)
+    frozen.setflags(write=False)
+    with pytest.raises(ValueError, match="out must be writable"):
+        writer([1, 2], frozen)
+    assert int_limbs([np.int64(-5), 2**70], 2).tolist() == [[-5, -1], [0, 64]]  # NumPy integers: through int()

@@ -634,7 +634,73 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(int_limbs_doc,
+"int_limbs($module, values, out, /)\n"
+"--\n"
+"\n"
+"out[i] = the limbs of values[i] (each value's lowest 64 bits first, two's complement over\n"
+"all L) for a sequence of m Python ints and a writable (m, L) int64 C-contiguous array.\n"
+"TypeError where a value is no Python int, OverflowError where one does not fit L limbs.");
+
+static PyObject *
+int_limbs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer out = {0};
+    PyObject *values = NULL, *result = NULL;
+
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "int_limbs() takes 2 arguments (values, out), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array("int_limbs", "out", args[1], 2, INT64_ITEMS, 1, &out) < 0) {
+        return NULL;
+    }
+    values = PySequence_Fast(args[0], "int_limbs(): values must be a sequence");
+    if (values == NULL) {
+        goto done;
+    }
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(values), L = out.shape[1];
+    if (out.shape[0] != m || (L < 1 && m > 0)) {
+        PyErr_Format(PyExc_ValueError, "int_limbs(): out must have shape (%zd, L >= 1), got (%zd, %zd)",
+                     m, out.shape[0], L);
+        goto done;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(values);
+    unsigned char *row = (unsigned char *)out.buf;
+    for (Py_ssize_t i = 0; i < m; i++, row += 8 * L) {
+        if (!PyLong_Check(items[i])) {
+            PyErr_Format(PyExc_TypeError, "int_limbs(): values[%zd] is no Python int: %.100s", i,
+                         Py_TYPE(items[i])->tp_name);
+            goto done;
+        }
+#if PY_VERSION_HEX >= 0x030D0000
+        int failed = _PyLong_AsByteArray((PyLongObject *)items[i], row, (size_t)L * 8, PY_LITTLE_ENDIAN, 1, 1);
+#else
+        int failed = _PyLong_AsByteArray((PyLongObject *)items[i], row, (size_t)L * 8, PY_LITTLE_ENDIAN, 1);
+#endif
+        if (failed) {
+            goto done;
+        }
+#if !PY_LITTLE_ENDIAN
+        /* each limb came out big-endian and in reverse order: the limbs are reversed in place */
+        uint64_t *limb = (uint64_t *)row;
+        for (Py_ssize_t k = 0; k < L / 2; k++) {
+            uint64_t t = limb[k];
+            limb[k] = limb[L - 1 - k];
+            limb[L - 1 - k] = t;
+        }
+#endif
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    Py_XDECREF(values);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef limbrows_methods[] = {
+    {"int_limbs", (PyCFunction)(void (*)(void))int_limbs, METH_FASTCALL, int_limbs_doc},
     {"limb_ints", (PyCFunction)(void (*)(void))limb_ints, METH_FASTCALL, limb_ints_doc},
     {"dyadic_range", (PyCFunction)(void (*)(void))dyadic_range, METH_FASTCALL, dyadic_range_doc},
     {"dyadic_fill", (PyCFunction)(void (*)(void))dyadic_fill, METH_FASTCALL, dyadic_fill_doc},

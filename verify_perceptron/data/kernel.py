@@ -50,7 +50,7 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells", "signed_limbs", "limb_norms",
-           "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill", "limb_ints",
+           "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill", "limb_ints", "int_limbs",
            "csv_block", "scale_cells", "scale_limbs", "limb_terms"]
 
 SignedRows = Callable[..., "int | None"]
@@ -136,18 +136,25 @@ dyadic_fill: Callable[[Any, int, Any], None] | None
 signed_limbs, limb_norms, limb_doubles, limb_scores, dyadic_range, dyadic_fill = _load_limbs()
 
 
-def _load_limb_ints() -> Callable[[Any], list[int]] | None:
-    """The limb extension's `limb_ints` (it needs no __int128), or None where the extension did not import."""
+def _load_converters() -> tuple[Any, Any]:
+    """The limb extension's `limb_ints` and `int_limbs` (they need no __int128), or None each where the
+    extension did not import."""
     try:
-        return importlib.import_module(f"{__package__}._limbrows").limb_ints  # type: ignore[no-any-return]
-    except (ImportError, AttributeError):
-        return None
+        module = importlib.import_module(f"{__package__}._limbrows")
+    except ImportError:
+        return None, None
+    return getattr(module, "limb_ints", None), getattr(module, "int_limbs", None)
 
 
 #: ``limb_ints(limbs)`` in C, or None: the values of an (m, L) int64 C-contiguous array of limbs as a list of m
 #: Python ints (one ``int.from_bytes`` each, without the bytes objects: 4 to 8 times quicker than
 #: `verify_perceptron.data.limb_arrays.limb_values`' NumPy object arithmetic at 20 to 569 values of 2 to 4 limbs).
-limb_ints: Callable[[Any], list[int]] | None = _load_limb_ints()
+limb_ints: Callable[[Any], list[int]] | None
+#: ``int_limbs(values, out)`` in C, or None: out[i] = the L limbs of values[i], m Python ints into an (m, L) int64
+#: C-contiguous array (`int.to_bytes` each, into the array); TypeError where a value is no Python int,
+#: OverflowError where one does not fit.
+int_limbs: Callable[[Any, Any], None] | None
+limb_ints, int_limbs = _load_converters()
 
 
 def _load_named(name: str) -> Callable[..., Any] | None:

@@ -246,9 +246,9 @@ def magnitude_bits(limbs: Any) -> int:
 def int_limbs(values: Any, limbs: int) -> Any:
     """Python integers (a sequence) as an int64 (len, limbs) array of limbs, each value's lowest 64 bits first.
 
-    Each value's two's complement bytes, little-endian, are its limbs in order (``int.to_bytes``: no NumPy
-    object arithmetic, which costs more on the few values of a weight vector); OverflowError when one
-    does not fit.
+    Each value's two's complement bytes, little-endian, are its limbs in order (in C where the extension is
+    built, `verify_perceptron.data.kernel.int_limbs`, else ``int.to_bytes``: no NumPy object arithmetic, which
+    costs more on the few values of a weight vector); OverflowError when one does not fit.
 
     Examples
     --------
@@ -258,6 +258,13 @@ def int_limbs(values: Any, limbs: int) -> Any:
     width = 8 * limbs
     if not isinstance(values, (list, tuple, np.ndarray)):
         values = list(values)  # (read twice where the first pass meets a value that is no Python int)
+    if _kernel.int_limbs is not None and limbs >= 1:  # in C, into the array: no bytes object a value
+        out = np.empty((len(values), limbs), dtype=np.int64)
+        try:
+            _kernel.int_limbs(values, out)
+            return out
+        except TypeError:  # not all Python ints: as below
+            pass
     to_bytes = int.to_bytes  # (bound once, in a list: half the time of a generator calling int(v).to_bytes)
     try:
         joined = b"".join([to_bytes(v, width, "little", signed=True) for v in values])

@@ -23,6 +23,9 @@
 #include "_exact.h"
 #include "_wide.h"
 
+#include <limits.h>
+#include <math.h>
+
 #if SCAN_WIDE
 /* The squared norm of a row of d entries of lz limbs into out (ln limbs); mag is lz limbs of scratch. */
 static void
@@ -699,7 +702,87 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(int_ratios_doc,
+"int_ratios($module, values, shift, out, /)\n"
+"--\n"
+"\n"
+"out[i] = values[i] / 2^shift as a double, for a sequence of m Python ints and a writable (m,)\n"
+"float64 C-contiguous array: the value's leading bits (v >> max(0, bit_length(|v|) - 64), a floor),\n"
+"rounded once to a double as float(int) rounds it, times 2^(drop - shift) by ldexp (0 or an infinity\n"
+"of the value's sign past the doubles' range). TypeError where a value is no Python int.");
+
+static PyObject *
+int_ratios(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer out = {0};
+    PyObject *values = NULL, *result = NULL;
+
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "int_ratios() takes 3 arguments (values, shift, out), got %zd", nargs);
+        return NULL;
+    }
+    long long shift = PyLong_AsLongLong(args[1]);
+    if (shift == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (get_array("int_ratios", "out", args[2], 1, FLOAT64_ITEMS, 1, &out) < 0) {
+        return NULL;
+    }
+    values = PySequence_Fast(args[0], "int_ratios(): values must be a sequence");
+    if (values == NULL) {
+        goto done;
+    }
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(values);
+    if (out.shape[0] != m) {
+        PyErr_Format(PyExc_ValueError, "int_ratios(): out must have %zd items, got %zd", m, out.shape[0]);
+        goto done;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(values);
+    double *ratio = (double *)out.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *v = items[i];
+        if (!PyLong_Check(v)) {
+            PyErr_Format(PyExc_TypeError, "int_ratios(): values[%zd] is no Python int: %.100s", i,
+                         Py_TYPE(v)->tp_name);
+            goto done;
+        }
+        size_t bits = _PyLong_NumBits(v);
+        if (bits == (size_t)-1 && PyErr_Occurred()) {
+            goto done;
+        }
+        long long drop = bits > 64 ? (long long)(bits - 64) : 0;
+        double top;
+        if (drop == 0) {
+            top = PyLong_AsDouble(v);
+        }
+        else {
+            PyObject *amount = PyLong_FromLongLong(drop), *leading = NULL;
+            if (amount != NULL) {
+                leading = PyNumber_Rshift(v, amount);
+                Py_DECREF(amount);
+            }
+            if (leading == NULL) {
+                goto done;
+            }
+            top = PyLong_AsDouble(leading);
+            Py_DECREF(leading);
+        }
+        if (top == -1.0 && PyErr_Occurred()) {
+            goto done;
+        }
+        long long scale = drop - shift;  /* as NumPy's ldexp takes an int64 exponent: clamped to C's int */
+        ratio[i] = ldexp(top, scale > INT_MAX ? INT_MAX : scale < INT_MIN ? INT_MIN : (int)scale);
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    Py_XDECREF(values);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef limbrows_methods[] = {
+    {"int_ratios", (PyCFunction)(void (*)(void))int_ratios, METH_FASTCALL, int_ratios_doc},
     {"int_limbs", (PyCFunction)(void (*)(void))int_limbs, METH_FASTCALL, int_limbs_doc},
     {"limb_ints", (PyCFunction)(void (*)(void))limb_ints, METH_FASTCALL, limb_ints_doc},
     {"dyadic_range", (PyCFunction)(void (*)(void))dyadic_range, METH_FASTCALL, dyadic_range_doc},

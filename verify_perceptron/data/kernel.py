@@ -50,7 +50,7 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells", "signed_limbs", "limb_norms",
-           "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill", "limb_ints", "int_limbs",
+           "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill", "limb_ints", "int_limbs", "int_ratios",
            "csv_block", "scale_cells", "scale_limbs", "limb_terms"]
 
 SignedRows = Callable[..., "int | None"]
@@ -136,14 +136,14 @@ dyadic_fill: Callable[[Any, int, Any], None] | None
 signed_limbs, limb_norms, limb_doubles, limb_scores, dyadic_range, dyadic_fill = _load_limbs()
 
 
-def _load_converters() -> tuple[Any, Any]:
-    """The limb extension's `limb_ints` and `int_limbs` (they need no __int128), or None each where the
-    extension did not import."""
+def _load_converters() -> tuple[Any, Any, Any]:
+    """The limb extension's `limb_ints`, `int_limbs` and `int_ratios` (they need no __int128), or None each where
+    the extension did not import."""
     try:
         module = importlib.import_module(f"{__package__}._limbrows")
     except ImportError:
-        return None, None
-    return getattr(module, "limb_ints", None), getattr(module, "int_limbs", None)
+        return None, None, None
+    return getattr(module, "limb_ints", None), getattr(module, "int_limbs", None), getattr(module, "int_ratios", None)
 
 
 #: ``limb_ints(limbs)`` in C, or None: the values of an (m, L) int64 C-contiguous array of limbs as a list of m
@@ -154,7 +154,11 @@ limb_ints: Callable[[Any], list[int]] | None
 #: C-contiguous array (`int.to_bytes` each, into the array); TypeError where a value is no Python int,
 #: OverflowError where one does not fit.
 int_limbs: Callable[[Any, Any], None] | None
-limb_ints, int_limbs = _load_converters()
+#: ``int_ratios(values, shift, out)`` in C, or None: out[i] = values[i] / 2^shift as a float64, m Python ints into
+#: an (m,) float64 array, bit for bit `verify_perceptron.notes.soft_margin`'s ``_relative`` (the leading 64 bits
+#: rounded once, then ldexp); TypeError where a value is no Python int.
+int_ratios: Callable[[Any, int, Any], None] | None
+limb_ints, int_limbs, int_ratios = _load_converters()
 
 
 def _load_named(name: str) -> Callable[..., Any] | None:

@@ -18,7 +18,7 @@ from verify_perceptron.check import replay as replay_module
 from verify_perceptron.check.checker import Checker
 from verify_perceptron.check.limb_replay import LimbReplay, _narrowed
 from verify_perceptron.check.soft_margin import SoftMarginCheck
-from verify_perceptron.data import integers, limb_arrays
+from verify_perceptron.data import integers, kernel, limb_arrays
 from verify_perceptron.data.examples import example
 from verify_perceptron.data.int64_pieces import _wide_products
 from verify_perceptron.data.integers import ExactMatrix, as_limbs, score_values
@@ -76,8 +76,8 @@ def test_relative_floats_of_python_integers_are_relative_of_each_bit_for_bit(
         monkeypatch: pytest.MonkeyPatch, compiled: bool) -> None:
     # in C where the extension is built (`kernel.int_ratios`), and by NumPy object arithmetic (`_relative_ints`)
     if not compiled:
-        monkeypatch.setattr(limb_arrays._kernel, "int_ratios", None)
-    elif limb_arrays._kernel.int_ratios is None:
+        monkeypatch.setattr(kernel, "int_ratios", None)
+    elif kernel.int_ratios is None:
         pytest.skip("the limb extension is not built")
     random.seed(11)
     values = [0, 1, -1, 2**63 - 1, -(2**63), 2**64, -(2**64) - 1]
@@ -97,9 +97,9 @@ def test_relative_floats_of_python_integers_are_relative_of_each_bit_for_bit(
                                                                               -(2**64) - 2**11)]).view(np.int64).tolist()
 
 
-@pytest.mark.skipif(limb_arrays._kernel.int_ratios is None, reason="the limb extension is not built")
+@pytest.mark.skipif(kernel.int_ratios is None, reason="the limb extension is not built")
 def test_the_compiled_ratios_refuse_what_is_no_python_int_and_arrays_of_another_size() -> None:
-    ratios = limb_arrays._kernel.int_ratios
+    ratios = kernel.int_ratios
     assert ratios is not None
     out = np.zeros(2)
     ratios((2**70 + 1, -5), 3, out)  # any sequence
@@ -346,5 +346,5 @@ def test_scores_in_limbs_are_joined_as_limb_values_joins_them_from_four_limbs_fr
         joined = score_values(scores)
         assert joined.dtype == object and joined.tolist() == values
         # read from their bytes from FROM_BYTES limbs on, and in C (`kernel.limb_ints`) from two where it is built
-        assert read == ([m] if limbs >= limb_arrays.FROM_BYTES or limb_arrays._kernel.limb_ints is not None else [])
+        assert read == ([m] if limbs >= limb_arrays.FROM_BYTES or kernel.limb_ints is not None else [])
     assert score_values(as_limbs(np.array([5, -3], dtype=object), limbs)).dtype == np.int64  # all in int64

@@ -18,7 +18,7 @@ from verify_perceptron.check import replay as replay_module
 from verify_perceptron.check.checker import Checker
 from verify_perceptron.check.limb_replay import LimbReplay, _narrowed
 from verify_perceptron.check.soft_margin import SoftMarginCheck
-from verify_perceptron.data import integers, limb_arrays
+from verify_perceptron.data import integers, kernel, limb_arrays
 from verify_perceptron.data.examples import example
 from verify_perceptron.data.int64_pieces import _wide_products
 from verify_perceptron.data.integers import ExactMatrix, as_limbs, score_values
@@ -71,7 +71,14 @@ def test_as_limbs_of_python_integers_is_their_twos_complement_and_refuses_what_d
         as_limbs(np.array([-(2**192) - 3, 1], dtype=object), 3)
 
 
-def test_relative_floats_of_python_integers_are_relative_of_each_bit_for_bit() -> None:
+@pytest.mark.parametrize("compiled", [True, False])
+def test_relative_floats_of_python_integers_are_relative_of_each_bit_for_bit(
+        monkeypatch: pytest.MonkeyPatch, compiled: bool) -> None:
+    # in C where the extension is built (`kernel.int_ratios`), and by NumPy object arithmetic (`_relative_ints`)
+    if not compiled:
+        monkeypatch.setattr(kernel, "int_ratios", None)
+    elif kernel.int_ratios is None:
+        pytest.skip("the limb extension is not built")
     random.seed(11)
     values = [0, 1, -1, 2**63 - 1, -(2**63), 2**64, -(2**64) - 1]
     for _ in range(3000):
@@ -85,6 +92,24 @@ def test_relative_floats_of_python_integers_are_relative_of_each_bit_for_bit() -
         assert floats.view(np.int64).tolist() == expected.view(np.int64).tolist()
     assert relative_floats([3, -8], 3).tolist() == [0.375, -1.0] and relative_floats([], 3).shape == (0,)
     assert relative_floats([2**1100, -(2**1100)], 0).tolist() == [math.inf, -math.inf]
+    tiny = relative_floats([1, -1, 3, 2**64 + 2**11 + 1, -(2**64) - 2**11], 1076)  # below 2^-1074: ±0; ties
+    assert tiny.view(np.int64).tolist() == np.array([_relative(v, 1076) for v in (1, -1, 3, 2**64 + 2**11 + 1,
+                                                                              -(2**64) - 2**11)]).view(np.int64).tolist()
+
+
+@pytest.mark.skipif(kernel.int_ratios is None, reason="the limb extension is not built")
+def test_the_compiled_ratios_refuse_what_is_no_python_int_and_arrays_of_another_size() -> None:
+    ratios = kernel.int_ratios
+    assert ratios is not None
+    out = np.zeros(2)
+    ratios((2**70 + 1, -5), 3, out)  # any sequence
+    assert out.tolist() == [2.0**67, -0.625]
+    with pytest.raises(TypeError, match=r"values\[1\] is no Python int: float"):
+        ratios([1, 2.0], 0, out)
+    with pytest.raises(ValueError, match="out must have 3 items, got 2"):
+        ratios([1, 2, 3], 0, out)
+    with pytest.raises(TypeError, match="out must hold float64 items"):
+        ratios([1, 2], 0, np.zeros(2, dtype=np.int64))
 
 
 def test_note_bounds_share_their_pieces_and_equal_each_bound_made_alone() -> None:
@@ -320,5 +345,6 @@ def test_scores_in_limbs_are_joined_as_limb_values_joins_them_from_four_limbs_fr
         read.clear()
         joined = score_values(scores)
         assert joined.dtype == object and joined.tolist() == values
-        assert read == ([m] if limbs >= limb_arrays.FROM_BYTES else [])
+        # read from their bytes from FROM_BYTES limbs on, and in C (`kernel.limb_ints`) from two where it is built
+        assert read == ([m] if limbs >= limb_arrays.FROM_BYTES or kernel.limb_ints is not None else [])
     assert score_values(as_limbs(np.array([5, -3], dtype=object), limbs)).dtype == np.int64  # all in int64

@@ -20,7 +20,8 @@ from verify_perceptron.data.arrays import exact_table
 from verify_perceptron.data.dataset import Dataset, from_arrays
 from verify_perceptron.data.integers import ExactMatrix
 from verify_perceptron.data.limb_arrays import (
-    LimbMatrix, dyadic_limbs, int_limbs, limb_values, magnitude_bits, negated, shifted_right, trailing_zeros)
+    LimbMatrix, dyadic_limbs, int_limbs, limb_values, magnitude_bits, negated, row_ints, shifted_right,
+    trailing_zeros)
 from verify_perceptron.data.samples import sample_matrix, signed_samples
 from verify_perceptron.errors import DataError
 from verify_perceptron.notes.conventions import CONVENTIONS
@@ -266,10 +267,38 @@ def test_limb_values_are_the_twos_complement_integers_by_shifts_and_by_bytes_ali
     L = shape[-1]
     expected = [sum(int(v) % 2**64 << 64 * k for k, v in enumerate(row)) for row in limbs.reshape(-1, L).tolist()]
     expected = [v - 2 ** (64 * L) if v >= 2 ** (64 * L - 1) else v for v in expected]
-    values = limb_values(limbs)
-    assert values.shape == shape[:-1] and values.dtype == object
-    assert values.ravel().tolist() == expected and all(type(v) is int for v in values.ravel().tolist())
-    assert limb_values(limbs[..., ::-1][..., ::-1]).ravel().tolist() == expected  # a view that is not contiguous
+    compiled = _kernel.limb_ints
+    try:
+        for reader in {compiled, None}:  # in C where it is built, and by NumPy object arithmetic and bytes
+            _kernel.limb_ints = reader
+            values = limb_values(limbs)
+            assert values.shape == shape[:-1] and values.dtype == object
+            assert values.ravel().tolist() == expected and all(type(v) is int for v in values.ravel().tolist())
+            assert limb_values(limbs[..., ::-1][..., ::-1]).ravel().tolist() == expected  # not contiguous
+            assert row_ints(limbs.reshape(-1, L)) == expected
+    finally:
+        _kernel.limb_ints = compiled
+
+
+@pytest.mark.skipif(_kernel.limb_ints is None, reason="the limb extension is not built")
+def test_the_compiled_limb_reader_gives_each_twos_complement_integer_and_refuses_other_arrays():
+    limb_ints = _compiled("limb_ints")
+    top, least = 2**63 - 1, -(2**63)
+    rows = [[least], [top], [-1], [0], [0, least], [-1, top], [least, -1], [0, -1], [1, 0], [-1, 0], [0, 0, 1],
+            [5, -1, -1, -1, -1]]
+    for row in rows:
+        expected = sum((v % 2**64) << 64 * k for k, v in enumerate(row))
+        expected -= 2 ** (64 * len(row)) if expected >= 2 ** (64 * len(row) - 1) else 0
+        assert limb_ints(np.array([row, row], dtype=np.int64)) == [expected, expected]
+    assert limb_ints(np.zeros((0, 3), dtype=np.int64)) == []
+    with pytest.raises(TypeError, match="limbs must hold int64 items"):
+        limb_ints(np.zeros((2, 2), dtype=np.int32))
+    with pytest.raises(ValueError, match="limbs must be 2-D, got ndim=3"):
+        limb_ints(np.zeros((2, 2, 1), dtype=np.int64))
+    with pytest.raises(ValueError, match="limbs must be C-contiguous"):
+        limb_ints(np.zeros((2, 4), dtype=np.int64)[:, ::2])
+    with pytest.raises(ValueError, match="at least 1 limb a value, got shape=\\(2, 0\\)"):
+        limb_ints(np.zeros((2, 0), dtype=np.int64))
 
 
 @needs_kernel
@@ -332,3 +361,42 @@ def test_limb_sum_is_the_exact_sum_of_the_values(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(limb_arrays, "_SUM_ROWS", 7)  # rows summed in blocks: the same sum
     assert limb_arrays.limb_sum(held) == sum(limb_arrays.limb_values(held).tolist())
     assert limb_arrays.limb_sum(held[:0]) == 0
+
+
+@given(bits=st.lists(st.tuples(st.integers(0, 319), st.booleans()), max_size=12), L=st.integers(1, 5))
+def test_int_limbs_writes_each_value_as_its_twos_complement_limbs_in_c_and_by_bytes_alike(bits, L):
+    values = [(-(2**b) if negative else 2**b - 1) for b, negative in bits]  # the extremes of each bit length
+    fits = [v for v in values if -(2 ** (64 * L - 1)) <= v < 2 ** (64 * L - 1)]
+    compiled = _kernel.int_limbs
+    try:
+        for writer in {compiled, None}:
+            _kernel.int_limbs = writer
+            held = int_limbs(fits, L)
+            assert held.shape == (len(fits), L) and held.dtype == np.int64
+            expected = [[((v >> 64 * k) + 2**63) % 2**64 - 2**63 for k in range(L)] for v in fits]
+            assert held.tolist() == expected
+            assert int_limbs(np.array(fits, dtype=object), L).tolist() == expected  # an object array alike
+            if len(fits) < len(values):
+                with pytest.raises(OverflowError):
+                    int_limbs(values, L)
+    finally:
+        _kernel.int_limbs = compiled
+
+
+@pytest.mark.skipif(_kernel.int_limbs is None, reason="the limb extension is not built")
+def test_the_compiled_limb_writer_refuses_what_is_no_python_int_or_does_not_fit():
+    writer = _compiled("int_limbs")
+    out = np.zeros((2, 2), dtype=np.int64)
+    writer([-(2**127), 2**127 - 1], out)
+    assert out.tolist() == [[0, -(2**63)], [-1, 2**63 - 1]]
+    with pytest.raises(OverflowError):
+        writer([0, 2**127], out)
+    with pytest.raises(TypeError, match=r"values\[1\] is no Python int: numpy.int64"):
+        writer([1, np.int64(2)], out)
+    with pytest.raises(ValueError, match=r"out must have shape \(3, L >= 1\), got \(2, 2\)"):
+        writer([1, 2, 3], out)
+    frozen = np.zeros((2, 2), dtype=np.int64)
+    frozen.setflags(write=False)
+    with pytest.raises(ValueError, match="out must be writable"):
+        writer([1, 2], frozen)
+    assert int_limbs([np.int64(-5), 2**70], 2).tolist() == [[-5, -1], [0, 64]]  # NumPy integers: through int()

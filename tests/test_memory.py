@@ -57,6 +57,27 @@ def test_without_a_memory_figure_the_fixed_limit_stands(monkeypatch: pytest.Monk
     assert memory.available_memory() is None
 
 
+def test_the_kernel_files_are_read_whole_as_text_mode_reads_them(monkeypatch: pytest.MonkeyPatch,
+                                                                  tmp_path: Path) -> None:
+    # (read through os.read since the tenth session: a text-mode file object cost more than the read itself)
+    padding = "".join(f"Field{k}:    {k} kB\n" for k in range(4000))  # about 80 KB before the line
+    _machine(monkeypatch, tmp_path, padding + "MemAvailable:    8000000 kB\n", cgroup=("9000000000", "200000000\n"))
+    assert len((tmp_path / "meminfo").read_bytes()) > 65536
+    assert memory.available_memory() == (8_192_000_000, "MemAvailable")
+    _machine(monkeypatch, tmp_path, "MemAvailable:    8000000 kB\n", cgroup=("1000000000", "200000000\n"))
+    assert memory.available_memory() == (800_000_000, "the cgroup limit")
+    _machine(monkeypatch, tmp_path, "MemTotal: 9 kB\r\nMemAvailable: 7 kB\r\n")  # Windows line ends
+    assert memory.available_memory() == (7168, "MemAvailable")
+    _machine(monkeypatch, tmp_path, "MemTotal: 9 kB\rMemAvailable: 5 kB\r")  # old Mac line ends
+    assert memory.available_memory() == (5120, "MemAvailable")
+    _machine(monkeypatch, tmp_path, "xMemAvailable: 5 kB\nMemAvailable: 6 kB x\nMemAvailable: 8 kB\n")
+    assert memory.available_memory() == (6144, "MemAvailable")  # the first line that starts with it
+    _machine(monkeypatch, tmp_path, "MemAvailable: 7 kB\n", cgroup=("1000000000", "2000000\u00e9"))  # not ASCII
+    assert memory.available_memory() == (7168, "MemAvailable")
+    (tmp_path / "meminfo").write_bytes("MemAvailable: 7 kB \u00e9\n".encode())
+    assert memory.available_memory() is None
+
+
 def test_the_default_limit_is_what_the_memory_holds_at_the_measured_bytes_a_cell(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(memory, "available_memory", lambda: (memory.RUN_BYTES_PER_CELL * 3_000_000, "MemAvailable"))

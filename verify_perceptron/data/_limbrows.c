@@ -23,6 +23,9 @@
 #include "_exact.h"
 #include "_wide.h"
 
+#include <limits.h>
+#include <math.h>
+
 #if SCAN_WIDE
 /* The squared norm of a row of d entries of lz limbs into out (ln limbs); mag is lz limbs of scratch. */
 static void
@@ -564,7 +567,224 @@ done:
 #endif
 }
 
+PyDoc_STRVAR(limb_ints_doc,
+"limb_ints($module, limbs, /)\n"
+"--\n"
+"\n"
+"The integers of an (m, L) int64 C-contiguous array of limbs (each value's lowest 64 bits\n"
+"first, two's complement over all L) as a list of m Python ints.");
+
+static PyObject *
+limb_ints(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer limbs = {0};
+    PyObject *result = NULL;
+
+    if (nargs != 1) {
+        PyErr_Format(PyExc_TypeError, "limb_ints() takes 1 argument (limbs), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array("limb_ints", "limbs", args[0], 2, INT64_ITEMS, 0, &limbs) < 0) {
+        return NULL;
+    }
+    Py_ssize_t m = limbs.shape[0], L = limbs.shape[1];
+    if (L < 1 && m > 0) {
+        PyErr_Format(PyExc_ValueError, "limb_ints(): limbs must have at least 1 limb a value, got shape=(%zd, %zd)",
+                     m, L);
+        goto done;
+    }
+    result = PyList_New(m);
+    if (result == NULL) {
+        goto done;
+    }
+    const int64_t *v = (const int64_t *)limbs.buf;
+#if !PY_LITTLE_ENDIAN
+    unsigned char *bytes = PyMem_Malloc((size_t)(L > 0 ? L : 1) * 8);  /* one value's limbs, little-endian */
+    if (bytes == NULL) {
+        Py_CLEAR(result);
+        PyErr_NoMemory();
+        goto done;
+    }
+#endif
+    for (Py_ssize_t i = 0; i < m; i++, v += L) {
+        PyObject *value;
+        if (L == 1) {
+            value = PyLong_FromLongLong((long long)v[0]);
+        }
+        else {
+#if PY_LITTLE_ENDIAN
+            value = _PyLong_FromByteArray((const unsigned char *)v, (size_t)L * 8, 1, 1);
+#else
+            for (Py_ssize_t k = 0; k < L; k++) {
+                for (int b = 0; b < 8; b++) {
+                    bytes[8 * k + b] = (unsigned char)((uint64_t)v[k] >> (8 * b));
+                }
+            }
+            value = _PyLong_FromByteArray(bytes, (size_t)L * 8, 1, 1);
+#endif
+        }
+        if (value == NULL) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, i, value);
+    }
+#if !PY_LITTLE_ENDIAN
+    PyMem_Free(bytes);
+#endif
+done:
+    PyBuffer_Release(&limbs);
+    return result;
+}
+
+PyDoc_STRVAR(int_limbs_doc,
+"int_limbs($module, values, out, /)\n"
+"--\n"
+"\n"
+"out[i] = the limbs of values[i] (each value's lowest 64 bits first, two's complement over\n"
+"all L) for a sequence of m Python ints and a writable (m, L) int64 C-contiguous array.\n"
+"TypeError where a value is no Python int, OverflowError where one does not fit L limbs.");
+
+static PyObject *
+int_limbs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer out = {0};
+    PyObject *values = NULL, *result = NULL;
+
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "int_limbs() takes 2 arguments (values, out), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array("int_limbs", "out", args[1], 2, INT64_ITEMS, 1, &out) < 0) {
+        return NULL;
+    }
+    values = PySequence_Fast(args[0], "int_limbs(): values must be a sequence");
+    if (values == NULL) {
+        goto done;
+    }
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(values), L = out.shape[1];
+    if (out.shape[0] != m || (L < 1 && m > 0)) {
+        PyErr_Format(PyExc_ValueError, "int_limbs(): out must have shape (%zd, L >= 1), got (%zd, %zd)",
+                     m, out.shape[0], L);
+        goto done;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(values);
+    unsigned char *row = (unsigned char *)out.buf;
+    for (Py_ssize_t i = 0; i < m; i++, row += 8 * L) {
+        if (!PyLong_Check(items[i])) {
+            PyErr_Format(PyExc_TypeError, "int_limbs(): values[%zd] is no Python int: %.100s", i,
+                         Py_TYPE(items[i])->tp_name);
+            goto done;
+        }
+#if PY_VERSION_HEX >= 0x030D0000
+        int failed = _PyLong_AsByteArray((PyLongObject *)items[i], row, (size_t)L * 8, PY_LITTLE_ENDIAN, 1, 1);
+#else
+        int failed = _PyLong_AsByteArray((PyLongObject *)items[i], row, (size_t)L * 8, PY_LITTLE_ENDIAN, 1);
+#endif
+        if (failed) {
+            goto done;
+        }
+#if !PY_LITTLE_ENDIAN
+        /* each limb came out big-endian and in reverse order: the limbs are reversed in place */
+        uint64_t *limb = (uint64_t *)row;
+        for (Py_ssize_t k = 0; k < L / 2; k++) {
+            uint64_t t = limb[k];
+            limb[k] = limb[L - 1 - k];
+            limb[L - 1 - k] = t;
+        }
+#endif
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    Py_XDECREF(values);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+PyDoc_STRVAR(int_ratios_doc,
+"int_ratios($module, values, shift, out, /)\n"
+"--\n"
+"\n"
+"out[i] = values[i] / 2^shift as a double, for a sequence of m Python ints and a writable (m,)\n"
+"float64 C-contiguous array: the value's leading bits (v >> max(0, bit_length(|v|) - 64), a floor),\n"
+"rounded once to a double as float(int) rounds it, times 2^(drop - shift) by ldexp (0 or an infinity\n"
+"of the value's sign past the doubles' range). TypeError where a value is no Python int.");
+
+static PyObject *
+int_ratios(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer out = {0};
+    PyObject *values = NULL, *result = NULL;
+
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "int_ratios() takes 3 arguments (values, shift, out), got %zd", nargs);
+        return NULL;
+    }
+    long long shift = PyLong_AsLongLong(args[1]);
+    if (shift == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (get_array("int_ratios", "out", args[2], 1, FLOAT64_ITEMS, 1, &out) < 0) {
+        return NULL;
+    }
+    values = PySequence_Fast(args[0], "int_ratios(): values must be a sequence");
+    if (values == NULL) {
+        goto done;
+    }
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(values);
+    if (out.shape[0] != m) {
+        PyErr_Format(PyExc_ValueError, "int_ratios(): out must have %zd items, got %zd", m, out.shape[0]);
+        goto done;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(values);
+    double *ratio = (double *)out.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *v = items[i];
+        if (!PyLong_Check(v)) {
+            PyErr_Format(PyExc_TypeError, "int_ratios(): values[%zd] is no Python int: %.100s", i,
+                         Py_TYPE(v)->tp_name);
+            goto done;
+        }
+        size_t bits = _PyLong_NumBits(v);
+        if (bits == (size_t)-1 && PyErr_Occurred()) {
+            goto done;
+        }
+        long long drop = bits > 64 ? (long long)(bits - 64) : 0;
+        double top;
+        if (drop == 0) {
+            top = PyLong_AsDouble(v);
+        }
+        else {
+            PyObject *amount = PyLong_FromLongLong(drop), *leading = NULL;
+            if (amount != NULL) {
+                leading = PyNumber_Rshift(v, amount);
+                Py_DECREF(amount);
+            }
+            if (leading == NULL) {
+                goto done;
+            }
+            top = PyLong_AsDouble(leading);
+            Py_DECREF(leading);
+        }
+        if (top == -1.0 && PyErr_Occurred()) {
+            goto done;
+        }
+        long long scale = drop - shift;  /* as NumPy's ldexp takes an int64 exponent: clamped to C's int */
+        ratio[i] = ldexp(top, scale > INT_MAX ? INT_MAX : scale < INT_MIN ? INT_MIN : (int)scale);
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    Py_XDECREF(values);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef limbrows_methods[] = {
+    {"int_ratios", (PyCFunction)(void (*)(void))int_ratios, METH_FASTCALL, int_ratios_doc},
+    {"int_limbs", (PyCFunction)(void (*)(void))int_limbs, METH_FASTCALL, int_limbs_doc},
+    {"limb_ints", (PyCFunction)(void (*)(void))limb_ints, METH_FASTCALL, limb_ints_doc},
     {"dyadic_range", (PyCFunction)(void (*)(void))dyadic_range, METH_FASTCALL, dyadic_range_doc},
     {"dyadic_fill", (PyCFunction)(void (*)(void))dyadic_fill, METH_FASTCALL, dyadic_fill_doc},
     {"limb_scores", (PyCFunction)(void (*)(void))limb_scores, METH_FASTCALL, limb_scores_doc},

@@ -50,7 +50,7 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells", "signed_limbs", "limb_norms",
-           "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill",
+           "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill", "limb_ints", "int_limbs", "int_ratios",
            "csv_block", "scale_cells", "scale_limbs", "limb_terms"]
 
 SignedRows = Callable[..., "int | None"]
@@ -134,6 +134,31 @@ dyadic_range: Callable[[Any], "tuple[int, int] | None"] | None
 #: ``dyadic_fill(X, p, out)`` in C, or None: out (X's shape plus L limbs) = X·2^p, each value's limbs.
 dyadic_fill: Callable[[Any, int, Any], None] | None
 signed_limbs, limb_norms, limb_doubles, limb_scores, dyadic_range, dyadic_fill = _load_limbs()
+
+
+def _load_converters() -> tuple[Any, Any, Any]:
+    """The limb extension's `limb_ints`, `int_limbs` and `int_ratios` (they need no __int128), or None each where
+    the extension did not import."""
+    try:
+        module = importlib.import_module(f"{__package__}._limbrows")
+    except ImportError:
+        return None, None, None
+    return getattr(module, "limb_ints", None), getattr(module, "int_limbs", None), getattr(module, "int_ratios", None)
+
+
+#: ``limb_ints(limbs)`` in C, or None: the values of an (m, L) int64 C-contiguous array of limbs as a list of m
+#: Python ints (one ``int.from_bytes`` each, without the bytes objects: 4 to 8 times quicker than
+#: `verify_perceptron.data.limb_arrays.limb_values`' NumPy object arithmetic at 20 to 569 values of 2 to 4 limbs).
+limb_ints: Callable[[Any], list[int]] | None
+#: ``int_limbs(values, out)`` in C, or None: out[i] = the L limbs of values[i], m Python ints into an (m, L) int64
+#: C-contiguous array (`int.to_bytes` each, into the array); TypeError where a value is no Python int,
+#: OverflowError where one does not fit.
+int_limbs: Callable[[Any, Any], None] | None
+#: ``int_ratios(values, shift, out)`` in C, or None: out[i] = values[i] / 2^shift as a float64, m Python ints into
+#: an (m,) float64 array, bit for bit `verify_perceptron.notes.soft_margin`'s ``_relative`` (the leading 64 bits
+#: rounded once, then ldexp); TypeError where a value is no Python int.
+int_ratios: Callable[[Any, int, Any], None] | None
+limb_ints, int_limbs, int_ratios = _load_converters()
 
 
 def _load_named(name: str) -> Callable[..., Any] | None:

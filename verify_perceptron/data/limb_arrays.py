@@ -77,6 +77,9 @@ def dyadic_limbs(m: Any, shift: Any, limbs: int) -> Any:
 def limb_values(limbs: Any) -> Any:
     """The integers held in `limbs` (shape S + (L,)) as an object array of shape S of Python ints.
 
+    Past one limb they are read in C where the extension is built (`row_ints`: `verify_perceptron.data.kernel.limb_ints`),
+    else from their bytes from `FROM_BYTES` limbs on and by NumPy object arithmetic below.
+
     Examples
     --------
     >>> limb_values(np.array([[0, 1], [-1, -1]])).tolist()
@@ -84,8 +87,8 @@ def limb_values(limbs: Any) -> Any:
     >>> limb_values(np.array([[0, 0, 0, 0, 1]])).tolist() == [2**256]  # from the bytes (`FROM_BYTES`)
     True
     """
-    if limbs.shape[-1] >= FROM_BYTES:
-        values = np.empty(int(np.prod(limbs.shape[:-1])), dtype=object)
+    if limbs.shape[-1] >= FROM_BYTES or (_kernel.limb_ints is not None and limbs.shape[-1] > 1):
+        values = np.empty(math.prod(limbs.shape[:-1]), dtype=object)
         values[:] = row_ints(limbs.reshape(-1, limbs.shape[-1]))
         return values.reshape(limbs.shape[:-1])
     values = limbs[..., -1].astype(object)
@@ -243,9 +246,9 @@ def magnitude_bits(limbs: Any) -> int:
 def int_limbs(values: Any, limbs: int) -> Any:
     """Python integers (a sequence) as an int64 (len, limbs) array of limbs, each value's lowest 64 bits first.
 
-    Each value's two's complement bytes, little-endian, are its limbs in order (``int.to_bytes``: no NumPy
-    object arithmetic, which costs more on the few values of a weight vector); OverflowError when one
-    does not fit.
+    Each value's two's complement bytes, little-endian, are its limbs in order (in C where the extension is
+    built, `verify_perceptron.data.kernel.int_limbs`, else ``int.to_bytes``: no NumPy object arithmetic, which
+    costs more on the few values of a weight vector); OverflowError when one does not fit.
 
     Examples
     --------
@@ -255,6 +258,13 @@ def int_limbs(values: Any, limbs: int) -> Any:
     width = 8 * limbs
     if not isinstance(values, (list, tuple, np.ndarray)):
         values = list(values)  # (read twice where the first pass meets a value that is no Python int)
+    if _kernel.int_limbs is not None and limbs >= 1:  # in C, into the array: no bytes object a value
+        out = np.empty((len(values), limbs), dtype=np.int64)
+        try:
+            _kernel.int_limbs(values, out)
+            return out
+        except TypeError:  # not all Python ints: as below
+            pass
     to_bytes = int.to_bytes  # (bound once, in a list: half the time of a generator calling int(v).to_bytes)
     try:
         joined = b"".join([to_bytes(v, width, "little", signed=True) for v in values])
@@ -292,6 +302,8 @@ def row_ints(limbs: Any) -> list[int]:
     >>> row_ints(np.array([[0, 1], [-5, -1]])) == [2**64, -5]
     True
     """
+    if _kernel.limb_ints is not None:  # (in C: no bytes object a value)
+        return _kernel.limb_ints(np.ascontiguousarray(limbs, dtype=np.int64).reshape(-1, limbs.shape[-1]))
     joined = np.ascontiguousarray(limbs, dtype="<i8").tobytes()
     width = 8 * limbs.shape[-1]
     from_bytes = int.from_bytes  # (bound once: the lookup was a fifth of the loop)

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from ..data.limb_arrays import row_ints
+
 __all__ = ["Kept", "Segment"]
 
 
@@ -30,7 +32,8 @@ class Kept(Sequence[tuple[int, int, list[int], list[int], Any]]):
 
     def add_run(self, first: int, epochs: Any, rows: Any, scores: Any, segment: Segment) -> None:
         """A chunk's updates first, first + 1, ...: `epochs`, `rows` and `scores` are arrays (kept as
-        they are: a record's Python ints are made when it is read)."""
+        they are: a record's Python ints are made when it is read); `scores` int64 values, or an (m, L) int64
+        array of limbs (`verify_perceptron.data.integers.score_values`' layout), each joined when read."""
         self.starts.append(self.length)
         self.parts.append((first, epochs, rows, scores, segment))
         self.length += len(rows)
@@ -49,7 +52,8 @@ class Kept(Sequence[tuple[int, int, list[int], list[int], Any]]):
             return part[0]
         first, epochs, rows, scores, segment = part
         t = index - self.starts[p]
-        return first + t, int(epochs[t]), [int(rows[t])], [int(scores[t])], (segment, t)
+        score = int(scores[t]) if scores.ndim == 1 else row_ints(scores[t:t + 1])[0]
+        return first + t, int(epochs[t]), [int(rows[t])], [score], (segment, t)
 
 
 class Segment:

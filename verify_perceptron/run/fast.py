@@ -42,7 +42,7 @@ from . import _limbs
 from . import filter as _filter
 from . import kernel as _kernel
 from ..data.dataset import Dataset, require_dataset
-from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, matrix_vector, score_values
+from ..data.integers import FLOAT_EXACT_SQ, INT64_EXACT_SQ, WIDE_SQ, ExactMatrix, matrix_vector
 from ..data.observers import Observer, feed
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, LazyUpdates, ScaledWeights, Trace, Update
@@ -234,8 +234,8 @@ class _Run:
         room = min(self.keep_updates - len(self.kept), len(chunk))
         if room > 0:
             segment = Segment(start_w, self.Z[chunk[:room]] if self.compiled else self.matrix.row_values(chunk[:room]))
-            self.kept.add_run(first, epochs[:room].copy(), chunk[:room].copy(), np.array(score_values(scores[:room])),
-                              segment)
+            # (the scores as they are, limbs too: a kept record's score is joined when it is read, and most are not)
+            self.kept.add_run(first, epochs[:room].copy(), chunk[:room].copy(), np.array(scores[:room]), segment)
 
     # --- the passes -------------------------------------------------------------------------
 

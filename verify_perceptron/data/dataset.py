@@ -140,17 +140,17 @@ class Dataset:
     def limbs(self) -> Any:
         """The numerators in 64-bit limbs, (n, d, L) int64, when they pass int64 and were given so; else None
         (made again from the sample matrix's limbs on first use once they rest on them: `rest_on`)."""
-        if self._lent is not None:
-            Z, column, width = self._lent
-            self._limbs, self._lent = unsigned_rows(Z, self.y_array, column, width), None
+        lent = self._lent  # (read once: two threads may ask; each then makes the same limbs)
+        if lent is not None:
+            self._limbs, self._lent = unsigned_rows(lent[0], self.y_array, lent[1], lent[2]), None
         return self._limbs
 
     def limb_rows(self, rows: slice) -> Any:
         """``limbs[rows]``, made for those rows alone while the limbs rest on a sample matrix's; else None."""
-        if self._lent is None:
+        lent = self._lent
+        if lent is None:
             return None if self._limbs is None else self._limbs[rows]
-        Z, column, width = self._lent
-        return unsigned_rows(Z, self.y_array, column, width, rows)
+        return unsigned_rows(lent[0], self.y_array, lent[1], lent[2], rows)
 
     def rest_on(self, Z: Any, column: int) -> None:
         """Let go of `limbs` for the sample matrix z_i = y_i·(x_i, bias at `column`) made of them in limbs `Z`: read,

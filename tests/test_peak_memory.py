@@ -639,3 +639,25 @@ def test_the_final_separator_reads_the_first_rows_of_limbs_at_rest_alone() -> No
         assert fails == separability._first_rows_fail(Dataset(limbs=held, y=data.y), V, offset)
     assert np.array_equal(data.limb_rows(slice(5, 9)), held[5:9]) and data._limbs is None
     assert np.array_equal(data.limbs, held) and data._lent is None
+
+
+def test_norms_in_limbs_are_held_in_the_fewest_limbs_that_the_run_and_the_replay_read_as_held() -> None:
+    # A matrix held in limbs kept its ‖z_i‖² in 2L + 1 limbs (5 at L = 2: 0.45x the int64 data at d = 10) where
+    # the randn data's norms need 3 (about 152 bits), and the engine (`LimbLayout.norms`) and the limb replay
+    # (`_narrowed`) each made a copy at their own width, 3 limbs there (0.27x each during the run). Held in the
+    # fewest limbs, those widths read the held array itself. The same norms.
+    from verify_perceptron.check.limb_replay import _narrowed
+    from verify_perceptron.data.limb_arrays import limb_values, limbs_for_bits
+    from verify_perceptron.data.samples import sample_matrix
+    from verify_perceptron.run._limbs import LimbLayout
+
+    data = _randn_limbs(3000)
+    matrix = sample_matrix(data, get_convention("classic"))
+    assert matrix.held is not None
+    held = matrix.held.norm_limbs
+    width = limbs_for_bits(int(matrix.max_norm_sq).bit_length())
+    assert held.shape == (3000, width) and width < 2 * matrix.limbs.shape[2] + 1
+    assert np.shares_memory(LimbLayout(matrix).norms(width), held) and _narrowed(held, width) is held
+    rows = matrix.exact.tolist()
+    assert limb_values(held).tolist() == [sum(v * v for v in row) for row in rows]
+    assert limb_values(_narrowed(held, width + 1)).tolist() == limb_values(held).tolist()

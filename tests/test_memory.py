@@ -158,8 +158,8 @@ def test_a_finished_run_keeps_no_copy_of_its_samples(monkeypatch: pytest.MonkeyP
 
     made: list[ExactMatrix] = []
 
-    def kept(*args: Any) -> ExactMatrix:
-        made.append(sample_matrix(*args))
+    def kept(*args: Any, **kwargs: Any) -> ExactMatrix:
+        made.append(sample_matrix(*args, **kwargs))
         return made[-1]
 
     monkeypatch.setattr(pipeline, "sample_matrix", kept)

@@ -577,3 +577,87 @@ def test_the_best_visited_weights_are_confirmed_without_a_float_copy_beside(monk
     monkeypatch.setattr(ExactMatrix, "forget_floats", lambda self: None)  # the copy kept, as before
     matrix.release_copies()
     assert soft_reference.best_reference(matrix, trace) == found and all(held[-1:])
+
+
+def test_a_fit_on_samples_held_in_limbs_holds_them_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The estimator's table of X (the Dataset's limbs, 1.82x the int64 data at d = 10) and the sample matrix
+    # z_i = y_i·(x_i, 1) in limbs (2.0x) are the same numbers but for the labels' signs and the bias column.
+    # Both lived through the run and the soft-margin check after it (the randn fits' peaks, 9.1x at 10^5 x 10);
+    # the dataset now rests on the matrix's limbs (`Dataset.rest_on`), which the trace keeps, and makes its own
+    # again when they are read (the final separator's first rows: those rows alone). The same fit and report.
+    import weakref
+
+    from verify_perceptron import pipeline as pipeline_module
+    from verify_perceptron.api import estimator
+    from verify_perceptron.check import soft_reference
+
+    rng = np.random.default_rng(5)
+    X, y = rng.standard_normal((3000, 10)), np.where(rng.random(3000) < 0.5, 1, -1)
+    tables: list[Any] = []
+    own_table, own_reference = estimator.exact_table, soft_reference.best_reference
+
+    def exact_table(*args: Any, **kwargs: Any) -> Any:
+        table = own_table(*args, **kwargs)
+        tables.append(weakref.ref(table.limbs))
+        return table
+
+    alive: list[bool] = []
+
+    def best_reference(*args: Any) -> Any:
+        alive.append(tables[-1]() is not None)
+        return own_reference(*args)
+
+    monkeypatch.setattr(estimator, "exact_table", exact_table)
+    monkeypatch.setattr(pipeline_module, "best_reference", best_reference)
+    fitted = estimator.ExactPerceptron(max_epochs=20).fit(X, y)
+    assert alive == [False] and not fitted.converged_
+    assert fitted.verification_ is not None
+    data = fitted.verification_.data  # (decided in this process at this size: its limbs were read)
+    made_again = data.limbs
+    assert data._lent is None and np.array_equal(made_again, own_table(X).limbs)
+    monkeypatch.setattr(Dataset, "rest_on", lambda self, Z, column: None)  # held twice, as before
+    before = estimator.ExactPerceptron(max_epochs=20).fit(X, y)
+    assert alive == [False, True]
+    assert np.array_equal(before.coef_, fitted.coef_) and before.intercept_ == fitted.intercept_
+    assert before.verification_ is not None and before.verification_.json == fitted.verification_.json
+
+
+def test_the_final_separator_reads_the_first_rows_of_limbs_at_rest_alone() -> None:
+    # `_final_separator` first looks at the first 2^14 rows' margins: read as ``data.limbs[:2^14]`` from a
+    # dataset whose limbs rest on the run's sample matrix, all n rows would be made again for them.
+    from verify_perceptron.certify import separability
+    from verify_perceptron.data.samples import sample_matrix
+
+    data = _randn_limbs(separability._MARGIN_PIECE + 1000)
+    held = data.limbs
+    matrix = sample_matrix(data, get_convention("classic"), lend=True)
+    assert data._limbs is None and matrix.limbs is not None
+    V = [3, -1, 4, 1, -5, 9, 2, -6, 5, 3]
+    for offset in (-(2**100), 0, 2**100):
+        fails = separability._first_rows_fail(data, V, offset)
+        assert data._limbs is None
+        assert fails == separability._first_rows_fail(Dataset(limbs=held, y=data.y), V, offset)
+    assert np.array_equal(data.limb_rows(slice(5, 9)), held[5:9]) and data._limbs is None
+    assert np.array_equal(data.limbs, held) and data._lent is None
+
+
+def test_norms_in_limbs_are_held_in_the_fewest_limbs_that_the_run_and_the_replay_read_as_held() -> None:
+    # A matrix held in limbs kept its ‖z_i‖² in 2L + 1 limbs (5 at L = 2: 0.45x the int64 data at d = 10) where
+    # the randn data's norms need 3 (about 152 bits), and the engine (`LimbLayout.norms`) and the limb replay
+    # (`_narrowed`) each made a copy at their own width, 3 limbs there (0.27x each during the run). Held in the
+    # fewest limbs, those widths read the held array itself. The same norms.
+    from verify_perceptron.check.limb_replay import _narrowed
+    from verify_perceptron.data.limb_arrays import limb_values, limbs_for_bits
+    from verify_perceptron.data.samples import sample_matrix
+    from verify_perceptron.run._limbs import LimbLayout
+
+    data = _randn_limbs(3000)
+    matrix = sample_matrix(data, get_convention("classic"))
+    assert matrix.held is not None
+    held = matrix.held.norm_limbs
+    width = limbs_for_bits(int(matrix.max_norm_sq).bit_length())
+    assert held.shape == (3000, width) and width < 2 * matrix.limbs.shape[2] + 1
+    assert np.shares_memory(LimbLayout(matrix).norms(width), held) and _narrowed(held, width) is held
+    rows = matrix.exact.tolist()
+    assert limb_values(held).tolist() == [sum(v * v for v in row) for row in rows]
+    assert limb_values(_narrowed(held, width + 1)).tolist() == limb_values(held).tolist()

@@ -328,7 +328,7 @@ def _verified(data: Dataset, convention: Convention | str, *, eta: object, mode:
                 recorder.observe(u.k, u.epoch, list(u.samples), whole_scores(data, u, conv.step_size(rate)))
         return trace, check_trace(data, trace, separator=separator)
     job = _Job(data, conv, rate, mode, max_epochs, time_limit, progress, keep_updates,
-               sample_matrix(data, conv))  # the samples built once, shared by the engine and the checker
+               sample_matrix(data, conv, lend=True))  # the samples built once: the engine's and the checker's
     try:
         if separator is not None:
             return job.checked(separator, separator_source, separator_note, recorder, time_limit)

@@ -162,6 +162,7 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
             clock.phase = "reading X and y"
             refuse_non_numbers(X, where)
             table = exact_table(X, floats=floats, source=where)
+            n_features = table.shape[1]
             classes, index = classes_of(y, where)
             binary = len(classes) == 2
             runs: list[tuple[Trace, Verification | None]] = []
@@ -170,6 +171,8 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
                 names = (str(classes[0]), str(classes[1])) if binary else (f"not {classes[k]}", str(classes[k]))
                 data = from_table(table, labels, source=where if binary else f"{where} ({classes[k]} against the rest)",
                                   labels=names)
+                if binary:  # the data hold the table's values: only they may let go of them (`Dataset.rest_on`)
+                    del table
                 if self.verify:
                     result = run_verification(data, conv, eta=rate, mode=self.mode, max_epochs=self.max_epochs,
                                               time_limit=time_limit, clock=clock, started=started)
@@ -181,7 +184,7 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
         self._set_weights([conv.to_canonical(trace.final_weights) for trace, _ in runs], binary)
         self._zero_positive = _zero_is_positive(conv, rate)
         self.classes_ = classes
-        self.n_features_in_ = table.shape[1]
+        self.n_features_in_ = n_features
         columns = getattr(X, "columns", None)
         if columns is not None and all(isinstance(c, str) for c in columns):
             self.feature_names_in_ = np.asarray(list(columns), dtype=object)

@@ -389,9 +389,9 @@ def _first_rows_fail(data: Dataset, V: Sequence[int], offset: int) -> bool:
     after the run) are not made. False where the numerators are not in limbs, or no first row fails: the
     caller's pass over every row then decides, as it did without this look.
     """
-    if data.limbs is None or data.n_samples <= _MARGIN_PIECE:
-        return False
-    products = LimbMatrix(data.limbs[:_MARGIN_PIECE]).products(V)
+    if data.n_samples <= _MARGIN_PIECE or (first := data.limb_rows(slice(_MARGIN_PIECE))) is None:
+        return False  # (`limb_rows`: these rows alone are made where the limbs rest on a sample matrix)
+    products = LimbMatrix(first).products(V)
     return products is not None and int((data.y_array[:_MARGIN_PIECE] * (products + offset)).min()) <= 0
 
 

@@ -26,7 +26,7 @@ from ..errors import DataError, InvalidArgument
 from ._labels import map_labels
 from .arrays import ExactTable, column_name, exact_labels, exact_positive, exact_table, holds_floats
 from .integers import ExactMatrix
-from .limb_arrays import limb_values, limbs_for_bits, lowest_terms_facts, shifted_right
+from .limb_arrays import limb_values, limbs_for_bits, lowest_terms_facts, shifted_right, unsigned_rows
 from .rationals import shown_value
 from .row_index import RowIndex, check_index_column, index_columns
 
@@ -99,19 +99,21 @@ class Dataset:
         self.row_index = row_index
         self._numerators: Any = None
         self._bits: int | None = None  # bit_length of the largest |numerator|, where known
-        #: The numerators in 64-bit limbs, (n, d, L) int64, when they pass int64 and were given so; else None.
-        self.limbs: Any = None
+        self._limbs: Any = None  # `limbs`; None too while they rest on a sample matrix's (`_lent`)
+        self._lent: tuple[Any, int, int] | None = None  # (the matrix's limbs, its bias column, L): `rest_on`
         if X is not None:
             numerators, denominator = _common_denominator(X, source)
         elif numerators is None and limbs is not None:
-            numerators, self.limbs, denominator, self._bits = _lowest_limbs(limbs, denominator, source)
+            numerators, self._limbs, denominator, self._bits = _lowest_limbs(limbs, denominator, source)
             self._numerators = numerators
-        if numerators is None and self.limbs is None:
+        if numerators is None and self._limbs is None:
             raise DataError(f"{source}: no samples")
-        if self.limbs is None:
+        if self._limbs is None:
             self._numerators, self.denominator = _lowest_terms(numerators, denominator, source)
         else:
             self.denominator = denominator
+        held = self._limbs if self._limbs is not None else self._numerators
+        self._shape = (int(held.shape[0]), int(held.shape[1]))  # (samples, features)
         labels_in = np.asarray(y)
         if labels_in.dtype.kind not in "iu" or labels_in.ndim != 1:  # Fractions, floats, ...: one by one
             labels_in = np.array([_label_value(label, i, source) for i, label in enumerate(y)], dtype=np.int64)
@@ -133,6 +135,42 @@ class Dataset:
             raise DataError(f"{source}: only one class (label {self.y[0]:+d}); the perceptron needs two")
         self._X: tuple[tuple[Fraction, ...], ...] | None = None
         self._exact: ExactMatrix | None = None
+
+    @property
+    def limbs(self) -> Any:
+        """The numerators in 64-bit limbs, (n, d, L) int64, when they pass int64 and were given so; else None
+        (made again from the sample matrix's limbs on first use once they rest on them: `rest_on`)."""
+        lent = self._lent  # (read once: two threads may ask; each then makes the same limbs)
+        if lent is not None:
+            self._limbs, self._lent = unsigned_rows(lent[0], self.y_array, lent[1], lent[2]), None
+        return self._limbs
+
+    def limb_rows(self, rows: slice) -> Any:
+        """``limbs[rows]``, made for those rows alone while the limbs rest on a sample matrix's; else None."""
+        lent = self._lent
+        if lent is None:
+            return None if self._limbs is None else self._limbs[rows]
+        return unsigned_rows(lent[0], self.y_array, lent[1], lent[2], rows)
+
+    def rest_on(self, Z: Any, column: int) -> None:
+        """Let go of `limbs` for the sample matrix z_i = y_i·(x_i, bias at `column`) made of them in limbs `Z`: read,
+        they are made from it again (`unsigned_rows`). A run's matrix lives with its trace: the data were held twice.
+
+        Examples
+        --------
+        >>> from verify_perceptron.data.samples import _limb_matrix
+        >>> data = Dataset(limbs=np.array([[[3, 5], [-1, -1]], [[0, 1], [7, 0]]]), y=(-1, 1))
+        >>> before = data.limbs
+        >>> data.rest_on(_limb_matrix(data, 1, True).limbs, 0)
+        >>> data._limbs is None, data.n_features, bool((data.limb_rows(slice(1)) == before[:1]).all())
+        (True, 2, True)
+        >>> bool((data.limbs == before).all()), data._lent is None
+        (True, True)
+        """
+        n, d = self._shape
+        if self._limbs is not None and self._exact is None and Z.shape[:2] == (n, d + 1) \
+                and Z.shape[2] >= self._limbs.shape[2]:
+            self._lent, self._limbs = (Z, column, int(self._limbs.shape[2])), None
 
     @property
     def numerators(self) -> Any:
@@ -175,16 +213,12 @@ class Dataset:
     @property
     def n_samples(self) -> int:
         """Number of samples."""
-        return int(self._held.shape[0])
+        return self._shape[0]
 
     @property
     def n_features(self) -> int:
         """Dimension of a sample, without the bias input."""
-        return int(self._held.shape[1])
-
-    @property
-    def _held(self) -> Any:
-        return self.limbs if self.limbs is not None else self._numerators
+        return self._shape[1]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Dataset):

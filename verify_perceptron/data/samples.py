@@ -96,8 +96,11 @@ def _narrowest(data: Dataset, augmentation: Augmentation) -> Any:
     return next((t for t in (np.int16, np.int32, np.int64) if biggest <= np.iinfo(t).max), object)
 
 
-def sample_matrix(data: Dataset, augmentation: Augmentation) -> ExactMatrix:
+def sample_matrix(data: Dataset, augmentation: Augmentation, *, lend: bool = False) -> ExactMatrix:
     """``ExactMatrix(signed_samples(data, augmentation))``, made in one pass in C where it was built.
+
+    With `lend`, a dataset held in limbs lets go of them for the matrix's while it is not shared (`Dataset.rest_on`:
+    for a run, whose trace keeps its matrix); read, they are made again from it.
 
     Examples
     --------
@@ -110,7 +113,10 @@ def sample_matrix(data: Dataset, augmentation: Augmentation) -> ExactMatrix:
     bias = augmentation.bias_input * data.denominator
     if data.limbs is not None:
         if data.n_samples * (data.n_features + 1) >= SHARED_BELOW:
-            return _limb_matrix(data, bias, augmentation.bias_first)
+            matrix = _limb_matrix(data, bias, augmentation.bias_first)
+            if lend:
+                data.rest_on(matrix.limbs, 0 if augmentation.bias_first else data.n_features)
+            return matrix
         key = (id(data), bias, augmentation.bias_first)
         if key not in _SHARED:
             _SHARED[key] = _limb_matrix(data, bias, augmentation.bias_first)

@@ -247,6 +247,7 @@ class TerminalLine:
             if self.shown and self.in_place:
                 self.stream.write("\r\033[K")
                 self.stream.flush()
+            self.shown = False  # (closed twice, it clears once)
         if self.ticker is not None:
             self.ticker.join(1.0)
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from . import kernel as _kernel
 from .replay import _SLOTS
-from ..data.integers import ExactMatrix, as_limbs
+from ..data.integers import ExactMatrix, as_limbs, score_values  # noqa: F401 (score_values: _narrowed's doctest)
 from ..data.limb_arrays import int_limbs, row_ints
 from ..notes.claims import OPS, Claim
 from .wide_claims import SplitReplay, WideClaims, claim_codes

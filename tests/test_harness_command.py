@@ -372,3 +372,13 @@ def test_a_program_that_reads_the_label_first_is_named_and_passes_when_declared(
         command_implementation(command, label_column="middle")
     assert main(["check", "tests.implementations:perceptron", "--label-column", "first"]) == 2
     assert "says where a command's {train} holds the label" in capsys.readouterr().err
+
+
+def test_a_program_printing_without_end_is_stopped_at_the_file_size_limit(tmp_path: Path) -> None:
+    # without {out} its standard output goes to a file of ours: capped (RLIMIT_FSIZE), never the whole disk
+    body = "import sys\nline = '1 ' * 50_000 + '\\n'\nfor _ in range(1_000):\n    sys.stdout.write(line)\n"
+    command = script(tmp_path, body).replace(" {out} {updates}", "")  # 100 MB if nothing stops it
+    case = check_dataset(command_implementation(command), [["-1"], ["1"]], [-1, 1], call_timeout=60)
+    message = case.findings[0].message
+    assert "printed 67108864 bytes and more on standard output" in message, message
+    assert "File too large" in case.output  # the kernel stopped its writes there (EFBIG: Python ignores SIGXFSZ)

@@ -31,7 +31,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from ._capture import Capped, drain, ready, wait_readable
+from ._capture import MAX_UPDATES_BYTES, Capped, drain, ready, wait_readable
 
 #: prctl's options: the reaper of orphaned descendants (Linux >= 3.4); a signal at the parent's death.
 _PR_SET_CHILD_SUBREAPER, _PR_SET_PDEATHSIG = 36, 1
@@ -70,6 +70,19 @@ def die_with_parent() -> None:
 #: A child's end as the keeper reports it: ``exit N``, ``signal N``, ``stopped`` (killed when asked to stop),
 #: or ``error MESSAGE`` (it could not be started); ``lost`` when the keeper itself died.
 Ending = str
+
+
+#: The largest file a command whose standard output goes to a file may write (``resource.RLIMIT_FSIZE``): its
+#: updates file's limit and a byte; past it the kernel stops the write (SIGXFSZ ends the program), so a program
+#: that prints without end cannot fill the disk in the time of its call.
+FILE_CAP = MAX_UPDATES_BYTES + 1
+
+
+def _file_cap() -> None:
+    """In the child, before its program starts: no file it writes passes `FILE_CAP` bytes."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_CAP, FILE_CAP))
 
 
 def describe_ending(ending: Ending) -> str:
@@ -335,7 +348,7 @@ def _keep_commands(output: int, control: int, status: int, own: list[int]) -> No
             with contextlib.ExitStack() as files:  # a file for its standard output: the child keeps its own copy
                 sink = output if stdout is None else files.enter_context(open(stdout, "wb"))
                 child = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=sink, stderr=output,
-                                         start_new_session=True)
+                                         start_new_session=True, preexec_fn=None if stdout is None else _file_cap)
         except OSError as error:
             _report(status, f"error {error.strerror or error}")
             continue

@@ -54,7 +54,7 @@ from ..data.exact_text import exact_text
 from ..data.rationals import shown_value
 from ..errors import InvalidArgument
 from ._capture import Capped
-from ._keeper import CommandKeeper, Ending, describe_ending
+from ._keeper import FILE_CAP, CommandKeeper, Ending, describe_ending
 from ._options import MAX_REPORTED_UPDATES
 from ._protocol import NO_WEIGHTS_FILE, CommandFailed, read_updates, read_weights
 
@@ -126,6 +126,9 @@ class CommandImplementation:
                     runs.stop()
             if ending is None:
                 raise CommandFailed("did not return in time", output, late=True)
+            if not self.writes_out and os.path.isfile(paths["out"]) and os.path.getsize(paths["out"]) >= FILE_CAP:
+                raise CommandFailed(f"printed {FILE_CAP - 1} bytes and more on standard output, where its weights "
+                                    "were read, and was stopped there (the file size limit)", output)
             if ending != "exit 0":
                 raise CommandFailed(_ended(ending, argv[0]), output)
             try:

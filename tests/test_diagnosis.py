@@ -215,3 +215,34 @@ def test_an_unseeded_shuffle_is_named_nondeterministic_where_no_model_fits() -> 
     result = check_implementation(SGDClassifier(loss="perceptron"), examples=30)
     assert not result.passed
     assert result.diagnoses[0].code == "nondeterministic", result.report()
+
+
+def _zero_one_only(strict: bool) -> Any:
+    """A perceptron that refuses labels other than 0/1 (as mlxtend's does: "y array must not contain negative
+    labels"); with `strict`, a score of exactly 0 is also let through."""
+    def fit(X: Any, y: Any) -> tuple[Any, float]:
+        y = np.asarray(y)
+        if (y < 0).any():
+            raise ValueError("y array must not contain negative labels")
+        t = 2 * y - 1
+        w, b = np.zeros(X.shape[1]), 0.0
+        for _ in range(1000):
+            clean = True
+            for x, s in zip(X, t):
+                if s * (w @ x + b) < 0 or not strict and s * (w @ x + b) == 0:
+                    w, b, clean = w + s * x, b + s, False
+            if clean:
+                break
+        return w, b
+    return fit
+
+
+def test_an_implementation_that_refuses_labels_minus_one_is_told_to_take_0_1_and_diagnosed_there() -> None:
+    # it raised on every dataset, so there were no weights to diagnose: the other labels are tried
+    result = check_implementation(_zero_one_only(strict=False), examples=20)
+    diagnosis = result.diagnoses[0]
+    assert diagnosis.code == "label-encoding" and diagnosis.parameters["labels"] == "0/1", result.report()
+    assert diagnosis.parameters["passes_with"] == "--labels 0/1"
+    assert "given labels -1/+1 it raised ValueError: y array must not contain negative labels" in diagnosis.text
+    strict = check_implementation(_zero_one_only(strict=True), examples=20).diagnoses[0]
+    assert strict.code == "label-encoding" and strict.parameters["then"]["code"] == "ties-not-mistakes", strict.text

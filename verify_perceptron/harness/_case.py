@@ -4,6 +4,7 @@ in `check`'s docstring, in its order, and on failure the diagnosis of what went 
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from fractions import Fraction
 
@@ -120,7 +121,11 @@ class _Case:
     def diagnose(self, evidence: Evidence | None = None) -> None:
         """Name the cause: the one that reproduces the implementation on every dataset in `evidence`
         (this one only when None), and where float rounding changed a decision."""
-        if not self.findings or self.weights is None or self.reference is None or not self.separable:
+        if not self.findings or self.reference is None or not self.separable:
+            return
+        if self.weights is None:  # no weights to explain: unless other labels give some
+            refused = self._refuses_labels(evidence or Evidence())
+            self.diagnoses = [] if refused is None else [refused]
             return
         single = evidence is None
         evidence = evidence or Evidence()
@@ -217,6 +222,43 @@ class _Case:
                          f"the label first, it passes every check on the counterexample and on "
                          f"{_count(len(others), 'other dataset')} tried, each called again; declare it with "
                          "--label-column first (command_implementation(..., label_column='first') in Python)")
+
+    def _refuses_labels(self, evidence: Evidence) -> Diagnosis | None:
+        """``label-encoding``, for an implementation that raised or exited with an error on these data: given
+        them with the other labels (0/1 for -1/+1) it gives weights; then it passes (and the option is checked
+        as `_checked_suggestion` checks it), or what it does then is diagnosed there. mlxtend's Perceptron raises
+        on labels -1 ("y array must not contain negative labels"). None when the other labels give no weights
+        either, or the call did not end (a timeout is not called again)."""
+        first = self.findings[0]
+        if first.check != "returns-weights" or not re.search(r"implementation (raised|\(the command\) exited)",
+                                                             first.message):
+            return None
+        other = "0/1" if self.options.labels == "-1/+1" else "-1/+1"
+        case = _Case(self.target, self.kind, self.name, self.data, dataclasses.replace(self.options, labels=other),
+                     self.label, generated=False)
+        try:
+            case.run()
+        except (InvalidArgument, _Rejected):
+            return None
+        if case.weights is None:
+            return None
+        why = first.message.removeprefix("on these data the implementation ").split("\n")[0]
+        found = Diagnosis("label-encoding", {"labels": other, "convention": self.conv.name, "datasets": 1},
+                          f"it expects labels {other}: given labels {self.options.labels} it {why}, and given "
+                          f"labels {other} it gives weights")
+        if not case.findings:
+            passing = Diagnosis(found.code, found.parameters, f"{found.text} that pass every check on these data")
+            confirmed = self._checked_suggestion(passing, evidence)
+            if confirmed is not passing:
+                return confirmed
+            return Diagnosis(found.code, found.parameters, f"{passing.text}, but it fails on others with --labels "
+                             f"{other}: check it with --labels {other} to see what else departs")
+        case.diagnose(Evidence())
+        then = case.diagnoses[0] if case.diagnoses else None
+        if then is None:
+            return Diagnosis(found.code, found.parameters, f"{found.text} that fail: {case.findings[0].message}")
+        return Diagnosis(found.code, {**found.parameters, "then": {"code": then.code, "parameters": then.parameters}},
+                         f"{found.text}; given them, {then.text}")
 
     def _unseeded(self, evidence: Evidence) -> Diagnosis | None:
         """``nondeterministic`` (or a random start, `nondeterminism_probe`) when two more calls on one of the

@@ -17,10 +17,10 @@ import re
 
 from ..errors import DataError
 from .csv_files import csv_text
+from .csv_layout import is_number
 from .dataset import Dataset
 from .files import check_max_cells, read_text, refuse_foreign
 from .denominators import MAX_DENOMINATOR_BITS, check_limit
-from .rationals import rational_parts
 
 __all__ = ["load_arff"]
 
@@ -56,8 +56,9 @@ def load_arff(path: str, *, label_column: str | None = None, positive: object = 
         if k != target and kind.lower() not in _NUMERIC:
             raise DataError(f"{path}: attribute {name!r} is {kind!r}, not numeric: the perceptron reads numbers; "
                             "encode it (one numeric column per value) or leave it out")
-    # the header's cells as the CSV reader will take them for a header: a name that reads as a number is marked
-    shown = [f"{name} (attribute {k + 1})" if _is_number(name) else name for k, name in enumerate(names)]
+    # the header's cells as the CSV reader will take them for a header (`csv_layout.is_number`): a name that reads
+    # as a number is marked
+    shown = [f"{name} (attribute {k + 1})" if is_number(name) else name for k, name in enumerate(names)]
     rows = [""] * start + [_csv_line(shown)]
     for number, line in enumerate(lines[start + 1:], start + 2):
         text = line.strip()
@@ -75,14 +76,6 @@ def load_arff(path: str, *, label_column: str | None = None, positive: object = 
     data = csv_text("\n".join(rows), path, str(target + 1), positive, limit, cap)
     data.feature_names = tuple(name for k, name in enumerate(names) if k != target)
     return data
-
-
-def _is_number(name: str) -> bool:
-    try:
-        rational_parts(name)
-    except ValueError:
-        return False
-    return True
 
 
 def _header(lines: list[str], path: str) -> tuple[list[str], list[str], int]:

@@ -12,13 +12,13 @@ from .files import COLUMN_NUMBER
 from .rationals import parse_rational
 from .row_index import RowIndex, index_columns
 
-__all__ = ["LABEL_NAMES"]
+__all__ = ["LABEL_NAMES", "is_number"]
 
 #: Column names recognised as the label column of a CSV file, in this order.
 LABEL_NAMES = ("label", "y", "target", "class")
 
 
-def _is_number(cell: str) -> bool:
+def is_number(cell: str) -> bool:
     """Whether `cell` is a rational literal (so a row holding one is data, not a header)."""
     try:
         parse_rational(cell)
@@ -57,7 +57,7 @@ def _is_header(first: Sequence[str], label_column: str | None) -> bool:
         and not COLUMN_NUMBER.fullmatch(label_column.strip())
         and label_column.strip().lower() in lowered
     )
-    return (not any(_is_number(c) for c in first) or names_label or bool(lowered & set(LABEL_NAMES))
+    return (not any(is_number(c) for c in first) or names_label or bool(lowered & set(LABEL_NAMES))
             or _pandas_numbers(first) is not None)
 
 

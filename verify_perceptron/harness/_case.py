@@ -22,7 +22,7 @@ from ._evidence import Evidence
 from ._exact import Vector
 from ._exact_run import _exact_run, _Rejected
 from ._floats import Unrepresentable, _as_doubles, _rounding_notes, code_rate
-from ._layout import LAYOUT_RECHECKS, layout_diagnosis, limit_diagnosis
+from ._layout import largest, largest_others, layout_diagnosis, limit_diagnosis
 from ._probes import neighbours, nondeterminism_probe, slow_pairs
 from ._process import CommandImplementation
 from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions, updates_to_read
@@ -207,8 +207,7 @@ class _Case:
         command = self.target.target
         if not isinstance(command, CommandImplementation) or command.label_column != "last":
             return None
-        others = sorted((o.data for o in evidence.observations if (o.data.X, o.data.y) != (self.data.X, self.data.y)),
-                        key=lambda d: (d.n_samples * d.n_features, d.n_samples), reverse=True)[:LAYOUT_RECHECKS]
+        others = largest_others(self.data, evidence.observations)
         self.target.target = dataclasses.replace(command, label_column="first")
         try:
             passed = all(self._passes(data, self.options) for data in [self.data, *others])
@@ -264,9 +263,7 @@ class _Case:
         """``nondeterministic`` (or a random start, `nondeterminism_probe`) when two more calls on one of the
         `LAYOUT_RECHECKS` largest datasets tried give different weights: an unseeded shuffle that the small
         counterexample hid (two samples have few orders), which no model of a run can reproduce; else None."""
-        largest = sorted([self.data, *(o.data for o in evidence.observations)],
-                         key=lambda d: (d.n_samples * d.n_features, d.n_samples), reverse=True)
-        for data in largest[:LAYOUT_RECHECKS]:
+        for data in largest([self.data, *(o.data for o in evidence.observations)]):
             seen, first, _ = self.recheck(data, self.options.labels, self.conv.name)
             _, second, _ = self.recheck(data, self.options.labels, self.conv.name)
             if first is not None and second is not None and first != second:

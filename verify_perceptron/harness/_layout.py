@@ -17,7 +17,7 @@ only read in that order: the program departs in more than one way, and
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from ..data.dataset import Dataset
@@ -118,6 +118,17 @@ def other_places(conv: Convention, n_features: int, place: str | None) -> list[s
     return others
 
 
+def largest(datasets: Iterable[Dataset], count: int = LAYOUT_RECHECKS) -> list[Dataset]:
+    """The `count` largest of `datasets` (samples times features, then samples), largest first, ties in order."""
+    return sorted(datasets, key=lambda d: (d.n_samples * d.n_features, d.n_samples), reverse=True)[:count]
+
+
+def largest_others(data: Dataset, evidence: list[Observation]) -> list[Dataset]:
+    """The `LAYOUT_RECHECKS` largest datasets tried other than `data`: where a declaration found on `data` is
+    checked again before it is named."""
+    return largest(o.data for o in evidence if (o.data.X, o.data.y) != (data.X, data.y))
+
+
 _ORDER = {"first": "the bias first (b, w1, ..., wd)", "last": "the bias last (w1, ..., wd, b)",
           "convention": "the convention's own order"}
 
@@ -128,8 +139,7 @@ def layout_diagnosis(data: Dataset, evidence: list[Observation], conv: Conventio
     counterexample `data` and on the `LAYOUT_RECHECKS` largest other datasets in `evidence`; else, with
     `recheck`, the one order under which a feature 0 in every sample gets weight 0 (`zero_feature_place`,
     parameter ``passes`` False); or None."""
-    others = sorted((o.data for o in evidence if (o.data.X, o.data.y) != (data.X, data.y)),
-                    key=lambda d: (d.n_samples * d.n_features, d.n_samples), reverse=True)[:LAYOUT_RECHECKS]
+    others = largest_others(data, evidence)
     for place in other_places(conv, data.n_features, current_place(options, kind)):
         declared = dataclasses.replace(options, bias=place, output="auto")
         if not passes(data, declared) or not all(passes(d, declared) for d in others):

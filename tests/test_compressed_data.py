@@ -141,3 +141,11 @@ def test_libsvm_files_are_told_by_their_first_line_whatever_their_name(tmp_path:
             load_dataset(str(path))
     else:
         assert load_dataset(str(path)).X == load_dataset(str(path), format="csv").X
+
+
+def test_an_npz_of_one_array_stays_the_numpy_reader_s(tmp_path: Path) -> None:
+    # an .npz is a ZIP archive of one file when it holds one array: still a NumPy file, whose reader names it
+    path = tmp_path / "d.npz"
+    np.savez(path, X=np.array([[1.0, 2.0], [-1.0, 0.0]]))
+    with pytest.raises(DataError, match=r"d.npz: needs arrays X and y .* found \['X'\]"):
+        load_dataset(str(path))

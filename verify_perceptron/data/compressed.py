@@ -41,7 +41,7 @@ _BLOCK = 1 << 20
 def compression(path: str) -> str | None:
     """The compression `path` is in (``"gzip"``, ``"bzip2"``, ``"xz"``, ``"zip"`` for a ZIP archive of one
     file), told by its first bytes whatever its name; None for any other file, a missing, special or
-    unreadable one (its reader names those), or a ZIP archive of several files (a workbook, an ``.npz``).
+    unreadable one (its reader names those), a ZIP archive of several files (a workbook), or an ``.npz``.
 
     Examples
     --------
@@ -63,8 +63,8 @@ def compression(path: str) -> str | None:
     for magic, name, _, _ in _STREAMS:
         if head.startswith(magic) and (name != "bzip2" or head[3:4].isdigit()):
             return name
-    if head.startswith(b"PK\x03\x04") and _only_member(path) is not None:
-        return "zip"
+    if head.startswith(b"PK\x03\x04") and not path.lower().endswith(".npz") and _only_member(path) is not None:
+        return "zip"  # (an .npz is a ZIP archive too, of arrays: the NumPy reader's, whatever it holds)
     return None
 
 

@@ -149,3 +149,7 @@ def test_an_npz_of_one_array_stays_the_numpy_reader_s(tmp_path: Path) -> None:
     np.savez(path, X=np.array([[1.0, 2.0], [-1.0, 0.0]]))
     with pytest.raises(DataError, match=r"d.npz: needs arrays X and y .* found \['X'\]"):
         load_dataset(str(path))
+    renamed = tmp_path / "arrays.zip"  # under another name, declared NumPy
+    renamed.write_bytes(path.read_bytes())
+    with pytest.raises(DataError, match=r"arrays.zip: needs arrays X and y .* found \['X'\]"):
+        load_dataset(str(renamed), format="numpy")

@@ -69,7 +69,7 @@ def load_dataset(
     if format not in ("auto", "csv", "libsvm", "numpy", "arff"):
         raise DataError(f"format={format!r} must be auto, csv, libsvm, numpy or arff")
     kind = compression(path)
-    if kind is not None:
+    if kind is not None and not (kind == "zip" and format == "numpy"):  # (an .npz under another name: NumPy's)
         return _inside(path, kind, dict(format=format, label_column=label_column, positive=positive,
                                         delimiter=delimiter, zero_based=zero_based,
                                         max_denominator_bits=max_denominator_bits, max_cells=max_cells,

@@ -126,7 +126,7 @@ NAMED = {
     "skips_last_sample": ("never presents the last sample", "never presents the last sample"),
     "skips_first_sample": ("never presents the first sample", "never presents the first sample"),
     "shuffles": ("another order in each epoch", "the samples are presented in order and 0 comes first"),
-    "best_so_far": ("the weights of best training accuracy met after an update", "are not the weights after the last reported update"),
+    "best_so_far": ("the weights of best training accuracy met so far", "are not the weights after the last reported update"),
     "bias_wrong_sign": ("moves the bias weight the wrong way", "the bias weight w0 moved the wrong way"),
     "rate_on_bias_only": ("(rate 1/2 (≈ 0.5) on the bias)", "the bias weight w0 moved 1/2 (≈ 0.5) times the rule's step"),
     "integer_weights": ("keeps its weights as integers", "whole numbers where the rule gives fractions"),

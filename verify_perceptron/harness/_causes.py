@@ -20,6 +20,7 @@ from ._averaged import counter_average
 from ._evidence import Model, Observation, allowing, explained, factor_of
 from ._exact import Vector, _is_mistake
 from ._models import Change, Simulation, orders_reaching, simulate
+from ._pocket import pocket_cause
 from ._results import Diagnosis
 from ._wording import _approx, _count, _number
 
@@ -76,7 +77,7 @@ def model_causes(observations: list[Observation], conv: Convention, rate: Fracti
     n = len(observations)
     found = [d for d in (*_conventions(observations, conv, runs), *_rules(observations, conv, runs, rate),
                          _epoch_cap(observations, runs, rate), _tolerance(observations, conv, runs, rate),
-                         *_averages(observations, runs, rate), _best_so_far(observations, runs, rate),
+                         *_averages(observations, runs, rate), pocket_cause(observations, conv, rate, rounded),
                          mode_cause(observations, conv, "batch", rate, rounded))
              if d is not None]
     return [Diagnosis(d.code, {**d.parameters, "datasets": n}, f"{d.text}: it reproduces the "
@@ -318,21 +319,6 @@ def mode_cause(observations: list[Observation], conv: Convention, mode: str, rat
             "(note 003's batch mode), not a step after every mistake" if mode == "batch" else
             "takes a step after every mistake (online mode), not one step a pass by the sum over its mistakes")
     return Diagnosis(f"{mode}-mode", {"mode": mode}, f"the {conv.name} perceptron that {text}")
-
-
-def _best_so_far(observations: list[Observation], runs: _Runs, rate: Fraction | None) -> Diagnosis | None:
-    """The weights of best training accuracy met after an update (predicting +1 when w·x~ >= 0), not the last."""
-    change = Change(accuracy=True)
-
-    def model(o: Observation) -> list[Vector] | None:
-        run = runs(o, change)
-        return [run.weights(run.best)] if run.best is not None and run.stop == "converged" else None
-
-    if runs.explained(observations, model, rate) is None:
-        return None
-    return Diagnosis("best-so-far", {}, f"the {runs.conv.name} perceptron returning the weights of best training "
-                                        "accuracy met after an update (predicting +1 when w·x~ >= 0), not the last "
-                                        "ones (a pocket algorithm)")
 
 
 # --- helpers ---------------------------------------------------------------------------------------------

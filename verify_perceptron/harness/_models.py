@@ -1,7 +1,7 @@
 """Models of the perceptrons people write: the note's algorithm changed in one way (a tie let
 through, a bias never moved, a tolerance on the score, weights kept as integers, ...), run exactly
 in integers, with everything a diagnosis reads off one run: the weights at each epoch's end, their
-running sums for an average, the best-accuracy weights, the scores that bound a tolerance.
+running sums for an average, the scores that bound a tolerance (the best-accuracy weights: `_pocket`).
 
 With samples x~ = N/L (integers N) and a bias rate P/Q, the weights at learning rate 1 are
 w = U/(L·Q) with integer U, so every decision is an integer comparison.
@@ -38,15 +38,12 @@ class Change:
         A score y·(w·x~) <= tolerance counts as a mistake (0: the note's rule), at learning rate 1.
     epochs : int or None
         Run exactly this many epochs, without stopping at a clean one (an average over a fixed run).
-    accuracy : bool
-        Also track the weights of best training accuracy (predicting +1 when w·x~ >= 0).
     """
 
     variant: str | None = None
     bias_rate: Fraction = Fraction(1)
     tolerance: Fraction = Fraction(0)
     epochs: int | None = None
-    accuracy: bool = False
 
 
 @dataclass
@@ -67,8 +64,6 @@ class Simulation:
         Samples presented per epoch.
     stop : str
         ``converged`` (the last epoch was clean), ``cycles`` (an epoch end repeated), ``limit``.
-    best : tuple of int or None
-        The weights of best training accuracy met after an update (first met on a tie).
     lo, hi : Fraction
         With a tolerance: every tolerance in [lo, hi) gives this very run.
     """
@@ -80,7 +75,6 @@ class Simulation:
     update_sums: list[tuple[int, ...]] = field(default_factory=list)
     update_counts: list[int] = field(default_factory=list)
     stop: str = "limit"
-    best: tuple[int, ...] | None = None
     lo: Fraction = Fraction(0)
     hi: Fraction | None = None
 
@@ -139,7 +133,6 @@ def simulate(data: Dataset, conv: Convention, change: Change = Change()) -> Simu
     total = [0] * len(U)
     updated, updates = [0] * len(U), 0
     seen: set[tuple[int, ...]] = set()
-    best_count = -1
     for _ in range(change.epochs or MODEL_EPOCHS):
         clean = True
         for i in order:
@@ -162,10 +155,6 @@ def simulate(data: Dataset, conv: Convention, change: Change = Change()) -> Simu
                 clean = False
                 U = _step(U, x, conv.step_factor * label, variant, bias, P, Q, L)
                 updated, updates = [t + u for t, u in zip(updated, U)], updates + 1
-                if change.accuracy:
-                    right = sum(1 for z, t in zip(samples, data.y) if (1 if _dot(U, z) >= 0 else -1) == t)
-                    if right > best_count:
-                        run.best, best_count = tuple(U), right
             total = [t + u for t, u in zip(total, U)]
         state = tuple(U)
         run.ends.append(state)

@@ -199,6 +199,10 @@ def test_a_perceptron_printed_short_that_also_departs_is_not_called_not_a_percep
     case = check_dataset(printed_and_capped, [["-1", "0"], ["1", "3/512"]], [-1, 1])
     assert [d.code for d in case.diagnoses] == ["printed-short"], case.report()
     assert case.diagnoses[0].parameters["format"] == "%.8f"
+    # the models compared as printed: the cap behind the printing is named
+    assert case.diagnoses[0].parameters["then"] == {"code": "epoch-cap", "parameters": {
+        "epochs": 50, "datasets": case.diagnoses[0].parameters["datasets"], "format": "%.8f"}}, case.report()
+    assert "read as printed, they are the classic perceptron capped at 50 epochs" in case.report()
     # weights a gradient method gives, printed in full, are still not a perceptron's
     data = from_arrays([["1", "1/2"], ["-1/2", "1"]], [-1, 1])
     sigmoid = tuple(F(v) for v in (0.0, -0.7310585786300049, 0.3775406687981454))

@@ -17,7 +17,7 @@ from fractions import Fraction
 from ..notes.conventions import CONVENTIONS, Convention, dot
 from ..run.averaged import AVERAGES
 from ._averaged import counter_average
-from ._evidence import Model, Observation, allowing, explained, factor_of
+from ._evidence import Model, Observation, Printed, allowing, explained, factor_of
 from ._exact import Vector, _is_mistake
 from ._models import Change, Simulation, orders_reaching, simulate
 from ._pocket import pocket_cause
@@ -53,7 +53,7 @@ MAX_ORDERED_SAMPLES = 4
 class _Runs:
     """Model runs, each made once per dataset and change."""
 
-    def __init__(self, conv: Convention, rounded: bool) -> None:
+    def __init__(self, conv: Convention, rounded: bool | Printed) -> None:
         self.conv, self.rounded = conv, rounded
         self._runs: dict[tuple[int, Change, str], Simulation] = {}
 
@@ -70,7 +70,7 @@ class _Runs:
 
 
 def model_causes(observations: list[Observation], conv: Convention, rate: Fraction | None,
-                 rounded: bool = False) -> list[Diagnosis]:
+                 rounded: bool | Printed = False) -> list[Diagnosis]:
     """Every single-run cause whose model reproduces every observation (the counterexample first);
     `rounded` for a float64 implementation (`explained`)."""
     runs = _Runs(conv, rounded)
@@ -86,7 +86,7 @@ def model_causes(observations: list[Observation], conv: Convention, rate: Fracti
 
 
 def search_causes(observations: list[Observation], conv: Convention, rate: Fraction | None,
-                  rounded: bool = False) -> list[Diagnosis]:
+                  rounded: bool | Printed = False) -> list[Diagnosis]:
     """The causes that only say some run exists: per-epoch orders, or a stop before convergence."""
     runs = _Runs(conv, rounded)
     n = len(observations)
@@ -173,6 +173,10 @@ def _epoch_cap(observations: list[Observation], runs: _Runs, rate: Fraction | No
     if not candidates and rate is None:  # the rate is unknown: any positive multiple of an epoch's end
         candidates = [t for t, U in enumerate(first.ends[:-1], 1)
                       if runs.explained([observations[0]], allowing(first.weights(U)), None) is not None]
+    if runs.explained([observations[0]], allowing(first.final()), rate) is not None:
+        # the cap does not bind on the counterexample (a printing departs there): another dataset's run tells T
+        candidates += sorted({t for o in observations[1:] for t in range(len(first.ends), len(runs(o).ends))
+                              if runs.explained([o], allowing(runs(o).weights(runs(o).ends[t - 1])), rate) is not None})
     fitting = [T for T in candidates if runs.explained(observations, _capped(runs, T), rate) is not None]
     if not fitting:
         return None
@@ -303,7 +307,7 @@ def _averaged_past(o: Observation, run: Simulation, over: str) -> list[int]:
 
 
 def mode_cause(observations: list[Observation], conv: Convention, mode: str, rate: Fraction | None,
-               rounded: bool = False) -> Diagnosis | None:
+               rounded: bool | Printed = False) -> Diagnosis | None:
     """batch-mode or online-mode: the note's run in `mode` (the other than the one checked) reproduces every
     dataset tried: one step a pass by the sum over the pass's mistakes (note 003's batch mode), or a step
     after every mistake."""

@@ -70,7 +70,7 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     combined = _combined(observations, conv, options, rate, deadline)
     if combined is not None:
         return [combined]
-    other = _not_a_perceptron(observations, conv, exact=options.dtype != "float")
+    other = _not_a_perceptron(observations, conv, exact=options.dtype != "float", rate=rate)
     if other is not None:
         return [other]
     return [Diagnosis(UNEXPLAINED, {"datasets": len(observations)},
@@ -123,11 +123,13 @@ def _combined(observations: list[Observation], conv: Convention, options: CheckO
                      f"{text}: together they reproduce the implementation's weights on every dataset tried")
 
 
-def _not_a_perceptron(observations: list[Observation], conv: Convention, exact: bool) -> Diagnosis | None:
+def _not_a_perceptron(observations: list[Observation], conv: Convention, exact: bool,
+                      rate: Fraction | None = None) -> Diagnosis | None:
     """not-a-perceptron: on some dataset tried, the weights are Σ a_i·y_i·x_i with coefficients that no
     count of updates gives (`_reachable.incommensurate`), whatever the rate, the bias step or the rule;
     printed-short instead when those coefficients are counts and the weights their sum printed short
-    (`_printed.printed_sum`): the printing hides what else departs."""
+    (`_printed.printed_sum`): the printing hides what else departs, so the single-run models are tried
+    again against the weights as printed (`_evidence.Printed`), and the first that fits is named."""
     from ._printed import FULL_PRECISION, described, printed_sum
     from ._reachable import incommensurate
 
@@ -136,10 +138,19 @@ def _not_a_perceptron(observations: list[Observation], conv: Convention, exact: 
         form = printed_sum(o.weights, o.data, conv, a, exact) if a is not None else None
         if form is not None:
             where = 'the counterexample' if index == 0 else f'dataset {index}'
-            return Diagnosis("printed-short", {"format": form, "dataset": index, "datasets": len(observations)},
+            then = _as_printed(observations, conv, rate, form, exact)
+            parameters = {"format": form, "dataset": index, "datasets": len(observations),
+                          "then": None if then is None else {"code": then.code, "parameters": then.parameters}}
+            if then is not None:
+                return Diagnosis("printed-short", parameters,
+                                 f"its weights are printed with {described(then.parameters['format'])}, and, read as "
+                                 f"printed, they are {then.text.split(': it reproduces')[0]}: it reproduces the "
+                                 f"implementation's weights, printed so, on every dataset tried; {FULL_PRECISION}, and "
+                                 "check again to confirm it")
+            return Diagnosis("printed-short", parameters,
                              f"its weights are printed with {described(form)}: on a dataset tried ({where}) they are "
                              f"a perceptron's sum of steps printed so, but neither the {conv.name} perceptron's run "
-                             "printed so nor any model compared digit for digit reproduces every dataset tried, so "
+                             "printed so nor any model compared as printed reproduces every dataset tried, so "
                              f"something else departs too; {FULL_PRECISION}, and check again to diagnose it")
         if a is not None:
             shown = ", ".join(_approx(v) for v in a)
@@ -179,3 +190,18 @@ def _float_rounding(observations: list[Observation], conv: Convention, rate: Fra
 
 def _on_labels(conv: Convention, labels: str) -> str:
     return " (η·(d - y) on labels 0/1: steps of η, the note's 2η at η/2)" if halves_step(conv, labels) else ""
+
+
+def _as_printed(observations: list[Observation], conv: Convention, rate: Fraction | None, form: str,
+                exact: bool) -> Diagnosis | None:
+    """The first single-run model (`model_causes`) that reproduces every dataset tried once its weights are
+    printed with `form` or its sibling (``%.8f``, ``%.8g``: one dataset may not tell them apart), or None; its
+    parameters name the printing (``format``)."""
+    from ._evidence import Printed
+    from ._printed import _sibling
+
+    for printing in (form, _sibling(form)):
+        found = model_causes(observations, conv, rate, Printed(printing, exact))
+        if found:
+            return Diagnosis(found[0].code, {**found[0].parameters, "format": printing}, found[0].text)
+    return None

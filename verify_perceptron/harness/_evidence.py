@@ -19,6 +19,16 @@ MAX_OBSERVATIONS = 400
 
 
 @dataclass(frozen=True)
+class Printed:
+    """Weights read from a program that prints them short: a model fits when c·model, printed with `form`
+    (``"%.8f"``, `_printed.FORMS`) and read back (exactly, or as the nearest double when not `exact`), gives
+    them. Passed where a model comparison takes ``rounded``."""
+
+    form: str
+    exact: bool
+
+
+@dataclass(frozen=True)
 class Observation:
     """One dataset the check tried (exactly as the implementation saw it) and the weights it returned."""
 
@@ -59,14 +69,15 @@ class Evidence:
 
 
 def explained(observations: Iterable[Observation], model: Model,
-              rate: Fraction | None, *, rounded: bool = False) -> Fraction | None:
+              rate: Fraction | None, *, rounded: bool | Printed = False) -> Fraction | None:
     """The one factor c > 0 with weights = c·(one of the model's outputs) on every observation, or None.
 
     `model` gives, per observation, the weights it allows (at learning rate 1), or None when it
     cannot run there. `rate` is the declared learning rate (then c must be it); else c is whatever
     the observations show, the same on all. With `rounded` (a float64 implementation), weights that
     are c·model rounded to the nearest double also fit, c then a fraction of denominator <= 10^6:
-    an average or a quotient the implementation computed in float64.
+    an average or a quotient the implementation computed in float64; with `Printed`, weights that are
+    c·model printed so.
 
     Examples
     --------
@@ -86,7 +97,8 @@ def allowing(weights: Vector) -> Model:
     return lambda o: [weights]
 
 
-def factor_of(weights: Vector, allowed: list[Vector], rate: Fraction | None, *, rounded: bool = False) -> Fraction | None:
+def factor_of(weights: Vector, allowed: list[Vector], rate: Fraction | None, *,
+              rounded: bool | Printed = False) -> Fraction | None:
     """`explained` for one set of weights, whatever the data: the factor c > 0 with weights = c·(one of
     `allowed`), the declared `rate` when there is one, or None.
 
@@ -99,7 +111,7 @@ def factor_of(weights: Vector, allowed: list[Vector], rate: Fraction | None, *, 
 
 
 def _common_factor(pairs: Iterable[tuple[Vector, list[Vector] | None]], rate: Fraction | None,
-                   rounded: bool) -> Fraction | None:
+                   rounded: bool | Printed) -> Fraction | None:
     """The factor of `explained`, from each observation's weights and the model's outputs there (read
     lazily: a model is not run past the first observation it cannot explain)."""
     candidates: set[Fraction] | None = None if rate is None else {rate}
@@ -115,13 +127,36 @@ def _common_factor(pairs: Iterable[tuple[Vector, list[Vector] | None]], rate: Fr
     return Fraction(1) if not candidates else min(candidates)
 
 
-def _ratios(weights: Vector, model: Vector, rounded: bool) -> set[Fraction]:
+def _ratios(weights: Vector, model: Vector, rounded: bool | Printed) -> set[Fraction]:
     """Every factor `_ratio` allows: the exact one, and with `rounded` the one of the nearest doubles too (doubles
     nearest to 4/3 and 2/3 are exactly in the ratio 2, so the exact test alone can find a factor a hair off 1,
     which another observation's rounded fit of factor 1 does not share)."""
+    if isinstance(rounded, Printed):
+        return _printed_ratios(weights, model, rounded)
     found = {f for f in (_ratio(weights, model), _ratio(weights, model, rounded, exact=False) if rounded else None)
              if f is not None}
     return found
+
+
+def _printed_ratios(weights: Vector, model: Vector, printed: Printed) -> set[Fraction]:
+    """The factors c (1, or a short decimal read off the largest weight: `_printed.rates`) with `weights` =
+    c·model printed as `printed` says; {0} when both are zero.
+
+    Examples
+    --------
+    >>> _printed_ratios((Fraction("0.33333333"), Fraction(1)), (Fraction(1, 3), Fraction(1)), Printed("%.8f", True))
+    {Fraction(1, 1)}
+    >>> _printed_ratios((Fraction("0.33333334"), Fraction(1)), (Fraction(1, 3), Fraction(1)), Printed("%.8f", True))
+    set()
+    """
+    from ._printed import rates, reproduces
+
+    if len(weights) != len(model):
+        return set()
+    if not any(model):
+        return {Fraction(0)} if not any(weights) else set()
+    return {c for c in rates(weights, model, None)
+            if c > 0 and reproduces(weights, [c * m for m in model], printed.exact, printed.form)}
 
 
 def _ratio(weights: Vector, model: Vector, rounded: bool = False, *, exact: bool = True) -> Fraction | None:

@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from ..data.dataset import Dataset
 from ..notes.conventions import Convention
-from ._evidence import Observation, explained, factor_of
+from ._evidence import Observation, Printed, explained, factor_of
 from ._exact import Vector, _is_mistake
 from ._models import MODEL_EPOCHS, _dot, _step
 from ._results import Diagnosis
@@ -131,7 +131,7 @@ def _rights(U: list[int], samples: list[list[int]], labels: list[int]) -> dict[s
 
 
 def pocket_cause(observations: list[Observation], conv: Convention, rate: Fraction | None,
-                 rounded: bool = False) -> Diagnosis | None:
+                 rounded: bool | Printed = False) -> Diagnosis | None:
     """best-so-far: some pocket of `POCKETS`, uncapped or capped at T epochs (the same T on every dataset),
     reproduces every observation with one learning rate."""
     runs = [pocket_run(o.data, conv) for o in observations]
@@ -159,21 +159,21 @@ def pocket_cause(observations: list[Observation], conv: Convention, rate: Fracti
 
 
 def _first_cap(observations: list[Observation], runs: list[PocketRun], pocket: Pocket, rate: Fraction | None,
-               rounded: bool) -> list[int | None]:
+               rounded: bool | Printed) -> list[int | None]:
     """The least cap (None: no cap) at which `pocket` reproduces every observation, as a list of one, or []."""
     return next(([epochs] for epochs in _caps(observations, runs, pocket, rate, rounded)
                  if _fits(observations, runs, pocket, epochs, rate, rounded)), [])
 
 
 def _fits(observations: list[Observation], runs: list[PocketRun], pocket: Pocket, epochs: int | None,
-          rate: Fraction | None, rounded: bool) -> bool:
+          rate: Fraction | None, rounded: bool | Printed) -> bool:
     """Pocket, capped at `epochs` (None: not capped), reproduces every observation with one factor."""
     models = {id(o): run.at(pocket, epochs) for o, run in zip(observations, runs)}
     return explained(observations, lambda o: _listed(models[id(o)]), rate, rounded=rounded) is not None
 
 
 def _widest(observations: list[Observation], runs: list[PocketRun], pocket: Pocket, epochs: int | None,
-            rate: Fraction | None, rounded: bool) -> int | None:
+            rate: Fraction | None, rounded: bool | Printed) -> int | None:
     """The largest cap from `epochs` on such that every cap up to it fits too; None when every larger cap, and no
     cap, fit (past the longest run, a larger cap changes nothing)."""
     if epochs is None:
@@ -186,7 +186,7 @@ def _widest(observations: list[Observation], runs: list[PocketRun], pocket: Pock
 
 
 def _caps(observations: list[Observation], runs: list[PocketRun], pocket: Pocket, rate: Fraction | None,
-          rounded: bool) -> Iterator[int | None]:
+          rounded: bool | Printed) -> Iterator[int | None]:
     """The caps worth trying: the epochs after which the counterexample's pocket fits it, then, where its
     run's end fits, no cap and the lengths of the other datasets' runs (past its own, all alike on it)."""
     first, kept = observations[0], runs[0].kept[pocket]

@@ -74,7 +74,7 @@ def map_labels(
     >>> map_labels(["0", "-1"], positive=None, source="t")
     Traceback (most recent call last):
     ...
-    verify_perceptron.errors.DataError: t: sample 1: labels '0', '-1' are neither {-1, +1} nor {0, 1}; name the positive one with --positive
+    verify_perceptron.errors.DataError: t: sample 1: labels '0', '-1' are neither {-1, +1} nor {0, 1}; name the positive one with --positive (--positive 0 takes '0' as +1 and '-1' as -1, as scikit-learn orders them)
     """
     def where(at: int) -> str:
         return f"{source}:{lines[at]}" if lines else f"{source}: sample {samples[at] if samples else at}"
@@ -118,7 +118,10 @@ def map_labels(
         # the first value outside -1, 0, +1; or, for a pair such as {-1, 0}, the second value seen
         odd = next((k for k in distinct if k not in (Fraction(-1), Fraction(0), Fraction(1))), distinct[1])
         at = next(i for i, raw in enumerate(raw_labels) if key_of[raw] == odd)
+        numbers = all(isinstance(k, Fraction) for k in distinct)
+        low, high = sorted(distinct, key=lambda k: k if numbers else str(k))
         raise DataError(f"{where(at)}: labels {shown} are neither {{-1, +1}} nor {{0, 1}}; "
-                        "name the positive one with --positive")
+                        f"name the positive one with --positive (--positive {spelled[high]} takes "
+                        f"{_shown(spelled[high])} as +1 and {_shown(spelled[low])} as -1, as scikit-learn orders them)")
     label_of = {raw: value_of[key] for raw, key in key_of.items()}
     return tuple(map(label_of.__getitem__, raw_labels)), spelling

@@ -73,6 +73,12 @@ def test_a_numeric_class_a_label_column_and_names_that_read_as_numbers(tmp_path:
     assert (data.y, data.feature_names) == ((1, -1, 1), ("1", "3"))
     by_number = load_dataset(str(path), label_column="2")
     assert (by_number.X, by_number.y) == (data.X, data.y)
+    # as a CSV's --label-column: a name in any case, a number from the end
+    for named in ("Y", "-2"):
+        other = load_dataset(str(path), label_column=named)
+        assert (other.X, other.y) == (data.X, data.y)
+    with pytest.raises(DataError, match=re.escape("--label-column 'z' is not a column name (columns: 1, y, 3)")):
+        load_dataset(str(path), label_column="z")
     with pytest.raises(DataError, match=re.escape("attribute 'y' is '{0,1}', not numeric")):
         load_dataset(str(path))  # the last attribute is then the label, and the nominal y a feature
 

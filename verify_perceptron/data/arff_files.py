@@ -17,7 +17,7 @@ import re
 
 from ..errors import DataError
 from .csv_files import csv_text
-from .csv_layout import is_number
+from .csv_layout import is_number, named_column
 from .dataset import Dataset
 from .files import check_max_cells, read_text, refuse_foreign
 from .denominators import MAX_DENOMINATOR_BITS, check_limit
@@ -51,7 +51,7 @@ def load_arff(path: str, *, label_column: str | None = None, positive: object = 
     refuse_foreign(path)
     lines = read_text(path, cap).split("\n")
     names, types, start = _header(lines, path)
-    target = len(names) - 1 if label_column is None else _column(label_column, names, path)
+    target = len(names) - 1 if label_column is None else named_column(names, len(names), label_column, path)
     for k, (name, kind) in enumerate(zip(names, types)):
         if k != target and kind.lower() not in _NUMERIC:
             raise DataError(f"{path}: attribute {name!r} is {kind!r}, not numeric: the perceptron reads numbers; "
@@ -99,17 +99,6 @@ def _header(lines: list[str], path: str) -> tuple[list[str], list[str], int]:
         names.append(name)
         types.append(match[2].strip() or "(none)")
     raise DataError(f"{path}: no @data line: not an ARFF file's data")
-
-
-def _column(label_column: str, names: list[str], path: str) -> int:
-    """The 0-based index of `label_column`: a 1-based number, else an attribute's name."""
-    text = str(label_column).strip()
-    if text.isdigit() and 1 <= int(text) <= len(names):
-        return int(text) - 1
-    if text in names:
-        return names.index(text)
-    raise DataError(f"{path}: label column {label_column!r} is neither an attribute ({', '.join(names[:8])}"
-                    f"{', ...' if len(names) > 8 else ''}) nor a number from 1 to {len(names)}")
 
 
 def _csv_line(cells: list[str]) -> str:

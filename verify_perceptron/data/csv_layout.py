@@ -27,21 +27,38 @@ def is_number(cell: str) -> bool:
     return True
 
 
+def named_column(header: list[str] | None, width: int, label_column: str, path: str) -> int:
+    """The 0-based index of the column `label_column` names: a header's name (any case), else a 1-based number
+    (negative from the end).
+
+    Examples
+    --------
+    >>> named_column(["a", "Class"], 2, "class", "t"), named_column(None, 3, "1", "t"), named_column(None, 3, "-1", "t")
+    (1, 0, 2)
+    >>> named_column(["a", "b"], 2, "c", "t")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: t: --label-column 'c' is not a column name (columns: a, b)
+    """
+    names = [h.strip().lower() for h in header] if header else []
+    if label_column.strip().lower() in names:
+        return names.index(label_column.strip().lower())
+    if COLUMN_NUMBER.fullmatch(label_column.strip()):
+        index = int(label_column)
+        if 1 <= index <= width:
+            return index - 1
+        if -width <= index <= -1:
+            return width + index
+        raise DataError(f"{path}: --label-column {label_column} is outside columns 1..{width}")
+    known = ", ".join(header) if header else "none: the file has no header"
+    raise DataError(f"{path}: --label-column {label_column!r} is not a column name (columns: {known})")
+
+
 def _label_column(header: list[str] | None, width: int, label_column: str | None, path: str) -> int:
     """The 0-based label column: `label_column` by name or number, else a known name, else the last."""
-    names = [h.strip().lower() for h in header] if header else []
     if label_column is not None:
-        if label_column.strip().lower() in names:
-            return names.index(label_column.strip().lower())
-        if COLUMN_NUMBER.fullmatch(label_column.strip()):
-            index = int(label_column)
-            if 1 <= index <= width:
-                return index - 1
-            if -width <= index <= -1:
-                return width + index
-            raise DataError(f"{path}: --label-column {label_column} is outside columns 1..{width}")
-        known = ", ".join(header) if header else "none: the file has no header"
-        raise DataError(f"{path}: --label-column {label_column!r} is not a column name (columns: {known})")
+        return named_column(header, width, label_column, path)
+    names = [h.strip().lower() for h in header] if header else []
     for name in LABEL_NAMES:
         if name in names:
             return names.index(name)

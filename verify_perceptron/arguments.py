@@ -295,11 +295,16 @@ def _proofs_command(commands: argparse._SubParsersAction[_Parser]) -> None:
         description="Restate each note's convergence proof as SymPy steps, check every step mechanically, and "
         "report the steps that do not follow as written, with corrections and counterexamples from exact runs.",
         epilog="exit codes: 0 every step verified or reported as an erratum with a counterexample, 1 a step "
-        "undecided or an erratum without its counterexample, 2 bad usage",
+        "undecided or an erratum without its counterexample, 2 bad usage, 3 stopped at --time-limit",
     )
     proofs.add_argument("--note", default=None, metavar="NAME",
                         help="one note: 000..004, batch, soft-margin, a convention name or a seed file (default: all)")
     proofs.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    proofs.add_argument("--time-limit", type=_positive_seconds, default=None, metavar="SECONDS",
+                        help="stop after about this long (exit code 3, nothing checked is reported)")
+    proofs.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="show which proof is being checked on stderr: by default only when stderr is a terminal; "
+                        "--progress also when it is not, --no-progress never")
 
 
 #: --width: the one width of the text report (`verify_perceptron.report._width`).

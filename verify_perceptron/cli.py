@@ -380,11 +380,26 @@ def _checked(args: argparse.Namespace, spent: float, watch: Watch | None) -> tup
 
 
 def _proofs(args: argparse.Namespace, clock: Deadline) -> int:
+    shown = args.progress if args.progress is not None else sys.stderr.isatty()
+    watch = Watch(TerminalLine(sys.stderr), time_limit=args.time_limit) if shown else None
+    _phase(clock, watch, "loading SymPy")
     from . import proofs  # SymPy loads here, never on the verify path
+    from .proofs.catalog import render_records
 
-    clock.phase = "checking the proofs"
-    text = proofs.render_proofs(args.note, args.format)
-    records = proofs.proof_data(args.note)
+    def starting(k: int, n: int, entry: proofs.NoteProof) -> None:
+        key, convention = entry.proof.key, entry.proof.convention
+        name = f"note {key}'s proof" if key.isdigit() else f"the {key} proof"
+        said = [convention] if convention not in ("*", key) else []
+        said += [f"{entry.proof.mode} mode"] if entry.proof.mode != "online" else []
+        inside = f" ({', '.join(said)})" if said else ""
+        _phase(clock, watch, f"checking {name}{inside}, {k} of {n}")
+
+    try:
+        records = [report.record() for report in proofs.proof_reports(args.note, starting)]
+    finally:
+        if watch is not None:
+            watch.close()
+    text = render_records(records, args.format)
     clock.cancel()
     _write(sys.stdout, text, json=args.format == "json")
     undecided = any(step["status"] == "undecided" for note in records for step in note["steps"])
@@ -412,7 +427,7 @@ def main(argv: Sequence[str] | None = None, *, spent: float = 0.0) -> int:
         check_usage(args)
         if args.command == "check":
             return _check(args, spent)
-        limit = args.time_limit if args.command in ("verify", "bounds") else None
+        limit = args.time_limit if args.command in ("verify", "bounds", "proofs") else None
         # The outputs are outermost: whatever ends the command early, the timer is off when they are removed.
         with Outputs(inputs=[getattr(args, "data", None)]) as outputs, deadline(limit, spent=spent) as clock:
             if args.command == "proofs":

@@ -29,7 +29,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,19 +144,28 @@ def _report(entry: NoteProof) -> ProofReport:
     return ProofReport(entry, check_proof(entry.proof, counter_models=counter_models), tuple(errata))
 
 
-def proof_reports(note: str | None = None) -> list[ProofReport]:
+def proof_reports(note: str | None = None,
+                  starting: Callable[[int, int, NoteProof], None] | None = None) -> list[ProofReport]:
     """Check the selected proofs (all by default) and find each erratum's counterexample.
 
     Parameters
     ----------
     note : str, optional
         See `select`.
+    starting : callable, optional
+        Told ``(k, n, entry)`` before the k-th of the n proofs is checked (a progress display).
 
     Returns
     -------
     list of ProofReport
     """
-    return [_report(entry) for entry in select(note)]
+    entries = select(note)
+    reports = []
+    for k, entry in enumerate(entries, 1):
+        if starting is not None:
+            starting(k, len(entries), entry)
+        reports.append(_report(entry))
+    return reports
 
 
 def instantiated_claims(convention: str, mode: str = "online") -> list[Claim]:
@@ -203,7 +212,11 @@ def render_proofs(note: str | None = None, format: str = "text") -> str:
     """
     if format not in FORMATS:
         raise InvalidArgument(f"format={format!r} must be one of {', '.join(FORMATS)}")
-    records = proof_data(note)
+    return render_records(proof_data(note), format)
+
+
+def render_records(records: list[dict[str, Any]], format: str = "text") -> str:
+    """`render_proofs` of records already made (`proof_data`, or each `ProofReport.record`)."""
     if format == "json":
         return render_json(records)
     if format == "markdown":

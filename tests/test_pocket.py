@@ -77,7 +77,7 @@ def _pocket(prediction: str, start: bool, last_on_tie: bool, cap: int) -> Any:
 
 @pytest.mark.parametrize(("prediction", "start", "last_on_tie", "cap"),
                          [("ge", False, False, 1000), ("sign", False, False, 20), ("ge", True, False, 10),
-                          ("gt", True, True, 15)])
+                          ("gt", True, False, 15), ("gt", False, False, 30)])
 def test_a_pocket_is_diagnosed_with_its_own_rules_and_cap(prediction: str, start: bool, last_on_tie: bool,
                                                          cap: int) -> None:
     result = check_implementation(_pocket(prediction, start, last_on_tie, cap), examples=60, worked_examples=False)
@@ -113,3 +113,10 @@ def test_weights_of_the_worst_accuracy_are_not_called_a_pocket() -> None:
     result = check_implementation(_worst, examples=60, worked_examples=False)
     assert not result.passed
     assert "best-so-far" not in [d.code for d in result.diagnoses], result.report()
+
+
+def test_a_pocket_that_keeps_the_last_weights_on_every_dataset_is_called_an_epoch_cap() -> None:
+    # on the datasets tried this pocket is the run's own weights after the cap: the simpler cause is named alone
+    cap = 15
+    result = check_implementation(_pocket("gt", True, True, cap), examples=60, worked_examples=False)
+    assert [(d.code, d.parameters.get("epochs")) for d in result.diagnoses] == [("epoch-cap", cap)], result.report()

@@ -63,6 +63,12 @@ class PocketRun:
     scale: int
     kept: dict[Pocket, list[tuple[int, ...]]]
     converged: bool
+    ends: list[tuple[int, ...]]
+
+    def is_last(self, pocket: Pocket, epochs: int | None) -> bool:
+        """Whether pocket's weights after `epochs` epochs are the run's own then (no pocket in evidence)."""
+        at = min(epochs or len(self.ends), len(self.ends))
+        return bool(self.ends) and self.kept[pocket][at - 1] == self.ends[at - 1]
 
     def at(self, pocket: Pocket, epochs: int | None) -> tuple[Fraction, ...] | None:
         """Pocket's weights after `epochs` epochs (None: when the run ends), or None where unknown."""
@@ -94,6 +100,7 @@ def pocket_run(data: Dataset, conv: Convention, max_epochs: int = MODEL_EPOCHS) 
     counts = _rights(U, samples, labels)
     best = {p: (tuple(U), counts[p.prediction] if p.start else -1) for p in POCKETS}
     kept: dict[Pocket, list[tuple[int, ...]]] = {p: [] for p in POCKETS}
+    ends: list[tuple[int, ...]] = []
     seen: set[tuple[int, ...]] = set()
     converged = False
     for _ in range(max_epochs):
@@ -110,13 +117,14 @@ def pocket_run(data: Dataset, conv: Convention, max_epochs: int = MODEL_EPOCHS) 
                         best[p] = (tuple(U), right)
         for p in POCKETS:
             kept[p].append(best[p][0])
+        ends.append(tuple(U))
         if clean:
             converged = True
             break
         if tuple(U) in seen:
             break
         seen.add(tuple(U))
-    return PocketRun(L, kept, converged)
+    return PocketRun(L, kept, converged, ends)
 
 
 def _rights(U: list[int], samples: list[list[int]], labels: list[int]) -> dict[str, int]:
@@ -160,9 +168,11 @@ def pocket_cause(observations: list[Observation], conv: Convention, rate: Fracti
 
 def _first_cap(observations: list[Observation], runs: list[PocketRun], pocket: Pocket, rate: Fraction | None,
                rounded: bool | Printed) -> list[int | None]:
-    """The least cap (None: no cap) at which `pocket` reproduces every observation, as a list of one, or []."""
-    return next(([epochs] for epochs in _caps(observations, runs, pocket, rate, rounded)
-                 if _fits(observations, runs, pocket, epochs, rate, rounded)), [])
+    """The least cap (None: no cap) at which `pocket` reproduces every observation, as a list of one, or []; not
+    where the pocket holds the run's own last weights there on every dataset (an epoch cap says that more simply)."""
+    least = next(([epochs] for epochs in _caps(observations, runs, pocket, rate, rounded)
+                  if _fits(observations, runs, pocket, epochs, rate, rounded)), [])
+    return [] if least and all(run.is_last(pocket, least[0]) for run in runs) else least
 
 
 def _fits(observations: list[Observation], runs: list[PocketRun], pocket: Pocket, epochs: int | None,
@@ -187,8 +197,9 @@ def _widest(observations: list[Observation], runs: list[PocketRun], pocket: Pock
 
 def _caps(observations: list[Observation], runs: list[PocketRun], pocket: Pocket, rate: Fraction | None,
           rounded: bool | Printed) -> Iterator[int | None]:
-    """The caps worth trying: the epochs after which the counterexample's pocket fits it, then, where its
-    run's end fits, no cap and the lengths of the other datasets' runs (past its own, all alike on it)."""
+    """The caps worth trying, in increasing order: the epochs after which the counterexample's pocket fits it;
+    then, where its run's end fits (every later cap alike on it), the later caps at which the next dataset's
+    pocket fits that one, and no cap."""
     first, kept = observations[0], runs[0].kept[pocket]
     for t in range(1, len(kept) + 1):
         at = runs[0].at(pocket, t)
@@ -197,8 +208,13 @@ def _caps(observations: list[Observation], runs: list[PocketRun], pocket: Pocket
     end = runs[0].at(pocket, None)
     if end is None or factor_of(first.weights, [end], rate, rounded=rounded) is None:
         return
+    longest = max(len(run.kept[pocket]) for run in runs)
+    other = 1 if len(runs) > 1 else 0
+    for t in range(len(kept) + 1, longest + 1):
+        at = runs[other].at(pocket, t)
+        if at is not None and factor_of(observations[other].weights, [at], rate, rounded=rounded) is not None:
+            yield t
     yield None
-    yield from sorted({len(run.kept[pocket]) for run in runs[1:] if len(run.kept[pocket]) > len(kept)})
 
 
 def _listed(weights: Vector | None) -> list[Vector] | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..data.dataset import Dataset
-from ..notes.conventions import Convention
+from ..notes.conventions import Convention, get_convention
 from ._causes import mode_cause, model_causes, search_causes
 from ._evidence import Evidence, Observation
 from ._exact import Vector
@@ -62,6 +62,8 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     for probe in (lambda: start_probe(data, conv, recheck, options.labels),
                   lambda: labels_probe(observations, conv, recheck, options.labels, options.dtype == "float")):
         diagnosis = probe()
+        if diagnosis is not None and diagnosis.code == "nonzero-start" and diagnosis.parameters.get("seeded"):
+            return [_past_the_start(diagnosis, observations, conv, options, recheck, rate, float_rate)]
         if diagnosis is not None:
             return [diagnosis]
     found = search_causes(observations, conv, rate, rounded)
@@ -205,3 +207,32 @@ def _as_printed(observations: list[Observation], conv: Convention, rate: Fractio
         if found:
             return Diagnosis(found[0].code, {**found[0].parameters, "format": printing}, found[0].text)
     return None
+
+
+def _past_the_start(diagnosis: Diagnosis, observations: list[Observation], conv: Convention, options: CheckOptions,
+                    recheck: Recheck, rate: Fraction | None, float_rate: Fraction) -> Diagnosis:
+    """A seeded start's diagnosis, with what the implementation is from that start where a float64 run of a
+    note's perceptron from it reproduces every dataset tried (`_start.started_run`)."""
+    from ._start import MAX_STARTED, started_run
+
+    if options.dtype != "float":
+        return diagnosis
+    found = started_run(observations, conv, recheck, options.labels, rate, float_rate,
+                        options.max_epochs or REFERENCE_EPOCHS)
+    if found is None:
+        return Diagnosis(diagnosis.code, {**diagnosis.parameters, "then": None},
+                         f"{diagnosis.text}; from the start it shows where no update can move its features, no float64 "
+                         "run of a note's perceptron reproduces every dataset tried, so something else departs too")
+    b, v = found.start
+    cap = ("until an epoch makes no mistake" if found.epochs is None else
+           f"for {found.epochs} epochs{' (or more: the datasets tried do not tell)' if found.or_more else ''}")
+    other = get_convention(found.convention)
+    said = "" if other.name == conv.name else f" (note {other.note_number}'s rule, not {conv.name}'s)"
+    then = {"convention": other.name, "rate": _number(found.rate), "epochs": found.epochs, "or_more": found.or_more,
+            "start": [_number(w) for w in conv.from_canonical(b, v)]}
+    return Diagnosis(diagnosis.code, {**diagnosis.parameters, "then": then},
+                     f"{diagnosis.text}; from that start ([{', '.join(_approx(w) for w in conv.from_canonical(b, v))}]"
+                     f", read where no update can move the features: samples of 0 beside one far one) it is the "
+                     f"{other.name} perceptron{said} in float64 at rate {_rate_text(found.rate)}, run {cap}: that "
+                     f"reproduces the implementation's weights on the {min(len(observations), MAX_STARTED)} datasets "
+                     "tried first, so nothing but the start departs on them")

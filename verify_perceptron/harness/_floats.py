@@ -207,8 +207,9 @@ def rates_shown(data: Dataset, conv: Convention, weights: Vector, labels: str, m
             if _double(rate) is not None and _float_run(data, conv, rate, max_epochs, labels)[0] == weights]
 
 
-def _float_run(data: Dataset, conv: Convention, rate: Fraction,
-               max_epochs: int, labels: str = "-1/+1") -> tuple[Vector | None, FloatDecision | None, str | None]:
+def _float_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int, labels: str = "-1/+1", *,
+               start: tuple[float, Sequence[float]] | None = None,
+               ends: list[Vector] | None = None) -> tuple[Vector | None, FloatDecision | None, str | None]:
     """The note's perceptron in float64 (products added in order, then the bias) beside the exact one.
 
     Both runs visit the samples in the same order and make the same decisions
@@ -221,15 +222,17 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction,
     0), or a score or a weight overflows on the way (float64 then holds
     ``inf``, which no implementation returns as weights). `labels` are the
     ones the implementation was given: on 0/1 a hard limiter's code steps by
-    the rate itself (`halves_step`).
+    the rate itself (`halves_step`). `start`: canonical ``(b, v)`` (default 0,
+    for both runs); `ends` gets the weights at each epoch's end.
 
     Examples
     --------
     >>> from verify_perceptron.data.dataset import from_arrays
     >>> from verify_perceptron.notes.conventions import get_convention
     >>> tie = from_arrays([["-1"], ["1"]], [-1, 1])
-    >>> _float_run(tie, get_convention("classic"), Fraction(1), 100)[0]
-    (Fraction(0, 1), Fraction(2, 1))
+    >>> _float_run(tie, get_convention("classic"), Fraction(1), 100)[0], _float_run(tie, get_convention("classic"),
+    ...            Fraction(1), 100, start=(0.5, [0.0]))[0]
+    ((Fraction(0, 1), Fraction(2, 1)), (Fraction(-1, 2), Fraction(1, 1)))
     >>> _float_run(tie, get_convention("classic"), Fraction(10**400), 100)
     (None, None, 'the rate 1e+400 is past the largest double: float64 has no such rate')
     """
@@ -241,8 +244,8 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction,
     X = _doubles(data)
     if X is None:
         return None, None, "a value of the data is past the largest double"
-    v, b = [0.0] * data.n_features, 0.0  # float64 weights, canonical: score v·x + b
-    exact_v, exact_b = [Fraction(0)] * data.n_features, Fraction(0)
+    b, v = (0.0, [0.0] * data.n_features) if start is None else (start[0], list(start[1]))  # canonical: v·x + b
+    exact_v, exact_b = [Fraction(w) for w in v], Fraction(b)
     first: FloatDecision | None = None
     rounded: str | None = None
     k = 0
@@ -275,18 +278,35 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction,
             if not all(math.isfinite(w) for w in new):
                 return None, first, f"at update {k} (epoch {epoch}, sample {i}) a float64 weight overflows"
             if rounded is None:
-                want = [Fraction(wj) + a * label * Fraction(xj) for wj, xj in zip(v, x)] + [Fraction(b) + a * label]
-                j = next((j for j in range(len(new)) if want[j] != Fraction(new[j])), None)
-                if j is not None:
-                    where = f"w{j + 1}" if j < len(new_v) else "the bias"
-                    rounded = (f"update {k} (epoch {epoch}, sample {i}): float64 rounded the step on {where}: "
-                               f"exactly {_number(want[j])}, float64 {new[j]!r} ({_number(Fraction(new[j]))})")
+                rounded = _rounded_step((*v, b), (*x, 1.0), a * label, new, f"update {k} (epoch {epoch}, sample {i})")
             v, b = new_v, new_b
         state = (b, *v)
+        if ends is not None:
+            ends.append(conv.from_canonical(Fraction(b), tuple(Fraction(w) for w in v)))
         if clean or state in seen:
             break
         seen.add(state)
     return conv.from_canonical(Fraction(b), tuple(Fraction(w) for w in v)), first, rounded
+
+
+def _rounded_step(old: tuple[float, ...], x: tuple[float, ...], step: Fraction, new: tuple[float, ...],
+                  when: str) -> str | None:
+    """Where float64 rounded the step old + step·x (the bias last, its x 1) to `new`, in words; None where it did not.
+
+    Examples
+    --------
+    >>> _rounded_step((1.0, 0.0), (2.0**-60, 1.0), Fraction(1), (1.0 + 2.0**-60, 1.0), "update 1")
+    'update 1: float64 rounded the step on w1: exactly 1152921504606846977/1152921504606846976, float64 1.0 (1)'
+    >>> _rounded_step((1.0, 0.0), (0.5, 1.0), Fraction(1), (1.5, 1.0), "update 1") is None
+    True
+    """
+    want = [Fraction(w) + step * Fraction(xj) for w, xj in zip(old, x)]
+    j = next((j for j in range(len(new)) if want[j] != Fraction(new[j])), None)
+    if j is None:
+        return None
+    where = f"w{j + 1}" if j < len(new) - 1 else "the bias"
+    return (f"{when}: float64 rounded the step on {where}: exactly {_number(want[j])}, float64 {new[j]!r} "
+            f"({_number(Fraction(new[j]))})")
 
 
 def _rounding_notes(data: Dataset, conv: Convention, weights: Vector, rate: Fraction,

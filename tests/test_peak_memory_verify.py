@@ -1,0 +1,88 @@
+"""`verify`'s peak memory at 10^5 and 10^6 rows (issue 32, item 3): what the process holds once the data are read.
+
+Each test names the copy it catches and fails with it put back; the answers are compared with those of the
+code that held the copy (`==` on the exact values, the JSON reports byte for byte).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from verify_perceptron.certify import separability
+from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.data.samples import sample_matrix, signed_samples
+from verify_perceptron.notes.conventions import get_convention
+from verify_perceptron.pipeline import verify_run_deferred
+
+
+def _grid(n: int, d: int, *, seed: int = 7, flip: float = 0.0) -> Dataset:
+    """The scale grid's kind of data (4 significant digits over 10^6, int64 numerators), labels by a hyperplane."""
+    rng = np.random.default_rng(seed)
+    numerators = (rng.choice([-1, 1], size=(n, d)) * rng.integers(1000, 10000, size=(n, d))
+                  * 10 ** (6 - rng.integers(1, 7, size=(n, d))))
+    y = np.where(numerators @ np.arange(1, d + 1) > 0, 1, -1)
+    y = np.where(rng.random(n) < flip, -y, y)
+    return Dataset(numerators=numerators, denominator=10**6, y=y)
+
+
+@pytest.mark.parametrize("convention", ["classic", "unit-ball"])  # the bias column first, then last
+def test_int64_numerators_rest_on_the_runs_sample_matrix_and_are_made_again_exactly(convention: str) -> None:
+    # The dataset's int64 numerators (0.9x the int64 data at d = 10) were held beside the run's sample matrix
+    # z_i = y_i·(x_i, bias), which holds the same integers (int32 on the grid: 0.5x), to the end of `verify`.
+    data = _grid(3000, 6)
+    held = data.numerators.copy()
+    conv = get_convention(convention)
+    matrix = sample_matrix(data, conv, lend=True)
+    assert data._numerators is None, "the dataset still holds its numerators beside the sample matrix"
+    assert np.array_equal(matrix.exact, signed_samples(Dataset(numerators=held, denominator=10**6, y=data.y), conv))
+    rows = data.numerator_rows(slice(100, 140))
+    assert rows.dtype == np.int64 and np.array_equal(rows, held[100:140]) and data._numerators is None
+    again = data.numerators
+    assert again.dtype == np.int64 and again.tolist() == held.tolist() and data._lent is None
+    assert data.limbs is None and data.limb_rows(slice(3)) is None
+
+
+def test_numerators_rest_only_on_a_matrix_of_their_own_shape_and_bias_column() -> None:
+    # A matrix of another shape, or a bias column inside the rows, cannot give the numerators back as they were.
+    data = _grid(500, 4)
+    Z = sample_matrix(data, get_convention("classic")).exact
+    for other, column in ((Z[:-1], 0), (Z, 2), (Z.astype(object), 0), (Z[:, :-1], 0)):
+        data.rest_on(other, column)
+        assert data._numerators is not None and data._lent is None
+    data.rest_on(Z, 0)
+    assert data._numerators is None
+
+
+def test_a_checked_run_holds_the_samples_once() -> None:
+    # After `verify`'s run (the run kept, its check pending, as `verify` holds them into the report) the
+    # numerators are not held beside the trace's sample matrix; a dataset that holds them gives the same run.
+    data = _grid(4000, 8, flip=0.05)
+    twin = Dataset(numerators=data.numerators.copy(), denominator=10**6, y=data.y)
+    trace, pending = verify_run_deferred(data, "classic", max_epochs=3)
+    assert data._numerators is None and data._lent is not None
+    twin.rest_on = lambda Z, column: None  # type: ignore[method-assign]  # held twice, as before
+    before, _ = verify_run_deferred(twin, "classic", max_epochs=3)
+    assert twin._numerators is not None
+    assert trace.n_updates == before.n_updates and trace.final_weights == before.final_weights
+
+
+def test_the_final_separator_reads_the_first_int64_rows_alone() -> None:
+    # `_final_separator`'s look at the first 2^14 rows read the int64 numerators through `data.exact`, which
+    # made them again (1x) and kept them with an ExactMatrix of all n rows to the end of `verify`; it now reads
+    # those rows alone, and says what the exact margins of the dataset holding them say.
+    n = separability._MARGIN_PIECE + 700
+    data = _grid(n, 5)
+    twin = Dataset(numerators=data.numerators.copy(), denominator=10**6, y=data.y)
+    sample_matrix(data, get_convention("classic"), lend=True)
+    first = slice(separability._MARGIN_PIECE)
+    answers = []
+    for V, offset in (([1, 2, 3, 4, 5], 0), ([1, 2, 3, 4, 5], -(2**90)), ([1, 2, 3, 4, 5], 10**5),
+                      ([3, -1, 4, 1, -5], 0), ([2**70, 2**71, 3 * 2**70, 2**72, 5 * 2**70], 1)):
+        fails = separability._first_rows_fail(data, V, offset)
+        assert data._numerators is None and data._exact is None
+        scores = twin.y_array[first].astype(object) * (
+            twin.numerators[first].astype(object) @ np.array(V, dtype=object) + offset)
+        assert fails == bool(scores.min() <= 0)
+        answers.append(fails)
+    assert answers[:2] == [False, True] and answers[-1] is False  # (both answers looked at)

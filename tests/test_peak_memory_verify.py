@@ -86,3 +86,32 @@ def test_the_final_separator_reads_the_first_int64_rows_alone() -> None:
         assert fails == bool(scores.min() <= 0)
         answers.append(fails)
     assert answers[:2] == [False, True] and answers[-1] is False  # (both answers looked at)
+
+
+def test_the_runs_state_goes_with_the_run_not_at_a_collection(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The compiled run's state and its cycle watch referred to each other: the state (its mistakes per sample
+    # and the watch's saved copy of them, 16 bytes a sample) lived on beside the checker until a collection.
+    import gc
+    import weakref
+
+    from verify_perceptron.run import fast
+
+    made: list[weakref.ref[fast._Run]] = []
+    start = fast._Run.__init__
+
+    def init(self: fast._Run, *args: object, **kwargs: object) -> None:
+        start(self, *args, **kwargs)  # type: ignore[arg-type]
+        made.append(weakref.ref(self))
+
+    data = _grid(3000, 6, flip=0.05)
+    monkeypatch.setattr(fast._Run, "__init__", init)
+    gc.collect()
+    gc.disable()
+    try:
+        trace = fast.run(data, "classic", max_epochs=4)
+        assert len(made) == 1 and made[0]() is None, "the run's state outlived the run"
+    finally:
+        gc.enable()
+    again = fast.run(Dataset(numerators=data.numerators.copy(), denominator=10**6, y=data.y), "classic", max_epochs=4)
+    assert trace.cycle_mistakes == again.cycle_mistakes and trace.final_weights == again.final_weights
+    assert trace.mistakes_per_sample == again.mistakes_per_sample and trace.n_updates == again.n_updates

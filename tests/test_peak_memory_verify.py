@@ -133,3 +133,30 @@ def test_the_report_builds_the_kept_updates_one_at_a_time() -> None:
     assert sum(before) < len(before) - 10
     first = trace.updates[3]  # built now, and kept by the trace as before: the report's text is theirs
     assert [str(w) for w in first.weights] in [u["weights"] for u in __import__("json").loads(text)["updates"]]
+
+
+@pytest.mark.parametrize("bits", [20, 62, 63, 100, 300])
+def test_wide_products_make_one_python_integer_a_row(bits: int) -> None:
+    # `ExactMatrix.products` past int64 on narrow rows (w*'s margins at 10^5 x 10): the int64 pieces' sums were
+    # joined in Python integers, three or four made and let go per row (their heap stayed resident beside the
+    # margins, and past 63 bits the traced peak was about twice the margins); now the rows' products are made
+    # in limbs in C, a block at a time, and read once. The same integers.
+    import random
+    import tracemalloc
+
+    from verify_perceptron.data import int64_pieces
+
+    rng, pick = np.random.default_rng(bits), random.Random(bits)
+    Z = rng.integers(-(2**31), 2**31, size=(60_000, 10)).astype(np.int32)
+    Z[0] = np.iinfo(np.int32).min  # (the extremes too)
+    w = [pick.randint(-(2**bits), 2**bits) for _ in range(10)]
+    w[1] = -(2**bits)
+    tracemalloc.start()
+    got = int64_pieces._wide_products(Z, w)
+    held, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    exact = [sum(z * v for z, v in zip(row, w)) for row in Z[:2000].tolist()]
+    assert got[:2000].tolist() == exact and got.dtype == object
+    assert got[2000:].tolist() == (Z[2000:].astype(object) @ np.array(w, dtype=object)).tolist()
+    if bits > 63:  # (below, the old way's temporaries were int64 pieces: its heap, not its traced peak, rose)
+        assert peak < 1.8 * held, f"the products' peak is {peak / held:.2f} times what they hold"

@@ -76,6 +76,23 @@ def test_without_the_core_the_proposal_asks_linprog(monkeypatch: pytest.MonkeyPa
                                                   and np.array_equal(got, expected))
 
 
+def test_a_core_of_another_interface_is_left_for_linprog(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A SciPy whose HiGHS module differs (here: no options object) must not fail the worker's decision.
+    class Other:
+        kHighsInf = np.inf
+        HighsLp = _highs.core().HighsLp if _highs.core() is not None else object
+        MatrixFormat = getattr(_highs.core(), "MatrixFormat", None)
+
+    rows = np.array([[1.0, 0.5], [-1.0, 0.25], [0.5, -1.0]])
+    expected = proposal._gordan_lp(rows, None)
+    monkeypatch.setattr(_highs, "CORE_ONLY", True)
+    monkeypatch.setattr(_highs, "_core", Other())
+    got = proposal._gordan_lp(rows, None)
+    assert _highs._core is None
+    assert (got is None and expected is None) or (got is not None and expected is not None
+                                                  and np.array_equal(got, expected))
+
+
 def test_the_worker_solves_with_the_core_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     # What the forked worker's decision sees (the fork carries this patch): CORE_ONLY set there, not here.
     monkeypatch.setattr(beside, "decide_separability", lambda data, time_limit: Separability(

@@ -81,9 +81,20 @@ def lp_solution(A: Any, lower: Any, upper: Any, bounds: tuple[float, float], *, 
     >>> x is UNAVAILABLE or bool(abs(x.sum() - 1) < 1e-9 and (x >= 0).all())
     True
     """
+    global _core
     h = core()
     if h is None:
         return UNAVAILABLE
+    try:
+        return _solved(h, A, lower, upper, bounds, dual_simplex, time_limit)
+    except (AttributeError, TypeError):  # another SciPy's core, whose interface differs: linprog from now on
+        _core = None
+        return UNAVAILABLE
+
+
+def _solved(h: Any, A: Any, lower: Any, upper: Any, bounds: tuple[float, float], dual_simplex: bool,
+            time_limit: float | None) -> Any:
+    """`lp_solution` with the core `h`."""
     rows, columns = A.shape
     infinite = h.kHighsInf
     lp = h.HighsLp()

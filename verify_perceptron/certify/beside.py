@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..data.dataset import Dataset
+from . import _highs
 from .separability import Separability, decide_separability
 
 __all__ = ["BESIDE_FROM", "Beside", "decision_beside"]
@@ -49,6 +50,7 @@ def _work(data: Dataset, time_limit: float | None, sender: Any) -> None:
         os.nice(5)
     except (AttributeError, OSError):  # pragma: no cover - no nice, or not allowed
         pass
+    _highs.CORE_ONLY = True  # HiGHS without `scipy.optimize`'s import: 38 MiB this process's peak, `verify`'s too
     try:
         found = decide_separability(data, time_limit=time_limit)
         gordan = None if found.gordan is None else [(i, v) for i, v in enumerate(found.gordan) if v]

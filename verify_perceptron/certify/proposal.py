@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _fraction_free as fraction_free
+from . import _fraction_free as fraction_free, _highs
 from ._constraints import augmented_matrix, matrix_margins
 from ..data import kernel as _data_kernel
 from ..data.dataset import Dataset
@@ -85,6 +85,10 @@ def _gordan_lp(rows: Any, deadline: float | None) -> Any | None:
     right = np.zeros(d + 1)
     right[-1] = 1.0
     # dual simplex: its answer is a vertex, so at most d + 1 entries are nonzero
+    if _highs.CORE_ONLY and (x := _highs.lp_solution(equations, right, right, (0.0, math.inf), dual_simplex=True,
+                                                     time_limit=_lp_options(deadline).get("time_limit"))) \
+            is not _highs.UNAVAILABLE:
+        return x
     result = _scipy_linprog()(np.zeros(n), A_eq=equations, b_eq=right, bounds=(0, None), method="highs-ds",
                               options=_lp_options(deadline))
     return result.x if result.status == 0 and result.x is not None else None
@@ -93,6 +97,11 @@ def _gordan_lp(rows: Any, deadline: float | None) -> Any | None:
 def _separator_lp(rows: Any, deadline: float | None) -> Any | None:
     """A w (floats) with rows·w >= 1, or None when the LP finds none."""
     n, d = rows.shape
+    if _highs.CORE_ONLY and (x := _highs.lp_solution(-rows, np.full(n, -math.inf), -np.ones(n), (-math.inf, math.inf),
+                                                     dual_simplex=False,
+                                                     time_limit=_lp_options(deadline).get("time_limit"))) \
+            is not _highs.UNAVAILABLE:
+        return x
     result = _scipy_linprog()(np.zeros(d), A_ub=-rows, b_ub=-np.ones(n), bounds=(None, None), method="highs",
                               options=_lp_options(deadline))
     return result.x if result.status == 0 and result.x is not None else None
@@ -288,7 +297,7 @@ def propose(data: Dataset, deadline: float | None = None) -> tuple[str, tuple[Fr
     ...            for x, y in zip(example("and").X, example("and").y))
     ('separator', Fraction(1, 1))
     """
-    if _scipy_linprog() is None:
+    if not (_highs.CORE_ONLY and _highs.core() is not None) and _scipy_linprog() is None:
         return None
     source = _Rows(data)
     n, d = source.shape

@@ -40,6 +40,7 @@ from .proposal import propose
 from ..check.results import CheckResult
 from ..data.dataset import Dataset
 from ..data.exact_text import exact_text
+from ..data.integers import ExactMatrix
 from ..data.limb_arrays import LimbMatrix
 from ..data.trace import ScaledWeights, Trace
 from ..notes.conventions import Convention
@@ -382,16 +383,21 @@ _MARGIN_PIECE = 2**14
 
 
 def _first_rows_fail(data: Dataset, V: Sequence[int], offset: int) -> bool:
-    """Whether y_i·(N_i·V + offset) <= 0 for one of the first `_MARGIN_PIECE` samples held in limbs, exactly.
+    """Whether y_i·(N_i·V + offset) <= 0 for one of the first `_MARGIN_PIECE` samples (limbs or int64), exactly.
 
     A run stopped at a limit on data that are not separable has such a sample among its first rows, nearly
     always: then the products of every row (at 10^6 x 10, as many Python integers made from their limbs: 0.7 s
-    after the run) are not made. False where the numerators are not in limbs, or no first row fails: the
+    after the run) are not made. False where the numerators pass int64 without limbs, or no first row fails: the
     caller's pass over every row then decides, as it did without this look.
     """
-    if data.n_samples <= _MARGIN_PIECE or (first := data.limb_rows(slice(_MARGIN_PIECE))) is None:
-        return False  # (`limb_rows`: these rows alone are made where the limbs rest on a sample matrix)
-    products = LimbMatrix(first).products(V)
+    if data.n_samples <= _MARGIN_PIECE:
+        return False  # (`limb_rows`, `numerator_rows`: these rows alone, where the data rest on a sample matrix)
+    if (first := data.limb_rows(slice(_MARGIN_PIECE))) is not None:
+        products = LimbMatrix(first).products(V)
+    elif (first := data.numerator_rows(slice(_MARGIN_PIECE))) is not None:  # int64: `data.exact` not made
+        products = ExactMatrix(first).products(V, norm_sq=sum(c * c for c in V)).astype(object)
+    else:
+        return False
     return products is not None and int((data.y_array[:_MARGIN_PIECE] * (products + offset)).min()) <= 0
 
 

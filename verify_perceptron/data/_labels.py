@@ -7,14 +7,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 from ..errors import DataError
-from .rationals import as_rational, bounded, parse_rational, shown as _shown
+from .rationals import as_rational, bounded, parse_rational, shown as _shown, shown_value
 
-__all__ = ["label_key", "map_labels", "positive_key"]
+__all__ = ["label_key", "label_value", "map_labels", "positive_key"]
 
 #: The negative class of one label against the rest is spelled by its first values, this many at most.
 _NAMED = 4
+
+
+def label_value(label: Any, i: int, source: str) -> int:
+    """A label given as a number (the `i`-th): -1 or +1 exactly (so 1.5 is refused, not truncated to 1).
+
+    Examples
+    --------
+    >>> label_value(1.0, 0, "x"), label_value(-1, 1, "x")
+    (1, -1)
+    """
+    try:
+        value = int(label)
+    except (TypeError, ValueError):
+        raise DataError(f"{source}: label y[{i}]={shown_value(label)} must be -1 or +1") from None
+    if value != label or value not in (-1, 1):
+        raise DataError(f"{source}: label y[{i}]={shown_value(label)} must be -1 or +1")
+    return value
 
 
 def label_key(raw: str | Fraction) -> str | Fraction:

@@ -22,7 +22,7 @@ exact either way.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -37,7 +37,7 @@ from .limb_arrays import limb_values
 from .rationals import as_rational, bounded, shown_value
 
 __all__ = ["FLOAT_READINGS", "ExactTable", "check_floats", "column_name", "exact_labels", "exact_positive", "exact_table",
-           "label_sequence"]
+           "feature_names_of", "label_sequence"]
 
 #: The two readings of a binary float: as the binary number it is, or as its shortest decimal.
 FLOAT_READINGS = ("binary", "decimal")
@@ -305,6 +305,21 @@ def _refuse_masked(values: Any, name: str, source: str) -> Any:
         raise DataError(f"{source}: {name}{place} is masked: masked values are missing data; fill them "
                         f"({name}.filled(value)) or drop their samples first")
     return np.asarray(values.data)
+
+
+def feature_names_of(feature_names: Sequence[str], n_features: int, source: str) -> tuple[str, ...]:
+    """One name (a str) per feature, or ``x1, x2, ...`` when none are given."""
+    if isinstance(feature_names, (str, bytes)):
+        raise DataError(f"{source}: feature_names={shown_value(feature_names)} is one string; give one name per feature")
+    names = tuple(feature_names)
+    if not names:
+        return tuple(f"x{j + 1}" for j in range(n_features))
+    if len(names) != n_features:
+        raise DataError(f"{source}: feature_names has {len(names)} names for {n_features} features")
+    bad = next((j for j, name in enumerate(names) if not isinstance(name, str)), None)
+    if bad is not None:
+        raise DataError(f"{source}: feature_names[{bad}]={shown_value(names[bad])} is not a str")
+    return names
 
 
 def column_name(column: object) -> str:

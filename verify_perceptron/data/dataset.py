@@ -23,10 +23,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import DataError, InvalidArgument
-from ._labels import map_labels
-from .arrays import ExactTable, column_name, exact_labels, exact_positive, exact_table, holds_floats
+from ._labels import label_value, map_labels
+from .arrays import ExactTable, column_name, feature_names_of, exact_labels, exact_positive, exact_table, holds_floats
 from .integers import ExactMatrix
-from .limb_arrays import limb_values, limbs_for_bits, lowest_terms_facts, shifted_right, unsigned_rows
+from .limb_arrays import (limb_values, limbs_for_bits, lowest_terms_facts, shifted_right, unsigned_rows,
+                          unsigned_samples)
 from .rationals import shown_value
 from .row_index import RowIndex, check_index_column, index_columns
 
@@ -116,7 +117,7 @@ class Dataset:
         self._shape = (int(held.shape[0]), int(held.shape[1]))  # (samples, features)
         labels_in = np.asarray(y)
         if labels_in.dtype.kind not in "iu" or labels_in.ndim != 1:  # Fractions, floats, ...: one by one
-            labels_in = np.array([_label_value(label, i, source) for i, label in enumerate(y)], dtype=np.int64)
+            labels_in = np.array([label_value(label, i, source) for i, label in enumerate(y)], dtype=np.int64)
         self.binary_float = binary_float
         self.labels = labels
         self.default_convention = default_convention
@@ -130,7 +131,7 @@ class Dataset:
         self.y_array = labels_in.astype(np.int64)
         self.y_array.flags.writeable = False
         self.y: tuple[int, ...] = tuple(self.y_array.tolist())
-        self.feature_names = _names(feature_names, self.n_features, source)
+        self.feature_names = feature_names_of(feature_names, self.n_features, source)
         if self.y_array.min() == self.y_array.max():
             raise DataError(f"{source}: only one class (label {self.y[0]:+d}); the perceptron needs two")
         self._X: tuple[tuple[Fraction, ...], ...] | None = None
@@ -141,20 +142,28 @@ class Dataset:
         """The numerators in 64-bit limbs, (n, d, L) int64, when they pass int64 and were given so; else None
         (made again from the sample matrix's limbs on first use once they rest on them: `rest_on`)."""
         lent = self._lent  # (read once: two threads may ask; each then makes the same limbs)
-        if lent is not None:
+        if lent is not None and lent[2]:  # (lent[2] is 0 for int64 numerators resting on the matrix: no limbs)
             self._limbs, self._lent = unsigned_rows(lent[0], self.y_array, lent[1], lent[2]), None
         return self._limbs
 
     def limb_rows(self, rows: slice) -> Any:
         """``limbs[rows]``, made for those rows alone while the limbs rest on a sample matrix's; else None."""
         lent = self._lent
-        if lent is None:
+        if lent is None or not lent[2]:
             return None if self._limbs is None else self._limbs[rows]
         return unsigned_rows(lent[0], self.y_array, lent[1], lent[2], rows)
 
+    def numerator_rows(self, rows: slice) -> Any:
+        """``numerators[rows]`` when int64 (made for those rows alone while they rest on a sample matrix), else None."""
+        lent, held = self._lent, self._numerators
+        if lent is not None and not lent[2]:
+            return unsigned_samples(lent[0][rows], self.y_array[rows], lent[1])
+        return held[rows] if held is not None and held.dtype == np.int64 else None
+
     def rest_on(self, Z: Any, column: int) -> None:
-        """Let go of `limbs` for the sample matrix z_i = y_i·(x_i, bias at `column`) made of them in limbs `Z`: read,
-        they are made from it again (`unsigned_rows`). A run's matrix lives with its trace: the data were held twice.
+        """Let go of `limbs` (or int64 `numerators`) for the sample matrix z_i = y_i·(x_i, bias at `column`, first or
+        last) made of them in limbs (or int16..int64) `Z`: read, they are made from it again (`unsigned_rows`,
+        `unsigned_samples`). A run's matrix lives with its trace: the data were held twice.
 
         Examples
         --------
@@ -168,14 +177,21 @@ class Dataset:
         (True, True)
         """
         n, d = self._shape
-        if self._limbs is not None and self._exact is None and Z.shape[:2] == (n, d + 1) \
-                and Z.shape[2] >= self._limbs.shape[2]:
+        if self._exact is not None or Z.shape[:2] != (n, d + 1) or column not in (0, d):
+            return
+        if self._limbs is not None and Z.ndim == 3 and Z.shape[2] >= self._limbs.shape[2]:
             self._lent, self._limbs = (Z, column, int(self._limbs.shape[2])), None
+        elif (self._limbs is None and Z.ndim == 2 and Z.dtype in (np.int16, np.int32, np.int64)
+              and self._numerators is not None and self._numerators.dtype == np.int64):
+            self._lent, self._numerators = (Z, column, 0), None
 
     @property
     def numerators(self) -> Any:
         """The samples' integers over `denominator`: an int64 array, or Python integers (made from `limbs`
         on first use)."""
+        lent = self._lent
+        if self._numerators is None and lent is not None and not lent[2]:
+            self._numerators, self._lent = unsigned_samples(lent[0], self.y_array, lent[1]), None
         if self._numerators is None:
             self._numerators = limb_values(self.limbs)
         return self._numerators
@@ -265,32 +281,6 @@ class Dataset:
 
 #: Largest magnitude kept in an int64 array; larger values use Python integers (dtype object).
 _INT64_SAFE = 2**62
-
-
-def _names(feature_names: Sequence[str], n_features: int, source: str) -> tuple[str, ...]:
-    """One name (a str) per feature, or ``x1, x2, ...`` when none are given."""
-    if isinstance(feature_names, (str, bytes)):
-        raise DataError(f"{source}: feature_names={shown_value(feature_names)} is one string; give one name per feature")
-    names = tuple(feature_names)
-    if not names:
-        return tuple(f"x{j + 1}" for j in range(n_features))
-    if len(names) != n_features:
-        raise DataError(f"{source}: feature_names has {len(names)} names for {n_features} features")
-    bad = next((j for j, name in enumerate(names) if not isinstance(name, str)), None)
-    if bad is not None:
-        raise DataError(f"{source}: feature_names[{bad}]={shown_value(names[bad])} is not a str")
-    return names
-
-
-def _label_value(label: Any, i: int, source: str) -> int:
-    """A label given as a number: -1 or +1 exactly (so 1.5 is refused, not truncated to 1)."""
-    try:
-        value = int(label)
-    except (TypeError, ValueError):
-        raise DataError(f"{source}: label y[{i}]={shown_value(label)} must be -1 or +1") from None
-    if value != label or value not in (-1, 1):
-        raise DataError(f"{source}: label y[{i}]={shown_value(label)} must be -1 or +1")
-    return value
 
 
 def _integer_array(rows: Any) -> Any:

@@ -33,7 +33,7 @@ import numpy as np
 from . import kernel as _kernel
 
 __all__ = ["LimbMatrix", "NormRows", "dyadic_limbs", "int_limbs", "int64_norms", "row_ints", "limb_values", "limb_sum",
-           "trailing_zeros", "shifted_right", "negated", "unsigned_rows", "magnitude_bits",
+           "trailing_zeros", "shifted_right", "negated", "unsigned_rows", "unsigned_samples", "magnitude_bits",
            "limbs_for_bits", "common_factor", "lowest_terms_facts"]
 
 _U64 = np.uint64
@@ -232,6 +232,24 @@ def unsigned_rows(Z: Any, y: Any, column: int, limbs: int, rows: slice = slice(N
     for start in range(0, len(negative), step):
         piece = negative[start:start + step]
         X[piece] = negated(X[piece])
+    return X
+
+
+def unsigned_samples(Z: Any, y: Any, column: int) -> Any:
+    """x_i = y_i·z_i as int64, z_i without its entry `column`: the int64 numerators a sample matrix
+    z_i = y_i·(x_i with the bias at `column`) of int16, int32 or int64 entries `Z` was made from (y_i = ±1).
+
+    Examples
+    --------
+    >>> Z = np.array([[-1, 3, -5], [1, 2**40, 0]], dtype=np.int64)
+    >>> unsigned_samples(Z, np.array([-1, 1]), 0).tolist()
+    [[-3, 5], [1099511627776, 0]]
+    >>> unsigned_samples(np.array([[4, -2], [7, 1]], dtype=np.int16), np.array([-1, 1]), 1).tolist()
+    [[-4], [7]]
+    """
+    keep = [j for j in range(Z.shape[1]) if j != column]
+    X = np.empty((Z.shape[0], len(keep)), dtype=np.int64)
+    np.multiply(Z[:, keep[0]:keep[-1] + 1], np.asarray(y, dtype=np.int64)[:, None], out=X)  # (keep is one range)
     return X
 
 

@@ -92,6 +92,18 @@ class LazyUpdates(Sequence[Update]):
     def __len__(self) -> int:
         return len(self._records)
 
+    def passing(self) -> Iterator[Update]:
+        """Each update in turn, those not built yet built for the moment only (a report reads each once).
+
+        Examples
+        --------
+        >>> lazy = LazyUpdates([1, 2], lambda k: Update(k, 1, (0,), (Fraction(0),), (Fraction(1),), (Fraction(1),)))
+        >>> [u.k for u in lazy.passing()], lazy._built
+        ([1, 2], [None, None])
+        """
+        for record, built in zip(self._records, self._built):
+            yield built if built is not None else self._build(record)
+
     @overload
     def __getitem__(self, index: int) -> Update: ...
 

@@ -24,7 +24,7 @@ from ..notes.conventions import Convention, get_convention
 from ..data.dataset import Dataset
 from ..certify.separability import Separability
 from ..data.exact_text import exact_text
-from ..data.trace import ScaledWeights, Trace, Update
+from ..data.trace import LazyUpdates, ScaledWeights, Trace, Update
 from ._enclosures import enclosure_record, root_record
 from ._soft_margin import soft_margin_record
 from ._proofs_applied import proofs_applied_record
@@ -294,7 +294,8 @@ def build_report(
         },
         "comparison": None if comparison is None else comparison.as_dict(),
         "updates_truncated": trace.updates_truncated,
-        "updates": _updates(trace.updates),
+        # (kept updates built one at a time and let go: held, they were 80 bytes a weight beside their text)
+        "updates": _updates(trace.updates.passing() if isinstance(trace.updates, LazyUpdates) else trace.updates),
         "last_updates": _last_updates(trace, check),
         "invariant_points": _invariant_points(trace, check),
     }

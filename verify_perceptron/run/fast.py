@@ -427,9 +427,9 @@ def run(
                  deadline=deadline, per_epoch=False)  # (progress: whenever the pass returns)
     state.on_pass = progress
     stop, cycle = state.epochs(mode, max_epochs, progress)
-    # the run and its cycle watch refer to each other, so the state lives on until a collection: its filter's
-    # float copy of the samples (as large as the int64 data) and its limb layout (the norms in limbs) go now
-    state._floats = state._wf = state._layout = None
+    # the run and its cycle watch refer to each other: parted, the state goes with this call, not at a collection
+    state._floats, state._wf, state._layout, watch = None, None, None, state.repeats  # (floats, layout: now)
+    del state.repeats  # (its counts, 16 bytes a sample, go with it)
 
     def build(record: tuple[int, int, list[int], list[int], Any]) -> Update:
         k, at_epoch, samples, scores, weights = record
@@ -453,7 +453,7 @@ def run(
         cycle=cycle,
         mistakes_per_sample=Counts(state.mistakes),
         total_updates=state.n_updates,
-        cycle_mistakes=state.repeats.cycle_mistakes,
+        cycle_mistakes=watch.cycle_mistakes,
     )
 
 

@@ -193,3 +193,18 @@ def test_margins_in_limbs_are_cut_to_the_fewest_limbs_that_hold_them() -> None:
     margins = LimbMargins.of(held.held, W)
     assert margins is not None and margins.limbs.shape == (500, 3)  # (2 + 2 + 1 limbs made; |m| < 2^141 or so)
     assert margins.ints().tolist() == whole.products(W, norm_sq=sum(v * v for v in W)).tolist()
+
+
+@needs_c
+def test_a_positive_margin_is_found_in_any_block_of_rows() -> None:
+    # `has_positive_margin` reads the margins a block of 2^15 rows at a time, up to the first block with one > 0:
+    # the one positive margin in the last row of the second block, and no positive margin at all
+    n = 2**15 + 5
+    values = np.zeros((n, 2), dtype=object)
+    values[:, 0] = -(2**90)
+    values[-1, 0] = 2**90
+    values[:, 1] = 1
+    held = ExactMatrix(None, limbs=as_limbs(values.reshape(-1), 2).reshape(n, 2, 2))
+    assert held.held is not None
+    assert has_positive_margin(held, [1, 0]) and LimbMargins.positive(held.held, [1, 2**89]) is True
+    assert not has_positive_margin(held, [1, -(2**91)]) and not has_positive_margin(held, [0, 0])

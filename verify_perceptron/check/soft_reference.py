@@ -140,8 +140,8 @@ def has_positive_margin(matrix: ExactMatrix, W: Sequence[int]) -> bool:
     >>> has_positive_margin(Z, [1, 0]), has_positive_margin(Z, [2, 1])  # margins (1, -1); (0, 0)
     (True, False)
     """
-    if matrix.held is not None and (margins := LimbMargins.of(matrix.held, W)) is not None:
-        return margins.any_positive()  # (in limbs: no Python integer per sample)
+    if matrix.held is not None and (positive := LimbMargins.positive(matrix.held, W)) is not None:
+        return positive  # (in limbs, up to the first block of rows with one: no Python integer per sample)
     return bool((matrix.products(list(W), norm_sq=sum(v * v for v in W)) > 0).any())
 
 

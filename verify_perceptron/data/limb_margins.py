@@ -60,23 +60,29 @@ class LimbMargins:
         >>> LimbMargins.of(Z, [2**64, 1]).ints().tolist() == [3 * 2**128 - 4 * 2**64, 2**64 + 1]
         True
         """
-        if _kernel.limb_scores is None:
+        blocks = _blocks(held, vector)
+        if blocks is None:
             return None
-        values = [int(v) for v in vector]
-        lw = limbs_for_bits(max((abs(v) for v in values), default=0).bit_length())
-        W = int_limbs(values, lw)
-        # |z_i·W| <= √(max ‖z‖² · ‖W‖²), so its bits are at most those of that root's integer part, plus one
-        bound = math.isqrt(held.max_norm_sq * sum(v * v for v in values)) + 1
-        n, _ = held.shape
-        ls = held.limbs.shape[2] + lw + 1
-        K = min(limbs_for_bits(bound.bit_length()), ls)
-        out = np.empty((n, K), dtype=np.int64)
-        scores = np.empty((min(n, _ROWS), ls), dtype=np.int64)
-        for lo in range(0, n, _ROWS):  # (a block of rows at full width: the lowest K limbs are the value's)
-            part = scores[:min(_ROWS, n - lo)]
-            _kernel.limb_scores(held.limbs[lo:lo + _ROWS], W, part)
-            out[lo:lo + len(part)] = part[:, :K]
-        return cls(out)
+        out = None
+        for lo, part in blocks:
+            out = np.empty((held.shape[0], part.shape[1]), dtype=np.int64) if out is None else out
+            out[lo:lo + len(part)] = part
+        return cls(np.zeros((0, 1), dtype=np.int64) if out is None else out)
+
+    @staticmethod
+    def positive(held: LimbMatrix, vector: Sequence[int]) -> bool | None:
+        """Whether some z_i·`vector` is > 0, exactly: `of`'s margins a block of rows at a time, up to the first
+        block with one (of a reference u that the run visited, the first block, most often); None without C.
+
+        Examples
+        --------
+        >>> from verify_perceptron.data.limb_arrays import dyadic_limbs
+        >>> Z = LimbMatrix(dyadic_limbs(np.array([[3, -4], [1, 1]]), np.array([[64, 64], [0, 0]]), 2))
+        >>> LimbMargins.positive(Z, [-1, -1]), LimbMargins.positive(Z, [0, 0]), LimbMargins.positive(Z, [1, -2])
+        (True, False, True)
+        """
+        blocks = _blocks(held, vector)
+        return None if blocks is None else any(LimbMargins(part).any_positive() for _, part in blocks)
 
     def __len__(self) -> int:
         return len(self.limbs)
@@ -109,3 +115,29 @@ class LimbMargins:
         out = np.empty(len(self.limbs), dtype=np.float64)
         _kernel.limb_ratios(self.limbs, shift, out)
         return out
+
+
+def _blocks(held: LimbMatrix, vector: Sequence[int]) -> Iterator[tuple[int, Any]] | None:
+    """(first row, the rows' z·`vector` in the fewest limbs that hold ‖z‖·‖vector‖) a block of `_ROWS` rows at a
+    time (each made at `limb_scores`' full width, then cut: the lowest K limbs of a value that K limbs hold are its
+    own), or None without the C scores."""
+    if _kernel.limb_scores is None:
+        return None
+    values = [int(v) for v in vector]
+    lw = limbs_for_bits(max((abs(v) for v in values), default=0).bit_length())
+    W = int_limbs(values, lw)
+    # |z_i·W| <= √(max ‖z‖² · ‖W‖²), so its bits are at most those of that root's integer part, plus one
+    bound = math.isqrt(held.max_norm_sq * sum(v * v for v in values)) + 1
+    ls = held.limbs.shape[2] + lw + 1
+    K = min(limbs_for_bits(bound.bit_length()), ls)
+    n = held.shape[0]
+
+    def blocks() -> Iterator[tuple[int, Any]]:
+        scores = np.empty((min(n, _ROWS), ls), dtype=np.int64)
+        for lo in range(0, n, _ROWS):
+            part = scores[:min(_ROWS, n - lo)]
+            limb_scores(held.limbs[lo:lo + _ROWS], W, part)
+            yield lo, part[:, :K]
+
+    limb_scores = _kernel.limb_scores
+    return blocks()

@@ -208,3 +208,19 @@ def test_a_positive_margin_is_found_in_any_block_of_rows() -> None:
     assert held.held is not None
     assert has_positive_margin(held, [1, 0]) and LimbMargins.positive(held.held, [1, 2**89]) is True
     assert not has_positive_margin(held, [1, -(2**91)]) and not has_positive_margin(held, [0, 0])
+
+
+@needs_c
+def test_margins_past_the_c_passes_limbs_are_squared_as_python_integers() -> None:
+    # Margins of thousands of bits (42 limbs: the test matrix's mixed data) are Python integers' work, as before:
+    # the check from them equals the one made from the Python integers, and nothing is refused.
+    values = np.array([[2**2600 + 7, -3], [-(2**2600), 5], [1, 2]], dtype=object)
+    held = ExactMatrix(None, limbs=as_limbs(values.reshape(-1), 42).reshape(3, 2, 42))
+    whole = ExactMatrix(values)
+    reference = [Fraction(1), Fraction(2**10)]
+    limbs, ints = (soft_margin_check(m, reference, L=1, source="s") for m in (held, whole))
+    assert not isinstance(limbs, str) and not isinstance(ints, str)
+    assert (limbs.bound.rho, limbs.bound.R_sq, limbs.bound.u_sq) == (ints.bound.rho, ints.bound.R_sq, ints.bound.u_sq)
+    assert limbs.bound.deficits_sq.tolist() == ints.bound.deficits_sq.tolist()
+    assert limbs._sq_over_rho.tolist() == ints._sq_over_rho.tolist()
+    assert limb_squares(LimbMargins(int_limbs([3, -(2**80)], 33)), 4) is None

@@ -64,6 +64,9 @@ _CHUNK = 2**16
 _NEAR = 8
 #: The most pieces of a square (`SoftMarginCheck`'s): past them the squares stay Python integers, as before.
 _MOST_PIECES = 8
+#: The most limbs of a margin the C passes read (check/_deficits.h's DEFICIT_MAX_LIMBS): wider ones, which need
+#: more than 8 pieces anyway unless ρ is as wide, are squared as Python integers.
+_MOST_LIMBS = 32
 #: The significand bits the fast quotient needs (x87 extended: 63 after the leading one).
 _NEEDED_MANT = 63
 
@@ -178,10 +181,12 @@ def limb_squares(margins: LimbMargins, rho: int) -> Squares | None:
     3
     >>> limb_squares(LimbMargins(int_limbs([3, -5], 1)), 4) is None  # every d² below 2^62: int64 squares
     True
+    >>> limb_squares(LimbMargins(int_limbs([3, -2**80], 33)), 4) is None  # past the C passes' 32 limbs
+    True
     """
     K = margins.limbs.shape[1]
     if (_kernel.deficit_squares is None or _kernel.deficit_top is None or not len(margins) or rho <= 0
-            or rho.bit_length() >= 64 * K or not _extended()):
+            or rho.bit_length() >= 64 * K or K > _MOST_LIMBS or not _extended()):
         return None
     rho_limbs = int_limbs([rho], K)[0]
     largest = _kernel.deficit_top(margins.limbs, rho_limbs) ** 2

@@ -104,7 +104,6 @@ def test_the_bounds_command_s_soft_margin_entries_are_the_same_from_pieces(monke
     # `bounds` reads D² from the check (`shortfall_sum`), not from its bound, which holds no deficits when the
     # squares were made from int64 margins: the same entries either way.
     from verify_perceptron.certify import soft_bounds
-    from verify_perceptron.check import soft_margin
     from verify_perceptron.data.dataset import Dataset
 
     rng = np.random.default_rng(3)
@@ -116,8 +115,8 @@ def test_the_bounds_command_s_soft_margin_entries_are_the_same_from_pieces(monke
         made.append(True)
         return int64_squares(*args)
 
-    monkeypatch.setattr(soft_margin, "int64_squares", counted)
+    monkeypatch.setattr(soft_squares, "int64_squares", counted)
     from_pieces = soft_bounds.soft_margin_entries(data, max_epochs=30, remaining=lambda: None)
     assert made and from_pieces[0].D_sq is not None and from_pieces[0].D_sq > 0
-    monkeypatch.setattr(soft_margin, "int64_squares", lambda *a: None)
+    monkeypatch.setattr(soft_squares, "int64_squares", lambda *a: None)
     assert soft_bounds.soft_margin_entries(data, max_epochs=30, remaining=lambda: None) == from_pieces

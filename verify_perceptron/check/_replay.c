@@ -31,6 +31,7 @@
 #include "_limbs.h"
 #include "_record.h"
 #include "_soft.h"
+#include "_deficits.h"
 
 #include <string.h>
 
@@ -1003,6 +1004,8 @@ static PyMethodDef replay_methods[] = {
     {"fact_keys", (PyCFunction)(void (*)(void))fact_keys, METH_FASTCALL, fact_keys_doc},
     {"soft_chunk", (PyCFunction)(void (*)(void))soft_chunk, METH_FASTCALL, soft_chunk_doc},
     {"bit_rows", (PyCFunction)(void (*)(void))bit_rows, METH_FASTCALL, bit_rows_doc},
+    {"deficit_top", (PyCFunction)(void (*)(void))deficit_top, METH_FASTCALL, deficit_top_doc},
+    {"deficit_squares", (PyCFunction)(void (*)(void))deficit_squares, METH_FASTCALL, deficit_squares_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -19,7 +19,8 @@ for `verify_perceptron.check.wide_replay`, which otherwise sums them in NumPy. `
 `verify_perceptron.check.whole_run`, and the proofs' hypotheses, `verify_perceptron.check.facts`), which
 otherwise make a dozen NumPy passes over it; `soft_chunk` does the same for the soft-margin check's chunk of
 mistakes (`verify_perceptron.check.soft_chunk`), and `bit_rows` unpacks the kept mistakes' bitmaps for it
-(`verify_perceptron.check.mistake_map`).
+(`verify_perceptron.check.mistake_map`); `deficit_top` and `deficit_squares` make its per-sample squares from
+margins held in limbs (`verify_perceptron.check.soft_squares.limb_squares`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["AVAILABLE", "IMPORT_ERROR", "check_online", "check_wide", "replay_scores", "record_sums", "fact_keys",
-           "soft_chunk", "bit_rows"]
+           "soft_chunk", "bit_rows", "deficit_top", "deficit_squares"]
 
 CheckOnline = Callable[..., tuple[int, tuple[int, ...], list[Any]]]
 
@@ -75,6 +76,10 @@ fact_keys: Callable[..., int] | None
 soft_chunk: Callable[..., tuple[int, int, float]] | None
 #: ``bit_rows(bits, numbers, n, epochs, rows)`` in C, or None: see `verify_perceptron.check.mistake_map.MistakeMap`.
 bit_rows: Callable[..., int] | None
+#: ``deficit_top(margins, rho)`` and ``deficit_squares(margins, rho, pieces, over, near)`` in C, or None: the
+#: soft-margin check's deficits from margins in limbs (`verify_perceptron.check.soft_squares.limb_squares`).
+deficit_top: Callable[[Any, Any], int] | None
+deficit_squares: Callable[..., int] | None
 #: Why the extension did not import, or None if it did.
 IMPORT_ERROR: str | None
 _module, IMPORT_ERROR = _load()
@@ -85,5 +90,7 @@ record_sums = None if _module is None else _module.record_sums
 fact_keys = None if _module is None else _module.fact_keys
 soft_chunk = None if _module is None else getattr(_module, "soft_chunk", None)
 bit_rows = None if _module is None else getattr(_module, "bit_rows", None)
+deficit_top = None if _module is None else getattr(_module, "deficit_top", None)
+deficit_squares = None if _module is None else getattr(_module, "deficit_squares", None)
 #: Did the compiled replay import?
 AVAILABLE: bool = check_online is not None

@@ -37,13 +37,14 @@ import numpy as np
 
 from ..data.integers import ExactMatrix, as_limbs
 from ..data.limb_arrays import limbs_for_bits
+from ..data.limb_margins import LimbMargins
 from ..data.observers import Epochs, Int64Array
 from ..notes.claims import SOFT_MARGIN
 from ..notes.soft_margin import SoftMargin, choose_margin
 from .results import InvariantResult, Violation
 from .separator import scaled_separator
 from .soft_chunk import chunk_floats, filtered_chunk, joined, piece_rows, usable
-from .soft_squares import Squares, int64_squares
+from .soft_squares import Squares, exact_squares
 
 __all__ = ["SoftMarginCheck", "SoftMarginSummary", "soft_margin_check", "counted_sums", "prefix_sums"]
 
@@ -381,7 +382,8 @@ def soft_margin_check(matrix: ExactMatrix, reference: Sequence[Fraction], *, L: 
     u_sq = sum(map(operator.mul, W, W))
     if u_sq == 0:
         return "u = 0 has no direction"
-    margins = matrix.products(W, norm_sq=u_sq) if scaled is None else scaled[2]
+    margins = None if scaled is not None or matrix.held is None else LimbMargins.of(matrix.held, W)  # (no ints)
+    margins = margins if margins is not None else matrix.products(W, norm_sq=u_sq) if scaled is None else scaled[2]
     weights = np.ones(len(margins), dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
     chosen = choose_margin(margins, weights, R_sq=matrix.max_norm_sq, u_sq=u_sq)
     if chosen is None:
@@ -391,7 +393,8 @@ def soft_margin_check(matrix: ExactMatrix, reference: Sequence[Fraction], *, L: 
     if scaled is None:  # u's margins, made (or found) here, are read no more: the matrix need not keep them for a
         matrix.forget_product()  # second use (past int64 n Python integers, 0.48x the int64 data at d = 10), and
         # they are let go as they are squared (`consume`); the checker's own (`scaled`) live on
-    if _past_int64(margins, rho) and (squares := int64_squares(margins, rho)) is not None:
+    squares, margins = exact_squares(margins, rho)  # (from the margins' int64 words or limbs, where they pay)
+    if squares is not None:
         # the squares past int64 in pieces and their quotients by ρ² from two words a sample, not n Python integers
         del margins  # (the bound itself then holds no deficits)
         bound = SoftMargin(rho, matrix.max_norm_sq, u_sq, np.zeros(0, dtype=object), L * M)
@@ -400,15 +403,6 @@ def soft_margin_check(matrix: ExactMatrix, reference: Sequence[Fraction], *, L: 
                                     consume=scaled is None)
     del margins
     return SoftMarginCheck(bound, reference=reference, source=source, L=L, M=M, consume=True)
-
-
-def _past_int64(margins: Any, rho: int) -> bool:
-    """int64 margins whose squared deficits `SoftMargin.from_margins` would make Python integers (some d >= 2^31,
-    or ρ or a margin past ±2^62: its own int64 path is taken otherwise)."""
-    if not isinstance(margins, np.ndarray) or margins.dtype != np.int64 or not len(margins):
-        return False
-    lowest = int(margins.min())
-    return not (rho < 2**62 and lowest > -(2**62) and max(rho - lowest, 0) < 2**31)
 
 
 #: What `counted_sums` pays per point asked for besides a count per sample, in Python additions of the shortfalls.

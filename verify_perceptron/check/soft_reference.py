@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..data.integers import ExactMatrix, scaled_floats
+from ..data.limb_margins import LimbMargins
 from ..data.trace import LazyUpdates, Trace
 from ..notes.soft_floor import COMPILED, column_floor, first_level
 from ..notes.soft_margin import choose_columns
@@ -139,6 +140,8 @@ def has_positive_margin(matrix: ExactMatrix, W: Sequence[int]) -> bool:
     >>> has_positive_margin(Z, [1, 0]), has_positive_margin(Z, [2, 1])  # margins (1, -1); (0, 0)
     (True, False)
     """
+    if matrix.held is not None and (positive := LimbMargins.positive(matrix.held, W)) is not None:
+        return positive  # (in limbs, up to the first block of rows with one: no Python integer per sample)
     return bool((matrix.products(list(W), norm_sq=sum(v * v for v in W)) > 0).any())
 
 

@@ -23,6 +23,16 @@ margins m are int64 and ρ < 2^63, every d is below 2^64 and every d² below
   Python-integer path takes every one (int / int, correctly rounded);
   about 0.8% of the samples. Every other q rounds to Q's double.
 
+`limb_squares` gives the same from margins held in 64-bit limbs (samples in
+limbs: randn margins have about 141 bits), in C (`deficit_squares` in
+check/_deficits.h, where the bound is proven): d = ρ − m in limbs, d² in six
+words cut into the same pieces, and d²/ρ² as (d~/ρ~)² in extended precision,
+d~ and ρ~ the leading 64 bits of d and ρ (cut: each within 2^-63 relatively,
+exact below 2^64), so q is within 7.02·2^-64 of Q relatively: within 7.02
+units of the last place of Q's binade's 64-bit significands. Where q's last
+11 bits are within 16 units of the midpoint's, the quotient is taken in
+Python integers (about 1% of them); every other q rounds to Q's double.
+
 Where the format has no 64-bit significand (NumPy's longdouble is a double
 on some platforms), or the x87 rounds to doubles, `int64_squares` returns
 None and the caller squares in Python integers, as before. (The filter's
@@ -38,9 +48,12 @@ from typing import Any
 
 import numpy as np
 
+from ..data.limb_arrays import int_limbs, limb_values
+from ..data.limb_margins import LimbMargins
+from . import kernel as _kernel
 from .soft_chunk import piece_rows
 
-__all__ = ["Squares", "int64_squares", "PIECE_BITS"]
+__all__ = ["Squares", "exact_squares", "int64_squares", "limb_squares", "PIECE_BITS"]
 
 #: The pieces' width (`SoftMarginCheck._pieces`'s): a chunk of 2^16 of them sums below 2^62.
 PIECE_BITS = 46
@@ -49,6 +62,11 @@ _CHUNK = 2**16
 #: A quotient whose 64-bit significand's last 11 bits are within this many units of 1024 (a midpoint of doubles)
 #: is taken in Python integers: q is within 4 units of Q, so this is twice the distance that matters.
 _NEAR = 8
+#: The most pieces of a square (`SoftMarginCheck`'s): past them the squares stay Python integers, as before.
+_MOST_PIECES = 8
+#: The most limbs of a margin the C passes read (check/_deficits.h's DEFICIT_MAX_LIMBS): wider ones, which need
+#: more than 8 pieces anyway unless ρ is as wide, are squared as Python integers.
+_MOST_LIMBS = 32
 #: The significand bits the fast quotient needs (x87 extended: 63 after the leading one).
 _NEEDED_MANT = 63
 
@@ -75,6 +93,33 @@ class Squares:
     short: int
 
 
+def exact_squares(margins: Any, rho: int) -> tuple[Squares | None, Any]:
+    """(`Squares`, None) from int64 `margins` or margins in limbs where they are made so (`int64_squares`,
+    `limb_squares`), else (None, the margins as `SoftMargin.from_margins` takes them: in limbs, made Python integers).
+
+    Examples
+    --------
+    >>> exact_squares(np.array([3, -5], dtype=np.int64), 4)[0] is None  # int64 squares: the bound's own path
+    True
+    >>> exact_squares(LimbMargins(int_limbs([3, -2**80], 2)), 4)[0].short
+    2
+    """
+    if isinstance(margins, LimbMargins):
+        squares = limb_squares(margins, rho)
+        return squares, margins.ints() if squares is None else None
+    squares = int64_squares(margins, rho) if _past_int64(margins, rho) else None
+    return squares, margins if squares is None else None
+
+
+def _past_int64(margins: Any, rho: int) -> bool:
+    """int64 margins whose squared deficits `SoftMargin.from_margins` would make Python integers (some d >= 2^31,
+    or ρ or a margin past ±2^62: its own int64 path is taken otherwise)."""
+    if not isinstance(margins, np.ndarray) or margins.dtype != np.int64 or not len(margins):
+        return False
+    lowest = int(margins.min())
+    return not (rho < 2**62 and lowest > -(2**62) and max(rho - lowest, 0) < 2**31)
+
+
 def int64_squares(margins: Any, rho: int) -> Squares | None:
     """`Squares` for int64 `margins` and 0 < ρ = `rho` < 2^63, or None where they are not (or no 64-bit significand).
 
@@ -97,7 +142,7 @@ def int64_squares(margins: Any, rho: int) -> Squares | None:
     count = max(1, -(-(largest * largest).bit_length() // PIECE_BITS))
     pieces = piece_rows(count, n)  # (n rows of count in memory: `verify_perceptron.check.soft_chunk` reads them)
     over = np.empty(n, dtype=np.float64)
-    rho_sq, total, short = rho * rho, 0, 0
+    rho_sq, short = rho * rho, 0
     mask = np.uint64((1 << PIECE_BITS) - 1)
     for start in range(0, n, _CHUNK):
         m = margins[start:start + _CHUNK]
@@ -115,9 +160,57 @@ def int64_squares(margins: Any, rho: int) -> Squares | None:
                     piece |= high << np.uint64(64 - at)
             pieces[k, start:start + _CHUNK] = (piece & mask).view(np.int64)
         over[start:start + _CHUNK] = _quotients(d, rho, rho_sq)
-    for k in range(count):  # Σ d²: each piece's sums over segments of 2^16 samples stay below 2^62
-        total += sum(np.add.reduceat(pieces[k], np.arange(0, n, _CHUNK)).tolist()) << (k * PIECE_BITS) if n else 0
-    return Squares(pieces, over, total, short)
+    return Squares(pieces, over, _total(pieces), short)
+
+
+def limb_squares(margins: LimbMargins, rho: int) -> Squares | None:
+    """`Squares` for margins held in limbs and 0 < ρ = `rho`, where `SoftMargin.from_margins` would square them in
+    Python integers (some d² >= 2^62) and at most `_MOST_PIECES` pieces hold each; else None (the caller then
+    squares their Python integers, as before), and None without the C pass or a 64-bit significand.
+
+    Examples
+    --------
+    >>> margins = LimbMargins(int_limbs([3, -2**80, 2**90, -7], 2))
+    >>> figures = limb_squares(margins, 2**62 + 1)
+    >>> d = [2**62 - 2, 2**80 + 2**62 + 1, 0, 2**62 + 8]
+    >>> [sum(int(p) << (46 * k) for k, p in enumerate(figures.pieces[:, i])) for i in range(4)] == [v * v for v in d]
+    True
+    >>> figures.over_rho_sq.tolist() == [v * v / (2**62 + 1) ** 2 for v in d], figures.total == sum(v * v for v in d)
+    (True, True)
+    >>> figures.short
+    3
+    >>> limb_squares(LimbMargins(int_limbs([3, -5], 1)), 4) is None  # every d² below 2^62: int64 squares
+    True
+    >>> limb_squares(LimbMargins(int_limbs([3, -2**80], 33)), 4) is None  # past the C passes' 32 limbs
+    True
+    """
+    K = margins.limbs.shape[1]
+    if (_kernel.deficit_squares is None or _kernel.deficit_top is None or not len(margins) or rho <= 0
+            or rho.bit_length() >= 64 * K or K > _MOST_LIMBS or not _extended()):
+        return None
+    rho_limbs = int_limbs([rho], K)[0]
+    largest = _kernel.deficit_top(margins.limbs, rho_limbs) ** 2
+    count = max(1, -(-largest.bit_length() // PIECE_BITS))
+    if largest < 2**62 or count > _MOST_PIECES:
+        return None
+    n = len(margins)
+    pieces = piece_rows(count, n)  # (n rows of count in memory: `verify_perceptron.check.soft_chunk` reads them)
+    over = np.empty(n, dtype=np.float64)
+    near = np.empty(n, dtype=np.uint8)
+    short = _kernel.deficit_squares(margins.limbs, rho_limbs, pieces.T, over, near)
+    near_at = np.flatnonzero(near)
+    if len(near_at):  # (about 1%: d²/ρ² in Python integers, int / int correctly rounded)
+        rho_sq = rho * rho
+        for i, m in zip(near_at.tolist(), limb_values(margins.limbs[near_at]).tolist()):
+            over[i] = (rho - m) ** 2 / rho_sq
+    return Squares(pieces, over, _total(pieces), short)
+
+
+def _total(pieces: Any) -> int:
+    """Σ d² from its pieces ((K, n)): each piece's sums over segments of 2^16 samples stay below 2^62."""
+    n = pieces.shape[1]
+    return sum(sum(np.add.reduceat(piece, np.arange(0, n, _CHUNK)).tolist()) << (k * PIECE_BITS)
+               for k, piece in enumerate(pieces)) if n else 0
 
 
 def _extended() -> bool:

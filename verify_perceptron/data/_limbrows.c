@@ -781,7 +781,107 @@ done:
     return result;
 }
 
+/* The most limbs limb_ratios() reads a value in (4096 bits: past that the caller makes Python integers). */
+#define RATIO_MAX_LIMBS 64
+
+PyDoc_STRVAR(limb_ratios_doc,
+"limb_ratios($module, M, shift, out, /)\n"
+"--\n"
+"\n"
+"out[i] = M[i] / 2^shift as a double, for M (n, K) int64 limbs (each row one integer, two's\n"
+"complement over its K <= 64 limbs, lowest first) and a writable (n,) float64 array, both\n"
+"C-contiguous: int_ratios's double for the same integer v, that is its leading bits\n"
+"v >> max(0, bit_length(|v|) - 64) (a floor: for v < 0, minus the magnitude's leading bits, one\n"
+"more where a dropped bit is set), rounded once to a double, times 2^(drop - shift) by ldexp.");
+
+static PyObject *
+limb_ratios(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const char func[] = "limb_ratios";
+    Py_buffer M = {0}, out = {0};
+    PyObject *result = NULL;
+
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "limb_ratios() takes 3 arguments (M, shift, out), got %zd", nargs);
+        return NULL;
+    }
+    long long shift = PyLong_AsLongLong(args[1]);
+    if (shift == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (get_array(func, "M", args[0], 2, INT64_ITEMS, 0, &M) < 0
+        || get_array(func, "out", args[2], 1, FLOAT64_ITEMS, 1, &out) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n = M.shape[0], K = M.shape[1];
+    if (out.shape[0] != n || K < 1 || K > RATIO_MAX_LIMBS) {
+        PyErr_Format(PyExc_ValueError, "limb_ratios(): M (%zd, %zd) must have 1 to %d limbs and out (%zd) its rows",
+                     n, K, RATIO_MAX_LIMBS, out.shape[0]);
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    const uint64_t *v = M.buf;
+    double *ratio = out.buf;
+    uint64_t mag[RATIO_MAX_LIMBS];
+    for (Py_ssize_t i = 0; i < n; i++, v += K) {
+        const int negative = (int64_t)v[K - 1] < 0;
+        uint64_t carry = 1;
+        int top = -1;
+        for (Py_ssize_t k = 0; k < K; k++) {  /* |v|: the limbs negated (~v + 1) where v < 0 */
+            uint64_t word = v[k];
+            if (negative) {
+                word = ~word + carry;
+                carry = carry && word == 0;
+            }
+            mag[k] = word;
+            if (word) {
+                top = (int)k;
+            }
+        }
+        if (top < 0) {
+            ratio[i] = 0.0;
+            continue;
+        }
+        const long long bits = 64LL * top + 64 - __builtin_clzll(mag[top]);
+        const long long drop = bits > 64 ? bits - 64 : 0;
+        double lead;
+        if (drop == 0) {
+            lead = (double)mag[0];  /* correctly rounded, as float(int); the sign after (rounding is symmetric) */
+            lead = negative ? -lead : lead;
+        }
+        else {
+            const int w = (int)(drop >> 6), s = (int)(drop & 63);
+            uint64_t t = mag[w] >> s, sticky = s ? mag[w] << (64 - s) : 0;
+            if (s) {
+                t |= mag[w + 1] << (64 - s);  /* (the leading bit is at drop + 63, in limb w + 1 when s > 0) */
+            }
+            for (int k = 0; k < w; k++) {
+                sticky |= mag[k];
+            }
+            if (!negative) {
+                lead = (double)t;
+            }
+            else if (sticky) {  /* floor(v / 2^drop) = -(t + 1): 2^64 itself where t + 1 carries out */
+                lead = t == UINT64_MAX ? -18446744073709551616.0 : -(double)(t + 1);
+            }
+            else {
+                lead = -(double)t;
+            }
+        }
+        const long long scale = drop - shift;  /* clamped to C's int, as int_ratios does */
+        ratio[i] = ldexp(lead, scale > INT_MAX ? INT_MAX : scale < INT_MIN ? INT_MIN : (int)scale);
+    }
+    Py_END_ALLOW_THREADS
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyBuffer_Release(&M);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef limbrows_methods[] = {
+    {"limb_ratios", (PyCFunction)(void (*)(void))limb_ratios, METH_FASTCALL, limb_ratios_doc},
     {"int_ratios", (PyCFunction)(void (*)(void))int_ratios, METH_FASTCALL, int_ratios_doc},
     {"int_limbs", (PyCFunction)(void (*)(void))int_limbs, METH_FASTCALL, int_limbs_doc},
     {"limb_ints", (PyCFunction)(void (*)(void))limb_ints, METH_FASTCALL, limb_ints_doc},

@@ -51,7 +51,7 @@ from typing import Any
 
 __all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells", "signed_limbs", "limb_norms",
            "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill", "limb_ints", "int_limbs", "int_ratios",
-           "csv_block", "scale_cells", "scale_limbs", "limb_terms"]
+           "limb_ratios", "csv_block", "scale_cells", "scale_limbs", "limb_terms"]
 
 SignedRows = Callable[..., "int | None"]
 Scores = Callable[[Any, Any, Any, Any], None]
@@ -136,14 +136,15 @@ dyadic_fill: Callable[[Any, int, Any], None] | None
 signed_limbs, limb_norms, limb_doubles, limb_scores, dyadic_range, dyadic_fill = _load_limbs()
 
 
-def _load_converters() -> tuple[Any, Any, Any]:
-    """The limb extension's `limb_ints`, `int_limbs` and `int_ratios` (they need no __int128), or None each where
-    the extension did not import."""
+def _load_converters() -> tuple[Any, Any, Any, Any]:
+    """The limb extension's `limb_ints`, `int_limbs`, `int_ratios` and `limb_ratios` (they need no __int128), or
+    None each where the extension did not import."""
     try:
         module = importlib.import_module(f"{__package__}._limbrows")
     except ImportError:
-        return None, None, None
-    return getattr(module, "limb_ints", None), getattr(module, "int_limbs", None), getattr(module, "int_ratios", None)
+        return None, None, None, None
+    return (getattr(module, "limb_ints", None), getattr(module, "int_limbs", None), getattr(module, "int_ratios", None),
+            getattr(module, "limb_ratios", None))
 
 
 #: ``limb_ints(limbs)`` in C, or None: the values of an (m, L) int64 C-contiguous array of limbs as a list of m
@@ -158,7 +159,10 @@ int_limbs: Callable[[Any, Any], None] | None
 #: an (m,) float64 array, bit for bit `verify_perceptron.notes.soft_margin`'s ``_relative`` (the leading 64 bits
 #: rounded once, then ldexp); TypeError where a value is no Python int.
 int_ratios: Callable[[Any, int, Any], None] | None
-limb_ints, int_limbs, int_ratios = _load_converters()
+#: ``limb_ratios(M, shift, out)`` in C, or None: `int_ratios` of integers held as the rows of M, (n, K <= 64) int64
+#: limbs, without a Python integer each (`verify_perceptron.data.limb_margins.LimbMargins.relative`).
+limb_ratios: Callable[[Any, int, Any], None] | None
+limb_ints, int_limbs, int_ratios, limb_ratios = _load_converters()
 
 
 def _load_named(name: str) -> Callable[..., Any] | None:

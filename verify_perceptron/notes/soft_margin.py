@@ -37,6 +37,7 @@ import mpmath
 import numpy as np
 
 from ..data import kernel as _kernel
+from ..data.limb_margins import LimbMargins
 
 __all__ = ["SoftMargin", "choose_margin", "choose_scaled", "choose_columns", "relative_floats", "CANDIDATES"]
 
@@ -230,7 +231,8 @@ def choose_margin(margins: Any, counts: Any, *, R_sq: int, u_sq: int) -> tuple[i
     if not len(margins):
         return None
     root = math.isqrt(R_sq * u_sq)  # the bound's √B to within one unit: a float approximation anyway
-    exact: Any = margins if isinstance(margins, np.ndarray) and margins.dtype == np.int64 else [int(m) for m in margins]
+    exact: Any = margins if isinstance(margins, LimbMargins) or (  # (in limbs: a Python integer for ρ alone)
+        isinstance(margins, np.ndarray) and margins.dtype == np.int64) else [int(m) for m in margins]
     shift = root.bit_length()
     values = relative_floats(exact, shift)
     chosen = choose_scaled(values, np.asarray(counts, dtype=np.float64), _relative(root, shift))
@@ -240,8 +242,7 @@ def choose_margin(margins: Any, counts: Any, *, R_sq: int, u_sq: int) -> tuple[i
     positive = [int(m) for m in exact if m > 0]
     if not positive:
         return None
-    rho = max(positive)
-    return rho, _log_bound(exact, counts, rho, root)
+    return max(positive), _log_bound(exact, counts, max(positive), root)
 
 
 def _log_bound(margins: Any, counts: Any, rho: int, root: int) -> float:
@@ -253,9 +254,8 @@ def _log_bound(margins: Any, counts: Any, rho: int, root: int) -> float:
 def relative_floats(values: Any, shift: int) -> Any:
     """Float64 approximations of values_i / 2^shift for integers (an int64 array or a sequence of ints).
 
-    Made from the integers, so nothing passes float64's range on the way: a
-    value too small for the quotient is 0 (of its sign, never of the other),
-    one too large is infinite.
+    Made from the integers, so nothing passes float64's range on the way: a value too small for the quotient is
+    0 (of its sign, never of the other), one too large is infinite. Also for integers held in limbs (`LimbMargins`).
 
     Examples
     --------
@@ -266,6 +266,8 @@ def relative_floats(values: Any, shift: int) -> Any:
     """
     if isinstance(values, np.ndarray) and values.dtype == np.int64:
         return np.ldexp(values.astype(np.float64), -shift)
+    if isinstance(values, LimbMargins):  # in C from the limbs, else this function's of their Python integers
+        return values.relative(shift, otherwise=relative_floats)
     if len(values) and set(map(type, values)) == {int}:
         if _kernel.int_ratios is not None:  # in C, `_relative` value by value (13x quicker at 178 of 150 bits)
             _kernel.int_ratios(values, shift, out := np.empty(len(values)))
@@ -275,18 +277,17 @@ def relative_floats(values: Any, shift: int) -> Any:
 
 
 def _relative_ints(values: Any, shift: int) -> Any:
-    """`_relative` of each of `values` (a 1-d object array of Python integers), an operation at a time over the
-    array rather than a Python call per value: the same leading bits (shifted right by the same amounts), the
-    same rounding of each to a double (int to float is correctly rounded either way) and the same scaling
-    by a power of two (C's ldexp; past float64's range ±inf, as `_relative` gives it).
+    """`_relative` of each of `values` (a 1-d object array of Python integers), an operation at a time over the array
+    rather than a Python call per value: the same leading bits (shifted right by the same amounts), the same rounding
+    of each to a double (int to float is correctly rounded) and the same scaling by a power of two (C's ldexp; past
+    float64's range ±inf, as `_relative` gives it).
 
     Examples
     --------
     >>> _relative_ints(np.array([3, -2**5000, 0, 2**70 + 1], dtype=object), 68).tolist()
     [1.0164395367051604e-20, -inf, 0.0, 4.0]
 
-    `_PIECE` values at a time: each shifted value is a new Python integer, so over all n values at once
-    they were n more integers (0.45x the int64 data of 10^6 x 10) beside the margins.
+    `_PIECE` values at a time: each shifted value is a new Python integer (all at once, 0.45x the int64 data).
     """
     out = np.empty(len(values), dtype=np.float64)
     for start in range(0, len(values), _PIECE):

@@ -1,0 +1,72 @@
+"""The checked fits of small data with many updates (issue 32, the bundled sets that stop at max_epochs): what
+is made once a run rather than once a chunk, with the same answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from verify_perceptron import pipeline
+from verify_perceptron.data.dataset import Dataset, from_arrays
+from verify_perceptron.pipeline import verify_run
+from verify_perceptron.report.record import build_report, render_json
+from verify_perceptron.run import fast
+
+
+def _noisy(n: int, d: int, seed: int) -> Dataset:
+    """n x d standard normal binary floats with random labels (not separable: the run stops at its epochs)."""
+    rng = np.random.default_rng(seed)
+    return from_arrays(rng.standard_normal((n, d)), np.where(rng.random(n) < 0.5, 1, -1))
+
+
+def test_the_updates_kept_to_the_end_of_a_run_are_replayed_in_chunks_of_replay_chunk(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The replay after the run feeds the checker chunks of at least REPLAY_CHUNK (2^16) updates, not an eighth
+    # of the samples (at least the engine's 4,096): each chunk costs the checker a fixed set-up (the wide
+    # claims' enclosures, the whole-run record's pieces, the soft-margin filter), which breast cancer raw's
+    # 53,256 updates paid 12 times (about 12 ms of its 76). The small chunks stay for the replay at the kept
+    # updates' overflow (into the checker thread's queue: `_replay_least`). The report is the same.
+    data = _noisy(300, 3, 5)
+    sizes: list[int] = []
+    feed = pipeline._feed_joined
+
+    def spy(observer: Any, items: list[tuple[int, Any, Any, Any]]) -> None:
+        sizes.append(sum(len(rows) for _, _, rows, _ in items))
+        feed(observer, items)
+
+    monkeypatch.setattr(pipeline, "_feed_joined", spy)
+    trace, check = verify_run(data, "classic", max_epochs=100)
+    assert not trace.converged and 3 * fast.SMALL_CHUNK < trace.n_updates <= pipeline.REPLAY_CHUNK
+    assert sizes == [trace.n_updates]  # one chunk (several of at least 4,096 before)
+    report = render_json(build_report(data, trace, check))
+    replay = pipeline._Store.replay
+
+    def small(self: Any, observer: Any, *, keep: bool = False, least: int = 0) -> None:
+        replay(self, observer, keep=keep, least=fast.SMALL_CHUNK)
+
+    monkeypatch.setattr(pipeline._Store, "replay", small)
+    sizes.clear()
+    trace, check = verify_run(data, "classic", max_epochs=100)
+    assert len(sizes) > 3 and render_json(build_report(data, trace, check)) == report
+
+
+def test_past_the_kept_updates_budget_the_replay_into_the_checker_thread_keeps_small_chunks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # At the budget's overflow the kept updates go to the checker thread's queue in chunks sized from the
+    # samples (`_replay_least`), not REPLAY_CHUNK: the peak memory of test_peak_memory's randn runs.
+    data = _noisy(300, 3, 5)
+    sizes: list[int] = []
+    feed = pipeline._feed_joined
+
+    def spy(observer: Any, items: list[tuple[int, Any, Any, Any]]) -> None:
+        sizes.append(sum(len(rows) for _, _, rows, _ in items))
+        feed(observer, items)
+
+    monkeypatch.setattr(pipeline, "_feed_joined", spy)
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 2**18)  # passed after about 9,000 updates
+    trace, _ = verify_run(data, "classic", max_epochs=300)
+    least = pipeline._replay_least(data.n_samples)
+    assert trace.n_updates > 2**16 // 2 and least < pipeline.REPLAY_CHUNK
+    assert len(sizes) >= 2 and all(size < least + fast.SMALL_CHUNK for size in sizes)  # one chunk with 2^16

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify_perceptron import pipeline
 from verify_perceptron.data.dataset import Dataset, from_arrays
@@ -70,3 +72,39 @@ def test_past_the_kept_updates_budget_the_replay_into_the_checker_thread_keeps_s
     least = pipeline._replay_least(data.n_samples)
     assert trace.n_updates > 2**16 // 2 and least < pipeline.REPLAY_CHUNK
     assert len(sizes) >= 2 and all(size < least + fast.SMALL_CHUNK for size in sizes)  # one chunk with 2^16
+
+
+def _limb_value(row: list[int]) -> int:
+    """64-bit limbs, lowest first, as one two's-complement integer over all of them."""
+    value = sum((limb % 2**64) << (64 * k) for k, limb in enumerate(row))
+    return value - (1 << (64 * len(row))) if row[-1] < 0 else value
+
+
+@given(st.data())
+@settings(max_examples=60, deadline=None)
+def test_the_whole_run_records_prefix_sums_are_the_sums_of_the_values(data: st.DataObject) -> None:
+    # `_chunk_sums.prefix_sums` joins its 32-bit pieces' running sums at the points in NumPy (cumsum in int64,
+    # then one object array a shift) where it added them in a Python loop per point and piece: the same
+    # integers, at any points, for int64 values, limbs (an (m, L) array or its columns) and Python integers.
+    from verify_perceptron.check._chunk_sums import prefix_sums
+
+    m = data.draw(st.integers(1, 40))
+    int64s = st.integers(-2**63, 2**63 - 1)
+    kind = data.draw(st.sampled_from(["int64", "small", "limbs", "columns", "object"]))
+    if kind in ("limbs", "columns"):
+        L = data.draw(st.integers(1, 3))
+        rows = [data.draw(st.lists(int64s, min_size=L, max_size=L)) for _ in range(m)]
+        values = [_limb_value(row) for row in rows]
+        limbs = np.array(rows, dtype=np.int64)
+        array: Any = limbs if kind == "limbs" else tuple(np.ascontiguousarray(limbs[:, k]) for k in range(L))
+    elif kind == "object":
+        values = data.draw(st.lists(st.integers(-2**300, 2**300), min_size=m, max_size=m))
+        array = np.array(values, dtype=object)
+    else:
+        values = data.draw(st.lists(int64s if kind == "int64" else st.integers(-1000, 1000), min_size=m, max_size=m))
+        array = np.array(values, dtype=np.int64)
+    other = data.draw(st.lists(st.integers(0, 2**40), min_size=m, max_size=m))
+    factor = data.draw(st.sampled_from([1, 2, -3]))
+    js = data.draw(st.lists(st.integers(0, m - 1), min_size=1, max_size=8))
+    expected = [factor * sum(values[:j + 1]) + sum(other[:j + 1]) for j in js]
+    assert prefix_sums(js, (array, factor), (np.array(other, dtype=np.int64), 1)) == expected

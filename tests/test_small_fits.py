@@ -108,3 +108,37 @@ def test_the_whole_run_records_prefix_sums_are_the_sums_of_the_values(data: st.D
     js = data.draw(st.lists(st.integers(0, m - 1), min_size=1, max_size=8))
     expected = [factor * sum(values[:j + 1]) + sum(other[:j + 1]) for j in js]
     assert prefix_sums(js, (array, factor), (np.array(other, dtype=np.int64), 1)) == expected
+
+
+@pytest.mark.parametrize("scale", [1, 2**100], ids=["int64-margins", "python-integer-margins"])
+def test_the_whole_run_records_int64_path_declines_a_chunk_on_a_margin_below_gamma(scale: int) -> None:
+    # `_monotone_chunk` takes a chunk only where no update's margin is below γ (else the lower slack may fall);
+    # that is told per sample now (`_margin_marks`, once a run), not by the least of the chunk's margins. A γ
+    # above samples 2 and 3's margins (the AND data, w* = (-4, 3, 2): margins 4, 2, 1, 1 times the scale) must
+    # make it decline the chunks on them and take those on sample 0 alone; the points are the general path's.
+    from verify_perceptron.check.checker import Checker
+    from verify_perceptron.check.whole_run import WholeRun
+    from verify_perceptron.data.examples import example
+
+    checker = Checker(example("and"), "classic", rate=1, mode="online", separator=[-4 * scale, 3 * scale, 2 * scale])
+    fast, general = WholeRun(checker), WholeRun(checker)
+    general.monotone = False
+    for record in (fast, general):
+        record.gamma = 2 * int(checker.gamma_scaled)
+    taken: list[bool] = []
+    monotone = fast._monotone_chunk
+
+    def counted(*args: Any) -> bool:
+        taken.append(monotone(*args))
+        return taken[-1]
+
+    setattr(fast, "_monotone_chunk", counted)
+    rng = np.random.default_rng(7)
+    first = 1
+    for rows in ([0] * 300, [0, 2, 0] * 100, [3] * 300, [0] * 300):
+        scores = -rng.integers(1, 3, size=len(rows)).astype(np.int64)
+        fast.observe_chunk(first, 1, np.array(rows, dtype=np.int64), scores)
+        general.observe_chunk(first, 1, np.array(rows, dtype=np.int64), scores)
+        first += len(rows)
+    assert taken == [True, False, False, True]
+    assert fast.intervals == general.intervals and fast.points() == general.points()

@@ -46,6 +46,7 @@ LAST = 10
 INTERVALS = 128
 #: The most updates of a chunk handled at once.
 PIECE = 4096
+_INT64 = 2**63
 #: Whether a chunk without a separator may be read in C (`kernel.record_sums`; a test turns it off to compare).
 RECORD_IN_C = True
 #: Whether the last updates' steps and weights may be made in int64 where they provably fit (a test turns it
@@ -127,6 +128,7 @@ class WholeRun:
         #: Whether chunks may take `_monotone_chunk`'s int64 path (a test turns it off to compare).
         self.monotone = True
         self._norms64: Any = None  # the norms in int64, or their limbs' columns (`norm_columns`): made once
+        self._marks: tuple[Any, Any] | None = None  # `_margin_marks`: made once
 
     @property
     def norms(self) -> Any:
@@ -271,15 +273,15 @@ class WholeRun:
             for column, limb in zip(norms, int_limbs([R_sq], len(norms))[0].tolist()):
                 widest &= column == limb
         mine = None
+        masks = {"upper": ~(widest & zero)}
         if margins is not None:
             if not isinstance(gamma, int):
                 return False
-            mine = margins[rows]
-            if mine.min() < gamma:
+            below, other = self._margin_marks()  # per sample, not per update: 1,627-bit margins on breast cancer
+            if bool(below[rows].any()):
                 return False
-        masks = {"upper": ~(widest & zero)}
-        if mine is not None:
-            masks["lower"] = np.asarray(mine != gamma, dtype=bool)
+            mine = margins[rows]
+            masks["lower"] = other[rows]
         # per piece, the last update where the slack rose (the piece's first when none after it did)
         greatest = {name: np.maximum(np.maximum.reduceat(np.where(rise, np.arange(m), -1), starts), starts).tolist()
                     for name, rise in masks.items()}
@@ -287,6 +289,15 @@ class WholeRun:
         q_at = dict(zip(wanted, prefix_sums(wanted, (limbs, 2), (norms, 1))))
         t_at = None if mine is None else dict(zip(wanted, prefix_sums(wanted, (mine, 1))))
         return greatest, q_at, t_at
+
+    def _margin_marks(self) -> tuple[Any, Any]:
+        """Per sample (once a run): whether its margin is below γ, and whether it is other than γ, exactly."""
+        if self._marks is None:
+            margins = self.margins
+            if not (isinstance(margins, np.ndarray) and margins.dtype == np.int64 and -_INT64 <= self.gamma < _INT64):
+                margins = np.asarray(margins, dtype=object)  # (a NumPy loop of Python comparisons)
+            self._marks = (np.asarray(margins < self.gamma, dtype=bool), np.asarray(margins != self.gamma, dtype=bool))
+        return self._marks
 
     def _compiled_pieces(self, rows: Any, scores: Any, starts: Any) -> tuple[dict[str, list[int]], dict[int, int]] | None | Literal[False]:
         """`_monotone_chunk`'s reading of the chunk in one pass in C (`kernel.record_sums`), without a separator:

@@ -142,3 +142,37 @@ def test_the_whole_run_records_int64_path_declines_a_chunk_on_a_margin_below_gam
         first += len(rows)
     assert taken == [True, False, False, True]
     assert fast.intervals == general.intervals and fast.points() == general.points()
+
+
+def test_a_matrix_not_held_in_limbs_with_norms_past_int64_is_read_in_c_by_the_whole_run_record(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Floats in [1, 2) over 2^52: numerators of 53 bits, int64, so the sample matrix is not held in limbs, but
+    # ‖z_i‖² passes 2^63 (iris versicolor/virginica standardized: 123 bits). The whole-run record's chunks were
+    # read by its NumPy path there (`_norm_limbs` gave None); they are read in C now, from the norms' limbs
+    # side by side (made once a run), and the report is the NumPy path's.
+    import warnings
+
+    from verify_perceptron.api.estimator import ExactPerceptron
+    from verify_perceptron.check import kernel, whole_run
+
+    if kernel.record_sums is None:
+        pytest.skip("the C kernel is not built")
+    rng = np.random.default_rng(11)
+    X, y = rng.uniform(1.0, 2.0, (120, 4)), np.where(rng.random(120) < 0.5, 1, -1)
+    calls: list[int] = []
+    sums_of = kernel.record_sums
+
+    def counted(*args: Any) -> Any:
+        calls.append(args[2].shape[1])  # the norms' limbs
+        return sums_of(*args)
+
+    monkeypatch.setattr(kernel, "record_sums", counted)
+    reports = []
+    for in_c in (True, False):
+        monkeypatch.setattr(whole_run, "RECORD_IN_C", in_c)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fitted = ExactPerceptron(max_epochs=300).fit(X, y)  # (16,781 updates: past the trace's kept ones)
+        reports.append(fitted.verification_.json)
+    assert not fitted.converged_ and calls and min(calls) >= 2  # (none before: the NumPy path read them)
+    assert reports[0] == reports[1]

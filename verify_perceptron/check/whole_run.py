@@ -129,6 +129,7 @@ class WholeRun:
         self.monotone = True
         self._norms64: Any = None  # the norms in int64, or their limbs' columns (`norm_columns`): made once
         self._marks: tuple[Any, Any] | None = None  # `_margin_marks`: made once
+        self._norm_stack: Any = None  # `_norm_limbs` of a matrix not held in limbs, R² past int64: made once
 
     @property
     def norms(self) -> Any:
@@ -329,8 +330,9 @@ class WholeRun:
         return {"upper": greatest}, q_at
 
     def _norm_limbs(self) -> Any:
-        """Every ‖z_i‖² as an (n, L) int64 array of limbs without a copy: the held matrix's norm limbs, or
-        the norms in int64 (L = 1) where R² < 2^63; None otherwise (`_compiled_pieces` then declines)."""
+        """Every ‖z_i‖² as an (n, L) int64 array of limbs: the held matrix's norm limbs (no copy), the norms in
+        int64 (L = 1) where R² < 2^63, else (a matrix not held in limbs, R² past int64: iris versicolor/virginica
+        standardized's 123 bits) their `norm_columns` side by side, made once a run, as the NumPy path's columns."""
         held = getattr(self.matrix, "held", None)
         if (held is not None and held.norm_limbs.flags.c_contiguous
                 and held.norm_limbs.shape[1] >= limbs_for_bits(int(self.R_sq).bit_length())):
@@ -339,7 +341,9 @@ class WholeRun:
             if self._norms64 is None:
                 self._norms64 = np.asarray(self.matrix.norms, dtype=np.int64)
             return self._norms64.reshape(-1, 1)
-        return None
+        if self._norm_stack is None:
+            self._norm_stack = np.ascontiguousarray(np.stack(norm_columns(self.matrix), axis=1), dtype=np.int64)
+        return self._norm_stack
 
     # --- the intervals --------------------------------------------------------------------------
 

@@ -173,6 +173,7 @@ def test_a_matrix_not_held_in_limbs_with_norms_past_int64_is_read_in_c_by_the_wh
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             fitted = ExactPerceptron(max_epochs=300).fit(X, y)  # (16,781 updates: past the trace's kept ones)
+        assert fitted.verification_ is not None
         reports.append(fitted.verification_.json)
     assert not fitted.converged_ and calls and min(calls) >= 2  # (none before: the NumPy path read them)
     assert reports[0] == reports[1]

@@ -152,10 +152,11 @@ def fit_child(name: str, samples: int, limit: float, *, max_cells: int, theirs_o
         _, _, ours_peak, clf = sample(lambda: ExactPerceptron(max_epochs=epochs).fit(X, y), memory=True)
         _, _, theirs_peak, _ = sample(lambda: Perceptron(shuffle=False, tol=None, max_iter=int(clf.n_iter_)).fit(X, y),
                                       memory=True)
-    _emit({"n": len(y), "d": X.shape[1]})  # the parent's clock starts here
-    if warm:
-        _emit({"peaks": {side: peak for side, peak in (("ours", ours_peak), ("theirs", theirs_peak))
-                         if peak is not None}})
+    # the parent's clock starts at this line (the warm-up's peaks in it: a line just after it would be read with
+    # it into the parent's buffer by its readline, which `communicate` then does not see)
+    peaks = {side: peak for side, peak in (("ours", ours_peak), ("theirs", theirs_peak)) if peak is not None} \
+        if warm else {}
+    _emit({"n": len(y), "d": X.shape[1], "peaks": peaks})
     started = time.monotonic()
     if theirs_only:
         seconds, cpu, peak, _ = sample(lambda: Perceptron(shuffle=False, tol=None, max_iter=epochs).fit(X, y),

@@ -45,7 +45,7 @@ def test_the_updates_kept_to_the_end_of_a_run_are_replayed_in_chunks_of_replay_c
     report = render_json(build_report(data, trace, check))
     replay = pipeline._Store.replay
 
-    def small(self: Any, observer: Any, *, keep: bool = False, least: int = 0) -> None:
+    def small(self: Any, observer: Any, *, keep: bool = False, least: int | None = None) -> None:
         replay(self, observer, keep=keep, least=fast.SMALL_CHUNK)
 
     monkeypatch.setattr(pipeline._Store, "replay", small)

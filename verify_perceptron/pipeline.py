@@ -125,7 +125,7 @@ class _Store:
         else:
             fast.feed(self.overflow, first, epoch.expand() if isinstance(epoch, _Runs) else epoch, rows, scores)
 
-    def replay(self, observer: Observer, *, keep: bool = False, least: int = REPLAY_CHUNK) -> None:
+    def replay(self, observer: Observer, *, keep: bool = False, least: int | None = None) -> None:
         """Tell `observer` of every kept update, in order, in chunks of at least `least` (but the last); the store
         keeps none after, unless `keep`. (After the run, REPLAY_CHUNK: each chunk has a fixed cost in the checker.)"""
         items, self.items = (list(self.items), self.items) if keep else (self.items, [])
@@ -134,7 +134,7 @@ class _Store:
             # least `least` updates, so that what is unpacked at once stays small whatever the capacity
             items.reverse()  # popped in order: each compact copy is let go once unpacked
             piece: list[tuple[int, Any, Any, Any]] = []
-            size = 0
+            size, least = 0, REPLAY_CHUNK if least is None else least
             while items:
                 piece.append(items.pop())
                 size += len(piece[-1][2])

@@ -177,3 +177,22 @@ def test_a_matrix_not_held_in_limbs_with_norms_past_int64_is_read_in_c_by_the_wh
         reports.append(fitted.verification_.json)
     assert not fitted.converged_ and calls and min(calls) >= 2  # (none before: the NumPy path read them)
     assert reports[0] == reports[1]
+
+
+def test_after_the_run_more_samples_than_the_engines_chunk_keep_chunks_sized_from_the_samples(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # REPLAY_CHUNK after the run only on small data (up to 4,096 samples): on more, each chunk's temporaries in
+    # the checker would weigh on the peak against the data's own bytes (issue 32's 10^5 and 10^6 rows), so the
+    # chunks stay `_replay_least`'s, as at the overflow.
+    data = _noisy(5000, 2, 3)
+    sizes: list[int] = []
+    feed = pipeline._feed_joined
+
+    def spy(observer: Any, items: list[tuple[int, Any, Any, Any]]) -> None:
+        sizes.append(sum(len(rows) for _, _, rows, _ in items))
+        feed(observer, items)
+
+    monkeypatch.setattr(pipeline, "_feed_joined", spy)
+    trace, _ = verify_run(data, "classic", max_epochs=8)
+    assert not trace.converged and trace.n_updates > 4 * pipeline._replay_least(data.n_samples)
+    assert len(sizes) >= 4 and max(sizes[:-1]) < pipeline._replay_least(data.n_samples) + fast.SMALL_CHUNK

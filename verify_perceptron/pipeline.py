@@ -126,15 +126,15 @@ class _Store:
             fast.feed(self.overflow, first, epoch.expand() if isinstance(epoch, _Runs) else epoch, rows, scores)
 
     def replay(self, observer: Observer, *, keep: bool = False, least: int | None = None) -> None:
-        """Tell `observer` of every kept update, in order, in chunks of at least `least` (but the last); the store
-        keeps none after, unless `keep`. (After the run, REPLAY_CHUNK: each chunk has a fixed cost in the checker.)"""
+        """Tell `observer` of every kept update, in order, in chunks of at least `least` (but the last; after the
+        run REPLAY_CHUNK on up to 4,096 samples, else `_replay_least`); none is kept after, unless `keep`."""
         items, self.items = (list(self.items), self.items) if keep else (self.items, [])
         if items and all(isinstance(rows, np.ndarray) or len(rows) == 1 for _, _, rows, _ in items):
             # online updates, from the compiled pass or one at a time (past its guard): in chunks of at
             # least `least` updates, so that what is unpacked at once stays small whatever the capacity
             items.reverse()  # popped in order: each compact copy is let go once unpacked
             piece: list[tuple[int, Any, Any, Any]] = []
-            size, least = 0, REPLAY_CHUNK if least is None else least
+            size, least = 0, least or (_replay_least(self.samples) if (self.samples or 0) > 4096 else REPLAY_CHUNK)
             while items:
                 piece.append(items.pop())
                 size += len(piece[-1][2])

@@ -85,7 +85,7 @@ class _Store:
 
     Memory never grows past `capacity`, however many updates the run makes. Past it (`complete` turns False) the
     observer `overflow()` then makes (most runs never need it) is handed the kept updates, and every later update
-    goes there: a check that needs no w* is made during the run. Chunks are sized from `samples` (`_replay_least`).
+    goes there: a check that needs no w* is made during the run. Its chunks are sized from `samples` (`_replay_least`).
     """
 
     def __init__(self, capacity: int, overflow: Callable[[], Any], samples: int | None = None) -> None:
@@ -100,7 +100,7 @@ class _Store:
         if self.used > self.capacity:
             self.complete = False
             self.overflow = self._overflow()
-            self.replay(self.overflow)  # in order: what was kept, then (by the caller) this update
+            self.replay(self.overflow, least=_replay_least(self.samples))  # in order: kept, then (caller) this
         return self.complete
 
     def observe(self, k: int, epoch: int, samples: Sequence[int], scores: Sequence[int]) -> None:
@@ -125,16 +125,16 @@ class _Store:
         else:
             fast.feed(self.overflow, first, epoch.expand() if isinstance(epoch, _Runs) else epoch, rows, scores)
 
-    def replay(self, observer: Observer, *, keep: bool = False) -> None:
-        """Tell `observer` of every kept update, in order; the store keeps none after, unless `keep`."""
+    def replay(self, observer: Observer, *, keep: bool = False, least: int | None = None) -> None:
+        """Tell `observer` of every kept update, in order, in chunks of at least `least` (but the last; after the
+        run REPLAY_CHUNK on up to 4,096 samples, else `_replay_least`); none is kept after, unless `keep`."""
         items, self.items = (list(self.items), self.items) if keep else (self.items, [])
         if items and all(isinstance(rows, np.ndarray) or len(rows) == 1 for _, _, rows, _ in items):
             # online updates, from the compiled pass or one at a time (past its guard): in chunks of at
-            # least REPLAY_CHUNK updates, so that what is unpacked at once stays small whatever the capacity
+            # least `least` updates, so that what is unpacked at once stays small whatever the capacity
             items.reverse()  # popped in order: each compact copy is let go once unpacked
             piece: list[tuple[int, Any, Any, Any]] = []
-            size = 0
-            least = _replay_least(self.samples)
+            size, least = 0, least or (_replay_least(self.samples) if (self.samples or 0) > 4096 else REPLAY_CHUNK)
             while items:
                 piece.append(items.pop())
                 size += len(piece[-1][2])
@@ -151,8 +151,8 @@ class _Store:
 
 
 def _replay_least(samples: int | None) -> int:
-    """The least number of kept updates replayed as one chunk (but the last): `REPLAY_CHUNK`, or an eighth of the
-    data's `samples` where fewer (the engine's chunks; 2^16 was a fixed cost of MB on small data, docs/performance)."""
+    """The least number of kept updates replayed as one chunk at the budget's overflow (into the checker thread's
+    queue): `REPLAY_CHUNK`, or an eighth of the `samples` where fewer (2^16 was MB on small data, docs/performance)."""
     return REPLAY_CHUNK if samples is None else min(REPLAY_CHUNK, max(fast.SMALL_CHUNK, samples // 8))
 
 

@@ -68,15 +68,14 @@ def prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:
         return [0] * len(js)
     starts = [0, *(t + 1 for t in points[:-1])]  # strictly increasing: each segment ends at its point
     end = points[-1] + 1
-    # per piece: its running sums at the points, and the shift and factor it is joined with
-    pieces: list[tuple[list[int], int, int]] = []
+    # per shift: the sum at the points of its pieces' running sums times their factors (Python integers)
+    joined: dict[int, Any] = {}
 
     def add(values: Any, shift: int, factor: int) -> None:
-        running, total = [], 0
-        for part in np.add.reduceat(values[:end], starts).tolist():  # Python integers, read once
-            total += part
-            running.append(total)
-        pieces.append((running, shift, factor))
+        # (int64 pieces: each running sum is at most the rows' sum, inside int64 as the segments' are)
+        running = np.cumsum(np.add.reduceat(values[:end], starts)).astype(object)
+        running *= factor
+        joined[shift] = running if shift not in joined else joined[shift] + running
 
     for array, factor in arrays:
         if not isinstance(array, tuple) and array.dtype != np.int64:
@@ -93,6 +92,7 @@ def prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:
             limb = limb[:end]
             add(limb & 0xFFFFFFFF, 64 * at, factor)
             add(limb >> 32 if at == top else (limb >> 32) & 0xFFFFFFFF, 64 * at + 32, factor)
-    at_point = {t: sum((running[j] << shift) * factor for running, shift, factor in pieces)
-                for j, t in enumerate(points)}
+    totals = sum((running << shift if shift else running for shift, running in joined.items()),
+                 np.zeros(len(points), dtype=object))  # (an object array: NumPy's loop of Python integers)
+    at_point = dict(zip(points, totals.tolist()))
     return [at_point[j] for j in js]

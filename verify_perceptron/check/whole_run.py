@@ -46,6 +46,7 @@ LAST = 10
 INTERVALS = 128
 #: The most updates of a chunk handled at once.
 PIECE = 4096
+_INT64 = 2**63
 #: Whether a chunk without a separator may be read in C (`kernel.record_sums`; a test turns it off to compare).
 RECORD_IN_C = True
 #: Whether the last updates' steps and weights may be made in int64 where they provably fit (a test turns it
@@ -127,6 +128,8 @@ class WholeRun:
         #: Whether chunks may take `_monotone_chunk`'s int64 path (a test turns it off to compare).
         self.monotone = True
         self._norms64: Any = None  # the norms in int64, or their limbs' columns (`norm_columns`): made once
+        self._marks: tuple[Any, Any] | None = None  # `_margin_marks`: made once
+        self._norm_stack: Any = None  # `_norm_limbs` of a matrix not held in limbs, R² past int64: made once
 
     @property
     def norms(self) -> Any:
@@ -271,15 +274,15 @@ class WholeRun:
             for column, limb in zip(norms, int_limbs([R_sq], len(norms))[0].tolist()):
                 widest &= column == limb
         mine = None
+        masks = {"upper": ~(widest & zero)}
         if margins is not None:
             if not isinstance(gamma, int):
                 return False
-            mine = margins[rows]
-            if mine.min() < gamma:
+            below, other = self._margin_marks()  # per sample, not per update: 1,627-bit margins on breast cancer
+            if bool(below[rows].any()):
                 return False
-        masks = {"upper": ~(widest & zero)}
-        if mine is not None:
-            masks["lower"] = np.asarray(mine != gamma, dtype=bool)
+            mine = margins[rows]
+            masks["lower"] = other[rows]
         # per piece, the last update where the slack rose (the piece's first when none after it did)
         greatest = {name: np.maximum(np.maximum.reduceat(np.where(rise, np.arange(m), -1), starts), starts).tolist()
                     for name, rise in masks.items()}
@@ -287,6 +290,15 @@ class WholeRun:
         q_at = dict(zip(wanted, prefix_sums(wanted, (limbs, 2), (norms, 1))))
         t_at = None if mine is None else dict(zip(wanted, prefix_sums(wanted, (mine, 1))))
         return greatest, q_at, t_at
+
+    def _margin_marks(self) -> tuple[Any, Any]:
+        """Per sample (once a run): whether its margin is below γ, and whether it is other than γ, exactly."""
+        if self._marks is None:
+            margins = self.margins
+            if not (isinstance(margins, np.ndarray) and margins.dtype == np.int64 and -_INT64 <= self.gamma < _INT64):
+                margins = np.asarray(margins, dtype=object)  # (a NumPy loop of Python comparisons)
+            self._marks = (np.asarray(margins < self.gamma, dtype=bool), np.asarray(margins != self.gamma, dtype=bool))
+        return self._marks
 
     def _compiled_pieces(self, rows: Any, scores: Any, starts: Any) -> tuple[dict[str, list[int]], dict[int, int]] | None | Literal[False]:
         """`_monotone_chunk`'s reading of the chunk in one pass in C (`kernel.record_sums`), without a separator:
@@ -318,8 +330,9 @@ class WholeRun:
         return {"upper": greatest}, q_at
 
     def _norm_limbs(self) -> Any:
-        """Every ‖z_i‖² as an (n, L) int64 array of limbs without a copy: the held matrix's norm limbs, or
-        the norms in int64 (L = 1) where R² < 2^63; None otherwise (`_compiled_pieces` then declines)."""
+        """Every ‖z_i‖² as an (n, L) int64 array of limbs: the held matrix's norm limbs (no copy), the norms in
+        int64 (L = 1) where R² < 2^63, else (a matrix not held in limbs, R² past int64: iris versicolor/virginica
+        standardized's 123 bits) their `norm_columns` side by side, made once a run, as the NumPy path's columns."""
         held = getattr(self.matrix, "held", None)
         if (held is not None and held.norm_limbs.flags.c_contiguous
                 and held.norm_limbs.shape[1] >= limbs_for_bits(int(self.R_sq).bit_length())):
@@ -328,7 +341,9 @@ class WholeRun:
             if self._norms64 is None:
                 self._norms64 = np.asarray(self.matrix.norms, dtype=np.int64)
             return self._norms64.reshape(-1, 1)
-        return None
+        if self._norm_stack is None:
+            self._norm_stack = np.ascontiguousarray(np.stack(norm_columns(self.matrix), axis=1), dtype=np.int64)
+        return self._norm_stack
 
     # --- the intervals --------------------------------------------------------------------------
 

@@ -33,8 +33,11 @@ def test_a_seeded_start_is_read_and_the_rest_is_named() -> None:
     assert [d.code for d in result.diagnoses] == ["nonzero-start"], result.report()
     then = result.diagnoses[0].parameters["then"]
     assert then is not None, result.report()
-    # eta·(t - p) steps 2·eta on a mistake: the classic rule at 0.02, or a hard limiter's at 0.01 (the same steps)
-    assert (then["convention"], F(then["rate"])) in {("classic", F(0.02)), ("hard-limiter-plus", F(0.01))}, then
+    # eta·(t - p) steps 2·eta on a mistake: the classic rule at 0.02, and equally a hard limiter's at 0.01 (the same
+    # steps; no score is ever exactly 0 from a random start, so the tie rules are not told apart)
+    fits = {(then["convention"], F(then["rate"]))} | {(a["convention"], F(a["rate"])) for a in then["also"]}
+    assert {("classic", F(0.02)), ("hard-limiter-plus", F(0.01))} <= fits, then
+    assert "(equally the hard-limiter and hard-limiter-plus perceptron's rule at rate" in result.report()
     assert then["epochs"] == 10 or (then["or_more"] and then["epochs"] <= 10), then
     start = np.random.RandomState(1).normal(loc=0.0, scale=0.01, size=3)
     assert [F(v) for v in then["start"][:2]] == [F(start[0]), F(start[1])]  # the bias, then w1

@@ -228,11 +228,18 @@ def _past_the_start(diagnosis: Diagnosis, observations: list[Observation], conv:
            f"for {found.epochs} epochs{' (or more: the datasets tried do not tell)' if found.or_more else ''}")
     other = get_convention(found.convention)
     said = "" if other.name == conv.name else f" (note {other.note_number}'s rule, not {conv.name}'s)"
+    rates: dict[Fraction, list[str]] = {}
+    for name, r in found.also:
+        if r != found.rate:  # at the same rate, the same rule but for ties, which these data never meet
+            rates.setdefault(r, []).append(name)
+    equally = "".join(f" (equally the {' and '.join(names)} perceptron's rule at rate {_rate_text(r)}: the same steps)"
+                      for r, names in rates.items())
     then = {"convention": other.name, "rate": _number(found.rate), "epochs": found.epochs, "or_more": found.or_more,
-            "start": [_number(w) for w in conv.from_canonical(b, v)]}
+            "start": [_number(w) for w in conv.from_canonical(b, v)],
+            "also": [{"convention": name, "rate": _number(r)} for name, r in found.also]}
     return Diagnosis(diagnosis.code, {**diagnosis.parameters, "then": then},
                      f"{diagnosis.text}; from that start ([{', '.join(_approx(w) for w in conv.from_canonical(b, v))}]"
                      f", read where no update can move the features: samples of 0 beside one far one) it is the "
-                     f"{other.name} perceptron{said} in float64 at rate {_rate_text(found.rate)}, run {cap}: that "
+                     f"{other.name} perceptron{said} in float64 at rate {_rate_text(found.rate)}{equally}, run {cap}: that "
                      f"reproduces the implementation's weights on the {min(len(observations), MAX_STARTED)} datasets "
                      "tried first, so nothing but the start departs on them")

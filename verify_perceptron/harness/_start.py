@@ -48,6 +48,7 @@ class StartedRun:
     rate: Fraction
     epochs: int | None
     or_more: bool
+    also: tuple[tuple[str, Fraction], ...] = ()
 
 
 def _probe(data: Dataset, label: int, value: Fraction) -> Dataset:
@@ -193,8 +194,29 @@ def started_run(observations: list[Observation], conv: Convention, recheck: Rech
                 epochs = caps.least()
                 if epochs is not None:
                     uncapped = epochs == caps.beyond
-                    return StartedRun(start, name, r, None if uncapped else epochs, caps.beyond is not None)
+                    also = _same_steps(used, seen, starts, other, r, labels, max_epochs, epochs)
+                    return StartedRun(start, name, r, None if uncapped else epochs, caps.beyond is not None, also)
     return None
+
+
+def _same_steps(used: list[Observation], seen: list[Canonical], starts: dict[int, tuple[Canonical, Canonical]],
+                found: Convention, rate: Fraction, labels: str, max_epochs: int,
+                epochs: int) -> tuple[tuple[str, Fraction], ...]:
+    """The other conventions that, at the rate giving the same steps as `found`'s at `rate`, fit every dataset at
+    `epochs` too (where no score is ever exactly 0, the tie rules do not tell them apart)."""
+    def per(conv: Convention) -> Fraction:
+        return conv.step_size(Fraction(1)) / (2 if halves_step(conv, labels) else 1)
+
+    fits = []
+    for name in CONVENTIONS:
+        other = get_convention(name)
+        if name == found.name:
+            continue
+        r = rate * per(found) / per(other)
+        if all(_fitting(o, w, other, r, starts[o.data.n_features], labels, max_epochs).has(epochs)
+               for o, w in zip(used, seen)):
+            fits.append((name, r))
+    return tuple(fits)
 
 
 def _fitting(o: Observation, seen: Canonical, conv: Convention, rate: Fraction, starts: tuple[Canonical, Canonical],

@@ -177,3 +177,33 @@ def test_the_search_stops_at_the_checks_time_limit(monkeypatch: pytest.MonkeyPat
     with Stopwatch() as watch, pytest.raises(TimeUp):
         check_implementation(departures.tie_plus_float_rate_ten_epochs, examples=30, time_limit=4)
     assert watch.within(5, 2), watch  # the limit and its grace second, not the search's own 10 s
+
+
+def _margin_perceptron(strict: bool) -> Any:
+    """A margin perceptron as people write it: y·(w·x + b) < 1 (or <= 1) is a mistake, at most 1,000 epochs."""
+    def fit(X: Any, y: Any) -> Any:
+        X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+        w, b = np.zeros(X.shape[1]), 0.0
+        for _ in range(1000):
+            clean = True
+            for xi, t in zip(X, y):
+                score = t * (xi @ w + b)
+                if score < 1.0 if strict else score <= 1.0:
+                    w, b, clean = w + t * xi, b + t, False
+            if clean:
+                break
+        return w, b
+    return fit
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_margin_perceptron_is_named_with_its_margin(strict: bool) -> None:
+    from verify_perceptron.harness import check_implementation
+
+    result = check_implementation(_margin_perceptron(strict), examples=40, worked_examples=False)
+    assert [d.code for d in result.diagnoses] == ["tolerance"], result.report()
+    found = result.diagnoses[0].parameters
+    causes = found.get("causes") or [{"code": "tolerance", "parameters": found}]
+    said = [c["parameters"] for c in causes if c["code"] == "tolerance"]
+    assert said and said[0].get("epsilon") == "1" and said[0].get("strict") == strict, result.report()
+    assert f"counts y·(w·x~) {'<' if strict else '<='} 1 as a mistake (a margin perceptron)" in result.report()

@@ -60,6 +60,9 @@ BIAS_FACTORS = (Fraction(0), Fraction(-1), Fraction(1, 2), Fraction(-1, 2), Frac
                 Fraction(1, 10), Fraction(1, 100))
 #: Tolerances tried in combinations (a score y·(w·x~) <= ε counts as a mistake), at the run's rate.
 TOLERANCES = tuple(Fraction(1, 10**k) for k in range(1, 9))
+#: A margin perceptron's y·(w·x~) < 1 as a tolerance: 1 less this, below every gap between the harness data's
+#: scores (small dyadic values); y·(w·x~) <= 1 is the tolerance 1 itself.
+BELOW_ONE = Fraction(1, 2**40)
 #: Penalty strengths tried when the configuration declares none.
 ALPHAS = (0.0001, 0.001, 0.01)
 
@@ -137,6 +140,11 @@ def catalogue(conv: Convention, *, floats: bool, rate: Fraction | None, params: 
         causes.append(Cause("tolerance", "tolerance", (("tolerance", tolerance),),
                             (("epsilon", f"1e-{len(str(tolerance.denominator)) - 1}"),),
                             f"counts y·(w·x~) <= {_number(tolerance)} as a mistake", "tolerance"))
+    for strict in (False, True):  # a margin perceptron: y·(w·x~) <= 1, or < 1, is a mistake
+        causes.append(Cause("tolerance", "tolerance", (("tolerance", 1 - BELOW_ONE if strict else Fraction(1)),),
+                            (("epsilon", "1"), ("strict", strict)),
+                            f"counts y·(w·x~) {'<' if strict else '<='} 1 as a mistake (a margin perceptron)",
+                            "tolerance"))
     tol, patience = params.get("tol"), params.get("n_iter_no_change", 5)
     stops = [(tol, patience)] if isinstance(tol, float) and isinstance(patience, int) else []
     stops += [s for s in ((0.001, 5),) if s not in stops]

@@ -207,3 +207,26 @@ def test_a_margin_perceptron_is_named_with_its_margin(strict: bool) -> None:
     said = [c["parameters"] for c in causes if c["code"] == "tolerance"]
     assert said and said[0].get("epsilon") == "1" and said[0].get("strict") == strict, result.report()
     assert f"counts y·(w·x~) {'<' if strict else '<='} 1 as a mistake (a margin perceptron)" in result.report()
+
+
+def _annealed(X: Any, y: Any) -> Any:
+    """A perceptron whose rate is 1/t, t counting its updates (an "annealed" perceptron)."""
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    w, b, t = np.zeros(X.shape[1]), 0.0, 0
+    for _ in range(1000):
+        clean = True
+        for xi, target in zip(X, y):
+            if target * (xi @ w + b) <= 0:
+                t += 1
+                w, b, clean = w + (1.0 / t) * target * xi, b + (1.0 / t) * target, False
+        if clean:
+            break
+    return w, b
+
+
+def test_a_rate_decaying_with_the_updates_is_named() -> None:
+    from verify_perceptron.harness import check_implementation
+
+    result = check_implementation(_annealed, examples=40, worked_examples=False)
+    assert [d.code for d in result.diagnoses] == ["decaying-rate"], result.report()
+    assert "it decays its rate as η·1/t, t counting updates from 1" in result.report()

@@ -37,7 +37,7 @@ from ..data.exact_text import nearest_float
 from ..notes.conventions import Convention
 from ._evidence import Model, Observation, allowing, explained, factor_of
 from ._exact import Vector
-from ._learners import Run, Spec, run
+from ._learners import CLOCKS, Run, Spec, run
 from ._reachable import reachable
 from ._wording import _count, _number
 
@@ -123,7 +123,7 @@ def catalogue(conv: Convention, *, floats: bool, rate: Fraction | None, params: 
     causes.append(Cause("order", "order", (("order", "restart"),), (("order", "restart"),),
                         "goes back to the first sample after every update", "orders"))
     schedule_rates = (_rates(rate, params)[:1] or ["1"]) + ["1", "0.1"] if floats else [None]
-    for kind, clock, text in itertools.product(("1/t", "1/(t+1)", "1/sqrt(t)"), ("presentation", "epoch"),
+    for kind, clock, text in itertools.product(("1/t", "1/(t+1)", "1/sqrt(t)"), CLOCKS,
                                                list(dict.fromkeys(schedule_rates))):
         if kind == "1/sqrt(t)" and text is None:
             continue  # irrational steps: only a float64 run has them

@@ -184,17 +184,11 @@ def test_a_perceptron_printed_short_that_also_departs_is_not_called_not_a_percep
     # counts; with a cap of 50 epochs as well, no model fits, and the old diagnosis said "not a perceptron"
     from verify_perceptron.harness._diagnosis import _not_a_perceptron
 
+    from tests.implementations.gallery import Capped50
+
     def printed_and_capped(X: Any, y: Any) -> Any:
-        X, y = np.asarray(X, dtype=float), np.asarray(y)
-        w, b = np.zeros(X.shape[1]), 0.0
-        for _ in range(50):
-            clean = True
-            for i in range(len(X)):
-                if y[i] * (w @ X[i] + b) <= 0:
-                    w, b, clean = w + y[i] * X[i], b + y[i], False
-            if clean:
-                break
-        return [float(f"{v:.8f}") for v in w], float(f"{b:.8f}")
+        fitted = Capped50().fit(X, y)  # the classic rule, 50 epochs at most
+        return [float(f"{v:.8f}") for v in fitted.coef_], float(f"{fitted.intercept_:.8f}")
 
     case = check_dataset(printed_and_capped, [["-1", "0"], ["1", "3/512"]], [-1, 1])
     assert [d.code for d in case.diagnoses] == ["printed-short"], case.report()

@@ -23,14 +23,8 @@ def _noisy(n: int, d: int, seed: int) -> Dataset:
     return from_arrays(rng.standard_normal((n, d)), np.where(rng.random(n) < 0.5, 1, -1))
 
 
-def test_the_updates_kept_to_the_end_of_a_run_are_replayed_in_chunks_of_replay_chunk(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # The replay after the run feeds the checker chunks of at least REPLAY_CHUNK (2^16) updates, not an eighth
-    # of the samples (at least the engine's 4,096): each chunk costs the checker a fixed set-up (the wide
-    # claims' enclosures, the whole-run record's pieces, the soft-margin filter), which breast cancer raw's
-    # 53,256 updates paid 12 times (about 12 ms of its 76). The small chunks stay for the replay at the kept
-    # updates' overflow (into the checker thread's queue: `_replay_least`). The report is the same.
-    data = _noisy(300, 3, 5)
+def _chunk_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The updates in each chunk the pipeline feeds the checker, from now on (a list filled as they come)."""
     sizes: list[int] = []
     feed = pipeline._feed_joined
 
@@ -39,6 +33,18 @@ def test_the_updates_kept_to_the_end_of_a_run_are_replayed_in_chunks_of_replay_c
         feed(observer, items)
 
     monkeypatch.setattr(pipeline, "_feed_joined", spy)
+    return sizes
+
+
+def test_the_updates_kept_to_the_end_of_a_run_are_replayed_in_chunks_of_replay_chunk(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The replay after the run feeds the checker chunks of at least REPLAY_CHUNK (2^16) updates, not an eighth
+    # of the samples (at least the engine's 4,096): each chunk costs the checker a fixed set-up (the wide
+    # claims' enclosures, the whole-run record's pieces, the soft-margin filter), which breast cancer raw's
+    # 53,256 updates paid 12 times (about 12 ms of its 76). The small chunks stay for the replay at the kept
+    # updates' overflow (into the checker thread's queue: `_replay_least`). The report is the same.
+    data = _noisy(300, 3, 5)
+    sizes = _chunk_sizes(monkeypatch)
     trace, check = verify_run(data, "classic", max_epochs=100)
     assert not trace.converged and 3 * fast.SMALL_CHUNK < trace.n_updates <= pipeline.REPLAY_CHUNK
     assert sizes == [trace.n_updates]  # one chunk (several of at least 4,096 before)
@@ -59,14 +65,7 @@ def test_past_the_kept_updates_budget_the_replay_into_the_checker_thread_keeps_s
     # At the budget's overflow the kept updates go to the checker thread's queue in chunks sized from the
     # samples (`_replay_least`), not REPLAY_CHUNK: the peak memory of test_peak_memory's randn runs.
     data = _noisy(300, 3, 5)
-    sizes: list[int] = []
-    feed = pipeline._feed_joined
-
-    def spy(observer: Any, items: list[tuple[int, Any, Any, Any]]) -> None:
-        sizes.append(sum(len(rows) for _, _, rows, _ in items))
-        feed(observer, items)
-
-    monkeypatch.setattr(pipeline, "_feed_joined", spy)
+    sizes = _chunk_sizes(monkeypatch)
     monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 2**18)  # passed after about 9,000 updates
     trace, _ = verify_run(data, "classic", max_epochs=300)
     least = pipeline._replay_least(data.n_samples)
@@ -185,14 +184,7 @@ def test_after_the_run_more_samples_than_the_engines_chunk_keep_chunks_sized_fro
     # the checker would weigh on the peak against the data's own bytes (issue 32's 10^5 and 10^6 rows), so the
     # chunks stay `_replay_least`'s, as at the overflow.
     data = _noisy(5000, 2, 3)
-    sizes: list[int] = []
-    feed = pipeline._feed_joined
-
-    def spy(observer: Any, items: list[tuple[int, Any, Any, Any]]) -> None:
-        sizes.append(sum(len(rows) for _, _, rows, _ in items))
-        feed(observer, items)
-
-    monkeypatch.setattr(pipeline, "_feed_joined", spy)
+    sizes = _chunk_sizes(monkeypatch)
     trace, _ = verify_run(data, "classic", max_epochs=8)
     assert not trace.converged and trace.n_updates > 4 * pipeline._replay_least(data.n_samples)
     assert len(sizes) >= 4 and max(sizes[:-1]) < pipeline._replay_least(data.n_samples) + fast.SMALL_CHUNK

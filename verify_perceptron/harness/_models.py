@@ -9,7 +9,7 @@ w = U/(L·Q) with integer U, so every decision is an integer comparison.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -106,8 +106,11 @@ class Simulation:
         return tuple(Fraction(s, self.scale * (P + (over == "start"))) for s in total)
 
 
-def simulate(data: Dataset, conv: Convention, change: Change = Change()) -> Simulation:
-    """Run the note's perceptron changed as `change` says, exactly, from w = 0, at learning rate 1.
+def simulate(data: Dataset, conv: Convention, change: Change = Change(), *,
+             on_update: Callable[[list[int]], None] | None = None,
+             on_epoch: Callable[[], None] | None = None) -> Simulation:
+    """Run the note's perceptron changed as `change` says, exactly, from w = 0, at learning rate 1;
+    `on_update` is told the integer weights after each update, `on_epoch` each epoch's end (`_pocket`).
 
     Examples
     --------
@@ -155,12 +158,16 @@ def simulate(data: Dataset, conv: Convention, change: Change = Change()) -> Simu
                 clean = False
                 U = _step(U, x, conv.step_factor * label, variant, bias, P, Q, L)
                 updated, updates = [t + u for t, u in zip(updated, U)], updates + 1
+                if on_update is not None:
+                    on_update(U)
             total = [t + u for t, u in zip(total, U)]
         state = tuple(U)
         run.ends.append(state)
         run.sums.append(tuple(total))
         run.update_sums.append(tuple(updated))
         run.update_counts.append(updates)
+        if on_epoch is not None:
+            on_epoch()
         if change.epochs is None:
             if clean:
                 run.stop = "converged"

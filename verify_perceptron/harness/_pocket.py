@@ -22,8 +22,8 @@ from fractions import Fraction
 from ..data.dataset import Dataset
 from ..notes.conventions import Convention
 from ._evidence import Observation, Printed, explained, factor_of
-from ._exact import Vector, _is_mistake
-from ._models import MODEL_EPOCHS, _dot, _step
+from ._exact import Vector
+from ._models import _dot, simulate
 from ._results import Diagnosis
 from ._wording import _count
 
@@ -57,8 +57,8 @@ POCKETS = tuple(Pocket(p, s, t) for p in PREDICTIONS for s in (False, True) for 
 @dataclass
 class PocketRun:
     """The note's run with every pocket of `POCKETS` followed: ``kept[p][t]`` is pocket p's weights (integers
-    over `scale`) after epoch t + 1; ``stable`` says the run stopped where no later epoch changes them
-    (it converged; or it cycles, and a pocket that keeps the first met cannot change any more)."""
+    over `scale`) after epoch t + 1, ``ends[t]`` the run's own; ``converged`` says its last epoch was clean
+    (else it cycles or met the limit: a pocket that keeps the first met cannot change past a cycle)."""
 
     scale: int
     kept: dict[Pocket, list[tuple[int, ...]]]
@@ -80,8 +80,8 @@ class PocketRun:
         return tuple(Fraction(u, self.scale) for u in kept[-1])
 
 
-def pocket_run(data: Dataset, conv: Convention, max_epochs: int = MODEL_EPOCHS) -> PocketRun:
-    """The note's run from w = 0 at learning rate 1, following every pocket.
+def pocket_run(data: Dataset, conv: Convention) -> PocketRun:
+    """The note's run from w = 0 at learning rate 1 (`_models.simulate`), following every pocket.
 
     Examples
     --------
@@ -94,37 +94,24 @@ def pocket_run(data: Dataset, conv: Convention, max_epochs: int = MODEL_EPOCHS) 
     L = data.denominator
     samples = [[int(v * L) for v in conv.augment(x)] for x in data.X]
     labels = list(data.y)
-    bias = 0 if conv.bias_first else data.n_features
-    decides = {(sign, label): _is_mistake(conv, Fraction(sign), label) for sign in (-1, 0, 1) for label in (-1, 1)}
-    U = [0] * len(samples[0])
-    counts = _rights(U, samples, labels)
-    best = {p: (tuple(U), counts[p.prediction] if p.start else -1) for p in POCKETS}
+    zero = [0] * len(samples[0])
+    counts = _rights(zero, samples, labels)
+    best = {p: (tuple(zero), counts[p.prediction] if p.start else -1) for p in POCKETS}
     kept: dict[Pocket, list[tuple[int, ...]]] = {p: [] for p in POCKETS}
-    ends: list[tuple[int, ...]] = []
-    seen: set[tuple[int, ...]] = set()
-    converged = False
-    for _ in range(max_epochs):
-        clean = True
-        for x, label in zip(samples, labels):
-            score = _dot(U, x)
-            if decides[((score > 0) - (score < 0), label)]:
-                clean = False
-                U = _step(U, x, conv.step_factor * label, None, bias, 1, 1, L)
-                counts = _rights(U, samples, labels)
-                for p in POCKETS:
-                    right = counts[p.prediction]
-                    if right > best[p][1] or (p.last_on_tie and right == best[p][1]):
-                        best[p] = (tuple(U), right)
+
+    def updated(U: list[int]) -> None:
+        counts = _rights(U, samples, labels)
+        for p in POCKETS:
+            right = counts[p.prediction]
+            if right > best[p][1] or (p.last_on_tie and right == best[p][1]):
+                best[p] = (tuple(U), right)
+
+    def ended() -> None:
         for p in POCKETS:
             kept[p].append(best[p][0])
-        ends.append(tuple(U))
-        if clean:
-            converged = True
-            break
-        if tuple(U) in seen:
-            break
-        seen.add(tuple(U))
-    return PocketRun(L, kept, converged, ends)
+
+    run = simulate(data, conv, on_update=updated, on_epoch=ended)
+    return PocketRun(run.scale, kept, run.stop == "converged", run.ends)
 
 
 def _rights(U: list[int], samples: list[list[int]], labels: list[int]) -> dict[str, int]:

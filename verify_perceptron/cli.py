@@ -117,7 +117,7 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
     trace_file = None if args.trace is None else outputs.file(args.trace, what="--trace")
     figures = outputs.figures(report_file) if report_file is not None and args.format == "markdown" else None
     certificates = _Certificates(args, outputs)
-    watch = _watch(args, started)
+    watch = _watch(args, max_epochs=args.max_epochs, started=started)
     try:
         report, text = _verify_report(args, clock, trace_file, figures, watch, certificates)
     finally:
@@ -132,11 +132,11 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
     return int(report["exit_code"])
 
 
-def _watch(args: argparse.Namespace, started: float) -> Watch | None:
-    """The progress display of a `verify` or `bounds` call (`--progress`; by default on a terminal), or None."""
+def _watch(args: argparse.Namespace, **settings: Any) -> Watch | None:
+    """The progress display of a command (`--progress`; by default on a terminal) at its `--time-limit`, with
+    `Watch`'s other `settings`, or None."""
     shown = args.progress if args.progress is not None else sys.stderr.isatty()
-    return Watch(TerminalLine(sys.stderr), max_epochs=args.max_epochs, time_limit=args.time_limit,
-                 started=started) if shown else None
+    return Watch(TerminalLine(sys.stderr), time_limit=args.time_limit, **settings) if shown else None
 
 
 def _phase(clock: Deadline, watch: Watch | None, name: str) -> None:
@@ -280,7 +280,7 @@ def _canonical(convention: Convention, w: Sequence[object]) -> tuple[Fraction, .
 
 
 def _bounds(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
-    watch = _watch(args, time.monotonic())
+    watch = _watch(args, max_epochs=args.max_epochs, started=time.monotonic())
     try:
         return _bounds_report(args, clock, outputs, watch)
     finally:
@@ -344,8 +344,7 @@ def _check(args: argparse.Namespace, spent: float) -> int:
         folder = os.path.dirname(os.path.abspath(args.output))
         if not os.path.isdir(folder):
             raise InvalidArgument(f"-o {args.output}: the directory {folder} does not exist")
-    shown = args.progress if args.progress is not None else sys.stderr.isatty()
-    watch = Watch(TerminalLine(sys.stderr), time_limit=args.time_limit) if shown else None
+    watch = _watch(args)
     try:
         code, text = _checked(args, spent, watch)
     finally:
@@ -380,8 +379,7 @@ def _checked(args: argparse.Namespace, spent: float, watch: Watch | None) -> tup
 
 
 def _proofs(args: argparse.Namespace, clock: Deadline) -> int:
-    shown = args.progress if args.progress is not None else sys.stderr.isatty()
-    watch = Watch(TerminalLine(sys.stderr), time_limit=args.time_limit) if shown else None
+    watch = _watch(args)
     _phase(clock, watch, "loading SymPy")
     from . import proofs  # SymPy loads here, never on the verify path
     from .proofs.catalog import render_records

@@ -17,6 +17,7 @@ from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._printed import printed_cause
 from ._probes import Recheck, labels_probe, start_probe
 from ._results import Diagnosis
+from ._start import StartedRun
 from ._wording import _approx, _number, _rate_text
 
 UNEXPLAINED = "unexplained"
@@ -60,9 +61,11 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     if found:
         return found
     for probe in (lambda: start_probe(data, conv, recheck, options.labels),
+                  lambda: _bias_start(observations, conv, options, recheck, rate, float_rate),
                   lambda: labels_probe(observations, conv, recheck, options.labels, options.dtype == "float")):
         diagnosis = probe()
-        if diagnosis is not None and diagnosis.code == "nonzero-start" and diagnosis.parameters.get("seeded"):
+        if (diagnosis is not None and diagnosis.code == "nonzero-start" and diagnosis.parameters.get("seeded")
+                and "then" not in diagnosis.parameters):
             return [_past_the_start(diagnosis, observations, conv, options, recheck, rate, float_rate)]
         if diagnosis is not None:
             return [diagnosis]
@@ -213,7 +216,7 @@ def _past_the_start(diagnosis: Diagnosis, observations: list[Observation], conv:
                     recheck: Recheck, rate: Fraction | None, float_rate: Fraction) -> Diagnosis:
     """A seeded start's diagnosis, with what the implementation is from that start where a float64 run of a
     note's perceptron from it reproduces every dataset tried (`_start.started_run`)."""
-    from ._start import MAX_STARTED, started_run
+    from ._start import started_run
 
     if options.dtype != "float":
         return diagnosis
@@ -223,6 +226,42 @@ def _past_the_start(diagnosis: Diagnosis, observations: list[Observation], conv:
         return Diagnosis(diagnosis.code, {**diagnosis.parameters, "then": None},
                          f"{diagnosis.text}; from the start it shows where no update can move its features, no float64 "
                          "run of a note's perceptron reproduces every dataset tried, so something else departs too")
+    return _from_the_start(diagnosis, found, observations, conv,
+                           "read where no update can move the features: samples of 0 beside one far one")
+
+
+def _bias_start(observations: list[Observation], conv: Convention, options: CheckOptions, recheck: Recheck,
+                rate: Fraction | None, float_rate: Fraction) -> Diagnosis | None:
+    """nonzero-start of the bias alone (the features start at 0, which `start_probe` sees as a zero start), where
+    a float64 run of a note's perceptron from the start read on samples of 0 beside a far one (`_start.read_bias_start`)
+    reproduces every dataset tried; else None (the probe alone does not prove a start: a zero start under a tie
+    rule or a step of its own also ends the bias apart from 0 there)."""
+    from ._start import read_bias_start, started_run
+
+    if options.dtype != "float":
+        return None
+    found = started_run(observations, conv, recheck, options.labels, rate, float_rate,
+                        options.max_epochs or REFERENCE_EPOCHS, reader=read_bias_start)
+    if found is None or found.start[0] == 0:
+        return None
+    start = found.start[0]
+    d = len(found.start[1])
+    name = conv.weight_names(d)[0 if conv.bias_first else d]
+    diagnosis = Diagnosis("nonzero-start", {"weight": name, "value": _number(start), "seeded": True},
+                          f"the bias does not start at 0 (its features do): {name} starts at {_number(start)} "
+                          f"(≈ {_approx(start)}; or at a double near it whose float64 steps round the same: a step rounds "
+                          "a start's last bits away), read on samples of 0 beside one far one, where its answers are "
+                          "float64 sums of whole steps from there (the far sample's one step gives the step, on the "
+                          "first feature), the same on every call: a seeded random start")
+    return _from_the_start(diagnosis, found, observations, conv, None)
+
+
+def _from_the_start(diagnosis: Diagnosis, found: StartedRun, observations: list[Observation], conv: Convention,
+                    where: str | None) -> Diagnosis:
+    """`diagnosis` (a seeded start's) with `found`, the note's float64 perceptron from that start (shown, with
+    `where` it was read, unless `where` is None: the diagnosis shows it)."""
+    from ._start import MAX_STARTED
+
     b, v = found.start
     cap = ("until an epoch makes no mistake" if found.epochs is None else
            f"for {found.epochs} epochs{' (or more: the datasets tried do not tell)' if found.or_more else ''}")
@@ -234,12 +273,13 @@ def _past_the_start(diagnosis: Diagnosis, observations: list[Observation], conv:
             rates.setdefault(r, []).append(name)
     equally = "".join(f" (equally the {' and '.join(names)} perceptron's rule at rate {_rate_text(r)}: the same steps)"
                       for r, names in rates.items())
+    shown = ", ".join(_approx(w) for w in conv.from_canonical(b, v))
     then = {"convention": other.name, "rate": _number(found.rate), "epochs": found.epochs, "or_more": found.or_more,
             "start": [_number(w) for w in conv.from_canonical(b, v)],
             "also": [{"convention": name, "rate": _number(r)} for name, r in found.also]}
     return Diagnosis(diagnosis.code, {**diagnosis.parameters, "then": then},
-                     f"{diagnosis.text}; from that start ([{', '.join(_approx(w) for w in conv.from_canonical(b, v))}]"
-                     f", read where no update can move the features: samples of 0 beside one far one) it is the "
+                     f"{diagnosis.text}; from that start"
+                     f"{'' if where is None else f' ([{shown}], {where})'} it is the "
                      f"{other.name} perceptron{said} in float64 at rate {_rate_text(found.rate)}{equally}, run {cap}: that "
                      f"reproduces the implementation's weights on the {min(len(observations), MAX_STARTED)} datasets "
                      "tried first, so nothing but the start departs on them")

@@ -11,6 +11,11 @@ does. Such a start depends only on the shape, so it can be read:
   +1, and on labels all -1 when it predicts -1, so one of the two answers is the bias's start and
   their difference is a whole number of steps (which gives the rate, where it is not declared).
 
+Code whose features start at 0 but whose bias starts at a seeded random value (``b = rng.normal(scale=0.1)``)
+shows nothing on that probe (its features start at 0); `read_bias_start` reads it on the same probes: the far
+sample's one step moves the first feature alone, and the bias ends at its start on the labels that start predicts,
+a whole number of steps from it on the others.
+
 The note's perceptron is then run in float64 from that start (`_floats._float_run`, products added
 in order, then the bias), under each convention (a tie rule), at each rate, capped at each epoch
 count the counterexample allows, and named when it reproduces every dataset tried.
@@ -18,14 +23,17 @@ count the counterexample allows, and named when it reproduces every dataset trie
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ..data.dataset import Dataset
+from ..data.exact_text import nearest_float
 from ..notes.conventions import CONVENTIONS, Convention, get_convention
 from ._evidence import Observation
 from ._exact import Vector
-from ._floats import _float_run, halves_step, nearest_float, short_rates
+from ._floats import _float_run, halves_step, short_rates
 from ._probes import Recheck
 
 #: Most datasets tried the model from the read start is run on (each read costs four calls per feature count).
@@ -34,8 +42,24 @@ MAX_STARTED = 30
 FAR = Fraction(2**60)
 #: The whole numbers of steps tried between the bias's two answers (a rate read off their difference).
 STEPS = range(1, 9)
+#: The least number of samples of `read_bias_start`'s probes, and the units in the last place it looks around.
+BIAS_SAMPLES = 64
+ULPS = 3
 
 Canonical = tuple[Fraction, tuple[Fraction, ...]]
+
+
+@dataclass(frozen=True)
+class Read:
+    """A start read off an implementation on one shape: its candidates, and the gap a whole number of its steps
+    spans (the rate's evidence where it is not declared)."""
+
+    starts: tuple[Canonical, ...]
+    gap: Fraction
+
+
+#: How a start is read on a dataset's shape (`read_start`, `read_bias_start`), or None where it cannot be.
+Reader = Callable[[Dataset, Convention, Recheck, str], "Read | None"]
 
 
 @dataclass(frozen=True)
@@ -61,9 +85,10 @@ def _probe(data: Dataset, label: int, value: Fraction) -> Dataset:
                    binary_float=data.binary_float)
 
 
-def read_start(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -> tuple[Canonical, Canonical] | None:
-    """The two candidate starts ``(b, v)`` of an implementation on `data`'s shape, or None where they cannot be
-    read (a call gives no weights, the features' answers differ, the first feature starts at 0).
+def read_start(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -> Read | None:
+    """The two candidate starts ``(b, v)`` of an implementation on `data`'s shape (and the bias's gap between them),
+    or None where they cannot be read (a call gives no weights, the features' answers differ, the first feature
+    starts at 0).
 
     The probes are samples all 0, labelled +1 (then -1), beside one sample labelled -1 (+1) whose first feature
     is so large (`FAR`, on the side its start weight gives its label) that no step of the bias makes it a mistake:
@@ -83,7 +108,7 @@ def read_start(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -
     ...                 b, v = b + t, v + t * x[0]
     ...     return data, (b, v), False
     >>> [(str(b), [str(w) for w in v]) for b, v in read_start(from_arrays([[1], [2]], [-1, 1]),
-    ...                                                        get_convention("classic"), seeded, "-1/+1")]
+    ...                                                        get_convention("classic"), seeded, "-1/+1").starts]
     [('1/4', ['1/8']), ('-3/4', ['1/8'])]
     """
     found = []
@@ -98,16 +123,109 @@ def read_start(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -
             found.append(((answers[0][0], answers[0][1]), (answers[1][0], answers[1][1])))
     if not found:
         return None
-    return min(found, key=lambda pair: abs(pair[0][1][0]))  # the far sample's step moves the other side's a lot
+    pair = min(found, key=lambda pair: abs(pair[0][1][0]))  # the far sample's step moves the other side's a lot
+    return Read(pair, abs(pair[0][0] - pair[1][0]))
 
 
-def _rates(candidates: tuple[Canonical, Canonical], conv: Convention, labels: str, rate: Fraction | None,
+def read_bias_start(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -> Read | None:
+    """The starts ``(b, 0)`` of an implementation whose features start at 0 that give its answers on `_bias_probe`'s
+    two probes (the least first), and its step; None where a call gives no weights, a feature's weight but the first
+    is not 0 (the features do not start at 0: `read_start`'s case), the first's is 0 or differs between the probes,
+    or a start of 0 gives the answers too.
+
+    On the probes the far sample is one mistake, the first time the bias predicts the zeros' label (its first
+    feature's weight still 0); its step moves the first feature's weight by the step times `FAR` (so the step is
+    read exactly) and the bias by a step away from that label, and the zeros then step it back to that label's
+    side. The bias's path is then a float64 sum of whole steps, so the starts near each answer, a step or two
+    from it and a few units in the last place either way, are tried (`_bias_path`) on both probes. Starts a whole
+    number of steps apart can give the same answers (a start past one step walks back to the same place): the
+    datasets tell them apart.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.dataset import from_arrays
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> def bias_seeded(data, labels, name):  # the classic rule from (b, v) = (5/4, 0), steps of 1/2
+    ...     b, v = 1.25, 0.0
+    ...     for _ in range(4):
+    ...         for x, t in zip(data.X, data.y):
+    ...             if t * (v * float(x[0]) + b) <= 0:
+    ...                 b, v = b + t / 2, v + t * float(x[0]) / 2
+    ...     return data, (Fraction(b), Fraction(v)), False
+    >>> found = read_bias_start(from_arrays([[1], [2]], [-1, 1]), get_convention("classic"), bias_seeded, "-1/+1")
+    >>> [str(b) for b, _ in found.starts], str(found.gap)
+    (['5/4'], '1/2')
+    """
+    answers: list[tuple[float, Fraction]] = []
+    for label in (1, -1):
+        _, weights, _ = recheck(_bias_probe(data, label), labels, conv.name)
+        if weights is None:
+            return None
+        b, v = conv.to_canonical(weights)
+        bias = nearest_float(b)
+        if any(v[1:]) or not v[0] or bias is None or Fraction(bias) != b:
+            return None
+        answers.append((bias, v[0]))
+    if answers[0][1] != answers[1][1]:
+        return None
+    step = nearest_float(abs(answers[0][1]) / FAR)
+    if not step:
+        return None
+    zero = tuple(Fraction(0) for _ in range(data.n_features))
+    near = {c for bias, _ in answers for k in (0, 1, 2) for c in _around(bias + k * step, bias - k * step)}
+
+    def gives(c: float) -> bool:
+        return any(all(_bias_path(c, label, step, ties) == bias for (bias, _), label in zip(answers, (1, -1)))
+                   for ties in (True, False))
+
+    if gives(0.0):  # a zero start gives them: nothing is read (starts a whole number of steps apart give them too)
+        return None
+    fits = sorted((c for c in near if gives(c)), key=abs)
+    return Read(tuple((Fraction(c), zero) for c in fits), Fraction(step)) if fits else None
+
+
+def _bias_probe(data: Dataset, label: int) -> Dataset:
+    """`data`'s features, every value 0 and label `label` but for one sample far out on the first feature, label
+    -`label` (`FAR` on its side), in at least `BIAS_SAMPLES` samples (the zeros then step the bias back in one
+    epoch from a start up to that many steps away)."""
+    n, d = max(data.n_samples, BIAS_SAMPLES), data.n_features
+    zero = tuple(Fraction(0) for _ in range(d))
+    return Dataset(X=(zero,) * (n - 1) + ((-label * FAR, *zero[1:]),), y=(label,) * (n - 1) + (-label,),
+                   source=data.source, binary_float=data.binary_float)
+
+
+def _around(*values: float) -> set[float]:
+    """The doubles within `ULPS` units in the last place of each value."""
+    found = set()
+    for value in values:
+        up = down = value
+        found.add(value)
+        for _ in range(ULPS):
+            up, down = math.nextafter(up, math.inf), math.nextafter(down, -math.inf)
+            found.update((up, down))
+    return found
+
+
+def _bias_path(start: float, label: int, step: float, ties: bool) -> float:
+    """The bias's end on `_bias_probe`'s samples with zeros labelled `label`, from `start`, in float64: the zeros
+    step it by ``label·step`` until it predicts their label (a score of 0 a mistake when `ties`), the far sample then
+    once by ``-label·step``, and the zeros back again."""
+    def back(b: float) -> float:
+        for _ in range(BIAS_SAMPLES):
+            if label * b > 0 or (not ties and b == 0):
+                return b
+            b += label * step
+        return b
+
+    return back(back(start) - label * step)
+
+
+def _rates(gap: Fraction, conv: Convention, labels: str, rate: Fraction | None,
            float_rate: Fraction) -> list[Fraction]:
-    """The declared rate; else the rates whose steps, a whole number of them, span the bias's two answers (and
-    their short decimals), then the one the weights show."""
+    """The declared rate; else the rates whose steps, a whole number of them, span `gap` (and their short
+    decimals), then the one the weights show."""
     if rate is not None:
         return [rate]
-    gap = abs(candidates[0][0] - candidates[1][0])
     per = conv.step_size(Fraction(1)) / (2 if halves_step(conv, labels) else 1)
     found = [r for k in STEPS if gap for r in short_rates(gap / k / per)]
     return list(dict.fromkeys([*found, *short_rates(float_rate)]))
@@ -168,14 +286,15 @@ def _caps(ends: tuple[list[Canonical], bool], seen: Canonical) -> _Caps:
 
 
 def started_run(observations: list[Observation], conv: Convention, recheck: Recheck, labels: str,
-                rate: Fraction | None, float_rate: Fraction, max_epochs: int) -> StartedRun | None:
-    """The note's float64 perceptron from the implementation's own start (`read_start`, per feature count) that
+                rate: Fraction | None, float_rate: Fraction, max_epochs: int,
+                reader: Reader = read_start) -> StartedRun | None:
+    """The note's float64 perceptron from the implementation's own start (read by `reader`, per feature count) that
     reproduces every dataset tried (at most `MAX_STARTED`), under one convention, rate and epoch cap; or None."""
     used = observations[:MAX_STARTED]
-    starts: dict[int, tuple[Canonical, Canonical]] = {}
+    starts: dict[int, Read] = {}
     for o in used:
         if o.data.n_features not in starts:
-            read = read_start(o.data, conv, recheck, labels)
+            read = reader(o.data, conv, recheck, labels)
             if read is None:
                 return None
             starts[o.data.n_features] = read
@@ -183,8 +302,8 @@ def started_run(observations: list[Observation], conv: Convention, recheck: Rech
     first = used[0]
     for name in (conv.name, *(c for c in CONVENTIONS if c != conv.name)):
         other = get_convention(name)
-        for r in _rates(starts[first.data.n_features], other, labels, rate, float_rate):
-            for start in starts[first.data.n_features]:
+        for r in _rates(starts[first.data.n_features].gap, other, labels, rate, float_rate):
+            for start in starts[first.data.n_features].starts:
                 ends = _ends(first.data, other, r, start, labels, max_epochs)
                 caps = _caps(ends, seen[0]) if ends is not None else _Caps(frozenset(), None)
                 for o, w in zip(used[1:], seen[1:]):
@@ -199,7 +318,7 @@ def started_run(observations: list[Observation], conv: Convention, recheck: Rech
     return None
 
 
-def _same_steps(used: list[Observation], seen: list[Canonical], starts: dict[int, tuple[Canonical, Canonical]],
+def _same_steps(used: list[Observation], seen: list[Canonical], starts: dict[int, Read],
                 found: Convention, rate: Fraction, labels: str, max_epochs: int,
                 epochs: int) -> tuple[tuple[str, Fraction], ...]:
     """The other conventions that, at the rate giving the same steps as `found`'s at `rate`, fit every dataset at
@@ -219,11 +338,11 @@ def _same_steps(used: list[Observation], seen: list[Canonical], starts: dict[int
     return tuple(fits)
 
 
-def _fitting(o: Observation, seen: Canonical, conv: Convention, rate: Fraction, starts: tuple[Canonical, Canonical],
+def _fitting(o: Observation, seen: Canonical, conv: Convention, rate: Fraction, starts: Read,
              labels: str, max_epochs: int) -> _Caps:
-    """The caps at which either start read on `o`'s shape gives its weights."""
+    """The caps at which a start read on `o`'s shape gives its weights."""
     caps = _Caps(frozenset(), None)
-    for start in starts:
+    for start in starts.starts:
         ends = _ends(o.data, conv, rate, start, labels, max_epochs)
         if ends is not None:
             caps = caps | _caps(ends, seen)

@@ -56,6 +56,8 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     if options.dtype == "float":
         rounding = _float_rounding(observations, conv, float_rate, options.max_epochs, options.labels,
                                    declared=options.eta is not None)
+        if rounding is None:
+            rounding = _single_rounding(observations, conv, float_rate, options, rate)
         if rounding is not None:
             found.append(rounding)
     if found:
@@ -134,13 +136,17 @@ def _not_a_perceptron(observations: list[Observation], conv: Convention, exact: 
     count of updates gives (`_reachable.incommensurate`), whatever the rate, the bias step or the rule;
     printed-short instead when those coefficients are counts and the weights their sum printed short
     (`_printed.printed_sum`): the printing hides what else departs, so the single-run models are tried
-    again against the weights as printed (`_evidence.Printed`), and the first that fits is named."""
+    again against the weights as printed (`_evidence.Printed`), and the first that fits is named. Weights that
+    are all float32 values are not judged (float32's rounding of a perceptron's sums passes the test's bound)."""
     from ._printed import FULL_PRECISION, described, printed_sum
     from ._reachable import incommensurate
+    from ._single import is_single
 
     for index, o in enumerate(observations):
         a = incommensurate(o.weights, o.data, conv)
         form = printed_sum(o.weights, o.data, conv, a, exact) if a is not None else None
+        if form is None and is_single(o.weights):  # float32's rounding is past what the test allows: it cannot tell
+            continue
         if form is not None:
             where = 'the counterexample' if index == 0 else f'dataset {index}'
             then = _as_printed(observations, conv, rate, form, exact)
@@ -190,6 +196,33 @@ def _float_rounding(observations: list[Observation], conv: Convention, rate: Fra
                              f"float rounding: the {conv.name} perceptron computed in float64 at rate "
                              f"{_rate_text(candidate)}{_on_labels(conv, labels)} ends at exactly the "
                              "implementation's weights on every dataset tried")
+    return None
+
+
+def _single_rounding(observations: list[Observation], conv: Convention, float_rate: Fraction, options: CheckOptions,
+                     rate: Fraction | None) -> Diagnosis | None:
+    """float-rounding in float32: a note's algorithm (the checked convention's, else another's) computed in single
+    precision at one rate (`_single.single_rate`) ends at the implementation's weights, all float32 values, on
+    every dataset tried."""
+    from ..notes.conventions import CONVENTIONS
+    from ._single import MAX_SINGLE, single_rate
+
+    declared = options.eta is not None
+    for name in (conv.name, *(c for c in CONVENTIONS if c != conv.name)):
+        other = get_convention(name)
+        found = single_rate(observations, other, rate if declared and rate is not None else float_rate,
+                            options.max_epochs or REFERENCE_EPOCHS, options.labels, declared=declared)
+        if found is None:
+            continue
+        tried = min(len(observations), MAX_SINGLE)
+        said = "" if name == conv.name else f" (note {other.note_number}'s rule, not {conv.name}'s)"
+        return Diagnosis("float-rounding", {"rate": _number(found), "precision": "float32", "convention": name,
+                                            "datasets": tried},
+                         f"float rounding in single precision: the {name} perceptron{said} computed in float32 (every "
+                         f"value and step rounded to 24 bits, products added in order, then the bias) at rate "
+                         f"{_approx(found)} (the float32 nearest it){_on_labels(other, options.labels)} ends at exactly "
+                         f"the implementation's weights on the {tried} datasets tried first: it computes in float32 "
+                         "(PyTorch's and JAX's default), where the notes' algorithm is exact")
     return None
 
 

@@ -1,0 +1,62 @@
+"""Perceptrons computed in float32 (NumPy float32 arrays, PyTorch's and JAX's default) are named as such: the note's
+algorithm run in single precision reproduces them, and their weights, counts only to float32's precision, are never
+called 'not a perceptron'."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from typing import Any
+
+import numpy as np
+
+from verify_perceptron.harness import check_implementation
+from verify_perceptron.harness._single import is_single
+
+
+def _single(*, eta: float = 0.1, ties_positive: bool = False, moves_bias: bool = True) -> Any:
+    """A perceptron in float32 at `eta` (a score of 0 predicts +1 when `ties_positive`; the bias never moved unless
+    `moves_bias`)."""
+    def fit(X: Any, y: Any) -> Any:
+        X, y = np.asarray(X, dtype=np.float32), np.asarray(y, dtype=np.float32)
+        w, b, rate = np.zeros(X.shape[1], dtype=np.float32), np.float32(0), np.float32(eta)
+        for _ in range(1000):
+            clean = True
+            for x, t in zip(X, y):
+                score = w @ x + b
+                if t * score < 0 or (score == 0 and (t < 0 if ties_positive else True)):
+                    w, clean = w + rate * t * x, False
+                    if moves_bias:
+                        b = b + rate * t
+            if clean:
+                break
+        return w, b
+    return fit
+
+
+def test_a_float32_perceptron_is_named_with_its_rate() -> None:
+    result = check_implementation(_single(), examples=40)
+    assert [d.code for d in result.diagnoses] == ["float-rounding"], result.report()
+    parameters = result.diagnoses[0].parameters
+    assert (parameters["precision"], parameters["convention"], F(parameters["rate"])) == ("float32", "classic",
+                                                                                         F(0.1))
+    assert "computed in float32" in result.report()
+
+
+def test_a_float32_perceptron_under_another_tie_rule_is_named_with_it() -> None:
+    result = check_implementation(_single(ties_positive=True), examples=40)
+    assert [d.code for d in result.diagnoses] == ["float-rounding"], result.report()
+    assert result.diagnoses[0].parameters["convention"] == "hard-limiter-plus", result.report()
+
+
+def test_a_float32_perceptron_that_departs_too_is_not_called_no_perceptron() -> None:
+    result = check_implementation(_single(moves_bias=False), examples=40)
+    assert not result.passed
+    codes = [d.code for d in result.diagnoses]
+    assert "not-a-perceptron" not in codes and "float-rounding" not in codes, result.report()
+
+
+def test_float32_values_are_told() -> None:
+    assert is_single((F(3, 2), F(float(np.float32(0.1))), F(0)))
+    assert not is_single((F(1, 10),))  # no binary fraction
+    assert not is_single((F(0.1),))  # a double with more than 24 bits
+    assert not is_single((F(2) ** 200,))  # past float32's range

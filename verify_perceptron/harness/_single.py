@@ -1,0 +1,107 @@
+"""The note's perceptron in single precision (float32), as NumPy float32, PyTorch and JAX code computes it.
+
+Code written with float32 arrays (PyTorch's and JAX's default) rounds every product and sum to 24 bits. On the
+harness's data its weights are then float32 values whose coefficients Σ a_i·y_i·x_i are counts only to float32's
+precision, so neither a float64 run nor the test of `_reachable.incommensurate` (which allows float64's rounding)
+tells what it is. `single_rate` runs the note's perceptron in float32, products added in order and then the bias,
+at the rates the weights suggest, and names the one that ends at the implementation's weights on every dataset.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..data.dataset import Dataset
+from ..data.exact_text import nearest_float
+from ..notes.conventions import Convention
+from ._evidence import Observation
+from ._exact import Vector, _is_mistake
+from ._floats import halves_step, short_rates
+
+#: The most datasets a float32 model is run on.
+MAX_SINGLE = 30
+
+
+def is_single(weights: Vector) -> bool:
+    """Whether every weight is a float32 value (24 significant bits, within float32's exponents).
+
+    Examples
+    --------
+    >>> is_single((Fraction(3, 2), Fraction(float(np.float32(0.1))))), is_single((Fraction(1, 10),))
+    (True, False)
+    """
+    for w in weights:
+        double = nearest_float(w)
+        if double is None or Fraction(double) != w:
+            return False
+        with np.errstate(over="ignore"):
+            single = float(np.float32(double))
+        if not math.isfinite(single) or Fraction(single) != w:
+            return False
+    return True
+
+
+def single_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int, labels: str = "-1/+1") -> Vector | None:
+    """The note's perceptron in float32 from 0: every value and the step rounded to float32, each score the
+    products added in order and then the bias, each step's products added to the weights; its final weights in the
+    convention's coordinates, or None where a value or the step is no finite nonzero float32.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.dataset import from_arrays
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> data = from_arrays([["3"], ["-1"]], [1, -1])  # (b, w) = (0.1, 0.3) exactly: float32 ends near them
+    >>> [str(w) for w in single_run(data, get_convention("classic"), Fraction(1, 10), 100)]
+    ['13421773/134217728', '5033165/16777216']
+    """
+    a = nearest_float(conv.step_size(rate) / (2 if halves_step(conv, labels) else 1))
+    with np.errstate(over="ignore"):
+        step32 = np.float32(a) if a is not None else np.float32(np.inf)
+        X = [[np.float32(float(v)) for v in x] for x in data.X]
+    if not np.isfinite(step32) or step32 == 0 or not all(np.isfinite(v) for x in X for v in x):
+        return None
+    zero = np.float32(0)
+    v: list[Any] = [zero] * data.n_features
+    b: Any = zero
+    seen: set[tuple[float, ...]] = set()
+    with np.errstate(over="ignore", invalid="ignore"):
+        for _ in range(max_epochs):
+            clean = True
+            for x, label in zip(X, data.y):
+                s = zero
+                for wj, xj in zip(v, x):
+                    s = s + wj * xj
+                s = s + b
+                if not np.isfinite(s):
+                    return None
+                if not _is_mistake(conv, Fraction(float(s)), label):
+                    continue
+                clean = False
+                step = step32 * np.float32(label)
+                v, b = [wj + step * xj for wj, xj in zip(v, x)], b + step
+            state = (float(b), *(float(w) for w in v))
+            if clean or state in seen:
+                break
+            seen.add(state)
+    if not all(np.isfinite(w) for w in (b, *v)):
+        return None
+    return conv.from_canonical(Fraction(float(b)), tuple(Fraction(float(w)) for w in v))
+
+
+def single_rate(observations: list[Observation], conv: Convention, rate: Fraction, max_epochs: int,
+                labels: str = "-1/+1", declared: bool = False) -> Fraction | None:
+    """The rate (the declared one, else `rate`'s short decimals, then `rate`) at which `single_run` ends at the
+    implementation's weights on every dataset tried (at most `MAX_SINGLE`), when they are all float32 values; or
+    None."""
+    used = observations[:MAX_SINGLE]
+    if not used or not all(is_single(o.weights) for o in used):
+        return None
+    raw, *short = short_rates(rate)
+    for candidate in [rate] if declared else dict.fromkeys([*short, raw]):
+        if all(single_run(o.data, conv, candidate, max_epochs, labels) == o.weights for o in used):
+            return candidate
+    return None

@@ -141,3 +141,33 @@ def test_the_bias_start_reader_refuses_what_is_not_a_bias_start() -> None:
     assert read_bias_start(data2, conv, moves, "-1/+1") is None
     assert read_bias_start(data2, conv, zero_start, "-1/+1") is None
     assert read_bias_start(data, conv, lambda probe, labels, name: (probe, None, False), "-1/+1") is None
+
+
+def _fixed(start: Any, bias: float, eta: float) -> Any:
+    """The classic perceptron at `eta` from features `start(d)` and bias `bias`."""
+    def fit(X: Any, y: Any) -> Any:
+        X = np.asarray(X, dtype=float)
+        w, b = np.array(start(X.shape[1]), dtype=float), bias
+        for _ in range(1000):
+            clean = True
+            for x, t in zip(X, y):
+                if t * (w @ x + b) <= 0:
+                    w, b, clean = w + eta * t * x, b + eta * t, False
+            if clean:
+                break
+        return w, b
+    return fit
+
+
+@pytest.mark.parametrize(("start", "bias", "eta"), [
+    (np.ones, 0.0, 0.5),  # a bias of exactly 0 predicts neither probe's label: it was 'something else departs too'
+    (lambda d: np.random.default_rng(42).normal(size=d), 0.0, 0.1),
+    (lambda d: np.full(d, 0.01), 0.01, 1.0),  # the bias's answers 0.01 and 0.01 - 1 are 0.99999... apart, not 1
+])
+def test_a_fixed_start_is_read_with_its_bias_and_rate(start: Any, bias: float, eta: float) -> None:
+    result = check_implementation(_fixed(start, bias, eta), examples=40, worked_examples=False)
+    assert [d.code for d in result.diagnoses] == ["nonzero-start"], result.report()
+    then = result.diagnoses[0].parameters["then"]
+    assert then is not None and (then["convention"], F(then["rate"])) == ("classic", F(eta)), result.report()
+    assert F(then["start"][0]) == F(bias), then
+    assert "a fixed start (a constant, or a seeded random draw)" in result.report()

@@ -285,7 +285,7 @@ def _bias_start(observations: list[Observation], conv: Convention, options: Chec
                           f"(≈ {_approx(start)}; or at a double near it whose float64 steps round the same: a step rounds "
                           "a start's last bits away), read on samples of 0 beside one far one, where its answers are "
                           "float64 sums of whole steps from there (the far sample's one step gives the step, on the "
-                          "first feature), the same on every call: a seeded random start")
+                          "first feature), the same on every call: a fixed start (a constant, or a seeded random draw)")
     return _from_the_start(diagnosis, found, observations, conv, None)
 
 

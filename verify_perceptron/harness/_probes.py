@@ -100,7 +100,7 @@ def start_probe(data: Dataset, conv: Convention, recheck: Recheck, labels: str) 
     _, again, _ = recheck(probe, labels, conv.name)
     seeded = again is not None and conv.to_canonical(again)[1][-1] == value
     name = conv.weight_names(probe.n_features)[probe.n_features - (0 if conv.bias_first else 1)]
-    how = ("the same value on a second call: a seeded random start" if seeded else
+    how = ("the same value on a second call: a fixed start (a constant, or a seeded random draw)" if seeded else
            f"a different value ({_number(conv.to_canonical(again)[1][-1]) if again else 'none'}) on a second call: an "
            "unseeded random start")
     return Diagnosis("nonzero-start", {"weight": name, "value": _number(value), "seeded": seeded},

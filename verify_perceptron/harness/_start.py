@@ -109,7 +109,7 @@ def read_start(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -
     ...     return data, (b, v), False
     >>> [(str(b), [str(w) for w in v]) for b, v in read_start(from_arrays([[1], [2]], [-1, 1]),
     ...                                                        get_convention("classic"), seeded, "-1/+1").starts]
-    [('1/4', ['1/8']), ('-3/4', ['1/8'])]
+    [('1/4', ['1/8']), ('-3/4', ['1/8']), ('0', ['1/8'])]
     """
     found = []
     for side in (1, -1):
@@ -124,7 +124,10 @@ def read_start(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -
     if not found:
         return None
     pair = min(found, key=lambda pair: abs(pair[0][1][0]))  # the far sample's step moves the other side's a lot
-    return Read(pair, abs(pair[0][0] - pair[1][0]))
+    # a bias that starts at exactly 0 (``w = rng.normal(size=d); b = 0``) predicts neither label: it ends a step
+    # away on both probes, so 0 is a candidate too
+    zero = () if 0 in (pair[0][0], pair[1][0]) else ((Fraction(0), pair[0][1]),)
+    return Read((*pair, *zero), abs(pair[0][0] - pair[1][0]))
 
 
 def read_bias_start(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -> Read | None:
@@ -222,12 +225,12 @@ def _bias_path(start: float, label: int, step: float, ties: bool) -> float:
 
 def _rates(gap: Fraction, conv: Convention, labels: str, rate: Fraction | None,
            float_rate: Fraction) -> list[Fraction]:
-    """The declared rate; else the rates whose steps, a whole number of them, span `gap` (and their short
-    decimals), then the one the weights show."""
+    """The declared rate; else the rates whose steps, a whole number of them, span `gap` (their short decimals
+    first: the gap is a float64 difference, 0.01 - (0.01 - 1) is not 1), then the one the weights show."""
     if rate is not None:
         return [rate]
     per = conv.step_size(Fraction(1)) / (2 if halves_step(conv, labels) else 1)
-    found = [r for k in STEPS if gap for r in short_rates(gap / k / per)]
+    found = [r for k in STEPS if gap for r in (*short_rates(gap / k / per)[1:], gap / k / per)]  # short ones first
     return list(dict.fromkeys([*found, *short_rates(float_rate)]))
 
 

@@ -56,7 +56,7 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     if options.dtype == "float":
         rounding = _float_rounding(observations, conv, float_rate, options.max_epochs, options.labels,
                                    declared=options.eta is not None)
-        if rounding is None:
+        if rounding is None and not found:  # float32 only where nothing exact or float64 explains the weights
             rounding = _single_rounding(observations, conv, float_rate, options, rate)
         if rounding is not None:
             found.append(rounding)

@@ -17,6 +17,7 @@ from fractions import Fraction
 from ..notes.conventions import CONVENTIONS, Convention, dot
 from ..run.averaged import AVERAGES
 from ._averaged import counter_average
+from ._count_cap import count_cap
 from ._evidence import Model, Observation, Printed, allowing, explained, factor_of
 from ._exact import Vector, _is_mistake
 from ._models import Change, Simulation, orders_reaching, simulate
@@ -100,7 +101,11 @@ def search_causes(observations: list[Observation], conv: Convention, rate: Fract
                                f"{[list(p) for p in orders]} give its weights; every other dataset tried allows such "
                                "an order"))
     c = runs.explained(observations, lambda o: [runs(o).weights(U) for U in runs(o).ends] + _updates(o, runs), rate)
-    if c is not None:
+    capped = count_cap(observations, conv, runs, runs.explained, rate) if c is not None else None
+    if capped is not None:
+        found.append(Diagnosis(capped.code, {**capped.parameters, "datasets": n},
+                               f"{capped.text}: it reproduces the implementation's weights on every dataset tried"))
+    elif c is not None:
         found.append(Diagnosis("early-stop", {"datasets": n},
                                f"consistent with the {conv.name} perceptron stopped before it converged (an early "
                                f"stop on the loss, or earlier weights returned): on every dataset tried the weights "

@@ -13,9 +13,9 @@ from verify_perceptron.harness import check_implementation
 from verify_perceptron.harness._single import is_single
 
 
-def _single(*, eta: float = 0.1, ties_positive: bool = False, moves_bias: bool = True) -> Any:
+def _single(*, eta: float = 0.1, ties_positive: bool = False, moves_bias: bool = True, printed: bool = False) -> Any:
     """A perceptron in float32 at `eta` (a score of 0 predicts +1 when `ties_positive`; the bias never moved unless
-    `moves_bias`)."""
+    `moves_bias`; its weights printed with C's %.9g and read back as doubles when `printed`)."""
     def fit(X: Any, y: Any) -> Any:
         X, y = np.asarray(X, dtype=np.float32), np.asarray(y, dtype=np.float32)
         w, b, rate = np.zeros(X.shape[1], dtype=np.float32), np.float32(0), np.float32(eta)
@@ -29,6 +29,8 @@ def _single(*, eta: float = 0.1, ties_positive: bool = False, moves_bias: bool =
                         b = b + rate * t
             if clean:
                 break
+        if printed:
+            return [float(f"{float(v):.9g}") for v in w], float(f"{float(b):.9g}")
         return w, b
     return fit
 
@@ -40,6 +42,13 @@ def test_a_float32_perceptron_is_named_with_its_rate() -> None:
     assert (parameters["precision"], parameters["convention"], F(parameters["rate"])) == ("float32", "classic",
                                                                                          F(0.1))
     assert "computed in float32" in result.report()
+
+
+def test_a_float32_perceptron_printed_as_c_prints_it_is_named() -> None:
+    # C's printf("%.9g", w) of a float: 0.100000001, read back as the double nearest it; it was 'not a perceptron'
+    result = check_implementation(_single(printed=True), examples=40)
+    assert [d.code for d in result.diagnoses] == ["float-rounding"], result.report()
+    assert result.diagnoses[0].parameters["precision"] == "float32"
 
 
 def test_a_float32_perceptron_under_another_tie_rule_is_named_with_it() -> None:
@@ -57,6 +66,7 @@ def test_a_float32_perceptron_that_departs_too_is_not_called_no_perceptron() -> 
 
 def test_float32_values_are_told() -> None:
     assert is_single((F(3, 2), F(float(np.float32(0.1))), F(0)))
-    assert not is_single((F(1, 10),))  # no binary fraction
-    assert not is_single((F(0.1),))  # a double with more than 24 bits
+    assert is_single((F(1, 10), F("0.100000001"), F(0.100000001)))  # as NumPy, as C's %.9g, that read as a double
+    assert not is_single((F(1, 3),)) and not is_single((F("0.1000000015"),))  # no float32 prints so
+    assert not is_single((F(0.1) + F(1, 2**60),))  # a double with more than 24 bits
     assert not is_single((F(2) ** 200,))  # past float32's range

@@ -137,7 +137,8 @@ def _not_a_perceptron(observations: list[Observation], conv: Convention, exact: 
     printed-short instead when those coefficients are counts and the weights their sum printed short
     (`_printed.printed_sum`): the printing hides what else departs, so the single-run models are tried
     again against the weights as printed (`_evidence.Printed`), and the first that fits is named. Weights that
-    are all float32 values are not judged (float32's rounding of a perceptron's sums passes the test's bound)."""
+    are all float32 values, exactly or as printed (`_single.as_single`), are not judged (float32's rounding of a
+    perceptron's sums passes the test's bound)."""
     from ._printed import FULL_PRECISION, described, printed_sum
     from ._reachable import incommensurate
     from ._single import is_single

@@ -26,23 +26,46 @@ from ._floats import halves_step, short_rates
 MAX_SINGLE = 30
 
 
-def is_single(weights: Vector) -> bool:
-    """Whether every weight is a float32 value (24 significant bits, within float32's exponents).
+def as_single(weights: Vector) -> Vector | None:
+    """The float32 values the weights are, exactly or as printed: each weight a float32 value (written in full, as
+    ``%.17g`` of a double does), or the decimal that float32's nearest value prints as with ``%.9g`` (C's
+    round trip) or with the fewest digits (NumPy's and PyTorch's ``repr``), or the double nearest that decimal
+    (as the harness reads a float program's output); None where a weight is neither.
 
     Examples
     --------
-    >>> is_single((Fraction(3, 2), Fraction(float(np.float32(0.1))))), is_single((Fraction(1, 10),))
-    (True, False)
+    >>> [str(w) for w in as_single((Fraction(3, 2), Fraction("0.100000001"), Fraction(0.200000003)))]
+    ['3/2', '13421773/134217728', '13421773/67108864']
+    >>> as_single((Fraction(1, 3),)) is None, as_single((Fraction(0.1) + Fraction(1, 2**60),)) is None
+    (True, True)
     """
+    found = []
     for w in weights:
         double = nearest_float(w)
-        if double is None or Fraction(double) != w:
-            return False
+        if double is None:
+            return None
         with np.errstate(over="ignore"):
-            single = float(np.float32(double))
-        if not math.isfinite(single) or Fraction(single) != w:
-            return False
-    return True
+            single = np.float32(double)
+        if not math.isfinite(single):
+            return None
+        exact = Fraction(float(single))
+        texts = (format(float(single), ".9g"), str(single))  # C's %.9g; NumPy's fewest digits
+        printed = {Fraction(t) for t in texts} | {Fraction(float(t)) for t in texts}  # (read as a double, too)
+        if w != exact and w not in printed:
+            return None
+        found.append(exact)
+    return tuple(found)
+
+
+def is_single(weights: Vector) -> bool:
+    """Whether every weight is a float32 value, exactly or as printed (`as_single`).
+
+    Examples
+    --------
+    >>> is_single((Fraction(3, 2), Fraction(float(np.float32(0.1))))), is_single((Fraction(2, 3),))
+    (True, False)
+    """
+    return as_single(weights) is not None
 
 
 def single_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int, labels: str = "-1/+1") -> Vector | None:
@@ -98,10 +121,11 @@ def single_rate(observations: list[Observation], conv: Convention, rate: Fractio
     implementation's weights on every dataset tried (at most `MAX_SINGLE`), when they are all float32 values; or
     None."""
     used = observations[:MAX_SINGLE]
-    if not used or not all(is_single(o.weights) for o in used):
+    seen = [as_single(o.weights) for o in used]
+    if not used or any(w is None for w in seen):
         return None
     raw, *short = short_rates(rate)
     for candidate in [rate] if declared else dict.fromkeys([*short, raw]):
-        if all(single_run(o.data, conv, candidate, max_epochs, labels) == o.weights for o in used):
+        if all(single_run(o.data, conv, candidate, max_epochs, labels) == w for o, w in zip(used, seen)):
             return candidate
     return None

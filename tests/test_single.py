@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from verify_perceptron.harness import check_implementation
-from verify_perceptron.harness._single import is_single
+from verify_perceptron.harness._single import as_single, is_single
 
 
 def _single(*, eta: float = 0.1, ties_positive: bool = False, moves_bias: bool = True, printed: bool = False) -> Any:
@@ -66,7 +66,15 @@ def test_a_float32_perceptron_that_departs_too_is_not_called_no_perceptron() -> 
 
 def test_float32_values_are_told() -> None:
     assert is_single((F(3, 2), F(float(np.float32(0.1))), F(0)))
-    assert is_single((F(1, 10), F("0.100000001"), F(0.100000001)))  # as NumPy, as C's %.9g, that read as a double
+    assert as_single((F(1, 10), F("0.100000001"), F(0.100000001))) is not None  # as NumPy, as C's %.9g, that as a double
+    assert is_single((F("0.100000001"),)) and not is_single((F(1, 10),))  # (0.1 is no evidence of float32)
     assert not is_single((F(1, 3),)) and not is_single((F("0.1000000015"),))  # no float32 prints so
     assert not is_single((F(0.1) + F(1, 2**60),))  # a double with more than 24 bits
     assert not is_single((F(2) ** 200,))  # past float32's range
+
+
+def test_a_float64_learners_weights_show_no_float32() -> None:
+    sigmoid = (0.0, -0.7310585786300049, 0.3775406687981454)  # a sigmoid learner's, in float64
+    assert not is_single(tuple(F(v) for v in sigmoid))
+    assert not is_single(tuple(F(f"{v:g}") for v in sigmoid))  # %g's six digits are float32 values, but no evidence
+    assert not is_single(tuple(F(f"{v:.9g}") for v in sigmoid))  # no float32 prints so with %.9g

@@ -58,14 +58,27 @@ def as_single(weights: Vector) -> Vector | None:
 
 
 def is_single(weights: Vector) -> bool:
-    """Whether every weight is a float32 value, exactly or as printed (`as_single`).
+    """Whether the weights show float32 arithmetic: every one a float32 value, exactly or as printed (`as_single`),
+    and either all exactly (a float64 sigmoid learner's are not) or one at least printed with 7 significant digits
+    or more (short decimals, ``%g``'s six digits, are no evidence).
 
     Examples
     --------
-    >>> is_single((Fraction(3, 2), Fraction(float(np.float32(0.1))))), is_single((Fraction(2, 3),))
-    (True, False)
+    >>> is_single((Fraction(3, 2), Fraction(float(np.float32(0.3))))), is_single((Fraction("0.70000005"),))
+    (True, True)
+    >>> is_single((Fraction("0.123457"), Fraction("0.5"))), is_single((Fraction(2, 3),))  # %g's digits; no float32
+    (False, False)
     """
-    return as_single(weights) is not None
+    found = as_single(weights)
+    if found is None:
+        return False
+    return found == tuple(weights) or any(len(_digits(w)) >= 7 for w in weights)
+
+
+def _digits(w: Fraction) -> str:
+    """The significant digits of `w` as the double nearest it prints with the fewest (``0.70000005`` ->
+    ``70000005``)."""
+    return repr(float(w)).split("e")[0].replace("-", "").replace(".", "").strip("0")
 
 
 def single_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int, labels: str = "-1/+1") -> Vector | None:

@@ -131,12 +131,12 @@ def single_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int,
 def single_rate(observations: list[Observation], conv: Convention, rate: Fraction, max_epochs: int,
                 labels: str = "-1/+1", declared: bool = False) -> Fraction | None:
     """The rate (the declared one, else `rate`'s short decimals, then `rate`) at which `single_run` ends at the
-    implementation's weights on every dataset tried (at most `MAX_SINGLE`), when they are all float32 values; or
-    None."""
+    implementation's weights on every dataset tried (at most `MAX_SINGLE`), when they are all float32 values and
+    one dataset's at least show float32 arithmetic (`is_single`); or None."""
     used = observations[:MAX_SINGLE]
     seen = [as_single(o.weights) for o in used]
-    if not used or any(w is None for w in seen):
-        return None
+    if not used or any(w is None for w in seen) or not any(is_single(o.weights) for o in used):
+        return None  # (short decimals alone, %g's, read as float32 values too, but show no float32 arithmetic)
     raw, *short = short_rates(rate)
     for candidate in [rate] if declared else dict.fromkeys([*short, raw]):
         if all(single_run(o.data, conv, candidate, max_epochs, labels) == w for o, w in zip(used, seen)):

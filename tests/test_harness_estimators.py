@@ -45,6 +45,19 @@ def test_weights_and_a_bias_kept_in_private_attributes_are_read() -> None:
     assert check_implementation(Private, examples=EXAMPLES).passed
 
 
+@pytest.mark.parametrize(("weights", "bias"), [("W", "B"), ("w", "w0"), ("theta", "theta0")])
+def test_weights_and_a_bias_under_other_names_are_read(weights: str, bias: str) -> None:
+    # self.W and self.B: the weights were read as one augmented vector, one value short ('returns-weights')
+    class Named:
+        def fit(self, X: object, y: object) -> None:
+            est = textbooks.CourseWeightsBias()
+            est.fit(X, y)
+            setattr(self, weights, est.weights)
+            setattr(self, bias, est.bias)
+
+    assert check_implementation(Named, examples=EXAMPLES).passed
+
+
 def test_an_estimator_without_readable_weights_gets_a_finding_naming_where_it_looked() -> None:
     case = check_dataset(textbooks.NoWeights, [["-1"], ["1"]], [-1, 1])
     messages = [f.message for f in case.findings if f.check == "returns-weights"]

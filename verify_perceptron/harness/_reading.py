@@ -44,10 +44,11 @@ def _looks_like_updates(value: object) -> bool:
 
 #: Where estimators that are not scikit-learn's keep their weights after fit, in the order looked at, and their
 #: bias when it is apart (Raschka's book: ``w_`` with the bias first, later ``w_`` and ``b_``; course code:
-#: ``weights`` and ``bias``). Without a bias attribute the weights are one augmented vector.
+#: ``weights`` and ``bias``; ``W`` and ``B``; ``w`` and ``w0``). Without a bias attribute the weights are one
+#: augmented vector.
 WEIGHT_NAMES = ("w_", "weights_", "weights", "w", "W", "theta_", "theta", "weight", "coefs", "_weights", "_w",
                 "_theta")
-BIAS_NAMES = ("b_", "bias_", "bias", "b", "intercept", "_bias", "_b")
+BIAS_NAMES = ("b_", "bias_", "bias", "b", "intercept", "_bias", "_b", "B", "w0", "theta0")
 
 
 def _estimator_weights(estimator: Any) -> tuple[Any, Any]:

@@ -85,3 +85,42 @@ def test_a_function_returning_a_dict_is_read_by_its_keys() -> None:
     case = check_dataset(lambda X, y: {"loss": 0.0}, [["-1"], ["1"]], [-1, 1])
     messages = [f.message for f in case.findings if f.check == "returns-weights"]
     assert messages and "neither (w, b) nor a weight vector" in messages[0], case.report()
+
+
+class _Library:
+    """Another array library's vector (a pandas Series, a tensor): NumPy converts it through ``__array__``, unless
+    `refuses` (a tensor that needs its gradient, or lives on a GPU)."""
+
+    def __init__(self, values: object, refuses: bool = False) -> None:
+        self.values, self.refuses = values, refuses
+
+    def __array__(self, dtype: object = None, copy: object = None) -> object:
+        if self.refuses:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad")
+        import numpy as np
+
+        return np.asarray(self.values, dtype=float)
+
+
+def test_another_librarys_arrays_are_read_as_numpys() -> None:
+    # a pandas Series or a tensor as the weights was 'returns-weights: the returned weights[0]=0    2.0'
+    def returns(X: object, y: object) -> object:
+        est = textbooks.CourseWeightsBias()
+        est.fit(X, y)
+        return _Library(est.weights), _Library(est.bias)
+
+    class Keeps:
+        def fit(self, X: object, y: object) -> None:
+            est = textbooks.CourseWeightsBias()
+            est.fit(X, y)
+            self.weights, self.bias = _Library(est.weights), _Library(est.bias)
+
+    assert check_implementation(returns, examples=EXAMPLES).passed
+    assert check_implementation(Keeps, examples=EXAMPLES).passed
+
+    def refuses(X: object, y: object) -> object:
+        return _Library([0.0, 1.0], refuses=True), 0.0
+
+    case = check_dataset(refuses, [["-1"], ["1"]], [-1, 1])
+    messages = [f.message for f in case.findings if f.check == "returns-weights"]
+    assert messages and "of type _Library is not a rational number" in messages[0], case.report()

@@ -16,9 +16,35 @@ from ._options import MAX_REPORTED_UPDATES
 from ._wording import _short
 
 
+def _plain(value: object) -> object:
+    """`value` as a NumPy array when it is another library's array (a pandas Series, a PyTorch tensor, a JAX array:
+    anything with ``__array__`` that NumPy converts), else itself.
+
+    Examples
+    --------
+    >>> class Tensor:  # an array library's vector
+    ...     def __array__(self, dtype=None, copy=None):
+    ...         return np.array([1.5, -2.0])
+    >>> _plain(Tensor()), _plain([1, 2])
+    (array([ 1.5, -2. ]), [1, 2])
+    """
+    if value is None or isinstance(value, (list, tuple, dict, np.ndarray, np.generic, str, bytes, int, float, Fraction)):
+        return value
+    if hasattr(value, "__array__"):
+        try:
+            return np.asarray(value)
+        except Exception:  # noqa: BLE001 - its conversion refused (a tensor on a GPU, one that needs its gradient)
+            return value
+    return value
+
+
 def _split_return(raw: object) -> tuple[object, object]:
     """``(w, b, updates)`` or ``(augmented, updates)`` -> the weights and the updates; a dict is read by its keys
-    as an estimator by its attributes (``{"w": ..., "b": ...}``); else the weights alone."""
+    as an estimator by its attributes (``{"w": ..., "b": ...}``); else the weights alone. Other libraries' arrays
+    (a pandas Series, a tensor) are read as NumPy's (`_plain`)."""
+    raw = _plain(raw)
+    if isinstance(raw, (tuple, list)) and len(raw) <= 3:
+        raw = type(raw)(_plain(item) for item in raw)
     if isinstance(raw, dict) and all(isinstance(key, str) for key in raw):
         try:
             return _named_weights(raw.get, "the returned dict has no key")
@@ -67,10 +93,13 @@ def _estimator_weights(estimator: Any) -> tuple[Any, Any]:
     return (coef, intercept), getattr(estimator, "updates_", None)
 
 
-def _named_weights(get: Any, missing: str) -> tuple[Any, Any]:
-    """The weights under the first of `WEIGHT_NAMES` that `get` gives as numbers (a pair with the first of
+def _named_weights(found: Any, missing: str) -> tuple[Any, Any]:
+    """The weights under the first of `WEIGHT_NAMES` that `found` gives as numbers (a pair with the first of
     `BIAS_NAMES` holding one number, else one augmented vector), and ``updates_``; AttributeError saying
-    `missing` and where it looked when there are none."""
+    `missing` and where it looked when there are none. Other libraries' arrays are read as NumPy's (`_plain`)."""
+    def get(name: str) -> object:
+        return _plain(found(name))
+
     name = next((n for n in ("coef_", "coef", *WEIGHT_NAMES) if _is_weights(get(n))), None)
     if name is None:
         raise AttributeError(f"{missing}, nor any of {', '.join(WEIGHT_NAMES[:-1])} or {WEIGHT_NAMES[-1]} holding "

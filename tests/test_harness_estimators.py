@@ -3,6 +3,7 @@ they keep them, checked, and diagnosed like any other implementation."""
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction as F
 
 import pytest
@@ -124,3 +125,18 @@ def test_another_librarys_arrays_are_read_as_numpys() -> None:
     case = check_dataset(refuses, [["-1"], ["1"]], [-1, 1])
     messages = [f.message for f in case.findings if f.check == "returns-weights"]
     assert messages and "of type _Library is not a rational number" in messages[0], case.report()
+
+
+def test_a_returned_model_object_is_read_by_its_attributes() -> None:
+    # a function returning a dataclass Model(w, b) got 'the returned weights is Model(...), neither (w, b) nor ...'
+    @dataclasses.dataclass
+    class Model:
+        w: object
+        b: float
+
+    def fit(X: object, y: object) -> Model:
+        est = textbooks.CourseWeightsBias()
+        est.fit(X, y)
+        return Model(est.weights, est.bias)
+
+    assert check_implementation(fit, examples=EXAMPLES).passed

@@ -40,14 +40,20 @@ def _plain(value: object) -> object:
 
 def _split_return(raw: object) -> tuple[object, object]:
     """``(w, b, updates)`` or ``(augmented, updates)`` -> the weights and the updates; a dict is read by its keys
-    as an estimator by its attributes (``{"w": ..., "b": ...}``); else the weights alone. Other libraries' arrays
-    (a pandas Series, a tensor) are read as NumPy's (`_plain`)."""
+    as an estimator by its attributes (``{"w": ..., "b": ...}``), and so is a model object (a dataclass with ``w``
+    and ``b``); else the weights alone. Other libraries' arrays (a pandas Series, a tensor) are read as NumPy's
+    (`_plain`)."""
     raw = _plain(raw)
     if isinstance(raw, (tuple, list)) and len(raw) <= 3:
         raw = type(raw)(_plain(item) for item in raw)
     if isinstance(raw, dict) and all(isinstance(key, str) for key in raw):
         try:
             return _named_weights(raw.get, "the returned dict has no key")
+        except AttributeError:
+            return raw, None
+    if not isinstance(raw, (list, tuple, np.ndarray)) and any(hasattr(raw, n) for n in ("coef_", *WEIGHT_NAMES)):
+        try:  # a model object (a dataclass, a trained model with .w and .b): read as an estimator is
+            return _named_weights(lambda name: getattr(raw, name, None), "the returned object has no coef_")
         except AttributeError:
             return raw, None
     if isinstance(raw, (tuple, list)) and raw and _is_vector(raw[0]):

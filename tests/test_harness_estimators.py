@@ -140,3 +140,19 @@ def test_a_returned_model_object_is_read_by_its_attributes() -> None:
         return Model(est.weights, est.bias)
 
     assert check_implementation(fit, examples=EXAMPLES).passed
+
+
+def test_code_that_takes_its_data_otherwise_is_told_how_it_is_called() -> None:
+    def train(data: object, epochs: object = 10) -> object:  # the data in one array, the labels last
+        return [0.0] * int(epochs)  # type: ignore[call-overload]
+
+    case = check_dataset(train, [["-1"], ["1"]], [-1, 1])
+    messages = [f.message for f in case.findings if f.check == "returns-weights"]
+    assert messages and "raised TypeError" in messages[0] and "it is called as fit(X, y)" in messages[0], messages
+
+    def broken(X: object, y: object) -> object:
+        raise ValueError("no")
+
+    case = check_dataset(broken, [["-1"], ["1"]], [-1, 1])
+    messages = [f.message for f in case.findings if f.check == "returns-weights"]
+    assert messages and "raised ValueError" in messages[0] and "it is called as" not in messages[0], messages

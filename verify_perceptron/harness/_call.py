@@ -112,7 +112,11 @@ def _failed(error: BaseException, signals: tuple[type[BaseException], ...]) -> _
         return _Call(signalled=True)
     if isinstance(error, SystemExit):
         return _Call(error=f"called sys.exit ({_exception_text(error)}) instead of returning")
-    return _Call(error=f"raised {_exception_text(error)}")
+    # a TypeError is often a calling convention of its own (train(data), fit(X, y, epochs)): say how it is called
+    called = (" (it is called as fit(X, y): X the samples as an n × d NumPy array, y their labels; code that takes "
+              "its data otherwise needs a wrapper, such as lambda X, y: train(np.c_[X, y]))"
+              if isinstance(error, TypeError) else "")
+    return _Call(error=f"raised {_exception_text(error)}{called}")
 
 
 def _read(raw: tuple[Any, Any] | None, request: Request) -> _Call:

@@ -27,8 +27,12 @@
 #include <math.h>
 
 #if SCAN_WIDE
+/* Inlined where the widths are constants: the few widths of the bundled sets' passes (2 limbs an entry) get
+ * loops the compiler unrolls, the same operations in the same order as the general call. */
+#define LIMB_BODY static inline __attribute__((always_inline))
+
 /* The squared norm of a row of d entries of lz limbs into out (ln limbs); mag is lz limbs of scratch. */
-static void
+LIMB_BODY void
 row_norm(const uint64_t *row, Py_ssize_t d, int lz, uint64_t *mag, uint64_t *out, int ln)
 {
     memset(out, 0, (size_t)ln * sizeof(uint64_t));
@@ -61,6 +65,30 @@ largest_norm(const uint64_t *norms, Py_ssize_t n, int ln)
         }
     }
     return best;
+}
+#endif
+
+#if SCAN_WIDE
+/* signed_limbs' pass: Z[i] = y[i] (X[i] with the bias b at `column`), each entry widened from L to lz limbs, and
+ * ||Z[i]||^2 into ln limbs; mag is lz limbs of scratch. */
+LIMB_BODY void
+signed_rows(const uint64_t *x, const int64_t *labels, const uint64_t *b, uint64_t *z, uint64_t *norm, Py_ssize_t n,
+            Py_ssize_t m, Py_ssize_t column, int L, int lz, int ln, uint64_t *mag)
+{
+    const Py_ssize_t offset = column == 0 ? 1 : 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t *out = z + i * (m + 1) * lz;
+        memcpy(out + column * lz, b, (size_t)lz * sizeof(uint64_t));
+        for (Py_ssize_t j = 0; j < m; j++) {
+            wide_extend(out + (j + offset) * lz, lz, x + (i * m + j) * L, L);
+        }
+        if (labels[i] < 0) {
+            for (Py_ssize_t j = 0; j <= m; j++) {
+                wide_negate(out + j * lz, out + j * lz, lz);
+            }
+        }
+        row_norm(out, m + 1, lz, mag, norm + i * ln, ln);
+    }
 }
 #endif
 
@@ -134,19 +162,14 @@ signed_limbs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const uint64_t *x = X.buf, *b = bias.buf;
     const int64_t *labels = y.buf;
     uint64_t *z = Z.buf, *norm = norms.buf;
-    const Py_ssize_t offset = column == 0 ? 1 : 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        uint64_t *out = z + i * (m + 1) * lz;
-        memcpy(out + column * lz, b, (size_t)lz * sizeof(uint64_t));
-        for (Py_ssize_t j = 0; j < m; j++) {
-            wide_extend(out + (j + offset) * lz, lz, x + (i * m + j) * L, L);
-        }
-        if (labels[i] < 0) {
-            for (Py_ssize_t j = 0; j <= m; j++) {
-                wide_negate(out + j * lz, out + j * lz, lz);
-            }
-        }
-        row_norm(out, m + 1, lz, scratch, norm + i * ln, ln);
+    if (L == 2 && lz == 2 && ln == 5) {
+        signed_rows(x, labels, b, z, norm, n, m, column, 2, 2, 5, scratch);
+    }
+    else if (L == 1 && lz == 2 && ln == 5) {
+        signed_rows(x, labels, b, z, norm, n, m, column, 1, 2, 5, scratch);
+    }
+    else {
+        signed_rows(x, labels, b, z, norm, n, m, column, L, lz, ln, scratch);
     }
     best = largest_norm(norm, n, ln);
     Py_END_ALLOW_THREADS
@@ -226,6 +249,29 @@ done:
 #endif
 }
 
+#if SCAN_WIDE
+/* limb_doubles' pass: f[c] = the double nearest z[c] (lz limbs) for `cells` values; mag is lz limbs of scratch.
+ * Returns 1 (at the first such value) where one has more than 1000 bits, else 0. */
+LIMB_BODY int
+nearest_doubles(const uint64_t *z, double *f, Py_ssize_t cells, int lz, uint64_t *mag)
+{
+    for (Py_ssize_t c = 0; c < cells; c++) {
+        const int negative = wide_magnitude(mag, z + c * lz, lz);
+        int top = lz - 1;
+        while (top > 0 && mag[top] == 0) {
+            top--;
+        }
+        /* wide_unsigned_to_double scales by 2^(64 top - lead) <= 2^1023 only below 2^1000 */
+        if (64 * top + 64 - (mag[top] ? __builtin_clzll(mag[top]) : 64) > 1000) {
+            return 1;
+        }
+        const double x = wide_unsigned_to_double(mag, top + 1);
+        f[c] = negative ? -x : x;
+    }
+    return 0;
+}
+#endif
+
 PyDoc_STRVAR(limb_doubles_doc,
 "limb_doubles($module, Z, out, /)\n"
 "--\n"
@@ -266,24 +312,11 @@ limb_doubles(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_NoMemory();
         goto done;
     }
-    int too_wide = 0;
+    int too_wide;
     Py_BEGIN_ALLOW_THREADS
     const uint64_t *z = Z.buf;
     double *f = out.buf;
-    for (Py_ssize_t c = 0; c < cells && !too_wide; c++) {
-        const int negative = wide_magnitude(scratch, z + c * lz, lz);
-        int top = lz - 1;
-        while (top > 0 && scratch[top] == 0) {
-            top--;
-        }
-        /* wide_unsigned_to_double scales by 2^(64 top - lead) <= 2^1023 only below 2^1000 */
-        if (64 * top + 64 - (scratch[top] ? __builtin_clzll(scratch[top]) : 64) > 1000) {
-            too_wide = 1;
-            break;
-        }
-        const double x = wide_unsigned_to_double(scratch, top + 1);
-        f[c] = negative ? -x : x;
-    }
+    too_wide = lz == 2 ? nearest_doubles(z, f, cells, 2, scratch) : nearest_doubles(z, f, cells, lz, scratch);
     Py_END_ALLOW_THREADS
     if (too_wide) {
         PyErr_SetString(PyExc_ValueError, "limb_doubles(): a value of more than 1000 bits");
@@ -301,6 +334,30 @@ done:
     return NULL;
 #endif
 }
+
+#if SCAN_WIDE
+/* limb_scores' pass: s[i] = Z[i] . W (ls limbs) from W's magnitudes (d lw limbs) and signs (d); z_mag is lz limbs
+ * of scratch and pos 2 ls (the positive and the negative sums). */
+LIMB_BODY void
+score_rows(const uint64_t *z, const uint64_t *w_mag, const uint64_t *w_neg, uint64_t *s, Py_ssize_t n, Py_ssize_t d,
+           int lz, int lw, int ls, uint64_t *z_mag, uint64_t *pos)
+{
+    uint64_t *neg = pos + ls;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        memset(pos, 0, 2 * (size_t)ls * sizeof(uint64_t));
+        for (Py_ssize_t j = 0; j < d; j++) {
+            const uint64_t *zj = z + (i * d + j) * lz;
+            if (wide_is_zero(zj, lz) || wide_is_zero(w_mag + j * lw, lw)) {
+                continue;
+            }
+            const int negative = wide_magnitude(z_mag, zj, lz) ^ (int)w_neg[j];
+            wide_mul_add(negative ? neg : pos, ls, z_mag, lz, w_mag + j * lw, lw);
+        }
+        wide_sub(pos, neg, ls);
+        memcpy(s + i * ls, pos, (size_t)ls * sizeof(uint64_t));
+    }
+}
+#endif
 
 PyDoc_STRVAR(limb_scores_doc,
 "limb_scores($module, Z, W, out, /)\n"
@@ -347,24 +404,20 @@ limb_scores(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     Py_BEGIN_ALLOW_THREADS
-    uint64_t *w_mag = scratch, *w_neg = w_mag + d * lw, *z_mag = w_neg + d, *pos = z_mag + lz, *neg = pos + ls;
+    uint64_t *w_mag = scratch, *w_neg = w_mag + d * lw, *z_mag = w_neg + d, *pos = z_mag + lz;
     const uint64_t *w = W.buf, *z = Z.buf;
     uint64_t *s = out.buf;
     for (Py_ssize_t j = 0; j < d; j++) {
         w_neg[j] = (uint64_t)wide_magnitude(w_mag + j * lw, w + j * lw, lw);
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        memset(pos, 0, 2 * (size_t)ls * sizeof(uint64_t));
-        for (Py_ssize_t j = 0; j < d; j++) {
-            const uint64_t *zj = z + (i * d + j) * lz;
-            if (wide_is_zero(zj, lz) || wide_is_zero(w_mag + j * lw, lw)) {
-                continue;
-            }
-            const int negative = wide_magnitude(z_mag, zj, lz) ^ (int)w_neg[j];
-            wide_mul_add(negative ? neg : pos, ls, z_mag, lz, w_mag + j * lw, lw);
-        }
-        wide_sub(pos, neg, ls);
-        memcpy(s + i * ls, pos, (size_t)ls * sizeof(uint64_t));
+    if (lz == 2 && lw == 1 && ls == 4) {
+        score_rows(z, w_mag, w_neg, s, n, d, 2, 1, 4, z_mag, pos);
+    }
+    else if (lz == 2 && lw == 2 && ls == 5) {
+        score_rows(z, w_mag, w_neg, s, n, d, 2, 2, 5, z_mag, pos);
+    }
+    else {
+        score_rows(z, w_mag, w_neg, s, n, d, lz, lw, ls, z_mag, pos);
     }
     Py_END_ALLOW_THREADS
     Py_INCREF(Py_None);
@@ -470,6 +523,46 @@ done:
 #endif
 }
 
+#if SCAN_WIDE
+/* dyadic_fill's pass: limbs[c] (L limbs) = x[c] 2^power for `cells` values. Returns 1 (at the first such value)
+ * where one is not finite, not an integer times 2^-power or does not fit, else 0. */
+LIMB_BODY int
+dyadic_limbs(const double *x, uint64_t *limbs, Py_ssize_t cells, long power, int L)
+{
+    for (Py_ssize_t c = 0; c < cells; c++) {
+        uint64_t *v = limbs + c * L;
+        uint64_t m;
+        int e, negative;
+        memset(v, 0, (size_t)L * sizeof(uint64_t));
+        if (dyadic_parts(x[c], &m, &e, &negative) < 0) {
+            return 1;
+        }
+        if (m == 0) {
+            continue;
+        }
+        const long shift = e + power;
+        if (shift < 0) {
+            return 1;
+        }
+        const long q = shift / 64;
+        const unsigned __int128 wide = (unsigned __int128)m << (shift % 64); /* below 2^117 */
+        const uint64_t low = (uint64_t)wide, high = (uint64_t)(wide >> 64);
+        /* the magnitude and its sign bit must fit: |value| < 2^(64 L - 1) */
+        if (q >= L || (q + 1 >= L ? (high != 0 || (int64_t)low < 0) : (q + 2 >= L && (int64_t)high < 0))) {
+            return 1;
+        }
+        v[q] = low;
+        if (q + 1 < L) {
+            v[q + 1] = high;
+        }
+        if (negative) {
+            wide_negate(v, v, L);
+        }
+    }
+    return 0;
+}
+#endif
+
 PyDoc_STRVAR(dyadic_fill_doc,
 "dyadic_fill($module, X, power, out, /)\n"
 "--\n"
@@ -510,43 +603,11 @@ dyadic_fill(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "dyadic_fill(): out must be X's shape plus one axis of limbs");
         goto done;
     }
-    int bad = 0;
+    int bad;
     Py_BEGIN_ALLOW_THREADS
     const double *x = X.buf;
     uint64_t *limbs = out.buf;
-    for (Py_ssize_t c = 0; c < cells && !bad; c++) {
-        uint64_t *v = limbs + c * L;
-        uint64_t m;
-        int e, negative;
-        memset(v, 0, (size_t)L * sizeof(uint64_t));
-        if (dyadic_parts(x[c], &m, &e, &negative) < 0) {
-            bad = 1;
-            break;
-        }
-        if (m == 0) {
-            continue;
-        }
-        const long shift = e + power;
-        if (shift < 0) {
-            bad = 1;
-            break;
-        }
-        const long q = shift / 64;
-        const unsigned __int128 wide = (unsigned __int128)m << (shift % 64); /* below 2^117 */
-        const uint64_t low = (uint64_t)wide, high = (uint64_t)(wide >> 64);
-        /* the magnitude and its sign bit must fit: |value| < 2^(64 L - 1) */
-        if (q >= L || (q + 1 >= L ? (high != 0 || (int64_t)low < 0) : (q + 2 >= L && (int64_t)high < 0))) {
-            bad = 1;
-            break;
-        }
-        v[q] = low;
-        if (q + 1 < L) {
-            v[q + 1] = high;
-        }
-        if (negative) {
-            wide_negate(v, v, L);
-        }
-    }
+    bad = L == 2 ? dyadic_limbs(x, limbs, cells, power, 2) : dyadic_limbs(x, limbs, cells, power, L);
     Py_END_ALLOW_THREADS
     if (bad) {
         PyErr_SetString(PyExc_ValueError, "dyadic_fill(): a value is not finite, not an integer times 2^-power, "

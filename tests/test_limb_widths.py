@@ -1,0 +1,110 @@
+"""The limb extension's passes at the widths it compiles apart (an entry of two limbs: the bundled sets
+standardized, and their weights of one or two limbs) give the exact values the Python integers give, as the
+general widths do, at the extremes of each width (2^63, 2^64, 2^127 - 1, their negations) and at zero."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from verify_perceptron.data import kernel as _kernel
+from verify_perceptron.data.limb_arrays import int_limbs, limb_values
+
+pytestmark = pytest.mark.skipif(_kernel.limb_norms is None, reason="the limb extension is not built")
+
+#: The edges of one and of two limbs, each below 2^127 in magnitude with its negation.
+EDGES = [0, 1, -1, 2**63 - 1, 2**63, -(2**63), -(2**63) - 1, 2**64 - 1, 2**64, -(2**64), 2**126, -(2**126),
+         2**127 - 1, -(2**127 - 1)]
+
+
+def _entries(bits: int) -> Any:
+    """Integers below 2^bits in magnitude (so that each and its negation fit), edges among them."""
+    edges = [v for v in EDGES if abs(v) < 2**bits]
+    return st.one_of(st.sampled_from(edges), st.integers(-(2**bits) + 1, 2**bits - 1))
+
+
+def _compiled(name: str) -> Any:
+    function = getattr(_kernel, name)
+    assert function is not None
+    return function
+
+
+@st.composite
+def _signed_cases(draw: Any) -> tuple[list[list[int]], list[int], int, int, int, int]:
+    n, m, L = draw(st.integers(0, 5)), draw(st.integers(1, 4)), draw(st.sampled_from([1, 2]))
+    rows = draw(st.lists(st.lists(_entries(64 * L - 1), min_size=m, max_size=m), min_size=n, max_size=n))
+    labels = draw(st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n))
+    return rows, labels, draw(_entries(127)), draw(st.sampled_from([0, m])), L, m
+
+
+@given(case=_signed_cases(), lz=st.sampled_from([2, 3]))
+def test_signed_rows_and_their_norms_at_two_limbs_are_the_python_integers(case, lz):
+    rows, labels, bias, column, L, m = case
+    n = len(rows)
+    X = int_limbs([v for row in rows for v in row], L).reshape(n, m, L)
+    Z, norms = np.empty((n, m + 1, lz), dtype=np.int64), np.empty((n, 2 * lz + 1), dtype=np.int64)
+    best = _compiled("signed_limbs")(X, np.array(labels, dtype=np.int64), int_limbs([bias], lz)[0], column, Z,
+                                     norms)
+    signed = [[y * v for v in (row[:column] + [bias] + row[column:])] for row, y in zip(rows, labels)]
+    assert limb_values(Z).tolist() == signed if n else Z.size == 0
+    squares = [sum(v * v for v in row) for row in signed]
+    assert limb_values(norms).tolist() == squares if n else norms.size == 0
+    assert best == (squares.index(max(squares)) if n else -1)
+
+
+@st.composite
+def _score_cases(draw: Any) -> tuple[list[list[int]], list[int], int]:
+    n, d, lw = draw(st.integers(0, 5)), draw(st.integers(1, 5)), draw(st.sampled_from([1, 2]))
+    rows = draw(st.lists(st.lists(_entries(127), min_size=d, max_size=d), min_size=n, max_size=n))
+    return rows, draw(st.lists(_entries(64 * lw - 1), min_size=d, max_size=d)), lw
+
+
+@given(case=_score_cases(), wider=st.booleans())
+def test_scores_of_two_limb_rows_against_weights_of_one_or_two_limbs_are_exact(case, wider):
+    rows, w, lw = case
+    n, d = len(rows), len(w)
+    ls = 2 + lw + 1 + wider  # the least width, which the compiled widths take, and one more, which they do not
+    out = np.empty((n, ls), dtype=np.int64)
+    _compiled("limb_scores")(int_limbs([v for row in rows for v in row], 2).reshape(n, d, 2), int_limbs(w, lw),
+                             out)
+    assert limb_values(out).tolist() == [sum(a * b for a, b in zip(row, w)) for row in rows] if n else True
+
+
+@given(a=hnp.arrays(np.int64, st.tuples(st.integers(0, 4), st.integers(1, 4)), elements=st.just(0)),
+       values=st.lists(_entries(127), min_size=16, max_size=16), lz=st.sampled_from([2, 3]))
+def test_the_nearest_doubles_of_two_limb_values_are_pythons(a, values, lz):
+    n, d = a.shape
+    ints = (values * ((n * d) // 16 + 1))[: n * d]
+    out = np.empty((n, d))
+    _compiled("limb_doubles")(int_limbs(ints, lz).reshape(n, d, lz), out)
+    assert out.ravel().tolist() == [float(v) for v in ints]
+
+
+doubles = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.0, 2.0**63, -(2.0**63), 2.0**64, -(2.0**66), 2.0**-60,
+                                     -(2.0**-60), 3.0 * 2.0**-58, 2.0**66 - 2.0**14]),
+                    st.floats(-(2.0**66), 2.0**66, allow_nan=False, allow_infinity=False).map(
+                        lambda x: float(np.ldexp(np.round(np.ldexp(x, 60)), -60))))
+
+
+@given(X=hnp.arrays(np.float64, st.tuples(st.integers(0, 4), st.integers(1, 5)), elements=doubles),
+       L=st.sampled_from([2, 3]))
+def test_binary_floats_read_into_two_limbs_are_their_exact_values(X, L):
+    out = np.empty(X.shape + (L,), dtype=np.int64)
+    _compiled("dyadic_fill")(X, 60, out)
+    assert limb_values(out).tolist() == [[int(Fraction(x) * 2**60) for x in row] for row in X.tolist()]
+
+
+def test_the_two_limb_reading_refuses_what_does_not_fit_or_is_not_an_integer():
+    out = np.empty((1, 1, 2), dtype=np.int64)
+    with pytest.raises(ValueError, match="does not fit the limbs"):
+        _compiled("dyadic_fill")(np.array([[2.0**127]]), 0, out)  # its sign bit has no place
+    with pytest.raises(ValueError, match="not an integer times"):
+        _compiled("dyadic_fill")(np.array([[2.0**-61]]), 60, out)
+    _compiled("dyadic_fill")(np.array([[-(2.0**126)]]), 0, out)
+    assert limb_values(out).tolist() == [[-(2**126)]]

@@ -59,21 +59,34 @@ def test_signed_rows_and_their_norms_at_two_limbs_are_the_python_integers(case, 
 
 
 @st.composite
-def _score_cases(draw: Any) -> tuple[list[list[int]], list[int], int]:
-    n, d, lw = draw(st.integers(0, 5)), draw(st.integers(1, 5)), draw(st.sampled_from([1, 2]))
-    rows = draw(st.lists(st.lists(_entries(127), min_size=d, max_size=d), min_size=n, max_size=n))
-    return rows, draw(st.lists(_entries(64 * lw - 1), min_size=d, max_size=d)), lw
+def _score_cases(draw: Any) -> tuple[list[list[int]], list[int], int, int]:
+    n, d = draw(st.integers(0, 5)), draw(st.integers(1, 5))
+    lz, lw = draw(st.sampled_from([1, 2, 3])), draw(st.sampled_from([1, 2, 3, 7]))
+    rows = draw(st.lists(st.lists(_entries(64 * lz - 1), min_size=d, max_size=d), min_size=n, max_size=n))
+    return rows, draw(st.lists(_entries(64 * lw - 1), min_size=d, max_size=d)), lz, lw
 
 
 @given(case=_score_cases(), wider=st.booleans())
-def test_scores_of_two_limb_rows_against_weights_of_one_or_two_limbs_are_exact(case, wider):
-    rows, w, lw = case
+def test_scores_against_weights_of_any_width_are_exact(case, wider):
+    """Two-limb rows against weights of one or two limbs (compiled apart), and wide weights (a certified
+    separator's: the column sums), each at the least width of the scores and at one more."""
+    rows, w, lz, lw = case
     n, d = len(rows), len(w)
-    ls = 2 + lw + 1 + wider  # the least width, which the compiled widths take, and one more, which they do not
+    ls = lz + lw + 1 + wider
     out = np.empty((n, ls), dtype=np.int64)
-    _compiled("limb_scores")(int_limbs([v for row in rows for v in row], 2).reshape(n, d, 2), int_limbs(w, lw),
+    _compiled("limb_scores")(int_limbs([v for row in rows for v in row], lz).reshape(n, d, lz), int_limbs(w, lw),
                              out)
     assert limb_values(out).tolist() == [sum(a * b for a, b in zip(row, w)) for row in rows] if n else True
+
+
+def test_scores_of_extreme_magnitudes_against_a_wide_separator_carry_through_every_limb():
+    d, lw = 9, 7
+    w = [2**447 - 1, -(2**447 - 1), 2**446, -1, 2**64 - 1, 0, 2**447 - 1, 2**447 - 1, -(2**300)]
+    rows = [[2**127 - 1] * d, [-(2**127 - 1)] * d, [(-1) ** j * (2**127 - 1) for j in range(d)], [0] * d]
+    out = np.empty((len(rows), 2 + lw + 1), dtype=np.int64)
+    _compiled("limb_scores")(int_limbs([v for row in rows for v in row], 2).reshape(len(rows), d, 2),
+                             int_limbs(w, lw), out)
+    assert limb_values(out).tolist() == [sum(a * b for a, b in zip(row, w)) for row in rows]
 
 
 @given(a=hnp.arrays(np.int64, st.tuples(st.integers(0, 4), st.integers(1, 4)), elements=st.just(0)),

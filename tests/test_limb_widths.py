@@ -121,3 +121,43 @@ def test_the_two_limb_reading_refuses_what_does_not_fit_or_is_not_an_integer():
         _compiled("dyadic_fill")(np.array([[2.0**-61]]), 60, out)
     _compiled("dyadic_fill")(np.array([[-(2.0**126)]]), 0, out)
     assert limb_values(out).tolist() == [[-(2**126)]]
+
+
+@given(values=st.lists(st.one_of(st.sampled_from(EDGES), st.integers(-(2**447) + 1, 2**447 - 1)), max_size=6),
+       K=st.sampled_from([1, 2, 3, 7]), wider=st.booleans())
+def test_squares_of_limb_values_are_the_python_squares(values, K, wider):
+    values = [v for v in values if abs(v) < 2 ** (64 * K - 1)] + [2 ** (64 * K - 1) - 1, -(2 ** (64 * K - 1))]
+    out = np.empty((len(values), 2 * K + wider), dtype=np.int64)
+    _compiled("square_limbs")(int_limbs(values, K), out)
+    assert limb_values(out).tolist() == [v * v for v in values]
+
+
+def test_squares_of_values_with_every_limb_full_carry_through_each_column():
+    # (the last: a column's sum and its carry-in pass 2^128 together, where each column's own sum does not)
+    values = [2**3392 - 1, 2**3391, 2**3391 - 2**1700 + 1, 1, 0, -(2**3391 - 1), (2**64 - 1) << 1000,
+              0x139B21C95055455E880000000000000008000000000000000FFFFFFFFFFFFFFFF0000000000000000FFFFFFFFFFFFFFFF]
+    out = np.empty((len(values), 2 * 54), dtype=np.int64)
+    _compiled("square_limbs")(int_limbs(values, 54), out)
+    assert limb_values(out).tolist() == [v * v for v in values]
+
+
+def test_int_squares_square_wide_and_narrow_python_integers_exactly(monkeypatch: pytest.MonkeyPatch):
+    from verify_perceptron.data import wide_squares
+    from verify_perceptron.notes.soft_margin import SoftMargin
+
+    wide = np.array([3**2000, -(5**1500), 0, 2**3375 - 1, -1], dtype=object)
+    assert wide_squares.int_squares(wide).tolist() == [v * v for v in wide.tolist()]
+    narrow = np.array([3, -(2**300)], dtype=object)
+    assert wide_squares.int_squares(narrow).tolist() == [9, 2**600]
+    calls: list[Any] = []
+    square = _compiled("square_limbs")
+
+    def spy(V: Any, out: Any) -> None:
+        calls.append(V.shape)
+        square(V, out)
+
+    monkeypatch.setattr(_kernel, "square_limbs", spy)
+    margins = [2**3374 + 5, -(3**2100), 2**3300 * 7 - 1, 2**3375]
+    bound = SoftMargin.from_margins(np.array(margins, dtype=object), rho=2**3375, R_sq=1, u_sq=1, scale=1)
+    assert bound.deficits_sq.tolist() == [max(2**3375 - m, 0) ** 2 for m in margins]
+    assert calls == [(4, 53)]  # the deficits (3,376 bits at most: 53 limbs) squared in C

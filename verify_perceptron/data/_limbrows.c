@@ -998,7 +998,110 @@ done:
     return result;
 }
 
+#if SCAN_WIDE
+/* out (2 k limbs) = m^2 for the magnitude m (k limbs), by columns (Comba): each column's products m_a m_b, a < b,
+ * summed in 128 bits and a count of overflows, doubled, the square m_{c/2}^2 added, then the column's carry-in;
+ * its low limb written and the rest carried on. A column sums at most k / 2 products below 2^128 (doubled, with
+ * one square: below k 2^128), so its overflow count stays below k, and the carry below (k + 1) 2^64. */
+static void
+comba_square(const uint64_t *m, int k, uint64_t *out)
+{
+    unsigned __int128 acc = 0; /* the carry into the column, low 128 bits; `top` the bits above them */
+    uint64_t top = 0;
+    for (int c = 0; c < 2 * k - 1; c++) {
+        unsigned __int128 s = 0;
+        uint64_t over = 0;
+        for (int a = c < k ? 0 : c - k + 1; a < c - a; a++) {
+            const unsigned __int128 p = (unsigned __int128)m[a] * m[c - a];
+            s += p;
+            over += s < p;
+        }
+        over = (over << 1) | (uint64_t)(s >> 127);
+        s <<= 1;
+        if ((c & 1) == 0) {
+            const unsigned __int128 p = (unsigned __int128)m[c / 2] * m[c / 2];
+            s += p;
+            over += s < p;
+        }
+        acc += s;
+        top += over + (acc < s);
+        out[c] = (uint64_t)acc;
+        acc = (acc >> 64) | ((unsigned __int128)top << 64);
+        top = 0;
+    }
+    out[2 * k - 1] = (uint64_t)acc; /* m^2 < 2^(128 k): nothing is left above */
+}
+#endif
+
+PyDoc_STRVAR(square_limbs_doc,
+"square_limbs($module, V, out, /)\n"
+"--\n"
+"\n"
+"out[i] = V[i]^2, exactly, for V (n, K) int64 limbs (two's complement, lowest first) and a\n"
+"writable (n, L) int64 array with L >= 2 K, both C-contiguous: |V[i]| <= 2^(64 K - 1), so the\n"
+"square is below 2^(128 K - 1) and fits 2 K limbs with its sign bit clear.");
+
+static PyObject *
+square_limbs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "square_limbs";
+    Py_buffer V = {0}, out = {0};
+    PyObject *result = NULL;
+    uint64_t *mag = NULL;
+
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "square_limbs() takes 2 arguments (V, out), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "V", args[0], 2, INT64_ITEMS, 0, &V) < 0
+        || get_array(func, "out", args[1], 2, INT64_ITEMS, 1, &out) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n = V.shape[0], K = V.shape[1], L = out.shape[1];
+    if (K < 1 || K > 1 << 20 || out.shape[0] != n || L < 2 * K) {
+        PyErr_Format(PyExc_ValueError, "square_limbs(): out of shape (%zd, %zd) for V of shape (%zd, %zd): "
+                     "(n, 2 K) at least, 1 <= K <= 2^20", out.shape[0], L, n, K);
+        goto done;
+    }
+    mag = PyMem_Malloc((size_t)K * sizeof(uint64_t));
+    if (mag == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    const uint64_t *v = V.buf;
+    uint64_t *o = out.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t *row = o + i * L;
+        wide_magnitude(mag, v + i * K, (int)K);
+        int k = (int)K;
+        while (k > 0 && mag[k - 1] == 0) {
+            k--;
+        }
+        memset(row, 0, (size_t)L * sizeof(uint64_t));
+        if (k > 0) {
+            comba_square(mag, k, row);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyMem_Free(mag);
+    PyBuffer_Release(&V);
+    if (out.obj != NULL) {
+        PyBuffer_Release(&out);
+    }
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "square_limbs() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
 static PyMethodDef limbrows_methods[] = {
+    {"square_limbs", (PyCFunction)(void (*)(void))square_limbs, METH_FASTCALL, square_limbs_doc},
     {"limb_ratios", (PyCFunction)(void (*)(void))limb_ratios, METH_FASTCALL, limb_ratios_doc},
     {"int_ratios", (PyCFunction)(void (*)(void))int_ratios, METH_FASTCALL, int_ratios_doc},
     {"int_limbs", (PyCFunction)(void (*)(void))int_limbs, METH_FASTCALL, int_limbs_doc},

@@ -161,3 +161,25 @@ def test_int_squares_square_wide_and_narrow_python_integers_exactly(monkeypatch:
     bound = SoftMargin.from_margins(np.array(margins, dtype=object), rho=2**3375, R_sq=1, u_sq=1, scale=1)
     assert bound.deficits_sq.tolist() == [max(2**3375 - m, 0) ** 2 for m in margins]
     assert calls == [(4, 53)]  # the deficits (3,376 bits at most: 53 limbs) squared in C
+
+
+@given(values=st.lists(st.one_of(st.sampled_from(EDGES), st.integers(-(2**447) + 1, 2**447 - 1)), min_size=1,
+                       max_size=5),
+       K=st.sampled_from([1, 2, 3, 7]), data=st.data())
+def test_gathered_sums_are_the_prefix_sums_of_the_rows_values(values, K, data):
+    values = [v for v in values if abs(v) < 2 ** (64 * K - 1)] + [2 ** (64 * K - 1) - 1, -(2 ** (64 * K - 1))]
+    rows = data.draw(st.lists(st.integers(0, len(values) - 1), min_size=1, max_size=40))
+    points = sorted(data.draw(st.sets(st.integers(0, len(rows) - 1), min_size=1)))
+    out = np.empty((len(points), K + 1), dtype=np.int64)
+    _compiled("gathered_sums")(int_limbs(values, K), np.array(rows, dtype=np.int64), np.array(points), out)
+    assert limb_values(out).tolist() == [sum(values[i] for i in rows[:p + 1]) for p in points]
+
+
+def test_gathered_sums_name_a_row_or_a_point_out_of_range():
+    M, out = int_limbs([1, 2], 1), np.empty((1, 2), dtype=np.int64)
+    with pytest.raises(ValueError, match=r"rows\[1\]=2 is not a row of M"):
+        _compiled("gathered_sums")(M, np.array([0, 2]), np.array([1]), out)
+    with pytest.raises(ValueError, match=r"points\[1\]=0 is out of range or order"):
+        _compiled("gathered_sums")(M, np.array([0, 1]), np.array([1, 0]), np.empty((2, 2), dtype=np.int64))
+    with pytest.raises(ValueError, match=r"points\[0\]=2 is out of range"):
+        _compiled("gathered_sums")(M, np.array([0, 1]), np.array([2]), out)

@@ -1100,7 +1100,93 @@ done:
 #endif
 }
 
+PyDoc_STRVAR(gathered_sums_doc,
+"gathered_sums($module, M, rows, points, out, /)\n"
+"--\n"
+"\n"
+"out[j] = M[rows[0]] + ... + M[rows[points[j]]], exactly, for M (n, K) int64 limbs (two's\n"
+"complement, lowest first), rows (m,) int64 in [0, n), points (p,) int64 strictly increasing\n"
+"in [0, m) and a writable (p, K + 1) int64 out, all C-contiguous: each sum of at most m < 2^63\n"
+"values below 2^(64 K - 1) in magnitude fits K + 1 limbs. ValueError names a row or point out\n"
+"of range.");
+
+static PyObject *
+gathered_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const char func[] = "gathered_sums";
+    Py_buffer M = {0}, rows = {0}, points = {0}, out = {0};
+    PyObject *result = NULL;
+    uint64_t *acc = NULL;
+
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "gathered_sums() takes 4 arguments (M, rows, points, out), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "M", args[0], 2, INT64_ITEMS, 0, &M) < 0
+        || get_array(func, "rows", args[1], 1, INT64_ITEMS, 0, &rows) < 0
+        || get_array(func, "points", args[2], 1, INT64_ITEMS, 0, &points) < 0
+        || get_array(func, "out", args[3], 2, INT64_ITEMS, 1, &out) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n = M.shape[0], K = M.shape[1], m = rows.shape[0], p = points.shape[0];
+    if (K < 1 || K > 1 << 20 || out.shape[0] != p || out.shape[1] != K + 1) {
+        PyErr_Format(PyExc_ValueError, "gathered_sums(): out of shape (%zd, %zd) for %zd points and M of shape "
+                     "(%zd, %zd): (points, K + 1), 1 <= K <= 2^20", out.shape[0], out.shape[1], p, n, K);
+        goto done;
+    }
+    const int64_t *row = rows.buf, *point = points.buf;
+    for (Py_ssize_t j = 0; j < p; j++) {
+        if (point[j] < 0 || point[j] >= m || (j > 0 && point[j] <= point[j - 1])) {
+            PyErr_Format(PyExc_ValueError, "gathered_sums(): points[%zd]=%lld is out of range or order (%zd rows)",
+                         j, (long long)point[j], m);
+            goto done;
+        }
+    }
+    const Py_ssize_t last = p > 0 ? point[p - 1] + 1 : 0;
+    for (Py_ssize_t t = 0; t < last; t++) {
+        if (row[t] < 0 || row[t] >= n) {
+            PyErr_Format(PyExc_ValueError, "gathered_sums(): rows[%zd]=%lld is not a row of M (0..%zd)", t,
+                         (long long)row[t], n - 1);
+            goto done;
+        }
+    }
+    acc = PyMem_Calloc((size_t)K + 1, sizeof(uint64_t));
+    if (acc == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    const uint64_t *values = M.buf;
+    uint64_t *o = out.buf;
+    Py_ssize_t t = 0;
+    for (Py_ssize_t j = 0; j < p; j++) {
+        for (; t <= point[j]; t++) { /* acc += M[row[t]], sign-extended to K + 1 limbs */
+            const uint64_t *v = values + row[t] * K;
+            unsigned carry = 0;
+            for (Py_ssize_t k = 0; k < K; k++) {
+                const uint64_t s = acc[k] + v[k];
+                const unsigned c1 = s < v[k];
+                acc[k] = s + carry;
+                carry = c1 | (acc[k] < s);
+            }
+            acc[K] += ((int64_t)v[K - 1] < 0 ? ~(uint64_t)0 : 0) + carry;
+        }
+        memcpy(o + j * (K + 1), acc, ((size_t)K + 1) * sizeof(uint64_t));
+    }
+    Py_END_ALLOW_THREADS
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyMem_Free(acc);
+    PyBuffer_Release(&M);
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&points);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef limbrows_methods[] = {
+    {"gathered_sums", (PyCFunction)(void (*)(void))gathered_sums, METH_FASTCALL, gathered_sums_doc},
     {"square_limbs", (PyCFunction)(void (*)(void))square_limbs, METH_FASTCALL, square_limbs_doc},
     {"limb_ratios", (PyCFunction)(void (*)(void))limb_ratios, METH_FASTCALL, limb_ratios_doc},
     {"int_ratios", (PyCFunction)(void (*)(void))int_ratios, METH_FASTCALL, int_ratios_doc},

@@ -51,7 +51,7 @@ from typing import Any
 
 __all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells", "signed_limbs", "limb_norms",
            "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill", "limb_ints", "int_limbs", "int_ratios",
-           "limb_ratios", "csv_block", "scale_cells", "scale_limbs", "limb_terms", "square_limbs"]
+           "limb_ratios", "csv_block", "scale_cells", "scale_limbs", "limb_terms", "square_limbs", "gathered_sums"]
 
 SignedRows = Callable[..., "int | None"]
 Scores = Callable[[Any, Any, Any, Any], None]
@@ -222,3 +222,16 @@ def _load_square() -> Callable[[Any, Any], None] | None:
 #: ``square_limbs(V, out)`` in C, or None: out[i] = V[i]², exactly, V (n, K) int64 limbs, out (n, L >= 2 K)
 #: (`verify_perceptron.data.wide_squares.int_squares`).
 square_limbs: Callable[[Any, Any], None] | None = _load_square()
+
+
+def _load_gathered() -> Callable[[Any, Any, Any, Any], None] | None:
+    """The limb extension's `gathered_sums`, or None where it did not import or predates it."""
+    try:
+        return importlib.import_module(f"{__package__}._limbrows").gathered_sums  # type: ignore[no-any-return]
+    except (ImportError, AttributeError):
+        return None
+
+
+#: ``gathered_sums(M, rows, points, out)`` in C, or None: out[j] = M[rows[0]] + ... + M[rows[points[j]]] in
+#: limbs, M (n, K), out (points, K + 1) (`verify_perceptron.check._chunk_sums.margin_sums`).
+gathered_sums: Callable[[Any, Any, Any, Any], None] | None = _load_gathered()

@@ -17,7 +17,12 @@
  * double is m 2^e with m odd, and m << (e + p) lands in limbs q and q + 1 (e + p = 64 q + r).
  * A square is a product of magnitudes (wide_mul_add), summed in ln >= 2 lz + 1 limbs:
  * |z| < 2^(64 lz - 1) makes each square below 2^(128 lz - 2), and fewer than 2^62 of them
- * sum below 2^(64 (2 lz + 1) - 1), so the sums are exact. Every function needs __int128.
+ * sum below 2^(64 (2 lz + 1) - 1), so the sums are exact. Every function needs __int128 but gathered_sums().
+ *
+ * square_limbs() squares values held in limbs (the soft-margin bound's wide deficits, data/wide_squares.py) and
+ * gathered_sums() sums rows of limbs at points of a sequence of row indices (the whole-run record's margins,
+ * check/_chunk_sums.py). The passes at the widths of the bundled sets standardized (two limbs an entry) are
+ * compiled apart, the same bodies with the widths as constants (LIMB_BODY).
  */
 
 #include "_exact.h"

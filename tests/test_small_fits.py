@@ -188,3 +188,39 @@ def test_after_the_run_more_samples_than_the_engines_chunk_keep_chunks_sized_fro
     trace, _ = verify_run(data, "classic", max_epochs=8)
     assert not trace.converged and trace.n_updates > 4 * pipeline._replay_least(data.n_samples)
     assert len(sizes) >= 4 and max(sizes[:-1]) < pipeline._replay_least(data.n_samples) + fast.SMALL_CHUNK
+
+
+def test_the_whole_run_record_sums_python_integer_margins_over_their_limbs_in_c(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Margins past int64 (against a certified separator: 1,627 bits on breast cancer raw) were added as Python
+    # integers at every update of a chunk; they are summed over their limbs in one C pass now (`margin_sums`),
+    # with the general path's points. A scale of 2^100 - 1 makes the margins' low limbs carry as they are summed.
+    from verify_perceptron.check.checker import Checker
+    from verify_perceptron.check.whole_run import WholeRun
+    from verify_perceptron.data import kernel
+    from verify_perceptron.data.examples import example
+
+    if kernel.limb_norms is None:
+        pytest.skip("the limb extension is not built")
+    scale = 2**100 - 1
+    checker = Checker(example("and"), "classic", rate=1, mode="online", separator=[-4 * scale, 3 * scale, 2 * scale])
+    fast, general = WholeRun(checker), WholeRun(checker)
+    general.monotone = False
+    calls: list[tuple[int, ...]] = []
+    gathered = kernel.gathered_sums
+    assert gathered is not None
+
+    def counted(*args: Any) -> None:
+        calls.append(args[0].shape)
+        gathered(*args)
+
+    monkeypatch.setattr(kernel, "gathered_sums", counted)
+    rng = np.random.default_rng(3)
+    first = 1
+    for rows in ([0] * 400, [0, 1, 2, 3] * 150, [1, 0] * 200):
+        scores = -rng.integers(1, 2**40, size=len(rows)).astype(np.int64)
+        fast.observe_chunk(first, 1, np.array(rows, dtype=np.int64), scores)
+        general.observe_chunk(first, 1, np.array(rows, dtype=np.int64), scores)
+        first += len(rows)
+    assert calls and all(shape == (4, 2) for shape in calls)  # the four margins, two limbs each
+    assert fast.intervals == general.intervals and fast.points() == general.points()

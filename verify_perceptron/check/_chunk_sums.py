@@ -2,7 +2,9 @@
 
 Its chunks' prefix sums of scores, norms and margins at a few points, exactly, from int64 arrays cut into
 32-bit pieces (or Python integers as they are), and the norms' limbs as columns. The one-pass C reading
-(`verify_perceptron.check.kernel.record_sums`) replaces them where it can; these are the general path.
+(`verify_perceptron.check.kernel.record_sums`) replaces them where it can; these are the general path. Margins
+that are Python integers (against a certified separator, 1,627 bits on breast cancer raw) are summed over
+their limbs in C (`margin_sums`), where the 53,256 additions of Python integers of a chunk took 2.7 ms.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from ..data.integers import as_limbs, biggest_entry
-from ..data.limb_arrays import limbs_for_bits
+from ..data import kernel as _data_kernel
+from ..data.integers import as_limbs, biggest_entry, score_values
+from ..data.limb_arrays import int_limbs, limbs_for_bits
 
-__all__ = ["norm_columns", "prefix_sums"]
+__all__ = ["held_margins", "margin_sums", "norm_columns", "prefix_sums"]
 
 
 def norm_columns(matrix: Any) -> tuple[Any, ...]:
@@ -96,3 +99,41 @@ def prefix_sums(js: Sequence[int], *arrays: tuple[Any, int]) -> list[int]:
                  np.zeros(len(points), dtype=object))  # (an object array: NumPy's loop of Python integers)
     at_point = dict(zip(points, totals.tolist()))
     return [at_point[j] for j in js]
+
+
+def held_margins(margins: Any) -> Any:
+    """The margins in limbs, (n, K) int64, where they are Python integers (an object array) and the C sums
+    (`verify_perceptron.data.kernel.gathered_sums`) are built; else None (`prefix_sums` reads them as they are).
+
+    Examples
+    --------
+    >>> held = held_margins(np.array([2**70, -3], dtype=object))
+    >>> held is None or held.tolist() == [[0, 64], [-3, -1]]
+    True
+    >>> held_margins(np.array([5, -3]))  # int64: cut into pieces by `prefix_sums`
+    """
+    if _data_kernel.gathered_sums is None or not isinstance(margins, np.ndarray) or margins.dtype != object:
+        return None
+    values = margins.tolist()
+    return int_limbs(values, limbs_for_bits(max(map(abs, values), default=0).bit_length()))
+
+
+def margin_sums(margins: Any, held: Any, rows: Any, points: Sequence[int]) -> list[int]:
+    """``prefix_sums(points, (margins[rows], 1))`` for `points` strictly increasing: from `held` (`held_margins`)
+    in one pass in C where it is not None, with no Python integer per update.
+
+    Examples
+    --------
+    >>> margins = np.array([2**70, -3, 5], dtype=object)
+    >>> rows, points = np.array([0, 1, 0, 2]), [0, 2, 3]
+    >>> in_c = margin_sums(margins, held_margins(margins), rows, points)
+    >>> in_c == [2**70, 2**71 - 3, 2**71 + 2] == margin_sums(margins, None, rows, points)
+    True
+    """
+    gathered = _data_kernel.gathered_sums
+    if held is None or gathered is None:
+        return prefix_sums(points, (margins[rows], 1))
+    out = np.empty((len(points), held.shape[1] + 1), dtype=np.int64)
+    gathered(held, np.ascontiguousarray(rows, dtype=np.int64), np.asarray(points, dtype=np.int64), out)
+    values: list[int] = score_values(out).tolist()
+    return values

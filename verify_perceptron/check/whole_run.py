@@ -32,7 +32,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import kernel as _kernel
-from ._chunk_sums import norm_columns, prefix_sums
+from ._chunk_sums import held_margins, margin_sums, norm_columns, prefix_sums
 from ..data.integers import score_values
 from ..data.limb_arrays import int_limbs, limbs_for_bits
 from ..data.observers import Epochs, Int64Array
@@ -130,6 +130,7 @@ class WholeRun:
         self._norms64: Any = None  # the norms in int64, or their limbs' columns (`norm_columns`): made once
         self._marks: tuple[Any, Any] | None = None  # `_margin_marks`: made once
         self._norm_stack: Any = None  # `_norm_limbs` of a matrix not held in limbs, R² past int64: made once
+        self._held_margins: Any = False  # the margins in limbs (`held_margins`), or None: made once
 
     @property
     def norms(self) -> Any:
@@ -273,7 +274,6 @@ class WholeRun:
             widest = np.ones(m, dtype=bool)
             for column, limb in zip(norms, int_limbs([R_sq], len(norms))[0].tolist()):
                 widest &= column == limb
-        mine = None
         masks = {"upper": ~(widest & zero)}
         if margins is not None:
             if not isinstance(gamma, int):
@@ -281,14 +281,15 @@ class WholeRun:
             below, other = self._margin_marks()  # per sample, not per update: 1,627-bit margins on breast cancer
             if bool(below[rows].any()):
                 return False
-            mine = margins[rows]
             masks["lower"] = other[rows]
         # per piece, the last update where the slack rose (the piece's first when none after it did)
         greatest = {name: np.maximum(np.maximum.reduceat(np.where(rise, np.arange(m), -1), starts), starts).tolist()
                     for name, rise in masks.items()}
         wanted = sorted({m - 1, *starts.tolist(), *(j for ends in greatest.values() for j in ends)})
         q_at = dict(zip(wanted, prefix_sums(wanted, (limbs, 2), (norms, 1))))
-        t_at = None if mine is None else dict(zip(wanted, prefix_sums(wanted, (mine, 1))))
+        if margins is not None and self._held_margins is False:  # (once a run: the margins' limbs, or None)
+            self._held_margins = held_margins(margins)
+        t_at = None if margins is None else dict(zip(wanted, margin_sums(margins, self._held_margins, rows, wanted)))
         return greatest, q_at, t_at
 
     def _margin_marks(self) -> tuple[Any, Any]:

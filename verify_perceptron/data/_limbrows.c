@@ -17,7 +17,12 @@
  * double is m 2^e with m odd, and m << (e + p) lands in limbs q and q + 1 (e + p = 64 q + r).
  * A square is a product of magnitudes (wide_mul_add), summed in ln >= 2 lz + 1 limbs:
  * |z| < 2^(64 lz - 1) makes each square below 2^(128 lz - 2), and fewer than 2^62 of them
- * sum below 2^(64 (2 lz + 1) - 1), so the sums are exact. Every function needs __int128.
+ * sum below 2^(64 (2 lz + 1) - 1), so the sums are exact. Every function needs __int128 but gathered_sums().
+ *
+ * square_limbs() squares values held in limbs (the soft-margin bound's wide deficits, data/wide_squares.py) and
+ * gathered_sums() sums rows of limbs at points of a sequence of row indices (the whole-run record's margins,
+ * check/_chunk_sums.py). The passes at the widths of the bundled sets standardized (two limbs an entry) are
+ * compiled apart, the same bodies with the widths as constants (LIMB_BODY).
  */
 
 #include "_exact.h"
@@ -27,8 +32,12 @@
 #include <math.h>
 
 #if SCAN_WIDE
+/* Inlined where the widths are constants: the few widths of the bundled sets' passes (2 limbs an entry) get
+ * loops the compiler unrolls, the same operations in the same order as the general call. */
+#define LIMB_BODY static inline __attribute__((always_inline))
+
 /* The squared norm of a row of d entries of lz limbs into out (ln limbs); mag is lz limbs of scratch. */
-static void
+LIMB_BODY void
 row_norm(const uint64_t *row, Py_ssize_t d, int lz, uint64_t *mag, uint64_t *out, int ln)
 {
     memset(out, 0, (size_t)ln * sizeof(uint64_t));
@@ -61,6 +70,30 @@ largest_norm(const uint64_t *norms, Py_ssize_t n, int ln)
         }
     }
     return best;
+}
+#endif
+
+#if SCAN_WIDE
+/* signed_limbs' pass: Z[i] = y[i] (X[i] with the bias b at `column`), each entry widened from L to lz limbs, and
+ * ||Z[i]||^2 into ln limbs; mag is lz limbs of scratch. */
+LIMB_BODY void
+signed_rows(const uint64_t *x, const int64_t *labels, const uint64_t *b, uint64_t *z, uint64_t *norm, Py_ssize_t n,
+            Py_ssize_t m, Py_ssize_t column, int L, int lz, int ln, uint64_t *mag)
+{
+    const Py_ssize_t offset = column == 0 ? 1 : 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t *out = z + i * (m + 1) * lz;
+        memcpy(out + column * lz, b, (size_t)lz * sizeof(uint64_t));
+        for (Py_ssize_t j = 0; j < m; j++) {
+            wide_extend(out + (j + offset) * lz, lz, x + (i * m + j) * L, L);
+        }
+        if (labels[i] < 0) {
+            for (Py_ssize_t j = 0; j <= m; j++) {
+                wide_negate(out + j * lz, out + j * lz, lz);
+            }
+        }
+        row_norm(out, m + 1, lz, mag, norm + i * ln, ln);
+    }
 }
 #endif
 
@@ -134,19 +167,14 @@ signed_limbs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const uint64_t *x = X.buf, *b = bias.buf;
     const int64_t *labels = y.buf;
     uint64_t *z = Z.buf, *norm = norms.buf;
-    const Py_ssize_t offset = column == 0 ? 1 : 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        uint64_t *out = z + i * (m + 1) * lz;
-        memcpy(out + column * lz, b, (size_t)lz * sizeof(uint64_t));
-        for (Py_ssize_t j = 0; j < m; j++) {
-            wide_extend(out + (j + offset) * lz, lz, x + (i * m + j) * L, L);
-        }
-        if (labels[i] < 0) {
-            for (Py_ssize_t j = 0; j <= m; j++) {
-                wide_negate(out + j * lz, out + j * lz, lz);
-            }
-        }
-        row_norm(out, m + 1, lz, scratch, norm + i * ln, ln);
+    if (L == 2 && lz == 2 && ln == 5) {
+        signed_rows(x, labels, b, z, norm, n, m, column, 2, 2, 5, scratch);
+    }
+    else if (L == 1 && lz == 2 && ln == 5) {
+        signed_rows(x, labels, b, z, norm, n, m, column, 1, 2, 5, scratch);
+    }
+    else {
+        signed_rows(x, labels, b, z, norm, n, m, column, L, lz, ln, scratch);
     }
     best = largest_norm(norm, n, ln);
     Py_END_ALLOW_THREADS
@@ -226,6 +254,29 @@ done:
 #endif
 }
 
+#if SCAN_WIDE
+/* limb_doubles' pass: f[c] = the double nearest z[c] (lz limbs) for `cells` values; mag is lz limbs of scratch.
+ * Returns 1 (at the first such value) where one has more than 1000 bits, else 0. */
+LIMB_BODY int
+nearest_doubles(const uint64_t *z, double *f, Py_ssize_t cells, int lz, uint64_t *mag)
+{
+    for (Py_ssize_t c = 0; c < cells; c++) {
+        const int negative = wide_magnitude(mag, z + c * lz, lz);
+        int top = lz - 1;
+        while (top > 0 && mag[top] == 0) {
+            top--;
+        }
+        /* wide_unsigned_to_double scales by 2^(64 top - lead) <= 2^1023 only below 2^1000 */
+        if (64 * top + 64 - (mag[top] ? __builtin_clzll(mag[top]) : 64) > 1000) {
+            return 1;
+        }
+        const double x = wide_unsigned_to_double(mag, top + 1);
+        f[c] = negative ? -x : x;
+    }
+    return 0;
+}
+#endif
+
 PyDoc_STRVAR(limb_doubles_doc,
 "limb_doubles($module, Z, out, /)\n"
 "--\n"
@@ -266,24 +317,11 @@ limb_doubles(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_NoMemory();
         goto done;
     }
-    int too_wide = 0;
+    int too_wide;
     Py_BEGIN_ALLOW_THREADS
     const uint64_t *z = Z.buf;
     double *f = out.buf;
-    for (Py_ssize_t c = 0; c < cells && !too_wide; c++) {
-        const int negative = wide_magnitude(scratch, z + c * lz, lz);
-        int top = lz - 1;
-        while (top > 0 && scratch[top] == 0) {
-            top--;
-        }
-        /* wide_unsigned_to_double scales by 2^(64 top - lead) <= 2^1023 only below 2^1000 */
-        if (64 * top + 64 - (scratch[top] ? __builtin_clzll(scratch[top]) : 64) > 1000) {
-            too_wide = 1;
-            break;
-        }
-        const double x = wide_unsigned_to_double(scratch, top + 1);
-        f[c] = negative ? -x : x;
-    }
+    too_wide = lz == 2 ? nearest_doubles(z, f, cells, 2, scratch) : nearest_doubles(z, f, cells, lz, scratch);
     Py_END_ALLOW_THREADS
     if (too_wide) {
         PyErr_SetString(PyExc_ValueError, "limb_doubles(): a value of more than 1000 bits");
@@ -301,6 +339,80 @@ done:
     return NULL;
 #endif
 }
+
+#if SCAN_WIDE
+/* limb_scores' pass: s[i] = Z[i] . W (ls limbs) from W's magnitudes (d lw limbs) and signs (d); z_mag is lz limbs
+ * of scratch and pos 2 ls (the positive and the negative sums). */
+LIMB_BODY void
+score_rows(const uint64_t *z, const uint64_t *w_mag, const uint64_t *w_neg, uint64_t *s, Py_ssize_t n, Py_ssize_t d,
+           int lz, int lw, int ls, uint64_t *z_mag, uint64_t *pos)
+{
+    uint64_t *neg = pos + ls;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        memset(pos, 0, 2 * (size_t)ls * sizeof(uint64_t));
+        for (Py_ssize_t j = 0; j < d; j++) {
+            const uint64_t *zj = z + (i * d + j) * lz;
+            if (wide_is_zero(zj, lz) || wide_is_zero(w_mag + j * lw, lw)) {
+                continue;
+            }
+            const int negative = wide_magnitude(z_mag, zj, lz) ^ (int)w_neg[j];
+            wide_mul_add(negative ? neg : pos, ls, z_mag, lz, w_mag + j * lw, lw);
+        }
+        wide_sub(pos, neg, ls);
+        memcpy(s + i * ls, pos, (size_t)ls * sizeof(uint64_t));
+    }
+}
+
+/* limb_scores' pass for wide W (a certified separator of thousands of bits): each limb product's two halves
+ * added into signed 128-bit column sums (low halves at column a + b, high ones at a + b + 1), the products of
+ * z_i's and W's signs subtracted, and one pass of carries per row at its end, instead of a carry chain through
+ * every product. A column sums at most d lz halves, each below 2^64, so |low[k]|, |high[k]| < d lz 2^64 and,
+ * with d lz below 2^60 (Z's own size in bytes is), every sum and carry fits; the carries leave the two's
+ * complement of the exact score, which fits ls limbs (limb_scores' bound). low and high are ls each. */
+LIMB_BODY void
+score_columns(const uint64_t *z, const uint64_t *w_mag, const uint64_t *w_neg, uint64_t *s, Py_ssize_t n,
+              Py_ssize_t d, int lz, int lw, int ls, uint64_t *z_mag, __int128 *low, __int128 *high)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        memset(low, 0, (size_t)ls * sizeof(__int128));
+        memset(high, 0, (size_t)ls * sizeof(__int128));
+        for (Py_ssize_t j = 0; j < d; j++) {
+            const uint64_t *zj = z + (i * d + j) * lz, *wj = w_mag + j * lw;
+            if (wide_is_zero(zj, lz) || wide_is_zero(wj, lw)) {
+                continue;
+            }
+            const int negative = wide_magnitude(z_mag, zj, lz) ^ (int)w_neg[j];
+            for (int a = 0; a < lz; a++) {
+                const uint64_t za = z_mag[a];
+                if (za == 0) {
+                    continue;
+                }
+                __int128 *lo = low + a, *hi = high + a + 1;
+                if (negative) {
+                    for (int b = 0; b < lw; b++) {
+                        const unsigned __int128 p = (unsigned __int128)za * wj[b];
+                        lo[b] -= (__int128)(uint64_t)p;
+                        hi[b] -= (__int128)(uint64_t)(p >> 64);
+                    }
+                }
+                else {
+                    for (int b = 0; b < lw; b++) {
+                        const unsigned __int128 p = (unsigned __int128)za * wj[b];
+                        lo[b] += (__int128)(uint64_t)p;
+                        hi[b] += (__int128)(uint64_t)(p >> 64);
+                    }
+                }
+            }
+        }
+        __int128 carry = 0;
+        for (int k = 0; k < ls; k++) {
+            const __int128 t = low[k] + high[k] + carry;
+            s[i * ls + k] = (uint64_t)t;
+            carry = t >> 64; /* (arithmetic: the floor) */
+        }
+    }
+}
+#endif
 
 PyDoc_STRVAR(limb_scores_doc,
 "limb_scores($module, Z, W, out, /)\n"
@@ -340,37 +452,40 @@ limb_scores(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                      W.shape[0], lw, out.shape[0], ls, n, d, lz);
         goto done;
     }
-    /* W's magnitudes (d lw limbs), its signs (d), a z magnitude (lz) and two sums (2 ls) */
-    scratch = PyMem_Malloc(((size_t)d * lw + d + lz + 2 * (size_t)ls) * sizeof(uint64_t));
+    /* W's magnitudes (d lw limbs), its signs (d), a z magnitude (lz) and two sums (2 ls); for a wide W, two
+     * rows of ls column sums of 128 bits (4 ls), after an even count of limbs so that they are 16-byte aligned */
+    const size_t head = (size_t)d * lw + d + lz + 2 * (size_t)ls;
+    const int columns = lw > 2;
+    scratch = PyMem_RawMalloc((head + (head & 1) + (columns ? 4 * (size_t)ls : 0)) * sizeof(uint64_t));
     if (scratch == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     Py_BEGIN_ALLOW_THREADS
-    uint64_t *w_mag = scratch, *w_neg = w_mag + d * lw, *z_mag = w_neg + d, *pos = z_mag + lz, *neg = pos + ls;
+    uint64_t *w_mag = scratch, *w_neg = w_mag + d * lw, *z_mag = w_neg + d, *pos = z_mag + lz;
     const uint64_t *w = W.buf, *z = Z.buf;
     uint64_t *s = out.buf;
     for (Py_ssize_t j = 0; j < d; j++) {
         w_neg[j] = (uint64_t)wide_magnitude(w_mag + j * lw, w + j * lw, lw);
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        memset(pos, 0, 2 * (size_t)ls * sizeof(uint64_t));
-        for (Py_ssize_t j = 0; j < d; j++) {
-            const uint64_t *zj = z + (i * d + j) * lz;
-            if (wide_is_zero(zj, lz) || wide_is_zero(w_mag + j * lw, lw)) {
-                continue;
-            }
-            const int negative = wide_magnitude(z_mag, zj, lz) ^ (int)w_neg[j];
-            wide_mul_add(negative ? neg : pos, ls, z_mag, lz, w_mag + j * lw, lw);
-        }
-        wide_sub(pos, neg, ls);
-        memcpy(s + i * ls, pos, (size_t)ls * sizeof(uint64_t));
+    if (lz == 2 && lw == 1 && ls == 4) {
+        score_rows(z, w_mag, w_neg, s, n, d, 2, 1, 4, z_mag, pos);
+    }
+    else if (lz == 2 && lw == 2 && ls == 5) {
+        score_rows(z, w_mag, w_neg, s, n, d, 2, 2, 5, z_mag, pos);
+    }
+    else if (columns) {
+        __int128 *low = (__int128 *)(scratch + head + (head & 1));
+        score_columns(z, w_mag, w_neg, s, n, d, lz, lw, ls, z_mag, low, low + ls);
+    }
+    else {
+        score_rows(z, w_mag, w_neg, s, n, d, lz, lw, ls, z_mag, pos);
     }
     Py_END_ALLOW_THREADS
     Py_INCREF(Py_None);
     result = Py_None;
 done:
-    PyMem_Free(scratch);
+    PyMem_RawFree(scratch);
     PyBuffer_Release(&Z);
     PyBuffer_Release(&W);
     PyBuffer_Release(&out);
@@ -470,6 +585,46 @@ done:
 #endif
 }
 
+#if SCAN_WIDE
+/* dyadic_fill's pass: limbs[c] (L limbs) = x[c] 2^power for `cells` values. Returns 1 (at the first such value)
+ * where one is not finite, not an integer times 2^-power or does not fit, else 0. */
+LIMB_BODY int
+dyadic_limbs(const double *x, uint64_t *limbs, Py_ssize_t cells, long power, int L)
+{
+    for (Py_ssize_t c = 0; c < cells; c++) {
+        uint64_t *v = limbs + c * L;
+        uint64_t m;
+        int e, negative;
+        memset(v, 0, (size_t)L * sizeof(uint64_t));
+        if (dyadic_parts(x[c], &m, &e, &negative) < 0) {
+            return 1;
+        }
+        if (m == 0) {
+            continue;
+        }
+        const long shift = e + power;
+        if (shift < 0) {
+            return 1;
+        }
+        const long q = shift / 64;
+        const unsigned __int128 wide = (unsigned __int128)m << (shift % 64); /* below 2^117 */
+        const uint64_t low = (uint64_t)wide, high = (uint64_t)(wide >> 64);
+        /* the magnitude and its sign bit must fit: |value| < 2^(64 L - 1) */
+        if (q >= L || (q + 1 >= L ? (high != 0 || (int64_t)low < 0) : (q + 2 >= L && (int64_t)high < 0))) {
+            return 1;
+        }
+        v[q] = low;
+        if (q + 1 < L) {
+            v[q + 1] = high;
+        }
+        if (negative) {
+            wide_negate(v, v, L);
+        }
+    }
+    return 0;
+}
+#endif
+
 PyDoc_STRVAR(dyadic_fill_doc,
 "dyadic_fill($module, X, power, out, /)\n"
 "--\n"
@@ -510,43 +665,11 @@ dyadic_fill(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "dyadic_fill(): out must be X's shape plus one axis of limbs");
         goto done;
     }
-    int bad = 0;
+    int bad;
     Py_BEGIN_ALLOW_THREADS
     const double *x = X.buf;
     uint64_t *limbs = out.buf;
-    for (Py_ssize_t c = 0; c < cells && !bad; c++) {
-        uint64_t *v = limbs + c * L;
-        uint64_t m;
-        int e, negative;
-        memset(v, 0, (size_t)L * sizeof(uint64_t));
-        if (dyadic_parts(x[c], &m, &e, &negative) < 0) {
-            bad = 1;
-            break;
-        }
-        if (m == 0) {
-            continue;
-        }
-        const long shift = e + power;
-        if (shift < 0) {
-            bad = 1;
-            break;
-        }
-        const long q = shift / 64;
-        const unsigned __int128 wide = (unsigned __int128)m << (shift % 64); /* below 2^117 */
-        const uint64_t low = (uint64_t)wide, high = (uint64_t)(wide >> 64);
-        /* the magnitude and its sign bit must fit: |value| < 2^(64 L - 1) */
-        if (q >= L || (q + 1 >= L ? (high != 0 || (int64_t)low < 0) : (q + 2 >= L && (int64_t)high < 0))) {
-            bad = 1;
-            break;
-        }
-        v[q] = low;
-        if (q + 1 < L) {
-            v[q + 1] = high;
-        }
-        if (negative) {
-            wide_negate(v, v, L);
-        }
-    }
+    bad = L == 2 ? dyadic_limbs(x, limbs, cells, power, 2) : dyadic_limbs(x, limbs, cells, power, L);
     Py_END_ALLOW_THREADS
     if (bad) {
         PyErr_SetString(PyExc_ValueError, "dyadic_fill(): a value is not finite, not an integer times 2^-power, "
@@ -880,7 +1003,196 @@ done:
     return result;
 }
 
+#if SCAN_WIDE
+/* out (2 k limbs) = m^2 for the magnitude m (k limbs), by columns (Comba): each column's products m_a m_b, a < b,
+ * summed in 128 bits and a count of overflows, doubled, the square m_{c/2}^2 added, then the column's carry-in;
+ * its low limb written and the rest carried on. A column sums at most k / 2 products below 2^128 (doubled, with
+ * one square: below k 2^128), so its overflow count stays below k, and the carry below (k + 1) 2^64. */
+static void
+comba_square(const uint64_t *m, int k, uint64_t *out)
+{
+    unsigned __int128 acc = 0; /* the carry into the column, low 128 bits; `top` the bits above them */
+    uint64_t top = 0;
+    for (int c = 0; c < 2 * k - 1; c++) {
+        unsigned __int128 s = 0;
+        uint64_t over = 0;
+        for (int a = c < k ? 0 : c - k + 1; a < c - a; a++) {
+            const unsigned __int128 p = (unsigned __int128)m[a] * m[c - a];
+            s += p;
+            over += s < p;
+        }
+        over = (over << 1) | (uint64_t)(s >> 127);
+        s <<= 1;
+        if ((c & 1) == 0) {
+            const unsigned __int128 p = (unsigned __int128)m[c / 2] * m[c / 2];
+            s += p;
+            over += s < p;
+        }
+        acc += s;
+        top += over + (acc < s);
+        out[c] = (uint64_t)acc;
+        acc = (acc >> 64) | ((unsigned __int128)top << 64);
+        top = 0;
+    }
+    out[2 * k - 1] = (uint64_t)acc; /* m^2 < 2^(128 k): nothing is left above */
+}
+#endif
+
+PyDoc_STRVAR(square_limbs_doc,
+"square_limbs($module, V, out, /)\n"
+"--\n"
+"\n"
+"out[i] = V[i]^2, exactly, for V (n, K) int64 limbs (two's complement, lowest first) and a\n"
+"writable (n, L) int64 array with L >= 2 K, both C-contiguous: |V[i]| <= 2^(64 K - 1), so the\n"
+"square is below 2^(128 K - 1) and fits 2 K limbs with its sign bit clear.");
+
+static PyObject *
+square_limbs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "square_limbs";
+    Py_buffer V = {0}, out = {0};
+    PyObject *result = NULL;
+    uint64_t *mag = NULL;
+
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "square_limbs() takes 2 arguments (V, out), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "V", args[0], 2, INT64_ITEMS, 0, &V) < 0
+        || get_array(func, "out", args[1], 2, INT64_ITEMS, 1, &out) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n = V.shape[0], K = V.shape[1], L = out.shape[1];
+    if (K < 1 || K > 1 << 20 || out.shape[0] != n || L < 2 * K) {
+        PyErr_Format(PyExc_ValueError, "square_limbs(): out of shape (%zd, %zd) for V of shape (%zd, %zd): "
+                     "(n, 2 K) at least, 1 <= K <= 2^20", out.shape[0], L, n, K);
+        goto done;
+    }
+    mag = PyMem_Malloc((size_t)K * sizeof(uint64_t));
+    if (mag == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    const uint64_t *v = V.buf;
+    uint64_t *o = out.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t *row = o + i * L;
+        wide_magnitude(mag, v + i * K, (int)K);
+        int k = (int)K;
+        while (k > 0 && mag[k - 1] == 0) {
+            k--;
+        }
+        memset(row, 0, (size_t)L * sizeof(uint64_t));
+        if (k > 0) {
+            comba_square(mag, k, row);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyMem_Free(mag);
+    PyBuffer_Release(&V);
+    if (out.obj != NULL) {
+        PyBuffer_Release(&out);
+    }
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "square_limbs() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
+PyDoc_STRVAR(gathered_sums_doc,
+"gathered_sums($module, M, rows, points, out, /)\n"
+"--\n"
+"\n"
+"out[j] = M[rows[0]] + ... + M[rows[points[j]]], exactly, for M (n, K) int64 limbs (two's\n"
+"complement, lowest first), rows (m,) int64 in [0, n), points (p,) int64 strictly increasing\n"
+"in [0, m) and a writable (p, K + 1) int64 out, all C-contiguous: each sum of at most m < 2^63\n"
+"values below 2^(64 K - 1) in magnitude fits K + 1 limbs. ValueError names a row or point out\n"
+"of range.");
+
+static PyObject *
+gathered_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const char func[] = "gathered_sums";
+    Py_buffer M = {0}, rows = {0}, points = {0}, out = {0};
+    PyObject *result = NULL;
+    uint64_t *acc = NULL;
+
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "gathered_sums() takes 4 arguments (M, rows, points, out), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "M", args[0], 2, INT64_ITEMS, 0, &M) < 0
+        || get_array(func, "rows", args[1], 1, INT64_ITEMS, 0, &rows) < 0
+        || get_array(func, "points", args[2], 1, INT64_ITEMS, 0, &points) < 0
+        || get_array(func, "out", args[3], 2, INT64_ITEMS, 1, &out) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n = M.shape[0], K = M.shape[1], m = rows.shape[0], p = points.shape[0];
+    if (K < 1 || K > 1 << 20 || out.shape[0] != p || out.shape[1] != K + 1) {
+        PyErr_Format(PyExc_ValueError, "gathered_sums(): out of shape (%zd, %zd) for %zd points and M of shape "
+                     "(%zd, %zd): (points, K + 1), 1 <= K <= 2^20", out.shape[0], out.shape[1], p, n, K);
+        goto done;
+    }
+    const int64_t *row = rows.buf, *point = points.buf;
+    for (Py_ssize_t j = 0; j < p; j++) {
+        if (point[j] < 0 || point[j] >= m || (j > 0 && point[j] <= point[j - 1])) {
+            PyErr_Format(PyExc_ValueError, "gathered_sums(): points[%zd]=%lld is out of range or order (%zd rows)",
+                         j, (long long)point[j], m);
+            goto done;
+        }
+    }
+    const Py_ssize_t last = p > 0 ? point[p - 1] + 1 : 0;
+    for (Py_ssize_t t = 0; t < last; t++) {
+        if (row[t] < 0 || row[t] >= n) {
+            PyErr_Format(PyExc_ValueError, "gathered_sums(): rows[%zd]=%lld is not a row of M (0..%zd)", t,
+                         (long long)row[t], n - 1);
+            goto done;
+        }
+    }
+    acc = PyMem_Calloc((size_t)K + 1, sizeof(uint64_t));
+    if (acc == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    const uint64_t *values = M.buf;
+    uint64_t *o = out.buf;
+    Py_ssize_t t = 0;
+    for (Py_ssize_t j = 0; j < p; j++) {
+        for (; t <= point[j]; t++) { /* acc += M[row[t]], sign-extended to K + 1 limbs */
+            const uint64_t *v = values + row[t] * K;
+            unsigned carry = 0;
+            for (Py_ssize_t k = 0; k < K; k++) {
+                const uint64_t s = acc[k] + v[k];
+                const unsigned c1 = s < v[k];
+                acc[k] = s + carry;
+                carry = c1 | (acc[k] < s);
+            }
+            acc[K] += ((int64_t)v[K - 1] < 0 ? ~(uint64_t)0 : 0) + carry;
+        }
+        memcpy(o + j * (K + 1), acc, ((size_t)K + 1) * sizeof(uint64_t));
+    }
+    Py_END_ALLOW_THREADS
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyMem_Free(acc);
+    PyBuffer_Release(&M);
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&points);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef limbrows_methods[] = {
+    {"gathered_sums", (PyCFunction)(void (*)(void))gathered_sums, METH_FASTCALL, gathered_sums_doc},
+    {"square_limbs", (PyCFunction)(void (*)(void))square_limbs, METH_FASTCALL, square_limbs_doc},
     {"limb_ratios", (PyCFunction)(void (*)(void))limb_ratios, METH_FASTCALL, limb_ratios_doc},
     {"int_ratios", (PyCFunction)(void (*)(void))int_ratios, METH_FASTCALL, int_ratios_doc},
     {"int_limbs", (PyCFunction)(void (*)(void))int_limbs, METH_FASTCALL, int_limbs_doc},

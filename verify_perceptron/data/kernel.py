@@ -51,7 +51,7 @@ from typing import Any
 
 __all__ = ["AVAILABLE", "IMPORT_ERROR", "signed_rows", "scores", "rational_cells", "signed_limbs", "limb_norms",
            "limb_doubles", "limb_scores", "dyadic_range", "dyadic_fill", "limb_ints", "int_limbs", "int_ratios",
-           "limb_ratios", "csv_block", "scale_cells", "scale_limbs", "limb_terms"]
+           "limb_ratios", "csv_block", "scale_cells", "scale_limbs", "limb_terms", "square_limbs", "gathered_sums"]
 
 SignedRows = Callable[..., "int | None"]
 Scores = Callable[[Any, Any, Any, Any], None]
@@ -205,3 +205,33 @@ scale_limbs: Callable[[Any, Any, Any, Any], None] | None = _load_wide("scale_lim
 #: largest bit length of |value|) of the (values, L) int64 limbs, 0 < q < 2^63
 #: (`verify_perceptron.data.limb_arrays.lowest_terms_facts`).
 limb_terms: Callable[[Any, int], tuple[int, int, int]] | None = _load_wide("limb_terms")
+
+
+def _load_square() -> Callable[[Any, Any], None] | None:
+    """The limb extension's `square_limbs`, or None where it did not import, predates it or has no __int128."""
+    import numpy as np
+
+    try:
+        function = importlib.import_module(f"{__package__}._limbrows").square_limbs
+        function(np.zeros((0, 1), dtype=np.int64), np.zeros((0, 2), dtype=np.int64))
+    except (ImportError, AttributeError, NotImplementedError):
+        return None
+    return function  # type: ignore[no-any-return]
+
+
+#: ``square_limbs(V, out)`` in C, or None: out[i] = V[i]², exactly, V (n, K) int64 limbs, out (n, L >= 2 K)
+#: (`verify_perceptron.data.wide_squares.int_squares`).
+square_limbs: Callable[[Any, Any], None] | None = _load_square()
+
+
+def _load_gathered() -> Callable[[Any, Any, Any, Any], None] | None:
+    """The limb extension's `gathered_sums`, or None where it did not import or predates it."""
+    try:
+        return importlib.import_module(f"{__package__}._limbrows").gathered_sums  # type: ignore[no-any-return]
+    except (ImportError, AttributeError):
+        return None
+
+
+#: ``gathered_sums(M, rows, points, out)`` in C, or None: out[j] = M[rows[0]] + ... + M[rows[points[j]]] in
+#: limbs, M (n, K), out (points, K + 1) (`verify_perceptron.check._chunk_sums.margin_sums`).
+gathered_sums: Callable[[Any, Any, Any, Any], None] | None = _load_gathered()

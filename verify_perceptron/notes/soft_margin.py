@@ -38,6 +38,7 @@ import numpy as np
 
 from ..data import kernel as _kernel
 from ..data.limb_margins import LimbMargins
+from ..data.wide_squares import int_squares
 
 __all__ = ["SoftMargin", "choose_margin", "choose_scaled", "choose_columns", "relative_floats", "CANDIDATES"]
 
@@ -95,13 +96,12 @@ class SoftMargin:
                 deficits = np.maximum(rho - margins, 0)
                 if int(deficits.max()) < 2**31:  # and every square below 2^62
                     return cls(rho, R_sq, u_sq, deficits * deficits, scale)
-        # Python integers, one NumPy loop per operation (the same int arithmetic as a loop in Python), a piece
-        # of samples at a time: the deficits ρ − m_i are then never all held beside their squares
+        # Python integers (wide ones squared over their limbs in C, `int_squares`), a piece of samples at a
+        # time: the deficits ρ − m_i are then never all held beside their squares
         margins = np.asarray(margins, dtype=object).reshape(-1)
         squares = np.empty(len(margins), dtype=object)
         for start in range(0, len(margins), _PIECE):
-            values = np.maximum(rho - margins[start:start + _PIECE], 0)
-            squares[start:start + _PIECE] = values * values
+            squares[start:start + _PIECE] = int_squares(np.maximum(rho - margins[start:start + _PIECE], 0))
             if consume:  # (the margins and their squares, n Python integers each, are then never all held at once)
                 margins[start:start + _PIECE] = None
         fits = not len(squares) or squares.max() < 2**62

@@ -156,3 +156,32 @@ def test_python_integer_margins_are_squared_without_a_python_integer_a_sample(mo
     monkeypatch.setattr(soft_squares, "_from_ints", lambda margins, rho: None)  # the old path
     old, _ = _traced_peak(_object_matrix(6, 20000), reference)
     assert peak < 0.85 * old, f"traced peaks {peak} and {old} bytes for 20,000 margins"
+
+
+#: int64 margins at the edges: the most negative (d past 2^63), ρ − 1, ρ, ρ + 1, and d about 2^31 (d² about 2^62).
+_EDGE_MARGINS = [-(2**63), -(2**63) + 1, 2**40 + 12344, 2**40 + 12345, 2**40 + 12346, 2**40 + 12345 - 2**31, 0]
+
+
+@needs_squares
+@pytest.mark.parametrize("rho", [2**40 + 12345, 2**63 - 1, 3])
+def test_int64_margins_are_squared_in_c_as_one_limb_each(rho: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The int64 margins' squares past int64 were made in NumPy a chunk of 2^16 at a time, through five arrays of
+    # long doubles (16 bytes a sample each, whose freed heap then stayed resident); now in C (`limb_squares` on the
+    # margins as one limb each, no copy): the same pieces, quotients, sum and count, correctly rounded both.
+    rng = np.random.default_rng(rho % 1000)
+    margins = np.concatenate([rng.integers(-(2**63), 2**63 - 1, 3000, dtype=np.int64),
+                              rng.integers(-(2**33), 2**33, 3000), np.array(_EDGE_MARGINS, dtype=np.int64)])
+    expected = soft_squares.int64_squares(margins, rho)
+    assert expected is not None
+
+    def refused(*args: object) -> None:
+        raise AssertionError("the squares were made in NumPy")
+
+    monkeypatch.setattr(soft_squares, "int64_squares", refused)
+    got, left = soft_squares.exact_squares(margins, rho)
+    assert got is not None and left is None
+    assert got.pieces.tolist() == expected.pieces.tolist() and got.over_rho_sq.tolist() == expected.over_rho_sq.tolist()
+    assert (got.total, got.short) == (expected.total, expected.short)
+    rho_sq = rho * rho
+    assert got.over_rho_sq.tolist() == [max(rho - m, 0) ** 2 / rho_sq for m in margins.tolist()]
+    assert got.total == sum(max(rho - m, 0) ** 2 for m in margins.tolist())

@@ -32,6 +32,12 @@ exact below 2^64), so q is within 7.02·2^-64 of Q relatively: within 7.02
 units of the last place of Q's binade's 64-bit significands. Where q's last
 11 bits are within 16 units of the midpoint's, the quotient is taken in
 Python integers (about 1% of them); every other q rounds to Q's double.
+`exact_squares` takes that path for int64 margins too (one limb each, the
+array as it is): `int64_squares`' chunks of long doubles (five arrays of 16
+bytes a sample at once) left their freed heap resident after the check.
+It also takes it for margins given as Python integers (the checker's w*'s
+past int64), cut into their fewest limbs, where the squares were n more
+Python integers.
 
 Where the format has no 64-bit significand (NumPy's longdouble is a double
 on some platforms), or the x87 rounds to doubles, `int64_squares` returns
@@ -110,7 +116,9 @@ def exact_squares(margins: Any, rho: int) -> tuple[Squares | None, Any]:
         return squares, margins.ints() if squares is None else None
     if isinstance(margins, np.ndarray) and margins.dtype == object and margins.ndim == 1:
         return _from_ints(margins, rho), margins
-    squares = int64_squares(margins, rho) if _past_int64(margins, rho) else None
+    squares = None
+    if _past_int64(margins, rho):  # in C from the int64 words as one limb each (no copy), else in NumPy
+        squares = limb_squares(LimbMargins(margins.reshape(-1, 1)), rho) or int64_squares(margins, rho)
     return squares, margins if squares is None else None
 
 

@@ -39,7 +39,7 @@ from .check.results import CheckResult
 from .data.trace import Trace
 from .report.outputs import Outputs
 from .report.certificates import render_certificate
-from .report.record import build_report, comparison_report, render_json
+from .report.record import build_report, comparison_report, json_blocks, render_json
 from .report.schema import Report
 from .report.text import comparison_lines, fit_lines, orders_lines, render_text
 from .report.visible import visible, visible_json
@@ -48,6 +48,7 @@ from .certify.beside import decision_beside
 from .progress import TerminalLine, Watch
 from .arguments import EXIT_USAGE, build_parser, check_usage, parse_separator
 from .deadline import Deadline, Terminated, TimeUp, deadline, process_age
+from .heap import give_back
 
 __all__ = ["main", "build_parser"]
 
@@ -125,10 +126,12 @@ def _verify(args: argparse.Namespace, clock: Deadline, outputs: Outputs) -> int:
             watch.close()  # the line cleared before the report is written, however the run ended
     clock.cancel()  # the report is made: writing it must not be cut short (and a swallowed alarm ends it here)
     if report_file is not None:
-        report_file.write(visible_json(text) if args.format == "json" else visible(text, lines=True))
+        for block in json_blocks(report) if text is None else [text]:
+            report_file.write(visible_json(block) if args.format == "json" else visible(block, lines=True))
     outputs.commit()
     if report_file is None:
-        _write(sys.stdout, text, json=args.format == "json")
+        for block in json_blocks(report) if text is None else [text]:
+            _write(sys.stdout, block, json=args.format == "json")
     return int(report["exit_code"])
 
 
@@ -147,8 +150,8 @@ def _phase(clock: Deadline, watch: Watch | None, name: str) -> None:
 
 
 def _verify_report(args: argparse.Namespace, clock: Deadline, trace_file: Any, figures: Any,
-                   watch: Watch | None, certificates: _Certificates) -> tuple[Report, str]:
-    """The `verify` command's work, from loading the data to the report's text."""
+                   watch: Watch | None, certificates: _Certificates) -> tuple[Report, str | None]:
+    """The `verify` command's work, from loading the data to the report's text (None for JSON: made as written)."""
     started = time.monotonic() if watch is None else watch.started
     _phase(clock, watch, "loading the data")
     data = _load(args)
@@ -177,10 +180,12 @@ def _verify_report(args: argparse.Namespace, clock: Deadline, trace_file: Any, f
             again=again,
         )
         clock.phase = "deciding separability"
+        give_back()  # the check's freed arrays, resident in the heap, returned before the decision and the report
         trace, check, separability, comparison = settle(
             data, convention, trace, first, eta=args.eta, mode=args.mode, max_epochs=args.max_epochs,
             time_limit=args.time_limit, started=started, engine=args.engine, compare=args.compare, watch=watch,
             again=again, beside=beside)
+    give_back()
     _phase(clock, watch, "writing the report")
     report = build_report(data, trace, check, separability=separability, comparison=comparison,
                           require_convergence=args.require_convergence)
@@ -189,7 +194,7 @@ def _verify_report(args: argparse.Namespace, clock: Deadline, trace_file: Any, f
     certificates.write(lambda digest, choice: certificate_of_run(data, trace, check, separability,
                                                                  file_digest=digest, data_choice=choice))
     if args.format == "json":
-        return report, render_json(report)
+        return report, None  # written from the report a block at a time (`json_blocks`), never held whole
     if args.format not in ("markdown", "html"):
         return report, render_text(report, max_updates=args.max_updates_shown, exact=args.exact,
                                    width=_terminal_width(args))

@@ -540,7 +540,8 @@ PyDoc_STRVAR(check_wide_doc,
 "\n"
 "Z is (n, d*K): row i's d entries, each in K limbs (int64), or (n, d*2) entries in two limbs (K > 2), or\n"
 "(n, d) int16, int32 or int64 samples; W (d*K, writable); counts (n,\n"
-"writable int64); tie (n, bool); norms and margins (n, K); rows (m,); scores (m, L)\n"
+"writable int64); tie (n, bool); norms (n, KN) and margins (n, KM), 1 <= KN, KM <= K limbs,\n"
+"sign-extended to K as read; rows (m,); scores (m, L)\n"
 "in L limbs of their own; program as for check_online; quantities (q, K); slots\n"
 "(11,); state (7, K), writable: k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max, made\n"
 "the state after the updates replayed; failed (one flag per claim); best (claims, K)\n"
@@ -568,6 +569,7 @@ typedef struct {
     const void *samples; /* Z as samples of `width` bytes (int16 or int32): read as they are, no int64 copy */
     Py_ssize_t n, d, m, length, n_quantities, n_claims;
     int K, L, KZ, width;
+    int KN, KM; /* the norms' and the margins' limbs (1..K): narrower ones are sign-extended as read */
 } WideReplay;
 
 /* Claim c's slack at this update, by the postfix program over the quantities q[j] (each K limbs, read where they
@@ -741,7 +743,7 @@ wide_replay(const WideReplay *r, int *reason, const int K)
     enum { K_, N_, W_SQ, W_WS, SUM_N_XSQ, SUM_N_SQ, N_MAX };
     uint64_t one[LIMBS_MAX];
     const uint64_t *slack[MAX_CLAIMS];
-    uint64_t s[LIMBS_MAX], said[LIMBS_MAX], next[7][LIMBS_MAX];
+    uint64_t s[LIMBS_MAX], said[LIMBS_MAX], next[7][LIMBS_MAX], norm_K[LIMBS_MAX], margin_K[LIMBS_MAX];
     /* where each quantity is: the given ones where given, the slots' this update's, then the folded values */
     const uint64_t *q[MAX_QUANTITIES + FOLD_MAX];
     for (Py_ssize_t j = 0; j < r->n_quantities; j++) {
@@ -769,7 +771,7 @@ wide_replay(const WideReplay *r, int *reason, const int K)
             for (Py_ssize_t b = 0; b < r->d * r->KZ * (Py_ssize_t)sizeof(uint64_t); b += 64) {
                 __builtin_prefetch(next_row + b);
             }
-            __builtin_prefetch(r->norm + r->row_of[t + 1] * K);
+            __builtin_prefetch(r->norm + r->row_of[t + 1] * r->KN);
         }
 #define FIELD(f) (state + (f) * K)
         if (i < 0 || i >= r->n) {
@@ -777,8 +779,16 @@ wide_replay(const WideReplay *r, int *reason, const int K)
             break;
         }
         /* z's entries as given, KZ limbs each (1, 2 or K); zK in K limbs, made only where an operation needs it */
-        const uint64_t *z = r->Z + i * r->d * r->KZ, *zz = r->norm + i * K;
+        const uint64_t *z = r->Z + i * r->d * r->KZ, *zz = r->norm + i * r->KN, *mz = r->margin + i * r->KM;
         int kz = r->KZ;
+        if (r->KN < K) { /* (read for this update only: a slack that names it is used before the next) */
+            (void)lb_resize(norm_K, (const int64_t *)zz, r->KN, K);
+            zz = norm_K;
+        }
+        if (r->KM < K) {
+            (void)lb_resize(margin_K, (const int64_t *)mz, r->KM, K);
+            mz = margin_K;
+        }
         if (r->width != 8) { /* int16 or int32 samples, sign-extended to K limbs for this update */
             const Py_ssize_t at = i * r->d;
             for (Py_ssize_t j = 0; j < r->d; j++) {
@@ -804,7 +814,7 @@ wide_replay(const WideReplay *r, int *reason, const int K)
             || lb_add(next[SUM_N_XSQ], FIELD(SUM_N_XSQ), zz, K)
             || lb_add(next[W_SQ], FIELD(W_SQ), s, K) || lb_add(next[W_SQ], next[W_SQ], s, K)
             || lb_add(next[W_SQ], next[W_SQ], zz, K)
-            || lb_add(next[W_WS], FIELD(W_WS), r->margin + i * K, K)) {
+            || lb_add(next[W_WS], FIELD(W_WS), mz, K)) {
             *reason = 2;
             break;
         }
@@ -925,8 +935,8 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     const struct { int arg; Py_ssize_t rows, columns; } shape[] = {
-        {A_Z, n, d * KZ}, {A_W, d * K, -1}, {A_COUNTS, n, -1}, {A_TIE, n, -1}, {A_NORMS, n, K},
-        {A_MARGINS, n, K}, {A_SCORES, m, -2}, {A_QUANTITIES, -3, K}, {A_SLOTS, N_SLOTS, -1},
+        {A_Z, n, d * KZ}, {A_W, d * K, -1}, {A_COUNTS, n, -1}, {A_TIE, n, -1}, {A_NORMS, n, -4},
+        {A_MARGINS, n, -4}, {A_SCORES, m, -2}, {A_QUANTITIES, -3, K}, {A_SLOTS, N_SLOTS, -1},
         {A_STATE, 7, K}, {A_FAILED, n_claims, -1}, {A_BEST, n_claims, K}, {A_BEST_AT, n_claims, -1},
     };
     for (size_t j = 0; j < sizeof shape / sizeof shape[0]; j++) {
@@ -934,6 +944,7 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if ((shape[j].rows >= 0 && v->shape[0] != shape[j].rows)
             || (shape[j].columns >= 0 && v->shape[1] != shape[j].columns)
             || (shape[j].columns == -2 && (v->shape[1] < 1 || v->shape[1] > 64))
+            || (shape[j].columns == -4 && (v->shape[1] < 1 || v->shape[1] > K))
             || (shape[j].arg == A_QUANTITIES && v->shape[0] > MAX_QUANTITIES)) {
             PyErr_Format(PyExc_ValueError, "check_wide(): %s has shape (%zd%s%zd) for %zd rows, %zd columns and "
                          "K=%zd limbs", spec[shape[j].arg].name, v->shape[0], v->ndim == 2 ? ", " : "",
@@ -955,6 +966,7 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         .best = a[A_BEST].buf, .count = a[A_COUNTS].buf, .best_at = a[A_BEST_AT].buf,
         .n = n, .d = d, .m = m, .length = a[A_PROGRAM].shape[0], .n_quantities = a[A_QUANTITIES].shape[0],
         .n_claims = n_claims, .K = (int)K, .L = (int)a[A_SCORES].shape[1],
+        .KN = (int)a[A_NORMS].shape[1], .KM = (int)a[A_MARGINS].shape[1],
     };
     for (Py_ssize_t c = 0; c < n_claims; c++) {
         r.best_at[c] = -1;

@@ -73,6 +73,31 @@ def _limbs(values: Any, K: int) -> Any:
     return np.ascontiguousarray(as_limbs(flat, K))
 
 
+def _fewest(values: Any, K: int) -> Any:
+    """`_limbs` of an integer array in the fewest limbs that hold its values (int16..int64: one, no copy of int64).
+
+    Raises
+    ------
+    OverflowError
+        When a value does not fit in K limbs.
+
+    Examples
+    --------
+    >>> _fewest(np.array([2**64, -3], dtype=object), 4).tolist()
+    [[0, 1], [-3, -1]]
+    >>> _fewest(np.array([5, -1], dtype=np.int32), 4).tolist()
+    [[5], [-1]]
+    >>> _fewest(np.array([2**127], dtype=object), 2)
+    Traceback (most recent call last):
+    OverflowError: an integer of 128 bits does not fit in 2 limbs of 64 bits
+    """
+    flat = np.asarray(values).reshape(-1)
+    if flat.dtype != object:
+        return np.ascontiguousarray(flat.astype(np.int64, copy=False).reshape(-1, 1))
+    bits = max(abs(int(flat.max(initial=0))), abs(int(flat.min(initial=0)))).bit_length()
+    return _limbs(flat, min(K, limbs_for(bits)))
+
+
 def _narrowed(limbs: Any, K: int) -> Any:
     """An (n, L) int64 array of limbs (`as_limbs`' layout) in K limbs, C-contiguous: sign-extended where L <= K,
     else cut to its lowest K limbs where every limb above them repeats the sign of the K-th.
@@ -137,11 +162,16 @@ class LimbReplay:
                     Z = (_limbs(Z, K).reshape(n, d * K) if Z.dtype == object
                          else np.ascontiguousarray(Z) if Z.dtype in (np.int16, np.int32, np.int64)
                          else np.ascontiguousarray(Z, dtype=np.int64))
-                # norms held in limbs are narrowed to K as they are: through Python integers they took a
-                # third of a second at 10^5 rows (most of the first chunk's replay), ten times that at 10^6
-                norms = (_narrowed(self.matrix.held.norm_limbs, K) if self.matrix.held is not None
-                         else _limbs(self.matrix.norms, K))
-                self._arrays[K] = (Z, norms, _limbs(self.margins, K), _limbs(np.array(self.quantities, dtype=object), K))
+                # norms and margins in their own fewest limbs (check_wide sign-extends them to K as it reads
+                # them): K-limb copies were 0.27x the int64 data each at 10^5 x 10 int32 samples (K = 3).
+                # Norms held in limbs are narrowed as they are: through Python integers they took a third of a
+                # second at 10^5 rows (most of the first chunk's replay), ten times that at 10^6
+                held_norms = None if self.matrix.held is None else self.matrix.held.norm_limbs
+                norms = (_fewest(self.matrix.norms, K) if held_norms is None
+                         else np.ascontiguousarray(held_norms) if held_norms.shape[1] <= K
+                         else _narrowed(held_norms, K))
+                self._arrays[K] = (Z, norms, _fewest(self.margins, K),
+                                   _limbs(np.array(self.quantities, dtype=object), K))
             except OverflowError:
                 return None
         return self._arrays[K]

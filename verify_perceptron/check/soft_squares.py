@@ -32,6 +32,12 @@ exact below 2^64), so q is within 7.02·2^-64 of Q relatively: within 7.02
 units of the last place of Q's binade's 64-bit significands. Where q's last
 11 bits are within 16 units of the midpoint's, the quotient is taken in
 Python integers (about 1% of them); every other q rounds to Q's double.
+`exact_squares` takes that path for int64 margins too (one limb each, the
+array as it is): `int64_squares`' chunks of long doubles (five arrays of 16
+bytes a sample at once) left their freed heap resident after the check.
+It also takes it for margins given as Python integers (the checker's w*'s
+past int64), cut into their fewest limbs, where the squares were n more
+Python integers.
 
 Where the format has no 64-bit significand (NumPy's longdouble is a double
 on some platforms), or the x87 rounds to doubles, `int64_squares` returns
@@ -48,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from ..data.integers import as_limbs
 from ..data.limb_arrays import int_limbs, limb_values
 from ..data.limb_margins import LimbMargins
 from . import kernel as _kernel
@@ -107,8 +114,35 @@ def exact_squares(margins: Any, rho: int) -> tuple[Squares | None, Any]:
     if isinstance(margins, LimbMargins):
         squares = limb_squares(margins, rho)
         return squares, margins.ints() if squares is None else None
-    squares = int64_squares(margins, rho) if _past_int64(margins, rho) else None
+    if isinstance(margins, np.ndarray) and margins.dtype == object and margins.ndim == 1:
+        return _from_ints(margins, rho), margins
+    squares = None
+    if _past_int64(margins, rho):  # in C from the int64 words as one limb each (no copy), else in NumPy
+        squares = limb_squares(LimbMargins(margins.reshape(-1, 1)), rho) or int64_squares(margins, rho)
     return squares, margins if squares is None else None
+
+
+def _from_ints(margins: Any, rho: int) -> Squares | None:
+    """`limb_squares` of margins given as Python integers (an object array: w*'s margins past int64, the checker's),
+    cut into their fewest limbs a block at a time, where it takes them (else None: the caller squares the integers).
+    The deficits' squares were n more Python integers (0.55x the int64 data at 10^5 x 10 and 65-bit margins), and
+    their pieces and quotients made from them; the limbs are 16 bytes a sample at that size, and let go here.
+
+    Examples
+    --------
+    >>> figures = _from_ints(np.array([3, -2**80, 2**90], dtype=object), 2**62 + 1)
+    >>> figures.short, figures.total == (2**62 - 2) ** 2 + (2**80 + 2**62 + 1) ** 2
+    (2, True)
+    >>> _from_ints(np.array([3, -5], dtype=object), 4) is None  # every d² below 2^62: the bound's int64 squares
+    True
+    """
+    if not len(margins) or rho <= 0:
+        return None
+    top = max(abs(int(margins.max())), abs(int(margins.min())), rho).bit_length()
+    K = top // 64 + 1
+    if K > _MOST_LIMBS:
+        return None
+    return limb_squares(LimbMargins(as_limbs(margins, K)), rho)  # (`as_limbs`: a block's bytes at a time)
 
 
 def _past_int64(margins: Any, rho: int) -> bool:

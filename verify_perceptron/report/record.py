@@ -11,7 +11,8 @@ text and the JSON cannot disagree.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TypedDict
 
@@ -31,7 +32,7 @@ from ._proofs_applied import proofs_applied_record
 from .schema import (BoundRecord, ConstantsRecord, DatasetRecord, InvariantPointsRecord, InvariantRecord, Report,
                      SeparatorRecord, UpdateRecord)
 
-__all__ = ["SCHEMA_VERSION", "EXIT_CODES", "build_report", "verdict_of", "render_json", "comparison_report"]
+__all__ = ["SCHEMA_VERSION", "EXIT_CODES", "build_report", "verdict_of", "render_json", "json_blocks", "comparison_report"]
 
 #: Bumped whenever a key of the JSON report changes meaning or disappears.
 SCHEMA_VERSION = 1
@@ -335,36 +336,62 @@ def render_json(report: Report | Mapping[str, Any]) -> str:
       ]
     }
     """
-    pieces: list[str] = []
-    _json(report, "", pieces, {})
-    pieces.append("\n")
-    return "".join(pieces)  # joined once: no partial text of the whole report beside the pieces
+    return "".join(chain(_json(report, "", {}), "\n"))  # joined once: no partial text of the whole report beside the pieces
 
 
-def _json(value: Any, indent: str, pieces: list[str], written: dict[int, str]) -> None:
-    """Append `value`'s text to `pieces`, an object or list of objects a line per entry.
+#: About this many characters a block of `json_blocks`.
+_BLOCK_CHARS = 2**16
+
+
+def json_blocks(report: Report | Mapping[str, Any], size: int = _BLOCK_CHARS) -> Iterator[str]:
+    """`render_json`'s text in blocks of about `size` characters or more, each made as the one before is read:
+    a file is written without the whole text held (at 10^5 x 10 not separable, 2.2 MB of text held twice, as
+    the pieces and joined, 0.5x the int64 data, then encoded).
+
+    Examples
+    --------
+    >>> report = {"k": 1, "updates": [{"k": k, "samples": [k]} for k in range(3)]}
+    >>> blocks = list(json_blocks(report, size=20))
+    >>> "".join(blocks) == render_json(report), len(blocks)
+    (True, 5)
+    """
+    block: list[str] = []
+    held = 0
+    for piece in _json(report, "", {}):
+        block.append(piece)
+        held += len(piece)
+        if held >= size:
+            yield "".join(block)
+            block, held = [], 0
+    block.append("\n")
+    yield "".join(block)
+
+
+def _json(value: Any, indent: str, written: dict[int, str]) -> Iterator[str]:
+    """`value`'s text, a piece at a time, an object or list of objects a line per entry.
 
     A long list's line, or an object's holding one, is kept in `written` by the object's id (the report's objects
-    all live until the text is joined, so no id is reused) and not made again: a Gordan certificate of 10^6 texts
+    all live until its text is made, so no id is reused) and not made again: a Gordan certificate of 10^6 texts
     is both the report's "certificate" and its "separability"'s, the same dict, read and encoded once.
     """
     if id(value) in written:
-        pieces.append(written[id(value)])
+        yield written[id(value)]
     elif isinstance(value, (dict, list)) and value and not _flat(value):
         inner = indent + "  "
-        pieces.append("{\n" if isinstance(value, dict) else "[\n")
+        yield "{\n" if isinstance(value, dict) else "[\n"
         for i, item in enumerate(value.items() if isinstance(value, dict) else value):
             if i:
-                pieces.append(",\n")
+                yield ",\n"
             if isinstance(value, dict):
-                pieces.append(f"{inner}{_ENCODER.encode(item[0])}: ")
+                yield f"{inner}{_ENCODER.encode(item[0])}: "
                 item = item[1]
             else:
-                pieces.append(inner)
-            _json(item, inner, pieces, written)
-        pieces.append("\n" + indent + ("}" if isinstance(value, dict) else "]"))
+                yield inner
+            yield from _json(item, inner, written)
+        yield "\n" + indent + ("}" if isinstance(value, dict) else "]")
     else:
-        pieces.append(line := _line(value))
+        line = _line(value)
+        yield line
         if _long(value):
             written[id(value)] = line
 

@@ -4,6 +4,7 @@ rounds them are recognised, exactly, and nothing else is."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from hypothesis import given
@@ -81,3 +82,42 @@ def test_a_wrong_perceptron_rounded_the_same_way_is_neither_named_so_nor_passed(
     assert not result.passed and "printed-rounding" not in [d.code for d in result.diagnoses]
     assert not check_implementation(rounded_strict_perceptron, examples=30,
                                     accept_departures=("printed-rounding",)).passed
+
+
+def _numpy_printed(strict: bool) -> Any:
+    """The note's perceptron at rate 0.1 (a tie let through when `strict`: a wrong one) whose weights are printed as
+    ``print(w); print(b)`` prints them (NumPy's array layout for w, in full for b) and read back as doubles."""
+    def fit(X: object, y: object) -> tuple[list[float], float]:
+        X, y = np.asarray(X, dtype=float), np.asarray(y)
+        w, b = np.zeros(X.shape[1]), 0.0
+        for _ in range(1000):
+            clean = True
+            for i in range(len(X)):
+                score = y[i] * (w @ X[i] + b)
+                if score < 0 or (score == 0 and not strict):
+                    w, b, clean = w + 0.1 * y[i] * X[i], b + 0.1 * y[i], False
+            if clean:
+                break
+        return [float(t) for t in str(w).strip("[]").split()], float(str(b))
+    return fit
+
+
+def test_weights_printed_as_numpy_prints_an_array_are_named_so_and_pass_when_accepted() -> None:
+    # print(w) of a NumPy array: 8 decimals, or 9 significant digits in scientific notation, the layout chosen per
+    # array; it was 'printed-short ... something else departs too' (no one printing fitted every dataset)
+    fit = _numpy_printed(strict=False)
+    result = check_implementation(fit, examples=60)
+    assert [d.code for d in result.diagnoses] == ["printed-rounding"], result.report()
+    parameters = result.diagnoses[0].parameters
+    assert (parameters["format"], parameters["float64"], parameters["rate"]) == ("numpy", True, "1/10")
+    assert "--accept printed-rounding,float-rate --float-eta 0.1" in result.report()
+    assert check_implementation(fit, examples=60, accept_departures=("printed-rounding", "float-rate"),
+                                eta=Fraction(0.1)).passed
+
+
+def test_a_wrong_perceptron_printed_as_numpy_prints_is_neither_named_so_nor_passed() -> None:
+    fit = _numpy_printed(strict=True)
+    result = check_implementation(fit, examples=60)
+    assert not result.passed and "printed-rounding" not in [d.code for d in result.diagnoses], result.report()
+    assert not check_implementation(fit, examples=60, accept_departures=("printed-rounding", "float-rate"),
+                                    eta=Fraction(0.1)).passed

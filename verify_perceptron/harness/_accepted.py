@@ -29,7 +29,7 @@ from ..notes.conventions import Convention
 from ._exact import Vector, _scaled
 from ._floats import _float_run
 from ._options import REFERENCE_EPOCHS, CheckOptions
-from ._printed import described, printed_at
+from ._printed import described, printed_at, printed_format
 from ._results import Finding
 from ._wording import _count, _number, _rate_text
 
@@ -51,6 +51,12 @@ def _with_accepted(options: CheckOptions, conv: Convention, data: Dataset, refer
     if accepted & set(FLOAT_RATE) and options.dtype == "float" and options.eta is not None:
         rate = options.eta
         final, _, _ = _float_run(data, conv, rate, options.max_epochs or REFERENCE_EPOCHS, options.labels)
+        form = (printed_format(weights, final, exact=False) if "printed-rounding" in accepted and final is not None
+                else None)
+        if form is not None:
+            return _without(findings, _REPLACED), [
+                f"compared with the float64 run at rate {_rate_text(rate)} at the digits it prints (float rate and "
+                f"printed-rounding accepted): its weights, rounded to {described(form)}, are the implementation's"]
         if final == weights:
             return _without(findings, _REPLACED), [
                 f"compared with the float64 run at rate {_rate_text(rate)} (float rate accepted): it ends at exactly "

@@ -237,9 +237,9 @@ def _as_printed(observations: list[Observation], conv: Convention, rate: Fractio
     printed with `form` or its sibling (``%.8f``, ``%.8g``: one dataset may not tell them apart), or None; its
     parameters name the printing (``format``)."""
     from ._evidence import Printed
-    from ._printed import _sibling
+    from ._printed import related
 
-    for printing in (form, _sibling(form)):
+    for printing in related(form):
         found = model_causes(observations, conv, rate, Printed(printing, exact))
         if found:
             return Diagnosis(found[0].code, {**found[0].parameters, "format": printing}, found[0].text)

@@ -78,6 +78,19 @@ def _unit(form: str, value: Fraction) -> Fraction:
     return Fraction(1, 10**count) if form.endswith("f") else Fraction(10) ** (_exponent(value) - count + 1)
 
 
+#: NumPy's print of an array (``print(w)``, ``print("Weights:", w)``): 8 decimal places, or 9 significant digits
+#: where it writes the whole array in scientific notation (a value below 1e-4 or from 1e8 on), and a value that
+#: needs fewer digits in full; a number printed on its own (the bias, ``print(b)``) in full.
+NUMPY = "numpy"
+
+
+def _printings(form: str, value: Fraction) -> tuple[Fraction, ...]:
+    """The values `form` can print a nonzero `value` as (any tie rule; NumPy's: either of its layouts, or in full)."""
+    if form != NUMPY:
+        return _rounded(value, _unit(form, value))
+    return (value, *_rounded(value, Fraction(1, 10**8)), *_rounded(value, _unit("%.9g", value)))
+
+
 def reproduces(weights: Sequence[Fraction], want: Sequence[Fraction], exact: bool, form: str) -> bool:
     """Whether printing `want` with `form` (any tie rule) and reading it back gives `weights`.
 
@@ -87,14 +100,19 @@ def reproduces(weights: Sequence[Fraction], want: Sequence[Fraction], exact: boo
     True
     >>> reproduces((Fraction("33.333333"),), (Fraction(100, 3),), True, "%.6g")
     False
+    >>> reproduces((Fraction("0.33333333"), Fraction("3.33333333e-05"), Fraction(1, 4)),
+    ...            (Fraction(1, 3), Fraction(1, 30000), Fraction(1, 4)), True, NUMPY)
+    True
     """
     return len(weights) == len(want) and all(
-        got == 0 if expected == 0 else got in {_read(r, exact) for r in _rounded(expected, _unit(form, expected))}
+        got == 0 if expected == 0 else got in {_read(r, exact) for r in _printings(form, expected)}
         for got, expected in zip(weights, want))
 
 
-#: Every printing tried, in the order named: the fewest decimal places, then the fewest significant digits.
-FORMS = (*(f"%.{k}f" for k in PLACES), *(f"%.{p}g" for p in DIGITS))
+#: Every printing tried, in the order named: the fewest decimal places (NumPy's print beside its 8), then the
+#: fewest significant digits.
+FORMS = (*(f"%.{k}f" for k in PLACES if k <= 8), NUMPY, *(f"%.{k}f" for k in PLACES if k > 8),
+         *(f"%.{p}g" for p in DIGITS))
 
 
 def printed_format(weights: Sequence[Fraction], want: Sequence[Fraction], exact: bool) -> str | None:
@@ -152,7 +170,8 @@ def printed_at(weights: Sequence[Fraction], want: Sequence[Fraction], rate: Frac
 def printed_cause(observations: list[Observation], conv: Convention, rate: Fraction | None,
                   exact: bool) -> Diagnosis | None:
     """printed-rounding: on every dataset tried the weights are the note's exact run's (at one rate)
-    printed with too few digits, and on at least one they differ from it.
+    printed with too few digits, and on at least one they differ from it; for a float implementation also the
+    note's run computed in float64 at one rate (`_floats._float_run`), printed so (``print(w)`` of a run at 0.1).
 
     Examples
     --------
@@ -172,32 +191,67 @@ def printed_cause(observations: list[Observation], conv: Convention, rate: Fract
             return None
         wants.append(run.final())
     found = next((f for o, want in zip(observations, wants) if (f := printed_at(o.weights, want, rate, exact))), None)
-    if found is None:
-        return None
-    c, _ = found  # one rate for every dataset, as every other cause has
-    needed = set()
+    if found is not None:
+        c, _ = found  # one rate for every dataset, as every other cause has
+        fit = _one_printing(observations, [[c * v for v in want] for want in wants], exact)
+        if fit is not None:
+            return _named(conv, fit, c, f"the {conv.name} perceptron's exact weights{'' if c == 1 else f' at rate {c}'}",
+                          len(observations))
+    return None if exact else _printed_float_run(observations, wants, conv, rate)
+
+
+def _printed_float_run(observations: list[Observation], wants: list[tuple[Fraction, ...]], conv: Convention,
+                       rate: Fraction | None) -> Diagnosis | None:
+    """printed-rounding of the note's run computed in float64 at the declared rate or at a short decimal the
+    first dataset's weights show."""
+    from ._floats import _float_run
+    from ._options import REFERENCE_EPOCHS
+
+    first, want = observations[0], wants[0]
+    candidates = [rate] if rate is not None else [r for r in rates(first.weights, want, None) if r != 1]
+    for r in candidates:
+        runs = [_float_run(o.data, conv, r, REFERENCE_EPOCHS)[0] for o in observations]
+        if any(run is None for run in runs):
+            continue
+        fit = _one_printing(observations, [list(run) for run in runs if run is not None], exact=False)
+        if fit is not None:
+            return _named(conv, fit, r, f"the {conv.name} perceptron computed in float64 at rate {float(r)!r}",
+                          len(observations), f"--accept printed-rounding,float-rate --float-eta {float(r)!r}")
+    return None
+
+
+def _one_printing(observations: list[Observation], wants: list[list[Fraction]],
+                  exact: bool) -> tuple[str, str | None] | None:
+    """The one printing (and its sibling, where one fits as well) that turns each of `wants` into its dataset's
+    weights, where they differ on one at least; None where none does."""
+    needed: set[str] = set()
     for o, want in zip(observations, wants):
-        scaled = [c * v for v in want]
-        if list(o.weights) != [_read(v, exact) for v in scaled]:
-            here = printed_format(o.weights, scaled, exact)
+        if list(o.weights) != [_read(v, exact) for v in want]:
+            here = printed_format(o.weights, want, exact)
             if here is None:
                 return None
-            needed |= {here, _sibling(here)}
+            needed |= set(related(here))
     # the one printing that gives every dataset's weights (a dataset alone may not tell %.6f from %.6g)
-    fits = sorted((f for f in needed if all(reproduces(o.weights, [c * v for v in want], exact, f)
+    fits = sorted((f for f in needed if all(reproduces(o.weights, want, exact, f)
                                             for o, want in zip(observations, wants))),
-                  key=lambda f: (int(f[2:-1]), f[-1]))
+                  key=lambda f: (8, "n") if f == NUMPY else (int(f[2:-1]), f[-1]))
     if not fits:
         return None
     form = fits[0]
-    at = "" if c == 1 else f" at rate {c}"
     # values of one magnitude do not tell 6 places from 6 digits (C's %f from C++'s cout): both named then
-    other = _sibling(form) if _sibling(form) in fits else None
+    return form, (_sibling(form) if form != NUMPY and _sibling(form) in fits else None)
+
+
+def _named(conv: Convention, fit: tuple[str, str | None], c: Fraction, what: str, datasets: int,
+           accept: str = "--accept printed-rounding") -> Diagnosis:
+    form, other = fit
     either = described(form) + (f" or {described(other)}" if other else "")
-    return Diagnosis("printed-rounding", {"format": form, "also": other, "rate": str(c), "datasets": len(observations)},
-                     f"the {conv.name} perceptron's exact weights{at}, rounded to {either} as printed: "
-                     f"they reproduce the implementation's weights on every dataset tried; {FULL_PRECISION}, "
-                     "or accept the rounding with --accept printed-rounding")
+    parameters = {"format": form, "also": other, "rate": str(c), "datasets": datasets}
+    if accept != "--accept printed-rounding":
+        parameters["float64"] = True
+    return Diagnosis("printed-rounding", parameters,
+                     f"{what}, rounded to {either} as printed: they reproduce the implementation's weights on every "
+                     f"dataset tried; {FULL_PRECISION}, or accept the rounding with {accept}")
 
 
 def printed_sum(weights: Sequence[Fraction], data: Dataset, conv: Convention, a: Sequence[Fraction],
@@ -234,6 +288,18 @@ def _sibling(form: str) -> str:
     return form[:-1] + ("g" if form.endswith("f") else "f")
 
 
+def related(form: str) -> tuple[str, ...]:
+    """`form` and the printings one dataset may not tell from it: its sibling, and NumPy's print (which writes
+    0.30000000000000004 as 0.3 on one dataset, 3.33333333e-05 in scientific notation on another).
+
+    Examples
+    --------
+    >>> related("%.6f"), related(NUMPY)
+    (('%.6f', '%.6g', 'numpy'), ('numpy',))
+    """
+    return (NUMPY,) if form == NUMPY else (form, _sibling(form), NUMPY)
+
+
 def described(form: str) -> str:
     """What a printing means, in words.
 
@@ -242,10 +308,13 @@ def described(form: str) -> str:
     >>> described("%.6f"), described("%.7g")
     ('6 decimal places (%.6f)', '7 significant digits (%.7g)')
     """
+    if form == NUMPY:
+        return ("NumPy's print of an array (8 decimal places, or 9 significant digits in scientific notation; a number "
+                "printed alone in full)")
     count = int(form[2:-1])
     return f"{count} decimal place{'s' * (count != 1)} ({form})" if form.endswith("f") else f"{count} significant digits ({form})"
 
 
 #: How to print every digit, said once where the cause is named.
 FULL_PRECISION = ("print every digit for an exact comparison (C and C++: %.17g; Java: Double.toString; Python: repr; "
-                  "JavaScript: String(x); R: sprintf('%.17g', x))")
+                  "NumPy: print(w.tolist()); JavaScript: String(x); R: sprintf('%.17g', x))")

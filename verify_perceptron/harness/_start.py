@@ -13,8 +13,8 @@ does. Such a start depends only on the shape, so it can be read:
 
 Code whose features start at 0 but whose bias starts at a seeded random value (``b = rng.normal(scale=0.1)``)
 shows nothing on that probe (its features start at 0); `read_bias_start` reads it on the same probes: the far
-sample's one step moves the first feature alone, and the bias ends at its start on the labels that start predicts,
-a whole number of steps from it on the others.
+sample's one step moves the first feature alone (by the step times `FAR`, which gives the step exactly), and the
+bias's two answers are float64 sums of whole steps from its start, so the starts that give both are searched.
 
 The note's perceptron is then run in float64 from that start (`_floats._float_run`, products added
 in order, then the bias), under each convention (a tie rule), at each rate, capped at each epoch

@@ -43,9 +43,8 @@ def test_a_value_one_unit_off_at_every_printing_is_not_excused() -> None:
     assert printed_format([Fraction("0.333333"), Fraction("-0.285714")], want, exact=True) is None
 
 
-def _perceptron_rounded(X: object, y: object, strict: bool) -> tuple[object, float]:
-    """The note's perceptron (a tie let through when `strict`: a wrong one), its weights at rate 1/8 returned
-    rounded to 3 decimal places."""
+def _perceptron(X: object, y: object, strict: bool, rate: float = 1.0) -> tuple[Any, Any]:
+    """The note's perceptron in float64 at `rate` (a tie let through when `strict`: a wrong one)."""
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     w, b = np.zeros(X.shape[1]), 0.0
     for _ in range(1000):
@@ -53,9 +52,15 @@ def _perceptron_rounded(X: object, y: object, strict: bool) -> tuple[object, flo
         for i in range(len(X)):
             score = y[i] * (w @ X[i] + b)
             if score < 0 or (score == 0 and not strict):
-                w, b, clean = w + y[i] * X[i], b + y[i], False
+                w, b, clean = w + rate * y[i] * X[i], b + rate * y[i], False
         if clean:
             break
+    return w, b
+
+
+def _perceptron_rounded(X: object, y: object, strict: bool) -> tuple[object, float]:
+    """`_perceptron`'s weights at rate 1/8 returned rounded to 3 decimal places."""
+    w, b = _perceptron(X, y, strict)
     return np.round(w / 8, 3), round(b / 8, 3)
 
 
@@ -88,16 +93,7 @@ def _numpy_printed(strict: bool) -> Any:
     """The note's perceptron at rate 0.1 (a tie let through when `strict`: a wrong one) whose weights are printed as
     ``print(w); print(b)`` prints them (NumPy's array layout for w, in full for b) and read back as doubles."""
     def fit(X: object, y: object) -> tuple[list[float], float]:
-        X, y = np.asarray(X, dtype=float), np.asarray(y)
-        w, b = np.zeros(X.shape[1]), 0.0
-        for _ in range(1000):
-            clean = True
-            for i in range(len(X)):
-                score = y[i] * (w @ X[i] + b)
-                if score < 0 or (score == 0 and not strict):
-                    w, b, clean = w + 0.1 * y[i] * X[i], b + 0.1 * y[i], False
-            if clean:
-                break
+        w, b = _perceptron(X, y, strict, rate=0.1)
         return [float(t) for t in str(w).strip("[]").split()], float(str(b))
     return fit
 

@@ -233,11 +233,17 @@ def test_a_command_without_out_prints_its_weights_on_standard_output(tmp_path: P
     assert not implementation.writes_out
     result = check_implementation(implementation, **FAST)
     assert result.passed, result.report()
+    # a log before the weights (print('training on 2 samples'), 'Epoch 1: 3 errors'): passed over, the weights
+    # read from the last lines; it was 'line 1 of its standard output: 'training' is not a number'
     noisy = script(tmp_path, PRINTING.replace("{before}", "print('training on', len(rows), 'samples')"))
     case = check_dataset(command_implementation(noisy.replace(" {out} {updates}", "")), [["-1"], ["1"]], [-1, 1])
+    assert case.passed, case.report()
+    # words after them are refused by name, with what to do
+    after = script(tmp_path, PRINTING.replace("{before}", "") + "    print('done in', epoch + 1, 'epochs')\n")
+    case = check_dataset(command_implementation(after.replace(" {out} {updates}", "")), [["-1"], ["1"]], [-1, 1])
     message = case.findings[0].message
-    assert "line 1 of its standard output: 'training' is not a number" in message, message
-    assert "print the rest on standard error, or write the weights to the file {out} names" in message
+    assert "of its standard output: 'done' is not a number" in message, message
+    assert "a log before them passed over: print the rest on standard error, or write the weights to" in message
     assert "epoch 0" in case.output  # standard error is what it printed
 
 
@@ -382,3 +388,15 @@ def test_a_program_printing_without_end_is_stopped_at_the_file_size_limit(tmp_pa
     message = case.findings[0].message
     assert "printed 67108864 bytes and more on standard output" in message, message
     assert "File too large" in case.output  # the kernel stopped its writes there (EFBIG: Python ignores SIGXFSZ)
+
+
+def test_only_a_log_is_passed_over_before_printed_weights(tmp_path: Path) -> None:
+    from verify_perceptron.harness._protocol import trailing_weights
+
+    out = tmp_path / "out.txt"
+    out.write_text("1\n2\n3\n4\n")  # one value too many: none is dropped to make the count
+    assert trailing_weights(str(out), 2, exact=True) is None
+    out.write_text("Epoch 1: 3 errors\naccuracy 0.5\n1\n2\n3\n")  # words, then the three values
+    assert trailing_weights(str(out), 2, exact=True) == ([Fraction(1), Fraction(2), Fraction(3)], 2)
+    out.write_text("weights\n")
+    assert trailing_weights(str(out), 2, exact=True) is None

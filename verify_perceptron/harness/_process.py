@@ -56,7 +56,7 @@ from ..errors import InvalidArgument
 from ._capture import Capped
 from ._keeper import FILE_CAP, CommandKeeper, Ending, describe_ending
 from ._options import MAX_REPORTED_UPDATES
-from ._protocol import NO_WEIGHTS_FILE, CommandFailed, read_updates, read_weights
+from ._protocol import NO_WEIGHTS_FILE, CommandFailed, read_updates, read_weights, trailing_weights
 
 if TYPE_CHECKING:  # _implementation imports this module
     from ._implementation import Labels, Samples
@@ -136,11 +136,18 @@ class CommandImplementation:
                 updates = read_updates(paths["updates"], n_features, exact, max_updates) if self.reports_updates else None
             except CommandFailed as failure:
                 reason = failure.reason
+                trailing = None if self.writes_out else trailing_weights(paths["out"], n_features, exact)
+                if trailing is not None:  # a log, then its weights: the weights are what it printed last
+                    weights, updates = trailing[0], None
+                    if self.reports_updates:
+                        updates = read_updates(paths["updates"], n_features, exact, max_updates)
+                    return weights, updates, output
                 if not self.writes_out:  # what it printed was read as its weights
                     reason = reason.replace("its weights file ({out})", "its standard output").replace(
                         "its weights file", "its standard output") + (
-                        " (without {out} in the command, all it prints on standard output is read as its weights: "
-                        "print the rest on standard error, or write the weights to the file {out} names)")
+                        " (without {out} in the command, what it prints on standard output is read as its weights, "
+                        "a log before them passed over: print the rest on standard error, or write the weights to "
+                        "the file {out} names)")
                 elif reason == NO_WEIGHTS_FILE and output.total:  # weights printed, as many programs do?
                     words = " ".join(w for w in shlex.split(self.template) if w != "{out}")
                     reason += (f" (it printed {output.total} bytes: a program that prints its weights on standard "

@@ -74,6 +74,61 @@ def read_weights(path: str, n_features: int, exact: bool) -> list[Fraction] | tu
     text = _text(_file(path, "its weights file ({out})", MAX_WEIGHTS_BYTES), "its weights file ({out})")
     if text is None:
         raise CommandFailed(NO_WEIGHTS_FILE)
+    return _weights_in(text, n_features, exact)
+
+
+#: The most lines at the end of what a program printed that are tried as its weights (`trailing_weights`).
+TRAILING_LINES = 64
+
+
+def trailing_weights(path: str, n_features: int,
+                     exact: bool) -> tuple[list[Fraction] | tuple[list[Fraction], Fraction], int] | None:
+    """The weights a program printed last, after a log (``Epoch 1: 3 errors``, ``Converged after 4 epochs``): the
+    fewest last lines of standard output that read as its weights (`read_weights`' forms), and the number of lines
+    before them passed over; None where no such lines do (or the whole output is none).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "out.txt")
+    ...     _ = open(path, "w").write("Epoch 1: 2 errors\\nEpoch 2: 0 errors\\nw: [0.5]\\nb: -1\\n")
+    ...     trailing_weights(path, 1, exact=True)
+    (([Fraction(1, 2)], Fraction(-1, 1)), 2)
+    """
+    try:
+        text = _text(_file(path, "its standard output", MAX_WEIGHTS_BYTES), "its standard output")
+    except CommandFailed:
+        return None
+    lines = [line for line in (text or "").splitlines() if line.strip()]
+    for k in range(1, min(len(lines), TRAILING_LINES + 1)):
+        if not _is_log(lines[-k - 1], exact):  # numbers just before: part of what it printed as its weights
+            continue
+        try:
+            found = _weights_in("\n".join(lines[-k:]), n_features, exact)
+        except CommandFailed:
+            continue
+        if found is not None:
+            return found, len(lines) - k
+    return None
+
+
+def _is_log(line: str, exact: bool) -> bool:
+    """Whether a line is words (a log line), not values alone: it holds a letter and does not read as values."""
+    if not re.search(r"[A-Za-z]", line):
+        return False
+    try:
+        tokens = weight_tokens(line)
+        if isinstance(tokens, Named):
+            return False
+        [number(value, exact, "") for _, value in tokens]
+    except (CommandFailed, ValueError):
+        return True
+    return False
+
+
+def _weights_in(text: str, n_features: int, exact: bool) -> list[Fraction] | tuple[list[Fraction], Fraction] | None:
+    """`read_weights` of the text a weights file holds."""
     tokens = weight_tokens(text)
     if isinstance(tokens, Named):
         if len(tokens.weights) != n_features:

@@ -92,6 +92,8 @@ def weight_tokens(text: str) -> list[Token] | Named:
     ([(1, '0.5'), (2, '-1')], [(1, '0.5'), (1, '-1')])
     >>> weight_tokens("# weights\\nw1,w2,b\\n0.5,-1,2\\n")  # np.savetxt's header, pandas' column names
     [(3, '0.5'), (3, '-1'), (3, '2')]
+    >>> weight_tokens("Final weights: [0.5 -1. ] bias: 2.0")  # a caption before the first name
+    Named(weights=[(1, '0.5'), (1, '-1.')], bias=(1, '2.0'))
     >>> weight_tokens("epochs: 3\\nw: 0.5 -1 2\\n")  # a name the check does not know is left to be refused
     [(1, 'epochs'), (1, '3'), (2, 'w'), (2, '0.5'), (2, '-1'), (2, '2')]
     """
@@ -111,13 +113,19 @@ def weight_tokens(text: str) -> list[Token] | Named:
     if len(groups) == 1:
         return groups[0][1]
     names = {label[1].lower(): values for label, values in groups[1:] if label is not None}
-    if not groups[0][1] and len(names) == len(groups) - 1 and set(names) <= WEIGHT_NAMES | BIAS_NAMES:
+    # words before the first name are a caption ("Final weights: ...", "Learned w = ..."); values there are not
+    caption = all(value[0].isalpha() and value.lower() not in _NOT_WORDS for _, value in groups[0][1])
+    if caption and len(names) == len(groups) - 1 and set(names) <= WEIGHT_NAMES | BIAS_NAMES:
         named = _named(names)
         if named is not None:
             return named
     # a name the check does not know, a name twice, or values before the first name: every name is kept as a
     # value, for the reader to refuse by name
     return [token for label, values in groups for token in ([label] if label is not None else []) + values]
+
+
+#: Words that are values (a weight NumPy or R printed as such), never a caption.
+_NOT_WORDS = frozenset({"nan", "inf", "infinity", "-inf", "na"})
 
 
 def _without_header(lines: list[str]) -> list[str]:

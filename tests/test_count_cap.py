@@ -40,20 +40,20 @@ def _presentation_cap(X: Any, y: Any) -> Any:
 
 
 def test_an_update_cap_is_named_with_its_count() -> None:
-    result = check_implementation(_update_cap(lambda n: 20), examples=40, worked_examples=False)
+    result = check_implementation(_update_cap(lambda n: 20), examples=25, worked_examples=False)
     assert [d.code for d in result.diagnoses] == ["count-cap"], result.report()
     parameters = result.diagnoses[0].parameters
     assert (parameters["count"], parameters["cap"]) == ("updates", 20), result.report()
 
 
 def test_a_presentation_cap_is_named_with_its_count() -> None:
-    result = check_implementation(_presentation_cap, examples=40, worked_examples=False)
+    result = check_implementation(_presentation_cap, examples=25, worked_examples=False)
     assert [d.code for d in result.diagnoses] == ["count-cap"], result.report()
     parameters = result.diagnoses[0].parameters
     assert (parameters["count"], parameters["cap"]) == ("presentations", 50), result.report()
 
 
 def test_a_stop_whose_count_follows_the_data_gets_no_cap() -> None:
-    result = check_implementation(_update_cap(lambda n: n + 1), examples=40, worked_examples=False)
+    result = check_implementation(_update_cap(lambda n: n + 1), examples=25, worked_examples=False)
     assert not result.passed
     assert "count-cap" not in [d.code for d in result.diagnoses], result.report()

@@ -58,7 +58,7 @@ def test_a_float32_perceptron_under_another_tie_rule_is_named_with_it() -> None:
 
 
 def test_a_float32_perceptron_that_departs_too_is_not_called_no_perceptron() -> None:
-    result = check_implementation(_single(moves_bias=False), examples=40)
+    result = check_implementation(_single(moves_bias=False), examples=15)
     assert not result.passed
     codes = [d.code for d in result.diagnoses]
     assert "not-a-perceptron" not in codes and "float-rounding" not in codes, result.report()

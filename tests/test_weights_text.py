@@ -57,6 +57,7 @@ def test_a_vector_printed_as_other_languages_print_it_is_its_values(tmp_path: Pa
     "Perceptron {\n    weights: [\n        0.5,\n        -1/3,\n    ],\n    bias: 2.0,\n}\n",  # Rust's {:#?}
     "{'w': array([ 0.5, -1/3]), 'b': np.float64(2.0)}\n",  # Python's print of a dict
     "Model(w=[0.5, -1/3], b=2)\n",  # a dataclass's or a named tuple's repr
+    "Final weights: [ 0.5 -1/3] bias: 2\n",  # print("Final weights:", w, "bias:", b): a caption before the names
     "$VAR1 = {\n          'bias' => 2,\n          'weights' => [\n            '0.5',\n            '-1/3'\n ]\n };\n",
 ])
 def test_named_weights_and_bias_are_read_by_their_names(tmp_path: Path, text: str) -> None:
@@ -68,7 +69,7 @@ def test_named_weights_and_bias_are_read_by_their_names(tmp_path: Path, text: st
     ("weights: 0.5 -1/3\nbias: 2 3\n", "'weights' is not a number"),  # a bias of two values is no bias
     ('{"w": [0.5], "b": 2}', "named 1 weight in its weights file; 2 needed, w1, w2, and the bias apart"),
     ('{"theta0": 2, "x": [0.5, 1]}', "is not a number"),
-    ("Final weights: 0.5 -1/3 2\n", "'Final' is not a number"),
+    ("Final weights after 3 epochs: 0.5 -1/3 2\n", "'Final' is not a number"),  # a caption holds no number
     ("Fraction(1, 3) 2\n", "wrote 2 values to its weights file; 3 needed"),  # one value, never two
     ('"0.5" "-1/3"\n', "wrote 2 values"),  # quoted values are values, not row names
     ("nan nan nan\n", "'nan' is not a finite number"),  # a diverged run's line is no header

@@ -234,8 +234,8 @@ def _on_labels(conv: Convention, labels: str) -> str:
 def _as_printed(observations: list[Observation], conv: Convention, rate: Fraction | None, form: str,
                 exact: bool) -> Diagnosis | None:
     """The first single-run model (`model_causes`) that reproduces every dataset tried once its weights are
-    printed with `form` or its sibling (``%.8f``, ``%.8g``: one dataset may not tell them apart), or None; its
-    parameters name the printing (``format``)."""
+    printed with `form` or a printing one dataset may not tell from it (`_printed.related`: ``%.8f``, ``%.8g``,
+    NumPy's print), or None; its parameters name the printing (``format``)."""
     from ._evidence import Printed
     from ._printed import related
 

@@ -78,3 +78,12 @@ def test_a_float64_learners_weights_show_no_float32() -> None:
     assert not is_single(tuple(F(v) for v in sigmoid))
     assert not is_single(tuple(F(f"{v:g}") for v in sigmoid))  # %g's six digits are float32 values, but no evidence
     assert not is_single(tuple(F(f"{v:.9g}") for v in sigmoid))  # no float32 prints so with %.9g
+
+
+def test_float32_arithmetic_declared_passes_and_nothing_else_does() -> None:
+    # no option declared float32 arithmetic, so such code could not pass; --float-eta 0.1 --accept float32 does
+    result = check_implementation(_single(), examples=40)
+    assert "it passes with --float-eta 0.1 --accept float32" in result.report(), result.report()
+    assert check_implementation(_single(), examples=40, eta=F(0.1), accept_departures=("float32",)).passed
+    assert not check_implementation(_single(moves_bias=False), examples=15, eta=F(0.1),
+                                    accept_departures=("float32",)).passed

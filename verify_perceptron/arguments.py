@@ -253,8 +253,9 @@ def _check_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     check.add_argument("--float-eta", default=None, metavar="DECIMAL",
                        help="its rate is the double nearest to DECIMAL (0.1 is 3602879701896397/36028797018963968)")
     check.add_argument("--accept", action="append", default=[], metavar="NAME[,NAME]",
-                       help="departures to accept (shuffle, tol, eta0, float-rate, ...): eta0/float-rate, tol and "
-                       "shuffle also change the reference compared with")
+                       help="departures to accept (shuffle, tol, eta0, float-rate, printed-rounding, float32, ...): "
+                       "eta0/float-rate, float32 (with --float-eta), tol and shuffle also change the reference "
+                       "compared with")
     check.add_argument("--timeout", type=_positive_seconds, default=10.0, metavar="SECONDS",
                        help="seconds one call of the implementation may take (default 10)")
     check.add_argument("--time-limit", type=_positive_seconds, default=None, metavar="SECONDS",

@@ -48,6 +48,15 @@ def _with_accepted(options: CheckOptions, conv: Convention, data: Dataset, refer
     modelled = _configured_reference(options, conv, data, weights)
     if modelled is not None:
         return _without(findings, _REPLACED), [modelled]
+    if "float32" in accepted and options.dtype == "float" and options.eta is not None:
+        from ._single import as_single, single_run
+
+        read = as_single(weights)
+        if read is not None and single_run(data, conv, options.eta, options.max_epochs or REFERENCE_EPOCHS,
+                                           options.labels) == read:
+            return _without(findings, _REPLACED), [
+                f"compared with the run in float32 at rate {_rate_text(options.eta)} (float32 accepted): it ends at "
+                "exactly the implementation's weights"]
     if accepted & set(FLOAT_RATE) and options.dtype == "float" and options.eta is not None:
         rate = options.eta
         final, _, _ = _float_run(data, conv, rate, options.max_epochs or REFERENCE_EPOCHS, options.labels)

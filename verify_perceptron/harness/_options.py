@@ -51,9 +51,10 @@ def updates_to_read(n_reference: int, n_samples: int) -> int:
     return min(MAX_REPORTED_UPDATES, 2 * (n_reference + n_samples) + 100)
 
 #: The configuration departures that can be accepted (`CheckOptions.accept_departures`): scikit-learn's
-#: parameters, and ``float-rate`` for a declared rate that is an inexact double.
+#: parameters, ``float-rate`` for a declared rate that is an inexact double, ``printed-rounding``, and ``float32``
+#: for code that computes in single precision (compared with the note's run in float32 at the declared rate).
 DEPARTURES = ("shuffle", "tol", "early_stopping", "penalty", "fit_intercept", "learning_rate", "loss", "average",
-              "class_weight", "eta0", "learning_rate_init", "float-rate", "printed-rounding")
+              "class_weight", "eta0", "learning_rate_init", "float-rate", "printed-rounding", "float32")
 
 #: Where a flat weight vector holds the bias (`CheckOptions.bias`).
 BIAS_PLACES = ("first", "last", "convention")

@@ -28,8 +28,11 @@ def _one(code: str, parameters: dict[str, Any], options: CheckOptions) -> dict[s
         return {"labels": parameters["labels"], "convention": parameters["convention"], **rate}
     if code in _TIES:
         return {"convention": _TIES[code]}
-    if (code == "float-rounding" and "rate" in parameters and "float-rate" not in options.accept_departures
-            and parameters.get("precision") != "float32"):  # no option declares float32 arithmetic
+    if code == "float-rounding" and parameters.get("precision") == "float32" and "rate" in parameters:
+        return {"eta": Fraction(str(parameters["rate"])), "accept_departures": ("float32",),
+                **({"convention": parameters["convention"]} if parameters.get("convention") != options.convention
+                   else {})}
+    if code == "float-rounding" and "rate" in parameters and "float-rate" not in options.accept_departures:
         return {"eta": Fraction(str(parameters["rate"])), "accept_departures": ("float-rate",)}
     if code == "float-rate" and "rate" in parameters:
         double = nearest_float(Fraction(str(parameters["rate"])))

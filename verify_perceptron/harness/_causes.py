@@ -17,7 +17,7 @@ from fractions import Fraction
 from ..notes.conventions import CONVENTIONS, Convention, dot
 from ..run.averaged import AVERAGES
 from ._averaged import counter_average
-from ._count_cap import count_cap
+from ._count_cap import Trails, count_cap
 from ._evidence import Model, Observation, Printed, allowing, explained, factor_of
 from ._exact import Vector, _is_mistake
 from ._models import Change, Simulation, orders_reaching, simulate
@@ -100,8 +100,9 @@ def search_causes(observations: list[Observation], conv: Convention, rate: Fract
                                f"in each epoch (shuffled?): on the counterexample the epochs' orders "
                                f"{[list(p) for p in orders]} give its weights; every other dataset tried allows such "
                                "an order"))
-    c = runs.explained(observations, lambda o: [runs(o).weights(U) for U in runs(o).ends] + _updates(o, runs), rate)
-    capped = count_cap(observations, conv, runs, runs.explained, rate) if c is not None else None
+    trails = Trails(conv, runs)  # the weights after each update, and where in the presentations each came
+    c = runs.explained(observations, lambda o: [runs(o).weights(U) for U in runs(o).ends] + trails(o)[1][1:], rate)
+    capped = count_cap(observations, trails, runs.explained, rate) if c is not None else None
     if capped is not None:
         found.append(Diagnosis(capped.code, {**capped.parameters, "datasets": n},
                                f"{capped.text}: it reproduces the implementation's weights on every dataset tried"))
@@ -378,11 +379,3 @@ def _some_order(o: Observation, conv: Convention, runs: _Runs, rate: Fraction | 
         separates = all(not _is_mistake(conv, dot(target, conv.augment(x)), y) for x, y in zip(o.data.X, o.data.y))
         return [target] if separates else None
     return [target] if orders_reaching(o.data, conv, target) is not None else None
-
-
-def _updates(o: Observation, runs: _Runs) -> list[Vector]:
-    """The note's weights after each of its updates (not only at epochs' ends)."""
-    from ..run.reference import train
-
-    return [u.weights for u in train(o.data, runs.conv, max_epochs=len(runs(o).ends) + 1).updates]
-

@@ -26,11 +26,12 @@ Explained = Callable[[list[Observation], Model, "Fraction | None"], "Fraction | 
 MAX_PRESENTATIONS = 5000
 
 #: (presentation count at each update, the start's 0 first; the weights after it; whether the run converged)
-Trail = tuple[list[int], list[tuple[Fraction, ...]], bool]
+Trail = tuple[list[int], list[Vector], bool]
 
 
-class _Trails:
-    """The note's run on each dataset as a trail of updates, made once."""
+class Trails:
+    """The note's run on each dataset as a trail of updates (the presentation count at each, and the weights after
+    it), made once: the count caps read it, and `_causes.search_causes`' early stop its weights."""
 
     def __init__(self, conv: Convention, run_of: Callable[[Observation], Simulation]) -> None:
         self.conv, self.run_of = conv, run_of
@@ -45,12 +46,13 @@ class _Trails:
             n = o.data.n_samples
             result = train(o.data, self.conv, max_epochs=len(run.ends) + 1)
             at = [0] + [(u.epoch - 1) * n + u.samples[-1] + 1 for u in result.updates]
-            weights = [tuple(Fraction(0) for _ in o.weights)] + [tuple(u.weights) for u in result.updates]
+            weights: list[Vector] = [tuple(Fraction(0) for _ in o.weights)]
+            weights += [tuple(u.weights) for u in result.updates]
             self._made[key] = (at, weights, run.stop == "converged")
         return self._made[key]
 
 
-def _after_updates(trails: _Trails, K: int) -> Model:
+def _after_updates(trails: Trails, K: int) -> Model:
     def model(o: Observation) -> list[Vector] | None:
         at, weights, converged = trails(o)
         if K >= len(weights) and not converged:
@@ -59,7 +61,7 @@ def _after_updates(trails: _Trails, K: int) -> Model:
     return model
 
 
-def _after_presentations(trails: _Trails, P: int) -> Model:
+def _after_presentations(trails: Trails, P: int) -> Model:
     def model(o: Observation) -> list[Vector] | None:
         at, weights, converged = trails(o)
         k = bisect_right(at, P) - 1
@@ -69,12 +71,12 @@ def _after_presentations(trails: _Trails, P: int) -> Model:
     return model
 
 
-def count_cap(observations: list[Observation], conv: Convention, run_of: Callable[[Observation], Simulation],
-              explained: Explained, rate: Fraction | None) -> Diagnosis | None:
-    """count-cap: the least K (updates), else P (presentations), at which the note's run (`run_of`) gives the weights
+def count_cap(observations: list[Observation], trails: Trails, explained: Explained,
+              rate: Fraction | None) -> Diagnosis | None:
+    """count-cap: the least K (updates), else P (presentations), at which the note's run (`trails`) gives the weights
     on every dataset tried (`explained`, with the implementation's rounding), the counterexample's run cut short
     by it; None where none does."""
-    trails = _Trails(conv, run_of)
+    conv = trails.conv
     first = observations[0]
     at, weights, _ = trails(first)
     matching = [k for k in range(len(weights) - 1) if explained([first], allowing(weights[k]), rate) is not None]
@@ -85,7 +87,7 @@ def count_cap(observations: list[Observation], conv: Convention, run_of: Callabl
     return None if P is None else _named(conv, "presentations", P, None)
 
 
-def _presentations(observations: list[Observation], trails: _Trails, explained: Explained, rate: Fraction | None,
+def _presentations(observations: list[Observation], trails: Trails, explained: Explained, rate: Fraction | None,
                    matching: list[int]) -> int | None:
     """The least presentation count at which the run gives the weights on every dataset tried (the counterexample's
     `matching` updates tell where to look), or None."""

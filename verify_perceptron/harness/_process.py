@@ -132,16 +132,10 @@ class CommandImplementation:
             if ending != "exit 0":
                 raise CommandFailed(_ended(ending, argv[0]), output)
             try:
-                weights = read_weights(paths["out"], n_features, exact)
+                weights = _weights_read(paths["out"], n_features, exact, printed=not self.writes_out)
                 updates = read_updates(paths["updates"], n_features, exact, max_updates) if self.reports_updates else None
             except CommandFailed as failure:
                 reason = failure.reason
-                trailing = None if self.writes_out else trailing_weights(paths["out"], n_features, exact)
-                if trailing is not None:  # a log, then its weights: the weights are what it printed last
-                    weights, updates = trailing[0], None
-                    if self.reports_updates:
-                        updates = read_updates(paths["updates"], n_features, exact, max_updates)
-                    return weights, updates, output
                 if not self.writes_out:  # what it printed was read as its weights
                     reason = reason.replace("its weights file ({out})", "its standard output").replace(
                         "its weights file", "its standard output") + (
@@ -154,6 +148,19 @@ class CommandImplementation:
                                f"output can be checked as: sh -c '{words} > {{out}}')")
                 raise CommandFailed(reason, output) from None
             return weights, (None if weights is None else updates), output
+
+
+def _weights_read(path: str, n_features: int, exact: bool,
+                  printed: bool) -> list[Fraction] | tuple[list[Fraction], Fraction] | None:
+    """`read_weights`; where the file is what the command `printed` on standard output, a log before its weights
+    passed over when the whole does not read (`trailing_weights`: what it printed last)."""
+    try:
+        return read_weights(path, n_features, exact)
+    except CommandFailed:
+        trailing = trailing_weights(path, n_features, exact) if printed else None
+        if trailing is None:
+            raise
+        return trailing[0]
 
 
 def command_implementation(template: str, *, cwd: str | None = None, label_column: str = "last") -> CommandImplementation:

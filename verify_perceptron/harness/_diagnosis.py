@@ -206,12 +206,15 @@ def _single_rounding(observations: list[Observation], conv: Convention, float_ra
     precision at one rate (`_single.single_rate`) ends at the implementation's weights, all float32 values, on
     every dataset tried."""
     from ..notes.conventions import CONVENTIONS
-    from ._single import MAX_SINGLE, single_rate
+    from ._single import MAX_SINGLE, single_rate, single_readings
 
+    readings = single_readings(observations)
+    if readings is None:
+        return None
     declared = options.eta is not None
     for name in (conv.name, *(c for c in CONVENTIONS if c != conv.name)):
         other = get_convention(name)
-        found = single_rate(observations, other, rate if declared and rate is not None else float_rate,
+        found = single_rate(observations, readings, other, rate if declared and rate is not None else float_rate,
                             options.max_epochs or REFERENCE_EPOCHS, options.labels, declared=declared)
         if found is None:
             continue

@@ -70,8 +70,11 @@ def is_single(weights: Vector) -> bool:
     (False, False)
     """
     found = as_single(weights)
-    if found is None:
-        return False
+    return found is not None and _shows_single(weights, found)
+
+
+def _shows_single(weights: Vector, found: Vector) -> bool:
+    """`is_single` of `weights` that read as the float32 values `found`."""
     return found == tuple(weights) or any(len(_digits(w)) >= 7 for w in weights)
 
 
@@ -128,17 +131,24 @@ def single_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int,
     return conv.from_canonical(Fraction(float(b)), tuple(Fraction(float(w)) for w in v))
 
 
-def single_rate(observations: list[Observation], conv: Convention, rate: Fraction, max_epochs: int,
-                labels: str = "-1/+1", declared: bool = False) -> Fraction | None:
-    """The rate (the declared one, else `rate`'s short decimals, then `rate`) at which `single_run` ends at the
-    implementation's weights on every dataset tried (at most `MAX_SINGLE`), when they are all float32 values and
-    one dataset's at least show float32 arithmetic (`is_single`); or None."""
+def single_readings(observations: list[Observation]) -> list[Vector] | None:
+    """The float32 values (`as_single`) of the weights of the datasets a float32 model is run on (at most
+    `MAX_SINGLE`), when they all read so and one dataset's at least show float32 arithmetic (`is_single`); else
+    None (short decimals alone, %g's, read as float32 values too, but show no float32 arithmetic)."""
     used = observations[:MAX_SINGLE]
     seen = [as_single(o.weights) for o in used]
-    if not used or any(w is None for w in seen) or not any(is_single(o.weights) for o in used):
-        return None  # (short decimals alone, %g's, read as float32 values too, but show no float32 arithmetic)
+    found = [w for w in seen if w is not None]
+    if not used or len(found) < len(seen) or not any(_shows_single(o.weights, w) for o, w in zip(used, found)):
+        return None
+    return found
+
+
+def single_rate(observations: list[Observation], readings: list[Vector], conv: Convention, rate: Fraction,
+                max_epochs: int, labels: str = "-1/+1", declared: bool = False) -> Fraction | None:
+    """The rate (the declared one, else `rate`'s short decimals, then `rate`) at which `single_run` ends at the
+    `readings` (`single_readings`) of the first datasets tried; or None."""
     raw, *short = short_rates(rate)
     for candidate in [rate] if declared else dict.fromkeys([*short, raw]):
-        if all(single_run(o.data, conv, candidate, max_epochs, labels) == w for o, w in zip(used, seen)):
+        if all(single_run(o.data, conv, candidate, max_epochs, labels) == w for o, w in zip(observations, readings)):
             return candidate
     return None

@@ -42,7 +42,8 @@ MAX_STARTED = 30
 FAR = Fraction(2**60)
 #: The whole numbers of steps tried between the bias's two answers (a rate read off their difference).
 STEPS = range(1, 9)
-#: The least number of samples of `read_bias_start`'s probes, and the units in the last place it looks around.
+#: The least number of samples of `read_bias_start`'s probes (the zeros then step the bias back in one epoch from
+#: a start up to that many steps away), and the units in the last place it looks around.
 BIAS_SAMPLES = 64
 ULPS = 3
 
@@ -75,10 +76,10 @@ class StartedRun:
     also: tuple[tuple[str, Fraction], ...] = ()
 
 
-def _probe(data: Dataset, label: int, value: Fraction) -> Dataset:
-    """`data`'s shape with every value 0 and label `label`, but the last sample: `value` on the first feature, label
-    -`label`."""
-    n, d = data.n_samples, data.n_features
+def _probe(data: Dataset, label: int, value: Fraction, least: int = 0) -> Dataset:
+    """`data`'s shape (at least `least` samples) with every value 0 and label `label`, but the last sample: `value`
+    on the first feature, label -`label`."""
+    n, d = max(data.n_samples, least), data.n_features
     zero = tuple(Fraction(0) for _ in range(d))
     far = (value, *zero[1:])
     return Dataset(X=(zero,) * (n - 1) + (far,), y=(label,) * (n - 1) + (-label,), source=data.source,
@@ -131,10 +132,10 @@ def read_start(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -
 
 
 def read_bias_start(data: Dataset, conv: Convention, recheck: Recheck, labels: str) -> Read | None:
-    """The starts ``(b, 0)`` of an implementation whose features start at 0 that give its answers on `_bias_probe`'s
-    two probes (the least first), and its step; None where a call gives no weights, a feature's weight but the first
-    is not 0 (the features do not start at 0: `read_start`'s case), the first's is 0 or differs between the probes,
-    or a start of 0 gives the answers too.
+    """The starts ``(b, 0)`` of an implementation whose features start at 0 that give its answers on `_probe`'s
+    two probes (`BIAS_SAMPLES` samples at least), the least first, and its step; None where a call gives no
+    weights, a feature's weight but the first is not 0 (the features do not start at 0: `read_start`'s case), the
+    first's is 0 or differs between the probes, or a start of 0 gives the answers too.
 
     On the probes the far sample is one mistake, the first time the bias predicts the zeros' label (its first
     feature's weight still 0); its step moves the first feature's weight by the step times `FAR` (so the step is
@@ -161,7 +162,7 @@ def read_bias_start(data: Dataset, conv: Convention, recheck: Recheck, labels: s
     """
     answers: list[tuple[float, Fraction]] = []
     for label in (1, -1):
-        _, weights, _ = recheck(_bias_probe(data, label), labels, conv.name)
+        _, weights, _ = recheck(_probe(data, label, -label * FAR, least=BIAS_SAMPLES), labels, conv.name)
         if weights is None:
             return None
         b, v = conv.to_canonical(weights)
@@ -187,16 +188,6 @@ def read_bias_start(data: Dataset, conv: Convention, recheck: Recheck, labels: s
     return Read(tuple((Fraction(c), zero) for c in fits), Fraction(step)) if fits else None
 
 
-def _bias_probe(data: Dataset, label: int) -> Dataset:
-    """`data`'s features, every value 0 and label `label` but for one sample far out on the first feature, label
-    -`label` (`FAR` on its side), in at least `BIAS_SAMPLES` samples (the zeros then step the bias back in one
-    epoch from a start up to that many steps away)."""
-    n, d = max(data.n_samples, BIAS_SAMPLES), data.n_features
-    zero = tuple(Fraction(0) for _ in range(d))
-    return Dataset(X=(zero,) * (n - 1) + ((-label * FAR, *zero[1:]),), y=(label,) * (n - 1) + (-label,),
-                   source=data.source, binary_float=data.binary_float)
-
-
 def _around(*values: float) -> set[float]:
     """The doubles within `ULPS` units in the last place of each value."""
     found = set()
@@ -210,7 +201,7 @@ def _around(*values: float) -> set[float]:
 
 
 def _bias_path(start: float, label: int, step: float, ties: bool) -> float:
-    """The bias's end on `_bias_probe`'s samples with zeros labelled `label`, from `start`, in float64: the zeros
+    """The bias's end on `read_bias_start`'s probe with zeros labelled `label`, from `start`, in float64: the zeros
     step it by ``label·step`` until it predicts their label (a score of 0 a mistake when `ties`), the far sample then
     once by ``-label·step``, and the zeros back again."""
     def back(b: float) -> float:

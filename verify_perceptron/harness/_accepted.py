@@ -2,8 +2,8 @@
 
 - ``eta0``, ``learning_rate_init`` or ``float-rate`` (a learning rate binary
   floating point cannot hold): the reference becomes the float64 run of the
-  note's algorithm at that very double (`_floats._float_run`); final weights
-  equal to its result pass.
+  note's algorithm at that very double (`_floats._float_run`, its scores summed
+  in either order of `_floats.SUMS`); final weights equal to its result pass.
 - ``tol`` (a stop on the loss, not on the first clean pass): the reference
   becomes the exact run stopped at the end of any epoch; final weights equal
   to c times the exact run's weights at an epoch's end pass, separating or not.
@@ -27,7 +27,7 @@ from ..data.dataset import Dataset
 from ..data.trace import Trace
 from ..notes.conventions import Convention
 from ._exact import Vector, _scaled
-from ._floats import _float_run
+from ._floats import SUMS, _float_run, summed
 from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._printed import described, printed_at, printed_format
 from ._results import Finding
@@ -52,24 +52,28 @@ def _with_accepted(options: CheckOptions, conv: Convention, data: Dataset, refer
         from ._single import as_single, single_run
 
         read = as_single(weights)
-        if read is not None and single_run(data, conv, options.eta, options.max_epochs or REFERENCE_EPOCHS,
-                                           options.labels) == read:
+        if read is not None and any(single_run(data, conv, options.eta, options.max_epochs or REFERENCE_EPOCHS,
+                                               options.labels, sums) == read for sums in SUMS):
             return _without(findings, _REPLACED), [
                 f"compared with the run in float32 at rate {_rate_text(options.eta)} (float32 accepted): it ends at "
                 "exactly the implementation's weights"]
     if accepted & set(FLOAT_RATE) and options.dtype == "float" and options.eta is not None:
         rate = options.eta
-        final, _, _ = _float_run(data, conv, rate, options.max_epochs or REFERENCE_EPOCHS, options.labels)
-        form = (printed_format(weights, final, exact=False) if "printed-rounding" in accepted and final is not None
-                else None)
-        if form is not None:
+        runs = {sums: _float_run(data, conv, rate, options.max_epochs or REFERENCE_EPOCHS, options.labels,
+                                 sums=sums)[0] for sums in SUMS}  # either order of the score's sums is float64's run
+        same = [sums for sums, final in runs.items() if final == weights]
+        if same:
             return _without(findings, _REPLACED), [
-                f"compared with the float64 run at rate {_rate_text(rate)} at the digits it prints (float rate and "
-                f"printed-rounding accepted): its weights, rounded to {described(form)}, are the implementation's"]
-        if final == weights:
+                f"compared with the float64 run at rate {_rate_text(rate)}{summed(same[0])} (float rate accepted): "
+                "it ends at exactly the implementation's weights"]
+        printed = [(sums, form) for sums, final in runs.items() if final is not None and "printed-rounding" in accepted
+                   and (form := printed_format(weights, final, exact=False)) is not None]
+        if printed:
+            sums, form = printed[0]
             return _without(findings, _REPLACED), [
-                f"compared with the float64 run at rate {_rate_text(rate)} (float rate accepted): it ends at exactly "
-                "the implementation's weights"]
+                f"compared with the float64 run at rate {_rate_text(rate)}{summed(sums)} at the digits it prints "
+                f"(float rate and printed-rounding accepted): its weights, rounded to {described(form)}, are the "
+                "implementation's"]
     if "tol" in accepted:
         ends = _epoch_ends(reference)
         for epoch, end in enumerate(ends):

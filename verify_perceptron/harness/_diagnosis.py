@@ -12,7 +12,7 @@ from ..notes.conventions import Convention, get_convention
 from ._causes import mode_cause, model_causes, search_causes
 from ._evidence import Evidence, Observation
 from ._exact import Vector
-from ._floats import _double, _float_run, halves_step, rates_shown, short_rates
+from ._floats import SUMS, _double, _float_run, halves_step, rates_shown, short_rates, summed
 from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._printed import printed_cause
 from ._probes import Recheck, labels_probe, start_probe
@@ -191,12 +191,14 @@ def _float_rounding(observations: list[Observation], conv: Convention, rate: Fra
     for candidate in dict.fromkeys(candidates):
         if _double(candidate) is None:  # no double is that rate (0.1, or past the doubles' range)
             continue
-        if all(_float_run(o.data, conv, candidate, max_epochs or REFERENCE_EPOCHS, labels)[0] == o.weights
-               for o in observations):
-            return Diagnosis("float-rounding", {"rate": _number(candidate), "datasets": len(observations)},
-                             f"float rounding: the {conv.name} perceptron computed in float64 at rate "
-                             f"{_rate_text(candidate)}{_on_labels(conv, labels)} ends at exactly the "
-                             "implementation's weights on every dataset tried")
+        for sums in SUMS:
+            if all(_float_run(o.data, conv, candidate, max_epochs or REFERENCE_EPOCHS, labels, sums=sums)[0]
+                   == o.weights for o in observations):
+                order = {"sums": sums} if sums != "bias-last" else {}
+                return Diagnosis("float-rounding", {"rate": _number(candidate), **order, "datasets": len(observations)},
+                                 f"float rounding: the {conv.name} perceptron computed in float64 at rate "
+                                 f"{_rate_text(candidate)}{_on_labels(conv, labels)}{summed(sums)} ends at exactly "
+                                 "the implementation's weights on every dataset tried")
     return None
 
 
@@ -218,13 +220,16 @@ def _single_rounding(observations: list[Observation], conv: Convention, float_ra
                             options.max_epochs or REFERENCE_EPOCHS, options.labels, declared=declared)
         if found is None:
             continue
+        single, sums = found
         tried = min(len(observations), MAX_SINGLE)
         said = "" if name == conv.name else f" (note {other.note_number}'s rule, not {conv.name}'s)"
-        return Diagnosis("float-rounding", {"rate": _number(found), "precision": "float32", "convention": name,
-                                            "datasets": tried},
+        order = {"sums": sums} if sums != "bias-last" else {}
+        how = "summed from the bias" if sums == "bias-first" else "products added in order, then the bias"
+        return Diagnosis("float-rounding", {"rate": _number(single), "precision": "float32", "convention": name,
+                                            **order, "datasets": tried},
                          f"float rounding in single precision: the {name} perceptron{said} computed in float32 (every "
-                         f"value and step rounded to 24 bits, products added in order, then the bias) at rate "
-                         f"{_approx(found)} (the float32 nearest it){_on_labels(other, options.labels)} ends at exactly "
+                         f"value and step rounded to 24 bits, each score {how}) at rate "
+                         f"{_approx(single)} (the float32 nearest it){_on_labels(other, options.labels)} ends at exactly "
                          f"the implementation's weights on the {tried} datasets tried first: it computes in float32 "
                          "(PyTorch's and JAX's default), where the notes' algorithm is exact")
     return None
@@ -313,10 +318,12 @@ def _from_the_start(diagnosis: Diagnosis, found: StartedRun, observations: list[
     shown = ", ".join(_approx(w) for w in conv.from_canonical(b, v))
     then = {"convention": other.name, "rate": _number(found.rate), "epochs": found.epochs, "or_more": found.or_more,
             "start": [_number(w) for w in conv.from_canonical(b, v)],
-            "also": [{"convention": name, "rate": _number(r)} for name, r in found.also]}
+            "also": [{"convention": name, "rate": _number(r)} for name, r in found.also],
+            **({"sums": found.sums} if found.sums != "bias-last" else {})}
     return Diagnosis(diagnosis.code, {**diagnosis.parameters, "then": then},
                      f"{diagnosis.text}; from that start"
                      f"{'' if where is None else f' ([{shown}], {where})'} it is the "
-                     f"{other.name} perceptron{said} in float64 at rate {_rate_text(found.rate)}{equally}, run {cap}: that "
+                     f"{other.name} perceptron{said} in float64 at rate {_rate_text(found.rate)}{summed(found.sums)}"
+                     f"{equally}, run {cap}: that "
                      f"reproduces the implementation's weights on the {min(len(observations), MAX_STARTED)} datasets "
                      "tried first, so nothing but the start departs on them")

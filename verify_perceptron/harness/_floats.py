@@ -22,6 +22,12 @@ from ._wording import _approx, _number, _rate_text, _vec
 
 _FLOAT_BITS = 53
 
+#: The two orders code sums a float64 score in. ``"bias-last"``: the products in order, then the bias (``w @ x + b``,
+#: ``sum(...) + b``, ``b + np.dot(w, x)``: addition commutes). ``"bias-first"``: from the bias (``s = b; for j:
+#: s += w[j]*x[j]``, as C, Java, JavaScript and Rust loops are written, or an augmented vector with w0 first).
+#: The sums round differently, so a run at a rate such as 0.1 can decide a sample differently in each.
+SUMS = ("bias-last", "bias-first")
+
 
 class Unrepresentable(ValueError):
     """A value float64 cannot hold (past the largest double), in data a float implementation is to be given."""
@@ -204,13 +210,41 @@ def rates_shown(data: Dataset, conv: Convention, weights: Vector, labels: str, m
         return []
     raw, *short = short_rates(code_rate(conv, weights[j] / reference[j], labels))
     return [rate for rate in dict.fromkeys([*short, raw])
-            if _double(rate) is not None and _float_run(data, conv, rate, max_epochs, labels)[0] == weights]
+            if _double(rate) is not None and float_sums(data, conv, rate, max_epochs, labels, weights) is not None]
+
+
+def summed(sums: str) -> str:
+    """Words for a float run's order of sums where it is not the usual one (`SUMS`).
+
+    Examples
+    --------
+    >>> summed("bias-last"), summed("bias-first")
+    ('', ', each score summed from the bias (s = b, then s += w_j·x_j)')
+    """
+    return ", each score summed from the bias (s = b, then s += w_j·x_j)" if sums == "bias-first" else ""
+
+
+def float_sums(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int, labels: str,
+               weights: Vector) -> str | None:
+    """The order of `SUMS` in which the note's float64 run at `rate` ends at `weights` on `data`, or None.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.dataset import from_arrays
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> data, conv = from_arrays([["2", "1"], ["1", "3/2"]], [1, -1]), get_convention("classic")
+    >>> [float_sums(data, conv, Fraction(1, 10), 100, "-1/+1", _float_run(data, conv, Fraction(1, 10), 100,
+    ...                                                                    sums=order)[0]) for order in SUMS]
+    ['bias-last', 'bias-first']
+    """
+    return next((order for order in SUMS
+                 if _float_run(data, conv, rate, max_epochs, labels, sums=order)[0] == weights), None)
 
 
 def _float_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int, labels: str = "-1/+1", *,
-               start: tuple[float, Sequence[float]] | None = None,
-               ends: list[Vector] | None = None) -> tuple[Vector | None, FloatDecision | None, str | None]:
-    """The note's perceptron in float64 (products added in order, then the bias) beside the exact one.
+               start: tuple[float, Sequence[float]] | None = None, ends: list[Vector] | None = None,
+               sums: str = "bias-last") -> tuple[Vector | None, FloatDecision | None, str | None]:
+    """The note's perceptron in float64 (each score summed in the order `sums` names, `SUMS`) beside the exact one.
 
     Both runs visit the samples in the same order and make the same decisions
     until float64 first decides a sample differently: that visit is returned
@@ -253,10 +287,7 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int,
     for epoch in range(1, max_epochs + 1):
         clean = True
         for i, (x, label) in enumerate(zip(X, data.y)):
-            s = 0.0
-            for wj, xj in zip(v, x):
-                s += wj * xj
-            s += b
+            s = _score(v, x, b, sums)
             if not math.isfinite(s):  # inf, or inf - inf: float64 holds no score here
                 return None, first, (f"at update {k + 1} (epoch {epoch}, sample {i}) the float64 score "
                                      f"overflows ({s!r})")
@@ -289,6 +320,14 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int,
     return conv.from_canonical(Fraction(b), tuple(Fraction(w) for w in v)), first, rounded
 
 
+def _score(v: Sequence[float], x: Sequence[float], b: float, sums: str) -> float:
+    """The float64 score v·x + b summed in the order `sums` names (`SUMS`)."""
+    s = b if sums == "bias-first" else 0.0
+    for wj, xj in zip(v, x):
+        s += wj * xj
+    return s if sums == "bias-first" else s + b
+
+
 def _rounded_step(old: tuple[float, ...], x: tuple[float, ...], step: Fraction, new: tuple[float, ...],
                   when: str) -> str | None:
     """Where float64 rounded the step old + step·x (the bias last, its x 1) to `new`, in words; None where it did not.
@@ -318,7 +357,8 @@ def _rounding_notes(data: Dataset, conv: Convention, weights: Vector, rate: Frac
     """
     if _double(rate) is None:
         return None, []  # not a float64 rate: no float64 run to compare with
-    final, first, rounded = _float_run(data, conv, rate, max_epochs, labels)
+    sums = float_sums(data, conv, rate, max_epochs, labels, weights) or "bias-last"  # the one that explains it
+    final, first, rounded = _float_run(data, conv, rate, max_epochs, labels, sums=sums)
     explains = final == weights
     if final is None:
         return first, ([] if rounded is None else [f"float rounding: a float64 run at rate {_rate_text(rate)} "
@@ -327,9 +367,9 @@ def _rounding_notes(data: Dataset, conv: Convention, weights: Vector, rate: Frac
         return None, []
     notes = []
     if first is not None:
-        notes.append(f"float rounding: a float64 run of the same algorithm (rate {_rate_text(rate)}, products "
-                     f"added in order, then the bias) first decides differently from the exact run "
-                     f"{first.describe()}")
+        how = "summed from the bias" if sums == "bias-first" else "products added in order, then the bias"
+        notes.append(f"float rounding: a float64 run of the same algorithm (rate {_rate_text(rate)}, each score "
+                     f"{how}) first decides differently from the exact run {first.describe()}")
     if rounded is not None:
         notes.append(f"float rounding: in that float64 run, {rounded}")
     notes.append(f"float rounding: the float64 run ends at {_vec(final)}, which "

@@ -204,54 +204,59 @@ def _printed_float_run(observations: list[Observation], wants: list[tuple[Fracti
                        rate: Fraction | None) -> Diagnosis | None:
     """printed-rounding of the note's run computed in float64 at the declared rate or at a short decimal the
     first dataset's weights show."""
-    from ._floats import _float_run
+    from ._floats import SUMS, _float_run, summed
     from ._options import REFERENCE_EPOCHS
 
     first, want = observations[0], wants[0]
     candidates = [rate] if rate is not None else [r for r in rates(first.weights, want, None) if r != 1]
-    for r in candidates:
-        runs = [_float_run(o.data, conv, r, REFERENCE_EPOCHS)[0] for o in observations]
+    for r, sums in ((r, sums) for r in candidates for sums in SUMS):
+        runs = [_float_run(o.data, conv, r, REFERENCE_EPOCHS, sums=sums)[0] for o in observations]
         if any(run is None for run in runs):
             continue
         fit = _one_printing(observations, [list(run) for run in runs if run is not None], exact=False)
         if fit is not None:
-            return _named(conv, fit, r, f"the {conv.name} perceptron computed in float64 at rate {float(r)!r}",
-                          len(observations), f"--accept printed-rounding,float-rate --float-eta {float(r)!r}")
+            return _named(conv, fit, r, f"the {conv.name} perceptron computed in float64 at rate {float(r)!r}"
+                          f"{summed(sums)}", len(observations),
+                          f"--accept printed-rounding,float-rate --float-eta {float(r)!r}", sums)
     return None
 
 
 def _one_printing(observations: list[Observation], wants: list[list[Fraction]],
-                  exact: bool) -> tuple[str, str | None] | None:
-    """The one printing (and its sibling, where one fits as well) that turns each of `wants` into its dataset's
-    weights, where they differ on one at least; None where none does."""
-    needed: set[str] = set()
-    for o, want in zip(observations, wants):
-        if list(o.weights) != [_read(v, exact) for v in want]:
-            here = printed_format(o.weights, want, exact)
-            if here is None:
-                return None
-            needed |= set(related(here))
-    # the one printing that gives every dataset's weights (a dataset alone may not tell %.6f from %.6g)
-    fits = sorted((f for f in needed if all(reproduces(o.weights, want, exact, f)
-                                            for o, want in zip(observations, wants))),
+                  exact: bool) -> tuple[str, str | None, str | None] | None:
+    """The printing with the fewest digits (and its sibling, where one fits as well) that turns each of `wants`
+    into its dataset's weights, where they differ on one at least, and the most significant digits that do too
+    where that is more (the data tried may not tell C++'s six digits from four); None where none does."""
+    if all(list(o.weights) == [_read(v, exact) for v in want] for o, want in zip(observations, wants)):
+        return None
+    # the printings that give every dataset's weights, the fewest digits first (one dataset alone may not tell
+    # %.6f from %.6g, and its fewest may be %.1f where the program printed %.15g)
+    fits = sorted((f for f in FORMS if all(reproduces(o.weights, want, exact, f)
+                                           for o, want in zip(observations, wants))),
                   key=lambda f: (8, "n") if f == NUMPY else (int(f[2:-1]), f[-1]))
     if not fits:
         return None
     form = fits[0]
+    most = max((f for f in fits if f.endswith("g")), key=lambda f: int(f[2:-1]), default=None)
     # values of one magnitude do not tell 6 places from 6 digits (C's %f from C++'s cout): both named then
-    return form, (_sibling(form) if form != NUMPY and _sibling(form) in fits else None)
+    return (form, (_sibling(form) if form != NUMPY and _sibling(form) in fits else None),
+            most if most is not None and form != NUMPY and int(most[2:-1]) > int(form[2:-1]) else None)
 
 
-def _named(conv: Convention, fit: tuple[str, str | None], c: Fraction, what: str, datasets: int,
-           accept: str = "--accept printed-rounding") -> Diagnosis:
-    form, other = fit
+def _named(conv: Convention, fit: tuple[str, str | None, str | None], c: Fraction, what: str, datasets: int,
+           accept: str = "--accept printed-rounding", sums: str = "bias-last") -> Diagnosis:
+    form, other, most = fit
     either = described(form) + (f" or {described(other)}" if other else "")
-    parameters = {"format": form, "also": other, "rate": str(c), "datasets": datasets}
+    upto = f" (or to as many as {described(most)}: the data tried do not tell those apart)" if most else ""
+    parameters: dict[str, object] = {"format": form, "also": other, "rate": str(c), "datasets": datasets}
+    if most:
+        parameters["most"] = most
     if accept != "--accept printed-rounding":
         parameters["float64"] = True
+    if sums != "bias-last":
+        parameters["sums"] = sums
     return Diagnosis("printed-rounding", parameters,
-                     f"{what}, rounded to {either} as printed: they reproduce the implementation's weights on every "
-                     f"dataset tried; {FULL_PRECISION}, or accept the rounding with {accept}")
+                     f"{what}, rounded to {either} as printed{upto}: they reproduce the implementation's weights on "
+                     f"every dataset tried; {FULL_PRECISION}, or accept the rounding with {accept}")
 
 
 def printed_sum(weights: Sequence[Fraction], data: Dataset, conv: Convention, a: Sequence[Fraction],

@@ -11,7 +11,7 @@ from ..data.dataset import Dataset
 from ..notes.conventions import Convention
 from ._evidence import Observation
 from ._exact import Vector
-from ._floats import _float_run
+from ._floats import SUMS, _float_run, float_sums
 from ._results import Diagnosis
 from ._wording import _approx, _number
 
@@ -139,7 +139,7 @@ def labels_probe(observations: list[Observation], conv: Convention, recheck: Rec
             if not floats or weights is None:
                 break
             failed.append((seen, weights))
-            if rate is None or _float_run(seen, get_convention(name), rate, REFERENCE_EPOCHS, other)[0] != weights:
+            if rate is None or float_sums(seen, get_convention(name), rate, REFERENCE_EPOCHS, other, weights) is None:
                 rate = _one_rate(failed, name, other)
                 if rate is None and len(failed) >= _UNEXPLAINED:
                     break  # (as before: not this convention, without calling the implementation on every dataset)
@@ -158,7 +158,8 @@ def _one_rate(failed: list[tuple[Dataset, Vector]], name: str, labels: str) -> F
     under = get_convention(name)
     for data, weights in failed:
         for rate in rates_shown(data, under, weights, labels, REFERENCE_EPOCHS):
-            if all(_float_run(d, under, rate, REFERENCE_EPOCHS, labels)[0] == w for d, w in failed):
+            if any(all(_float_run(d, under, rate, REFERENCE_EPOCHS, labels, sums=sums)[0] == w for d, w in failed)
+                   for sums in SUMS):
                 return rate
     return None
 

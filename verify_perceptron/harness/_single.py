@@ -3,8 +3,9 @@
 Code written with float32 arrays (PyTorch's and JAX's default) rounds every product and sum to 24 bits. On the
 harness's data its weights are then float32 values whose coefficients Σ a_i·y_i·x_i are counts only to float32's
 precision, so neither a float64 run nor the test of `_reachable.incommensurate` (which allows float64's rounding)
-tells what it is. `single_rate` runs the note's perceptron in float32, products added in order and then the bias,
-at the rates the weights suggest, and names the one that ends at the implementation's weights on every dataset.
+tells what it is. `single_rate` runs the note's perceptron in float32, each score summed in either order of
+`_floats.SUMS`, at the rates the weights suggest, and names the one that ends at the implementation's weights on
+every dataset.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ..data.exact_text import nearest_float
 from ..notes.conventions import Convention
 from ._evidence import Observation
 from ._exact import Vector, _is_mistake
-from ._floats import halves_step, short_rates
+from ._floats import SUMS, halves_step, short_rates
 
 #: The most datasets a float32 model is run on.
 MAX_SINGLE = 30
@@ -84,9 +85,10 @@ def _digits(w: Fraction) -> str:
     return repr(float(w)).split("e")[0].replace("-", "").replace(".", "").strip("0")
 
 
-def single_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int, labels: str = "-1/+1") -> Vector | None:
-    """The note's perceptron in float32 from 0: every value and the step rounded to float32, each score the
-    products added in order and then the bias, each step's products added to the weights; its final weights in the
+def single_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int, labels: str = "-1/+1",
+               sums: str = "bias-last") -> Vector | None:
+    """The note's perceptron in float32 from 0: every value and the step rounded to float32, each score summed in
+    the order `sums` names (`_floats.SUMS`), each step's products added to the weights; its final weights in the
     convention's coordinates, or None where a value or the step is no finite nonzero float32.
 
     Examples
@@ -111,10 +113,11 @@ def single_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int,
         for _ in range(max_epochs):
             clean = True
             for x, label in zip(X, data.y):
-                s = zero
+                s = b if sums == "bias-first" else zero
                 for wj, xj in zip(v, x):
                     s = s + wj * xj
-                s = s + b
+                if sums != "bias-first":
+                    s = s + b
                 if not np.isfinite(s):
                     return None
                 if not _is_mistake(conv, Fraction(float(s)), label):
@@ -144,11 +147,13 @@ def single_readings(observations: list[Observation]) -> list[Vector] | None:
 
 
 def single_rate(observations: list[Observation], readings: list[Vector], conv: Convention, rate: Fraction,
-                max_epochs: int, labels: str = "-1/+1", declared: bool = False) -> Fraction | None:
-    """The rate (the declared one, else `rate`'s short decimals, then `rate`) at which `single_run` ends at the
-    `readings` (`single_readings`) of the first datasets tried; or None."""
+                max_epochs: int, labels: str = "-1/+1", declared: bool = False) -> tuple[Fraction, str] | None:
+    """The rate (the declared one, else `rate`'s short decimals, then `rate`) and the order of sums at which
+    `single_run` ends at the `readings` (`single_readings`) of the first datasets tried; or None."""
     raw, *short = short_rates(rate)
     for candidate in [rate] if declared else dict.fromkeys([*short, raw]):
-        if all(single_run(o.data, conv, candidate, max_epochs, labels) == w for o, w in zip(observations, readings)):
-            return candidate
+        for sums in SUMS:
+            if all(single_run(o.data, conv, candidate, max_epochs, labels, sums) == w
+                   for o, w in zip(observations, readings)):
+                return candidate, sums
     return None

@@ -16,9 +16,9 @@ shows nothing on that probe (its features start at 0); `read_bias_start` reads i
 sample's one step moves the first feature alone (by the step times `FAR`, which gives the step exactly), and the
 bias's two answers are float64 sums of whole steps from its start, so the starts that give both are searched.
 
-The note's perceptron is then run in float64 from that start (`_floats._float_run`, products added
-in order, then the bias), under each convention (a tie rule), at each rate, capped at each epoch
-count the counterexample allows, and named when it reproduces every dataset tried.
+The note's perceptron is then run in float64 from that start (`_floats._float_run`, each score summed
+in either order of `_floats.SUMS`), under each convention (a tie rule), at each rate, capped at each
+epoch count the counterexample allows, and named when it reproduces every dataset tried.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from ..data.exact_text import nearest_float
 from ..notes.conventions import CONVENTIONS, Convention, get_convention
 from ._evidence import Observation
 from ._exact import Vector
-from ._floats import _float_run, halves_step, short_rates
+from ._floats import SUMS, _float_run, halves_step, short_rates
 from ._probes import Recheck
 
 #: Most datasets tried the model from the read start is run on (each read costs four calls per feature count).
@@ -74,6 +74,7 @@ class StartedRun:
     epochs: int | None
     or_more: bool
     also: tuple[tuple[str, Fraction], ...] = ()
+    sums: str = "bias-last"
 
 
 def _probe(data: Dataset, label: int, value: Fraction, least: int = 0) -> Dataset:
@@ -234,13 +235,13 @@ def _floats(start: Canonical) -> tuple[float, list[float]] | None:
 
 
 def _ends(data: Dataset, conv: Convention, rate: Fraction, start: Canonical, labels: str,
-          max_epochs: int) -> tuple[list[Canonical], bool] | None:
+          max_epochs: int, sums: str = "bias-last") -> tuple[list[Canonical], bool] | None:
     """The float64 run's canonical weights at each epoch's end from `start`, and whether it ended before the limit."""
     doubles = _floats(start)
     if doubles is None:
         return None
     ends: list[Vector] = []
-    final, _, _ = _float_run(data, conv, rate, max_epochs, labels, start=doubles, ends=ends)
+    final, _, _ = _float_run(data, conv, rate, max_epochs, labels, start=doubles, ends=ends, sums=sums)
     if final is None:
         return None
     return [conv.to_canonical(w) for w in ends], len(ends) < max_epochs
@@ -294,27 +295,28 @@ def started_run(observations: list[Observation], conv: Convention, recheck: Rech
             starts[o.data.n_features] = read
     seen = [conv.to_canonical(o.weights) for o in used]
     first = used[0]
-    for name in (conv.name, *(c for c in CONVENTIONS if c != conv.name)):
+    for name, sums in ((n, s) for n in (conv.name, *(c for c in CONVENTIONS if c != conv.name)) for s in SUMS):
         other = get_convention(name)
         for r in _rates(starts[first.data.n_features].gap, other, labels, rate, float_rate):
             for start in starts[first.data.n_features].starts:
-                ends = _ends(first.data, other, r, start, labels, max_epochs)
+                ends = _ends(first.data, other, r, start, labels, max_epochs, sums)
                 caps = _caps(ends, seen[0]) if ends is not None else _Caps(frozenset(), None)
                 for o, w in zip(used[1:], seen[1:]):
                     if caps.least() is None:
                         break
-                    caps = caps & _fitting(o, w, other, r, starts[o.data.n_features], labels, max_epochs)
+                    caps = caps & _fitting(o, w, other, r, starts[o.data.n_features], labels, max_epochs, sums)
                 epochs = caps.least()
                 if epochs is not None:
                     uncapped = epochs == caps.beyond
-                    also = _same_steps(used, seen, starts, other, r, labels, max_epochs, epochs)
-                    return StartedRun(start, name, r, None if uncapped else epochs, caps.beyond is not None, also)
+                    also = _same_steps(used, seen, starts, other, r, labels, max_epochs, epochs, sums)
+                    return StartedRun(start, name, r, None if uncapped else epochs, caps.beyond is not None, also,
+                                      sums)
     return None
 
 
 def _same_steps(used: list[Observation], seen: list[Canonical], starts: dict[int, Read],
                 found: Convention, rate: Fraction, labels: str, max_epochs: int,
-                epochs: int) -> tuple[tuple[str, Fraction], ...]:
+                epochs: int, sums: str) -> tuple[tuple[str, Fraction], ...]:
     """The other conventions that, at the rate giving the same steps as `found`'s at `rate`, fit every dataset at
     `epochs` too (where no score is ever exactly 0, the tie rules do not tell them apart)."""
     def per(conv: Convention) -> Fraction:
@@ -326,18 +328,18 @@ def _same_steps(used: list[Observation], seen: list[Canonical], starts: dict[int
         if name == found.name:
             continue
         r = rate * per(found) / per(other)
-        if all(_fitting(o, w, other, r, starts[o.data.n_features], labels, max_epochs).has(epochs)
+        if all(_fitting(o, w, other, r, starts[o.data.n_features], labels, max_epochs, sums).has(epochs)
                for o, w in zip(used, seen)):
             fits.append((name, r))
     return tuple(fits)
 
 
 def _fitting(o: Observation, seen: Canonical, conv: Convention, rate: Fraction, starts: Read,
-             labels: str, max_epochs: int) -> _Caps:
+             labels: str, max_epochs: int, sums: str = "bias-last") -> _Caps:
     """The caps at which a start read on `o`'s shape gives its weights."""
     caps = _Caps(frozenset(), None)
     for start in starts.starts:
-        ends = _ends(o.data, conv, rate, start, labels, max_epochs)
+        ends = _ends(o.data, conv, rate, start, labels, max_epochs, sums)
         if ends is not None:
             caps = caps | _caps(ends, seen)
     return caps

@@ -263,6 +263,9 @@ def _check_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     check.add_argument("--label-column", choices=("last", "first"), default="last",
                        help="where each line of --command's {train} holds the label: after the features (default) "
                        "or before them")
+    check.add_argument("--header", action="store_true",
+                       help="--command's {train} starts with a line naming its columns (x1,...,xd,y), for a program "
+                       "that reads one (pandas' read_csv, R's read.csv)")
     check.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="show on stderr what the check is doing (its phase, the calls of the implementation, "
                        "the time): by default only when stderr is a terminal; --progress also when it is not, "

@@ -124,7 +124,7 @@ class _Case:
         if not self.findings or self.reference is None or not self.separable:
             return
         if self.weights is None:  # no weights to explain: unless other labels give some
-            refused = self._refuses_labels(evidence or Evidence())
+            refused = self._refuses_labels(evidence or Evidence()) or self._label_first(evidence or Evidence())
             self.diagnoses = [] if refused is None else [refused]
             return
         single = evidence is None
@@ -201,26 +201,26 @@ class _Case:
                          f"{' on the counterexample' if data is self.data else ''}: {text}")
 
     def _label_first(self, evidence: Evidence) -> Diagnosis | None:
-        """``label-column``: a command that takes the first column of ``{train}`` for the label, where the label
-        is written last, passes every check when called again with the label first, on this dataset and on the
+        """``label-column`` or ``header-line``: a command that reads ``{train}`` laid out otherwise (the label in
+        the first column, a first line naming the columns as pandas' ``read_csv`` and R's ``read.csv`` expect, or
+        both) passes every check when called again with it laid out so, on this dataset and on the
         `LAYOUT_RECHECKS` largest others tried; else None."""
         command = self.target.target
-        if not isinstance(command, CommandImplementation) or command.label_column != "last":
+        if not isinstance(command, CommandImplementation):
             return None
         others = largest_others(self.data, evidence.observations)
-        self.target.target = dataclasses.replace(command, label_column="first")
-        try:
-            passed = all(self._passes(data, self.options) for data in [self.data, *others])
-        finally:
-            self.target.target = command
-        if not passed:
-            return None
-        return Diagnosis("label-column", {"label_column": "first", "option": "--label-column first",
-                                          "python": "label_column='first'", "datasets": 1 + len(others)},
-                         "it takes the label from the first column of {train}, where each line holds it last; given "
-                         f"the label first, it passes every check on the counterexample and on "
-                         f"{_count(len(others), 'other dataset')} tried, each called again; declare it with "
-                         "--label-column first (command_implementation(..., label_column='first') in Python)")
+        other = "first" if command.label_column == "last" else "last"
+        for label_column, header in ((other, command.header), (command.label_column, not command.header),
+                                     (other, not command.header)):  # one change, then both
+            changed = dataclasses.replace(command, label_column=label_column, header=header)
+            self.target.target = changed
+            try:
+                passed = all(self._passes(data, self.options) for data in [self.data, *others])
+            finally:
+                self.target.target = command
+            if passed:
+                return _laid_out(command, changed, len(others))
+        return None
 
     def _refuses_labels(self, evidence: Evidence) -> Diagnosis | None:
         """``label-encoding``, for an implementation that raised or exited with an error on these data: given
@@ -350,3 +350,26 @@ def _fresh_batch(target: Runner, kind: str, label: tuple[str, tuple[str, str] | 
 
 #: The seed of the fresh batch a suggestion is checked on (the search's own is derandomized).
 FRESH_SEED = 20261127
+
+
+def _laid_out(command: CommandImplementation, changed: CommandImplementation, others: int) -> Diagnosis:
+    """The diagnosis of a command that passes with ``{train}`` laid out as `changed`, not as `command`."""
+    said, options, python = [], [], []
+    if changed.label_column != command.label_column:
+        said.append(f"the label from the {changed.label_column} column of {{train}}, where each line holds it "
+                    f"{command.label_column}")
+        options.append(f"--label-column {changed.label_column}")
+        python.append(f"label_column={changed.label_column!r}")
+    if changed.header != command.header:
+        said.append("the first line of {train} as a header naming the columns (as pandas' read_csv and R's read.csv "
+                    "do by default), where the harness writes none" if changed.header else
+                    "the first line of {train} as a sample, where --header writes the columns' names there")
+        options.append("--header")
+        python.append(f"header={changed.header!r}")
+    code = "header-line" if changed.header != command.header else "label-column"
+    parameters = {"label_column": changed.label_column, "header": changed.header, "option": " ".join(options),
+                  "python": ", ".join(python), "datasets": 1 + others}
+    return Diagnosis(code, parameters,
+                     f"it takes {' and '.join(said)}; given {{train}} so, it passes every check on the counterexample "
+                     f"and on {_count(others, 'other dataset')} tried, each called again; declare it with "
+                     f"{' '.join(options)} (command_implementation(..., {', '.join(python)}) in Python)")

@@ -35,7 +35,7 @@ RULES: dict[str, str] = {
     "labels-0-1": "uses the 0/1 label as the update's sign, so mistakes on class 0 never move the weights",
     "skips-last-sample": "never presents the last sample (a loop that stops one short)",
     "skips-first-sample": "never presents the first sample (a loop from 1, or a program that skips a header line: "
-                          "the harness's files have none)",
+                          "the harness's files have none unless --header asks for one)",
     "updates-every-sample": "updates on every sample, mistake or not",
     "integer-weights": "keeps its weights as integers, truncating every step toward 0 (an integer weight array?)",
 }

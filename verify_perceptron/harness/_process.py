@@ -5,8 +5,9 @@ files it writes.
 The protocol, for ``command_implementation("CMD {train} {out}")``:
 
 - ``{train}`` is replaced by the path of a CSV file with one sample a line, no
-  header: the features, then the label (in the encoding chosen with
-  ``labels``; the label first with ``label_column="first"``). Float data are written as each double's exact decimal
+  header (with ``header=True`` a first line ``x1,...,xd,y`` names the columns, for a
+  program that reads it as pandas' ``read_csv`` and R's ``read.csv`` do by default): the features, then the
+  label (in the encoding chosen with ``labels``; the label first with ``label_column="first"``). Float data are written as each double's exact decimal
   expansion (`double_decimal`: a double is a dyadic rational, so its expansion
   is finite), so a program that reads decimals exactly (``Fraction``, GMP)
   and one that reads doubles (``strtod``) read the same number; exact data
@@ -79,11 +80,14 @@ class CommandImplementation:
         The absolute directory it runs in.
     label_column : {"last", "first"}
         Where each line of ``{train}`` holds the sample's label.
+    header : bool
+        Whether ``{train}`` starts with a line naming its columns (``x1,...,xd,y``).
     """
 
     template: str
     cwd: str
     label_column: str = "last"
+    header: bool = False
 
     @property
     def writes_out(self) -> bool:
@@ -115,7 +119,7 @@ class CommandImplementation:
             paths = {name: os.path.join(folder, f"{name}.{'csv' if name == 'train' else 'txt'}") for name in PLACEHOLDERS}
             paths["updates"] = os.path.join(folder, "updates.jsonl")
             with open(paths["train"], "w", encoding="utf-8") as handle:
-                handle.write(_csv(X, y, self.label_column == "first"))
+                handle.write(_csv(X, y, self.label_column == "first", self.header))
             argv = [part.format(**paths, n=len(X), d=n_features) for part in shlex.split(self.template)]
             output = Capped()
             runs = keeper or CommandKeeper()
@@ -163,7 +167,8 @@ def _weights_read(path: str, n_features: int, exact: bool,
         return trailing[0]
 
 
-def command_implementation(template: str, *, cwd: str | None = None, label_column: str = "last") -> CommandImplementation:
+def command_implementation(template: str, *, cwd: str | None = None, label_column: str = "last",
+                           header: bool = False) -> CommandImplementation:
     """An implementation in any language: `template` is its command line (``"./perceptron {train} {out}"``).
 
     Parameters
@@ -177,6 +182,9 @@ def command_implementation(template: str, *, cwd: str | None = None, label_colum
     label_column : {"last", "first"}
         Where each line of ``{train}`` holds the label: after the features (the default) or before them, for a
         program written for files laid out ``label,x1,...,xd``.
+    header : bool
+        Whether ``{train}`` starts with a header line, ``x1,...,xd,y`` (``y,x1,...,xd`` with the label first), for
+        a program that reads its first line as the columns' names (pandas' ``read_csv``, R's ``read.csv``).
 
     Examples
     --------
@@ -197,6 +205,8 @@ def command_implementation(template: str, *, cwd: str | None = None, label_colum
         raise InvalidArgument(f"command={shown_value(template)} cannot be split into words: {error}") from None
     if label_column not in ("last", "first"):
         raise InvalidArgument(f"label_column={shown_value(label_column)} must be 'last' or 'first'")
+    if not isinstance(header, bool):
+        raise InvalidArgument(f"header={shown_value(header)} must be True or False")
     if "{train}" not in template:
         raise InvalidArgument(f"command={shown_value(template)} must contain {{train}} (the CSV it reads)")
     for part in parts:
@@ -214,13 +224,24 @@ def command_implementation(template: str, *, cwd: str | None = None, label_colum
     if not found:
         raise InvalidArgument(f"command={shown_value(template)}: the program {program!r} is not found"
                               + (f" (from {folder})" if os.sep in program else " on PATH"))
-    return CommandImplementation(template, folder, label_column)
+    return CommandImplementation(template, folder, label_column, header)
 
 
-def _csv(X: Samples, y: Labels, label_first: bool = False) -> str:
+def _csv(X: Samples, y: Labels, label_first: bool = False, header: bool = False) -> str:
     """One sample a line: the features, then the label (the label first with `label_first`); doubles as their
-    exact decimal expansion."""
-    lines = []
+    exact decimal expansion; first a line naming the columns with `header`.
+
+    Examples
+    --------
+    >>> print(_csv([[0.5, 1.0]], [-1], header=True), end="")
+    x1,x2,y
+    0.5,1,-1
+    >>> print(_csv([[0.5, 1.0]], [-1], label_first=True, header=True), end="")
+    y,x1,x2
+    -1,0.5,1
+    """
+    names = [f"x{j}" for j in range(1, len(X[0]) + 1)] if len(X) else []
+    lines = [",".join(["y", *names] if label_first else [*names, "y"])] if header else []
     for row, label in zip(X, y):
         cells = [double_decimal(float(v)) if isinstance(v, float) or type(v).__name__.startswith("float")
                  else exact_text(v) for v in row]

@@ -1,0 +1,75 @@
+"""A program that reads ``{train}``'s first line as the columns' names (pandas' ``read_csv`` and R's ``read.csv`` do
+by default, ``np.loadtxt(..., skiprows=1)`` on purpose) lost its first sample on the harness's files, which have no
+header: it was "skips-first-sample" with no option to declare it. ``--header`` (``header=True``) writes one, and a
+failing command is called again with it: where it then passes, the diagnosis says so."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.test_harness_command import FAST, script
+from verify_perceptron.cli import main
+from verify_perceptron.errors import InvalidArgument
+from verify_perceptron.harness import check_implementation, command_implementation
+
+#: A perceptron reading its data as people do with NumPy: one header line skipped, the label in `COLUMN`.
+SKIPS_HEADER = """
+    import sys
+    import numpy as np
+    D = np.atleast_2d(np.loadtxt(sys.argv[1], delimiter=",", skiprows=1))
+    X, y = (D[:, 1:], D[:, 0]) if COLUMN == "first" else (D[:, :-1], D[:, -1])
+    w, b = np.zeros(X.shape[1]), 0.0
+    for _ in range(1000):
+        clean = True
+        for x, t in zip(X, y):
+            if t * (w @ x + b) <= 0:
+                w, b, clean = w + t * x, b + t, False
+        if clean:
+            break
+    open(sys.argv[2], "w").write(" ".join(map(repr, [*w.tolist(), b])))
+"""
+
+
+def _reader(tmp_path: Path, column: str) -> str:
+    return script(tmp_path, SKIPS_HEADER.replace("COLUMN", repr(column))).replace(" {updates}", "")
+
+
+def test_a_program_that_skips_a_header_line_is_named_and_passes_with_header(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    command = _reader(tmp_path, "last")
+    assert main(["check", "--command", command, "--examples", "20", "--format", "json"]) == 1
+    diagnosis = json.loads(capsys.readouterr().out)["diagnosis"]
+    assert diagnosis["code"] == "header-line", diagnosis
+    assert (diagnosis["parameters"]["option"], diagnosis["parameters"]["header"]) == ("--header", True)
+    assert "pandas' read_csv" in diagnosis["text"]
+    assert main(["check", "--command", command, "--examples", "20", "--header"]) == 0
+    assert "a header line" in capsys.readouterr().out
+    assert check_implementation(command_implementation(command, header=True), **FAST).passed
+
+
+def test_the_label_first_and_a_header_are_found_together(tmp_path: Path) -> None:
+    command = _reader(tmp_path, "first")
+    result = check_implementation(command_implementation(command), **FAST)
+    assert [d.code for d in result.diagnoses] == ["header-line"], result.report()
+    assert result.diagnoses[0].parameters["option"] == "--label-column first --header"
+    assert check_implementation(command_implementation(command, label_column="first", header=True), **FAST).passed
+
+
+def test_a_program_that_reads_no_header_fails_when_given_one(tmp_path: Path) -> None:
+    plain = script(tmp_path, SKIPS_HEADER.replace("skiprows=1", "skiprows=0").replace("COLUMN", "'last'"))
+    plain = plain.replace(" {updates}", "")
+    assert check_implementation(command_implementation(plain), **FAST).passed
+    result = check_implementation(command_implementation(plain, header=True), **FAST)
+    assert not result.passed  # the header is no number: np.loadtxt raises
+    assert result.diagnoses and result.diagnoses[0].code == "header-line", result.report()
+    assert result.diagnoses[0].parameters["header"] is False
+
+
+def test_header_is_a_command_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(InvalidArgument, match="header='yes' must be True or False"):
+        command_implementation("cat {train}", header="yes")  # type: ignore[arg-type]
+    assert main(["check", "tests.implementations:perceptron", "--header"]) == 2
+    assert "header=True says a command's {train} starts with a header line" in capsys.readouterr().err

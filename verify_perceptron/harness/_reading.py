@@ -45,7 +45,7 @@ def _split_return(raw: object) -> tuple[object, object]:
     (`_plain`)."""
     raw = _plain(raw)
     if isinstance(raw, (tuple, list)) and len(raw) <= 3:
-        raw = type(raw)(_plain(item) for item in raw)
+        raw = (list if isinstance(raw, list) else tuple)(_plain(item) for item in raw)  # a namedtuple too
     if isinstance(raw, dict) and all(isinstance(key, str) for key in raw):
         try:
             return _named_weights(raw.get, "the returned dict has no key")

@@ -53,6 +53,31 @@ def test_a_seeded_start_with_another_departure_says_so() -> None:
     assert "something else departs too" in result.report()
 
 
+def _seeded_zero_one(eta: float = 0.01, epochs: int = 50) -> Any:
+    """The 2022 edition's class: w_ from a seeded normal draw, b_ = 0, labels 0/1, predict 1 at a score >= 0."""
+    def fit(X: Any, y: Any) -> Any:
+        X, y = np.asarray(X, dtype=float), np.asarray(y)
+        w, b = np.random.RandomState(1).normal(loc=0.0, scale=0.01, size=X.shape[1]), 0.0
+        for _ in range(epochs):
+            for xi, target in zip(X, y):
+                update = eta * (target - (1 if xi @ w + b >= 0.0 else 0))
+                w, b = w + update * xi, b + update
+        return w, b
+    return fit
+
+
+def test_a_seeded_start_written_for_labels_0_1_is_named_with_them() -> None:
+    # given -1/+1 it steps by eta·(t - p) with p in {0, 1}: 'something else departs too'; called again with labels 0/1
+    # it is a float64 run from the start read
+    result = check_implementation(_seeded_zero_one(), examples=40, worked_examples=False)
+    assert [d.code for d in result.diagnoses] == ["nonzero-start"], result.report()
+    parameters = result.diagnoses[0].parameters
+    assert parameters["labels"] == "0/1" and parameters["then"] is not None, result.report()
+    assert F(parameters["then"]["rate"]) == F(0.01) and parameters["then"]["convention"] == "classic"
+    assert "it is written for labels 0/1" in result.report()
+    assert "nothing but the start and the labels (0/1) departs" in result.report()
+
+
 def test_caps_meet_and_join() -> None:
     a, b = _Caps(frozenset({3, 4}), 9), _Caps(frozenset({4, 7}), 12)
     both = a & b

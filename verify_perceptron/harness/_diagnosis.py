@@ -265,10 +265,36 @@ def _past_the_start(diagnosis: Diagnosis, observations: list[Observation], conv:
     found = started_run(observations, conv, recheck, options.labels, rate, float_rate,
                         options.max_epochs or REFERENCE_EPOCHS)
     if found is None:
+        relabelled = _started_on_other_labels(diagnosis, observations, conv, options, recheck, float_rate)
+        if relabelled is not None:
+            return relabelled
         return Diagnosis(diagnosis.code, {**diagnosis.parameters, "then": None},
                          f"{diagnosis.text}; from the start it shows where no update can move its features, no float64 "
                          "run of a note's perceptron reproduces every dataset tried, so something else departs too")
     return _from_the_start(diagnosis, found, observations, conv,
+                           "read where no update can move the features: samples of 0 beside one far one")
+
+
+def _started_on_other_labels(diagnosis: Diagnosis, observations: list[Observation], conv: Convention,
+                             options: CheckOptions, recheck: Recheck, float_rate: Fraction) -> Diagnosis | None:
+    """A seeded start's diagnosis where the implementation, called again on the datasets tried with the other labels
+    (0/1 for -1/+1: code written for them, as the 2022 edition of Raschka's book is), is a note's float64 perceptron
+    from that start on every one (`_start.started_run`); else None."""
+    from ._start import MAX_STARTED, started_run
+
+    other = "0/1" if options.labels == "-1/+1" else "-1/+1"
+    seen = []
+    for o in observations[:MAX_STARTED]:
+        data, weights, _ = recheck(o.data, other, conv.name)
+        if weights is None:
+            return None
+        seen.append(Observation(data, tuple(weights)))
+    found = started_run(seen, conv, recheck, other, None, float_rate, options.max_epochs or REFERENCE_EPOCHS)
+    if found is None:
+        return None
+    said = Diagnosis(diagnosis.code, {**diagnosis.parameters, "labels": other},
+                     f"{diagnosis.text}; it is written for labels {other}: given them, each dataset called again")
+    return _from_the_start(said, found, seen, conv,
                            "read where no update can move the features: samples of 0 beside one far one")
 
 
@@ -316,6 +342,7 @@ def _from_the_start(diagnosis: Diagnosis, found: StartedRun, observations: list[
     equally = "".join(f" (equally the {' and '.join(names)} perceptron's rule at rate {_rate_text(r)}: the same steps)"
                       for r, names in rates.items())
     shown = ", ".join(_approx(w) for w in conv.from_canonical(b, v))
+    labels = f" and the labels ({diagnosis.parameters['labels']})" if "labels" in diagnosis.parameters else ""
     then = {"convention": other.name, "rate": _number(found.rate), "epochs": found.epochs, "or_more": found.or_more,
             "start": [_number(w) for w in conv.from_canonical(b, v)],
             "also": [{"convention": name, "rate": _number(r)} for name, r in found.also],
@@ -326,4 +353,4 @@ def _from_the_start(diagnosis: Diagnosis, found: StartedRun, observations: list[
                      f"{other.name} perceptron{said} in float64 at rate {_rate_text(found.rate)}{summed(found.sums)}"
                      f"{equally}, run {cap}: that "
                      f"reproduces the implementation's weights on the {min(len(observations), MAX_STARTED)} datasets "
-                     "tried first, so nothing but the start departs on them")
+                     f"tried first, so nothing but the start{labels} departs on them")

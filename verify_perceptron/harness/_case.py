@@ -58,6 +58,7 @@ class _Case:
         self.reference: Trace | None = None
         self.output, self.output_bytes = "", 0
         self.diagnoses: list[Diagnosis] = []
+        self.relabelled = False  # the other labels were tried (`_on_other_labels`), or this case has them
 
     def run(self) -> None:
         """The checks, in the table's order; `_Rejected` (before any call) when a generated dataset is set aside."""
@@ -155,8 +156,8 @@ class _Case:
                                       self.options.eta or code_rate(self.conv, factor, self.options.labels), deadline)
             self.target.clock.check()  # the search of combinations stops at the check's end: say so if it came
             self.diagnoses[0] = self._checked_suggestion(self.diagnoses[0], evidence)
-            if self.diagnoses[0].code == UNEXPLAINED:  # no model fits: does it even give one answer?
-                self.diagnoses[0] = self._unseeded(evidence) or self.diagnoses[0]
+            if self.diagnoses[0].code == UNEXPLAINED:  # no model fits: does it even give one answer? other labels?
+                self.diagnoses[0] = self._unseeded(evidence) or self._on_other_labels(evidence) or self.diagnoses[0]
         first, *others = self.diagnoses
         self.notes.append(f"diagnosis: {first.text}")
         self.notes.extend(f"also consistent: {d.text}" for d in others)
@@ -177,15 +178,8 @@ class _Case:
         dataset and the others tried (up to `SUGGESTION_DATASETS`) that fails with the bias where `layout` says,
         diagnosed in that order."""
         options = dataclasses.replace(self.options, bias=str(layout.parameters["bias"]), output="auto")
-        for data in [self.data, *(o.data for o in evidence.observations[:SUGGESTION_DATASETS])]:
-            case = _Case(self.target, self.kind, self.name, data, options, self.label, generated=False)
-            try:
-                case.run()
-            except (InvalidArgument, _Rejected):
-                continue
-            if case.findings:
-                break
-        else:
+        case = self._first_failing(options, evidence)
+        if case is None:
             return Diagnosis(layout.code, layout.parameters, f"{layout.text}; read in that order, it passes on "
                              "each dataset tried again")
         case.diagnose()
@@ -198,7 +192,47 @@ class _Case:
             text = text.replace(f"it passes with {flags}", f"it passes with {parameters['passes_with']}")
         return Diagnosis(layout.code, {**parameters, "then": {"code": then.code, "parameters": then.parameters}},
                          f"{layout.text}; read in that order, it still fails"
-                         f"{' on the counterexample' if data is self.data else ''}: {text}")
+                         f"{' on the counterexample' if case.data is self.data else ''}: {text}")
+
+    def _first_failing(self, options: CheckOptions, evidence: Evidence) -> _Case | None:
+        """The first of this dataset and the others tried (up to `SUGGESTION_DATASETS`) on which the implementation,
+        called again under `options`, fails a check (its case, run); None where it passes on each."""
+        for data in [self.data, *(o.data for o in evidence.observations[:SUGGESTION_DATASETS])]:
+            case = _Case(self.target, self.kind, self.name, data, options, self.label, generated=False)
+            case.relabelled = self.relabelled
+            try:
+                case.run()
+            except (InvalidArgument, _Rejected):
+                continue
+            if case.findings:
+                return case
+        return None
+
+    def _on_other_labels(self, evidence: Evidence) -> Diagnosis | None:
+        """``label-encoding`` for weights no model explains on these labels, where the implementation given the
+        other labels (0/1 for -1/+1) on the datasets tried passes, or fails in a way that is diagnosed there (code
+        written for labels 0/1 that also stops at a cap, steps at a float rate and predicts +1 at 0, as
+        machinelearningmastery's perceptron does); else None. Tried once: never again from the relabelled case."""
+        if self.relabelled:
+            return None
+        other = "0/1" if self.options.labels == "-1/+1" else "-1/+1"
+        self.relabelled = True
+        case = self._first_failing(dataclasses.replace(self.options, labels=other), evidence)
+        said = f"it expects labels {other} (given {self.options.labels}, no model explains its weights)"
+        found = {"labels": other, "convention": self.conv.name, "datasets": 1}
+        if case is None:
+            return self._checked_suggestion(Diagnosis("label-encoding", found, f"{said}: given them, it passes on "
+                                                      "each dataset tried again"), evidence)
+        case.diagnose(Evidence())  # a check's search (not one dataset's shorter one): three causes may be needed
+        if not case.diagnoses or case.diagnoses[0].code == UNEXPLAINED:
+            return None
+        then, text = case.diagnoses[0], case.diagnoses[0].text
+        flags = then.parameters.get("passes_with")
+        if flags is not None:  # checked under those labels: say it with the option that declares them
+            found["passes_with"] = f"--labels {other} {flags}"
+            text = text.replace(f"it passes with {flags}", f"it passes with {found['passes_with']}")
+        return Diagnosis("label-encoding", {**found, "then": {"code": then.code, "parameters": then.parameters}},
+                         f"{said}: given them, {text}")
 
     def _label_first(self, evidence: Evidence) -> Diagnosis | None:
         """``label-column`` or ``header-line``: a command that reads ``{train}`` laid out otherwise (the label in

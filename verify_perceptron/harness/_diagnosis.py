@@ -74,17 +74,20 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     found = search_causes(observations, conv, rate, rounded)
     if found:
         return found
-    combined = _combined(observations, conv, options, rate, deadline)
+    combined, cut = _combined(observations, conv, options, rate, deadline)
     if combined is not None:
         return [combined]
     other = _not_a_perceptron(observations, conv, exact=options.dtype != "float", rate=rate)
     if other is not None:
         return [other]
-    return [Diagnosis(UNEXPLAINED, {"datasets": len(observations)},
+    searched = ("nor any combination of up to three causes searched" if cut is None else
+                f"nor any of the {cut} combinations of causes searched before the search's time limit stopped it "
+                "(more causes at once were not all tried)")
+    return [Diagnosis(UNEXPLAINED, {"datasets": len(observations), **({} if cut is None else {"cut": cut})},
                       "no known cause explains it: none of the models (another convention, a changed rule, "
                       "an epoch cap, a tolerance, averaged or best-so-far weights, a nonzero start, another label "
-                      "encoding, another order, an early stop), nor any combination of up to three causes searched, "
-                      "reproduces its weights on every dataset tried")]
+                      f"encoding, another order, an early stop), {searched}, reproduces its weights on every "
+                      "dataset tried")]
 
 
 def _configured(observations: list[Observation], conv: Convention, options: CheckOptions) -> Diagnosis | None:
@@ -111,9 +114,10 @@ def _configured(observations: list[Observation], conv: Convention, options: Chec
                      "scikit-learn computes in float64, reproduces the implementation's weights on every dataset tried")
 
 
-def _combined(observations: list[Observation], conv: Convention, options: CheckOptions,
-              rate: Fraction | None, deadline: float | None = None) -> Diagnosis | None:
-    """The smallest combination of causes (`_combinations`) that reproduces every dataset tried, or None."""
+def _combined(observations: list[Observation], conv: Convention, options: CheckOptions, rate: Fraction | None,
+              deadline: float | None = None) -> tuple[Diagnosis | None, int | None]:
+    """The smallest combination of causes (`_combinations`) that reproduces every dataset tried, or None; and the
+    number of combinations tried where the search's time ran out before it was done (else None)."""
     import time
 
     from ._combinations import SEARCH_SECONDS, Search, catalogue, diagnosis_of
@@ -124,10 +128,10 @@ def _combined(observations: list[Observation], conv: Convention, options: CheckO
                     options.labels)
     fits = search.smallest(catalogue(conv, floats=floats, rate=rate, params=params))
     if not fits:
-        return None
+        return None, (search.tried if search.cut else None)
     code, parameters, text = diagnosis_of(fits, conv, len(observations), search.tried, search.cut)
     return Diagnosis(code, {**parameters, "datasets": len(observations)},
-                     f"{text}: together they reproduce the implementation's weights on every dataset tried")
+                     f"{text}: together they reproduce the implementation's weights on every dataset tried"), None
 
 
 def _not_a_perceptron(observations: list[Observation], conv: Convention, exact: bool,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import time
 from fractions import Fraction
 
 from ..data.dataset import Dataset
@@ -149,11 +148,11 @@ class _Case:
         else:
             from ._combinations import SEARCH_SECONDS, SINGLE_SEARCH_SECONDS
 
-            # one dataset and its neighbours (`check_dataset`, a reproduction) get a shorter search than a check
-            end = time.monotonic() + (SINGLE_SEARCH_SECONDS if single else SEARCH_SECONDS)
-            deadline = end if self.target.clock.end is None else min(end, self.target.clock.end)
+            # one dataset and its neighbours (`check_dataset`, a reproduction) get a shorter search than a check;
+            # its seconds count from the search's start (the models before it may take long on many datasets)
             self.diagnoses = diagnose(self.data, self.weights, self.conv, self.options, evidence, self.recheck, rate,
-                                      self.options.eta or code_rate(self.conv, factor, self.options.labels), deadline)
+                                      self.options.eta or code_rate(self.conv, factor, self.options.labels),
+                                      self.target.clock.end, SINGLE_SEARCH_SECONDS if single else SEARCH_SECONDS)
             self.target.clock.check()  # the search of combinations stops at the check's end: say so if it came
             self.diagnoses[0] = self._checked_suggestion(self.diagnoses[0], evidence)
             if self.diagnoses[0].code == UNEXPLAINED:  # no model fits: does it even give one answer? other labels?
@@ -224,9 +223,14 @@ class _Case:
             return self._checked_suggestion(Diagnosis("label-encoding", found, f"{said}: given them, it passes on "
                                                       "each dataset tried again"), evidence)
         case.diagnose(Evidence())  # a check's search (not one dataset's shorter one): three causes may be needed
-        if not case.diagnoses or case.diagnoses[0].code == UNEXPLAINED:
+        if not case.diagnoses:
             return None
         then, text = case.diagnoses[0], case.diagnoses[0].text
+        causes = then.parameters.get("causes")
+        codes = {then.code, *(c.get("code") for c in causes if isinstance(c, dict))} if isinstance(causes, list) \
+            else {then.code}
+        if codes & {UNEXPLAINED, "labels-0-1", "label-encoding"}:  # code that misreads those labels does not expect them
+            return None
         flags = then.parameters.get("passes_with")
         if flags is not None:  # checked under those labels: say it with the option that declares them
             found["passes_with"] = f"--labels {other} {flags}"

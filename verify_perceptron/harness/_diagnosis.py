@@ -27,13 +27,14 @@ _SHOWING = 5
 
 def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOptions, evidence: Evidence | None,
              recheck: Recheck, rate: Fraction | None, float_rate: Fraction,
-             deadline: float | None = None) -> list[Diagnosis]:
+             deadline: float | None = None, search_seconds: float | None = None) -> list[Diagnosis]:
     """The causes that reproduce the implementation on every dataset tried, the first one the diagnosis.
 
     `data` and `weights` are the failing case; `evidence` every other dataset the check tried (None:
     this one only); `recheck` calls the implementation again; `rate` is its learning rate when known
     (declared, or read off its first reported step), `float_rate` the one a float64 run is tried at;
-    `deadline` (`time.monotonic`) the check's own end, where the search of combinations stops at the latest.
+    `deadline` (`time.monotonic`) the check's own end, where the search of combinations stops at the latest;
+    `search_seconds` that search's own time, from its start (default `_combinations.SEARCH_SECONDS`).
     """
     observations = (evidence or Evidence()).leading(data, weights)
     rounded = options.dtype == "float"
@@ -74,7 +75,7 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     found = search_causes(observations, conv, rate, rounded)
     if found:
         return found
-    combined, cut = _combined(observations, conv, options, rate, deadline)
+    combined, cut = _combined(observations, conv, options, rate, deadline, search_seconds)
     if combined is not None:
         return [combined]
     other = _not_a_perceptron(observations, conv, exact=options.dtype != "float", rate=rate)
@@ -115,7 +116,7 @@ def _configured(observations: list[Observation], conv: Convention, options: Chec
 
 
 def _combined(observations: list[Observation], conv: Convention, options: CheckOptions, rate: Fraction | None,
-              deadline: float | None = None) -> tuple[Diagnosis | None, int | None]:
+              deadline: float | None = None, seconds: float | None = None) -> tuple[Diagnosis | None, int | None]:
     """The smallest combination of causes (`_combinations`) that reproduces every dataset tried, or None; and the
     number of combinations tried where the search's time ran out before it was done (else None)."""
     import time
@@ -124,8 +125,8 @@ def _combined(observations: list[Observation], conv: Convention, options: CheckO
 
     params = dict(options.configuration)
     floats = options.dtype == "float"
-    search = Search(observations, conv, rate, floats, time.monotonic() + SEARCH_SECONDS if deadline is None else deadline,
-                    options.labels)
+    end = time.monotonic() + (SEARCH_SECONDS if seconds is None else seconds)
+    search = Search(observations, conv, rate, floats, end if deadline is None else min(end, deadline), options.labels)
     fits = search.smallest(catalogue(conv, floats=floats, rate=rate, params=params))
     if not fits:
         return None, (search.tried if search.cut else None)

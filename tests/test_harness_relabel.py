@@ -115,3 +115,15 @@ def test_code_that_misreads_the_other_labels_is_not_said_to_expect_them() -> Non
     # written for 0/1 (without the guard: 'it expects labels 0/1 ...: given them, ... uses the 0/1 label as ...')
     result = check_implementation(_shrinks_on_negatives, examples=30)
     assert [d.code for d in result.diagnoses] == ["unexplained"], result.report()
+
+
+def test_code_that_refuses_the_other_labels_is_not_called_back_and_forth() -> None:
+    # unexplained on -1/+1, it raises on 0/1: the other labels' case asked for the first ones again (it refused its
+    # labels), which asked for the others, without end (scikit-learn's class_weight={-1: 2.0, 1: 0.5} did so)
+    def refuses_zero(X: Any, y: Any) -> Any:
+        if min(y) == 0:
+            raise ValueError("labels must be -1 or +1")
+        return _shrinks_on_negatives(X, y)
+
+    result = check_implementation(refuses_zero, examples=30, time_limit=120)  # without the guard: TimeUp
+    assert result.diagnoses and result.diagnoses[0].code in ("unexplained", "not-a-perceptron"), result.report()

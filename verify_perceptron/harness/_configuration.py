@@ -50,21 +50,46 @@ _LONGEST_TEXT = 1000
 
 
 def _plain(value: object) -> object:
-    """`value` if it is None, a bool, an int, a float, a short str or a NumPy scalar, else its `Shown` text.
+    """`value` if it is None, a bool, an int, a float, a short str, a NumPy scalar or a small dict of numbers to
+    numbers (``class_weight={-1: 2.0, 1: 0.5}``), else its `Shown` text.
 
     Examples
     --------
     >>> _plain(0.1), _plain("optimal"), _plain({"a": 1}), type(_plain({"a": 1})).__name__
     (0.1, 'optimal', {'a': 1}, 'Shown')
+    >>> _plain({-1: 2.0, 1: 0.5})
+    {-1: 2.0, 1: 0.5}
     """
     if type(value) in (type(None), bool, int, float) or type(value) is str and len(value) <= _LONGEST_TEXT:
         return value
+    if type(value) is dict and len(value) <= 16 and all(type(k) in (int, float) and type(v) in (int, float)
+                                                          for k, v in value.items()):
+        return dict(value)
     if isinstance(value, np.generic) and type(value).__module__ == "numpy":
         return value
     try:
         return Shown(shown_value(value))
     except BaseException:  # noqa: BLE001 - its repr ran its code, which failed
         return Shown(f"(a {type(value).__name__})")
+
+
+def _plain_configuration(params: dict[str, Any]) -> tuple[tuple[str, object], ...]:
+    """The configuration's plain values (numbers, strings, None; a dict of numbers, ``class_weight``'s, as its
+    sorted pairs), for the diagnosis's models.
+
+    Examples
+    --------
+    >>> _plain_configuration({"tol": None, "class_weight": {1: 0.5, -1: 2.0}, "callback": print})
+    (('class_weight', ((-1, 2.0), (1, 0.5))), ('tol', None))
+    """
+    plain = (type(None), bool, int, float, str)
+    found = []
+    for k, v in sorted(params.items()):
+        if isinstance(v, dict) and all(type(a) in plain[2:4] and type(b) in plain[2:4] for a, b in v.items()):
+            v = tuple(sorted(v.items()))
+        if type(v) in plain or isinstance(v, tuple):
+            found.append((k, v))
+    return tuple(found)
 
 
 def _declared(params: dict[str, Any], *, eta: object, max_epochs: int | None) -> tuple[object, int | None]:

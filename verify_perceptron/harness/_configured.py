@@ -18,7 +18,7 @@ from ._exact import Vector
 from ._learners import Spec, run
 
 #: The departures a configuration model makes, by their `--accept` names.
-MODELLED = ("shuffle", "tol", "penalty", "learning_rate")
+MODELLED = ("shuffle", "tol", "penalty", "learning_rate", "class_weight")
 
 
 def departures(params: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
@@ -28,9 +28,17 @@ def departures(params: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
     if not {"eta0", "penalty", "shuffle", "max_iter"} <= params.keys():
         return None
     if params.get("loss", "perceptron") != "perceptron" or params.get("early_stopping") or params.get("average") \
-            or params.get("fit_intercept") is False or params.get("class_weight") is not None:
+            or params.get("fit_intercept") is False:
         return None
     found: dict[str, dict[str, Any]] = {}
+    weights = params.get("class_weight")
+    if weights == "balanced":
+        found["class_weight"] = {"class_weight": "balanced"}
+    elif isinstance(weights, tuple) and len(weights) == 2:  # a dict's sorted (class, weight) pairs
+        (_, low), (_, high) = weights  # scikit-learn's classes sorted: the negative one first
+        found["class_weight"] = {"class_weight": (float(low), float(high))}
+    elif weights is not None:
+        return None
     if params.get("shuffle"):
         if not isinstance(params.get("random_state"), int):
             return None
@@ -95,6 +103,11 @@ def describe(name: str, params: dict[str, Any]) -> tuple[str, dict[str, Any], st
     if name == "penalty":
         return "penalty", {"penalty": params["penalty"], "alpha": params["alpha"]}, \
             f"shrinks its weights at every step (penalty={params['penalty']!r}, alpha={params['alpha']!r})"
+    if name == "class_weight":
+        weights = params["class_weight"]
+        shown = weights if weights == "balanced" else dict(weights)  # a dict's pairs (`check._plain_configuration`)
+        how = "n / (2·n_class), the rarer class's steps the larger" if weights == "balanced" else "its class's weight"
+        return "class-weight", {"class_weight": str(shown)}, f"multiplies each step by {how} (class_weight={shown!r})"
     schedule = params.get("learning_rate")
     return "decaying-rate", {"schedule": schedule, "eta0": params.get("eta0"), "power_t": params.get("power_t")}, \
         f"changes its rate at every step (learning_rate={schedule!r})"

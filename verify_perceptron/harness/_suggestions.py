@@ -44,7 +44,7 @@ def _one(code: str, parameters: dict[str, Any], options: CheckOptions) -> dict[s
     if code == "averaged":
         return {"averaged": parameters.get("over") or True,
                 **({"max_epochs": parameters["epochs"]} if parameters.get("epochs") else {})}
-    if code in ("shuffled", "loss-stop", "penalty", "decaying-rate") and "configuration" in parameters:
+    if code in ("shuffled", "loss-stop", "penalty", "decaying-rate", "class-weight") and "configuration" in parameters:
         return {"accept_departures": tuple(parameters["configuration"])}
     return None
 

@@ -100,7 +100,7 @@ from ..deadline import GRACE, TimeUp, alarm
 from ..errors import InvalidArgument
 from ._case import _Case
 from ._clock import Clock, OutOfTime, seconds_or_none
-from ._configuration import _declared, _departures
+from ._configuration import _declared, _departures, _plain_configuration
 from ._evidence import Evidence
 from ._implementation import Implementation
 from ._keeper import stop_all
@@ -318,11 +318,6 @@ def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None,
         runner.close()
     seconds = (("total", time.perf_counter() - start), ("configuration", configuration), *result.seconds)
     return dataclasses.replace(result, loading_output=prepared.output, seconds=seconds)
-
-
-def _plain_configuration(params: dict[str, Any]) -> tuple[tuple[str, object], ...]:
-    """The configuration's plain values (numbers, strings, None), for the diagnosis's models."""
-    return tuple((k, v) for k, v in sorted(params.items()) if type(v) in (type(None), bool, int, float, str))
 
 
 def _time_limit(seconds: object) -> float | None:

@@ -47,6 +47,7 @@ import numpy as np
 from ..data import kernel as _data_kernel
 from ..data.integers import score_values
 from ..notes.claims import OPS, QUANTITIES
+from . import slack_lanes
 from ._enclosures import Enclosure, enclose, enclose_nearest, joined_ends
 from .wide_replay import online_quantities, run_program
 
@@ -208,6 +209,12 @@ class WideClaims:
         count = np.arange(1, m + 1, dtype=np.int64)
         enclosed: list[Any] = [enclose(v) if name in reads else None for name, v in zip(QUANTITIES, self.quantities)]
         got: dict[str, Enclosure] = {"n": enclose(1), "n_max": enclose(max(n_max, 1))}
+        if slack_lanes.available():  # the replayed quantities in C, as lanes (the same quantities as below)
+            for name, value in got.items():
+                enclosed[QUANTITIES.index(name)] = value if name in reads else None
+            lanes = slack_lanes.chunk_lanes(reads, state, rows, self._norms, self._margins,
+                                            lambda: _enclosed_scores(scores))
+            return ChunkSlacks(self, state, rows, scores, enclosed, self.sample_slacks(max(n_max, 1)), lanes)
         for name, start in (("N", N), ("k", k), ("sum_n_sq", sum_n_sq)):
             if name in reads:
                 got[name] = enclose(start + count) if start + m < 2**62 else enclose(start + count.astype(object))
@@ -288,18 +295,27 @@ class ChunkSlacks:
     state, rows, scores
         As `WideClaims.slacks` was given them.
     enclosed : list
-        Every quantity in `QUANTITIES` order, enclosed (None for one no claim reads).
+        Every quantity in `QUANTITIES` order, enclosed (None for one no claim reads; with `lanes`, for the
+        replayed ones too).
     sample_slacks : list
         `WideClaims.sample_slacks`: for a claim whose slack is its sample's, each sample's, exactly.
+    lanes : Lanes, optional
+        The replayed quantities in C's lanes (`verify_perceptron.check.slack_lanes`): the claims' programs
+        run there.
     """
 
     def __init__(self, claims: WideClaims, state: tuple[int, ...], rows: Any, scores: Any, enclosed: list[Any],
-                 sample_slacks: list[Any]) -> None:
+                 sample_slacks: list[Any], lanes: slack_lanes.Lanes | None = None) -> None:
         self.claims, self.state, self.rows, self.scores = claims, state, rows, scores
         self.m = m = len(rows)
         self._known: dict[str, Any] = {}  # exact values of replayed quantities, on a prefix of the chunk
         self.sample_slacks = sample_slacks
         self.enclosures: list[tuple[Any, Any]] = []
+        if lanes is not None:  # every claim's program over the lanes in one C call (`slack_lanes.claim_ends`)
+            ends = iter(slack_lanes.claim_ends([code for code, alone in zip(claims.codes, claims.per_sample)
+                                                if not alone], lanes, enclosed))
+            self.enclosures = [(0, 0) if alone else next(ends) for alone in claims.per_sample]
+            return
         spans = [(start, min(start + _BLOCK, m)) for start in range(0, m, _BLOCK)]
         for code, alone in zip(claims.codes, claims.per_sample):
             # a block of updates at a time, joined over one exponent (`joined_ends`)

@@ -29,6 +29,7 @@
 #ifndef VERIFY_PERCEPTRON_SLACKS_H
 #define VERIFY_PERCEPTRON_SLACKS_H
 
+#include <float.h>
 #include <math.h>
 
 #define SLACKS_BLOCK 256
@@ -76,21 +77,19 @@ slack_scale(double *lo, double *hi, Py_ssize_t n, int64_t k)
     }
 }
 
-/* Scale the block's ends as Enclosure.normal does: their largest finite magnitude to at most 1, unless
- * it is 0 or within 2^+-SLACKS_NEAR of 1. */
-static void
-slack_normal(double *lo, double *hi, Py_ssize_t n, int64_t *e)
+/* The largest finite magnitude of the ends so far, and v's (NaN and +-inf are left out). */
+static inline double
+slack_top(double top, double v)
 {
-    double top = 0.0;
-    for (Py_ssize_t j = 0; j < n; j++) {
-        const double a = fabs(lo[j]), b = fabs(hi[j]);
-        if (isfinite(a) && a > top) {
-            top = a;
-        }
-        if (isfinite(b) && b > top) {
-            top = b;
-        }
-    }
+    const double a = fabs(v);
+    return a > top && a <= DBL_MAX ? a : top;
+}
+
+/* Scale the block's ends as Enclosure.normal does, given their largest finite magnitude `top`: to at most 1,
+ * unless it is 0 or within 2^+-SLACKS_NEAR of 1. */
+static void
+slack_normal(double *lo, double *hi, Py_ssize_t n, int64_t *e, double top)
+{
     if (top == 0.0 || (top >= 0x1p-200 && top <= 0x1p200)) {
         return;
     }
@@ -106,8 +105,9 @@ PyDoc_STRVAR(walk_sums_doc,
 "\n"
 "Enclose start + the running sums of a[rows[u]] 2^ea + b[u] 2^eb over the m updates u of rows (int64)\n"
 "into out_lo, out_hi (m float64, writable) at one exponent, returned: max(ea, eb, es). a_lo, a_hi are\n"
-"float64 per sample; b_lo, b_hi float64 per update, or empty for no b; exponents (ea, eb, es) int64;\n"
-"start (lo, hi) float64, at 2^es.");
+"float64 per sample; b_lo, b_hi float64 per update, or both empty for no b, or b_lo the integers' nearest\n"
+"doubles (each within |f| 2^-53 of its integer, 0 or normal) and b_hi empty; exponents (ea, eb, es)\n"
+"int64; start (lo, hi) float64, at 2^es.");
 
 static PyObject *
 walk_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -132,7 +132,8 @@ walk_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     const Py_ssize_t m = a[0].shape[0], n = a[1].shape[0], mb = a[3].shape[0];
-    if (a[2].shape[0] != n || a[4].shape[0] != mb || (mb != 0 && mb != m) || a[5].shape[0] != 3
+    const int nearest = mb != 0 && a[4].shape[0] == 0;  /* b_lo: nearest doubles, enclosed here */
+    if (a[2].shape[0] != n || (a[4].shape[0] != mb && !nearest) || (mb != 0 && mb != m) || a[5].shape[0] != 3
         || a[6].shape[0] != 2 || a[7].shape[0] != m || a[8].shape[0] != m) {
         PyErr_Format(PyExc_ValueError, "walk_sums(): shapes disagree: rows %zd, a %zd/%zd, b %zd/%zd, "
                      "exponents %zd, start %zd, out %zd/%zd", m, n, a[2].shape[0], mb, a[4].shape[0],
@@ -170,7 +171,11 @@ walk_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 xh = slack_up(xh * fa);
             }
             if (mb) {
-                double yl = blo[u], yh = bhi[u];
+                double yl = blo[u], yh = nearest ? blo[u] : bhi[u];
+                if (nearest) {  /* as enclose_nearest: f -+ |f| 2^-52 (exact), rounded and stepped outward */
+                    yl = slack_down(yl - fabs(yl) * 0x1p-52);
+                    yh = slack_up(yh + fabs(yh) * 0x1p-52);
+                }
                 if (kb) {
                     yl = slack_down(yl * fb);
                     yh = slack_up(yh * fb);
@@ -189,7 +194,11 @@ walk_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             double xl = alo[rows[u]], xh = ahi[rows[u]];
             slack_scale(&xl, &xh, 1, ka);
             if (mb) {
-                double yl = blo[u], yh = bhi[u];
+                double yl = blo[u], yh = nearest ? blo[u] : bhi[u];
+                if (nearest) {
+                    yl = slack_down(yl - fabs(yl) * 0x1p-52);
+                    yh = slack_up(yh + fabs(yh) * 0x1p-52);
+                }
                 slack_scale(&yl, &yh, 1, kb);
                 xl = slack_down(xl + yl);
                 xh = slack_up(xh + yh);
@@ -209,29 +218,70 @@ done:
     return result;
 }
 
-/* One value on claim_slacks' stack: a block's ends and their exponent. */
+/* One value on claim_slacks' stack: a block's ends and their exponent; a scalar (the same at every update of
+ * the block: a constant, or a quantity that does not vary) holds them in lane 0 alone. */
 struct slack_value {
     double lo[SLACKS_BLOCK], hi[SLACKS_BLOCK];
     int64_t e;
+    int scalar;
 };
 
-/* out = x * y, over n lanes (out may be x or y). */
+/* A scalar's ends copied to all n lanes. */
 static void
-slack_mul(const struct slack_value *x, const struct slack_value *y, struct slack_value *out, Py_ssize_t n)
+slack_spread(struct slack_value *v, Py_ssize_t n)
 {
-    for (Py_ssize_t j = 0; j < n; j++) {
-        const double p = x->lo[j] * y->lo[j], q = x->lo[j] * y->hi[j], r = x->hi[j] * y->lo[j],
-                     s = x->hi[j] * y->hi[j];
-        if (isnan(p) || isnan(q) || isnan(r) || isnan(s)) {
-            out->lo[j] = out->hi[j] = NAN;
-            continue;
+    if (v->scalar) {
+        for (Py_ssize_t j = 1; j < n; j++) {
+            v->lo[j] = v->lo[0];
+            v->hi[j] = v->hi[0];
         }
-        const double l1 = p < q ? p : q, l2 = r < s ? r : s, h1 = p > q ? p : q, h2 = r > s ? r : s;
-        out->lo[j] = slack_down(l1 < l2 ? l1 : l2);
-        out->hi[j] = slack_up(h1 > h2 ? h1 : h2);
+        v->scalar = 0;
     }
-    out->e = x->e + y->e;
-    slack_normal(out->lo, out->hi, n, &out->e);
+}
+
+/* out = x * y (out may be x or y). A scalar factor [c1, c2] with 0 < c1 and c2 finite takes the products of
+ * the other's ends by c1 and c2 alone (y c is increasing in y; neither product is NaN unless the end is). */
+static void
+slack_mul(struct slack_value *x, struct slack_value *y, struct slack_value *out, Py_ssize_t n)
+{
+    const int64_t e = x->e + y->e;
+    double top = 0.0;
+    if (x->scalar && !y->scalar) {
+        struct slack_value *t = x;
+        x = y;
+        y = t;
+    }
+    if (y->scalar && !x->scalar && y->lo[0] > 0 && y->hi[0] <= DBL_MAX) {
+        const double c1 = y->lo[0], c2 = y->hi[0];
+        for (Py_ssize_t j = 0; j < n; j++) {
+            const double p = x->lo[j] * c1, q = x->lo[j] * c2, r = x->hi[j] * c1, s = x->hi[j] * c2;
+            out->lo[j] = slack_down(p < q ? p : q);
+            out->hi[j] = slack_up(r > s ? r : s);
+            top = slack_top(slack_top(top, out->lo[j]), out->hi[j]);
+        }
+        out->scalar = 0;
+    }
+    else {
+        const int scalar = x->scalar && y->scalar;
+        slack_spread(x, n);
+        slack_spread(y, n);
+        const Py_ssize_t k = scalar ? 1 : n;
+        for (Py_ssize_t j = 0; j < k; j++) {
+            const double p = x->lo[j] * y->lo[j], q = x->lo[j] * y->hi[j], r = x->hi[j] * y->lo[j],
+                         s = x->hi[j] * y->hi[j];
+            if (isnan(p) || isnan(q) || isnan(r) || isnan(s)) {
+                out->lo[j] = out->hi[j] = NAN;
+                continue;
+            }
+            const double l1 = p < q ? p : q, l2 = r < s ? r : s, h1 = p > q ? p : q, h2 = r > s ? r : s;
+            out->lo[j] = slack_down(l1 < l2 ? l1 : l2);
+            out->hi[j] = slack_up(h1 > h2 ? h1 : h2);
+            top = slack_top(slack_top(top, out->lo[j]), out->hi[j]);
+        }
+        out->scalar = scalar;
+    }
+    out->e = e;
+    slack_normal(out->lo, out->hi, out->scalar ? 1 : n, &out->e, top);
 }
 
 PyDoc_STRVAR(claim_slacks_doc,
@@ -241,8 +291,9 @@ PyDoc_STRVAR(claim_slacks_doc,
 "Enclose each claim's slack at m updates: the postfix code (int64; END, QUANTITY j, ADD, SUB, MUL, NEG,\n"
 "POW n; no CONSTANT) over quantities j that are lanes (which[j] = row of lanes_lo/lanes_hi (l, m)\n"
 "float64, at 2^lane_e[row]) or scalars (which[j] = -1: scalars (q, 2) float64 at 2^scalar_e[j]). Writes\n"
-"each claim's ends into its row of out_lo, out_hi (claims, m), NaN read as -inf and +inf, and returns\n"
-"the claims' exponents (a list of int).");
+"each claim's ends into its row of out_lo, out_hi (claims, m), NaN read as -inf and +inf (a block's\n"
+"once its lanes are read: out may be the lanes' first rows), and returns the claims' exponents (a list\n"
+"of int).");
 
 static PyObject *
 claim_slacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -268,6 +319,7 @@ claim_slacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *result = NULL;
     int64_t *claim_e = NULL, *block_e = NULL;
     struct slack_value *stack = NULL;
+    double *pending = NULL;
     if (got < N_ARGS) {
         goto done;
     }
@@ -340,7 +392,8 @@ claim_slacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     claim_e = PyMem_Calloc((size_t)(claims ? claims : 1), sizeof(int64_t));
     block_e = PyMem_Calloc((size_t)(claims * blocks > 0 ? claims * blocks : 1), sizeof(int64_t));
     stack = PyMem_Malloc(SLACKS_DEPTH * sizeof(struct slack_value));
-    if (claim_e == NULL || block_e == NULL || stack == NULL) {
+    pending = PyMem_Malloc((size_t)(claims ? claims : 1) * 2 * SLACKS_BLOCK * sizeof(double));
+    if (claim_e == NULL || block_e == NULL || stack == NULL || pending == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -360,27 +413,44 @@ claim_slacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                     memcpy(v->lo, llo + which[j] * m + at, (size_t)n * sizeof(double));
                     memcpy(v->hi, lhi + which[j] * m + at, (size_t)n * sizeof(double));
                     v->e = lane_e[which[j]];
+                    v->scalar = 0;
                 }
                 else {
-                    for (Py_ssize_t l = 0; l < n; l++) {
-                        v->lo[l] = scalars[2 * j];
-                        v->hi[l] = scalars[2 * j + 1];
-                    }
+                    v->lo[0] = scalars[2 * j];
+                    v->hi[0] = scalars[2 * j + 1];
                     v->e = scalar_e[j];
+                    v->scalar = 1;
                 }
             }
             else if (op == SLACK_ADD || op == SLACK_SUB) {  /* y op x, each brought to the larger exponent */
                 const int64_t e = x->e > y->e ? x->e : y->e;
-                slack_scale(x->lo, x->hi, n, x->e - e);
-                slack_scale(y->lo, y->hi, n, y->e - e);
-                for (Py_ssize_t l = 0; l < n; l++) {
-                    const double lo = op == SLACK_ADD ? y->lo[l] + x->lo[l] : y->lo[l] - x->hi[l];
-                    const double hi = op == SLACK_ADD ? y->hi[l] + x->hi[l] : y->hi[l] - x->lo[l];
-                    y->lo[l] = slack_down(lo);
-                    y->hi[l] = slack_up(hi);
+                const int scalar = x->scalar && y->scalar;
+                if (!scalar) {
+                    slack_spread(x, n);
+                    slack_spread(y, n);
+                }
+                const Py_ssize_t k = scalar ? 1 : n;
+                slack_scale(x->lo, x->hi, k, x->e - e);
+                slack_scale(y->lo, y->hi, k, y->e - e);
+                double big = 0.0;  /* the ends' largest finite magnitude */
+                if (op == SLACK_ADD) {
+                    for (Py_ssize_t l = 0; l < k; l++) {
+                        y->lo[l] = slack_down(y->lo[l] + x->lo[l]);
+                        y->hi[l] = slack_up(y->hi[l] + x->hi[l]);
+                        big = slack_top(slack_top(big, y->lo[l]), y->hi[l]);
+                    }
+                }
+                else {
+                    for (Py_ssize_t l = 0; l < k; l++) {
+                        const double lo = y->lo[l] - x->hi[l];
+                        y->hi[l] = slack_up(y->hi[l] - x->lo[l]);
+                        y->lo[l] = slack_down(lo);
+                        big = slack_top(slack_top(big, y->lo[l]), y->hi[l]);
+                    }
                 }
                 y->e = e;
-                slack_normal(y->lo, y->hi, n, &y->e);
+                y->scalar = scalar;
+                slack_normal(y->lo, y->hi, k, &y->e, big);
                 top--;
             }
             else if (op == SLACK_MUL) {
@@ -388,7 +458,7 @@ claim_slacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 top--;
             }
             else if (op == SLACK_NEG) {
-                for (Py_ssize_t l = 0; l < n; l++) {
+                for (Py_ssize_t l = 0; l < (x->scalar ? 1 : n); l++) {
                     const double lo = x->lo[l];
                     x->lo[l] = -x->hi[l];
                     x->hi[l] = -lo;
@@ -402,9 +472,10 @@ claim_slacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                     slack_mul(x, base, x, n);
                 }
             }
-            else {  /* SLACK_END */
-                memcpy(olo + c * m + at, x->lo, (size_t)n * sizeof(double));
-                memcpy(ohi + c * m + at, x->hi, (size_t)n * sizeof(double));
+            else {  /* SLACK_END: kept until the block's lanes are read (out may be the lanes' own rows) */
+                slack_spread(x, n);
+                memcpy(pending + 2 * c * SLACKS_BLOCK, x->lo, (size_t)n * sizeof(double));
+                memcpy(pending + (2 * c + 1) * SLACKS_BLOCK, x->hi, (size_t)n * sizeof(double));
                 block_e[c * blocks + b] = x->e;
                 if (b == 0 || x->e > claim_e[c]) {
                     claim_e[c] = x->e;
@@ -412,6 +483,10 @@ claim_slacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 top--;
                 c++;
             }
+        }
+        for (Py_ssize_t k = 0; k < claims; k++) {
+            memcpy(olo + k * m + at, pending + 2 * k * SLACKS_BLOCK, (size_t)n * sizeof(double));
+            memcpy(ohi + k * m + at, pending + (2 * k + 1) * SLACKS_BLOCK, (size_t)n * sizeof(double));
         }
     }
     for (Py_ssize_t c = 0; c < claims; c++) {  /* every block at the claim's exponent; NaN read as unbounded */
@@ -439,6 +514,7 @@ done:
     PyMem_Free(claim_e);
     PyMem_Free(block_e);
     PyMem_Free(stack);
+    PyMem_Free(pending);
     for (int j = 0; j < got; j++) {
         PyBuffer_Release(&a[j]);
     }

@@ -25,7 +25,8 @@ Examples
 ... else:
 ...     lanes.put(1, enclose(np.array([1 + 3**500, 3 + 3**500], dtype=object)))
 >>> code = [OPS["quantity"], 0, OPS["quantity"], 1, OPS["*"], OPS["constant"], -(3**501), OPS["-"], OPS["end"]]
->>> (lo, hi), = claim_ends([code], lanes, [None, None, None])
+>>> (slack,) = claim_ends([code], lanes, [None, None, None])
+>>> lo, hi = slack.lo, slack.hi
 >>> exact = [5 * (1 + 3**500) + 3**501, -7 * (3 + 3**500) + 3**501]
 >>> bool(lo[0] > 0 and hi[1] < 0), exact[0] > 0 > exact[1]
 (True, True)
@@ -73,16 +74,35 @@ class Lanes:
         self.lo[at], self.hi[at] = value.lo, value.hi
         self.e.append(int(value.e))
 
-    def walk(self, index: int, rows: Any, per_sample: Enclosure, extra: Enclosure | None, start: int) -> None:
+    def count(self, index: int, start: int) -> None:
+        """Quantity `index` at updates 1..m: start + 1, ..., start + m (doubles exactly below 2^53)."""
+        m = self.lo.shape[1]
+        if start + m >= 2**53:
+            self.put(index, enclose(start + np.arange(1, m + 1, dtype=np.int64).astype(object)))
+            return
+        at = self._next(index)
+        self.lo[at] = np.arange(1, m + 1, dtype=np.int64)
+        self.lo[at] += start
+        self.hi[at] = self.lo[at]
+        self.e.append(0)
+
+    def walk(self, index: int, rows: Any, per_sample: Enclosure, extra: Enclosure | Any | None, start: int,
+             doubled: bool = False) -> None:
         """Quantity `index` after each update: `start` plus the running sums of ``per_sample[rows[u]]``
-        (plus ``extra[u]`` if given), enclosed in one C pass (`walk_sums`)."""
+        (plus ``extra[u]``, twice if `doubled`, if given: an enclosure, or an array of the integers' nearest
+        doubles, each within |f|·2^-53 of its integer, as `enclose_nearest` takes them), enclosed in one C
+        pass (`walk_sums`)."""
         if _kernel.walk_sums is None:
             raise RuntimeError("walk_sums: the C kernel was not built (see available())")
         at = self._next(index)
         s = enclose(start)
         empty = np.zeros(0)
-        b_lo, b_hi = (empty, empty) if extra is None else (_line(extra.lo), _line(extra.hi))
-        exponents = np.array([per_sample.e, 0 if extra is None else extra.e, s.e], dtype=np.int64)
+        if extra is None or isinstance(extra, Enclosure):
+            b_lo, b_hi = (empty, empty) if extra is None else (_line(extra.lo), _line(extra.hi))
+            b_e = 0 if extra is None else extra.e
+        else:
+            b_lo, b_hi, b_e = _line(extra), empty, 0
+        exponents = np.array([per_sample.e, b_e + doubled, s.e], dtype=np.int64)
         self.e.append(int(_kernel.walk_sums(np.ascontiguousarray(rows, dtype=np.int64), _line(per_sample.lo),
                                             _line(per_sample.hi), b_lo, b_hi, exponents,
                                             np.array([float(s.lo), float(s.hi)]), self.lo[at], self.hi[at])))
@@ -102,15 +122,16 @@ def _line(ends: Any) -> Any:
     return np.ascontiguousarray(ends, dtype=np.float64).reshape(-1)
 
 
-def claim_ends(codes: Sequence[Sequence[int]], lanes: Lanes, scalars: Sequence[Any]) -> list[tuple[Any, Any]]:
-    """Each claim's enclosed slack at every update, as `Enclosure.sure`'s ends (over one exponent a claim).
+def claim_ends(codes: Sequence[Sequence[int]], lanes: Lanes, scalars: Sequence[Any]) -> list[Enclosure]:
+    """Each claim's enclosed slack at every update, over one exponent a claim (its ends as `Enclosure.sure`'s:
+    no NaN).
 
     Parameters
     ----------
     codes : list of programs
         One claim each (`verify_perceptron.check.wide_claims.claim_codes`); any integer constant.
     lanes : Lanes
-        The quantities that vary over the chunk.
+        The quantities that vary over the chunk (written over: the ends are returned in its rows).
     scalars : list
         Every quantity's enclosure, by index, where it is the same at every update (None for the lanes and
         for the quantities no claim reads).
@@ -142,36 +163,43 @@ def claim_ends(codes: Sequence[Sequence[int]], lanes: Lanes, scalars: Sequence[A
                 pc += 1
             pc += 1
     rows = len(lanes.e)
-    out_lo, out_hi = np.empty((len(codes), m)), np.empty((len(codes), m))
-    _kernel.claim_slacks(np.array(program, dtype=np.int64), np.array(which, dtype=np.int64),
+    # the ends over the lanes' own rows where there are as many (C writes a block's once it has read its lanes):
+    # fresh arrays of a chunk's length cost their pages' first touch, about as much as the program itself
+    out_lo, out_hi = ((lanes.lo[:len(codes)], lanes.hi[:len(codes)]) if len(codes) <= lanes.lo.shape[0]
+                      else (np.empty((len(codes), m)), np.empty((len(codes), m))))
+    exponents = _kernel.claim_slacks(np.array(program, dtype=np.int64), np.array(which, dtype=np.int64),
                          lanes.lo[:rows], lanes.hi[:rows], np.array(lanes.e, dtype=np.int64),
                          np.array([end[:2] for end in ends], dtype=np.float64).reshape(-1, 2),
                          np.array([end[2] for end in ends], dtype=np.int64), out_lo, out_hi)
-    return [(out_lo[c], out_hi[c]) for c in range(len(codes))]
+    return [Enclosure(out_lo[c], out_hi[c], e) for c, e in enumerate(exponents)]
 
 
 def chunk_lanes(reads: frozenset[str], state: tuple[int, ...], rows: Any, norms: Enclosure | None,
-                margins: Enclosure | None, scores: Any) -> Lanes:
+                margins: Enclosure | None, scores: Any, least: int = 0) -> Lanes:
     """The lanes of every replayed quantity a claim reads (`reads`), at online updates 1..m on `rows`, from
     `state` (``k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, n_max``): the counts, ‖z‖² of each update's sample,
     and the running sums Σ‖z‖², ‖W‖² (Σ 2·s + ‖z‖² over the reported scores s, `scores()` enclosed) and
-    W·W* (Σ z·W*), with the values before each update where a claim reads them. `norms` and `margins` are
+    W·W* (Σ z·W*), with the values before each update where a claim reads them (`scores()`: an enclosure, or
+    the scores' nearest doubles, as `Lanes.walk` takes them). `norms` and `margins` are
     the samples' ‖z‖² and z·W* enclosed (None where no claim reads them); `verify_perceptron.check.wide_claims.
-    WideClaims.slacks` makes the same quantities in NumPy."""
+    WideClaims.slacks` makes the same quantities in NumPy. At least `least` rows are made (the claims',
+    for `claim_ends` to write their ends over)."""
     k, N, w_sq, w_ws, sum_N_xsq, sum_n_sq, _ = state[:7]
     m = len(rows)
-    lanes = Lanes(9, m)
-    count = np.arange(1, m + 1, dtype=np.int64)
+    # exactly as many lanes as are made (a matrix past glibc's mmap threshold is mapped and its pages touched anew)
+    lanes = Lanes(max(least, len(reads & {"N", "k", "sum_n_sq", "step_sq", "sum_N_xsq", "prev_w_sq", "prev_w_ws"})
+                      + bool(norms is not None and reads & {"w_sq", "prev_w_sq"})
+                      + bool(margins is not None and reads & {"w_ws", "prev_w_ws"})), m)
     for name, start in (("N", N), ("k", k), ("sum_n_sq", sum_n_sq)):
         if name in reads:
-            lanes.put(_at(name), enclose(start + count) if start + m < 2**62 else enclose(start + count.astype(object)))
+            lanes.count(_at(name), start)
     if norms is not None:
         if "step_sq" in reads:
             lanes.put(_at("step_sq"), norms.gathered(rows))
         if "sum_N_xsq" in reads:
             lanes.walk(_at("sum_N_xsq"), rows, norms, None, sum_N_xsq)
         if reads & {"w_sq", "prev_w_sq"}:
-            lanes.walk(_at("w_sq"), rows, norms, scores().shifted(1), w_sq)  # (2·s: the exponent moves)
+            lanes.walk(_at("w_sq"), rows, norms, scores(), w_sq, doubled=True)
             if "prev_w_sq" in reads:
                 lanes.put(_at("prev_w_sq"), lanes.enclosure(_at("w_sq")).preceded_by(enclose(w_sq)))
     if margins is not None and reads & {"w_ws", "prev_w_ws"}:

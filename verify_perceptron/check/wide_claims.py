@@ -213,7 +213,7 @@ class WideClaims:
             for name, value in got.items():
                 enclosed[QUANTITIES.index(name)] = value if name in reads else None
             lanes = slack_lanes.chunk_lanes(reads, state, rows, self._norms, self._margins,
-                                            lambda: _enclosed_scores(scores))
+                                            lambda: _enclosed_scores(scores, nearest=True), self.per_sample.count(False))
             return ChunkSlacks(self, state, rows, scores, enclosed, self.sample_slacks(max(n_max, 1)), lanes)
         for name, start in (("N", N), ("k", k), ("sum_n_sq", sum_n_sq)):
             if name in reads:
@@ -261,18 +261,19 @@ _MARGINS = frozenset({"w_ws", "prev_w_ws"})
 _NEAREST_LIMBS = 15
 
 
-def _enclosed_scores(scores: Any) -> Enclosure:
+def _enclosed_scores(scores: Any, nearest: bool = False) -> Any:
     """A chunk's reported scores enclosed: int64, Python integers, or (m, L) limbs (each limb enclosed, the
-    lower ones unsigned, and summed with its weight 2^(64·l))."""
+    lower ones unsigned, and summed with its weight 2^(64·l)); with `nearest`, limbs of at most
+    `_NEAREST_LIMBS` as their nearest doubles, for `slack_lanes.Lanes.walk` to enclose."""
     scores = np.asarray(scores)
     if scores.dtype != np.int64 or scores.ndim == 1:
         return enclose(scores)
     if _data_kernel.limb_doubles is not None and scores.shape[1] <= _NEAREST_LIMBS:
         # each score's nearest double, rounded once in C from its limbs (as float(int) rounds it), enclosed as
         # `enclose` encloses a Python integer's: one pass, where the limbs one by one took five enclosures' sums
-        nearest = np.empty((len(scores), 1), dtype=np.float64)
-        _data_kernel.limb_doubles(np.ascontiguousarray(scores).reshape(len(scores), 1, -1), nearest)
-        return enclose_nearest(nearest[:, 0])
+        doubles = np.empty((len(scores), 1), dtype=np.float64)
+        _data_kernel.limb_doubles(np.ascontiguousarray(scores).reshape(len(scores), 1, -1), doubles)
+        return doubles[:, 0] if nearest else enclose_nearest(doubles[:, 0])
     out = enclose(scores[:, -1]).shifted(64 * (scores.shape[1] - 1))  # the top limb carries the sign
     for limb in range(scores.shape[1] - 1):
         out = out + enclose(scores[:, limb].view(np.uint64)).shifted(64 * limb)
@@ -314,7 +315,7 @@ class ChunkSlacks:
         if lanes is not None:  # every claim's program over the lanes in one C call (`slack_lanes.claim_ends`)
             ends = iter(slack_lanes.claim_ends([code for code, alone in zip(claims.codes, claims.per_sample)
                                                 if not alone], lanes, enclosed))
-            self.enclosures = [(0, 0) if alone else next(ends) for alone in claims.per_sample]
+            self.enclosures = [(0, 0) if alone else (lambda x: (x.lo, x.hi))(next(ends)) for alone in claims.per_sample]
             return
         spans = [(start, min(start + _BLOCK, m)) for start in range(0, m, _BLOCK)]
         for code, alone in zip(claims.codes, claims.per_sample):

@@ -32,7 +32,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import kernel as _kernel
-from ._chunk_sums import held_margins, margin_sums, norm_columns, prefix_sums
+from ._chunk_sums import held_margins, margin_sums, norm_columns, prefix_sums, step_sums
 from ..data.integers import score_values
 from ..data.limb_arrays import int_limbs, limbs_for_bits
 from ..data.observers import Epochs, Int64Array
@@ -240,13 +240,23 @@ class WholeRun:
             N = N0 + j + 1
             return (first + j, N, 1, N, t0 if t_at is None else t0 + t_at[j], q0 + q_at[j])
 
+        # `_offer` of each piece's first update and its last rise, inline: each state made once for both slacks,
+        # and a last rise at the first update (no rise) not offered twice (the second offer keeps the first)
+        intervals = self.intervals
         for p, start in enumerate(starts.tolist()):
             at = (first + start - 1) // width
+            while len(intervals) <= at:
+                intervals.append({})
+            kept, first_state = intervals[at], state(start)
             for name in rises:
-                for j in (start, greatest[name][p]):
-                    point = state(j)
-                    self._offer(at, name, (point[3] * R_sq - point[5] if name == "upper" else point[4] - point[1] * gamma,
-                                           point))
+                g = greatest[name][p]
+                for point in (first_state,) if g == start else (first_state, state(g)):
+                    entry = (point[3] * R_sq - point[5] if name == "upper" else point[4] - point[1] * gamma, point)
+                    ends = kept.setdefault(name, [entry, entry])
+                    if entry[0] < ends[0][0]:
+                        ends[0] = entry
+                    if entry[0] > ends[1][0]:
+                        ends[1] = entry
         self.last_state = last = state(m - 1)
         self.k, self.N, self.q, self.t = last[0], last[1], last[5], last[4]
         self.sum_n_sq += m  # one mistake an update: Σn² is N
@@ -286,7 +296,9 @@ class WholeRun:
         greatest = {name: np.maximum(np.maximum.reduceat(np.where(rise, np.arange(m), -1), starts), starts).tolist()
                     for name, rise in masks.items()}
         wanted = sorted({m - 1, *starts.tolist(), *(j for ends in greatest.values() for j in ends)})
-        q_at = dict(zip(wanted, prefix_sums(wanted, (limbs, 2), (norms, 1))))
+        held = self._norm_limbs() if RECORD_IN_C and limbs.dtype == np.int64 else None  # (gathered: `step_sums`)
+        summed = None if held is None else step_sums(limbs, rows, held, wanted)
+        q_at = dict(zip(wanted, summed if summed is not None else prefix_sums(wanted, (limbs, 2), (norms, 1))))
         if margins is not None and self._held_margins is False:  # (once a run: the margins' limbs, or None)
             self._held_margins = held_margins(margins)
         t_at = None if margins is None else dict(zip(wanted, margin_sums(margins, self._held_margins, rows, wanted)))

@@ -131,6 +131,7 @@ class WholeRun:
         self._marks: tuple[Any, Any] | None = None  # `_margin_marks`: made once
         self._norm_stack: Any = None  # `_norm_limbs` of a matrix not held in limbs, R² past int64: made once
         self._held_margins: Any = False  # the margins in limbs (`held_margins`), or None: made once
+        self._widest: Any = None  # per sample, whether ‖z_i‖² = R² (`_numpy_pieces`): made once
 
     @property
     def norms(self) -> Any:
@@ -276,15 +277,13 @@ class WholeRun:
             return False  # a score > 0: no mistake, and the slack may fall
         if self._norms64 is None:  # (once a run) the norms in int64 where R² < 2^63, else their limbs' columns
             self._norms64 = np.asarray(self.matrix.norms, dtype=np.int64) if R_sq < 2**63 else norm_columns(self.matrix)
-        if not isinstance(self._norms64, tuple):
-            norms = self._norms64[rows]
-            widest = norms == R_sq
-        else:  # R² in the same limbs (signed int64 each): a norm is R² where every limb is R²'s
-            norms = tuple(column[rows] for column in self._norms64)  # (as columns: no (m, L) copy)
-            widest = np.ones(m, dtype=bool)
-            for column, limb in zip(norms, int_limbs([R_sq], len(norms))[0].tolist()):
-                widest &= column == limb
-        masks = {"upper": ~(widest & zero)}
+        if self._widest is None:  # (once a run) per sample whether ‖z‖² is R² (in limbs: where every one is R²'s)
+            columns = self._norms64 if isinstance(self._norms64, tuple) else (self._norms64,)
+            self._widest = np.ones(len(columns[0]), dtype=bool)
+            tops = int_limbs([R_sq], len(columns))[0].tolist() if len(columns) > 1 else [R_sq]
+            for column, limb in zip(columns, tops):
+                self._widest &= column == limb
+        masks = {"upper": ~(self._widest[rows] & zero)}
         if margins is not None:
             if not isinstance(gamma, int):
                 return False
@@ -298,7 +297,11 @@ class WholeRun:
         wanted = sorted({m - 1, *starts.tolist(), *(j for ends in greatest.values() for j in ends)})
         held = self._norm_limbs() if RECORD_IN_C and limbs.dtype == np.int64 else None  # (gathered: `step_sums`)
         summed = None if held is None else step_sums(limbs, rows, held, wanted)
-        q_at = dict(zip(wanted, summed if summed is not None else prefix_sums(wanted, (limbs, 2), (norms, 1))))
+        if summed is None:  # the norms gathered, as int64 or as columns (no (m, L) copy), cut into pieces
+            norms = (self._norms64[rows] if not isinstance(self._norms64, tuple)
+                     else tuple(column[rows] for column in self._norms64))
+            summed = prefix_sums(wanted, (limbs, 2), (norms, 1))
+        q_at = dict(zip(wanted, summed))
         if margins is not None and self._held_margins is False:  # (once a run: the margins' limbs, or None)
             self._held_margins = held_margins(margins)
         t_at = None if margins is None else dict(zip(wanted, margin_sums(margins, self._held_margins, rows, wanted)))

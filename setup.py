@@ -41,7 +41,7 @@ setup(
         kernel("verify_perceptron.check._replay", "verify_perceptron/check/_replay.c",
                "verify_perceptron/check/_program.h", "verify_perceptron/check/_limbs.h",
                "verify_perceptron/check/_record.h", "verify_perceptron/check/_soft.h",
-               "verify_perceptron/check/_deficits.h"),
+               "verify_perceptron/check/_deficits.h", "verify_perceptron/check/_slacks.h"),
         kernel("verify_perceptron.notes._floor", "verify_perceptron/notes/_floor.c"),
     ],
 )

@@ -137,3 +137,27 @@ def margin_sums(margins: Any, held: Any, rows: Any, points: Sequence[int]) -> li
     gathered(held, np.ascontiguousarray(rows, dtype=np.int64), np.asarray(points, dtype=np.int64), out)
     values: list[int] = score_values(out).tolist()
     return values
+
+
+def step_sums(scores: Any, rows: Any, norms: Any, points: Sequence[int]) -> list[int] | None:
+    """``prefix_sums(points, (scores, 2), (norms[rows], 1))`` for `points` strictly increasing: Σ 2·s + ‖z‖² over
+    the updates up to each point, in two C passes (the scores' limbs (m, L) over every row, the norms' limbs
+    (n, K) gathered by `rows`: `gathered_sums`), with no Python integer per update; None where the C sums are
+    not built.
+
+    Examples
+    --------
+    >>> scores, norms = np.array([[-5, -1], [0, 0], [3, -1]]), np.array([[9], [2**62]])
+    >>> sums = step_sums(scores, np.array([1, 0, 1]), norms, [0, 2])
+    >>> sums is None or sums == prefix_sums([0, 2], (scores, 2), (norms[[1, 0, 1]], 1))
+    True
+    """
+    gathered = _data_kernel.gathered_sums
+    if gathered is None:
+        return None
+    at = np.asarray(points, dtype=np.int64)
+    s = np.empty((len(at), scores.shape[1] + 1), dtype=np.int64)
+    gathered(np.ascontiguousarray(scores), np.arange(len(scores), dtype=np.int64), at, s)
+    z = np.empty((len(at), norms.shape[1] + 1), dtype=np.int64)
+    gathered(norms, np.ascontiguousarray(rows, dtype=np.int64), at, z)
+    return [2 * a + b for a, b in zip(score_values(s).tolist(), score_values(z).tolist())]

@@ -32,7 +32,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import kernel as _kernel
-from ._chunk_sums import held_margins, margin_sums, norm_columns, prefix_sums
+from ._chunk_sums import held_margins, margin_sums, norm_columns, prefix_sums, step_sums
 from ..data.integers import score_values
 from ..data.limb_arrays import int_limbs, limbs_for_bits
 from ..data.observers import Epochs, Int64Array
@@ -131,6 +131,7 @@ class WholeRun:
         self._marks: tuple[Any, Any] | None = None  # `_margin_marks`: made once
         self._norm_stack: Any = None  # `_norm_limbs` of a matrix not held in limbs, R² past int64: made once
         self._held_margins: Any = False  # the margins in limbs (`held_margins`), or None: made once
+        self._widest: Any = None  # per sample, whether ‖z_i‖² = R² (`_numpy_pieces`): made once
 
     @property
     def norms(self) -> Any:
@@ -240,13 +241,23 @@ class WholeRun:
             N = N0 + j + 1
             return (first + j, N, 1, N, t0 if t_at is None else t0 + t_at[j], q0 + q_at[j])
 
+        # `_offer` of each piece's first update and its last rise, inline: each state made once for both slacks,
+        # and a last rise at the first update (no rise) not offered twice (the second offer keeps the first)
+        intervals = self.intervals
         for p, start in enumerate(starts.tolist()):
             at = (first + start - 1) // width
+            while len(intervals) <= at:
+                intervals.append({})
+            kept, first_state = intervals[at], state(start)
             for name in rises:
-                for j in (start, greatest[name][p]):
-                    point = state(j)
-                    self._offer(at, name, (point[3] * R_sq - point[5] if name == "upper" else point[4] - point[1] * gamma,
-                                           point))
+                g = greatest[name][p]
+                for point in (first_state,) if g == start else (first_state, state(g)):
+                    entry = (point[3] * R_sq - point[5] if name == "upper" else point[4] - point[1] * gamma, point)
+                    ends = kept.setdefault(name, [entry, entry])
+                    if entry[0] < ends[0][0]:
+                        ends[0] = entry
+                    if entry[0] > ends[1][0]:
+                        ends[1] = entry
         self.last_state = last = state(m - 1)
         self.k, self.N, self.q, self.t = last[0], last[1], last[5], last[4]
         self.sum_n_sq += m  # one mistake an update: Σn² is N
@@ -266,15 +277,13 @@ class WholeRun:
             return False  # a score > 0: no mistake, and the slack may fall
         if self._norms64 is None:  # (once a run) the norms in int64 where R² < 2^63, else their limbs' columns
             self._norms64 = np.asarray(self.matrix.norms, dtype=np.int64) if R_sq < 2**63 else norm_columns(self.matrix)
-        if not isinstance(self._norms64, tuple):
-            norms = self._norms64[rows]
-            widest = norms == R_sq
-        else:  # R² in the same limbs (signed int64 each): a norm is R² where every limb is R²'s
-            norms = tuple(column[rows] for column in self._norms64)  # (as columns: no (m, L) copy)
-            widest = np.ones(m, dtype=bool)
-            for column, limb in zip(norms, int_limbs([R_sq], len(norms))[0].tolist()):
-                widest &= column == limb
-        masks = {"upper": ~(widest & zero)}
+        if self._widest is None:  # (once a run) per sample whether ‖z‖² is R² (in limbs: where every one is R²'s)
+            columns = self._norms64 if isinstance(self._norms64, tuple) else (self._norms64,)
+            self._widest = np.ones(len(columns[0]), dtype=bool)
+            tops = int_limbs([R_sq], len(columns))[0].tolist() if len(columns) > 1 else [R_sq]
+            for column, limb in zip(columns, tops):
+                self._widest &= column == limb
+        masks = {"upper": ~(self._widest[rows] & zero)}
         if margins is not None:
             if not isinstance(gamma, int):
                 return False
@@ -286,7 +295,13 @@ class WholeRun:
         greatest = {name: np.maximum(np.maximum.reduceat(np.where(rise, np.arange(m), -1), starts), starts).tolist()
                     for name, rise in masks.items()}
         wanted = sorted({m - 1, *starts.tolist(), *(j for ends in greatest.values() for j in ends)})
-        q_at = dict(zip(wanted, prefix_sums(wanted, (limbs, 2), (norms, 1))))
+        held = self._norm_limbs() if RECORD_IN_C and limbs.dtype == np.int64 else None  # (gathered: `step_sums`)
+        summed = None if held is None else step_sums(limbs, rows, held, wanted)
+        if summed is None:  # the norms gathered, as int64 or as columns (no (m, L) copy), cut into pieces
+            norms = (self._norms64[rows] if not isinstance(self._norms64, tuple)
+                     else tuple(column[rows] for column in self._norms64))
+            summed = prefix_sums(wanted, (limbs, 2), (norms, 1))
+        q_at = dict(zip(wanted, summed))
         if margins is not None and self._held_margins is False:  # (once a run: the margins' limbs, or None)
             self._held_margins = held_margins(margins)
         t_at = None if margins is None else dict(zip(wanted, margin_sums(margins, self._held_margins, rows, wanted)))

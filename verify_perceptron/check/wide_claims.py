@@ -47,6 +47,7 @@ import numpy as np
 from ..data import kernel as _data_kernel
 from ..data.integers import score_values
 from ..notes.claims import OPS, QUANTITIES
+from . import slack_lanes
 from ._enclosures import Enclosure, enclose, enclose_nearest, joined_ends
 from .wide_replay import online_quantities, run_program
 
@@ -208,6 +209,12 @@ class WideClaims:
         count = np.arange(1, m + 1, dtype=np.int64)
         enclosed: list[Any] = [enclose(v) if name in reads else None for name, v in zip(QUANTITIES, self.quantities)]
         got: dict[str, Enclosure] = {"n": enclose(1), "n_max": enclose(max(n_max, 1))}
+        if slack_lanes.available():  # the replayed quantities in C, as lanes (the same quantities as below)
+            for name, value in got.items():
+                enclosed[QUANTITIES.index(name)] = value if name in reads else None
+            lanes = slack_lanes.chunk_lanes(reads, state, rows, self._norms, self._margins,
+                                            lambda: _enclosed_scores(scores, nearest=True), self.per_sample.count(False))
+            return ChunkSlacks(self, state, rows, scores, enclosed, self.sample_slacks(max(n_max, 1)), lanes)
         for name, start in (("N", N), ("k", k), ("sum_n_sq", sum_n_sq)):
             if name in reads:
                 got[name] = enclose(start + count) if start + m < 2**62 else enclose(start + count.astype(object))
@@ -254,18 +261,19 @@ _MARGINS = frozenset({"w_ws", "prev_w_ws"})
 _NEAREST_LIMBS = 15
 
 
-def _enclosed_scores(scores: Any) -> Enclosure:
+def _enclosed_scores(scores: Any, nearest: bool = False) -> Any:
     """A chunk's reported scores enclosed: int64, Python integers, or (m, L) limbs (each limb enclosed, the
-    lower ones unsigned, and summed with its weight 2^(64·l))."""
+    lower ones unsigned, and summed with its weight 2^(64·l)); with `nearest`, limbs of at most
+    `_NEAREST_LIMBS` as their nearest doubles, for `slack_lanes.Lanes.walk` to enclose."""
     scores = np.asarray(scores)
     if scores.dtype != np.int64 or scores.ndim == 1:
         return enclose(scores)
     if _data_kernel.limb_doubles is not None and scores.shape[1] <= _NEAREST_LIMBS:
         # each score's nearest double, rounded once in C from its limbs (as float(int) rounds it), enclosed as
         # `enclose` encloses a Python integer's: one pass, where the limbs one by one took five enclosures' sums
-        nearest = np.empty((len(scores), 1), dtype=np.float64)
-        _data_kernel.limb_doubles(np.ascontiguousarray(scores).reshape(len(scores), 1, -1), nearest)
-        return enclose_nearest(nearest[:, 0])
+        doubles = np.empty((len(scores), 1), dtype=np.float64)
+        _data_kernel.limb_doubles(np.ascontiguousarray(scores).reshape(len(scores), 1, -1), doubles)
+        return doubles[:, 0] if nearest else enclose_nearest(doubles[:, 0])
     out = enclose(scores[:, -1]).shifted(64 * (scores.shape[1] - 1))  # the top limb carries the sign
     for limb in range(scores.shape[1] - 1):
         out = out + enclose(scores[:, limb].view(np.uint64)).shifted(64 * limb)
@@ -288,18 +296,27 @@ class ChunkSlacks:
     state, rows, scores
         As `WideClaims.slacks` was given them.
     enclosed : list
-        Every quantity in `QUANTITIES` order, enclosed (None for one no claim reads).
+        Every quantity in `QUANTITIES` order, enclosed (None for one no claim reads; with `lanes`, for the
+        replayed ones too).
     sample_slacks : list
         `WideClaims.sample_slacks`: for a claim whose slack is its sample's, each sample's, exactly.
+    lanes : Lanes, optional
+        The replayed quantities in C's lanes (`verify_perceptron.check.slack_lanes`): the claims' programs
+        run there.
     """
 
     def __init__(self, claims: WideClaims, state: tuple[int, ...], rows: Any, scores: Any, enclosed: list[Any],
-                 sample_slacks: list[Any]) -> None:
+                 sample_slacks: list[Any], lanes: slack_lanes.Lanes | None = None) -> None:
         self.claims, self.state, self.rows, self.scores = claims, state, rows, scores
         self.m = m = len(rows)
         self._known: dict[str, Any] = {}  # exact values of replayed quantities, on a prefix of the chunk
         self.sample_slacks = sample_slacks
         self.enclosures: list[tuple[Any, Any]] = []
+        if lanes is not None:  # every claim's program over the lanes in one C call (`slack_lanes.claim_ends`)
+            ends = iter(slack_lanes.claim_ends([code for code, alone in zip(claims.codes, claims.per_sample)
+                                                if not alone], lanes, enclosed))
+            self.enclosures = [(0, 0) if alone else (lambda x: (x.lo, x.hi))(next(ends)) for alone in claims.per_sample]
+            return
         spans = [(start, min(start + _BLOCK, m)) for start in range(0, m, _BLOCK)]
         for code, alone in zip(claims.codes, claims.per_sample):
             # a block of updates at a time, joined over one exponent (`joined_ends`)

@@ -177,6 +177,8 @@ class ExactMatrix:
         self._last: tuple[tuple[int, ...], Any] | None = None
         self._as_float: Any = None
         self._approximate: tuple[Any, int] | None = None
+        #: The filter's rows made from the user's binary floats while a fit holds them (`FilterRows`), or None.
+        self.float_source: Any = None
         self._as_object: Any = None
         self._norms_list: list[int] | None = None
         self._norm_halves: Any = None
@@ -330,11 +332,27 @@ class ExactMatrix:
                 self._approximate = (flat.reshape(self.exact.shape), shift)
         return self._approximate
 
+    def filter_floats(self) -> tuple[Any, int]:
+        """`approximate`'s ``(F, t)`` for the floating-point filter, F C-contiguous; but while a fit holds the
+        user's binary floats (`float_source`), F is their `FilterRows` (the same doubles, read by slices of rows
+        or by the compiled limb pass) and t = 0, and no float copy of the samples is made.
+
+        Examples
+        --------
+        >>> ExactMatrix(np.array([[3, -1]])).filter_floats()[0].tolist()
+        [[3.0, -1.0]]
+        """
+        if self.float_source is not None and self.float_source.alive and self._approximate is None:
+            return self.float_source, 0
+        F, shift = self.approximate()
+        return np.ascontiguousarray(F), shift
+
     def float_rows(self, start: int, stop: int) -> Any:
         """Rows ``start:stop`` of `approximate`'s F, without making the whole of it when it is not made yet.
 
-        For entries of 16, 32 or 64 bits each is its integer rounded to the nearest double, as in F; a
-        caller reading every row a piece at a time then holds no float copy as large as the samples.
+        For entries of 16, 32 or 64 bits each is its integer rounded to the nearest double, as in F, and so is
+        each row made from the user's binary floats while a fit holds them (`float_source`); a caller reading
+        every row a piece at a time then holds no float copy as large as the samples.
 
         Examples
         --------
@@ -342,8 +360,11 @@ class ExactMatrix:
         >>> m.float_rows(0, 1).tolist() == m.approximate()[0][:1].tolist(), m.float_rows(1, 2).tolist()
         (True, [[5.0, 7.0]])
         """
-        if self._approximate is None and self._as_float is None and not self.wide:
-            return self.exact[start:stop].astype(np.float64)
+        if self._approximate is None and self._as_float is None:
+            if self.float_source is not None and self.float_source.alive:  # the same doubles, from the user's X
+                return self.float_source[start:stop]
+            if not self.wide:
+                return self.exact[start:stop].astype(np.float64)
         return self.approximate()[0][start:stop]
 
     def backend(self, norm_sq: int) -> str:

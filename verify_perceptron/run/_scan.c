@@ -788,6 +788,39 @@ drift_sync(Drift *t, const uint64_t *w, Py_ssize_t d, const uint64_t *w_sq, int 
     *w_norm = (t->n_W + t->drift) * ROUND_UP;
 }
 
+/* The limb pass's filter rows: its (n, d) float64 copy Zf, or each row made as it is read from the user's
+ * binary floats X (n, d - 1), the labels y and the common power of two 2^p over which the samples' integers
+ * are z_ij = y_i x_ij 2^p, and the bias's column z_i,c = y_i bias (c = 0 or d - 1). The filter's bound
+ * (run/filter.py) needs each entry to be the double nearest to z_ij; made so it is z_ij itself: x_ij 2^p is
+ * the integer numerator, below 2^480 (the caller's precondition, so never rounded, never overflowing), the
+ * sign is exact, and the bias is its nearest double with the sign of y_i. "+ 0.0" makes a zero +0.0, as the
+ * copy's (limb_doubles) is: the same doubles bit for bit, so the same sums in float_dot's order. */
+typedef struct {
+    const double *zf;   /* (n, d), or NULL: the rows made from x */
+    const double *x;    /* (n, d - 1), C order */
+    const int64_t *y;   /* (n,): +1 where positive, else -1 (the caller gives +1 or -1) */
+    double scale, bias; /* 2^p and the bias's nearest double */
+    Py_ssize_t column;  /* the bias's column: 0 or d - 1 */
+    double *row;        /* d doubles: the row made last */
+} FloatRows;
+
+static inline __attribute__((always_inline)) const double *
+float_row(const FloatRows *r, Py_ssize_t i, Py_ssize_t d)
+{
+    if (r->zf != NULL) {
+        return r->zf + i * d;
+    }
+    const int positive = r->y[i] > 0;
+    const double s = positive ? r->scale : -r->scale;
+    const double *x = r->x + i * (d - 1);
+    double *f = r->row + (r->column == 0);
+    for (Py_ssize_t j = 0; j < d - 1; j++) {
+        f[j] = x[j] * s + 0.0;
+    }
+    r->row[r->column] = (positive ? r->bias : -r->bias) + 0.0;
+    return r->row;
+}
+
 /* After W += z_i (W already moved): Wf += z_i's floats, ||W|| <= n_W + nu_i (nu_i = radius_i / K_d >= ||z_i||),
  * e grows by at most u e + u (1 + u) ||z_i|| + u ||W||; or, every DRIFT_UPDATES updates, drift_sync. */
 static inline __attribute__((always_inline)) void
@@ -813,7 +846,7 @@ drift_step(Drift *t, const uint64_t *w, Py_ssize_t d, const uint64_t *w_sq, int 
 #define LIMB_ROWS_ARGS const uint64_t *z, Py_ssize_t n, Py_ssize_t d, uint64_t *w, uint64_t *w_mag, \
     unsigned char *w_neg, const unsigned char *ties, const uint64_t *norm, int64_t *count, int64_t *rows, \
     uint64_t *scores, Py_ssize_t cap, Py_ssize_t *position, uint64_t *w_sq, const uint64_t *limit, int *guarded, \
-    const double *zf, const double *radius, double *wf, double *w_norm
+    const FloatRows *zf, const double *radius, double *wf, double *w_norm
 #define LIMB_ROWS_CALL z, n, d, w, w_mag, w_neg, ties, norm, count, rows, scores, cap, position, w_sq, limit, \
     guarded, zf, radius, wf, w_norm
 
@@ -840,8 +873,10 @@ limb_rows(LimbShape sh, LIMB_ROWS_ARGS)
                 __builtin_prefetch(ahead + c);
             }
         }
+        const double *zrow = NULL;
         if (zf != NULL) {
-            f = float_dot(zf + i * d, wf, d);
+            zrow = float_row(zf, i, d);
+            f = float_dot(zrow, wf, d);
             t = radius[i] * *w_norm;
             if (f > t) {
                 continue; /* the float score proves z_i . W > 0 (run/filter.py) */
@@ -877,7 +912,7 @@ limb_rows(LimbShape sh, LIMB_ROWS_ARGS)
                 w[2 * j + 1] = (uint64_t)((unsigned __int128)v >> 64);
             }
             if (drifting) {
-                drift_step(&drift, w, d, w_sq, sh.ls, zf + i * d, radius[i], wf, w_norm);
+                drift_step(&drift, w, d, w_sq, sh.ls, zrow, radius[i], wf, w_norm);
             }
         }
         else {
@@ -943,6 +978,66 @@ limb_below(const uint64_t *a, int n, int bits)
 }
 #endif
 
+#if SCAN_WIDE
+/* limb_pass's filter (Zf, radius): Zf an (n, d) float64 array, or a tuple (X, y, scale, bias, column) whose
+ * rows are made as they are read (FloatRows): X an (n, d - 1) float64 array, y n int64 labels, scale a power of
+ * two at most 2^1023, bias a finite double, column 0 or d - 1; radius n float64 values. Fills `rows` (its row
+ * buffer left to the caller); on failure raises TypeError or ValueError naming the argument and returns -1. */
+static int
+get_limb_filter(const char *func, PyObject *obj, Py_ssize_t n, Py_ssize_t d, Py_buffer *Zf, Py_buffer *X,
+                Py_buffer *Y, Py_buffer *radius, FloatRows *rows)
+{
+    PyObject *zf_obj, *radius_obj, *x_obj, *y_obj;
+    if (!PyTuple_Check(obj) || !PyArg_ParseTuple(obj, "OO", &zf_obj, &radius_obj)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s(): filter must be None or a tuple (Zf, radius)", func);
+        return -1;
+    }
+    if (!PyTuple_Check(zf_obj)) {
+        if (get_filter(func, obj, n, d, 0, Zf, radius) < 0) {
+            return -1;
+        }
+        rows->zf = Zf->buf;
+        return 0;
+    }
+    double scale, bias;
+    Py_ssize_t column;
+    if (!PyArg_ParseTuple(zf_obj, "OOddn", &x_obj, &y_obj, &scale, &bias, &column)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s(): filter's rows must be Zf or a tuple (X, y, scale, bias, column) of "
+                     "two arrays, two floats and an int", func);
+        return -1;
+    }
+    int exponent;
+    if (!(scale > 0.0 && scale <= 0x1p1023 && frexp(scale, &exponent) == 0.5) || !isfinite(bias)) {
+        PyErr_Format(PyExc_ValueError, "%s(): filter's scale must be a power of two up to 2^1023 and its bias "
+                     "finite, got scale=%R and bias=%R", func, PyTuple_GET_ITEM(zf_obj, 2), PyTuple_GET_ITEM(zf_obj, 3));
+        return -1;
+    }
+    if (d < 1 || (column != 0 && column != d - 1)) {
+        PyErr_Format(PyExc_ValueError, "%s(): filter's bias column must be 0 or %zd, got %zd", func, d - 1, column);
+        return -1;
+    }
+    if (get_array(func, "X", x_obj, 2, FLOAT64_ITEMS, 0, X) < 0 || get_array(func, "y", y_obj, 1, INT64_ITEMS, 0, Y) < 0
+        || get_array(func, "radius", radius_obj, 1, FLOAT64_ITEMS, 0, radius) < 0) {
+        return -1;
+    }
+    if (X->shape[0] != n || X->shape[1] != d - 1 || Y->shape[0] != n || radius->shape[0] != n) {
+        PyErr_Format(PyExc_ValueError, "%s(): filter's X must be (%zd, %zd) and y and radius have %zd rows, got X "
+                     "(%zd, %zd), y (%zd,) and radius (%zd,)", func, n, d - 1, n, X->shape[0], X->shape[1],
+                     Y->shape[0], radius->shape[0]);
+        return -1;
+    }
+    rows->zf = NULL;
+    rows->x = X->buf;
+    rows->y = Y->buf;
+    rows->scale = scale;
+    rows->bias = bias;
+    rows->column = column;
+    return 0;
+}
+#endif
+
 PyDoc_STRVAR(limb_pass_doc,
 "limb_pass($module, Z, W, tie, norms, counts, out_i, out_s, start, w_sq, limit, epochs, filter, /)\n"
 "--\n"
@@ -958,6 +1053,11 @@ PyDoc_STRVAR(limb_pass_doc,
 "over its exact residue modulo 2^128, and W's float copy is kept by adding the rows'\n"
 "floats (run/filter.py proves both): Zf must hold the nearest doubles of Z and\n"
 "radius[i] at least K_d ||Z[i]|| (both as verify_perceptron.run.filter.radii gives).\n"
+"Zf may instead be a tuple (X, y, scale, bias, column) from which each row is made as\n"
+"it is read, Z[i] = y[i] (X[i] scale with bias inserted at column 0 or d - 1): X (n, d - 1)\n"
+"float64 and y (n,) int64 of +1 and -1, C-contiguous, scale a power of two; then every\n"
+"X[i, j] scale must be an integer below 2^480 and these rows Z's values (the caller's\n"
+"precondition: they are then the nearest doubles, exactly).\n"
 "The GIL is released while scanning; the arrays must not change meanwhile.");
 
 static PyObject *
@@ -966,7 +1066,8 @@ limb_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #if SCAN_WIDE
     static const char func[] = "limb_pass";
     Py_buffer Z = {0}, W = {0}, tie = {0}, norms = {0}, counts = {0}, out_i = {0}, out_s = {0};
-    Py_buffer sq = {0}, lim = {0}, Zf = {0}, radius = {0};
+    Py_buffer sq = {0}, lim = {0}, Zf = {0}, radius = {0}, fX = {0}, fY = {0};
+    FloatRows frows = {0};
     Epochs ep = {0};
     int with_epochs = 0, with_filter = 0;
     PyObject *result = NULL;
@@ -1036,7 +1137,7 @@ limb_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     with_epochs = 1;
     if (args[11] != Py_None) {
-        if (get_filter(func, args[11], n, d, 0, &Zf, &radius) < 0) {
+        if (get_limb_filter(func, args[11], n, d, &Zf, &fX, &fY, &radius, &frows) < 0) {
             goto done;
         }
         with_filter = FILTER_SOUND && d > 0;
@@ -1044,11 +1145,13 @@ limb_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     w_mag = PyMem_Malloc((size_t)(d > 0 ? d : 1) * sh.lw * sizeof(uint64_t));
     w_neg = PyMem_Malloc((size_t)(d > 0 ? d : 1));
     wf = PyMem_Malloc((size_t)(d > 0 ? d : 1) * sizeof(double));
-    if (w_mag == NULL || w_neg == NULL || wf == NULL) {
+    frows.row = PyMem_Malloc((size_t)(d > 0 ? d : 1) * sizeof(double));
+    if (w_mag == NULL || w_neg == NULL || wf == NULL || frows.row == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    const double *zf = with_filter ? Zf.buf : NULL, *radii = with_filter ? radius.buf : NULL;
+    const FloatRows *zf = with_filter ? &frows : NULL;
+    const double *radii = with_filter ? radius.buf : NULL;
     uint64_t *w = W.buf;
     const uint64_t *saved = ep.saved.buf, *z = Z.buf;
     uint64_t *previous = ep.previous.buf, *scores = out_s.buf;
@@ -1091,10 +1194,13 @@ done:
     PyMem_Free(w_mag);
     PyMem_Free(w_neg);
     PyMem_Free(wf);
+    PyMem_Free(frows.row);
     if (with_epochs) {
         release_epochs(&ep);
     }
     PyBuffer_Release(&Zf);
+    PyBuffer_Release(&fX);
+    PyBuffer_Release(&fY);
     PyBuffer_Release(&radius);
     PyBuffer_Release(&Z);
     PyBuffer_Release(&W);
@@ -1108,6 +1214,57 @@ done:
     return result;
 #else
     PyErr_SetString(PyExc_NotImplementedError, "limb_pass() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
+PyDoc_STRVAR(filter_rows_doc,
+"filter_rows($module, filter, out, /)\n"
+"--\n"
+"\n"
+"The rows limb_pass's filter reads, alone (for tests): out (n, d) float64 receives\n"
+"row i as limb_pass reads it from filter, limb_pass's (Zf, radius) with Zf an (n, d)\n"
+"array or a tuple (X, y, scale, bias, column), checked as limb_pass checks it.");
+
+static PyObject *
+filter_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "filter_rows";
+    Py_buffer Zf = {0}, X = {0}, Y = {0}, radius = {0}, out = {0};
+    FloatRows rows = {0};
+    PyObject *result = NULL;
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "filter_rows() takes 2 arguments (filter, out), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "out", args[1], 2, FLOAT64_ITEMS, 1, &out) < 0) {
+        return NULL;
+    }
+    const Py_ssize_t n = out.shape[0], d = out.shape[1];
+    if (get_limb_filter(func, args[0], n, d, &Zf, &X, &Y, &radius, &rows) < 0) {
+        goto done;
+    }
+    rows.row = PyMem_Malloc((size_t)(d > 0 ? d : 1) * sizeof(double));
+    if (rows.row == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    double *f = out.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        memcpy(f + i * d, float_row(&rows, i, d), (size_t)d * sizeof(double));
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(rows.row);
+    PyBuffer_Release(&Zf);
+    PyBuffer_Release(&X);
+    PyBuffer_Release(&Y);
+    PyBuffer_Release(&radius);
+    PyBuffer_Release(&out);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "filter_rows() needs a compiler with __int128");
     return NULL;
 #endif
 }
@@ -1203,6 +1360,7 @@ static PyMethodDef scan_methods[] = {
     {"online_pass", (PyCFunction)(void (*)(void))online_pass, METH_FASTCALL, online_pass_doc},
     {"limb_pass", (PyCFunction)(void (*)(void))limb_pass, METH_FASTCALL, limb_pass_doc},
     {"float_copy_trace", (PyCFunction)(void (*)(void))float_copy_trace, METH_FASTCALL, float_copy_trace_doc},
+    {"filter_rows", (PyCFunction)(void (*)(void))filter_rows, METH_FASTCALL, filter_rows_doc},
     {NULL, NULL, 0, NULL},
 };
 

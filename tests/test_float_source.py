@@ -35,14 +35,14 @@ def _scan() -> Any:
     return importlib.import_module("verify_perceptron.run._scan")
 
 
-def _edges(n: int, seed: int) -> tuple[Any, Any]:
-    """n x 6 binary floats at the edges the rows meet: negatives, +0.0 and -0.0, powers of two, full mantissas,
+def _edges(n: int, seed: int, m: int = 6) -> tuple[Any, Any]:
+    """n x m (m >= 6) binary floats at the edges the rows meet: negatives, +0.0 and -0.0, powers of two, full mantissas,
     values from 2^-400 to 2^70 (numerators up to 471 bits, below the filter's 2^480), and random labels."""
     rng = np.random.default_rng(seed)
-    X = rng.standard_normal((n, 6)) * 2.0 ** rng.integers(-60, 60, size=(n, 6))
-    X[0] = [0.0, -0.0, 2.0**-400, -(2.0**70), 1 + 2.0**-52, -(1 + 2.0**-52)]
-    X[1] = [-0.0, -0.0, -0.0, -0.0, -0.0, -0.0]
-    X[2] = [2.0**70 - 2.0**18, -(2.0**-400), 3 * 2.0**-399, 0.5, -0.5, np.nextafter(1.0, 2.0)]
+    X = rng.standard_normal((n, m)) * 2.0 ** rng.integers(-60, 60, size=(n, m))
+    X[0, :6] = [0.0, -0.0, 2.0**-400, -(2.0**70), 1 + 2.0**-52, -(1 + 2.0**-52)]
+    X[1] = -0.0
+    X[2, :6] = [2.0**70 - 2.0**18, -(2.0**-400), 3 * 2.0**-399, 0.5, -0.5, np.nextafter(1.0, 2.0)]
     X[3:, 0] = np.where(rng.random(n - 3) < 0.3, -0.0, X[3:, 0])
     return X, np.where(rng.random(n) < 0.5, 1, -1)
 
@@ -56,8 +56,9 @@ def _matrix(X: Any, y: Any, convention: str) -> ExactMatrix:
 
 @needs_kernel
 @pytest.mark.parametrize("convention", ["classic", "unit-ball", "sum-norm"])  # bias first; last; -1 last
-def test_the_rows_made_from_x_are_the_nearest_doubles_of_the_samples_bit_for_bit(convention: str) -> None:
-    X, y = _edges(3000, 5)
+@pytest.mark.parametrize("m", [6, 10, 13])  # rows of 7, 11, 14: a block of four and a tail; eight and a tail; ...
+def test_the_rows_made_from_x_are_the_nearest_doubles_of_the_samples_bit_for_bit(convention: str, m: int) -> None:
+    X, y = _edges(3000, 5, m)
     matrix = _matrix(X, y, convention)
     rows = matrix.float_source
     assert isinstance(rows, FilterRows) and rows.alive
@@ -67,9 +68,20 @@ def test_the_rows_made_from_x_are_the_nearest_doubles_of_the_samples_bit_for_bit
     exact = matrix.exact  # (Python integers)
     assert all(copy[i].tolist() == [float(v) for v in exact[i]] for i in (0, 1, 2, 1234, n - 1))
     numpy_rows = np.concatenate([rows[lo:lo + 700] for lo in range(0, n, 700)])
-    made = np.empty((n, d))
-    _scan().filter_rows((rows.c_form(), np.ones(n)), made)
+    made, from_copy = np.empty((n, d)), np.empty((n, d))
+    w = np.random.default_rng(9).standard_normal(d) * 2.0**-300
+    w[::3] = 0.0  # zeros against -0.0 entries
+    dots, copy_dots = np.empty(n), np.empty(n)
+    _scan().filter_rows((rows.c_form(), np.ones(n)), made, w, dots)
+    _scan().filter_rows((copy, np.ones(n)), from_copy, w, copy_dots)  # the pass's score on the float copy
     assert numpy_rows.tobytes() == copy.tobytes() and made.tobytes() == copy.tobytes()  # -0.0 is not +0.0 here
+    assert from_copy.tobytes() == copy.tobytes() and dots.tobytes() == copy_dots.tobytes()  # the same sums
+    for k in range(d):  # one weight alone: each entry's product, wherever the bias is
+        w1 = np.zeros(d)
+        w1[k] = 1.0
+        _scan().filter_rows((rows.c_form(), np.ones(n)), made, w1, dots)
+        _scan().filter_rows((copy, np.ones(n)), from_copy, w1, copy_dots)
+        assert dots.tobytes() == copy_dots.tobytes()
     assert not np.signbit(made[1][made[1] == 0]).any()  # the -0.0s of X as +0.0
     assert matrix.float_rows(17, 29).tobytes() == copy[17:29].tobytes() and matrix._approximate is None
     F, shift = matrix.filter_floats()
@@ -98,9 +110,9 @@ def test_the_rows_are_refused_where_they_could_not_be_the_nearest_doubles() -> N
 @needs_kernel
 def test_limb_pass_refuses_bad_rows_naming_them() -> None:
     X, y = _edges(5, 7)
-    out, radius = np.empty((5, 7)), np.ones(5)
+    out, radius, w, dots = np.empty((5, 7)), np.ones(5), np.ones(7), np.empty(5)
     good = (X, y.astype(np.int64), 2.0**400, 1.0, 0)
-    _scan().filter_rows((good, radius), out)
+    _scan().filter_rows((good, radius), out, w, dots)
     bad: list[tuple[Any, type[Exception], str]] = [
         ((X, y.astype(np.int64), 3.0, 1.0, 0), ValueError, "scale=3.0"),
         ((X, y.astype(np.int64), 0.0, 1.0, 0), ValueError, "scale=0.0"),
@@ -118,9 +130,11 @@ def test_limb_pass_refuses_bad_rows_naming_them() -> None:
     ]
     for rows, error, words in bad:
         with pytest.raises(error, match=words):
-            _scan().filter_rows((rows, radius), out)
+            _scan().filter_rows((rows, radius), out, w, dots)
     with pytest.raises(ValueError, match="radius"):
-        _scan().filter_rows((good, radius[:4]), out)
+        _scan().filter_rows((good, radius[:4]), out, w, dots)
+    with pytest.raises(ValueError, match="w must have 7 entries"):
+        _scan().filter_rows((good, radius), out, w[:6], dots)
 
 
 def _randn(n: int, seed: int = 11) -> tuple[Any, Any]:

@@ -821,6 +821,74 @@ float_row(const FloatRows *r, Py_ssize_t i, Py_ssize_t d)
     return r->row;
 }
 
+/* Four entries of row i from column J on, as float_row makes them, into the vec4 V, in registers (a macro:
+ * no function passes or returns a vec4): X's four from J (from J - 1 with the bias first) times +-2^p; the
+ * first four of a row with the bias first as X's first four moved up a lane, the bias put in lane 0; lane by
+ * lane where the bias's column is among them otherwise. */
+typedef long long lane4 __attribute__((vector_size(32)));
+#if defined(__clang__)
+#define BIAS_FIRST(v, bias) ((v) = __builtin_shufflevector((v), (vec4){(bias), (bias), (bias), (bias)}, 4, 0, 1, 2))
+#else
+#define BIAS_FIRST(v, bias) ((v) = __builtin_shuffle((v), (vec4){(bias), (bias), (bias), (bias)}, (lane4){4, 0, 1, 2}))
+#endif
+#define FLOAT_FOUR(V, J)                                                                    \
+    do {                                                                                    \
+        const Py_ssize_t j_ = (J);                                                          \
+        if (column == 0 && j_ == 0 && d >= 5) {                                             \
+            memcpy(&(V), x, sizeof(V));                                                     \
+            (V) *= s;                                                                       \
+            BIAS_FIRST(V, bias);                                                            \
+        }                                                                                   \
+        else if (column >= j_ && column < j_ + 4) {                                         \
+            for (int k_ = 0; k_ < 4; k_++) {                                                \
+                (V)[k_] = j_ + k_ == column ? bias : x[j_ + k_ - (column == 0)] * s;        \
+            }                                                                               \
+        }                                                                                   \
+        else {                                                                              \
+            memcpy(&(V), x + j_ - (column == 0), sizeof(V));                                \
+            (V) *= s;                                                                       \
+        }                                                                                   \
+    } while (0)
+
+/* float_dot(float_row(r, i, d), w, d) without writing the row: the same products in the same order (a row
+ * stored entry by entry and read back four doubles at a time stalls on store forwarding: a quarter more time
+ * in the pass). Without float_row's "+ 0.0" an entry may be -0.0 where the copy's is +0.0: its product is a
+ * zero, and a sum started at +0.0 plus a zero of either sign is the same double (round to nearest: +0.0 + -0.0
+ * = +0.0), so every sum, and the score, is the copy's bit for bit. */
+static inline __attribute__((always_inline)) double
+float_dot_of(const FloatRows *r, Py_ssize_t i, const double *w, Py_ssize_t d)
+{
+    if (r->zf != NULL) {
+        return float_dot(r->zf + i * d, w, d);
+    }
+    const int positive = r->y[i] > 0;
+    const double s = positive ? r->scale : -r->scale, bias = positive ? r->bias : -r->bias;
+    const double *x = r->x + i * (d - 1);
+    const Py_ssize_t column = r->column;
+    vec4 a = {0.0, 0.0, 0.0, 0.0}, b = {0.0, 0.0, 0.0, 0.0}, y, z = {0.0, 0.0, 0.0, 0.0};
+    Py_ssize_t j = 0;
+    for (; j + 7 < d; j += 8) {
+        memcpy(&y, w + j, sizeof y);
+        FLOAT_FOUR(z, j);
+        a += z * y;
+        memcpy(&y, w + j + 4, sizeof y);
+        FLOAT_FOUR(z, j + 4);
+        b += z * y;
+    }
+    if (j + 3 < d) {
+        memcpy(&y, w + j, sizeof y);
+        FLOAT_FOUR(z, j);
+        a += z * y;
+        j += 4;
+    }
+    double tail = 0.0;
+    for (; j < d; j++) {
+        tail += (j == column ? bias : x[j - (column == 0)] * s) * w[j];
+    }
+    a += b;
+    return ((a[0] + a[1]) + (a[2] + a[3])) + tail;
+}
+
 /* After W += z_i (W already moved): Wf += z_i's floats, ||W|| <= n_W + nu_i (nu_i = radius_i / K_d >= ||z_i||),
  * e grows by at most u e + u (1 + u) ||z_i|| + u ||W||; or, every DRIFT_UPDATES updates, drift_sync. */
 static inline __attribute__((always_inline)) void
@@ -873,10 +941,8 @@ limb_rows(LimbShape sh, LIMB_ROWS_ARGS)
                 __builtin_prefetch(ahead + c);
             }
         }
-        const double *zrow = NULL;
         if (zf != NULL) {
-            zrow = float_row(zf, i, d);
-            f = float_dot(zrow, wf, d);
+            f = float_dot_of(zf, i, wf, d);
             t = radius[i] * *w_norm;
             if (f > t) {
                 continue; /* the float score proves z_i . W > 0 (run/filter.py) */
@@ -912,7 +978,7 @@ limb_rows(LimbShape sh, LIMB_ROWS_ARGS)
                 w[2 * j + 1] = (uint64_t)((unsigned __int128)v >> 64);
             }
             if (drifting) {
-                drift_step(&drift, w, d, w_sq, sh.ls, zrow, radius[i], wf, w_norm);
+                drift_step(&drift, w, d, w_sq, sh.ls, float_row(zf, i, d), radius[i], wf, w_norm);
             }
         }
         else {
@@ -1219,30 +1285,37 @@ done:
 }
 
 PyDoc_STRVAR(filter_rows_doc,
-"filter_rows($module, filter, out, /)\n"
+"filter_rows($module, filter, out, w, dots, /)\n"
 "--\n"
 "\n"
 "The rows limb_pass's filter reads, alone (for tests): out (n, d) float64 receives\n"
 "row i as limb_pass reads it from filter, limb_pass's (Zf, radius) with Zf an (n, d)\n"
-"array or a tuple (X, y, scale, bias, column), checked as limb_pass checks it.");
+"array or a tuple (X, y, scale, bias, column), checked as limb_pass checks it; dots (n,)\n"
+"the float score of each row against w (d,) float64, as limb_pass's filter sums it.");
 
 static PyObject *
 filter_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
 #if SCAN_WIDE
     static const char func[] = "filter_rows";
-    Py_buffer Zf = {0}, X = {0}, Y = {0}, radius = {0}, out = {0};
+    Py_buffer Zf = {0}, X = {0}, Y = {0}, radius = {0}, out = {0}, W = {0}, dots = {0};
     FloatRows rows = {0};
     PyObject *result = NULL;
-    if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "filter_rows() takes 2 arguments (filter, out), got %zd", nargs);
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "filter_rows() takes 4 arguments (filter, out, w, dots), got %zd", nargs);
         return NULL;
     }
     if (get_array(func, "out", args[1], 2, FLOAT64_ITEMS, 1, &out) < 0) {
         return NULL;
     }
     const Py_ssize_t n = out.shape[0], d = out.shape[1];
-    if (get_limb_filter(func, args[0], n, d, &Zf, &X, &Y, &radius, &rows) < 0) {
+    if (get_limb_filter(func, args[0], n, d, &Zf, &X, &Y, &radius, &rows) < 0
+        || get_array(func, "w", args[2], 1, FLOAT64_ITEMS, 0, &W) < 0
+        || get_array(func, "dots", args[3], 1, FLOAT64_ITEMS, 1, &dots) < 0) {
+        goto done;
+    }
+    if (W.shape[0] != d || dots.shape[0] != n) {
+        PyErr_Format(PyExc_ValueError, "filter_rows(): w must have %zd entries and dots %zd", d, n);
         goto done;
     }
     rows.row = PyMem_Malloc((size_t)(d > 0 ? d : 1) * sizeof(double));
@@ -1253,9 +1326,12 @@ filter_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     double *f = out.buf;
     for (Py_ssize_t i = 0; i < n; i++) {
         memcpy(f + i * d, float_row(&rows, i, d), (size_t)d * sizeof(double));
+        ((double *)dots.buf)[i] = float_dot_of(&rows, i, W.buf, d);
     }
     result = Py_NewRef(Py_None);
 done:
+    PyBuffer_Release(&W);
+    PyBuffer_Release(&dots);
     PyMem_Free(rows.row);
     PyBuffer_Release(&Zf);
     PyBuffer_Release(&X);

@@ -225,3 +225,30 @@ def test_x_the_rows_cannot_be_read_from_gives_the_same_answers_through_the_copy(
     assert made and all(rows is None for rows in made)
     made.clear()
     assert _fitted(same, y) == answers and any(rows is not None for rows in made)
+
+
+@needs_kernel
+@pytest.mark.parametrize("convention", ["classic", "unit-ball"])
+def test_w_float_copy_kept_from_rows_made_from_x_is_the_one_kept_from_the_copy(convention: str) -> None:
+    # The limb pass adds each update's row to W's float copy (drift_step): from X it adds y_i·(x_ij·2^p) as it
+    # makes it, without the row's "+ 0.0"; the copy, its bound and the threshold must be the copy's, bit for bit.
+    from verify_perceptron.run import _limbs
+
+    X, y = _randn(3000, seed=15)  # (of these, the first 15 rows)
+    X[0, 3], X[1, :] = 0.0, -0.0
+    matrix = _matrix(X, y, convention)
+    assert matrix.limbs is not None and matrix.limbs.shape[2] == 2 and isinstance(matrix.float_source, FilterRows)
+    assert matrix.held is not None
+    d = matrix.shape[1]
+    W = [int(v) for v in np.random.default_rng(16).integers(-2**40, 2**40, size=d)]
+    W = [v << 60 for v in W]
+    W[2] = 0
+    radius = np.linspace(1.0, 2.0, 15)
+    traces = []
+    x, labels, *rest = matrix.float_source.c_form()
+    for rows in (matrix.held.doubles()[:15], (x[:15], labels[:15], *rest)):
+        out = np.zeros((16, d + 3))
+        _scan().float_copy_trace(np.ascontiguousarray(matrix.limbs[:15]), _limbs.limbs_of(W, 2), rows, radius,
+                                 _limbs.limbs_of([sum(v * v for v in W)], 5)[0], out)
+        traces.append(out)
+    assert traces[0].tobytes() == traces[1].tobytes() and np.count_nonzero(traces[0][:, :d]) > 0

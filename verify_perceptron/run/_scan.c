@@ -889,18 +889,34 @@ float_dot_of(const FloatRows *r, Py_ssize_t i, const double *w, Py_ssize_t d)
     return ((a[0] + a[1]) + (a[2] + a[3])) + tail;
 }
 
-/* After W += z_i (W already moved): Wf += z_i's floats, ||W|| <= n_W + nu_i (nu_i = radius_i / K_d >= ||z_i||),
- * e grows by at most u e + u (1 + u) ||z_i|| + u ||W||; or, every DRIFT_UPDATES updates, drift_sync. */
+/* After W += z_i (W already moved): Wf += z_i's floats (row i of `rows`), ||W|| <= n_W + nu_i (nu_i = radius_i /
+ * K_d >= ||z_i||), e grows by at most u e + u (1 + u) ||z_i|| + u ||W||; or, every DRIFT_UPDATES updates,
+ * drift_sync. Rows made from X are added as they are made, without float_row's buffer or its "+ 0.0": Wf's
+ * entries start as +0.0 or nonzero (drift_sync) and a sum is -0.0 only of two -0.0s, so adding a -0.0 where
+ * the copy adds +0.0 gives the same double. */
 static inline __attribute__((always_inline)) void
-drift_step(Drift *t, const uint64_t *w, Py_ssize_t d, const uint64_t *w_sq, int ls, const double *zf_row,
-           double radius, double *wf, double *w_norm)
+drift_step(Drift *t, const uint64_t *w, Py_ssize_t d, const uint64_t *w_sq, int ls, const FloatRows *rows,
+           Py_ssize_t i, double radius, double *wf, double *w_norm)
 {
     if (++t->since == DRIFT_UPDATES) {
         drift_sync(t, w, d, w_sq, ls, wf, w_norm);
         return;
     }
-    for (Py_ssize_t j = 0; j < d; j++) {
-        wf[j] += zf_row[j];
+    if (rows->zf != NULL) {
+        const double *zf_row = rows->zf + i * d;
+        for (Py_ssize_t j = 0; j < d; j++) {
+            wf[j] += zf_row[j];
+        }
+    }
+    else {
+        const int positive = rows->y[i] > 0;
+        const double s = positive ? rows->scale : -rows->scale;
+        const double *x = rows->x + i * (d - 1);
+        double *features = wf + (rows->column == 0);
+        for (Py_ssize_t j = 0; j < d - 1; j++) {
+            features[j] += x[j] * s;
+        }
+        wf[rows->column] += positive ? rows->bias : -rows->bias;
     }
     const double nu = radius * (t->rate * 0x1p52); /* radius / K_d, exactly: 1 / K_d = 2^52 (2 u / K_d) */
     t->n_W = (t->n_W + nu) * ROUND_UP;
@@ -978,7 +994,7 @@ limb_rows(LimbShape sh, LIMB_ROWS_ARGS)
                 w[2 * j + 1] = (uint64_t)((unsigned __int128)v >> 64);
             }
             if (drifting) {
-                drift_step(&drift, w, d, w_sq, sh.ls, float_row(zf, i, d), radius[i], wf, w_norm);
+                drift_step(&drift, w, d, w_sq, sh.ls, zf, i, radius[i], wf, w_norm);
             }
         }
         else {
@@ -1211,8 +1227,7 @@ limb_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     w_mag = PyMem_Malloc((size_t)(d > 0 ? d : 1) * sh.lw * sizeof(uint64_t));
     w_neg = PyMem_Malloc((size_t)(d > 0 ? d : 1));
     wf = PyMem_Malloc((size_t)(d > 0 ? d : 1) * sizeof(double));
-    frows.row = PyMem_Malloc((size_t)(d > 0 ? d : 1) * sizeof(double));
-    if (w_mag == NULL || w_neg == NULL || wf == NULL || frows.row == NULL) {
+    if (w_mag == NULL || w_neg == NULL || wf == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1260,7 +1275,6 @@ done:
     PyMem_Free(w_mag);
     PyMem_Free(w_neg);
     PyMem_Free(wf);
-    PyMem_Free(frows.row);
     if (with_epochs) {
         release_epochs(&ep);
     }
@@ -1354,6 +1368,7 @@ PyDoc_STRVAR(float_copy_trace_doc,
 "W += Z[t] for each of the k rows of Z (k, d, lz) in limbs (lz <= 2), their floats\n"
 "Zf (k, d) and radii radius (k,) as limb_pass's filter reads them. Row t of out\n"
 "(k + 1, d + 3) float64 receives W's float copy, n_W and the drift after t rows\n"
+"(Zf may be limb_pass's tuple (X, y, scale, bias, column): the rows made from X)\n"
 "(run/filter.py, \"W's float copy kept from the rows'\"), then the threshold's\n"
 "factor n_W + drift rounded up. k must be below the updates between two exact\n"
 "conversions (16), and every W + Z[0] + ... + Z[t] must stay below 2^127 in each entry.");
@@ -1363,8 +1378,9 @@ float_copy_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
 #if SCAN_WIDE
     static const char func[] = "float_copy_trace";
-    Py_buffer Z = {0}, W = {0}, Zf = {0}, radius = {0}, sq = {0}, out = {0};
-    PyObject *result = NULL;
+    Py_buffer Z = {0}, W = {0}, Zf = {0}, radius = {0}, sq = {0}, out = {0}, fX = {0}, fY = {0};
+    FloatRows rows = {0};
+    PyObject *result = NULL, *filter = NULL;
     if (nargs != 6) {
         PyErr_Format(PyExc_TypeError, "float_copy_trace() takes 6 arguments (Z, W, Zf, radius, w_sq, out), got %zd",
                      nargs);
@@ -1372,15 +1388,15 @@ float_copy_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     if (get_array(func, "Z", args[0], 3, INT64_ITEMS, 0, &Z) < 0
         || get_array(func, "W", args[1], 2, INT64_ITEMS, 0, &W) < 0
-        || get_array(func, "Zf", args[2], 2, FLOAT64_ITEMS, 0, &Zf) < 0
-        || get_array(func, "radius", args[3], 1, FLOAT64_ITEMS, 0, &radius) < 0
+        || (filter = PyTuple_Pack(2, args[2], args[3])) == NULL
+        || get_limb_filter(func, filter, Z.shape[0], W.shape[0], &Zf, &fX, &fY, &radius,
+                           &rows) < 0
         || get_array(func, "w_sq", args[4], 1, INT64_ITEMS, 0, &sq) < 0
         || get_array(func, "out", args[5], 2, FLOAT64_ITEMS, 1, &out) < 0) {
         goto done;
     }
     const Py_ssize_t k = Z.shape[0], d = Z.shape[1], lz = Z.shape[2], ls = sq.shape[0];
-    if (lz < 1 || lz > 2 || W.shape[0] != d || W.shape[1] != 2 || Zf.shape[0] != k || Zf.shape[1] != d
-        || radius.shape[0] != k || ls < 1 || ls > WIDE_MAX_LIMBS || out.shape[0] != k + 1
+    if (lz < 1 || lz > 2 || W.shape[0] != d || W.shape[1] != 2 || radius.shape[0] != k || ls < 1 || ls > WIDE_MAX_LIMBS || out.shape[0] != k + 1
         || out.shape[1] != d + 3 || k >= DRIFT_UPDATES) {
         PyErr_Format(PyExc_ValueError, "float_copy_trace(): needs Z (k, d, lz <= 2) with k < %d, W (d, 2), "
                      "Zf (k, d), radius (k,), w_sq (ls <= %d,) and out (k + 1, d + 3)", DRIFT_UPDATES,
@@ -1394,7 +1410,7 @@ float_copy_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     memcpy(w, W.buf, (size_t)(2 * d) * sizeof(uint64_t));
     const uint64_t *z = Z.buf;
-    const double *zf = Zf.buf, *radii = radius.buf;
+    const double *radii = radius.buf;
     double *row = out.buf, w_norm = 0.0;
     Drift drift = {0.0, 0.0, drift_rate(d), 0};
     drift_sync(&drift, w, d, sq.buf, (int)ls, row, &w_norm);
@@ -1411,12 +1427,15 @@ float_copy_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         double *next = row + d + 3;
         memcpy(next, row, (size_t)d * sizeof(double));
-        drift_step(&drift, w, d, sq.buf, (int)ls, zf + t * d, radii[t], next, &w_norm);
+        drift_step(&drift, w, d, sq.buf, (int)ls, &rows, t, radii[t], next, &w_norm);
         next[d] = drift.n_W, next[d + 1] = drift.drift, next[d + 2] = w_norm;
         row = next;
     }
     result = Py_NewRef(Py_None);
 done:
+    Py_XDECREF(filter);
+    PyBuffer_Release(&fX);
+    PyBuffer_Release(&fY);
     PyBuffer_Release(&Z);
     PyBuffer_Release(&W);
     PyBuffer_Release(&Zf);

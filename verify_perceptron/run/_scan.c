@@ -793,8 +793,10 @@ drift_sync(Drift *t, const uint64_t *w, Py_ssize_t d, const uint64_t *w_sq, int 
  * are z_ij = y_i x_ij 2^p, and the bias's column z_i,c = y_i bias (c = 0 or d - 1). The filter's bound
  * (run/filter.py) needs each entry to be the double nearest to z_ij; made so it is z_ij itself: x_ij 2^p is
  * the integer numerator, below 2^480 (the caller's precondition, so never rounded, never overflowing), the
- * sign is exact, and the bias is its nearest double with the sign of y_i. "+ 0.0" makes a zero +0.0, as the
- * copy's (limb_doubles) is: the same doubles bit for bit, so the same sums in float_dot's order. */
+ * sign is exact, and the bias is its nearest double with the sign of y_i. float_row writes such a row ("+ 0.0"
+ * makes a zero +0.0, as the copy's, limb_doubles', is: the same doubles bit for bit); filter_rows shows it to
+ * the tests. The pass itself never writes one: float_dot_of sums its entries in registers and drift_step adds
+ * them to W's float copy as it makes them (each comment says why the sums are the copy's). */
 typedef struct {
     const double *zf;   /* (n, d), or NULL: the rows made from x */
     const double *x;    /* (n, d - 1), C order */

@@ -21,6 +21,7 @@ import numpy as np
 
 from . import kernel as _kernel
 from .dataset import Dataset
+from .float_source import FilterRows
 from .integers import ExactMatrix, as_limbs
 from .limb_arrays import limb_values, limbs_for_bits
 
@@ -185,4 +186,7 @@ def _limb_matrix(data: Dataset, bias: int, bias_first: bool) -> ExactMatrix:
     norms = np.empty((n, 2 * lz + 1), dtype=np.int64)
     _kernel.signed_limbs(np.ascontiguousarray(X), data.y_array, as_limbs(np.array([bias], dtype=object), lz)[0],
                          column, Z, norms)
-    return ExactMatrix(None, limbs=Z, norm_limbs=norms, biggest=2**bits - 1)
+    matrix = ExactMatrix(None, limbs=Z, norm_limbs=norms, biggest=2**bits - 1)
+    # the filter's rows from the user's float64 X while the fit holds it: no float copy of Z (`float_source`)
+    matrix.float_source = FilterRows.of(data.binary_rows, data.y_array, bias, column, bits)
+    return matrix

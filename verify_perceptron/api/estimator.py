@@ -36,6 +36,7 @@ import numpy as np
 
 from ..data.arrays import check_floats, exact_table
 from ..data.dataset import from_table
+from ..data.float_source import BinaryRows
 from ..data.integers import ExactMatrix
 from ..data.rationals import shown_value
 from ..data.trace import Trace
@@ -171,16 +172,22 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
                 names = (str(classes[0]), str(classes[1])) if binary else (f"not {classes[k]}", str(classes[k]))
                 data = from_table(table, labels, source=where if binary else f"{where} ({classes[k]} against the rest)",
                                   labels=names)
+                # binary floats in limbs: the run's filter reads X itself, not a float copy, until the run's end
+                rows = data.binary_rows = BinaryRows.of(X, data.denominator) if data.binary_float else None
                 if binary:  # the data hold the table's values: only they may let go of them (`Dataset.rest_on`)
                     del table
-                if self.verify:
-                    result = run_verification(data, conv, eta=rate, mode=self.mode, max_epochs=self.max_epochs,
-                                              time_limit=time_limit, clock=clock, started=started)
-                    runs.append((result.trace, result))
-                else:
-                    clock.phase = "running the perceptron"
-                    runs.append((fast.run(data, conv, eta=rate, mode=self.mode, max_epochs=self.max_epochs,
-                                          time_limit=time_left(time_limit, started)), None))
+                try:
+                    if self.verify:
+                        result = run_verification(data, conv, eta=rate, mode=self.mode, max_epochs=self.max_epochs,
+                                                  time_limit=time_limit, clock=clock, started=started)
+                        runs.append((result.trace, result))
+                    else:
+                        clock.phase = "running the perceptron"
+                        runs.append((fast.run(data, conv, eta=rate, mode=self.mode, max_epochs=self.max_epochs,
+                                              time_limit=time_left(time_limit, started)), None))
+                finally:  # the fitted model never reads the user's X again (they may change it)
+                    if rows is not None:
+                        rows.let_go()
         self._set_weights([conv.to_canonical(trace.final_weights) for trace, _ in runs], binary)
         self._zero_positive = _zero_is_positive(conv, rate)
         self.classes_ = classes

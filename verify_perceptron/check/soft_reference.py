@@ -54,6 +54,11 @@ _FLOORS_BESIDE = False
 #: ms, and each hand-over waits for the other thread to be scheduled: at 10^5 x 10 on a machine loaded 6 to 7
 #: deep, it made `best_reference` slower in wall time (0.76-1.03 -> 1.2-1.35 s after the run).
 _AHEAD_FROM = 2**19
+#: The floors' margins are made this many columns at a time (`_ranked`'s `each_margins`: each piece of rows made
+#: once for them), in this thread; `_AHEAD_GROUP` at a time in the second thread (`_floors_ahead`, which holds two
+#: such sets): each column n floats, about 0.09x the int64 data at d = 10.
+_GROUP = 4
+_AHEAD_GROUP = 2
 
 
 def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, ...], str] | None:
@@ -172,20 +177,27 @@ def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) 
         # each column over its own √B: every margin at most about 1 (|z·U| <= R·‖U‖), so no square overflows
         root_B = np.where((root_B > 0) & np.isfinite(root_B), root_B, 1.0)
 
-    def margins(start: int, out: Any = None) -> Any:
-        """The block of candidates from column `start`, each column's margins over its √B (as measured); into
-        `out` (n × the block's width, C order) when given: the same products, piece by piece, bit for bit."""
+    def margins(start: int) -> Any:
+        """The block of candidates from column `start`, each column's margins over its √B (as measured)."""
         width = min(block, U.shape[1] - start)
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (per thread: a context variable)
-            if out is not None:
-                for lo in pieces:
-                    np.matmul(matrix.float_rows(lo, lo + rows), U[:, start:start + block], out=out[lo:lo + rows])
-                products = out
-            else:
-                products = (np.concatenate([matrix.float_rows(lo, lo + rows) @ U[:, start:start + block]
-                                            for lo in pieces]) if n else np.zeros((0, width)))
+            products = (np.concatenate([matrix.float_rows(lo, lo + rows) @ U[:, start:start + block]
+                                        for lo in pieces]) if n else np.zeros((0, width)))
             products /= root_B[start:start + block]  # (in place: the same quotients, one array less)
             return products
+
+    def each_margins(group: Sequence[int], outs: Sequence[Any]) -> Sequence[Any]:
+        """`margins(j)` (blocks of one) for each column j of `group`, into its (n, 1) array of `outs`: the same
+        products piece by piece, bit for bit, each piece of rows made once for them all (rows made from the user's
+        X, `ExactMatrix.float_rows`, cost about four times the product: 35 times at 10^6 x 10, once a column)."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            for lo in pieces:
+                F = matrix.float_rows(lo, lo + rows)
+                for j, out in zip(group, outs):
+                    np.matmul(F, U[:, j:j + 1], out=out[lo:lo + rows])
+            for j, out in zip(group, outs):
+                out /= root_B[j:j + 1]
+        return outs[:len(group)]
 
     def measured(start: int) -> list[tuple[float, int]]:
         """The block of candidates from column `start`: (the bound's logarithm, column) for each with a ρ."""
@@ -199,10 +211,14 @@ def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) 
     if floors and n >= _FLOORS_FROM and block == 1:
         hit = np.flatnonzero(weights)
         if threads and n >= _AHEAD_FROM:
-            floor = _floors_ahead(margins, starts, n, weights, hit)
+            floor = _floors_ahead(each_margins, starts, n, weights, hit)
+        elif threads and _FLOORS_BESIDE:
+            floor = _beside(lambda j: column_floor(margins(j)[:, 0], weights, 1.0, hit=hit), starts)
         else:
-            floor = (_beside if threads and _FLOORS_BESIDE else lambda work, starts: [work(j) for j in starts])(
-                lambda j: column_floor(margins(j)[:, 0], weights, 1.0, hit=hit), starts)
+            outs = [np.empty((n, 1)) for _ in range(min(_GROUP, len(starts)))]
+            floor = [column_floor(column[:, 0], weights, 1.0, hit=hit)
+                     for group in _groups(starts, _GROUP) for column in each_margins(group, outs)]
+            del outs
         ranked: list[tuple[float, int]] = []
         least = math.inf
         for j in sorted(starts, key=lambda j: (floor[j], j)):
@@ -215,21 +231,36 @@ def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) 
     return [item for part in parts for item in part], True  # (each block's figures the same whichever thread made them)
 
 
-def _floors_ahead(margins: Callable[[int, Any], Any], starts: range, n: int, weights: Any, hit: Any) -> list[float]:
+def _floors_ahead(margins: Callable[[Sequence[int], Sequence[Any]], Sequence[Any]], starts: range, n: int,
+                  weights: Any, hit: Any) -> list[float]:
     """Each column's floor, its margins and (with the C passes) its floor's first pass over them (`first_level`)
-    made in a second thread ahead of this one (`_ahead`), into two columns and two arrays of cells of this
-    thread's, each filled in turn; all let go on return, before any column is measured."""
-    columns = [np.empty((n, 1)), np.empty((n, 1))]
-    cells = [np.empty(len(hit), dtype=np.int64) for _ in columns] if COMPILED else None
+    made in a second thread ahead of this one (`_ahead`), `_AHEAD_GROUP` columns at a time (`margins`: each piece
+    of rows read once for them), into two sets of columns and of arrays of cells of this thread's, each filled in
+    turn; all let go on return, before any column is measured."""
+    width = min(_AHEAD_GROUP, len(starts))
+    columns = [[np.empty((n, 1)) for _ in range(width)] for _ in range(2)]
+    cells = [[np.empty(len(hit), dtype=np.int64) for _ in range(width)] for _ in columns] if COMPILED else None
 
-    def made(j: int, slot: int) -> tuple[Any, Any]:
-        column = margins(j, columns[slot])
-        return column, None if cells is None else first_level(column[:, 0], weights, hit=hit, cell=cells[slot])
+    def made(group: Sequence[int], slot: int) -> list[tuple[Any, Any]]:
+        return [(column, None if cells is None else first_level(column[:, 0], weights, hit=hit, cell=cells[slot][i]))
+                for i, column in enumerate(margins(group, columns[slot]))]
 
-    return [column_floor(column[:, 0], weights, 1.0, hit=hit, first=first) for column, first in _ahead(made, starts)]
+    return [column_floor(column[:, 0], weights, 1.0, hit=hit, first=first)
+            for group in _ahead(made, _groups(starts, width)) for column, first in group]
 
 
-def _ahead(work: Callable[[int, int], Any], starts: range) -> Iterator[Any]:
+def _groups(starts: range, size: int) -> list[range]:
+    """`starts` in consecutive groups of `size` (the last perhaps fewer).
+
+    Examples
+    --------
+    >>> _groups(range(5), 2)
+    [range(0, 2), range(2, 4), range(4, 5)]
+    """
+    return [starts[i:i + size] for i in range(0, len(starts), size)]
+
+
+def _ahead(work: Callable[[Any, int], Any], starts: Sequence[Any]) -> Iterator[Any]:
     """work(start, slot) for each start in turn, the next one made in a second thread while the caller reads
     this one (its floor, so the products and the floor's first pass are off this thread's path); slot is 0, 1, 0,
     ... in turn.

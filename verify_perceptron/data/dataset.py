@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import DataError, InvalidArgument
 from ._labels import label_value, map_labels
 from .arrays import ExactTable, column_name, feature_names_of, exact_labels, exact_positive, exact_table, holds_floats
+from .float_source import BinaryRows
 from .integers import ExactMatrix
 from .limb_arrays import (limb_values, limbs_for_bits, lowest_terms_facts, shifted_right, unsigned_rows,
                           unsigned_samples)
@@ -102,6 +103,8 @@ class Dataset:
         self._bits: int | None = None  # bit_length of the largest |numerator|, where known
         self._limbs: Any = None  # `limbs`; None too while they rest on a sample matrix's (`_lent`)
         self._lent: tuple[Any, int, int] | None = None  # (the matrix's limbs, its bias column, L): `rest_on`
+        #: The user's float64 array of these values while a fit holds it (`float_source.BinaryRows`), or None.
+        self.binary_rows: BinaryRows | None = None
         if X is not None:
             numerators, denominator = _common_denominator(X, source)
         elif numerators is None and limbs is not None:

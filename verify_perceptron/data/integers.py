@@ -20,7 +20,8 @@ import numpy as np
 
 from . import kernel as _kernel
 from .int64_pieces import _norms_in_pieces, _pieces_pay, _wide_products, matrix_vector, row_dots
-from .limb_arrays import LimbMatrix, int64_norms, int_limbs, limb_sum, limb_values
+from .limb_arrays import LimbMatrix, int64_norms, limb_sum, limb_values
+from .score_limbs import as_halves, as_limbs, score_values
 
 __all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_norms_sq", "row_dots", "matrix_vector",
            "exact_sum", "scaled_floats", "score_values", "as_halves", "as_limbs", "biggest_entry"]
@@ -29,8 +30,6 @@ __all__ = ["FLOAT_EXACT_SQ", "INT64_EXACT_SQ", "WIDE_SQ", "ExactMatrix", "row_no
 #: which there beats the int64 pieces (`_pieces_pay`, measured at 10^5 rows): 36 against 176 µs at 100 x 5 and
 #: 200 bits, 2.1 against 3.1 ms at 360 x 65.
 SMALL_CELLS = 2**15
-#: `as_limbs` converts Python integers this many at a time.
-_LIMB_BLOCK = 2**12
 #: ‖w‖²·max‖z‖² below this proves a float64 product of integer arrays exact.
 FLOAT_EXACT_SQ = 2**106
 #: ‖w‖²·max‖z‖² below this proves an int64 product free of overflow.
@@ -39,93 +38,6 @@ INT64_EXACT_SQ = 2**126
 #: (‖z‖² < 2^63), every partial sum of z·w below ‖z‖·‖w‖ < 2^94.5: exact in 128-bit sums, as the
 #: compiled pass and the checker's compiled replay make them.
 WIDE_SQ = 2**126
-
-
-def score_values(scores: Any) -> Any:
-    """A chunk of scores as values: an int64 (m,) array as it is; an int64 (m, L) array of L 64-bit limbs
-    (each score's lowest 64 bits first, two's complement over all L) joined, in int64 where every one fits,
-    else as an object array of Python integers.
-
-    The compiled pass writes scores past int64 in limbs (two, "halves", for 128-bit sums), and the
-    checker's C replay reads them so; only a reader that needs their values joins them.
-
-    Examples
-    --------
-    >>> score_values(np.array([[-5, -1], [7, 0]], dtype=np.int64)).tolist()
-    [-5, 7]
-    >>> score_values(np.array([[0, -1], [1, 0]], dtype=np.int64)).tolist()  # -2^64 and 1
-    [-18446744073709551616, 1]
-    >>> score_values(np.array([[0, 0, 1], [3, 0, 0]], dtype=np.int64)).tolist()  # 2^128 and 3
-    [340282366920938463463374607431768211456, 3]
-    """
-    if scores.ndim != 2:
-        return scores
-    low = scores[:, 0]
-    sign = low >> 63
-    if bool((scores[:, 1:] == sign[:, None]).all()):  # the higher limbs only extend the low one's sign
-        return low.copy()
-    return limb_values(scores)
-
-
-def as_halves(values: Any) -> Any:
-    """Integers below 2^127 in magnitude as an (m, 2) int64 array of halves: `as_limbs` with two limbs, as
-    the compiled pass writes 128-bit scores and the C replay reads them; an (m, 2) array is returned as it is.
-
-    Examples
-    --------
-    >>> as_halves(np.array([-5, 7], dtype=np.int64)).tolist()
-    [[-5, -1], [7, 0]]
-    >>> as_halves(np.array([-(2**80)], dtype=object)).tolist()
-    [[0, -65536]]
-    """
-    return values if values.ndim == 2 else as_limbs(values, 2)
-
-
-def as_limbs(values: Any, limbs: int) -> Any:
-    """Integers in [-2^(64·limbs - 1), 2^(64·limbs - 1)) as an (m, limbs) int64 array: each value's lowest 64
-    bits first, two's complement over all the limbs (`score_values` joins them back).
-
-    Raises
-    ------
-    OverflowError
-        When a value does not fit in `limbs` limbs; the message names the value's bit length.
-
-    An int64 (m, L) array of limbs, L <= `limbs`, is sign-extended to `limbs` limbs.
-
-    Examples
-    --------
-    >>> as_limbs(np.array([-5, 7], dtype=np.int64), 3).tolist()
-    [[-5, -1, -1], [7, 0, 0]]
-    >>> as_limbs(np.array([[0, -1], [1, 0]], dtype=np.int64), 3).tolist()  # -2^64 and 1, widened
-    [[0, -1, -1], [1, 0, 0]]
-    >>> score_values(as_limbs(np.array([-(2**150), 2**100 + 1], dtype=object), 3)).tolist() == [-(2**150), 2**100 + 1]
-    True
-    """
-    if values.ndim == 2:
-        extra = limbs - values.shape[1]
-        if extra < 0:
-            raise OverflowError(f"scores in {values.shape[1]} limbs do not fit in {limbs} limbs")
-        if not extra:
-            return values
-        out = np.empty((values.shape[0], limbs), dtype=np.int64)  # one array, no temporary (hstack made two)
-        out[:, :values.shape[1]] = values
-        out[:, values.shape[1]:] = values[:, -1:] >> 63
-        return out
-    if values.dtype == np.int64:
-        sign = values >> 63
-        return np.stack((values,) + (sign,) * (limbs - 1), axis=1)
-    exact = np.asarray(values, dtype=object)
-    out = np.empty((len(exact), limbs), dtype=np.int64)
-    try:  # each value's two's complement bytes (`int_limbs`): no NumPy object arithmetic, 2-3 times quicker;
-        for lo in range(0, len(exact), _LIMB_BLOCK):  # a block at a time, so that its bytes stay small beside `out`
-            out[lo:lo + _LIMB_BLOCK] = int_limbs(exact[lo:lo + _LIMB_BLOCK].tolist(), limbs)
-        return out
-    except OverflowError:
-        top = 64 * limbs - 1
-        high, low = int(exact.max()), int(exact.min())
-        wide = high if high >= 2**top else low
-        raise OverflowError(f"an integer of {abs(wide).bit_length()} bits does not fit in {limbs} limbs of 64 bits"
-                            ) from None
 
 
 def biggest_entry(matrix: Any) -> int:
@@ -265,6 +177,8 @@ class ExactMatrix:
         self._last: tuple[tuple[int, ...], Any] | None = None
         self._as_float: Any = None
         self._approximate: tuple[Any, int] | None = None
+        #: The filter's rows made from the user's binary floats while a fit holds them (`FilterRows`), or None.
+        self.float_source: Any = None
         self._as_object: Any = None
         self._norms_list: list[int] | None = None
         self._norm_halves: Any = None
@@ -418,11 +332,27 @@ class ExactMatrix:
                 self._approximate = (flat.reshape(self.exact.shape), shift)
         return self._approximate
 
+    def filter_floats(self) -> tuple[Any, int]:
+        """`approximate`'s ``(F, t)`` for the floating-point filter, F C-contiguous; but while a fit holds the
+        user's binary floats (`float_source`), F is their `FilterRows` (the same doubles, read by slices of rows
+        or by the compiled limb pass) and t = 0, and no float copy of the samples is made.
+
+        Examples
+        --------
+        >>> ExactMatrix(np.array([[3, -1]])).filter_floats()[0].tolist()
+        [[3.0, -1.0]]
+        """
+        if self.float_source is not None and self.float_source.alive and self._approximate is None:
+            return self.float_source, 0
+        F, shift = self.approximate()
+        return np.ascontiguousarray(F), shift
+
     def float_rows(self, start: int, stop: int) -> Any:
         """Rows ``start:stop`` of `approximate`'s F, without making the whole of it when it is not made yet.
 
-        For entries of 16, 32 or 64 bits each is its integer rounded to the nearest double, as in F; a
-        caller reading every row a piece at a time then holds no float copy as large as the samples.
+        For entries of 16, 32 or 64 bits each is its integer rounded to the nearest double, as in F, and so is
+        each row made from the user's binary floats while a fit holds them (`float_source`); a caller reading
+        every row a piece at a time then holds no float copy as large as the samples.
 
         Examples
         --------
@@ -430,8 +360,11 @@ class ExactMatrix:
         >>> m.float_rows(0, 1).tolist() == m.approximate()[0][:1].tolist(), m.float_rows(1, 2).tolist()
         (True, [[5.0, 7.0]])
         """
-        if self._approximate is None and self._as_float is None and not self.wide:
-            return self.exact[start:stop].astype(np.float64)
+        if self._approximate is None and self._as_float is None:
+            if self.float_source is not None and self.float_source.alive:  # the same doubles, from the user's X
+                return self.float_source[start:stop]
+            if not self.wide:
+                return self.exact[start:stop].astype(np.float64)
         return self.approximate()[0][start:stop]
 
     def backend(self, norm_sq: int) -> str:

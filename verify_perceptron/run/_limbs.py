@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from ..data.float_source import FilterRows
 from ..data.integers import ExactMatrix, as_limbs
 from ..data.limb_arrays import int_limbs, row_ints
 from . import kernel as _kernel
@@ -108,7 +109,7 @@ class LimbLayout:
         take these samples: some ‖z_i‖² at 2^(64·MAX_LIMBS − 3) or more, or floats too wide for its filter."""
         if not _kernel.AVAILABLE or _kernel.limb_pass is None:
             return None
-        if int(matrix.max_norm_sq) >= 2 ** (64 * MAX_LIMBS - 3 - _HEADROOM) or matrix.approximate()[1] != 0:
+        if int(matrix.max_norm_sq) >= 2 ** (64 * MAX_LIMBS - 3 - _HEADROOM) or matrix.filter_floats()[1] != 0:
             return None
         return cls(matrix)
 
@@ -151,7 +152,7 @@ class LimbLayout:
             self._out = np.empty((len(out[0]), ls), dtype=np.int64)
         m, position, guarded, epoch, made = _kernel.limb_pass(
             self.Z, W, tie, self.norms(ls), counts, out[0], self._out, start, w_sq, bound,
-            (out[1], saved, previous, *epochs), floats)
+            (out[1], saved, previous, *epochs), _c_filter(floats))
         return (m, position, guarded, epoch, made, values_of(W), values_of(w_sq[None, :])[0],
                 values_of(previous.reshape(-1, lw)), narrowed(self._out[:m]))
 
@@ -179,3 +180,9 @@ def _flat_limbs(state: Any, lw: int) -> Any:
         return limbs_of(state, lw).reshape(-1)
     except OverflowError:
         return _NONE
+
+
+def _c_filter(floats: tuple[Any, Any] | None) -> tuple[Any, Any] | None:
+    """The filter ``(Zf, radius)`` as `limb_pass` reads it: Zf an array, or `FilterRows`' arguments, the rows made
+    in C from the user's binary floats as they are read (the same doubles; no float copy of the samples)."""
+    return floats if floats is None or not isinstance(floats[0], FilterRows) else (floats[0].c_form(), floats[1])

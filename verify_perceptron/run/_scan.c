@@ -788,18 +788,137 @@ drift_sync(Drift *t, const uint64_t *w, Py_ssize_t d, const uint64_t *w_sq, int 
     *w_norm = (t->n_W + t->drift) * ROUND_UP;
 }
 
-/* After W += z_i (W already moved): Wf += z_i's floats, ||W|| <= n_W + nu_i (nu_i = radius_i / K_d >= ||z_i||),
- * e grows by at most u e + u (1 + u) ||z_i|| + u ||W||; or, every DRIFT_UPDATES updates, drift_sync. */
+/* The limb pass's filter rows: its (n, d) float64 copy Zf, or each row made as it is read from the user's
+ * binary floats X (n, d - 1), the labels y and the common power of two 2^p over which the samples' integers
+ * are z_ij = y_i x_ij 2^p, and the bias's column z_i,c = y_i bias (c = 0 or d - 1). The filter's bound
+ * (run/filter.py) needs each entry to be the double nearest to z_ij; made so it is z_ij itself: x_ij 2^p is
+ * the integer numerator, below 2^480 (the caller's precondition, so never rounded, never overflowing), the
+ * sign is exact, and the bias is its nearest double with the sign of y_i. float_row writes such a row ("+ 0.0"
+ * makes a zero +0.0, as the copy's, limb_doubles', is: the same doubles bit for bit); filter_rows shows it to
+ * the tests. The pass itself never writes one: float_dot_of sums its entries in registers and drift_step adds
+ * them to W's float copy as it makes them (each comment says why the sums are the copy's). */
+typedef struct {
+    const double *zf;   /* (n, d), or NULL: the rows made from x */
+    const double *x;    /* (n, d - 1), C order */
+    const int64_t *y;   /* (n,): +1 where positive, else -1 (the caller gives +1 or -1) */
+    double scale, bias; /* 2^p and the bias's nearest double */
+    Py_ssize_t column;  /* the bias's column: 0 or d - 1 */
+    double *row;        /* d doubles: the row made last */
+} FloatRows;
+
+static inline __attribute__((always_inline)) const double *
+float_row(const FloatRows *r, Py_ssize_t i, Py_ssize_t d)
+{
+    if (r->zf != NULL) {
+        return r->zf + i * d;
+    }
+    const int positive = r->y[i] > 0;
+    const double s = positive ? r->scale : -r->scale;
+    const double *x = r->x + i * (d - 1);
+    double *f = r->row + (r->column == 0);
+    for (Py_ssize_t j = 0; j < d - 1; j++) {
+        f[j] = x[j] * s + 0.0;
+    }
+    r->row[r->column] = (positive ? r->bias : -r->bias) + 0.0;
+    return r->row;
+}
+
+/* Four entries of row i from column J on, as float_row makes them, into the vec4 V, in registers (a macro:
+ * no function passes or returns a vec4): X's four from J (from J - 1 with the bias first) times +-2^p; the
+ * first four of a row with the bias first as X's first four moved up a lane, the bias put in lane 0; lane by
+ * lane where the bias's column is among them otherwise. */
+typedef long long lane4 __attribute__((vector_size(32)));
+#if defined(__clang__)
+#define BIAS_FIRST(v, bias) ((v) = __builtin_shufflevector((v), (vec4){(bias), (bias), (bias), (bias)}, 4, 0, 1, 2))
+#else
+#define BIAS_FIRST(v, bias) ((v) = __builtin_shuffle((v), (vec4){(bias), (bias), (bias), (bias)}, (lane4){4, 0, 1, 2}))
+#endif
+#define FLOAT_FOUR(V, J)                                                                    \
+    do {                                                                                    \
+        const Py_ssize_t j_ = (J);                                                          \
+        if (column == 0 && j_ == 0 && d >= 5) {                                             \
+            memcpy(&(V), x, sizeof(V));                                                     \
+            (V) *= s;                                                                       \
+            BIAS_FIRST(V, bias);                                                            \
+        }                                                                                   \
+        else if (column >= j_ && column < j_ + 4) {                                         \
+            for (int k_ = 0; k_ < 4; k_++) {                                                \
+                (V)[k_] = j_ + k_ == column ? bias : x[j_ + k_ - (column == 0)] * s;        \
+            }                                                                               \
+        }                                                                                   \
+        else {                                                                              \
+            memcpy(&(V), x + j_ - (column == 0), sizeof(V));                                \
+            (V) *= s;                                                                       \
+        }                                                                                   \
+    } while (0)
+
+/* float_dot(float_row(r, i, d), w, d) without writing the row: the same products in the same order (a row
+ * stored entry by entry and read back four doubles at a time stalls on store forwarding: a quarter more time
+ * in the pass). Without float_row's "+ 0.0" an entry may be -0.0 where the copy's is +0.0: its product is a
+ * zero, and a sum started at +0.0 plus a zero of either sign is the same double (round to nearest: +0.0 + -0.0
+ * = +0.0), so every sum, and the score, is the copy's bit for bit. */
+static inline __attribute__((always_inline)) double
+float_dot_of(const FloatRows *r, Py_ssize_t i, const double *w, Py_ssize_t d)
+{
+    if (r->zf != NULL) {
+        return float_dot(r->zf + i * d, w, d);
+    }
+    const int positive = r->y[i] > 0;
+    const double s = positive ? r->scale : -r->scale, bias = positive ? r->bias : -r->bias;
+    const double *x = r->x + i * (d - 1);
+    const Py_ssize_t column = r->column;
+    vec4 a = {0.0, 0.0, 0.0, 0.0}, b = {0.0, 0.0, 0.0, 0.0}, y, z = {0.0, 0.0, 0.0, 0.0};
+    Py_ssize_t j = 0;
+    for (; j + 7 < d; j += 8) {
+        memcpy(&y, w + j, sizeof y);
+        FLOAT_FOUR(z, j);
+        a += z * y;
+        memcpy(&y, w + j + 4, sizeof y);
+        FLOAT_FOUR(z, j + 4);
+        b += z * y;
+    }
+    if (j + 3 < d) {
+        memcpy(&y, w + j, sizeof y);
+        FLOAT_FOUR(z, j);
+        a += z * y;
+        j += 4;
+    }
+    double tail = 0.0;
+    for (; j < d; j++) {
+        tail += (j == column ? bias : x[j - (column == 0)] * s) * w[j];
+    }
+    a += b;
+    return ((a[0] + a[1]) + (a[2] + a[3])) + tail;
+}
+
+/* After W += z_i (W already moved): Wf += z_i's floats (row i of `rows`), ||W|| <= n_W + nu_i (nu_i = radius_i /
+ * K_d >= ||z_i||), e grows by at most u e + u (1 + u) ||z_i|| + u ||W||; or, every DRIFT_UPDATES updates,
+ * drift_sync. Rows made from X are added as they are made, without float_row's buffer or its "+ 0.0": Wf's
+ * entries start as +0.0 or nonzero (drift_sync) and a sum is -0.0 only of two -0.0s, so adding a -0.0 where
+ * the copy adds +0.0 gives the same double. */
 static inline __attribute__((always_inline)) void
-drift_step(Drift *t, const uint64_t *w, Py_ssize_t d, const uint64_t *w_sq, int ls, const double *zf_row,
-           double radius, double *wf, double *w_norm)
+drift_step(Drift *t, const uint64_t *w, Py_ssize_t d, const uint64_t *w_sq, int ls, const FloatRows *rows,
+           Py_ssize_t i, double radius, double *wf, double *w_norm)
 {
     if (++t->since == DRIFT_UPDATES) {
         drift_sync(t, w, d, w_sq, ls, wf, w_norm);
         return;
     }
-    for (Py_ssize_t j = 0; j < d; j++) {
-        wf[j] += zf_row[j];
+    if (rows->zf != NULL) {
+        const double *zf_row = rows->zf + i * d;
+        for (Py_ssize_t j = 0; j < d; j++) {
+            wf[j] += zf_row[j];
+        }
+    }
+    else {
+        const int positive = rows->y[i] > 0;
+        const double s = positive ? rows->scale : -rows->scale;
+        const double *x = rows->x + i * (d - 1);
+        double *features = wf + (rows->column == 0);
+        for (Py_ssize_t j = 0; j < d - 1; j++) {
+            features[j] += x[j] * s;
+        }
+        wf[rows->column] += positive ? rows->bias : -rows->bias;
     }
     const double nu = radius * (t->rate * 0x1p52); /* radius / K_d, exactly: 1 / K_d = 2^52 (2 u / K_d) */
     t->n_W = (t->n_W + nu) * ROUND_UP;
@@ -813,7 +932,7 @@ drift_step(Drift *t, const uint64_t *w, Py_ssize_t d, const uint64_t *w_sq, int 
 #define LIMB_ROWS_ARGS const uint64_t *z, Py_ssize_t n, Py_ssize_t d, uint64_t *w, uint64_t *w_mag, \
     unsigned char *w_neg, const unsigned char *ties, const uint64_t *norm, int64_t *count, int64_t *rows, \
     uint64_t *scores, Py_ssize_t cap, Py_ssize_t *position, uint64_t *w_sq, const uint64_t *limit, int *guarded, \
-    const double *zf, const double *radius, double *wf, double *w_norm
+    const FloatRows *zf, const double *radius, double *wf, double *w_norm
 #define LIMB_ROWS_CALL z, n, d, w, w_mag, w_neg, ties, norm, count, rows, scores, cap, position, w_sq, limit, \
     guarded, zf, radius, wf, w_norm
 
@@ -841,7 +960,7 @@ limb_rows(LimbShape sh, LIMB_ROWS_ARGS)
             }
         }
         if (zf != NULL) {
-            f = float_dot(zf + i * d, wf, d);
+            f = float_dot_of(zf, i, wf, d);
             t = radius[i] * *w_norm;
             if (f > t) {
                 continue; /* the float score proves z_i . W > 0 (run/filter.py) */
@@ -877,7 +996,7 @@ limb_rows(LimbShape sh, LIMB_ROWS_ARGS)
                 w[2 * j + 1] = (uint64_t)((unsigned __int128)v >> 64);
             }
             if (drifting) {
-                drift_step(&drift, w, d, w_sq, sh.ls, zf + i * d, radius[i], wf, w_norm);
+                drift_step(&drift, w, d, w_sq, sh.ls, zf, i, radius[i], wf, w_norm);
             }
         }
         else {
@@ -943,6 +1062,66 @@ limb_below(const uint64_t *a, int n, int bits)
 }
 #endif
 
+#if SCAN_WIDE
+/* limb_pass's filter (Zf, radius): Zf an (n, d) float64 array, or a tuple (X, y, scale, bias, column) whose
+ * rows are made as they are read (FloatRows): X an (n, d - 1) float64 array, y n int64 labels, scale a power of
+ * two at most 2^1023, bias a finite double, column 0 or d - 1; radius n float64 values. Fills `rows` (its row
+ * buffer left to the caller); on failure raises TypeError or ValueError naming the argument and returns -1. */
+static int
+get_limb_filter(const char *func, PyObject *obj, Py_ssize_t n, Py_ssize_t d, Py_buffer *Zf, Py_buffer *X,
+                Py_buffer *Y, Py_buffer *radius, FloatRows *rows)
+{
+    PyObject *zf_obj, *radius_obj, *x_obj, *y_obj;
+    if (!PyTuple_Check(obj) || !PyArg_ParseTuple(obj, "OO", &zf_obj, &radius_obj)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s(): filter must be None or a tuple (Zf, radius)", func);
+        return -1;
+    }
+    if (!PyTuple_Check(zf_obj)) {
+        if (get_filter(func, obj, n, d, 0, Zf, radius) < 0) {
+            return -1;
+        }
+        rows->zf = Zf->buf;
+        return 0;
+    }
+    double scale, bias;
+    Py_ssize_t column;
+    if (!PyArg_ParseTuple(zf_obj, "OOddn", &x_obj, &y_obj, &scale, &bias, &column)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s(): filter's rows must be Zf or a tuple (X, y, scale, bias, column) of "
+                     "two arrays, two floats and an int", func);
+        return -1;
+    }
+    int exponent;
+    if (!(scale > 0.0 && scale <= 0x1p1023 && frexp(scale, &exponent) == 0.5) || !isfinite(bias)) {
+        PyErr_Format(PyExc_ValueError, "%s(): filter's scale must be a power of two up to 2^1023 and its bias "
+                     "finite, got scale=%R and bias=%R", func, PyTuple_GET_ITEM(zf_obj, 2), PyTuple_GET_ITEM(zf_obj, 3));
+        return -1;
+    }
+    if (d < 1 || (column != 0 && column != d - 1)) {
+        PyErr_Format(PyExc_ValueError, "%s(): filter's bias column must be 0 or %zd, got %zd", func, d - 1, column);
+        return -1;
+    }
+    if (get_array(func, "X", x_obj, 2, FLOAT64_ITEMS, 0, X) < 0 || get_array(func, "y", y_obj, 1, INT64_ITEMS, 0, Y) < 0
+        || get_array(func, "radius", radius_obj, 1, FLOAT64_ITEMS, 0, radius) < 0) {
+        return -1;
+    }
+    if (X->shape[0] != n || X->shape[1] != d - 1 || Y->shape[0] != n || radius->shape[0] != n) {
+        PyErr_Format(PyExc_ValueError, "%s(): filter's X must be (%zd, %zd) and y and radius have %zd rows, got X "
+                     "(%zd, %zd), y (%zd,) and radius (%zd,)", func, n, d - 1, n, X->shape[0], X->shape[1],
+                     Y->shape[0], radius->shape[0]);
+        return -1;
+    }
+    rows->zf = NULL;
+    rows->x = X->buf;
+    rows->y = Y->buf;
+    rows->scale = scale;
+    rows->bias = bias;
+    rows->column = column;
+    return 0;
+}
+#endif
+
 PyDoc_STRVAR(limb_pass_doc,
 "limb_pass($module, Z, W, tie, norms, counts, out_i, out_s, start, w_sq, limit, epochs, filter, /)\n"
 "--\n"
@@ -958,6 +1137,11 @@ PyDoc_STRVAR(limb_pass_doc,
 "over its exact residue modulo 2^128, and W's float copy is kept by adding the rows'\n"
 "floats (run/filter.py proves both): Zf must hold the nearest doubles of Z and\n"
 "radius[i] at least K_d ||Z[i]|| (both as verify_perceptron.run.filter.radii gives).\n"
+"Zf may instead be a tuple (X, y, scale, bias, column) from which each row is made as\n"
+"it is read, Z[i] = y[i] (X[i] scale with bias inserted at column 0 or d - 1): X (n, d - 1)\n"
+"float64 and y (n,) int64 of +1 and -1, C-contiguous, scale a power of two; then every\n"
+"X[i, j] scale must be an integer below 2^480 and these rows Z's values (the caller's\n"
+"precondition: they are then the nearest doubles, exactly).\n"
 "The GIL is released while scanning; the arrays must not change meanwhile.");
 
 static PyObject *
@@ -966,7 +1150,8 @@ limb_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #if SCAN_WIDE
     static const char func[] = "limb_pass";
     Py_buffer Z = {0}, W = {0}, tie = {0}, norms = {0}, counts = {0}, out_i = {0}, out_s = {0};
-    Py_buffer sq = {0}, lim = {0}, Zf = {0}, radius = {0};
+    Py_buffer sq = {0}, lim = {0}, Zf = {0}, radius = {0}, fX = {0}, fY = {0};
+    FloatRows frows = {0};
     Epochs ep = {0};
     int with_epochs = 0, with_filter = 0;
     PyObject *result = NULL;
@@ -1036,7 +1221,7 @@ limb_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     with_epochs = 1;
     if (args[11] != Py_None) {
-        if (get_filter(func, args[11], n, d, 0, &Zf, &radius) < 0) {
+        if (get_limb_filter(func, args[11], n, d, &Zf, &fX, &fY, &radius, &frows) < 0) {
             goto done;
         }
         with_filter = FILTER_SOUND && d > 0;
@@ -1048,7 +1233,8 @@ limb_pass(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_NoMemory();
         goto done;
     }
-    const double *zf = with_filter ? Zf.buf : NULL, *radii = with_filter ? radius.buf : NULL;
+    const FloatRows *zf = with_filter ? &frows : NULL;
+    const double *radii = with_filter ? radius.buf : NULL;
     uint64_t *w = W.buf;
     const uint64_t *saved = ep.saved.buf, *z = Z.buf;
     uint64_t *previous = ep.previous.buf, *scores = out_s.buf;
@@ -1095,6 +1281,8 @@ done:
         release_epochs(&ep);
     }
     PyBuffer_Release(&Zf);
+    PyBuffer_Release(&fX);
+    PyBuffer_Release(&fY);
     PyBuffer_Release(&radius);
     PyBuffer_Release(&Z);
     PyBuffer_Release(&W);
@@ -1112,6 +1300,67 @@ done:
 #endif
 }
 
+PyDoc_STRVAR(filter_rows_doc,
+"filter_rows($module, filter, out, w, dots, /)\n"
+"--\n"
+"\n"
+"The rows limb_pass's filter reads, alone (for tests): out (n, d) float64 receives\n"
+"row i as limb_pass reads it from filter, limb_pass's (Zf, radius) with Zf an (n, d)\n"
+"array or a tuple (X, y, scale, bias, column), checked as limb_pass checks it; dots (n,)\n"
+"the float score of each row against w (d,) float64, as limb_pass's filter sums it.");
+
+static PyObject *
+filter_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "filter_rows";
+    Py_buffer Zf = {0}, X = {0}, Y = {0}, radius = {0}, out = {0}, W = {0}, dots = {0};
+    FloatRows rows = {0};
+    PyObject *result = NULL;
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "filter_rows() takes 4 arguments (filter, out, w, dots), got %zd", nargs);
+        return NULL;
+    }
+    if (get_array(func, "out", args[1], 2, FLOAT64_ITEMS, 1, &out) < 0) {
+        return NULL;
+    }
+    const Py_ssize_t n = out.shape[0], d = out.shape[1];
+    if (get_limb_filter(func, args[0], n, d, &Zf, &X, &Y, &radius, &rows) < 0
+        || get_array(func, "w", args[2], 1, FLOAT64_ITEMS, 0, &W) < 0
+        || get_array(func, "dots", args[3], 1, FLOAT64_ITEMS, 1, &dots) < 0) {
+        goto done;
+    }
+    if (W.shape[0] != d || dots.shape[0] != n) {
+        PyErr_Format(PyExc_ValueError, "filter_rows(): w must have %zd entries and dots %zd", d, n);
+        goto done;
+    }
+    rows.row = PyMem_Malloc((size_t)(d > 0 ? d : 1) * sizeof(double));
+    if (rows.row == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    double *f = out.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        memcpy(f + i * d, float_row(&rows, i, d), (size_t)d * sizeof(double));
+        ((double *)dots.buf)[i] = float_dot_of(&rows, i, W.buf, d);
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&W);
+    PyBuffer_Release(&dots);
+    PyMem_Free(rows.row);
+    PyBuffer_Release(&Zf);
+    PyBuffer_Release(&X);
+    PyBuffer_Release(&Y);
+    PyBuffer_Release(&radius);
+    PyBuffer_Release(&out);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "filter_rows() needs a compiler with __int128");
+    return NULL;
+#endif
+}
+
 PyDoc_STRVAR(float_copy_trace_doc,
 "float_copy_trace($module, Z, W, Zf, radius, w_sq, out, /)\n"
 "--\n"
@@ -1121,6 +1370,7 @@ PyDoc_STRVAR(float_copy_trace_doc,
 "W += Z[t] for each of the k rows of Z (k, d, lz) in limbs (lz <= 2), their floats\n"
 "Zf (k, d) and radii radius (k,) as limb_pass's filter reads them. Row t of out\n"
 "(k + 1, d + 3) float64 receives W's float copy, n_W and the drift after t rows\n"
+"(Zf may be limb_pass's tuple (X, y, scale, bias, column): the rows made from X)\n"
 "(run/filter.py, \"W's float copy kept from the rows'\"), then the threshold's\n"
 "factor n_W + drift rounded up. k must be below the updates between two exact\n"
 "conversions (16), and every W + Z[0] + ... + Z[t] must stay below 2^127 in each entry.");
@@ -1130,8 +1380,9 @@ float_copy_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
 #if SCAN_WIDE
     static const char func[] = "float_copy_trace";
-    Py_buffer Z = {0}, W = {0}, Zf = {0}, radius = {0}, sq = {0}, out = {0};
-    PyObject *result = NULL;
+    Py_buffer Z = {0}, W = {0}, Zf = {0}, radius = {0}, sq = {0}, out = {0}, fX = {0}, fY = {0};
+    FloatRows rows = {0};
+    PyObject *result = NULL, *filter = NULL;
     if (nargs != 6) {
         PyErr_Format(PyExc_TypeError, "float_copy_trace() takes 6 arguments (Z, W, Zf, radius, w_sq, out), got %zd",
                      nargs);
@@ -1139,15 +1390,15 @@ float_copy_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     if (get_array(func, "Z", args[0], 3, INT64_ITEMS, 0, &Z) < 0
         || get_array(func, "W", args[1], 2, INT64_ITEMS, 0, &W) < 0
-        || get_array(func, "Zf", args[2], 2, FLOAT64_ITEMS, 0, &Zf) < 0
-        || get_array(func, "radius", args[3], 1, FLOAT64_ITEMS, 0, &radius) < 0
+        || (filter = PyTuple_Pack(2, args[2], args[3])) == NULL
+        || get_limb_filter(func, filter, Z.shape[0], W.shape[0], &Zf, &fX, &fY, &radius,
+                           &rows) < 0
         || get_array(func, "w_sq", args[4], 1, INT64_ITEMS, 0, &sq) < 0
         || get_array(func, "out", args[5], 2, FLOAT64_ITEMS, 1, &out) < 0) {
         goto done;
     }
     const Py_ssize_t k = Z.shape[0], d = Z.shape[1], lz = Z.shape[2], ls = sq.shape[0];
-    if (lz < 1 || lz > 2 || W.shape[0] != d || W.shape[1] != 2 || Zf.shape[0] != k || Zf.shape[1] != d
-        || radius.shape[0] != k || ls < 1 || ls > WIDE_MAX_LIMBS || out.shape[0] != k + 1
+    if (lz < 1 || lz > 2 || W.shape[0] != d || W.shape[1] != 2 || radius.shape[0] != k || ls < 1 || ls > WIDE_MAX_LIMBS || out.shape[0] != k + 1
         || out.shape[1] != d + 3 || k >= DRIFT_UPDATES) {
         PyErr_Format(PyExc_ValueError, "float_copy_trace(): needs Z (k, d, lz <= 2) with k < %d, W (d, 2), "
                      "Zf (k, d), radius (k,), w_sq (ls <= %d,) and out (k + 1, d + 3)", DRIFT_UPDATES,
@@ -1161,7 +1412,7 @@ float_copy_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     memcpy(w, W.buf, (size_t)(2 * d) * sizeof(uint64_t));
     const uint64_t *z = Z.buf;
-    const double *zf = Zf.buf, *radii = radius.buf;
+    const double *radii = radius.buf;
     double *row = out.buf, w_norm = 0.0;
     Drift drift = {0.0, 0.0, drift_rate(d), 0};
     drift_sync(&drift, w, d, sq.buf, (int)ls, row, &w_norm);
@@ -1178,12 +1429,15 @@ float_copy_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         double *next = row + d + 3;
         memcpy(next, row, (size_t)d * sizeof(double));
-        drift_step(&drift, w, d, sq.buf, (int)ls, zf + t * d, radii[t], next, &w_norm);
+        drift_step(&drift, w, d, sq.buf, (int)ls, &rows, t, radii[t], next, &w_norm);
         next[d] = drift.n_W, next[d + 1] = drift.drift, next[d + 2] = w_norm;
         row = next;
     }
     result = Py_NewRef(Py_None);
 done:
+    Py_XDECREF(filter);
+    PyBuffer_Release(&fX);
+    PyBuffer_Release(&fY);
     PyBuffer_Release(&Z);
     PyBuffer_Release(&W);
     PyBuffer_Release(&Zf);
@@ -1203,6 +1457,7 @@ static PyMethodDef scan_methods[] = {
     {"online_pass", (PyCFunction)(void (*)(void))online_pass, METH_FASTCALL, online_pass_doc},
     {"limb_pass", (PyCFunction)(void (*)(void))limb_pass, METH_FASTCALL, limb_pass_doc},
     {"float_copy_trace", (PyCFunction)(void (*)(void))float_copy_trace, METH_FASTCALL, float_copy_trace_doc},
+    {"filter_rows", (PyCFunction)(void (*)(void))filter_rows, METH_FASTCALL, filter_rows_doc},
     {NULL, NULL, 0, NULL},
 };
 

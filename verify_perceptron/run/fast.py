@@ -190,10 +190,10 @@ class _Run:
         copy as large as the int64 data sits beside them (the pass in limbs reads one)."""
         narrow = own_rows and self.compiled and self.Z.dtype in (np.int16, np.int32)
         if self._floats is None or (not narrow and self._floats and self._floats[0] is None):
-            F, shift = (None, 0) if narrow else self.matrix.approximate()
+            F, shift = (None, 0) if narrow else self.matrix.filter_floats()  # (F: an array, or `FilterRows`)
             if shift == 0:  # the radii made once, for either form
                 radius = self._floats[1] if self._floats else _filter.radii(self.matrix.norm_floats(), self.matrix.shape[1])
-            self._floats = shift == 0 and (None if F is None else np.ascontiguousarray(F), radius)
+            self._floats = shift == 0 and (F, radius)
         return self._floats or None
 
     def _unsure(self, start: int, end: int) -> Any:

@@ -129,3 +129,78 @@ def test_a_product_past_int64_is_the_callers_own_copy() -> None:
     assert again.tolist() == [2**70 - 21, 5 * 2**30 + 7 * 2**41] and again is not first
     doubled = matrix.products([2**31, 14], norm_sq=4 * (2**60 + 49))  # the same direction, times 2
     assert doubled.tolist() == [2 * v for v in again.tolist()]
+
+
+def _held(n: int = 30, seed: int = 5) -> Any:
+    """A sample matrix held in limbs (binary floats of about 66 bits), and its dataset."""
+    from verify_perceptron.data.dataset import from_arrays
+    from verify_perceptron.data.samples import sample_matrix
+    from verify_perceptron.notes.conventions import get_convention
+
+    rng = np.random.default_rng(seed)
+    data = from_arrays(rng.standard_normal((n, 4)) * np.array([1e-4, 1.0, 1e4, 3.0]), np.where(rng.random(n) < 0.5, 1, -1))
+    matrix = sample_matrix(data, get_convention("classic"))
+    assert matrix.held is not None
+    return matrix
+
+
+def test_the_limbs_of_the_last_product_are_those_of_its_direction_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from verify_perceptron.data import limb_arrays as arrays
+    from verify_perceptron.data.limb_margins import LimbMargins
+
+    held = _held().held
+    u, v = [3, -(2**70), 5, 2**40, -7], [1, 2, 3, 4, 5]
+    assert LimbMargins.last_of(held, u) is None  # no product yet
+    values = held.products(u).tolist()
+    last = LimbMargins.last_of(held, u)
+    assert last is not None and last.ints().tolist() == values == [
+        sum(a * b for a, b in zip(row, u)) for row in held.values().tolist()]
+    held.products(v)
+    last = LimbMargins.last_of(held, v)
+    assert LimbMargins.last_of(held, u) is None and last is not None and last.ints().tolist() == \
+        held.products(v).tolist()
+    assert LimbMargins.last_of(None, u) is None
+    monkeypatch.setattr(arrays, "KEEP_SCORES", 29)  # 30 rows: not kept
+    held.products(u)
+    assert LimbMargins.last_of(held, u) is None and LimbMargins.last_of(held, v) is None
+
+
+def _figures(check: Any) -> tuple[Any, ...]:
+    """What the soft-margin check holds of its bound: ρ, R², ‖u‖², the pieces of the squares, their quotients by
+    ρ², and the one-pass figures (Σd², how many are short)."""
+    pieces = check._pieces
+    return (check.bound.rho, check.bound.R_sq, check.bound.u_sq, None if pieces is None else pieces.tobytes(),
+            check._sq_over_rho.tobytes(), check._whole)
+
+
+def test_the_soft_margin_check_against_w_star_reads_its_margins_from_the_products_limbs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from verify_perceptron.check import soft_margin as soft
+    from verify_perceptron.check.separator import scaled_separator
+    from verify_perceptron.data import limb_arrays as arrays
+    from verify_perceptron.data.limb_margins import LimbMargins
+
+    read: list[str] = []
+    choose = soft.choose_margin  # type: ignore[attr-defined]
+
+    def spy(margins: Any, *args: Any, **kwargs: Any) -> Any:
+        read.append(type(margins).__name__)
+        return choose(margins, *args, **kwargs)
+
+    monkeypatch.setattr(soft, "choose_margin", spy)
+    kept = arrays.KEEP_SCORES
+    for u in ([Fraction(1, 3), Fraction(-2**70, 7), Fraction(5), Fraction(2**40), Fraction(-7, 2)],
+              [Fraction(1), Fraction(2**-60), Fraction(-3), Fraction(0), Fraction(1, 2**80)]):
+        figures = []
+        for keep in (kept, 0):
+            monkeypatch.setattr(arrays, "KEEP_SCORES", keep)
+            matrix = _held()
+            W, M = scaled_separator(u)
+            margins = matrix.products(W, norm_sq=sum(w * w for w in W))  # as the checker makes w*'s
+            check = soft.soft_margin_check(matrix, u, L=1, source="t", counts=np.arange(30) % 3,
+                                           scaled=(W, M, margins))
+            assert not isinstance(check, str)
+            figures.append(_figures(check))
+        assert read[-2:] == ["LimbMargins", "ndarray"]  # (the old code read the Python integers both times)
+        assert figures[0] == figures[1]
+    assert LimbMargins.last_of(_held().held, [1, 2, 3, 4, 5]) is None

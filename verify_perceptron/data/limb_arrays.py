@@ -102,8 +102,9 @@ def limb_values(limbs: Any) -> Any:
 #: 0.11 ms at four limbs, 10.2 against 0.35 ms at 63, a checker's margins against a certified w*).
 FROM_BYTES = 4
 #: Up to this many rows `LimbMatrix.products` keeps its last scores in limbs, ``last`` (direction, (n, K) limbs), for
-#: `verify_perceptron.data.limb_margins.LimbMargins.last_of`: 32 bytes a row at K = 4; none kept on large data.
-KEEP_SCORES = 2**14
+#: `verify_perceptron.data.limb_margins.LimbMargins.last_of`: 32 bytes a row at K = 4 (448 at a certified w*'s 56
+#: limbs, beside its Python integers of about the same size); none kept past the bundled sets' small data.
+KEEP_SCORES = 2**12
 
 
 def _lowest_bit(limb: Any) -> Any:

@@ -382,7 +382,8 @@ def soft_margin_check(matrix: ExactMatrix, reference: Sequence[Fraction], *, L: 
     u_sq = sum(map(operator.mul, W, W))
     if u_sq == 0:
         return "u = 0 has no direction"
-    margins = None if scaled is not None or matrix.held is None else LimbMargins.of(matrix.held, W)  # (no ints)
+    held = matrix.held  # (in limbs: no ints; w*'s own margins, `scaled`, from its product's limbs where kept)
+    margins = (None if held is None else LimbMargins.of(held, W)) if scaled is None else LimbMargins.last_of(held, W)
     margins = margins if margins is not None else matrix.products(W, norm_sq=u_sq) if scaled is None else scaled[2]
     weights = np.ones(len(margins), dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
     chosen = choose_margin(margins, weights, R_sq=matrix.max_norm_sq, u_sq=u_sq)

@@ -25,7 +25,7 @@ from . import kernel as _kernel
 from .files import refuse_wide
 from .limb_arrays import dyadic_limbs, limbs_for_bits
 
-__all__ = ["binary_floats"]
+__all__ = ["binary_bits", "binary_floats"]
 
 #: Values converted at a time (the temporaries of one block are about 40 bytes a value).
 BLOCK = 1 << 20
@@ -67,6 +67,22 @@ def binary_floats(a: Any, *, max_cells: int | None, source: str) -> tuple[Any, i
     >>> binary_floats(np.array([[2.0**60, 0.5]]), max_cells=1, source="t")[0].dtype  # 2^61: below 2^62, so int64
     dtype('int64')
     """
+    numerators, denominator, _ = binary_bits(a, max_cells=max_cells, source=source)
+    return numerators, denominator
+
+
+def binary_bits(a: Any, *, max_cells: int | None, source: str) -> tuple[Any, int, int]:
+    """`binary_floats` and the bit length of its largest |numerator| (0 when every value is 0), which its
+    exponents give (the largest m·2^(e + p)): in lowest terms over 2^p (the module's docstring), the numerators
+    need no pass of `Dataset`'s own for its facts (`verify_perceptron.data.limb_arrays.lowest_terms_facts`).
+
+    Examples
+    --------
+    >>> binary_bits(np.array([[0.5, -0.25], [3.0, 0.0]]), max_cells=100, source="t")[1:]  # 12/4: 4 bits
+    (4, 4)
+    >>> binary_bits(np.zeros((1, 2)), max_cells=100, source="t")[1:]
+    (1, 0)
+    """
     if _kernel.dyadic_range is not None:
         return _compiled(np.ascontiguousarray(a, dtype=np.float64), max_cells, source)
     n_rows, n_cols = a.shape
@@ -79,7 +95,7 @@ def binary_floats(a: Any, *, max_cells: int | None, source: str) -> tuple[Any, i
             low = int(e.min()) if low is None else min(low, int(e.min()))
             top = _top_bits(m, e) if top is None else max(top, _top_bits(m, e))
     if low is None or top is None:
-        return np.zeros(a.shape, dtype=np.int64), 1
+        return np.zeros(a.shape, dtype=np.int64), 1, 0
     power = max(0, -low)  # the denominator is 2^power
     bits = top + power  # the widest numerator's bit length, exactly
     wide = bits > 62
@@ -91,17 +107,17 @@ def binary_floats(a: Any, *, max_cells: int | None, source: str) -> tuple[Any, i
         m, e, nonzero = _parts(a[start:start + step])
         shift = np.where(nonzero, e + power, 0)
         out[start:start + step] = dyadic_limbs(m, shift, limbs) if wide else m << shift
-    return out, 2**power
+    return out, 2**power, bits
 
 
-def _compiled(a: Any, max_cells: int | None, source: str) -> tuple[Any, int]:
+def _compiled(a: Any, max_cells: int | None, source: str) -> tuple[Any, int, int]:
     """`binary_floats` in C (`verify_perceptron.data.kernel.dyadic_range` and `dyadic_fill`): each double's
     m and e read from its bits in one pass, then the limbs written in another, no temporary array."""
     dyadic_range, dyadic_fill = _kernel.dyadic_range, _kernel.dyadic_fill
     assert dyadic_range is not None and dyadic_fill is not None  # (binary_floats comes here only then)
     found = dyadic_range(a)
     if found is None:
-        return np.zeros(a.shape, dtype=np.int64), 1
+        return np.zeros(a.shape, dtype=np.int64), 1, 0
     low, top = found
     power = max(0, -low)
     bits = top + power
@@ -110,4 +126,4 @@ def _compiled(a: Any, max_cells: int | None, source: str) -> tuple[Any, int]:
         refuse_wide(source, a.size, bits, max_cells)
     out = np.empty(a.shape + (limbs_for_bits(bits) if wide else 1,), dtype=np.int64)
     dyadic_fill(a, power, out)
-    return (out if wide else out[..., 0]), 2**power
+    return (out if wide else out[..., 0]), 2**power, bits

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import DataError, InvalidArgument
-from ._floats import binary_floats
+from ._floats import binary_bits
 from .denominators import MAX_DENOMINATOR_BITS
 from .files import check_max_cells, refuse_cells, refuse_wide
 from .limb_arrays import limb_values
@@ -53,7 +53,8 @@ class ExactTable:
     for other inputs); `binary_float` is True when a float was read as binary.
     Binary floats past int64 are held in 64-bit limbs (`limbs`, an int64
     (n, d, L) array, else None), and `numerators` is made from them only when
-    read (`verify_perceptron.data.limb_arrays.limb_values`): `Dataset` takes the limbs.
+    read (`verify_perceptron.data.limb_arrays.limb_values`): `Dataset` takes the limbs,
+    in lowest terms with `bits` the largest |numerator|'s length (`binary_bits`; None when unknown).
 
     Examples
     --------
@@ -63,8 +64,8 @@ class ExactTable:
     """
 
     def __init__(self, numerators: Any, denominator: int, feature_names: tuple[str, ...] | None,
-                 binary_float: bool) -> None:
-        self.denominator = denominator
+                 binary_float: bool, bits: int | None = None) -> None:
+        self.denominator, self.bits = denominator, bits
         self.feature_names = feature_names
         self.binary_float = binary_float
         #: The numerators in 64-bit limbs, (n, d, L) int64, when they were made so; else None.
@@ -214,8 +215,8 @@ def _refuse_bad_text(a: Any, name: str, source: str) -> None:
                             "(U+10FFFF): not text")
 
 
-def _array_table(a: Any, floats: str, source: str, max_cells: int | None) -> tuple[Any, int, bool]:
-    """A 2-D NumPy array as (numerators, denominator, binary_float)."""
+def _array_table(a: Any, floats: str, source: str, max_cells: int | None) -> tuple[Any, int, bool, int | None]:
+    """A 2-D NumPy array as (numerators, denominator, binary_float, `ExactTable.bits`)."""
     _refuse_bad_text(a, "X", source)
     kind = a.dtype.kind
     if kind == "c":
@@ -223,7 +224,7 @@ def _array_table(a: Any, floats: str, source: str, max_cells: int | None) -> tup
     if kind in "mMV":  # dates, durations, records: no number is the value
         raise DataError(f"{source}: X has dtype {a.dtype}; numbers are needed, one column per feature")
     if kind in "iu":
-        return a, 1, False
+        return a, 1, False, None
     if kind == "b":
         raise DataError(f"{source}: X has dtype bool; numbers are needed (X.astype(int) reads True as 1)")
     if kind == "f" and a.dtype.itemsize <= 8:
@@ -232,12 +233,12 @@ def _array_table(a: Any, floats: str, source: str, max_cells: int | None) -> tup
             i, j = _first_bad(bad)
             raise DataError(f"{source}: {_non_finite(f'X[{i}][{j}]', a[i, j])}")
         if floats == "binary":
-            numerators, denominator = binary_floats(a, max_cells=max_cells, source=source)
-            return numerators, denominator, True
+            numerators, denominator, bits = binary_bits(a, max_cells=max_cells, source=source)
+            return numerators, denominator, True, bits
         values, inverse = np.unique(a, return_inverse=True)  # each distinct value is read once
         column, denominator = _decimal_column(values, a.size, max_cells, source)
-        return column[inverse.reshape(a.shape)], denominator, False
-    return _one_by_one(a.tolist(), a.shape[1], floats, source, max_cells)
+        return column[inverse.reshape(a.shape)], denominator, False, None
+    return (*_one_by_one(a.tolist(), a.shape[1], floats, source, max_cells), None)
 
 
 #: What a value read on its own costs (a `Fraction`, its two integers, its place in lists), in int64 cells.
@@ -267,7 +268,7 @@ def _same_kind(rows: list[list[Any]]) -> Any:
     return None
 
 
-def _list_table(X: Iterable[Any], floats: str, source: str, max_cells: int) -> tuple[Any, int, bool]:
+def _list_table(X: Iterable[Any], floats: str, source: str, max_cells: int) -> tuple[Any, int, bool, int | None]:
     """Rows given as Python iterables (lists, tuples, generators): read at once when all floats or all ints,
     else each value on its own."""
     rows: list[list[Any]] = []
@@ -285,7 +286,7 @@ def _list_table(X: Iterable[Any], floats: str, source: str, max_cells: int) -> t
         same = _same_kind(rows)
         if same is not None:
             return _array_table(same, floats, source, max_cells)
-    return _one_by_one(rows, width, floats, source, max_cells)
+    return (*_one_by_one(rows, width, floats, source, max_cells), None)
 
 
 def _refuse_unordered(values: object, name: str, source: str) -> None:
@@ -398,15 +399,15 @@ def exact_table(X: Any, *, floats: str = "binary", source: str = "<memory>", max
             hint = " (Reshape your data: X.reshape(-1, 1) for one feature)" if values.ndim == 1 else ""
             raise DataError(f"{source}: X has shape {values.shape}; a 2-D array is needed, one row per sample{hint}")
         refuse_cells(source, f"X of shape {values.shape}", values.size, max_cells)
-        numerators, denominator, binary = _array_table(values, floats, source, max_cells)
+        numerators, denominator, binary, bits = _array_table(values, floats, source, max_cells)
     else:  # refused row by row as the rows come: the limit read once
-        numerators, denominator, binary = _list_table(values, floats, source, check_max_cells(max_cells))
+        numerators, denominator, binary, bits = _list_table(values, floats, source, check_max_cells(max_cells))
     n, d = numerators.shape[:2]
     if n == 0:
         raise DataError(f"{source}: no samples; the perceptron needs at least one of each class")
     if d == 0:
         raise DataError(f"{source}: X has 0 feature(s) (shape=({n}, 0)) while a minimum of 1 is required.")
-    return ExactTable(numerators, denominator, names, binary)
+    return ExactTable(numerators, denominator, names, binary, bits)
 
 
 def _label(value: object, i: int, floats: str, source: str) -> str | Fraction:

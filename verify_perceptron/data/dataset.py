@@ -68,6 +68,9 @@ class Dataset:
         The numerators in 64-bit limbs instead (lowest first, two's complement:
         `verify_perceptron.data.limb_arrays`), as binary floats past int64 are read;
         `numerators` is then made from them only when asked for.
+    lowest_bits : int, optional
+        Only with `limbs` in lowest terms over `denominator` with no common power of two (as `binary_bits` makes
+        them): the largest |numerator|'s bit length, so that no pass over them finds it (`lowest_terms_facts`).
     row_index : RowIndex, optional
         The leading columns of the file or DataFrame read as its row index
         and left out of the samples (`verify_perceptron.data.row_index`).
@@ -95,6 +98,7 @@ class Dataset:
         denominator: int = 1,
         row_index: RowIndex | None = None,
         limbs: Any = None,
+        lowest_bits: int | None = None,
     ) -> None:
         self.source = source
         #: The columns read as the row index and left out, or None.
@@ -108,7 +112,7 @@ class Dataset:
         if X is not None:
             numerators, denominator = _common_denominator(X, source)
         elif numerators is None and limbs is not None:
-            numerators, self._limbs, denominator, self._bits = _lowest_limbs(limbs, denominator, source)
+            numerators, self._limbs, denominator, self._bits = _lowest_limbs(limbs, denominator, source, lowest_bits)
             self._numerators = numerators
         if numerators is None and self._limbs is None:
             raise DataError(f"{source}: no samples")
@@ -349,7 +353,8 @@ def _lowest_terms(numerators: Any, denominator: int, source: str) -> tuple[Any, 
     return array, denominator // common
 
 
-def _lowest_limbs(limbs: Any, denominator: int, source: str) -> tuple[Any, Any, int, int | None]:
+def _lowest_limbs(limbs: Any, denominator: int, source: str, known: int | None = None
+                  ) -> tuple[Any, Any, int, int | None]:
     """`_lowest_terms` for numerators in limbs: ``(int64 numerators or None, limbs or None, denominator,
     bit_length of the largest |numerator| or None)``.
 
@@ -369,7 +374,8 @@ def _lowest_limbs(limbs: Any, denominator: int, source: str) -> tuple[Any, Any, 
         raise DataError(f"{source}: denominator={denominator!r} must be a positive integer")
     denominator = int(denominator)
     power = (denominator & -denominator).bit_length() - 1  # the power of two in the denominator
-    common, zeros, bits = lowest_terms_facts(array, denominator >> power)
+    # `known`: the caller's bit length of limbs in lowest terms (`binary_bits`'), else the facts from one pass
+    common, zeros, bits = (1, 0, known) if known is not None else lowest_terms_facts(array, denominator >> power)
     if common > 1:  # (a decimal file's cells over their lcm have none: gcd(5^b, numerators) is 1)
         numerators, denominator = _lowest_terms(limb_values(array), denominator, source)
         return numerators, None, denominator, None
@@ -456,7 +462,7 @@ def from_table(table: ExactTable, y: Any, *, source: str, labels: tuple[str, str
     return Dataset(y=y, source=source, feature_names=feature_names or table.feature_names or (),
                    binary_float=table.binary_float, labels=labels, denominator=table.denominator,
                    limbs=table.limbs, numerators=None if table.limbs is not None else table.numerators,
-                   row_index=row_index)
+                   lowest_bits=table.bits, row_index=row_index)
 
 
 def _without_index(X: Any, index_column: str, source: str) -> tuple[Any, RowIndex | None]:

@@ -422,8 +422,8 @@ class ExactMatrix:
                     self._as_object if self._as_object is not None else self.exact.astype(object))
                 product = rows @ np.asarray(direction, dtype=object)
             self._last = (direction, product)
-        if not fits:
-            product = product.astype(object)
+        if not fits:  # (already objects: not copied twice, the copy below is the caller's own)
+            product = product.astype(object, copy=False)
         # g·(Z·direction), exactly; in int64 only when the guard bounds every |z_i·vector| below 2^63
         return product * g if g > 1 else product.copy()
 

@@ -101,6 +101,10 @@ def limb_values(limbs: Any) -> Any:
 #: a shift and an or of Python integers per limb cost more past three (measured on 569 rows: 0.13 against
 #: 0.11 ms at four limbs, 10.2 against 0.35 ms at 63, a checker's margins against a certified w*).
 FROM_BYTES = 4
+#: Up to this many rows `LimbMatrix.products` keeps its last scores in limbs, ``last`` (direction, (n, K) limbs), for
+#: `verify_perceptron.data.limb_margins.LimbMargins.last_of`: 32 bytes a row at K = 4 (448 at a certified w*'s 56
+#: limbs, beside its Python integers of about the same size); none kept past the bundled sets' small data.
+KEEP_SCORES = 2**12
 
 
 def _lowest_bit(limb: Any) -> Any:
@@ -431,6 +435,7 @@ class LimbMatrix:
         self.bits = magnitude_bits(self.limbs) if bits is None else bits
         n, d, L = self.limbs.shape
         self.shape = (int(n), int(d))
+        self.last: tuple[tuple[int, ...], Any] | None = None  # (`products`' last direction, its scores' limbs)
         if norm_limbs is None:
             norm_limbs = np.empty((n, 2 * L + 1), dtype=np.int64)  # squares below 2^(128L - 2), 2^62 of them
             if _kernel.limb_norms is not None:
@@ -482,4 +487,5 @@ class LimbMatrix:
         lw = limbs_for_bits(max((abs(int(v)) for v in direction), default=0).bit_length())
         scores = np.empty((self.shape[0], self.limbs.shape[2] + lw + 1), dtype=np.int64)
         _kernel.limb_scores(self.limbs, int_limbs(direction, lw), scores)
+        self.last = (tuple(map(int, direction)), scores) if len(scores) <= KEEP_SCORES else None
         return limb_values(scores)

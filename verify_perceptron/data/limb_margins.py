@@ -69,6 +69,24 @@ class LimbMargins:
             out[lo:lo + len(part)] = part
         return cls(np.zeros((0, 1), dtype=np.int64) if out is None else out)
 
+    @classmethod
+    def last_of(cls, held: LimbMatrix | None, vector: Sequence[int]) -> LimbMargins | None:
+        """Every z_i·`vector` from the limbs `held.products` kept of its last product (`LimbMatrix.last`), where it
+        was of `vector`; else None. The checker's margins against w* are Python integers made from such a
+        product; the soft-margin check reads its own from the limbs instead (in C: no `as_limbs` of the integers).
+
+        Examples
+        --------
+        >>> from verify_perceptron.data.limb_arrays import dyadic_limbs
+        >>> Z = LimbMatrix(dyadic_limbs(np.array([[3, -4], [1, 1]]), np.array([[64, 64], [0, 0]]), 2))
+        >>> LimbMargins.last_of(Z, [1, 1]) is None, Z.products([1, 1]).tolist() == [-(2**64), 2]
+        (True, True)
+        >>> LimbMargins.last_of(Z, [1, 1]).ints().tolist() == [-(2**64), 2], LimbMargins.last_of(Z, [1, 2]) is None
+        (True, True)
+        """
+        last = None if held is None else held.last  # (read once: another thread may make a product meanwhile)
+        return cls(last[1]) if last is not None and last[0] == tuple(map(int, vector)) else None
+
     @staticmethod
     def positive(held: LimbMatrix, vector: Sequence[int]) -> bool | None:
         """Whether some z_i·`vector` is > 0, exactly: `of`'s margins a block of rows at a time, up to the first

@@ -114,8 +114,9 @@ def available_memory() -> tuple[int, str] | None:
     if available is not None:
         figures.append((available, "MemAvailable"))
     for limit_file, usage_file in _CGROUP_FILES:
-        limit, usage = _read_int(limit_file), _read_int(usage_file)
-        if limit is not None and usage is not None and limit < 2**60:  # v1 writes "no limit" as about 2^63
+        limit = _read_int(limit_file)  # the usage is read only under a limit (v1 writes "no limit" as about 2^63)
+        usage = _read_int(usage_file) if limit is not None and limit < 2**60 else None
+        if limit is not None and usage is not None:
             figures.append((max(limit - usage, 0), "the cgroup limit"))
             break
     room = _address_space_room()

@@ -232,7 +232,8 @@ def choose_margin(margins: Any, counts: Any, *, R_sq: int, u_sq: int) -> tuple[i
         return None
     root = math.isqrt(R_sq * u_sq)  # the bound's √B to within one unit: a float approximation anyway
     exact: Any = margins if isinstance(margins, LimbMargins) or (  # (in limbs: a Python integer for ρ alone)
-        isinstance(margins, np.ndarray) and margins.dtype == np.int64) else [int(m) for m in margins]
+        isinstance(margins, np.ndarray) and margins.dtype == np.int64) else (  # (an object array's own integers)
+        margins.tolist() if isinstance(margins, np.ndarray) and margins.dtype == object else [int(m) for m in margins])
     shift = root.bit_length()
     values = relative_floats(exact, shift)
     chosen = choose_scaled(values, np.asarray(counts, dtype=np.float64), _relative(root, shift))
@@ -468,8 +469,7 @@ def _weighted(margins: Any, weights: Any, hit: Any) -> tuple[Any, Any, Any]:
         largest = np.max(np.abs(margins), initial=0.0)  # (NaN if there is one)
         keep = hit if largest < 2.0**500 else hit | ~np.isfinite(margins * margins)  # (m² finite below 2^512)
     at = np.flatnonzero(keep)
-    m = margins[at]
-    order = _stable_order(m[:, None])[:, 0]
+    order = _stable_order((m := margins[at])[:, None])[:, 0]
     at = at[order]
     return m[order], weights[at], keep
 

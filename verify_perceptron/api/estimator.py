@@ -173,7 +173,7 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
                 data = from_table(table, labels, source=where if binary else f"{where} ({classes[k]} against the rest)",
                                   labels=names)
                 # binary floats in limbs: the run's filter reads X itself, not a float copy, until the run's end
-                rows = data.binary_rows = BinaryRows.of(X, data.denominator) if data.binary_float else None
+                rows = data.binary_rows = BinaryRows.lent(X, data.denominator) if data.binary_float else None
                 if binary:  # the data hold the table's values: only they may let go of them (`Dataset.rest_on`)
                     del table
                 try:

@@ -22,6 +22,10 @@ __all__ = ["BinaryRows", "FilterRows"]
 
 #: A numerator below 2^FLOAT_BITS is a double; the same bound as `integers.FLOAT_BITS` (the filter's, t = 0).
 _FLOAT_BITS = 480
+#: The fewest cells (n·m) of an X a fit lends its filter (`BinaryRows.lent`): below, the float copy is at most 1 MiB,
+#: and the pass over copied rows is quicker than one building each row from X (breast cancer standardized, d = 30,
+#: 569 rows at 1,000 epochs: the limb pass 5.6 ms on the copy, 9.0 ms from X).
+MIN_CELLS = 2**17
 
 
 class BinaryRows:
@@ -49,6 +53,17 @@ class BinaryRows:
                 or denominator < 1 or denominator & (denominator - 1) or denominator > 2**1023):
             return None
         return cls(X, denominator)
+
+    @classmethod
+    def lent(cls, X: Any, denominator: int) -> BinaryRows | None:
+        """`of`, for an `X` of `MIN_CELLS` cells or more (where the float copy's memory is worth a slower pass).
+
+        Examples
+        --------
+        >>> BinaryRows.lent(np.zeros((2, 2)), 8) is None, BinaryRows.lent(np.zeros((2**16, 2)), 8) is None
+        (True, False)
+        """
+        return cls.of(X, denominator) if getattr(X, "size", 0) >= MIN_CELLS else None
 
     def let_go(self) -> None:
         """Forget the array (the fit is over): its readers go back to the samples' own integers."""

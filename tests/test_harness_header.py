@@ -15,23 +15,22 @@ from verify_perceptron.cli import main
 from verify_perceptron.errors import InvalidArgument
 from verify_perceptron.harness import check_implementation, command_implementation
 
-#: A perceptron reading its data as people do with NumPy: one header line skipped, the label in `COLUMN`.
+#: A perceptron that skips its file's first line, as np.loadtxt(..., skiprows=1) and pandas' read_csv do, the label in
+#: `COLUMN` (plain Python: a process a call, without NumPy's import).
 SKIPS_HEADER = """
     import sys
-    import numpy as np
-    D = np.atleast_2d(np.loadtxt(sys.argv[1], delimiter=",", skiprows=1))
-    X, y = (D[:, 1:], D[:, 0]) if COLUMN == "first" else (D[:, :-1], D[:, -1])
-    w, b = np.zeros(X.shape[1]), 0.0
+    lines = [line.split(",") for line in open(sys.argv[1]).read().split()][1:]  # np.loadtxt(..., skiprows=1)
+    rows = [[float(v) for v in (row[1:] + row[:1] if COLUMN == "first" else row)] for row in lines]
+    w, b = [0.0] * (len(rows[0]) - 1), 0.0
     for _ in range(1000):
         clean = True
-        for x, t in zip(X, y):
-            if t * (w @ x + b) <= 0:
-                w, b, clean = w + t * x, b + t, False
+        for *x, t in rows:
+            if t * (sum(a * c for a, c in zip(w, x)) + b) <= 0:
+                w, b, clean = [a + t * c for a, c in zip(w, x)], b + t, False
         if clean:
             break
-    open(sys.argv[2], "w").write(" ".join(map(repr, [*w.tolist(), b])))
+    open(sys.argv[2], "w").write(" ".join(map(repr, [*w, b])))
 """
-
 
 def _reader(tmp_path: Path, column: str) -> str:
     return script(tmp_path, SKIPS_HEADER.replace("COLUMN", repr(column))).replace(" {updates}", "")
@@ -59,11 +58,11 @@ def test_the_label_first_and_a_header_are_found_together(tmp_path: Path) -> None
 
 
 def test_a_program_that_reads_no_header_fails_when_given_one(tmp_path: Path) -> None:
-    plain = script(tmp_path, SKIPS_HEADER.replace("skiprows=1", "skiprows=0").replace("COLUMN", "'last'"))
+    plain = script(tmp_path, SKIPS_HEADER.replace("[1:]  #", "[0:]  #").replace("COLUMN", "'last'"))
     plain = plain.replace(" {updates}", "")
     assert check_implementation(command_implementation(plain), **FAST).passed
     result = check_implementation(command_implementation(plain, header=True), **FAST)
-    assert not result.passed  # the header is no number: np.loadtxt raises
+    assert not result.passed  # the header is no number: float('x1') raises
     assert result.diagnoses and result.diagnoses[0].code == "header-line", result.report()
     assert result.diagnoses[0].parameters["header"] is False
 

@@ -10,27 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_harness_command import FAST, script
+from tests.test_harness_command import FAST, LABEL_FIRST, script
 from verify_perceptron.cli import main
 from verify_perceptron.errors import InvalidArgument
 from verify_perceptron.harness import check_implementation, command_implementation
 
 #: A perceptron that skips its file's first line, as np.loadtxt(..., skiprows=1) and pandas' read_csv do, the label in
-#: `COLUMN` (plain Python: a process a call, without NumPy's import).
-SKIPS_HEADER = """
-    import sys
-    lines = [line.split(",") for line in open(sys.argv[1]).read().split()][1:]  # np.loadtxt(..., skiprows=1)
-    rows = [[float(v) for v in (row[1:] + row[:1] if COLUMN == "first" else row)] for row in lines]
-    w, b = [0.0] * (len(rows[0]) - 1), 0.0
-    for _ in range(1000):
-        clean = True
-        for *x, t in rows:
-            if t * (sum(a * c for a, c in zip(w, x)) + b) <= 0:
-                w, b, clean = [a + t * c for a, c in zip(w, x)], b + t, False
-        if clean:
-            break
-    open(sys.argv[2], "w").write(" ".join(map(repr, [*w, b])))
-"""
+#: `COLUMN` (test_harness_command's LABEL_FIRST reading its file so; plain Python: no NumPy import a call).
+SKIPS_HEADER = LABEL_FIRST.replace(
+    'rows = [[float(v) for v in line.split(",")] for line in open(sys.argv[1]) if line.strip()]',
+    'lines = [line.split(",") for line in open(sys.argv[1]).read().split()][1:]  # np.loadtxt(..., skiprows=1)\n'
+    '    rows = [[float(v) for v in (row if COLUMN == "first" else row[-1:] + row[:-1])] for row in lines]')
+assert SKIPS_HEADER != LABEL_FIRST
+
 
 def _reader(tmp_path: Path, column: str) -> str:
     return script(tmp_path, SKIPS_HEADER.replace("COLUMN", repr(column))).replace(" {updates}", "")

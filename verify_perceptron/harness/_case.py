@@ -124,14 +124,14 @@ class _Case:
         if not self.findings or self.reference is None or not self.separable:
             return
         if self.weights is None:  # no weights to explain: unless other labels give some
-            refused = self._refuses_labels(evidence or Evidence()) or self._label_first(evidence or Evidence())
+            refused = self._refuses_labels(evidence or Evidence()) or self._file_layout(evidence or Evidence())
             self.diagnoses = [] if refused is None else [refused]
             return
         single = evidence is None
         evidence = evidence or Evidence()
         # The declaration before the algorithm: the label read from another column, weights in another order,
         # a run past the declared epochs.
-        declared = self._label_first(evidence) or layout_diagnosis(
+        declared = self._file_layout(evidence) or layout_diagnosis(
             self.data, evidence.observations, self.conv, self.options, self.kind, self._passes, self.recheck)
         if declared is not None and declared.parameters.get("passes") is False:
             declared = self._read_in_order(declared, evidence)
@@ -238,7 +238,7 @@ class _Case:
         return Diagnosis("label-encoding", {**found, "then": {"code": then.code, "parameters": then.parameters}},
                          f"{said}: given them, {text}")
 
-    def _label_first(self, evidence: Evidence) -> Diagnosis | None:
+    def _file_layout(self, evidence: Evidence) -> Diagnosis | None:
         """``label-column`` or ``header-line``: a command that reads ``{train}`` laid out otherwise (the label in
         the first column, a first line naming the columns as pandas' ``read_csv`` and R's ``read.csv`` expect, or
         both) passes every check when called again with it laid out so, on this dataset and on the

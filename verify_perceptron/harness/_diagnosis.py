@@ -12,7 +12,7 @@ from ..notes.conventions import Convention, get_convention
 from ._causes import mode_cause, model_causes, search_causes
 from ._evidence import Evidence, Observation
 from ._exact import Vector
-from ._floats import SUMS, _double, _float_run, halves_step, rates_shown, short_rates, summed
+from ._floats import SUMS, _double, _float_run, halves_step, rates_shown, short_rates, summed, summed_how
 from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._printed import printed_cause
 from ._probes import Recheck, labels_probe, start_probe
@@ -229,7 +229,7 @@ def _single_rounding(observations: list[Observation], conv: Convention, float_ra
         tried = min(len(observations), MAX_SINGLE)
         said = "" if name == conv.name else f" (note {other.note_number}'s rule, not {conv.name}'s)"
         order = {"sums": sums} if sums != "bias-last" else {}
-        how = "summed from the bias" if sums == "bias-first" else "products added in order, then the bias"
+        how = summed_how(sums)
         return Diagnosis("float-rounding", {"rate": _number(single), "precision": "float32", "convention": name,
                                             **order, "datasets": tried},
                          f"float rounding in single precision: the {name} perceptron{said} computed in float32 (every "

@@ -224,6 +224,11 @@ def summed(sums: str) -> str:
     return ", each score summed from the bias (s = b, then s += w_j·x_j)" if sums == "bias-first" else ""
 
 
+def summed_how(sums: str) -> str:
+    """How a float run sums each score, in words, either way (`SUMS`)."""
+    return "summed from the bias" if sums == "bias-first" else "products added in order, then the bias"
+
+
 def float_sums(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int, labels: str,
                weights: Vector) -> str | None:
     """The order of `SUMS` in which the note's float64 run at `rate` ends at `weights` on `data`, or None.
@@ -367,7 +372,7 @@ def _rounding_notes(data: Dataset, conv: Convention, weights: Vector, rate: Frac
         return None, []
     notes = []
     if first is not None:
-        how = "summed from the bias" if sums == "bias-first" else "products added in order, then the bias"
+        how = summed_how(sums)
         notes.append(f"float rounding: a float64 run of the same algorithm (rate {_rate_text(rate)}, each score "
                      f"{how}) first decides differently from the exact run {first.describe()}")
     if rounded is not None:

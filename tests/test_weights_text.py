@@ -59,6 +59,9 @@ def test_a_vector_printed_as_other_languages_print_it_is_its_values(tmp_path: Pa
     "Model(w=[0.5, -1/3], b=2)\n",  # a dataclass's or a named tuple's repr
     "Final weights: [ 0.5 -1/3] bias: 2\n",  # print("Final weights:", w, "bias:", b): a caption before the names
     "$VAR1 = {\n          'bias' => 2,\n          'weights' => [\n            '0.5',\n            '-1/3'\n ]\n };\n",
+    "w1=0.5, w2=-1/3, b=2\n",  # each weight named with its index: it was "'w1' is not a number"
+    "b = 2\nw_1 = 0.5\nw_2 = -1/3\n",
+    "theta0: 0.5 theta1: -1/3 bias: 2\n",  # from 0, with a bias of its own name
 ])
 def test_named_weights_and_bias_are_read_by_their_names(tmp_path: Path, text: str) -> None:
     assert _read(tmp_path, text) == ([HALF, MINUS_THIRD], TWO)
@@ -76,6 +79,8 @@ def test_named_weights_and_bias_are_read_by_their_names(tmp_path: Path, text: st
     ("w1,w2,b\n0.5,-1/3\n", "wrote 2 values"),
     ("Perceptron { epochs: 3, weights: [0.5, -1/3], bias: 2 }\n", "'epochs' is not a number"),  # a field unknown
     ("Model(0.5, -1/3, 2)\n", "'Model' is not a number"),  # a type name before no field names stays a word
+    ("w1=0.5, w3=-1/3, b=2\n", "'w1' is not a number"),  # indices with a gap name no vector
+    ("w1=0.5, w2=-1/3, w2=1, b=2\n", "'w1' is not a number"),  # an index twice
 ])
 def test_what_is_not_a_vector_of_the_right_length_is_refused_by_name(tmp_path: Path, text: str,
                                                                       message: str) -> None:

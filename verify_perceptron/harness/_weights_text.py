@@ -94,6 +94,10 @@ def weight_tokens(text: str) -> list[Token] | Named:
     [(3, '0.5'), (3, '-1'), (3, '2')]
     >>> weight_tokens("Final weights: [0.5 -1. ] bias: 2.0")  # a caption before the first name
     Named(weights=[(1, '0.5'), (1, '-1.')], bias=(1, '2.0'))
+    >>> weight_tokens("w1=0.5, w2=-1, b=2")  # each weight named with its index
+    Named(weights=[(1, '0.5'), (1, '-1')], bias=(1, '2'))
+    >>> weight_tokens("w_0 = 2\\nw_1 = 0.5\\n")  # from 0 and no bias: the augmented vector, in its order
+    [(1, '2'), (2, '0.5')]
     >>> weight_tokens("epochs: 3\\nw: 0.5 -1 2\\n")  # a name the check does not know is left to be refused
     [(1, 'epochs'), (1, '3'), (2, 'w'), (2, '0.5'), (2, '-1'), (2, '2')]
     """
@@ -119,6 +123,10 @@ def weight_tokens(text: str) -> list[Token] | Named:
         named = _named(names)
         if named is not None:
             return named
+    if caption and len(names) == len(groups) - 1:
+        indexed = _indexed(names)
+        if indexed is not None:
+            return indexed
     # a name the check does not know, a name twice, or values before the first name: every name is kept as a
     # value, for the reader to refuse by name
     return [token for label, values in groups for token in ([label] if label is not None else []) + values]
@@ -188,6 +196,32 @@ def _named(groups: dict[str, list[Token]]) -> list[Token] | Named | None:
     if len(weights) == 1 and not bias:
         return weights[0]
     return None
+
+
+#: A weight named with its index: ``w1``, ``w_2``, ``weight3``, ``theta0``, ``beta1``, ``coef_4``.
+_INDEXED = re.compile(r"(?:w|weight|weights|theta|beta|coef)_?(\d+)")
+
+
+def _indexed(groups: dict[str, list[Token]]) -> list[Token] | Named | None:
+    """Weights named one by one with consecutive indices (from 0 or 1), each of one value: with one bias name, a
+    `Named` pair; without, the values in their indices' order (flat: ``w0`` the bias placed by ``--bias``); else
+    None."""
+    found: dict[int, Token] = {}
+    bias = [values for name, values in groups.items() if name in BIAS_NAMES]
+    for name, values in groups.items():
+        match = _INDEXED.fullmatch(name)
+        if name in BIAS_NAMES:
+            continue
+        if match is None or len(values) != 1 or int(match.group(1)) in found:
+            return None
+        found[int(match.group(1))] = values[0]
+    first = min(found, default=None)
+    if first not in (0, 1) or sorted(found) != list(range(first, first + len(found))):
+        return None
+    weights = [found[k] for k in sorted(found)]
+    if not bias:
+        return weights
+    return Named(weights, bias[0][0]) if len(bias) == 1 and len(bias[0]) == 1 else None
 
 
 class _Text(str):

@@ -234,8 +234,9 @@ def _single_rounding(observations: list[Observation], conv: Convention, float_ra
                                             **order, "datasets": tried},
                          f"float rounding in single precision: the {name} perceptron{said} computed in float32 (every "
                          f"value and step rounded to 24 bits, each score {how}) at rate "
-                         f"{_approx(single)} (the float32 nearest it){_on_labels(other, options.labels)} ends at exactly "
-                         f"the implementation's weights on the {tried} datasets tried first: it computes in float32 "
+                         f"{_approx(single)} (the float32 nearest it){_on_labels(other, options.labels)} ends at "
+                         f"the implementation's weights (their float32 values, or those as NumPy prints a float32 "
+                         f"array) on the {tried} datasets tried first: it computes in float32 "
                          "(PyTorch's and JAX's default), where the notes' algorithm is exact")
     return None
 

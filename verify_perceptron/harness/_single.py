@@ -50,11 +50,30 @@ def as_single(weights: Vector) -> Vector | None:
         if not math.isfinite(single):
             return None
         exact = Fraction(float(single))
-        texts = (format(float(single), ".9g"), str(single))  # C's %.9g; NumPy's fewest digits
+        texts = (format(float(single), ".9g"), str(single), *_in_an_array(single))  # C's %.9g; NumPy's fewest digits
         printed = {Fraction(t) for t in texts} | {Fraction(float(t)) for t in texts}  # (read as a double, too)
         if w != exact and w not in printed:
             return None
         found.append(exact)
+    return tuple(found)
+
+
+def _in_an_array(single: Any) -> tuple[str, ...]:
+    """The texts NumPy's print of a float32 array may give `single` (all its elements written with as many digits as
+    the one that needs most, up to 8 after the point, positional or in scientific notation), those that still read
+    back as `single` in float32.
+
+    Examples
+    --------
+    >>> "7.4999943e-02" in _in_an_array(np.float32(0.07499994337558746))  # [ 1.4901161e-08 -5.9999996e-01  7.4999943e-02]
+    True
+    """
+    found = []
+    for k in range(1, 9):
+        for text in (np.format_float_positional(single, precision=k, unique=False),
+                     np.format_float_scientific(single, precision=k, unique=False)):
+            if np.float32(text) == single and text not in found:
+                found.append(text)
     return tuple(found)
 
 
@@ -153,7 +172,35 @@ def single_rate(observations: list[Observation], readings: list[Vector], conv: C
     raw, *short = short_rates(rate)
     for candidate in [rate] if declared else dict.fromkeys([*short, raw]):
         for sums in SUMS:
-            if all(single_run(o.data, conv, candidate, max_epochs, labels, sums) == w
+            if all(same_single(single_run(o.data, conv, candidate, max_epochs, labels, sums), w, o.weights)
                    for o, w in zip(observations, readings)):
                 return candidate, sums
     return None
+
+
+def same_single(run: Vector | None, reading: Vector, weights: Vector) -> bool:
+    """Whether a float32 run's weights are the implementation's: its float32 values (`reading`), or the `weights`
+    as NumPy prints a float32 array (each value's shortest float32 digits, at most 8 after the point: 0.099999994 as
+    0.09999999, which reads back as another float32; or in scientific notation), read back as doubles.
+
+    Examples
+    --------
+    >>> run = (Fraction(float(np.float32(0.099999994))), Fraction(float(np.float32(-0.15))))
+    >>> printed = (Fraction(float("0.09999999")), Fraction(float("-0.15")))
+    >>> same_single(run, as_single(printed), printed)
+    True
+    >>> same_single(run, as_single(printed[:1] + (Fraction(-1, 8),)), printed[:1] + (Fraction(-1, 8),))
+    False
+    """
+    if run is None or len(run) != len(weights):
+        return False
+    return run == reading or all(w in _array_readings(v) for w, v in zip(weights, run))
+
+
+def _array_readings(value: Fraction) -> set[Fraction]:
+    """The doubles NumPy's prints of the float32 `value` in an array read back as (`same_single`)."""
+    single = np.float32(float(value))
+    texts = {form(single, precision=k, unique=unique) for form in (np.format_float_positional,
+                                                                    np.format_float_scientific)
+             for k in range(9) for unique in (True, False)}
+    return {Fraction(float(text)) for text in texts}

@@ -68,13 +68,17 @@ def _in_an_array(single: Any) -> tuple[str, ...]:
     >>> "7.4999943e-02" in _in_an_array(np.float32(0.07499994337558746))  # [ 1.4901161e-08 -5.9999996e-01  7.4999943e-02]
     True
     """
-    found = []
-    for k in range(1, 9):
-        for text in (np.format_float_positional(single, precision=k, unique=False),
-                     np.format_float_scientific(single, precision=k, unique=False)):
-            if np.float32(text) == single and text not in found:
-                found.append(text)
-    return tuple(found)
+    return tuple(dict.fromkeys(text for k, unique, text in _array_texts(single)
+                               if k >= 1 and not unique and np.float32(text) == single))
+
+
+def _array_texts(single: Any) -> list[tuple[int, bool, str]]:
+    """Every way NumPy's print of a float32 array may write `single`: ``(k, unique, text)``, k digits at most after
+    the point, positional or scientific, padded from the exact value (``unique=False``) or its shortest digits cut
+    to k (``unique=True``)."""
+    return [(k, unique, form(single, precision=k, unique=unique))
+            for k in range(9) for form in (np.format_float_positional, np.format_float_scientific)
+            for unique in (False, True)]
 
 
 def is_single(weights: Vector) -> bool:
@@ -199,8 +203,4 @@ def same_single(run: Vector | None, reading: Vector, weights: Vector) -> bool:
 
 def _array_readings(value: Fraction) -> set[Fraction]:
     """The doubles NumPy's prints of the float32 `value` in an array read back as (`same_single`)."""
-    single = np.float32(float(value))
-    texts = {form(single, precision=k, unique=unique) for form in (np.format_float_positional,
-                                                                    np.format_float_scientific)
-             for k in range(9) for unique in (True, False)}
-    return {Fraction(float(text)) for text in texts}
+    return {Fraction(float(text)) for _, _, text in _array_texts(np.float32(float(value)))}

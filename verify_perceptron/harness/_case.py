@@ -21,7 +21,7 @@ from ._evidence import Evidence
 from ._exact import Vector
 from ._exact_run import _exact_run, _Rejected
 from ._floats import Unrepresentable, _as_doubles, _rounding_notes, code_rate
-from ._layout import largest, largest_others, layout_diagnosis, limit_diagnosis
+from ._layout import current_place, largest, largest_others, layout_diagnosis, limit_diagnosis, read_as, written
 from ._probes import neighbours, nondeterminism_probe, slow_pairs
 from ._process import CommandImplementation
 from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions, updates_to_read
@@ -173,15 +173,23 @@ class _Case:
                                   else d for d in self.diagnoses]
 
     def _read_in_order(self, layout: Diagnosis, evidence: Evidence) -> Diagnosis:
-        """`layout` (an order under which the implementation still fails) with what is left: the first of this
-        dataset and the others tried (up to `SUGGESTION_DATASETS`) that fails with the bias where `layout` says,
-        diagnosed in that order."""
-        options = dataclasses.replace(self.options, bias=str(layout.parameters["bias"]), output="auto")
-        case = self._first_failing(options, evidence)
+        """`layout` (an order under which the implementation still fails) with what is left: diagnosed as a check
+        in that order would (its search's first failing dataset, every dataset it tried as the evidence); where
+        that search finds none, the first of this dataset and the others tried (up to `SUGGESTION_DATASETS`)
+        that fails in that order, their weights read again in that order."""
+        place = str(layout.parameters["bias"])
+        options = dataclasses.replace(self.options, bias=place, output="auto")
+        seen, failing = _searched(self.target, self.kind, self.label, options)
+        case = self._first_failing(options, evidence, [] if failing is None else [failing])
         if case is None:
             return Diagnosis(layout.code, layout.parameters, f"{layout.text}; read in that order, it passes on "
                              "each dataset tried again")
-        case.diagnose()
+        if failing is None or case.data is not failing:  # only data this check tried fail: they are the evidence
+            now = current_place(self.options, self.kind)
+            for observed in evidence.observations:
+                seen.add(observed.data, observed.weights if now is None else read_as(self.conv, written(
+                    self.conv, observed.weights, now), place))
+        case.diagnose(seen)
         if not case.diagnoses:
             return layout
         then, text, parameters = case.diagnoses[0], case.diagnoses[0].text, dict(layout.parameters)
@@ -193,10 +201,10 @@ class _Case:
                          f"{layout.text}; read in that order, it still fails"
                          f"{' on the counterexample' if case.data is self.data else ''}: {text}")
 
-    def _first_failing(self, options: CheckOptions, evidence: Evidence) -> _Case | None:
-        """The first of this dataset and the others tried (up to `SUGGESTION_DATASETS`) on which the implementation,
-        called again under `options`, fails a check (its case, run); None where it passes on each."""
-        for data in [self.data, *(o.data for o in evidence.observations[:SUGGESTION_DATASETS])]:
+    def _first_failing(self, options: CheckOptions, evidence: Evidence, first: list[Dataset] | None = None) -> _Case | None:
+        """The first of `first`, this dataset and the others tried (up to `SUGGESTION_DATASETS`) on which the
+        implementation, called again under `options`, fails a check (its case, run); None where it passes on each."""
+        for data in [*(first or []), self.data, *(o.data for o in evidence.observations[:SUGGESTION_DATASETS])]:
             case = _Case(self.target, self.kind, self.name, data, options, self.label, generated=False)
             case.relabelled = self.relabelled
             try:
@@ -387,6 +395,22 @@ def _fresh_batch(target: Runner, kind: str, label: tuple[str, tuple[str, str] | 
     finally:
         target.clock.phase = phase
     return None if counterexample is not None or flaky or not checked else checked
+
+
+def _searched(target: Runner, kind: str, label: tuple[str, tuple[str, str] | None],
+              options: CheckOptions) -> tuple[Evidence, Dataset | None]:
+    """What a check's search under `options` saw up to its first failure (or its end): every dataset tried with
+    the weights returned there, and the dataset it failed on (None: it passed, or no dataset could be generated)."""
+    from ._search import _search
+
+    seen, phase = Evidence(), target.clock.phase
+    try:
+        failed = _search(target, kind, label, options, None, seen, diagnose=False)[0]
+    except InvalidArgument:
+        failed = None
+    finally:
+        target.clock.phase = phase
+    return seen, None if failed is None else failed.data
 
 
 #: The seed of the fresh batch a suggestion is checked on (the search's own is derandomized).

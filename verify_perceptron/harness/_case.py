@@ -224,13 +224,15 @@ class _Case:
             return None
         other = "0/1" if self.options.labels == "-1/+1" else "-1/+1"
         self.relabelled = True
-        case = self._first_failing(dataclasses.replace(self.options, labels=other), evidence)
+        options = dataclasses.replace(self.options, labels=other)
+        seen, failing = _searched(self.target, self.kind, self.label, options)  # as a check on those labels
+        case = self._first_failing(options, evidence, [] if failing is None else [failing])
         said = f"it expects labels {other} (given {self.options.labels}, no model explains its weights)"
         found = {"labels": other, "convention": self.conv.name, "datasets": 1}
         if case is None:
             return self._checked_suggestion(Diagnosis("label-encoding", found, f"{said}: given them, it passes on "
                                                       "each dataset tried again"), evidence)
-        case.diagnose(Evidence())  # a check's search (not one dataset's shorter one): three causes may be needed
+        case.diagnose(seen)  # a check's search (not one dataset's shorter one): three causes may be needed
         if not case.diagnoses:
             return None
         then, text = case.diagnoses[0], case.diagnoses[0].text

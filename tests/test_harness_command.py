@@ -238,12 +238,16 @@ def test_a_command_without_out_prints_its_weights_on_standard_output(tmp_path: P
     noisy = script(tmp_path, PRINTING.replace("{before}", "print('training on', len(rows), 'samples')"))
     case = check_dataset(command_implementation(noisy.replace(" {out} {updates}", "")), [["-1"], ["1"]], [-1, 1])
     assert case.passed, case.report()
-    # words after them are refused by name, with what to do
+    # words after them (print('done in', epoch + 1, 'epochs')) are passed over too; it was "'done' is not a number"
     after = script(tmp_path, PRINTING.replace("{before}", "") + "    print('done in', epoch + 1, 'epochs')\n")
     case = check_dataset(command_implementation(after.replace(" {out} {updates}", "")), [["-1"], ["1"]], [-1, 1])
+    assert case.passed, case.report()
+    # what reads as no weights at all is refused by name, with what to do
+    other = script(tmp_path, PRINTING.replace("{before}", "").replace("print(w + [b])", "print('done', w + [b])"))
+    case = check_dataset(command_implementation(other.replace(" {out} {updates}", "")), [["-1"], ["1"]], [-1, 1])
     message = case.findings[0].message
-    assert "of its standard output: 'done' is not a number" in message, message
-    assert "a log before them passed over: print the rest on standard error, or write the weights to" in message
+    assert "its standard output: 'done' is not a number" in message, message
+    assert "a log before them and words after them passed over: print the rest on standard error" in message
     assert "epoch 0" in case.output  # standard error is what it printed
 
 
@@ -400,3 +404,20 @@ def test_only_a_log_is_passed_over_before_printed_weights(tmp_path: Path) -> Non
     assert trailing_weights(str(out), 2, exact=True) == ([Fraction(1), Fraction(2), Fraction(3)], 2)
     out.write_text("weights\n")
     assert trailing_weights(str(out), 2, exact=True) is None
+
+
+@pytest.mark.parametrize("printed, read, before", [
+    ("[0.5, -1.0]\nconverged\n", [Fraction(1, 2), Fraction(-1)], 0),
+    ("0.5 -1 2\nConverged after 12 epochs.\nDone!\n", [Fraction(1, 2), Fraction(-1), Fraction(2)], 0),
+    ("Epoch 1: 3 errors\nw = [0.5]\nb = 2\nTraining complete\n", ([Fraction(1, 2)], Fraction(2)), 1),
+    ("w: [0.5]\nb: -1\n", None, 0),  # the whole output is read_weights' own: not passed to this fallback
+])
+def test_words_printed_after_the_weights_are_passed_over(tmp_path: Path, printed: str, read: object,
+                                                          before: int) -> None:
+    from verify_perceptron.harness._protocol import trailing_weights
+
+    out = tmp_path / "out.txt"
+    out.write_text(printed)
+    n_features = 1 if isinstance(read, tuple) or read is None else len(read) - 1
+    assert trailing_weights(str(out), n_features, exact=True) == (None if read is None else (read, before))
+

@@ -144,7 +144,7 @@ class CommandImplementation:
                     reason = reason.replace("its weights file ({out})", "its standard output").replace(
                         "its weights file", "its standard output") + (
                         " (without {out} in the command, what it prints on standard output is read as its weights, "
-                        "a log before them passed over: print the rest on standard error, or write the weights to "
+                        "a log before them and words after them passed over: print the rest on standard error, or write the weights to "
                         "the file {out} names)")
                 elif reason == NO_WEIGHTS_FILE and output.total:  # weights printed, as many programs do?
                     words = " ".join(w for w in shlex.split(self.template) if w != "{out}")
@@ -157,7 +157,7 @@ class CommandImplementation:
 def _weights_read(path: str, n_features: int, exact: bool,
                   printed: bool) -> list[Fraction] | tuple[list[Fraction], Fraction] | None:
     """`read_weights`; where the file is what the command `printed` on standard output, a log before its weights
-    passed over when the whole does not read (`trailing_weights`: what it printed last)."""
+    and words after them passed over when the whole does not read (`trailing_weights`: what it printed last)."""
     try:
         return read_weights(path, n_features, exact)
     except CommandFailed:

@@ -83,9 +83,10 @@ TRAILING_LINES = 64
 
 def trailing_weights(path: str, n_features: int,
                      exact: bool) -> tuple[list[Fraction] | tuple[list[Fraction], Fraction], int] | None:
-    """The weights a program printed last, after a log (``Epoch 1: 3 errors``, ``Converged after 4 epochs``): the
-    fewest last lines of standard output that read as its weights (`read_weights`' forms), and the number of lines
-    before them passed over; None where no such lines do (or the whole output is none).
+    """The weights a program printed last, after a log (``Epoch 1: 3 errors``, ``Converged after 4 epochs``) and
+    before words (``converged``, ``Done.``): the fewest last lines of standard output, past the words, that read
+    as its weights (`read_weights`' forms), and the number of lines before them passed over; None where no such
+    lines do (or the whole output is none).
 
     Examples
     --------
@@ -95,14 +96,35 @@ def trailing_weights(path: str, n_features: int,
     ...     _ = open(path, "w").write("Epoch 1: 2 errors\\nEpoch 2: 0 errors\\nw: [0.5]\\nb: -1\\n")
     ...     trailing_weights(path, 1, exact=True)
     (([Fraction(1, 2)], Fraction(-1, 1)), 2)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "out.txt")
+    ...     _ = open(path, "w").write("[0.5, -1.0]\\nconverged after 2 epochs\\n")
+    ...     trailing_weights(path, 1, exact=True)
+    ([Fraction(1, 2), Fraction(-1, 1)], 0)
     """
     try:
         text = _text(_file(path, "its standard output", MAX_WEIGHTS_BYTES), "its standard output")
     except CommandFailed:
         return None
     lines = [line for line in (text or "").splitlines() if line.strip()]
-    for k in range(1, min(len(lines), TRAILING_LINES + 1)):
-        if not _is_log(lines[-k - 1], exact):  # numbers just before: part of what it printed as its weights
+    after = 0  # then words printed after the weights (``converged``, ``Done.``) passed over, one line more each time
+    while True:
+        found = _last_weights(lines[:len(lines) - after], n_features, exact, whole=after > 0)
+        if found is not None:
+            return found
+        if after >= min(len(lines) - 1, TRAILING_LINES) or not _is_log(lines[-after - 1], exact):
+            return None
+        after += 1
+
+
+def _last_weights(lines: list[str], n_features: int, exact: bool,
+                  whole: bool) -> tuple[list[Fraction] | tuple[list[Fraction], Fraction], int] | None:
+    """`trailing_weights` of these lines: the fewest last ones after a log line that read as weights (all of them
+    too, with `whole`), and the number before them."""
+    for k in range(1, min(len(lines), TRAILING_LINES) + 1):
+        if k == len(lines) and not whole:  # the whole output: `read_weights` did not read it
+            break
+        if k < len(lines) and not _is_log(lines[-k - 1], exact):  # numbers just before: part of the weights
             continue
         try:
             found = _weights_in("\n".join(lines[-k:]), n_features, exact)
@@ -114,13 +136,16 @@ def trailing_weights(path: str, n_features: int,
 
 
 def _is_log(line: str, exact: bool) -> bool:
-    """Whether a line is words (a log line), not values alone: it holds a letter and does not read as values."""
+    """Whether a line is words (a log line), not values alone: it holds a letter and does not read as values (or
+    holds none: ``converged``)."""
     if not re.search(r"[A-Za-z]", line):
         return False
     try:
         tokens = weight_tokens(line)
         if isinstance(tokens, Named):
             return False
+        if not tokens:
+            return True
         [number(value, exact, "") for _, value in tokens]
     except (CommandFailed, ValueError):
         return True

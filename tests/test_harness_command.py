@@ -406,18 +406,17 @@ def test_only_a_log_is_passed_over_before_printed_weights(tmp_path: Path) -> Non
     assert trailing_weights(str(out), 2, exact=True) is None
 
 
-@pytest.mark.parametrize("printed, read, before", [
-    ("[0.5, -1.0]\nconverged\n", [Fraction(1, 2), Fraction(-1)], 0),
-    ("0.5 -1 2\nConverged after 12 epochs.\nDone!\n", [Fraction(1, 2), Fraction(-1), Fraction(2)], 0),
-    ("Epoch 1: 3 errors\nw = [0.5]\nb = 2\nTraining complete\n", ([Fraction(1, 2)], Fraction(2)), 1),
-    ("w: [0.5]\nb: -1\n", None, 0),  # the whole output is read_weights' own: not passed to this fallback
+@pytest.mark.parametrize("printed, n_features, read, before", [
+    ("[0.5, -1.0]\nconverged\n", 1, [Fraction(1, 2), Fraction(-1)], 0),
+    ("0.5 -1 2\nConverged after 12 epochs.\nDone!\n", 2, [Fraction(1, 2), Fraction(-1), Fraction(2)], 0),
+    ("Epoch 1: 3 errors\nw = [0.5]\nb = 2\nTraining complete\n", 1, ([Fraction(1, 2)], Fraction(2)), 1),
+    ("w: [0.5]\nb: -1\n", 1, None, 0),  # the whole output is read_weights' own: not passed to this fallback
 ])
-def test_words_printed_after_the_weights_are_passed_over(tmp_path: Path, printed: str, read: object,
+def test_words_printed_after_the_weights_are_passed_over(tmp_path: Path, printed: str, n_features: int, read: object,
                                                           before: int) -> None:
     from verify_perceptron.harness._protocol import trailing_weights
 
     out = tmp_path / "out.txt"
     out.write_text(printed)
-    n_features = 1 if isinstance(read, tuple) or read is None else len(read) - 1
     assert trailing_weights(str(out), n_features, exact=True) == (None if read is None else (read, before))
 

@@ -75,6 +75,12 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     found = search_causes(observations, conv, rate, rounded)
     if found:
         return found
+    if rounded:  # float64 code that rescales its features first (its weights are for the rescaled ones)
+        from ._rescaled import rescaled_cause
+
+        inputs = rescaled_cause(observations, conv, float_rate, options.max_epochs or REFERENCE_EPOCHS, options.labels)
+        if inputs is not None:
+            return [inputs]
     combined, cut = _combined(observations, conv, options, rate, deadline, search_seconds)
     if combined is not None:
         return [combined]
@@ -146,6 +152,7 @@ def _not_a_perceptron(observations: list[Observation], conv: Convention, exact: 
     perceptron's sums passes the test's bound)."""
     from ._printed import FULL_PRECISION, described, printed_sum
     from ._reachable import incommensurate
+    from ._rescaled import perceptron_when_rescaled
     from ._single import is_single
 
     for index, o in enumerate(observations):
@@ -153,6 +160,8 @@ def _not_a_perceptron(observations: list[Observation], conv: Convention, exact: 
         form = printed_sum(o.weights, o.data, conv, a, exact) if a is not None else None
         if form is None and is_single(o.weights):  # float32's rounding is past what the test allows: it cannot tell
             continue
+        if form is None and a is not None and perceptron_when_rescaled(o, conv) is not None:
+            continue  # a perceptron's sum of steps on its features rescaled (standardized, ...): no claim
         if form is not None:
             where = 'the counterexample' if index == 0 else f'dataset {index}'
             then = _as_printed(observations, conv, rate, form, exact)

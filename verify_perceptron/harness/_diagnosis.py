@@ -63,6 +63,12 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
             found.append(rounding)
     if found:
         return found
+    if rounded:  # float64 code that rescales its features first (its weights are for the rescaled ones): no call
+        from ._rescaled import rescaled_cause
+
+        inputs = rescaled_cause(observations, conv, float_rate, options.max_epochs or REFERENCE_EPOCHS, options.labels)
+        if inputs is not None:
+            return [inputs]
     for probe in (lambda: start_probe(data, conv, recheck, options.labels),
                   lambda: _bias_start(observations, conv, options, recheck, rate, float_rate),
                   lambda: labels_probe(observations, conv, recheck, options.labels, options.dtype == "float")):
@@ -75,12 +81,6 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     found = search_causes(observations, conv, rate, rounded)
     if found:
         return found
-    if rounded:  # float64 code that rescales its features first (its weights are for the rescaled ones)
-        from ._rescaled import rescaled_cause
-
-        inputs = rescaled_cause(observations, conv, float_rate, options.max_epochs or REFERENCE_EPOCHS, options.labels)
-        if inputs is not None:
-            return [inputs]
     combined, cut = _combined(observations, conv, options, rate, deadline, search_seconds)
     if combined is not None:
         return [combined]

@@ -395,18 +395,26 @@ class ExactMatrix:
             self._as_object = self.exact.astype(object)
         return self._as_object
 
-    def products(self, vector: Sequence[int], *, norm_sq: int) -> Any:
+    def products(self, vector: Sequence[int], *, norm_sq: int | None) -> Any:
         """Exact ``matrix @ vector`` as an array: int64 where the guard proves it fits, else Python ints.
+
+        `norm_sq` is ‖vector‖², or None to have it made here only where the guard reads it: never on a wide
+        matrix, whose products are Python integers whatever the norm (the separability decision's optimum on
+        breast cancer standardized: 31 squares of 3,300 bits, 0.3 ms a call, five calls a fit).
 
         Examples
         --------
         >>> m = ExactMatrix(np.array([[1, 2], [3, 4]]))
-        >>> m.products([5, -6], norm_sq=61).tolist()
-        [-7, -9]
+        >>> m.products([5, -6], norm_sq=61).tolist(), m.products([5, -6], norm_sq=None).tolist()
+        ([-7, -9], [-7, -9])
         """
         values = list(map(int, vector))
         if self._scaled is not None and self._scaled[0] == tuple(values):
             return self._scaled[1].copy()  # (the caller's own copy, as below)
+        if self.wide:
+            norm_sq = 0  # (read by no guard below: each is false on a wide matrix)
+        elif norm_sq is None:
+            norm_sq = sum(v * v for v in values)
         g = math.gcd(*values) or 1
         direction = tuple(values) if g == 1 else tuple(map(operator.floordiv, values, itertools.repeat(g)))
         fits = not self.wide and norm_sq * self.max_norm_sq < INT64_EXACT_SQ

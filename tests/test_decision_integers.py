@@ -1,5 +1,7 @@
-"""The separability decision's Fractions in lowest terms without a gcd of their thousands of bits, and the
-product of a vector with a common factor kept for its next use: the same values as made the long way."""
+"""The separability decision's big integers handled with fewer operations on them, the same values as made the
+long way: Fractions in lowest terms without a gcd of their thousands of bits, the product of a vector with a
+common factor kept for its next use, ‖W‖² made only where a product's guard reads it, and the optimality
+check's stationarity compared without a product of two such integers."""
 
 from __future__ import annotations
 
@@ -16,6 +18,9 @@ from tests.test_fraction_free import BACKENDS, backend, needs_flint
 from verify_perceptron.certify import _activeset, _fraction_free
 from verify_perceptron.certify._activeset import times_lowest
 from verify_perceptron.certify._constraints import explicit_rows
+from verify_perceptron.certify.maxmargin import max_margin, optimality_defect
+from verify_perceptron.data.dataset import Dataset
+from verify_perceptron.data.examples import example
 from verify_perceptron.data.integers import ExactMatrix
 
 big = st.integers(-(2**200), 2**200)
@@ -116,3 +121,36 @@ def test_a_product_with_a_common_factor_is_kept_for_the_same_vector_only():
     assert again.tolist() == expected([6 * v for v in direction])
     m.forget_product()
     assert m._scaled is None and m._last is None
+
+
+@pytest.mark.parametrize("Z", [np.array([[2**40, -(2**41)], [3, 2**42]], dtype=np.int64),
+                               np.array([[2**70, -1], [3, 2**66]], dtype=object)])
+def test_a_product_without_its_norm_makes_it_where_the_guard_reads_it(Z):
+    m = ExactMatrix(Z)
+    vector = [2**30 + 1, -(2**31) + 7]  # past int64 on the narrow matrix: its guard must see the true norm
+    expected = [sum(int(a) * b for a, b in zip(row, vector)) for row in Z.tolist()]
+    assert m.products(vector, norm_sq=None).tolist() == expected
+    assert m.products(vector, norm_sq=sum(v * v for v in vector)).tolist() == expected
+
+
+# On AND over the denominator 2 (x/2), the optimum's weights and multipliers have denominators whose lcms M and Q
+# make Q·L/M = 2: stationarity is then read as total == W·2.
+HALVED = Dataset(X=tuple(tuple(v / 2 for v in x) for x in example("and").X), y=example("and").y)
+
+
+def test_the_optimum_over_a_denominator_passes_the_optimality_check():
+    result = max_margin(HALVED)
+    assert result.certified and result.weights is not None
+    assert optimality_defect(HALVED, result.weights, result.support, result.multipliers) is None
+
+
+def test_multipliers_off_by_a_little_fail_stationarity_in_either_comparison():
+    result = max_margin(HALVED)
+    assert result.weights is not None
+    w, support, alphas = result.weights, result.support, list(result.multipliers)
+    alphas[0] += Fraction(1, 10**30)  # Q grows: M still divides Q·L
+    found = optimality_defect(HALVED, w, support, alphas)
+    assert found is not None and found.startswith("stationarity fails")
+    tilted = (w[0], w[1] + Fraction(1, 3), *w[2:])  # M gains a 3 that Q·L lacks
+    found = optimality_defect(HALVED, tilted, support, result.multipliers)
+    assert found is not None and found.startswith("stationarity fails")

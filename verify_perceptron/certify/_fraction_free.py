@@ -16,7 +16,9 @@ matrices large enough to be worth its import and when its predicted time
 fits the deadline, since a FLINT call cannot be stopped.
 Its answers are checked here exactly (``matrix·X == d·rhs``, in FLINT's
 integers), and one that fails is made again below: the results are the same
-either way, up to the choice of the common denominator d.
+either way, up to the choice of the common denominator d. `gram_solve_lowest`
+gives the same solution as pairs of integers in lowest terms (the one place a
+gcd is taken here): FLINT's own where it solves, checked against its X/d.
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ def _score_cases(draw: Any) -> tuple[list[list[int]], list[int], int, int]:
 @given(case=_score_cases(), wider=st.booleans())
 def test_scores_against_weights_of_any_width_are_exact(case, wider):
     """Two-limb rows against weights of one or two limbs (compiled apart), and wide weights (a certified
-    separator's: the column sums), each at the least width of the scores and at one more."""
+    separator's: the carried pass), each at the least width of the scores and at one more."""
     rows, w, lz, lw = case
     n, d = len(rows), len(w)
     ls = lz + lw + 1 + wider

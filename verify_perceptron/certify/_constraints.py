@@ -152,7 +152,7 @@ def matrix_margins(matrix: ExactMatrix, scale: int, w: Sequence[Fraction]) -> tu
     ([2, 4], 6)
     """
     W, D = integer_vector(w)
-    return matrix.products(W, norm_sq=sum(v * v for v in W)), scale * D
+    return matrix.products(W, norm_sq=None), scale * D  # (‖W‖² made only where the matrix's guard reads it)
 
 
 def _float_matrix(matrix: ExactMatrix, scale: int) -> Any | None:
@@ -227,10 +227,9 @@ def _float_point(x: Sequence[Number]) -> Any | None:
     return point if np.isfinite(point).all() else None
 
 
-def _exact_point(x: Sequence[Number]) -> tuple[tuple[int, ...], int, int]:
-    """``(X, D, ‖X‖²)`` for x = X/D."""
-    X, D = integer_vector(exact_vector(x))
-    return X, D, sum(v * v for v in X)
+def _exact_point(x: Sequence[Number]) -> tuple[tuple[int, ...], int]:
+    """``(X, D)`` for x = X/D."""
+    return integer_vector(exact_vector(x))
 
 
 class _ExplicitRows:
@@ -269,13 +268,13 @@ class _ExplicitRows:
                 raise ArithmeticError("the rows or the point do not convert to float")
             worst = int(values.argmin())
             return worst if values[worst] < 1 - _FLOAT_TOL * (1 + abs(values[worst])) else None
-        X, D, norm_sq = _exact_point(x)
+        X, D = _exact_point(x)
         one = self.scale * D  # a·x >= 1 iff A[k]·X >= one
         if values is not None:
             guess = int(values.argmin())
             if sum(a * b for a, b in zip(self.scaled_row(guess), X)) < one:
                 return guess
-        exact_values = self.matrix.products(X, norm_sq=norm_sq)
+        exact_values = self.matrix.products(X, norm_sq=None)
         worst = int(np.argmin(exact_values))  # the first of the smallest
         return worst if int(exact_values[worst]) < one else None
 
@@ -328,8 +327,8 @@ class _PairRows:
             i, j = self._extremes(s)
             gap = (s[i] - s[j]) / 2
             return (i, j) if gap < 1 - _FLOAT_TOL * (1 + abs(gap)) else None
-        X, D, norm_sq = _exact_point(x)
-        scores = self.matrix.products(X, norm_sq=norm_sq)  # v·x_k = scores[k] / (L·D)
+        X, D = _exact_point(x)
+        scores = self.matrix.products(X, norm_sq=None)  # v·x_k = scores[k] / (L·D)
         i, j = self._extremes(scores)
         return (i, j) if int(scores[i]) - int(scores[j]) < 2 * self.scale * D else None
 

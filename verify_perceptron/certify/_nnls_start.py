@@ -75,7 +75,7 @@ def nnls_active_set(rows: Any) -> tuple[int, ...] | None:
 def _tight_rows(cons: Any, x: Sequence[Number]) -> set[int]:
     """The rows with ``a_k·x == 1`` exactly: ``A_k·X == L·D`` in integers, for x = X/D."""
     X, D = integer_vector(exact_vector(x))
-    products = cons.matrix.products(X, norm_sq=sum(v * v for v in X))
+    products = cons.matrix.products(X, norm_sq=None)
     one = cons.scale * D
     if products.dtype != object and one >= 2**63:
         return set()

@@ -173,8 +173,11 @@ def optimality_defect(
     c = signs * np.array([alpha.numerator * (Q // alpha.denominator) for alpha in multipliers], dtype=object)
     total = [int(c.sum()) * L, *(int(v) for v in (c[:, None] * rows).sum(axis=0, initial=0))]
     # Σ α_i·y_i·x~_i = total/(Q·L) equals w = W/M coordinate by coordinate iff total·M == W·Q·L: compared in
-    # integers, with no Fraction (a gcd of thousands of bits each) unless a message shows them
-    equal = [t * M == v * (Q * L) for t, v in zip(total, W.tolist())]
+    # integers, with no Fraction (a gcd of thousands of bits each) unless a message shows them; where M divides
+    # Q·L (at the optimum, where w = Σ α_i·y_i·x~_i), as total == W·(Q·L/M): no product of two such integers
+    QL = Q * L
+    k = QL // M if QL % M == 0 else None
+    equal = [t * M == v * QL if k is None else t == v * k for t, v in zip(total, W.tolist())]
     if free_bias:
         # The bias is free: its stationarity condition is Σ α_i·y_i = 0, the first coordinate.
         if total[0] != 0:

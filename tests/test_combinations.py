@@ -110,6 +110,14 @@ def test_each_implementation_gets_exactly_its_diagnosis(name: str) -> None:
     assert [c["code"] for c in diagnosis["parameters"].get("causes", [])] == list(want_causes)
 
 
+def test_a_half_step_at_a_tie_on_labels_0_1_is_named_in_float64() -> None:
+    # η·(d - heaviside(s, 0.5)) on 0/1 labels steps ±η on a mistake and ±η/2 on a tie: tie-zero at η/2 in
+    # -1/+1 terms, its rate halved as the hard limiters' are; it was "unexplained" at the float rate 0.1
+    code, record = _json("heaviside(s, 0.5) on labels 0/1")
+    assert code == 1 and record["diagnosis"]["code"] == "combination", record["diagnosis"]
+    assert [c["code"] for c in record["diagnosis"]["parameters"]["causes"]] == ["tie-zero", "float-rate"]
+
+
 @pytest.mark.slow
 def test_the_parameters_found_are_the_implementations_own() -> None:
     causes = {c["code"]: c["parameters"] for c in _json("three causes")[1]["diagnosis"]["parameters"]["causes"]}

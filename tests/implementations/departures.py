@@ -2,7 +2,8 @@
 do, written for this project (issue 28): each docstring says what it does. `CASES` lists each with
 how it is checked and the diagnosis it must get, as ``--format json`` gives it.
 
-Functions take X and y (labels -1/+1) and return ``(w, b)``, computing in float64 with NumPy.
+Functions take X and y (labels -1/+1, unless their case gives 0/1) and return ``(w, b)``, computing in float64
+with NumPy.
 """
 
 from __future__ import annotations
@@ -76,6 +77,23 @@ def sigmoid_gradient_descent(X: Any, y: Any) -> tuple[Any, float]:
     return w, b
 
 
+def heaviside_half_at_ties(X: Any, y: Any) -> tuple[Any, float]:
+    """Code written for labels 0/1 (it is given them): predict NumPy's heaviside(w·x + b, 0.5), so 0.5 at a tie,
+    and update by 0.1·(d - prediction): a step of ±0.1 on a mistake, half of it on a tie, in float64; stops at a
+    clean epoch, else after 1000."""
+    X, d = _arrays(X, y)
+    w, b = np.zeros(X.shape[1]), 0.0
+    for _ in range(1000):
+        clean = True
+        for xi, target in zip(X, d):
+            error = 0.1 * (target - np.heaviside(w @ xi + b, 0.5))
+            if error != 0.0:
+                w, b, clean = w + error * xi, b + error, False
+        if clean:
+            break
+    return w, b
+
+
 #: name -> (target for MODULE:EXPR or the function's name here, how it is checked, the diagnosis: the code and,
 #: for a combination, the codes of its causes in order).
 CASES: dict[str, tuple[str, dict[str, Any], tuple[str, tuple[str, ...]]]] = {
@@ -87,5 +105,7 @@ CASES: dict[str, tuple[str, dict[str, Any], tuple[str, tuple[str, ...]]]] = {
                                     ("combination", ("shuffled", "loss-stop"))),
     "penalty='l2'": ("sklearn.linear_model:Perceptron(penalty='l2', shuffle=False, tol=None)", {}, ("penalty", ())),
     "a decaying rate": ("tests.implementations.departures:decaying_rate", {}, ("decaying-rate", ())),
+    "heaviside(s, 0.5) on labels 0/1": ("tests.implementations.departures:heaviside_half_at_ties", {"labels": "0/1"},
+                                        ("combination", ("tie-zero", "float-rate"))),
     "a sigmoid learner": ("tests.implementations.departures:sigmoid_gradient_descent", {}, ("not-a-perceptron", ())),
 }

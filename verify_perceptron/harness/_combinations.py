@@ -291,8 +291,9 @@ class Search:
 
     def _on_labels(self, spec: Spec) -> Spec:
         """`spec` as code on the labels given runs it: a float64 run of η·(d - y) (a hard limiter's rule, or a
-        tie cause's) on labels 0/1 steps by η, where d - y is ±1, not 2η (its step halved: exact in float64)."""
-        twice = spec.tie in ("plus", "minus") or (spec.tie == "note" and self.conv.step_factor == 2)
+        tie cause's: NumPy's heaviside(s, 0.5) gives d - 0.5 at a tie) on labels 0/1 steps by η, where d - y is
+        ±1, not 2η (its step halved: exact in float64)."""
+        twice = spec.tie in ("plus", "minus", "zero") or (spec.tie == "note" and self.conv.step_factor == 2)
         if self.labels != "0/1" or spec.step is None or not twice:
             return spec
         return replace(spec, step=spec.step / 2)
@@ -302,7 +303,7 @@ class Search:
         what the tie rule, the order, a tolerance, a stop or a cap decide, they only choose among such sums."""
         unit: Fraction | None = None
         if spec.schedule is None and readoff != "averaged" and self.rate is not None:  # a constant rate
-            unit = self.rate * (2 if spec.tie in ("plus", "minus") else 1)
+            unit = self.rate * (2 if spec.tie in ("plus", "minus", "zero") else 1)
         key = (spec.sign, spec.bias, spec.labels01, unit)
         if key not in self._shapes:
             self._shapes[key] = reachable(self.observations[0].weights, self.observations[0].data, self.conv,

@@ -44,10 +44,22 @@ def scaling_to_01(X: Any, y: Any) -> tuple[Any, float]:
     return _perceptron((X - low) / np.where(span == 0, 1.0, span), np.asarray(y), 0.1)
 
 
+def scaling_each_sample(X: Any, y: Any) -> tuple[Any, float]:
+    """The same at rate 0.1 on its samples scaled to length 1 (scikit-learn's Normalizer), scored by NumPy's dot."""
+    X = np.asarray(X, dtype=float)
+    length = np.sqrt((X * X).sum(axis=1))
+    return _perceptron(X / np.where(length == 0, 1.0, length)[:, None], np.asarray(y), 0.1)
+
+
+TENTH = "3602879701896397/36028797018963968"
+
+
 @pytest.mark.parametrize("implementation, how, rate", [(standardizing, "standardized", "1"),
-                                                       (scaling_to_01, "min-max", "3602879701896397/36028797018963968")])
+                                                       (scaling_to_01, "min-max", TENTH),
+                                                       (scaling_each_sample, "unit-rows", TENTH)])
 def test_code_that_rescales_its_features_is_named_so(implementation: Any, how: str, rate: str) -> None:
-    # it was "not a perceptron: ... a gradient method on a smooth loss" (standardized) or "unexplained"
+    # it was "not a perceptron: ... a gradient method on a smooth loss" (standardized) or "unexplained"; the samples
+    # of length 1 tie where the score's order of sums decides (NumPy's dot here: `_floats.SUMS`)
     result = check_implementation(implementation, dtype="float", examples=30)
     assert result.counterexample is not None
     diagnosis = result.counterexample.diagnoses[0]
@@ -81,7 +93,8 @@ def test_each_rescaling_is_numpy_s() -> None:
     expected = {"standardized": (X - X.mean(axis=0)) / X.std(axis=0),
                 "standardized-ddof1": (X - X.mean(axis=0)) / X.std(axis=0, ddof=1),
                 "min-max": (X - low) / span, "min-max-scaler": X * (1.0 / span) + (0.0 - low * (1.0 / span)),
-                "centred": X - X.mean(axis=0), "max-abs": X / np.abs(X).max(axis=0)}
+                "centred": X - X.mean(axis=0), "max-abs": X / np.abs(X).max(axis=0),
+                "unit-rows": X / np.sqrt((X * X).sum(axis=1))[:, None]}
     assert sorted(expected) == sorted(RESCALINGS)
     for how, Z in expected.items():
         view = rescaled(data, how)

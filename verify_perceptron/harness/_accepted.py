@@ -49,11 +49,12 @@ def _with_accepted(options: CheckOptions, conv: Convention, data: Dataset, refer
     if modelled is not None:
         return _without(findings, _REPLACED), [modelled]
     if "float32" in accepted and options.dtype == "float" and options.eta is not None:
-        from ._single import as_single, same_single, single_run
+        from ._single import SINGLE_SUMS, as_single, same_single, single_run
 
         read = as_single(weights)
         if read is not None and any(same_single(single_run(data, conv, options.eta, options.max_epochs or REFERENCE_EPOCHS,
-                                                           options.labels, sums), read, weights) for sums in SUMS):
+                                                           options.labels, sums), read, weights)
+                                   for sums in SINGLE_SUMS):
             return _without(findings, _REPLACED), [
                 f"compared with the run in float32 at rate {_rate_text(options.eta)} (float32 accepted): it ends at "
                 "exactly the implementation's weights"]

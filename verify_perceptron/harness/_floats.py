@@ -12,6 +12,8 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
+import numpy as np
+
 from ..data.dataset import Dataset
 from ..data.exact_text import nearest_float
 from ..data.trace import Trace
@@ -22,11 +24,13 @@ from ._wording import _approx, _number, _rate_text, _vec
 
 _FLOAT_BITS = 53
 
-#: The two orders code sums a float64 score in. ``"bias-last"``: the products in order, then the bias (``w @ x + b``,
-#: ``sum(...) + b``, ``b + np.dot(w, x)``: addition commutes). ``"bias-first"``: from the bias (``s = b; for j:
-#: s += w[j]*x[j]``, as C, Java, JavaScript and Rust loops are written, or an augmented vector with w0 first).
-#: The sums round differently, so a run at a rate such as 0.1 can decide a sample differently in each.
-SUMS = ("bias-last", "bias-first")
+#: The orders code sums a float64 score in. ``"bias-last"``: the products in order, then the bias (``sum(...) + b``,
+#: a loop from 0; and ``w @ x + b`` where each product is a double). ``"bias-first"``: from the bias (``s = b; for
+#: j: s += w[j]*x[j]``, as C, Java, JavaScript and Rust loops are written, or an augmented vector with w0 first).
+#: ``"numpy"``: NumPy's ``w @ x`` as it computes it on this machine (its BLAS: here fused multiply-adds, each
+#: product not rounded before it is added), then the bias. The sums round differently, so a run at a rate such as
+#: 0.1 can decide a sample differently in each.
+SUMS = ("bias-last", "bias-first", "numpy")
 
 
 class Unrepresentable(ValueError):
@@ -221,11 +225,15 @@ def summed(sums: str) -> str:
     >>> summed("bias-last"), summed("bias-first")
     ('', ', each score summed from the bias (s = b, then s += w_j·x_j)')
     """
+    if sums == "numpy":
+        return ", each score NumPy's w @ x (as its BLAS computes it on this machine), then the bias"
     return ", each score summed from the bias (s = b, then s += w_j·x_j)" if sums == "bias-first" else ""
 
 
 def summed_how(sums: str) -> str:
     """How a float run sums each score, in words, either way (`SUMS`)."""
+    if sums == "numpy":
+        return "NumPy's w @ x (as its BLAS computes it on this machine), then the bias"
     return "summed from the bias" if sums == "bias-first" else "products added in order, then the bias"
 
 
@@ -327,6 +335,8 @@ def _float_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int,
 
 def _score(v: Sequence[float], x: Sequence[float], b: float, sums: str) -> float:
     """The float64 score v·x + b summed in the order `sums` names (`SUMS`)."""
+    if sums == "numpy":
+        return float(np.dot(np.array(v, dtype=np.float64), np.array(x, dtype=np.float64))) + b
     s = b if sums == "bias-first" else 0.0
     for wj, xj in zip(v, x):
         s += wj * xj

@@ -1,6 +1,6 @@
-"""Features rescaled inside the implementation before it learns (standardized, scaled to [0, 1], centred,
-divided by their largest magnitude): its weights are then a perceptron's on the rescaled features, not on the
-data it was given, so no sum of steps on the data makes them.
+"""Data rescaled inside the implementation before it learns (features standardized, scaled to [0, 1], centred,
+divided by their largest magnitude; or each sample scaled to length 1): its weights are then a perceptron's on
+the rescaled data, not on the data it was given, so no sum of steps on the data makes them.
 
 `rescalings` makes each such view of a dataset in float64 as NumPy computes it (the values are square roots and
 quotients: only float64 code does this, and only float64 values can be compared exactly); `rescaled_cause` names
@@ -29,6 +29,7 @@ RESCALINGS: dict[str, str] = {
     "min-max-scaler": "scaled to [0, 1] as scikit-learn's MinMaxScaler computes it (times 1/range, plus -min/range)",
     "centred": "centred (each feature minus its mean)",
     "max-abs": "divided by each feature's largest magnitude (MaxAbsScaler)",
+    "unit-rows": "with each sample divided by its Euclidean length (scikit-learn's Normalizer)",
 }
 
 
@@ -61,9 +62,12 @@ def rescaled(data: Dataset, how: str) -> Dataset | None:
             else:
                 scale = 1.0 / span
                 Z = X * scale + (0.0 - low * scale)
-        else:
+        elif how == "max-abs":
             largest = np.abs(X).max(axis=0)
             Z = X / np.where(largest == 0, 1.0, largest)
+        else:
+            length = np.sqrt(np.einsum("ij,ij->i", X, X))  # as scikit-learn's row_norms
+            Z = X / np.where(length == 0, 1.0, length)[:, None]
     if not np.isfinite(Z).all():
         return None
     return Dataset(X=tuple(tuple(Fraction(float(v)) for v in row) for row in Z), y=data.y, source=data.source)
@@ -131,10 +135,14 @@ def rescaled_cause(observations: list[Observation], conv: Convention, rate: Frac
                     return Diagnosis("rescaled-inputs", {"rescaling": how, "rate": str(candidate), "sums": sums,
                                                          "datasets": len(observations)},
                                      f"it rescales its inputs: the {conv.name} perceptron computed in float64 at "
-                                     f"rate {float(candidate)!r}{summed(sums)}, run on the features {words}, ends "
+                                     f"rate {float(candidate)!r}{summed(sums)}, run on the {_data(how)} {words}, ends "
                                      "at exactly the implementation's weights on every dataset tried; they are "
-                                     "weights for the rescaled features, not for the data given, so no check of "
+                                     "weights for the rescaled data, not for the data given, so no check of "
                                      "the notes' algorithm on the data can pass: check the learner on data "
                                      "rescaled beforehand, with the rescaling taken out of the implementation")
     return None
 
+
+
+def _data(how: str) -> str:
+    return "samples" if how == "unit-rows" else "features"

@@ -27,6 +27,9 @@ from ._floats import SUMS, halves_step, short_rates
 MAX_SINGLE = 30
 
 
+#: The orders a float32 run sums its scores in: `_floats.SUMS`' loops (NumPy's own order is its float64 BLAS's).
+SINGLE_SUMS = SUMS[:2]
+
 def as_single(weights: Vector) -> Vector | None:
     """The float32 values the weights are, exactly or as printed: each weight a float32 value (written in full, as
     ``%.17g`` of a double does), or the decimal that float32's nearest value prints as with ``%.9g`` (C's
@@ -175,7 +178,7 @@ def single_rate(observations: list[Observation], readings: list[Vector], conv: C
     `single_run` ends at the `readings` (`single_readings`) of the first datasets tried; or None."""
     raw, *short = short_rates(rate)
     for candidate in [rate] if declared else dict.fromkeys([*short, raw]):
-        for sums in SUMS:
+        for sums in SINGLE_SUMS:
             if all(same_single(single_run(o.data, conv, candidate, max_epochs, labels, sums), w, o.weights)
                    for o, w in zip(observations, readings)):
                 return candidate, sums

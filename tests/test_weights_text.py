@@ -39,6 +39,10 @@ def _read(tmp_path: Path, text: str, n_features: int = 2) -> object:
     "# weights, then the bias\n0.5 -1/3 2\n",  # np.savetxt(path, w, header=...)
     "w1,w2,b\n0.5,-1/3,2\n",  # pandas' to_csv(index=False) of one row
     "Float64Array(3) [ 0.5, -1/3, 2 ]\n",  # node's console.log of a typed array
+    "tensor([ 0.5000, -1/3,  2.0000])\n",  # PyTorch's print of a tensor: it was "'tensor' is not a number"
+    "tensor([[ 0.5000, -1/3]], requires_grad=True) tensor([2.], grad_fn=<AddBackward0>)\n",
+    "tensor([0.5, -1/3, 2.0], dtype=torch.float64, device='cuda:0')\n",
+    "tf.Tensor([ 0.5 -1/3  2. ], shape=(3,), dtype=float32)\n",  # TensorFlow's
 ])
 def test_a_vector_printed_as_other_languages_print_it_is_its_values(tmp_path: Path, text: str) -> None:
     assert _read(tmp_path, text) == [HALF, MINUS_THIRD, TWO]
@@ -62,6 +66,7 @@ def test_a_vector_printed_as_other_languages_print_it_is_its_values(tmp_path: Pa
     "w1=0.5, w2=-1/3, b=2\n",  # each weight named with its index: it was "'w1' is not a number"
     "b = 2\nw_1 = 0.5\nw_2 = -1/3\n",
     "theta0: 0.5 theta1: -1/3 bias: 2\n",  # from 0, with a bias of its own name
+    "w: tensor([ 0.5000, -1/3]) b: tensor(2.)\n",
 ])
 def test_named_weights_and_bias_are_read_by_their_names(tmp_path: Path, text: str) -> None:
     assert _read(tmp_path, text) == ([HALF, MINUS_THIRD], TWO)
@@ -134,7 +139,8 @@ def test_every_pattern_reads_a_long_adversarial_line_in_linear_time() -> None:
              ('"1" ' + "x" * n + "\n") * 3, "x" + ".x" * n + "[", " " * n + "x", "w" + " " * n + "x",
              "Decimal('" + " " * n, "np.float64(" + " " * n, '"' + "1" * n + 'x"\n0.5\n',
              "a" + " " * n + "{", "a{" + " " * n + "b", "a( " * (n // 3), "'" + "a" * n, "'a" * n, "$VAR1" + " " * n,
-             "A" * n + "Array(1)", "Float64Array(" + "1" * n]
+             "A" * n + "Array(1)", "Float64Array(" + "1" * n, "grad_fn=<" + "a" * n, "device='" + ":" * n,
+             "shape=(" + "1, " * (n // 3), "tf.Tensor(" * (n // 10)]
     started = time.process_time()
     for text in texts:
         weight_tokens(text)

@@ -28,11 +28,15 @@ BIAS_NAMES = frozenset({"b", "b_", "bias", "bias_", "intercept", "intercept_"})
 Token = tuple[int, str]
 
 # Python's and NumPy's reprs of a number, read as the literal inside: np.float64(0.5), Fraction(1, 3),
-# Fraction('1/3'), Decimal('0.5'); array([...], dtype=float32) as its list.
+# Fraction('1/3'), Decimal('0.5'); array([...], dtype=float32) as its list, and PyTorch's tensor([...]) and
+# TensorFlow's tf.Tensor([...], shape=(2,), dtype=float32) too.
 _SCALAR = re.compile(r"\b(?:np|numpy)\.(?:float|int|uint|longdouble|double)\d*\(\s*'?([^()'\s]*)'?\s*\)")
 _FRACTION = re.compile(r"\bFraction\(\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)")
 _QUOTED = re.compile(r"\b(?:Fraction|Decimal|mpq|mpz|mpf)\(\s*['\"]([^'\"()]*)['\"]\s*\)")
-_ARRAY = re.compile(r"\b(?:np\.|numpy\.)?array\(")
+_ARRAY = re.compile(r"\b(?:(?:np|numpy|torch)\.)?(?:array|tensor)\(|\btf\.Tensor\(")
+#: What PyTorch and TensorFlow print after a tensor's values: ``requires_grad=True``, ``grad_fn=<AddBackward0>``,
+#: ``device='cuda:0'``, ``shape=(2,)`` (its dtype is `_DTYPE`'s).
+_TENSOR_ATTRIBUTES = re.compile(r"\b(?:requires_grad=(?:True|False)|grad_fn=<\w*>|device='[\w:]*'|shape=\([\d, ]*\))")
 #: Julia's typed vectors (Float32[0.5, -1.0], Rational{Int64}[1//2, -1//3]) and its rationals, p//q.
 _TYPED = re.compile(r"(?<![\w.])[A-Za-z_][\w.]*(\{[\w, ]*\})?(?=\[)")
 _JULIA_RATIONAL = re.compile(r"(?<!\d)([+-]?\d+)//(\d+)")
@@ -179,7 +183,7 @@ def _plain(line: str) -> str:
     line = _QUOTED.sub(r" \1 ", line)
     line = _JULIA_RATIONAL.sub(r"\1/\2", _TYPED.sub(" ", _JS_TYPED.sub(" ", line)))
     line = _RECORD.sub(" ", line)
-    return _DTYPE.sub(" ", _ARRAY.sub("(", line))
+    return _DTYPE.sub(" ", _TENSOR_ATTRIBUTES.sub(" ", _ARRAY.sub("(", line)))
 
 
 def _tokens(part: str, line: int) -> list[Token]:

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import textwrap
 from fractions import Fraction
+from fractions import Fraction as F
 from pathlib import Path
 from typing import TypedDict
 
@@ -411,6 +412,12 @@ def test_only_a_log_is_passed_over_before_printed_weights(tmp_path: Path) -> Non
     ("0.5 -1 2\nConverged after 12 epochs.\nDone!\n", 2, [Fraction(1, 2), Fraction(-1), Fraction(2)], 0),
     ("Epoch 1: 3 errors\nw = [0.5]\nb = 2\nTraining complete\n", 1, ([Fraction(1, 2)], Fraction(2)), 1),
     ("w: [0.5]\nb: -1\n", 1, None, 0),  # the whole output is read_weights' own: not passed to this fallback
+    # the weights printed after every epoch, one vector a line: the last line (it was "wrote 9 values")
+    ("0.1 0.2 -0.1\n0.2 0.1 0\n0.3 0.1 -0.1\n", 2, [F(3, 10), F(1, 10), F(-1, 10)], 2),
+    ("training\n[0.1, 0.2, -0.1]\n[0.3, 0.1, -0.1]\ndone\n", 2, [F(3, 10), F(1, 10), F(-1, 10)], 2),
+    ("w = [0.1 0.2] b = 1\nw = [0.1 0.3] b = 2\n", 2, ([F(1, 10), F(3, 10)], F(2)), 1),
+    ("1\n2\n3\n4\n", 2, None, 0),  # lines of one value are no vectors of three
+    ("0.1 0.2 -0.1\n0.3 0.1\n", 2, None, 0),  # nor lines of other lengths
 ])
 def test_words_printed_after_the_weights_are_passed_over(tmp_path: Path, printed: str, n_features: int, read: object,
                                                           before: int) -> None:

@@ -85,8 +85,9 @@ def trailing_weights(path: str, n_features: int,
                      exact: bool) -> tuple[list[Fraction] | tuple[list[Fraction], Fraction], int] | None:
     """The weights a program printed last, after a log (``Epoch 1: 3 errors``, ``Converged after 4 epochs``) and
     before words (``converged``, ``Done.``): the fewest last lines of standard output, past the words, that read
-    as its weights (`read_weights`' forms), and the number of lines before them passed over; None where no such
-    lines do (or the whole output is none).
+    as its weights (`read_weights`' forms), or the last of lines that each read as a weight vector (printed after
+    every epoch), and the number of lines before them passed over; None where no such lines do (or the whole
+    output is none).
 
     Examples
     --------
@@ -101,6 +102,11 @@ def trailing_weights(path: str, n_features: int,
     ...     _ = open(path, "w").write("[0.5, -1.0]\\nconverged after 2 epochs\\n")
     ...     trailing_weights(path, 1, exact=True)
     ([Fraction(1, 2), Fraction(-1, 1)], 0)
+    >>> with tempfile.TemporaryDirectory() as folder:  # the weights after every epoch: the last line
+    ...     path = os.path.join(folder, "out.txt")
+    ...     _ = open(path, "w").write("1 0\\n1 1\\n2 1\\n")
+    ...     trailing_weights(path, 1, exact=True)
+    ([Fraction(2, 1), Fraction(1, 1)], 2)
     """
     try:
         text = _text(_file(path, "its standard output", MAX_WEIGHTS_BYTES), "its standard output")
@@ -109,12 +115,38 @@ def trailing_weights(path: str, n_features: int,
     lines = [line for line in (text or "").splitlines() if line.strip()]
     after = 0  # then words printed after the weights (``converged``, ``Done.``) passed over, one line more each time
     while True:
-        found = _last_weights(lines[:len(lines) - after], n_features, exact, whole=after > 0)
+        kept = lines[:len(lines) - after]
+        found = _last_weights(kept, n_features, exact, whole=after > 0) or _each_line(kept, n_features, exact)
         if found is not None:
             return found
         if after >= min(len(lines) - 1, TRAILING_LINES) or not _is_log(lines[-after - 1], exact):
             return None
         after += 1
+
+
+def _each_line(lines: list[str], n_features: int,
+               exact: bool) -> tuple[list[Fraction] | tuple[list[Fraction], Fraction], int] | None:
+    """The last of two or more lines after the last log line that each read as a whole weight vector of the same
+    form (the weights printed after every epoch), and the number of lines before it; else None."""
+    start = next((i + 1 for i in range(len(lines) - 1, -1, -1) if _is_log(lines[i], exact)), 0)
+    if len(lines) - start < 2 or len(lines) - start > MAX_EACH_LINE:
+        return None
+    read = []
+    for line in lines[start:]:
+        try:
+            found = _weights_in(line, n_features, exact)
+        except CommandFailed:
+            return None
+        if found is None:
+            return None
+        read.append(found)
+    if len({type(r) for r in read}) != 1:
+        return None
+    return read[-1], len(lines) - 1
+
+
+#: The most lines of weights, one vector a line, that `_each_line` reads through for the last.
+MAX_EACH_LINE = 100_000
 
 
 def _last_weights(lines: list[str], n_features: int, exact: bool,

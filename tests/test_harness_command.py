@@ -416,6 +416,7 @@ def test_only_a_log_is_passed_over_before_printed_weights(tmp_path: Path) -> Non
     ("0.1 0.2 -0.1\n0.2 0.1 0\n0.3 0.1 -0.1\n", 2, [F(3, 10), F(1, 10), F(-1, 10)], 2),
     ("training\n[0.1, 0.2, -0.1]\n[0.3, 0.1, -0.1]\ndone\n", 2, [F(3, 10), F(1, 10), F(-1, 10)], 2),
     ("w = [0.1 0.2] b = 1\nw = [0.1 0.3] b = 2\n", 2, ([F(1, 10), F(3, 10)], F(2)), 1),
+    ("Epoch 1: w=[0.1 0.2] b=-0.1\nEpoch 2: w=[0.3 0.1] b=-0.1\n", 2, ([F(3, 10), F(1, 10)], F(-1, 10)), 1),
     ("1\n2\n3\n4\n", 2, None, 0),  # lines of one value are no vectors of three
     ("0.1 0.2 -0.1\n0.3 0.1\n", 2, None, 0),  # nor lines of other lengths
 ])

@@ -67,6 +67,10 @@ def test_a_vector_printed_as_other_languages_print_it_is_its_values(tmp_path: Pa
     "b = 2\nw_1 = 0.5\nw_2 = -1/3\n",
     "theta0: 0.5 theta1: -1/3 bias: 2\n",  # from 0, with a bias of its own name
     "w: tensor([ 0.5000, -1/3]) b: tensor(2.)\n",
+    "Perceptron { epochs: 3, weights: [0.5, -1/3], bias: 2 }\n",  # a field unknown beside the whole pair
+    "Epoch 3: w=[0.5 -1/3] b=2\n",  # a whole pair by its names beside a counter: it was "'Epoch' is not a number"
+    "epoch=3 loss=0.25 w=[0.5, -1/3] b=2\n",
+    "after 12 epochs: w = [0.5 -1/3], b = 2\n",
 ])
 def test_named_weights_and_bias_are_read_by_their_names(tmp_path: Path, text: str) -> None:
     assert _read(tmp_path, text) == ([HALF, MINUS_THIRD], TWO)
@@ -82,7 +86,7 @@ def test_named_weights_and_bias_are_read_by_their_names(tmp_path: Path, text: st
     ('"0.5" "-1/3"\n', "wrote 2 values"),  # quoted values are values, not row names
     ("nan nan nan\n", "'nan' is not a finite number"),  # a diverged run's line is no header
     ("w1,w2,b\n0.5,-1/3\n", "wrote 2 values"),
-    ("Perceptron { epochs: 3, weights: [0.5, -1/3], bias: 2 }\n", "'epochs' is not a number"),  # a field unknown
+    ("Perceptron { epochs: 3, weights: [0.5, -1/3] }\n", "'epochs' is not a number"),  # a field unknown, no bias
     ("Model(0.5, -1/3, 2)\n", "'Model' is not a number"),  # a type name before no field names stays a word
     ("w1=0.5, w3=-1/3, b=2\n", "'w1' is not a number"),  # indices with a gap name no vector
     ("w1=0.5, w2=-1/3, w2=1, b=2\n", "'w1' is not a number"),  # an index twice

@@ -102,6 +102,8 @@ def weight_tokens(text: str) -> list[Token] | Named:
     Named(weights=[(1, '0.5'), (1, '-1')], bias=(1, '2'))
     >>> weight_tokens("w_0 = 2\\nw_1 = 0.5\\n")  # from 0 and no bias: the augmented vector, in its order
     [(1, '2'), (2, '0.5')]
+    >>> weight_tokens("Epoch 3: w=[0.5 -1] b=2")  # a whole pair by its names: the counter beside it is no weight
+    Named(weights=[(1, '0.5'), (1, '-1')], bias=(1, '2'))
     >>> weight_tokens("epochs: 3\\nw: 0.5 -1 2\\n")  # a name the check does not know is left to be refused
     [(1, 'epochs'), (1, '3'), (2, 'w'), (2, '0.5'), (2, '-1'), (2, '2')]
     """
@@ -131,6 +133,10 @@ def weight_tokens(text: str) -> list[Token] | Named:
         indexed = _indexed(names)
         if indexed is not None:
             return indexed
+    if len(names) == len(groups) - 1:  # a whole pair by its names beside a counter ("Epoch 3: w=[...] b=...", "loss:")
+        pair = _named({name: values for name, values in names.items() if name in WEIGHT_NAMES | BIAS_NAMES})
+        if isinstance(pair, Named):
+            return pair
     # a name the check does not know, a name twice, or values before the first name: every name is kept as a
     # value, for the reader to refuse by name
     return [token for label, values in groups for token in ([label] if label is not None else []) + values]

@@ -18,7 +18,7 @@ from verify_perceptron.data import kernel as data_kernel
 from verify_perceptron.data.integers import ExactMatrix, as_limbs
 from verify_perceptron.data.limb_arrays import int_limbs
 from verify_perceptron.data.limb_margins import LimbMargins
-from verify_perceptron.notes.soft_margin import _relative, relative_floats
+from verify_perceptron.notes.relative_floats import _relative, relative_floats
 
 def _ratios(M: np.ndarray, shift: int, out: np.ndarray) -> None:
     assert data_kernel.limb_ratios is not None

@@ -28,7 +28,8 @@ from verify_perceptron.notes.conventions import CONVENTIONS
 from verify_perceptron.notes import soft_margin as soft_notes
 from verify_perceptron.notes.facts import quantities_of
 from verify_perceptron.notes._proof_facts import PROOF_FACTS
-from verify_perceptron.notes.soft_margin import SoftMargin, _relative, relative_floats
+from verify_perceptron.notes.relative_floats import _relative, relative_floats
+from verify_perceptron.notes.soft_margin import SoftMargin
 from verify_perceptron.run import fast
 
 

@@ -358,7 +358,7 @@ def test_the_final_weights_are_made_strict_without_an_array_of_their_scores() ->
 def test_margins_past_int64_are_put_in_floats_a_piece_at_a_time() -> None:
     # _relative_ints shifted every margin at once: n more Python integers beside the margins (79 bytes a value
     # at its peak; the soft-margin check's choice of ρ at 10^6 x 10), now a piece at a time (36), the same floats.
-    from verify_perceptron.notes.soft_margin import _relative, relative_floats
+    from verify_perceptron.notes.relative_floats import _relative, relative_floats
 
     n = 2**16
     values = (np.random.default_rng(11).integers(-2**62, 2**62, size=n).astype(object) * 2**30).tolist()

@@ -603,3 +603,22 @@ def test_shortfall_sums_in_pieces_at_any_points_are_the_prefix_sums(rows: list[i
     exact = check._exact(np.array(rows), at)
     assert check._pieces is not None and exact == {t: 7 + sum(int(bound.deficits_sq[j]) for j in rows[:t + 1])
                                                    for t in at}
+
+
+@pytest.mark.parametrize("block", [1, 3, 64, 2**16])
+def test_the_sums_below_each_candidate_a_block_at_a_time_are_the_whole_cumulative_sums(
+        monkeypatch: pytest.MonkeyPatch, block: int) -> None:
+    # `_one_column` read three cumulative sums of n terms at the candidates only; they are now made a block of terms
+    # at a time: the same floats bit for bit (NaN, infinities, zeros of both signs, sums that lose low bits)
+    monkeypatch.setattr(soft_module, "_BLOCK", block)
+    rng = np.random.default_rng(block)
+    m = np.sort(np.concatenate([rng.normal(size=300) * 10.0 ** rng.integers(-200, 200, 300),
+                                [0.0, -0.0, np.inf, -np.inf, 1e308, 1e-320]]))
+    m = np.concatenate([m, [np.nan]])
+    w = rng.integers(0, 4, len(m)).astype(np.float64)
+    below = np.sort(rng.integers(0, len(m) + 1, 50))
+    with np.errstate(over="ignore", invalid="ignore"):
+        expected = [np.concatenate(([0.0], np.cumsum(w * m**p)))[below] for p in range(3)]
+        got = soft_module._sums_below(m, w, below)
+    assert [row.view(np.int64).tolist() for row in got] == [row.view(np.int64).tolist() for row in expected]
+    assert soft_module._sums_below(m[:0], w[:0], np.zeros(2, dtype=np.int64)).tolist() == [[0.0, 0.0]] * 3

@@ -93,6 +93,46 @@ def test_the_shortfall_sum_is_exact(big: bool) -> None:
         assert check.shortfall_sum(counts) == sum(int(c) * s for c, s in zip(counts, squares))
 
 
+@pytest.mark.parametrize("big", [False, True])
+def test_the_shortfall_sum_by_blocks_of_samples_and_small_counts_is_exact(monkeypatch: pytest.MonkeyPatch,
+                                                                         big: bool) -> None:
+    # The products are made a block of samples at a time (blocks of 256 here: 12 of them, the last one short), and
+    # the counts may come in uint16 (the replay's): the same exact sum as the integers give
+    from verify_perceptron.check import soft_margin
+
+    monkeypatch.setattr(soft_margin, "_CHUNK", 256)
+    check = _check(7, 3000, big=big, rho=40)
+    squares = [int(v) for v in check.bound.deficits_sq]
+    counts = np.random.default_rng(7).integers(0, 300, 3000)
+    expected = sum(int(c) * s for c, s in zip(counts, squares))
+    assert check.shortfall_sum(counts.astype(np.uint16)) == check.shortfall_sum(counts) == expected
+
+
+def test_the_second_half_starts_from_counts_past_a_byte(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 600 epochs in the first half, sample 0 wrong in every one: its count (600) needs more than a byte; the second
+    # half starts where the first ends (the join checks it), and the counts it read are let go small (uint16)
+    monkeypatch.setattr(mistake_map, "BLOCK_CELLS", 400)
+    monkeypatch.setattr(soft_replay, "HALVES_FROM", 1)
+    kept = MistakeMap(n_samples=4, capacity=10**6)
+    for epoch in range(1, 1201):
+        kept.observe_chunk(2 * epoch - 1, epoch, np.array([0, 1 + epoch % 3]), None)
+    types: list[Any] = []
+    counted = MistakeMap.counts
+
+    def spy(self: MistakeMap, parts: Any, out: Any = None) -> Any:
+        types.append(None if out is None else out.dtype)
+        return counted(self, parts, out)
+
+    monkeypatch.setattr(MistakeMap, "counts", spy)
+    bound = SoftMargin.from_margins([-2**40, 3, 7, 1], rho=5 * 2**30, R_sq=2**70, u_sq=1, scale=1)
+    two = SoftMarginCheck(bound, reference=(), source="test", L=1, M=1)
+    replay_kept(two, kept)
+    monkeypatch.setattr(soft_replay, "HALVES_FROM", 2**40)
+    one = SoftMarginCheck(bound, reference=(), source="test", L=1, M=1)
+    replay_kept(one, kept)
+    assert types == [np.uint16] and _state(two) == _state(one) and one.N == 2400
+
+
 def test_each_part_s_size_is_its_mistakes() -> None:
     kept = _kept(5, 300, 9, 0.4)
     parts = kept.parts()

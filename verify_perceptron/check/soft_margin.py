@@ -43,8 +43,9 @@ from ..notes.claims import SOFT_MARGIN
 from ..notes.soft_margin import SoftMargin, choose_margin
 from .results import InvariantResult, Violation
 from .separator import scaled_separator
-from .soft_chunk import chunk_floats, filtered_chunk, joined, piece_rows, usable
+from .soft_chunk import chunk_floats, filtered_chunk, joined, piece_rows, taken, usable
 from .soft_squares import Squares, exact_squares
+from .soft_sums import SEGMENT_COST, counted_sums, piece_sums, prefix_sums
 
 __all__ = ["SoftMarginCheck", "SoftMarginSummary", "soft_margin_check", "counted_sums", "prefix_sums"]
 
@@ -204,7 +205,8 @@ class SoftMarginCheck:
         """d_j² (scaled), from the squares or, once they are let go, from their pieces."""
         if self._whole is None:
             return int(self.bound.deficits_sq[j])
-        return sum(int(value) << (k * _PIECE_BITS) for k, value in enumerate(self._pieces[:, j].tolist()))
+        column = taken(self._pieces, [j])[:, 0].tolist()
+        return sum(int(value) << (k * _PIECE_BITS) for k, value in enumerate(column))
 
     def _side(self, D_sq: int) -> float:
         """(√B + √D²)/ρ in floating point, for the filter."""
@@ -267,34 +269,42 @@ class SoftMarginCheck:
         pieces = None if self._whole is None and self.N + len(rows) < self.n_samples else self._pieces
         squares = self.bound.deficits_sq
         if pieces is not None and len(rows) > _CHUNK:  # (not from `_filtered`): these updates' squares, whole
-            squares = sum((pieces[k, rows].astype(object) << (k * _PIECE_BITS) for k in range(len(pieces))),
+            pieces = taken(pieces, rows)
+            squares = sum((pieces[k].astype(object) << (k * _PIECE_BITS) for k in range(len(pieces))),
                           np.zeros(len(rows), dtype=object))
             return {t: self.D_sq + total for t, total in prefix_sums(squares, at).items()}
         if (pieces is None and squares.dtype == object
-                and len(set(at)) * (len(squares) + _SEGMENT_COST) < len(rows)):
+                and len(set(at)) * (len(squares) + SEGMENT_COST) < len(rows)):
             return {t: self.D_sq + total for t, total in counted_sums(squares, rows, at).items()}
         if pieces is None or len(rows) > _CHUNK:
             return {t: self.D_sq + total for t, total in prefix_sums(squares[rows], at).items()}
-        return {t: self.D_sq + total for t, total in _piece_sums(pieces, rows, at).items()}
+        if not isinstance(pieces, np.ndarray):  # (made from the margins: those of these rows, in their order)
+            pieces, rows = taken(pieces, rows), np.arange(len(rows))
+        return {t: self.D_sq + total for t, total in piece_sums(pieces, rows, at).items()}
 
-    def shortfall_sum(self, counts: Any, scratch: Any = None) -> int:
-        """Σ_i counts_i·d_i² (scaled), exactly, for `counts` (int64, one per sample, >= 0): the D² after mistakes with
-        those counts. From the pieces where the squares are cut into them: each product below 2^(_PIECE_BITS + c),
-        c the bits of the largest count, summed in segments of 2^(62 - _PIECE_BITS - c) samples, each sum below
-        2^62; `scratch` (n int64, when given) holds the products. Else from the bound's squares."""
-        counts = np.asarray(counts, dtype=np.int64)
+    def shortfall_sum(self, counts: Any) -> int:
+        """Σ_i counts_i·d_i² (scaled), exactly, for `counts` (one per sample, >= 0, of any integer type: the replay's
+        are uint16): the D² after mistakes with those counts. From the pieces where the squares are cut into them:
+        each product below 2^(_PIECE_BITS + c), c the bits of the largest count, summed in segments of
+        2^(62 - _PIECE_BITS - c) <= `_CHUNK` samples, each sum below 2^62, the products a block of `_CHUNK` samples
+        at a time (n int64 of them were held beside the replay, 0.09x the int64 data at d = 10). Else from the
+        bound's squares."""
+        counts = np.asarray(counts) if np.asarray(counts).dtype.kind in "iu" else np.asarray(counts, dtype=np.int64)
         pieces = self._pieces if self._whole is not None or self.bound.deficits_sq.dtype == object else None
         if pieces is None:
-            return self.bound.shortfalls(counts)
+            return self.bound.shortfalls(counts.astype(np.int64, copy=False))
         room = 62 - _PIECE_BITS - int(counts.max(initial=0)).bit_length()
         if room < 0:  # (counts past 2^16: products as Python integers)
             hit = np.flatnonzero(counts)
-            return sum(int(np.dot(counts[hit].astype(object), piece[hit].astype(object))) << (k * _PIECE_BITS)
-                       for k, piece in enumerate(pieces))
-        starts = np.arange(0, self.n_samples, 2**room)
-        products = np.empty(self.n_samples, dtype=np.int64) if scratch is None else scratch
-        return sum(sum(np.add.reduceat(np.multiply(piece, counts, out=products), starts).tolist()) << (k * _PIECE_BITS)
-                   for k, piece in enumerate(pieces)) if self.n_samples else 0
+            return sum(int(np.dot(counts[hit].astype(object), piece.astype(object))) << (k * _PIECE_BITS)
+                       for k, piece in enumerate(taken(pieces, hit)))
+        products, total = np.empty(min(self.n_samples, _CHUNK), dtype=np.int64), 0
+        for lo in range(0, self.n_samples, _CHUNK):
+            part = counts[lo:lo + _CHUNK]
+            out, starts = products[:len(part)], np.arange(0, len(part), 2**room)
+            total += sum(sum(np.add.reduceat(np.multiply(piece, part, out=out), starts).tolist()) << (k * _PIECE_BITS)
+                         for k, piece in enumerate(taken(pieces, slice(lo, lo + len(part)))))
+        return total
 
     def resumed(self) -> SoftMarginCheck:
         """A copy of this check with a result of its own, to be placed after the updates it will not be told of
@@ -404,92 +414,3 @@ def soft_margin_check(matrix: ExactMatrix, reference: Sequence[Fraction], *, L: 
                                     consume=scaled is None)
     del margins
     return SoftMarginCheck(bound, reference=reference, source=source, L=L, M=M, consume=True)
-
-
-#: What `counted_sums` pays per point asked for besides a count per sample, in Python additions of the shortfalls.
-_SEGMENT_COST = 64
-
-
-def counted_sums(per_sample: Any, rows: Any, at: Sequence[int]) -> dict[int, int]:
-    """{t: per_sample[rows[0]] + ... + per_sample[rows[t]] for t in `at`}, exactly, for Python integers
-    `per_sample` (an object array, one per sample) and int64 `rows`.
-
-    Between two points asked for, each sample's value is taken once, times how many of the updates there were
-    on it (`np.bincount`): at most one product per sample, where `prefix_sums` adds each update's value. A
-    chunk of 53,256 updates on breast cancer raw adds 3,200-bit shortfalls 53,256 times there; here it makes
-    at most 569 products a point.
-
-    Examples
-    --------
-    >>> counted_sums(np.array([2**70, 5, 0], dtype=object), np.array([0, 1, 0, 2, 1]), [3, 1, 4])
-    {1: 1180591620717411303429, 3: 2361183241434822606853, 4: 2361183241434822606858}
-    """
-    sums, total, start = {}, 0, 0
-    for t in sorted(set(at)):
-        counts = np.bincount(rows[start:t + 1], minlength=len(per_sample))
-        hit = np.flatnonzero(counts)
-        if len(hit):
-            total += int(np.dot(counts[hit].astype(object), per_sample[hit]))
-        sums[t] = total
-        start = t + 1
-    return sums
-
-
-def _piece_sums(pieces: Any, rows: Any, at: Sequence[int]) -> dict[int, int]:
-    """{t: Σ_{s<=t} value[rows[s]] for t in `at`}, exactly, for values held as `pieces` ((K, n) int64 of
-    `_PIECE_BITS` bits each, lowest first) and at most `_CHUNK` int64 `rows`: each piece's values on the rows
-    gathered as one column and summed between the points asked for (`np.add.reduceat`), so that no row of the
-    (K, m) gather and no cumulative array is made (a chunk of 2^16 updates: 0.5 ms where the gather of every piece
-    at once and its cumsum took 2 to 6 ms). Each segment's sum stays below 2^(_PIECE_BITS + 16) < 2^63.
-
-    Examples
-    --------
-    >>> pieces = np.array([[1, 2, 3], [0, 1, 0]], dtype=np.int64)  # values 1, 2 + 2^46, 3
-    >>> _piece_sums(pieces, np.array([1, 0, 1, 2]), [2, 0, 3]) == {0: 2 + 2**46, 2: 5 + 2**47, 3: 8 + 2**47}
-    True
-    """
-    points = sorted(set(at))
-    if not points:
-        return {}
-    upto = np.asarray(rows[:points[-1] + 1], dtype=np.intp)
-    starts = [0, *(t + 1 for t in points[:-1])]  # strictly increasing: each segment holds at least its point
-    parts = [np.add.reduceat(piece[upto], starts).tolist() for piece in pieces]
-    sums, totals = {}, [0] * len(parts)
-    for j, t in enumerate(points):
-        totals = [total + part[j] for total, part in zip(totals, parts)]
-        sums[t] = sum(total << (k * _PIECE_BITS) for k, total in enumerate(totals))
-    return sums
-
-
-def prefix_sums(values: Any, at: Sequence[int]) -> dict[int, int]:
-    """{t: values[0] + ... + values[t] for t in `at`}, exactly, for non-negative int64 `values` (overwritten
-    where writeable: the caller's own gathered copy) or Python integers.
-
-    The int64 values are cut into two 32-bit halves whose cumulative sums stay
-    below 2^63 for up to 2^31 values. Python integers are summed between the
-    points asked for (`np.add.reduceat`), so that no integer is made for the
-    others.
-
-    Examples
-    --------
-    >>> sums = prefix_sums(np.array([2**62, 2**62, 3], dtype=np.int64), [2, 0])
-    >>> sums[0] == 2**62, sums[2] == 2**63 + 3
-    (True, True)
-    >>> prefix_sums(np.array([2**70, 1, 5], dtype=object), [1, 2]) == {1: 2**70 + 1, 2: 2**70 + 6}
-    True
-    """
-    points = sorted(set(at))
-    if not points:
-        return {}
-    if values.dtype == np.int64 and len(values) < 2**31:
-        high = values >> 32
-        low = np.bitwise_and(values, 0xFFFFFFFF, out=values if values.flags.writeable else None)
-        np.cumsum(low, out=low)  # (in place: two arrays of the values' size in all)
-        np.cumsum(high, out=high)
-        return {t: int(low[t]) + (int(high[t]) << 32) for t in points}
-    parts = np.add.reduceat(np.asarray(values[:points[-1] + 1], dtype=object), [0, *(t + 1 for t in points[:-1])])
-    sums, total = {}, 0
-    for t, part in zip(points, parts.tolist()):
-        total += int(part)
-        sums[t] = total
-    return sums

@@ -54,18 +54,21 @@ def replay_kept(check: SoftMarginCheck, kept: MistakeMap) -> None:
     if not told or told == total:  # one pass
         _tell(check, check.N + 1, kept, parts)
         return
-    per_sample, scratch = np.zeros(kept.n, dtype=np.int64), np.empty(kept.n, dtype=np.int64)  # (this thread's)
     later, N, D_sq = check.resumed(), check.N, check.D_sq
+    epochs = sum(len(numbers) for numbers, _ in parts[:half])  # (the most mistakes a sample has in the first half)
 
-    def second(per_sample: Any, scratch: Any) -> None:
-        counts, told = kept.counts(parts[:half], out=per_sample)
-        later.start_at(N + told, D_sq + check.shortfall_sum(counts, scratch))
+    def second() -> None:
+        # The first half's counts in the smallest type that holds them (uint16: 0.02x the int64 data at d = 10,
+        # where int64 counts and their products were 0.18x), let go before the second half is told
+        counts, told = kept.counts(parts[:half], out=np.zeros(kept.n, dtype=np.uint16 if epochs < 2**16 else np.int64))
+        start = D_sq + check.shortfall_sum(counts)
+        del counts
+        later.start_at(N + told, start)
         _tell(later, N + told + 1, kept, parts[half:], stop)
 
     stop = threading.Event()  # set when this thread stops early (an error, the time limit): the second stops too
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify_perceptron-soft") as pool:
-        future = pool.submit(second, per_sample, scratch)
-        del per_sample, scratch  # (let go in the second thread once read)
+        future = pool.submit(second)
         try:
             _tell(check, N + 1, kept, parts[:half])
         except BaseException:

@@ -36,9 +36,9 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from ..data import kernel as _kernel
 from ..data.limb_margins import LimbMargins
 from ..data.wide_squares import int_squares
+from .relative_floats import _relative as _relative, relative_floats as relative_floats
 
 __all__ = ["SoftMargin", "choose_margin", "choose_scaled", "choose_columns", "relative_floats", "CANDIDATES"]
 
@@ -252,64 +252,6 @@ def _log_bound(margins: Any, counts: Any, rho: int, root: int) -> float:
     return 2 * (math.log(root + math.isqrt(D_sq) + 1) - math.log(rho))
 
 
-def relative_floats(values: Any, shift: int) -> Any:
-    """Float64 approximations of values_i / 2^shift for integers (an int64 array or a sequence of ints).
-
-    Made from the integers, so nothing passes float64's range on the way: a value too small for the quotient is
-    0 (of its sign, never of the other), one too large is infinite. Also for integers held in limbs (`LimbMargins`).
-
-    Examples
-    --------
-    >>> relative_floats([3, -2**5000, 0], 4999).tolist()
-    [0.0, -2.0, 0.0]
-    >>> relative_floats(np.array([3, -8], dtype=np.int64), 3).tolist()
-    [0.375, -1.0]
-    """
-    if isinstance(values, np.ndarray) and values.dtype == np.int64:
-        return np.ldexp(values.astype(np.float64), -shift)
-    if isinstance(values, LimbMargins):  # in C from the limbs, else this function's of their Python integers
-        return values.relative(shift, otherwise=relative_floats)
-    if len(values) and set(map(type, values)) == {int}:
-        if _kernel.int_ratios is not None:  # in C, `_relative` value by value (13x quicker at 178 of 150 bits)
-            _kernel.int_ratios(values, shift, out := np.empty(len(values)))
-            return out
-        return _relative_ints(np.array(values, dtype=object), shift)
-    return np.array([_relative(int(v), shift) for v in values], dtype=np.float64)
-
-
-def _relative_ints(values: Any, shift: int) -> Any:
-    """`_relative` of each of `values` (a 1-d object array of Python integers), an operation at a time over the array
-    rather than a Python call per value: the same leading bits (shifted right by the same amounts), the same rounding
-    of each to a double (int to float is correctly rounded) and the same scaling by a power of two (C's ldexp; past
-    float64's range ±inf, as `_relative` gives it).
-
-    Examples
-    --------
-    >>> _relative_ints(np.array([3, -2**5000, 0, 2**70 + 1], dtype=object), 68).tolist()
-    [1.0164395367051604e-20, -inf, 0.0, 4.0]
-
-    `_PIECE` values at a time: each shifted value is a new Python integer (all at once, 0.45x the int64 data).
-    """
-    out = np.empty(len(values), dtype=np.float64)
-    for start in range(0, len(values), _PIECE):
-        piece = values[start:start + _PIECE]
-        bits = np.frompyfunc(int.bit_length, 1, 1)(piece).astype(np.int64)
-        drop = np.maximum(bits - 64, 0)
-        top = (piece >> drop.astype(object)).astype(np.float64)  # each below 2^64 in magnitude
-        with np.errstate(over="ignore", under="ignore"):
-            out[start:start + _PIECE] = np.ldexp(top, drop - shift)
-    return out
-
-
-def _relative(value: int, shift: int) -> float:
-    """value / 2^shift as a float64: the leading 64 bits of `value`, scaled by a power of two (math.ldexp)."""
-    drop = max(0, abs(value).bit_length() - 64)  # float(value >> drop) is exact to within its last bits
-    try:
-        return math.ldexp(float(value >> drop), drop - shift)
-    except OverflowError:
-        return math.copysign(math.inf, value)
-
-
 def choose_scaled(margins: Any, counts: Any, root_B: float) -> tuple[int, float] | None:
     """`choose_margin` on float margins (one scale for all, √B = R‖u‖ in it): the index of ρ, and the bound's log.
 
@@ -419,14 +361,42 @@ def _one_column(margins: Any, weights: Any, hit: Any, root: float) -> tuple[int,
     if total > CANDIDATES:  # evenly spaced in order, the smallest kept
         distinct = distinct[np.arange(CANDIDATES) * (total - 1) // (CANDIDATES - 1)]
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (a NaN counts as infinite below)
-        sums = [np.concatenate(([0.0], np.cumsum(w * m**p))) for p in range(3)]
         below = np.searchsorted(m, distinct, side="left")  # D(ρ) sums the samples whose margin is below ρ
+        sums = _sums_below(m, w, below)
         rho = distinct
-        D_sq = np.maximum(sums[0][below] * rho**2 - 2 * sums[1][below] * rho + sums[2][below], 0.0)
+        D_sq = np.maximum(sums[0] * rho**2 - 2 * sums[1] * rho + sums[2], 0.0)
         values = 2 * (np.log(root + np.sqrt(D_sq)) - np.log(rho))
     values = np.where(np.isnan(values), np.inf, values)
     best = int(np.argmin(values))  # (all infinite: the first, the smallest positive margin)
     return int(np.argmax(margins == rho[best])), float(values[best])
+
+
+#: Terms `_sums_below` makes and sums at a time.
+_BLOCK = 2**16
+
+
+def _sums_below(m: Any, w: Any, below: Any) -> Any:
+    """(3, len(below)): for p = 0, 1, 2, the running sum of w_i·m_i^p over i < j (np.cumsum's, one term after
+    another; 0 before the first) at each j of `below` (sorted). The terms and their sums a block of `_BLOCK` at a
+    time, each block's cumulative sum begun from the last one's end: the same floats as one cumulative sum over all,
+    without its three arrays of n sums and their terms (0.5x the int64 data at 10^6 x 10 for a moment).
+
+    Examples
+    --------
+    >>> _sums_below(np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0, 2.0]), np.array([0, 2, 3])).tolist()
+    [[0.0, 2.0, 4.0], [0.0, 3.0, 9.0], [0.0, 5.0, 23.0]]
+    """
+    sums = np.zeros((3, len(below)))
+    ends: list[Any] = [None] * 3
+    for lo in range(0, len(m), _BLOCK):
+        hi = min(lo + _BLOCK, len(m))
+        inside = np.flatnonzero((below > lo) & (below <= hi))  # sums that end in this block (at below - 1)
+        for p in range(3):
+            terms = w[lo:hi] * m[lo:hi] ** p
+            run = np.cumsum(terms if ends[p] is None else np.concatenate(([ends[p]], terms)))[ends[p] is not None:]
+            sums[p, inside] = run[below[inside] - 1 - lo]
+            ends[p] = run[-1]
+    return sums
 
 
 def _distinct_positive(ordered: Any, others: Any) -> Any:

@@ -1,0 +1,68 @@
+"""Steps a small float64 fit no longer takes (issue 32, the bundled sets standardized): y's classes found
+without NumPy's inverse, the fitted weights' floats and common denominator from the engine's integers. Every
+answer is the one the longer way gives."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verify_perceptron.api._inputs import classes_of, to_float
+from verify_perceptron.api.estimator import _exact_weights
+from verify_perceptron.data.trace import ScaledWeights
+from verify_perceptron.notes.conventions import CONVENTIONS
+
+_LABELS = [
+    np.array([1, 0, 1, 1, 0]),
+    np.array([7, -3, 7, 2, -3, 2, 9], dtype=np.int8),
+    np.array([3, 1, 2, 3, 1], dtype=np.uint8),
+    np.array([2**64 - 1, 0, 2**63], dtype=np.uint64),
+    np.array([2**63 - 1, -(2**63), 0, -(2**63)]),
+    np.array([True, False, True]),
+    np.array([-0.0, 1.0, 0.0, -0.0]),  # -0.0 and 0.0 are one class
+    np.array([3.0, 1.0, 3.0, 2.0], dtype=np.float32),
+    np.array([1e300, -1e300, 5.0, 1e300]),
+]
+
+
+@pytest.mark.parametrize("y", _LABELS, ids=[f"{a.dtype}-{k}" for k, a in enumerate(_LABELS)])
+def test_numeric_classes_and_each_samples_index_are_numpys(y: Any) -> None:
+    classes, index = classes_of(y, "t")
+    expected, inverse = np.unique(y, return_inverse=True)
+    assert classes.dtype == expected.dtype and classes.tolist() == expected.tolist()
+    assert index.dtype == inverse.dtype and index.tolist() == inverse.reshape(-1).tolist()
+    assert classes[index].tolist() == y.tolist()
+
+
+def _generic(conv_name: str, weights: ScaledWeights) -> tuple[Any, ...]:
+    """The weights' canonical form made from their Fractions, the way every engine's tuple is read."""
+    return _exact_weights(CONVENTIONS[conv_name], tuple(Fraction(w) for w in weights))
+
+
+@pytest.mark.parametrize("conv_name", sorted(CONVENTIONS))
+@settings(max_examples=60, deadline=None)
+@given(integers=st.lists(st.one_of(st.integers(-(2**70), 2**70), st.sampled_from([0, 1, -1, 2**1100, -(2**1100)])),
+                         min_size=2, max_size=6),
+       p=st.integers(-(2**80), 2**80).filter(bool), q=st.one_of(st.integers(1, 2**90), st.just(2**1200)))
+def test_the_engines_weights_give_the_fractions_floats_and_common_denominator_of_their_fractions(
+        conv_name: str, integers: list[int], p: int, q: int) -> None:
+    weights = ScaledWeights(integers, Fraction(p, q))
+    v, b, over, common = _exact_weights(CONVENTIONS[conv_name], weights)
+    assert (v, b, over, common) == _generic(conv_name, weights)
+    assert common == math.lcm(*(x.denominator for x in (*v, b)))  # the least common denominator
+    assert over == tuple(x * common for x in (*v, b))
+    assert all(type(x) is Fraction for x in (*v, b))
+    # the floats from the integers over the common denominator are those of the Fractions in lowest terms
+    assert [to_float(n, common) for n in over] == [to_float(x.numerator, x.denominator) for x in (*v, b)]
+
+
+def test_a_bias_read_last_with_a_negative_input_keeps_its_sign() -> None:
+    """sum-norm: w = (v, w_b) with b = -w_b; the bias's integer over q is negated as its Fraction is."""
+    v, b, over, common = _exact_weights(CONVENTIONS["sum-norm"], ScaledWeights([4, -6, 3], Fraction(1, 4)))
+    assert (v, b, over, common) == ((Fraction(1), Fraction(-3, 2)), Fraction(-3, 4), (4, -6, -3), 4)

@@ -66,3 +66,45 @@ def test_a_bias_read_last_with_a_negative_input_keeps_its_sign() -> None:
     """sum-norm: w = (v, w_b) with b = -w_b; the bias's integer over q is negated as its Fraction is."""
     v, b, over, common = _exact_weights(CONVENTIONS["sum-norm"], ScaledWeights([4, -6, 3], Fraction(1, 4)))
     assert (v, b, over, common) == ((Fraction(1), Fraction(-3, 2)), Fraction(-3, 4), (4, -6, -3), 4)
+
+
+def _standardized_data() -> Any:
+    from verify_perceptron.data.arrays import exact_table
+    from verify_perceptron.data.dataset import from_table
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((40, 5))
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    X[:, 0] *= 2.0**-20  # 53-bit mantissas over one power of two, spread: numerators past int64, held in limbs
+    y = np.where(X @ np.array([1.0, -2.0, 0.5, 0.0, 1.0]) > 0, 1, -1)
+    return from_table(exact_table(X), y, source="t", labels=("a", "b"))
+
+
+@pytest.mark.parametrize("held", [True, False])
+def test_the_checkers_geometry_reads_the_matrixs_largest_norm_and_their_sum(held: bool) -> None:
+    from verify_perceptron.check.checker import Checker
+    from verify_perceptron.data.examples import example
+    from verify_perceptron.notes.bounds import geometry_from_scaled
+
+    data = _standardized_data() if held else example("and")
+    separator = [Fraction(-4), Fraction(3), Fraction(2)] if not held else \
+        [Fraction(0), Fraction(1), Fraction(-2), Fraction(1, 2), Fraction(0), Fraction(1)]
+    checker = Checker(data, "classic", rate=1, mode="online", separator=separator)
+    assert (checker.matrix.held is not None) == held
+    if held:  # no Python integer per norm was made for the geometry, nor kept with the matrix
+        assert checker.matrix._norms is None
+    g = checker.g
+    assert g is not None
+    assert g == geometry_from_scaled(checker.margins, checker.matrix.norms, L=checker.L, M=checker.M,
+                                     ws_sq=g.ws_sq, b=separator[0])
+    assert checker.constants["beta"] == sum(int(v) for v in checker.matrix.norms.tolist())
+    assert g.R_sq == Fraction(max(int(v) for v in checker.matrix.norms.tolist()), checker.L**2)
+
+
+def test_scaled_weights_give_each_caller_its_own_list() -> None:
+    w = ScaledWeights([6, 0, -9], Fraction(5, 4))
+    first, M = w.scaled()
+    assert (first, M) == ([30, 0, -45], 4)  # 5/4·(6, 0, -9) = (15/2, 0, -45/4) = (30, 0, -45)/4
+    first.append(7)
+    first[0] = 0
+    assert w.scaled() == ([30, 0, -45], 4)

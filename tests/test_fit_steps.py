@@ -108,3 +108,26 @@ def test_scaled_weights_give_each_caller_its_own_list() -> None:
     first.append(7)
     first[0] = 0
     assert w.scaled() == ([30, 0, -45], 4)
+
+
+_OPERAND = st.one_of(
+    st.tuples(st.just("quantity"), st.integers(0, 18)),
+    st.tuples(st.just("constant"), st.one_of(st.integers(-(2**63), 2**63 - 1), st.integers(2**63, 2**300),
+                                             st.integers(-(2**300), -(2**63) - 1))),
+    st.tuples(st.just("**"), st.integers(2, 3)),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(pieces=st.lists(st.one_of(_OPERAND, st.sampled_from([("*",), ("+",), ("-",)])), max_size=30))
+def test_the_replays_program_lists_what_it_reads_as_it_moves_wide_constants_to_quantities(pieces: list[Any]) -> None:
+    from verify_perceptron.check.limb_replay import _read, _wide_constants
+    from verify_perceptron.notes._tracers import OPS
+
+    code = [v for piece in pieces for v in (OPS[piece[0]], *piece[1:])] + [OPS["end"]]
+    program, extra, read = _wide_constants(code, 19)
+    assert read == _read(program)
+    wide = [v for piece in pieces if piece[0] == "constant" and not -(2**63) <= (v := piece[1]) < 2**63]
+    assert extra == tuple(wide)
+    assert {19 + k for k in range(len(wide))} <= read
+    assert len(program) == len(code)

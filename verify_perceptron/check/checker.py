@@ -58,6 +58,10 @@ _OBSERVED_ORDER = ("N", "R_sq", "a", "beta", "bound", "gamma", "k", "n", "n_max"
                    "rho", "step_sq", "sum_N_dsq", "sum_N_xsq", "sum_n_sq", "w_sq", "w_ws", "ws_sq")
 
 
+#: No sample: `finish`'s mistakes after convergence when every score is positive.
+_NONE = np.zeros(0, dtype=np.intp)
+
+
 def _vec(v: Sequence[Fraction]) -> str:
     return "[" + ", ".join(exact_text(x) for x in v) + "]"
 
@@ -192,7 +196,7 @@ class Checker(ChunkReplays):
         b = conv.bias(values)
         self.g = geometry_of_margins(self.margins, R_sq=self.matrix.max_norm_sq, beta=self.beta_scaled, L=self.L,
                                      M=self.M, ws_sq=Fraction(self.ws_sq_scaled, self.M**2), b=b)
-        self.gamma_scaled = int(self.margins.min())
+        self.gamma_scaled = int(self.margins[self.g.worst_sample])  # (the least margin: the geometry found it)
         self.separates.n_checked = data.n_samples
         self.separates.min_slack = self.g.gamma
         if not self.g.separates:
@@ -409,7 +413,8 @@ class Checker(ChunkReplays):
             final, M = (self.W.tolist(), 1) if weights_match else scaled_separator(
                 tuple(w * self.L / self.a for w in trace.final_weights))
             scores = self.matrix.products(final, norm_sq=sum(map(operator.mul, final, final)))
-            wrong = np.flatnonzero((scores < 0) | ((scores == 0) & self.tie))
+            # (every score positive, as on a converged run but for a hard limiter's tie: one comparison a sample)
+            wrong = _NONE if (scores > 0).all() else np.flatnonzero((scores < 0) | ((scores == 0) & self.tie))
             self.final.n_checked += int(wrong[0]) + 1 if wrong.size else len(self.tie)
             if wrong.size:
                 i = int(wrong[0])

@@ -131,3 +131,17 @@ def test_the_replays_program_lists_what_it_reads_as_it_moves_wide_constants_to_q
     assert extra == tuple(wide)
     assert {19 + k for k in range(len(wide))} <= read
     assert len(program) == len(code)
+
+
+@settings(max_examples=300, deadline=None)
+@given(values=st.lists(st.one_of(st.integers(0, 2**64 + 5), st.integers(0, 2**250), st.sampled_from(
+    [0, 2**63, 2**64 - 1, 2**64, 2**127 + 2**63, 2**128 - 1])), min_size=1, max_size=12),
+       width=st.integers(0, 2))
+def test_the_largest_norm_held_in_limbs_is_the_largest_value(values: list[int], width: int) -> None:
+    from verify_perceptron.data.limb_arrays import _largest, int_limbs, limb_values
+
+    L = max(1, -(-(max(values).bit_length() + 1) // 64)) + width  # (signed limbs: room for the sign bit, and more)
+    limbs = np.asarray(int_limbs(values, L)).reshape(len(values), L)
+    assert limb_values(limbs).tolist() == values
+    assert _largest(limbs) == max(values)
+    assert _largest(np.ascontiguousarray(limbs[::-1])) == max(values)

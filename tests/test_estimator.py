@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from verify_perceptron.api.estimator import ConvergenceWarning, ExactPerceptron
+from verify_perceptron.api.estimator import ConvergenceWarning, ExactPerceptron, _exact_weights
 from verify_perceptron.errors import InvalidArgument
+from verify_perceptron.notes.conventions import get_convention
 
 AND_X = [[0, 0], [0, 1], [1, 0], [1, 1]]
 AND_Y = [0, 0, 0, 1]
@@ -115,5 +116,5 @@ def test_a_tie_between_classes_goes_to_the_first_as_argmax_takes_it() -> None:
     scores = clf.decision_function(X)
     assert clf.predict(X).tolist() == [clf.classes_[int(np.argmax(row))] for row in scores]
     # weights set by hand: equal exact scores everywhere, so every prediction is the first class
-    clf._set_weights([(F(1), (F(1, 3),))] * 3, binary=False)
+    clf._set_weights([_exact_weights(get_convention("classic"), (F(1), F(1, 3)))] * 3, binary=False)
     assert clf.predict(X).tolist() == ["a"] * 6

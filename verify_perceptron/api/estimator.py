@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import time
 import warnings
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -39,7 +40,7 @@ from ..data.dataset import from_table
 from ..data.float_source import BinaryRows
 from ..data.integers import ExactMatrix
 from ..data.rationals import shown_value
-from ..data.trace import Trace
+from ..data.trace import ScaledWeights, Trace
 from ..errors import InvalidArgument
 from ..notes.conventions import Convention, tie_rule
 from ..run import fast
@@ -65,6 +66,39 @@ def _as_fraction(x: Any) -> Fraction:
     """`x` as a Fraction: a Fraction as it is (immutable, so shared safely: making it again cost 4 µs a
     weight, a tenth of a converged digits fit), anything else through ``Fraction(x)``."""
     return x if type(x) is Fraction else Fraction(x)
+
+
+#: A run's canonical weights: (v, b) as Fractions, and (v..., b) as integers over their least common denominator q.
+_Weights = tuple[tuple[Fraction, ...], Fraction, tuple[int, ...], int]
+
+
+def _exact_weights(conv: Convention, final: Sequence[Any]) -> _Weights:
+    """A run's final weights in the convention's canonical form ``v·x + b``: (v, b) as Fractions, and (v, b) as
+    integers over their least common denominator q, whose float64 quotients are the same as the Fractions' (a
+    quotient of integers is rounded once, whatever their common factors).
+
+    The engine's `ScaledWeights` give those integers from their own (`ScaledWeights.scaled`), without a gcd
+    and a lcm over the Fractions.
+
+    Examples
+    --------
+    >>> from verify_perceptron.notes.conventions import CONVENTIONS
+    >>> _exact_weights(CONVENTIONS["classic"], ScaledWeights([-3, 2, 0], Fraction(1, 2)))
+    ((Fraction(1, 1), Fraction(0, 1)), Fraction(-3, 2), (2, 0, -3), 2)
+    >>> _exact_weights(CONVENTIONS["classic"], (Fraction(-3, 2), Fraction(1), Fraction(0)))
+    ((Fraction(1, 1), Fraction(0, 1)), Fraction(-3, 2), (2, 0, -3), 2)
+    """
+    if isinstance(final, ScaledWeights):
+        values = tuple(final)  # (Fractions already: made once)
+        b, v = conv.to_canonical(values)
+        scaled, q = final.scaled()
+        at = 0 if conv.bias_first else len(scaled) - 1
+        over = (*(scaled[1:] if conv.bias_first else scaled[:-1]), conv.bias_input * scaled[at])
+        return v, b, over, q
+    b, v = conv.to_canonical(final)
+    v, b = tuple(_as_fraction(x) for x in v), _as_fraction(b)
+    q = math.lcm(*(x.denominator for x in (*v, b)))
+    return v, b, tuple(x.numerator * (q // x.denominator) for x in (*v, b)), q
 
 
 class ExactPerceptron(*BASES):  # type: ignore[misc]
@@ -188,7 +222,7 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
                 finally:  # the fitted model never reads the user's X again (they may change it)
                     if rows is not None:
                         rows.let_go()
-        self._set_weights([conv.to_canonical(trace.final_weights) for trace, _ in runs], binary)
+        self._set_weights([_exact_weights(conv, trace.final_weights) for trace, _ in runs], binary)
         self._zero_positive = _zero_is_positive(conv, rate)
         self.classes_ = classes
         self.n_features_in_ = n_features
@@ -222,17 +256,13 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
         return (f"{type(self).__name__} did not converge ({self.n_updates_} updates): " + "; ".join(why)
                 + "; the weights are the last ones")
 
-    def _set_weights(self, canonical: list[tuple[Fraction, tuple[Fraction, ...]]], binary: bool) -> None:
-        exact = [(tuple(_as_fraction(x) for x in v), _as_fraction(b)) for b, v in canonical]
-        self.coef_exact_: Any = exact[0][0] if binary else tuple(v for v, _ in exact)
-        self.intercept_exact_: Any = exact[0][1] if binary else tuple(b for _, b in exact)
-        self.coef_ = np.array([[to_float(x.numerator, x.denominator) for x in v] for v, _ in exact], dtype=np.float64)
-        self.intercept_ = np.array([to_float(b.numerator, b.denominator) for _, b in exact], dtype=np.float64)
+    def _set_weights(self, weights: list[_Weights], binary: bool) -> None:
+        self.coef_exact_: Any = weights[0][0] if binary else tuple(v for v, *_ in weights)
+        self.intercept_exact_: Any = weights[0][1] if binary else tuple(b for _, b, *_ in weights)
+        self.coef_ = np.array([[to_float(n, q) for n in over[:-1]] for *_, over, q in weights], dtype=np.float64)
+        self.intercept_ = np.array([to_float(over[-1], q) for *_, over, q in weights], dtype=np.float64)
         # each (v, b) as integers over one denominator, for exact scores: w·(x, 1) = (V·x + B) / q.
-        self._weights_over = []
-        for v, b in exact:
-            q = math.lcm(*(x.denominator for x in (*v, b)))
-            self._weights_over.append((tuple(x.numerator * (q // x.denominator) for x in (*v, b)), q))
+        self._weights_over = [(over, q) for *_, over, q in weights]
 
     def _exact_scores(self, X: Any, method: str) -> list[tuple[Any, int]]:
         """Each sample's score v·x + b under each run's weights: (integer numerators, one positive denominator)."""

@@ -34,7 +34,7 @@ from ..data.rationals import as_rational, as_rationals
 from ..data.samples import sample_matrix
 from ..data.trace import Counts, ScaledWeights, Trace
 from ..errors import InvalidArgument
-from ..notes.bounds import Geometry, NoteBound, geometry_from_scaled, note_bounds
+from ..notes.bounds import Geometry, NoteBound, geometry_of_margins, note_bounds
 from ..notes.claims import QUANTITIES, SOFT_MARGIN, Claim, claim_unit, claims_for, compile_slacks
 from ..notes.conventions import Convention, get_convention, tie_rule
 from ._progress import magnitude
@@ -56,6 +56,10 @@ _SEPARATION = frozenset({"gamma", "bound"})
 #: The order in which `Checker.observe` lists the quantities (it must be `QUANTITIES`).
 _OBSERVED_ORDER = ("N", "R_sq", "a", "beta", "bound", "gamma", "k", "n", "n_max", "prev_w_sq", "prev_w_ws",
                    "rho", "step_sq", "sum_N_dsq", "sum_N_xsq", "sum_n_sq", "w_sq", "w_ws", "ws_sq")
+
+
+#: No sample: `finish`'s mistakes after convergence when every score is positive.
+_NONE = np.zeros(0, dtype=np.intp)
 
 
 def _vec(v: Sequence[Fraction]) -> str:
@@ -148,6 +152,10 @@ class Checker(ChunkReplays):
         self.final = InvariantResult("final-weights-separate", "the final weights make no mistake on any sample",
                                      "the algorithm's stopping rule")
         self.source, self.note = separator_source, separator_note
+        # Σ‖z_i‖² (the claims' β, and the geometry's) from the norms' limbs where the samples are held so:
+        # `matrix.norms` would make n Python integers, kept with the matrix through the run (0.55x the int64 data
+        # on randn 10^5 x 10), and summing them again for the geometry was a second pass
+        self.beta_scaled = self.matrix.held.norm_sum() if self.matrix.held is not None else exact_sum(self.matrix.norms)
         self._take_separator(separator)
         self.units = Units(self.a, L=self.L, M=self.M, labels=data.y)
         self._take_claims(claims)
@@ -186,9 +194,9 @@ class Checker(ChunkReplays):
         self.margins = self.matrix.products(W_star, norm_sq=self.ws_sq_scaled)
         self._scaled_separator = (W_star, self.M, self.margins)  # the soft-margin bound's u, by default
         b = conv.bias(values)
-        self.g = geometry_from_scaled(self.margins, self.matrix.norms, L=self.L, M=self.M,
-                                      ws_sq=Fraction(self.ws_sq_scaled, self.M**2), b=b)
-        self.gamma_scaled = int(self.margins.min())
+        self.g = geometry_of_margins(self.margins, R_sq=self.matrix.max_norm_sq, beta=self.beta_scaled, L=self.L,
+                                     M=self.M, ws_sq=Fraction(self.ws_sq_scaled, self.M**2), b=b)
+        self.gamma_scaled = int(self.margins[self.g.worst_sample])  # (the least margin: the geometry found it)
         self.separates.n_checked = data.n_samples
         self.separates.min_slack = self.g.gamma
         if not self.g.separates:
@@ -225,9 +233,7 @@ class Checker(ChunkReplays):
         self.constants: dict[str, int | Fraction] = {
             "a": 1,
             "R_sq": self.matrix.max_norm_sq,
-            # Σ‖z_i‖² from the norms' limbs where the samples are held so: `matrix.norms` would make n Python
-            # integers, kept with the matrix through the run (0.55x the int64 data on randn 10^5 x 10)
-            "beta": self.matrix.held.norm_sum() if self.matrix.held is not None else exact_sum(self.matrix.norms),
+            "beta": self.beta_scaled,
             "ws_sq": self.ws_sq_scaled,
             "gamma": self.gamma_scaled,
             "bound": self.own.value if self.own is not None else 0,
@@ -407,7 +413,8 @@ class Checker(ChunkReplays):
             final, M = (self.W.tolist(), 1) if weights_match else scaled_separator(
                 tuple(w * self.L / self.a for w in trace.final_weights))
             scores = self.matrix.products(final, norm_sq=sum(map(operator.mul, final, final)))
-            wrong = np.flatnonzero((scores < 0) | ((scores == 0) & self.tie))
+            # (every score positive, as on a converged run but for a hard limiter's tie: one comparison a sample)
+            wrong = _NONE if (scores > 0).all() else np.flatnonzero((scores < 0) | ((scores == 0) & self.tie))
             self.final.n_checked += int(wrong[0]) + 1 if wrong.size else len(self.tie)
             if wrong.size:
                 i = int(wrong[0])

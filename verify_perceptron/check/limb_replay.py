@@ -225,35 +225,43 @@ def _reported(scores: Any) -> Any:
     return np.ascontiguousarray(as_limbs(values, limbs_for(widest.bit_length())))
 
 
-def _wide_constants(code: Sequence[int], first: int) -> tuple[Any, tuple[int, ...]]:
+def _wide_constants(code: Sequence[int], first: int) -> tuple[Any, tuple[int, ...], set[int]]:
     """The program with each constant outside int64 (a scale such as a bound's 279-bit denominator) read as
-    a quantity of its own, numbered from `first`: the C program's constants are int64, its quantities any width.
+    a quantity of its own, numbered from `first`: the C program's constants are int64, its quantities any width;
+    and the quantities it reads (`_read`'s), found in the same pass.
 
     Examples
     --------
-    >>> program, extra = _wide_constants([OPS["constant"], 2**70, OPS["constant"], 5, OPS["*"], OPS["end"]], 19)
-    >>> program.tolist() == [OPS["quantity"], 19, OPS["constant"], 5, OPS["*"], OPS["end"]], extra == (2**70,)
+    >>> program, extra, read = _wide_constants([OPS["quantity"], 3, OPS["constant"], 2**70, OPS["constant"], 5,
+    ...                                         OPS["*"], OPS["end"]], 19)
+    >>> program.tolist() == [OPS["quantity"], 3, OPS["quantity"], 19, OPS["constant"], 5, OPS["*"], OPS["end"]]
+    True
+    >>> extra == (2**70,), sorted(read) == sorted(_read(program))
     (True, True)
     """
     out: list[int] = []
     extra: list[int] = []
-    pc = 0
-    while pc < len(code):
+    read: set[int] = set()
+    quantity, constant, power = OPS["quantity"], OPS["constant"], OPS["**"]
+    pc, end = 0, len(code)
+    while pc < end:
         op = code[pc]
-        if op in (OPS["quantity"], OPS["constant"], OPS["**"]):
+        if op == quantity or op == constant or op == power:
             value = code[pc + 1]
-            if op == OPS["constant"] and not -(2**63) <= value < 2**63:
-                out += [OPS["quantity"], first + len(extra)]
-                extra.append(value)
-            else:
-                out += [op, value]
+            if op == constant and not -(2**63) <= value < 2**63:
+                value = first + len(extra)
+                extra.append(code[pc + 1])
+                op = quantity
+            if op == quantity:
+                read.add(value)
+            out += (op, value)
             pc += 2
         else:
             out.append(op)
             pc += 1
     program = np.array(out, dtype=np.int64)
     program.flags.writeable = False
-    return program, tuple(extra)
+    return program, tuple(extra), read
 
 
 def limb_replay(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Claim],
@@ -277,14 +285,14 @@ def _built(matrix: ExactMatrix, tie: Any, margins: Any, claims: Sequence[Claim],
     if compiled is None:
         return None
     code, scales, quantities = compiled
-    program, extra = _wide_constants(code, len(quantities))
+    program, extra, read = _wide_constants(code, len(quantities))
     quantities += extra
     if len(quantities) > _MAX_QUANTITIES:
         return None
     data = [matrix.max_norm_sq] + [abs(int(v)) for v in (np.max(margins, initial=0), np.min(margins, initial=0))]
     if limbs_for(max([abs(v) for v in quantities] + data).bit_length()) > LIMBS_MAX:
         return None
-    read = _read(program)  # (a constant the program never reads need not fit K: `LimbReplay._at` widens for it)
+    # (a constant the program never reads, not in `read`, need not fit K: `LimbReplay._at` widens for it)
     biggest = max([abs(v) for at, v in enumerate(quantities) if at in read] + data)
     K = min(LIMBS_MAX, max(2, limbs_for(biggest.bit_length() + _START_ROOM)))
     return LimbReplay(matrix, tie, margins, program, scales, quantities, K)

@@ -55,11 +55,12 @@ def strict_final_weights(data: Dataset, conv: Convention, final: Sequence[Fracti
     # least values are read from these margins and the labels, with no array of the scores themselves: past
     # int64 that would be n more Python integers (0.45x the int64 data at d = 10) beside the margins.
     margins = matrix.products(W, norm_sq=sum(map(operator.mul, W, W)))
+    separated = margins > 0  # score of the sample's own sign
+    if separated.all():  # (a converged run's final weights but for a hard limiter's tie: nothing more to read)
+        return w, None
     L = data.denominator
     positive_class = data.y_array > 0
-    separated, on_or_past = margins > 0, margins >= 0  # score of the sample's own sign; of it, or 0
-    if separated.all():
-        return w, None
+    on_or_past = margins >= 0  # score of the sample's own sign, or 0
     if separated[positive_class].all() and on_or_past[~positive_class].all():
         # sgn(0) = -1 (note 001): a class -1 score is 0; lower the bias by half the least class +1 score
         delta = Fraction(int(margins[positive_class].min()), 2 * L * M)

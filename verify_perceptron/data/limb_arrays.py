@@ -384,14 +384,22 @@ def limb_sum(limbs: Any) -> int:
 
 
 def _largest(norm_limbs: Any) -> int:
-    """The largest of non-negative integers held in limbs (n, L), as a Python int (0 when there are none)."""
-    if not len(norm_limbs):
-        return 0
-    rows = np.arange(len(norm_limbs))
-    for k in range(norm_limbs.shape[1] - 1, -1, -1):  # narrowed to the rows whose higher limbs are the largest
-        limb = norm_limbs[rows, k].view(_U64)
-        rows = rows[limb == limb.max()]
-    return int(limb_values(norm_limbs[rows[0]]))
+    """The largest of non-negative integers held in limbs (n, L), as a Python int (0 when there are none): from the
+    top limb down, narrowed to the rows whose higher limbs are the largest; a limb 0 on every row narrows nothing,
+    and one row left is the largest (digits 0 vs 1 standardized's five limbs: 5 NumPy calls where 20 were made).
+
+    >>> _largest(np.array([[5, 0, 0], [-1, 0, 0], [0, 1, 0], [7, 1, 0]])) == 2**64 + 7, _largest(np.zeros((0, 2)))
+    (True, 0)
+    """
+    rows = None  # (every row)
+    for k in range(norm_limbs.shape[1] - 1, -1, -1) if len(norm_limbs) else ():
+        limb = (norm_limbs[:, k] if rows is None else norm_limbs[rows, k]).view(_U64)
+        if rows is None and (top := limb.max()) == 0:
+            continue  # every row's limb is 0: all still tie
+        rows = np.flatnonzero(limb == top) if rows is None else rows[limb == limb.max()]
+        if len(rows) == 1:
+            break
+    return int(limb_values(norm_limbs[0 if rows is None else rows[0]])) if len(norm_limbs) else 0
 
 
 class NormRows:

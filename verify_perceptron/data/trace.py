@@ -256,12 +256,13 @@ class ScaledWeights(_ReadsAsTuple[Fraction]):
     True
     """
 
-    __slots__ = ("integers", "unit")
+    __slots__ = ("integers", "unit", "_scaled")
 
     def __init__(self, integers: Sequence[int], unit: Fraction) -> None:
         super().__init__()
         self.integers = list(integers)
         self.unit = unit
+        self._scaled: tuple[tuple[int, ...], int] | None = None  # (`scaled`'s, made once: read three times a fit)
 
     def _make(self) -> tuple[Fraction, ...]:
         p, q = self.unit.numerator, self.unit.denominator
@@ -302,9 +303,12 @@ class ScaledWeights(_ReadsAsTuple[Fraction]):
         With unit = p/q in lowest terms and G = gcd(V), M = q/gcd(q, G), so
         M·w = p·V/gcd(q, G).
         """
-        p, q = self.unit.numerator, self.unit.denominator
-        g = math.gcd(q, math.gcd(*self.integers))
-        return [p * v // g for v in self.integers], q // g
+        if self._scaled is None:
+            p, q = self.unit.numerator, self.unit.denominator
+            g = math.gcd(q, math.gcd(*self.integers))
+            self._scaled = tuple([p * v // g for v in self.integers]), q // g
+        scaled, M = self._scaled
+        return list(scaled), M  # (a list of the caller's own, as each caller had)
 
     def __len__(self) -> int:
         return len(self.integers)

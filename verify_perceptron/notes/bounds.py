@@ -24,7 +24,8 @@ from ..data.integers import exact_sum
 from .conventions import CONVENTIONS
 from ..data.dataset import Dataset
 
-__all__ = ["Geometry", "NoteBound", "geometry", "geometry_from_scaled", "note_bound", "note_bounds"]
+__all__ = ["Geometry", "NoteBound", "geometry", "geometry_from_scaled", "geometry_of_margins", "note_bound",
+           "note_bounds"]
 
 
 @dataclass(frozen=True)
@@ -102,19 +103,34 @@ def geometry_from_scaled(
     >>> g.gamma, g.R_sq, g.beta, g.v_sq
     (Fraction(4, 1), Fraction(3, 1), Fraction(8, 1), Fraction(13, 1))
     """
-    margins, norms_sq = np.asarray(margins), np.asarray(norms_sq)
+    norms_sq = np.asarray(norms_sq)
+    return geometry_of_margins(margins, R_sq=int(norms_sq.max()), beta=exact_sum(norms_sq), L=L, M=M, ws_sq=ws_sq, b=b)
+
+
+def geometry_of_margins(margins: Any, *, R_sq: int, beta: int, L: int, M: int, ws_sq: Fraction, b: Fraction) -> Geometry:
+    """`geometry_from_scaled` where the largest ‖L·x~_i‖² (`R_sq`) and their sum (`beta`) are known already, as
+    the checker's sample matrix knows them (from their limbs, without a Python integer per norm).
+
+    Examples
+    --------
+    >>> g = geometry_of_margins([4, 4, 4, 4], R_sq=3, beta=8, L=1, M=1, ws_sq=Fraction(29), b=Fraction(-4))
+    >>> g == geometry_from_scaled([4, 4, 4, 4], [1, 2, 2, 3], L=1, M=1, ws_sq=Fraction(29), b=Fraction(-4))
+    True
+    """
+    margins = np.asarray(margins)
     worst = int(np.argmin(margins))  # the first smallest margin
     L_sq = L * L
-    R_sq = Fraction(int(norms_sq.max()), L_sq)
+    R = Fraction(R_sq, L_sq)
+    b_sq = b * b
     return Geometry(
         gamma=Fraction(int(margins[worst]), L * M),
         worst_sample=worst,
-        R_sq=R_sq,
-        M_sq=R_sq - 1,
-        beta=Fraction(exact_sum(norms_sq), L_sq),
+        R_sq=R,
+        M_sq=R - 1,
+        beta=Fraction(beta, L_sq),
         ws_sq=ws_sq,
-        v_sq=ws_sq - b * b,
-        b_sq=b * b,
+        v_sq=ws_sq - b_sq,
+        b_sq=b_sq,
     )
 
 

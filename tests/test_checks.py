@@ -135,6 +135,17 @@ def test_update_on_a_sample_that_was_not_a_mistake_fails_update_rule():
     assert dict(rule.first_violation.values) == {"label": -1, "score": -1}
 
 
+@pytest.mark.parametrize("mode", ["online", "batch"])
+def test_an_update_of_no_sample_fails_update_rule_and_raises_nothing(mode):
+    # a reported step of no sample (code written for other labels, given them) was an AttributeError in the checker
+    data = example("and")
+    u1 = Update(1, 1, (), (), vec(0, 0, 0), vec(0, 0, 0))
+    trace = Trace("classic", F(1), mode, (u1,), vec(0, 0, 0), 1, "max-epochs", None, (0, 0, 0, 0))
+    rule = result_named(check_trace(data, trace), "update-rule")
+    assert rule.holds is False and rule.first_violation.k == 1
+    assert rule.first_violation.message == f"samples [] are not what one {mode} update can have"
+
+
 def test_zero_score_on_class_minus_one_is_no_mistake_for_hard_limiter():
     # The classic run's first update (score 0 on a class -1 sample) is not a hard-limiter mistake.
     data = example("and")

@@ -281,6 +281,8 @@ class Checker(ChunkReplays):
         `weights` and `delta`, in true units, are compared with the replay when a recorded trace has them.
         """
         self._observe(k, epoch, samples, scores, weights, delta)
+        if not samples:  # an update of no sample (the rule's violation): nothing to replay or tell
+            return
         if self.tells_facts:
             self.facts.observe(k, samples, scores)
         if self.soft is not None:
@@ -302,6 +304,9 @@ class Checker(ChunkReplays):
             self._fail_rule(k, epoch, samples, f"update {k} of epoch {epoch} follows update {self.k} of epoch {self.epoch}")
         if not samples or (self.mode == "online" and len(samples) != 1) or list(samples) != sorted(set(samples)):
             self._fail_rule(k, epoch, samples, f"samples {list(samples)} are not what one {self.mode} update can have")
+            if not samples:
+                self.k, self.epoch = k, epoch
+                return
         outside = [j for j in samples if not 0 <= j < self.data.n_samples]
         if outside:
             self._fail_rule(k, epoch, samples, f"sample {outside[0]} does not exist (the data have {self.data.n_samples})")

@@ -58,6 +58,7 @@ class _Case:
         self.output, self.output_bytes = "", 0
         self.diagnoses: list[Diagnosis] = []
         self.relabelled = False  # the other labels were tried (`_on_other_labels`), or this case has them
+        self.single = False  # diagnosed alone (`diagnose` without evidence)
 
     def run(self) -> None:
         """The checks, in the table's order; `_Rejected` (before any call) when a generated dataset is set aside."""
@@ -123,6 +124,7 @@ class _Case:
         (this one only when None), and where float rounding changed a decision."""
         if not self.findings or self.reference is None or not self.separable:
             return
+        self.single = self.single or evidence is None  # one dataset (`check_dataset`): no search, so none nested
         if self.weights is None:  # no weights to explain: unless other labels give some
             refused = self._refuses_labels(evidence or Evidence()) or self._file_layout(evidence or Evidence())
             self.diagnoses = [] if refused is None else [refused]
@@ -179,7 +181,7 @@ class _Case:
         that fails in that order, their weights read again in that order."""
         place = str(layout.parameters["bias"])
         options = dataclasses.replace(self.options, bias=place, output="auto")
-        seen, failing = _searched(self.target, self.kind, self.label, options)
+        seen, failing = self._searched(options)
         case = self._first_failing(options, evidence, [] if failing is None else [failing])
         if case is None:
             return Diagnosis(layout.code, layout.parameters, f"{layout.text}; read in that order, it passes on "
@@ -201,12 +203,29 @@ class _Case:
                          f"{layout.text}; read in that order, it still fails"
                          f"{' on the counterexample' if case.data is self.data else ''}: {text}")
 
+    def _searched(self, options: CheckOptions) -> tuple[Evidence, Dataset | None]:
+        """What a check's search under `options` saw up to its first failure (or its end): every dataset tried with
+        the weights returned there, and the dataset it failed on (None: it passed, no dataset could be generated,
+        or this case is diagnosed alone, whose caller may be a Hypothesis test itself)."""
+        from ._search import _search
+
+        seen, phase = Evidence(), self.target.clock.phase
+        if self.single:
+            return seen, None
+        try:
+            failed = _search(self.target, self.kind, self.label, options, None, seen, diagnose=False)[0]
+        except InvalidArgument:
+            failed = None
+        finally:
+            self.target.clock.phase = phase
+        return seen, None if failed is None else failed.data
+
     def _first_failing(self, options: CheckOptions, evidence: Evidence, first: list[Dataset] | None = None) -> _Case | None:
         """The first of `first`, this dataset and the others tried (up to `SUGGESTION_DATASETS`) on which the
         implementation, called again under `options`, fails a check (its case, run); None where it passes on each."""
         for data in [*(first or []), self.data, *(o.data for o in evidence.observations[:SUGGESTION_DATASETS])]:
             case = _Case(self.target, self.kind, self.name, data, options, self.label, generated=False)
-            case.relabelled = self.relabelled
+            case.relabelled, case.single = self.relabelled, self.single
             try:
                 case.run()
             except (InvalidArgument, _Rejected):
@@ -225,7 +244,7 @@ class _Case:
         other = "0/1" if self.options.labels == "-1/+1" else "-1/+1"
         self.relabelled = True
         options = dataclasses.replace(self.options, labels=other)
-        seen, failing = _searched(self.target, self.kind, self.label, options)  # as a check on those labels
+        seen, failing = self._searched(options)  # as a check on those labels
         case = self._first_failing(options, evidence, [] if failing is None else [failing])
         said = f"it expects labels {other} (given {self.options.labels}, no model explains its weights)"
         found = {"labels": other, "convention": self.conv.name, "datasets": 1}
@@ -399,20 +418,7 @@ def _fresh_batch(target: Runner, kind: str, label: tuple[str, tuple[str, str] | 
     return None if counterexample is not None or flaky or not checked else checked
 
 
-def _searched(target: Runner, kind: str, label: tuple[str, tuple[str, str] | None],
-              options: CheckOptions) -> tuple[Evidence, Dataset | None]:
-    """What a check's search under `options` saw up to its first failure (or its end): every dataset tried with
-    the weights returned there, and the dataset it failed on (None: it passed, or no dataset could be generated)."""
-    from ._search import _search
 
-    seen, phase = Evidence(), target.clock.phase
-    try:
-        failed = _search(target, kind, label, options, None, seen, diagnose=False)[0]
-    except InvalidArgument:
-        failed = None
-    finally:
-        target.clock.phase = phase
-    return seen, None if failed is None else failed.data
 
 
 #: The seed of the fresh batch a suggestion is checked on (the search's own is derandomized).

@@ -247,7 +247,7 @@ def float_sums(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int,
     >>> from verify_perceptron.notes.conventions import get_convention
     >>> data, conv = from_arrays([["2", "1"], ["1", "3/2"]], [1, -1]), get_convention("classic")
     >>> [float_sums(data, conv, Fraction(1, 10), 100, "-1/+1", _float_run(data, conv, Fraction(1, 10), 100,
-    ...                                                                    sums=order)[0]) for order in SUMS]
+    ...                                                                    sums=order)[0]) for order in SUMS[:2]]
     ['bias-last', 'bias-first']
     """
     return next((order for order in SUMS

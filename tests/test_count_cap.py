@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from verify_perceptron.harness import check_implementation
 
@@ -46,6 +47,7 @@ def test_an_update_cap_is_named_with_its_count() -> None:
     assert (parameters["count"], parameters["cap"]) == ("updates", 20), result.report()
 
 
+@pytest.mark.slow  # (8 s under load; the update cap's test above runs by default)
 def test_a_presentation_cap_is_named_with_its_count() -> None:
     result = check_implementation(_presentation_cap, examples=25, worked_examples=False)
     assert [d.code for d in result.diagnoses] == ["count-cap"], result.report()

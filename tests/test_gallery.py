@@ -80,6 +80,7 @@ def _drawing(svg: str) -> tuple[str | None, str | None, list[str]]:
     return root.get("width"), root.get("height"), texts
 
 
+@pytest.mark.slow  # (every figure drawn again: 6 s; the pages' own tests below run by default)
 def test_committed_figures_say_what_a_fresh_drawing_says() -> None:
     pytest.importorskip("matplotlib")
     from verify_perceptron.report.plots import available_figures, draw_figure, figure_svg

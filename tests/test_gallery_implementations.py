@@ -44,7 +44,12 @@ def test_correct_implementations_pass_with_no_diagnosis(name: str) -> None:
     assert result.diagnoses == () and "diagnosis" not in result.report()
 
 
-@pytest.mark.parametrize("name", [n for n, (_, code) in gallery.CASES.items() if code is not None])
+#: The departures whose check takes longest (a full search of combinations): in the slow suite.
+SLOW = ("Tolerant",)
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n
+                                  for n, (_, code) in gallery.CASES.items() if code is not None])
 def test_each_departure_gets_its_own_diagnosis(name: str) -> None:
     result = verdict(name)
     assert not result.passed

@@ -66,7 +66,7 @@ def test_an_estimator_without_readable_weights_gets_a_finding_naming_where_it_lo
     assert messages and "no coef_, nor any of w_" in messages[0], case.report()
 
 
-@pytest.mark.parametrize("broken_bias", [0.0, 1.0])
+@pytest.mark.parametrize("broken_bias", [0.0, pytest.param(1.0, marks=pytest.mark.slow)])
 def test_a_bias_read_from_its_own_attribute_is_checked(broken_bias: float) -> None:
     class StuckBias(textbooks.CourseWeightsBias):
         def fit(self, X: object, y: object) -> None:

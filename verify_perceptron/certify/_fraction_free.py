@@ -136,6 +136,17 @@ def gram(rows: Sequence[Sequence[int]]) -> list[list[int]]:
     return [[sum(map(operator.mul, a, b)) for b in rows] for a in rows]
 
 
+def _flint_gram_within(rows: Sequence[Sequence[int]],
+                       deadline: float | None) -> tuple[Any, Any, Any, Any] | None | Literal[False]:
+    """`_flint_gram` where there are rows and FLINT's solve fits their size and the deadline; None where there are
+    none (no system) or it is singular, False where FLINT is not to be used or its check failed."""
+    if not rows:
+        return None
+    if not _flint_fits_size(len(rows), _gram_bits(rows), 1, deadline):
+        return False
+    return _flint_gram(rows)
+
+
 def _flint_gram(rows: Sequence[Sequence[int]]) -> tuple[Any, Any, Any, Any] | None | Literal[False]:
     """FLINT's solve of ``A·Aᵀ·X = d·1``: ``(solution, X, d, Aᵀ·X)`` in FLINT's types (the solution an
     fmpq_mat, X/d its entries over one denominator, checked), None if singular, False if the check failed."""
@@ -176,16 +187,12 @@ def gram_solve(rows: Sequence[Sequence[int]], deadline: float | None = None
     >>> gram_solve([[1, 2], [2, 4]]) is None
     True
     """
-    k = len(rows)
-    if not k:
+    found = _flint_gram_within(rows, deadline)
+    if found is None:
         return None
-    if _flint_fits_size(k, _gram_bits(rows), 1, deadline):
-        found = _flint_gram(rows)
-        if found is None:
-            return None
-        if found is not False:
-            _, numerators, denominator, point = found
-            return ([int(v) for v in numerators.entries()], int(denominator), [int(v) for v in point.entries()])
+    if found is not False:
+        _, numerators, denominator, point = found
+        return ([int(v) for v in numerators.entries()], int(denominator), [int(v) for v in point.entries()])
     return _python_gram_solve(rows, deadline)
 
 
@@ -219,20 +226,16 @@ def gram_solve_lowest(rows: Sequence[Sequence[int]], deadline: float | None = No
     >>> gram_solve_lowest([[1, 2], [2, 4]]) is None
     True
     """
-    k = len(rows)
-    if not k:
+    found = _flint_gram_within(rows, deadline)
+    if found is None:
         return None
-    if _flint_fits_size(k, _gram_bits(rows), 1, deadline):
-        found = _flint_gram(rows)
-        if found is None:
-            return None
-        if found is not False:
-            solution, numerators, d, point = found
-            flint = _flint_module()
-            terms = [(v.p, v.q) for v in solution.entries()]
-            if all(q > 0 and p * d == X * q for (p, q), X in zip(terms, numerators.entries())):
-                return ([(int(p), int(q)) for p, q in terms],
-                        [(int(v.p), int(v.q)) for v in (flint.fmpq(x, d) for x in point.entries())])
+    if found is not False:
+        solution, numerators, d, point = found
+        flint = _flint_module()
+        terms = [(v.p, v.q) for v in solution.entries()]
+        if all(q > 0 and p * d == X * q for (p, q), X in zip(terms, numerators.entries())):
+            return ([(int(p), int(q)) for p, q in terms],
+                    [(int(v.p), int(v.q)) for v in (flint.fmpq(x, d) for x in point.entries())])
     solved = _python_gram_solve(rows, deadline)
     if solved is None:
         return None

@@ -101,3 +101,9 @@ def test_each_rescaling_is_numpy_s() -> None:
         assert view is not None and [[float(v) for v in x] for x in view.X] == Z.tolist(), how
     huge = from_arrays([["1e308"], ["1.5e308"]], [-1, 1])  # their sum overflows: no mean
     assert rescaled(huge, "max-abs") is not None and rescaled(huge, "standardized") is None
+    # exact values past the doubles (an exact check's data or weights): no view, no claim, no OverflowError
+    past = from_arrays([["1e400"], ["-1"]], [1, -1])
+    assert all(rescaled(past, how) is None for how in RESCALINGS)
+    conv = get_convention("classic")
+    assert perceptron_when_rescaled(Observation(past, (Fraction(1), Fraction(10) ** 400)), conv) is None
+    assert perceptron_when_rescaled(Observation(data, (Fraction(1), Fraction(10) ** 400, Fraction(1))), conv) is None

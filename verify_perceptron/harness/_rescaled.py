@@ -35,7 +35,8 @@ RESCALINGS: dict[str, str] = {
 
 def rescaled(data: Dataset, how: str) -> Dataset | None:
     """`data` with its features rescaled as `how` (a key of `RESCALINGS`) says, in float64 as NumPy computes it
-    (a constant feature is left at 0 by the centring and divided by 1); None where a value is not finite.
+    (a constant feature is left at 0 by the centring and divided by 1); None where a value is past the doubles or
+    a result is not finite.
 
     Examples
     --------
@@ -46,7 +47,10 @@ def rescaled(data: Dataset, how: str) -> Dataset | None:
     >>> [[float(v) for v in x] for x in rescaled(data, "max-abs").X]
     [[0.3333333333333333, 1.0], [1.0, 1.0]]
     """
-    X = np.array([[float(v) for v in x] for x in data.X], dtype=np.float64)
+    try:
+        X = np.array([[float(v) for v in x] for x in data.X], dtype=np.float64)
+    except OverflowError:  # a value past the doubles: no float64 code rescales it
+        return None
     with np.errstate(all="ignore"):
         if how in ("standardized", "standardized-ddof1", "centred"):
             Z = X - X.mean(axis=0)
@@ -92,7 +96,10 @@ def perceptron_when_rescaled(observation: Observation, conv: Convention) -> str 
     from ._reachable import MAX_COUNT, NEAR
 
     bias = 0 if conv.bias_first else observation.data.n_features
-    target = np.array([float(v) for j, v in enumerate(observation.weights) if j != bias])
+    try:
+        target = np.array([float(v) for j, v in enumerate(observation.weights) if j != bias])
+    except OverflowError:  # weights past the doubles: no float64 code made them
+        return None
     size = float(np.abs(target).max()) if target.size else 0.0
     if size == 0.0 or not np.isfinite(size):
         return None

@@ -213,7 +213,8 @@ class _Case:
         if self.single:
             return seen, None
         try:
-            failed = _search(self.target, self.kind, self.label, options, None, seen, diagnose=False)[0]
+            share = dataclasses.replace(options, examples=min(options.examples, SEARCHED_EXAMPLES))
+            failed = _search(self.target, self.kind, self.label, share, None, seen, diagnose=False)[0]
         except InvalidArgument:
             failed = None
         finally:
@@ -398,6 +399,10 @@ class _Case:
 
 #: Datasets already tried that a suggestion is checked on (the counterexample first), and fresh ones.
 SUGGESTION_DATASETS, FRESH_DATASETS = 20, 10
+#: The most generated datasets `_Case._searched` tries under a declared order or the other labels: enough evidence
+#: for a diagnosis there (a check in that order fails within 25 on the session's NumPy printing), at most that many
+#: more calls of a slow program.
+SEARCHED_EXAMPLES = 40
 
 
 def _fresh_batch(target: Runner, kind: str, label: tuple[str, tuple[str, str] | None],

@@ -12,7 +12,7 @@ from ..notes.conventions import Convention, get_convention
 from ._causes import mode_cause, model_causes, search_causes
 from ._evidence import Evidence, Observation
 from ._exact import Vector
-from ._floats import SUMS, _double, _float_run, halves_step, rates_shown, short_rates, summed, summed_how
+from ._floats import float_fit, halves_step, rates_shown, short_rates, summed, summed_how
 from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._printed import printed_cause
 from ._probes import Recheck, labels_probe, start_probe
@@ -202,18 +202,16 @@ def _float_rounding(observations: list[Observation], conv: Convention, rate: Fra
     if not declared:  # where float64 changed a decision, the counterexample's factor is no rate: the others' are
         candidates += [r for o in observations[:_SHOWING] for r in rates_shown(o.data, conv, o.weights, labels,
                                                                                max_epochs or REFERENCE_EPOCHS)]
-    for candidate in dict.fromkeys(candidates):
-        if _double(candidate) is None:  # no double is that rate (0.1, or past the doubles' range)
-            continue
-        for sums in SUMS:
-            if all(_float_run(o.data, conv, candidate, max_epochs or REFERENCE_EPOCHS, labels, sums=sums)[0]
-                   == o.weights for o in observations):
-                order = {"sums": sums} if sums != "bias-last" else {}
-                return Diagnosis("float-rounding", {"rate": _number(candidate), **order, "datasets": len(observations)},
-                                 f"float rounding: the {conv.name} perceptron computed in float64 at rate "
-                                 f"{_rate_text(candidate)}{_on_labels(conv, labels)}{summed(sums)} ends at exactly "
-                                 "the implementation's weights on every dataset tried")
-    return None
+    found = float_fit([(o.data, o.weights) for o in observations], conv, candidates, max_epochs or REFERENCE_EPOCHS,
+                      labels)
+    if found is None:
+        return None
+    candidate, sums = found
+    order = {"sums": sums} if sums != "bias-last" else {}
+    return Diagnosis("float-rounding", {"rate": _number(candidate), **order, "datasets": len(observations)},
+                     f"float rounding: the {conv.name} perceptron computed in float64 at rate "
+                     f"{_rate_text(candidate)}{_on_labels(conv, labels)}{summed(sums)} ends at exactly "
+                     "the implementation's weights on every dataset tried")
 
 
 def _single_rounding(observations: list[Observation], conv: Convention, float_rate: Fraction, options: CheckOptions,

@@ -254,6 +254,30 @@ def float_sums(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int,
                  if _float_run(data, conv, rate, max_epochs, labels, sums=order)[0] == weights), None)
 
 
+def float_fit(pairs: Sequence[tuple[Dataset | None, Vector]], conv: Convention, candidates: Sequence[Fraction],
+              max_epochs: int, labels: str = "-1/+1") -> tuple[Fraction, str] | None:
+    """The first of the `candidates` rates that is a double, and the first order of `SUMS`, at which the note's
+    float64 run ends at each pair's weights on its data (a pair without data fits none); None where none does.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.dataset import from_arrays
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> data, conv = from_arrays([["2", "1"], ["1", "3/2"]], [1, -1]), get_convention("classic")
+    >>> first = _float_run(data, conv, Fraction(1, 10), 100, sums="bias-first")[0]
+    >>> float_fit([(data, first)], conv, [Fraction(1, 10), Fraction(0.1)], 100)  # 1/10 is no double
+    (Fraction(3602879701896397, 36028797018963968), 'bias-first')
+    """
+    for candidate in dict.fromkeys(candidates):
+        if _double(candidate) is None:  # no double is that rate (0.1, or past the doubles' range)
+            continue
+        for sums in SUMS:
+            if all(data is not None and _float_run(data, conv, candidate, max_epochs, labels, sums=sums)[0] == weights
+                   for data, weights in pairs):
+                return candidate, sums
+    return None
+
+
 def _float_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int, labels: str = "-1/+1", *,
                start: tuple[float, Sequence[float]] | None = None, ends: list[Vector] | None = None,
                sums: str = "bias-last") -> tuple[Vector | None, FloatDecision | None, str | None]:

@@ -112,10 +112,24 @@ def incommensurate(weights: Sequence[Fraction], data: Dataset, conv: Convention)
     a = coefficients(target, features)
     if not isinstance(a, list) or not any(a):
         return None
-    largest = max(a, key=abs)
+    return None if count_ratios(a) else a
+
+
+def count_ratios(a: Sequence[Fraction]) -> bool:
+    """Whether every a_i/a_j is a ratio of counts of updates (up to `MAX_COUNT`), to float64's rounding (`NEAR`),
+    as a perceptron's coefficients are; all zero: True.
+
+    Examples
+    --------
+    >>> count_ratios([Fraction(3), Fraction(-1, 2)]), count_ratios([Fraction(1), Fraction(2 ** 0.5)])
+    (True, False)
+    """
+    largest = max(a, key=abs, default=Fraction(0))
+    if largest == 0:
+        return True
     for coefficient in a:
         ratio = coefficient / largest
         near = ratio.limit_denominator(MAX_COUNT)
         if abs(ratio - near) > NEAR * abs(ratio) + NEAR:
-            return a
-    return None
+            return False
+    return True

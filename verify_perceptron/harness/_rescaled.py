@@ -81,7 +81,7 @@ def perceptron_when_rescaled(observation: Observation, conv: Convention) -> str 
     """The first rescaling (`RESCALINGS`) under which the weights (features only: any bias step fits) could be a
     perceptron's sum of steps on the rescaled samples, or None: they lie in the span of the rescaled step
     directions within float64's rounding (relative 2^-30, `_reachable.NEAR`) and, where those directions are
-    independent, with coefficients in the ratios of counts of updates (`_reachable.MAX_COUNT`).
+    independent, with coefficients in the ratios of counts of updates (`_reachable.count_ratios`).
 
     Examples
     --------
@@ -93,7 +93,7 @@ def perceptron_when_rescaled(observation: Observation, conv: Convention) -> str 
     >>> perceptron_when_rescaled(Observation(data, (Fraction(0), *map(Fraction, steps))), get_convention("classic"))
     'max-abs'
     """
-    from ._reachable import MAX_COUNT, NEAR
+    from ._reachable import NEAR, count_ratios
 
     bias = 0 if conv.bias_first else observation.data.n_features
     try:
@@ -113,9 +113,7 @@ def perceptron_when_rescaled(observation: Observation, conv: Convention) -> str 
             continue  # not in their span: no sum of steps on this view
         if rank < steps.shape[1]:
             return how  # dependent directions: the coefficients cannot be told, a perceptron's among them
-        largest = float(np.abs(a).max())
-        ratios = [Fraction(float(v) / largest) for v in a] if largest else []
-        if all(abs(r - r.limit_denominator(MAX_COUNT)) <= NEAR * abs(r) + NEAR for r in ratios):
+        if count_ratios([Fraction(float(v)) for v in a]):
             return how
     return None
 
@@ -124,8 +122,8 @@ def rescaled_cause(observations: list[Observation], conv: Convention, rate: Frac
                    labels: str) -> Diagnosis | None:
     """``rescaled-inputs``: the note's perceptron in float64, run on the features rescaled one way
     (`RESCALINGS`), ends at the implementation's weights on every dataset tried, at a rate its weights show there
-    (or `rate`'s short decimals), in either order of sums; else None."""
-    from ._floats import SUMS, _double, _float_run, rates_shown, short_rates, summed
+    (or `rate`'s short decimals), in any order of `_floats.SUMS` (`_floats.float_fit`); else None."""
+    from ._floats import float_fit, rates_shown, short_rates, summed
 
     first = observations[0]
     for how, words in RESCALINGS.items():
@@ -133,20 +131,18 @@ def rescaled_cause(observations: list[Observation], conv: Convention, rate: Frac
         if views[0] is None:
             continue
         shown = rates_shown(views[0], conv, first.weights, labels, max_epochs)
-        for candidate in dict.fromkeys([*shown, *short_rates(rate)]):
-            if _double(candidate) is None:
-                continue
-            for sums in SUMS:
-                if all(view is not None and _float_run(view, conv, candidate, max_epochs, labels, sums=sums)[0]
-                       == o.weights for view, o in zip(views, observations)):
-                    return Diagnosis("rescaled-inputs", {"rescaling": how, "rate": str(candidate), "sums": sums,
-                                                         "datasets": len(observations)},
-                                     f"it rescales its inputs: the {conv.name} perceptron computed in float64 at "
-                                     f"rate {float(candidate)!r}{summed(sums)}, run on the {_data(how)} {words}, ends "
-                                     "at exactly the implementation's weights on every dataset tried; they are "
-                                     "weights for the rescaled data, not for the data given, so no check of "
-                                     "the notes' algorithm on the data can pass: check the learner on data "
-                                     "rescaled beforehand, with the rescaling taken out of the implementation")
+        found = float_fit([(view, o.weights) for view, o in zip(views, observations)], conv, [*shown, *short_rates(rate)],
+                          max_epochs, labels)
+        if found is not None:
+            candidate, sums = found
+            return Diagnosis("rescaled-inputs", {"rescaling": how, "rate": str(candidate), "sums": sums,
+                                                 "datasets": len(observations)},
+                             f"it rescales its inputs: the {conv.name} perceptron computed in float64 at "
+                             f"rate {float(candidate)!r}{summed(sums)}, run on the {_data(how)} {words}, ends "
+                             "at exactly the implementation's weights on every dataset tried; they are "
+                             "weights for the rescaled data, not for the data given, so no check of "
+                             "the notes' algorithm on the data can pass: check the learner on data "
+                             "rescaled beforehand, with the rescaling taken out of the implementation")
     return None
 
 

@@ -207,18 +207,12 @@ class _Case:
         """What a check's search under `options` saw up to its first failure (or its end): every dataset tried with
         the weights returned there, and the dataset it failed on (None: it passed, no dataset could be generated,
         or this case is diagnosed alone, whose caller may be a Hypothesis test itself)."""
-        from ._search import _search
-
-        seen, phase = Evidence(), self.target.clock.phase
+        seen = Evidence()
         if self.single:
             return seen, None
-        try:
-            share = dataclasses.replace(options, examples=min(options.examples, SEARCHED_EXAMPLES))
-            failed = _search(self.target, self.kind, self.label, share, None, seen, diagnose=False)[0]
-        except InvalidArgument:
-            failed = None
-        finally:
-            self.target.clock.phase = phase
+        share = dataclasses.replace(options, examples=min(options.examples, SEARCHED_EXAMPLES))
+        searched = _search_aside(self.target, self.kind, self.label, share, seen)
+        failed = None if searched is None else searched[0]
         return seen, None if failed is None else failed.data
 
     def _first_failing(self, options: CheckOptions, evidence: Evidence, first: list[Dataset] | None = None) -> _Case | None:
@@ -409,21 +403,27 @@ def _fresh_batch(target: Runner, kind: str, label: tuple[str, tuple[str, str] | 
                  options: CheckOptions) -> int | None:
     """The number of fresh generated datasets (another seed) on which the check under `options` passed,
     or None when it failed on one or none could be generated."""
-    from ._evidence import Evidence as Fresh
+    fresh = dataclasses.replace(options, examples=FRESH_DATASETS, seed=FRESH_SEED, worked_examples=False)
+    searched = _search_aside(target, kind, label, fresh, Evidence())
+    if searched is None:
+        return None
+    counterexample, checked, _, flaky, _ = searched
+    return None if counterexample is not None or flaky or not checked else checked
+
+
+def _search_aside(target: Runner, kind: str, label: tuple[str, tuple[str, str] | None], options: CheckOptions,
+                  evidence: Evidence) -> tuple[CaseResult | None, int, int, str | None, bool] | None:
+    """`_search._search` under `options` without a diagnosis, the check's phase as it was after it; None where no
+    dataset could be generated."""
     from ._search import _search
 
-    fresh = dataclasses.replace(options, examples=FRESH_DATASETS, seed=FRESH_SEED, worked_examples=False)
     phase = target.clock.phase
     try:
-        counterexample, checked, _, flaky, _ = _search(target, kind, label, fresh, None, Fresh(), diagnose=False)
+        return _search(target, kind, label, options, None, evidence, diagnose=False)
     except InvalidArgument:
         return None
     finally:
         target.clock.phase = phase
-    return None if counterexample is not None or flaky or not checked else checked
-
-
-
 
 
 #: The seed of the fresh batch a suggestion is checked on (the search's own is derandomized).

@@ -9,7 +9,8 @@ from fractions import Fraction
 
 from ..data.dataset import Dataset
 from ..notes.conventions import Convention, get_convention
-from ._causes import mode_cause, model_causes, search_causes
+from ._batch_scaled import batch_scaled_cause
+from ._causes import MODE_EPOCHS, mode_cause, model_causes, search_causes
 from ._evidence import Evidence, Observation
 from ._exact import Vector
 from ._floats import float_fit, halves_step, rates_shown, short_rates, summed, summed_how
@@ -63,6 +64,9 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
             found.append(rounding)
     if found:
         return found
+    scaled = batch_scaled_cause(observations, conv, rate, MODE_EPOCHS, options.labels, rounded)
+    if scaled is not None:  # one step a pass by the mean of its mistakes, or over n: no call
+        return [scaled]
     if rounded:  # float64 code that rescales its features first (its weights are for the rescaled ones): no call
         from ._rescaled import rescaled_cause
 

@@ -1,0 +1,170 @@
+"""Batch steps scaled by a count (`verify_perceptron.harness._batch_scaled`): the mean of a pass's mistakes, gradient
+descent on the mean perceptron loss (rate η/n), and note 003's batch sum in float64, each named; code that scales
+its step some other way is not."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+
+from verify_perceptron.data.dataset import Dataset, from_arrays
+from verify_perceptron.harness import check_implementation
+from verify_perceptron.harness._batch_scaled import STEPS, SUMS_OF_STEPS, batch_scaled_cause, exact_run, float_run
+from verify_perceptron.harness._evidence import Observation
+from verify_perceptron.notes.conventions import get_convention
+
+Implementation = Callable[[Any, Any], tuple[Any, Any]]
+
+
+def _batch(scale: Callable[[Any, Any, int], tuple[Any, Any]]) -> Implementation:
+    """A vectorized float64 perceptron at the rule y·score <= 0, stepping a pass by `scale(s_w, s_b, k)` of its
+    mistakes' sums."""
+    def run(X: Any, y: Any) -> tuple[Any, Any]:
+        X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+        w, b = np.zeros(X.shape[1]), 0.0
+        for _ in range(1000):
+            m = y * (X @ w + b) <= 0
+            if not m.any():
+                break
+            step_w, step_b = scale((y[m, None] * X[m]).sum(0), y[m].sum(), int(m.sum()))
+            w, b = w + step_w, b + step_b
+        return w, b
+    return run
+
+
+mean_of_mistakes = _batch(lambda s, sb, k: (s / k, sb / k))
+mean_loss_gradient = _batch(lambda s, sb, k: (0.1 * s / 3, 0.1 * sb / 3))  # n = 3 below
+broken_mean = _batch(lambda s, sb, k: (s / (k + 1), sb / (k + 1)))  # one too many in the count
+tenth_sum = _batch(lambda s, sb, k: (0.1 * s, 0.1 * sb))
+
+
+def gradient_descent(X: Any, y: Any) -> tuple[Any, Any]:
+    """Full-batch gradient descent on the mean perceptron loss at rate 0.1 (each pass's rate 0.1/n), the sums by
+    NumPy's matrix product."""
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    w, b = np.zeros(X.shape[1]), 0.0
+    for _ in range(1000):
+        m = y * (X @ w + b) <= 0
+        if not m.any():
+            break
+        w, b = w + 0.1 / len(X) * (X[m].T @ y[m]), b + 0.1 / len(X) * y[m].sum()
+    return w, b
+
+
+def mean_on_01(X: Any, t: Any) -> tuple[Any, Any]:
+    """Labels 0/1, predicting 1 at a score >= 0, stepping 0.5 times the mean of (t - p)·x over its mistakes."""
+    X, t = np.asarray(X, dtype=float), np.asarray(t, dtype=float)
+    w, b = np.zeros(X.shape[1]), 0.0
+    for _ in range(1000):
+        e = t - (X @ w + b >= 0)
+        m = e != 0
+        if not m.any():
+            break
+        w, b = w + 0.5 * (e[m, None] * X[m]).mean(0), b + 0.5 * e[m].mean()
+    return w, b
+
+
+def mean_in_fractions(X: Any, y: Any) -> tuple[list[Fraction], Fraction]:
+    """The mean of the pass's mistakes, in exact arithmetic."""
+    w, b = [Fraction(0)] * len(X[0]), Fraction(0)
+    for _ in range(1000):
+        wrong = [i for i in range(len(X)) if y[i] * (sum(a * x for a, x in zip(w, X[i])) + b) <= 0]
+        if not wrong:
+            break
+        w = [w[j] + sum(y[i] * X[i][j] for i in wrong) / len(wrong) for j in range(len(w))]
+        b += Fraction(sum(y[i] for i in wrong), len(wrong))
+    return w, b
+
+
+def _datasets(count: int, seed: int) -> list[Dataset]:
+    """Separable datasets of 3 samples in 2 features with short decimals (not dyadic: float64 rounds their sums)."""
+    rng = random.Random(seed)
+    found: list[Dataset] = []
+    while len(found) < count:
+        X = [[f"{rng.randint(-30, 30) / 10:g}" for _ in range(2)] for _ in range(3)]
+        y = [1 if float(x[0]) + 0.5 * float(x[1]) > 0.05 else -1 for x in X]
+        if len(set(y)) == 2:
+            found.append(from_arrays(X, y))
+    return found
+
+
+def _observed(implementation: Implementation, data: list[Dataset], exact: bool = False) -> list[Observation]:
+    conv = get_convention("classic")
+    seen = []
+    for one in data:
+        X = [list(x) for x in one.X] if exact else [[float(v) for v in x] for x in one.X]
+        w, b = implementation(X, list(one.y))
+        seen.append(Observation(one, conv.from_canonical(Fraction(b), tuple(Fraction(v) for v in w))))
+    return seen
+
+
+@pytest.mark.parametrize("implementation, code, rate", [(mean_of_mistakes, "batch-mean", "1"),
+                                                        (mean_loss_gradient, "batch-mean-loss", "0.1"),
+                                                        (tenth_sum, "batch-mode", "0.1")])
+def test_each_scaled_batch_is_named_with_its_rate(implementation: Implementation, code: str, rate: str) -> None:
+    found = batch_scaled_cause(_observed(implementation, _datasets(12, 5)), get_convention("classic"), None, 2000,
+                               "-1/+1", True)
+    assert found is not None and found.code == code, found
+    assert Fraction(found.parameters["rate"]) in (Fraction(rate), Fraction(float(rate)))
+
+
+def test_a_step_scaled_otherwise_is_not_named() -> None:
+    assert batch_scaled_cause(_observed(broken_mean, _datasets(12, 5)), get_convention("classic"), None, 2000,
+                              "-1/+1", True) is None
+
+
+def test_the_exact_mean_is_named_in_exact_arithmetic() -> None:
+    found = batch_scaled_cause(_observed(mean_in_fractions, _datasets(8, 6), exact=True), get_convention("classic"),
+                               None, 2000, "-1/+1", False)
+    assert found is not None and (found.code, found.parameters["rate"], found.parameters["float64"]) == (
+        "batch-mean", "1", False)
+
+
+def test_the_float_run_is_numpy_s_bit_for_bit() -> None:
+    # the model against NumPy code written out, on data whose sums float64 rounds, every way of computing
+    conv = get_convention("classic")
+    writes: dict[str, Callable[[Any, float, float], Any]] = {
+        "rate-first": lambda s, a, k: a * s / k, "mean-first": lambda s, a, k: a * (s / k),
+        "rate-over-count": lambda s, a, k: a / k * s}
+    assert sorted(writes) == sorted(STEPS)
+    for data in _datasets(25, 7):
+        X, y = np.array([[float(v) for v in x] for x in data.X]), np.array(data.y, dtype=float)
+        for divisor in ("mistakes", "samples"):
+            for step, write in writes.items():
+                for steps_sum in SUMS_OF_STEPS:
+                    w, b = np.zeros(2), 0.0
+                    for _ in range(2000):
+                        m = y * (X @ w + b) <= 0
+                        if not m.any():
+                            break
+                        s = (y[m, None] * X[m]).sum(0) if steps_sum == "rows" else X[m].T @ y[m]
+                        k = float(m.sum()) if divisor == "mistakes" else 3.0
+                        w, b = w + write(s, 0.1, k), b + write(np.array([y[m].sum()]), 0.1, k)[0]
+                    found = float_run(data, conv, Fraction(0.1), divisor, 2000, steps_sum=steps_sum, step=step)
+                    assert found == (Fraction(float(b)), tuple(Fraction(v) for v in w)), (data, divisor, step)
+
+
+def test_the_exact_run_is_the_mean_written_out() -> None:
+    conv = get_convention("classic")
+    for data in _datasets(10, 8):
+        w, b = mean_in_fractions([list(x) for x in data.X], list(data.y))
+        assert exact_run(data, conv, "mistakes", 2000) == (b, tuple(w))
+
+
+@pytest.mark.parametrize("implementation, options, code, expected", [
+    (gradient_descent, {}, "batch-mean-loss", ("0.1", "classic")),
+    (mean_on_01, {"labels": "0/1"}, "batch-mean", ("0.5", "hard-limiter-plus"))])
+def test_a_check_names_scaled_batch_code(implementation: Implementation, options: dict[str, Any], code: str,
+                                         expected: tuple[str, str]) -> None:
+    # both were "unexplained" after the whole search of combinations
+    result = check_implementation(implementation, dtype="float", examples=30, **options)
+    assert result.counterexample is not None
+    diagnosis = result.counterexample.diagnoses[0]
+    assert diagnosis.code == code, result.report()
+    assert (float(Fraction(diagnosis.parameters["rate"])), diagnosis.parameters["convention"]) == (
+        float(expected[0]), expected[1])

@@ -168,3 +168,29 @@ def test_a_check_names_scaled_batch_code(implementation: Implementation, options
     assert diagnosis.code == code, result.report()
     assert (float(Fraction(diagnosis.parameters["rate"])), diagnosis.parameters["convention"]) == (
         float(expected[0]), expected[1])
+
+
+def tenth_sum_bias_fixed(X: Any, y: Any) -> tuple[Any, Any]:
+    """Note 003's batch step at rate 0.1 in float64 that never moves the bias."""
+    w, _ = _batch(lambda s, sb, k: (0.1 * s, 0.0))(X, y)
+    return w, 0.0
+
+
+def test_float_batch_code_passes_where_its_rate_is_accepted_and_a_broken_one_does_not() -> None:
+    # --mode batch --accept float-rate was refused: a vectorized NumPy perceptron at 0.1 could not be checked
+    batch: dict[str, Any] = {"dtype": "float", "mode": "batch", "eta": Fraction(0.1), "accept_departures": ["float-rate"],
+             "examples": 20}
+    result = check_implementation(tenth_sum, **batch)
+    assert result.passed, result.report()
+    broken = check_implementation(tenth_sum_bias_fixed, **batch)
+    assert not broken.passed and broken.counterexample is not None
+
+
+@pytest.mark.slow
+def test_float_batch_code_checked_online_is_told_the_options_that_pass() -> None:
+    # the suggestion is checked on the datasets tried and fresh ones before it is printed
+    online = check_implementation(tenth_sum, dtype="float", examples=20)
+    assert online.counterexample is not None
+    diagnosis = online.counterexample.diagnoses[0]
+    assert diagnosis.code == "batch-mode" and diagnosis.parameters["passes_with"] == (
+        "--float-eta 0.1 --mode batch --accept float-rate"), online.report()

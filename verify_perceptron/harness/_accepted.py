@@ -60,19 +60,20 @@ def _with_accepted(options: CheckOptions, conv: Convention, data: Dataset, refer
                 "exactly the implementation's weights"]
     if accepted & set(FLOAT_RATE) and options.dtype == "float" and options.eta is not None:
         rate = options.eta
-        runs = {sums: _float_run(data, conv, rate, options.max_epochs or REFERENCE_EPOCHS, options.labels,
-                                 sums=sums)[0] for sums in SUMS}  # either order of the score's sums is float64's run
+        runs = (_batch_runs(data, conv, rate, options) if options.mode == "batch" else
+                {sums: _float_run(data, conv, rate, options.max_epochs or REFERENCE_EPOCHS, options.labels,
+                                  sums=sums)[0] for sums in SUMS})  # any order of the score's sums is float64's run
         same = [sums for sums, final in runs.items() if final == weights]
         if same:
             return _without(findings, _REPLACED), [
-                f"compared with the float64 run at rate {_rate_text(rate)}{summed(same[0])} (float rate accepted): "
+                f"compared with the float64 run at rate {_rate_text(rate)}{_how(same[0])} (float rate accepted): "
                 "it ends at exactly the implementation's weights"]
         printed = [(sums, form) for sums, final in runs.items() if final is not None and "printed-rounding" in accepted
                    and (form := printed_format(weights, final, exact=False)) is not None]
         if printed:
             sums, form = printed[0]
             return _without(findings, _REPLACED), [
-                f"compared with the float64 run at rate {_rate_text(rate)}{summed(sums)} at the digits it prints "
+                f"compared with the float64 run at rate {_rate_text(rate)}{_how(sums)} at the digits it prints "
                 f"(float rate and printed-rounding accepted): its weights, rounded to {described(form)}, are the "
                 "implementation's"]
     if "tol" in accepted:
@@ -95,6 +96,26 @@ def _with_accepted(options: CheckOptions, conv: Convention, data: Dataset, refer
         return _without(findings, ("agrees-with-reference", "learning-rate")), [
             "agrees-with-reference not checked: shuffle accepted, so there is no presentation order to compare with"]
     return findings, []
+
+
+def _how(key: str) -> str:
+    """The words for a float run's way of computing: `_floats.summed` of an order of `SUMS`, a batch run's own."""
+    return summed(key) if key in SUMS else key
+
+
+def _batch_runs(data: Dataset, conv: Convention, rate: Fraction, options: CheckOptions) -> dict[str, Vector | None]:
+    """Note 003's batch run in float64 at `rate`, computed each way of `_batch_scaled` (the scores, the sum of a
+    pass's steps), keyed by the words for the way."""
+    from ._batch_scaled import SCORES, SUMS_OF_STEPS, computed, float_run
+
+    runs: dict[str, Vector | None] = {}
+    for scores in SCORES:
+        for steps_sum in SUMS_OF_STEPS:
+            found = float_run(data, conv, rate, "none", options.max_epochs or REFERENCE_EPOCHS, options.labels,
+                              scores=scores, steps_sum=steps_sum, at_cap=True)
+            runs[f" in batch mode ({computed(scores, steps_sum, 'rate-first', 'none')})"] = (
+                None if found is None else conv.from_canonical(*found))
+    return runs
 
 
 def _configured_reference(options: CheckOptions, conv: Convention, data: Dataset, weights: Vector) -> str | None:

@@ -81,12 +81,12 @@ def exact_run(data: Dataset, conv: Convention, divisor: str, max_epochs: int) ->
 
 
 def float_run(data: Dataset, conv: Convention, rate: Fraction, divisor: str, max_epochs: int, labels: str = "-1/+1",
-              *, scores: str = "matrix", steps_sum: str = "rows",
-              step: str = "rate-first") -> tuple[Fraction, Vector] | None:
+              *, scores: str = "matrix", steps_sum: str = "rows", step: str = "rate-first",
+              at_cap: bool = False) -> tuple[Fraction, Vector] | None:
     """The same run as float64 NumPy code computes it at `rate`: the pass's scores as `scores` says, its mistakes'
     steps summed as `steps_sum` says, the sum scaled as `step` says; its final weights (the doubles, exactly, as
-    ``(b, v)``), or None where it has not converged after `max_epochs` passes or float64 has no such
-    run (a value or the rate past the doubles, an overflow).
+    ``(b, v)``), or None where it has not converged after `max_epochs` passes (its weights then where `at_cap`)
+    or float64 has no such run (a value or the rate past the doubles, an overflow).
 
     Examples
     --------
@@ -120,7 +120,8 @@ def float_run(data: Dataset, conv: Convention, rate: Fraction, divisor: str, max
             if not (np.isfinite(v).all() and np.isfinite(b)):
                 return None
         else:
-            return None
+            if not at_cap:
+                return None
     return Fraction(b), tuple(Fraction(float(w)) for w in v)
 
 
@@ -221,11 +222,11 @@ def _float_fit(observations: list[Observation], conv: Convention, rule: Conventi
                         return None if found is None else [conv.from_canonical(*found)]
 
                     if explained(observations, model, Fraction(1), rounded=True) is not None:
-                        return candidate, _computed(scores, steps_sum, step, divisor)
+                        return candidate, computed(scores, steps_sum, step, divisor)
     return None
 
 
-def _computed(scores: str, steps_sum: str, step: str, divisor: str) -> str:
+def computed(scores: str, steps_sum: str, step: str, divisor: str) -> str:
     """The words for one way of computing the float64 run."""
     scored = "the scores X @ w + b" if scores == "matrix" else f"each score {summed_how(scores)}"
     summed = "s = (y[m, None] * X[m]).sum(0)" if steps_sum == "rows" else "s = X[m].T @ y[m]"

@@ -21,9 +21,9 @@ from verify_perceptron.notes.conventions import get_convention
 Implementation = Callable[[Any, Any], tuple[Any, Any]]
 
 
-def _batch(scale: Callable[[Any, Any, int], tuple[Any, Any]]) -> Implementation:
-    """A vectorized float64 perceptron at the rule y·score <= 0, stepping a pass by `scale(s_w, s_b, k)` of its
-    mistakes' sums."""
+def _batch(scale: Callable[[Any, Any, int, int], tuple[Any, Any]]) -> Implementation:
+    """A vectorized float64 perceptron at the rule y·score <= 0, stepping a pass by `scale(s_w, s_b, k, n)` of its
+    mistakes' sums (k mistakes of n samples)."""
     def run(X: Any, y: Any) -> tuple[Any, Any]:
         X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
         w, b = np.zeros(X.shape[1]), 0.0
@@ -31,16 +31,16 @@ def _batch(scale: Callable[[Any, Any, int], tuple[Any, Any]]) -> Implementation:
             m = y * (X @ w + b) <= 0
             if not m.any():
                 break
-            step_w, step_b = scale((y[m, None] * X[m]).sum(0), y[m].sum(), int(m.sum()))
+            step_w, step_b = scale((y[m, None] * X[m]).sum(0), y[m].sum(), int(m.sum()), len(X))
             w, b = w + step_w, b + step_b
         return w, b
     return run
 
 
-mean_of_mistakes = _batch(lambda s, sb, k: (s / k, sb / k))
-mean_loss_gradient = _batch(lambda s, sb, k: (0.1 * s / 3, 0.1 * sb / 3))  # n = 3 below
-broken_mean = _batch(lambda s, sb, k: (s / (k + 1), sb / (k + 1)))  # one too many in the count
-tenth_sum = _batch(lambda s, sb, k: (0.1 * s, 0.1 * sb))
+mean_of_mistakes = _batch(lambda s, sb, k, n: (s / k, sb / k))
+mean_loss_gradient = _batch(lambda s, sb, k, n: (0.1 * s / n, 0.1 * sb / n))
+broken_mean = _batch(lambda s, sb, k, n: (s / (k + 1), sb / (k + 1)))  # one too many in the count
+tenth_sum = _batch(lambda s, sb, k, n: (0.1 * s, 0.1 * sb))
 
 
 def gradient_descent(X: Any, y: Any) -> tuple[Any, Any]:
@@ -81,12 +81,14 @@ def mean_in_fractions(X: Any, y: Any) -> tuple[list[Fraction], Fraction]:
     return w, b
 
 
-def _datasets(count: int, seed: int) -> list[Dataset]:
-    """Separable datasets of 3 samples in 2 features with short decimals (not dyadic: float64 rounds their sums)."""
+def _datasets(count: int, seed: int, sizes: tuple[int, ...] = (3,), unit: int = 10) -> list[Dataset]:
+    """Separable datasets of 3 samples (or `sizes`) in 2 features on the grid 1/`unit` (1/10: not dyadic, so float64
+    rounds their sums)."""
     rng = random.Random(seed)
     found: list[Dataset] = []
     while len(found) < count:
-        X = [[f"{rng.randint(-30, 30) / 10:g}" for _ in range(2)] for _ in range(3)]
+        size = sizes[0] if len(sizes) == 1 else rng.choice(sizes)
+        X = [[f"{rng.randint(-30, 30) / unit:g}" for _ in range(2)] for _ in range(size)]
         y = [1 if float(x[0]) + 0.5 * float(x[1]) > 0.05 else -1 for x in X]
         if len(set(y)) == 2:
             found.append(from_arrays(X, y))
@@ -107,15 +109,15 @@ def _observed(implementation: Implementation, data: list[Dataset], exact: bool =
                                                         (mean_loss_gradient, "batch-mean-loss", "0.1"),
                                                         (tenth_sum, "batch-mode", "0.1")])
 def test_each_scaled_batch_is_named_with_its_rate(implementation: Implementation, code: str, rate: str) -> None:
-    found = batch_scaled_cause(_observed(implementation, _datasets(12, 5)), get_convention("classic"), None, 2000,
-                               "-1/+1", True)
+    found = batch_scaled_cause(_observed(implementation, _datasets(20, 5, sizes=(2, 3, 4, 5))),
+                               get_convention("classic"), None, 2000, "-1/+1", True)
     assert found is not None and found.code == code, found
     assert Fraction(found.parameters["rate"]) in (Fraction(rate), Fraction(float(rate)))
 
 
 def test_a_step_scaled_otherwise_is_not_named() -> None:
-    assert batch_scaled_cause(_observed(broken_mean, _datasets(12, 5)), get_convention("classic"), None, 2000,
-                              "-1/+1", True) is None
+    assert batch_scaled_cause(_observed(broken_mean, _datasets(20, 5, sizes=(2, 3, 4, 5))),
+                              get_convention("classic"), None, 2000, "-1/+1", True) is None
 
 
 def test_the_exact_mean_is_named_in_exact_arithmetic() -> None:
@@ -172,7 +174,7 @@ def test_a_check_names_scaled_batch_code(implementation: Implementation, options
 
 def tenth_sum_bias_fixed(X: Any, y: Any) -> tuple[Any, Any]:
     """Note 003's batch step at rate 0.1 in float64 that never moves the bias."""
-    w, _ = _batch(lambda s, sb, k: (0.1 * s, 0.0))(X, y)
+    w, _ = _batch(lambda s, sb, k, n: (0.1 * s, 0.0))(X, y)
     return w, 0.0
 
 
@@ -194,3 +196,21 @@ def test_float_batch_code_checked_online_is_told_the_options_that_pass() -> None
     diagnosis = online.counterexample.diagnoses[0]
     assert diagnosis.code == "batch-mode" and diagnosis.parameters["passes_with"] == (
         "--float-eta 0.1 --mode batch --accept float-rate"), online.report()
+
+
+def tenth_sum_printed(X: Any, y: Any) -> tuple[list[float], float]:
+    """`tenth_sum`'s weights as a program printing them with %.4f gives them."""
+    w, b = tenth_sum(X, y)
+    return [float(f"{v:.4f}") for v in w], float(f"{b:.4f}")
+
+
+def test_float_batch_code_printing_short_is_named_and_passes_where_its_printing_is_accepted() -> None:
+    # on eighths, where the exact run at 1/10 has more than 4 decimals: only float64's run printed gives them
+    seen = _observed(tenth_sum_printed, _datasets(12, 9, sizes=(2, 3, 4), unit=8))
+    found = batch_scaled_cause(seen, get_convention("classic"), None, 2000, "-1/+1", True)
+    assert found is not None and (found.code, found.parameters["printed"]) == ("batch-mode", True), found
+    assert "printed to 4 decimal places" in found.text
+    batch: dict[str, Any] = {"dtype": "float", "mode": "batch", "eta": Fraction(0.1), "examples": 15}
+    assert not check_implementation(tenth_sum_printed, accept_departures=["float-rate"], **batch).passed
+    result = check_implementation(tenth_sum_printed, accept_departures=["float-rate", "printed-rounding"], **batch)
+    assert result.passed, result.report()

@@ -183,6 +183,7 @@ def _named(code: str, words: str, divisor: str, conv: Convention, rule: Conventi
     rate_text = f"{float(shown)!r}, in float64 ({how}: the first way of computing tried that fits)" if how else str(shown)
     ruled = "" if rule is conv else f", under note {rule.note_number}'s {rule.name} rule ({rule.summary})"
     return Diagnosis(code, {"divisor": divisor, "rate": str(shown), "convention": rule.name, "float64": bool(how),
+                            "printed": ", printed to " in how,
                             **({"mode": "batch"} if divisor == "none" else {}), "datasets": datasets},
                      f"it takes one step a pass, {words}, at rate {rate_text}{ruled}: that run ends at the "
                      "implementation's weights on every dataset tried" + ("" if divisor == "none" else
@@ -208,8 +209,9 @@ def _rates(first: Observation, exact: Callable[[Observation], list[Vector] | Non
 def _float_fit(observations: list[Observation], conv: Convention, rule: Convention, rates: list[Fraction],
                divisor: str, max_epochs: int, labels: str) -> tuple[Fraction, str] | None:
     """The first of `rates` (a double) and way of computing (`SCORES`, `SUMS_OF_STEPS`, `STEPS`) whose float64
-    run under `rule` ends at every observation's weights (read in `conv`'s coordinates); its rate and the words
-    for the way; None where none does."""
+    run under `rule` ends at every observation's weights (read in `conv`'s coordinates), as they are or printed
+    short (`_printed`: the run's doubles rounded to one printing's digits); its rate and the words for the way;
+    None where none does."""
     for candidate in dict.fromkeys(rates):
         if _double(candidate) is None:
             continue
@@ -223,7 +225,22 @@ def _float_fit(observations: list[Observation], conv: Convention, rule: Conventi
 
                     if explained(observations, model, Fraction(1), rounded=True) is not None:
                         return candidate, computed(scores, steps_sum, step, divisor)
+                    printing = _printed(observations, model)
+                    if printing is not None:
+                        return candidate, f"{computed(scores, steps_sum, step, divisor)}, printed to {printing}"
     return None
+
+
+def _printed(observations: list[Observation], model: Callable[[Observation], list[Vector] | None]) -> str | None:
+    """The printing (in words) that turns the model's weights into every observation's, where one does."""
+    from ._printed import _one_printing, described, printed_format
+
+    first = model(observations[0])
+    if not first or printed_format(observations[0].weights, first[0], exact=False) is None:
+        return None  # the counterexample's weights are no printing of the model's: the rest is not run
+    runs = [first[0]] + [run[0] if (run := model(o)) else None for o in observations[1:]]
+    fit = None if any(r is None for r in runs) else _one_printing(observations, [list(r) for r in runs if r], False)
+    return None if fit is None else described(fit[0])
 
 
 def computed(scores: str, steps_sum: str, step: str, divisor: str) -> str:

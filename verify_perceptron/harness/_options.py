@@ -273,11 +273,12 @@ def _options(
     averaged = bool(averaged)
     if mode not in MODES:
         raise InvalidArgument(f"mode={shown_value(mode)} must be one of {', '.join(MODES)}")
-    others = [name for name in accept_departures if name != "float-rate"]
+    others = [name for name in accept_departures if name not in ("float-rate", "printed-rounding")]
     if mode == "batch" and others:
         raise InvalidArgument(f"mode='batch' and accept_departures={shown_value(tuple(accept_departures))}: in batch "
-                              "mode only 'float-rate' is accepted (compared with the float64 batch run); the other "
-                              "departures (a shuffle, a stop on the loss, ...) are compared with online runs")
+                              "mode only 'float-rate' (compared with the float64 batch run) and 'printed-rounding' "
+                              "are accepted; the other departures (a shuffle, a stop on the loss, ...) are compared "
+                              "with online runs")
     if mode == "batch" and averaged:
         raise InvalidArgument("mode='batch' and averaged=True: the averaged perceptron averages an online run's "
                               "weights over its presentations; give one of them")

@@ -39,7 +39,8 @@ def _one(code: str, parameters: dict[str, Any], options: CheckOptions) -> dict[s
         return None if double is None else {"eta": Fraction(double), "accept_departures": ("float-rate",)}
     if code == "batch-mode" and parameters.get("float64"):  # note 003's batch run in float64 at the rate it shows
         double = nearest_float(Fraction(str(parameters["rate"])))
-        return None if double is None else {"mode": "batch", "eta": Fraction(double), "accept_departures": ("float-rate",)}
+        accepted = ("float-rate", "printed-rounding") if parameters.get("printed") else ("float-rate",)
+        return None if double is None else {"mode": "batch", "eta": Fraction(double), "accept_departures": accepted}
     if code in ("batch-mode", "online-mode"):
         return {"mode": parameters["mode"]}
     if code == "epoch-cap":

@@ -232,14 +232,17 @@ def _float_fit(observations: list[Observation], conv: Convention, rule: Conventi
 
 
 def _printed(observations: list[Observation], model: Callable[[Observation], list[Vector] | None]) -> str | None:
-    """The printing (in words) that turns the model's weights into every observation's, where one does."""
+    """The printing (in words) that turns the model's weights into every observation's, where one does; the model is
+    run no further than the first dataset whose weights are neither its own nor some printing of them."""
     from ._printed import _one_printing, described, printed_format
 
-    first = model(observations[0])
-    if not first or printed_format(observations[0].weights, first[0], exact=False) is None:
-        return None  # the counterexample's weights are no printing of the model's: the rest is not run
-    runs = [first[0]] + [run[0] if (run := model(o)) else None for o in observations[1:]]
-    fit = None if any(r is None for r in runs) else _one_printing(observations, [list(r) for r in runs if r], False)
+    runs = []
+    for o in observations:
+        run = model(o)
+        if not run or (list(o.weights) != list(run[0]) and printed_format(o.weights, run[0], exact=False) is None):
+            return None
+        runs.append(list(run[0]))
+    fit = _one_printing(observations, runs, False)
     return None if fit is None else described(fit[0])
 
 

@@ -14,6 +14,7 @@ from ._causes import MODE_EPOCHS, mode_cause, model_causes, search_causes
 from ._evidence import Evidence, Observation
 from ._exact import Vector
 from ._floats import float_fit, halves_step, rates_shown, short_rates, summed, summed_how
+from ._normalized import normalized_cause
 from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._printed import printed_cause
 from ._probes import Recheck, labels_probe, start_probe
@@ -67,6 +68,10 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     scaled = batch_scaled_cause(observations, conv, rate, MODE_EPOCHS, options.labels, rounded)
     if scaled is not None:  # one step a pass by the mean of its mistakes, or over n: no call
         return [scaled]
+    unit = normalized_cause(observations, conv, rate, options.max_epochs or REFERENCE_EPOCHS, options.labels) \
+        if rounded else None
+    if unit is not None:  # the run's weights over their length: no call
+        return [unit]
     if rounded:  # float64 code that rescales its features first (its weights are for the rescaled ones): no call
         from ._rescaled import rescaled_cause
 

@@ -214,3 +214,32 @@ def test_float_batch_code_printing_short_is_named_and_passes_where_its_printing_
     assert not check_implementation(tenth_sum_printed, accept_departures=["float-rate"], **batch).passed
     result = check_implementation(tenth_sum_printed, accept_departures=["float-rate", "printed-rounding"], **batch)
     assert result.passed, result.report()
+
+
+def textbook_online(X: Any, y: Any) -> tuple[Any, Any]:
+    """Online, predicting +1 at a score >= 0, stepping 0.01·(y - prediction): note 001's rule at 0.01 in float64."""
+    X = np.asarray(X, dtype=float)
+    w, b = np.zeros(X.shape[1]), 0.0
+    for _ in range(1000):
+        errors = 0
+        for x, t in zip(X, y):
+            p = 1.0 if x @ w + b >= 0 else -1.0
+            if p != t:
+                w, b, errors = w + 0.01 * (t - p) * x, b + 0.01 * (t - p), errors + 1
+        if not errors:
+            break
+    return w, b
+
+
+def test_datasets_that_cannot_tell_a_batch_model_from_the_online_run_name_no_batch_model() -> None:
+    # a Rust textbook perceptron (note 001's rule at 0.01, bias first) was "batch-mean" where each pass of the
+    # datasets tried had one mistake: the batch run of mean steps is then the online run
+    conv, rule = get_convention("classic"), get_convention("hard-limiter-plus")
+    alike = []
+    for data in _datasets(400, 11, sizes=(2, 3), unit=4):
+        seen = _observed(textbook_online, [data])[0]
+        found = float_run(data, rule, Fraction(0.01), "mistakes", 2000)
+        if found is not None and conv.from_canonical(*found) == seen.weights:
+            alike.append(seen)
+    assert len(alike) >= 5
+    assert batch_scaled_cause(alike[:12], conv, None, 2000, "-1/+1", True) is None

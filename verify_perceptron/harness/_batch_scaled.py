@@ -154,15 +154,44 @@ def batch_scaled_cause(observations: list[Observation], conv: Convention, rate: 
                 return None if weights is None else [weights]
 
             fit: tuple[Fraction, str] | None = None
+            factor = None
             if divisor != "none" or rule is not conv:
                 factor = explained(observations, exact, rate, rounded=rounded)
                 fit = None if factor is None else (code_rate(rule, factor, labels), "")
             if fit is None and rounded:
                 fit = _float_fit(observations, conv, rule, _rates(first, exact, rate, rule, labels), divisor,
                                  max_epochs, labels)
-            if fit is not None:
+            if fit is not None and not _online_too(observations, conv, rule, fit, factor, rounded, max_epochs, labels):
                 return _named(code, words, divisor, conv, rule, fit, len(observations))
     return None
+
+
+def _online_too(observations: list[Observation], conv: Convention, rule: Convention, fit: tuple[Fraction, str],
+                factor: Fraction | None, rounded: bool, max_epochs: int, labels: str) -> bool:
+    """Whether the note's online run under the same rule, at the same rate and in the same arithmetic, reproduces
+    every dataset tried as well: then the datasets do not tell the batch model from it (passes of one mistake each
+    step alike), and the batch model is not named; the search of combinations names the online run's causes."""
+    from ._floats import _float_run
+    from ._models import simulate
+
+    def shown(weights: Vector) -> Vector:
+        return conv.from_canonical(*rule.to_canonical(weights))
+
+    if factor is not None:  # the exact fit: the online run at rate 1, times the same factor
+        def exact(o: Observation) -> list[Vector] | None:
+            run = simulate(o.data, rule)
+            return [shown(run.final())] if run.stop == "converged" else None
+
+        return explained(observations, exact, factor, rounded=rounded) is not None
+    for sums in SUMS:
+        def model(o: Observation, sums: str = sums) -> list[Vector] | None:
+            found = _float_run(o.data, rule, fit[0], max_epochs, labels, sums=sums)[0]
+            return None if found is None else [shown(found)]
+
+        if explained(observations, model, Fraction(1), rounded=True) is not None or (
+                ", printed to " in fit[1] and _printed(observations, model) is not None):
+            return True
+    return False
 
 
 def _rules(conv: Convention) -> list[Convention]:

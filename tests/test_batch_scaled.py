@@ -243,3 +243,19 @@ def test_datasets_that_cannot_tell_a_batch_model_from_the_online_run_name_no_bat
             alike.append(seen)
     assert len(alike) >= 5
     assert batch_scaled_cause(alike[:12], conv, None, 2000, "-1/+1", True) is None
+
+
+def test_the_suggestion_for_float_batch_code_declares_its_rule_rate_and_printing() -> None:
+    from types import SimpleNamespace
+
+    from verify_perceptron.harness._suggestions import _one
+
+    options: Any = SimpleNamespace(convention="classic", accept_departures=())
+    found = _one("batch-mode", {"mode": "batch", "rate": "0.05", "float64": True, "printed": True,
+                                "convention": "hard-limiter-plus"}, options)
+    assert found == {"mode": "batch", "eta": Fraction(0.05), "accept_departures": ("float-rate", "printed-rounding"),
+                     "convention": "hard-limiter-plus"}
+    assert _one("batch-mode", {"mode": "batch", "rate": "0.1", "float64": True, "printed": False,
+                               "convention": "classic"}, options) == {
+        "mode": "batch", "eta": Fraction(0.1), "accept_departures": ("float-rate",)}
+    assert _one("batch-mode", {"mode": "batch"}, options) == {"mode": "batch"}  # the exact batch run's

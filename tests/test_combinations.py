@@ -256,3 +256,44 @@ def test_scikit_learns_class_weight_is_named_and_accepted(weights: Any) -> None:
     assert [d.code for d in result.diagnoses] == ["class-weight"], result.report()
     assert "it passes with --accept class_weight" in result.report()
     assert check_implementation(estimator, examples=30, accept_departures=("class_weight",)).passed
+
+
+def _decayed_each_epoch(X: Any, y: Any) -> tuple[Any, float]:
+    """Online at 0.1 in float64, the rate multiplied by 0.95 after every epoch (``lr *= 0.95``)."""
+    X = np.asarray(X, dtype=float)
+    w, b, lr = np.zeros(X.shape[1]), 0.0, 0.1
+    for _ in range(1000):
+        errors = 0
+        for x, t in zip(X, y):
+            if t * (x @ w + b) <= 0:
+                w, b, errors = w + lr * t * x, b + lr * t, errors + 1
+        if not errors:
+            break
+        lr *= 0.95
+    return w, b
+
+
+def test_a_rate_multiplied_every_epoch_is_named() -> None:
+    # it was "unexplained" after the whole search of combinations
+    from verify_perceptron.harness import check_implementation
+
+    result = check_implementation(_decayed_each_epoch, dtype="float", examples=30, worked_examples=False)
+    assert [d.code for d in result.diagnoses] == ["decaying-rate"], result.report()
+    assert "multiplies its rate by 0.95 after every epoch (lr *= 0.95), η = 0.1 in float64" in result.report()
+
+
+def test_an_exponential_rate_is_multiplied_one_product_at_a_time() -> None:
+    # the run's rate at count t is float64's product of t - 1 multiplications, which a power does not always give
+    from verify_perceptron.harness._learners import _decayed
+
+    rates, rate = [], 0.1
+    for _ in range(60):
+        rates.append(rate)
+        rate *= 0.95
+    assert [_decayed(0.1, 0.95, t) for t in range(1, 61)] == rates
+    assert any(0.1 * 0.95 ** (t - 1) != rates[t - 1] for t in range(1, 61))
+    X = [[-1.0, -1.5], [0.0, -1.25], [1.75, 1.5], [1.75, 1.0]]  # 8 epochs, the rate decayed 6 times
+    data = from_arrays([[str(v) for v in x] for x in X], [1, -1, 1, -1])
+    spec = Spec(schedule="exponential", clock="epoch", decay=0.95, step=0.1)
+    w, b = _decayed_each_epoch(X, [1, -1, 1, -1])
+    assert list(run(data, CLASSIC, spec).final()) == [F(b), *map(F, w)] != list(run(data, CLASSIC, Spec(step=0.1)).final())

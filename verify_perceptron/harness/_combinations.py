@@ -58,6 +58,8 @@ FLOAT_RATES = ("0.1", "0.01", "0.001")
 #: The bias step's factors tried, relative to the weights' step.
 BIAS_FACTORS = (Fraction(0), Fraction(-1), Fraction(1, 2), Fraction(-1, 2), Fraction(1, 4), Fraction(2),
                 Fraction(1, 10), Fraction(1, 100))
+#: The factors of an exponential decay of the rate tried (``lr *= 0.95`` once an epoch or an update).
+DECAYS = (0.99, 0.95, 0.9)
 #: Tolerances tried in combinations (a score y·(w·x~) <= ε counts as a mistake), at the run's rate.
 TOLERANCES = tuple(Fraction(1, 10**k) for k in range(1, 9))
 #: A margin perceptron's y·(w·x~) < 1 as a tolerance: 1 less this, below every gap between the harness data's
@@ -136,6 +138,16 @@ def catalogue(conv: Convention, *, floats: bool, rate: Fraction | None, params: 
         causes.append(Cause("schedule", "decaying-rate", fields, parameters,
                             f"decays its rate as η·{kind}, t counting {counted} from 1"
                             + (f", η = {text} in float64" if text is not None else "")))
+    for decay, clock, text in itertools.product(DECAYS, ("epoch", "update"), list(dict.fromkeys(schedule_rates))[:2]):
+        if text is None:
+            continue  # float64 code multiplies its rate: an exact run has no such steps
+        counted = {"update": "update", "epoch": "epoch"}[clock]
+        causes.append(Cause("schedule", "decaying-rate",
+                            (("schedule", "exponential"), ("clock", clock), ("decay", decay),
+                             ("step", nearest_float(Fraction(text)))),
+                            (("schedule", f"η·{decay!r}^(t-1)"), ("t", f"{clock}s"), ("eta0", text)),
+                            f"multiplies its rate by {decay!r} after every {counted} (lr *= {decay!r}), η = {text} "
+                            "in float64"))
     for tolerance in TOLERANCES:
         causes.append(Cause("tolerance", "tolerance", (("tolerance", tolerance),),
                             (("epsilon", f"1e-{len(str(tolerance.denominator)) - 1}"),),

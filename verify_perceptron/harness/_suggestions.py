@@ -40,7 +40,9 @@ def _one(code: str, parameters: dict[str, Any], options: CheckOptions) -> dict[s
     if code == "batch-mode" and parameters.get("float64"):  # note 003's batch run in float64 at the rate it shows
         double = nearest_float(Fraction(str(parameters["rate"])))
         accepted = ("float-rate", "printed-rounding") if parameters.get("printed") else ("float-rate",)
-        return None if double is None else {"mode": "batch", "eta": Fraction(double), "accept_departures": accepted}
+        ruled = {"convention": parameters["convention"]} if parameters.get("convention") != options.convention else {}
+        return None if double is None else {"mode": "batch", "eta": Fraction(double), "accept_departures": accepted,
+                                            **ruled}
     if code in ("batch-mode", "online-mode"):
         return {"mode": parameters["mode"]}
     if code == "epoch-cap":

@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import itertools
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -125,29 +125,7 @@ def catalogue(conv: Convention, *, floats: bool, rate: Fraction | None, params: 
     causes.append(Cause("order", "order", (("order", "restart"),), (("order", "restart"),),
                         "goes back to the first sample after every update", "orders"))
     schedule_rates = (_rates(rate, params)[:1] or ["1"]) + ["1", "0.1"] if floats else [None]
-    for kind, clock, text in itertools.product(("1/t", "1/(t+1)", "1/sqrt(t)"), CLOCKS,
-                                               list(dict.fromkeys(schedule_rates))):
-        if kind == "1/sqrt(t)" and text is None:
-            continue  # irrational steps: only a float64 run has them
-        counted = {"presentation": "presentations", "update": "updates", "epoch": "epochs"}[clock]
-        fields: tuple[tuple[str, Any], ...] = (("schedule", kind), ("clock", clock))
-        parameters: tuple[tuple[str, Any], ...] = (("schedule", "η·" + kind), ("t", counted))
-        if text is not None:
-            fields += (("step", nearest_float(Fraction(text))),)
-            parameters += (("eta0", text),)
-        causes.append(Cause("schedule", "decaying-rate", fields, parameters,
-                            f"decays its rate as η·{kind}, t counting {counted} from 1"
-                            + (f", η = {text} in float64" if text is not None else "")))
-    for decay, clock, text in itertools.product(DECAYS, ("epoch", "update"), list(dict.fromkeys(schedule_rates))[:2]):
-        if text is None:
-            continue  # float64 code multiplies its rate: an exact run has no such steps
-        counted = {"update": "update", "epoch": "epoch"}[clock]
-        causes.append(Cause("schedule", "decaying-rate",
-                            (("schedule", "exponential"), ("clock", clock), ("decay", decay),
-                             ("step", nearest_float(Fraction(text)))),
-                            (("schedule", f"η·{decay!r}^(t-1)"), ("t", f"{clock}s"), ("eta0", text)),
-                            f"multiplies its rate by {decay!r} after every {counted} (lr *= {decay!r}), η = {text} "
-                            "in float64"))
+    causes += _schedules(schedule_rates)
     for tolerance in TOLERANCES:
         causes.append(Cause("tolerance", "tolerance", (("tolerance", tolerance),),
                             (("epsilon", f"1e-{len(str(tolerance.denominator)) - 1}"),),
@@ -185,6 +163,36 @@ def _rates(rate: Fraction | None, params: dict[str, Any]) -> list[str]:
     if isinstance(eta0, float) and eta0 > 0:
         first.append(repr(eta0))
     return list(dict.fromkeys([*first, *FLOAT_RATES]))
+
+
+def _schedules(schedule_rates: Sequence[str | None]) -> list[Cause]:
+    """The decaying rates of the search: η·1/t, η·1/(t+1), η·1/√t by each clock, and in float64 a rate multiplied
+    by one of `DECAYS` after every epoch or update, at each of `schedule_rates` (None: an exact run)."""
+    found: list[Cause] = []
+    for kind, clock, text in itertools.product(("1/t", "1/(t+1)", "1/sqrt(t)"), CLOCKS,
+                                               list(dict.fromkeys(schedule_rates))):
+        if kind == "1/sqrt(t)" and text is None:
+            continue  # irrational steps: only a float64 run has them
+        counted = {"presentation": "presentations", "update": "updates", "epoch": "epochs"}[clock]
+        fields: tuple[tuple[str, Any], ...] = (("schedule", kind), ("clock", clock))
+        parameters: tuple[tuple[str, Any], ...] = (("schedule", "η·" + kind), ("t", counted))
+        if text is not None:
+            fields += (("step", nearest_float(Fraction(text))),)
+            parameters += (("eta0", text),)
+        found.append(Cause("schedule", "decaying-rate", fields, parameters,
+                            f"decays its rate as η·{kind}, t counting {counted} from 1"
+                            + (f", η = {text} in float64" if text is not None else "")))
+    for decay, clock, text in itertools.product(DECAYS, ("epoch", "update"), list(dict.fromkeys(schedule_rates))[:2]):
+        if text is None:
+            continue  # float64 code multiplies its rate: an exact run has no such steps
+        counted = {"update": "update", "epoch": "epoch"}[clock]
+        found.append(Cause("schedule", "decaying-rate",
+                            (("schedule", "exponential"), ("clock", clock), ("decay", decay),
+                             ("step", nearest_float(Fraction(text)))),
+                            (("schedule", f"η·{decay!r}^(t-1)"), ("t", f"{clock}s"), ("eta0", text)),
+                            f"multiplies its rate by {decay!r} after every {counted} (lr *= {decay!r}), η = {text} "
+                            "in float64"))
+    return found
 
 
 #: The factors combined three at a time (a schedule or a penalty joins combinations of two at most).

@@ -24,7 +24,7 @@ ALLOWED = {
     "run": {"data", "notes", "errors"},
     "check": {"data", "notes", "errors"},  # never run: the checker does not trust the engine
     "certify": {"data", "notes", "run", "check", "errors", "audit"},  # (a digest certificate: what audit reads)
-    "pipeline": {"data", "notes", "run", "check", "errors"},
+    "pipeline": {"data", "notes", "run", "check", "errors", "heap"},  # (heap: malloc_trim between phases)
     "report": {"data", "notes", "check", "certify", "errors"},
     "proofs": {"data", "notes", "run", "errors", "deadline"},
     "harness": {"data", "notes", "run", "check", "certify", "errors", "deadline"},

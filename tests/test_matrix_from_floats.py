@@ -131,7 +131,7 @@ def test_the_floors_margins_made_several_columns_a_piece_are_the_measured_ones(
     floored: list[Any] = []
     measured: list[Any] = []
     monkeypatch.setattr(soft_reference, "_MIN_BLOCK_CELLS", 1)
-    monkeypatch.setattr(soft_reference, "_BLOCK_CELLS", 2**9)  # pieces of 85 rows
+    monkeypatch.setattr(soft_reference, "_ROW_CELLS", 2**9)  # pieces of 85 rows
 
     def floor(margins: Any, *args: Any, **kwargs: Any) -> float:
         floored.append(margins.copy())

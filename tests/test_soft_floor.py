@@ -181,7 +181,7 @@ def test_the_margins_into_an_array_are_the_same_floats() -> None:
         patch.setattr(check_module, "_FLOORS_FROM", 1)
         patch.setattr(check_module, "_THREADS_FROM", 1)
         patch.setattr(check_module, "_MIN_BLOCK_CELLS", 1)
-        patch.setattr(check_module, "_BLOCK_CELLS", 2**9)  # pieces of 128 rows: 24 a column
+        patch.setattr(check_module, "_ROW_CELLS", 2**9)  # pieces of 128 rows: 24 a column
         patch.setattr(check_module, "column_floor", kept)
         ahead_calls: list[int] = []
         real_ahead = check_module._ahead

@@ -31,6 +31,7 @@ from .data.observers import Observer
 from .data.samples import sample_matrix
 from .data.trace import Trace
 from .errors import InvalidArgument
+from .heap import between
 from .notes.conventions import Convention
 from .run import fast, reference
 from .run.settings import check_settings, check_time_limit
@@ -438,22 +439,21 @@ class _Job:
         return trace, _finished(checker, whole, trace)
 
     def _soft_margin_afterwards(self, trace: Trace, checker: Checker, kept: MistakeMap) -> CheckResult:
-        """`checker`'s result, with the soft-margin bound checked at every update from the run's kept mistakes.
-
-        For a run that did not converge, u (the best weights it visited) is
-        known only at its end; the checker saw the updates during the run,
-        and the mistakes were kept apart, one bit per presentation.
-        """
+        """`checker`'s result, with the soft-margin bound checked at every update from the run's kept mistakes (for a
+        run that did not converge, u, the best weights it visited, is known only at its end; the checker saw the
+        updates during the run, the mistakes were kept apart), the heap given back between phases (`between`)."""
         checker.let_go_of_replays()  # every update is told: their arrays need not live on beside the bound's
+        between(kept.n)
         u = None if self.mode != "online" else best_reference(self.matrix, trace)
+        between(kept.n)
         if u is not None:
             checker.take_reference(u[0], u[1], trace.mistakes_per_sample)
+            between(kept.n)
             if checker.soft is not None and kept.complete:  # a block of epochs at a time (16 bytes a mistake)
                 replay_kept(checker.soft, kept)  # (on a long run, its second half in a second thread)
             elif checker.soft is not None:
-                result = checker.soft.result
-                checker.soft, checker.soft_result = None, result
-                result.holds = None
+                result, checker.soft = checker.soft.result, None
+                checker.soft_result, result.holds = result, None
                 result.skipped = (f"the run's mistakes passed the {kept.capacity:,} bytes kept to replay "
                                   "them; give --separator to check it during the run")
         return checker.finish(trace)

@@ -36,6 +36,10 @@ _BLOCK_CELLS = 2**18
 #: ... and never in blocks of fewer than this many (on small data an eighth of the samples' cells is less than a
 #: column: iris versicolor/virginica's 35 candidates were measured one by one, 35 calls of `choose_columns`).
 _MIN_BLOCK_CELLS = 2**15
+#: The samples are made floats (`ExactMatrix.float_rows`) a piece of rows of about this many cells at a time: 512 KiB
+#: of floats a piece. (Pieces of `_BLOCK_CELLS`, 2 MiB, stood with the floors' columns at `verify`'s peak at 10^5 x 10
+#: not separable: 3.04-3.19x the int64 data in the process, 2.74-2.88 with pieces of 2^16 cells.)
+_ROW_CELLS = 2**16
 
 #: From this many samples on, `best_reference` measures its blocks of candidates in `_WORKERS` threads at once
 #: (a block is then one candidate, 10^6 margins sorted: about 90 ms, in NumPy calls that release the GIL).
@@ -168,7 +172,7 @@ def _ranked(matrix: ExactMatrix, U: Any, weights: Any, *, floors: bool = False) 
     block = max(1, min(_BLOCK_CELLS, max(n * d // 8, _MIN_BLOCK_CELLS)) // max(n, 1))
     # the samples in floats a piece of rows at a time (`ExactMatrix.float_rows`): a whole float copy was as
     # large as the int64 data, held through the soft-margin check (issue 32's peak at 10^5 x 100)
-    rows = max(1, _BLOCK_CELLS // max(d, 1))
+    rows = max(1, _ROW_CELLS // max(d, 1))
     pieces = range(0, n, rows)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         root_R = math.sqrt(max((float(np.max(np.einsum("ij,ij->i", F, F), initial=0.0))

@@ -1,0 +1,61 @@
+"""Passes a small float64 fit no longer makes (issue 32, branch smallfit12): the binary floats' finiteness read
+by their one pass over the bits (`binary_bits` raises `NotFinite`), not by a pass of NumPy's before it. The
+refusal is the one the separate pass gave: a `DataError` naming the first value that is not finite."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from verify_perceptron.data import kernel
+from verify_perceptron.data._floats import NotFinite, binary_bits
+from verify_perceptron.data.arrays import exact_table
+from verify_perceptron.errors import DataError
+
+_BAD = [(np.nan, "nan"), (np.inf, "inf"), (-np.inf, "-inf")]
+
+
+def _table_with(bad: float, dtype: type, at: tuple[int, int]) -> Any:
+    X: Any = np.array([[0.5, 2.0**-10, -3.0], [1.0, 2.0**10, 0.0], [0.25, -0.125, 7.0]], dtype=dtype)
+    X[at] = bad
+    return X
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("floats", ["binary", "decimal"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+def test_a_value_not_finite_is_refused_by_name(monkeypatch: pytest.MonkeyPatch, compiled: bool, floats: str,
+                                               dtype: type) -> None:
+    if not compiled:
+        monkeypatch.setattr(kernel, "dyadic_range", None)
+    for bad, text in _BAD:
+        for at in ((0, 0), (1, 2), (2, 1)):
+            X = _table_with(bad, dtype, at)
+            X[2, 2] = bad  # a second one after: the first in row order is named
+            with pytest.raises(DataError) as caught:
+                exact_table(X, floats=floats, source="s.csv")
+            assert str(caught.value) == (f"s.csv: X[{at[0]}][{at[1]}]={text} is not a finite number (NaN and "
+                                         "infinity have no exact value)")
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_binary_bits_says_not_finite_in_c_and_in_numpy(monkeypatch: pytest.MonkeyPatch, compiled: bool) -> None:
+    if not compiled:
+        monkeypatch.setattr(kernel, "dyadic_range", None)
+    for bad, _ in _BAD:
+        with pytest.raises(NotFinite):
+            binary_bits(np.array([[1.0, 2.0], [bad, 0.0]]), max_cells=None, source="t")
+    numerators, denominator, bits = binary_bits(np.array([[1.5, -2.0**-3], [0.0, 4.0]]), max_cells=None, source="t")
+    assert numerators.tolist() == [[12, -1], [0, 32]] and denominator == 8 and bits == 6
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_finite_floats_read_as_before(monkeypatch: pytest.MonkeyPatch, compiled: bool) -> None:
+    """Finite values past int64 and at both ends of float64: the same table either way (no value refused)."""
+    if not compiled:
+        monkeypatch.setattr(kernel, "dyadic_range", None)
+    X = np.array([[2.0**-1074, -(2.0**1023)], [1.0, 0.0]])
+    table = exact_table(X, source="t")
+    assert table.denominator == 2**1074 and table.binary_float

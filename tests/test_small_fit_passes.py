@@ -1,6 +1,7 @@
 """Passes a small float64 fit no longer makes (issue 32, branch smallfit12): the binary floats' finiteness read
-by their one pass over the bits (`binary_bits` raises `NotFinite`), not by a pass of NumPy's before it. The
-refusal is the one the separate pass gave: a `DataError` naming the first value that is not finite."""
+by their one pass over the bits (`binary_bits` raises `NotFinite`), not by a pass of NumPy's before it (the
+refusal is the one the separate pass gave: a `DataError` naming the first value that is not finite); the weights
+`best_reference` measures read together from the fast engine's records. Every answer the longer way's."""
 
 from __future__ import annotations
 
@@ -12,7 +13,11 @@ import pytest
 from verify_perceptron.data import kernel
 from verify_perceptron.data._floats import NotFinite, binary_bits
 from verify_perceptron.data.arrays import exact_table
+from verify_perceptron.check.separator import scaled_separator
+from verify_perceptron.data.dataset import from_arrays
+from verify_perceptron.data.trace import LazyUpdates
 from verify_perceptron.errors import DataError
+from verify_perceptron.run import fast, reference
 
 _BAD = [(np.nan, "nan"), (np.inf, "inf"), (-np.inf, "-inf")]
 
@@ -59,3 +64,23 @@ def test_finite_floats_read_as_before(monkeypatch: pytest.MonkeyPatch, compiled:
     X = np.array([[2.0**-1074, -(2.0**1023)], [1.0, 0.0]])
     table = exact_table(X, source="t")
     assert table.denominator == 2**1074 and table.binary_float
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("mode", ["online", "batch"])
+def test_the_kept_weights_read_together_are_each_update_s(seed: int, mode: str) -> None:
+    """`best_reference`'s candidates read together (`LazyUpdates.scaled_weights_of`: a compiled chunk's running
+    sums made once, no record's score) are the scaled separators of the updates' own weights, in any order."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-50, 50, (40, 3)) * (1 if seed % 2 else 2**40)  # past int64's guard at 2^40: limbs
+    data = from_arrays(X, rng.choice([-1, 1], 40))
+    lazy = fast.run(data, "classic", mode=mode, max_epochs=60, keep_updates=10**9).updates
+    fresh = reference.train(data, "classic", mode=mode, max_epochs=60).updates  # (the reference engine's own)
+    assert isinstance(lazy, LazyUpdates) and len(lazy) >= 60
+    if mode == "online":  # (a compiled chunk's updates are kept as runs of a segment)
+        assert any(len(part) == 5 for part in getattr(lazy._records, "parts"))
+    at = [*range(0, len(lazy), 7), len(lazy) - 1, 3, 0, 3]
+    assert lazy.scaled_weights_of(at) == [scaled_separator(fresh[i].weights)[0] for i in at]
+    assert lazy.scaled_weights_of(at) == [lazy.scaled_weights(i) for i in at]
+    with pytest.raises(IndexError):
+        lazy.scaled_weights_of([len(lazy)])

@@ -5,6 +5,7 @@ refusal is the one the separate pass gave: a `DataError` naming the first value 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -13,10 +14,15 @@ import pytest
 from verify_perceptron.data import kernel
 from verify_perceptron.data._floats import NotFinite, binary_bits
 from verify_perceptron.data.arrays import exact_table
+from verify_perceptron.check import facts
+from verify_perceptron.check.checker import Checker
+from verify_perceptron.check.facts import fact_check
 from verify_perceptron.check.separator import scaled_separator
 from verify_perceptron.data.dataset import from_arrays
 from verify_perceptron.data.trace import LazyUpdates
 from verify_perceptron.errors import DataError
+from verify_perceptron.notes.facts import ProofFacts, Rule
+from verify_perceptron.pipeline import verify_run
 from verify_perceptron.run import fast, reference
 
 _BAD = [(np.nan, "nan"), (np.inf, "inf"), (-np.inf, "-inf")]
@@ -84,3 +90,28 @@ def test_the_kept_weights_read_together_are_each_update_s(seed: int, mode: str) 
     assert lazy.scaled_weights_of(at) == [lazy.scaled_weights(i) for i in at]
     with pytest.raises(IndexError):
         lazy.scaled_weights_of([len(lazy)])
+
+
+_BELOW = Rule("below", "hypothesis", "every updated sample's ‖x‖² is at most 30", "x_sq <= 30", "x_sq <= 30", "sample",
+              ("<=", ("q", "x_sq"), ("c", 30, 1)), True, "")
+_SIGNED = Rule("signed", "hypothesis", "y is a sign", "y·y >= 1", "y·y >= 1", "sample",
+               (">=", ("*", ("q", "y"), ("q", "y")), ("c", 1, 1)), True, "")
+
+
+@pytest.mark.parametrize("piece", [1, 2, 3, 2**14])
+def test_each_sample_rule_reads_its_own_piece_of_the_samples(monkeypatch: pytest.MonkeyPatch, piece: int) -> None:
+    """The sample rules read one piece of the updated samples' labels, norms and margins, kept for the next rule
+    (`FactCheck._piece`): each piece is its own, so the one sample past the bound is found in whichever piece."""
+    monkeypatch.setattr(facts, "SAMPLE_PIECE", piece)
+    X = np.array([[1, 1], [-2, -1], [1, -3], [-1, 2], [2, 2], [-3, -1], [4, 1], [-5, -5]])
+    data = from_arrays(X, [1, -1, 1, -1, 1, -1, 1, -1])  # (updates on samples 0, 2 and 7)
+    proof = ProofFacts("t", "test", "classic", "online", "mistake-bound", "", (_SIGNED, _BELOW))
+    trace, check = verify_run(data, "classic", max_epochs=30)
+    checker = Checker(data, "classic", rate=Fraction(1), mode="online", separator=check.separator)
+    checker.facts = fact_check(checker, [proof])
+    fast.run(data, "classic", max_epochs=30, observer=checker)
+    (result,) = checker.finish(trace).proofs
+    signed, below = result.facts
+    assert signed.holds is True and signed.n_checked == below.n_checked == 3
+    assert (below.holds, below.sample) == (False, 7)  # ‖(-5, -5, 1)‖² = 51; 3 and 11 before it
+    assert dict(below.values)["x_sq"] == 51

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify_perceptron.data import kernel
 from verify_perceptron.data._floats import NotFinite, binary_bits
@@ -22,6 +24,7 @@ from verify_perceptron.data.dataset import from_arrays
 from verify_perceptron.data.trace import LazyUpdates
 from verify_perceptron.errors import DataError
 from verify_perceptron.notes.facts import ProofFacts, Rule
+from verify_perceptron.notes.soft_margin import _all_columns, _terms
 from verify_perceptron.pipeline import verify_run
 from verify_perceptron.run import fast, reference
 
@@ -115,3 +118,43 @@ def test_each_sample_rule_reads_its_own_piece_of_the_samples(monkeypatch: pytest
     assert signed.holds is True and signed.n_checked == below.n_checked == 3
     assert (below.holds, below.sample) == (False, 7)  # ‖(-5, -5, 1)‖² = 51; 3 and 11 before it
     assert dict(below.values)["x_sq"] == 51
+
+
+_FLOATS = st.floats(allow_nan=True, allow_infinity=True, width=64)
+
+
+@given(st.lists(st.tuples(_FLOATS, st.floats(0.0, 1e6) | st.sampled_from([0.0, 1.0, 3.0])), max_size=30))
+@settings(max_examples=200, deadline=None)
+def test_the_bound_s_terms_are_numpy_s_powers_bit_for_bit(pairs: list[tuple[float, float]]) -> None:
+    """D(ρ)'s terms w·m^p without NumPy's powers (`_terms`): the same doubles as w * m**p, NaNs where they are."""
+    m = np.array([a for a, _ in pairs], dtype=np.float64)
+    w = np.array([b for _, b in pairs], dtype=np.float64)
+    with np.errstate(all="ignore"):
+        for p, terms in enumerate(_terms(w, m)):
+            expected = w * m**p
+            assert terms.tobytes() == expected.tobytes() or np.array_equal(terms, expected, equal_nan=True)
+
+
+@given(st.integers(1, 40), st.integers(1, 6), st.integers(0, 2**32 - 1))
+@settings(max_examples=100, deadline=None)
+def test_every_column_s_choice_is_the_sums_of_powers_choice(n: int, c: int, seed: int) -> None:
+    """`_all_columns` (running sums written in place, after a zero) chooses as the concatenated sums of w * m**p
+    did: the same index and the same bound's logarithm, bit for bit, for every column."""
+    rng = np.random.default_rng(seed)
+    margins = np.round(rng.normal(size=(n, c)), int(rng.integers(0, 3)))  # ties too
+    counts = rng.integers(0, 3, n).astype(np.float64)
+    roots = list(rng.uniform(0.5, 4.0, c))
+    order = np.argsort(margins, axis=0, kind="stable")
+    m, w = np.take_along_axis(margins, order, axis=0), counts[order]
+    with np.errstate(all="ignore"):
+        sums = [np.concatenate((np.zeros((1, c)), np.cumsum(w * m**p, axis=0)))[:-1] for p in range(3)]
+        D_sq = np.maximum(sums[0] * m**2 - 2 * sums[1] * m + sums[2], 0.0)
+        values = 2 * (np.log(np.asarray(roots) + np.sqrt(D_sq)) - np.log(m))
+    for j, chosen in enumerate(_all_columns(margins, counts, roots)):
+        positive = [i for i in range(n) if m[i, j] > 0 and (i == 0 or m[i, j] != m[i - 1, j])]
+        if not positive:
+            assert chosen is None
+            continue
+        assert chosen is not None
+        best = min(positive, key=lambda i: (values[i, j], i))
+        assert (chosen[0], chosen[1]) == (int(order[best, j]), float(values[best, j]))

@@ -237,6 +237,7 @@ class FactCheck:
     def finish(self, claims: Mapping[str, InvariantResult], n_updates: int) -> tuple[ProofCheck, ...]:
         """Decide the run and sample rules, read the claim rules; every proof's hypotheses on this run."""
         updated = np.flatnonzero(self.first_at)
+        self._read: tuple[Any, ...] | None = None  # the last piece read, for the next sample rule (`_piece`)
         for results in self.results.values():
             for f in results:
                 if f.skipped is not None:
@@ -251,6 +252,7 @@ class FactCheck:
                     self._claim(f, claims.get(f.rule.claim), n_updates)
                 elif f.rule.scope == "update":
                     f.n_checked = n_updates
+        self._read = None
         return tuple(ProofCheck(p, self.results[p.key], n_updates) for p in self.proofs)
 
     def _samples(self, f: FactResult, updated: Any) -> None:
@@ -264,7 +266,8 @@ class FactCheck:
         held = np.empty(len(updated), dtype=bool)
         for lo in range(0, len(updated), SAMPLE_PIECE):
             try:
-                held[lo:lo + SAMPLE_PIECE] = self._sample_rule(f, updated[lo:lo + SAMPLE_PIECE])
+                rows = updated[lo:lo + SAMPLE_PIECE]
+                held[lo:lo + SAMPLE_PIECE] = self._sample_rule(f, rows, self._piece(updated, lo))
             except ZeroDivisionError:  # every sample fails, as when the rule was evaluated on them all at once
                 held[:] = False
                 break
@@ -273,12 +276,21 @@ class FactCheck:
             i = int(wrong[np.argmin(self.first_at[wrong])])
             f.fail(int(self.first_at[i]), i, {**self.true_run, **self._sample(i, False), "y": int(self.y[i])})
 
-    def _sample_rule(self, f: FactResult, rows: Any) -> Any:
-        """Whether sample rule `f` holds on each of `rows` (a bool array; `ZeroDivisionError` as evaluated)."""
-        y = self.y[rows]
-        norms = np.asarray(self.norms[rows])
-        margins = np.zeros(len(rows), dtype=np.int64) if self.margins is None else \
-            y * np.asarray(self.margins)[rows]
+    def _piece(self, updated: Any, lo: int) -> tuple[Any, Any, Any]:
+        """The labels, norms and margins of ``updated[lo:lo + SAMPLE_PIECE]``: each sample rule reads the same
+        pieces, so the last one read is kept for the next rule (every sample of a small run: read once for all)."""
+        if self._read is None or self._read[0] is not updated or self._read[1] != lo:
+            rows = updated[lo:lo + SAMPLE_PIECE]
+            y = self.y[rows]
+            self._read = updated, lo, y, np.asarray(self.norms[rows]), np.zeros(len(rows), dtype=np.int64) if (
+                self.margins is None) else y * np.asarray(self.margins)[rows]
+        _, _, y, norms, margins = self._read
+        return y, norms, margins
+
+    def _sample_rule(self, f: FactResult, rows: Any, piece: tuple[Any, Any, Any]) -> Any:
+        """Whether sample rule `f` holds on each of `rows` (a bool array; `ZeroDivisionError` as evaluated), whose
+        labels, norms and margins are `piece` (`_piece`)."""
+        y, norms, margins = piece
         values: dict[str, Any] = {**self.scaled_run, "y": y, "x_sq": norms, "x_ws": margins}
         if not f.rule.scaled:
             values = {**self.true_run, "y": y.astype(object), "x_sq": norms.astype(object) * Fraction(1, self.L**2),

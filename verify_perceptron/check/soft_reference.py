@@ -92,12 +92,13 @@ def best_reference(matrix: ExactMatrix, trace: Trace) -> tuple[tuple[Fraction, .
     step = max(1, -(-len(kept) // VISITED))
     counts = np.asarray(trace.mistakes_per_sample, dtype=np.int64)
     seen: dict[tuple[int, ...], Any] = {}  # scaled integer weights: the run's last weights, or an update's index
-    for index in [None, *range(0, len(kept), step)]:
+    visited = range(0, len(kept), step)  # (from the fast engine's records when there are, read together)
+    recorded = kept.scaled_weights_of(visited) if isinstance(kept, LazyUpdates) else None
+    for index in [None, *visited]:
         if index is None:
             W = scaled_separator(trace.final_weights)[0]
         else:  # from the fast engine's record when there is one, else from the update's fractions
-            recorded = kept.scaled_weights(index) if isinstance(kept, LazyUpdates) else None
-            W = scaled_separator(kept[index].weights)[0] if recorded is None else recorded
+            W = scaled_separator(kept[index].weights)[0] if recorded is None else recorded[index // step]
         key = tuple(W)
         if any(key) and key not in seen:
             seen[key] = index

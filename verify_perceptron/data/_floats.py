@@ -25,10 +25,14 @@ from . import kernel as _kernel
 from .files import refuse_wide
 from .limb_arrays import dyadic_limbs, limbs_for_bits
 
-__all__ = ["binary_bits", "binary_floats"]
+__all__ = ["NotFinite", "binary_bits", "binary_floats"]
 
 #: Values converted at a time (the temporaries of one block are about 40 bytes a value).
 BLOCK = 1 << 20
+
+
+class NotFinite(ValueError):
+    """A NaN or an infinity among the floats `binary_bits` reads (the caller names it: it knows its place)."""
 
 
 def _parts(block: Any) -> tuple[Any, Any, Any]:
@@ -75,6 +79,7 @@ def binary_bits(a: Any, *, max_cells: int | None, source: str) -> tuple[Any, int
     """`binary_floats` and the bit length of its largest |numerator| (0 when every value is 0), which its
     exponents give (the largest m·2^(e + p)): in lowest terms over 2^p (the module's docstring), the numerators
     need no pass of `Dataset`'s own for its facts (`verify_perceptron.data.limb_arrays.lowest_terms_facts`).
+    A NaN or an infinity raises `NotFinite`: the floats need no check of their own before.
 
     Examples
     --------
@@ -82,9 +87,15 @@ def binary_bits(a: Any, *, max_cells: int | None, source: str) -> tuple[Any, int
     (4, 4)
     >>> binary_bits(np.zeros((1, 2)), max_cells=100, source="t")[1:]
     (1, 0)
+    >>> binary_bits(np.array([[1.0, np.nan]]), max_cells=100, source="t")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.data._floats.NotFinite: t: a value is not finite
     """
     if _kernel.dyadic_range is not None:
         return _compiled(np.ascontiguousarray(a, dtype=np.float64), max_cells, source)
+    if not np.isfinite(a).all():
+        raise NotFinite(f"{source}: a value is not finite")
     n_rows, n_cols = a.shape
     low = top = None
     step = max(1, BLOCK // max(1, n_cols))
@@ -115,7 +126,10 @@ def _compiled(a: Any, max_cells: int | None, source: str) -> tuple[Any, int, int
     m and e read from its bits in one pass, then the limbs written in another, no temporary array."""
     dyadic_range, dyadic_fill = _kernel.dyadic_range, _kernel.dyadic_fill
     assert dyadic_range is not None and dyadic_fill is not None  # (binary_floats comes here only then)
-    found = dyadic_range(a)
+    try:
+        found = dyadic_range(a)  # (its pass over the bits finds a NaN or an infinity: no pass of the caller's)
+    except ValueError:
+        raise NotFinite(f"{source}: a value is not finite") from None
     if found is None:
         return np.zeros(a.shape, dtype=np.int64), 1, 0
     low, top = found

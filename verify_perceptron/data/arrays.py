@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import DataError, InvalidArgument
-from ._floats import binary_bits
+from ._floats import NotFinite, binary_bits
 from .denominators import MAX_DENOMINATOR_BITS
 from .files import check_max_cells, refuse_cells, refuse_wide
 from .limb_arrays import limb_values
@@ -201,11 +201,6 @@ def _decimal_column(values: Any, n_cells: int, max_cells: int | None, source: st
     return _integer_column([n * (common // d) for n, d in pairs]), common
 
 
-def _first_bad(mask: Any) -> tuple[int, int]:
-    i, j = (int(k) for k in np.argwhere(mask)[0])
-    return i, j
-
-
 def _refuse_bad_text(a: Any, name: str, source: str) -> None:
     """A NumPy text array holding a code point past U+10FFFF (raw bytes seen as text) cannot be read as str."""
     if a.dtype.kind == "U" and a.size and a.dtype.itemsize:
@@ -228,13 +223,15 @@ def _array_table(a: Any, floats: str, source: str, max_cells: int | None) -> tup
     if kind == "b":
         raise DataError(f"{source}: X has dtype bool; numbers are needed (X.astype(int) reads True as 1)")
     if kind == "f" and a.dtype.itemsize <= 8:
-        bad = ~np.isfinite(a)
-        if bad.any():
-            i, j = _first_bad(bad)
-            raise DataError(f"{source}: {_non_finite(f'X[{i}][{j}]', a[i, j])}")
-        if floats == "binary":
-            numerators, denominator, bits = binary_bits(a, max_cells=max_cells, source=source)
-            return numerators, denominator, True, bits
+        try:  # (binary floats: their pass finds a NaN or an infinity, no pass over X of its own)
+            if floats == "binary":
+                numerators, denominator, bits = binary_bits(a, max_cells=max_cells, source=source)
+                return numerators, denominator, True, bits
+            if not np.isfinite(a).all():
+                raise NotFinite(source)
+        except NotFinite:
+            i, j = (int(k) for k in np.argwhere(~np.isfinite(a))[0])
+            raise DataError(f"{source}: {_non_finite(f'X[{i}][{j}]', a[i, j])}") from None
         values, inverse = np.unique(a, return_inverse=True)  # each distinct value is read once
         column, denominator = _decimal_column(values, a.size, max_cells, source)
         return column[inverse.reshape(a.shape)], denominator, False, None

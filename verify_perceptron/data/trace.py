@@ -69,7 +69,7 @@ class LazyUpdates(Sequence[Update]):
     """
 
     def __init__(self, records: Sequence[Any], build: Callable[[Any], Update],
-                 scaled: Callable[[Any], list[int]] | None = None) -> None:
+                 scaled: Callable[[Sequence[Any], Sequence[int]], list[list[int]]] | None = None) -> None:
         self._records = records
         self._build = build
         self._scaled = scaled
@@ -79,15 +79,26 @@ class LazyUpdates(Sequence[Update]):
         """M·w for update `index`'s weights w (M the least common denominator of their entries), from its
         record without building the update's fractions: the integers
         `verify_perceptron.check.separator.scaled_separator` makes of ``self[index].weights``.
-        None when no `scaled` was given.
+        None when no `scaled` was given (``scaled(records, indices)``: those of the records at the indices).
 
         Examples
         --------
-        >>> lazy = LazyUpdates([(1, 2)], lambda r: None, scaled=lambda r: [r[0], 2 * r[1]])
+        >>> lazy = LazyUpdates([(1, 2)], lambda r: None, scaled=lambda rs, at: [[rs[i][0], 2 * rs[i][1]] for i in at])
         >>> lazy.scaled_weights(0), LazyUpdates([1], lambda r: None).scaled_weights(0)
         ([1, 4], None)
         """
-        return None if self._scaled is None else self._scaled(self._records[index])
+        return None if self._scaled is None else self._scaled(self._records, [index])[0]
+
+    def scaled_weights_of(self, indices: Sequence[int]) -> list[list[int]] | None:
+        """`scaled_weights` of each of `indices`, read together (a segment of a compiled chunk read once for all).
+
+        Examples
+        --------
+        >>> LazyUpdates([(1, 2), (3, 4)], lambda r: None, scaled=lambda rs, at: [list(rs[i]) for i in at]
+        ...             ).scaled_weights_of([1, 0])
+        [[3, 4], [1, 2]]
+        """
+        return None if self._scaled is None else self._scaled(self._records, indices)
 
     def __len__(self) -> int:
         return len(self._records)

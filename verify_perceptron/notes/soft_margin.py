@@ -335,8 +335,9 @@ def _all_columns(margins: Any, weights: Any, roots: Sequence[float]) -> list[tup
         kept[np.arange(CANDIDATES)[:, None] * (total[crowded] - 1) // (CANDIDATES - 1), np.arange(len(crowded))] = True
         candidate[:, crowded] &= np.take_along_axis(kept, np.maximum(rank[:, crowded], 0), axis=0)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (non-candidates are set aside below)
-        zero = np.zeros((1, c))
-        sums = [np.concatenate((zero, np.cumsum(w * m**p, axis=0)))[:-1] for p in range(3)]  # below each
+        sums = np.zeros((3, n, c))  # below each: 0, then the running sums of the terms w·m^p before it
+        for p, terms in enumerate(_terms(w[:-1], m[:-1])):
+            np.cumsum(terms, axis=0, out=sums[p, 1:])
         D_sq = np.maximum(sums[0] * m**2 - 2 * sums[1] * m + sums[2], 0.0)
         values = 2 * (np.log(np.asarray(roots, dtype=np.float64) + np.sqrt(D_sq)) - np.log(m))
     values = np.where(candidate & ~np.isnan(values), values, np.inf)
@@ -391,12 +392,24 @@ def _sums_below(m: Any, w: Any, below: Any) -> Any:
     for lo in range(0, len(m), _BLOCK):
         hi = min(lo + _BLOCK, len(m))
         inside = np.flatnonzero((below > lo) & (below <= hi))  # sums that end in this block (at below - 1)
-        for p in range(3):
-            terms = w[lo:hi] * m[lo:hi] ** p
+        for p, terms in enumerate(_terms(w[lo:hi], m[lo:hi])):
             run = np.cumsum(terms if ends[p] is None else np.concatenate(([ends[p]], terms)))[ends[p] is not None:]
             sums[p, inside] = run[below[inside] - 1 - lo]
             ends[p] = run[-1]
     return sums
+
+
+def _terms(w: Any, m: Any) -> tuple[Any, Any, Any]:
+    """w·m^p for p = 0, 1, 2, bit for bit: w·m^0 is w (m^0 is 1, even for a NaN or an infinity), m^1 is m and m^2
+    is m·m (NumPy's power by 2 is its square), so two of NumPy's powers and a product are not made.
+
+    Examples
+    --------
+    >>> m, w = np.array([3.0, np.nan, -np.inf, 0.1]), np.array([2.0, 1.0, 0.5, 3.0])
+    >>> all(np.array_equal(t, w * m**p, equal_nan=True) for p, t in enumerate(_terms(w, m)))
+    True
+    """
+    return w, w * m, w * (m * m)
 
 
 def _distinct_positive(ordered: Any, others: Any) -> Any:

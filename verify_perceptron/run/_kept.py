@@ -56,6 +56,29 @@ class Kept(Sequence[tuple[int, int, list[int], list[int], Any]]):
         return first + t, int(epochs[t]), [int(rows[t])], [score], (segment, t)
 
 
+    def weights_of(self, indices: Sequence[int]) -> list[Any]:
+        """The weights of the records at `indices` (``self[i][4]`` with a segment's read: its running sums made
+        once), without the records' scores and tuples (`best_reference` reads 33 a run, only their weights).
+
+        Examples
+        --------
+        >>> kept = Kept()
+        >>> kept.add((1, 1, [0], [0], np.array([1, 1])))
+        >>> kept.add_run(2, np.array([1, 1]), np.array([1, 0]), np.array([-1, 0]),
+        ...              Segment(np.array([1, 1]), np.array([[0, 2], [-1, 3]])))
+        >>> [w.tolist() for w in kept.weights_of([2, 0, 1])]
+        [[0, 6], [1, 1], [1, 3]]
+        """
+        out = []
+        for index in indices:
+            if not 0 <= index < self.length:
+                raise IndexError(index)
+            p = bisect.bisect_right(self.starts, index) - 1
+            part = self.parts[p]
+            out.append(part[0][4] if len(part) == 1 else part[4].weights()[index - self.starts[p]])
+        return out
+
+
 class Segment:
     """The weights after each of a run of updates, computed only if a kept update is read."""
 
@@ -66,5 +89,6 @@ class Segment:
     def weights(self) -> Any:
         if self._weights is None:
             # Each running sum is a weight vector of the run, inside the int64 guard.
-            self._weights = np.cumsum(np.vstack([self.start, self.rows]), axis=0)[1:]
+            # (the rows' sums, then W before them added: no stacked copy; int64 at least, as np.cumsum widens)
+            self._weights = np.cumsum(self.rows, axis=0) + self.start
         return self._weights

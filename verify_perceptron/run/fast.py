@@ -30,6 +30,7 @@ rows in, the next block has about 2(j+1) rows. Each product runs in float64 (BLA
 from __future__ import annotations
 
 import functools
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -446,7 +447,7 @@ def run(
         convention=conv.name,
         rate=rate,
         mode=mode,
-        updates=LazyUpdates(state.kept, build, functools.partial(_scaled_record, unit)),
+        updates=LazyUpdates(state.kept, build, functools.partial(_scaled_records, unit)),
         final_weights=ScaledWeights(_ints(state.W), unit),
         n_epochs=state.epoch,
         stop=stop,
@@ -457,15 +458,13 @@ def run(
     )
 
 
-def _scaled_record(unit: Fraction, record: tuple[int, int, list[int], list[int], Any]) -> list[int]:
-    """M·w for a kept record's weights w = unit·V, M the least common denominator of their entries:
-    what `verify_perceptron.check.separator.scaled_separator` makes of w (`ScaledWeights.scaled`),
-    without a Fraction per entry.
+def _scaled_records(unit: Fraction, kept: Kept, indices: Sequence[int]) -> list[list[int]]:
+    """M·w for the weights w = unit·V of each kept record at `indices`, M the least common denominator of their
+    entries: what `verify_perceptron.check.separator.scaled_separator` makes of w (`ScaledWeights.scaled`),
+    without a Fraction per entry, and the weights read without the records' scores (`Kept.weights_of`).
     """
-    weights = record[4]
-    if isinstance(weights, tuple):  # (segment, t): the t-th weights of a compiled chunk
-        weights = weights[0].weights()[weights[1]]
-    return ScaledWeights(_ints(weights), unit).scaled()[0]
+    p, q, gcd = unit.numerator, unit.denominator, math.gcd  # (`ScaledWeights.scaled`'s M·w = p·V/gcd(q, gcd(V)))
+    return [[p * v // g for v in V] for V in map(_ints, kept.weights_of(indices)) for g in [gcd(q, gcd(*V))]]
 
 
 @dataclass(frozen=True)

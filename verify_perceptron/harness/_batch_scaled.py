@@ -277,7 +277,8 @@ def _printed(observations: list[Observation], model: Callable[[Observation], lis
 
 def computed(scores: str, steps_sum: str, step: str, divisor: str) -> str:
     """The words for one way of computing the float64 run."""
-    scored = "the scores X @ w + b" if scores == "matrix" else f"each score {summed_how(scores)}"
+    scored = {"matrix": "the scores X @ w + b", "bias-last": "each score's products added in order, then the bias"
+              }.get(scores, f"each score {summed_how(scores)}")
     summed = "s = (y[m, None] * X[m]).sum(0)" if steps_sum == "rows" else "s = X[m].T @ y[m]"
     k = {"mistakes": "k", "samples": "n"}.get(divisor)
     if k is None:

@@ -247,3 +247,21 @@ def test_a_weights_file_may_hold_a_vector_on_one_line(tmp_path: Any, text: str) 
     path.write_text("0.5 -1\n")
     with pytest.raises(Exception, match="wrote 2 values to its weights file; 3 needed"):
         read_weights(str(path), 2, exact=True)
+
+
+def test_weights_printed_as_hexadecimal_floats_are_read_exactly() -> None:
+    # C's %a, Python's float.hex and Java's Double.toHexString print every double exactly; they were refused
+    # ("'0x1.999999999999ap-3' is not a number")
+    command = f"{sys.executable} {ROOT / 'tests' / 'implementations' / 'hex_floats.py'} {{train}}"
+    code, record = checked(None, command=command, examples=15)
+    assert code == 0 and record["passed"] is True, record
+    rng = __import__("random").Random(3)
+    for _ in range(500):
+        value = struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0]
+        if math.isfinite(value):
+            assert number(float.hex(value), False, "w") == Fraction.from_float(value)
+    assert number("-0x0p+0", True, "w") == 0 and number("0X1P-1074", True, "w") == Fraction(1, 2**1074)
+    assert number("0x1.8p-3", True, "w") == Fraction(3, 16) and number("0x.8p1", True, "w") == 1
+    for bad in ("0xp+1", "0x1.8", "0x1p99999", "0x1.zp1"):
+        with pytest.raises(Exception, match="w: "):
+            number(bad, True, "w")

@@ -270,13 +270,43 @@ def _update(line: str, n_features: int, exact: bool, where: str) -> tuple[int, l
     return index, [number(v, exact, f"{where}: weight {j + 1}") for j, v in enumerate(weights)]
 
 
+#: A hexadecimal floating-point literal, as C's ``%a``, Python's ``float.hex`` and Java's ``Double.toHexString``
+#: write a double exactly: sign, hex digits with an optional point, and a binary exponent.
+_HEX_FLOAT = re.compile(r"([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d{1,6})")
+#: The largest binary exponent accepted in one (the doubles' range is 2^-1074 to 2^1024).
+_HEX_EXPONENT = 1100
+
+
+def _hex_float(text: str) -> Fraction | None:
+    """The exact value of a hexadecimal floating-point literal (``0x1.8p-3`` is 3/16), or None where `text` is
+    none; a `ValueError` naming it where its exponent or its digits are past what any double needs.
+
+    Examples
+    --------
+    >>> _hex_float("0x1.999999999999ap-4") == Fraction.from_float(0.1), _hex_float("-0x0p+0"), _hex_float("0.1")
+    (True, Fraction(0, 1), None)
+    """
+    found = _HEX_FLOAT.fullmatch(text.strip())
+    if found is None or not (found.group(2) or found.group(3)):
+        return None
+    sign, whole, fraction, exponent = found.groups()
+    fraction = fraction or ""
+    if len(whole) + len(fraction) > MAX_DIGITS or abs(int(exponent)) > _HEX_EXPONENT:
+        raise ValueError(f"{shown(text.strip())} has more digits or a larger exponent than a double has")
+    value = Fraction(int(whole + fraction or "0", 16)) * Fraction(2) ** (int(exponent) - 4 * len(fraction))
+    return -value if sign == "-" else value
+
+
 def number(value: object, exact: bool, where: str) -> Fraction:
-    """A value as written: p/q exactly; a decimal exactly, or (float data) as the double nearest to it.
+    """A value as written: p/q exactly; a decimal exactly, or (float data) as the double nearest to it; a
+    hexadecimal float (``0x1.999999999999ap-4``, C's ``%a``) exactly.
 
     Examples
     --------
     >>> number("0.1", True, "w"), number("0.1", False, "w") == Fraction.from_float(0.1)
     (Fraction(1, 10), True)
+    >>> number("0x1.8p-3", False, "w")
+    Fraction(3, 16)
     >>> number("١", False, "w")
     Traceback (most recent call last):
     ...
@@ -285,6 +315,9 @@ def number(value: object, exact: bool, where: str) -> Fraction:
     if not isinstance(value, str):
         raise CommandFailed(f"{where}: {_short(value)} is not a number")
     try:
+        hexadecimal = _hex_float(value)
+        if hexadecimal is not None:
+            return hexadecimal
         exact_value = parse_rational(value)
     except ValueError as error:
         raise CommandFailed(f"{where}: {error}") from None

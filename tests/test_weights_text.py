@@ -154,3 +154,16 @@ def test_every_pattern_reads_a_long_adversarial_line_in_linear_time() -> None:
         except Exception:
             pass  # refused or read: only the time is tested here
     assert time.process_time() - started < 5  # linear: about 0.3 s; a quadratic pattern: minutes
+
+
+def test_matlab_s_common_scale_factor_is_refused_by_name(tmp_path: Path) -> None:
+    # MATLAB's disp(w) of [1234.5, 0.5]: the values below the factor are the weights over 1000; they were read
+    # as the weights themselves (a log line passed over), a silent misreading
+    from verify_perceptron.harness._protocol import trailing_weights
+
+    path = tmp_path / "out.txt"
+    path.write_text("   1.0e+03 *\n\n    1.2345    0.0005\n")
+    with pytest.raises(CommandFailed, match="'1.0e\\+03 \\*', the common scale factor MATLAB and Octave print"):
+        trailing_weights(str(path), 1, exact=False)
+    path.write_text("Epoch 1: 2 errors\n    1.2345    0.0005\n")  # without it, the log is passed over as before
+    assert trailing_weights(str(path), 1, exact=False) is not None

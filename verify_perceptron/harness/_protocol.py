@@ -77,6 +77,8 @@ def read_weights(path: str, n_features: int, exact: bool) -> list[Fraction] | tu
     return _weights_in(text, n_features, exact)
 
 
+#: MATLAB's and Octave's common scale factor line above a vector's values (``   1.0e+03 *``).
+_SCALE_FACTOR = re.compile(r"\s*[+-]?\d+(?:\.\d+)?[eE][+-]?\d+\s*\*\s*")
 #: The most lines at the end of what a program printed that are tried as its weights (`trailing_weights`).
 TRAILING_LINES = 64
 
@@ -113,6 +115,11 @@ def trailing_weights(path: str, n_features: int,
     except CommandFailed:
         return None
     lines = [line for line in (text or "").splitlines() if line.strip()]
+    scale = next((line for line in lines if _SCALE_FACTOR.fullmatch(line)), None)
+    if scale is not None:  # the values printed below it are the weights over it: no line reads as the weights
+        raise CommandFailed(f"its standard output holds {shown(scale.strip())}, the common scale factor MATLAB and "
+                            "Octave print above a vector whose values are shown divided by it, rounded short: "
+                            "print every weight in full (fprintf('%.17g\\n', w))")
     after = 0  # then words printed after the weights (``converged``, ``Done.``) passed over, one line more each time
     while True:
         kept = lines[:len(lines) - after]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import textwrap
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -167,3 +168,23 @@ def test_matlab_s_common_scale_factor_is_refused_by_name(tmp_path: Path) -> None
         trailing_weights(str(path), 1, exact=False)
     path.write_text("Epoch 1: 2 errors\n    1.2345    0.0005\n")  # without it, the log is passed over as before
     assert trailing_weights(str(path), 1, exact=False) is not None
+
+
+@pytest.mark.parametrize("printed, expected", [
+    # print(pd.Series(w)), of named labels, of a one-row DataFrame with names and with pandas' own column numbers
+    ("0    2.3\n1    0.5\n2    1.0\ndtype: float64\n", ["2.3", "0.5", "1.0"]),
+    ("w1      2.3\nw2      0.5\nbias    1.0\nName: weights, dtype: float64\n", ("2.3", "0.5", "1.0")),
+    ("    w1   w2    b\n0  2.3  0.5  1.0\n", ("2.3", "0.5", "1.0")),
+    ("     0    1    2\n0  2.3  0.5  1.0\n", ["2.3", "0.5", "1.0"]),
+])
+def test_pandas_prints_are_read_as_their_values(printed: str, expected: Any) -> None:
+    # each was refused ("'dtype' is not a number", "'w1' is not a number", "3 values; 2 needed")
+    from verify_perceptron.harness._weights_text import Named, weight_tokens
+
+    found = weight_tokens(printed)
+    if isinstance(expected, tuple):  # named: the weights and the bias by their names
+        assert isinstance(found, Named) and [v for _, v in found.weights] + [found.bias[1]] == list(expected)
+    else:
+        assert [v for _, v in found] == expected  # type: ignore[union-attr]
+    # a header of names over values alone (no index column) is read as before: the header is passed over
+    assert [v for _, v in weight_tokens("w1 w2 b\n2.3 0.5 1.0\n")] == ["2.3", "0.5", "1.0"]  # type: ignore[union-attr]

@@ -3,6 +3,8 @@
 ``bias: ...``), also as debug printers write a record (node's ``console.log``, Rust's ``{:?}``, Python's dict and
 dataclass reprs, Perl's Data::Dumper).
 
+pandas' print of a Series or of a one-row DataFrame is read as its values (`_from_pandas`).
+
 The values come out in the order written, each with its line, as text for
 the exact literal reader (`_protocol.number`); nothing here decides what a
 value is worth. A vector whose weights and bias are *named* (``{"w": [...],
@@ -113,7 +115,8 @@ def weight_tokens(text: str) -> list[Token] | Named:
         if from_json is not None:
             return from_json
     groups: list[tuple[Token | None, list[Token]]] = [(None, [])]  # (its name and line, its values)
-    for k, line in enumerate(map(_plain, _without_header(_without_row_names(text.split("\n")))), start=1):
+    for k, line in enumerate(map(_plain, _without_header(_without_row_names(_from_pandas(text.split("\n"))))),
+                             start=1):
         at = 0
         for match in _LABEL.finditer(line):
             groups[-1][1].extend(_tokens(line[at:match.start()], k))
@@ -144,6 +147,54 @@ def weight_tokens(text: str) -> list[Token] | Named:
 
 #: Words that are values (a weight NumPy or R printed as such), never a caption.
 _NOT_WORDS = frozenset({"nan", "inf", "infinity", "-inf", "na"})
+
+
+#: The last line of pandas' print of a Series (``dtype: float64``, ``Name: w, dtype: float64``).
+_PANDAS_FOOTER = re.compile(r"\s*(?:Name: [^,]*, )?(?:Length: \d+, )?dtype: \w+\s*")
+_PANDAS_CELLS = re.compile(r"\S+")
+
+
+def _from_pandas(lines: list[str]) -> list[str]:
+    """`lines` as plain values where they are pandas' print of a Series (an index and a value a line, then its
+    ``dtype`` line) or of a one-row DataFrame (column names, then the row's index and values): values in order
+    under an index 0, 1, ...; ``name=value`` where the labels are names (``w1``, ``bias``), for the named forms.
+
+    Examples
+    --------
+    >>> _from_pandas(["0    2.3", "1    0.5", "dtype: float64"])
+    ['2.3', '0.5', '']
+    >>> _from_pandas(["w1      2.3", "bias    1.0", "dtype: float64"])
+    ['w1=2.3', 'bias=1.0', '']
+    >>> _from_pandas(["    w1    b", "0  2.3  1.0"])
+    ['', 'w1=2.3 b=1.0']
+    """
+    filled = [k for k, line in enumerate(lines) if line.strip()]
+    if len(filled) < 2:
+        return lines
+    cells = [_PANDAS_CELLS.findall(lines[k]) for k in filled]
+    if _PANDAS_FOOTER.fullmatch(lines[filled[-1]]):  # a Series
+        if not all(len(row) == 2 for row in cells[:-1]):
+            return lines
+        labels, values = [row[0] for row in cells[:-1]], [row[1] for row in cells[:-1]]
+        out = list(lines)
+        out[filled[-1]] = ""
+        for k, text in zip(filled, _labelled(labels, values)):
+            out[k] = text
+        return out
+    names, row = cells[0], cells[-1]
+    if len(filled) != 2 or row[0] != "0" or len(row) != len(names) + 1:  # a one-row DataFrame: one index, "0"
+        return lines
+    out = list(lines)
+    out[filled[0]] = ""
+    out[filled[1]] = " ".join(_labelled(names, row[1:]))
+    return out
+
+
+def _labelled(labels: list[str], values: list[str]) -> list[str]:
+    """Each value alone under an index 0, 1, ...; else as ``label=value``."""
+    if labels == [str(k) for k in range(len(labels))]:
+        return values
+    return [f"{label}={value}" for label, value in zip(labels, values)]
 
 
 def _without_header(lines: list[str]) -> list[str]:

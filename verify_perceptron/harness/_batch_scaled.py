@@ -13,6 +13,7 @@ rate the weights show), or, for float64 code, the run as NumPy computes it: each
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 from fractions import Fraction
 
 import numpy as np
@@ -82,9 +83,10 @@ def exact_run(data: Dataset, conv: Convention, divisor: str, max_epochs: int) ->
 
 def float_run(data: Dataset, conv: Convention, rate: Fraction, divisor: str, max_epochs: int, labels: str = "-1/+1",
               *, scores: str = "matrix", steps_sum: str = "rows", step: str = "rate-first",
-              at_cap: bool = False) -> tuple[Fraction, Vector] | None:
-    """The same run as float64 NumPy code computes it at `rate`: the pass's scores as `scores` says, its mistakes'
-    steps summed as `steps_sum` says, the sum scaled as `step` says; its final weights (the doubles, exactly, as
+              at_cap: bool = False, single: bool = False) -> tuple[Fraction, Vector] | None:
+    """The same run as float64 NumPy code computes it at `rate` (float32 code, NumPy's or PyTorch's default, where
+    `single`: the data, the rate and every value float32): the pass's scores as `scores` says, its mistakes'
+    steps summed as `steps_sum` says, the sum scaled as `step` says; its final weights (the floats, exactly, as
     ``(b, v)``), or None where it has not converged after `max_epochs` passes (its weights then where `at_cap`)
     or float64 has no such run (a value or the rate past the doubles, an overflow).
 
@@ -101,13 +103,14 @@ def float_run(data: Dataset, conv: Convention, rate: Fraction, divisor: str, max
     rows = _doubles(data)
     if a is None or a == 0 or rows is None:
         return None
-    X, y = np.array(rows, dtype=np.float64).reshape(len(rows), -1), np.array(data.y, dtype=np.float64)
+    kind = np.float32 if single else np.float64
+    X, y = np.array(rows, dtype=kind).reshape(len(rows), -1), np.array(data.y, dtype=kind)
     ties = {label: _is_mistake(conv, Fraction(0), label) for label in (-1, 1)}
     tie_mistake = np.where(y > 0, ties[1], ties[-1])
-    v, b = np.zeros(X.shape[1]), 0.0
+    v, b, rate_ = np.zeros(X.shape[1], dtype=kind), kind(0), kind(a)
     with np.errstate(all="ignore"):
         for _ in range(max_epochs):
-            s = X @ v + b if scores == "matrix" else np.array([_score(v.tolist(), x, b, scores) for x in rows])
+            s = X @ v + b if scores == "matrix" else np.array([_score(v.tolist(), x, float(b), scores) for x in rows])
             if not np.isfinite(s).all():
                 return None
             wrong = (y * np.sign(s) < 0) | ((s == 0) & tie_mistake)
@@ -115,17 +118,17 @@ def float_run(data: Dataset, conv: Convention, rate: Fraction, divisor: str, max
                 break
             m = y[wrong]
             total = (m[:, None] * X[wrong]).sum(axis=0) if steps_sum == "rows" else X[wrong].T @ m
-            k = {"none": 1.0, "mistakes": float(wrong.sum())}.get(divisor, float(len(rows)))
-            v, b = v + _scaled(total, a, k, step), b + float(_scaled(np.array([m.sum()]), a, k, step)[0])
+            k = kind({"none": 1, "mistakes": int(wrong.sum())}.get(divisor, len(rows)))
+            v, b = v + _scaled(total, rate_, k, step), b + _scaled(np.array([m.sum()], dtype=kind), rate_, k, step)[0]
             if not (np.isfinite(v).all() and np.isfinite(b)):
                 return None
         else:
             if not at_cap:
                 return None
-    return Fraction(b), tuple(Fraction(float(w)) for w in v)
+    return Fraction(float(b)), tuple(Fraction(float(w)) for w in v)
 
 
-def _scaled(total: np.ndarray, a: float, k: float, step: str) -> np.ndarray:
+def _scaled(total: np.ndarray, a: Any, k: Any, step: str) -> np.ndarray:
     """The step from the sum `total` of a pass's steps, at the rate `a`, over the count `k`, written as `step` says."""
     if step == "rate-first":
         return a * total / k
@@ -158,9 +161,10 @@ def batch_scaled_cause(observations: list[Observation], conv: Convention, rate: 
             if divisor != "none" or rule is not conv:
                 factor = explained(observations, exact, rate, rounded=rounded)
                 fit = None if factor is None else (code_rate(rule, factor, labels), "")
-            if fit is None and rounded:
-                fit = _float_fit(observations, conv, rule, _rates(first, exact, rate, rule, labels), divisor,
-                                 max_epochs, labels)
+            for single in (False, True) if rounded else ():  # float64 code, then float32 (NumPy's or PyTorch's)
+                if fit is None:
+                    fit = _float_fit(observations, conv, rule, _rates(first, exact, rate, rule, labels), divisor,
+                                     max_epochs, labels, single)
             if fit is not None and not _online_too(observations, conv, rule, fit, factor, rounded, max_epochs, labels):
                 return _named(code, words, divisor, conv, rule, fit, len(observations))
     return None
@@ -183,9 +187,13 @@ def _online_too(observations: list[Observation], conv: Convention, rule: Convent
             return [shown(run.final())] if run.stop == "converged" else None
 
         return explained(observations, exact, factor, rounded=rounded) is not None
-    for sums in SUMS:
+    from ._single import SINGLE_SUMS, single_run
+
+    single = fit[1].startswith("float32")
+    for sums in SINGLE_SUMS if single else SUMS:
         def model(o: Observation, sums: str = sums) -> list[Vector] | None:
-            found = _float_run(o.data, rule, fit[0], max_epochs, labels, sums=sums)[0]
+            found = (single_run(o.data, rule, fit[0], max_epochs, labels, sums) if single else
+                     _float_run(o.data, rule, fit[0], max_epochs, labels, sums=sums)[0])
             return None if found is None else [shown(found)]
 
         if explained(observations, model, Fraction(1), rounded=True) is not None or (
@@ -209,9 +217,10 @@ def _named(code: str, words: str, divisor: str, conv: Convention, rule: Conventi
            datasets: int) -> Diagnosis:
     """The diagnosis of the fit `(rate, how)` found under `rule`."""
     shown, how = fit
-    rate_text = f"{float(shown)!r}, in float64 ({how}: the first way of computing tried that fits)" if how else str(shown)
+    rate_text = f"{float(shown)!r}, in {how}: the first way of computing tried that fits)" if how else str(shown)
     ruled = "" if rule is conv else f", under note {rule.note_number}'s {rule.name} rule ({rule.summary})"
-    return Diagnosis(code, {"divisor": divisor, "rate": str(shown), "convention": rule.name, "float64": bool(how),
+    return Diagnosis(code, {"divisor": divisor, "rate": str(shown), "convention": rule.name,
+                            "float64": how.startswith("float64"), "float32": how.startswith("float32"),
                             "printed": ", printed to " in how,
                             **({"mode": "batch"} if divisor == "none" else {}), "datasets": datasets},
                      f"it takes one step a pass, {words}, at rate {rate_text}{ruled}: that run ends at the "
@@ -236,27 +245,29 @@ def _rates(first: Observation, exact: Callable[[Observation], list[Vector] | Non
 
 
 def _float_fit(observations: list[Observation], conv: Convention, rule: Convention, rates: list[Fraction],
-               divisor: str, max_epochs: int, labels: str) -> tuple[Fraction, str] | None:
+               divisor: str, max_epochs: int, labels: str, single: bool = False) -> tuple[Fraction, str] | None:
     """The first of `rates` (a double) and way of computing (`SCORES`, `SUMS_OF_STEPS`, `STEPS`) whose float64
-    run under `rule` ends at every observation's weights (read in `conv`'s coordinates), as they are or printed
-    short (`_printed`: the run's doubles rounded to one printing's digits); its rate and the words for the way;
-    None where none does."""
+    run (float32, NumPy's matrix scores only, where `single`) under `rule` ends at every observation's weights
+    (read in `conv`'s coordinates), as they are or printed short (`_printed`: the run's floats rounded to one
+    printing's digits); its rate and the words for the arithmetic and the way; None where none does."""
+    precision = "float32" if single else "float64"
     for candidate in dict.fromkeys(rates):
         if _double(candidate) is None:
             continue
-        for scores in SCORES:
+        for scores in SCORES[:1] if single else SCORES:
             for steps_sum in SUMS_OF_STEPS:
                 for step in (STEPS if divisor != "none" else STEPS[:1]):  # k = 1: one way
                     def model(o: Observation) -> list[Vector] | None:
                         found = float_run(o.data, rule, candidate, divisor, max_epochs, labels, scores=scores,
-                                          steps_sum=steps_sum, step=step)
+                                          steps_sum=steps_sum, step=step, single=single)
                         return None if found is None else [conv.from_canonical(*found)]
 
+                    way = f"{precision} ({computed(scores, steps_sum, step, divisor)}"
                     if explained(observations, model, Fraction(1), rounded=True) is not None:
-                        return candidate, computed(scores, steps_sum, step, divisor)
+                        return candidate, way
                     printing = _printed(observations, model)
                     if printing is not None:
-                        return candidate, f"{computed(scores, steps_sum, step, divisor)}, printed to {printing}"
+                        return candidate, f"{way}, printed to {printing}"
     return None
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.implementations.plain import float_perceptron
 from verify_perceptron.data.dataset import from_arrays
 from verify_perceptron.harness import check_implementation
 from verify_perceptron.harness._evidence import Observation
@@ -17,36 +18,23 @@ from verify_perceptron.harness._normalized import normalized_cause, within_round
 from verify_perceptron.notes.conventions import get_convention
 
 
-def _perceptron(X: Any, y: Any, eta: float) -> tuple[Any, float]:
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    w, b = np.zeros(X.shape[1]), 0.0
-    for _ in range(1000):
-        mistakes = 0
-        for x, t in zip(X, y):
-            if t * (x @ w + b) <= 0:
-                w, b, mistakes = w + eta * t * x, b + eta * t, mistakes + 1
-        if not mistakes:
-            break
-    return w, b
-
-
 def unit_vector(X: Any, y: Any) -> tuple[Any, float]:
     """The weights and the bias over the length of (w, b)."""
-    w, b = _perceptron(X, y, 1.0)
+    w, b = float_perceptron(X, y, 1.0)
     length = np.sqrt(w @ w + b * b)
     return w / length, b / length
 
 
 def unit_normal(X: Any, y: Any) -> tuple[Any, float]:
     """At rate 0.1, both over the length of the feature weights alone (NumPy's norm)."""
-    w, b = _perceptron(X, y, 0.1)
+    w, b = float_perceptron(X, y, 0.1)
     length = np.linalg.norm(w)
     return (w / length, b / length) if length else (w, b)
 
 
 def sum_scaled(X: Any, y: Any) -> tuple[Any, float]:
     """Over the sum of the magnitudes: no Euclidean length."""
-    w, b = _perceptron(X, y, 1.0)
+    w, b = float_perceptron(X, y, 1.0)
     total = np.abs(w).sum() + abs(b)
     return w / total, b / total
 

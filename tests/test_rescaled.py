@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.implementations.plain import float_perceptron
 from verify_perceptron.data.dataset import from_arrays
 from verify_perceptron.harness import check_implementation
 from verify_perceptron.harness._diagnosis import _not_a_perceptron
@@ -18,37 +19,25 @@ from verify_perceptron.harness._rescaled import RESCALINGS, perceptron_when_resc
 from verify_perceptron.notes.conventions import get_convention
 
 
-def _perceptron(X: Any, y: Any, eta: float) -> tuple[Any, float]:
-    w, b = np.zeros(X.shape[1]), 0.0
-    for _ in range(1000):
-        mistakes = 0
-        for x, t in zip(X, y):
-            if t * (x @ w + b) <= 0:
-                w, b, mistakes = w + eta * t * x, b + eta * t, mistakes + 1
-        if not mistakes:
-            break
-    return w, b
-
-
 def standardizing(X: Any, y: Any) -> tuple[Any, float]:
     """A float perceptron at rate 1 on its features standardized first, as a pipeline with a scaler does."""
     X = np.asarray(X, dtype=float)
     scale = X.std(axis=0)
-    return _perceptron((X - X.mean(axis=0)) / np.where(scale == 0, 1.0, scale), np.asarray(y), 1.0)
+    return float_perceptron((X - X.mean(axis=0)) / np.where(scale == 0, 1.0, scale), np.asarray(y), 1.0)
 
 
 def scaling_to_01(X: Any, y: Any) -> tuple[Any, float]:
     """The same at rate 0.1 on its features scaled to [0, 1]."""
     X = np.asarray(X, dtype=float)
     low, span = X.min(axis=0), X.max(axis=0) - X.min(axis=0)
-    return _perceptron((X - low) / np.where(span == 0, 1.0, span), np.asarray(y), 0.1)
+    return float_perceptron((X - low) / np.where(span == 0, 1.0, span), np.asarray(y), 0.1)
 
 
 def scaling_each_sample(X: Any, y: Any) -> tuple[Any, float]:
     """The same at rate 0.1 on its samples scaled to length 1 (scikit-learn's Normalizer), scored by NumPy's dot."""
     X = np.asarray(X, dtype=float)
     length = np.sqrt((X * X).sum(axis=1))
-    return _perceptron(X / np.where(length == 0, 1.0, length)[:, None], np.asarray(y), 0.1)
+    return float_perceptron(X / np.where(length == 0, 1.0, length)[:, None], np.asarray(y), 0.1)
 
 
 TENTH = "3602879701896397/36028797018963968"

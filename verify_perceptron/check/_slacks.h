@@ -297,13 +297,14 @@ claim_slacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         {"scalar_e", 1, INT64_ITEMS, 0}, {"out_lo", 2, FLOAT64_ITEMS, 1}, {"out_hi", 2, FLOAT64_ITEMS, 1},
     };
     Py_buffer a[N_ARGS];
-    if (get_arrays(func, args, nargs, spec, N_ARGS, a) < 0) {
-        return NULL;
-    }
+    const int fetched = get_arrays(func, args, nargs, spec, N_ARGS, a) == 0;
     PyObject *result = NULL;
     int64_t *claim_e = NULL, *block_e = NULL;
     struct slack_value *stack = NULL;
     double *pending = NULL;
+    if (!fetched) {
+        goto done;
+    }
     const int64_t *code = a[0].buf, *which = a[1].buf, *lane_e = a[4].buf, *scalar_e = a[6].buf;
     const Py_ssize_t length = a[0].shape[0], nq = a[1].shape[0], nl = a[2].shape[0], m = a[2].shape[1];
     const Py_ssize_t claims = a[7].shape[0];

@@ -22,7 +22,6 @@
 
 #include <string.h>
 
-
 enum item_kind { INT64_ITEMS, FLAG_ITEMS, SAMPLE_ITEMS, FLOAT64_ITEMS };
 
 /* Does the buffer hold native int64 items (kind INT64_ITEMS), signed 16-, 32-

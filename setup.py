@@ -1,8 +1,9 @@
 """The optional C kernels; every other setting of the package lives in pyproject.toml.
 
 One extension per part, each with its own Python wrapper, sharing only the
-header `verify_perceptron/data/_exact.h` (compiled into each, so the
-checker's replay links to nothing of the engine):
+header `verify_perceptron/data/_exact.h` and the argument parsing it includes,
+`verify_perceptron/data/_arrays.h` (compiled into each, so the checker's
+replay links to nothing of the engine):
 
 - `verify_perceptron.data._rows`: the signed samples and their scores
   (`verify_perceptron.data.kernel`);
@@ -25,11 +26,12 @@ NumPy and Python. MANIFEST.in puts the sources and the header in an sdist.
 from setuptools import Extension, setup
 
 SHARED = "verify_perceptron/data/_exact.h"
+ARGUMENTS = "verify_perceptron/data/_arrays.h"  # the argument parsing, included by SHARED
 
 
 def kernel(name: str, source: str, *headers: str) -> Extension:
     """An optional extension built from one C file, the shared header and its own `headers`."""
-    return Extension(name, [source], include_dirs=["verify_perceptron/data"], depends=[SHARED, *headers],
+    return Extension(name, [source], include_dirs=["verify_perceptron/data"], depends=[SHARED, ARGUMENTS, *headers],
                      optional=True)
 
 

@@ -98,23 +98,15 @@ record_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #if SCAN_WIDE
     static const char func[] = "record_sums";
     enum { A_SCORES, A_ROWS, A_NORMS, A_R_SQ, A_STARTS, A_GREATEST, A_SUMS, N_ARGS };
-    static const struct { const char *name; int ndim; int writable; } spec[N_ARGS] = {
-        {"scores", 2, 0}, {"rows", 1, 0}, {"norms", 2, 0}, {"r_sq", 1, 0}, {"starts", 1, 0},
-        {"greatest", 2, 1}, {"sums", 2, 1},
+    static const struct array_arg spec[N_ARGS] = {
+        {"scores", 2, INT64_ITEMS, 0}, {"rows", 1, INT64_ITEMS, 0}, {"norms", 2, INT64_ITEMS, 0},
+        {"r_sq", 1, INT64_ITEMS, 0}, {"starts", 1, INT64_ITEMS, 0}, {"greatest", 2, INT64_ITEMS, 1},
+        {"sums", 2, INT64_ITEMS, 1},
     };
     Py_buffer a[N_ARGS];
-    memset(a, 0, sizeof a);
     PyObject *result = NULL;
-    int got = 0;
-    if (nargs != N_ARGS) {
-        PyErr_Format(PyExc_TypeError, "record_sums() takes %d arguments, got %zd", N_ARGS, nargs);
+    if (get_arrays(func, args, nargs, spec, N_ARGS, a) < 0) {
         return NULL;
-    }
-    for (; got < N_ARGS; got++) {
-        if (get_array(func, spec[got].name, args[got], spec[got].ndim, INT64_ITEMS, spec[got].writable,
-                      &a[got]) < 0) {
-            goto done;
-        }
     }
     const Py_ssize_t m = a[A_ROWS].shape[0], Ls = a[A_SCORES].shape[1], n = a[A_NORMS].shape[0],
                      stride = a[A_NORMS].shape[1], Ln = a[A_R_SQ].shape[0], P = a[A_STARTS].shape[0],
@@ -181,9 +173,7 @@ record_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_END_ALLOW_THREADS
     result = PyLong_FromLong(monotone);
 done:
-    for (int j = 0; j < got; j++) {
-        PyBuffer_Release(&a[j]);
-    }
+    release_arrays(a, N_ARGS);
     return result;
 #else
     PyErr_SetString(PyExc_NotImplementedError, "record_sums() needs a compiler with __int128");
@@ -197,25 +187,14 @@ fact_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #if SCAN_WIDE
     static const char func[] = "fact_keys";
     enum { A_ROWS, A_SCORES, A_LABELS, A_FIRST_AT, A_FIRST, A_OUT, N_ARGS };
-    Py_buffer a[N_ARGS];
-    memset(a, 0, sizeof a);
-    PyObject *result = NULL;
-    int got = 0;
-    if (nargs != N_ARGS) {
-        PyErr_Format(PyExc_TypeError, "fact_keys() takes %d arguments, got %zd", N_ARGS, nargs);
-        return NULL;
-    }
-    static const struct { const char *name; int ndim; int writable; } spec[N_ARGS] = {
-        {"rows", 1, 0}, {"scores", 2, 0}, {"labels", 1, 0}, {"first_at", 1, 1}, {"first", 0, 0}, {"out", 1, 1},
+    static const struct array_arg spec[N_ARGS] = {  /* first is an int: ndim 0, read below */
+        {"rows", 1, INT64_ITEMS, 0}, {"scores", 2, INT64_ITEMS, 0}, {"labels", 1, INT64_ITEMS, 0},
+        {"first_at", 1, INT64_ITEMS, 1}, {"first", 0, INT64_ITEMS, 0}, {"out", 1, INT64_ITEMS, 1},
     };
-    for (; got < N_ARGS; got++) {
-        if (got == A_FIRST) {
-            continue;
-        }
-        if (get_array(func, spec[got].name, args[got], spec[got].ndim, INT64_ITEMS, spec[got].writable,
-                      &a[got]) < 0) {
-            goto done;
-        }
+    Py_buffer a[N_ARGS];
+    PyObject *result = NULL;
+    if (get_arrays(func, args, nargs, spec, N_ARGS, a) < 0) {
+        return NULL;
     }
     const long long first = PyLong_AsLongLong(args[A_FIRST]);
     if (first == -1 && PyErr_Occurred()) {
@@ -257,11 +236,7 @@ fact_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_END_ALLOW_THREADS
     result = PyLong_FromLong(valid);
 done:
-    for (int j = 0; j < got; j++) {
-        if (j != A_FIRST) {
-            PyBuffer_Release(&a[j]);
-        }
-    }
+    release_arrays(a, N_ARGS);
     return result;
 #else
     PyErr_SetString(PyExc_NotImplementedError, "fact_keys() needs a compiler with __int128");

@@ -894,7 +894,7 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     static const char func[] = "check_wide";
     enum { A_Z, A_W, A_COUNTS, A_TIE, A_NORMS, A_MARGINS, A_ROWS, A_SCORES, A_PROGRAM, A_QUANTITIES,
            A_SLOTS, A_STATE, A_FAILED, A_BEST, A_BEST_AT, N_ARGS };
-    static const struct { const char *name; int ndim; enum item_kind kind; int writable; } spec[N_ARGS] = {
+    static const struct array_arg spec[N_ARGS] = {
         {"Z", 2, SAMPLE_ITEMS, 0}, {"W", 1, INT64_ITEMS, 1}, {"counts", 1, INT64_ITEMS, 1},
         {"tie", 1, FLAG_ITEMS, 0}, {"norms", 2, INT64_ITEMS, 0}, {"margins", 2, INT64_ITEMS, 0},
         {"rows", 1, INT64_ITEMS, 0}, {"scores", 2, INT64_ITEMS, 0}, {"program", 1, INT64_ITEMS, 0},
@@ -902,19 +902,9 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         {"failed", 1, FLAG_ITEMS, 0}, {"best", 2, INT64_ITEMS, 1}, {"best_at", 1, INT64_ITEMS, 1},
     };
     Py_buffer a[N_ARGS];
-    memset(a, 0, sizeof a);
     PyObject *result = NULL;
-    int got = 0;
-
-    if (nargs != N_ARGS) {
-        PyErr_Format(PyExc_TypeError, "check_wide() takes %d arguments, got %zd", N_ARGS, nargs);
+    if (get_arrays(func, args, nargs, spec, N_ARGS, a) < 0) {
         return NULL;
-    }
-    for (; got < N_ARGS; got++) {
-        if (get_array(func, spec[got].name, args[got], spec[got].ndim, spec[got].kind, spec[got].writable,
-                      &a[got]) < 0) {
-            goto done;
-        }
     }
     const Py_ssize_t K = a[A_QUANTITIES].shape[1], n = a[A_Z].shape[0];
     if (K < 1 || K > LIMBS_MAX) {
@@ -997,9 +987,7 @@ check_wide(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyMem_Free(r.room);
     result = Py_BuildValue("(ni)", t, reason);
 done:
-    for (int j = 0; j < got; j++) {
-        PyBuffer_Release(&a[j]);
-    }
+    release_arrays(a, N_ARGS);
     return result;
 #else
     PyErr_SetString(PyExc_NotImplementedError, "check_wide() needs a compiler with __int128");

@@ -113,24 +113,17 @@ static PyObject *
 walk_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     static const char func[] = "walk_sums";
-    static const char *names[] = {"rows", "a_lo", "a_hi", "b_lo", "b_hi", "exponents", "start", "out_lo", "out_hi"};
     enum { N_ARGS = 9 };
+    static const struct array_arg spec[N_ARGS] = {
+        {"rows", 1, INT64_ITEMS, 0}, {"a_lo", 1, FLOAT64_ITEMS, 0}, {"a_hi", 1, FLOAT64_ITEMS, 0},
+        {"b_lo", 1, FLOAT64_ITEMS, 0}, {"b_hi", 1, FLOAT64_ITEMS, 0}, {"exponents", 1, INT64_ITEMS, 0},
+        {"start", 1, FLOAT64_ITEMS, 0}, {"out_lo", 1, FLOAT64_ITEMS, 1}, {"out_hi", 1, FLOAT64_ITEMS, 1},
+    };
     Py_buffer a[N_ARGS];
-    if (nargs != N_ARGS) {
-        PyErr_Format(PyExc_TypeError, "walk_sums() takes %d arguments, got %zd", N_ARGS, nargs);
+    if (get_arrays(func, args, nargs, spec, N_ARGS, a) < 0) {
         return NULL;
     }
-    int got = 0;
-    for (; got < N_ARGS; got++) {
-        const int ints = got == 0 || got == 5;
-        if (get_array(func, names[got], args[got], 1, ints ? INT64_ITEMS : FLOAT64_ITEMS, got >= 7, &a[got]) < 0) {
-            break;
-        }
-    }
     PyObject *result = NULL;
-    if (got < N_ARGS) {
-        goto done;
-    }
     const Py_ssize_t m = a[0].shape[0], n = a[1].shape[0], mb = a[3].shape[0];
     const int nearest = mb != 0 && a[4].shape[0] == 0;  /* b_lo: nearest doubles, enclosed here */
     if (a[2].shape[0] != n || (a[4].shape[0] != mb && !nearest) || (mb != 0 && mb != m) || a[5].shape[0] != 3
@@ -212,9 +205,7 @@ walk_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_END_ALLOW_THREADS
     result = PyLong_FromLongLong((long long)E);
 done:
-    for (int j = 0; j < got; j++) {
-        PyBuffer_Release(&a[j]);
-    }
+    release_arrays(a, N_ARGS);
     return result;
 }
 
@@ -299,28 +290,19 @@ static PyObject *
 claim_slacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     static const char func[] = "claim_slacks";
-    static const char *names[] = {"code", "which", "lanes_lo", "lanes_hi", "lane_e", "scalars", "scalar_e",
-                                  "out_lo", "out_hi"};
-    static const int dims[] = {1, 1, 2, 2, 1, 2, 1, 2, 2};
     enum { N_ARGS = 9 };
+    static const struct array_arg spec[N_ARGS] = {
+        {"code", 1, INT64_ITEMS, 0}, {"which", 1, INT64_ITEMS, 0}, {"lanes_lo", 2, FLOAT64_ITEMS, 0},
+        {"lanes_hi", 2, FLOAT64_ITEMS, 0}, {"lane_e", 1, INT64_ITEMS, 0}, {"scalars", 2, FLOAT64_ITEMS, 0},
+        {"scalar_e", 1, INT64_ITEMS, 0}, {"out_lo", 2, FLOAT64_ITEMS, 1}, {"out_hi", 2, FLOAT64_ITEMS, 1},
+    };
     Py_buffer a[N_ARGS];
-    if (nargs != N_ARGS) {
-        PyErr_Format(PyExc_TypeError, "claim_slacks() takes %d arguments, got %zd", N_ARGS, nargs);
-        return NULL;
-    }
-    int got = 0;
-    for (; got < N_ARGS; got++) {
-        const int ints = got <= 1 || got == 4 || got == 6;
-        if (get_array(func, names[got], args[got], dims[got], ints ? INT64_ITEMS : FLOAT64_ITEMS, got >= 7,
-                      &a[got]) < 0) {
-            break;
-        }
-    }
+    const int fetched = get_arrays(func, args, nargs, spec, N_ARGS, a) == 0;
     PyObject *result = NULL;
     int64_t *claim_e = NULL, *block_e = NULL;
     struct slack_value *stack = NULL;
     double *pending = NULL;
-    if (got < N_ARGS) {
+    if (!fetched) {
         goto done;
     }
     const int64_t *code = a[0].buf, *which = a[1].buf, *lane_e = a[4].buf, *scalar_e = a[6].buf;
@@ -515,9 +497,7 @@ done:
     PyMem_Free(block_e);
     PyMem_Free(stack);
     PyMem_Free(pending);
-    for (int j = 0; j < got; j++) {
-        PyBuffer_Release(&a[j]);
-    }
+    release_arrays(a, N_ARGS);
     return result;
 }
 

@@ -12,10 +12,12 @@
  * - int128, for values that need up to 128 bits: the product of two int64
  *   is below 2^126 in magnitude, and ||W||^2 and the checker's running sums
  *   are kept in it exactly;
- * - the argument parsing: arrays through the buffer protocol (NumPy arrays,
- *   memoryviews, array.array, so no header but Python's own is needed),
- *   checked for item type, dimensions, contiguity and writability, with
- *   errors that name the function and the argument;
+ * - the argument parsing, in _arrays.h (included here): arrays through the
+ *   buffer protocol (NumPy arrays, memoryviews, array.array, so no header
+ *   but Python's own is needed), checked for item type, dimensions,
+ *   contiguity and writability, with errors that name the function and the
+ *   argument, one at a time (get_array) or a whole argument list from a
+ *   table (get_arrays);
  * - Python ints to and from int128, exactly, or OverflowError;
  * - the largest ||W||^2 a caller may ask for, below 2^126, so that every
  *   |W_j| <= ||W|| < 2^63 fits in int64;
@@ -55,140 +57,9 @@ __extension__ typedef __int128 int128;
  * others must not warn (nor stay in its object code). */
 #define EXACT_SHARED static __attribute__((unused))
 
-/* ---- the arguments ----------------------------------------------------- */
+/* ---- the arguments: in _arrays.h ------------------------------------- */
 
-enum item_kind { INT64_ITEMS, FLAG_ITEMS, SAMPLE_ITEMS, FLOAT64_ITEMS };
-
-/* Does the buffer hold native int64 items (kind INT64_ITEMS), signed 16-, 32-
- * or 64-bit integers (kind SAMPLE_ITEMS), doubles (kind FLOAT64_ITEMS), or
- * one-byte booleans or uint8 (kind FLAG_ITEMS)? */
-EXACT_SHARED int
-has_items(const Py_buffer *view, enum item_kind kind)
-{
-    const char *format = view->format != NULL ? view->format : "B";
-    if (*format == '@' || *format == '=' || *format == NATIVE_ORDER) {
-        format++;
-    }
-    if (format[0] == '\0' || format[1] != '\0') {
-        return 0;
-    }
-    if (kind == INT64_ITEMS) {
-        return view->itemsize == 8 && (format[0] == 'q' || format[0] == 'l');
-    }
-    if (kind == FLOAT64_ITEMS) {
-        return view->itemsize == 8 && format[0] == 'd';
-    }
-    if (kind == SAMPLE_ITEMS) {
-        return (view->itemsize == 2 && format[0] == 'h')
-            || (view->itemsize == 4 && (format[0] == 'i' || format[0] == 'l'))
-            || (view->itemsize == 8 && (format[0] == 'q' || format[0] == 'l'));
-    }
-    return view->itemsize == 1 && (format[0] == '?' || format[0] == 'B');
-}
-
-/* Fill `view` from `obj`, argument `name` of `func`: a C-contiguous buffer of
- * `ndim` dimensions holding items of `kind`, writable if asked. On failure
- * raise TypeError (not a buffer, wrong items) or ValueError (wrong ndim, not
- * contiguous, read-only) naming the argument and return -1. */
-EXACT_SHARED int
-get_array(const char *func, const char *name, PyObject *obj, int ndim,
-          enum item_kind kind, int writable, Py_buffer *view)
-{
-    if (!PyObject_CheckBuffer(obj)) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s(): %s must be an array supporting the buffer protocol, got %.100s",
-                     func, name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS_RO) < 0) {
-        return -1;
-    }
-    const char *wanted = kind == INT64_ITEMS ? "int64" : kind == SAMPLE_ITEMS ? "int16, int32 or int64"
-                       : kind == FLOAT64_ITEMS ? "float64" : "bool or uint8";
-    if (!has_items(view, kind)) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s(): %s must hold %s items, got format='%.20s' itemsize=%zd",
-                     func, name, wanted, view->format != NULL ? view->format : "B",
-                     view->itemsize);
-        goto fail;
-    }
-    if (view->ndim != ndim) {
-        PyErr_Format(PyExc_ValueError, "%s(): %s must be %d-D, got ndim=%d",
-                     func, name, ndim, view->ndim);
-        goto fail;
-    }
-    if (!PyBuffer_IsContiguous(view, 'C')) {
-        if (ndim == 1) {
-            PyErr_Format(PyExc_ValueError,
-                         "%s(): %s must be C-contiguous, got strides=(%zd,) for itemsize=%zd",
-                         func, name, view->strides[0], view->itemsize);
-        }
-        else {
-            PyErr_Format(PyExc_ValueError,
-                         "%s(): %s must be C-contiguous, got strides=(%zd, %zd) for shape=(%zd, %zd)",
-                         func, name, view->strides[0], view->strides[1],
-                         view->shape[0], view->shape[1]);
-        }
-        goto fail;
-    }
-    if (writable && view->readonly) {
-        PyErr_Format(PyExc_ValueError, "%s(): %s must be writable, got a read-only buffer",
-                     func, name);
-        goto fail;
-    }
-    return 0;
-fail:
-    PyBuffer_Release(view);
-    return -1;
-}
-
-/* An index argument in lo..hi, else TypeError or ValueError naming it. */
-EXACT_SHARED int
-get_index(const char *func, const char *name, PyObject *obj, Py_ssize_t lo, Py_ssize_t hi,
-          const char *bound_name, Py_ssize_t *out)
-{
-    if (!PyIndex_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s(): %s=%R must be an int, got %.100s",
-                     func, name, obj, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    Py_ssize_t value = PyNumber_AsSsize_t(obj, NULL); /* clips huge values */
-    if (value == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (value < lo || value > hi) {
-        PyErr_Format(PyExc_ValueError, "%s(): %s=%R must satisfy %zd <= %s <= %s=%zd",
-                     func, name, obj, lo, name, bound_name, hi);
-        return -1;
-    }
-    *out = value;
-    return 0;
-}
-
-/* W (length d) against Z (n x d): ValueError naming both shapes if d differs. */
-EXACT_SHARED int
-check_width(const char *func, const Py_buffer *Z, const Py_buffer *W)
-{
-    if (W->shape[0] != Z->shape[1]) {
-        PyErr_Format(PyExc_ValueError,
-                     "%s(): W has length %zd but Z has %zd columns (Z.shape=(%zd, %zd))",
-                     func, W->shape[0], Z->shape[1], Z->shape[0], Z->shape[1]);
-        return -1;
-    }
-    return 0;
-}
-
-/* An array of length n that goes with Z's rows (tie flags, squared norms, counts, ...). */
-EXACT_SHARED int
-check_rows(const char *func, const char *name, const Py_buffer *view, Py_ssize_t n)
-{
-    if (view->shape[0] != n) {
-        PyErr_Format(PyExc_ValueError, "%s(): %s has length %zd but Z has %zd rows",
-                     func, name, view->shape[0], n);
-        return -1;
-    }
-    return 0;
-}
+#include "_arrays.h"
 
 /* ---- 128-bit integers and Python ints --------------------------------- */
 

@@ -26,12 +26,14 @@ def _right(prediction: str, score: F, label: int) -> bool:
     return label * score > 0
 
 
-def _plain_pocket(data: Dataset, pocket: Pocket, epochs: int) -> list[F]:
-    """The classic perceptron's pocket after `epochs` epochs, in Fractions, written the obvious way."""
+def _plain_pockets(data: Dataset, pocket: Pocket, epochs: int) -> list[list[F]]:
+    """The classic perceptron's pocket after each of the first `epochs` epochs (the pocket after epoch T at index
+    T - 1), in Fractions, written the obvious way: one run, its pocket read at each epoch's end."""
     Z = [[F(1), *x] for x in data.X]
     w = [F(0)] * len(Z[0])
     best = list(w)
     best_right = sum(_right(pocket.prediction, F(0), int(t)) for t in data.y) if pocket.start else -1
+    after = []
     for _ in range(epochs):
         for z, t in zip(Z, data.y):
             if t * sum(a * b for a, b in zip(w, z)) <= 0:
@@ -39,17 +41,20 @@ def _plain_pocket(data: Dataset, pocket: Pocket, epochs: int) -> list[F]:
                 right = sum(_right(pocket.prediction, F(sum(a * b for a, b in zip(w, u))), s) for u, s in zip(Z, data.y))
                 if right > best_right or (pocket.last_on_tie and right == best_right):
                     best, best_right = list(w), right
-    return best
+        after.append(list(best))
+    return after
 
 
 @given(halves(max_samples=5))
 def test_every_pocket_after_every_epoch_is_the_plain_pockets(data: Dataset) -> None:
     run = pocket_run(data, get_convention("classic"))
     for pocket in POCKETS:
-        for T in range(1, min(len(run.kept[pocket]), 40) + 3):
+        last = min(len(run.kept[pocket]), 40) + 2
+        plain = _plain_pockets(data, pocket, last)  # one run read at every epoch's end, not one run for each T
+        for T in range(1, last + 1):
             at = run.at(pocket, T)
             if at is not None:
-                assert list(at) == _plain_pocket(data, pocket, T), (pocket, T)
+                assert list(at) == plain[T - 1], (pocket, T)
 
 
 def _pocket(prediction: str, start: bool, last_on_tie: bool, cap: int) -> Any:

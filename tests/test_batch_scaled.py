@@ -164,7 +164,8 @@ def test_the_exact_run_is_the_mean_written_out() -> None:
 
 
 @pytest.mark.parametrize("implementation, options, code, expected", [
-    (gradient_descent, {}, "batch-mean-loss", ("0.1", "classic")),
+    # the default suite names batch-mean-loss through batch_scaled_cause (above); the whole check is slow's
+    pytest.param(gradient_descent, {}, "batch-mean-loss", ("0.1", "classic"), marks=pytest.mark.slow),
     (mean_on_01, {"labels": "0/1"}, "batch-mean", ("0.5", "hard-limiter-plus"))])
 def test_a_check_names_scaled_batch_code(implementation: Implementation, options: dict[str, Any], code: str,
                                          expected: tuple[str, str]) -> None:
@@ -215,7 +216,7 @@ def test_float_batch_code_printing_short_is_named_and_passes_where_its_printing_
     found = batch_scaled_cause(seen, get_convention("classic"), None, 2000, "-1/+1", True)
     assert found is not None and (found.code, found.parameters["printed"]) == ("batch-mode", True), found
     assert "printed to 4 decimal places" in found.text
-    batch: dict[str, Any] = {"dtype": "float", "mode": "batch", "eta": Fraction(0.1), "examples": 15}
+    batch: dict[str, Any] = {"dtype": "float", "mode": "batch", "eta": Fraction(0.1), "examples": 10}
     assert not check_implementation(tenth_sum_printed, accept_departures=["float-rate"], **batch).passed
     result = check_implementation(tenth_sum_printed, accept_departures=["float-rate", "printed-rounding"], **batch)
     assert result.passed, result.report()
@@ -289,3 +290,18 @@ def test_float32_batch_code_is_named_in_float32() -> None:
     for one, observation in zip(data, seen):  # the model is NumPy's float32 run bit for bit
         model = float_run(one, get_convention("classic"), Fraction(0.1), "none", 2000, single=True)
         assert model is not None and get_convention("classic").from_canonical(*model) == observation.weights
+
+
+def test_a_loops_scores_made_a_feature_at_a_time_are_the_loops_own() -> None:
+    # the loop orders of _floats.SUMS, made over every sample at once, round as the scalar loop does, bit for bit
+    from verify_perceptron.harness._batch_scaled import _scores
+    from verify_perceptron.harness._floats import SUMS, _score
+
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        n, d = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+        X = rng.standard_normal((n, d)) * 10.0 ** rng.integers(-3, 4, size=(n, d))
+        v, b = rng.standard_normal(d) / 3, float(rng.standard_normal() / 7)
+        rows = X.tolist()
+        for order in SUMS:
+            assert _scores(X, v, b, order, rows).tolist() == [_score(v.tolist(), x, b, order) for x in rows], order

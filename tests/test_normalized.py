@@ -39,6 +39,7 @@ def sum_scaled(X: Any, y: Any) -> tuple[Any, float]:
     return w / total, b / total
 
 
+@pytest.mark.slow  # the default suite names it through normalized_cause (the test below); this is the whole check
 @pytest.mark.parametrize("implementation, norm, rate", [(unit_vector, "all", 1.0), (unit_normal, "features", 0.1)])
 def test_code_that_normalizes_its_weights_is_named_so(implementation: Any, norm: str, rate: float) -> None:
     # it was "unexplained" after the whole search of combinations

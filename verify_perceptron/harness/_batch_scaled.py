@@ -110,7 +110,7 @@ def float_run(data: Dataset, conv: Convention, rate: Fraction, divisor: str, max
     v, b, rate_ = np.zeros(X.shape[1], dtype=kind), kind(0), kind(a)
     with np.errstate(all="ignore"):
         for _ in range(max_epochs):
-            s = X @ v + b if scores == "matrix" else np.array([_score(v.tolist(), x, float(b), scores) for x in rows])
+            s = _scores(X, v, b, scores, rows)
             if not np.isfinite(s).all():
                 return None
             wrong = (y * np.sign(s) < 0) | ((s == 0) & tie_mistake)
@@ -126,6 +126,19 @@ def float_run(data: Dataset, conv: Convention, rate: Fraction, divisor: str, max
             if not at_cap:
                 return None
     return Fraction(float(b)), tuple(Fraction(float(w)) for w in v)
+
+
+def _scores(X: np.ndarray, v: np.ndarray, b: Any, scores: str, rows: list[list[float]]) -> np.ndarray:
+    """Every sample's score as `scores` says (`SCORES`): a loop's order of sums made a feature at a time over all
+    samples (each elementwise operation rounds as the loop's scalar one does), NumPy's dot a sample at a time."""
+    if scores == "matrix":
+        return X @ v + b
+    if scores == "numpy":
+        return np.array([_score(v.tolist(), x, float(b), scores) for x in rows])
+    total = np.full(X.shape[0], b, dtype=X.dtype) if scores == "bias-first" else X[:, 0] * v[0]
+    for j in range(0 if scores == "bias-first" else 1, X.shape[1]):
+        total = total + X[:, j] * v[j]
+    return total if scores == "bias-first" else total + b
 
 
 def _scaled(total: np.ndarray, a: Any, k: Any, step: str) -> np.ndarray:
@@ -161,13 +174,25 @@ def batch_scaled_cause(observations: list[Observation], conv: Convention, rate: 
             if divisor != "none" or rule is not conv:
                 factor = explained(observations, exact, rate, rounded=rounded)
                 fit = None if factor is None else (code_rate(rule, factor, labels), "")
-            for single in (False, True) if rounded else ():  # float64 code, then float32 (NumPy's or PyTorch's)
+            for single in ((False, True) if _in_float32(first) else (False,)) if rounded else ():  # float64, float32
                 if fit is None:
                     fit = _float_fit(observations, conv, rule, _rates(first, exact, rate, rule, labels), divisor,
                                      max_epochs, labels, single)
             if fit is not None and not _online_too(observations, conv, rule, fit, factor, rounded, max_epochs, labels):
                 return _named(code, words, divisor, conv, rule, fit, len(observations))
     return None
+
+
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def _in_float32(observation: Observation) -> bool:
+    """Whether every weight is a float32 value, as float32 code returns them (else no float32 model is run)."""
+    for w in observation.weights:
+        double = nearest_float(w)
+        if double is None or abs(double) > _FLOAT32_MAX or Fraction(float(np.float32(double))) != w:
+            return False
+    return True
 
 
 def _online_too(observations: list[Observation], conv: Convention, rule: Convention, fit: tuple[Fraction, str],
@@ -251,6 +276,7 @@ def _float_fit(observations: list[Observation], conv: Convention, rule: Conventi
     (read in `conv`'s coordinates), as they are or printed short (`_printed`: the run's floats rounded to one
     printing's digits); its rate and the words for the arithmetic and the way; None where none does."""
     precision = "float32" if single else "float64"
+    seen: dict[tuple[int, Vector], bool] = {}
     for candidate in dict.fromkeys(rates):
         if _double(candidate) is None:
             continue
@@ -265,21 +291,29 @@ def _float_fit(observations: list[Observation], conv: Convention, rule: Conventi
                     way = f"{precision} ({computed(scores, steps_sum, step, divisor)}"
                     if explained(observations, model, Fraction(1), rounded=True) is not None:
                         return candidate, way
-                    printing = _printed(observations, model)
+                    printing = _printed(observations, model, seen)
                     if printing is not None:
                         return candidate, f"{way}, printed to {printing}"
     return None
 
 
-def _printed(observations: list[Observation], model: Callable[[Observation], list[Vector] | None]) -> str | None:
+def _printed(observations: list[Observation], model: Callable[[Observation], list[Vector] | None],
+             seen: dict[tuple[int, Vector], bool] | None = None) -> str | None:
     """The printing (in words) that turns the model's weights into every observation's, where one does; the model is
-    run no further than the first dataset whose weights are neither its own nor some printing of them."""
+    run no further than the first dataset whose weights are neither its own nor some printing of them. `seen` keeps
+    each dataset's answer for each weights (the ways of computing often end at the same ones)."""
     from ._printed import _one_printing, described, printed_format
 
+    seen = {} if seen is None else seen
     runs = []
     for o in observations:
         run = model(o)
-        if not run or (list(o.weights) != list(run[0]) and printed_format(o.weights, run[0], exact=False) is None):
+        if not run:
+            return None
+        key = (id(o), run[0])
+        if key not in seen:
+            seen[key] = list(o.weights) == list(run[0]) or printed_format(o.weights, run[0], exact=False) is not None
+        if not seen[key]:
             return None
         runs.append(list(run[0]))
     fit = _one_printing(observations, runs, False)

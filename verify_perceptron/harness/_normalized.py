@@ -64,6 +64,15 @@ def within_rounding(weights: Vector, run: Vector, conv: Convention, norm: str) -
     return True
 
 
+def _unit_length(weights: Vector, conv: Convention, norm: str) -> bool:
+    """Whether `weights` have length 1 over `norm` to `within_rounding`'s ε: each is run_j/‖run‖ within a factor
+    1 ± ε, so their squares sum to within (1 ± ε)²."""
+    b, v = conv.to_canonical(weights)
+    total = sum((x * x for x in v), Fraction(0)) + (b * b if norm == "all" else 0)
+    eps = Fraction(2 * (len(v) + 1) + 8, 2**53)
+    return (1 - eps) ** 2 <= total <= (1 + eps) ** 2
+
+
 def normalized_cause(observations: list[Observation], conv: Convention, rate: Fraction | None, max_epochs: int,
                      labels: str) -> Diagnosis | None:
     """``normalized``: the note's float64 run at `rate` (its short decimals; where none is known, `COMMON_RATES`), in
@@ -79,6 +88,8 @@ def normalized_cause(observations: list[Observation], conv: Convention, rate: Fr
         return runs[key]
 
     for norm, words in NORMS.items():
+        if not _unit_length(observations[0].weights, conv, norm):
+            continue  # weights divided by a length have length 1 to the same rounding: no run can give these
         for candidate in (r for r in dict.fromkeys(rates) if _double(r) is not None):
             for sums in SUMS:
                 if all((found := run(o, candidate, sums)) is not None and within_rounding(o.weights, found, conv, norm)

@@ -59,15 +59,19 @@ def test_each_departure_gets_its_own_diagnosis(name: str) -> None:
 def test_the_parameters_found_are_the_implementations_own() -> None:
     assert verdict("Capped50").diagnoses[0].parameters["epochs"] == 50
     assert verdict("AveragedPerceptron").diagnoses[0].parameters["epochs"] == 10
-    tolerance = verdict("Tolerant").diagnoses[0].parameters
-    assert tolerance["decimal"] == "1e-4"
-    from fractions import Fraction
-
-    assert Fraction(str(tolerance["at_least"])) <= Fraction(1, 10**4) < Fraction(str(tolerance["below"]))
     seeded, unseeded = (verdict(n).diagnoses[0].parameters for n in ("RandomStartSeeded", "RandomStartUnseeded"))
     assert seeded["seeded"] is True and unseeded["seeded"] is False
     assert verdict("ZeroOneLabels").diagnoses[0].parameters["labels"] == "0/1"
     assert verdict("fit_correct under hard-limiter").diagnoses[0].parameters["convention"] == "classic"
+
+
+@pytest.mark.slow  # Tolerant's check runs a full search of combinations, as its diagnosis test in SLOW does
+def test_the_tolerance_found_is_the_implementations_own() -> None:
+    from fractions import Fraction
+
+    tolerance = verdict("Tolerant").diagnoses[0].parameters
+    assert tolerance["decimal"] == "1e-4"
+    assert Fraction(str(tolerance["at_least"])) <= Fraction(1, 10**4) < Fraction(str(tolerance["below"]))
 
 
 def test_the_json_gives_each_diagnosis_as_a_code() -> None:

@@ -84,6 +84,7 @@ def test_a_batch_perceptron_checked_as_online_is_diagnosed_batch_and_the_suggest
     assert '"mode": "online"' in render(result, "json")
 
 
+@pytest.mark.slow  # a full search of combinations; test_batch_scaled's step over k + 1 guards the batch models too
 def test_a_batch_run_the_exact_batch_run_does_not_explain_is_not_called_batch() -> None:
     case = check_dataset(batch.batch_without_bias, [["-3"], ["0"], ["-5"]], [-1, 1, -1])
     assert not case.passed and case.diagnoses and case.diagnoses[0].code != "batch-mode", case.report()

@@ -58,7 +58,7 @@ FLOAT_RATES = ("0.1", "0.01", "0.001")
 #: The bias step's factors tried, relative to the weights' step.
 BIAS_FACTORS = (Fraction(0), Fraction(-1), Fraction(1, 2), Fraction(-1, 2), Fraction(1, 4), Fraction(2),
                 Fraction(1, 10), Fraction(1, 100))
-#: The factors of an exponential decay of the rate tried (``lr *= 0.95`` once an epoch or an update).
+#: The factors of an exponential decay of the rate tried (``lr *= 0.95`` once an epoch).
 DECAYS = (0.99, 0.95, 0.9)
 #: Tolerances tried in combinations (a score y·(w·x~) <= ε counts as a mistake), at the run's rate.
 TOLERANCES = tuple(Fraction(1, 10**k) for k in range(1, 9))
@@ -167,7 +167,8 @@ def _rates(rate: Fraction | None, params: dict[str, Any]) -> list[str]:
 
 def _schedules(schedule_rates: Sequence[str | None]) -> list[Cause]:
     """The decaying rates of the search: η·1/t, η·1/(t+1), η·1/√t by each clock, and in float64 a rate multiplied
-    by one of `DECAYS` after every epoch or update, at each of `schedule_rates` (None: an exact run)."""
+    by one of `DECAYS` after every epoch (``lr *= 0.95``; after every update is not tried: each cause costs every
+    unexplained check its runs), at the first two of `schedule_rates` (None: an exact run)."""
     found: list[Cause] = []
     for kind, clock, text in itertools.product(("1/t", "1/(t+1)", "1/sqrt(t)"), CLOCKS,
                                                list(dict.fromkeys(schedule_rates))):
@@ -182,15 +183,14 @@ def _schedules(schedule_rates: Sequence[str | None]) -> list[Cause]:
         found.append(Cause("schedule", "decaying-rate", fields, parameters,
                             f"decays its rate as η·{kind}, t counting {counted} from 1"
                             + (f", η = {text} in float64" if text is not None else "")))
-    for decay, clock, text in itertools.product(DECAYS, ("epoch", "update"), list(dict.fromkeys(schedule_rates))[:2]):
+    for decay, clock, text in itertools.product(DECAYS, ("epoch",), list(dict.fromkeys(schedule_rates))[:2]):
         if text is None:
             continue  # float64 code multiplies its rate: an exact run has no such steps
-        counted = {"update": "update", "epoch": "epoch"}[clock]
         found.append(Cause("schedule", "decaying-rate",
                             (("schedule", "exponential"), ("clock", clock), ("decay", decay),
                              ("step", nearest_float(Fraction(text)))),
                             (("schedule", f"η·{decay!r}^(t-1)"), ("t", f"{clock}s"), ("eta0", text)),
-                            f"multiplies its rate by {decay!r} after every {counted} (lr *= {decay!r}), η = {text} "
+                            f"multiplies its rate by {decay!r} after every {clock} (lr *= {decay!r}), η = {text} "
                             "in float64"))
     return found
 

@@ -16,6 +16,7 @@ import pytest
 
 from tests.wall_clock import Stopwatch
 from tests.implementations import departures
+from tests.implementations.plain import float_perceptron
 from verify_perceptron.data.dataset import from_arrays
 from verify_perceptron.harness import run_check_command
 from verify_perceptron.harness._combinations import Search, catalogue
@@ -260,17 +261,7 @@ def test_scikit_learns_class_weight_is_named_and_accepted(weights: Any) -> None:
 
 def _decayed_each_epoch(X: Any, y: Any) -> tuple[Any, float]:
     """Online at 0.1 in float64, the rate multiplied by 0.95 after every epoch (``lr *= 0.95``)."""
-    X = np.asarray(X, dtype=float)
-    w, b, lr = np.zeros(X.shape[1]), 0.0, 0.1
-    for _ in range(1000):
-        errors = 0
-        for x, t in zip(X, y):
-            if t * (x @ w + b) <= 0:
-                w, b, errors = w + lr * t * x, b + lr * t, errors + 1
-        if not errors:
-            break
-        lr *= 0.95
-    return w, b
+    return float_perceptron(X, y, 0.1, decay=0.95)
 
 
 def test_a_rate_multiplied_every_epoch_is_named() -> None:

@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 
 
-def float_perceptron(X: Any, y: Any, eta: float) -> tuple[Any, float]:
-    """The weights and the bias after the run on `X` (float64) and the labels `y` (-1/+1) at rate `eta`."""
+def float_perceptron(X: Any, y: Any, eta: float, decay: float = 1.0) -> tuple[Any, float]:
+    """The weights and the bias after the run on `X` (float64) and the labels `y` (-1/+1) at rate `eta`, the rate
+    multiplied by `decay` after every epoch with a mistake (``lr *= decay``; 1: a constant rate)."""
     X = np.asarray(X, dtype=float)
     w, b = np.zeros(X.shape[1]), 0.0
     for _ in range(1000):
@@ -20,4 +21,5 @@ def float_perceptron(X: Any, y: Any, eta: float) -> tuple[Any, float]:
                 w, b, mistakes = w + eta * t * x, b + eta * t, mistakes + 1
         if not mistakes:
             break
+        eta *= decay
     return w, b

@@ -49,11 +49,10 @@ def within_rounding(weights: Vector, run: Vector, conv: Convention, norm: str) -
     """
     b, v = conv.to_canonical(run)
     mine_b, mine_v = conv.to_canonical(weights)
-    total = sum((x * x for x in v), Fraction(0)) + (b * b if norm == "all" else 0)
+    total = _squared_length(b, v, norm)
     if total == 0:
         return False
-    eps = Fraction(2 * (len(v) + 1) + 8, 2**53)  # m = len(v) + 1 coordinates
-    low, high = (1 - eps) ** 2, (1 + eps) ** 2
+    low, high = _bounds(len(v))
     for mine, theirs in zip((mine_b, *mine_v), (b, *v)):
         if theirs == 0 or mine == 0:
             if theirs != mine:
@@ -68,9 +67,19 @@ def _unit_length(weights: Vector, conv: Convention, norm: str) -> bool:
     """Whether `weights` have length 1 over `norm` to `within_rounding`'s ε: each is run_j/‖run‖ within a factor
     1 ± ε, so their squares sum to within (1 ± ε)²."""
     b, v = conv.to_canonical(weights)
-    total = sum((x * x for x in v), Fraction(0)) + (b * b if norm == "all" else 0)
-    eps = Fraction(2 * (len(v) + 1) + 8, 2**53)
-    return (1 - eps) ** 2 <= total <= (1 + eps) ** 2
+    low, high = _bounds(len(v))
+    return low <= _squared_length(b, v, norm) <= high
+
+
+def _squared_length(b: Fraction, v: Vector, norm: str) -> Fraction:
+    """‖(v, b)‖² over `norm` (`NORMS`): the bias counted only for ``"all"``."""
+    return sum((x * x for x in v), Fraction(0)) + (b * b if norm == "all" else 0)
+
+
+def _bounds(n_features: int) -> tuple[Fraction, Fraction]:
+    """(1 - ε)² and (1 + ε)² for `within_rounding`'s ε = (2m + 8)·2^-53, m = n_features + 1 coordinates."""
+    eps = Fraction(2 * (n_features + 1) + 8, 2**53)
+    return (1 - eps) ** 2, (1 + eps) ** 2
 
 
 def normalized_cause(observations: list[Observation], conv: Convention, rate: Fraction | None, max_epochs: int,

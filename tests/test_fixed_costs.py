@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from verify_perceptron.check.soft_chunk import taken
 from verify_perceptron.data import _floats, dataset, kernel, limb_arrays, memory
 from verify_perceptron.data.arrays import exact_table
 from verify_perceptron.data.dataset import Dataset, from_table
@@ -169,8 +170,8 @@ def _figures(check: Any) -> tuple[Any, ...]:
     """What the soft-margin check holds of its bound: ρ, R², ‖u‖², the pieces of the squares, their quotients by
     ρ², and the one-pass figures (Σd², how many are short)."""
     pieces = check._pieces
-    return (check.bound.rho, check.bound.R_sq, check.bound.u_sq, None if pieces is None else pieces.tobytes(),
-            check._sq_over_rho.tobytes(), check._whole)
+    held = None if pieces is None else taken(pieces, slice(None)).tobytes()  # (made from the margins: all of them)
+    return (check.bound.rho, check.bound.R_sq, check.bound.u_sq, held, check._sq_over_rho.tobytes(), check._whole)
 
 
 def test_the_soft_margin_check_against_w_star_reads_its_margins_from_the_products_limbs(

@@ -33,9 +33,8 @@
 #include <float.h>
 #include <math.h>
 
-/* The most limbs of a margin, of a deficit squared (six: d < 2^192), and the nearness flagged (units of 2^-64). */
-#define DEFICIT_MAX_LIMBS 32
-#define DEFICIT_WORDS 3
+/* The nearness flagged (units of 2^-64); the most limbs of a margin (DEFICIT_MAX_LIMBS, 32) and of a deficit
+ * squared (DEFICIT_WORDS, 3: d < 2^192) are defined in _soft.h, whose soft_chunk also squares deficits. */
 #define DEFICIT_NEAR 16
 
 /* d = rho - m over K + 1 limbs (rho >= 0 and m two's complement, K limbs each); whether d > 0. */
@@ -147,6 +146,42 @@ deficit_lead(const uint64_t *a, int n, int *at)
     return s ? (a[w] >> s) | (a[w + 1] << (64 - s)) : a[w];
 }
 
+/* d^2 for a deficit d of three limbs (d < 2^192; 0 unless `is_short`) in six limbs (schoolbook, each partial
+ * product and carry below 2^128) cut into `count` pieces of 46 bits (bits [46 k, 46 k + 46)); -1 where d^2 does
+ * not fit them (nothing written then), else 0. */
+static int
+deficit_cut(const uint64_t *d, int is_short, Py_ssize_t count, int64_t *piece)
+{
+    uint64_t sq[2 * DEFICIT_WORDS] = {0};
+    if (is_short) {
+        for (int a = 0; a < DEFICIT_WORDS; a++) {
+            uint64_t carry = 0;
+            for (int b = 0; b < DEFICIT_WORDS; b++) {
+                const unsigned __int128 t = (unsigned __int128)d[a] * d[b] + sq[a + b] + carry;
+                sq[a + b] = (uint64_t)t;
+                carry = (uint64_t)(t >> 64);
+            }
+            sq[a + DEFICIT_WORDS] = carry;
+        }
+    }
+    for (Py_ssize_t k = 0; k < 2 * DEFICIT_WORDS; k++) {  /* d^2 must fit the pieces' 46 count bits */
+        if (64 * k + 64 > SOFT_PIECE_BITS * count && (sq[k] >> (64 * k >= SOFT_PIECE_BITS * count ? 0
+                : SOFT_PIECE_BITS * count - 64 * k)) != 0) {
+            return -1;
+        }
+    }
+    const uint64_t mask = ((uint64_t)1 << SOFT_PIECE_BITS) - 1;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const int at = (int)(SOFT_PIECE_BITS * k), w = at >> 6, s = at & 63;
+        uint64_t value = sq[w] >> s;
+        if (s + SOFT_PIECE_BITS > 64 && w + 1 < 2 * DEFICIT_WORDS) {
+            value |= sq[w + 1] << (64 - s);
+        }
+        piece[k] = (int64_t)(value & mask);
+    }
+    return 0;
+}
+
 PyDoc_STRVAR(deficit_squares_doc,
 "deficit_squares($module, margins, rho, pieces, over, near, /)\n"
 "--\n"
@@ -193,7 +228,6 @@ deficit_squares(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     int rho_at;
     const long double rho_lead = (long double)deficit_lead(r, (int)(K < DEFICIT_WORDS ? K : DEFICIT_WORDS), &rho_at);
-    const uint64_t mask = ((uint64_t)1 << SOFT_PIECE_BITS) - 1;
     Py_ssize_t short_count = 0, bad = -1;
     Py_BEGIN_ALLOW_THREADS
     const uint64_t *m = M.buf;
@@ -202,10 +236,10 @@ deficit_squares(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     unsigned char *near = N.buf;
     uint64_t d[DEFICIT_MAX_LIMBS + 1] = {0};  /* (the limbs above K + 1 stay 0: d has three at least) */
     for (Py_ssize_t i = 0; i < n; i++, m += K, piece += count) {
-        uint64_t sq[2 * DEFICIT_WORDS] = {0};
         over[i] = 0.0;
         near[i] = 0;
-        if (deficit_of(m, r, K, d)) {
+        const int is_short = deficit_of(m, r, K, d);
+        if (is_short) {
             for (Py_ssize_t k = DEFICIT_WORDS; k <= K; k++) {
                 if (d[k]) {
                     bad = i;
@@ -215,15 +249,6 @@ deficit_squares(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 break;
             }
             short_count++;
-            for (int a = 0; a < DEFICIT_WORDS; a++) {  /* schoolbook: each step below 2^128 */
-                uint64_t carry = 0;
-                for (int b = 0; b < DEFICIT_WORDS; b++) {
-                    const unsigned __int128 t = (unsigned __int128)d[a] * d[b] + sq[a + b] + carry;
-                    sq[a + b] = (uint64_t)t;
-                    carry = (uint64_t)(t >> 64);
-                }
-                sq[a + DEFICIT_WORDS] = carry;
-            }
             int d_at;
             const long double lead = (long double)deficit_lead(d, DEFICIT_WORDS, &d_at);
             const long double t = ldexpl(lead / rho_lead, d_at - rho_at);
@@ -234,22 +259,9 @@ deficit_squares(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             over[i] = (double)q;
             near[i] = last - 1024 <= DEFICIT_NEAR && 1024 - last <= DEFICIT_NEAR;
         }
-        for (Py_ssize_t k = 0; k < 2 * DEFICIT_WORDS; k++) {  /* d^2 must fit the pieces' 46 count bits */
-            if (64 * k + 64 > SOFT_PIECE_BITS * count && (sq[k] >> (64 * k >= SOFT_PIECE_BITS * count ? 0
-                    : SOFT_PIECE_BITS * count - 64 * k)) != 0) {
-                bad = i;
-            }
-        }
-        if (bad >= 0) {
+        if (deficit_cut(d, is_short, count, piece) < 0) {  /* d^2 in six limbs, cut into the pieces */
+            bad = i;
             break;
-        }
-        for (Py_ssize_t k = 0; k < count; k++) {
-            const int at = (int)(SOFT_PIECE_BITS * k), w = at >> 6, s = at & 63;
-            uint64_t value = sq[w] >> s;
-            if (s + SOFT_PIECE_BITS > 64 && w + 1 < 2 * DEFICIT_WORDS) {
-                value |= sq[w + 1] << (64 - s);
-            }
-            piece[k] = (int64_t)(value & mask);
         }
     }
     Py_END_ALLOW_THREADS
@@ -268,6 +280,87 @@ done:
     return result;
 #else
     PyErr_SetString(PyExc_NotImplementedError, "deficit_squares() needs a 64-bit long double and __int128");
+    return NULL;
+#endif
+}
+
+PyDoc_STRVAR(deficit_pieces_doc,
+"deficit_pieces($module, margins, rho, rows, pieces, /)\n"
+"--\n"
+"\n"
+"deficit_squares' pieces on the rows asked for: for each t, d^2 = max(0, rho - m)^2 for the\n"
+"margin m = margins[rows[t]] (margins (n, K) int64 limbs, rho (K,) > 0, as deficit_squares\n"
+"reads them), cut into pieces[t] ((m, count) int64, 1 <= count <= 8) of 46 bits, lowest first.\n"
+"Raises ValueError where a row is not one of the margins', or a deficit passes 2^192 or its\n"
+"square the count pieces.");
+
+static PyObject *
+deficit_pieces(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#if SCAN_WIDE
+    static const char func[] = "deficit_pieces";
+    Py_buffer M, R, T = {0}, P = {0};
+    PyObject *result = NULL;
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "deficit_pieces() takes 4 arguments (margins, rho, rows, pieces), got %zd",
+                     nargs);
+        return NULL;
+    }
+    if (deficit_inputs(func, args[0], args[1], &M, &R) < 0) {
+        return NULL;
+    }
+    if (get_array(func, "rows", args[2], 1, INT64_ITEMS, 0, &T) < 0
+        || get_array(func, "pieces", args[3], 2, INT64_ITEMS, 1, &P) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n = M.shape[0], K = M.shape[1], m = T.shape[0], count = P.shape[1];
+    if (P.shape[0] != m || count < 1 || count > SOFT_PIECES_MAX) {
+        PyErr_Format(PyExc_ValueError, "deficit_pieces(): pieces (%zd, %zd) must have the rows' %zd rows, and 1 to "
+                     "8 pieces", P.shape[0], count, m);
+        goto done;
+    }
+    Py_ssize_t bad_row = -1, bad = -1;
+    Py_BEGIN_ALLOW_THREADS
+    const int64_t *rows = T.buf;
+    int64_t *piece = P.buf;
+    uint64_t d[DEFICIT_MAX_LIMBS + 1] = {0};  /* (the limbs above K + 1 stay 0: d has three at least) */
+    for (Py_ssize_t t = 0; t < m; t++, piece += count) {
+        const int64_t i = rows[t];
+        if (i < 0 || i >= n) {
+            bad_row = t;
+            break;
+        }
+        const int is_short = deficit_of((const uint64_t *)M.buf + i * K, R.buf, K, d);
+        for (Py_ssize_t k = DEFICIT_WORDS; is_short && k <= K; k++) {
+            if (d[k]) {
+                bad = t;
+            }
+        }
+        if (bad >= 0 || deficit_cut(d, is_short, count, piece) < 0) {
+            bad = t;
+            break;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (bad_row >= 0) {
+        PyErr_Format(PyExc_ValueError, "deficit_pieces(): rows[%zd]=%lld is not a margin's (n=%zd)", bad_row,
+                     (long long)((const int64_t *)T.buf)[bad_row], n);
+        goto done;
+    }
+    if (bad >= 0) {
+        PyErr_Format(PyExc_ValueError, "deficit_pieces(): rows[%zd]'s deficit passes 2^%d or its square %d pieces",
+                     bad, 64 * DEFICIT_WORDS, (int)count);
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&M);
+    PyBuffer_Release(&R);
+    PyBuffer_Release(&T);
+    PyBuffer_Release(&P);
+    return result;
+#else
+    PyErr_SetString(PyExc_NotImplementedError, "deficit_pieces() needs __int128");
     return NULL;
 #endif
 }

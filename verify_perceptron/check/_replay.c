@@ -1007,6 +1007,7 @@ static PyMethodDef replay_methods[] = {
     {"bit_rows", (PyCFunction)(void (*)(void))bit_rows, METH_FASTCALL, bit_rows_doc},
     {"deficit_top", (PyCFunction)(void (*)(void))deficit_top, METH_FASTCALL, deficit_top_doc},
     {"deficit_squares", (PyCFunction)(void (*)(void))deficit_squares, METH_FASTCALL, deficit_squares_doc},
+    {"deficit_pieces", (PyCFunction)(void (*)(void))deficit_pieces, METH_FASTCALL, deficit_pieces_doc},
     {"walk_sums", (PyCFunction)(void (*)(void))walk_sums, METH_FASTCALL, walk_sums_doc},
     {"claim_slacks", (PyCFunction)(void (*)(void))claim_slacks, METH_FASTCALL, claim_slacks_doc},
     {NULL, NULL, 0, NULL},

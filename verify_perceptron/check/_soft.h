@@ -28,9 +28,16 @@
 #define SOFT_PIECES_MAX 8
 #define SOFT_CHUNK_MAX ((Py_ssize_t)1 << 16)
 #define SOFT_PIECE_BITS 46
+/* The most limbs of a margin, and of a deficit squared into pieces (_deficits.h, which defines these two). */
+#define DEFICIT_MAX_LIMBS 32
+#define DEFICIT_WORDS 3
+
+static int deficit_of(const uint64_t *m, const uint64_t *rho, Py_ssize_t K, uint64_t *d);
+static int deficit_cut(const uint64_t *d, int is_short, Py_ssize_t count, int64_t *piece);
 
 PyDoc_STRVAR(soft_chunk_doc,
-"soft_chunk($module, over, pieces, rows, base, root_b, n0, factor, use_filter, doubtful, sums, /)\n"
+"soft_chunk($module, over, pieces, rows, base, root_b, n0, factor, use_filter, doubtful, sums,\n"
+"           margins=None, rho=None, /)\n"
 "--\n"
 "\n"
 "The soft-margin check's chunk of mistakes on rows, in one pass.\n"
@@ -43,15 +50,25 @@ PyDoc_STRVAR(soft_chunk_doc,
 "(m + 2, K) int64 the pieces' sums over rows[0..t] at each of them (row j for the j-th),\n"
 "at t = m - 1 (row m) and at the first t whose r_t / side_t is largest (row m + 1).\n"
 "Returns (how many are doubtful, that t, its r_t / side_t). Raises ValueError where a\n"
-"row is out of range or a piece is not in [0, 2^46).");
+"row is out of range or a piece is not in [0, 2^46).\n"
+"\n"
+"With margins (n, Km) int64 limbs and rho (Km,) given (and pieces None), each row's pieces\n"
+"are made as it is read: max(0, rho - m)^2 cut into K = sums.shape[1] pieces, as\n"
+"deficit_pieces cuts them (ValueError where a deficit passes 2^192 or its square K pieces).");
 
 static PyObject *
 soft_chunk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     static const char func[] = "soft_chunk";
-    enum { A_OVER, A_PIECES, A_ROWS, A_BASE, A_ROOT_B, A_N0, A_FACTOR, A_FILTER, A_DOUBTFUL, A_SUMS, N_ARGS };
-    if (nargs != N_ARGS) {
-        PyErr_Format(PyExc_TypeError, "soft_chunk() takes %d arguments, got %zd", N_ARGS, nargs);
+    enum { A_OVER, A_PIECES, A_ROWS, A_BASE, A_ROOT_B, A_N0, A_FACTOR, A_FILTER, A_DOUBTFUL, A_SUMS, N_ARGS,
+           A_MARGINS = N_ARGS, A_RHO, N_WITH_MARGINS };
+    if (nargs != N_ARGS && nargs != N_WITH_MARGINS) {
+        PyErr_Format(PyExc_TypeError, "soft_chunk() takes %d or %d arguments, got %zd", N_ARGS, N_WITH_MARGINS, nargs);
+        return NULL;
+    }
+    const int from_margins = nargs == N_WITH_MARGINS && args[A_MARGINS] != Py_None;
+    if (from_margins && args[A_PIECES] != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "soft_chunk(): pieces must be None where margins are given");
         return NULL;
     }
     const double base = PyFloat_AsDouble(args[A_BASE]), root_b = PyFloat_AsDouble(args[A_ROOT_B]),
@@ -65,15 +82,16 @@ soft_chunk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_ValueError, "soft_chunk(): n0=%lld is not in [1, 2^52]", n0);
         return NULL;
     }
-    Py_buffer over_v, pieces_v, rows_v, doubtful_v, sums_v;
-    Py_buffer *views[] = {&over_v, &pieces_v, &rows_v, &doubtful_v, &sums_v};
+    Py_buffer over_v, pieces_v, rows_v, doubtful_v, sums_v, rho_v;
+    Py_buffer *views[] = {&over_v, &pieces_v, &rows_v, &doubtful_v, &sums_v, &rho_v};
     int got = 0;
     PyObject *result = NULL;
     if (get_array(func, "over", args[A_OVER], 1, FLOAT64_ITEMS, 0, &over_v) < 0) {
         goto done;
     }
     got = 1;
-    if (get_array(func, "pieces", args[A_PIECES], 2, INT64_ITEMS, 0, &pieces_v) < 0) {
+    if (get_array(func, from_margins ? "margins" : "pieces", args[from_margins ? A_MARGINS : A_PIECES], 2,
+                  INT64_ITEMS, 0, &pieces_v) < 0) {
         goto done;
     }
     got = 2;
@@ -89,23 +107,33 @@ soft_chunk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     got = 5;
-    const Py_ssize_t n = over_v.shape[0], K = pieces_v.shape[1], m = rows_v.shape[0];
+    if (from_margins && get_array(func, "rho", args[A_RHO], 1, INT64_ITEMS, 0, &rho_v) < 0) {
+        goto done;
+    }
+    got = from_margins ? 6 : 5;
+    const Py_ssize_t n = over_v.shape[0], m = rows_v.shape[0], Km = from_margins ? pieces_v.shape[1] : 0;
+    const Py_ssize_t K = from_margins ? sums_v.shape[1] : pieces_v.shape[1];
     if (pieces_v.shape[0] != n || K < 1 || K > SOFT_PIECES_MAX || m < 1 || m > SOFT_CHUNK_MAX
-        || doubtful_v.shape[0] != m || sums_v.shape[0] != m + 2 || sums_v.shape[1] != K) {
-        PyErr_Format(PyExc_ValueError, "soft_chunk(): shapes over (%zd), pieces (%zd, %zd), rows (%zd), "
-                     "doubtful (%zd), sums (%zd, %zd) do not agree (1 <= m <= 2^16, 1 <= K <= 8)",
-                     n, pieces_v.shape[0], K, m, doubtful_v.shape[0], sums_v.shape[0], sums_v.shape[1]);
+        || doubtful_v.shape[0] != m || sums_v.shape[0] != m + 2 || sums_v.shape[1] != K
+        || (from_margins && (Km < 1 || Km > DEFICIT_MAX_LIMBS || rho_v.shape[0] != Km))) {
+        PyErr_Format(PyExc_ValueError, "soft_chunk(): shapes over (%zd), %s (%zd, %zd), rows (%zd), doubtful (%zd), "
+                     "sums (%zd, %zd) do not agree (1 <= m <= 2^16, 1 <= K <= 8; margins 1 to %d limbs, rho as many)",
+                     n, from_margins ? "margins" : "pieces", pieces_v.shape[0], pieces_v.shape[1], m,
+                     doubtful_v.shape[0], sums_v.shape[0], sums_v.shape[1], DEFICIT_MAX_LIMBS);
         goto done;
     }
     const double *over = over_v.buf;
     const int64_t *pieces = pieces_v.buf, *rows = rows_v.buf;
+    const uint64_t *rho = from_margins ? rho_v.buf : NULL;
     int64_t *doubtful = doubtful_v.buf, *sums = sums_v.buf;
-    Py_ssize_t bad_row = -1, count = 0, best = 0;
+    Py_ssize_t bad_row = -1, bad_square = -1, count = 0, best = 0;
     uint64_t seen = 0; /* every piece read, or-ed: a bit at 46 or above is a piece out of range */
     double nearest = 0.0;
     Py_BEGIN_ALLOW_THREADS
     int64_t acc[SOFT_PIECES_MAX] = {0};
     int64_t at_best[SOFT_PIECES_MAX] = {0};
+    int64_t cut[SOFT_PIECES_MAX];
+    uint64_t d[DEFICIT_MAX_LIMBS + 1] = {0};  /* (the limbs above Km + 1 stay 0: d has three at least) */
     double sum = 0.0;
     int have_best = 0, best_nan = 0;
     for (Py_ssize_t t = 0; t < m; t++) {
@@ -114,7 +142,20 @@ soft_chunk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             bad_row = t;
             break;
         }
-        const int64_t *piece = pieces + i * K;
+        const int64_t *piece = pieces + i * (from_margins ? Km : K);
+        if (from_margins) {  /* the row's d^2 cut into its K pieces here (deficit_pieces' cut) */
+            const int is_short = deficit_of((const uint64_t *)piece, rho, Km, d);
+            for (Py_ssize_t k = DEFICIT_WORDS; is_short && k <= Km; k++) {
+                if (d[k]) {
+                    bad_square = t;
+                }
+            }
+            if (bad_square >= 0 || deficit_cut(d, is_short, K, cut) < 0) {
+                bad_square = t;
+                break;
+            }
+            piece = cut;
+        }
         for (Py_ssize_t k = 0; k < K; k++) {
             seen |= (uint64_t)piece[k];
             acc[k] += piece[k];
@@ -143,6 +184,11 @@ soft_chunk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (bad_row >= 0) {
         PyErr_Format(PyExc_ValueError, "soft_chunk(): rows[%zd]=%lld is not a sample (n=%zd)", bad_row,
                      (long long)rows[bad_row], n);
+        goto done;
+    }
+    if (bad_square >= 0) {
+        PyErr_Format(PyExc_ValueError, "soft_chunk(): rows[%zd]'s deficit passes 2^%d or its square %zd pieces",
+                     bad_square, 64 * DEFICIT_WORDS, K);
         goto done;
     }
     if (seen >> SOFT_PIECE_BITS) {

@@ -20,7 +20,8 @@ for `verify_perceptron.check.wide_replay`, which otherwise sums them in NumPy. `
 otherwise make a dozen NumPy passes over it; `soft_chunk` does the same for the soft-margin check's chunk of
 mistakes (`verify_perceptron.check.soft_chunk`), and `bit_rows` unpacks the kept mistakes' bitmaps for it
 (`verify_perceptron.check.mistake_map`); `deficit_top` and `deficit_squares` make its per-sample squares from
-margins held in limbs (`verify_perceptron.check.soft_squares.limb_squares`); `walk_sums` and `claim_slacks`
+margins held in limbs (`verify_perceptron.check.soft_squares.limb_squares`), `deficit_pieces` the squares of
+the rows a chunk reads (`verify_perceptron.check.soft_chunk.MarginPieces`); `walk_sums` and `claim_slacks`
 enclose the wide claims' quantities and slacks in one pass each (`verify_perceptron.check.slack_lanes`).
 """
 
@@ -31,7 +32,8 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["AVAILABLE", "IMPORT_ERROR", "check_online", "check_wide", "replay_scores", "record_sums", "fact_keys",
-           "soft_chunk", "bit_rows", "deficit_top", "deficit_squares", "walk_sums", "claim_slacks"]
+           "soft_chunk", "bit_rows", "deficit_top", "deficit_squares", "deficit_pieces",
+           "walk_sums", "claim_slacks"]
 
 CheckOnline = Callable[..., tuple[int, tuple[int, ...], list[Any]]]
 
@@ -81,6 +83,9 @@ bit_rows: Callable[..., int] | None
 #: soft-margin check's deficits from margins in limbs (`verify_perceptron.check.soft_squares.limb_squares`).
 deficit_top: Callable[[Any, Any], int] | None
 deficit_squares: Callable[..., int] | None
+#: ``deficit_pieces(margins, rho, rows, pieces)`` in C, or None: `deficit_squares`' pieces on the rows asked for
+#: (`verify_perceptron.check.soft_chunk.MarginPieces`).
+deficit_pieces: Callable[..., None] | None
 #: ``walk_sums(rows, a_lo, a_hi, b_lo, b_hi, exponents, start, out_lo, out_hi)`` and ``claim_slacks(code, which,
 #: lanes_lo, lanes_hi, lane_e, scalars, scalar_e, out_lo, out_hi)`` in C, or None: the wide claims' enclosures
 #: (`verify_perceptron.check.slack_lanes`).
@@ -98,6 +103,7 @@ soft_chunk = None if _module is None else getattr(_module, "soft_chunk", None)
 bit_rows = None if _module is None else getattr(_module, "bit_rows", None)
 deficit_top = None if _module is None else getattr(_module, "deficit_top", None)
 deficit_squares = None if _module is None else getattr(_module, "deficit_squares", None)
+deficit_pieces = None if _module is None else getattr(_module, "deficit_pieces", None)
 walk_sums = None if _module is None else getattr(_module, "walk_sums", None)
 claim_slacks = None if _module is None else getattr(_module, "claim_slacks", None)
 #: Did the compiled replay import?

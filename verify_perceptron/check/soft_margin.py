@@ -43,7 +43,7 @@ from ..notes.claims import SOFT_MARGIN
 from ..notes.soft_margin import SoftMargin, choose_margin
 from .results import InvariantResult, Violation
 from .separator import scaled_separator
-from .soft_chunk import chunk_floats, filtered_chunk, joined, piece_rows, usable
+from .soft_chunk import chunk_floats, filtered_chunk, joined, piece_rows, taken, usable
 from .soft_squares import Squares, exact_squares
 from .soft_sums import SEGMENT_COST, counted_sums, piece_sums, prefix_sums
 
@@ -205,7 +205,8 @@ class SoftMarginCheck:
         """d_j² (scaled), from the squares or, once they are let go, from their pieces."""
         if self._whole is None:
             return int(self.bound.deficits_sq[j])
-        return sum(int(value) << (k * _PIECE_BITS) for k, value in enumerate(self._pieces[:, j].tolist()))
+        column = taken(self._pieces, [j])[:, 0].tolist()
+        return sum(int(value) << (k * _PIECE_BITS) for k, value in enumerate(column))
 
     def _side(self, D_sq: int) -> float:
         """(√B + √D²)/ρ in floating point, for the filter."""
@@ -268,7 +269,8 @@ class SoftMarginCheck:
         pieces = None if self._whole is None and self.N + len(rows) < self.n_samples else self._pieces
         squares = self.bound.deficits_sq
         if pieces is not None and len(rows) > _CHUNK:  # (not from `_filtered`): these updates' squares, whole
-            squares = sum((pieces[k, rows].astype(object) << (k * _PIECE_BITS) for k in range(len(pieces))),
+            pieces = taken(pieces, rows)
+            squares = sum((pieces[k].astype(object) << (k * _PIECE_BITS) for k in range(len(pieces))),
                           np.zeros(len(rows), dtype=object))
             return {t: self.D_sq + total for t, total in prefix_sums(squares, at).items()}
         if (pieces is None and squares.dtype == object
@@ -276,6 +278,8 @@ class SoftMarginCheck:
             return {t: self.D_sq + total for t, total in counted_sums(squares, rows, at).items()}
         if pieces is None or len(rows) > _CHUNK:
             return {t: self.D_sq + total for t, total in prefix_sums(squares[rows], at).items()}
+        if not isinstance(pieces, np.ndarray):  # (made from the margins: those of these rows, in their order)
+            pieces, rows = taken(pieces, rows), np.arange(len(rows))
         return {t: self.D_sq + total for t, total in piece_sums(pieces, rows, at).items()}
 
     def shortfall_sum(self, counts: Any) -> int:
@@ -292,14 +296,14 @@ class SoftMarginCheck:
         room = 62 - _PIECE_BITS - int(counts.max(initial=0)).bit_length()
         if room < 0:  # (counts past 2^16: products as Python integers)
             hit = np.flatnonzero(counts)
-            return sum(int(np.dot(counts[hit].astype(object), piece[hit].astype(object))) << (k * _PIECE_BITS)
-                       for k, piece in enumerate(pieces))
+            return sum(int(np.dot(counts[hit].astype(object), piece.astype(object))) << (k * _PIECE_BITS)
+                       for k, piece in enumerate(taken(pieces, hit)))
         products, total = np.empty(min(self.n_samples, _CHUNK), dtype=np.int64), 0
         for lo in range(0, self.n_samples, _CHUNK):
             part = counts[lo:lo + _CHUNK]
             out, starts = products[:len(part)], np.arange(0, len(part), 2**room)
-            total += sum(sum(np.add.reduceat(np.multiply(piece[lo:lo + _CHUNK], part, out=out), starts).tolist())
-                         << (k * _PIECE_BITS) for k, piece in enumerate(pieces))
+            total += sum(sum(np.add.reduceat(np.multiply(piece, part, out=out), starts).tolist()) << (k * _PIECE_BITS)
+                         for k, piece in enumerate(taken(pieces, slice(lo, lo + len(part)))))
         return total
 
     def resumed(self) -> SoftMarginCheck:

@@ -58,7 +58,7 @@ from ..data.integers import as_limbs
 from ..data.limb_arrays import int_limbs, limb_values
 from ..data.limb_margins import LimbMargins
 from . import kernel as _kernel
-from .soft_chunk import piece_rows
+from .soft_chunk import MarginPieces, piece_rows, taken
 
 __all__ = ["Squares", "exact_squares", "int64_squares", "limb_squares", "PIECE_BITS"]
 
@@ -84,8 +84,9 @@ class Squares:
 
     Attributes
     ----------
-    pieces : numpy.ndarray
-        d² in `PIECE_BITS`-bit pieces, (K, n) int64, lowest first; K the fewest for the largest d².
+    pieces : numpy.ndarray or MarginPieces
+        d² in `PIECE_BITS`-bit pieces, (K, n) int64, lowest first; K the fewest for the largest d²; or made from
+        the margins in limbs on the rows asked for (`verify_perceptron.check.soft_chunk.taken`).
     over_rho_sq : numpy.ndarray
         d²/ρ², each correctly rounded to a double (as Python's int / int).
     total : int
@@ -207,7 +208,8 @@ def limb_squares(margins: LimbMargins, rho: int) -> Squares | None:
     >>> margins = LimbMargins(int_limbs([3, -2**80, 2**90, -7], 2))
     >>> figures = limb_squares(margins, 2**62 + 1)
     >>> d = [2**62 - 2, 2**80 + 2**62 + 1, 0, 2**62 + 8]
-    >>> [sum(int(p) << (46 * k) for k, p in enumerate(figures.pieces[:, i])) for i in range(4)] == [v * v for v in d]
+    >>> [sum(int(p) << (46 * k) for k, p in enumerate(taken(figures.pieces, [i])[:, 0])) for i in range(4)] == [
+    ...     v * v for v in d]
     True
     >>> figures.over_rho_sq.tolist() == [v * v / (2**62 + 1) ** 2 for v in d], figures.total == sum(v * v for v in d)
     (True, True)
@@ -219,7 +221,8 @@ def limb_squares(margins: LimbMargins, rho: int) -> Squares | None:
     True
     """
     K = margins.limbs.shape[1]
-    if (_kernel.deficit_squares is None or _kernel.deficit_top is None or not len(margins) or rho <= 0
+    if (_kernel.deficit_squares is None or _kernel.deficit_top is None or _kernel.deficit_pieces is None
+            or not len(margins) or rho <= 0
             or rho.bit_length() >= 64 * K or K > _MOST_LIMBS or not _extended()):
         return None
     rho_limbs = int_limbs([rho], K)[0]
@@ -228,16 +231,23 @@ def limb_squares(margins: LimbMargins, rho: int) -> Squares | None:
     if largest < 2**62 or count > _MOST_PIECES:
         return None
     n = len(margins)
-    pieces = piece_rows(count, n)  # (n rows of count in memory: `verify_perceptron.check.soft_chunk` reads them)
+    # The pieces of a block of samples at a time, for Σ d²: the check keeps the margins (`MarginPieces`, n x K limbs)
+    # and cuts each chunk's rows as it reads them, where it held the pieces of every sample (n x count)
+    block = piece_rows(count, min(n, _CHUNK))
     over = np.empty(n, dtype=np.float64)
     near = np.empty(n, dtype=np.uint8)
-    short = _kernel.deficit_squares(margins.limbs, rho_limbs, pieces.T, over, near)
+    short, total = 0, 0
+    for lo in range(0, n, _CHUNK):
+        hi = min(lo + _CHUNK, n)
+        pieces = block[:, :hi - lo]
+        short += _kernel.deficit_squares(margins.limbs[lo:hi], rho_limbs, pieces.T, over[lo:hi], near[lo:hi])
+        total += _total(pieces)
     near_at = np.flatnonzero(near)
     if len(near_at):  # (about 1%: d²/ρ² in Python integers, int / int correctly rounded)
         rho_sq = rho * rho
         for i, m in zip(near_at.tolist(), limb_values(margins.limbs[near_at]).tolist()):
             over[i] = (rho - m) ** 2 / rho_sq
-    return Squares(pieces, over, _total(pieces), short)
+    return Squares(MarginPieces(margins.limbs, rho_limbs, count), over, total, short)
 
 
 def _total(pieces: Any) -> int:

@@ -90,10 +90,9 @@ class _Store:
     """
 
     def __init__(self, capacity: int, overflow: Callable[[], Any], samples: int | None = None) -> None:
-        self.capacity, self.used, self._overflow, self.samples = capacity, 0, overflow, samples
+        self.capacity, self.used, self._overflow, self.samples, self.complete = capacity, 0, overflow, samples, True
         self.overflow: Any = None  # made by `_overflow` when first needed
         self.items: list[tuple[int, int, Any, Any]] = []
-        self.complete = True
 
     def _room(self, size: int) -> bool:
         """Count `size` more bytes; past the capacity, hand what was kept to `overflow` (once)."""
@@ -441,7 +440,7 @@ class _Job:
     def _soft_margin_afterwards(self, trace: Trace, checker: Checker, kept: MistakeMap) -> CheckResult:
         """`checker`'s result, with the soft-margin bound checked at every update from the run's kept mistakes (for a
         run that did not converge, u, the best weights it visited, is known only at its end; the checker saw the
-        updates during the run, the mistakes were kept apart), the heap given back between phases (`between`)."""
+        updates during the run, the mistakes were kept apart), the heap given back before each phase (`between`)."""
         checker.let_go_of_replays()  # every update is told: their arrays need not live on beside the bound's
         between(kept.n)
         u = None if self.mode != "online" else best_reference(self.matrix, trace)
@@ -456,6 +455,7 @@ class _Job:
                 checker.soft_result, result.holds = result, None
                 result.skipped = (f"the run's mistakes passed the {kept.capacity:,} bytes kept to replay "
                                   "them; give --separator to check it during the run")
+        between(kept.n)  # (the facts' sample rules and the final checks next)
         return checker.finish(trace)
 
 

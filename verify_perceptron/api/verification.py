@@ -28,6 +28,7 @@ from ..data.arrays import check_floats
 from ..data.dataset import Dataset
 from ..data.trace import Trace
 from ..errors import InvalidArgument
+from ..heap import between
 from ..notes.conventions import Convention, get_convention
 from ..deadline import Deadline
 from ..pipeline import Again, Pending, verify_run, verify_run_deferred
@@ -339,6 +340,7 @@ def run_verification(
             data, conv, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_left(time_limit, started),
             separator=separator, engine_name=engine, progress=None if watch is None else watch.epoch, again=again)
         clock.phase = "deciding separability"
+        between(data.n_samples)  # the check's freed arrays given back before the decision (as the CLI does)
         trace, check, separability, comparison = settle(
             data, conv, trace, first, eta=eta, mode=mode, max_epochs=max_epochs, time_limit=time_limit,
             started=started, engine=engine, compare=compare, watch=watch, again=again, beside=beside)

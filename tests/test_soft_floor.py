@@ -197,6 +197,9 @@ def test_the_margins_into_an_array_are_the_same_floats() -> None:
     plain, ahead_made = seen[:3], seen[3:]
     assert len(ahead_made) == 3 and ahead_calls == [1]  # (made ahead the second time only)
     assert firsts[:3] == [None] * 3 and all((first is not None) == soft_floor.COMPILED for first in firsts[3:])
+    hit = np.count_nonzero(weights)  # the cells made ahead a byte a weighted sample (int64 ones were 0.36x the int64
+    assert all(first.cell.dtype == np.uint8 and first.cell.nbytes == hit  # data at 10^6 x 10, at the fit's peak)
+               for first in firsts[3:] if first is not None)
     assert all(np.array_equal(a.view(np.int64), b.view(np.int64)) for a, b in zip(plain, ahead_made))
 
 
@@ -232,7 +235,7 @@ def test_the_c_passes_give_numpy_s_cells_sums_and_floors(monkeypatch: pytest.Mon
 def test_the_c_passes_refuse_what_they_cannot_read() -> None:
     floor_sums = soft_floor._FLOOR.floor_sums
     column, weights, edges = np.array([0.5, 1.0]), np.ones(2), soft_floor._edges(np.array([0.5]), np.array([1.0]))
-    cell, sums = np.empty(1, dtype=np.int64), np.empty((1, soft_floor._CELLS + 2, 3))
+    cell, sums = np.empty(1, dtype=np.uint8), np.empty((1, soft_floor._CELLS + 2, 3))
     with pytest.raises(IndexError, match=r"at\[0\]=2 must be in 0..1"):
         floor_sums(column, weights, np.array([2]), None, edges, cell, sums)
     with pytest.raises(IndexError, match=r"owner\[0\]=1 in 0..0"):
@@ -241,6 +244,14 @@ def test_the_c_passes_refuse_what_they_cannot_read() -> None:
         floor_sums(column, weights, np.array([0]), None, edges, cell, np.empty((1, 66, 2)))
     with pytest.raises(ValueError, match=r"len\(weights\)=1 must be len\(column\)=2"):
         floor_sums(column, np.ones(1), np.array([0]), None, edges, cell, sums)
+    with pytest.raises(TypeError, match="cells must hold bool or uint8 items"):  # (a cell is a byte: int64 was 8)
+        floor_sums(column, weights, np.array([0]), None, edges, np.empty(1, dtype=np.int64), sums)
+    wide = np.concatenate(([-math.inf], np.linspace(0.0, 1.0, 256), [math.inf]))[None, :]  # 258 edges: 257 cells
+    with pytest.raises(ValueError, match=r"edges.shape=\(1, 258\) has more than 257 edges a row"):
+        floor_sums(column, weights, np.array([0]), None, wide, cell, np.empty((1, 257, 3)))
+    widest, cells = np.concatenate(([-math.inf], wide[0, 2:])), np.empty(2, dtype=np.uint8)  # 257 edges: cells to 255
+    floor_sums(np.array([0.5, math.inf]), weights, np.array([0, 1]), None, widest[None, :], cells, np.empty((1, 256, 3)))
+    assert cells.tolist() == [127, 255]  # (0.5: above -inf and 1/255 .. 127/255; inf: the last cell)
     with pytest.raises(TypeError, match="column must hold float64"):
         soft_floor._FLOOR.column_range(np.array([1, 2]))
     nan = soft_floor._FLOOR.column_range(np.array([1.0, np.nan, -2.0]))

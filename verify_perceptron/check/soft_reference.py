@@ -240,11 +240,11 @@ def _floors_ahead(margins: Callable[[Sequence[int], Sequence[Any]], Sequence[Any
                   weights: Any, hit: Any) -> list[float]:
     """Each column's floor, its margins and (with the C passes) its floor's first pass over them (`first_level`)
     made in a second thread ahead of this one (`_ahead`), `_AHEAD_GROUP` columns at a time (`margins`: each piece
-    of rows read once for them), into two sets of columns and of arrays of cells of this thread's, each filled in
-    turn; all let go on return, before any column is measured."""
+    of rows read once for them), into two sets of columns and of arrays of cells (a byte a weighted sample) of this
+    thread's, each filled in turn; all let go on return, before any column is measured."""
     width = min(_AHEAD_GROUP, len(starts))
     columns = [[np.empty((n, 1)) for _ in range(width)] for _ in range(2)]
-    cells = [[np.empty(len(hit), dtype=np.int64) for _ in range(width)] for _ in columns] if COMPILED else None
+    cells = [[np.empty(len(hit), dtype=np.uint8) for _ in range(width)] for _ in columns] if COMPILED else None
 
     def made(group: Sequence[int], slot: int) -> list[tuple[Any, Any]]:
         return [(column, None if cells is None else first_level(column[:, 0], weights, hit=hit, cell=cells[slot][i]))

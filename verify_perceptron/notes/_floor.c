@@ -71,7 +71,8 @@ PyDoc_STRVAR(floor_sums_doc,
 "\n"
 "For each t, the value m = column[at[t]] of weight w = weights[at[t]], in row\n"
 "r = owner[t] (0 if owner is None) of edges (R x E, each row non-decreasing,\n"
-"-inf first and inf last): cells[t] = #{k: edges[r, k] <= m} - 1 (in 0..E-2),\n"
+"-inf first and inf last, E <= 257): cells[t] = #{k: edges[r, k] <= m} - 1 (in\n"
+"0..E-2, uint8: one byte a weighted margin, where int64 cells were 8),\n"
 "and w, w*m, w*(m*m) added, in the order of t, to sums[r, cells[t], 0..2]\n"
 "(sums, R x (E - 1) x 3, is zeroed first). Returns (least m, largest m, least w),\n"
 "the last NaN if a weight is NaN; (inf, -inf, inf) for no values. column and\n"
@@ -96,7 +97,7 @@ floor_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         || get_array(func, "at", args[2], 1, INT64_ITEMS, 0, &at) < 0
         || (owned && get_array(func, "owner", args[3], 1, INT64_ITEMS, 0, &owner) < 0)
         || get_array(func, "edges", args[4], 2, FLOAT64_ITEMS, 0, &edges) < 0
-        || get_array(func, "cells", args[5], 1, INT64_ITEMS, 1, &cells) < 0
+        || get_array(func, "cells", args[5], 1, FLAG_ITEMS, 1, &cells) < 0
         || get_array(func, "sums", args[6], 3, FLOAT64_ITEMS, 1, &sums) < 0) {
         goto done;
     }
@@ -105,6 +106,11 @@ floor_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_ValueError,
                      "floor_sums(): len(weights)=%zd must be len(column)=%zd, and len(at)=%zd and len(owner)=%zd "
                      "len(cells)=%zd", weights.shape[0], n, at.shape[0], owned ? owner.shape[0] : count, count);
+        goto done;
+    }
+    if (width > 257) {
+        PyErr_Format(PyExc_ValueError, "floor_sums(): edges.shape=(%zd, %zd) has more than 257 edges a row (a cell is "
+                     "a byte)", rows, width);
         goto done;
     }
     if (width < 2 || sums.shape[0] != rows || sums.shape[1] != width - 1 || sums.shape[2] != 3) {
@@ -116,7 +122,7 @@ floor_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     const double *m = column.buf, *w = weights.buf, *e = edges.buf;
     const int64_t *index = at.buf, *row = owned ? owner.buf : NULL;
-    int64_t *cell = cells.buf;
+    uint8_t *cell = cells.buf;
     double *total = sums.buf;
     for (Py_ssize_t t = 0; t < count; t++) {  /* (checked first: nothing is written for a bad index) */
         if (index[t] < 0 || index[t] >= n || (owned && (row[t] < 0 || row[t] >= rows))) {
@@ -143,7 +149,7 @@ floor_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             len -= half;
         }
         c = c > width - 2 ? width - 2 : c;  /* (v = inf: the last cell, as for a value past the last edge) */
-        cell[t] = c;
+        cell[t] = (uint8_t)c;  /* (c <= width - 2 <= 255) */
         double *slot = total + (r * (width - 1) + c) * 3;
         slot[0] += weight;
         slot[1] += weight * v;

@@ -155,7 +155,7 @@ class FirstLevel:
 def first_level(margins: Any, weights: Any, *, hit: Any = None, cell: Any = None) -> FirstLevel:
     """`column_floor`'s passes over the whole column: its range, then each weighted margin's cell among the first
     level's edges (log-spaced from the least positive margin to the largest) and the cells' sums. `cell`, when
-    given (int64, one per weighted sample), receives the cells where the C passes are built: a caller in another
+    given (uint8, one per weighted sample), receives the cells where the C passes are built: a caller in another
     thread then allocates nothing the size of the column (`verify_perceptron.check.soft_reference._ahead`).
 
     Examples
@@ -224,10 +224,10 @@ def _sums(margins: Any, weights: Any, at: Any, owner: Any, edges: Any,
           cell: Any = None) -> tuple[Any, Any, tuple[float, ...]]:
     """`_numpy_sums`, in one pass in C when it was built: the same cells, and the same sums (each cell's terms
     added one at a time in the order of `at`, as `np.bincount` adds them; w·m² is w·(m·m) in both); the cells into
-    `cell` when given."""
+    `cell` when given. In C a cell is a byte (uint8: a row has `_CELLS` + 2 of them), where NumPy's are int64."""
     if _FLOOR is None:
         return _numpy_sums(margins, weights, at, owner, edges)
-    cell = np.empty(len(at), dtype=np.int64) if cell is None else cell
+    cell = np.empty(len(at), dtype=np.uint8) if cell is None else cell
     sums = np.empty((len(edges), _CELLS + 2, 3))
     extremes = _FLOOR.floor_sums(margins, weights, at, owner, edges, cell, sums)
     return cell, sums, extremes

@@ -477,7 +477,15 @@ def _stable_order(values: Any) -> Any:
     first = np.argsort(values, axis=0)
     ordered = np.take_along_axis(values, first, axis=0)
     same = (ordered[1:] == ordered[:-1]) | (np.isnan(ordered[1:]) & np.isnan(ordered[:-1]))
+    del ordered  # (the keys made in place below: two arrays of n at once, where there were five at 10^6 x 10)
     if not same.any():  # no two equal: the order is the stable one already
         return first
-    rank = np.concatenate((np.zeros((1, values.shape[1]), dtype=np.int64), np.cumsum(~same, axis=0)))
-    return np.sort(rank * n + first, axis=0) % n
+    keys = np.zeros(values.shape, dtype=np.int64)
+    np.cumsum(~same, axis=0, out=keys[1:])  # each value's rank among the distinct ones
+    del same
+    keys *= n
+    keys += first
+    del first
+    keys.sort(axis=0)
+    keys %= n
+    return keys

@@ -10,6 +10,7 @@ the pieces of 2^18 cells put back.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -87,3 +88,17 @@ def test_the_reference_taken_does_not_depend_on_the_size_of_the_pieces(
         monkeypatch.setattr(soft_reference, "_ROW_CELLS", cells)
         taken[cells] = soft_reference.best_reference(matrix, trace)
     assert taken[2**16] is not None and all(found == taken[2**16] for found in taken.values())
+
+
+def test_the_reference_reads_the_runs_counts_as_their_array_without_a_tuple(
+        visited: tuple[ExactMatrix, Trace]) -> None:
+    # np.asarray of the run's Counts iterated them: a tuple of n ints made and kept in the trace (0.09x the int64
+    # data at d = 10 from best_reference to the fit's end), then an array made from it (`Counts.__array__`).
+    matrix, _ = visited
+    data = _grid(N, 10, separable=False, seed=8)
+    trace = fast.run(data, "classic", max_epochs=2, matrix=matrix)
+    counts = trace.mistakes_per_sample
+    taken = soft_reference.best_reference(matrix, trace)
+    assert taken is not None and getattr(counts, "_tuple", ()) is None  # (no tuple made)
+    assert np.asarray(counts, dtype=np.int64) is getattr(counts, "array")
+    assert taken == soft_reference.best_reference(matrix, dataclasses.replace(trace, mistakes_per_sample=tuple(counts)))

@@ -661,3 +661,39 @@ def test_norms_in_limbs_are_held_in_the_fewest_limbs_that_the_run_and_the_replay
     rows = matrix.exact.tolist()
     assert limb_values(held).tolist() == [sum(v * v for v in row) for row in rows]
     assert limb_values(_narrowed(held, width + 1)).tolist() == limb_values(held).tolist()
+
+
+def test_a_two_class_fit_lets_go_of_its_label_arrays_before_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The estimator's class index of each sample and its ±1 labels (int64 arrays of n, 0.09x the int64 data each
+    # at d = 10) lived through the run and every phase after it beside the dataset's own copy of the labels.
+    import weakref
+
+    from verify_perceptron.api import estimator
+
+    rng = np.random.default_rng(6)
+    X, y = rng.standard_normal((600, 4)), np.where(rng.random(600) < 0.5, 3, 7)
+    made: list[Any] = []
+    own_classes, own_from_table, own_run = estimator.classes_of, estimator.from_table, estimator.run_verification
+
+    def classes_of(*args: Any) -> Any:
+        classes, index = own_classes(*args)
+        made.append(weakref.ref(index))
+        return classes, index
+
+    def from_table(table: Any, y: Any, **kwargs: Any) -> Any:
+        made.append(weakref.ref(y))
+        return own_from_table(table, y, **kwargs)
+
+    alive: list[bool] = []
+
+    def run_verification(*args: Any, **kwargs: Any) -> Any:
+        alive.extend(ref() is not None for ref in made)
+        return own_run(*args, **kwargs)
+
+    monkeypatch.setattr(estimator, "classes_of", classes_of)
+    monkeypatch.setattr(estimator, "from_table", from_table)
+    monkeypatch.setattr(estimator, "run_verification", run_verification)
+    fitted = estimator.ExactPerceptron(max_epochs=5).fit(X, y)
+    assert alive == [False, False] and fitted.classes_.tolist() == [3, 7]
+    assert fitted.verification_ is not None and fitted.verification_.data.y_array.tolist() == np.where(
+        y == 7, 1, -1).tolist()

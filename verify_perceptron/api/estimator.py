@@ -208,8 +208,8 @@ class ExactPerceptron(*BASES):  # type: ignore[misc]
                                   labels=names)
                 # binary floats in limbs: the run's filter reads X itself, not a float copy, until the run's end
                 rows = data.binary_rows = BinaryRows.lent(X, data.denominator) if data.binary_float else None
-                if binary:  # the data hold the table's values: only they may let go of them (`Dataset.rest_on`)
-                    del table
+                if binary:  # the data hold the table's values: only they may let go of them (`Dataset.rest_on`),
+                    del table, index, labels  # and their labels (copied): two int64 arrays of n less through the run
                 try:
                     if self.verify:
                         result = run_verification(data, conv, eta=rate, mode=self.mode, max_epochs=self.max_epochs,

@@ -117,3 +117,22 @@ def test_the_compiled_passes_refuse_what_they_cannot_square() -> None:
         check_kernel.soft_chunk(over, np.zeros((2, 2), dtype=np.int64), *args, margins, rho)
     with pytest.raises(ValueError, match="do not agree"):  # rho not in the margins' limbs
         check_kernel.soft_chunk(over, None, *args, margins, int_limbs([7], 3)[0])
+
+
+@needs_c
+def test_a_row_out_of_range_past_the_rows_read_ahead_is_named_in_both_forms() -> None:
+    # soft_chunk and deficit_pieces ask the memory for the row SOFT_AHEAD (16) rows ahead of the one they read (a
+    # hint); a row out of range there is not asked for, and is refused when reached, by its place.
+    margins = _margins(3, 40)
+    figures = limb_squares(LimbMargins(int_limbs(margins, 3)), RHO)
+    assert figures is not None and isinstance(figures.pieces, MarginPieces)
+    n = len(margins)
+    for bad in (n, -1):
+        rows = np.arange(40, dtype=np.int64) % n
+        rows[30] = bad
+        for pieces in (figures.pieces, _held(figures.pieces)):
+            with pytest.raises(ValueError, match=rf"rows\[30\]={bad} is not a sample"):
+                filtered_chunk(figures.over_rho_sq, pieces, rows, base=0.0, root_B=1.0, N0=1, factor=1.0,
+                               use_filter=False)
+        with pytest.raises(ValueError, match=rf"rows\[30\]={bad} is not a margin's"):
+            figures.pieces.rows(rows)

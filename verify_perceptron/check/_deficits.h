@@ -330,6 +330,9 @@ deficit_pieces(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             bad_row = t;
             break;
         }
+        if (t + SOFT_AHEAD < m && rows[t + SOFT_AHEAD] >= 0 && rows[t + SOFT_AHEAD] < n) {  /* (_soft.h) */
+            SOFT_PREFETCH((const uint64_t *)M.buf + rows[t + SOFT_AHEAD] * K);
+        }
         const int is_short = deficit_of((const uint64_t *)M.buf + i * K, R.buf, K, d);
         for (Py_ssize_t k = DEFICIT_WORDS; is_short && k <= K; k++) {
             if (d[k]) {

@@ -32,6 +32,17 @@
 #define DEFICIT_MAX_LIMBS 32
 #define DEFICIT_WORDS 3
 
+/* Rows read this many rows ahead are asked of the memory first (a hint: nothing is read, nothing changes). A chunk's
+ * rows are samples in order, a cache line or more apart: from margins, each row's square (some 60 cycles of
+ * dependent products) kept the next rows' loads from starting, and each read waited on memory alone (160 ns a row
+ * at 10^6 samples, 33 with rows asked for 16 ahead, in a standalone loop of the same code). */
+#define SOFT_AHEAD 16
+#if defined(__GNUC__) || defined(__clang__)
+#define SOFT_PREFETCH(address) __builtin_prefetch(address)
+#else
+#define SOFT_PREFETCH(address) ((void)0)
+#endif
+
 static int deficit_of(const uint64_t *m, const uint64_t *rho, Py_ssize_t K, uint64_t *d);
 static int deficit_cut(const uint64_t *d, int is_short, Py_ssize_t count, int64_t *piece);
 
@@ -143,6 +154,13 @@ soft_chunk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             break;
         }
         const int64_t *piece = pieces + i * (from_margins ? Km : K);
+        if (t + SOFT_AHEAD < m) {
+            const int64_t ahead = rows[t + SOFT_AHEAD];
+            if (ahead >= 0 && ahead < n) {  /* (an address past the arrays is not even formed) */
+                SOFT_PREFETCH(pieces + ahead * (from_margins ? Km : K));
+                SOFT_PREFETCH(over + ahead);
+            }
+        }
         if (from_margins) {  /* the row's d^2 cut into its K pieces here (deficit_pieces' cut) */
             const int is_short = deficit_of((const uint64_t *)piece, rho, Km, d);
             for (Py_ssize_t k = DEFICIT_WORDS; is_short && k <= Km; k++) {

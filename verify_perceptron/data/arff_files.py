@@ -5,7 +5,8 @@ The header is read here; the rows go to the CSV reader (`verify_perceptron.data.
 with the attribute names for its header, each row on the line it had in the file, so every error it names
 carries the file's own line. Numeric attributes (``numeric``, ``real``, ``integer``) are the features; the
 class may be nominal (``{tested_negative, tested_positive}``) or numeric, and its two values are read as the
-CSV reader reads labels (``--positive VALUE`` names the positive one of two names). A nominal, string or date
+CSV reader reads labels (``--positive VALUE`` names the positive one of two names); a nominal attribute named
+``class``, ``label``, ``target`` or ``y`` is the class where the last attribute is numeric. A nominal, string or date
 feature, a missing value ``?`` and a sparse row (``{0 1, 3 2.5}``) are refused by name.
 """
 
@@ -17,7 +18,7 @@ import re
 
 from ..errors import DataError
 from .csv_files import csv_text
-from .csv_layout import is_number, named_column
+from .csv_layout import LABEL_NAMES, is_number, named_column
 from .dataset import Dataset
 from .files import check_max_cells, read_text, refuse_foreign
 from .denominators import MAX_DENOMINATOR_BITS, check_limit
@@ -51,11 +52,14 @@ def load_arff(path: str, *, label_column: str | None = None, positive: object = 
     refuse_foreign(path)
     lines = read_text(path, cap).split("\n")
     names, types, start = _header(lines, path)
-    target = len(names) - 1 if label_column is None else named_column(names, len(names), label_column, path)
+    target = _class_attribute(names, types) if label_column is None else named_column(names, len(names),
+                                                                                       label_column, path)
     for k, (name, kind) in enumerate(zip(names, types)):
         if k != target and kind.lower() not in _NUMERIC:
+            hint = (f"; if it is the class, give --label-column {name}" if label_column is None and
+                    kind.startswith("{") else "")
             raise DataError(f"{path}: attribute {name!r} is {kind!r}, not numeric: the perceptron reads numbers; "
-                            "encode it (one numeric column per value) or leave it out")
+                            f"encode it (one numeric column per value) or leave it out{hint}")
     # the header's cells as the CSV reader will take them for a header (`csv_layout.is_number`): a name that reads
     # as a number is marked
     shown = [f"{name} (attribute {k + 1})" if is_number(name) else name for k, name in enumerate(names)]
@@ -76,6 +80,29 @@ def load_arff(path: str, *, label_column: str | None = None, positive: object = 
     data = csv_text("\n".join(rows), path, str(target + 1), positive, limit, cap)
     data.feature_names = tuple(name for k, name in enumerate(names) if k != target)
     return data
+
+
+def _class_attribute(names: list[str], types: list[str]) -> int:
+    """The class attribute's index: the last attribute (Weka's rule), unless that one is numeric and a nominal
+    attribute is named as a CSV file's label column is (``class``, ``label``, ``target``, ``y``, in any case),
+    as OpenML's files put the class first or in the middle.
+
+    Examples
+    --------
+    >>> _class_attribute(["Class", "a", "b"], ["{pos, neg}", "real", "real"])
+    0
+    >>> _class_attribute(["x", "y", "c"], ["real", "real", "{0, 1}"]), _class_attribute(["x", "y"], ["real"] * 2)
+    (2, 1)
+    """
+    last = len(names) - 1
+    if types[last].lower() not in _NUMERIC:
+        return last
+    lowered = [name.strip().lower() for name in names]
+    for label in LABEL_NAMES:
+        k = lowered.index(label) if label in lowered else -1
+        if k >= 0 and types[k].startswith("{"):
+            return k
+    return last
 
 
 def _header(lines: list[str], path: str) -> tuple[list[str], list[str], int]:

@@ -161,9 +161,11 @@ def _labels(ya: Any, path: str, positive: object) -> tuple[Any, tuple[str, str]]
     return np.where(other, mapped[-1], mapped[0]).astype(np.int64), spelling
 
 
-def _exact(ya: Any, samples: list[int], path: str) -> list[Fraction]:
+def _exact(ya: Any, samples: list[int], path: str) -> list[Fraction] | list[str]:
     """Labels `samples` of `ya` as exact numbers: NumPy's scalars exactly (a float by its integer ratio), no
     longer than a literal may be."""
+    if ya.dtype.kind == "U":  # text labels (`_words`), read as a CSV file's are
+        return [str(ya[i]) for i in samples]
     try:
         return [bounded(as_rational(ya[i]), name=f"y[{i}]") for i in samples]
     except ValueError as error:
@@ -205,10 +207,10 @@ def _declared(handle: Any) -> tuple[tuple[int, ...], Any] | None:
 
 
 def _check_declared(path: str, name: str, declared: tuple[tuple[int, ...], Any] | None, max_cells: int,
-                    read: bool) -> None:
+                    read: bool, words: bool = False) -> None:
     """Refuse an array whose header declares more than `max_cells` values or 8 bytes a value on average (a lie
-    or not), and, for an array that will be `read`, one that is not numbers, before anything is read,
-    allocated or decompressed."""
+    or not), and, for an array that will be `read`, one that is not numbers (or, for the labels, `words`, text),
+    before anything is read, allocated or decompressed."""
     if declared is None:
         return
     shape, dtype = declared
@@ -221,7 +223,7 @@ def _check_declared(path: str, name: str, declared: tuple[tuple[int, ...], Any] 
                         "raise it with --max-cells N (max_cells= in Python)")
     if read and dtype.hasobject:
         raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only")
-    if read and dtype.kind not in "biuf":
+    if read and dtype.kind not in ("biufUS" if words else "biuf"):
         raise DataError(f"{path}: array {name or 'array'!r} has dtype {dtype}; integers or floats are needed")
 
 
@@ -235,10 +237,11 @@ def _refuse_declared_size(path: str, is_npz: bool, max_cells: int) -> None:
             return
         with zipfile.ZipFile(path) as archive:
             names = {member.removesuffix(".npy"): member for member in archive.namelist()}
-            read = set(_members(names) or ())
+            keys = _members(names) or ("", "")
             for name, member in names.items():
                 with archive.open(member) as handle:
-                    _check_declared(path, name, _declared(handle), max_cells, read=name in read)
+                    _check_declared(path, name, _declared(handle), max_cells, read=name in keys,
+                                    words=name == keys[1])
     except DataError:
         raise  # a DataError is a ValueError: the refusal itself, not a damaged file
     except (ValueError, *_UNREADABLE):  # ValueError: a member name that is not UTF-8, among others
@@ -267,11 +270,27 @@ def _npz_arrays(loaded: Any, path: str, cap: int) -> tuple[Any, Any]:
             raise DataError(f"{path}: member {key!r} is not a NumPy array (no .npy header)")
     if Xa.ndim != 2:
         raise DataError(f"{path}: {x_key} has shape {Xa.shape}; a 2-D array is needed")
+    if ya.ndim == 2 and ya.shape[1] == 1:
+        ya = ya[:, 0]  # a column, as y = df[["target"]].to_numpy() makes it (scikit-learn takes it so too)
     if ya.ndim != 1 or ya.shape[0] != Xa.shape[0]:
-        raise DataError(f"{path}: {y_key} has shape {ya.shape}; expected ({Xa.shape[0]},)")
+        raise DataError(f"{path}: {y_key} has shape {ya.shape}; expected ({Xa.shape[0]},) or ({Xa.shape[0]}, 1)")
     refuse_cells(path, f"X of shape {Xa.shape}", Xa.size, cap)
-    features, labels = _numbers(Xa, "X", path, cap), _numbers(ya, "y", path, cap)
+    features = _numbers(Xa, "X", path, cap)
+    labels = _words(ya, y_key, path) if ya.dtype.kind in "US" else _numbers(ya, "y", path, cap)
     return features, labels
+
+
+def _words(ya: Any, name: str, path: str) -> Any:
+    """Labels saved as text (``y = df["diagnosis"].to_numpy(dtype=str)``: ``'M'``, ``'B'``), as a str array;
+    bytes (``dtype="S"``) as UTF-8. They are read as a CSV file's label column is (`_labels`)."""
+    if ya.shape[0] == 0:
+        raise DataError(f"{path}: array {name!r} has no rows (shape {ya.shape}); the perceptron needs samples")
+    if ya.dtype.kind == "U":
+        return ya
+    try:
+        return np.char.decode(ya, "utf-8")
+    except UnicodeDecodeError as error:
+        raise DataError(f"{path}: array {name!r} holds bytes that are not UTF-8 text ({error.reason})") from None
 
 
 def load_numpy(path: str, *, label_column: str | None = None, positive: object = None,

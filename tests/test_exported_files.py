@@ -139,3 +139,29 @@ def test_boolean_features_as_pandas_writes_them_read_as_a_numpy_files_booleans(t
     for n in (3000, 30000):  # the block reader's cells too
         big = _write(tmp_path, f"b{n}.csv", "x,b,label\n" + "1.5,True,1\n-2,False,0\n" * n)
         assert load_dataset(big).X[:2] == ((Fraction(3, 2), Fraction(1)), (Fraction(-2), Fraction(0)))
+
+
+def test_an_npy_saved_label_first_is_told_which_label_column(tmp_path: Path) -> None:
+    X = np.array([[0.5, 1.0], [-1.0, 2.0], [3.0, -0.25], [1.0, 1.5]])
+    y = np.array([1, 0, 0, 1])
+    np.save(tmp_path / "d.npy", np.c_[y, X])  # np.c_[y, X]: the labels first
+    with pytest.raises(DataError, match=r"column 1 holds two values: if it holds the labels, give --label-column 1"):
+        load_dataset(str(tmp_path / "d.npy"))
+    data = load_dataset(str(tmp_path / "d.npy"), label_column=1)
+    assert (data.X, data.y) == (tuple(tuple(map(Fraction, row)) for row in X), (1, -1, -1, 1))
+
+
+def test_the_options_a_message_suggests_are_quoted_for_the_shell(tmp_path: Path) -> None:
+    words = _write(tmp_path, "w.csv", "sepal length,b,label\nx,1,1\ny,2,0\n")
+    with pytest.raises(DataError, match=re.escape("(if it holds the labels: --label-column 'sepal length')")):
+        load_dataset(words)
+    named = _write(tmp_path, "n.csv", "a,species\n1,Iris setosa\n2,Iris versicolor\n")
+    with pytest.raises(DataError, match=re.escape("(--positive 'Iris versicolor' takes 'Iris versicolor' as +1")):
+        load_dataset(named)
+    first = _write(tmp_path, "f.csv", "is sick,a,b\n1,0.5,3\n0,2,4\n1,3,5\n")
+    with pytest.raises(DataError, match=re.escape("give --label-column 'is sick' (label_column='is sick' in")):
+        load_dataset(first)
+    arff = _write(tmp_path, "e.arff", "@relation t\n@attribute 'eye color' {red, blue}\n@attribute a real\n"
+                                      "@attribute out real\n@data\nred,1,1\nblue,2,0\n")
+    with pytest.raises(DataError, match=re.escape("give --label-column 'eye color'")):
+        load_dataset(arff)

@@ -5,6 +5,7 @@ one named positive against all the others (one against the rest)."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -153,7 +154,7 @@ def map_labels(
         numbers = all(isinstance(k, Fraction) for k in distinct)
         low, high = sorted(distinct, key=lambda k: k if numbers else str(k))
         raise DataError(f"{where(at)}: labels {shown} are neither {{-1, +1}} nor {{0, 1}}; "
-                        f"name the positive one with --positive (--positive {spelled[high]} takes "
+                        f"name the positive one with --positive (--positive {shlex.quote(spelled[high])} takes "
                         f"{_shown(spelled[high])} as +1 and {_shown(spelled[low])} as -1, as scikit-learn orders them)")
     label_of = {raw: value_of[key] for raw, key in key_of.items()}
     return tuple(map(label_of.__getitem__, raw_labels)), spelling

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import shlex
 
 from ..errors import DataError
 from .csv_files import csv_text
@@ -56,7 +57,7 @@ def load_arff(path: str, *, label_column: str | None = None, positive: object = 
                                                                                        label_column, path)
     for k, (name, kind) in enumerate(zip(names, types)):
         if k != target and kind.lower() not in _NUMERIC:
-            hint = (f"; if it is the class, give --label-column {name}" if label_column is None and
+            hint = (f"; if it is the class, give --label-column {shlex.quote(name)}" if label_column is None and
                     kind.startswith("{") else "")
             raise DataError(f"{path}: attribute {name!r} is {kind!r}, not numeric: the perceptron reads numbers; "
                             f"encode it (one numeric column per value) or leave it out{hint}")

@@ -9,6 +9,7 @@ import io
 import math
 import operator
 import re
+import shlex
 from collections.abc import Callable, Iterator, Sequence
 from typing import NoReturn
 
@@ -206,7 +207,7 @@ def _suggest_label_column(raw_labels: list[str], first: list[str], layout: _Layo
         map_labels(raw_labels, source=path, lines=lines)
     except DataError as error:
         raise DataError(f"{error}; column {name} holds two values: if it holds the labels, give --label-column "
-                        f"{name} (label_column={name!r} in Python)") from None
+                        f"{shlex.quote(name)} (label_column={name!r} in Python)") from None
 
 
 #: A number with commas between groups of three digits (``1,001.5``, ``-12,345``): a thousands separator.
@@ -233,7 +234,7 @@ def _cell_places(path: str, header: list[str] | None, features: Sequence[int], l
     def fail(k: int, error: ValueError) -> NoReturn:
         cell = cell_text(k)
         words = label_column is None and not any(c.isdigit() for c in cell) and any(c.isalpha() for c in cell)
-        hint = f" (if it holds the labels: --label-column {column(k)})" if words else ""
+        hint = f" (if it holds the labels: --label-column {shlex.quote(column(k))})" if words else ""
         if is_missing(cell):  # NA, NaN, an empty cell: not a label column's word
             hint = " (missing values: drop or fill those rows first, as pandas' dropna() or fillna() do)"
         elif _THOUSANDS.fullmatch(cell):

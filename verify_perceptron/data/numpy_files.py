@@ -161,6 +161,17 @@ def _labels(ya: Any, path: str, positive: object) -> tuple[Any, tuple[str, str]]
     return np.where(other, mapped[-1], mapped[0]).astype(np.int64), spelling
 
 
+def _label_first(error: DataError, features: Any, labels: Any, path: str) -> DataError:
+    """`error`, refusing the labels of a ``.npy`` file's last column, saying which ``--label-column`` would help
+    where that column has more than two values and the first exactly two (``np.save(path, np.c_[y, X])``)."""
+    if features.ndim != 2 or not features.shape[1] or labels.dtype.kind not in "biuf":
+        return error
+    if len(np.unique(labels)) <= 2 or len(np.unique(features[:, 0])) != 2:
+        return error
+    return DataError(f"{error}; column 1 holds two values: if it holds the labels, give --label-column 1 "
+                     "(label_column=1 in Python)")
+
+
 def _exact(ya: Any, samples: list[int], path: str) -> list[Fraction] | list[str]:
     """Labels `samples` of `ya` as exact numbers: NumPy's scalars exactly (a float by its integer ratio), no
     longer than a literal may be."""
@@ -347,7 +358,10 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
         labels = a[:, target]
         features = a[:, :target] if target == width - 1 else np.delete(a, target, axis=1)  # a view when last
         del a
-    y, spelling = _labels(labels, path, positive)  # first: cheap, and it may refuse the file
+    try:
+        y, spelling = _labels(labels, path, positive)  # first: cheap, and it may refuse the file
+    except DataError as error:
+        raise _label_first(error, features, labels, path) if label_column is None else error from None
     table = exact_table(_off_the_map(features, loaded), source=path, max_cells=cap)
     del loaded, features, labels  # the file's arrays, gone before the dataset makes its own
     return from_table(table, y, source=path, labels=spelling)

@@ -147,7 +147,7 @@ def test_an_npy_saved_label_first_is_told_which_label_column(tmp_path: Path) -> 
     np.save(tmp_path / "d.npy", np.c_[y, X])  # np.c_[y, X]: the labels first
     with pytest.raises(DataError, match=r"column 1 holds two values: if it holds the labels, give --label-column 1"):
         load_dataset(str(tmp_path / "d.npy"))
-    data = load_dataset(str(tmp_path / "d.npy"), label_column=1)
+    data = load_dataset(str(tmp_path / "d.npy"), label_column="1")
     assert (data.X, data.y) == (tuple(tuple(map(Fraction, row)) for row in X), (1, -1, -1, 1))
 
 

@@ -169,7 +169,7 @@ def _label_first(error: DataError, features: Any, labels: Any, path: str) -> Dat
     if len(np.unique(labels)) <= 2 or len(np.unique(features[:, 0])) != 2:
         return error
     return DataError(f"{error}; column 1 holds two values: if it holds the labels, give --label-column 1 "
-                     "(label_column=1 in Python)")
+                     "(label_column='1' in Python)")
 
 
 def _exact(ya: Any, samples: list[int], path: str) -> list[Fraction] | list[str]:

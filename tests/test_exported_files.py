@@ -165,3 +165,27 @@ def test_the_options_a_message_suggests_are_quoted_for_the_shell(tmp_path: Path)
                                       "@attribute out real\n@data\nred,1,1\nblue,2,0\n")
     with pytest.raises(DataError, match=re.escape("give --label-column 'eye color'")):
         load_dataset(arff)
+
+
+KEEL = """@relation glass-keel
+@attribute Type {positive, negative}
+@attribute RI real [1.51115, 1.53393]
+@attribute Na integer [10, 17]
+@inputs RI, Na
+@outputs Type
+@data
+positive, 1.52101, 13
+negative, 1.51761, 14
+positive, 1.51618, 12
+"""
+
+
+@pytest.mark.parametrize("name", ["glass.dat", "glass.txt", "glass.arff", "glass"])
+def test_a_keel_file_reads_as_arff_its_outputs_the_class(tmp_path: Path, name: str) -> None:
+    data = load_dataset(_write(tmp_path, name, KEEL), positive="positive")  # KEEL names its files .dat
+    assert data.X == ((Fraction(152101, 100000), Fraction(13)), (Fraction(151761, 100000), Fraction(14)),
+                      (Fraction(151618, 100000), Fraction(12)))
+    assert (data.y, data.feature_names) == ((1, -1, 1), ("RI", "Na"))
+    broken = _write(tmp_path, "two.dat", KEEL.replace("@outputs Type", "@outputs Type, RI"))
+    with pytest.raises(DataError, match=r"two\.dat:6: '@outputs Type, RI': one class attribute is needed"):
+        load_dataset(broken, positive="positive")

@@ -189,3 +189,27 @@ def test_a_keel_file_reads_as_arff_its_outputs_the_class(tmp_path: Path, name: s
     broken = _write(tmp_path, "two.dat", KEEL.replace("@outputs Type", "@outputs Type, RI"))
     with pytest.raises(DataError, match=r"two\.dat:6: '@outputs Type, RI': one class attribute is needed"):
         load_dataset(broken, positive="positive")
+
+
+def test_a_record_array_saved_from_a_dataframe_reads_as_its_table(tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"target": [1, 0, 0, 1], "x": [0.5, -1.0, 3.0, 1.0], "flag": [True, False, True, True]},
+                         index=[10, 11, 12, 13])
+    np.save(tmp_path / "r.npy", frame.to_records(index=False))
+    np.save(tmp_path / "i.npy", frame.to_records())  # with the index, as a field named 'index'
+    expected = ((Fraction(1, 2), Fraction(1)), (Fraction(-1), Fraction(0)), (Fraction(3), Fraction(1)),
+                (Fraction(1), Fraction(1)))
+    for name in ("r.npy", "i.npy"):
+        data = load_dataset(str(tmp_path / name))  # the label field found by its name, as a CSV's column
+        assert (data.X, data.y, data.feature_names) == (expected, (1, -1, -1, 1), ("x", "flag"))
+    assert load_dataset(str(tmp_path / "r.npy")).row_index is None
+    index = load_dataset(str(tmp_path / "i.npy")).row_index
+    assert index is not None and index.description == "column 1 ('index') read as the row index and left out"
+    kept = load_dataset(str(tmp_path / "i.npy"), index_column="keep")
+    assert [row[0] for row in kept.X] == [10, 11, 12, 13] and kept.feature_names == ("index", "x", "flag")
+    assert load_dataset(str(tmp_path / "r.npy"), label_column="flag").y == (1, -1, 1, 1)
+    frame["x"] = [2**60, 1, 2, 3]  # integers a float64 rounds, beside a float field
+    frame["z"] = 0.5
+    np.save(tmp_path / "w.npy", frame.to_records(index=False))
+    with pytest.raises(DataError, match=r"field 'x' holds the integer 1152921504606846976, which the floats"):
+        load_dataset(str(tmp_path / "w.npy"))

@@ -37,6 +37,8 @@ from .arrays import exact_table
 from .files import COLUMN_NUMBER, check_max_cells, limit_text, refuse_cells, refuse_special
 from ._labels import map_labels
 from .dataset import Dataset, from_table
+from .numpy_records import numeric_fields, record_columns, record_table
+from .row_index import RowIndex
 from .rationals import as_rational, bounded
 
 __all__ = ["load_numpy"]
@@ -234,7 +236,7 @@ def _check_declared(path: str, name: str, declared: tuple[tuple[int, ...], Any] 
                         "raise it with --max-cells N (max_cells= in Python)")
     if read and dtype.hasobject:
         raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only")
-    if read and dtype.kind not in ("biufUS" if words else "biuf"):
+    if read and dtype.kind not in ("biufUS" if words else "biuf") and not numeric_fields(dtype):
         raise DataError(f"{path}: array {name or 'array'!r} has dtype {dtype}; integers or floats are needed")
 
 
@@ -305,7 +307,7 @@ def _words(ya: Any, name: str, path: str) -> Any:
 
 
 def load_numpy(path: str, *, label_column: str | None = None, positive: object = None,
-               max_cells: int | None = None) -> Dataset:
+               max_cells: int | None = None, index_column: str = "auto") -> Dataset:
     """Read ``.npy`` (a 2-D array, labels in the last column or `label_column`) or ``.npz``.
 
     An ``.npz`` archive holds the features under ``X`` (or ``x``, ``data``,
@@ -314,7 +316,10 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
     features then labels, as ``np.savez(path, X, y)`` writes them. Pickled objects are never loaded. Floats are read exactly,
     as the binary numbers they are. An array whose header declares more than
     `max_cells` values, or more than 8 bytes a cell of it, is refused before
-    it is read or decompressed.
+    it is read or decompressed. A ``.npy`` record array (``df.to_records()``) is
+    the table of its numeric fields, named (`verify_perceptron.data.numpy_records`): its label
+    field `label_column` (a name or a number) or as a CSV file's; with `index_column` ``"auto"``
+    a first field ``index`` (what ``to_records`` names the DataFrame's index) is the row index, left out.
     """
     cap = check_max_cells(max_cells)
     refuse_special(path)
@@ -338,10 +343,19 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
         raise DataError(f"{path}: not a readable NumPy file ({error})") from None
     except _UNREADABLE as error:
         raise DataError(f"{path}: not a readable NumPy file ({type(error).__name__}: {error})") from None
+    names: tuple[str, ...] = ()
+    row_index = None
     if isinstance(loaded, np.lib.npyio.NpzFile):
         features, labels = _npz_arrays(loaded, path, cap)
     else:
         a = loaded
+        if a.dtype.names:  # a record array (df.to_records()): its fields are the columns, by name
+            refuse_cells(path, f"a record array of shape {a.shape}", a.size * len(a.dtype.names), cap)
+            a, names = record_table(a, path)
+            k = record_columns(names, label_column, path)
+            if index_column == "auto" and names[0] == "index" and k and len(names) > 2:  # df.to_records()'s
+                a, names, k, row_index = a[:, 1:], names[1:], k - 1, RowIndex((1,), ("index",))
+            label_column = str(k + 1)
         if a.ndim != 2 or a.shape[1] < 2:
             raise DataError(f"{path}: array of shape {a.shape}; a 2-D array with a label column is needed")
         refuse_cells(path, f"an array of shape {a.shape}", a.size, cap)
@@ -364,4 +378,5 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
         raise _label_first(error, features, labels, path) if label_column is None else error from None
     table = exact_table(_off_the_map(features, loaded), source=path, max_cells=cap)
     del loaded, features, labels  # the file's arrays, gone before the dataset makes its own
-    return from_table(table, y, source=path, labels=spelling)
+    return from_table(table, y, source=path, labels=spelling, row_index=row_index,
+                      feature_names=tuple(name for k, name in enumerate(names) if k != target) if names else ())

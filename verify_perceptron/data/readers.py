@@ -89,7 +89,8 @@ def load_dataset(
         return load_arff(path, label_column=label_column, positive=positive,
                          max_denominator_bits=max_denominator_bits, max_cells=max_cells)
     if format == "numpy":
-        return load_numpy(path, label_column=label_column, positive=positive, max_cells=max_cells)
+        return load_numpy(path, label_column=label_column, positive=positive, max_cells=max_cells,
+                          index_column=index_column)
     if format == "libsvm":
         return load_libsvm(path, positive=positive, zero_based=zero_based, max_denominator_bits=max_denominator_bits,
                            max_cells=max_cells)

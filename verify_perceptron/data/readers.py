@@ -161,8 +161,15 @@ def _first_line(path: str) -> str:
     except OSError:
         return ""
     text = block.decode(text_encoding(block), errors="replace")
-    return next((line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("%")),
-                "")
+    start = 0
+    while start < len(text):  # line by line, never a list of all the block's lines (a large file's refusal)
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end].strip()
+        if line and not line.startswith("%"):
+            return line
+        start = end + 1
+    return ""
 
 
 def _looks_sparse(path: str, strict: bool = False) -> bool:

@@ -560,7 +560,7 @@ def test_npy_of_strings_is_rejected_by_dtype(tmp_path: Path) -> None:
 @pytest.mark.parametrize("X, y, expected", [
     (np.array([1, 2]), np.array([1, 0]), "X has shape (2,)"),
     (np.array([[1], [2]]), np.array([1, 0, 1]), "y has shape (3,)"),
-    (np.array([[1], [2]]), np.array([[1], [0]]), "y has shape (2, 1)"),
+    (np.array([[1], [2]]), np.array([[1, 0], [0, 1]]), "y has shape (2, 2)"),
 ])
 def test_npz_with_wrong_shapes_is_rejected(tmp_path: Path, X, y, expected: str) -> None:
     path = str(tmp_path / "d.npz")

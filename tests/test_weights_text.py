@@ -154,6 +154,12 @@ def test_every_pattern_reads_a_long_adversarial_line_in_linear_time() -> None:
             as_points(cell, "f:2")
         except Exception:
             pass  # refused or read: only the time is tested here
+    from verify_perceptron.data.csv_files import _THOUSANDS
+    from verify_perceptron.data.delimiters import excel_separator
+    for cell in (" " * n + "x", "1" + ",123" * (n // 4) + "x", "1" + ",123" * (n // 4) + " " * n + "x", "1,12" * n):
+        _THOUSANDS.fullmatch(cell)  # a CSV cell's thousands separator, for the hint of its error
+    for line in (" " * n + "x", "sep=;" + " " * n + "x", '"sep=' + '"' * n, "sep=" * n):
+        excel_separator(line, "f")  # Excel's first line naming the separator
     assert time.process_time() - started < 5  # linear: about 0.3 s; a quadratic pattern: minutes
 
 

@@ -41,8 +41,8 @@ from .report.outputs import Outputs
 from .report.certificates import render_certificate
 from .report.record import build_report, comparison_report, json_blocks, render_json
 from .report.schema import Report
-from .report.text import comparison_lines, fit_lines, orders_lines, render_text
-from .report.visible import visible, visible_json
+from .report.text import comparison_lines, data_line, fit_lines, orders_lines, render_text
+from .report.visible import displayed, visible, visible_json
 from .api.verification import settle
 from .certify.beside import decision_beside
 from .progress import TerminalLine, Watch
@@ -329,8 +329,7 @@ def _bounds_report(args: argparse.Namespace, clock: Deadline, outputs: Outputs, 
     if args.format == "json":
         _write(sys.stdout, render_json(record), json=True)
     else:
-        index = "" if data.row_index is None else f" ({visible(data.row_index.description)})"
-        lines = [f"data        {visible(data.source)}: {data.n_samples} samples, {data.n_features} features{index}", ""]
+        lines = [data_line(displayed(record)["dataset"]), ""]
         width = None if args.exact else _terminal_width(args)
         lines += comparison_lines(record, exact=args.exact, width=width)
         if record["orders"] is not None:

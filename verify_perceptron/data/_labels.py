@@ -5,7 +5,8 @@ one named positive against all the others (one against the rest)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import shlex
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -16,6 +17,9 @@ __all__ = ["label_key", "label_value", "map_labels", "positive_key"]
 
 #: The negative class of one label against the rest is spelled by its first values, this many at most.
 _NAMED = 4
+#: Labels that mark a missing value (NaN as pandas writes it, R's NA, Excel's #N/A, pandas' <NA>, NULL, Weka's
+#: "?"), in lower case; never a class's name ("none" may be one, as in the contact-lenses data, so it is not here).
+_MISSING_LABELS = frozenset({"nan", "na", "n/a", "#n/a", "<na>", "null", "?"})
 
 
 def label_value(label: Any, i: int, source: str) -> int:
@@ -67,6 +71,16 @@ def positive_key(positive: object, source: str) -> str | Fraction:
         raise DataError(f"{source}: {error}") from None
 
 
+def _refuse_missing(raw_labels: Sequence[str | Fraction], key_of: dict[Any, str | Fraction],
+                    where: Callable[[int], str]) -> None:
+    """Refuse the first label that marks a missing value (`_MISSING_LABELS`), naming its place."""
+    gap = next((key for key in key_of.values() if isinstance(key, str) and key.lower() in _MISSING_LABELS), None)
+    if gap is not None:
+        at = next(i for i, raw in enumerate(raw_labels) if key_of[raw] == gap)
+        raise DataError(f"{where(at)}: label {_shown(gap)} marks a missing value; every sample needs one (drop "
+                        "those rows first, as pandas' dropna() does)")
+
+
 def map_labels(
     raw_labels: Sequence[str | Fraction], *, positive: object = None, source: str,
     lines: Sequence[int] | None = None, samples: Sequence[int] | None = None
@@ -102,6 +116,7 @@ def map_labels(
     if "" in key_of.values():
         at = next(i for i, raw in enumerate(raw_labels) if key_of[raw] == "")
         raise DataError(f"{where(at)}: empty label; every sample needs one")
+    _refuse_missing(raw_labels, key_of, where)  # (even with --positive: the class is unknown, not "the rest")
     # Each distinct value as the file first spells it: 0.5 is shown as '0.5', not as 1/2.
     spelled = {key: str(raw) for raw, key in reversed(key_of.items())}
     distinct = list(dict.fromkeys(key_of.values()))
@@ -139,7 +154,7 @@ def map_labels(
         numbers = all(isinstance(k, Fraction) for k in distinct)
         low, high = sorted(distinct, key=lambda k: k if numbers else str(k))
         raise DataError(f"{where(at)}: labels {shown} are neither {{-1, +1}} nor {{0, 1}}; "
-                        f"name the positive one with --positive (--positive {spelled[high]} takes "
+                        f"name the positive one with --positive (--positive {shlex.quote(spelled[high])} takes "
                         f"{_shown(spelled[high])} as +1 and {_shown(spelled[low])} as -1, as scikit-learn orders them)")
     label_of = {raw: value_of[key] for raw, key in key_of.items()}
     return tuple(map(label_of.__getitem__, raw_labels)), spelling

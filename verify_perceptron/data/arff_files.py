@@ -5,7 +5,8 @@ The header is read here; the rows go to the CSV reader (`verify_perceptron.data.
 with the attribute names for its header, each row on the line it had in the file, so every error it names
 carries the file's own line. Numeric attributes (``numeric``, ``real``, ``integer``) are the features; the
 class may be nominal (``{tested_negative, tested_positive}``) or numeric, and its two values are read as the
-CSV reader reads labels (``--positive VALUE`` names the positive one of two names). A nominal, string or date
+CSV reader reads labels (``--positive VALUE`` names the positive one of two names); a nominal attribute named
+``class``, ``label``, ``target`` or ``y`` is the class where the last attribute is numeric. A nominal, string or date
 feature, a missing value ``?`` and a sparse row (``{0 1, 3 2.5}``) are refused by name.
 """
 
@@ -14,10 +15,11 @@ from __future__ import annotations
 import csv
 import io
 import re
+import shlex
 
 from ..errors import DataError
 from .csv_files import csv_text
-from .csv_layout import is_number, named_column
+from .csv_layout import LABEL_NAMES, is_number, named_column
 from .dataset import Dataset
 from .files import check_max_cells, read_text, refuse_foreign
 from .denominators import MAX_DENOMINATOR_BITS, check_limit
@@ -33,8 +35,8 @@ _NUMERIC = ("numeric", "real", "integer")
 
 def load_arff(path: str, *, label_column: str | None = None, positive: object = None,
               max_denominator_bits: int = MAX_DENOMINATOR_BITS, max_cells: int | None = None) -> Dataset:
-    """Read an ARFF file exactly: its numeric attributes are the features, its last attribute (or
-    `label_column`, a name or a 1-based number) the label.
+    """Read an ARFF file exactly: its numeric attributes are the features, its class attribute (`label_column`,
+    a name or a 1-based number, else the one KEEL's ``@outputs`` names, else `_class_attribute`) the label.
 
     Examples
     --------
@@ -50,12 +52,17 @@ def load_arff(path: str, *, label_column: str | None = None, positive: object = 
     limit, cap = check_limit(max_denominator_bits), check_max_cells(max_cells)
     refuse_foreign(path)
     lines = read_text(path, cap).split("\n")
-    names, types, start = _header(lines, path)
-    target = len(names) - 1 if label_column is None else named_column(names, len(names), label_column, path)
+    names, types, start, outputs = _header(lines, path)
+    if label_column is None and outputs is not None:  # KEEL's @outputs names the class
+        label_column = outputs
+    target = _class_attribute(names, types) if label_column is None else named_column(names, len(names),
+                                                                                       label_column, path)
     for k, (name, kind) in enumerate(zip(names, types)):
-        if k != target and kind.lower() not in _NUMERIC:
+        if k != target and not _numeric(kind):
+            hint = (f"; if it is the class, give --label-column {shlex.quote(name)}" if label_column is None and
+                    kind.startswith("{") else "")
             raise DataError(f"{path}: attribute {name!r} is {kind!r}, not numeric: the perceptron reads numbers; "
-                            "encode it (one numeric column per value) or leave it out")
+                            f"encode it (one numeric column per value) or leave it out{hint}")
     # the header's cells as the CSV reader will take them for a header (`csv_layout.is_number`): a name that reads
     # as a number is marked
     shown = [f"{name} (attribute {k + 1})" if is_number(name) else name for k, name in enumerate(names)]
@@ -78,19 +85,63 @@ def load_arff(path: str, *, label_column: str | None = None, positive: object = 
     return data
 
 
-def _header(lines: list[str], path: str) -> tuple[list[str], list[str], int]:
-    """The attribute names and types, and the index of the ``@data`` line."""
+def _class_attribute(names: list[str], types: list[str]) -> int:
+    """The class attribute's index: the last attribute (Weka's rule), unless that one is numeric and a nominal
+    attribute is named as a CSV file's label column is (``class``, ``label``, ``target``, ``y``, in any case),
+    as OpenML's files put the class first or in the middle.
+
+    Examples
+    --------
+    >>> _class_attribute(["Class", "a", "b"], ["{pos, neg}", "real", "real"])
+    0
+    >>> _class_attribute(["x", "y", "c"], ["real", "real", "{0, 1}"]), _class_attribute(["x", "y"], ["real"] * 2)
+    (2, 1)
+    """
+    last = len(names) - 1
+    if not _numeric(types[last]):
+        return last
+    lowered = [name.strip().lower() for name in names]
+    for label in LABEL_NAMES:
+        k = lowered.index(label) if label in lowered else -1
+        if k >= 0 and types[k].startswith("{"):
+            return k
+    return last
+
+
+def _numeric(kind: str) -> bool:
+    """Whether an attribute's type is numeric: ``numeric``, ``real`` or ``integer``, in any case, also with the
+    range KEEL's files give it (``real [4.3, 7.9]``).
+
+    Examples
+    --------
+    >>> _numeric("REAL"), _numeric("integer [0, 17]"), _numeric("{a, b}"), _numeric("date")
+    (True, True, False, False)
+    """
+    word, _, rest = kind.partition("[")
+    return word.strip().lower() in _NUMERIC and (not rest or rest.rstrip().endswith("]"))
+
+
+def _header(lines: list[str], path: str) -> tuple[list[str], list[str], int, str | None]:
+    """The attribute names and types, the index of the ``@data`` line, and the class KEEL's ``@outputs`` line
+    names (None without one; its ``@inputs`` line is the numeric attributes, read as such)."""
     names: list[str] = []
     types: list[str] = []
+    outputs = None
     for k, line in enumerate(lines):
         text = line.strip()
-        if not text or text.startswith("%") or text.lower().startswith("@relation"):
+        lowered = text.lower()
+        if not text or text.startswith("%") or lowered.startswith(("@relation", "@inputs")):
             continue
-        if text.lower().startswith("@data"):
+        if lowered.startswith("@outputs"):
+            outputs = text[len("@outputs"):].strip()
+            if not outputs or "," in outputs:
+                raise DataError(f"{path}:{k + 1}: {text[:60]!r}: one class attribute is needed")
+            continue
+        if lowered.startswith("@data"):
             if len(names) < 2:
                 raise DataError(f"{path}:{k + 1}: @data after {len(names)} attribute(s); a feature and a class "
                                 "are needed")
-            return names, types, k
+            return names, types, k, outputs
         match = _ATTRIBUTE.fullmatch(text)
         if match is None:
             raise DataError(f"{path}:{k + 1}: {text[:60]!r} is not an ARFF header line (@relation, @attribute "

@@ -9,6 +9,7 @@ import io
 import math
 import operator
 import re
+import shlex
 from collections.abc import Callable, Iterator, Sequence
 from typing import NoReturn
 
@@ -16,12 +17,12 @@ import numpy as np
 
 from ..errors import DataError
 from .files import check_max_cells, read_text, refuse_cells, refuse_foreign
-from .delimiters import as_commas, as_points, find_delimiter
+from .delimiters import as_commas, as_points, excel_separator, find_delimiter
 from ._labels import label_key, map_labels, positive_key
 from .dataset import Dataset
 from . import kernel as _kernel
 from .denominators import MAX_DENOMINATOR_BITS, check_limit, over_common_denominator, parse_cells, read_table
-from .rationals import rational_parts, shown
+from .rationals import is_missing, rational_parts, shown
 from .csv_stream import stream_csv
 from .csv_layout import LABEL_NAMES, _is_header, _layout, _Layout, _pandas_numbers
 from .row_index import check_index_column
@@ -82,7 +83,8 @@ def load_csv(path: str, *, label_column: str | int | None = None, positive: obje
     # the rows after it); an empty line keeps the line numbers right.
     if "#" in text:
         text = "\n".join("" if line.lstrip().startswith("#") else line for line in text.split("\n"))
-    separator = find_delimiter(text, delimiter, path, decimal)
+    declared, text = excel_separator(text, path)  # Excel's "sep=;" line: the separator, when none was given
+    separator = find_delimiter(text, delimiter or declared, path, decimal)
     if decimal != ".":  # each cell's comma made a point by the general reader, which sees the cells one by one
         return _general_csv(text, path, label_column, positive, separator, limit, cap, index_column, decimal)
     commas = as_commas(text, separator)
@@ -205,8 +207,11 @@ def _suggest_label_column(raw_labels: list[str], first: list[str], layout: _Layo
         map_labels(raw_labels, source=path, lines=lines)
     except DataError as error:
         raise DataError(f"{error}; column {name} holds two values: if it holds the labels, give --label-column "
-                        f"{name} (label_column={name!r} in Python)") from None
+                        f"{shlex.quote(name)} (label_column={name!r} in Python)") from None
 
+
+#: A number with commas between groups of three digits (``1,001.5``, ``-12,345``): a thousands separator.
+_THOUSANDS = re.compile(r"\s*[+-]?\d{1,3}(,\d{3})+(\.\d*)?\s*")
 
 _Place = Callable[[int], "tuple[str, str]"]
 _Fail = Callable[[int, ValueError], NoReturn]
@@ -229,7 +234,11 @@ def _cell_places(path: str, header: list[str] | None, features: Sequence[int], l
     def fail(k: int, error: ValueError) -> NoReturn:
         cell = cell_text(k)
         words = label_column is None and not any(c.isdigit() for c in cell) and any(c.isalpha() for c in cell)
-        hint = f" (if it holds the labels: --label-column {column(k)})" if words else ""
+        hint = f" (if it holds the labels: --label-column {shlex.quote(column(k))})" if words else ""
+        if is_missing(cell):  # NA, NaN, an empty cell: not a label column's word
+            hint = " (missing values: drop or fill those rows first, as pandas' dropna() or fillna() do)"
+        elif _THOUSANDS.fullmatch(cell):
+            hint = f" (a thousands separator? write it {cell.strip().replace(',', '')})"
         if re.fullmatch(r"\s*[+-]?\d+,\d+\s*", cell):  # a spreadsheet's decimal comma (a ; file): say how to read it
             hint = (f" (a decimal comma, {cell.strip().replace(',', '.')}? then give --decimal-comma (decimal=',' in "
                     "Python))")

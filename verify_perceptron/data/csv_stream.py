@@ -51,7 +51,7 @@ from .delimiters import find_delimiter
 from .denominators import _grown_lcm, _refuse_wide
 from .files import BYTES_PER_CELL, check_max_cells, not_regular, text_encoding
 from .limb_arrays import int_limbs, limbs_for_bits
-from .rationals import rational_parts
+from .rationals import cell_parts
 
 __all__ = ["BLOCK", "stream_csv"]
 
@@ -275,7 +275,7 @@ def _over_common_denominator(nums: Any, codes: Any, table: Any, maxabs: Any, n_d
     code_of = {d: c for c, d in enumerate(table[:n_dens].tolist())} if left else {}
     for k, raw in left:  # the cells the C reader left: huge numbers, or no literal at all (the general reader names it)
         try:
-            n, d = rational_parts(raw.decode("ascii"))
+            n, d = cell_parts(raw.decode("ascii"))
         except ValueError:
             return None
         if abs(n) < 2**63 and d < 2**63:

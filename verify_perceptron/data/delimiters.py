@@ -8,7 +8,7 @@ import re
 from ..errors import DataError
 from .rationals import shown
 
-__all__ = ["DECIMAL_MARKS", "DELIMITER_NAMES", "as_commas", "as_points", "find_delimiter"]
+__all__ = ["DECIMAL_MARKS", "DELIMITER_NAMES", "as_commas", "as_points", "excel_separator", "find_delimiter"]
 
 #: What a cell's decimal mark may be: a point (``5.1``), or a comma (``5,1``) as spreadsheets in much of Europe
 #: write it (pandas' ``decimal=","``, R's ``write.csv2``).
@@ -19,6 +19,36 @@ DELIMITER_NAMES: dict[str, str | None] = {",": ",", "comma": ",", ";": ";", "sem
                                           "tab": "\t", "|": "|", "pipe": "|", "whitespace": None, "space": None}
 #: How many data lines the detection reads.
 _SAMPLE = 50
+#: Excel's first line naming the separator (``sep=;``, also quoted), which Excel writes before the header and
+#: reads in place of its locale's list separator. (One character between fixed ones: linear.)
+_EXCEL_SEPARATOR = re.compile(r'[ \t]*"?sep=(.)"?[ \t]*', re.IGNORECASE)
+
+
+def excel_separator(text: str, path: str) -> tuple[str | None, str]:
+    """The separator Excel's ``sep=X`` first line names (as `--delimiter` spells it), and `text` with that line
+    left empty (the lines keep their numbers); ``(None, text)`` when the first line is no such line.
+
+    Examples
+    --------
+    >>> excel_separator("sep=;\\na;label\\n1,5;1\\n", "f")
+    (';', '\\na;label\\n1,5;1\\n')
+    >>> excel_separator("sep=\\t\\nx\\tlabel\\n", "f"), excel_separator("x,label\\n", "f")
+    (('tab', '\\nx\\tlabel\\n'), (None, 'x,label\\n'))
+    >>> excel_separator("sep=:\\nx:label\\n", "f")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: f:1: Excel's separator line names ':'; cells must be separated by commas, semicolons, tabs, vertical bars or spaces
+    """
+    end = text.find("\n")
+    first = text if end < 0 else text[:end]
+    match = _EXCEL_SEPARATOR.fullmatch(first)
+    if match is None:
+        return None, text
+    named = {",": ",", ";": ";", "\t": "tab", "|": "|", " ": "whitespace"}.get(match[1])
+    if named is None:
+        raise DataError(f"{path}:1: Excel's separator line names {shown(match[1])}; cells must be separated by "
+                        "commas, semicolons, tabs, vertical bars or spaces")
+    return named, text[len(first):]
 
 
 def find_delimiter(text: str, requested: str | None, path: str, decimal: str = ".") -> str | None:

@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import DataError
 from . import kernel as _kernel
 from .files import refuse_wide
-from .rationals import rational_parts, shown
+from .rationals import cell_parts, shown
 
 __all__ = ["MAX_DENOMINATOR_BITS", "as_arrays", "check_limit", "over_common_denominator", "parse_cells", "read_table"]
 
@@ -74,7 +74,7 @@ def parse_cells(cells: Iterable[str], fail: Fail) -> tuple[Any, Any]:
     dens: list[int] = []
     for k, cell in enumerate(cells):
         try:
-            n, d = rational_parts(cell)
+            n, d = cell_parts(cell)
         except ValueError as error:
             fail(k, error)
         nums.append(n)
@@ -122,7 +122,7 @@ def read_table(text: str, n_rows: int, n_cols: int, skip: int, fail: Fail) -> tu
             row = k // m
             cells = [c for j, c in enumerate(lines[row].split(",")) if j != skip]
         try:
-            parts.append(rational_parts(cells[k % m]))
+            parts.append(cell_parts(cells[k % m]))
         except ValueError as error:
             fail(k, error)
     if all(abs(n) < 2**63 and d < 2**63 for n, d in parts):

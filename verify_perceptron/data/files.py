@@ -283,10 +283,28 @@ def read_text(path: str, max_cells: int | None = None) -> str:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise DataError(f"{path}:{line}: not {encoding[:6].upper()} text (byte {data[error.start]:#04x})") from None
+        raise DataError(f"{path}:{line}: {_undecodable(encoding, data[error.start])}") from None
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
+
+
+def _undecodable(encoding: str, byte: int) -> str:
+    """Why a file's text cannot be read, its first bad `byte` named; for UTF-8, how to mend what Excel and other
+    Windows programs write (their "CSV (Comma delimited)" is Windows-1252, where 0xe9 is é).
+
+    Examples
+    --------
+    >>> _undecodable("utf-16", 0xd8)
+    'not UTF-16 text (byte 0xd8)'
+    >>> _undecodable("utf-8-sig", 0xe9)  # doctest: +ELLIPSIS
+    "not UTF-8 text (byte 0xe9; Windows-1252 or Latin-1, as Excel's 'CSV (Comma delimited)' writes? ..."
+    """
+    name = {"utf-8-sig": "UTF-8", "utf-16": "UTF-16", "utf-32": "UTF-32"}.get(encoding, encoding)
+    if name != "UTF-8":
+        return f"not {name} text (byte {byte:#04x})"
+    return (f"not UTF-8 text (byte {byte:#04x}; Windows-1252 or Latin-1, as Excel's 'CSV (Comma delimited)' "
+            "writes? save it as 'CSV UTF-8', or convert it: iconv -f cp1252 -t utf-8 FILE > NEW)")
 
 
 def text_encoding(start: bytes) -> str:

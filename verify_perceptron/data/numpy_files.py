@@ -37,6 +37,8 @@ from .arrays import exact_table
 from .files import COLUMN_NUMBER, check_max_cells, limit_text, refuse_cells, refuse_special
 from ._labels import map_labels
 from .dataset import Dataset, from_table
+from .numpy_records import numeric_fields, record_columns, record_table
+from .row_index import RowIndex
 from .rationals import as_rational, bounded
 
 __all__ = ["load_numpy"]
@@ -161,9 +163,22 @@ def _labels(ya: Any, path: str, positive: object) -> tuple[Any, tuple[str, str]]
     return np.where(other, mapped[-1], mapped[0]).astype(np.int64), spelling
 
 
-def _exact(ya: Any, samples: list[int], path: str) -> list[Fraction]:
+def _label_first(error: DataError, features: Any, labels: Any, path: str) -> DataError:
+    """`error`, refusing the labels of a ``.npy`` file's last column, saying which ``--label-column`` would help
+    where that column has more than two values and the first exactly two (``np.save(path, np.c_[y, X])``)."""
+    if features.ndim != 2 or not features.shape[1] or labels.dtype.kind not in "biuf":
+        return error
+    if len(np.unique(labels)) <= 2 or len(np.unique(features[:, 0])) != 2:
+        return error
+    return DataError(f"{error}; column 1 holds two values: if it holds the labels, give --label-column 1 "
+                     "(label_column='1' in Python)")
+
+
+def _exact(ya: Any, samples: list[int], path: str) -> list[Fraction] | list[str]:
     """Labels `samples` of `ya` as exact numbers: NumPy's scalars exactly (a float by its integer ratio), no
     longer than a literal may be."""
+    if ya.dtype.kind == "U":  # text labels (`_words`), read as a CSV file's are
+        return [str(ya[i]) for i in samples]
     try:
         return [bounded(as_rational(ya[i]), name=f"y[{i}]") for i in samples]
     except ValueError as error:
@@ -205,10 +220,10 @@ def _declared(handle: Any) -> tuple[tuple[int, ...], Any] | None:
 
 
 def _check_declared(path: str, name: str, declared: tuple[tuple[int, ...], Any] | None, max_cells: int,
-                    read: bool) -> None:
+                    read: bool, words: bool = False) -> None:
     """Refuse an array whose header declares more than `max_cells` values or 8 bytes a value on average (a lie
-    or not), and, for an array that will be `read`, one that is not numbers, before anything is read,
-    allocated or decompressed."""
+    or not), and, for an array that will be `read`, one that is not numbers (or, for the labels, `words`, text),
+    before anything is read, allocated or decompressed."""
     if declared is None:
         return
     shape, dtype = declared
@@ -221,7 +236,7 @@ def _check_declared(path: str, name: str, declared: tuple[tuple[int, ...], Any] 
                         "raise it with --max-cells N (max_cells= in Python)")
     if read and dtype.hasobject:
         raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only")
-    if read and dtype.kind not in "biuf":
+    if read and dtype.kind not in ("biufUS" if words else "biuf") and not numeric_fields(dtype):
         raise DataError(f"{path}: array {name or 'array'!r} has dtype {dtype}; integers or floats are needed")
 
 
@@ -235,10 +250,11 @@ def _refuse_declared_size(path: str, is_npz: bool, max_cells: int) -> None:
             return
         with zipfile.ZipFile(path) as archive:
             names = {member.removesuffix(".npy"): member for member in archive.namelist()}
-            read = set(_members(names) or ())
+            keys = _members(names) or ("", "")
             for name, member in names.items():
                 with archive.open(member) as handle:
-                    _check_declared(path, name, _declared(handle), max_cells, read=name in read)
+                    _check_declared(path, name, _declared(handle), max_cells, read=name in keys,
+                                    words=name == keys[1])
     except DataError:
         raise  # a DataError is a ValueError: the refusal itself, not a damaged file
     except (ValueError, *_UNREADABLE):  # ValueError: a member name that is not UTF-8, among others
@@ -267,15 +283,31 @@ def _npz_arrays(loaded: Any, path: str, cap: int) -> tuple[Any, Any]:
             raise DataError(f"{path}: member {key!r} is not a NumPy array (no .npy header)")
     if Xa.ndim != 2:
         raise DataError(f"{path}: {x_key} has shape {Xa.shape}; a 2-D array is needed")
+    if ya.ndim == 2 and ya.shape[1] == 1:
+        ya = ya[:, 0]  # a column, as y = df[["target"]].to_numpy() makes it (scikit-learn takes it so too)
     if ya.ndim != 1 or ya.shape[0] != Xa.shape[0]:
-        raise DataError(f"{path}: {y_key} has shape {ya.shape}; expected ({Xa.shape[0]},)")
+        raise DataError(f"{path}: {y_key} has shape {ya.shape}; expected ({Xa.shape[0]},) or ({Xa.shape[0]}, 1)")
     refuse_cells(path, f"X of shape {Xa.shape}", Xa.size, cap)
-    features, labels = _numbers(Xa, "X", path, cap), _numbers(ya, "y", path, cap)
+    features = _numbers(Xa, "X", path, cap)
+    labels = _words(ya, y_key, path) if ya.dtype.kind in "US" else _numbers(ya, "y", path, cap)
     return features, labels
 
 
+def _words(ya: Any, name: str, path: str) -> Any:
+    """Labels saved as text (``y = df["diagnosis"].to_numpy(dtype=str)``: ``'M'``, ``'B'``), as a str array;
+    bytes (``dtype="S"``) as UTF-8. They are read as a CSV file's label column is (`_labels`)."""
+    if ya.shape[0] == 0:
+        raise DataError(f"{path}: array {name!r} has no rows (shape {ya.shape}); the perceptron needs samples")
+    if ya.dtype.kind == "U":
+        return ya
+    try:
+        return np.char.decode(ya, "utf-8")
+    except UnicodeDecodeError as error:
+        raise DataError(f"{path}: array {name!r} holds bytes that are not UTF-8 text ({error.reason})") from None
+
+
 def load_numpy(path: str, *, label_column: str | None = None, positive: object = None,
-               max_cells: int | None = None) -> Dataset:
+               max_cells: int | None = None, index_column: str = "auto") -> Dataset:
     """Read ``.npy`` (a 2-D array, labels in the last column or `label_column`) or ``.npz``.
 
     An ``.npz`` archive holds the features under ``X`` (or ``x``, ``data``,
@@ -284,7 +316,10 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
     features then labels, as ``np.savez(path, X, y)`` writes them. Pickled objects are never loaded. Floats are read exactly,
     as the binary numbers they are. An array whose header declares more than
     `max_cells` values, or more than 8 bytes a cell of it, is refused before
-    it is read or decompressed.
+    it is read or decompressed. A ``.npy`` record array (``df.to_records()``) is
+    the table of its numeric fields, named (`verify_perceptron.data.numpy_records`): its label
+    field `label_column` (a name or a number) or as a CSV file's; with `index_column` ``"auto"``
+    a first field ``index`` (what ``to_records`` names the DataFrame's index) is the row index, left out.
     """
     cap = check_max_cells(max_cells)
     refuse_special(path)
@@ -308,10 +343,19 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
         raise DataError(f"{path}: not a readable NumPy file ({error})") from None
     except _UNREADABLE as error:
         raise DataError(f"{path}: not a readable NumPy file ({type(error).__name__}: {error})") from None
+    names: tuple[str, ...] = ()
+    row_index = None
     if isinstance(loaded, np.lib.npyio.NpzFile):
         features, labels = _npz_arrays(loaded, path, cap)
     else:
         a = loaded
+        if a.dtype.names:  # a record array (df.to_records()): its fields are the columns, by name
+            refuse_cells(path, f"a record array of shape {a.shape}", a.size * len(a.dtype.names), cap)
+            a, names = record_table(a, path)
+            k = record_columns(names, label_column, path)
+            if index_column == "auto" and names[0] == "index" and k and len(names) > 2:  # df.to_records()'s
+                a, names, k, row_index = a[:, 1:], names[1:], k - 1, RowIndex((1,), ("index",))
+            label_column = str(k + 1)
         if a.ndim != 2 or a.shape[1] < 2:
             raise DataError(f"{path}: array of shape {a.shape}; a 2-D array with a label column is needed")
         refuse_cells(path, f"an array of shape {a.shape}", a.size, cap)
@@ -328,7 +372,11 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
         labels = a[:, target]
         features = a[:, :target] if target == width - 1 else np.delete(a, target, axis=1)  # a view when last
         del a
-    y, spelling = _labels(labels, path, positive)  # first: cheap, and it may refuse the file
+    try:
+        y, spelling = _labels(labels, path, positive)  # first: cheap, and it may refuse the file
+    except DataError as error:
+        raise _label_first(error, features, labels, path) if label_column is None else error from None
     table = exact_table(_off_the_map(features, loaded), source=path, max_cells=cap)
     del loaded, features, labels  # the file's arrays, gone before the dataset makes its own
-    return from_table(table, y, source=path, labels=spelling)
+    return from_table(table, y, source=path, labels=spelling, row_index=row_index,
+                      feature_names=tuple(name for k, name in enumerate(names) if k != target) if names else ())

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import InvalidArgument
 
-__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "MAX_VALUE_DIGITS", "parse_rational", "rational_parts", "format_rational",
+__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "MAX_VALUE_DIGITS", "cell_parts", "parse_rational", "rational_parts", "format_rational",
            "as_rational", "as_rationals", "bounded", "shown", "shown_value"]
 
 #: Most digits accepted in one literal (mantissa, numerator or denominator).
@@ -43,6 +43,21 @@ _RATIO = re.compile(r"([+-]?)([0-9]+)/([0-9]+)")
 _NUMPY_SCALAR = re.compile(r"(?:np|numpy)\.(?:u?int(?:8|16|32|64)?|float(?:16|32|64|96|128)?|longdouble|double|single"
                            r"|half|longlong|ulonglong|short|ushort|intc|uintc|intp|uintp)\((.*)\)", re.S)
 _NON_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
+#: How files mark a missing value in place of a number (R's NA, Excel's #N/A, pandas' <NA>, SAS's ".", Weka's
+#: "?", database NULLs), compared in lower case; NaN and an empty cell mark one too (`is_missing`).
+_MISSING = frozenset({"na", "n/a", "#n/a", "<na>", "nat", "null", "none", "nil", "missing", "?", "."})
+
+
+def is_missing(cell: str) -> bool:
+    """Whether a cell marks a missing value rather than a number: empty, NaN, or a spelling in `_MISSING`.
+
+    Examples
+    --------
+    >>> [is_missing(c) for c in ("", " NA ", "NaN", "#N/A", "?", "0", "a")]
+    [True, True, True, True, True, False, False]
+    """
+    s = cell.strip().lower()
+    return not s or s in _MISSING or s.lstrip("+-") == "nan"
 
 
 def shown(text: str) -> str:
@@ -213,12 +228,30 @@ def rational_parts(text: str) -> tuple[int, int]:
     return (-numerator if sign == "-" else numerator), denominator
 
 
+def cell_parts(text: str) -> tuple[int, int]:
+    """A data file's cell as `rational_parts` reads it, or a boolean as pandas, R and JSON write one (``True``,
+    ``FALSE``, in any case) as 1 or 0, as a NumPy file's booleans are read: ``pd.get_dummies`` writes its
+    indicator columns so.
+
+    Examples
+    --------
+    >>> cell_parts(" True"), cell_parts("FALSE"), cell_parts("-0.5")
+    ((1, 1), (0, 1), (-1, 2))
+    """
+    flag = text.strip().lower() if len(text) < 16 else ""
+    if flag in ("true", "false"):
+        return (1 if flag == "true" else 0), 1
+    return rational_parts(text)
+
+
 def _decimal_parts(s: str) -> tuple[int, int]:
     """|value| of a stripped decimal or scientific literal as (numerator, power of ten), its limits checked."""
     decimal = _DECIMAL.fullmatch(s)
     if decimal is None or not (decimal.group(2) or decimal.group(3)):
         if s.lower() in _NON_FINITE:
             raise ValueError(f"{shown(s)} is not a finite number")
+        if s.lower() in _MISSING:
+            raise ValueError(f"{shown(s)} marks a missing value, not a number")
         raise ValueError(f"{shown(s)} is not a number (integer, decimal, 1.5e-3 or p/q)")
     _, whole, frac, exp = decimal.groups()
     frac = frac or ""

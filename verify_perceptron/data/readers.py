@@ -37,7 +37,8 @@ def load_dataset(
 ) -> Dataset:
     """Read a dataset, choosing the reader from `format` or from the file's extension.
 
-    ``.npy``/``.npz`` are NumPy, ``.arff`` is ARFF (`load_arff`), ``.svm``, ``.libsvm``, ``.svmlight`` and
+    ``.npy``/``.npz`` are NumPy, ``.arff`` is ARFF (`load_arff`), and so is a file of another name (but those)
+    whose first line is ``@relation`` (KEEL's ``.dat``), ``.svm``, ``.libsvm``, ``.svmlight`` and
     ``.txt`` whose first data line has ``index:value`` tokens are LIBSVM, and
     so is a file of any other name but ``.csv``, ``.tsv``, ``.tab``, ``.dat``
     and ``.data`` whose first data line is a label and ``index:value`` tokens
@@ -88,7 +89,8 @@ def load_dataset(
         return load_arff(path, label_column=label_column, positive=positive,
                          max_denominator_bits=max_denominator_bits, max_cells=max_cells)
     if format == "numpy":
-        return load_numpy(path, label_column=label_column, positive=positive, max_cells=max_cells)
+        return load_numpy(path, label_column=label_column, positive=positive, max_cells=max_cells,
+                          index_column=index_column)
     if format == "libsvm":
         return load_libsvm(path, positive=positive, zero_based=zero_based, max_denominator_bits=max_denominator_bits,
                            max_cells=max_cells)
@@ -130,6 +132,8 @@ def _format_of(path: str, extension: str) -> str:
         return "arff"
     if extension in (".svm", ".libsvm", ".svmlight"):
         return "libsvm"
+    if _first_line(path).lower().startswith("@relation"):
+        return "arff"  # an ARFF header under another name: KEEL's .dat files, an OpenML download saved as .txt
     if extension not in _TEXT_TABLES and _looks_sparse(path, strict=extension != ".txt"):
         return "libsvm"  # LIBSVM's own data sets are named a1a, heart_scale, covtype.libsvm.binary
     return "csv"
@@ -145,6 +149,27 @@ def _inside(path: str, kind: str, options: dict[str, Any]) -> Dataset:
             raise DataError(str(error).replace(inner, path)) from None
     data.source = path
     return data
+
+
+def _first_line(path: str) -> str:
+    """The first line of a text file (decoded as `_looks_sparse` decodes it) that is neither blank nor an ARFF
+    comment (``%``), from its first block; "" where there is none there."""
+    refuse_special(path)
+    try:
+        with open(path, "rb") as handle:
+            block = handle.read(_SNIFF)
+    except OSError:
+        return ""
+    text = block.decode(text_encoding(block), errors="replace")
+    start = 0
+    while start < len(text):  # line by line, never a list of all the block's lines (a large file's refusal)
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end].strip()
+        if line and not line.startswith("%"):
+            return line
+        start = end + 1
+    return ""
 
 
 def _looks_sparse(path: str, strict: bool = False) -> bool:

@@ -307,8 +307,7 @@ def comparison_report(data: Dataset, comparison: BoundComparison, orders: OrderS
     record = comparison.as_dict()
     return {
         "schema_version": SCHEMA_VERSION,
-        "dataset": {"source": data.source, "n_samples": data.n_samples, "n_features": data.n_features,
-                    "row_index": None if data.row_index is None else data.row_index.as_dict()},
+        "dataset": _dataset(data),  # as verify's: which label is +1 decides the separator's sign
         **record,
         "orders": None if orders is None else orders.as_dict(),
     }

@@ -30,7 +30,7 @@ from ._width import fit_lines, fit_table
 from .schema import Report
 from ._words import approximately, bracket, count, row_index_phrase, updates_heading, updates_shown
 
-__all__ = ["render_text", "comparison_lines", "orders_lines", "fit_lines"]
+__all__ = ["render_text", "comparison_lines", "data_line", "orders_lines", "fit_lines"]
 
 
 def _table(rows: list[list[str]], *, align: str, width: int | None = None, kinds: str | None = None) -> list[str]:
@@ -148,14 +148,26 @@ def orders_lines(o: dict[str, Any], *, width: int | None = None) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
-def _run_lines(r: dict[str, Any], enclosures: dict[str, Any] | None) -> list[str]:
-    """The data, the convention, the run and its outcome, the final weights and the separator; `enclosures`,
-    the exact record's, give the square roots (numbers are read from the exact record only)."""
-    d = r["dataset"]
+def data_line(d: Mapping[str, Any]) -> str:
+    """The report's first line: what was read from where (a record's ``dataset``, its names already escaped by
+    `displayed`): samples, features, how the labels were mapped, binary floats, a row index left out.
+
+    Examples
+    --------
+    >>> data_line({"source": "d.csv", "n_samples": 3, "n_features": 2, "binary_float": False,
+    ...            "labels": {"negative": "B", "positive": "M"}, "row_index": None})
+    'data        d.csv: 3 samples, 2 features (labels B -> -1, M -> +1)'
+    """
     labels = f"labels {d['labels']['negative']} -> -1, {d['labels']['positive']} -> +1"
     floats = "; values read from binary floating point, converted exactly" if d["binary_float"] else ""
     floats += row_index_phrase(d)
-    out = [f"data        {d['source']}: {d['n_samples']} samples, {d['n_features']} features ({labels}{floats})",
+    return f"data        {d['source']}: {d['n_samples']} samples, {d['n_features']} features ({labels}{floats})"
+
+
+def _run_lines(r: dict[str, Any], enclosures: dict[str, Any] | None) -> list[str]:
+    """The data, the convention, the run and its outcome, the final weights and the separator; `enclosures`,
+    the exact record's, give the square roots (numbers are read from the exact record only)."""
+    out = [data_line(r["dataset"]),
            f"convention  {r['convention']} (note {r['note'][:3]}: {r.get('note_title') or r['note']}): "
            f"{r['convention_summary']}"]
     stop = {

@@ -238,10 +238,12 @@ class Search:
         self.tried = 0
         self.cut = False
         self._runs: dict[tuple[int, Spec], Run] = {}
-        self._first: dict[tuple[Cause, ...], tuple[bool, Run]] = {}
+        # keyed by the causes' ids (`_ids`: a catalogue's causes are distinct), cheaper to hash than the causes
+        self._first: dict[tuple[int, ...], tuple[bool, Run]] = {}
         self._shapes: dict[tuple[object, ...], bool] = {}
         self._targets = {r: _Target(observations[0].weights, r) for r in (rate, Fraction(1))}
         self._each: dict[tuple[int, Fraction | None], _Target] = {}
+        self._specs: dict[tuple[int, ...], Spec] = {}
 
     def run(self, o: Observation, spec: Spec) -> Run:
         key = (id(o.data), spec)
@@ -300,12 +302,23 @@ class Search:
         first = self.observations[0]
         pending: dict[str, dict[Spec, None]] = {}
         for combo in combinations(causes, size):
-            spec = self._on_labels(spec_of(combo))
+            spec = self._spec(combo)
             if batchable(spec) and (id(first.data), spec) not in self._runs and self._pruned(combo) is None:
                 pending.setdefault(spec.order, {})[spec] = None
+        # their weights and sums after every epoch are kept as arrays: some 32 MB at most a call
+        room = max(1, 2**21 // (SEARCH_EPOCHS * (first.data.n_features + 1)))
         for specs in pending.values():
-            for spec, made in zip(specs, run_many(first.data, self.conv, list(specs), SEARCH_EPOCHS)):
-                self._runs[(id(first.data), spec)] = made
+            chosen = list(specs)
+            for start in range(0, len(chosen), room):
+                part = chosen[start:start + room]
+                for spec, made in zip(part, run_many(first.data, self.conv, part, SEARCH_EPOCHS)):
+                    self._runs[(id(first.data), spec)] = made
+
+    def _spec(self, combo: tuple[Cause, ...]) -> Spec:
+        key = _ids(combo)
+        if key not in self._specs:
+            self._specs[key] = self._on_labels(spec_of(combo))
+        return self._specs[key]
 
     def _on_labels(self, spec: Spec) -> Spec:
         """`spec` as code on the labels given runs it: a float64 run of η·(d - y) (a hard limiter's rule, or a
@@ -332,7 +345,7 @@ class Search:
         """The smaller combination's verdict on the counterexample when one of `combo`'s causes could not
         have changed that run (its condition never arose there): then `combo`'s is the same."""
         for i, cause in enumerate(combo):
-            known = self._first.get(combo[:i] + combo[i + 1:])
+            known = self._first.get(_ids(combo[:i] + combo[i + 1:]))
             if known is None or known[0] or cause.trigger is None:
                 continue
             before = known[1]
@@ -350,16 +363,16 @@ class Search:
         if readoff is None:
             pruned = self._pruned(combo)
             if pruned is not None:
-                self._first[combo] = pruned
+                self._first[_ids(combo)] = pruned
                 return None
-        spec = self._on_labels(spec_of(combo))
+        spec = self._spec(combo)
         if spec.exact and not self._reachable(spec, readoff):
-            self._first.setdefault(combo, (False, Run()))
+            self._first.setdefault(_ids(combo), (False, Run()))
             return None
         self.tried += 1
         head = self.run(first, spec)
         if head.stop == "overflow" or not head.ends:
-            self._first.setdefault(combo, (False, head))
+            self._first.setdefault(_ids(combo), (False, head))
             return None
         rate = None if not spec.exact else self.rate
         rate = Fraction(1) if not spec.exact else rate
@@ -379,9 +392,8 @@ class Search:
         settled = head.stop in ("converged", "stopped")
         ends = len(head.ends)
         if readoff is None:
-            candidates: list[int | None] = ([None] if at(ends) else []) if settled else \
-                [T for T in range(1, ends + 1) if at(T)]
-            self._first[combo] = (bool(candidates), head)
+            candidates: list[int | None] = ([None] if at(ends) else []) if settled else [*target.epochs(head)]
+            self._first[_ids(combo)] = (bool(candidates), head)
 
             def model(o: Observation, T: int | None) -> list[Vector] | None:
                 r = self.run(o, spec)
@@ -424,6 +436,10 @@ class Search:
                 return Fit(combo, c if spec.exact else None, T)
             return Fit((*combo, _read_off(readoff, T)), c if spec.exact else None, None)
         return None
+
+
+def _ids(combo: tuple[Cause, ...]) -> tuple[int, ...]:
+    return tuple(map(id, combo))
 
 
 def _read_off(code: str, epochs: int | None) -> Cause:

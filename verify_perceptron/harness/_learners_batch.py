@@ -23,15 +23,20 @@ from ._learners import Run, Spec, _decides
 
 
 def batchable(spec: Spec) -> bool:
-    """Whether `run_many` runs `spec`: a float64 run of the plain arithmetic at a constant rate, without a penalty
-    or a stop on the loss, in the given or the reversed order.
+    """Whether `run_many` runs `spec`: a float64 run of the plain arithmetic at a constant rate or one of the
+    schedules η·1/t, η·1/(t+1), η·1/√t (t by any clock) or ``lr *= decay`` after every epoch, without a penalty or a
+    stop on the loss, in the given or the reversed order.
 
     Examples
     --------
     >>> batchable(Spec(step=0.1)), batchable(Spec()), batchable(Spec(step=0.1, order="restart"))
     (True, False, False)
+    >>> batchable(Spec(step=0.1, schedule="1/t", clock="update")), batchable(Spec(step=0.1, penalty="l2"))
+    (True, False)
     """
-    return (spec.step is not None and spec.arithmetic == "plain" and spec.schedule is None and spec.penalty is None
+    scheduled = spec.schedule in (None, "1/t", "1/(t+1)", "1/sqrt(t)") or (spec.schedule, spec.clock) == (
+        "exponential", "epoch")
+    return (spec.step is not None and spec.arithmetic == "plain" and scheduled and spec.penalty is None
             and spec.stop is None and spec.order in ("given", "reversed") and spec.random_state is None
             and spec.class_weight is None)
 
@@ -70,35 +75,144 @@ def run_many(data: Dataset, conv: Convention, specs: Sequence[Spec], epochs: int
         return _run_many(data, conv, specs, epochs)
 
 
+class _Rates:
+    """The specs' rates η_t (`_learners._rate`), as arrays over the live specs: the same doubles, made as it makes
+    them (η/t, η/(t+1), η/√t: one division each; ``lr *= decay``: one product an epoch)."""
+
+    def __init__(self, specs: Sequence[Spec]) -> None:
+        self.base = np.array([s.step for s in specs], dtype=float)
+        kind = np.array([str(s.schedule) for s in specs])
+        self.over_t, self.over_t1, self.over_root = kind == "1/t", kind == "1/(t+1)", kind == "1/sqrt(t)"
+        self.decaying = kind == "exponential"
+        self.scheduled = bool((kind != "None").any())
+        clock = np.array([s.clock for s in specs])
+        self.by_presentation, self.by_update = clock == "presentation", clock == "update"
+        self.decay = np.array([s.decay for s in specs])
+        self.decayed = self.base.copy()  # ``lr *= decay`` once an epoch: this epoch's rate
+        self.updates = np.zeros(len(specs), dtype=np.int64)
+
+    def keep(self, rows: np.ndarray) -> None:
+        """Only these rows go on."""
+        for name in ("base", "over_t", "over_t1", "over_root", "decaying", "by_presentation", "by_update", "decay",
+                     "decayed", "updates"):
+            setattr(self, name, getattr(self, name)[rows])
+
+    def next_epoch(self, epoch: int) -> None:
+        if epoch > 1:
+            self.decayed = np.where(self.decaying, self.decayed * self.decay, self.decayed)
+
+    def now(self, presented: int, epoch: int) -> np.ndarray:
+        """η_t of each live spec at this presentation (the `presented`-th, of epoch `epoch`)."""
+        if not self.scheduled:
+            return self.base
+        t = np.where(self.by_presentation, presented, np.where(self.by_update, self.updates + 1, epoch)).astype(float)
+        eta = np.where(self.over_t, self.base / t, self.base)
+        eta = np.where(self.over_t1, self.base / (t + 1), eta)
+        eta = np.where(self.over_root, self.base / np.sqrt(t), eta)
+        return np.where(self.decaying, self.decayed, eta)
+
+
+#: The tie rules of `_learners.TIES`, by their index here in the decision tables of `_Rules`.
+_TIES = ("note", "strict", "plus", "minus", "zero")
+
+
 class _Rules:
-    """The specs' rules of a mistake (`_learners._mistake`), as arrays over the specs."""
+    """The specs' rules of a mistake (`_learners._mistake`), as arrays over the live specs, and the conditions that
+    arose in their runs (`Run.fired`, `Run.least_margin`). A rule's verdict and its step's multiple are looked up by
+    the rule, the label and the score's sign (all that `_mistake` looks at without a tolerance)."""
 
     def __init__(self, specs: Sequence[Spec], conv: Convention) -> None:
-        tie = np.array([s.tie for s in specs])
-        self.plus, self.minus, self.zero = tie == "plus", tie == "minus", tie == "zero"
-        self.by_rule = ~(self.plus | self.minus | self.zero)
-        self.tolerant = self.by_rule & np.array([bool(s.tolerance) for s in specs])
+        decides = _decides(conv)
+        self.mistakes, self.multiples = np.zeros(len(_TIES) * 6, dtype=bool), np.ones(len(_TIES) * 6, dtype=np.int64)
+        for r, tie in enumerate(_TIES):
+            for label in (-1, 1):
+                for sign in (-1, 0, 1):
+                    mistake, multiple = _verdict(tie, decides, sign, label)
+                    self.mistakes[r * 6 + (label > 0) * 3 + sign + 1] = mistake
+                    self.multiples[r * 6 + (label > 0) * 3 + sign + 1] = multiple
+        self.rule = np.array([_TIES.index(s.tie) * 6 + 1 for s in specs], dtype=np.int64)
+        self.tolerant = np.array([bool(s.tolerance) and s.tie in ("note", "strict") for s in specs])
         self.limit = np.array([_below(s.tolerance) for s in specs])
-        self.strict = tie == "strict"
-        self.table = _decides(conv)
+        self.strict = np.array([s.tie == "strict" for s in specs])
+        self.least = np.full(len(specs), math.inf)
+        self.flags = {name: np.zeros(len(specs), dtype=bool) for name in ("tie", "tolerance", "class-1", "orders")}
 
-    def decide(self, score: np.ndarray, margin: np.ndarray, label: int, live: np.ndarray,
-               flags: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """Whether each live spec updates on its score, and its step's multiple of η·y; the conditions that arose
-        marked in `flags`."""
-        at_zero = score == 0
-        flags["tie"][live] |= at_zero
-        positive, negative = score > 0, score < 0
-        rule = [self.table[(1, label)], self.table[(0, label)], self.table[(-1, label)]]
-        mistake = np.where(positive, rule[0], np.where(negative, rule[2], rule[1]))
-        by_tolerance = margin <= self.limit[live]
-        flags["tolerance"][live] |= self.tolerant[live] & by_tolerance & (margin > 0)
-        mistake = np.where(self.tolerant[live], by_tolerance, mistake) & ~(self.strict[live] & at_zero)
-        hard_plus = np.where(positive | at_zero, 1, -1) != label
-        hard_minus = np.where(positive, 1, -1) != label
-        mistake = np.where(self.plus[live], hard_plus, np.where(self.minus[live], hard_minus,
-                                                                np.where(self.zero[live], at_zero | hard_minus, mistake)))
-        return mistake, np.where(self.by_rule[live] | (self.zero[live] & at_zero), 1, 2)
+    def keep(self, rows: np.ndarray) -> None:
+        """Only these rows go on."""
+        for name in ("rule", "tolerant", "limit", "strict", "least"):
+            setattr(self, name, getattr(self, name)[rows])
+        self.flags = {name: flag[rows] for name, flag in self.flags.items()}
+
+    def tell(self, result: Run, row: int) -> None:
+        """What arose in `row`'s run, into its `result`."""
+        result.fired = {name for name, arose in self.flags.items() if arose[row]}
+        result.least_margin = float(self.least[row])
+
+    def decide(self, score: np.ndarray, margin: np.ndarray, label: int) -> tuple[np.ndarray, np.ndarray]:
+        """Whether each live spec updates on its score, and its step's multiple of η·y."""
+        positive, at_zero = score > 0, score == 0
+        self.flags["tie"] |= at_zero
+        key = self.rule + (3 if label > 0 else 0) + positive.view(np.int8) - (score < 0).view(np.int8)
+        mistake = self.mistakes[key]
+        if self.tolerant.any():  # y·score <= ε, a strict rule's tie aside
+            by_tolerance = margin <= self.limit
+            self.flags["tolerance"] |= self.tolerant & by_tolerance & (margin > 0)
+            mistake = np.where(self.tolerant, by_tolerance & ~(self.strict & at_zero), mistake)
+        better = (margin > 0) & (margin < self.least)
+        self.least = np.where(better, margin, self.least)
+        return mistake, self.multiples[key]
+
+
+def _verdict(tie: str, decides: dict[tuple[int, int], bool], sign: int, label: int) -> tuple[bool, int]:
+    """`_learners._mistake`'s verdict and multiple for a score of this sign, without a tolerance."""
+    if tie == "plus":
+        return (1 if sign >= 0 else -1) != label, 2
+    if tie == "minus":
+        return (1 if sign > 0 else -1) != label, 2
+    if tie == "zero":
+        return sign == 0 or (1 if sign > 0 else -1) != label, 1 if sign == 0 else 2
+    return decides[(sign, label)] and not (tie == "strict" and sign == 0), 1
+
+
+class _History:
+    """Every spec's weights and sums at the end of each epoch (`Run.ends`, `Run.sums`), kept as arrays (epoch, spec,
+    coordinate), and the hashes of the weights met, to find a state met before (`_learners._Epochs`: a cycle)."""
+
+    def __init__(self, S: int, D: int) -> None:
+        self.S, self.D, self.epochs = S, D, 0
+        self.ends, self.sums = np.zeros((16, S, D)), np.zeros((16, S, D))
+        self.hashes = np.zeros((16, S), dtype=np.int64)
+        self.seen: list[set[int]] = [set() for _ in range(S)]
+        self.mix = np.arange(1, 2 * D, 2, dtype=np.int64) * np.int64(0x9E3779B97F4A7C15 - 2**64)
+
+    def keep(self, live: np.ndarray, W: np.ndarray, total: np.ndarray, clean: np.ndarray) -> list[int]:
+        """The live specs' weights `W` and sums `total` after the next epoch; the rows of those (not `clean`) whose
+        weights are their weights after an epoch before, exactly (their hash first)."""
+        e = self.epochs
+        if e == len(self.ends):  # twice the room
+            self.ends, self.sums, self.hashes = (np.concatenate([a, np.zeros_like(a)])
+                                                 for a in (self.ends, self.sums, self.hashes))
+        self.ends[e, live], self.sums[e, live] = W, total
+        with np.errstate(over="ignore"):  # (a hash: it wraps around)
+            hashes = ((W + 0.0).view(np.int64) * self.mix).sum(axis=1)  # + 0.0: -0.0 is 0.0, as == has it
+        self.hashes[e, live] = hashes
+        self.epochs += 1
+        met = []
+        for row, k, h, done in zip(range(len(live)), live.tolist(), hashes.tolist(), clean.tolist()):
+            if done:
+                continue
+            seen = self.seen[k]
+            if h not in seen:
+                seen.add(h)
+            elif ((self.hashes[:e, k] == h) & (self.ends[:e, k] == W[row]).all(axis=1)).any():
+                met.append(row)
+        return met
+
+    def tell(self, result: Run, k: int) -> None:
+        """Spec `k`'s epochs' ends and sums, into its `result`."""
+        n = self.epochs
+        result.ends = list(map(tuple, self.ends[:n, k].tolist()))
+        result.sums = list(map(tuple, self.sums[:n, k].tolist()))
 
 
 def _run_many(data: Dataset, conv: Convention, specs: Sequence[Spec], epochs: int) -> list[Run]:
@@ -112,64 +226,61 @@ def _run_many(data: Dataset, conv: Convention, specs: Sequence[Spec], epochs: in
     W, total = np.zeros((S, D)), np.zeros((S, D))
     factors = np.ones((S, D))
     factors[:, bias] = [float(s.bias) for s in specs]
-    eta = np.array([s.step for s in specs], dtype=float)
     sign0 = np.array([s.sign * conv.step_factor for s in specs], dtype=np.int64)
-    labels01 = np.array([s.labels01 for s in specs])
-    rules = _Rules(specs, conv)
-    least = np.full(S, math.inf)
-    flags = {name: np.zeros(S, dtype=bool) for name in ("tie", "tolerance", "class-1", "orders")}
-    seen: list[set[tuple[float, ...]]] = [set() for _ in specs]
+    sign_negative = np.where([s.labels01 for s in specs], 0, -sign0)  # a step's sign on class -1 (0/1: none)
+    rates, rules = _Rates(specs), _Rules(specs, conv)
+    history = _History(S, D)
     live = np.arange(S)  # the specs still running, as indices into `specs`
-    for _ in range(epochs):
+    presented = 0
+    for epoch in range(1, epochs + 1):
         clean = np.ones(len(live), dtype=bool)
+        rates.next_epoch(epoch)
         for position, i in enumerate(order):
             x, label = rows[i], data.y[i]
+            presented += 1
+            eta = rates.now(presented, epoch)
             score = np.zeros(len(live))
             for j in range(D):
                 score = score + W[:, j] * x[j]
-            margin = label * score
-            mistake, multiple = rules.decide(score, margin, label, live, flags)
-            better = (margin > 0) & (margin < least[live])
-            least[live[better]] = margin[better]
+            mistake, multiple = rules.decide(score, label * score, label)
             if mistake.any():
                 clean &= ~mistake
-                moved = live[mistake]
-                sign = sign0[moved] * label
                 if label < 0:
-                    flags["class-1"][moved] = True
-                    sign = np.where(labels01[moved], 0, sign)
-                step = (eta[moved] * multiple[mistake]) * sign
-                W[mistake] = W[mistake] + (step[:, None] * factors[moved]) * np.asarray(x)
-                broken = ~np.isfinite(W[mistake]).all(axis=1)
+                    rules.flags["class-1"] |= mistake
+                step = (eta * multiple) * (sign_negative if label < 0 else sign0)
+                rates.updates += mistake
+                moved = W + (step[:, None] * factors) * np.asarray(x)
+                W = np.where(mistake[:, None], moved, W)
+                broken = mistake & ~np.isfinite(moved).all(axis=1) if not np.isfinite(moved).all() else None
                 if position < len(order) - 1:
-                    flags["orders"][moved[~broken]] = True
-                if broken.any():
-                    for k in moved[broken]:
-                        results[k].stop = "overflow"
-                    keep = np.ones(len(live), dtype=bool)
-                    keep[np.flatnonzero(mistake)[broken]] = False
+                    rules.flags["orders"] |= mistake if broken is None else mistake & ~broken
+                if broken is not None and broken.any():
+                    for row in np.flatnonzero(broken):
+                        results[live[row]].stop = "overflow"
+                        rules.tell(results[live[row]], row)
+                        history.tell(results[live[row]], live[row])
+                    keep = ~broken
                     live, W, total, clean = live[keep], W[keep], total[keep], clean[keep]
+                    factors, sign0, sign_negative = factors[keep], sign0[keep], sign_negative[keep]
+                    rates.keep(keep)
+                    rules.keep(keep)
                     if not len(live):
-                        break
+                        return results
             total = total + W
-        if not len(live):
-            break
-        ended = np.zeros(len(live), dtype=bool)
-        for row, k in enumerate(live):
-            state, result = tuple(W[row].tolist()), results[k]
-            result.ends.append(state)
-            result.sums.append(tuple(total[row].tolist()))
-            if clean[row]:
-                result.stop, ended[row] = "converged", True
-            elif state in seen[k]:
-                result.stop, ended[row] = "cycles", True
-            else:
-                seen[k].add(state)
-        if ended.any():
-            live, W, total = live[~ended], W[~ended], total[~ended]
+        ended = clean.copy()
+        for row in history.keep(live, W, total, clean):  # a state met at an epoch's end before
+            results[live[row]].stop, ended[row] = "cycles", True
+        for row in np.flatnonzero(clean):
+            results[live[row]].stop = "converged"
+        if ended.any() or epoch == epochs:
+            for row in np.flatnonzero(ended if epoch < epochs else np.ones(len(live), dtype=bool)):
+                rules.tell(results[live[row]], row)
+                history.tell(results[live[row]], live[row])
+            keep = ~ended
+            live, W, total = live[keep], W[keep], total[keep]
+            factors, sign0, sign_negative = factors[keep], sign0[keep], sign_negative[keep]
+            rates.keep(keep)
+            rules.keep(keep)
             if not len(live):
                 break
-    for k, result in enumerate(results):
-        result.fired = {name for name, arose in flags.items() if arose[k]}
-        result.least_margin = float(least[k])
     return results

@@ -28,6 +28,19 @@ class Target:
         self.doubles = tuple(doubles) if all(d is not None and Fraction(d) == w for d, w in zip(doubles, weights)) \
             else None
 
+    def epochs(self, head: Run) -> list[int]:
+        """Every T whose epoch end `matches`; a float run's compared as doubles at once.
+
+        Examples
+        --------
+        >>> Target((Fraction(1), Fraction(-1, 2)), Fraction(1)).epochs(Run(ends=[(0.5, 0.0), (1.0, -0.5), (1.0, -0.5)]))
+        [2, 3]
+        """
+        if head.ends and head.ends[0] and isinstance(head.ends[0][0], float):
+            doubles = self.doubles
+            return [] if doubles is None else [T for T, end in enumerate(head.ends, 1) if end == doubles]
+        return [T for T in range(1, len(head.ends) + 1) if self.matches(head, T)]
+
     def matches(self, head: Run, T: int) -> bool:
         """Whether the weights after epoch T of `head` are the target (times the rate, or any c > 0 when
         no rate is known; a float run's exactly)."""

@@ -19,12 +19,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parents[1]
 
 #: (name, implementation, check_implementation's keywords): tests/implementations/unexplained.py's and the tests'.
-PROGRAMS = [
+PROGRAMS: list[tuple[str, str, dict[str, Any]]] = [
     ("off-by-a-half (test_diagnosis)", "tests.test_diagnosis:_off_by_a_half", {"examples": 20}),
     ("shrinks-on-negatives (test_harness_relabel)", "tests.test_harness_relabel:_shrinks_on_negatives",
      {"examples": 30}),
@@ -63,10 +65,10 @@ print(json.dumps({"module": verify_perceptron.__file__, "diagnosis": spent[0], "
 '''
 
 
-def _one(tree: Path, target: str, keywords: dict[str, object], script: str) -> dict[str, object]:
+def _one(tree: Path, target: str, keywords: Mapping[str, object], script: str) -> dict[str, Any]:
     done = subprocess.run([sys.executable, "-c", INNER, target, json.dumps(keywords), script], cwd=tree,
                           capture_output=True, text=True, check=True)
-    found: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    found: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     if not str(found["module"]).startswith(str(tree)):
         raise SystemExit(f"{tree}: imported {found['module']}, not this tree's verify_perceptron")
     return found
@@ -88,14 +90,14 @@ def main() -> None:
             if args.only not in name:
                 continue
             times: dict[str, list[float]] = {"base": [], "this": []}
-            answers: dict[str, object] = {}
+            answers: dict[str, Any] = {}
             for _ in range(args.turns):
                 for label, tree in (("base", args.base.resolve()), ("this", HERE)):
                     found = _one(tree, target, keywords, str(script))
-                    times[label].append(float(found["diagnosis"]))  # type: ignore[arg-type]
+                    times[label].append(float(found["diagnosis"]))
                     answers.setdefault(label, found["answers"])
             base, this = statistics.median(times["base"]), statistics.median(times["this"])
-            codes = [a[0] for a in answers["this"]]  # type: ignore[index, union-attr]
+            codes = [a[0] for a in answers["this"]]
             print(f"{name}: diagnosis CPU {base:.2f} s -> {this:.2f} s, ratio {this / base:.2f} (x{base / this:.1f}); "
                   f"{codes}; same answers: {answers['base'] == answers['this']}", flush=True)
 

@@ -255,7 +255,7 @@ def _run_many(data: Dataset, conv: Convention, specs: Sequence[Spec], epochs: in
                 if position < len(order) - 1:
                     rules.flags["orders"] |= mistake if broken is None else mistake & ~broken
                 if broken is not None and broken.any():
-                    for row in np.flatnonzero(broken):
+                    for row in np.flatnonzero(broken).tolist():
                         results[live[row]].stop = "overflow"
                         rules.tell(results[live[row]], row)
                         history.tell(results[live[row]], live[row])
@@ -270,10 +270,10 @@ def _run_many(data: Dataset, conv: Convention, specs: Sequence[Spec], epochs: in
         ended = clean.copy()
         for row in history.keep(live, W, total, clean):  # a state met at an epoch's end before
             results[live[row]].stop, ended[row] = "cycles", True
-        for row in np.flatnonzero(clean):
+        for row in np.flatnonzero(clean).tolist():
             results[live[row]].stop = "converged"
         if ended.any() or epoch == epochs:
-            for row in np.flatnonzero(ended if epoch < epochs else np.ones(len(live), dtype=bool)):
+            for row in np.flatnonzero(ended if epoch < epochs else np.ones(len(live), dtype=bool)).tolist():
                 rules.tell(results[live[row]], row)
                 history.tell(results[live[row]], live[row])
             keep = ~ended

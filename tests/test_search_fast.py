@@ -35,8 +35,8 @@ def test_runs_made_together_are_each_run_bit_for_bit() -> None:
         combos = [*combinations(causes, 1), *rng.sample(list(combinations(causes, 2)), 50)]
         specs = [s for s in dict.fromkeys(spec_of(c) for c in combos) if batchable(s)]
         specs += [Spec(step=1e307, sign=-1), Spec(step=0.5, tie="zero", tolerance=F(1, 10))]  # an overflow; a tolerance
-        for order in ("given", "reversed"):
-            group = [s for s in specs if s.order == order] or [Spec(step=0.1, order=order)]
+        for order in ("given", "reversed", "both"):  # one order, or both at once (each spec its own sample)
+            group = [s for s in specs if order in (s.order, "both")] or [Spec(step=0.1, order=order)]
             for spec, made in zip(group, run_many(data, conv, group, 40)):
                 assert _everything(made) == _everything(run(data, conv, spec, 40)), (convention, spec)
                 stops.add(made.stop)

@@ -304,7 +304,7 @@ class Search:
         for combo in combinations(causes, size):
             spec = self._spec(combo)
             if batchable(spec) and (id(first.data), spec) not in self._runs and self._pruned(combo) is None:
-                pending.setdefault(spec.order, {})[spec] = None
+                pending.setdefault("all", {})[spec] = None
         # their weights and sums after every epoch are kept as arrays: some 32 MB at most a call
         room = max(1, 2**21 // (SEARCH_EPOCHS * (first.data.n_features + 1)))
         for specs in pending.values():

@@ -5,8 +5,8 @@ on the counterexample; one pass of NumPy's element-wise operations over all of t
 Every value is the one `_learners.run` computes, bit for bit: a score is made as the loop makes it (0.0, then each
 product w_j·x_j added in order, one rounding each), a step as ``(η·multiple)·sign``, then ``(step·factor_j)·x_j``
 added to w_j; NumPy's element-wise float64 ``+`` and ``*`` are IEEE 754's, as Python's are, and no two are fused.
-Only the specs `batchable` accepts are run so (a constant rate, no penalty, no stop on the loss, the given or
-reversed order); the others go to `_learners.run`.
+Only the specs `batchable` accepts are run so (a constant rate or a schedule, no penalty, no stop on the loss, the
+given or reversed order); the others go to `_learners.run`.
 """
 
 from __future__ import annotations
@@ -56,7 +56,8 @@ def _below(tolerance: Fraction) -> float:
 
 
 def run_many(data: Dataset, conv: Convention, specs: Sequence[Spec], epochs: int) -> list[Run]:
-    """`_learners.run(data, conv, spec, epochs)` for every one of `specs` (all `batchable`, of one order), at once.
+    """`_learners.run(data, conv, spec, epochs)` for every one of `specs` (all `batchable`; of both orders, each spec
+    is given its own sample at each presentation), at once.
 
     Examples
     --------
@@ -148,11 +149,12 @@ class _Rules:
         result.fired = {name for name, arose in self.flags.items() if arose[row]}
         result.least_margin = float(self.least[row])
 
-    def decide(self, score: np.ndarray, margin: np.ndarray, label: int) -> tuple[np.ndarray, np.ndarray]:
-        """Whether each live spec updates on its score, and its step's multiple of η·y."""
+    def decide(self, score: np.ndarray, margin: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Whether each live spec updates on its score, and its step's multiple of η·y (`up`: 3 where the label is
+        +1, else 0)."""
         positive, at_zero = score > 0, score == 0
         self.flags["tie"] |= at_zero
-        key = self.rule + (3 if label > 0 else 0) + positive.view(np.int8) - (score < 0).view(np.int8)
+        key = self.rule + up + positive.view(np.int8) - (score < 0).view(np.int8)
         mistake = self.mistakes[key]
         if self.tolerant.any():  # y·score <= ε, a strict rule's tie aside
             by_tolerance = margin <= self.limit
@@ -216,13 +218,16 @@ class _History:
 
 
 def _run_many(data: Dataset, conv: Convention, specs: Sequence[Spec], epochs: int) -> list[Run]:
-    if any(not batchable(s) for s in specs) or len({s.order for s in specs}) != 1:
-        raise ValueError(f"run_many: not all of {len(specs)} specs are float64 runs of one order at a constant rate")
-    rows = [tuple(float(v) for v in conv.augment(x)) for x in data.X]
-    order = list(range(len(rows)))[::-1] if specs[0].order == "reversed" else list(range(len(rows)))
+    if not all(batchable(s) for s in specs):
+        raise ValueError(f"run_many: not all of {len(specs)} specs are float64 runs at a constant rate or a schedule")
+    rows = np.array([[float(v) for v in conv.augment(x)] for x in data.X])
+    labels = np.array(data.y, dtype=np.int64)
+    n = len(rows)
+    backwards = np.array([s.order == "reversed" for s in specs])
+    mixed = bool(backwards.any() and not backwards.all())  # both orders: each spec's sample taken apart
     bias = 0 if conv.bias_first else data.n_features
     S, D = len(specs), len(rows[0])
-    results = [Run(presentations=len(order)) for _ in specs]
+    results = [Run(presentations=n) for _ in specs]
     W, total = np.zeros((S, D)), np.zeros((S, D))
     factors = np.ones((S, D))
     factors[:, bias] = [float(s.bias) for s in specs]
@@ -235,24 +240,32 @@ def _run_many(data: Dataset, conv: Convention, specs: Sequence[Spec], epochs: in
     for epoch in range(1, epochs + 1):
         clean = np.ones(len(live), dtype=bool)
         rates.next_epoch(epoch)
-        for position, i in enumerate(order):
-            x, label = rows[i], data.y[i]
+        for position in range(n):
+            if mixed:  # (S, D) rows and S labels: each spec's own sample
+                x = np.where(backwards[:, None], rows[n - 1 - position], rows[position])
+                label: int | np.ndarray = np.where(backwards, labels[n - 1 - position], labels[position])
+                columns: np.ndarray = x.T
+                negative: bool | np.ndarray = label < 0
+            else:
+                i = n - 1 - position if backwards[0] else position
+                x, label, columns = rows[i], int(labels[i]), rows[i]
+                negative = label < 0
             presented += 1
             eta = rates.now(presented, epoch)
             score = np.zeros(len(live))
             for j in range(D):
-                score = score + W[:, j] * x[j]
-            mistake, multiple = rules.decide(score, label * score, label)
+                score = score + W[:, j] * columns[j]
+            mistake, multiple = rules.decide(score, label * score, np.where(label > 0, 3, 0))
             if mistake.any():
                 clean &= ~mistake
-                if label < 0:
-                    rules.flags["class-1"] |= mistake
-                step = (eta * multiple) * (sign_negative if label < 0 else sign0)
+                if np.any(negative):
+                    rules.flags["class-1"] |= mistake & negative
+                step = (eta * multiple) * np.where(negative, sign_negative, sign0)
                 rates.updates += mistake
-                moved = W + (step[:, None] * factors) * np.asarray(x)
+                moved = W + (step[:, None] * factors) * x
                 W = np.where(mistake[:, None], moved, W)
                 broken = mistake & ~np.isfinite(moved).all(axis=1) if not np.isfinite(moved).all() else None
-                if position < len(order) - 1:
+                if position < n - 1:
                     rules.flags["orders"] |= mistake if broken is None else mistake & ~broken
                 if broken is not None and broken.any():
                     for row in np.flatnonzero(broken).tolist():
@@ -262,6 +275,7 @@ def _run_many(data: Dataset, conv: Convention, specs: Sequence[Spec], epochs: in
                     keep = ~broken
                     live, W, total, clean = live[keep], W[keep], total[keep], clean[keep]
                     factors, sign0, sign_negative = factors[keep], sign0[keep], sign_negative[keep]
+                    backwards = backwards[keep]
                     rates.keep(keep)
                     rules.keep(keep)
                     if not len(live):
@@ -279,6 +293,8 @@ def _run_many(data: Dataset, conv: Convention, specs: Sequence[Spec], epochs: in
             keep = ~ended
             live, W, total = live[keep], W[keep], total[keep]
             factors, sign0, sign_negative = factors[keep], sign0[keep], sign_negative[keep]
+            backwards = backwards[keep]
+            mixed = bool(backwards.any() and not backwards.all())
             rates.keep(keep)
             rules.keep(keep)
             if not len(live):

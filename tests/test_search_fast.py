@@ -44,6 +44,17 @@ def test_runs_made_together_are_each_run_bit_for_bit() -> None:
     assert compared > 200 and {"overflow", "converged", "limit"} <= stops
 
 
+def test_a_score_that_is_nan_is_decided_as_each_runs_own() -> None:
+    # features near 1e300: a score's products overflow to inf and -inf, their sum is NaN (neither > 0, < 0 nor 0)
+    big = str(F(10) ** 300)
+    data = from_arrays([[big, "-" + big], ["-" + big, big], [big, big]], [1, -1, -1])
+    specs = [Spec(step=0.5, tie=tie, schedule=schedule) for tie in ("note", "strict", "plus", "minus", "zero")
+             for schedule in (None, "1/t")]
+    made = run_many(data, CLASSIC, specs, 20)
+    for spec, one in zip(specs, made):
+        assert _everything(one) == _everything(run(data, CLASSIC, spec, 20)), spec
+
+
 def test_the_integer_comparison_of_an_epochs_end_is_the_exact_tests() -> None:
     rng = random.Random(4)
     for _ in range(200):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -124,14 +125,14 @@ class _Rules:
 
     def __init__(self, specs: Sequence[Spec], conv: Convention) -> None:
         decides = _decides(conv)
-        self.mistakes, self.multiples = np.zeros(len(_TIES) * 6, dtype=bool), np.ones(len(_TIES) * 6, dtype=np.int64)
+        self.mistakes, self.multiples = np.zeros(len(_TIES) * 8, dtype=bool), np.ones(len(_TIES) * 8, dtype=np.int64)
         for r, tie in enumerate(_TIES):
             for label in (-1, 1):
-                for sign in (-1, 0, 1):
+                for sign in (-1, 0, 1, None):  # None: a score that is NaN (inf - inf), neither > 0, < 0 nor 0
                     mistake, multiple = _verdict(tie, decides, sign, label)
-                    self.mistakes[r * 6 + (label > 0) * 3 + sign + 1] = mistake
-                    self.multiples[r * 6 + (label > 0) * 3 + sign + 1] = multiple
-        self.rule = np.array([_TIES.index(s.tie) * 6 + 1 for s in specs], dtype=np.int64)
+                    where = r * 8 + (label > 0) * 4 + (3 if sign is None else sign + 1)
+                    self.mistakes[where], self.multiples[where] = mistake, multiple
+        self.rule = np.array([_TIES.index(s.tie) * 8 + 1 for s in specs], dtype=np.int64)
         self.tolerant = np.array([bool(s.tolerance) and s.tie in ("note", "strict") for s in specs])
         self.limit = np.array([_below(s.tolerance) for s in specs])
         self.strict = np.array([s.tie == "strict" for s in specs])
@@ -150,11 +151,11 @@ class _Rules:
         result.least_margin = float(self.least[row])
 
     def decide(self, score: np.ndarray, margin: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Whether each live spec updates on its score, and its step's multiple of η·y (`up`: 3 where the label is
+        """Whether each live spec updates on its score, and its step's multiple of η·y (`up`: 4 where the label is
         +1, else 0)."""
         positive, at_zero = score > 0, score == 0
         self.flags["tie"] |= at_zero
-        key = self.rule + up + positive.view(np.int8) - (score < 0).view(np.int8)
+        key = self.rule + up + positive.view(np.int8) - (score < 0).view(np.int8) + 2 * np.isnan(score).view(np.int8)
         mistake = self.mistakes[key]
         if self.tolerant.any():  # y·score <= ε, a strict rule's tie aside
             by_tolerance = margin <= self.limit
@@ -165,8 +166,11 @@ class _Rules:
         return mistake, self.multiples[key]
 
 
-def _verdict(tie: str, decides: dict[tuple[int, int], bool], sign: int, label: int) -> tuple[bool, int]:
-    """`_learners._mistake`'s verdict and multiple for a score of this sign, without a tolerance."""
+def _verdict(tie: str, decides: dict[tuple[int, int], bool], sign: int | None, label: int) -> tuple[bool, int]:
+    """`_learners._mistake`'s verdict and multiple for a score of this sign, without a tolerance; a NaN score (`sign`
+    None) is as `_mistake` takes it: not >= 0, not > 0, not 0, of sign (NaN > 0) - (NaN < 0) = 0 for a note's rule."""
+    if sign is None:
+        return (decides[(0, label)], 1) if tie in ("note", "strict") else (-1 != label, 2)
     if tie == "plus":
         return (1 if sign >= 0 else -1) != label, 2
     if tie == "minus":
@@ -217,6 +221,19 @@ class _History:
         result.sums = list(map(tuple, self.sums[:n, k].tolist()))
 
 
+def _sample(rows: np.ndarray, labels: np.ndarray, backwards: np.ndarray, position: int,
+            mixed: bool) -> tuple[np.ndarray, Any, np.ndarray, Any]:
+    """The sample presented at `position` of an epoch: its row, label, columns (each one's value or values) and
+    whether its label is -1; with both orders `mixed`, (S, D) rows and S labels, each spec's own."""
+    n = len(rows)
+    if mixed:
+        x = np.where(backwards[:, None], rows[n - 1 - position], rows[position])
+        label = np.where(backwards, labels[n - 1 - position], labels[position])
+        return x, label, x.T, label < 0
+    i = n - 1 - position if backwards[0] else position
+    return rows[i], int(labels[i]), rows[i], int(labels[i]) < 0
+
+
 def _run_many(data: Dataset, conv: Convention, specs: Sequence[Spec], epochs: int) -> list[Run]:
     if not all(batchable(s) for s in specs):
         raise ValueError(f"run_many: not all of {len(specs)} specs are float64 runs at a constant rate or a schedule")
@@ -241,21 +258,13 @@ def _run_many(data: Dataset, conv: Convention, specs: Sequence[Spec], epochs: in
         clean = np.ones(len(live), dtype=bool)
         rates.next_epoch(epoch)
         for position in range(n):
-            if mixed:  # (S, D) rows and S labels: each spec's own sample
-                x = np.where(backwards[:, None], rows[n - 1 - position], rows[position])
-                label: int | np.ndarray = np.where(backwards, labels[n - 1 - position], labels[position])
-                columns: np.ndarray = x.T
-                negative: bool | np.ndarray = label < 0
-            else:
-                i = n - 1 - position if backwards[0] else position
-                x, label, columns = rows[i], int(labels[i]), rows[i]
-                negative = label < 0
+            x, label, columns, negative = _sample(rows, labels, backwards, position, mixed)
             presented += 1
             eta = rates.now(presented, epoch)
             score = np.zeros(len(live))
             for j in range(D):
                 score = score + W[:, j] * columns[j]
-            mistake, multiple = rules.decide(score, label * score, np.where(label > 0, 3, 0))
+            mistake, multiple = rules.decide(score, label * score, np.where(label > 0, 4, 0))
             if mistake.any():
                 clean &= ~mistake
                 if np.any(negative):

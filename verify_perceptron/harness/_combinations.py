@@ -35,9 +35,11 @@ from typing import Any
 
 from ..data.exact_text import nearest_float
 from ..notes.conventions import Convention
-from ._evidence import Model, Observation, allowing, explained, factor_of
+from ._evidence import Model, Observation, explained
 from ._exact import Vector
 from ._learners import CLOCKS, Run, Spec, run
+from ._learners_batch import batchable, run_many
+from ._target_weights import Target as _Target
 from ._reachable import reachable
 from ._wording import _count, _number
 
@@ -225,49 +227,6 @@ def spec_of(causes: tuple[Cause, ...]) -> Spec:
     return replace(Spec(), **fields)
 
 
-class _Target:
-    """The counterexample's weights, ready to be compared with a run's epoch ends cheaply and exactly: as
-    integers over one denominator (a positive multiple, or the declared rate's), and as doubles."""
-
-    def __init__(self, weights: Vector, rate: Fraction | None) -> None:
-        self.weights, self.rate = weights, rate
-        D = 1
-        for w in weights:
-            D = D * w.denominator // _gcd(D, w.denominator)
-        self.V = [int(w * D) for w in weights]
-        self.D = D
-        self.pivot = max(range(len(weights)), key=lambda i: abs(self.V[i])) if weights else 0
-        doubles = [nearest_float(w) for w in weights]
-        self.doubles = tuple(doubles) if all(d is not None and Fraction(d) == w for d, w in zip(doubles, weights)) \
-            else None
-
-    def matches(self, head: Run, T: int) -> bool:
-        """Whether the weights after epoch T of `head` are the target (times the rate, or any c > 0 when
-        no rate is known; a float run's exactly)."""
-        end = head.ends[min(T, len(head.ends)) - 1]
-        if end and isinstance(end[0], float):
-            return self.doubles is not None and tuple(end) == self.doubles
-        if head.scale == 1 or not all(isinstance(u, int) for u in end):
-            return _ratio_fits(self.weights, head.at(T), self.rate)
-        V, j = self.V, self.pivot
-        if not any(V):
-            return not any(end)
-        if self.rate is not None:  # V/D == rate·U/scale
-            p, q = self.rate.numerator, self.rate.denominator
-            return all(v * head.scale * q == p * u * self.D for v, u in zip(V, end))
-        return V[j] * end[j] > 0 and all(v * end[j] == V[j] * u for v, u in zip(V, end))
-
-
-def _gcd(a: int, b: int) -> int:
-    import math
-
-    return math.gcd(a, b)
-
-
-def _ratio_fits(weights: Vector, model: Vector, rate: Fraction | None) -> bool:
-    return factor_of(weights, [model], rate) is not None
-
-
 class Search:
     """The search over combinations on one body of evidence, its model runs made once each."""
 
@@ -279,9 +238,12 @@ class Search:
         self.tried = 0
         self.cut = False
         self._runs: dict[tuple[int, Spec], Run] = {}
-        self._first: dict[tuple[Cause, ...], tuple[bool, Run]] = {}
+        # keyed by the causes' ids (`_ids`: a catalogue's causes are distinct), cheaper to hash than the causes
+        self._first: dict[tuple[int, ...], tuple[bool, Run]] = {}
         self._shapes: dict[tuple[object, ...], bool] = {}
         self._targets = {r: _Target(observations[0].weights, r) for r in (rate, Fraction(1))}
+        self._each: dict[tuple[int, Fraction | None], _Target] = {}
+        self._specs: dict[tuple[int, ...], Spec] = {}
 
     def run(self, o: Observation, spec: Spec) -> Run:
         key = (id(o.data), spec)
@@ -295,6 +257,7 @@ class Search:
         """Every fitting combination of the least size, up to `MAX_CAUSES` causes (read-off ones counted)."""
         for size in range(1, MAX_CAUSES + 1):
             found: list[Fit] = []
+            self._run_together(causes, size)
             # the read-off causes first: their runs are the smaller combinations', made already
             for spec_size, readoffs in ((size - 1, ("epoch-cap",)), (size, (None,)), (size - 1, ("averaged",))):
                 for combo in combinations(causes, spec_size):
@@ -308,6 +271,54 @@ class Search:
             if found:
                 return found
         return []
+
+    def _target(self, o: Observation, rate: Fraction | None) -> _Target:
+        key = (id(o), rate)
+        if key not in self._each:
+            self._each[key] = _Target(o.weights, rate)
+        return self._each[key]
+
+    def _each_alone(self, spec: Spec, T: int | None, rate: Fraction | None) -> bool:
+        """Whether every observation alone has weights that one of the run's weights `_fits` allows there (its
+        `model` without a read-off) fits, at `rate` or some c > 0 (not one c for all): where one has none, the
+        exact test of all of them (`explained`, unrounded) fails as well; this one is in integers."""
+        for o in self.observations:
+            r, fits = self.run(o, spec), self._target(o, rate)
+            if not r.ends:
+                return False
+            if r.stop in ("converged", "stopped") and (T is None or len(r.ends) <= T):
+                allowed: range | list[int] = [len(r.ends)]
+            else:
+                allowed = range(1, len(r.ends) + 1) if T is None else [T] if len(r.ends) >= T else []
+            if not any(fits.matches(r, U) for U in allowed):
+                return False
+        return True
+
+    def _run_together(self, causes: list[Cause], size: int) -> None:
+        """The counterexample's float64 runs of every combination of `size` causes that `_fits` will run (not pruned),
+        made at once (`_learners_batch.run_many`: the same runs, bit for bit) where they are batchable."""
+        if time.monotonic() > self.deadline:
+            return
+        first = self.observations[0]
+        pending: dict[str, dict[Spec, None]] = {}
+        for combo in combinations(causes, size):
+            spec = self._spec(combo)
+            if batchable(spec) and (id(first.data), spec) not in self._runs and self._pruned(combo) is None:
+                pending.setdefault("all", {})[spec] = None
+        # their weights and sums after every epoch are kept as arrays: some 32 MB at most a call
+        room = max(1, 2**21 // (SEARCH_EPOCHS * (first.data.n_features + 1)))
+        for specs in pending.values():
+            chosen = list(specs)
+            for start in range(0, len(chosen), room):
+                part = chosen[start:start + room]
+                for spec, made in zip(part, run_many(first.data, self.conv, part, SEARCH_EPOCHS)):
+                    self._runs[(id(first.data), spec)] = made
+
+    def _spec(self, combo: tuple[Cause, ...]) -> Spec:
+        key = _ids(combo)
+        if key not in self._specs:
+            self._specs[key] = self._on_labels(spec_of(combo))
+        return self._specs[key]
 
     def _on_labels(self, spec: Spec) -> Spec:
         """`spec` as code on the labels given runs it: a float64 run of η·(d - y) (a hard limiter's rule, or a
@@ -334,7 +345,7 @@ class Search:
         """The smaller combination's verdict on the counterexample when one of `combo`'s causes could not
         have changed that run (its condition never arose there): then `combo`'s is the same."""
         for i, cause in enumerate(combo):
-            known = self._first.get(combo[:i] + combo[i + 1:])
+            known = self._first.get(_ids(combo[:i] + combo[i + 1:]))
             if known is None or known[0] or cause.trigger is None:
                 continue
             before = known[1]
@@ -352,16 +363,16 @@ class Search:
         if readoff is None:
             pruned = self._pruned(combo)
             if pruned is not None:
-                self._first[combo] = pruned
+                self._first[_ids(combo)] = pruned
                 return None
-        spec = self._on_labels(spec_of(combo))
+        spec = self._spec(combo)
         if spec.exact and not self._reachable(spec, readoff):
-            self._first.setdefault(combo, (False, Run()))
+            self._first.setdefault(_ids(combo), (False, Run()))
             return None
         self.tried += 1
         head = self.run(first, spec)
         if head.stop == "overflow" or not head.ends:
-            self._first.setdefault(combo, (False, head))
+            self._first.setdefault(_ids(combo), (False, head))
             return None
         rate = None if not spec.exact else self.rate
         rate = Fraction(1) if not spec.exact else rate
@@ -381,9 +392,8 @@ class Search:
         settled = head.stop in ("converged", "stopped")
         ends = len(head.ends)
         if readoff is None:
-            candidates: list[int | None] = ([None] if at(ends) else []) if settled else \
-                [T for T in range(1, ends + 1) if at(T)]
-            self._first[combo] = (bool(candidates), head)
+            candidates: list[int | None] = ([None] if at(ends) else []) if settled else [*target.epochs(head)]
+            self._first[_ids(combo)] = (bool(candidates), head)
 
             def model(o: Observation, T: int | None) -> list[Vector] | None:
                 r = self.run(o, spec)
@@ -399,9 +409,10 @@ class Search:
                     r = self.run(o, spec)
                     if r.stop not in ("converged", "stopped") or not r.ends:
                         break
-                    if fitting(lambda _: [r.final()], [o]) is not None:
+                    fits = self._target(o, rate)  # `fitting` on `o` alone, in integers (no rounding: not averaged)
+                    if fits.matches(r, len(r.ends)):
                         continue
-                    candidates = [T for T in range(1, len(r.ends)) if fitting(allowing(r.at(T)), [o]) is not None]
+                    candidates = [T for T in range(1, len(r.ends)) if fits.matches(r, T)]
                     break
 
             def model(o: Observation, T: int | None) -> list[Vector] | None:
@@ -416,6 +427,8 @@ class Search:
                     return [r.average(len(r.ends))] if r.stop in ("converged", "stopped") else None
                 return [r.average(T)] if len(r.ends) >= T or r.stop == "converged" else None
         for T in candidates:
+            if readoff is None and not self._each_alone(spec, T, rate):
+                continue
             c = fitting(functools.partial(model, T=T), self.observations)
             if c is None:
                 continue
@@ -423,6 +436,10 @@ class Search:
                 return Fit(combo, c if spec.exact else None, T)
             return Fit((*combo, _read_off(readoff, T)), c if spec.exact else None, None)
         return None
+
+
+def _ids(combo: tuple[Cause, ...]) -> tuple[int, ...]:
+    return tuple(map(id, combo))
 
 
 def _read_off(code: str, epochs: int | None) -> Cause:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -349,6 +350,7 @@ def _integer_run(data: Dataset, conv: Convention, spec: Spec, epochs: int) -> Ru
     decides = {(sign, label): _is_mistake(conv, Fraction(sign), label) for sign in (-1, 0, 1) for label in (-1, 1)}
     least = None
     epochs_end = _Epochs(spec)
+    held = 0  # presentations since `total` last took U in: U is the same after each, so it is added that many times
     for _ in range(epochs):
         clean, loss = True, 0.0
         position = 0
@@ -356,7 +358,7 @@ def _integer_run(data: Dataset, conv: Convention, spec: Spec, epochs: int) -> Ru
             i = order[position]
             position += 1
             x, label = rows[i], data.y[i]
-            score = sum(u * v for u, v in zip(U, x))
+            score = sum(map(operator.mul, U, x))
             if spec.stop is not None:
                 loss += max(0.0, -label * score / unit)
             margin = label * score
@@ -380,19 +382,23 @@ def _integer_run(data: Dataset, conv: Convention, spec: Spec, epochs: int) -> Ru
             if spec.tie == "strict" and score == 0:
                 mistake = False
             if not mistake:
-                total = [t + u for t, u in zip(total, U)]
+                held += 1
                 continue
             clean = False
             sign = spec.sign * conv.step_factor * label * multiple
             if label < 0:
                 result.fired.add("class-1")
                 sign = 0 if spec.labels01 else sign
+            if held:
+                total = [t + held * u for t, u in zip(total, U)]
             U = [u + sign * (P if j == bias else Q) * v for j, (u, v) in enumerate(zip(U, x))]
             if position < len(order):
                 result.fired.add("orders")
-            total = [t + u for t, u in zip(total, U)]
+            held = 1
             if spec.order == "restart":  # a scan ends at its first mistake: the next one starts again at sample 0
                 break
+        if held:
+            total, held = [t + held * u for t, u in zip(total, U)], 0
         if epochs_end.end(result, tuple(U), tuple(total), clean, loss / len(order)):
             break
     if least is not None:

@@ -213,14 +213,39 @@ def _float_rounding(observations: list[Observation], conv: Convention, rate: Fra
                                                                                max_epochs or REFERENCE_EPOCHS)]
     found = float_fit([(o.data, o.weights) for o in observations], conv, candidates, max_epochs or REFERENCE_EPOCHS,
                       labels)
+    ruled = conv
+    if found is None:  # another note's rule in float64 (a tie counted +1, and 0.1 for a rate: textbook code)
+        ruled, found = _other_rule_in_float64(observations, conv, rate, max_epochs, labels, declared)
     if found is None:
         return None
     candidate, sums = found
     order = {"sums": sums} if sums != "bias-last" else {}
-    return Diagnosis("float-rounding", {"rate": _number(candidate), **order, "datasets": len(observations)},
-                     f"float rounding: the {conv.name} perceptron computed in float64 at rate "
-                     f"{_rate_text(candidate)}{_on_labels(conv, labels)}{summed(sums)} ends at exactly "
+    other = {"convention": ruled.name} if ruled is not conv else {}
+    said = f" (note {ruled.note_number}'s rule, not {conv.name}'s)" if ruled is not conv else ""
+    return Diagnosis("float-rounding", {"rate": _number(candidate), **order, **other, "datasets": len(observations)},
+                     f"float rounding: the {ruled.name} perceptron{said} computed in float64 at rate "
+                     f"{_rate_text(candidate)}{_on_labels(ruled, labels)}{summed(sums)} ends at exactly "
                      "the implementation's weights on every dataset tried")
+
+
+def _other_rule_in_float64(observations: list[Observation], conv: Convention, rate: Fraction,
+                           max_epochs: int | None, labels: str, declared: bool
+                           ) -> tuple[Convention, tuple[Fraction, str] | None]:
+    """The first other convention whose float64 run, at the declared rate or at one the weights show in its own
+    coordinates, ends at every dataset's weights (read in its coordinates), and that fit; else `conv` and None."""
+    from ..notes.conventions import CONVENTIONS
+
+    epochs = max_epochs or REFERENCE_EPOCHS
+    for other in CONVENTIONS.values():
+        if other.name == conv.name or (other.name == "unit-ball") != (conv.name == "unit-ball"):
+            continue
+        pairs = [(o.data, other.from_canonical(*conv.to_canonical(o.weights))) for o in observations]
+        candidates = [rate] if declared else [
+            r for data, weights in pairs[:_SHOWING] for r in rates_shown(data, other, weights, labels, epochs)]
+        found = float_fit(pairs, other, candidates, epochs, labels) if candidates else None
+        if found is not None:
+            return other, found
+    return conv, None
 
 
 def _single_rounding(observations: list[Observation], conv: Convention, float_rate: Fraction, options: CheckOptions,

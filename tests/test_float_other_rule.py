@@ -1,0 +1,37 @@
+"""Textbook code that predicts +1 at a score of 0 and steps by η·y at η = 0.1 (Java's and C's tutorials) is note
+001's hard-limiter-plus rule at η/2, computed in float64. The float models tried the checked convention's rule only,
+so at a float rate the check named nothing it could run, and the last probe called it code "written for labels 0/1"
+(a wrong diagnosis); each note's rule is now tried in float64 too, in its own coordinates."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from typing import Any
+
+from verify_perceptron.harness import check_implementation
+
+
+def _predicts_plus_at_ties(X: Any, y: Any) -> tuple[list[float], float]:
+    """sign(w·x + b) with sign(0) = +1; on a wrong prediction w += 0.1·y·x, b += 0.1·y; until a clean epoch."""
+    rows = [[float(v) for v in x] for x in X]
+    w, b = [0.0] * len(rows[0]), 0.0
+    for _ in range(1000):
+        wrong = 0
+        for x, t in zip(rows, y):
+            s = b
+            for wj, xj in zip(w, x):
+                s += wj * xj
+            if (1 if s >= 0 else -1) != t:
+                w, b, wrong = [wj + 0.1 * t * xj for wj, xj in zip(w, x)], b + 0.1 * t, wrong + 1
+        if not wrong:
+            break
+    return w, b
+
+
+def test_another_rule_at_a_float_rate_is_named_with_its_options() -> None:
+    result = check_implementation(_predicts_plus_at_ties, examples=30)
+    assert [d.code for d in result.diagnoses] == ["float-rounding"], result.report()
+    parameters = result.diagnoses[0].parameters
+    assert (parameters["convention"], F(parameters["rate"])) == ("hard-limiter-plus", F(0.05))
+    assert "labels 0/1" not in result.report()
+    assert "it passes with --convention hard-limiter-plus --float-eta 0.05 --accept float-rate" in result.report()

@@ -236,7 +236,8 @@ def _check_command(commands: argparse._SubParsersAction[_Parser]) -> None:
                        "(src/perceptron.py:fit) or 'sklearn.linear_model:Perceptron(shuffle=False, tol=None)'")
     which.add_argument("--command", dest="external", default=None, metavar="CMD",
                        help="run an implementation in any language instead: 'CMD {train} {out} [{updates}]' reads the "
-                       "CSV {train}, writes its weights w1..wd, b one a line to {out} (see docs/harness.md)")
+                       "CSV {train} (without {train}: on standard input), writes its weights w1..wd, b one a line to "
+                       "{out} (see docs/harness.md)")
     check.add_argument("--format", choices=("text", "json", "junit"), default=None,
                        help="the report as text, JSON, or JUnit XML for CI (default: from -o FILE's name, .txt "
                        ".json .xml; else text)")

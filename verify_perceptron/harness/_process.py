@@ -29,6 +29,8 @@ The protocol, for ``command_implementation("CMD {train} {out}")``:
 - Without ``{out}``, what the command prints on standard output is read as
   ``{out}`` would be (its standard error is what it printed, shown on a
   failure), as ``CMD {train} > {out}`` would write it.
+- Without ``{train}``, the CSV file is its standard input, as ``CMD < {train}`` would give it (a script that
+  reads ``sys.stdin``, ``<STDIN>``, ``Scanner(System.in)`` or ``readline``); with it, standard input is empty.
 - An empty ``{out}`` file means "not separable" (for ``detects_nonseparable``).
 
 The command is split like a shell would (`shlex`) but run without one, in
@@ -62,7 +64,8 @@ from ._protocol import NO_WEIGHTS_FILE, CommandFailed, read_updates, read_weight
 if TYPE_CHECKING:  # _implementation imports this module
     from ._implementation import Labels, Samples
 
-#: The paths a command template may hold; ``{train}`` is required (without ``{out}`` the weights are printed).
+#: The paths a command template may hold (without ``{train}`` the data are its standard input; without ``{out}``
+#: the weights are printed).
 PLACEHOLDERS = ("train", "out", "updates")
 #: The sizes it may hold: the numbers of samples and of features in ``{train}``.
 SIZES = ("n", "d")
@@ -96,6 +99,11 @@ class CommandImplementation:
         return "{out}" in self.template
 
     @property
+    def reads_stdin(self) -> bool:
+        """Whether the command reads the CSV on its standard input: its line does not name ``{train}``."""
+        return "{train}" not in self.template
+
+    @property
     def reports_updates(self) -> bool:
         """Whether the command is given an ``{updates}`` file to write."""
         return "{updates}" in self.template
@@ -124,7 +132,8 @@ class CommandImplementation:
             output = Capped()
             runs = keeper or CommandKeeper()
             try:
-                ending = runs.run(argv, self.cwd, timeout, output, stdout=None if self.writes_out else paths["out"])
+                ending = runs.run(argv, self.cwd, timeout, output, stdout=None if self.writes_out else paths["out"],
+                                  stdin=paths["train"] if self.reads_stdin else None)
             finally:
                 if keeper is None:
                     runs.stop()
@@ -174,9 +183,10 @@ def command_implementation(template: str, *, cwd: str | None = None, label_colum
     Parameters
     ----------
     template : str
-        The command, with ``{train}`` (the CSV it reads), ``{out}`` (where it
-        writes its weights; without it, what it prints on standard output is
-        read as its weights) and optionally ``{updates}`` (JSON Lines).
+        The command, with ``{train}`` (the CSV it reads; without it, the CSV is
+        its standard input), ``{out}`` (where it writes its weights; without it,
+        what it prints on standard output is read as its weights) and optionally
+        ``{updates}`` (JSON Lines).
     cwd : str, optional
         The directory it runs in (default: the current one), kept as an absolute path.
     label_column : {"last", "first"}
@@ -192,13 +202,11 @@ def command_implementation(template: str, *, cwd: str | None = None, label_colum
     '/tmp'
     >>> command_implementation("cat {train}", cwd="/tmp").writes_out
     False
-    >>> command_implementation("./fit {out}")
-    Traceback (most recent call last):
-    ...
-    verify_perceptron.errors.InvalidArgument: command='./fit {out}' must contain {train} (the CSV it reads)
+    >>> command_implementation("cat", cwd="/tmp").reads_stdin  # the CSV on standard input, as `cat < {train}`
+    True
     """
     if not isinstance(template, str) or not template.strip():
-        raise InvalidArgument(f"command={shown_value(template)} must be a command line with {{train}} and {{out}}")
+        raise InvalidArgument(f"command={shown_value(template)} must be a command line (with {{train}} and {{out}})")
     try:
         parts = shlex.split(template)
     except ValueError as error:
@@ -207,8 +215,6 @@ def command_implementation(template: str, *, cwd: str | None = None, label_colum
         raise InvalidArgument(f"label_column={shown_value(label_column)} must be 'last' or 'first'")
     if not isinstance(header, bool):
         raise InvalidArgument(f"header={shown_value(header)} must be True or False")
-    if "{train}" not in template:
-        raise InvalidArgument(f"command={shown_value(template)} must contain {{train}} (the CSV it reads)")
     for part in parts:
         try:
             part.format(**{name: "" for name in (*PLACEHOLDERS, *SIZES)})

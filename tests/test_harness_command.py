@@ -443,3 +443,11 @@ def test_words_printed_after_the_weights_are_passed_over(tmp_path: Path, printed
     out.write_text(printed)
     assert trailing_weights(str(out), n_features, exact=True) == (None if read is None else (read, before))
 
+
+
+def test_labels_minus_one_plus_one_is_taken_as_the_help_writes_it(capsys: pytest.CaptureFixture[str]) -> None:
+    # `--labels -1/+1` (the choice --help shows) was refused: "argument --labels: expected one argument"
+    argv = ["check", "tests.implementations:perceptron", "--examples", "2", "--no-progress"]
+    assert main([*argv, "--labels", "-1/+1"]) == 0, capsys.readouterr().err
+    assert "labels -1/+1" in capsys.readouterr().out
+    assert main([*argv, "--labels", "0/1"]) == 1  # the other choice is still the other labels

@@ -35,3 +35,34 @@ def test_another_rule_at_a_float_rate_is_named_with_its_options() -> None:
     assert (parameters["convention"], F(parameters["rate"])) == ("hard-limiter-plus", F(0.05))
     assert "labels 0/1" not in result.report()
     assert "it passes with --convention hard-limiter-plus --float-eta 0.05 --accept float-rate" in result.report()
+
+
+def _zero_one_step_printed(X: Any, y: Any) -> tuple[list[float], float]:
+    """Perl's and tutorials' 0/1 step rule: predict 1 when w·x + b > 0, else 0; w += 0.1·(d - prediction)·x; the
+    weights printed as Perl prints a number (15 significant digits) and read back."""
+    rows = [[float(v) for v in x] for x in X]
+    w, b = [0.0] * len(rows[0]), 0.0
+    for _ in range(1000):
+        wrong = 0
+        for x, t in zip(rows, y):
+            s = b
+            for wj, xj in zip(w, x):
+                s += wj * xj
+            step = 0.1 * (t - (1 if s > 0 else 0))
+            if step:
+                w, b, wrong = [wj + step * xj for wj, xj in zip(w, x)], b + step, wrong + 1
+        if not wrong:
+            break
+    return [float(f"{v:.15g}") for v in w], float(f"{b:.15g}")
+
+
+def test_another_rule_at_a_float_rate_printed_short_is_named() -> None:
+    # it was "unexplained" (given labels 0/1), or "takes a header line" (given -1/+1): the printed float64 model
+    # tried the checked convention's rule only, on labels -1/+1 only
+    result = check_implementation(_zero_one_step_printed, labels="0/1", examples=30)
+    assert [d.code for d in result.diagnoses] == ["printed-rounding"], result.report()
+    parameters = result.diagnoses[0].parameters
+    assert (parameters["convention"], parameters["format"], parameters["float64"]) == ("hard-limiter", "%.15g", True)
+    assert "--convention hard-limiter --accept printed-rounding,float-rate --float-eta 0.1" in result.report()
+    assert check_implementation(_zero_one_step_printed, labels="0/1", convention="hard-limiter", eta=F(0.1),
+                                accept_departures=("printed-rounding", "float-rate"), examples=30).passed

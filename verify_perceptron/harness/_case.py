@@ -265,19 +265,25 @@ class _Case:
     def _file_layout(self, evidence: Evidence) -> Diagnosis | None:
         """``label-column`` or ``header-line``: a command that reads ``{train}`` laid out otherwise (the label in
         the first column, a first line naming the columns as pandas' ``read_csv`` and R's ``read.csv`` expect, or
-        both) passes every check when called again with it laid out so, on this dataset and on the
-        `LAYOUT_RECHECKS` largest others tried; else None."""
+        both) passes every check when called again with it laid out so, on this dataset, on the
+        `LAYOUT_RECHECKS` largest others tried (where there are none, its neighbours and a fresh batch); else
+        None."""
         command = self.target.target
         if not isinstance(command, CommandImplementation):
             return None
+        # never on the counterexample alone (two samples and a header line can pass by chance): its neighbours and
+        # a fresh batch then
         others = largest_others(self.data, evidence.observations)
+        fresh = not others
+        others = others or largest(neighbours(self.data))
         other = "first" if command.label_column == "last" else "last"
         for label_column, header in ((other, command.header), (command.label_column, not command.header),
                                      (other, not command.header)):  # one change, then both
             changed = dataclasses.replace(command, label_column=label_column, header=header)
             self.target.target = changed
             try:
-                passed = all(self._passes(data, self.options) for data in [self.data, *others])
+                passed = all(self._passes(data, self.options) for data in [self.data, *others]) and (
+                    not fresh or _fresh_batch(self.target, self.kind, self.label, self.options) is not None)
             finally:
                 self.target.target = command
             if passed:

@@ -52,7 +52,7 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     configured = _configured(observations, conv, options)
     if configured is not None:
         return [configured]
-    printed = printed_cause(observations, conv, rate, exact=options.dtype != "float")
+    printed = printed_cause(observations, conv, rate, exact=options.dtype != "float", labels=options.labels)
     if printed is not None:  # the note's own run, printed short: nothing to look for beyond it
         return [printed]
     found = model_causes(observations, conv, rate, rounded)

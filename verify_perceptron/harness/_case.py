@@ -246,6 +246,8 @@ class _Case:
         if case is None:
             return self._checked_suggestion(Diagnosis("label-encoding", found, f"{said}: given them, it passes on "
                                                       "each dataset tried again"), evidence)
+        if case.weights is not None and not any(case.weights) and not any(any(o.weights) for o in seen.observations):
+            return None  # it never moves on those labels: every model that stays at 0 "explains" it, none says why
         case.diagnose(seen)  # a check's search (not one dataset's shorter one): three causes may be needed
         if not case.diagnoses:
             return None

@@ -379,7 +379,7 @@ def _checked(args: argparse.Namespace, spent: float, watch: Watch | None) -> tup
         averaged=args.average_over or args.averaged,
         accept=[name.strip() for given in args.accept for name in given.split(",") if name.strip()],
         time_limit=args.time_limit, spent=spent, bias=args.bias, mode=args.mode, progress=watch,
-        label_column=args.label_column, header=args.header,
+        label_column=args.label_column, header=args.header, delimiter=args.delimiter,
     )
 
 

@@ -85,12 +85,15 @@ class CommandImplementation:
         Where each line of ``{train}`` holds the sample's label.
     header : bool
         Whether ``{train}`` starts with a line naming its columns (``x1,...,xd,y``).
+    delimiter : str
+        What stands between two values on a line of ``{train}``: ``,`` (CSV), ``" "`` or ``"\\t"``.
     """
 
     template: str
     cwd: str
     label_column: str = "last"
     header: bool = False
+    delimiter: str = ","
 
     @property
     def writes_out(self) -> bool:
@@ -127,7 +130,7 @@ class CommandImplementation:
             paths = {name: os.path.join(folder, f"{name}.{'csv' if name == 'train' else 'txt'}") for name in PLACEHOLDERS}
             paths["updates"] = os.path.join(folder, "updates.jsonl")
             with open(paths["train"], "w", encoding="utf-8") as handle:
-                handle.write(_csv(X, y, self.label_column == "first", self.header))
+                handle.write(_csv(X, y, self.label_column == "first", self.header).replace(",", self.delimiter))
             argv = [part.format(**paths, n=len(X), d=n_features) for part in shlex.split(self.template)]
             output = Capped()
             runs = keeper or CommandKeeper()
@@ -176,8 +179,12 @@ def _weights_read(path: str, n_features: int, exact: bool,
         return trailing[0]
 
 
+#: The delimiters a ``{train}`` file may be written with, by the names ``--delimiter`` takes.
+DELIMITERS = {"comma": ",", "space": " ", "tab": "\t", "semicolon": ";"}
+
+
 def command_implementation(template: str, *, cwd: str | None = None, label_column: str = "last",
-                           header: bool = False) -> CommandImplementation:
+                           header: bool = False, delimiter: str = ",") -> CommandImplementation:
     """An implementation in any language: `template` is its command line (``"./perceptron {train} {out}"``).
 
     Parameters
@@ -195,6 +202,9 @@ def command_implementation(template: str, *, cwd: str | None = None, label_colum
     header : bool
         Whether ``{train}`` starts with a header line, ``x1,...,xd,y`` (``y,x1,...,xd`` with the label first), for
         a program that reads its first line as the columns' names (pandas' ``read_csv``, R's ``read.csv``).
+    delimiter : str
+        Between two values of ``{train}``: ``","`` (the default), ``" "`` (for ``np.loadtxt(path)``, ``fscanf``,
+        R's ``read.table``), ``"\\t"`` or ``";"`` (or their names, ``"space"``, ...).
 
     Examples
     --------
@@ -215,6 +225,10 @@ def command_implementation(template: str, *, cwd: str | None = None, label_colum
         raise InvalidArgument(f"label_column={shown_value(label_column)} must be 'last' or 'first'")
     if not isinstance(header, bool):
         raise InvalidArgument(f"header={shown_value(header)} must be True or False")
+    delimiter = DELIMITERS.get(delimiter, delimiter) if isinstance(delimiter, str) else delimiter
+    if delimiter not in DELIMITERS.values():
+        raise InvalidArgument(f"delimiter={shown_value(delimiter)} must be one of {', '.join(DELIMITERS)} "
+                              "(',', ' ', '\\t', ';')")
     for part in parts:
         try:
             part.format(**{name: "" for name in (*PLACEHOLDERS, *SIZES)})
@@ -230,7 +244,7 @@ def command_implementation(template: str, *, cwd: str | None = None, label_colum
     if not found:
         raise InvalidArgument(f"command={shown_value(template)}: the program {program!r} is not found"
                               + (f" (from {folder})" if os.sep in program else " on PATH"))
-    return CommandImplementation(template, folder, label_column, header)
+    return CommandImplementation(template, folder, label_column, header, delimiter)
 
 
 def _csv(X: Samples, y: Labels, label_first: bool = False, header: bool = False) -> str:

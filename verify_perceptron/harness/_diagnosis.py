@@ -58,7 +58,7 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     found = model_causes(observations, conv, rate, rounded)
     if options.dtype == "float":
         rounding = _float_rounding(observations, conv, float_rate, options.max_epochs, options.labels,
-                                   declared=options.eta is not None)
+                                   declared=options.eta is not None, other_rules=not found)
         if rounding is None and not found:  # float32 only where nothing exact or float64 explains the weights
             rounding = _single_rounding(observations, conv, float_rate, options, rate)
         if rounding is not None:
@@ -199,7 +199,8 @@ def _not_a_perceptron(observations: list[Observation], conv: Convention, exact: 
 
 
 def _float_rounding(observations: list[Observation], conv: Convention, rate: Fraction,
-                    max_epochs: int | None, labels: str = "-1/+1", declared: bool = False) -> Diagnosis | None:
+                    max_epochs: int | None, labels: str = "-1/+1", declared: bool = False,
+                    other_rules: bool = True) -> Diagnosis | None:
     """float-rounding: the note's algorithm in float64 at the rate ends at the implementation's weights
     on every dataset tried, and the exact run does not on the counterexample.
 
@@ -214,7 +215,7 @@ def _float_rounding(observations: list[Observation], conv: Convention, rate: Fra
     found = float_fit([(o.data, o.weights) for o in observations], conv, candidates, max_epochs or REFERENCE_EPOCHS,
                       labels)
     ruled, cap = conv, None
-    if found is None:  # another note's rule in float64 (a tie counted +1, and 0.1 for a rate: textbook code)
+    if found is None and other_rules:  # another note's rule in float64 (a tie counted +1, and 0.1 for a rate)
         ruled, found, cap = _other_rule_in_float64(observations, conv, rate, max_epochs, labels, declared)
     if found is None:
         return None

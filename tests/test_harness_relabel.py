@@ -16,8 +16,9 @@ import verify_perceptron.harness._diagnosis as diagnosis
 from verify_perceptron.harness import check_dataset, check_implementation
 
 
-def _mastery(rate: float = 0.1, epochs: int = 5) -> Any:
-    """machinelearningmastery.com's perceptron (labels 0/1, the activation from the bias first), as fit(X, y)."""
+def _mastery(rate: float = 0.1, epochs: int = 5, bias_rate: float | None = None) -> Any:
+    """machinelearningmastery.com's perceptron (labels 0/1, the activation from the bias first), as fit(X, y); the
+    bias stepped at `bias_rate` where given (a departure no model knows with the others)."""
     def fit(X: Any, y: Any) -> Any:
         rows = [[float(v) for v in x] + [float(t)] for x, t in zip(X, y)]
         weights = [0.0] * len(rows[0])
@@ -27,7 +28,7 @@ def _mastery(rate: float = 0.1, epochs: int = 5) -> Any:
                 for i in range(len(row) - 1):
                     activation += weights[i + 1] * row[i]
                 error = row[-1] - (1.0 if activation >= 0.0 else 0.0)
-                weights[0] = weights[0] + rate * error
+                weights[0] = weights[0] + (rate if bias_rate is None else bias_rate) * error
                 for i in range(len(row) - 1):
                     weights[i + 1] = weights[i + 1] + rate * error * row[i]
         return weights[1:], weights[0]
@@ -39,9 +40,11 @@ def test_code_for_labels_0_1_with_other_departures_is_diagnosed_on_them() -> Non
     result = check_implementation(_mastery(), examples=20)
     assert [d.code for d in result.diagnoses] == ["label-encoding"], result.report()
     parameters = result.diagnoses[0].parameters
-    assert parameters["labels"] == "0/1" and parameters["then"]["code"] == "combination", parameters
-    causes = {c["code"] for c in parameters["then"]["parameters"]["causes"]}
-    assert causes == {"tie-plus", "float-rate", "epoch-cap"}, parameters
+    # on them, note 001's hard-limiter-plus rule in float64 at 0.1 for 5 epochs (it was the combination of tie-plus,
+    # float-rate and epoch-cap before the float models tried each note's rule, capped)
+    assert parameters["labels"] == "0/1" and parameters["then"]["code"] == "float-rounding", parameters
+    then = parameters["then"]["parameters"]
+    assert (then["convention"], then["epochs"]) == ("hard-limiter-plus", 5), parameters
     assert parameters["passes_with"].startswith("--labels 0/1 "), parameters
     assert "it expects labels 0/1" in result.report()
 
@@ -49,7 +52,8 @@ def test_code_for_labels_0_1_with_other_departures_is_diagnosed_on_them() -> Non
 def test_a_search_stopped_by_its_time_limit_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(combinations, "SINGLE_SEARCH_SECONDS", 0.0)
     monkeypatch.setattr(combinations, "SEARCH_SECONDS", 0.0)  # (the other labels' search, too)
-    case = check_dataset(_mastery(), [["-1"], ["1"]], [0, 1], labels="0/1")
+    # (the bias at 0.3: machinelearningmastery's own code is now named, as hard-limiter-plus in float64 for 5 epochs)
+    case = check_dataset(_mastery(bias_rate=0.3), [["1"], ["2"]], [0, 1], labels="0/1")
     assert [d.code for d in case.diagnoses] == ["unexplained"], case.report()
     assert case.diagnoses[0].parameters["cut"] == 0
     assert "before the search's time limit stopped it" in case.diagnoses[0].text

@@ -68,12 +68,13 @@ def test_at_the_defaults_the_labels_and_the_rate_are_named_and_pass_when_declare
 
 
 def test_declared_labels_alone_find_the_tie_rule_and_the_rate_together() -> None:
-    # classic left as the convention: the combination search's tie cause steps by η on labels 0/1 as well
+    # classic left as the convention: note 001's tie rule run in float64 (the float models try each note's rule)
+    # steps by η on labels 0/1 as well; before they did, the combination search named tie-plus and float-rate
     from verify_perceptron.harness import check_implementation
 
     result = check_implementation(RaschkaLater(eta=0.1), labels="0/1", examples=5)
     assert result.counterexample is not None
     diagnosis = result.counterexample.diagnoses[0]
-    assert diagnosis.code == "combination"
-    assert [c["code"] for c in diagnosis.parameters["causes"]] == ["tie-plus", "float-rate"]
+    assert (diagnosis.code, diagnosis.parameters["convention"]) == ("float-rounding", "hard-limiter-plus")
+    assert diagnosis.parameters["rate"] == str(Fraction(0.1))
     assert diagnosis.parameters["passes_with"] == "--convention hard-limiter-plus --float-eta 0.1 --accept float-rate"

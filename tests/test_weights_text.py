@@ -145,7 +145,8 @@ def test_every_pattern_reads_a_long_adversarial_line_in_linear_time() -> None:
              "Decimal('" + " " * n, "np.float64(" + " " * n, '"' + "1" * n + 'x"\n0.5\n',
              "a" + " " * n + "{", "a{" + " " * n + "b", "a( " * (n // 3), "'" + "a" * n, "'a" * n, "$VAR1" + " " * n,
              "A" * n + "Array(1)", "Float64Array(" + "1" * n, "grad_fn=<" + "a" * n, "device='" + ":" * n,
-             "shape=(" + "1, " * (n // 3), "tf.Tensor(" * (n // 10)]
+             "shape=(" + "1, " * (n // 3), "tf.Tensor(" * (n // 10),
+             "a" * n + " 1\nb 2", "-" * n + "x\nb 2\nc 3", "|" * n + "\nb 2\nc 3", "a." * n + " 1\n" + "b 2"]
     started = time.process_time()
     for text in texts:
         weight_tokens(text)
@@ -194,3 +195,26 @@ def test_pandas_prints_are_read_as_their_values(printed: str, expected: Any) -> 
         assert [v for _, v in found] == expected  # type: ignore[union-attr]
     # a header of names over values alone (no index column) is read as before: the header is passed over
     assert [v for _, v in weight_tokens("w1 w2 b\n2.3 0.5 1.0\n")] == ["2.3", "0.5", "1.0"]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("printed", [
+    "feature    weight\nx1            0.5\nx2           -1.0\nbias          2.0\n",  # f"{name:<10}{value:>10}"
+    "x1 0.5\nx2 -1.0\nbias 2.0\n",
+    "name,value\nw1,0.5\nw2,-1.0\nb,2.0\n",  # a CSV of the weights beside their names
+    "| feature | weight |\n|---------|--------|\n| x1 | 0.5 |\n| x2 | -1.0 |\n| bias | 2.0 |\n",  # Markdown
+])
+def test_a_table_of_names_and_values_is_read_by_its_names(printed: str) -> None:
+    # each was refused ("line 2: 'x1' is not a number"): a program printing its weights beside the features' names
+    from verify_perceptron.harness._weights_text import Named, weight_tokens
+
+    found = weight_tokens(printed)
+    assert isinstance(found, Named) and [v for _, v in found.weights] + [found.bias[1]] == ["0.5", "-1.0", "2.0"]
+    # a name the check does not know is still refused by name, never read as a weight
+    assert (1, "epochs") in weight_tokens("epochs 3\nw 0.5\n")  # type: ignore[operator]
+
+
+def test_a_command_printing_a_table_is_checked(tmp_path: Path) -> None:
+    table = _program(tmp_path, '"feature  weight\\n" + "".join(f"x{j + 1}  {v}\\n" for j, v in enumerate(w)) '
+                               '+ f"bias  {b}"')
+    X, y = [["-1", "1/2"], ["1", "1"], ["1/4", "-1"]], [-1, 1, -1]
+    assert check_dataset(command_implementation(table), X, y, dtype="fraction").passed

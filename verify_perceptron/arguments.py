@@ -236,7 +236,8 @@ def _check_command(commands: argparse._SubParsersAction[_Parser]) -> None:
                        "(src/perceptron.py:fit) or 'sklearn.linear_model:Perceptron(shuffle=False, tol=None)'")
     which.add_argument("--command", dest="external", default=None, metavar="CMD",
                        help="run an implementation in any language instead: 'CMD {train} {out} [{updates}]' reads the "
-                       "CSV {train}, writes its weights w1..wd, b one a line to {out} (see docs/harness.md)")
+                       "CSV {train} (without {train}: on standard input), writes its weights w1..wd, b one a line to "
+                       "{out} (see docs/harness.md)")
     check.add_argument("--format", choices=("text", "json", "junit"), default=None,
                        help="the report as text, JSON, or JUnit XML for CI (default: from -o FILE's name, .txt "
                        ".json .xml; else text)")
@@ -266,6 +267,9 @@ def _check_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     check.add_argument("--header", action="store_true",
                        help="--command's {train} starts with a line naming its columns (x1,...,xd,y), for a program "
                        "that reads one (pandas' read_csv, R's read.csv)")
+    check.add_argument("--delimiter", choices=("comma", "space", "tab", "semicolon"), default="comma",
+                       help="what stands between two values of --command's {train} (default comma; space for a "
+                       "program that reads with np.loadtxt(path), fscanf or R's read.table)")
     check.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="show on stderr what the check is doing (its phase, the calls of the implementation, "
                        "the time): by default only when stderr is a terminal; --progress also when it is not, "

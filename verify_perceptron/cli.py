@@ -378,7 +378,7 @@ def _checked(args: argparse.Namespace, spent: float, watch: Watch | None) -> tup
         averaged=args.average_over or args.averaged,
         accept=[name.strip() for given in args.accept for name in given.split(",") if name.strip()],
         time_limit=args.time_limit, spent=spent, bias=args.bias, mode=args.mode, progress=watch,
-        label_column=args.label_column, header=args.header,
+        label_column=args.label_column, header=args.header, delimiter=args.delimiter,
     )
 
 
@@ -409,6 +409,25 @@ def _proofs(args: argparse.Namespace, clock: Deadline) -> int:
     return 1 if undecided or unshown else 0
 
 
+def _labels_joined(argv: list[str]) -> list[str]:
+    """`argv` with ``--labels -1/+1`` made one word, ``--labels=-1/+1``: argparse takes a value that starts with a
+    dash, and is no negative number, for an option, so the choice the help shows was refused ("expected one
+    argument").
+
+    Examples
+    --------
+    >>> _labels_joined(["check", "--labels", "-1/+1", "m:f"])
+    ['check', '--labels=-1/+1', 'm:f']
+    >>> _labels_joined(["check", "--labels", "0/1", "--labels"])
+    ['check', '--labels', '0/1', '--labels']
+    """
+    out: list[str] = []
+    for word in argv:
+        joined = out and out[-1] == "--labels" and word.startswith("-") and word[1:2].isdigit()
+        out[-1:] = [f"--labels={word}"] if joined else [*out[-1:], word]
+    return out
+
+
 def main(argv: Sequence[str] | None = None, *, spent: float = 0.0) -> int:
     """Run the command line; return the exit code (the console script exits with it).
 
@@ -420,7 +439,7 @@ def main(argv: Sequence[str] | None = None, *, spent: float = 0.0) -> int:
     """
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(_labels_joined(sys.argv[1:] if argv is None else list(argv)))
         if args.command is None:
             parser.error("a command is required: verify, bounds, check or proofs")
     except SystemExit as exit:  # --help, --version, or a usage error already reported on one line

@@ -23,7 +23,7 @@ from ._exact_run import _exact_run, _Rejected
 from ._floats import Unrepresentable, _as_doubles, _rounding_notes, code_rate
 from ._layout import current_place, largest, largest_others, layout_diagnosis, limit_diagnosis, read_as, written
 from ._probes import neighbours, nondeterminism_probe, slow_pairs
-from ._process import CommandImplementation
+from ._process import DELIMITERS, CommandImplementation
 from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions, updates_to_read
 from ._results import CaseResult, Diagnosis, Finding, FloatDecision
 from ._runner import Runner
@@ -126,7 +126,7 @@ class _Case:
             return
         self.single = self.single or evidence is None  # one dataset (`check_dataset`): no search, so none nested
         if self.weights is None:  # no weights to explain: unless other labels give some
-            refused = self._refuses_labels(evidence or Evidence()) or self._file_layout(evidence or Evidence())
+            refused = self._refuses_labels(evidence or Evidence()) or self._file_layout(evidence or Evidence(), True)
             self.diagnoses = [] if refused is None else [refused]
             return
         single = evidence is None
@@ -246,6 +246,8 @@ class _Case:
         if case is None:
             return self._checked_suggestion(Diagnosis("label-encoding", found, f"{said}: given them, it passes on "
                                                       "each dataset tried again"), evidence)
+        if case.weights is not None and not any(case.weights) and not any(any(o.weights) for o in seen.observations):
+            return None  # it never moves on those labels: every model that stays at 0 "explains" it, none says why
         case.diagnose(seen)  # a check's search (not one dataset's shorter one): three causes may be needed
         if not case.diagnoses:
             return None
@@ -262,22 +264,31 @@ class _Case:
         return Diagnosis("label-encoding", {**found, "then": {"code": then.code, "parameters": then.parameters}},
                          f"{said}: given them, {text}")
 
-    def _file_layout(self, evidence: Evidence) -> Diagnosis | None:
+    def _file_layout(self, evidence: Evidence, delimiters: bool = False) -> Diagnosis | None:
         """``label-column`` or ``header-line``: a command that reads ``{train}`` laid out otherwise (the label in
         the first column, a first line naming the columns as pandas' ``read_csv`` and R's ``read.csv`` expect, or
-        both) passes every check when called again with it laid out so, on this dataset and on the
-        `LAYOUT_RECHECKS` largest others tried; else None."""
+        both) passes every check when called again with it laid out so, on this dataset, on the
+        `LAYOUT_RECHECKS` largest others tried (where there are none, its neighbours and a fresh batch); else
+        None. With `delimiters` (it gave no weights), also its values apart by another delimiter."""
         command = self.target.target
         if not isinstance(command, CommandImplementation):
             return None
+        # never on the counterexample alone (two samples and a header line can pass by chance): its neighbours and
+        # a fresh batch then
         others = largest_others(self.data, evidence.observations)
+        fresh = not others
+        others = others or largest(neighbours(self.data))
         other = "first" if command.label_column == "last" else "last"
-        for label_column, header in ((other, command.header), (command.label_column, not command.header),
-                                     (other, not command.header)):  # one change, then both
-            changed = dataclasses.replace(command, label_column=label_column, header=header)
+        apart = [(command.label_column, command.header, d) for d in DELIMITERS.values() if d != command.delimiter]
+        for label_column, header, delimiter in ((other, command.header, command.delimiter),  # one change, then two
+                                                (command.label_column, not command.header, command.delimiter),
+                                                (other, not command.header, command.delimiter),
+                                                *(apart if delimiters else ())):
+            changed = dataclasses.replace(command, label_column=label_column, header=header, delimiter=delimiter)
             self.target.target = changed
             try:
-                passed = all(self._passes(data, self.options) for data in [self.data, *others])
+                passed = all(self._passes(data, self.options) for data in [self.data, *others]) and (
+                    not fresh or _fresh_batch(self.target, self.kind, self.label, self.options) is not None)
             finally:
                 self.target.target = command
             if passed:
@@ -444,8 +455,16 @@ def _laid_out(command: CommandImplementation, changed: CommandImplementation, ot
                     "the first line of {train} as a sample, where --header writes the columns' names there")
         options.append("--header")
         python.append(f"header={changed.header!r}")
-    code = "header-line" if changed.header != command.header else "label-column"
-    parameters = {"label_column": changed.label_column, "header": changed.header, "option": " ".join(options),
+    if changed.delimiter != command.delimiter:
+        name = next(k for k, v in DELIMITERS.items() if v == changed.delimiter)
+        said.append(f"the values of {{train}} apart by {name}s (np.loadtxt(path), fscanf and R's read.table read "
+                    f"values apart by spaces), where they are apart by {command.delimiter!r}")
+        options.append(f"--delimiter {name}")
+        python.append(f"delimiter={changed.delimiter!r}")
+    code = "header-line" if changed.header != command.header else (
+        "label-column" if changed.label_column != command.label_column else "delimiter")
+    parameters = {"label_column": changed.label_column, "header": changed.header, "delimiter": changed.delimiter,
+                  "option": " ".join(options),
                   "python": ", ".join(python), "datasets": 1 + others}
     return Diagnosis(code, parameters,
                      f"it takes {' and '.join(said)}; given {{train}} so, it passes every check on the counterexample "

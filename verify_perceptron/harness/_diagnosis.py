@@ -13,7 +13,7 @@ from ._batch_scaled import batch_scaled_cause
 from ._causes import MODE_EPOCHS, mode_cause, model_causes, search_causes
 from ._evidence import Evidence, Observation
 from ._exact import Vector
-from ._floats import float_fit, halves_step, rates_shown, short_rates, summed, summed_how
+from ._floats import capped_float_fit, float_fit, halves_step, rates_shown, short_rates, summed, summed_how
 from ._normalized import normalized_cause
 from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._printed import printed_cause
@@ -52,13 +52,13 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     configured = _configured(observations, conv, options)
     if configured is not None:
         return [configured]
-    printed = printed_cause(observations, conv, rate, exact=options.dtype != "float")
+    printed = printed_cause(observations, conv, rate, exact=options.dtype != "float", labels=options.labels)
     if printed is not None:  # the note's own run, printed short: nothing to look for beyond it
         return [printed]
     found = model_causes(observations, conv, rate, rounded)
     if options.dtype == "float":
         rounding = _float_rounding(observations, conv, float_rate, options.max_epochs, options.labels,
-                                   declared=options.eta is not None)
+                                   declared=options.eta is not None, other_rules=not found)
         if rounding is None and not found:  # float32 only where nothing exact or float64 explains the weights
             rounding = _single_rounding(observations, conv, float_rate, options, rate)
         if rounding is not None:
@@ -199,7 +199,8 @@ def _not_a_perceptron(observations: list[Observation], conv: Convention, exact: 
 
 
 def _float_rounding(observations: list[Observation], conv: Convention, rate: Fraction,
-                    max_epochs: int | None, labels: str = "-1/+1", declared: bool = False) -> Diagnosis | None:
+                    max_epochs: int | None, labels: str = "-1/+1", declared: bool = False,
+                    other_rules: bool = True) -> Diagnosis | None:
     """float-rounding: the note's algorithm in float64 at the rate ends at the implementation's weights
     on every dataset tried, and the exact run does not on the counterexample.
 
@@ -213,14 +214,48 @@ def _float_rounding(observations: list[Observation], conv: Convention, rate: Fra
                                                                                max_epochs or REFERENCE_EPOCHS)]
     found = float_fit([(o.data, o.weights) for o in observations], conv, candidates, max_epochs or REFERENCE_EPOCHS,
                       labels)
+    ruled, cap = conv, None
+    if found is None and other_rules:  # another note's rule in float64 (a tie counted +1, and 0.1 for a rate)
+        ruled, found, cap = _other_rule_in_float64(observations, conv, rate, max_epochs, labels, declared)
     if found is None:
         return None
     candidate, sums = found
     order = {"sums": sums} if sums != "bias-last" else {}
-    return Diagnosis("float-rounding", {"rate": _number(candidate), **order, "datasets": len(observations)},
-                     f"float rounding: the {conv.name} perceptron computed in float64 at rate "
-                     f"{_rate_text(candidate)}{_on_labels(conv, labels)}{summed(sums)} ends at exactly "
+    other = {"convention": ruled.name} if ruled is not conv else {}
+    said = f" (note {ruled.note_number}'s rule, not {conv.name}'s)" if ruled is not conv else ""
+    capped = f", stopped after epoch {cap} (a fixed count of epochs)," if cap else ""
+    return Diagnosis("float-rounding", {"rate": _number(candidate), **order, **other, **({"epochs": cap} if cap else {}),
+                                        "datasets": len(observations)},
+                     f"float rounding: the {ruled.name} perceptron{said} computed in float64 at rate "
+                     f"{_rate_text(candidate)}{_on_labels(ruled, labels)}{summed(sums)}{capped} ends at exactly "
                      "the implementation's weights on every dataset tried")
+
+
+def _other_rule_in_float64(observations: list[Observation], conv: Convention, rate: Fraction,
+                           max_epochs: int | None, labels: str, declared: bool
+                           ) -> tuple[Convention, tuple[Fraction, str] | None, int | None]:
+    """The first other convention whose float64 run, at the declared rate or at one the weights show in its own
+    coordinates, ends at every dataset's weights (read in its coordinates), and that fit; else, where no epoch
+    limit is declared, the first whose run stopped after T epochs does (`capped_float_fit`), and T; else `conv`."""
+    from ..notes.conventions import CONVENTIONS
+
+    epochs = max_epochs or REFERENCE_EPOCHS
+    tried = []
+    for other in CONVENTIONS.values():
+        if other.name == conv.name or (other.name == "unit-ball") != (conv.name == "unit-ball"):
+            continue
+        pairs = [(o.data, other.from_canonical(*conv.to_canonical(o.weights))) for o in observations]
+        candidates = [rate] if declared else [
+            r for data, weights in pairs[:_SHOWING] for r in rates_shown(data, other, weights, labels, epochs)]
+        found = float_fit(pairs, other, candidates, epochs, labels) if candidates else None
+        if found is not None:
+            return other, found, None
+        tried.append((other, pairs, candidates))
+    for other, pairs, candidates in tried if max_epochs is None else ():
+        capped = capped_float_fit(pairs, other, candidates, epochs, labels) if candidates else None
+        if capped is not None:
+            return other, capped[:2], capped[2]
+    return conv, None, None
 
 
 def _single_rounding(observations: list[Observation], conv: Convention, float_rate: Fraction, options: CheckOptions,

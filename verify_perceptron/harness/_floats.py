@@ -278,6 +278,43 @@ def float_fit(pairs: Sequence[tuple[Dataset | None, Vector]], conv: Convention, 
     return None
 
 
+def capped_float_fit(pairs: Sequence[tuple[Dataset, Vector]], conv: Convention, candidates: Sequence[Fraction],
+                     max_epochs: int, labels: str = "-1/+1") -> tuple[Fraction, str, int] | None:
+    """As `float_fit`, with a cap of T epochs: the first rate, order of `SUMS` and the least T at which the note's
+    float64 run stopped after epoch T (or converged before it) ends at each pair's weights, T binding on one pair at
+    least (code that runs a fixed number of epochs); None where none does.
+
+    Examples
+    --------
+    >>> from verify_perceptron.data.dataset import from_arrays
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> data, conv = from_arrays([["2", "1"], ["1", "3/2"], ["-1", "1"]], [1, -1, 1]), get_convention("classic")
+    >>> ends: list[Vector] = []
+    >>> _ = _float_run(data, conv, Fraction(0.1), 100, ends=ends)
+    >>> len(ends) > 2, capped_float_fit([(data, ends[1])], conv, [Fraction(0.1)], 100)
+    (True, (Fraction(3602879701896397, 36028797018963968), 'bias-last', 2))
+    """
+    for candidate in dict.fromkeys(candidates):
+        if _double(candidate) is None:
+            continue
+        for sums in SUMS:
+            allowed: list[tuple[set[int], int | None]] = []  # per pair: the caps that fit, and "every T from"
+            for data, weights in pairs:
+                ends: list[Vector] = []
+                final = _float_run(data, conv, candidate, max_epochs, labels, ends=ends, sums=sums)[0]
+                if final is None:
+                    break
+                allowed.append(({t for t, end in enumerate(ends[:-1], 1) if end == weights},
+                                len(ends) if final == weights else None))
+            else:
+                caps = sorted(set().union(*(binding for binding, _ in allowed)))
+                fits = [T for T in caps if all(T in binding or (start is not None and T >= start)
+                                               for binding, start in allowed)]
+                if fits:
+                    return candidate, sums, fits[0]
+    return None
+
+
 def _float_run(data: Dataset, conv: Convention, rate: Fraction, max_epochs: int, labels: str = "-1/+1", *,
                start: tuple[float, Sequence[float]] | None = None, ends: list[Vector] | None = None,
                sums: str = "bias-last") -> tuple[Vector | None, FloatDecision | None, str | None]:

@@ -239,11 +239,11 @@ class CommandKeeper(Keeper):
         return [*super().descriptors(), *([self.output] if getattr(self, "output", -1) >= 0 else [])]
 
     def run(self, argv: list[str], cwd: str, timeout: float | None, kept: Capped,
-            stdout: str | None = None) -> Ending | None:
+            stdout: str | None = None, stdin: str | None = None) -> Ending | None:
         """Run `argv` in `cwd`, what it prints into `kept` (its standard output into the file `stdout` instead,
-        when given): how it ended, None when `timeout` ran out (it and all it started are then killed). After a
+        when given), its standard input the file `stdin` (else empty): how it ended, None when `timeout` ran out (it and all it started are then killed). After a
         failure of the keeper itself, `gone` is set."""
-        request = pickle.dumps((argv, cwd, stdout))
+        request = pickle.dumps((argv, cwd, stdout, stdin))
         end = None if timeout is None else time.monotonic() + timeout
         started, ending, late = None, None, False
         try:
@@ -343,11 +343,12 @@ def _keep_commands(output: int, control: int, status: int, own: list[int]) -> No
         request = _read_exactly(control, int.from_bytes(size, "big")) if size else None
         if request is None:
             return
-        argv, cwd, stdout = pickle.loads(request)
+        argv, cwd, stdout, stdin = pickle.loads(request)
         try:
             with contextlib.ExitStack() as files:  # a file for its standard output: the child keeps its own copy
                 sink = output if stdout is None else files.enter_context(open(stdout, "wb"))
-                child = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=sink, stderr=output,
+                source = subprocess.DEVNULL if stdin is None else files.enter_context(open(stdin, "rb"))
+                child = subprocess.Popen(argv, cwd=cwd, stdin=source, stdout=sink, stderr=output,
                                          start_new_session=True, preexec_fn=None if stdout is None else _file_cap)
         except OSError as error:
             _report(status, f"error {error.strerror or error}")

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ..data.dataset import Dataset
-from ..notes.conventions import Convention
+from ..notes.conventions import CONVENTIONS, Convention
 from ._evidence import Observation
 from ._floats import short_decimals
 from ._models import simulate
@@ -168,10 +168,11 @@ def printed_at(weights: Sequence[Fraction], want: Sequence[Fraction], rate: Frac
 
 
 def printed_cause(observations: list[Observation], conv: Convention, rate: Fraction | None,
-                  exact: bool) -> Diagnosis | None:
+                  exact: bool, labels: str = "-1/+1") -> Diagnosis | None:
     """printed-rounding: on every dataset tried the weights are the note's exact run's (at one rate)
     printed with too few digits, and on at least one they differ from it; for a float implementation also the
-    note's run computed in float64 at one rate (`_floats._float_run`), printed so (``print(w)`` of a run at 0.1).
+    note's run computed in float64 at one rate (`_floats._float_run`), printed so (``print(w)`` of a run at 0.1),
+    or another note's run so (Perl's ``print`` of a 0/1 step rule's weights at 0.1: 15 digits, note 001's rule).
 
     Examples
     --------
@@ -197,27 +198,45 @@ def printed_cause(observations: list[Observation], conv: Convention, rate: Fract
         if fit is not None:
             return _named(conv, fit, c, f"the {conv.name} perceptron's exact weights{'' if c == 1 else f' at rate {c}'}",
                           len(observations))
-    return None if exact else _printed_float_run(observations, wants, conv, rate)
+    if exact:
+        return None
+    named = _printed_float_run(observations, wants[0], conv, conv, rate, labels)
+    for other in CONVENTIONS.values():  # another note's rule (a tie counted +1 or -1), in its own coordinates
+        if named is not None or other.name == conv.name or (other.name == "unit-ball") != (conv.name == "unit-ball"):
+            continue
+        run = simulate(observations[0].data, other)
+        if run.stop == "converged":
+            named = _printed_float_run([Observation(o.data, other.from_canonical(*conv.to_canonical(o.weights)))
+                                        for o in observations], run.final(), other, conv, rate, labels)
+    return named
 
 
-def _printed_float_run(observations: list[Observation], wants: list[tuple[Fraction, ...]], conv: Convention,
-                       rate: Fraction | None) -> Diagnosis | None:
-    """printed-rounding of the note's run computed in float64 at the declared rate or at a short decimal the
-    first dataset's weights show."""
-    from ._floats import SUMS, _float_run, summed
+def _printed_float_run(observations: list[Observation], want: tuple[Fraction, ...], conv: Convention,
+                       checked: Convention, rate: Fraction | None, labels: str) -> Diagnosis | None:
+    """printed-rounding of `conv`'s run (the `checked` one's, or another note's) computed in float64 at the declared
+    rate or at a short decimal the first dataset's weights show against its exact run's (`want`)."""
+    from ._floats import SUMS, _float_run, code_rate, summed
     from ._options import REFERENCE_EPOCHS
 
-    first, want = observations[0], wants[0]
-    candidates = [rate] if rate is not None else [r for r in rates(first.weights, want, None) if r != 1]
+    first = observations[0]
+    candidates = [rate] if rate is not None else [code_rate(conv, r, labels) for r in rates(first.weights, want, None)
+                                                  if r != 1 or conv is not checked]
     for r, sums in ((r, sums) for r in candidates for sums in SUMS):
-        runs = [_float_run(o.data, conv, r, REFERENCE_EPOCHS, sums=sums)[0] for o in observations]
+        head = _float_run(first.data, conv, r, REFERENCE_EPOCHS, labels, sums=sums)[0]
+        if head is None or (conv is not checked and not any(reproduces(first.weights, head, False, f) for f in FORMS)):
+            continue  # (another rule's runs are made past the first dataset only where it fits there)
+        runs = [head, *(_float_run(o.data, conv, r, REFERENCE_EPOCHS, labels, sums=sums)[0] for o in observations[1:])]
         if any(run is None for run in runs):
             continue
         fit = _one_printing(observations, [list(run) for run in runs if run is not None], exact=False)
         if fit is not None:
-            return _named(conv, fit, r, f"the {conv.name} perceptron computed in float64 at rate {float(r)!r}"
-                          f"{summed(sums)}", len(observations),
-                          f"--accept printed-rounding,float-rate --float-eta {float(r)!r}", sums)
+            ruled = "" if conv is checked else f" (note {conv.note_number}'s rule, not {checked.name}'s)"
+            declared = "" if conv is checked else f"--convention {conv.name} "
+            found = _named(conv, fit, r, f"the {conv.name} perceptron{ruled} computed in float64 at rate {float(r)!r}"
+                           f"{summed(sums)}", len(observations),
+                           f"{declared}--accept printed-rounding,float-rate --float-eta {float(r)!r}", sums)
+            return found if conv is checked else Diagnosis(found.code, {**found.parameters, "convention": conv.name},
+                                                           found.text)
     return None
 
 

@@ -29,6 +29,8 @@ The protocol, for ``command_implementation("CMD {train} {out}")``:
 - Without ``{out}``, what the command prints on standard output is read as
   ``{out}`` would be (its standard error is what it printed, shown on a
   failure), as ``CMD {train} > {out}`` would write it.
+- Without ``{train}``, the CSV file is its standard input, as ``CMD < {train}`` would give it (a script that
+  reads ``sys.stdin``, ``<STDIN>``, ``Scanner(System.in)`` or ``readline``); with it, standard input is empty.
 - An empty ``{out}`` file means "not separable" (for ``detects_nonseparable``).
 
 The command is split like a shell would (`shlex`) but run without one, in
@@ -62,7 +64,8 @@ from ._protocol import NO_WEIGHTS_FILE, CommandFailed, read_updates, read_weight
 if TYPE_CHECKING:  # _implementation imports this module
     from ._implementation import Labels, Samples
 
-#: The paths a command template may hold; ``{train}`` is required (without ``{out}`` the weights are printed).
+#: The paths a command template may hold (without ``{train}`` the data are its standard input; without ``{out}``
+#: the weights are printed).
 PLACEHOLDERS = ("train", "out", "updates")
 #: The sizes it may hold: the numbers of samples and of features in ``{train}``.
 SIZES = ("n", "d")
@@ -82,18 +85,26 @@ class CommandImplementation:
         Where each line of ``{train}`` holds the sample's label.
     header : bool
         Whether ``{train}`` starts with a line naming its columns (``x1,...,xd,y``).
+    delimiter : str
+        What stands between two values on a line of ``{train}``: ``,`` (CSV), ``" "`` or ``"\\t"``.
     """
 
     template: str
     cwd: str
     label_column: str = "last"
     header: bool = False
+    delimiter: str = ","
 
     @property
     def writes_out(self) -> bool:
         """Whether the command writes its weights to ``{out}``; without it, what it prints on standard output is
         read as its weights (standard error is what it printed, shown on a failure)."""
         return "{out}" in self.template
+
+    @property
+    def reads_stdin(self) -> bool:
+        """Whether the command reads the CSV on its standard input: its line does not name ``{train}``."""
+        return "{train}" not in self.template
 
     @property
     def reports_updates(self) -> bool:
@@ -119,12 +130,13 @@ class CommandImplementation:
             paths = {name: os.path.join(folder, f"{name}.{'csv' if name == 'train' else 'txt'}") for name in PLACEHOLDERS}
             paths["updates"] = os.path.join(folder, "updates.jsonl")
             with open(paths["train"], "w", encoding="utf-8") as handle:
-                handle.write(_csv(X, y, self.label_column == "first", self.header))
+                handle.write(_csv(X, y, self.label_column == "first", self.header).replace(",", self.delimiter))
             argv = [part.format(**paths, n=len(X), d=n_features) for part in shlex.split(self.template)]
             output = Capped()
             runs = keeper or CommandKeeper()
             try:
-                ending = runs.run(argv, self.cwd, timeout, output, stdout=None if self.writes_out else paths["out"])
+                ending = runs.run(argv, self.cwd, timeout, output, stdout=None if self.writes_out else paths["out"],
+                                  stdin=paths["train"] if self.reads_stdin else None)
             finally:
                 if keeper is None:
                     runs.stop()
@@ -167,16 +179,21 @@ def _weights_read(path: str, n_features: int, exact: bool,
         return trailing[0]
 
 
+#: The delimiters a ``{train}`` file may be written with, by the names ``--delimiter`` takes.
+DELIMITERS = {"comma": ",", "space": " ", "tab": "\t", "semicolon": ";"}
+
+
 def command_implementation(template: str, *, cwd: str | None = None, label_column: str = "last",
-                           header: bool = False) -> CommandImplementation:
+                           header: bool = False, delimiter: str = ",") -> CommandImplementation:
     """An implementation in any language: `template` is its command line (``"./perceptron {train} {out}"``).
 
     Parameters
     ----------
     template : str
-        The command, with ``{train}`` (the CSV it reads), ``{out}`` (where it
-        writes its weights; without it, what it prints on standard output is
-        read as its weights) and optionally ``{updates}`` (JSON Lines).
+        The command, with ``{train}`` (the CSV it reads; without it, the CSV is
+        its standard input), ``{out}`` (where it writes its weights; without it,
+        what it prints on standard output is read as its weights) and optionally
+        ``{updates}`` (JSON Lines).
     cwd : str, optional
         The directory it runs in (default: the current one), kept as an absolute path.
     label_column : {"last", "first"}
@@ -185,6 +202,9 @@ def command_implementation(template: str, *, cwd: str | None = None, label_colum
     header : bool
         Whether ``{train}`` starts with a header line, ``x1,...,xd,y`` (``y,x1,...,xd`` with the label first), for
         a program that reads its first line as the columns' names (pandas' ``read_csv``, R's ``read.csv``).
+    delimiter : str
+        Between two values of ``{train}``: ``","`` (the default), ``" "`` (for ``np.loadtxt(path)``, ``fscanf``,
+        R's ``read.table``), ``"\\t"`` or ``";"`` (or their names, ``"space"``, ...).
 
     Examples
     --------
@@ -192,13 +212,11 @@ def command_implementation(template: str, *, cwd: str | None = None, label_colum
     '/tmp'
     >>> command_implementation("cat {train}", cwd="/tmp").writes_out
     False
-    >>> command_implementation("./fit {out}")
-    Traceback (most recent call last):
-    ...
-    verify_perceptron.errors.InvalidArgument: command='./fit {out}' must contain {train} (the CSV it reads)
+    >>> command_implementation("cat", cwd="/tmp").reads_stdin  # the CSV on standard input, as `cat < {train}`
+    True
     """
     if not isinstance(template, str) or not template.strip():
-        raise InvalidArgument(f"command={shown_value(template)} must be a command line with {{train}} and {{out}}")
+        raise InvalidArgument(f"command={shown_value(template)} must be a command line (with {{train}} and {{out}})")
     try:
         parts = shlex.split(template)
     except ValueError as error:
@@ -207,8 +225,10 @@ def command_implementation(template: str, *, cwd: str | None = None, label_colum
         raise InvalidArgument(f"label_column={shown_value(label_column)} must be 'last' or 'first'")
     if not isinstance(header, bool):
         raise InvalidArgument(f"header={shown_value(header)} must be True or False")
-    if "{train}" not in template:
-        raise InvalidArgument(f"command={shown_value(template)} must contain {{train}} (the CSV it reads)")
+    delimiter = DELIMITERS.get(delimiter, delimiter) if isinstance(delimiter, str) else delimiter
+    if delimiter not in DELIMITERS.values():
+        raise InvalidArgument(f"delimiter={shown_value(delimiter)} must be one of {', '.join(DELIMITERS)} "
+                              "(',', ' ', '\\t', ';')")
     for part in parts:
         try:
             part.format(**{name: "" for name in (*PLACEHOLDERS, *SIZES)})
@@ -224,7 +244,7 @@ def command_implementation(template: str, *, cwd: str | None = None, label_colum
     if not found:
         raise InvalidArgument(f"command={shown_value(template)}: the program {program!r} is not found"
                               + (f" (from {folder})" if os.sep in program else " on PATH"))
-    return CommandImplementation(template, folder, label_column, header)
+    return CommandImplementation(template, folder, label_column, header, delimiter)
 
 
 def _csv(X: Samples, y: Labels, label_first: bool = False, header: bool = False) -> str:

@@ -32,8 +32,11 @@ def _one(code: str, parameters: dict[str, Any], options: CheckOptions) -> dict[s
         return {"eta": Fraction(str(parameters["rate"])), "accept_departures": ("float32",),
                 **({"convention": parameters["convention"]} if parameters.get("convention") != options.convention
                    else {})}
-    if code == "float-rounding" and "rate" in parameters and "float-rate" not in options.accept_departures:
-        return {"eta": Fraction(str(parameters["rate"])), "accept_departures": ("float-rate",)}
+    if code == "float-rounding" and "rate" in parameters and ("float-rate" not in options.accept_departures
+                                                               or "convention" in parameters):
+        return {"eta": Fraction(str(parameters["rate"])), "accept_departures": ("float-rate",),
+                **({"convention": parameters["convention"]} if "convention" in parameters else {}),
+                **({"max_epochs": parameters["epochs"]} if "epochs" in parameters else {})}
     if code == "float-rate" and "rate" in parameters:
         double = nearest_float(Fraction(str(parameters["rate"])))
         return None if double is None else {"eta": Fraction(double), "accept_departures": ("float-rate",)}

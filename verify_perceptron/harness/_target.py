@@ -144,12 +144,14 @@ def _describe(target: object) -> tuple[str, tuple[str, str] | None]:
     if isinstance(target, str):
         return target, ("", repr(target))
     if isinstance(target, CommandImplementation):
-        first = target.label_column == "first"
-        layout = ", ".join((["the label first in {train}"] if first else []) + (["a header line"] if target.header else []))
+        first, apart = target.label_column == "first", target.delimiter != ","
+        layout = ", ".join((["the label first in {train}"] if first else []) + (["a header line"] if target.header else [])
+                           + ([f"values apart by {target.delimiter!r}"] if apart else []))
         return (f"command {target.template!r} (in {target.cwd}{', ' + layout if layout else ''})",
                 ("from verify_perceptron.harness import command_implementation; ",
                  f"command_implementation({target.template!r}, cwd={target.cwd!r}"
-                 f"{', label_column=' + repr('first') if first else ''}{', header=True' if target.header else ''})"))
+                 f"{', label_column=' + repr('first') if first else ''}{', header=True' if target.header else ''}"
+                 f"{', delimiter=' + repr(target.delimiter) if apart else ''})"))
     module, qualname = getattr(target, "__module__", None), getattr(target, "__qualname__", None)
     if module and qualname and module != "__main__":
         found: object = sys.modules.get(module)

@@ -115,8 +115,8 @@ def weight_tokens(text: str) -> list[Token] | Named:
         if from_json is not None:
             return from_json
     groups: list[tuple[Token | None, list[Token]]] = [(None, [])]  # (its name and line, its values)
-    for k, line in enumerate(map(_plain, _without_header(_without_row_names(_from_pandas(text.split("\n"))))),
-                             start=1):
+    lines = _name_value_rows(_from_pandas(text.split("\n")))
+    for k, line in enumerate(map(_plain, _without_header(_without_row_names(lines))), start=1):
         at = 0
         for match in _LABEL.finditer(line):
             groups[-1][1].extend(_tokens(line[at:match.start()], k))
@@ -190,6 +190,45 @@ def _from_pandas(lines: list[str]) -> list[str]:
     return out
 
 
+#: A table's cells: apart by spaces, tabs, a comma, a semicolon or a bar (``| x1 | 0.5 |``); a rule under its
+#: header (``|---|---|``, ``-----  ------``) holds only rule characters.
+_TABLE_CELLS = re.compile(r"[^\s,;|]+")
+_TABLE_RULE = re.compile(r"[\s|:+=-]*")
+_ROW_LABEL = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def _name_value_rows(lines: list[str]) -> list[str]:
+    """`lines` as ``name=value`` where they are a table of a name and a value a row (``x1  0.5``, ``bias 1.0``;
+    ``feature,weight`` or ``| x1 | 0.5 |``), under an optional header of words and its rule, as a program prints
+    its weights beside the features' names; else unchanged.
+
+    Examples
+    --------
+    >>> _name_value_rows(["feature    weight", "x1            0.5", "bias         -1.0", ""])
+    ['', 'x1=0.5', 'bias=-1.0', '']
+    >>> _name_value_rows(["| name | w |", "|---|---|", "| w1 | 0.5 |", "| b | 2 |"])
+    ['', '', 'w1=0.5', 'b=2']
+    >>> _name_value_rows(["w1 w2 b", "0.5 -1 2"])  # a header over values: not a table of rows
+    ['w1 w2 b', '0.5 -1 2']
+    """
+    filled = [k for k, line in enumerate(lines) if line.strip() and not _TABLE_RULE.fullmatch(line)]
+    cells = {k: _TABLE_CELLS.findall(lines[k]) for k in filled}
+    rows = filled[1:] if filled and all(_ROW_LABEL.fullmatch(c) for c in cells[filled[0]]) \
+        and not _is_row(cells[filled[0]]) else filled
+    if len(rows) < 2 or not all(_is_row(cells[k]) for k in rows):
+        return lines
+    out = ["" if line.strip() else line for line in lines]
+    for k in rows:
+        out[k] = f"{cells[k][0]}={cells[k][1]}"
+    return out
+
+
+def _is_row(cells: list[str]) -> bool:
+    """A name, then one value (a number, or a word NumPy or R prints as a value)."""
+    return len(cells) == 2 and bool(_ROW_LABEL.fullmatch(cells[0])) and cells[0].lower() not in _NOT_WORDS \
+        and (not cells[1][:1].isalpha() or cells[1].lower() in _NOT_WORDS)
+
+
 def _labelled(labels: list[str], values: list[str]) -> list[str]:
     """Each value alone under an index 0, 1, ...; else as ``label=value``."""
     if labels == [str(k) for k in range(len(labels))]:
@@ -259,8 +298,9 @@ def _named(groups: dict[str, list[Token]]) -> list[Token] | Named | None:
     return None
 
 
-#: A weight named with its index: ``w1``, ``w_2``, ``weight3``, ``theta0``, ``beta1``, ``coef_4``.
-_INDEXED = re.compile(r"(?:w|weight|weights|theta|beta|coef)_?(\d+)")
+#: A weight named with its index: ``w1``, ``w_2``, ``weight3``, ``theta0``, ``beta1``, ``coef_4``; or with its
+#: feature's name (``x1``, ``feature_2``: the names of ``--header``'s columns), as a table beside the features prints it.
+_INDEXED = re.compile(r"(?:w|weight|weights|theta|beta|coef|x|feature)_?(\d+)")
 
 
 def _indexed(groups: dict[str, list[Token]]) -> list[Token] | Named | None:

@@ -409,7 +409,7 @@ def run_check_command(
     averaged: bool | str = False,
     time_limit: float | None = None, spent: float = 0.0,
     bias: str | None = None, mode: str = "online", progress: Any = None, label_column: str = "last",
-    header: bool = False,
+    header: bool = False, delimiter: str = ",",
 ) -> tuple[int, str]:
     """The ``verify-perceptron check MODULE:EXPR`` (or ``--command CMD``) command: ``(exit code, text)``.
 
@@ -450,7 +450,7 @@ def run_check_command(
         rate = float_rate_text(float_eta)
     limit = _time_limit(time_limit)
     clock = Clock(None if limit is None else limit, spent=spent, watch=progress)
-    implementation = _implementation(target, command, label_column, header)
+    implementation = _implementation(target, command, label_column, header, delimiter)
     backstop = None if limit is None else max(limit + GRACE - _REPORTING - spent, 0.01)
     try:
         with alarm(backstop, lambda: OutOfTime(limit or 0.0, clock.phase)):
@@ -467,7 +467,8 @@ def run_check_command(
     return (0 if result.passed else 1), render(result, format)
 
 
-def _implementation(target: str | None, command: str | None, label_column: str, header: bool = False) -> object:
+def _implementation(target: str | None, command: str | None, label_column: str, header: bool = False,
+                    delimiter: str = ",") -> object:
     """What `run_check_command` checks: `target` (MODULE:EXPR), or the `command` with its `{train}` layout."""
     if (target is None) == (command is None):
         raise InvalidArgument("give either MODULE:EXPR or command='CMD {train} [{out}]', not "
@@ -476,7 +477,8 @@ def _implementation(target: str | None, command: str | None, label_column: str, 
         if label_column != "last":
             raise InvalidArgument(f"label_column={shown_value(label_column)} says where a command's {{train}} holds "
                                   "the label")
-        if header:
-            raise InvalidArgument("header=True says a command's {train} starts with a header line")
+        if header or delimiter not in (",", "comma"):
+            raise InvalidArgument("header=True says a command's {train} starts with a header line" if header else
+                                  f"delimiter={shown_value(delimiter)} says what a command's {{train}} holds apart")
         return target
-    return command_implementation(command, label_column=label_column, header=header)
+    return command_implementation(command, label_column=label_column, header=header, delimiter=delimiter)

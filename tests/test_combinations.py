@@ -121,8 +121,11 @@ def test_a_half_step_at_a_tie_on_labels_0_1_is_named_in_float64() -> None:
 
 @pytest.mark.slow
 def test_the_parameters_found_are_the_implementations_own() -> None:
-    causes = {c["code"]: c["parameters"] for c in _json("three causes")[1]["diagnosis"]["parameters"]["causes"]}
-    assert causes["float-rate"]["rate"] == "0.01" and causes["epoch-cap"]["epochs"] == 10
+    # tie-plus, a float rate and an epoch cap together are one model: another note's rule in float64, capped
+    capped = _json("hard-limiter-plus in float64 for 10 epochs")[1]["diagnosis"]["parameters"]
+    assert capped["convention"] == "hard-limiter-plus" and capped["epochs"] == 10
+    assert F(capped["rate"]) == F(0.01)
+    assert capped["passes_with"] == "--convention hard-limiter-plus --float-eta 0.01 --max-epochs 10 --accept float-rate"
     bias = {c["code"]: c["parameters"] for c in
             _json("three causes, one a bias step")[1]["diagnosis"]["parameters"]["causes"]}
     assert bias["bias-rate"]["bias_rate"] == "-1/2"
@@ -188,7 +191,7 @@ def test_the_search_stops_at_the_checks_time_limit(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(_combinations.Search, "run", run)
     with Stopwatch() as watch, pytest.raises(TimeUp):
-        check_implementation(departures.tie_plus_float_rate_ten_epochs, examples=30, time_limit=4)
+        check_implementation(departures.wrong_sign_half_bias_tie_minus, examples=30, time_limit=4)
     assert watch.within(5, 2), watch  # the limit and its grace second, not the search's own 10 s
 
 

@@ -19,7 +19,8 @@ def _arrays(X: Any, y: Any) -> tuple[Any, Any]:
 
 def tie_plus_float_rate_ten_epochs(X: Any, y: Any) -> tuple[Any, float]:
     """Textbook code: predict +1 when w·x + b >= 0, update by eta·(d - prediction)·x with eta = 0.01,
-    for exactly 10 epochs at most. Three departures: the tie rule, the float rate, the cap."""
+    for exactly 10 epochs at most. Three departures of the classic perceptron (the tie rule, the float rate, the
+    cap), which together are one model: note 001's hard-limiter-plus in float64 at 0.01, stopped after 10 epochs."""
     X, y = _arrays(X, y)
     eta = 0.01
     w, b = np.zeros(X.shape[1]), 0.0
@@ -97,8 +98,8 @@ def heaviside_half_at_ties(X: Any, y: Any) -> tuple[Any, float]:
 #: name -> (target for MODULE:EXPR or the function's name here, how it is checked, the diagnosis: the code and,
 #: for a combination, the codes of its causes in order).
 CASES: dict[str, tuple[str, dict[str, Any], tuple[str, tuple[str, ...]]]] = {
-    "three causes": ("tests.implementations.departures:tie_plus_float_rate_ten_epochs", {},
-                     ("combination", ("tie-plus", "float-rate", "epoch-cap"))),
+    "hard-limiter-plus in float64 for 10 epochs": ("tests.implementations.departures:tie_plus_float_rate_ten_epochs",
+                                                   {}, ("float-rounding", ())),
     "three causes, one a bias step": ("tests.implementations.departures:wrong_sign_half_bias_tie_minus", {},
                                       ("combination", ("tie-minus", "wrong-sign", "bias-rate"))),
     "scikit-learn's Perceptron()": ("sklearn.linear_model:Perceptron()", {},

@@ -91,13 +91,14 @@ def test_a_numeric_class_a_label_column_and_names_that_read_as_numbers(tmp_path:
     ("@relation r\n@attribute when date 'yyyy-MM-dd'\n@attribute c {a,b}\n@data\n'2020-01-01',a\n",
      "attribute 'when' is \"date 'yyyy-MM-dd'\", not numeric"),
     ("@relation r\n@attribute x real\n@attribute c {a,b}\n@data\n1,a\n?,b\n", "d.arff:6: a missing value '?' (column 1)"),
-    ("@relation r\n@attribute x real\n@attribute c {a,b}\n@data\n{0 1, 1 a}\n", "d.arff:5: a sparse ARFF row"),
+    ("@relation r\n@attribute x real\n@attribute c {a,b}\n@data\n{0 1, 1 a, 0 2}\n",
+     "d.arff:5: sparse entry '0 2': attribute 0 is given twice"),
     ("@relation r\n@attribute x real\n@attribute c {a,b}\n", "no @data line"),
     ("@relation r\n@attribute c {a,b}\n@data\na\n", "@data after 1 attribute(s)"),
     ("@relation r\n@attrib x real\n@data\n", "d.arff:2: '@attrib x real' is not an ARFF header line"),
     ("@relation r\n@attribute x real\n@attribute c {a,b}\n@data\n1,a\nzz,b\n", "d.arff:6: column x: 'zz' is not"),
     ("@relation r\n@attribute x real\n@attribute c {a,b}\n@data\n1,a\n2,b,3\n", "d.arff:6: ragged row"),
-], ids=["nominal feature", "date", "missing", "sparse", "no data", "one attribute", "bad header", "bad cell",
+], ids=["nominal feature", "date", "missing", "sparse twice", "no data", "one attribute", "bad header", "bad cell",
         "ragged"])
 def test_what_it_cannot_read_is_bad_input_naming_the_line(tmp_path: Path, text: str, named: str) -> None:
     path = tmp_path / "d.arff"
@@ -135,3 +136,53 @@ def test_header_lines_are_read_in_linear_time(tmp_path: Path) -> None:
                  + " " * 200_000, "@attribute " + " " * 200_000 + "{", "@attribute '" + "a" * 200_000):
         _ATTRIBUTE.fullmatch(line)
     assert time.process_time() - started < 2.0
+
+
+SPARSE = """@relation s
+@attribute a numeric
+@attribute b numeric
+@attribute c numeric
+@attribute class {neg, pos}
+@data
+{0 1, 3 pos}
+{1 2}
+{2 -1.5, 3 neg}
+% a comment
+{0 3,1 1, 3 pos}
+0,0,0.5,pos
+"""
+
+
+def test_a_sparse_arff_row_reads_as_the_dense_row_it_stands_for(tmp_path: Path) -> None:
+    # Weka's rule: a left-out attribute is 0, a nominal one its first value (row 2's class is neg)
+    path = tmp_path / "s.arff"
+    path.write_text(SPARSE)
+    dense = tmp_path / "d.arff"
+    dense.write_text(SPARSE.split("@data")[0] + "@data\n1,0,0,pos\n0,2,0,neg\n0,0,-1.5,neg\n3,1,0,pos\n0,0,0.5,pos\n")
+    got, want = load_dataset(str(path), positive="pos"), load_dataset(str(dense), positive="pos")
+    assert (got.X, got.y, got.feature_names) == (want.X, want.y, want.feature_names)
+    assert got.y == (1, -1, -1, 1, 1)
+    assert got.X[2] == (Fraction(0), Fraction(0), Fraction(-3, 2))
+
+
+@pytest.mark.parametrize(("row", "named"), [
+    ("{7 1}", "d.arff:7: sparse entry '7 1': attribute index 7 is past the last (3; indices count from 0)"),
+    ("{0 ?, 3 pos}", "d.arff:7: a missing value '?' (attribute index 0)"),
+    ("{0 1 3 pos}", "d.arff:7: sparse entry '0 1 3 pos' is not 'index value'"),  # a comma left out: the class
+    ("{0 1, 3 pos", "d.arff:7: a sparse row must end with '}'"),
+    ("{0 x, 3 pos}", "d.arff:7: column a: 'x' is not"),
+])
+def test_a_bad_sparse_arff_row_is_named(tmp_path: Path, row: str, named: str) -> None:
+    path = tmp_path / "d.arff"
+    path.write_text(SPARSE.split("@data")[0] + f"@data\n{row}\n")
+    with pytest.raises(DataError) as caught:
+        load_dataset(str(path), positive="pos")
+    assert str(caught.value).startswith(f"{tmp_path}/{named}")
+
+
+def test_sparse_arff_rows_are_counted_against_the_cell_limit_before_they_are_made_dense(tmp_path: Path) -> None:
+    header = "@relation wide\n" + "".join(f"@attribute a{k} numeric\n" for k in range(2000)) + "@attribute c {n,p}\n"
+    path = tmp_path / "wide.arff"
+    path.write_text(header + "@data\n" + "{0 1, 2000 p}\n{1 1}\n" * 500)
+    with pytest.raises(DataError, match=r"wide\.arff: 1000 sparse rows x 2000 values"):
+        load_dataset(str(path), positive="p", max_cells=100_000)

@@ -65,16 +65,17 @@ def test_a_missing_label_is_refused_even_against_the_rest(tmp_path: Path, cell: 
 
 def test_a_thousands_separator_is_named(tmp_path: Path) -> None:
     path = _write(tmp_path, "d.csv", 'area,label\n"1,001.5",1\n12,0\n')
-    with pytest.raises(DataError, match=r"'1,001\.5' is not a number .* \(a thousands separator\? write it 1001\.5\)"):
+    with pytest.raises(DataError, match=r"'1,001\.5' is not a number .* \(a thousands separator\? give --thousands , "
+                                        r"\(thousands=',' in Python\), or write it 1001\.5\)"):
         load_dataset(path)
 
 
-def test_windows_1252_text_is_named_with_how_to_convert_it(tmp_path: Path) -> None:
+def test_windows_1252_text_is_named_with_how_to_read_it(tmp_path: Path) -> None:
     path = _write(tmp_path, "d.csv", "taille,étiquette\n1,1\n2,0\n".encode("cp1252"))
     with pytest.raises(DataError) as caught:
         load_dataset(path)
     assert str(caught.value).startswith(f"{path}:1: not UTF-8 text (byte 0xe9; Windows-1252")
-    assert "iconv -f cp1252 -t utf-8" in str(caught.value)
+    assert "read it so with --encoding cp1252 (encoding='cp1252' in Python)" in str(caught.value)
 
 
 def test_an_npz_with_text_labels_or_a_column_of_labels_reads_as_its_csv(tmp_path: Path) -> None:
@@ -213,3 +214,25 @@ def test_a_record_array_saved_from_a_dataframe_reads_as_its_table(tmp_path: Path
     np.save(tmp_path / "w.npy", frame.to_records(index=False))
     with pytest.raises(DataError, match=r"field 'x' holds the integer 1152921504606846976, which the floats"):
         load_dataset(str(tmp_path / "w.npy"))
+
+
+def test_an_npz_with_feature_names_names_the_features(tmp_path: Path) -> None:
+    X, y = np.array([[0.5, 1.0], [-1.0, 2.0]]), np.array([1, 0])
+    np.savez(tmp_path / "b.npz", data=X, target=y, feature_names=np.array(["mean radius", "mean texture"]),
+             target_names=np.array(["malignant", "benign"]))  # a scikit-learn Bunch saved as it is
+    assert load_dataset(str(tmp_path / "b.npz")).feature_names == ("mean radius", "mean texture")
+    np.savez(tmp_path / "s.npz", X=X, y=y, columns=np.array([b"a", b"b"]))
+    assert load_dataset(str(tmp_path / "s.npz")).feature_names == ("a", "b")
+    for names in (np.array(["a", "b", "c"]), np.array([1, 2]), np.array(["a", 1], dtype=object)):
+        np.savez(tmp_path / "n.npz", X=X, y=y, feature_names=names)  # another length, numbers, pickled objects
+        assert load_dataset(str(tmp_path / "n.npz")).feature_names == ("x1", "x2")
+
+
+def test_float_labels_of_a_numpy_file_are_named_as_they_print(tmp_path: Path) -> None:
+    table = np.array([[0.5, 0.1], [-1.0, 0.7], [2.0, 0.1]])
+    for dtype in (np.float64, np.float32):
+        np.save(tmp_path / "f.npy", table.astype(dtype))
+        with pytest.raises(DataError, match=re.escape("labels '0.1', '0.7' are neither {-1, +1} nor {0, 1}; name the "
+                                                      "positive one with --positive (--positive 0.7 takes")):
+            load_dataset(str(tmp_path / "f.npy"))
+        assert load_dataset(str(tmp_path / "f.npy"), positive="0.7").y == (-1, 1, -1)

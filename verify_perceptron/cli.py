@@ -92,7 +92,8 @@ def _load(args: argparse.Namespace) -> Dataset:
     return load_dataset(args.data, format=args.input_format, label_column=args.label_column, positive=args.positive,
                         delimiter=args.delimiter, zero_based=args.zero_based,
                         max_denominator_bits=args.max_denominator_bits, max_cells=args.max_cells,
-                        index_column=args.index_column, decimal=args.decimal)
+                        index_column=args.index_column, decimal=args.decimal,
+                        encoding=args.encoding, thousands=args.thousands)
 
 
 def _terminal_width(args: argparse.Namespace) -> int | None:

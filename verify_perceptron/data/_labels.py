@@ -11,15 +11,16 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import DataError
-from .rationals import as_rational, bounded, parse_rational, shown as _shown, shown_value
+from .rationals import MISSING_MARKS, as_rational, bounded, parse_rational, shown as _shown, shown_value
 
 __all__ = ["label_key", "label_value", "map_labels", "positive_key"]
 
 #: The negative class of one label against the rest is spelled by its first values, this many at most.
 _NAMED = 4
-#: Labels that mark a missing value (NaN as pandas writes it, R's NA, Excel's #N/A, pandas' <NA>, NULL, Weka's
-#: "?"), in lower case; never a class's name ("none" may be one, as in the contact-lenses data, so it is not here).
-_MISSING_LABELS = frozenset({"nan", "na", "n/a", "#n/a", "<na>", "null", "?"})
+#: Labels that mark a missing value, in lower case: what marks one in place of a number (`MISSING_MARKS`: R's NA,
+#: Excel's #N/A, pandas' <NA>, NULL, Weka's "?") and NaN, but for the words that may name a class ("none", as in
+#: the contact-lenses data, "nil", "missing", "nat") and SAS's ".".
+_MISSING_LABELS = (MISSING_MARKS | {"nan"}) - {"none", "nil", "missing", "nat", "."}
 
 
 def label_value(label: Any, i: int, source: str) -> int:

@@ -7,7 +7,8 @@ carries the file's own line. Numeric attributes (``numeric``, ``real``, ``intege
 class may be nominal (``{tested_negative, tested_positive}``) or numeric, and its two values are read as the
 CSV reader reads labels (``--positive VALUE`` names the positive one of two names); a nominal attribute named
 ``class``, ``label``, ``target`` or ``y`` is the class where the last attribute is numeric. A nominal, string or date
-feature, a missing value ``?`` and a sparse row (``{0 1, 3 2.5}``) are refused by name.
+feature and a missing value ``?`` are refused by name. A sparse row (``{0 1, 3 2.5}``) is read as the dense row
+it stands for (`verify_perceptron.data.arff_sparse`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from ..errors import DataError
 from .csv_files import csv_text
 from .csv_layout import LABEL_NAMES, is_number, named_column
 from .dataset import Dataset
-from .files import check_max_cells, read_text, refuse_foreign
+from .arff_sparse import dense_cells, first_value
+from .files import check_max_cells, read_text, refuse_cells, refuse_foreign
 from .denominators import MAX_DENOMINATOR_BITS, check_limit
 
 __all__ = ["load_arff"]
@@ -34,9 +36,11 @@ _NUMERIC = ("numeric", "real", "integer")
 
 
 def load_arff(path: str, *, label_column: str | None = None, positive: object = None,
-              max_denominator_bits: int = MAX_DENOMINATOR_BITS, max_cells: int | None = None) -> Dataset:
+              max_denominator_bits: int = MAX_DENOMINATOR_BITS, max_cells: int | None = None,
+              encoding: str | None = None) -> Dataset:
     """Read an ARFF file exactly: its numeric attributes are the features, its class attribute (`label_column`,
-    a name or a 1-based number, else the one KEEL's ``@outputs`` names, else `_class_attribute`) the label.
+    a name or a 1-based number, else the one KEEL's ``@outputs`` names, else `_class_attribute`) the label. Its
+    text is UTF-8, or `encoding` where given (`verify_perceptron.data.files.read_text`).
 
     Examples
     --------
@@ -51,7 +55,7 @@ def load_arff(path: str, *, label_column: str | None = None, positive: object = 
     """
     limit, cap = check_limit(max_denominator_bits), check_max_cells(max_cells)
     refuse_foreign(path)
-    lines = read_text(path, cap).split("\n")
+    lines = read_text(path, cap, encoding).split("\n")
     names, types, start, outputs = _header(lines, path)
     if label_column is None and outputs is not None:  # KEEL's @outputs names the class
         label_column = outputs
@@ -67,13 +71,16 @@ def load_arff(path: str, *, label_column: str | None = None, positive: object = 
     # as a number is marked
     shown = [f"{name} (attribute {k + 1})" if is_number(name) else name for k, name in enumerate(names)]
     rows = [""] * start + [_csv_line(shown)]
+    defaults = [first_value(kind) for kind in types]
+    # sparse rows are made dense here: the cells they stand for are counted against the limit before they are made
+    sparse = sum(1 for line in lines[start + 1:] if line.lstrip().startswith("{"))
+    refuse_cells(path, f"{sparse} sparse rows x {len(names) - 1} values", sparse * (len(names) - 1), cap)
     for number, line in enumerate(lines[start + 1:], start + 2):
         text = line.strip()
         if not text or text.startswith("%"):
             rows.append("")
         elif text.startswith("{"):
-            raise DataError(f"{path}:{number}: a sparse ARFF row ({text[:40]!r}) is not read: write the data dense "
-                            "or as LIBSVM")
+            rows.append(_csv_line(dense_cells(text, defaults, f"{path}:{number}")))
         else:
             cells = next(csv.reader([text], quotechar="'", skipinitialspace=True))
             if "?" in (cell.strip() for cell in cells):

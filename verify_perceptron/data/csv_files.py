@@ -16,7 +16,8 @@ from typing import NoReturn
 import numpy as np
 
 from ..errors import DataError
-from .files import check_max_cells, read_text, refuse_cells, refuse_foreign
+from .thousands import check_thousands, ungrouped
+from .files import check_encoding, check_max_cells, read_text, refuse_cells, refuse_foreign
 from .delimiters import as_commas, as_points, excel_separator, find_delimiter
 from ._labels import label_key, map_labels, positive_key
 from .dataset import Dataset
@@ -32,7 +33,8 @@ __all__ = ["LABEL_NAMES", "csv_text", "load_csv"]
 
 def load_csv(path: str, *, label_column: str | int | None = None, positive: object = None,
              delimiter: str | None = None, max_denominator_bits: int = MAX_DENOMINATOR_BITS,
-             max_cells: int | None = None, index_column: str = "auto", decimal: str = ".") -> Dataset:
+             max_cells: int | None = None, index_column: str = "auto", decimal: str = ".",
+             encoding: str | None = None, thousands: str | None = None) -> Dataset:
     """Read a CSV file exactly.
 
     The first row is a header when none of its cells is a number, or when
@@ -55,6 +57,10 @@ def load_csv(path: str, *, label_column: str | int | None = None, positive: obje
     are stored over their least common denominator, which may have at most
     `max_denominator_bits` bits; the file may hold at most `max_cells` values
     (samples times features; by default what the available memory holds, `verify_perceptron.data.memory`).
+    The text is UTF-8 (UTF-16 or UTF-32 where a byte-order mark says so), or `encoding` where given
+    (``"cp1252"`` for what Excel saves as "CSV (Comma delimited)" on Western Windows). With `thousands` (``","``,
+    ``"."``, ``"'"``, ``"space"``, ``"_"``) a number grouped by it in threes (``"1,234.5"``) is read as the
+    number (`verify_perceptron.data.thousands`); without it, such a cell is refused by a message naming it.
 
     Raises
     ------
@@ -73,20 +79,23 @@ def load_csv(path: str, *, label_column: str | int | None = None, positive: obje
             raise DataError(f"{path}: label_column={label_column!r} must be a column name or a 1-based number")
         label_column = str(label_column)  # a 1-based number, as --label-column spells it
     refuse_foreign(path)  # a .csv.gz, a workbook, JSON: named, with how to make a CSV of it
-    streamed = None if decimal != "." else stream_csv(path, label_column=label_column, positive=positive, delimiter=delimiter, max_bits=limit,
+    grouped = check_thousands(thousands, decimal, path)
+    plain = decimal == "." and grouped is None and check_encoding(encoding) in (None, "utf-8-sig")
+    streamed = None if not plain else stream_csv(path, label_column=label_column, positive=positive, delimiter=delimiter, max_bits=limit,
                           max_cells=given, index_column=index_column)
     if streamed is not None:  # the plain case, read in blocks; everything else (and every error) below
         return streamed
     cap = check_max_cells(given)
-    text = read_text(path, cap)
+    text = read_text(path, cap, encoding)
     # Comment lines go before the CSV parser sees them (a quote in a comment must not swallow
     # the rows after it); an empty line keeps the line numbers right.
     if "#" in text:
         text = "\n".join("" if line.lstrip().startswith("#") else line for line in text.split("\n"))
     declared, text = excel_separator(text, path)  # Excel's "sep=;" line: the separator, when none was given
     separator = find_delimiter(text, delimiter or declared, path, decimal)
-    if decimal != ".":  # each cell's comma made a point by the general reader, which sees the cells one by one
-        return _general_csv(text, path, label_column, positive, separator, limit, cap, index_column, decimal)
+    if decimal != "." or grouped is not None:  # the general reader sees the cells one by one
+        return _general_csv(text, path, label_column, positive, separator, limit, cap, index_column, decimal,
+                            grouped)
     commas = as_commas(text, separator)
     if commas is None:  # commas or quotes inside cells: the csv module splits on the separator itself
         return _general_csv(text, path, label_column, positive, separator, limit, cap, index_column)
@@ -123,9 +132,11 @@ def csv_text(text: str, path: str, label_column: str, positive: object, max_bits
 
 def _general_csv(text: str, path: str, label_column: str | None, positive: object,
                  separator: str | None = ",", max_bits: int = MAX_DENOMINATOR_BITS,
-                 max_cells: int | None = None, index_column: str = "auto", decimal: str = ".") -> Dataset:
-    """Any CSV: the csv module's parser and one exact literal per cell, each error named; with `decimal` ``","``
-    each number's comma read as a point (`as_points`), the header row's names as they are."""
+                 max_cells: int | None = None, index_column: str = "auto", decimal: str = ".",
+                 thousands: str | None = None) -> Dataset:
+    """Any CSV: the csv module's parser and one exact literal per cell, each error named; with `thousands` a
+    number's separators between groups taken out (`ungrouped`), with `decimal` ``","`` each number's comma read
+    as a point (`as_points`); the header row's names as they are."""
     csv.field_size_limit(2**31 - 1)  # a huge cell is the number parser's to refuse, by name
     reader = csv.reader(io.StringIO(text), delimiter=separator or " ", skipinitialspace=separator is None)
     rows: list[tuple[int, list[str]]] = []
@@ -147,8 +158,11 @@ def _general_csv(text: str, path: str, label_column: str | None, positive: objec
         raise DataError(f"{path}: empty file: no data rows")
     first = rows[0][1]
     header: list[str] | None = None
-    if decimal != ".":  # the header row (a row of names, also once its numbers are read) keeps its text
+    if thousands is not None:
+        rows = [(line, [ungrouped(c, thousands, decimal) for c in row]) for line, row in rows]
+    if decimal != ".":
         rows = [(line, [as_points(c, f"{path}:{line}") for c in row]) for line, row in rows]
+    if decimal != "." or thousands is not None:  # the header row (names, also once its numbers are read) as it was
         first = first if _is_header(rows[0][1], label_column) else rows[0][1]
     if _is_header(first, label_column):
         header = [c.strip() for c in first]
@@ -238,7 +252,8 @@ def _cell_places(path: str, header: list[str] | None, features: Sequence[int], l
         if is_missing(cell):  # NA, NaN, an empty cell: not a label column's word
             hint = " (missing values: drop or fill those rows first, as pandas' dropna() or fillna() do)"
         elif _THOUSANDS.fullmatch(cell):
-            hint = f" (a thousands separator? write it {cell.strip().replace(',', '')})"
+            hint = (f" (a thousands separator? give --thousands , (thousands=',' in Python), or write it "
+                    f"{cell.strip().replace(',', '')})")
         if re.fullmatch(r"\s*[+-]?\d+,\d+\s*", cell):  # a spreadsheet's decimal comma (a ; file): say how to read it
             hint = (f" (a decimal comma, {cell.strip().replace(',', '.')}? then give --decimal-comma (decimal=',' in "
                     "Python))")

@@ -154,11 +154,12 @@ def as_points(cell: str, where: str) -> str:
     >>> as_points("1.234,5", "f:2")
     Traceback (most recent call last):
     ...
-    verify_perceptron.errors.DataError: f:2: '1.234,5' holds a point, but decimals are marked with a comma here (--decimal-comma): write numbers without a thousands separator
+    verify_perceptron.errors.DataError: f:2: '1.234,5' holds a point, but decimals are marked with a comma here (--decimal-comma): a thousands separator? give --thousands . (thousands='.' in Python), or write numbers without one
     """
     if _COMMA_NUMBER.fullmatch(cell):
         return cell.replace(",", ".")
     if any(c.isdigit() for c in cell) and _POINTED.fullmatch(cell):
         raise DataError(f"{where}: {shown(cell.strip())} holds a point, but decimals are marked with a comma here "
-                        "(--decimal-comma): write numbers without a thousands separator")
+                        "(--decimal-comma): a thousands separator? give --thousands . (thousands='.' in Python), or "
+                        "write numbers without one")
     return cell

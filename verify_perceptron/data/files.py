@@ -3,6 +3,7 @@ cells a dataset may hold, and the spelling of a column number."""
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import shlex
@@ -12,7 +13,7 @@ from ..errors import DataError
 from . import memory
 from .memory import FALLBACK_CELLS, memory_cells
 
-__all__ = ["BYTES_PER_CELL", "COLUMN_NUMBER", "MAX_CELLS", "cell_units", "check_max_cells", "file_kind", "limit_text",
+__all__ = ["BYTES_PER_CELL", "COLUMN_NUMBER", "MAX_CELLS", "cell_units", "check_encoding", "check_max_cells", "file_kind", "limit_text",
            "not_regular", "read_text", "refuse_cells", "refuse_special", "refuse_wide", "text_encoding"]
 
 #: A column number as ``--label-column`` spells it: a sign and at most nine digits, so
@@ -235,8 +236,38 @@ def _refuse_size(path: str, size: int, max_cells: int) -> None:
                         "(max_cells= in Python)")
 
 
-def read_text(path: str, max_cells: int | None = None) -> str:
-    """The UTF-8 text of a CSV or LIBSVM file, every failure a `DataError` naming the file.
+def check_encoding(encoding: object) -> str | None:
+    """`encoding` as Python's name for its codec (None: found from the file, `text_encoding`), else a
+    `DataError` naming it.
+
+    Examples
+    --------
+    >>> check_encoding("CP1252"), check_encoding("latin1"), check_encoding(None)
+    ('cp1252', 'iso8859-1', None)
+    >>> check_encoding("ansi")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.DataError: encoding='ansi' is not a text encoding Python knows (cp1252 is Windows' Western one, latin-1, utf-8, utf-16, ...)
+    """
+    if encoding is None:
+        return None
+    name = None
+    if isinstance(encoding, str) and encoding.isprintable() and len(encoding) <= 40:
+        try:
+            info = codecs.lookup(encoding)
+            name = info.name if getattr(info, "_is_text_encoding", True) else None  # not hex, zlib, ...
+        except LookupError:
+            pass
+    if name is None:
+        shown_name = repr(encoding) if isinstance(encoding, str) and len(encoding) <= 40 else type(encoding).__name__
+        raise DataError(f"encoding={shown_name} is not a text encoding Python knows (cp1252 is Windows' Western "
+                        "one, latin-1, utf-8, utf-16, ...)")
+    return "utf-8-sig" if name == "utf-8" else name  # a UTF-8 byte-order mark is dropped, as without the option
+
+
+def read_text(path: str, max_cells: int | None = None, encoding: str | None = None) -> str:
+    """The text of a CSV or LIBSVM file, every failure a `DataError` naming the file: UTF-8 (or UTF-16 or
+    UTF-32 where a byte-order mark says so), or `encoding` (a name `check_encoding` takes) where given.
 
     A file larger than `BYTES_PER_CELL` bytes per cell of `max_cells` is
     refused from its size, before it is read. A byte-order mark is dropped;
@@ -276,22 +307,24 @@ def read_text(path: str, max_cells: int | None = None) -> str:
     except OSError as error:
         raise DataError(f"{path}: cannot be read ({error.strerror})") from None
     _refuse_size(path, len(data), max_cells)
-    encoding = text_encoding(data)
-    if encoding == "utf-8-sig" and b"\0" in data[:4096]:
+    given = check_encoding(encoding)
+    encoding = given or text_encoding(data)
+    if given is None and encoding == "utf-8-sig" and b"\0" in data[:4096]:
         raise DataError(f"{path}: is a binary file, not CSV or LIBSVM text")
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise DataError(f"{path}:{line}: {_undecodable(encoding, data[error.start])}") from None
+        raise DataError(f"{path}:{line}: {_undecodable(encoding, data[error.start], given is None)}") from None
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
 
 
-def _undecodable(encoding: str, byte: int) -> str:
-    """Why a file's text cannot be read, its first bad `byte` named; for UTF-8, how to mend what Excel and other
-    Windows programs write (their "CSV (Comma delimited)" is Windows-1252, where 0xe9 is é).
+def _undecodable(encoding: str, byte: int, found: bool = True) -> str:
+    """Why a file's text cannot be read in `encoding`, its first bad `byte` named; for UTF-8 `found` from the
+    file (no ``--encoding``), how to read what Excel and other Windows programs write (their "CSV (Comma
+    delimited)" is Windows-1252, where 0xe9 is é).
 
     Examples
     --------
@@ -299,12 +332,14 @@ def _undecodable(encoding: str, byte: int) -> str:
     'not UTF-16 text (byte 0xd8)'
     >>> _undecodable("utf-8-sig", 0xe9)  # doctest: +ELLIPSIS
     "not UTF-8 text (byte 0xe9; Windows-1252 or Latin-1, as Excel's 'CSV (Comma delimited)' writes? ..."
+    >>> _undecodable("cp1252", 0x81, False)
+    'not cp1252 text (byte 0x81)'
     """
     name = {"utf-8-sig": "UTF-8", "utf-16": "UTF-16", "utf-32": "UTF-32"}.get(encoding, encoding)
-    if name != "UTF-8":
+    if name != "UTF-8" or not found:
         return f"not {name} text (byte {byte:#04x})"
     return (f"not UTF-8 text (byte {byte:#04x}; Windows-1252 or Latin-1, as Excel's 'CSV (Comma delimited)' "
-            "writes? save it as 'CSV UTF-8', or convert it: iconv -f cp1252 -t utf-8 FILE > NEW)")
+            "writes? read it so with --encoding cp1252 (encoding='cp1252' in Python), or save it as 'CSV UTF-8')")
 
 
 def text_encoding(start: bytes) -> str:

@@ -23,8 +23,8 @@ MAX_FEATURES = 100_000
 
 def load_libsvm(path: str, *, positive: object = None, n_features: int | None = None,
                 zero_based: bool | str = "auto", max_denominator_bits: int = MAX_DENOMINATOR_BITS,
-                max_cells: int | None = None) -> Dataset:
-    """Read LIBSVM/svmlight text: ``label index:value ...``.
+                max_cells: int | None = None, encoding: str | None = None) -> Dataset:
+    """Read LIBSVM/svmlight text: ``label index:value ...`` (UTF-8, or `encoding` where given).
 
     Indices are 1-based, or 0-based with ``zero_based=True``; with ``"auto"``
     (the default, as scikit-learn's reader does) a file holding index 0 is
@@ -39,7 +39,7 @@ def load_libsvm(path: str, *, positive: object = None, n_features: int | None = 
     if zero_based not in (True, False, "auto"):
         raise DataError(f"{path}: zero_based={zero_based!r} must be True, False or 'auto'")
     refuse_foreign(path)
-    text = read_text(path, cap)
+    text = read_text(path, cap, encoding)
     entries: list[tuple[int, dict[int, tuple[int, int]]]] = []
     raw_labels: list[str] = []
     lines: list[int] = []

@@ -46,6 +46,9 @@ __all__ = ["load_numpy"]
 #: Names an ``.npz`` archive may give its features, then its labels, tried in this order.
 _X_KEYS = ("X", "x", "data", "features", "X_train", "x_train")
 _Y_KEYS = ("y", "Y", "labels", "label", "target", "y_train", "Y_train")
+#: Names an ``.npz`` archive may give its features' names (``np.savez(path, X=b.data, y=b.target,
+#: feature_names=b.feature_names)`` of a scikit-learn Bunch), tried in this order.
+_NAME_KEYS = ("feature_names", "columns", "names")
 #: The names ``np.savez(path, X, y)`` gives two arrays passed without names, in that order.
 _POSITIONAL = ("arr_0", "arr_1")
 
@@ -175,9 +178,12 @@ def _label_first(error: DataError, features: Any, labels: Any, path: str) -> Dat
 
 
 def _exact(ya: Any, samples: list[int], path: str) -> list[Fraction] | list[str]:
-    """Labels `samples` of `ya` as exact numbers: NumPy's scalars exactly (a float by its integer ratio), no
-    longer than a literal may be."""
+    """Labels `samples` of `ya` as exact numbers: NumPy's scalars exactly, no longer than a literal may be; finite
+    floats as their shortest text (``0.1``), which tells distinct floats apart as their exact values do, and is
+    how a user names one (``--positive 0.1``) and reads it in a message (not 3602879701896397/36028797018963968)."""
     if ya.dtype.kind == "U":  # text labels (`_words`), read as a CSV file's are
+        return [str(ya[i]) for i in samples]
+    if ya.dtype.kind == "f" and all(np.isfinite(ya[i]) for i in samples):
         return [str(ya[i]) for i in samples]
     try:
         return [bounded(as_rational(ya[i]), name=f"y[{i}]") for i in samples]
@@ -261,9 +267,9 @@ def _refuse_declared_size(path: str, is_npz: bool, max_cells: int) -> None:
         return  # np.load will say what is wrong with it
 
 
-def _npz_arrays(loaded: Any, path: str, cap: int) -> tuple[Any, Any]:
+def _npz_arrays(loaded: Any, path: str, cap: int) -> tuple[Any, Any, tuple[str, ...]]:
     """The features and labels of an ``.npz`` archive (`_members`), each checked to be an array of numbers of
-    the right shape."""
+    the right shape, and the features' names (`_npz_names`; () where it holds none that fit)."""
     with loaded:
         keys = _members(loaded.files)
         if keys is None:
@@ -278,6 +284,7 @@ def _npz_arrays(loaded: Any, path: str, cap: int) -> tuple[Any, Any]:
             raise DataError(f"{path}: holds Python objects, and this tool never does unpickling: save numbers only") from None
         except _UNREADABLE as error:
             raise DataError(f"{path}: not a readable NumPy file ({type(error).__name__}: {error})") from None
+        names = _npz_names(loaded, Xa.shape[1] if isinstance(Xa, np.ndarray) and Xa.ndim == 2 else -1)
     for key, member in ((x_key, Xa), (y_key, ya)):
         if not isinstance(member, np.ndarray):  # NumPy hands back the bytes of a member without a .npy header
             raise DataError(f"{path}: member {key!r} is not a NumPy array (no .npy header)")
@@ -290,7 +297,28 @@ def _npz_arrays(loaded: Any, path: str, cap: int) -> tuple[Any, Any]:
     refuse_cells(path, f"X of shape {Xa.shape}", Xa.size, cap)
     features = _numbers(Xa, "X", path, cap)
     labels = _words(ya, y_key, path) if ya.dtype.kind in "US" else _numbers(ya, "y", path, cap)
-    return features, labels
+    return features, labels, names
+
+
+def _npz_names(loaded: Any, width: int) -> tuple[str, ...]:
+    """The features' names an ``.npz`` archive holds under one of `_NAME_KEYS`: a 1-D array of `width` texts
+    (``U``, or ``S`` as UTF-8); () where there is none that fits (names are a label of the report, never data:
+    an array of another length or kind, or of pickled objects, which are never loaded, is not read)."""
+    for key in _NAME_KEYS:
+        if key not in loaded.files:
+            continue
+        try:
+            member = loaded[key]
+        except (ValueError, *_UNREADABLE):
+            return ()
+        if not isinstance(member, np.ndarray) or member.shape != (width,) or member.dtype.kind not in "US":
+            return ()
+        try:
+            names = tuple(str(n) if member.dtype.kind == "U" else bytes(n).decode("utf-8") for n in member)
+        except UnicodeDecodeError:
+            return ()
+        return names if all(n.strip() for n in names) else ()
+    return ()
 
 
 def _words(ya: Any, name: str, path: str) -> Any:
@@ -346,7 +374,8 @@ def load_numpy(path: str, *, label_column: str | None = None, positive: object =
     names: tuple[str, ...] = ()
     row_index = None
     if isinstance(loaded, np.lib.npyio.NpzFile):
-        features, labels = _npz_arrays(loaded, path, cap)
+        features, labels, names = _npz_arrays(loaded, path, cap)
+        target = len(names)  # no label column among the names
     else:
         a = loaded
         if a.dtype.names:  # a record array (df.to_records()): its fields are the columns, by name

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import InvalidArgument
 
-__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "MAX_VALUE_DIGITS", "cell_parts", "parse_rational", "rational_parts", "format_rational",
+__all__ = ["MAX_DIGITS", "MISSING_MARKS", "MAX_EXPONENT", "MAX_VALUE_DIGITS", "cell_parts", "parse_rational", "rational_parts", "format_rational",
            "as_rational", "as_rationals", "bounded", "shown", "shown_value"]
 
 #: Most digits accepted in one literal (mantissa, numerator or denominator).
@@ -45,11 +45,11 @@ _NUMPY_SCALAR = re.compile(r"(?:np|numpy)\.(?:u?int(?:8|16|32|64)?|float(?:16|32
 _NON_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 #: How files mark a missing value in place of a number (R's NA, Excel's #N/A, pandas' <NA>, SAS's ".", Weka's
 #: "?", database NULLs), compared in lower case; NaN and an empty cell mark one too (`is_missing`).
-_MISSING = frozenset({"na", "n/a", "#n/a", "<na>", "nat", "null", "none", "nil", "missing", "?", "."})
+MISSING_MARKS = frozenset({"na", "n/a", "#n/a", "<na>", "nat", "null", "none", "nil", "missing", "?", "."})
 
 
 def is_missing(cell: str) -> bool:
-    """Whether a cell marks a missing value rather than a number: empty, NaN, or a spelling in `_MISSING`.
+    """Whether a cell marks a missing value rather than a number: empty, NaN, or a spelling in `MISSING_MARKS`.
 
     Examples
     --------
@@ -57,7 +57,7 @@ def is_missing(cell: str) -> bool:
     [True, True, True, True, True, False, False]
     """
     s = cell.strip().lower()
-    return not s or s in _MISSING or s.lstrip("+-") == "nan"
+    return not s or s in MISSING_MARKS or s.lstrip("+-") == "nan"
 
 
 def shown(text: str) -> str:
@@ -250,7 +250,7 @@ def _decimal_parts(s: str) -> tuple[int, int]:
     if decimal is None or not (decimal.group(2) or decimal.group(3)):
         if s.lower() in _NON_FINITE:
             raise ValueError(f"{shown(s)} is not a finite number")
-        if s.lower() in _MISSING:
+        if s.lower() in MISSING_MARKS:
             raise ValueError(f"{shown(s)} marks a missing value, not a number")
         raise ValueError(f"{shown(s)} is not a number (integer, decimal, 1.5e-3 or p/q)")
     _, whole, frac, exp = decimal.groups()

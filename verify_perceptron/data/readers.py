@@ -34,6 +34,8 @@ def load_dataset(
     max_cells: int | None = None,
     index_column: str = "auto",
     decimal: str = ".",
+    encoding: str | None = None,
+    thousands: str | None = None,
 ) -> Dataset:
     """Read a dataset, choosing the reader from `format` or from the file's extension.
 
@@ -45,8 +47,10 @@ def load_dataset(
     only (LIBSVM's own data sets: ``a1a``, ``heart_scale``); anything else is
     CSV. A file compressed with gzip, bzip2 or xz, or a ZIP archive of one
     file, is read as the file inside it, told by that file's name
-    (`verify_perceptron.data.compressed`). `delimiter` and `decimal` (``","`` for decimal commas) go to `load_csv`,
-    `zero_based` to `load_libsvm`;
+    (`verify_perceptron.data.compressed`). `delimiter`, `decimal` (``","`` for decimal commas) and `thousands` (a separator between
+    groups of three digits, ``","``) go to `load_csv`,
+    `zero_based` to `load_libsvm`; `encoding` (a codec's name, ``"cp1252"``; by default UTF-8, or what a
+    byte-order mark says) to the readers of text;
     `max_denominator_bits` bounds the common denominator of a CSV or LIBSVM
     file's values (`verify_perceptron.data.denominators.MAX_DENOMINATOR_BITS`
     by default); a NumPy file's binary floats need at most 1,074 bits.
@@ -74,29 +78,41 @@ def load_dataset(
         return _inside(path, kind, dict(format=format, label_column=label_column, positive=positive,
                                         delimiter=delimiter, zero_based=zero_based,
                                         max_denominator_bits=max_denominator_bits, max_cells=max_cells,
-                                        index_column=index_column, decimal=decimal))
+                                        index_column=index_column, decimal=decimal, encoding=encoding,
+                                        thousands=thousands))
     extension = os.path.splitext(path)[1].lower()
     if format == "auto":
         format = _format_of(path, extension)
     index_column = check_index_column(index_column, path)
-    if format != "csv" and index_column == "drop":
-        raise DataError(f"{path}: --index-column drop (index_column='drop') applies to CSV files; a {format} file "
-                        "has no row index column")
-    if format != "csv" and decimal != ".":
-        raise DataError(f"{path}: --decimal-comma (decimal={decimal!r}) applies to CSV files; a {format} file "
-                        "marks decimals with a point")
+    _refuse_foreign_options(path, format, index_column, decimal, thousands, encoding)
     if format == "arff":
         return load_arff(path, label_column=label_column, positive=positive,
-                         max_denominator_bits=max_denominator_bits, max_cells=max_cells)
+                         max_denominator_bits=max_denominator_bits, max_cells=max_cells, encoding=encoding)
     if format == "numpy":
         return load_numpy(path, label_column=label_column, positive=positive, max_cells=max_cells,
                           index_column=index_column)
     if format == "libsvm":
         return load_libsvm(path, positive=positive, zero_based=zero_based, max_denominator_bits=max_denominator_bits,
-                           max_cells=max_cells)
+                           max_cells=max_cells, encoding=encoding)
     return load_csv(path, label_column=label_column, positive=positive, delimiter=delimiter,
                     max_denominator_bits=max_denominator_bits, max_cells=max_cells, index_column=index_column,
-                    decimal=decimal)
+                    decimal=decimal, encoding=encoding, thousands=thousands)
+
+
+def _refuse_foreign_options(path: str, format: str, index_column: str, decimal: str, thousands: str | None,
+                            encoding: str | None) -> None:
+    """A `DataError` for an option given that the reader of `format` has no use for (CSV's, or text's)."""
+    if format != "csv" and index_column == "drop":
+        raise DataError(f"{path}: --index-column drop (index_column='drop') applies to CSV files; a {format} file "
+                        "has no row index column")
+    if format != "csv" and thousands is not None:
+        raise DataError(f"{path}: --thousands (thousands={thousands!r}) applies to CSV files")
+    if format != "csv" and decimal != ".":
+        raise DataError(f"{path}: --decimal-comma (decimal={decimal!r}) applies to CSV files; a {format} file "
+                        "marks decimals with a point")
+    if format == "numpy" and encoding is not None:
+        raise DataError(f"{path}: --encoding (encoding={encoding!r}) applies to text files; a NumPy file holds its "
+                        "text as Unicode")
 
 
 #: Extensions that always name a table of cells (read as CSV whatever their first line holds).

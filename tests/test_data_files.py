@@ -171,6 +171,11 @@ def _zip_of(members: dict[str, bytes]) -> bytes:
     ("d.pkl", b"\x80\x04\x95\x1a\x00\x00\x00", "is a Python pickle (never unpickled here"),
     ("d.json", b'{"a":{"0":1.0,"1":2.0},"y":{"0":1,"1":-1}}', "is JSON, not CSV or LIBSVM text"),
     ("records.json", b'\xef\xbb\xbf  [{"a": 1, "y": 1}]', "is JSON"),
+    ("d.jsonl", b'{"a":1.0,"y":1}\r\n{"a":2.0,"y":-1}\r\n', "is JSON Lines, not CSV or LIBSVM text: save it as CSV, "
+     "e.g. pd.read_json("),  # pandas' to_json(orient="records", lines=True)
+    ("d.html", b'<table border="1" class="dataframe">\n  <thead>', "is an HTML page or table, not CSV or LIBSVM "
+     "text: save it as CSV, e.g. pd.read_html("),
+    ("d.xml", b"<?xml version='1.0' encoding='utf-8'?>\n<data>", "is XML, not CSV or LIBSVM text"),
 ], ids=lambda value: value if isinstance(value, str) and "." in value and " " not in value else "")
 def test_files_that_are_not_text_data_are_named_with_how_to_make_a_csv(tmp_path: Path, name: str, content: bytes,
                                                                       named: str) -> None:
@@ -190,3 +195,11 @@ def test_the_csv_and_libsvm_readers_name_a_compressed_file_themselves(tmp_path: 
     for read in (load_csv, load_libsvm):
         with pytest.raises(DataError, match="is gzip-compressed, not CSV or LIBSVM text"):
             read(str(path))
+
+
+def test_json_lines_are_named_with_how_pandas_reads_them(tmp_path: Path) -> None:
+    for name in ("d.json", "d.ndjson"):  # told by a second record on the next line, or by the name
+        path = tmp_path / name
+        path.write_bytes(b'{"a":1.0,"y":1}\n{"a":2.0,"y":-1}\n' if name == "d.json" else b'{"a":1.0,"y":1}')
+        with pytest.raises(DataError, match=re.escape(f"pd.read_json({str(path)!r}, lines=True).to_csv(")):
+            load_dataset(str(path))

@@ -192,7 +192,7 @@ _DIGITS = tuple(bytes([c]) for c in b"0123456789")
 def refuse_foreign(path: str) -> None:
     """Raise `DataError` naming what `path` is when its first bytes say it is not CSV or LIBSVM text: a
     compressed file, an archive or workbook, Parquet, Feather, HDF5, a MATLAB file, a pickle, a NumPy file
-    under another name, or JSON; nothing
+    under another name, JSON (JSON Lines too), an HTML table or XML; nothing
     for any other file (a missing, unreadable or special one is the reader's to name). `load_csv` and
     `load_libsvm` call it first.
 
@@ -213,7 +213,7 @@ def refuse_foreign(path: str) -> None:
         return  # a FIFO or a device is never opened to sniff it (`refuse_special` names it)
     try:
         with open(path, "rb") as handle:
-            head = handle.read(64)
+            head = handle.read(4096)
     except OSError:
         return
     for magic, what, fix in _FOREIGN:
@@ -225,8 +225,19 @@ def refuse_foreign(path: str) -> None:
             raise DataError(f"{path}: is {what}, not CSV or LIBSVM text: {fix}")
     text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
     if text[:1] in (b"{", b"[") and text[1:].lstrip()[:1] in (b'"', b"{", b"[", b"]", b"}", b"-", *_DIGITS):
-        raise DataError(f"{path}: is JSON, not CSV or LIBSVM text: save it as CSV, e.g. "
-                        f"pd.read_json({path!r}).to_csv('data.csv', index=False)")
+        lines = text[:1] == b"{" and (b"}\n{" in text.replace(b"\r", b"") or
+                                      path.lower().endswith((".jsonl", ".ndjson")))  # JSON Lines: a record a line
+        raise DataError(f"{path}: is JSON{' Lines' if lines else ''}, not CSV or LIBSVM text: save it as CSV, e.g. "
+                        f"pd.read_json({path!r}{', lines=True' if lines else ''}).to_csv('data.csv', index=False)")
+    markup = _MARKUP.match(text[:200].decode("ascii", "replace"))
+    if markup is not None:
+        kind, reader = ("XML", "read_xml") if markup[1].lower() == "?xml" else ("an HTML page or table", "read_html")
+        fix = f"pd.{reader}({path!r}){'[0]' if reader == 'read_html' else ''}.to_csv('data.csv', index=False)"
+        raise DataError(f"{path}: is {kind}, not CSV or LIBSVM text: save it as CSV, e.g. {fix}")
+
+
+#: The start of a markup file: XML's declaration, an HTML page, or a table as pandas' ``to_html`` writes it.
+_MARKUP = re.compile(r"<(\?xml|!doctype html|html|table)\b", re.IGNORECASE)
 
 
 def _refuse_size(path: str, size: int, max_cells: int) -> None:

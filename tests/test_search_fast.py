@@ -10,7 +10,7 @@ from fractions import Fraction as F
 
 from verify_perceptron.data.dataset import from_arrays
 from verify_perceptron.harness._combinations import Search, catalogue, combinations, spec_of
-from verify_perceptron.harness._evidence import Observation, factor_of
+from verify_perceptron.harness._evidence import Observation, _float_ratio, _ratio, factor_of
 from verify_perceptron.harness._learners import Run, Spec, run
 from verify_perceptron.harness._learners_batch import batchable, run_many
 from verify_perceptron.harness._target_weights import Target
@@ -66,6 +66,30 @@ def test_the_integer_comparison_of_an_epochs_end_is_the_exact_tests() -> None:
             target = Target(weights, rate)
             exact = [T for T in range(1, 5) if factor_of(weights, [head.at(T)], rate) is not None]
             assert [T for T in range(1, 5) if target.matches(head, T)] == exact == target.epochs(head)
+
+
+def test_the_crosswise_integer_ratio_test_is_the_fraction_arithmetics() -> None:
+    # `_evidence._ratio` compares numerators and denominators crosswise, and picks the first largest |m| without
+    # making Fractions; `_float_ratio` is the same test in the values' own arithmetic (Fractions here): the same
+    # factor or None on every pair, exact and rounded (a rounded fit takes its factor off that largest |m|)
+    rng = random.Random(5)
+
+    def value() -> F:
+        return rng.choice([F(0), F(rng.randint(-6, 6), rng.randint(1, 4)), F(rng.uniform(-3, 3)),
+                           F(rng.randint(-10**20, 10**20), rng.randint(1, 10**18))])
+
+    fits = 0
+    for _ in range(800):
+        model = tuple(rng.choice([value(), F(rng.choice([-2, 2]))]) for _ in range(rng.randint(1, 3)))
+        c = rng.choice([F(1), F(1, 2), F(3), F(-1), F(1, 10), F(0.1)])
+        weights = rng.choice([tuple(c * m for m in model), tuple(F(float(c * m)) for m in model),
+                              tuple(value() for _ in model)])
+        for rounded in (False, True):
+            for exact in (True, False):
+                found = _ratio(weights, model, rounded, exact=exact)
+                assert found == _float_ratio(weights, model, rounded, exact=exact), (weights, model, rounded, exact)
+                fits += found is not None
+    assert fits > 800  # (the factors found, not only None)
 
 
 def _capped(spec: Spec, epochs: int, data: list[tuple[list[list[str]], list[int]]]) -> list[Observation]:

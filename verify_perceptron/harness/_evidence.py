@@ -159,11 +159,40 @@ def _printed_ratios(weights: Vector, model: Vector, printed: Printed) -> set[Fra
             if c > 0 and reproduces(weights, [c * m for m in model], printed.exact, printed.form)}
 
 
+#: The types `_ratio` compares in integers (Python's own: a NumPy integer would wrap around).
+_RATIONAL = (Fraction, int)
+
+
 def _ratio(weights: Vector, model: Vector, rounded: bool = False, *, exact: bool = True) -> Fraction | None:
     """c >= 0 with weights = c·model (0 when both are zero), or with `rounded` weights = the doubles
     nearest to c·model; None when there is none."""
     if len(weights) != len(model):
         return None
+    if not all(type(v) in _RATIONAL for v in (*weights, *model)):  # a float (or a NumPy number) among them
+        return _float_ratio(weights, model, rounded, exact=exact)
+    # in integers, numerators and denominators: no Fraction made and reduced for a comparison
+    ws, ms = [(w.numerator, w.denominator) for w in weights], [(m.numerator, m.denominator) for m in model]
+    if not any(p for p, _ in ms):
+        return Fraction(0) if not any(a for a, _ in ws) else None
+    j, top, below = 0, abs(ms[0][0]), ms[0][1]  # the first of the largest |m| (as max with key=abs gives)
+    for i, (p, q) in enumerate(ms):
+        if abs(p) * below > top * q:
+            j, top, below = i, abs(p), q
+    (a_j, b_j), (p_j, q_j) = ws[j], ms[j]
+    if a_j == 0 or (a_j > 0) != (p_j > 0):  # c = w_j / m_j is not > 0
+        return None
+    # w_i = c·m_i with c = (a_j/b_j)/(p_j/q_j), for w_i = a_i/b_i and m_i = p_i/q_i: a_i·b_j·p_j·q_i = a_j·q_j·p_i·b_i
+    if exact and all(a * b_j * p_j * q == a_j * q_j * p * b for (a, b), (p, q) in zip(ws, ms)):
+        return Fraction(a_j * q_j, b_j * p_j)
+    if rounded:
+        c = Fraction(a_j * q_j, b_j * p_j).limit_denominator(10**6)
+        if all(w == _nearest_double(c * m) for w, m in zip(weights, model)):  # None past the doubles: no fit
+            return c
+    return None
+
+
+def _float_ratio(weights: Vector, model: Vector, rounded: bool = False, *, exact: bool = True) -> Fraction | None:
+    """`_ratio` where a value is a float: the same test in the values' own arithmetic."""
     if not any(model):
         return Fraction(0) if not any(weights) else None
     j = max(range(len(model)), key=lambda i: abs(model[i]))

@@ -102,5 +102,4 @@ class Segment:
             # Each running sum is a weight vector of the run, inside the int64 guard.
             # (the rows' sums, then W before them added: no stacked copy; int64 at least, as np.cumsum widens)
             self._weights = np.cumsum(rows, axis=0) + self.start
-            self.rows, self.read = None, None  # (read once: the sums are what is read after)
         return self._weights

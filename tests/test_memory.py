@@ -12,7 +12,7 @@ import pytest
 
 from verify_perceptron.cli import main
 from verify_perceptron.data import memory
-from verify_perceptron.data.files import check_max_cells
+from verify_perceptron.data.files import cell_units, check_max_cells
 from verify_perceptron.data.dataset import Dataset
 from verify_perceptron.data.integers import ExactMatrix
 from verify_perceptron.data.readers import load_dataset
@@ -203,8 +203,39 @@ def test_an_array_that_no_default_limit_refuses_is_read_without_reading_the_memo
     assert read == [1]
     exact_table(np.full((memory.MIN_CELLS + 1, 1), 0.5))  # past MIN_CELLS
     assert read == [1, 1]
-    exact_table(np.array([[2.0**-1074, 2.0**1023]] * 700))  # 1,400 values of 2,098 bits: 110,600 int64 values
+    exact_table(np.array([[2.0**-1074, 2.0**1023]] * 3400))  # 6,800 values of 2,098 bits: 537,200 int64 values
     assert read == [1, 1, 1]
     _small_memory(monkeypatch, 10)
     with pytest.raises(DataError, match="more than the limit of 10 cells"):
         exact_table(np.array([[0.5] * 11]))  # a small limit still refuses (MIN_CELLS is 1 here)
+
+
+def test_the_floor_below_which_no_memory_is_read_is_2_to_the_19_and_a_count_past_it_is_still_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Float64 values that count as Python integers (as digits standardized's: 23,040 values of 72 bits, 276,480
+    int64 values) are read without the kernel's files; one value past the floor reads them, and on a machine
+    whose memory holds fewer cells it is refused, naming the count and the limit; at the floor it is not read."""
+    from verify_perceptron.data.arrays import exact_table
+
+    read: list[int] = []
+
+    def available() -> tuple[int, str]:
+        read.append(1)
+        return 1000, "MemAvailable"  # a busy machine: the limit is the floor itself
+
+    monkeypatch.setattr(memory, "available_memory", available)
+    assert memory.MIN_CELLS == 2**19
+    rng = np.random.default_rng(19)
+    table = exact_table(rng.standard_normal((360, 64)))  # as digits standardized: 23,040 values of 72 bits
+    assert cell_units(table.numerators.size, 72) == 276_480 and table.denominator.bit_length() == 71
+    exact_table(np.full((memory.MIN_CELLS, 1), 0.5))  # at the floor
+    assert read == []
+    with pytest.raises(DataError, match=rf"more than the limit of {memory.MIN_CELLS} cells \(what 0 MB"):
+        exact_table(np.full((memory.MIN_CELLS + 1, 1), 0.5))
+    assert read == [1]
+    wide = np.array([[2.0**-1074, 2.0**1023]] * 3319)  # 6,638 values of 2,098 bits: 524,402 int64 values
+    with pytest.raises(DataError, match=r"6638 values of up to 2098 bits .* memory of 524402 int64 values, more than "
+                                        rf"the limit of {memory.MIN_CELLS} cells"):
+        exact_table(wide)
+    assert read == [1, 1]
+    assert exact_table(wide[:-1]).numerators.shape == (3318, 2) and read == [1, 1]  # 524,244: at or under the floor

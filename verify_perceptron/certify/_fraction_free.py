@@ -133,7 +133,8 @@ def gram(rows: Sequence[Sequence[int]]) -> list[list[int]]:
     if flint is not None:
         A = flint.fmpz_mat([list(row) for row in rows])
         return [[int(v) for v in row] for row in (A * A.transpose()).tolist()]
-    return [[sum(map(operator.mul, a, b)) for b in rows] for a in rows]
+    out = [[sum(map(operator.mul, a, b)) for b in rows[i:]] for i, a in enumerate(rows)]  # (the upper triangle)
+    return [[out[j][i - j] for j in range(i)] + row for i, row in enumerate(out)]  # (its mirror: the same ints)
 
 
 def _flint_gram_within(rows: Sequence[Sequence[int]],
@@ -266,6 +267,10 @@ def solve(matrix: list[list[int]], rhs: list[int], deadline: float | None = None
         found = _flint_solve(matrix, [[b] for b in rhs])
         if found is not False:
             return None if found is None else ([row[0] for row in found[0]], found[1])
+    if all(matrix[i][j] == matrix[j][i] for i in range(k) for j in range(i)):
+        symmetric = _symmetric_solve(matrix, rhs, deadline)
+        if symmetric != "pivot":
+            return symmetric
     work = [list(row) + [b] for row, b in zip(matrix, rhs)]
     previous = 1
     for col in range(k):
@@ -285,6 +290,42 @@ def solve(matrix: list[list[int]], rhs: list[int], deadline: float | None = None
         row = work[i]
         X[i] = (det * row[k] - sum(row[j] * X[j] for j in range(i + 1, k))) // row[i]
     return X, det
+
+
+def _symmetric_solve(matrix: list[list[int]], rhs: list[int], deadline: float | None
+                     ) -> tuple[list[int], int] | None | Literal["pivot"]:
+    """`solve`'s elimination of a symmetric matrix where no pivot is 0 (every leading minor nonzero, as in a Gram
+    matrix of independent rows): the same X and d, from half the products; "pivot" at a pivot of 0 (where
+    `solve` would swap rows), None when time runs out.
+
+    Without swaps, Bareiss's entry (i, j) after column c is the minor of rows 0..c, i and columns 0..c, j
+    (Sylvester's identity), which a symmetric matrix gives (j, i) too: only the upper triangle and the
+    right-hand side are made, and the factor of row i at column c is the pivot row's entry i.
+
+    Examples
+    --------
+    >>> _symmetric_solve([[2, 1], [1, 3]], [1, 1], None), _symmetric_solve([[0, 1], [1, 0]], [1, 1], None)
+    (([2, 1], 5), 'pivot')
+    """
+    k = len(matrix)
+    work = [list(row[i:]) + [b] for i, (row, b) in enumerate(zip(matrix, rhs))]  # row i holds columns i..k-1, rhs
+    previous = 1
+    for col in range(k):
+        if deadline is not None and time.monotonic() > deadline:
+            return None
+        top = work[col]
+        p = top[0]
+        if p == 0:
+            return "pivot"
+        for i in range(col + 1, k):
+            f, at = top[i - col], i - col  # (entry (i, col) is entry (col, i)); row i's columns from i
+            work[i] = [(p * a - f * b) // previous for a, b in zip(work[i], top[at:])]
+        previous = p
+    X = [0] * k
+    for i in range(k - 1, -1, -1):
+        row = work[i]
+        X[i] = (previous * row[-1] - sum(row[j - i] * X[j] for j in range(i + 1, k))) // row[0]
+    return X, previous
 
 
 def inverse(matrix: list[list[int]], deadline: float | None = None) -> tuple[list[list[int]], int] | None:

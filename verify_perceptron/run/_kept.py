@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -80,15 +80,26 @@ class Kept(Sequence[tuple[int, int, list[int], list[int], Any]]):
 
 
 class Segment:
-    """The weights after each of a run of updates, computed only if a kept update is read."""
+    """The weights after each of a run of updates, computed only if a kept update is read.
 
-    def __init__(self, start: Any, rows: Any) -> None:
-        self.start, self.rows = start, rows
+    `rows` are the updates' rows, or, with `read`, what `read` makes them from when the weights are first read
+    (the samples' indices, for rows held in limbs: their Python integers are made only then, where most runs'
+    kept updates are never read; on wine 0 vs rest raw, 3,894 rows of 14 values, 12% of the fit).
+
+    Examples
+    --------
+    >>> Segment(np.array([1, 1]), np.array([1, 0]), read=lambda i: np.array([[0, 2], [-1, 3]])[i]).weights().tolist()
+    [[0, 4], [0, 6]]
+    """
+
+    def __init__(self, start: Any, rows: Any, read: Callable[[Any], Any] | None = None) -> None:
+        self.start, self.rows, self.read = start, rows, read
         self._weights: np.ndarray[Any, Any] | None = None  # the running sums, once read
 
     def weights(self) -> Any:
         if self._weights is None:
+            rows = self.rows if self.read is None else self.read(self.rows)
             # Each running sum is a weight vector of the run, inside the int64 guard.
             # (the rows' sums, then W before them added: no stacked copy; int64 at least, as np.cumsum widens)
-            self._weights = np.cumsum(self.rows, axis=0) + self.start
+            self._weights = np.cumsum(rows, axis=0) + self.start
         return self._weights

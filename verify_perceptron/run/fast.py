@@ -233,10 +233,11 @@ class _Run:
         if self.observer is not None:
             feed(self.observer, first, epochs if epochs[0] != epochs[-1] else int(epochs[0]), chunk, scores)
         room = min(self.keep_updates - len(self.kept), len(chunk))
-        if room > 0:
-            segment = Segment(start_w, self.Z[chunk[:room]] if self.compiled else self.matrix.row_values(chunk[:room]))
+        if room > 0:  # (rows held in limbs: their values made if a weight is read; the indices shared, never written)
+            rows = chunk[:room].copy()
+            segment = Segment(start_w, self.Z[rows]) if self.compiled else Segment(start_w, rows, self.matrix.row_values)
             # (the scores as they are, limbs too: a kept record's score is joined when it is read, and most are not)
-            self.kept.add_run(first, epochs[:room].copy(), chunk[:room].copy(), np.array(scores[:room]), segment)
+            self.kept.add_run(first, epochs[:room].copy(), rows, np.array(scores[:room]), segment)
 
     # --- the passes -------------------------------------------------------------------------
 

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "pyproject.toml"
 
@@ -21,6 +23,7 @@ def _mypy(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
                           timeout=900)
 
 
+@pytest.mark.slow  # 16 s of a core with a cold cache (a clean clone); the two tests below stay in the default run
 def test_the_package_and_the_tests_type_check() -> None:
     result = _mypy()  # the files and settings of pyproject.toml
     assert result.returncode in (0, 1), (result.stdout[-3000:], result.stderr[-3000:])  # 2: mypy could not run

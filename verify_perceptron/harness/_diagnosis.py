@@ -15,6 +15,7 @@ from ._evidence import Evidence, Observation
 from ._exact import Vector
 from ._floats import capped_float_fit, float_fit, halves_step, rates_shown, short_rates, summed, summed_how
 from ._normalized import normalized_cause
+from ._one_class import one_class_probe
 from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._printed import printed_cause
 from ._probes import Recheck, labels_probe, start_probe
@@ -80,7 +81,9 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
             return [inputs]
     for probe in (lambda: start_probe(data, conv, recheck, options.labels),
                   lambda: _bias_start(observations, conv, options, recheck, rate, float_rate),
-                  lambda: labels_probe(observations, conv, recheck, options.labels, options.dtype == "float")):
+                  lambda: one_class_probe(observations, conv, recheck, options.labels, options.classes, rate, rounded),
+                  lambda: labels_probe(observations, conv, recheck, options.labels, options.dtype == "float",
+                                       options.classes)):
         diagnosis = probe()
         if (diagnosis is not None and diagnosis.code == "nonzero-start" and diagnosis.parameters.get("seeded")
                 and "then" not in diagnosis.parameters):
@@ -338,8 +341,9 @@ def _started_on_other_labels(diagnosis: Diagnosis, observations: list[Observatio
     (0/1 for -1/+1: code written for them, as the 2022 edition of Raschka's book is), is a note's float64 perceptron
     from that start on every one (`_start.started_run`); else None."""
     from ._start import MAX_STARTED, started_run
+    from ._tokens import other_reading, shown
 
-    other = "0/1" if options.labels == "-1/+1" else "-1/+1"
+    other = other_reading(options.labels)
     seen = []
     for o in observations[:MAX_STARTED]:
         data, weights, _ = recheck(o.data, other, conv.name)
@@ -350,7 +354,8 @@ def _started_on_other_labels(diagnosis: Diagnosis, observations: list[Observatio
     if found is None:
         return None
     said = Diagnosis(diagnosis.code, {**diagnosis.parameters, "labels": other},
-                     f"{diagnosis.text}; it is written for labels {other}: given them, each dataset called again")
+                     f"{diagnosis.text}; it is written for labels {shown(other, options.classes)}: given them, each dataset "
+                     "called again")
     return _from_the_start(said, found, seen, conv,
                            "read where no update can move the features: samples of 0 beside one far one")
 

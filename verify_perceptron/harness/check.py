@@ -147,6 +147,7 @@ def check_dataset(
     time_limit: float | None = None,
     bias: str | None = None,
     mode: str = "online",
+    labels_as: str | None = None,
 ) -> CaseResult:
     """Check an implementation on one dataset (the reproduction a report prints).
 
@@ -156,8 +157,8 @@ def check_dataset(
         The implementation, or ``"module:name"``.
     X, y : array-like
         The data, exactly: literals such as ``"1/3"``, Fractions, ints or floats;
-        labels -1/+1 (or 0/1).
-    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures, averaged, time_limit, bias, mode
+        labels -1/+1 (or 0/1): the implementation is given them as `labels` and `labels_as` say.
+    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures, averaged, time_limit, bias, mode, labels_as
         As for `check_implementation`.
 
     Returns
@@ -178,7 +179,7 @@ def check_dataset(
                        rounding_stress=False, detects_nonseparable=detects_nonseparable, max_epochs=max_epochs,
                        call_timeout=call_timeout, worked_examples=False, output=output,
                        accept_departures=accept_departures,
-                       max_features=3, max_samples=8, averaged=averaged, bias=bias, mode=mode)
+                       max_features=3, max_samples=8, averaged=averaged, bias=bias, mode=mode, labels_as=labels_as)
     clock = Clock(_time_limit(time_limit))
     data = from_arrays(X, y)
     clock.phase = "loading the implementation"
@@ -207,7 +208,7 @@ def check_implementation(
     max_epochs: int | None = None, call_timeout: float | None = 10.0, worked_examples: bool = True,
     output: str = "auto", accept_departures: Sequence[str] = (), max_features: int = 3, max_samples: int = 8,
     data: SearchStrategy[Dataset] | None = None, averaged: bool | str = False, time_limit: float | None = None, bias: str | None = None,
-    mode: str = "online",
+    mode: str = "online", labels_as: str | None = None,
 ) -> HarnessResult:
     """Check a perceptron implementation on generated data; return the verdict and the minimal counterexample.
 
@@ -220,8 +221,9 @@ def check_implementation(
         The note whose perceptron it claims to be (default ``classic``).
     dtype : {"float", "fraction", "object"}
         How it receives X: NumPy float64, lists of Fraction, NumPy object arrays of Fraction.
-    labels : {"-1/+1", "0/1"}
-        How it receives y.
+    labels : str
+        How it receives y: ``"-1/+1"``, ``"0/1"``, or any other two tokens ``"NEG/POS"`` (``"1/2"``, ``"R/M"``,
+        ``"no/yes"``; the negative class first), given as int64 when both are integers, else as strings.
     eta : rational, optional
         Its learning rate, if you want it checked; else inferred from its
         output (a scikit-learn ``eta0`` is read from ``get_params()``).
@@ -260,6 +262,9 @@ def check_implementation(
         Where a flat weight vector holds the bias (`CheckOptions.bias`); ``weight-layout`` names another that fits.
     mode : {"online", "batch"}
         ``batch``: one step a pass, by the sum over the pass's mistakes (note 003); compared with the batch run.
+    labels_as : {"-1/+1", "0/1"}, optional
+        How its code reads the two labels: as -1/+1 (a step of η·y; the default for a pair of tokens) or as 0/1
+        (η·(d - y)); by default `labels`' own reading.
 
     Returns
     -------
@@ -279,7 +284,7 @@ def check_implementation(
                     rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
                     call_timeout=call_timeout, worked_examples=worked_examples, output=output,
                     accept_departures=accept_departures, max_features=max_features, max_samples=max_samples,
-                    averaged=averaged, bias=bias, mode=mode)
+                    averaged=averaged, bias=bias, mode=mode, labels_as=labels_as)
 
 
 def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None, *, eta: object,
@@ -409,7 +414,7 @@ def run_check_command(
     averaged: bool | str = False,
     time_limit: float | None = None, spent: float = 0.0,
     bias: str | None = None, mode: str = "online", progress: Any = None, label_column: str = "last",
-    header: bool = False, delimiter: str = ",",
+    header: bool = False, delimiter: str = ",", labels_as: str | None = None,
 ) -> tuple[int, str]:
     """The ``verify-perceptron check MODULE:EXPR`` (or ``--command CMD``) command: ``(exit code, text)``.
 
@@ -459,7 +464,7 @@ def run_check_command(
                               rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
                               call_timeout=call_timeout, worked_examples=True, output=output,
                               accept_departures=tuple(accept), max_features=3, max_samples=8, averaged=averaged,
-                              bias=bias, mode=mode)
+                              bias=bias, mode=mode, labels_as=labels_as)
     except OutOfTime as error:  # the timer's, landing anywhere
         raise TimeUp(error.seconds, error.phase) from None
     finally:

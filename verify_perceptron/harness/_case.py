@@ -311,7 +311,8 @@ class _Case:
             return None
         case, other, classes = self._given_labels(self.options.classes is None and self.options.labels == "-1/+1")
         if case is None:
-            return refused_tokens(self.options.labels, self.options.classes, self.output, self.conv.name)
+            return refused_tokens(self.options.labels, self.options.classes, f"{first.message}\n{self.output}",
+                                  self.conv.name)
         why = first.message.removeprefix("on these data the implementation ").split("\n")[0]
         found = Diagnosis("label-encoding", {"labels": other, "convention": self.conv.name, "datasets": 1,
                                              **({} if classes == self.options.classes else {"classes": list(classes or ())})},

@@ -53,6 +53,9 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     configured = _configured(observations, conv, options)
     if configured is not None:
         return [configured]
+    misread = one_class_probe(observations, conv, recheck, options.labels, options.classes, rate, rounded)
+    if misread is not None:  # labels read as one class, or swapped: the note's run on them, exactly (cheap)
+        return [misread]
     printed = printed_cause(observations, conv, rate, exact=options.dtype != "float", labels=options.labels)
     if printed is not None:  # the note's own run, printed short: nothing to look for beyond it
         return [printed]
@@ -81,7 +84,6 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
             return [inputs]
     for probe in (lambda: start_probe(data, conv, recheck, options.labels),
                   lambda: _bias_start(observations, conv, options, recheck, rate, float_rate),
-                  lambda: one_class_probe(observations, conv, recheck, options.labels, options.classes, rate, rounded),
                   lambda: labels_probe(observations, conv, recheck, options.labels, options.dtype == "float",
                                        options.classes)):
         diagnosis = probe()

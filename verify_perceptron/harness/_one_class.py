@@ -81,15 +81,15 @@ def one_class_probe(observations: list[Observation], conv: Convention, recheck: 
     said = (f"given labels {given} it reads {READS[read]}: the {conv.name} perceptron on labels so read gives its "
             "weights on every dataset tried")
     parameters: dict[str, object] = {"read": read, "given": given, "convention": conv.name, "datasets": len(tried)}
-    if classes is None:
-        for reading in READINGS:
-            pair = f"{PAIR[0]}/{PAIR[1]}" if reading == "-1/+1" else f"{PAIR[0]}/{PAIR[1]}:{reading}"
-            if all(recheck(o.data, pair, conv.name)[2] for o in tried):
-                return Diagnosis("label-encoding", {**parameters, "labels": reading, "classes": list(PAIR)},
-                                 f"{expects(reading, PAIR)}: {said}; given labels {shown(reading, PAIR)}, it gives "
-                                 "the note's weights on every dataset tried")
+    pairs = [(r, PAIR) for r in READINGS] if classes is None else [(labels, (classes[1], classes[0]))] \
+        if read == "swapped" else []  # its own labels, or the two given the other way round
+    for reading, pair in pairs:
+        if all(recheck(o.data, f"{pair[0]}/{pair[1]}:{reading}", conv.name)[2] for o in tried):
+            return Diagnosis("label-encoding", {**parameters, "labels": reading, "classes": list(pair)},
+                             f"{expects(reading, pair)}: {said}; given labels {shown(reading, pair)}, it gives "
+                             "the note's weights on every dataset tried")
     return Diagnosis("label-encoding", parameters,
-                     f"it expects labels of its own (such as 1/2, M/R, yes/no), not {given}: {said}, as code does "
+                     f"it expects labels of its own (such as labels 1/2, M/R, yes/no), not {given}: {said}, as code does "
                      f"that compares each label with a class name it was not given; {DECLARE}"
                      + (" (labels 1/2 were tried, read either way, and fail)" if classes is None else ""))
 
@@ -105,11 +105,15 @@ def refused_tokens(labels: str, classes: tuple[str, str] | None, output: str, co
     it expects labels of its own, not -1/+1: it failed on them, and its output names the label '-1' (code that looks each label up among its own: a dict such as {'M': 1, 'R': -1}, or a check of the class names); declare its two labels with --labels NEG/POS (the negative class first), and --labels-as 0/1 where its code maps them to 0/1 (η·(d - y))
     >>> refused_tokens("-1/+1", None, "ZeroDivisionError: division by zero", "classic") is None
     True
+    >>> refused_tokens("-1/+1", None, "unknown label -1", "classic").parameters["named"]
+    '-1'
+    >>> refused_tokens("-1/+1", None, "label -12 at line 3", "classic") is None
+    True
     """
     tokens = ("-1", "1") if classes is None and labels == "-1/+1" else ("0", "1") if classes is None else classes
     for token in tokens:
         quoted = re.escape(token)
-        if re.search(rf"""(['"]){quoted}\1|\b(?:KeyError|IndexError): {quoted}(?![\w.])""", output):
+        if re.search(rf"""(['"]){quoted}\1|(?:KeyError|[Ll]abel|[Cc]lass)\W{{1,3}}(?:np\.\w+\()?{quoted}(?![\w.])""", output):
             break
     else:
         return None

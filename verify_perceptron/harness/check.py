@@ -202,13 +202,13 @@ def check_dataset(
 
 
 def check_implementation(
-    target: Implementation, *, convention: str = "classic", dtype: str = "float", labels: str = "-1/+1", eta: object = None,
-    examples: int = DEFAULT_EXAMPLES, seed: int | None = None, rounding_stress: bool = False,
+    target: Implementation, *, convention: str = "classic", dtype: str = "float", labels: str = "-1/+1",
+    labels_as: str | None = None, eta: object = None, examples: int = DEFAULT_EXAMPLES, seed: int | None = None, rounding_stress: bool = False,
     detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...] = False,
     max_epochs: int | None = None, call_timeout: float | None = 10.0, worked_examples: bool = True,
     output: str = "auto", accept_departures: Sequence[str] = (), max_features: int = 3, max_samples: int = 8,
     data: SearchStrategy[Dataset] | None = None, averaged: bool | str = False, time_limit: float | None = None, bias: str | None = None,
-    mode: str = "online", labels_as: str | None = None,
+    mode: str = "online",
 ) -> HarnessResult:
     """Check a perceptron implementation on generated data; return the verdict and the minimal counterexample.
 
@@ -221,12 +221,11 @@ def check_implementation(
         The note whose perceptron it claims to be (default ``classic``).
     dtype : {"float", "fraction", "object"}
         How it receives X: NumPy float64, lists of Fraction, NumPy object arrays of Fraction.
-    labels : str
-        How it receives y: ``"-1/+1"``, ``"0/1"``, or any other two tokens ``"NEG/POS"`` (``"1/2"``, ``"R/M"``,
-        ``"no/yes"``; the negative class first), given as int64 when both are integers, else as strings.
+    labels, labels_as : str
+        How it receives y: ``"-1/+1"``, ``"0/1"``, or any two tokens ``"NEG/POS"`` (``"1/2"``, ``"R/M"``; int64
+        when both are integers, else strings); and how its code maps them: ``labels_as="0/1"`` for η·(d - y).
     eta : rational, optional
-        Its learning rate, if you want it checked; else inferred from its
-        output (a scikit-learn ``eta0`` is read from ``get_params()``).
+        Its learning rate, if you want it checked; else inferred from its output (scikit-learn's ``eta0`` too).
     examples : int
         Generated datasets to try, shared among the kinds of data (see `CheckOptions`).
     seed : int, optional
@@ -262,9 +261,6 @@ def check_implementation(
         Where a flat weight vector holds the bias (`CheckOptions.bias`); ``weight-layout`` names another that fits.
     mode : {"online", "batch"}
         ``batch``: one step a pass, by the sum over the pass's mistakes (note 003); compared with the batch run.
-    labels_as : {"-1/+1", "0/1"}, optional
-        How its code reads the two labels: as -1/+1 (a step of η·y; the default for a pair of tokens) or as 0/1
-        (η·(d - y)); by default `labels`' own reading.
 
     Returns
     -------

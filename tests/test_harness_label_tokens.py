@@ -19,6 +19,7 @@ from verify_perceptron.harness import check_dataset, check_implementation, comma
 from verify_perceptron.data.dataset import from_arrays
 from verify_perceptron.harness._formats import result_record
 from verify_perceptron.harness._options import CheckOptions
+from verify_perceptron.harness._protocol import CommandFailed, read_weights
 from verify_perceptron.harness._results import CaseResult
 from verify_perceptron.harness._results import with_decimals
 
@@ -182,3 +183,12 @@ def test_a_command_is_given_the_tokens_in_its_train_file(tmp_path: Path) -> None
 def test_a_bad_pair_is_refused_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--command", "true {train}", "--labels", "yes/yes"]) == 2
     assert "labels='yes/yes' must name two different labels" in capsys.readouterr().err
+
+
+def test_numpy_s_summary_of_long_weights_is_named_with_how_to_print_them_all(tmp_path: Path) -> None:
+    # print(w) of more than 1000 values (or under a low threshold) writes '[ 1. 2. 3. ... 7. 8. 9.]'; it was
+    # "'...' is not a number"
+    path = tmp_path / "out.txt"
+    path.write_text("[1. 2. 3. ... 1998. 1999. 2000.]\n")
+    with pytest.raises(CommandFailed, match=r"'\.\.\.' stands for weights left out: NumPy prints .* print\(w.tolist\(\)\)"):
+        read_weights(str(path), 2000, exact=False)

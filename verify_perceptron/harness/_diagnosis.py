@@ -11,7 +11,7 @@ from ..data.dataset import Dataset
 from ..notes.conventions import Convention, get_convention
 from ._batch_scaled import batch_scaled_cause
 from ._causes import MODE_EPOCHS, mode_cause, model_causes, search_causes
-from ._evidence import Evidence, Observation
+from ._evidence import Evidence, Observation, other_rules, recast_all
 from ._exact import Vector
 from ._floats import capped_float_fit, float_fit, halves_step, rates_shown, short_rates, summed, summed_how
 from ._normalized import normalized_cause
@@ -242,14 +242,10 @@ def _other_rule_in_float64(observations: list[Observation], conv: Convention, ra
     """The first other convention whose float64 run, at the declared rate or at one the weights show in its own
     coordinates, ends at every dataset's weights (read in its coordinates), and that fit; else, where no epoch
     limit is declared, the first whose run stopped after T epochs does (`capped_float_fit`), and T; else `conv`."""
-    from ..notes.conventions import CONVENTIONS
-
     epochs = max_epochs or REFERENCE_EPOCHS
     tried = []
-    for other in CONVENTIONS.values():
-        if other.name == conv.name or (other.name == "unit-ball") != (conv.name == "unit-ball"):
-            continue
-        pairs = [(o.data, other.from_canonical(*conv.to_canonical(o.weights))) for o in observations]
+    for other in other_rules(conv):
+        pairs = [(o.data, o.weights) for o in recast_all(observations, conv, other)]
         candidates = [rate] if declared else [
             r for data, weights in pairs[:_SHOWING] for r in rates_shown(data, other, weights, labels, epochs)]
         found = float_fit(pairs, other, candidates, epochs, labels) if candidates else None

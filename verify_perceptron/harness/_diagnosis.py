@@ -50,12 +50,11 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
                           "no known cause explains it: in batch mode only the online run is tried (the harness's "
                           "other models, a changed rule, a cap, a tolerance, an average, ..., step after every mistake), "
                           "and it does not reproduce its weights on every dataset tried")]
-    configured = _configured(observations, conv, options)
+    # its configuration; then labels read as one class, or swapped (the note's run on them, exactly: cheap)
+    configured = _configured(observations, conv, options) or one_class_probe(
+        observations, conv, recheck, options.labels, options.classes, rate, rounded)
     if configured is not None:
         return [configured]
-    misread = one_class_probe(observations, conv, recheck, options.labels, options.classes, rate, rounded)
-    if misread is not None:  # labels read as one class, or swapped: the note's run on them, exactly (cheap)
-        return [misread]
     printed = printed_cause(observations, conv, rate, exact=options.dtype != "float", labels=options.labels)
     if printed is not None:  # the note's own run, printed short: nothing to look for beyond it
         return [printed]

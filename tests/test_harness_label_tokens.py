@@ -192,3 +192,8 @@ def test_numpy_s_summary_of_long_weights_is_named_with_how_to_print_them_all(tmp
     path.write_text("[1. 2. 3. ... 1998. 1999. 2000.]\n")
     with pytest.raises(CommandFailed, match=r"'\.\.\.' stands for weights left out: NumPy prints .* print\(w.tolist\(\)\)"):
         read_weights(str(path), 2000, exact=False)
+
+
+def test_a_label_holding_the_delimiter_of_train_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--command", "true {train}", "--labels", "Iris setosa/b", "--delimiter", "space"]) == 2
+    assert "the label 'Iris setosa' holds a space, the delimiter" in capsys.readouterr().err

@@ -143,3 +143,23 @@ def rechecked(labels: str, classes: tuple[str, str] | None) -> tuple[str, tuple[
         return labels, classes
     pair, _, reading = labels.partition(":")
     return label_pair(pair, reading or None)
+
+
+def written_apart(classes: tuple[str, str] | None, delimiter: str | None) -> None:
+    """`InvalidArgument` where a label holds the `delimiter` that parts the values of a command's ``{train}``.
+
+    Examples
+    --------
+    >>> written_apart(("Iris setosa", "b"), ",")
+    >>> written_apart(("Iris setosa", "b"), " ")
+    Traceback (most recent call last):
+    ...
+    verify_perceptron.errors.InvalidArgument: labels='Iris setosa/b': the label 'Iris setosa' holds a space, the delimiter that parts the values of {train} (--delimiter space): a program reading it would read two values; give labels without one
+    """
+    if classes is None or delimiter != " ":  # (a comma, semicolon or tab is no label's: `label_pair`)
+        return
+    for token in classes:
+        if " " in token:
+            raise InvalidArgument(f"labels={shown_value(classes[0] + '/' + classes[1])}: the label {token!r} holds a "
+                                  "space, the delimiter that parts the values of {train} (--delimiter space): a "
+                                  "program reading it would read two values; give labels without one")

@@ -112,6 +112,7 @@ from ._results import CaseResult, Finding, HarnessResult, ImplementationFailure
 from ._runner import Runner
 from ._search import _search
 from ._loading import prepare
+from ._tokens import written_apart
 
 if TYPE_CHECKING:  # Hypothesis loads only when a check runs
     from hypothesis.strategies import SearchStrategy
@@ -289,6 +290,7 @@ def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None,
     loaded, its declared rate and epochs read, and the check."""
     start = time.perf_counter()
     given = _options(eta=eta, max_epochs=max_epochs, **settings)
+    written_apart(given.classes, getattr(target, "delimiter", None))  # a command's {train} holds the labels
     needs_hypothesis()
     clock.phase = "loading the implementation"
     prepared = prepare(target, given.nonseparable_errors, clock)

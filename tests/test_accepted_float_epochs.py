@@ -42,7 +42,11 @@ def test_a_float64_run_longer_than_the_exact_one_is_compared_to_its_end() -> Non
 
 def test_a_bias_off_by_one_step_still_fails_the_longer_float64_run(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_Case, "diagnose", lambda self, evidence=None: None)  # (its diagnosis is a long search)
-    wrong = check_dataset(lambda X, y: (lambda w, b: (w, b + 0.01))(*_textbook(X, y)), [["255/128"], ["2"], ["0"]],
+    def off(X: Any, y: Any) -> tuple[list[float], float]:
+        w, b = _textbook(X, y)
+        return w, b + 0.01  # one step of the bias more
+
+    wrong = check_dataset(off, [["255/128"], ["2"], ["0"]],
                           [0, 1, 0], labels="0/1", convention="hard-limiter-plus", eta=0.01,
                           accept_departures=("float-rate",))
     assert not wrong.passed

@@ -197,3 +197,27 @@ def test_numpy_s_summary_of_long_weights_is_named_with_how_to_print_them_all(tmp
 def test_a_label_holding_the_delimiter_of_train_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--command", "true {train}", "--labels", "Iris setosa/b", "--delimiter", "space"]) == 2
     assert "the label 'Iris setosa' holds a space, the delimiter" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_hard_limiter_on_a_pair_read_as_pm1_is_also_said_as_0_1_code() -> None:
+    # η·(d - y) at 0.01 on R/M mapped to 0/1 is note 001's hard-limiter-plus at 0.005 on ±1: the same run
+    def fit(X: Any, y: Any) -> Any:
+        d = [1 if v == "M" else 0 for v in y]
+        w, b = [0.0] * len(X[0]), 0.0
+        for _ in range(1000):
+            errors = 0
+            for x, target in zip(X, d):
+                update = 0.01 * (target - (1 if sum(a * float(c) for a, c in zip(w, x)) + b >= 0 else 0))
+                if update:
+                    w, b, errors = [a + update * float(c) for a, c in zip(w, x)], b + update, errors + 1
+            if not errors:
+                break
+        return w, b
+
+    result = check_implementation(fit, labels="R/M", examples=10, worked_examples=False)
+    first = result.diagnoses[0]
+    assert first.code == "float-rounding" and first.parameters["convention"] == "hard-limiter-plus", result.report()
+    assert "maps R/M to 0/1 and steps η·(d - y) at 0.01: --labels-as 0/1 --float-eta 0.01" in first.text
+    assert check_implementation(fit, labels="R/M", labels_as="0/1", convention="hard-limiter-plus", eta=0.01,
+                                accept_departures=("float-rate",), examples=10, worked_examples=False).passed

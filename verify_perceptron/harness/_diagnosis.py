@@ -61,7 +61,7 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     found = model_causes(observations, conv, rate, rounded)
     if options.dtype == "float":
         rounding = _float_rounding(observations, conv, float_rate, options.max_epochs, options.labels,
-                                   declared=options.eta is not None, other_rules=not found)
+                                   declared=options.eta is not None, other_rules=not found, classes=options.classes)
         if rounding is None and not found:  # float32 only where nothing exact or float64 explains the weights
             rounding = _single_rounding(observations, conv, float_rate, options, rate)
         if rounding is not None:
@@ -204,13 +204,14 @@ def _not_a_perceptron(observations: list[Observation], conv: Convention, exact: 
 
 def _float_rounding(observations: list[Observation], conv: Convention, rate: Fraction,
                     max_epochs: int | None, labels: str = "-1/+1", declared: bool = False,
-                    other_rules: bool = True) -> Diagnosis | None:
+                    other_rules: bool = True, classes: tuple[str, str] | None = None) -> Diagnosis | None:
     """float-rounding: the note's algorithm in float64 at the rate ends at the implementation's weights
     on every dataset tried, and the exact run does not on the counterexample.
 
     The rate is the declared one; else the one its weights show (`rate`, rounded by float64's steps, so only
     near the one it was written with) and that one's shortest decimals of 1 to 3 significant digits, each
-    as its double (0.01 is the double nearest to 1/100)."""
+    as its double (0.01 is the double nearest to 1/100). Under a pair of labels read as -1/+1, a hard limiter's
+    run at η is said to be code mapping them to 0/1 at 2η too (the same run: `_tokens`)."""
     raw, *short = short_rates(rate)
     candidates = [rate] if declared else [*short, raw]
     if not declared:  # where float64 changed a decision, the counterexample's factor is no rate: the others' are
@@ -232,7 +233,7 @@ def _float_rounding(observations: list[Observation], conv: Convention, rate: Fra
                                         "datasets": len(observations)},
                      f"float rounding: the {ruled.name} perceptron{said} computed in float64 at rate "
                      f"{_rate_text(candidate)}{_on_labels(ruled, labels)}{summed(sums)}{capped} ends at exactly "
-                     "the implementation's weights on every dataset tried")
+                     f"the implementation's weights on every dataset tried{_read_as_01(ruled, labels, classes, candidate)}")
 
 
 def _other_rule_in_float64(observations: list[Observation], conv: Convention, rate: Fraction,
@@ -290,6 +291,15 @@ def _single_rounding(observations: list[Observation], conv: Convention, float_ra
                          f"array) on the {tried} datasets tried first: it computes in float32 "
                          "(PyTorch's and JAX's default), where the notes' algorithm is exact")
     return None
+
+
+def _read_as_01(conv: Convention, labels: str, classes: tuple[str, str] | None, rate: Fraction) -> str:
+    """Where code given a pair of labels (`classes`) read as -1/+1 is a hard limiter at `rate`: the same run as code
+    mapping them to 0/1 and stepping η·(d - y) at twice the rate, said with its options (one cannot tell them apart)."""
+    if classes is None or labels != "-1/+1" or conv.step_factor != 2:
+        return ""
+    return (f" (the same run as code that maps {classes[0]}/{classes[1]} to 0/1 and steps η·(d - y) at "
+            f"{float(2 * rate)!r}: --labels-as 0/1 --float-eta {float(2 * rate)!r} declares that reading)")
 
 
 def _on_labels(conv: Convention, labels: str) -> str:

@@ -470,7 +470,10 @@ def test_a_python_file_named_by_its_path_is_checked(tmp_path: Path) -> None:
     ("options", "message"),
     [
         ({"dtype": "double"}, "dtype='double' must be one of float, fraction, object"),
-        ({"labels": "1/2"}, "labels='1/2' must be one of -1/+1, 0/1"),
+        ({"labels": "2/2"}, "labels='2/2' must name two different labels, NEG/POS"),
+        ({"labels": "1/01"}, "labels='1/01' must name two different"),
+        ({"labels": "a,b/c"}, "labels='a,b/c' cannot hold a comma"),
+        ({"labels": "R/M", "labels_as": "1/2"}, "labels_as='1/2' must be one of -1/+1, 0/1"),
         ({"eta": 0}, "eta=0 must be > 0"),
         ({"eta": "x"}, "eta='x'"),
         ({"examples": 0}, "examples=0 must be an integer >= 1"),

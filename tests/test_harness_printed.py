@@ -79,6 +79,9 @@ def test_weights_rounded_at_an_undeclared_rate_are_named_with_the_rate_and_pass_
     assert not result.passed
     [diagnosis] = result.diagnoses
     assert (diagnosis.code, diagnosis.parameters["format"], diagnosis.parameters["rate"]) == ("printed-rounding", "%.3f", "1/8")
+    # how to print every digit, in each language people print from (awk's print, like Perl's, was not named)
+    for form in ('awk and Perl: printf "%.17g", x', "C++: cout << setprecision(17)", "Rust: {} or {:?}"):
+        assert form in diagnosis.text, diagnosis.text
     assert check_implementation(rounded_perceptron, examples=30, accept_departures=("printed-rounding",)).passed
 
 

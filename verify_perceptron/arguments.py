@@ -254,7 +254,11 @@ def _check_command(commands: argparse._SubParsersAction[_Parser]) -> None:
     check.add_argument("--examples", type=_positive_int, default=100, metavar="N", help="generated datasets to try (default 100)")
     check.add_argument("--dtype", choices=("float", "fraction", "object"), default="float",
                        help="how the data are handed to it (default float: exactly representable values)")
-    check.add_argument("--labels", choices=("-1/+1", "0/1"), default="-1/+1", help="the labels it expects")
+    check.add_argument("--labels", default="-1/+1", metavar="NEG/POS",
+                       help="the labels it expects: -1/+1 (default), 0/1, or any two, the negative first (1/2, R/M)")
+    check.add_argument("--labels-as", choices=("-1/+1", "0/1"), default=None,
+                       help="how its code maps them: to -1/+1 (a step of η·y) or to 0/1 (η·(d - y)); default: "
+                       "-1/+1, or 0/1 for --labels 0/1")
     check.add_argument("--seed", type=int, default=None, metavar="S", help="seed of the search (default: fixed)")
     check.add_argument("--eta", default=None, metavar="RATE", help="the learning rate it uses, if not 1")
     check.add_argument("--float-eta", default=None, metavar="DECIMAL",

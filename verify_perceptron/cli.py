@@ -379,7 +379,7 @@ def _checked(args: argparse.Namespace, spent: float, watch: Watch | None) -> tup
         averaged=args.average_over or args.averaged,
         accept=[name.strip() for given in args.accept for name in given.split(",") if name.strip()],
         time_limit=args.time_limit, spent=spent, bias=args.bias, mode=args.mode, progress=watch,
-        label_column=args.label_column, header=args.header, delimiter=args.delimiter,
+        label_column=args.label_column, header=args.header, delimiter=args.delimiter, labels_as=args.labels_as,
     )
 
 
@@ -411,21 +411,21 @@ def _proofs(args: argparse.Namespace, clock: Deadline) -> int:
 
 
 def _labels_joined(argv: list[str]) -> list[str]:
-    """`argv` with ``--labels -1/+1`` made one word, ``--labels=-1/+1``: argparse takes a value that starts with a
-    dash, and is no negative number, for an option, so the choice the help shows was refused ("expected one
-    argument").
+    """`argv` with ``--labels -1/+1`` (and ``--labels-as -1/+1``) made one word, ``--labels=-1/+1``: argparse takes
+    a value that starts with a dash, and is no negative number, for an option, so the choice the help shows was
+    refused ("expected one argument").
 
     Examples
     --------
     >>> _labels_joined(["check", "--labels", "-1/+1", "m:f"])
     ['check', '--labels=-1/+1', 'm:f']
-    >>> _labels_joined(["check", "--labels", "0/1", "--labels"])
-    ['check', '--labels', '0/1', '--labels']
+    >>> _labels_joined(["check", "--labels", "0/1", "--labels-as", "-1/+1", "--labels"])
+    ['check', '--labels', '0/1', '--labels-as=-1/+1', '--labels']
     """
     out: list[str] = []
     for word in argv:
-        joined = out and out[-1] == "--labels" and word.startswith("-") and word[1:2].isdigit()
-        out[-1:] = [f"--labels={word}"] if joined else [*out[-1:], word]
+        joined = out and out[-1] in ("--labels", "--labels-as") and word.startswith("-") and word[1:2].isdigit()
+        out[-1:] = [f"{out[-1]}={word}"] if joined else [*out[-1:], word]
     return out
 
 

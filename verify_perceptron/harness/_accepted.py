@@ -35,6 +35,9 @@ from ._wording import _count, _number, _rate_text
 
 #: The names under which a float learning rate's rounding is accepted.
 FLOAT_RATE = ("eta0", "learning_rate_init", "float-rate")
+#: Epochs the float64 run a float rate is compared with may take where no limit is declared: rounding can make it
+#: longer than the exact run (`REFERENCE_EPOCHS` bounds that one), and code looping to a clean epoch runs it so.
+FLOAT_EPOCHS = 10 * REFERENCE_EPOCHS
 #: The checks an accepted departure may replace.
 _REPLACED = ("agrees-with-reference", "final-weights-separate", "learning-rate")
 
@@ -61,8 +64,8 @@ def _with_accepted(options: CheckOptions, conv: Convention, data: Dataset, refer
     if accepted & set(FLOAT_RATE) and options.dtype == "float" and options.eta is not None:
         rate = options.eta
         runs = (_batch_runs(data, conv, rate, options) if options.mode == "batch" else
-                {sums: _float_run(data, conv, rate, options.max_epochs or REFERENCE_EPOCHS, options.labels,
-                                  sums=sums)[0] for sums in SUMS})  # any order of the score's sums is float64's run
+                {sums: _float_end(data, conv, rate, options, sums, findings) for sums in SUMS})  # any order of the
+        # score's sums is float64's run
         same = [sums for sums, final in runs.items() if final == weights]
         if same:
             return _without(findings, _REPLACED), [
@@ -101,6 +104,20 @@ def _with_accepted(options: CheckOptions, conv: Convention, data: Dataset, refer
 def _how(key: str) -> str:
     """The words for a float run's way of computing: `_floats.summed` of an order of `SUMS`, a batch run's own."""
     return summed(key) if key in SUMS else key
+
+
+def _float_end(data: Dataset, conv: Convention, rate: Fraction, options: CheckOptions, sums: str,
+               findings: list[Finding]) -> Vector | None:
+    """The float64 run's final weights: stopped at the declared epochs, else at convergence; one still running at
+    `REFERENCE_EPOCHS` is run on to `FLOAT_EPOCHS` where the implementation's weights separate the data (it ended
+    at a clean epoch, which float rounding may put past the exact run's limit)."""
+    ends: list[Vector] = []
+    final = _float_run(data, conv, rate, options.max_epochs or REFERENCE_EPOCHS, options.labels, sums=sums,
+                       ends=ends)[0]
+    if options.max_epochs is None and len(ends) >= REFERENCE_EPOCHS and final is not None and \
+            not any(f.check == "final-weights-separate" for f in findings):
+        final = _float_run(data, conv, rate, FLOAT_EPOCHS, options.labels, sums=sums)[0]
+    return final
 
 
 def _batch_runs(data: Dataset, conv: Convention, rate: Fraction, options: CheckOptions) -> dict[str, Vector | None]:

@@ -21,7 +21,7 @@ import numpy as np
 from ..data.dataset import Dataset
 from ..data.exact_text import nearest_float
 from ..notes.conventions import CONVENTIONS, Convention, dot
-from ._evidence import Observation, explained
+from ._evidence import Observation, explained, recast
 from ._exact import Vector, _is_mistake
 from ._floats import SUMS, _double, _doubles, _score, code_rate, halves_step, short_rates, summed_how
 from ._results import Diagnosis
@@ -204,7 +204,7 @@ def _online_too(observations: list[Observation], conv: Convention, rule: Convent
     from ._models import simulate
 
     def shown(weights: Vector) -> Vector:
-        return conv.from_canonical(*rule.to_canonical(weights))
+        return recast(weights, rule, conv)
 
     if factor is not None:  # the exact fit: the online run at rate 1, times the same factor
         def exact(o: Observation) -> list[Vector] | None:

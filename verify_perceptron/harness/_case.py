@@ -28,6 +28,8 @@ from ._options import MAX_REPORTED_UPDATES, REFERENCE_EPOCHS, CheckOptions, upda
 from ._results import CaseResult, Diagnosis, Finding, FloatDecision
 from ._runner import Runner
 from ._target import _inputs
+from ._one_class import PAIR, refused_tokens
+from ._tokens import READINGS, expects, flags as label_flags, other_reading, rechecked, shown
 from ._wording import _count, _number
 
 
@@ -236,12 +238,12 @@ class _Case:
         machinelearningmastery's perceptron does); else None. Tried once: never again from the relabelled case."""
         if self.relabelled:
             return None
-        other = "0/1" if self.options.labels == "-1/+1" else "-1/+1"
+        other, classes = other_reading(self.options.labels), self.options.classes
         self.relabelled = True
         options = dataclasses.replace(self.options, labels=other)
         seen, failing = self._searched(options)  # as a check on those labels
         case = self._first_failing(options, evidence, [] if failing is None else [failing])
-        said = f"it expects labels {other} (given {self.options.labels}, no model explains its weights)"
+        said = f"{expects(other, classes)} (given {shown(self.options.labels, classes)}, no model explains its weights)"
         found = {"labels": other, "convention": self.conv.name, "datasets": 1}
         if case is None:
             return self._checked_suggestion(Diagnosis("label-encoding", found, f"{said}: given them, it passes on "
@@ -259,7 +261,7 @@ class _Case:
             return None
         flags = then.parameters.get("passes_with")
         if flags is not None:  # checked under those labels: say it with the option that declares them
-            found["passes_with"] = f"--labels {other} {flags}"
+            found["passes_with"] = f"{label_flags(other, classes)} {flags}"
             text = text.replace(f"it passes with {flags}", f"it passes with {found['passes_with']}")
         return Diagnosis("label-encoding", {**found, "then": {"code": then.code, "parameters": then.parameters}},
                          f"{said}: given them, {text}")
@@ -307,33 +309,47 @@ class _Case:
             return None
         if self.relabelled:  # given these labels by a case that had the others: never back again
             return None
-        other = "0/1" if self.options.labels == "-1/+1" else "-1/+1"
-        case = _Case(self.target, self.kind, self.name, self.data, dataclasses.replace(self.options, labels=other),
-                     self.label, generated=False)
-        case.relabelled = True
-        try:
-            case.run()
-        except (InvalidArgument, _Rejected):
-            return None
-        if case.weights is None:
-            return None
+        case, other, classes = self._given_labels(self.options.classes is None and self.options.labels == "-1/+1")
+        if case is None:
+            return refused_tokens(self.options.labels, self.options.classes, f"{first.message}\n{self.output}",
+                                  self.conv.name)
         why = first.message.removeprefix("on these data the implementation ").split("\n")[0]
-        found = Diagnosis("label-encoding", {"labels": other, "convention": self.conv.name, "datasets": 1},
-                          f"it expects labels {other}: given labels {self.options.labels} it {why}, and given "
-                          f"labels {other} it gives weights")
+        found = Diagnosis("label-encoding", {"labels": other, "convention": self.conv.name, "datasets": 1,
+                                             **({} if classes == self.options.classes else {"classes": list(classes or ())})},
+                          f"{expects(other, classes)}: given labels {shown(self.options.labels, self.options.classes)} it {why}, "
+                          f"and given labels {shown(other, classes)} it gives weights")
         if not case.findings:
             passing = Diagnosis(found.code, found.parameters, f"{found.text} that pass every check on these data")
             confirmed = self._checked_suggestion(passing, evidence)
             if confirmed is not passing:
                 return confirmed
-            return Diagnosis(found.code, found.parameters, f"{passing.text}, but it fails on others with --labels "
-                             f"{other}: check it with --labels {other} to see what else departs")
+            declared = label_flags(other, classes)
+            return Diagnosis(found.code, found.parameters, f"{passing.text}, but it fails on others with {declared}: "
+                             f"check it with {declared} to see what else departs")
         case.diagnose(Evidence())
         then = case.diagnoses[0] if case.diagnoses else None
         if then is None:
             return Diagnosis(found.code, found.parameters, f"{found.text} that fail: {case.findings[0].message}")
         return Diagnosis(found.code, {**found.parameters, "then": {"code": then.code, "parameters": then.parameters}},
                          f"{found.text}; given them, {then.text}")
+
+    def _given_labels(self, pairs: bool) -> tuple[_Case | None, str, tuple[str, str] | None]:
+        """This dataset called again with the other reading of its labels (0/1 for -1/+1), then with `pairs` labels
+        1/2 read as -1/+1 and as 0/1: the first case run that gives weights, its reading and tokens (None, ...:
+        none gives any, or the data are set aside)."""
+        tried = [other_reading(self.options.labels)] + ([f"{PAIR[0]}/{PAIR[1]}:{r}" for r in READINGS] if pairs else [])
+        for labels in tried:
+            reading, classes = rechecked(labels, self.options.classes)
+            case = _Case(self.target, self.kind, self.name, self.data,
+                         dataclasses.replace(self.options, labels=reading, classes=classes), self.label, generated=False)
+            case.relabelled = True
+            try:
+                case.run()
+            except (InvalidArgument, _Rejected):
+                break
+            if case.weights is not None:
+                return case, reading, classes
+        return None, self.options.labels, self.options.classes
 
     def _unseeded(self, evidence: Evidence) -> Diagnosis | None:
         """``nondeterministic`` (or a random start, `nondeterminism_probe`) when two more calls on one of the
@@ -386,8 +402,9 @@ class _Case:
 
     def recheck(self, data: Dataset, labels: str, convention: str) -> tuple[Dataset, Vector | None, bool]:
         """Call the implementation again on `data` given with `labels`, checked under `convention`: the
-        data as it saw them, its weights, and whether it passed."""
-        options = dataclasses.replace(self.options, labels=labels, convention=convention)
+        data as it saw them, its weights, and whether it passed (`labels` a reading, or new tokens: `rechecked`)."""
+        reading, classes = rechecked(labels, self.options.classes)
+        options = dataclasses.replace(self.options, labels=reading, classes=classes, convention=convention)
         case = _Case(self.target, self.kind, "probe", data, options, self.label, generated=False)
         try:
             case.run()

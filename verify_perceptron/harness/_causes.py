@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
-from ..notes.conventions import CONVENTIONS, Convention, dot
+from ..notes.conventions import Convention, dot
 from ..run.averaged import AVERAGES
 from ._averaged import counter_average
 from ._count_cap import Trails, count_cap
-from ._evidence import Model, Observation, Printed, allowing, explained, factor_of
+from ._evidence import Model, Observation, Printed, allowing, explained, factor_of, other_rules, recast
 from ._exact import Vector, _is_mistake
 from ._models import Change, Simulation, orders_reaching, simulate
 from ._pocket import pocket_cause
@@ -120,15 +120,12 @@ def search_causes(observations: list[Observation], conv: Convention, rate: Fract
 def _conventions(observations: list[Observation], conv: Convention, runs: _Runs) -> Iterator[Diagnosis | None]:
     """Another note's perceptron (another tie rule), read in the checked convention's coordinates."""
     fits = []
-    for other in CONVENTIONS.values():
-        if other.name == conv.name:
-            continue
-
+    for other in other_rules(conv, ball=False):
         def model(o: Observation, other: Convention = other) -> list[Vector] | None:
             run = runs(o, Change(), other)
             if run.stop != "converged":
                 return None
-            return [conv.from_canonical(*other.to_canonical(run.final()))]
+            return [recast(run.final(), other, conv)]
 
         c = runs.explained(observations, model, None)
         if c is not None:

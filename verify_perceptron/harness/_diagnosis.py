@@ -11,10 +11,11 @@ from ..data.dataset import Dataset
 from ..notes.conventions import Convention, get_convention
 from ._batch_scaled import batch_scaled_cause
 from ._causes import MODE_EPOCHS, mode_cause, model_causes, search_causes
-from ._evidence import Evidence, Observation
+from ._evidence import Evidence, Observation, other_rules, recast_all
 from ._exact import Vector
 from ._floats import capped_float_fit, float_fit, halves_step, rates_shown, short_rates, summed, summed_how
 from ._normalized import normalized_cause
+from ._one_class import one_class_probe
 from ._options import REFERENCE_EPOCHS, CheckOptions
 from ._printed import printed_cause
 from ._probes import Recheck, labels_probe, start_probe
@@ -49,7 +50,9 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
                           "no known cause explains it: in batch mode only the online run is tried (the harness's "
                           "other models, a changed rule, a cap, a tolerance, an average, ..., step after every mistake), "
                           "and it does not reproduce its weights on every dataset tried")]
-    configured = _configured(observations, conv, options)
+    # its configuration; then labels read as one class, or swapped (the note's run on them, exactly: cheap)
+    configured = _configured(observations, conv, options) or one_class_probe(
+        observations, conv, recheck, options.labels, options.classes, rate, rounded)
     if configured is not None:
         return [configured]
     printed = printed_cause(observations, conv, rate, exact=options.dtype != "float", labels=options.labels)
@@ -58,7 +61,7 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
     found = model_causes(observations, conv, rate, rounded)
     if options.dtype == "float":
         rounding = _float_rounding(observations, conv, float_rate, options.max_epochs, options.labels,
-                                   declared=options.eta is not None, other_rules=not found)
+                                   declared=options.eta is not None, other_rules=not found, classes=options.classes)
         if rounding is None and not found:  # float32 only where nothing exact or float64 explains the weights
             rounding = _single_rounding(observations, conv, float_rate, options, rate)
         if rounding is not None:
@@ -80,7 +83,8 @@ def diagnose(data: Dataset, weights: Vector, conv: Convention, options: CheckOpt
             return [inputs]
     for probe in (lambda: start_probe(data, conv, recheck, options.labels),
                   lambda: _bias_start(observations, conv, options, recheck, rate, float_rate),
-                  lambda: labels_probe(observations, conv, recheck, options.labels, options.dtype == "float")):
+                  lambda: labels_probe(observations, conv, recheck, options.labels, options.dtype == "float",
+                                       options.classes)):
         diagnosis = probe()
         if (diagnosis is not None and diagnosis.code == "nonzero-start" and diagnosis.parameters.get("seeded")
                 and "then" not in diagnosis.parameters):
@@ -200,13 +204,14 @@ def _not_a_perceptron(observations: list[Observation], conv: Convention, exact: 
 
 def _float_rounding(observations: list[Observation], conv: Convention, rate: Fraction,
                     max_epochs: int | None, labels: str = "-1/+1", declared: bool = False,
-                    other_rules: bool = True) -> Diagnosis | None:
+                    other_rules: bool = True, classes: tuple[str, str] | None = None) -> Diagnosis | None:
     """float-rounding: the note's algorithm in float64 at the rate ends at the implementation's weights
     on every dataset tried, and the exact run does not on the counterexample.
 
     The rate is the declared one; else the one its weights show (`rate`, rounded by float64's steps, so only
     near the one it was written with) and that one's shortest decimals of 1 to 3 significant digits, each
-    as its double (0.01 is the double nearest to 1/100)."""
+    as its double (0.01 is the double nearest to 1/100). Under a pair of labels read as -1/+1, a hard limiter's
+    run at η is said to be code mapping them to 0/1 at 2η too (the same run: `_tokens`)."""
     raw, *short = short_rates(rate)
     candidates = [rate] if declared else [*short, raw]
     if not declared:  # where float64 changed a decision, the counterexample's factor is no rate: the others' are
@@ -228,7 +233,7 @@ def _float_rounding(observations: list[Observation], conv: Convention, rate: Fra
                                         "datasets": len(observations)},
                      f"float rounding: the {ruled.name} perceptron{said} computed in float64 at rate "
                      f"{_rate_text(candidate)}{_on_labels(ruled, labels)}{summed(sums)}{capped} ends at exactly "
-                     "the implementation's weights on every dataset tried")
+                     f"the implementation's weights on every dataset tried{_read_as_01(ruled, labels, classes, candidate)}")
 
 
 def _other_rule_in_float64(observations: list[Observation], conv: Convention, rate: Fraction,
@@ -237,14 +242,10 @@ def _other_rule_in_float64(observations: list[Observation], conv: Convention, ra
     """The first other convention whose float64 run, at the declared rate or at one the weights show in its own
     coordinates, ends at every dataset's weights (read in its coordinates), and that fit; else, where no epoch
     limit is declared, the first whose run stopped after T epochs does (`capped_float_fit`), and T; else `conv`."""
-    from ..notes.conventions import CONVENTIONS
-
     epochs = max_epochs or REFERENCE_EPOCHS
     tried = []
-    for other in CONVENTIONS.values():
-        if other.name == conv.name or (other.name == "unit-ball") != (conv.name == "unit-ball"):
-            continue
-        pairs = [(o.data, other.from_canonical(*conv.to_canonical(o.weights))) for o in observations]
+    for other in other_rules(conv):
+        pairs = [(o.data, o.weights) for o in recast_all(observations, conv, other)]
         candidates = [rate] if declared else [
             r for data, weights in pairs[:_SHOWING] for r in rates_shown(data, other, weights, labels, epochs)]
         found = float_fit(pairs, other, candidates, epochs, labels) if candidates else None
@@ -290,6 +291,15 @@ def _single_rounding(observations: list[Observation], conv: Convention, float_ra
                          f"array) on the {tried} datasets tried first: it computes in float32 "
                          "(PyTorch's and JAX's default), where the notes' algorithm is exact")
     return None
+
+
+def _read_as_01(conv: Convention, labels: str, classes: tuple[str, str] | None, rate: Fraction) -> str:
+    """Where code given a pair of labels (`classes`) read as -1/+1 is a hard limiter at `rate`: the same run as code
+    mapping them to 0/1 and stepping η·(d - y) at twice the rate, said with its options (one cannot tell them apart)."""
+    if classes is None or labels != "-1/+1" or conv.step_factor != 2:
+        return ""
+    return (f" (the same run as code that maps {classes[0]}/{classes[1]} to 0/1 and steps η·(d - y) at "
+            f"{float(2 * rate)!r}: --labels-as 0/1 --float-eta {float(2 * rate)!r} declares that reading)")
 
 
 def _on_labels(conv: Convention, labels: str) -> str:
@@ -338,8 +348,9 @@ def _started_on_other_labels(diagnosis: Diagnosis, observations: list[Observatio
     (0/1 for -1/+1: code written for them, as the 2022 edition of Raschka's book is), is a note's float64 perceptron
     from that start on every one (`_start.started_run`); else None."""
     from ._start import MAX_STARTED, started_run
+    from ._tokens import other_reading, shown
 
-    other = "0/1" if options.labels == "-1/+1" else "-1/+1"
+    other = other_reading(options.labels)
     seen = []
     for o in observations[:MAX_STARTED]:
         data, weights, _ = recheck(o.data, other, conv.name)
@@ -350,7 +361,8 @@ def _started_on_other_labels(diagnosis: Diagnosis, observations: list[Observatio
     if found is None:
         return None
     said = Diagnosis(diagnosis.code, {**diagnosis.parameters, "labels": other},
-                     f"{diagnosis.text}; it is written for labels {other}: given them, each dataset called again")
+                     f"{diagnosis.text}; it is written for labels {shown(other, options.classes)}: given them, each dataset "
+                     "called again")
     return _from_the_start(said, found, seen, conv,
                            "read where no update can move the features: samples of 0 beside one far one")
 

@@ -3,11 +3,12 @@ returned on it, and the one learning rate that must relate a model's weights to 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ..data.dataset import Dataset
+from ..notes.conventions import CONVENTIONS, Convention
 from ._exact import Vector
 from ._floats import _nearest_double
 
@@ -204,3 +205,38 @@ def _float_ratio(weights: Vector, model: Vector, rounded: bool = False, *, exact
         if all(w == _nearest_double(c * m) for w, m in zip(weights, model)):  # None past the doubles: no fit
             return c
     return None
+
+
+def other_rules(conv: Convention, *, ball: bool = True) -> Iterator[Convention]:
+    """Each other note's convention (another tie rule, step or bias place), in the notes' order; with `ball`, the
+    unit-ball perceptron only beside itself (it normalizes its samples: no other rule's run is its own).
+
+    Examples
+    --------
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> [c.name for c in other_rules(get_convention("classic"))]
+    ['hard-limiter', 'hard-limiter-plus', 'sum-norm', 'split-bias']
+    >>> len(list(other_rules(get_convention("classic"), ball=False)))
+    5
+    """
+    for other in CONVENTIONS.values():
+        if other.name != conv.name and not (ball and (other.name == "unit-ball") != (conv.name == "unit-ball")):
+            yield other
+
+
+def recast(weights: Vector, source: Convention, target: Convention) -> Vector:
+    """Weights in `source`'s coordinates written in `target`'s: the same separator.
+
+    Examples
+    --------
+    >>> from verify_perceptron.notes.conventions import get_convention
+    >>> recast((Fraction(1), Fraction(2)), get_convention("classic"), get_convention("sum-norm"))
+    (Fraction(2, 1), Fraction(-1, 1))
+    """
+    return target.from_canonical(*source.to_canonical(weights))
+
+
+def recast_all(observations: Iterable[Observation], source: Convention, target: Convention) -> list[Observation]:
+    """`observations` with their weights read in `target`'s coordinates (`recast`), as another rule's run is
+    compared with them."""
+    return [Observation(o.data, recast(o.weights, source, target)) for o in observations]

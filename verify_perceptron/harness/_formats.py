@@ -46,6 +46,7 @@ def result_record(result: HarnessResult) -> dict[str, Any]:
         "target": result.target,
         "passed": result.passed,
         "options": {"convention": options.convention, "dtype": options.dtype, "labels": options.labels,
+                    "classes": None if options.classes is None else list(options.classes),
                     "eta": None if options.eta is None else exact_text(options.eta),
                     "eta_decimal": None if options.eta is None else nearest_float(options.eta),
                     "max_epochs": options.max_epochs, "examples": options.examples, "seed": options.seed,

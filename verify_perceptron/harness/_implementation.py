@@ -33,8 +33,8 @@ __all__ = ["Samples", "Labels", "Number", "WeightVector", "Updates", "Returned",
 
 #: The samples as an implementation receives them (``dtype``): a float64 or object array, or lists of Fraction.
 Samples = Union["np.ndarray[Any, Any]", list[list[Fraction]]]
-#: The labels as it receives them: an int64 or object array, or a list of ints.
-Labels = Union["np.ndarray[Any, Any]", list[int]]
+#: The labels as it receives them: an int64, str or object array, or a list of ints or of str (``labels="R/M"``).
+Labels = Union["np.ndarray[Any, Any]", list[int], list[str]]
 #: A value the check reads exactly: a float through `Fraction.from_float`, a string as a literal (``"1/3"``).
 Number = Union[int, float, Fraction, Decimal, str, "np.number[Any]"]
 #: A weight vector: its numbers in a sequence or an array (a 1×d row is read too, hence `object`).

@@ -108,9 +108,10 @@ class Simulation:
 
 def simulate(data: Dataset, conv: Convention, change: Change = Change(), *,
              on_update: Callable[[list[int]], None] | None = None,
-             on_epoch: Callable[[], None] | None = None) -> Simulation:
+             on_epoch: Callable[[], None] | None = None, labels: Sequence[int] | None = None) -> Simulation:
     """Run the note's perceptron changed as `change` says, exactly, from w = 0, at learning rate 1;
-    `on_update` is told the integer weights after each update, `on_epoch` each epoch's end (`_pocket`).
+    `on_update` is told the integer weights after each update, `on_epoch` each epoch's end (`_pocket`);
+    `labels` are read in place of the data's own (all of one class too: `_one_class`).
 
     Examples
     --------
@@ -130,6 +131,7 @@ def simulate(data: Dataset, conv: Convention, change: Change = Change(), *,
     order = {"skips-last-sample": range(len(samples) - 1),
              "skips-first-sample": range(1, len(samples))}.get(variant or "", range(len(samples)))
     run = Simulation(scale=L * Q, presentations=len(order))
+    given = data.y if labels is None else labels
     # a tolerance compares y·(U·N) with tolerance·L²·Q (the score's integer units)
     limit = change.tolerance * L * L * Q
     U = [0] * len(samples[0])
@@ -139,7 +141,7 @@ def simulate(data: Dataset, conv: Convention, change: Change = Change(), *,
     for _ in range(change.epochs or MODEL_EPOCHS):
         clean = True
         for i in order:
-            x, label = samples[i], data.y[i]
+            x, label = samples[i], given[i]
             score = sum(u * v for u, v in zip(U, x))
             if limit:
                 mistake = label * score <= limit

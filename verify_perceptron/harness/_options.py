@@ -15,13 +15,14 @@ from ..errors import InvalidArgument
 from ..notes.conventions import get_convention
 from ..run.averaged import AVERAGES
 from ._clock import seconds_or_none
+from ._tokens import label_pair
 
 if TYPE_CHECKING:  # Hypothesis loads only when a check runs
     from hypothesis import settings as HypothesisSettings
 
 #: How the implementation receives X: NumPy float64, lists of Fraction, NumPy object arrays of Fraction.
 DTYPES = ("float", "fraction", "object")
-#: How it receives y: labels -1/+1 or 0/1.
+#: How it reads y: labels -1/+1 or 0/1 (any other pair of tokens, `CheckOptions.classes`, is read as one of them).
 LABELS = ("-1/+1", "0/1")
 #: How it steps: after every mistake, or once per pass by the sum over the pass's mistakes (`CheckOptions.mode`).
 MODES = ("online", "batch")
@@ -59,8 +60,6 @@ DEPARTURES = ("shuffle", "tol", "early_stopping", "penalty", "fit_intercept", "l
 #: Where a flat weight vector holds the bias (`CheckOptions.bias`).
 BIAS_PLACES = ("first", "last", "convention")
 
-_LABEL_ALIASES = {"-1/+1": "-1/+1", "-1,+1": "-1/+1", "-1/1": "-1/+1", "pm1": "-1/+1", "0/1": "0/1", "0,1": "0/1"}
-
 
 @dataclass(frozen=True)
 class CheckOptions:
@@ -73,7 +72,11 @@ class CheckOptions:
     dtype : {"float", "fraction", "object"}
         How X is passed: NumPy float64, lists of `Fraction`, or a NumPy object array of `Fraction`.
     labels : {"-1/+1", "0/1"}
-        How y is passed.
+        How the implementation reads y: as -1/+1 (a step of η·y, the notes' own), or as 0/1 (η·(d - y), where a
+        hard limiter's step is η, the note's 2η at η/2, and the label 0 can stand as the step's sign).
+    classes : tuple of two str, or None
+        The tokens y is passed as for class -1 and class +1 (``("1", "2")``, ``("R", "M")``), when they are
+        not the numbers of `labels`; integer tokens are passed as int64, others as strings.
     eta : Fraction or None
         The learning rate the implementation uses, if declared; else inferred from its output.
         A float declares that double (``0.1`` is 3602879701896397/36028797018963968), a
@@ -125,6 +128,7 @@ class CheckOptions:
     convention: str = "classic"
     dtype: str = "float"
     labels: str = "-1/+1"
+    classes: tuple[str, str] | None = None
     eta: Fraction | None = None
     examples: int = DEFAULT_EXAMPLES
     seed: int | None = None
@@ -223,14 +227,13 @@ def _options(
     rounding_stress: bool, detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...],
     max_epochs: int | None, call_timeout: float | None, worked_examples: bool, output: str,
     accept_departures: Sequence[str], max_features: int, max_samples: int, averaged: bool | str = False,
-    bias: str | None = None, mode: str = "online",
+    bias: str | None = None, mode: str = "online", labels_as: str | None = None,
 ) -> CheckOptions:
     """`CheckOptions` from a front door's keyword arguments, each checked (`InvalidArgument` naming it)."""
     conv = get_convention(convention)
     if dtype not in DTYPES:
         raise InvalidArgument(f"dtype={shown_value(dtype)} must be one of {', '.join(DTYPES)}")
-    if labels not in _LABEL_ALIASES:
-        raise InvalidArgument(f"labels={shown_value(labels)} must be one of {', '.join(LABELS)}")
+    reading, classes = label_pair(labels, labels_as)
     rate = None
     if eta is not None:
         try:
@@ -292,7 +295,7 @@ def _options(
     elif not isinstance(detects_nonseparable, bool):
         raise InvalidArgument(f"detects_nonseparable={shown_value(detects_nonseparable)} must be a bool or exception types")
     return CheckOptions(
-        convention=conv.name, dtype=dtype, labels=_LABEL_ALIASES[labels], eta=rate, examples=examples,
+        convention=conv.name, dtype=dtype, labels=reading, classes=classes, eta=rate, examples=examples,
         seed=seed, rounding_stress=bool(rounding_stress), detects_nonseparable=bool(detects_nonseparable),
         nonseparable_errors=errors, max_epochs=max_epochs, call_timeout=call_timeout,
         worked_examples=bool(worked_examples), output=output, accept_departures=tuple(accept_departures),

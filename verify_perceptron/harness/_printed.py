@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ..data.dataset import Dataset
-from ..notes.conventions import CONVENTIONS, Convention
-from ._evidence import Observation
+from ..notes.conventions import Convention
+from ._evidence import Observation, other_rules, recast_all
 from ._floats import short_decimals
 from ._models import simulate
 from ._results import Diagnosis
@@ -201,13 +201,12 @@ def printed_cause(observations: list[Observation], conv: Convention, rate: Fract
     if exact:
         return None
     named = _printed_float_run(observations, wants[0], conv, conv, rate, labels)
-    for other in CONVENTIONS.values():  # another note's rule (a tie counted +1 or -1), in its own coordinates
-        if named is not None or other.name == conv.name or (other.name == "unit-ball") != (conv.name == "unit-ball"):
-            continue
+    for other in other_rules(conv):  # another note's rule (a tie counted +1 or -1), in its own coordinates
+        if named is not None:
+            break
         run = simulate(observations[0].data, other)
         if run.stop == "converged":
-            named = _printed_float_run([Observation(o.data, other.from_canonical(*conv.to_canonical(o.weights)))
-                                        for o in observations], run.final(), other, conv, rate, labels)
+            named = _printed_float_run(recast_all(observations, conv, other), run.final(), other, conv, rate, labels)
     return named
 
 
@@ -340,5 +339,6 @@ def described(form: str) -> str:
 
 
 #: How to print every digit, said once where the cause is named.
-FULL_PRECISION = ("print every digit for an exact comparison (C and C++: %.17g; Java: Double.toString; Python: repr; "
-                  "NumPy: print(w.tolist()); JavaScript: String(x); R: sprintf('%.17g', x))")
+FULL_PRECISION = ("print every digit for an exact comparison (C: printf(\"%.17g\", x); C++: cout << setprecision(17); "
+                  "awk and Perl: printf \"%.17g\", x; Java: Double.toString; Python: repr; NumPy: print(w.tolist()); "
+                  "JavaScript: String(x); Rust: {} or {:?}; R: sprintf('%.17g', x))")

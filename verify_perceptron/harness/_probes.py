@@ -119,11 +119,12 @@ def nondeterminism_probe(data: Dataset, conv: Convention, recheck: Recheck, labe
 
 
 def labels_probe(observations: list[Observation], conv: Convention, recheck: Recheck,
-                 labels: str, floats: bool = False) -> Diagnosis | None:
+                 labels: str, floats: bool = False, classes: tuple[str, str] | None = None) -> Diagnosis | None:
     """label-encoding: every dataset tried passes when given with the other labels (0/1 for -1/+1),
     under the checked convention or else under one other convention; with `floats`, also where float64
     rounding at one rate explains every one that did not pass (`_floats.rates_shown` on one of them, the
-    rate then run on all: a run whose rounding changed a decision shows no rate of its own)."""
+    rate then run on all: a run whose rounding changed a decision shows no rate of its own). With `classes` (a
+    pair of tokens), the same tokens read the other way."""
     from ..notes.conventions import CONVENTIONS, get_convention
     from ._options import REFERENCE_EPOCHS
 
@@ -145,7 +146,7 @@ def labels_probe(observations: list[Observation], conv: Convention, recheck: Rec
                     break  # (as before: not this convention, without calling the implementation on every dataset)
         else:
             if not failed or rate is not None:
-                return _encoding(conv, name, other, len(tried), rate)
+                return _encoding(conv, name, other, len(tried), rate, classes)
     return None
 
 
@@ -164,13 +165,15 @@ def _one_rate(failed: list[tuple[Dataset, Vector]], name: str, labels: str) -> F
     return None
 
 
-def _encoding(conv: Convention, name: str, other: str, datasets: int, rate: Fraction | None) -> Diagnosis:
+def _encoding(conv: Convention, name: str, other: str, datasets: int, rate: Fraction | None,
+              classes: tuple[str, str] | None = None) -> Diagnosis:
     """The label-encoding diagnosis: labels `other`, convention `name`, a float64 rate when one was needed."""
     from ..notes.conventions import get_convention
     from ._floats import halves_step
+    from ._tokens import expects, flags as label_flags
     from ._wording import _rate_text
 
-    flags = f"--labels {other}" + ("" if name == conv.name else f" --convention {name}")
+    flags = label_flags(other, classes) + ("" if name == conv.name else f" --convention {name}")
     also = "" if name == conv.name else f", and it is the {name} perceptron"
     parameters: dict[str, object] = {"labels": other, "convention": name, "datasets": datasets}
     if rate is not None:
@@ -179,5 +182,5 @@ def _encoding(conv: Convention, name: str, other: str, datasets: int, rate: Frac
         flags += f" --float-eta {float(rate)!r} --accept float-rate"
         parameters["rate"] = _number(rate)
     return Diagnosis("label-encoding", parameters,
-                     f"it expects labels {other}{also}: given them, it gives the note's weights on every "
+                     f"{expects(other, classes)}{also}: given them, it gives the note's weights on every "
                      f"dataset tried ({flags} declares that)")

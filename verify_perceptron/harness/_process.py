@@ -7,7 +7,8 @@ The protocol, for ``command_implementation("CMD {train} {out}")``:
 - ``{train}`` is replaced by the path of a CSV file with one sample a line, no
   header (with ``header=True`` a first line ``x1,...,xd,y`` names the columns, for a
   program that reads it as pandas' ``read_csv`` and R's ``read.csv`` do by default): the features, then the
-  label (in the encoding chosen with ``labels``; the label first with ``label_column="first"``). Float data are written as each double's exact decimal
+  label (in the encoding chosen with ``labels``: -1/1, 0/1, or the tokens of a pair such as ``labels="R/M"``, written
+  as given; the label first with ``label_column="first"``). Float data are written as each double's exact decimal
   expansion (`double_decimal`: a double is a dyadic rational, so its expansion
   is finite), so a program that reads decimals exactly (``Fraction``, GMP)
   and one that reads doubles (``strtod``) read the same number; exact data
@@ -259,13 +260,17 @@ def _csv(X: Samples, y: Labels, label_first: bool = False, header: bool = False)
     >>> print(_csv([[0.5, 1.0]], [-1], label_first=True, header=True), end="")
     y,x1,x2
     -1,0.5,1
+    >>> print(_csv([[0.5], [1.0]], ["R", "M"]), end="")
+    0.5,R
+    1,M
     """
     names = [f"x{j}" for j in range(1, len(X[0]) + 1)] if len(X) else []
     lines = [",".join(["y", *names] if label_first else [*names, "y"])] if header else []
     for row, label in zip(X, y):
         cells = [double_decimal(float(v)) if isinstance(v, float) or type(v).__name__.startswith("float")
                  else exact_text(v) for v in row]
-        lines.append(",".join([str(int(label)), *cells] if label_first else [*cells, str(int(label))]))
+        token = str(label) if isinstance(label, str) else str(int(label))  # a class's own token (``--labels R/M``)
+        lines.append(",".join([token, *cells] if label_first else [*cells, token]))
     return "\n".join(lines) + "\n"
 
 

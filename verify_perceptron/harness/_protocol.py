@@ -321,6 +321,11 @@ def number(value: object, exact: bool, where: str) -> Fraction:
     """
     if not isinstance(value, str):
         raise CommandFailed(f"{where}: {_short(value)} is not a number")
+    if value.strip() in ("...", "…"):
+        raise CommandFailed(f"{where}: {shown(value.strip())} stands for weights left out: NumPy prints an array of more "
+                            "than 1000 values (or more than np.set_printoptions(threshold=...) allows) as its first and "
+                            "last three, '...' between; print every one: print(w.tolist()), or "
+                            "np.set_printoptions(threshold=sys.maxsize) before print(w)")
     try:
         hexadecimal = _hex_float(value)
         if hexadecimal is not None:

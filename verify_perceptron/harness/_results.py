@@ -16,6 +16,7 @@ from ..errors import InvariantViolation
 from ..notes.conventions import get_convention
 from ._exact import Vector
 from ._options import CheckOptions
+from ._tokens import given, keywords as keywords_of, shown as labels_shown
 from ..data.exact_text import nearest_float
 from ._wording import _approx, _count, _number, _rate_text, _vec
 
@@ -169,9 +170,9 @@ class CaseResult:
         return not self.findings
 
     @property
-    def labels(self) -> list[int]:
-        """The labels as the implementation received them (0/1 under ``labels="0/1"``)."""
-        return [label if self.options.labels == "-1/+1" else (1 if label > 0 else 0) for label in self.data.y]
+    def labels(self) -> list[int] | list[str]:
+        """The labels as the implementation received them (0/1 under ``labels="0/1"``, ``R`` and ``M`` under "R/M")."""
+        return given(self.data.y, self.options.labels, self.options.classes)
 
     def literals(self) -> str:
         """The dataset as exact Python literals (strings, read back exactly by `from_arrays`), the labels
@@ -188,7 +189,8 @@ class CaseResult:
 
     def reproduction(self) -> str:
         """A one-line shell command that checks this dataset again and prints the same report."""
-        return _reproduction(self.target_code, self.data, self.labels, self.options)
+        return _reproduction(self.target_code, self.data, self.labels if self.options.classes is None else
+                             list(self.data.y), self.options)
 
     def report(self) -> str:
         """The whole verdict on this dataset, as text."""
@@ -271,11 +273,12 @@ def _rows_literal(data: Dataset) -> str:
     return "[" + ", ".join("[" + ", ".join(f'"{_number(v)}"' for v in row) + "]" for row in data.X) + "]"
 
 
-def _reproduction(code: tuple[str, str] | None, data: Dataset, labels: list[int], options: CheckOptions) -> str:
+def _reproduction(code: tuple[str, str] | None, data: Dataset, labels: list[int] | list[str],
+                  options: CheckOptions) -> str:
     head, call = code if code is not None else ("", "YOUR_IMPLEMENTATION")
     path = _import_path(call)
     defaults = CheckOptions()
-    keywords = [f"convention={options.convention!r}", f"dtype={options.dtype!r}", f"labels={options.labels!r}"]
+    keywords = [f"convention={options.convention!r}", f"dtype={options.dtype!r}", keywords_of(options.labels, options.classes)]
     if options.eta is not None:
         keywords.append(f"eta={_number(options.eta)!r}")
     if options.max_epochs is not None:
@@ -347,11 +350,12 @@ def _settings_line(options: CheckOptions) -> str:
              f"{_count(options.max_epochs, 'epoch')}, converged or not)")
     mode = "; batch mode: one step a pass, by the sum over the samples it misclassifies" if options.mode == "batch" else ""
     return (f"convention {conv.name} (note {conv.note_number}: {conv.summary}{mode}); dtype {options.dtype}, "
-            f"labels {options.labels}, {rate}{limit}")
+            f"labels {labels_shown(options.labels, options.classes)}, {rate}{limit}")
 
 
-#: An exact fraction in a report's sentence: p/q, not inside a word, a path or a longer fraction.
-_FRACTION = re.compile(r"(?<![\w./])-?\d+/\d+(?![\w/.])(?! \((?:the double|≈))")
+#: An exact fraction in a report's sentence: p/q, not inside a word, a path or a longer fraction, nor a pair of
+#: labels (``labels 1/2``).
+_FRACTION = re.compile(r"(?<![\w./])(?<!labels )-?\d+/\d+(?![\w/.])(?! \((?:the double|≈))")
 
 
 #: Digits past which a fraction's decimal is computed from its leading digits (`int` refuses 4,300 and more).
@@ -383,8 +387,8 @@ def with_decimals(line: str) -> str:
     --------
     >>> with_decimals("weights [-3602879701896397/36028797018963968, 2], rate 1/2, labels 0/1")
     'weights [-3602879701896397/36028797018963968 (≈ -0.1), 2], rate 1/2 (≈ 0.5), labels 0/1'
-    >>> with_decimals("the rate 1/10 (the double 0.1) in /tmp/1/2")
-    'the rate 1/10 (the double 0.1) in /tmp/1/2'
+    >>> with_decimals("the rate 1/10 (the double 0.1) in /tmp/1/2; --labels 1/2")
+    'the rate 1/10 (the double 0.1) in /tmp/1/2; --labels 1/2'
     >>> with_decimals("w0: -1/" + "3" * 5000)[-20:]
     '3333 (≈ -3.00e-5000)'
     """

@@ -13,6 +13,7 @@ from typing import Any
 from ..data.exact_text import nearest_float
 from ._options import CheckOptions
 from ._results import Diagnosis
+from ._tokens import flags
 
 #: Conventions that declare a tie rule.
 _TIES = {"tie-plus": "hard-limiter-plus", "tie-minus": "hard-limiter"}
@@ -23,9 +24,12 @@ def _one(code: str, parameters: dict[str, Any], options: CheckOptions) -> dict[s
     if code == "other-convention":
         return {"convention": parameters["convention"]}
     if code == "label-encoding":
+        if "labels" not in parameters:  # labels of its own it was not given: none to declare
+            return None
         rate = {"eta": Fraction(str(parameters["rate"])), "accept_departures": ("float-rate",)} \
             if "rate" in parameters else {}
-        return {"labels": parameters["labels"], "convention": parameters["convention"], **rate}
+        tokens = {"classes": tuple(parameters["classes"])} if "classes" in parameters else {}
+        return {"labels": parameters["labels"], "convention": parameters["convention"], **rate, **tokens}
     if code in _TIES:
         return {"convention": _TIES[code]}
     if code == "float-rounding" and parameters.get("precision") == "float32" and "rate" in parameters:
@@ -82,8 +86,9 @@ def command_line(overrides: dict[str, Any], options: CheckOptions) -> str:
     words = []
     if "convention" in overrides and overrides["convention"] != options.convention:
         words.append(f"--convention {overrides['convention']}")
-    if "labels" in overrides and overrides["labels"] != options.labels:
-        words.append(f"--labels {overrides['labels']}")
+    classes = overrides.get("classes", options.classes)
+    if "labels" in overrides and (overrides["labels"], classes) != (options.labels, options.classes):
+        words.append(flags(overrides["labels"], classes))
     if "eta" in overrides:
         words.append(f"--float-eta {nearest_float(overrides['eta'])!r}")
     if "mode" in overrides and overrides["mode"] != options.mode:

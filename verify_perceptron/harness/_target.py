@@ -27,6 +27,7 @@ from ._expression import resolve_expression
 from ._implementation import Labels, Samples
 from ._options import CheckOptions
 from ._process import CommandImplementation
+from ._tokens import given
 from ._wording import _exception_text
 
 
@@ -223,9 +224,10 @@ def load_named(name: str) -> tuple[object | None, Loaded]:
 
 def _inputs(data: Dataset, options: CheckOptions) -> tuple[Samples, Labels]:
     """X and y in the form the implementation expects (fresh objects for every call)."""
-    labels = [label if options.labels == "-1/+1" else (1 if label > 0 else 0) for label in data.y]
+    labels = given(data.y, options.labels, options.classes)
     if options.dtype == "float":
-        return np.array([[float(v) for v in row] for row in data.X], dtype=np.float64), np.array(labels, dtype=np.int64)
+        return (np.array([[float(v) for v in row] for row in data.X], dtype=np.float64),
+                np.array(labels, dtype=np.str_ if labels and isinstance(labels[0], str) else np.int64))
     if options.dtype == "fraction":
         return [list(row) for row in data.X], labels
     X = np.empty((data.n_samples, data.n_features), dtype=object)

@@ -112,6 +112,7 @@ from ._results import CaseResult, Finding, HarnessResult, ImplementationFailure
 from ._runner import Runner
 from ._search import _search
 from ._loading import prepare
+from ._tokens import written_apart
 
 if TYPE_CHECKING:  # Hypothesis loads only when a check runs
     from hypothesis.strategies import SearchStrategy
@@ -147,6 +148,7 @@ def check_dataset(
     time_limit: float | None = None,
     bias: str | None = None,
     mode: str = "online",
+    labels_as: str | None = None,
 ) -> CaseResult:
     """Check an implementation on one dataset (the reproduction a report prints).
 
@@ -156,8 +158,8 @@ def check_dataset(
         The implementation, or ``"module:name"``.
     X, y : array-like
         The data, exactly: literals such as ``"1/3"``, Fractions, ints or floats;
-        labels -1/+1 (or 0/1).
-    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures, averaged, time_limit, bias, mode
+        labels -1/+1 (or 0/1): the implementation is given them as `labels` and `labels_as` say.
+    convention, dtype, labels, eta, detects_nonseparable, max_epochs, call_timeout, output, accept_departures, averaged, time_limit, bias, mode, labels_as
         As for `check_implementation`.
 
     Returns
@@ -178,7 +180,7 @@ def check_dataset(
                        rounding_stress=False, detects_nonseparable=detects_nonseparable, max_epochs=max_epochs,
                        call_timeout=call_timeout, worked_examples=False, output=output,
                        accept_departures=accept_departures,
-                       max_features=3, max_samples=8, averaged=averaged, bias=bias, mode=mode)
+                       max_features=3, max_samples=8, averaged=averaged, bias=bias, mode=mode, labels_as=labels_as)
     clock = Clock(_time_limit(time_limit))
     data = from_arrays(X, y)
     clock.phase = "loading the implementation"
@@ -201,8 +203,8 @@ def check_dataset(
 
 
 def check_implementation(
-    target: Implementation, *, convention: str = "classic", dtype: str = "float", labels: str = "-1/+1", eta: object = None,
-    examples: int = DEFAULT_EXAMPLES, seed: int | None = None, rounding_stress: bool = False,
+    target: Implementation, *, convention: str = "classic", dtype: str = "float", labels: str = "-1/+1",
+    labels_as: str | None = None, eta: object = None, examples: int = DEFAULT_EXAMPLES, seed: int | None = None, rounding_stress: bool = False,
     detects_nonseparable: bool | type[BaseException] | tuple[type[BaseException], ...] = False,
     max_epochs: int | None = None, call_timeout: float | None = 10.0, worked_examples: bool = True,
     output: str = "auto", accept_departures: Sequence[str] = (), max_features: int = 3, max_samples: int = 8,
@@ -220,11 +222,11 @@ def check_implementation(
         The note whose perceptron it claims to be (default ``classic``).
     dtype : {"float", "fraction", "object"}
         How it receives X: NumPy float64, lists of Fraction, NumPy object arrays of Fraction.
-    labels : {"-1/+1", "0/1"}
-        How it receives y.
+    labels, labels_as : str
+        How it receives y: ``"-1/+1"``, ``"0/1"``, or any two tokens ``"NEG/POS"`` (``"1/2"``, ``"R/M"``; int64
+        when both are integers, else strings); and how its code maps them: ``labels_as="0/1"`` for η·(d - y).
     eta : rational, optional
-        Its learning rate, if you want it checked; else inferred from its
-        output (a scikit-learn ``eta0`` is read from ``get_params()``).
+        Its learning rate, if you want it checked; else inferred from its output (scikit-learn's ``eta0`` too).
     examples : int
         Generated datasets to try, shared among the kinds of data (see `CheckOptions`).
     seed : int, optional
@@ -279,7 +281,7 @@ def check_implementation(
                     rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
                     call_timeout=call_timeout, worked_examples=worked_examples, output=output,
                     accept_departures=accept_departures, max_features=max_features, max_samples=max_samples,
-                    averaged=averaged, bias=bias, mode=mode)
+                    averaged=averaged, bias=bias, mode=mode, labels_as=labels_as)
 
 
 def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None, *, eta: object,
@@ -288,6 +290,7 @@ def _checked(clock: Clock, target: object, data: SearchStrategy[Dataset] | None,
     loaded, its declared rate and epochs read, and the check."""
     start = time.perf_counter()
     given = _options(eta=eta, max_epochs=max_epochs, **settings)
+    written_apart(given.classes, getattr(target, "delimiter", None))  # a command's {train} holds the labels
     needs_hypothesis()
     clock.phase = "loading the implementation"
     prepared = prepare(target, given.nonseparable_errors, clock)
@@ -409,7 +412,7 @@ def run_check_command(
     averaged: bool | str = False,
     time_limit: float | None = None, spent: float = 0.0,
     bias: str | None = None, mode: str = "online", progress: Any = None, label_column: str = "last",
-    header: bool = False, delimiter: str = ",",
+    header: bool = False, delimiter: str = ",", labels_as: str | None = None,
 ) -> tuple[int, str]:
     """The ``verify-perceptron check MODULE:EXPR`` (or ``--command CMD``) command: ``(exit code, text)``.
 
@@ -459,7 +462,7 @@ def run_check_command(
                               rounding_stress=rounding_stress, detects_nonseparable=detects_nonseparable,
                               call_timeout=call_timeout, worked_examples=True, output=output,
                               accept_departures=tuple(accept), max_features=3, max_samples=8, averaged=averaged,
-                              bias=bias, mode=mode)
+                              bias=bias, mode=mode, labels_as=labels_as)
     except OutOfTime as error:  # the timer's, landing anywhere
         raise TimeUp(error.seconds, error.phase) from None
     finally:

@@ -84,9 +84,8 @@ def _data_options(command: argparse.ArgumentParser) -> None:
                              "decimal=','); cells are then separated by ; tab | or whitespace")
     source.add_argument("--thousands", metavar="SEP", choices=sorted(THOUSANDS_NAMES),
                         help="CSV numbers group digits by SEP: , . ' space or _ (1,234.5; default: none, refused)")
-    source.add_argument("--encoding", metavar="NAME", default=None,
-                        help="text encoding of DATA, as Python names it: cp1252 for Excel's 'CSV (Comma delimited)' "
-                             "(default: UTF-8, or UTF-16/32 by a byte-order mark)")
+    source.add_argument("--encoding", metavar="NAME", help="DATA's text encoding, e.g. cp1252 (Excel's 'CSV (Comma "
+                        "delimited)'); default UTF-8, or UTF-16/32 by a byte-order mark")
     source.add_argument("--max-denominator-bits", type=_positive_int, default=MAX_DENOMINATOR_BITS, metavar="N",
                         help=f"refuse CSV/LIBSVM values whose common denominator passes N bits (default {MAX_DENOMINATOR_BITS})")
     source.add_argument("--max-cells", type=_positive_int, default=None, metavar="N",  # None: sized from memory

@@ -183,12 +183,11 @@ def _exact(ya: Any, samples: list[int], path: str) -> list[Fraction] | list[str]
     how a user names one (``--positive 0.1``) and reads it in a message (not 3602879701896397/36028797018963968)."""
     if ya.dtype.kind == "U":  # text labels (`_words`), read as a CSV file's are
         return [str(ya[i]) for i in samples]
-    if ya.dtype.kind == "f" and all(np.isfinite(ya[i]) for i in samples):
-        return [str(ya[i]) for i in samples]
     try:
-        return [bounded(as_rational(ya[i]), name=f"y[{i}]") for i in samples]
+        exact = [bounded(as_rational(ya[i]), name=f"y[{i}]") for i in samples]  # a huge long double refused here
     except ValueError as error:
         raise DataError(f"{path}: {error}") from None
+    return [str(ya[i]) for i in samples] if ya.dtype.kind == "f" else exact
 
 
 def _against_rest(ya: Any, path: str, positive: object) -> tuple[Any, tuple[str, str]]:

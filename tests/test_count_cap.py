@@ -55,6 +55,7 @@ def test_a_presentation_cap_is_named_with_its_count() -> None:
     assert (parameters["count"], parameters["cap"]) == ("presentations", 50), result.report()
 
 
+@pytest.mark.slow  # 5 s; by default test_an_update_cap_is_named_with_its_count holds the cap's model
 def test_a_stop_whose_count_follows_the_data_gets_no_cap() -> None:
     result = check_implementation(_update_cap(lambda n: n + 1), examples=25, worked_examples=False)
     assert not result.passed

@@ -23,6 +23,7 @@ from unittest import mock
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -238,6 +239,7 @@ def _quick_proofs(note: str | None = None, format: str = "text") -> str:
     return "the proofs\n"
 
 
+@pytest.mark.slow  # 6 s; by default the hostile corpus (test_hostile_inputs) holds the command line to this contract
 @given(_command_lines())
 def test_random_command_lines_exit_0_to_3_say_a_usage_error_in_one_line_and_write_only_in_their_folder(
         argv: list[str]) -> None:
@@ -390,6 +392,7 @@ def test_random_command_files_are_read_or_refused_in_one_line(files: tuple[bytes
                 assert failure.reason and "\n" not in failure.reason, failure.reason
 
 
+@pytest.mark.slow  # 5 s; by default test_random_command_files_are_read_or_refused_in_one_line reads such files
 @settings(max_examples=max(1, settings().max_examples // 8))  # a process and a diagnosis each
 @given(_protocol_files())
 def test_random_command_files_end_in_a_pass_or_a_finding_within_the_timeout(files: tuple[bytes, bytes]) -> None:

@@ -8,6 +8,7 @@ from fractions import Fraction as F
 from typing import Any
 
 import numpy as np
+import pytest
 
 from verify_perceptron.harness import check_implementation
 from verify_perceptron.harness._single import as_single, is_single
@@ -73,6 +74,7 @@ def test_a_float32_perceptron_under_another_tie_rule_is_named_with_it() -> None:
     assert result.diagnoses[0].parameters["convention"] == "hard-limiter-plus", result.report()
 
 
+@pytest.mark.slow  # 6 s; by default test_a_float32_perceptron_is_named_with_its_rate holds the float32 model
 def test_a_float32_perceptron_that_departs_too_is_not_called_no_perceptron() -> None:
     result = check_implementation(_single(moves_bias=False), examples=15)
     assert not result.passed

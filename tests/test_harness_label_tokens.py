@@ -119,21 +119,28 @@ def test_a_refusal_of_minus_one_by_code_for_1_2_names_them() -> None:
     assert "it expects labels 1/2" in case.diagnoses[0].text
 
 
-@pytest.mark.slow
-def test_the_other_reading_of_a_pair_is_named_with_the_pair() -> None:
-    # 0/1 code (η·(d - y) at 1, predicting 1 at a score >= 0: note 001's hard-limiter-plus at 1/2) given R/M
+def _zero_one_code(rate: float) -> Any:
+    """Textbook code for R/M: M read as 1 and R as 0, predicting 1 at a score >= 0, stepping rate·(d - y) in
+    floats until an epoch makes no mistake (at most 1000)."""
     def fit(X: Any, y: Any) -> Any:
         d = [1 if v == "M" else 0 for v in y]
         w, b = [0.0] * len(X[0]), 0.0
         for _ in range(1000):
             errors = 0
             for x, target in zip(X, d):
-                step = target - (1 if sum(a * float(c) for a, c in zip(w, x)) + b >= 0 else 0)
-                if step:
-                    w, b, errors = [a + step * float(c) for a, c in zip(w, x)], b + step, errors + 1
+                update = rate * (target - (1 if sum(a * float(c) for a, c in zip(w, x)) + b >= 0 else 0))
+                if update:
+                    w, b, errors = [a + update * float(c) for a, c in zip(w, x)], b + update, errors + 1
             if not errors:
                 break
         return w, b
+    return fit
+
+
+@pytest.mark.slow
+def test_the_other_reading_of_a_pair_is_named_with_the_pair() -> None:
+    # 0/1 code (η·(d - y) at 1, predicting 1 at a score >= 0: note 001's hard-limiter-plus at 1/2) given R/M
+    fit = _zero_one_code(1)
 
     result = check_implementation(fit, labels="R/M", labels_as="0/1", convention="hard-limiter-plus", examples=10,
                                   worked_examples=False)
@@ -202,18 +209,7 @@ def test_a_label_holding_the_delimiter_of_train_is_refused(capsys: pytest.Captur
 @pytest.mark.slow
 def test_a_hard_limiter_on_a_pair_read_as_pm1_is_also_said_as_0_1_code() -> None:
     # η·(d - y) at 0.01 on R/M mapped to 0/1 is note 001's hard-limiter-plus at 0.005 on ±1: the same run
-    def fit(X: Any, y: Any) -> Any:
-        d = [1 if v == "M" else 0 for v in y]
-        w, b = [0.0] * len(X[0]), 0.0
-        for _ in range(1000):
-            errors = 0
-            for x, target in zip(X, d):
-                update = 0.01 * (target - (1 if sum(a * float(c) for a, c in zip(w, x)) + b >= 0 else 0))
-                if update:
-                    w, b, errors = [a + update * float(c) for a, c in zip(w, x)], b + update, errors + 1
-            if not errors:
-                break
-        return w, b
+    fit = _zero_one_code(0.01)
 
     result = check_implementation(fit, labels="R/M", examples=10, worked_examples=False)
     first = result.diagnoses[0]

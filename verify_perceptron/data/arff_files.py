@@ -71,10 +71,10 @@ def load_arff(path: str, *, label_column: str | None = None, positive: object = 
     # as a number is marked
     shown = [f"{name} (attribute {k + 1})" if is_number(name) else name for k, name in enumerate(names)]
     rows = [""] * start + [_csv_line(shown)]
-    defaults = [first_value(kind) for kind in types]
     # sparse rows are made dense here: the cells they stand for are counted against the limit before they are made
     sparse = sum(1 for line in lines[start + 1:] if line.lstrip().startswith("{"))
     refuse_cells(path, f"{sparse} sparse rows x {len(names) - 1} values", sparse * (len(names) - 1), cap)
+    defaults = [first_value(kind) for kind in types] if sparse else []  # what a sparse row leaves out holds
     for number, line in enumerate(lines[start + 1:], start + 2):
         text = line.strip()
         if not text or text.startswith("%"):

@@ -8,6 +8,7 @@ Only a cell whose groups are exactly three digits after a first group of one to 
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..errors import DataError
@@ -52,15 +53,12 @@ def check_thousands(thousands: object, decimal: str, path: str) -> str | None:
     return sep
 
 
+@functools.lru_cache(maxsize=None)  # made when first asked for: never at import, once each
 def _grouped(sep: str, decimal: str) -> re.Pattern[str]:
     """A number whose integer part is grouped by `sep` in threes, with an optional fraction after `decimal` and
     an exponent (each part fixed or a class repeated: linear)."""
     mark = f"[{re.escape(_SPACES)}]" if sep == " " else re.escape(sep)
     return re.compile(rf"\s*[+-]?\d{{1,3}}(?:{mark}\d{{3}})+(?:{re.escape(decimal)}\d*)?(?:[eE][+-]?\d+)?\s*")
-
-
-_PATTERNS = {(sep, decimal): _grouped(sep, decimal) for sep in set(THOUSANDS_NAMES.values()) for decimal in ".,"
-             if sep != decimal}
 
 
 def ungrouped(cell: str, sep: str, decimal: str = ".") -> str:
@@ -75,7 +73,7 @@ def ungrouped(cell: str, sep: str, decimal: str = ".") -> str:
     >>> ungrouped("12", ","), ungrouped("1234,567", ",")
     ('12', '1234,567')
     """
-    if not _PATTERNS[sep, decimal].fullmatch(cell):
+    if not _grouped(sep, decimal).fullmatch(cell):
         return cell
     for mark in (_SPACES if sep == " " else sep):
         cell = cell.replace(mark, "")

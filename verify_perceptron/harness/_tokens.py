@@ -9,6 +9,7 @@ the note's perceptron on the reading and writes the tokens.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 
 from ..data.rationals import shown_value
@@ -95,8 +96,8 @@ def flags(reading: str, classes: tuple[str, str] | None) -> str:
     if classes is None:
         return f"--labels {reading}"
     pair = f"{classes[0]}/{classes[1]}"
-    quoted = pair if re.fullmatch(r"[A-Za-z0-9_.+/=:@%-]+", pair) else "'" + pair.replace("'", "'\\''") + "'"
-    return f"--labels {quoted}" + ("" if reading == "-1/+1" and pair not in ALIASES else f" --labels-as {reading}")
+    said = "" if reading == "-1/+1" and pair not in ALIASES else f" --labels-as {reading}"
+    return f"--labels {shlex.quote(pair)}{said}"
 
 
 def keywords(reading: str, classes: tuple[str, str] | None) -> str:

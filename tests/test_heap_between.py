@@ -11,6 +11,7 @@ separability decision, as the CLI does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,17 +21,22 @@ from verify_perceptron import heap, pipeline
 from verify_perceptron.report.record import build_report, render_json
 
 
-def test_the_heap_is_given_back_before_each_phase_after_a_long_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    data = _randn_limbs(600)
-    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 2**12)  # the kept updates' budget passed: the mistakes kept
-    plain = render_json(build_report(data, *pipeline.verify_run(data, "classic", max_epochs=20)))
-    events: list[str] = []
-
+def _tracer(events: list[str]) -> Callable[[str, Any], Any]:
+    """A maker of wrappers that append their `name` to `events`, then do the wrapped `work`."""
     def traced(name: str, work: Any) -> Any:
         def wrapped(*args: Any, **kwargs: Any) -> Any:
             events.append(name)
             return work(*args, **kwargs)
         return wrapped
+    return traced
+
+
+def test_the_heap_is_given_back_before_each_phase_after_a_long_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _randn_limbs(600)
+    monkeypatch.setattr(pipeline, "MIN_REPLAY_BYTES", 2**12)  # the kept updates' budget passed: the mistakes kept
+    plain = render_json(build_report(data, *pipeline.verify_run(data, "classic", max_epochs=20)))
+    events: list[str] = []
+    traced = _tracer(events)
 
     monkeypatch.setattr(heap, "BETWEEN_FROM", 600)
     monkeypatch.setattr(heap, "give_back", traced("give back", heap.give_back))
@@ -57,12 +63,7 @@ def test_the_estimators_path_gives_the_heap_back_before_the_separability_decisio
 
     data = _randn_limbs(600)
     events: list[str] = []
-
-    def traced(name: str, work: Any) -> Any:
-        def wrapped(*args: Any, **kwargs: Any) -> Any:
-            events.append(name)
-            return work(*args, **kwargs)
-        return wrapped
+    traced = _tracer(events)
 
     monkeypatch.setattr(heap, "BETWEEN_FROM", 600)
     monkeypatch.setattr(heap, "give_back", traced("give back", heap.give_back))
